@@ -1,0 +1,42 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// newFlags returns a FlagSet for a subcommand whose --help prints the
+// summary, the usage line, every flag and the examples.
+func newFlags(e *env, name, usage, about string, examples ...string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		w := e.stdout
+		fmt.Fprintf(w, "Usage: horizon %s %s\n\n%s\n\nFlags:\n", name, usage, strings.TrimSpace(about))
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+		if len(examples) > 0 {
+			fmt.Fprintln(w, "\nExamples:")
+			for _, ex := range examples {
+				fmt.Fprintf(w, "  %s\n", ex)
+			}
+		}
+	}
+	return fs
+}
+
+// parseFlags parses args, turning -h into errHelp (after printing help) and a
+// bad flag into a usage error.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			fs.Usage()
+			return errHelp
+		}
+		return usagef("%v", err)
+	}
+	return nil
+}

@@ -1,0 +1,152 @@
+// Command horizon is a quiescence-search debugger for chess engines: it runs
+// a chess search with a pluggable quiescence search, records every node into a
+// SQLite trace, and browses, exports and compares those traces.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// env is what a subcommand gets from the outside world; tests pass buffers.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// command is one subcommand. run parses its own flags from args.
+type command struct {
+	name    string
+	summary string // one line for the command list
+	run     func(e *env, args []string) error
+}
+
+var commands = map[string]*command{}
+
+// register adds a subcommand; each subcommand's file calls it from init.
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("duplicate command " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// usageError marks an error in how the command was called: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+// errHelp is returned when the user asked for help and got it: exit status 0.
+var errHelp = errors.New("help shown")
+
+// run executes one horizon invocation and returns the process exit status:
+// 0 success, 1 failure, 2 usage error. It never panics outward.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "horizon: internal error: %v (please report it)\n", r)
+			code = 1
+		}
+	}()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		if len(args) > 1 && args[0] == "help" {
+			args = []string{args[1], "--help"}
+		} else {
+			printUsage(stdout)
+			if len(args) == 0 {
+				return 2
+			}
+			return 0
+		}
+	}
+	if args[0] == "--version" || args[0] == "version" {
+		fmt.Fprintln(stdout, "horizon", version())
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "horizon: unknown command %q; run 'horizon --help' for the list\n", args[0])
+		return 2
+	}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	err := c.run(e, args[1:])
+	var ue *usageError
+	switch {
+	case err == nil, errors.Is(err, errHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "horizon %s: %s\nrun 'horizon %s --help' for usage\n", c.name, oneLine(ue.msg), c.name)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "horizon %s: %s\n", c.name, oneLine(err.Error()))
+		return 1
+	}
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ") }
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, `horizon: a quiescence-search debugger for chess engines.
+
+Horizon searches a position with a chosen quiescence-search (QS) variant,
+records every node into a SQLite trace, and lets you browse, export and
+compare the trees to see where QS explodes.
+
+Usage: horizon <command> [flags]
+
+Commands:
+`)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprint(w, `
+Run 'horizon <command> --help' for a command's flags and an example.
+Positions are given as --fen FEN ('startpos' works) or --epd FILE; QS
+variants as --qs NAME[,NAME] ('horizon variants' lists them).
+
+Start here:
+  horizon trace --view          trace the built-in sample and browse it
+`)
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v := bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				if v == "" || v == "(devel)" {
+					v = "devel"
+				}
+				v += "+" + s.Value[:12]
+			}
+		}
+		if v != "" {
+			return v
+		}
+	}
+	return "devel"
+}

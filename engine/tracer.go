@@ -1,0 +1,148 @@
+package engine
+
+// NodeKind tells what role a node plays in the tree.
+type NodeKind uint8
+
+// Node kinds. A run's tree is: one KindRun node (id 0), whose children are one
+// KindRoot node per iteration of iterative deepening, whose descendants are
+// KindPV / KindNonPV full-width nodes and KindQS quiescence nodes.
+const (
+	KindRun NodeKind = iota
+	KindRoot
+	KindPV
+	KindNonPV
+	KindQS
+	numKinds
+)
+
+var kindNames = [...]string{"run", "root", "pv", "nonpv", "qs"}
+
+// String returns the short lower-case name used in traces and output.
+func (k NodeKind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "?"
+}
+
+// Bound tells how a node's score relates to the true minimax value.
+// BoundExact is BoundUpper|BoundLower, as in Stockfish.
+type Bound uint8
+
+// Bounds.
+const (
+	BoundNone  Bound = 0
+	BoundUpper Bound = 1 // fail low: score <= alpha, the true value is at most score
+	BoundLower Bound = 2 // fail high: score >= beta, the true value is at least score
+	BoundExact Bound = BoundUpper | BoundLower
+)
+
+var boundNames = [...]string{"none", "upper", "lower", "exact"}
+
+// String returns "none", "upper", "lower" or "exact".
+func (b Bound) String() string { return boundNames[b&3] }
+
+// Cause is why a node stopped searching before trying all its moves, or how
+// it got its score without searching them.
+type Cause uint8
+
+// Cutoff causes.
+const (
+	CauseNone           Cause = iota // searched every move it meant to
+	CauseBeta                        // a move scored >= beta; CutIndex says which
+	CauseStandPat                    // the static eval was >= beta in QS
+	CauseTT                          // a transposition table entry answered
+	CauseMateDistance                // mate distance pruning closed the window
+	CauseRepetition                  // draw by repetition
+	CauseFifty                       // draw by the fifty-move rule
+	CauseMaterial                    // draw by insufficient material
+	CauseAutoFailHigh                // threshold QS: levels ran out, the node fails high by rule
+	CauseLevelExhausted              // threshold QS: no level left for a non-extended capture
+	CauseDelta                       // delta pruning: even the best capture cannot reach alpha
+	CauseSEE                         // every capture left was pruned as losing by SEE
+	CauseHorizon                     // static eval at the horizon, no QS (variant none)
+	CauseMaxPly                      // the ply limit was reached
+	CauseStop                        // the search was stopped (time, nodes, signal)
+	CauseMate                        // no legal move: checkmate or stalemate
+	numCauses
+)
+
+var causeNames = [...]string{"none", "beta", "standpat", "tt", "matedist", "repetition", "fifty",
+	"material", "autofailhigh", "levels", "delta", "see", "horizon", "maxply", "stop", "nomoves"}
+
+// String returns the short name used in traces and output.
+func (c Cause) String() string {
+	if int(c) < len(causeNames) {
+		return causeNames[c]
+	}
+	return "?"
+}
+
+// KindNames, BoundNames and CauseNames list every value's name by its code,
+// so a trace file can carry a lookup table of them.
+func KindNames() []string  { return kindNames[:] }
+func BoundNames() []string { return boundNames[:] }
+func CauseNames() []string { return causeNames[:] }
+
+// EnterInfo describes a node as the search enters it.
+type EnterInfo struct {
+	ID        int64 // pre-order visit number within the run; the run node is 0
+	Parent    int64 // -1 for the run node
+	Ply       int   // distance from the iteration root (run and iteration roots are ply 0)
+	Depth     int   // remaining depth; <= 0 in QS
+	Alpha     Score
+	Beta      Score
+	Kind      NodeKind
+	QSLevel   int  // QS level for QS nodes (see the threshold variant), -1 otherwise
+	Move      Move // move from the parent; NoMove for run and iteration roots
+	InCheck   bool
+	Iteration int // iteration of iterative deepening (its nominal depth)
+}
+
+// StandPatInfo reports the static evaluation a QS node stood pat on.
+type StandPatInfo struct {
+	ID     int64
+	Eval   Score
+	Cutoff bool // the stand pat alone was >= beta
+}
+
+// MoveInfo reports a move about to be searched, by its index in the ordering.
+type MoveInfo struct {
+	ID    int64
+	Move  Move
+	Index int
+}
+
+// ExtensionInfo reports a search extension given to a move.
+type ExtensionInfo struct {
+	ID    int64 // the node whose move is extended
+	Move  Move
+	Plies int
+}
+
+// LeaveInfo describes a node as the search leaves it.
+type LeaveInfo struct {
+	ID        int64
+	Score     Score
+	Bound     Bound
+	Cause     Cause
+	CutIndex  int  // index of the move that failed high, -1 when none
+	Best      Move // NoMove when no move was best (all failed low, stand pat, ...)
+	Generated int  // moves generated (after the variant's move set filter)
+	Searched  int  // moves actually searched
+	StandPat  Score
+	HasStand  bool // StandPat holds the static eval this node computed
+	Extension int  // plies of extension this node's move got from its parent
+}
+
+// Tracer receives every node the search visits. Events for one node come in
+// the order Enter, StandPat?, (Move, Extension?)*, Leave, with children's
+// events nested between their parent's Move and Leave. A nil Tracer costs the
+// search one predictable branch per event.
+type Tracer interface {
+	Enter(EnterInfo)
+	StandPat(StandPatInfo)
+	Move(MoveInfo)
+	Extension(ExtensionInfo)
+	Leave(LeaveInfo)
+}
