@@ -1,0 +1,210 @@
+package engine
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// EPD is one record of an EPD file: a position and its operations.
+type EPD struct {
+	Line       int    // 1-based line number in its file
+	FEN        string // the position as a full FEN (clocks from hmvc/fmvn or 0 1)
+	Pos        *Position
+	ID         string
+	Comment    string // c0
+	BestMoves  []Move // bm
+	AvoidMoves []Move // am
+	// Ops holds every operation by opcode, operands joined by a space, quotes removed.
+	Ops map[string]string
+	// Perft holds ";D1 20"-style perft counts by depth.
+	Perft map[int]uint64
+}
+
+// Depths returns the perft depths of the record in increasing order.
+func (e *EPD) Depths() []int {
+	d := make([]int, 0, len(e.Perft))
+	for k := range e.Perft {
+		d = append(d, k)
+	}
+	sort.Ints(d)
+	return d
+}
+
+// ParseEPD parses one EPD line: four FEN fields (or a six-field FEN, as
+// perft suites carry), then operations separated by semicolons. Perft suites
+// write counts as ";D1 20"; tactical suites as `bm Nf3; id "WAC.001";`.
+func ParseEPD(line string) (*EPD, error) {
+	line = strings.TrimSpace(line)
+	fields := strings.Fields(line)
+	if len(fields) < 4 {
+		return nil, fmt.Errorf("want a position (4 FEN fields) and operations, got %d fields", len(fields))
+	}
+	// The FEN part ends where the first operation begins: 4 fields, or 6 when
+	// fields 5 and 6 are clocks.
+	n := 4
+	if len(fields) >= 6 && isUint(fields[4]) && isUint(strings.TrimSuffix(fields[5], ";")) {
+		n = 6
+	}
+	fen := strings.Join(fields[:n], " ")
+	rest := line
+	for i := 0; i < n; i++ {
+		rest = strings.TrimLeft(rest, " \t")
+		rest = rest[len(fields[i]):]
+	}
+	e := &EPD{Ops: map[string]string{}, Perft: map[int]uint64{}}
+	ops, err := splitOps(rest)
+	if err != nil {
+		return nil, err
+	}
+	// Clock operations complete a 4-field FEN.
+	if n == 4 {
+		half, full := "0", "1"
+		for _, op := range ops {
+			switch op[0] {
+			case "hmvc":
+				if len(op) > 1 {
+					half = op[1]
+				}
+			case "fmvn":
+				if len(op) > 1 {
+					full = op[1]
+				}
+			}
+		}
+		fen += " " + half + " " + full
+	}
+	pos, err := ParseFEN(fen)
+	if err != nil {
+		return nil, err
+	}
+	e.FEN, e.Pos = pos.FEN(), pos
+	for _, op := range ops {
+		code, args := op[0], op[1:]
+		e.Ops[code] = strings.Join(args, " ")
+		switch {
+		case code == "id":
+			e.ID = e.Ops[code]
+		case code == "c0":
+			e.Comment = e.Ops[code]
+		case code == "bm" || code == "am":
+			for _, a := range args {
+				m, err := pos.ParseSAN(a)
+				if err != nil {
+					if m2, err2 := pos.ParseUCI(a); err2 == nil {
+						m, err = m2, nil
+					}
+				}
+				if err != nil {
+					return nil, fmt.Errorf("%s move %q is not legal in this position", code, a)
+				}
+				if code == "bm" {
+					e.BestMoves = append(e.BestMoves, m)
+				} else {
+					e.AvoidMoves = append(e.AvoidMoves, m)
+				}
+			}
+		case len(code) >= 2 && code[0] == 'D' && isUint(code[1:]):
+			d, _ := strconv.Atoi(code[1:])
+			if len(args) != 1 || !isUint(args[0]) {
+				return nil, fmt.Errorf("perft count %s needs one number, got %q", code, e.Ops[code])
+			}
+			v, err := strconv.ParseUint(args[0], 10, 64)
+			if err != nil || d < 1 || d > 20 {
+				return nil, fmt.Errorf("perft count %s %q is out of range", code, args[0])
+			}
+			e.Perft[d] = v
+		}
+	}
+	return e, nil
+}
+
+func isUint(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// splitOps splits "bm Nf3; id "a; b";" into opcode+operand lists, honouring quotes.
+func splitOps(s string) ([][]string, error) {
+	var ops [][]string
+	var cur []string
+	var tok strings.Builder
+	inTok, inQuote := false, false
+	flushTok := func() {
+		if inTok {
+			cur = append(cur, tok.String())
+			tok.Reset()
+			inTok = false
+		}
+	}
+	flushOp := func() {
+		flushTok()
+		if len(cur) > 0 {
+			ops = append(ops, cur)
+			cur = nil
+		}
+	}
+	for _, r := range s {
+		switch {
+		case inQuote:
+			if r == '"' {
+				inQuote = false
+			} else {
+				tok.WriteRune(r)
+			}
+		case r == '"':
+			inQuote, inTok = true, true
+		case r == ';':
+			flushOp()
+		case r == ' ' || r == '\t':
+			flushTok()
+		default:
+			tok.WriteRune(r)
+			inTok = true
+		}
+	}
+	if inQuote {
+		return nil, fmt.Errorf("unterminated quoted operand")
+	}
+	flushOp()
+	return ops, nil
+}
+
+// ReadEPD reads every record of an EPD file. Blank lines and lines starting
+// with # are skipped. An error names the file and line.
+func ReadEPD(r io.Reader, name string) ([]EPD, error) {
+	var out []EPD
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	ln := 0
+	for sc.Scan() {
+		ln++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		e, err := ParseEPD(text)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, ln, err)
+		}
+		e.Line = ln
+		out = append(out, *e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, ln+1, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no positions in the file", name)
+	}
+	return out, nil
+}
