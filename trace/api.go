@@ -1,0 +1,258 @@
+// Package trace stores search trees in SQLite files and answers questions
+// about them. A trace file holds one or more runs (one search of one position
+// with one QS variant) and every node each run visited, as a Perfetto-style
+// slice table: a node's id is its pre-order visit number within its run, so
+// its subtree is exactly the id range [ID, ID+SubtreeSize).
+//
+// Writers use Create and NewRecorder (a *Recorder is an engine.Tracer);
+// readers (the viewer, the exporter, the comparison, the CLI) use Open and
+// the query methods on *Store. Every query takes its values as SQL
+// parameters. Users can also query a file with the sqlite3 shell through the
+// stable names runs(id, fen, variant, status, nodes) and nodes(run_id, id,
+// parent_id, ply, move, depth, alpha, beta, stand_pat, score, bound, cutoff,
+// qs_level, subtree_size, ...); see schema/001_init.sql.
+package trace
+
+import (
+	"errors"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// Sentinel errors, matched with errors.Is. The errors returned wrap them and
+// name the file (and the run or node id where one is involved).
+var (
+	// ErrNotTrace: the file is not a SQLite database, or is one that
+	// Horizon did not write.
+	ErrNotTrace = errors.New("not a Horizon trace")
+	// ErrNewerSchema: the file was written by a newer Horizon whose schema
+	// this build does not know.
+	ErrNewerSchema = errors.New("trace written by a newer Horizon")
+	// ErrCorrupt: the file is a Horizon trace but is truncated or damaged.
+	ErrCorrupt = errors.New("trace file is truncated or damaged")
+	// ErrNoRun: no run with that id in the file.
+	ErrNoRun = errors.New("no such run")
+	// ErrNoNode: no node with that id in the run.
+	ErrNoNode = errors.New("no such node")
+	// ErrNoMove: a move of a path given to Find is not legal, or no child
+	// node was reached by it.
+	ErrNoMove = errors.New("no such move")
+)
+
+// Status tells how a run ended.
+type Status string
+
+// Run statuses.
+const (
+	// StatusRunning: the recorder has not finished; a file in this state
+	// after the recorder's process died holds every batch written so far.
+	StatusRunning Status = "running"
+	// StatusComplete: the search ran to its depth limit.
+	StatusComplete Status = "complete"
+	// StatusInterrupted: the search was cancelled (Ctrl-C, SIGTERM, a
+	// cancelled context); the open path is stored, marked Incomplete.
+	StatusInterrupted Status = "interrupted"
+	// StatusTruncated: the node limit stopped the search; the open path is
+	// stored, marked Incomplete.
+	StatusTruncated Status = "truncated"
+	// StatusFailed: writing the trace failed (disk full, ...); the rows
+	// written before the failure are kept.
+	StatusFailed Status = "failed"
+)
+
+// Run is one search of one position with one QS variant.
+type Run struct {
+	ID      int64
+	Created time.Time
+	FEN     string // root position
+	Variant string // QS variant name
+	Options string // every search option, as JSON, so the run can be repeated exactly
+	Limits  string // depth, node limit and so on, as JSON
+	Version string // Horizon version that recorded the run
+	Status  Status
+
+	// Totals over every node the search visited (including nodes a
+	// recording filter left out of the file).
+	Nodes    int64
+	QSNodes  int64
+	MaxPly   int
+	MaxQSPly int // deepest QS node's distance in plies from its QS root
+	Elapsed  time.Duration
+
+	// The search's answer.
+	BestMove string   // UCI, "" when none
+	Score    int      // centipawns from the side to move's view
+	PV       []string // UCI moves
+	Depth    int      // last completed iteration
+
+	// Rows is how many node rows the file holds for the run (fewer than
+	// Nodes when recording was filtered).
+	Rows int64
+	// Filter describes the recording filter ("" when every node was kept).
+	Filter string
+}
+
+// Node is one row of the node table: one node a run's search visited.
+type Node struct {
+	RunID  int64
+	ID     int64 // pre-order visit number within the run; the run node is 0
+	Parent int64 // -1 for the run node
+
+	Ply       int // distance from the iteration root
+	Iteration int // nominal depth of the iteration this node belongs to; 0 for the run node
+	Depth     int // remaining depth on entry; <= 0 in QS
+	Move      engine.Move
+	Alpha     engine.Score // window on entry
+	Beta      engine.Score
+	Kind      engine.NodeKind
+	QSLevel   int // -1 outside QS
+	InCheck   bool
+
+	StandPat    engine.Score // static eval; meaningful only when HasStandPat
+	HasStandPat bool
+
+	Score     engine.Score
+	Bound     engine.Bound
+	Cause     engine.Cause
+	CutIndex  int         // index of the move that failed high, -1 when none
+	Best      engine.Move // NoMove when none
+	Generated int
+	Searched  int
+	Extension int // plies of extension the move into this node got
+
+	// SubtreeSize counts the node and every descendant the search visited;
+	// the descendants are ids ID+1 .. ID+SubtreeSize-1. (With a recording
+	// filter some ids in that range have no row.)
+	SubtreeSize int64
+	// Incomplete: the node was still open when the search stopped, so its
+	// score, bound and counts describe a partial search.
+	Incomplete bool
+}
+
+// End returns the first id after the node's subtree.
+func (n Node) End() int64 { return n.ID + n.SubtreeSize }
+
+// Contains reports whether id lies in n's subtree (n itself included).
+func (n Node) Contains(id int64) bool { return id >= n.ID && id < n.End() }
+
+// IsQSRoot reports whether the node is where a quiescence search began: a QS
+// node whose parent is not one. Only meaningful with the parent's kind.
+func IsQSRoot(n, parent Node) bool { return n.Kind == engine.KindQS && parent.Kind != engine.KindQS }
+
+// Order is the order Children returns a node's children in.
+type Order int
+
+// Child orders.
+const (
+	BySearch Order = iota // the order the search visited them (= ascending id)
+	BySize                // biggest subtree first, ties by search order
+)
+
+// HotspotOrder says how Hotspots ranks nodes.
+type HotspotOrder int
+
+// Hotspot orders.
+const (
+	// HotspotBySize ranks QS roots (where a quiescence search began) by
+	// subtree size: where QS explodes.
+	HotspotBySize HotspotOrder = iota
+	// HotspotByGrowth ranks full-width nodes by Growth, the branching factor
+	// their subtree would need to reach its size in depth+1 plies: a node
+	// with 2 plies left and 50,000 nodes below ranks above one with 6
+	// plies left and the same size.
+	HotspotByGrowth
+)
+
+// Hotspot is a node ranked by Hotspots.
+type Hotspot struct {
+	Node   Node
+	Growth float64 // SubtreeSize^(1/(max(Depth,0)+1))
+}
+
+// PlyStat counts the nodes at one ply (over all iterations).
+type PlyStat struct {
+	Ply     int
+	Nodes   int64
+	QSNodes int64
+}
+
+// LevelStat counts nodes by QS ply (distance from the QS root) or by the
+// engine's QS level.
+type LevelStat struct {
+	Level int
+	Nodes int64
+}
+
+// IterationStat describes one iteration of iterative deepening.
+type IterationStat struct {
+	Iteration int   // nominal depth
+	RootID    int64 // id of the iteration's KindRoot node
+	Nodes     int64 // rows in the iteration's subtree, root included
+	QSNodes   int64
+	// EBF is Nodes divided by the previous iteration's Nodes (0 for the
+	// first); PlyEBF is Nodes^(1/Iteration).
+	EBF    float64
+	PlyEBF float64
+}
+
+// Stats summarises the rows of one run.
+type Stats struct {
+	RunID   int64
+	Nodes   int64 // rows
+	QSNodes int64 // rows of kind QS
+	// QSRoots counts QS roots (horizon nodes that entered QS); QS nodes
+	// below the horizon are QSNodes-QSRoots.
+	QSRoots int64
+	// QSShare is QSNodes/Nodes: the share of nodes spent in QS.
+	// QSBelowShare is (QSNodes-QSRoots)/Nodes: the share QS added beyond
+	// the horizon nodes a search without QS would also visit.
+	QSShare      float64
+	QSBelowShare float64
+	MaxPly       int
+	MaxQSPly     int
+	Plies        []PlyStat   // by ply, ascending
+	QSPlies      []LevelStat // by distance from the QS root (0 = the QS root)
+	QSLevels     []LevelStat // by engine QS level (threshold variant), ascending
+	Iterations   []IterationStat
+}
+
+// RunInfo describes a run about to be recorded.
+type RunInfo struct {
+	FEN     string // required: the root position
+	Variant string
+	Options string // JSON
+	Limits  string // JSON
+	Version string
+}
+
+// RecordOptions keep a trace small and bound its size.
+type RecordOptions struct {
+	// MaxNodes stops recording after this many nodes: the recorder cancels
+	// the context returned by Recorder.Context, the open path is written
+	// marked Incomplete and the run is marked truncated. 0 means no limit
+	// (pass the limit to the search as well, so it stops promptly).
+	MaxNodes int64
+	// LastIterationOnly keeps only the last iteration's nodes (and the run
+	// node): each new iteration replaces the previous one in the file.
+	LastIterationOnly bool
+	// Under keeps only the nodes on and below this move path from the root
+	// (SAN or UCI), in every iteration, plus the run and iteration roots.
+	Under []string
+	// BatchRows is the number of rows per batch handed to the writer
+	// goroutine; 0 picks a default.
+	BatchRows int
+}
+
+// Result is the search's answer, given to Recorder.Finish.
+type Result struct {
+	// Status overrides the status the recorder would infer (interrupted
+	// when its context was cancelled, truncated when MaxNodes was reached,
+	// complete otherwise). Leave it empty to infer.
+	Status   Status
+	BestMove engine.Move
+	Score    engine.Score
+	PV       []engine.Move
+	Depth    int
+	Elapsed  time.Duration // 0: time from NewRecorder to Finish
+}
