@@ -1,0 +1,5 @@
+//go:build notrace
+
+package engine
+
+const traceHooks = false

@@ -1,0 +1,335 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// QSMoves selects which moves a quiescence node searches.
+type QSMoves uint8
+
+// Quiescence move sets.
+const (
+	QSNone       QSMoves = iota // no QS: the static evaluation at the horizon
+	QSCaptures                  // captures and promotions
+	QSRecaptures                // captures to the square of the last move only
+	QSBeal                      // captures, promotions and pawn pushes to the 7th rank
+)
+
+var qsMovesNames = []string{"none", "captures", "recaptures", "beal"}
+
+// Ordering selects how captures are ordered.
+type Ordering uint8
+
+// Capture orderings.
+const (
+	OrderMVVLVA   Ordering = iota // victimValue*8 - attackerType (000): most valuable victim, then least valuable attacker
+	OrderTutorial                 // victim + (victim - attacker when the victim is worth more) + attacker action value (003)
+)
+
+var orderingNames = []string{"mvv-lva", "tutorial"}
+
+// Options are the switches of one search: every technique a debugger may
+// want to turn on or off. Presets (Variants) set them; users adjust them.
+type Options struct {
+	Variant string // the preset these options started from
+
+	// Quiescence search.
+	QSMoves      QSMoves
+	Ordering     Ordering
+	StandPat     bool // stand pat on the static eval in QS
+	SEEPrune     bool // skip captures that lose material by SEE
+	DeltaPrune   bool // skip captures that cannot lift the score to alpha
+	DeltaMargin  int  // centipawns added to the gain in delta pruning
+	QSChecks     bool // quiet checking moves at the first QS ply
+	QSEvasions   bool // in check in QS: no stand pat, search every evasion (mate is seen)
+	QSLevels     int  // threshold QS: levels 0..QSLevels; 0 turns the multi-level scheme off
+	Threshold    int  // threshold QS: the threshold argument given from full-width nodes (0 = infinite)
+	RecaptureExt bool // recaptures to the last move's square cost no depth anywhere
+	DelayPenalty bool // micro-Max delayed-gain penalty: v -= v > eval
+	Unified      bool // iterative deepening inside every node, QS as its depth<=0 iteration
+
+	// Full-width search.
+	PVS      bool // principal variation search (null-window searches after the first move)
+	TT       bool // transposition table
+	HashMB   int  // transposition table size in MiB
+	CheckExt bool // one check extension per path at the horizon (003)
+	Killers  bool
+	History  bool
+	MaxQSPly int // safety limit on QS depth (plies past the horizon)
+}
+
+// Variant is a named preset of Options.
+type Variant struct {
+	Name    string
+	Source  string // the document in shared/seeds it follows
+	Summary string
+	Options Options
+}
+
+func base() Options {
+	return Options{QSMoves: QSCaptures, Ordering: OrderMVVLVA, StandPat: true, DeltaMargin: 200,
+		PVS: true, TT: true, HashMB: 16, Killers: true, History: true, MaxQSPly: 64}
+}
+
+// variants lists the presets. Each one's comment cites its source document in
+// ../shared/seeds/ and says where Horizon departs from it.
+var variants = []Variant{
+	// none: no quiescence search at all; the horizon node returns its static
+	// evaluation. Not from a document: it is the baseline that shows the
+	// horizon effect the other variants exist to cure.
+	{"none", "-", "static evaluation at the horizon, no QS (shows the horizon effect)",
+		func() Options { o := base(); o.QSMoves = QSNone; o.StandPat = false; return o }()},
+	// captures follows 003_484d058c518ad991.txt: captures only with stand pat
+	// (fail-hard there; Horizon returns fail-soft scores so bounds are exact
+	// about what was searched), ordered by victim value, plus victim minus
+	// attacker when the victim is worth more, plus the attacker's "action
+	// value" (the tutorial's per-piece bonus; Horizon uses the piece-type
+	// number so cheaper attackers are tried first among equals). Departure:
+	// promotions are searched too, as no engine leaves them out of QS.
+	{"captures", "003_484d058c518ad991.txt", "all captures with stand pat, tutorial ordering (victim, victim-attacker, action value)",
+		func() Options { o := base(); o.Ordering = OrderTutorial; return o }()},
+	// mvv-lva follows the first part of 000_50fd9a7f31b2de46.txt: stand pat,
+	// captures only, sort key victimValue - attackerType. Departure:
+	// promotions are included in the capture set.
+	{"mvv-lva", "000_50fd9a7f31b2de46.txt", "captures with stand pat, MVV/LVA key victimValue - attackerType",
+		base()},
+	// recapture follows micro-Max 3.2 (002_199d092b19a605b2.txt): QS searches
+	// only captures to the square of the last move, and such recaptures do
+	// not reduce depth anywhere in the tree, which also gives recapture
+	// extensions in the full-width part. DelayPenalty is micro-Max's
+	// delayed-gain penalty (v -= v > e), on by default as in micro-Max.
+	// Departure: micro-Max's single search function and its own eval are
+	// replaced by Horizon's search and PeSTO eval; like micro-Max, the QS is
+	// one-sided (no test of the opponent's threats).
+	{"recapture", "002_199d092b19a605b2.txt", "micro-Max: only recaptures to the last move's square, at no depth cost anywhere",
+		func() Options {
+			o := base()
+			o.QSMoves, o.RecaptureExt, o.DelayPenalty = QSRecaptures, true, true
+			return o
+		}()},
+	// beal follows Rival's QS after Beal (1990), 004_0ae7eb7eda2d0f43.txt:
+	// at every QS ply the side to move may make no move (stand pat), and
+	// captures plus advanced pawn moves are searched. Horizon takes "advanced
+	// pawn moves" as pushes to the 7th rank and promotions. The document
+	// mentions forks as costlier to generate; they are not searched.
+	{"beal", "004_0ae7eb7eda2d0f43.txt", "stand pat plus captures and advanced pawn moves (pushes to the 7th rank, promotions)",
+		func() Options { o := base(); o.QSMoves = QSBeal; return o }()},
+	// threshold follows hgm's "IID in QS (again)", 001_e9a3077e1f6ab21e.txt:
+	// QS levels 0..QSLevels; a capture whose estimated gain (victim value, or
+	// victim minus attacker when the victim is protected) is <= the threshold
+	// passed down (the value of the piece captured on the previous ply;
+	// infinite from full-width nodes) is extended (costs no level), others
+	// cost a level; with no level left such a capture is an auto-fail-high;
+	// non-extended captures are searched before extended ones. Departure: the
+	// document iterates the whole tree from the root and relies on the hash
+	// table for depth bootstrapping; Horizon iterates the levels 0..L at each
+	// QS root itself and stops as soon as a pass met no auto-fail-high (its
+	// result is then valid at every higher level), so each QS tree is
+	// self-contained and traceable with the hash table off.
+	{"threshold", "001_e9a3077e1f6ab21e.txt", "multi-level QS: cheap captures extended, others cost a level, auto-fail-high when levels run out",
+		func() Options { o := base(); o.QSLevels = 4; return o }()},
+	// unified follows the second part of 000_50fd9a7f31b2de46.txt: every node
+	// runs an iterative-deepening loop from the depth the hash table already
+	// vouches for (depth bootstrapping) up to max(depth, 1); QS is the
+	// depth<=0 iteration, with stand pat in place of -INF; a hash move is
+	// used in QS only when it is a capture; a move that raises alpha is put in
+	// front for the next iteration; the hash table is written after every
+	// iteration. Departure: the document's listing recurses with depth-1
+	// inside the iteration loop, which would repeat the same search; Horizon
+	// recurses with iterDepth-1, as the prose intends.
+	{"unified", "000_50fd9a7f31b2de46.txt", "iterative deepening in every node, QS as its depth<=0 iteration, hash move in QS only if a capture",
+		func() Options { o := base(); o.Unified = true; return o }()},
+	// see is not from the documents: it is a modern reference as strong
+	// engines do it (MVV/LVA, SEE pruning of losing captures, delta pruning,
+	// check evasions in QS, quiet checks at the first QS ply).
+	{"see", "-", "modern reference: MVV/LVA, SEE pruning, delta pruning, evasions in check, quiet checks at the first QS ply",
+		func() Options {
+			o := base()
+			o.SEEPrune, o.DeltaPrune, o.QSChecks, o.QSEvasions = true, true, true, true
+			return o
+		}()},
+}
+
+// Variants returns the named presets in a fixed order.
+func Variants() []Variant { return append([]Variant(nil), variants...) }
+
+// VariantNames returns the preset names.
+func VariantNames() []string {
+	n := make([]string, len(variants))
+	for i, v := range variants {
+		n[i] = v.Name
+	}
+	return n
+}
+
+// VariantOptions returns the options of the named preset.
+func VariantOptions(name string) (Options, error) {
+	for _, v := range variants {
+		if v.Name == name {
+			o := v.Options
+			o.Variant = name
+			return o, nil
+		}
+	}
+	return Options{}, fmt.Errorf("unknown QS variant %q (valid: %s)", name, strings.Join(VariantNames(), ", "))
+}
+
+// ParseVariantList parses "a,b,c" into presets, rejecting unknown and repeated names.
+func ParseVariantList(list string) ([]Options, error) {
+	var out []Options
+	seen := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("QS variant %q given twice", name)
+		}
+		seen[name] = true
+		o, err := VariantOptions(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no QS variant given (valid: %s)", strings.Join(VariantNames(), ", "))
+	}
+	return out, nil
+}
+
+// OptionSpec describes one switch of Options so that command lines, UCI
+// and trace files can name and set it.
+type OptionSpec struct {
+	Name  string // flag name, e.g. "qs-levels"
+	Kind  string // "bool", "int" or "enum"
+	Enum  []string
+	Usage string
+	Min   int
+	Max   int
+	get   func(*Options) string
+	set   func(*Options, string) error
+}
+
+func boolSpec(name, usage string, f func(*Options) *bool) OptionSpec {
+	return OptionSpec{Name: name, Kind: "bool", Usage: usage,
+		get: func(o *Options) string { return strconv.FormatBool(*f(o)) },
+		set: func(o *Options, v string) error {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("option %s: %q is not true or false", name, v)
+			}
+			*f(o) = b
+			return nil
+		}}
+}
+
+func intSpec(name, usage string, lo, hi int, f func(*Options) *int) OptionSpec {
+	return OptionSpec{Name: name, Kind: "int", Usage: usage, Min: lo, Max: hi,
+		get: func(o *Options) string { return strconv.Itoa(*f(o)) },
+		set: func(o *Options, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < lo || n > hi {
+				return fmt.Errorf("option %s: %q is not a number from %d to %d", name, v, lo, hi)
+			}
+			*f(o) = n
+			return nil
+		}}
+}
+
+func enumSpec(name, usage string, names []string, f func(*Options) *uint8) OptionSpec {
+	return OptionSpec{Name: name, Kind: "enum", Enum: names, Usage: usage,
+		get: func(o *Options) string { return names[*f(o)] },
+		set: func(o *Options, v string) error {
+			for i, n := range names {
+				if n == v {
+					*f(o) = uint8(i)
+					return nil
+				}
+			}
+			return fmt.Errorf("option %s: %q is not one of %s", name, v, strings.Join(names, ", "))
+		}}
+}
+
+var optionSpecs = []OptionSpec{
+	enumSpec("qs-moves", "QS move set", qsMovesNames, func(o *Options) *uint8 { return (*uint8)(&o.QSMoves) }),
+	enumSpec("qs-order", "capture ordering", orderingNames, func(o *Options) *uint8 { return (*uint8)(&o.Ordering) }),
+	boolSpec("stand-pat", "stand pat on the static eval in QS", func(o *Options) *bool { return &o.StandPat }),
+	boolSpec("see-prune", "skip captures that lose material by SEE", func(o *Options) *bool { return &o.SEEPrune }),
+	boolSpec("delta", "delta pruning in QS", func(o *Options) *bool { return &o.DeltaPrune }),
+	intSpec("delta-margin", "delta pruning margin in centipawns", 0, 2000, func(o *Options) *int { return &o.DeltaMargin }),
+	boolSpec("qs-checks", "quiet checks at the first QS ply", func(o *Options) *bool { return &o.QSChecks }),
+	boolSpec("qs-evasions", "in check in QS, search every evasion instead of standing pat", func(o *Options) *bool { return &o.QSEvasions }),
+	intSpec("qs-levels", "threshold QS levels 0..N (0 = off)", 0, 16, func(o *Options) *int { return &o.QSLevels }),
+	intSpec("qs-threshold", "threshold QS: threshold from full-width nodes (0 = infinite)", 0, 10000, func(o *Options) *int { return &o.Threshold }),
+	boolSpec("recapture-ext", "recaptures to the last move's square cost no depth", func(o *Options) *bool { return &o.RecaptureExt }),
+	boolSpec("delay-penalty", "micro-Max delayed-gain penalty v -= v > eval", func(o *Options) *bool { return &o.DelayPenalty }),
+	boolSpec("unified", "iterative deepening in every node, QS as its depth<=0 iteration", func(o *Options) *bool { return &o.Unified }),
+	boolSpec("pvs", "principal variation search", func(o *Options) *bool { return &o.PVS }),
+	boolSpec("tt", "transposition table (off gives clean, reproducible trees)", func(o *Options) *bool { return &o.TT }),
+	intSpec("hash", "transposition table size in MiB", 1, 4096, func(o *Options) *int { return &o.HashMB }),
+	boolSpec("check-ext", "one check extension per path at the horizon", func(o *Options) *bool { return &o.CheckExt }),
+	boolSpec("killers", "killer move ordering", func(o *Options) *bool { return &o.Killers }),
+	boolSpec("history", "history heuristic ordering", func(o *Options) *bool { return &o.History }),
+	intSpec("max-qs-ply", "safety limit on QS plies past the horizon", 1, 100, func(o *Options) *int { return &o.MaxQSPly }),
+}
+
+// OptionSpecs returns the settable switches in a fixed order.
+func OptionSpecs() []OptionSpec { return append([]OptionSpec(nil), optionSpecs...) }
+
+// Get returns the option's value in o as text.
+func (s OptionSpec) Get(o *Options) string { return s.get(o) }
+
+// Set parses v into the option in o.
+func (s OptionSpec) Set(o *Options, v string) error { return s.set(o, v) }
+
+// Set sets the option called name; unknown names list the valid ones.
+func (o *Options) Set(name, value string) error {
+	for _, s := range optionSpecs {
+		if s.Name == name {
+			return s.set(o, value)
+		}
+	}
+	names := make([]string, len(optionSpecs))
+	for i, s := range optionSpecs {
+		names[i] = s.Name
+	}
+	sort.Strings(names)
+	return fmt.Errorf("unknown search option %q (valid: %s)", name, strings.Join(names, ", "))
+}
+
+// String returns "variant name=value,..." with every option, so that a run
+// can be repeated exactly with ParseOptions.
+func (o Options) String() string {
+	parts := make([]string, 0, len(optionSpecs))
+	for _, s := range optionSpecs {
+		parts = append(parts, s.Name+"="+s.get(&o))
+	}
+	return o.Variant + " " + strings.Join(parts, ",")
+}
+
+// ParseOptions is the inverse of Options.String.
+func ParseOptions(s string) (Options, error) {
+	name, rest, _ := strings.Cut(strings.TrimSpace(s), " ")
+	o, err := VariantOptions(name)
+	if err != nil {
+		return o, err
+	}
+	if rest == "" {
+		return o, nil
+	}
+	for _, kv := range strings.Split(rest, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return o, fmt.Errorf("option %q: want name=value", kv)
+		}
+		if err := o.Set(k, v); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}

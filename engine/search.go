@@ -1,0 +1,549 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"time"
+)
+
+// MaxPly bounds the distance from the root; nodes there return their eval.
+const MaxPly = 128
+
+// Limits bound a search. Zero values mean no limit; with no depth limit the
+// search runs until another limit or the context stops it.
+type Limits struct {
+	Depth    int
+	Nodes    int64
+	MoveTime time.Duration
+}
+
+// StopReason tells why a search ended before its depth limit, if it did.
+type StopReason uint8
+
+// Stop reasons.
+const (
+	StopNone   StopReason = iota // completed its depth limit
+	StopNodes                    // the node limit was reached
+	StopTime                     // the time limit was reached
+	StopCancel                   // the context was cancelled (Ctrl-C, UCI stop)
+)
+
+var stopNames = [...]string{"complete", "nodes", "time", "cancel"}
+
+func (r StopReason) String() string { return stopNames[r] }
+
+// Stats are the engine's counters, kept whether or not a tracer listens.
+type Stats struct {
+	Nodes    int64 // every node entered, the run node included: a trace has this many rows
+	QSNodes  int64
+	MaxPly   int // deepest ply reached
+	MaxQSPly int // deepest QS ply (plies past the horizon) reached
+	Cutoffs  [numCauses]int64
+	PlyNodes [MaxPly + 1]int64 // nodes by ply
+}
+
+// CutoffsBy returns the number of nodes that ended for cause c.
+func (st *Stats) CutoffsBy(c Cause) int64 { return st.Cutoffs[c] }
+
+// IterationInfo reports a finished iteration of iterative deepening.
+type IterationInfo struct {
+	Depth    int
+	Score    Score
+	PV       []Move
+	Nodes    int64
+	QSNodes  int64
+	SelDepth int
+	Elapsed  time.Duration
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	BestMove Move
+	Ponder   Move
+	Score    Score
+	PV       []Move
+	Depth    int // last completed iteration
+	Stats    Stats
+	Elapsed  time.Duration
+	Stopped  StopReason
+}
+
+// frame is the per-ply state of the search: preallocated so a node
+// allocates nothing.
+type frame struct {
+	moves    MoveList
+	scores   [MaxMoves]int32
+	killers  [2]Move
+	pv       [MaxPly + 1]Move
+	pvLen    int
+	id       int64
+	checkExt bool // a check extension was given on the path to this node
+	// What the node reports when it leaves.
+	cause     Cause
+	cutIndex  int
+	generated int
+	searched  int
+	standPat  Score
+	hasStand  bool
+	ext       int
+}
+
+// Searcher runs searches with one set of options. It is single-threaded and
+// deterministic: the same position, options and limits give the same tree.
+type Searcher struct {
+	opts Options
+	tt   *transTable
+	pos  *Position
+	tr   Tracer
+	lim  Limits
+
+	done       <-chan struct{}
+	start      time.Time
+	nodeLimit  int64
+	stopped    bool
+	stopReason StopReason
+
+	nextID    int64
+	iteration int
+	afhCount  int64 // auto-fail-highs so far, for threshold QS bootstrapping
+	stats     Stats
+	history   [2][64][64]int32
+	scratch   MoveList
+	stack     [MaxPly + 2]frame
+
+	// OnIteration, if set, is called after each completed iteration.
+	OnIteration func(IterationInfo)
+}
+
+// NewSearcher returns a searcher with the given options.
+func NewSearcher(o Options) *Searcher {
+	s := &Searcher{opts: o}
+	if o.TT {
+		s.tt = newTransTable(max(o.HashMB, 1))
+	}
+	if s.opts.MaxQSPly <= 0 {
+		s.opts.MaxQSPly = 64
+	}
+	return s
+}
+
+// Options returns the searcher's options.
+func (s *Searcher) Options() Options { return s.opts }
+
+// Search searches pos (which it leaves as it found it) within lim, reporting
+// every node to tr if tr is not nil. The context stops the search; the result
+// then holds the last completed iteration.
+func (s *Searcher) Search(ctx context.Context, pos *Position, lim Limits, tr Tracer) Result {
+	s.pos, s.tr, s.lim = pos, tr, lim
+	s.done = ctx.Done()
+	s.start = time.Now()
+	s.nodeLimit = math.MaxInt64
+	if lim.Nodes > 0 {
+		s.nodeLimit = lim.Nodes
+	}
+	s.stopped, s.stopReason = false, StopNone
+	s.nextID, s.afhCount = 0, 0
+	s.stats = Stats{}
+	s.history = [2][64][64]int32{}
+	for i := range s.stack {
+		s.stack[i].killers = [2]Move{}
+	}
+	if s.tt != nil {
+		s.tt.clear() // each search starts clean, so trees are reproducible
+	}
+	maxDepth := lim.Depth
+	if maxDepth <= 0 || maxDepth > MaxPly-1 {
+		maxDepth = MaxPly - 1
+	}
+
+	// The run node: parent of every iteration.
+	s.stats.Nodes++
+	s.stats.PlyNodes[0]++
+	s.nextID = 1
+	if traceHooks && s.tr != nil {
+		s.tr.Enter(EnterInfo{ID: 0, Parent: -1, Depth: maxDepth, Alpha: -Infinity, Beta: Infinity,
+			Kind: KindRun, QSLevel: -1, InCheck: pos.InCheck()})
+	}
+	var res Result
+	iterations := 0
+	for d := 1; d <= maxDepth; d++ {
+		s.iteration = d
+		s.stack[0].checkExt = false
+		score := s.search(-Infinity, Infinity, d, 0, 0)
+		iterations++
+		f := &s.stack[0]
+		if s.stopped {
+			// A partial iteration's move is used only when nothing better exists.
+			if res.BestMove == NoMove && f.pvLen > 0 {
+				res.BestMove, res.Score, res.PV = f.pv[0], score, append([]Move(nil), f.pv[:f.pvLen]...)
+			}
+			break
+		}
+		res.Score, res.Depth = score, d
+		res.PV = append(res.PV[:0:0], f.pv[:f.pvLen]...)
+		if f.pvLen > 0 {
+			res.BestMove = f.pv[0]
+		}
+		if s.OnIteration != nil {
+			s.OnIteration(IterationInfo{Depth: d, Score: score, PV: res.PV, Nodes: s.stats.Nodes,
+				QSNodes: s.stats.QSNodes, SelDepth: s.stats.MaxPly, Elapsed: time.Since(s.start)})
+		}
+		if f.generated == 0 {
+			break // mate or stalemate at the root: nothing to deepen
+		}
+	}
+	if res.BestMove == NoMove {
+		// Stopped before any move was scored: any legal move beats none.
+		var l MoveList
+		pos.Generate(GenAll, &l)
+		if l.N > 0 {
+			res.BestMove = l.Moves[0]
+			res.PV = []Move{l.Moves[0]}
+		}
+	}
+	if len(res.PV) > 1 {
+		res.Ponder = res.PV[1]
+	}
+	if traceHooks && s.tr != nil {
+		cause := CauseNone
+		if s.stopped {
+			cause = CauseStop
+		}
+		s.tr.Leave(LeaveInfo{ID: 0, Score: res.Score, Bound: BoundExact, Cause: cause, CutIndex: -1,
+			Best: res.BestMove, Generated: iterations, Searched: iterations})
+	}
+	res.Stats = s.stats
+	res.Elapsed = time.Since(s.start)
+	res.Stopped = s.stopReason
+	return res
+}
+
+// Stats returns the counters of the last (or current) search.
+func (s *Searcher) Stats() Stats { return s.stats }
+
+func (s *Searcher) checkStop() {
+	if s.stats.Nodes >= s.nodeLimit {
+		s.stop(StopNodes)
+		return
+	}
+	if s.stats.Nodes&255 != 0 {
+		return
+	}
+	select {
+	case <-s.done:
+		s.stop(StopCancel)
+		return
+	default:
+	}
+	if s.lim.MoveTime > 0 && time.Since(s.start) >= s.lim.MoveTime {
+		s.stop(StopTime)
+	}
+}
+
+func (s *Searcher) stop(r StopReason) {
+	if !s.stopped {
+		s.stopped, s.stopReason = true, r
+	}
+}
+
+// enter counts a node, gives it the next pre-order id and reports it.
+func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, qsLevel int, inCheck bool, ext int) *frame {
+	s.stats.Nodes++
+	s.stats.PlyNodes[ply]++
+	if ply > s.stats.MaxPly {
+		s.stats.MaxPly = ply
+	}
+	f := &s.stack[ply]
+	f.id = s.nextID
+	s.nextID++
+	f.pvLen = 0
+	f.cause, f.cutIndex, f.generated, f.searched, f.hasStand, f.ext = CauseNone, -1, 0, 0, false, ext
+	if traceHooks && s.tr != nil {
+		parent, mv := int64(0), NoMove
+		if ply > 0 {
+			parent, mv = s.stack[ply-1].id, s.pos.LastMove()
+		}
+		s.tr.Enter(EnterInfo{ID: f.id, Parent: parent, Ply: ply, Depth: depth, Alpha: alpha, Beta: beta,
+			Kind: kind, QSLevel: qsLevel, Move: mv, InCheck: inCheck, Iteration: s.iteration})
+	}
+	s.checkStop()
+	return f
+}
+
+// finish records why a node ended and reports it; it returns score so that
+// exits read "return s.finish(...)".
+func (s *Searcher) finish(f *frame, score Score, b Bound, best Move) Score {
+	s.stats.Cutoffs[f.cause]++
+	if traceHooks && s.tr != nil {
+		s.tr.Leave(LeaveInfo{ID: f.id, Score: score, Bound: b, Cause: f.cause, CutIndex: f.cutIndex, Best: best,
+			Generated: f.generated, Searched: f.searched, StandPat: f.standPat, HasStand: f.hasStand, Extension: f.ext})
+	}
+	return score
+}
+
+func (s *Searcher) traceMove(f *frame, m Move, i int) {
+	if traceHooks && s.tr != nil {
+		s.tr.Move(MoveInfo{ID: f.id, Move: m, Index: i})
+	}
+}
+
+func (s *Searcher) traceExt(f *frame, m Move, plies int) {
+	if traceHooks && s.tr != nil {
+		s.tr.Extension(ExtensionInfo{ID: f.id, Move: m, Plies: plies})
+	}
+}
+
+func boundOf(score, alpha, beta Score) Bound {
+	switch {
+	case score >= beta:
+		return BoundLower
+	case score > alpha:
+		return BoundExact
+	}
+	return BoundUpper
+}
+
+func (f *frame) updatePV(m Move, child *frame) {
+	f.pv[0] = m
+	n := copy(f.pv[1:], child.pv[:child.pvLen])
+	f.pvLen = n + 1
+}
+
+// search is the full-width negamax alpha-beta search (fail-soft) of a node
+// at ply with depth remaining. ext is the extension its move got.
+func (s *Searcher) search(alpha, beta Score, depth, ply, ext int) Score {
+	if depth <= 0 {
+		return s.quiesce(alpha, beta, ply, ext)
+	}
+	if s.opts.Unified {
+		return s.unified(alpha, beta, depth, ply, ext)
+	}
+	p := s.pos
+	// Step 1. Enter the node.
+	inCheck := p.InCheck()
+	kind := KindNonPV
+	switch {
+	case ply == 0:
+		kind = KindRoot
+	case beta-alpha > 1:
+		kind = KindPV
+	}
+	f := s.enter(ply, depth, alpha, beta, kind, -1, inCheck, ext)
+	if s.stopped {
+		f.cause = CauseStop
+		return s.finish(f, 0, BoundNone, NoMove)
+	}
+	if ply > 0 {
+		// Step 2. Draws and the ply limit.
+		if c := s.drawCause(); c != CauseNone {
+			f.cause = c
+			return s.finish(f, DrawScore, BoundExact, NoMove)
+		}
+		if ply >= MaxPly {
+			f.cause = CauseMaxPly
+			return s.finish(f, p.Evaluate(), BoundExact, NoMove)
+		}
+		// Step 3. Mate distance pruning: no mate found here can beat one already found nearer the root.
+		a, b := max(alpha, -MateScore+Score(ply)), min(beta, MateScore-Score(ply)-1)
+		if a >= b {
+			f.cause = CauseMateDistance
+			return s.finish(f, a, boundOf(a, alpha, beta), NoMove)
+		}
+	}
+	origAlpha := alpha
+
+	// Step 4. Transposition table.
+	ttMove := NoMove
+	if s.tt != nil {
+		if e, ok := s.tt.probe(p.key); ok {
+			ttMove = e.move
+			if ply > 0 && (kind == KindNonPV || !s.opts.PVS) && int(e.depth) >= depth {
+				sc := scoreFromTT(Score(e.score), ply)
+				if e.bound == BoundExact || (e.bound == BoundLower && sc >= beta) || (e.bound == BoundUpper && sc <= alpha) {
+					f.cause = CauseTT
+					return s.finish(f, sc, e.bound, e.move)
+				}
+			}
+		}
+	}
+
+	// Step 5. Generate and order.
+	p.Generate(GenAll, &f.moves)
+	f.generated = f.moves.N
+	if f.moves.N == 0 {
+		f.cause = CauseMate
+		if inCheck {
+			return s.finish(f, -MateScore+Score(ply), BoundExact, NoMove)
+		}
+		return s.finish(f, DrawScore, BoundExact, NoMove)
+	}
+	s.scoreMoves(f, ply, ttMove)
+	var eval Score
+	if s.opts.DelayPenalty {
+		eval = p.Evaluate()
+	}
+	lastTo := NoSquare
+	if lm := p.LastMove(); lm != NoMove && ply > 0 {
+		lastTo = lm.To()
+	}
+
+	// Step 6. Search the moves.
+	best, bestMove := -Infinity, NoMove
+	child := &s.stack[ply+1]
+	for i := 0; i < f.moves.N; i++ {
+		m := f.pick(i)
+		newDepth, e, checkExt := depth-1, 0, false
+		if s.opts.RecaptureExt && m.To() == lastTo && p.IsCapture(m) {
+			newDepth, e = depth, 1 // micro-Max: recaptures cost no depth
+		} else if s.opts.CheckExt && newDepth == 0 && !f.checkExt && p.GivesCheck(m) {
+			newDepth, e, checkExt = 1, 1, true // one check extension per path at the horizon (003)
+		}
+		s.traceMove(f, m, i)
+		if e > 0 {
+			s.traceExt(f, m, e)
+		}
+		child.checkExt = f.checkExt || checkExt
+		p.MakeMove(m)
+		var score Score
+		if i == 0 || !s.opts.PVS {
+			score = -s.search(-beta, -alpha, newDepth, ply+1, e)
+		} else {
+			score = -s.search(-alpha-1, -alpha, newDepth, ply+1, e)
+			if score > alpha && score < beta && !s.stopped {
+				score = -s.search(-beta, -alpha, newDepth, ply+1, e)
+			}
+		}
+		p.UnmakeMove()
+		f.searched++
+		if s.stopped {
+			f.cause = CauseStop
+			return s.finish(f, max(best, alpha), BoundNone, bestMove)
+		}
+		if s.opts.DelayPenalty && score > eval && !score.IsMate() {
+			score-- // micro-Max: a gain that comes later is worth a little less
+		}
+		if score > best {
+			best = score
+			if score > alpha {
+				alpha, bestMove = score, m
+				f.updatePV(m, child)
+				if score >= beta {
+					f.cause, f.cutIndex = CauseBeta, i
+					s.rewardQuiet(f, ply, m, depth)
+					break
+				}
+			}
+		}
+	}
+	b := boundOf(best, origAlpha, beta)
+	if s.tt != nil {
+		s.tt.store(p.key, bestMove, best, depth, b, ply)
+	}
+	return s.finish(f, best, b, bestMove)
+}
+
+func (s *Searcher) drawCause() Cause {
+	p := s.pos
+	switch {
+	case p.half >= 100:
+		// A mate on the hundredth ply still wins.
+		if p.InCheck() {
+			var l MoveList
+			if p.Generate(GenAll, &l); l.N == 0 {
+				return CauseNone
+			}
+		}
+		return CauseFifty
+	case p.IsRepetition():
+		return CauseRepetition
+	case p.IsInsufficientMaterial():
+		return CauseMaterial
+	}
+	return CauseNone
+}
+
+func (s *Searcher) rewardQuiet(f *frame, ply int, m Move, depth int) {
+	p := s.pos
+	if p.IsCapture(m) || m.Promotion() != NoPieceType {
+		return
+	}
+	if s.opts.Killers && f.killers[0] != m {
+		f.killers[1], f.killers[0] = f.killers[0], m
+	}
+	if s.opts.History {
+		h := &s.history[p.side][m.From()][m.To()]
+		*h += int32(depth * depth)
+		if *h > 1<<20 {
+			for c := range s.history {
+				for a := range s.history[c] {
+					for b := range s.history[c][a] {
+						s.history[c][a][b] /= 2
+					}
+				}
+			}
+		}
+	}
+}
+
+// Ordering keys: hash move, then captures and promotions by the variant's
+// key, then killers, then quiets by history.
+const (
+	keyHash    = 1 << 30
+	keyCapture = 1 << 24
+	keyKiller  = 1 << 22
+)
+
+var actionValue = [7]int32{0, 6, 3, 3, 2, 1, 1} // 003's per-piece "action value"
+
+func (s *Searcher) captureKey(m Move) int32 {
+	p := s.pos
+	victim := seeValue[p.Captured(m)]
+	if pr := m.Promotion(); pr != NoPieceType {
+		victim += seeValue[pr] - seeValue[Pawn]
+	}
+	at := p.board[m.From()].Type()
+	if s.opts.Ordering == OrderTutorial {
+		k := victim
+		if seeValue[at] < victim {
+			k += victim - seeValue[at]
+		}
+		return k + actionValue[at]
+	}
+	return victim*8 - int32(at)
+}
+
+func (s *Searcher) scoreMoves(f *frame, ply int, ttMove Move) {
+	p := s.pos
+	for i, m := range f.moves.Slice() {
+		var k int32
+		switch {
+		case m == ttMove:
+			k = keyHash
+		case p.IsCapture(m) || m.Promotion() != NoPieceType:
+			k = keyCapture + s.captureKey(m)
+		case m == f.killers[0]:
+			k = keyKiller + 1
+		case m == f.killers[1]:
+			k = keyKiller
+		default:
+			k = s.history[p.side][m.From()][m.To()]
+		}
+		f.scores[i] = k
+	}
+}
+
+// pick moves the best-scored remaining move to index i (selection sort,
+// lazily: a cutoff early saves sorting the rest) and returns it.
+func (f *frame) pick(i int) Move {
+	bi := i
+	for j := i + 1; j < f.moves.N; j++ {
+		if f.scores[j] > f.scores[bi] {
+			bi = j
+		}
+	}
+	if bi != i {
+		f.moves.Moves[i], f.moves.Moves[bi] = f.moves.Moves[bi], f.moves.Moves[i]
+		f.scores[i], f.scores[bi] = f.scores[bi], f.scores[i]
+	}
+	return f.moves.Moves[i]
+}
