@@ -2,16 +2,90 @@ package trace
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/horizonqs/horizon/engine"
 )
 
+// Errors a Recorder's context is cancelled with (context.Cause tells them
+// apart from the caller's own cancellation).
+var (
+	// ErrNodeLimit: RecordOptions.MaxNodes was reached.
+	ErrNodeLimit = errors.New("node limit reached")
+	// errWrite wraps a write failure as the cause of the recorder's context.
+	errWrite = errors.New("writing the trace failed")
+)
+
+const (
+	defaultBatchRows = 1 << 16
+	numBatches       = 3 // one filling, one writing, one spare
+)
+
+// batch is a unit of work for the writer: rows in pre-order (slots reserved
+// at Enter, filled at Leave; slots of nodes still open when the batch was
+// handed off stay invalid and their rows come later as late rows).
+type batch struct {
+	rows  []row
+	late  []row        // rows of nodes entered in an earlier batch, in leave order
+	iters []iterRoot   // iteration roots entered in this batch
+	del   [2]int64     // delete ids in [del[0], del[1]) after inserting (LastIterationOnly)
+	last  bool         // the final batch of the run
+}
+
+// openNode is a node the search has entered and not yet left.
+type openNode struct {
+	row        row
+	slot       int32
+	gen        uint32
+	keep       bool // the node has a row (recording filters)
+	incomplete bool // a descendant was cut short by a stop
+	kind       engine.NodeKind
+	matched    int32 // Under filter: moves of the path matched down to here
+	qsRootPly  int32 // ply of the QS root above (or at) this node; -1 outside QS
+}
+
 // Recorder writes one run into a trace as the search reports it. It
 // implements engine.Tracer; its event methods must be called from one
-// goroutine (the search's) and allocate nothing. Rows are handed in batches
-// to a writer goroutine.
+// goroutine (the search's) and allocate nothing in the steady state. Rows
+// are handed in batches to a writer goroutine that inserts them with
+// prepared multi-row INSERTs, one transaction per batch.
 type Recorder struct {
-	ctx context.Context
+	s       *Store
+	parent  context.Context
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+	run     int64
+	opts    RecordOptions
+	under   []engine.Move
+	start   time.Time
+	release func() // gives the writer's connection back
+
+	// Search goroutine state.
+	stack     []openNode
+	cur       *batch
+	gen       uint32
+	lastID    int64
+	entered   int64
+	qsNodes   int64
+	maxPly    int
+	maxQSPly  int
+	truncated bool
+	prevRoot  int64 // LastIterationOnly: id of the previous iteration root, -1 before the first
+	finished  bool
+	progress  atomic.Int64
+
+	// Writer side.
+	full chan *batch
+	free chan *batch
+	done chan struct{}
+	werr error    // set by the writer before done is closed
+	wrow int64    // rows written, set by the writer
+	sum  *summary // owned by the writer until done
 }
 
 var _ engine.Tracer = (*Recorder)(nil)
@@ -19,39 +93,346 @@ var _ engine.Tracer = (*Recorder)(nil)
 // NewRecorder starts a run: it inserts the run row (status running) and
 // starts the writer goroutine. Pass Recorder.Context to the search so that
 // the node limit or a write error stops it; cancelling ctx stops it too and
-// marks the run interrupted.
+// marks the run interrupted. Finish must be called in every case.
 func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOptions) (*Recorder, error) {
-	return nil, errTODO
+	if s.readOnly {
+		return nil, fmt.Errorf("trace %s: opened read-only, cannot record", s.path)
+	}
+	pos, err := engine.ParseFEN(info.FEN)
+	if err != nil {
+		return nil, fmt.Errorf("record into %s: root position: %w", s.path, err)
+	}
+	var filters []string
+	if opts.LastIterationOnly {
+		filters = append(filters, "last-iteration")
+	}
+	var under []engine.Move
+	if len(opts.Under) > 0 {
+		var uci []string
+		for i, text := range opts.Under {
+			m, err := pos.ParseMove(text)
+			if err != nil {
+				return nil, fmt.Errorf("record into %s: move %d of the path (%q): %w", s.path, i+1, text, err)
+			}
+			under = append(under, m)
+			uci = append(uci, m.UCI())
+			pos.MakeMove(m)
+		}
+		filters = append(filters, "under "+strings.Join(uci, " "))
+	}
+	if opts.BatchRows <= 0 {
+		opts.BatchRows = defaultBatchRows
+	}
+	if opts.MaxNodes < 0 || opts.MaxNodes >= maxNodesPerRun {
+		opts.MaxNodes = 0
+	}
+	orEmpty := func(s, def string) string {
+		if s == "" {
+			return def
+		}
+		return s
+	}
+	start := time.Now()
+	res, err := s.db.ExecContext(context.Background(),
+		`INSERT INTO runs (created, fen, variant, options, limits, version, status, filter) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		start.UTC().Format(time.RFC3339Nano), info.FEN, info.Variant, orEmpty(info.Options, "{}"), orEmpty(info.Limits, "{}"),
+		info.Version, string(StatusRunning), strings.Join(filters, "; "))
+	if err != nil {
+		return nil, fmt.Errorf("record into %s: %w", s.path, err)
+	}
+	run, err := res.LastInsertId()
+	if err != nil {
+		return nil, fmt.Errorf("record into %s: %w", s.path, err)
+	}
+	conn, err := s.db.Conn(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("record into %s: %w", s.path, err)
+	}
+	// The writer's connection skips fsync while recording: a trace is
+	// cheap to redo and the WAL keeps the file consistent on a crash of
+	// this process. Finish restores the default.
+	if _, err := conn.ExecContext(context.Background(), "PRAGMA synchronous=OFF"); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("record into %s: %w", s.path, err)
+	}
+	r := &Recorder{
+		s:        s,
+		parent:   ctx,
+		run:      run,
+		opts:     opts,
+		under:    under,
+		start:    start,
+		stack:    make([]openNode, 0, 256),
+		lastID:   -1,
+		prevRoot: -1,
+		full:     make(chan *batch, numBatches),
+		free:     make(chan *batch, numBatches),
+		done:     make(chan struct{}),
+		sum:      newSummary(),
+	}
+	r.ctx, r.cancel = context.WithCancelCause(ctx)
+	for i := 0; i < numBatches; i++ {
+		b := &batch{rows: make([]row, 0, opts.BatchRows), late: make([]row, 0, 256)}
+		if i == 0 {
+			r.cur = b
+		} else {
+			r.free <- b
+		}
+	}
+	r.release = func() {
+		conn.ExecContext(context.Background(), "PRAGMA synchronous=NORMAL")
+		conn.Close()
+	}
+	go r.writer(conn)
+	return r, nil
 }
 
 // Context is cancelled when the run's context is, when MaxNodes is reached
-// and when writing fails: the search should stop then.
+// and when writing fails: the search should stop then. context.Cause tells
+// which (ErrNodeLimit for the node limit).
 func (r *Recorder) Context() context.Context { return r.ctx }
 
 // RunID returns the id of the run being recorded.
-func (r *Recorder) RunID() int64 { return 0 }
+func (r *Recorder) RunID() int64 { return r.run }
 
-// Nodes returns how many nodes the search has entered so far; it may be
-// called from any goroutine (for a progress line).
-func (r *Recorder) Nodes() int64 { return 0 }
+// Nodes returns how many nodes the search has entered so far, updated every
+// 256 nodes; it may be called from any goroutine (for a progress line).
+func (r *Recorder) Nodes() int64 { return r.progress.Load() }
+
+// handoff gives the current batch to the writer and takes a free one.
+func (r *Recorder) handoff() {
+	r.full <- r.cur
+	b := <-r.free
+	b.rows, b.late, b.iters = b.rows[:0], b.late[:0], b.iters[:0]
+	b.del = [2]int64{}
+	r.cur = b
+	r.gen++
+}
 
 // Enter implements engine.Tracer.
-func (r *Recorder) Enter(e engine.EnterInfo) {}
+func (r *Recorder) Enter(e engine.EnterInfo) {
+	if r.finished {
+		return
+	}
+	r.entered++
+	if r.entered&255 == 0 {
+		r.progress.Store(r.entered)
+	}
+	if r.opts.MaxNodes > 0 && r.entered >= r.opts.MaxNodes && !r.truncated {
+		r.truncated = true
+		r.cancel(ErrNodeLimit)
+	}
+	r.lastID = e.ID
+	if e.Ply > r.maxPly {
+		r.maxPly = e.Ply
+	}
+
+	var parent *openNode
+	if n := len(r.stack); n > 0 {
+		parent = &r.stack[n-1]
+	}
+	r.stack = append(r.stack, openNode{})
+	o := &r.stack[len(r.stack)-1]
+	o.kind = e.Kind
+	o.qsRootPly = -1
+	qsPly := int32(-1)
+	if e.Kind == engine.KindQS {
+		o.qsRootPly = int32(e.Ply)
+		if parent != nil && parent.kind == engine.KindQS {
+			o.qsRootPly = parent.qsRootPly
+		}
+		qsPly = int32(e.Ply) - o.qsRootPly
+		r.qsNodes++
+		if int(qsPly) > r.maxQSPly {
+			r.maxQSPly = int(qsPly)
+		}
+	}
+
+	// Recording filters.
+	o.keep = true
+	switch {
+	case e.Kind == engine.KindRun:
+	case e.Kind == engine.KindRoot:
+		if r.opts.LastIterationOnly {
+			if r.prevRoot >= 0 {
+				r.dropIteration(r.prevRoot, e.ID)
+			}
+			r.prevRoot = e.ID
+		}
+	case parent == nil || !parent.keep:
+		o.keep = false
+	case len(r.under) > 0:
+		o.matched = parent.matched
+		if int(o.matched) < len(r.under) {
+			if e.Move == r.under[o.matched] {
+				o.matched++
+			} else {
+				o.keep = false
+			}
+		}
+	}
+	if !o.keep {
+		return
+	}
+
+	if len(r.cur.rows) == cap(r.cur.rows) {
+		r.handoff()
+	}
+	if e.Kind == engine.KindRoot {
+		r.cur.iters = append(r.cur.iters, iterRoot{id: e.ID, iteration: e.Iteration})
+	}
+	o.slot = int32(len(r.cur.rows))
+	o.gen = r.gen
+	r.cur.rows = r.cur.rows[:o.slot+1]
+	r.cur.rows[o.slot].valid = false
+	o.row = row{
+		id:        e.ID,
+		parent:    e.Parent,
+		info:      packEnter(&e),
+		alpha:     int32(e.Alpha),
+		beta:      int32(e.Beta),
+		move:      uint32(e.Move),
+		iteration: int32(e.Iteration),
+		qsPly:     qsPly,
+	}
+}
+
+// dropIteration removes the previous iteration, ids [from, to), from the
+// trace: from the batch being filled, and from the file by a delete that
+// runs after the rows already handed off are in.
+func (r *Recorder) dropIteration(from, to int64) {
+	for i := range r.cur.rows {
+		if id := r.cur.rows[i].id; id >= from && id < to {
+			r.cur.rows[i].valid = false
+		}
+	}
+	for i := range r.cur.late {
+		if id := r.cur.late[i].id; id >= from && id < to {
+			r.cur.late[i].valid = false
+		}
+	}
+	r.cur.del = [2]int64{from, to}
+	r.handoff()
+}
 
 // StandPat implements engine.Tracer.
-func (r *Recorder) StandPat(e engine.StandPatInfo) {}
+func (r *Recorder) StandPat(e engine.StandPatInfo) {
+	if n := len(r.stack); n > 0 {
+		o := &r.stack[n-1]
+		o.row.stand, o.row.hasStand = int32(e.Eval), true
+	}
+}
 
-// Move implements engine.Tracer.
+// Move implements engine.Tracer. Moves are counted by the node's
+// LeaveInfo, so the recorder needs nothing from this event.
 func (r *Recorder) Move(e engine.MoveInfo) {}
 
-// Extension implements engine.Tracer.
+// Extension implements engine.Tracer. The extension is stored with the
+// child, from its LeaveInfo.
 func (r *Recorder) Extension(e engine.ExtensionInfo) {}
 
 // Leave implements engine.Tracer.
-func (r *Recorder) Leave(e engine.LeaveInfo) {}
+func (r *Recorder) Leave(l engine.LeaveInfo) {
+	n := len(r.stack)
+	if n == 0 || r.finished {
+		return
+	}
+	o := &r.stack[n-1]
+	incomplete := o.incomplete || l.Cause == engine.CauseStop
+	if incomplete && n > 1 {
+		r.stack[n-2].incomplete = true
+	}
+	if o.keep {
+		w := &o.row
+		w.size = r.lastID - w.id + 1
+		w.info = packLeave(w.info, &l, incomplete)
+		w.counts = packCounts(l.Generated, l.Searched, l.CutIndex)
+		w.score = int32(l.Score)
+		w.best = uint32(l.Best)
+		if l.HasStand {
+			w.stand, w.hasStand = int32(l.StandPat), true
+		}
+		w.valid = true
+		r.emit(o)
+	}
+	r.stack = r.stack[:n-1]
+}
+
+// emit puts a finished row into its reserved slot, or among the late rows
+// when its slot went to the writer with an earlier batch.
+func (r *Recorder) emit(o *openNode) {
+	if o.gen == r.gen {
+		r.cur.rows[o.slot] = o.row
+		return
+	}
+	r.cur.late = append(r.cur.late, o.row)
+}
 
 // Finish writes the nodes still open (marked Incomplete), waits for the
-// writer, stores the totals and the result, and sets the run's status. It
-// returns the first write error, if any. Call it exactly once, even after
-// an interruption.
-func (r *Recorder) Finish(res Result) error { return errTODO }
+// writer, stores the totals, the summary and the result, and sets the
+// run's status. It returns the first write error, if any. Call it exactly
+// once, even after an interruption.
+func (r *Recorder) Finish(res Result) error {
+	if r.finished {
+		return fmt.Errorf("record into %s: run %d finished twice", r.s.path, r.run)
+	}
+	hadOpen := len(r.stack) > 0
+	for n := len(r.stack); n > 0; n = len(r.stack) {
+		r.Leave(engine.LeaveInfo{ID: r.stack[n-1].row.id, Cause: engine.CauseStop, CutIndex: -1})
+	}
+	r.finished = true
+	r.progress.Store(r.entered)
+	r.cur.last = true
+	r.full <- r.cur
+	close(r.full)
+	<-r.done
+	r.release()
+
+	status := res.Status
+	switch {
+	case status != "":
+	case r.werr != nil:
+		status = StatusFailed
+	case r.parent.Err() != nil:
+		status = StatusInterrupted
+	case r.truncated:
+		status = StatusTruncated
+	case hadOpen:
+		status = StatusInterrupted
+	default:
+		status = StatusComplete
+	}
+	elapsed := res.Elapsed
+	if elapsed == 0 {
+		elapsed = time.Since(r.start)
+	}
+	var best, pv any
+	if res.BestMove != engine.NoMove {
+		best = res.BestMove.UCI()
+	}
+	if len(res.PV) > 0 {
+		var sb strings.Builder
+		for i, m := range res.PV {
+			if i > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(m.UCI())
+		}
+		pv = sb.String()
+	}
+	err := r.s.writeFinish(r.run, r.sum, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE runs SET status = ?, nodes = ?, qs_nodes = ?, rows = ?, max_ply = ?, max_qs_ply = ?,
+			elapsed_ms = ?, best_move = ?, score = ?, pv = ?, depth = ? WHERE id = ?`,
+			string(status), r.entered, r.qsNodes, r.wrow, r.maxPly, r.maxQSPly, elapsed.Milliseconds(),
+			best, int(res.Score), pv, res.Depth, r.run)
+		return err
+	})
+	r.cancel(context.Canceled)
+	if r.werr != nil {
+		return r.werr
+	}
+	if err != nil {
+		return fmt.Errorf("record into %s: run %d: %w", r.s.path, r.run, err)
+	}
+	return nil
+}

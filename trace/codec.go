@@ -1,0 +1,145 @@
+package trace
+
+import "github.com/horizonqs/horizon/engine"
+
+// row is one node as the recorder builds it and the writer stores it: the
+// packed columns of node_rows plus what the writer's summary needs.
+type row struct {
+	id     int64
+	parent int64
+	size   int64
+	info   int64 // packed as in node_rows.info
+	counts int64 // packed as in node_rows.counts
+	alpha  int32
+	beta   int32
+	score  int32
+	stand  int32
+	move   uint32
+	best   uint32
+
+	iteration int32
+	qsPly     int32 // distance from the QS root; -1 outside QS
+	hasStand  bool
+	valid     bool // a slot the writer must skip when false (node still open)
+}
+
+// Bit layout of node_rows.info; schema/001_init.sql documents the same.
+const (
+	infoKindShift   = 0
+	infoBoundShift  = 3
+	infoCauseShift  = 5
+	infoPlyShift    = 10
+	infoDepthShift  = 19
+	infoQSShift     = 27
+	infoCheckShift  = 34
+	infoIncShift    = 35
+	infoExtShift    = 36
+	depthBias       = 128
+	maxPlyStored    = 511
+	maxQSStored     = 125
+	maxExtStored    = 15
+	maxCountStored  = 255
+	countsSearchSh  = 8
+	countsCutShift  = 16
+	maxDepthStored  = 127
+	minDepthStored  = -128
+	idMask          = 1<<32 - 1
+	runShift        = 32
+	maxNodesPerRun  = 1 << 32
+	infoKindMask    = 7
+	infoBoundMask   = 3
+	infoCauseMask   = 31
+	infoPlyMask     = 511
+	infoDepthMask   = 255
+	infoQSMask      = 127
+	infoExtMask     = 15
+	countsFieldMask = 255
+)
+
+func clamp(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}
+
+// packEnter fills the fields known when the search enters a node. Values
+// beyond a field's width are clamped (a ply above 511, a depth beyond
+// ±127), which no sane search reaches.
+func packEnter(e *engine.EnterInfo) int64 {
+	return int64(e.Kind&infoKindMask)<<infoKindShift |
+		int64(clamp(e.Ply, 0, maxPlyStored))<<infoPlyShift |
+		int64(clamp(e.Depth, minDepthStored, maxDepthStored)+depthBias)<<infoDepthShift |
+		int64(clamp(e.QSLevel, -1, maxQSStored)+1)<<infoQSShift |
+		b2i(e.InCheck)<<infoCheckShift
+}
+
+// packLeave adds the fields known when the search leaves a node.
+func packLeave(info int64, l *engine.LeaveInfo, incomplete bool) int64 {
+	return info | int64(l.Bound&infoBoundMask)<<infoBoundShift |
+		int64(l.Cause&infoCauseMask)<<infoCauseShift |
+		b2i(incomplete)<<infoIncShift |
+		int64(clamp(l.Extension, 0, maxExtStored))<<infoExtShift
+}
+
+func packCounts(generated, searched, cutIndex int) int64 {
+	return int64(clamp(generated, 0, maxCountStored)) |
+		int64(clamp(searched, 0, maxCountStored))<<countsSearchSh |
+		int64(clamp(cutIndex+1, 0, maxCountStored))<<countsCutShift
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func nodeKey(run, id int64) int64 { return run<<runShift | id }
+
+// decode turns one stored row into a Node (Iteration is filled by the caller).
+func decode(run int64, k, up, size, info, counts, alpha, beta, score int64, stand *int64, move, best int64) Node {
+	id := k & idMask
+	n := Node{
+		RunID:       run,
+		ID:          id,
+		Parent:      id - up,
+		Ply:         int(info >> infoPlyShift & infoPlyMask),
+		Depth:       int(info>>infoDepthShift&infoDepthMask) - depthBias,
+		Move:        engine.Move(move),
+		Alpha:       engine.Score(alpha),
+		Beta:        engine.Score(beta),
+		Kind:        engine.NodeKind(info >> infoKindShift & infoKindMask),
+		QSLevel:     int(info>>infoQSShift&infoQSMask) - 1,
+		InCheck:     info>>infoCheckShift&1 != 0,
+		Score:       engine.Score(score),
+		Bound:       engine.Bound(info >> infoBoundShift & infoBoundMask),
+		Cause:       engine.Cause(info >> infoCauseShift & infoCauseMask),
+		CutIndex:    int(counts>>countsCutShift&countsFieldMask) - 1,
+		Best:        engine.Move(best),
+		Generated:   int(counts & countsFieldMask),
+		Searched:    int(counts >> countsSearchSh & countsFieldMask),
+		Extension:   int(info >> infoExtShift & infoExtMask),
+		SubtreeSize: size,
+		Incomplete:  info>>infoIncShift&1 != 0,
+	}
+	if stand != nil {
+		n.StandPat, n.HasStandPat = engine.Score(*stand), true
+	}
+	return n
+}
+
+// node turns a recorder row into the Node it will read back as.
+func (r *row) node(run int64) Node {
+	var sp *int64
+	if r.hasStand {
+		v := int64(r.stand)
+		sp = &v
+	}
+	n := decode(run, r.id, r.id-r.parent, r.size, r.info, r.counts, int64(r.alpha), int64(r.beta), int64(r.score), sp, int64(r.move), int64(r.best))
+	n.Iteration = int(r.iteration)
+	return n
+}

@@ -1,0 +1,472 @@
+package trace
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// tacticalFEN has captures on both sides, so synthetic QS trees are deep.
+const tacticalFEN = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+
+// mustCreate creates a trace in a temp dir and closes it with the test.
+func mustCreate(tb testing.TB) (*Store, string) {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "t.trace")
+	s, err := Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+// record feeds a synthetic tree into a new run and returns the run id and
+// the reference copy of the nodes.
+func record(tb testing.TB, s *Store, seed uint64, iters int, opts RecordOptions, tweak func(*synth)) (int64, *memTracer) {
+	tb.Helper()
+	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN, Variant: "synthetic"}, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	mem := newMemTracer()
+	g := newSynth(teeTracer{rec, mem}, seed, engine.MustParseFEN(tacticalFEN))
+	if tweak != nil {
+		tweak(g)
+	}
+	g.run(iters)
+	if err := rec.Finish(Result{}); err != nil {
+		tb.Fatal(err)
+	}
+	return rec.RunID(), mem
+}
+
+// allNodes reads every row of a run in id order.
+func allNodes(tb testing.TB, s *Store, run int64) []Node {
+	tb.Helper()
+	var out []Node
+	if err := s.Subtree(context.Background(), run, 0, -1, func(n Node) error {
+		out = append(out, n)
+		return nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+func TestRecordMatchesReference(t *testing.T) {
+	tests := []struct {
+		name  string
+		seed  uint64
+		iters int
+		batch int
+	}{
+		{"default batches", 1, 4, 0},
+		{"tiny batches force late rows", 2, 4, 7},
+		{"one-row batches", 3, 3, 1},
+		{"deeper", 4, 5, 1000},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := mustCreate(t)
+			run, mem := record(t, s, tc.seed, tc.iters, RecordOptions{BatchRows: tc.batch}, nil)
+			got := allNodes(t, s, run)
+			if len(got) != len(mem.nodes) {
+				t.Fatalf("rows = %d, nodes fed = %d", len(got), len(mem.nodes))
+			}
+			r, err := s.Run(context.Background(), run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Nodes != int64(len(mem.nodes)) || r.Rows != int64(len(mem.nodes)) || r.Status != StatusComplete {
+				t.Errorf("run: nodes %d rows %d status %s, want %d, %d, complete", r.Nodes, r.Rows, r.Status, len(mem.nodes), len(mem.nodes))
+			}
+			for i, n := range got {
+				want := *mem.nodes[n.ID]
+				want.RunID = run
+				if n.ID != int64(i) {
+					t.Fatalf("row %d has id %d: ids must be 0..n-1 in order", i, n.ID)
+				}
+				if !reflect.DeepEqual(n, want) {
+					t.Fatalf("node %d:\n got %+v\nwant %+v", n.ID, n, want)
+				}
+			}
+			checkTreeShape(t, got)
+		})
+	}
+}
+
+// checkTreeShape checks that every parent exists and that every subtree
+// range holds exactly the node's descendants.
+func checkTreeShape(t *testing.T, nodes []Node) {
+	t.Helper()
+	byID := map[int64]Node{}
+	for _, n := range nodes {
+		byID[n.ID] = n
+	}
+	for _, n := range nodes {
+		if n.ID == 0 {
+			if n.Parent != -1 {
+				t.Errorf("run node's parent = %d, want -1", n.Parent)
+			}
+			continue
+		}
+		p, ok := byID[n.Parent]
+		if !ok {
+			t.Fatalf("node %d: parent %d has no row", n.ID, n.Parent)
+		}
+		if !p.Contains(n.ID) || p.ID >= n.ID {
+			t.Fatalf("node %d outside its parent %d's range [%d,%d)", n.ID, p.ID, p.ID, p.End())
+		}
+	}
+	// A node is in n's range iff n is among its ancestors.
+	for _, n := range nodes {
+		for id := n.ID + 1; id < n.End(); id++ {
+			c, ok := byID[id]
+			if !ok {
+				continue
+			}
+			a := c
+			for a.ID > n.ID {
+				a = byID[a.Parent]
+			}
+			if a.ID != n.ID {
+				t.Fatalf("node %d lies in %d's range but descends from %d", id, n.ID, a.ID)
+			}
+		}
+	}
+}
+
+func TestSameInputSameRows(t *testing.T) {
+	s, _ := mustCreate(t)
+	a, _ := record(t, s, 7, 4, RecordOptions{BatchRows: 50}, nil)
+	b, _ := record(t, s, 7, 4, RecordOptions{BatchRows: 50}, nil)
+	na, nb := allNodes(t, s, a), allNodes(t, s, b)
+	if len(na) != len(nb) || len(na) == 0 {
+		t.Fatalf("rows %d vs %d", len(na), len(nb))
+	}
+	for i := range na {
+		na[i].RunID, nb[i].RunID = 0, 0
+		if na[i] != nb[i] {
+			t.Fatalf("row %d differs:\n%+v\n%+v", i, na[i], nb[i])
+		}
+	}
+	sa, err := s.Stats(context.Background(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, _ := s.Stats(context.Background(), b)
+	sa.RunID, sb.RunID = 0, 0
+	if !reflect.DeepEqual(sa, sb) {
+		t.Errorf("stats differ:\n%+v\n%+v", sa, sb)
+	}
+}
+
+func TestInterrupted(t *testing.T) {
+	tests := []struct {
+		name   string
+		abrupt bool // the search stops sending events instead of unwinding
+	}{
+		{"search unwinds with CauseStop", false},
+		{"search stops sending events", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, path := mustCreate(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			rec, err := s.NewRecorder(ctx, RunInfo{FEN: tacticalFEN}, RecordOptions{BatchRows: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem := newMemTracer()
+			g := newSynth(teeTracer{rec, mem}, 11, engine.MustParseFEN(tacticalFEN))
+			g.ctx, g.abrupt = rec.Context(), tc.abrupt
+			// Cancel as Ctrl-C would, from another goroutine, mid-search.
+			g.tr = teeTracer{g.tr, cancelAfter{n: 500, cancel: cancel}}
+			g.run(50)
+			if !g.stopped {
+				t.Fatal("the synthetic search did not notice the cancellation")
+			}
+			if err := rec.Finish(Result{}); err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+
+			s2, err := Open(path)
+			if err != nil {
+				t.Fatalf("interrupted trace does not open: %v", err)
+			}
+			defer s2.Close()
+			r, err := s2.Run(context.Background(), rec.RunID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != StatusInterrupted {
+				t.Errorf("status = %s, want interrupted", r.Status)
+			}
+			nodes := allNodes(t, s2, r.ID)
+			if int64(len(nodes)) != g.next {
+				t.Errorf("rows = %d, nodes visited = %d", len(nodes), g.next)
+			}
+			checkTreeShape(t, nodes)
+			// The incomplete nodes are exactly the path to the last node.
+			var incomplete []int64
+			for _, n := range nodes {
+				if n.Incomplete {
+					incomplete = append(incomplete, n.ID)
+				}
+			}
+			open, err := s2.Path(context.Background(), r.ID, g.next-1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []int64
+			for _, n := range open {
+				want = append(want, n.ID)
+			}
+			if !reflect.DeepEqual(incomplete, want) {
+				t.Errorf("incomplete nodes %v, want the open path %v", incomplete, want)
+			}
+		})
+	}
+}
+
+// cancelAfter cancels a context when the n-th node is entered.
+type cancelAfter struct {
+	n      int64
+	cancel func()
+}
+
+func (c cancelAfter) Enter(e engine.EnterInfo) {
+	if e.ID == c.n {
+		c.cancel()
+	}
+}
+func (cancelAfter) StandPat(engine.StandPatInfo)   {}
+func (cancelAfter) Move(engine.MoveInfo)           {}
+func (cancelAfter) Extension(engine.ExtensionInfo) {}
+func (cancelAfter) Leave(engine.LeaveInfo)         {}
+
+func TestNodeLimitTruncates(t *testing.T) {
+	s, _ := mustCreate(t)
+	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{MaxNodes: 300, BatchRows: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newSynth(rec, 5, engine.MustParseFEN(tacticalFEN))
+	g.ctx = rec.Context()
+	g.run(50)
+	if err := rec.Finish(Result{}); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(context.Cause(rec.Context()), ErrNodeLimit) && rec.Context().Err() == nil {
+		t.Error("the node limit did not cancel the recorder's context")
+	}
+	r, _ := s.Run(context.Background(), rec.RunID())
+	if r.Status != StatusTruncated {
+		t.Errorf("status = %s, want truncated", r.Status)
+	}
+	// The synthetic search polls every 64 nodes, so it overshoots a little.
+	if r.Rows < 300 || r.Rows > 300+64 || r.Rows != r.Nodes {
+		t.Errorf("rows = %d, nodes = %d; want about 300", r.Rows, r.Nodes)
+	}
+}
+
+func TestLastIterationOnly(t *testing.T) {
+	s, _ := mustCreate(t)
+	run, mem := record(t, s, 9, 4, RecordOptions{LastIterationOnly: true, BatchRows: 30}, nil)
+	got := allNodes(t, s, run)
+	var want []int64
+	for id := int64(0); id < int64(len(mem.nodes)); id++ {
+		if n := mem.nodes[id]; n.Kind == engine.KindRun || n.Iteration == 4 {
+			want = append(want, id)
+		}
+	}
+	var ids []int64
+	for _, n := range got {
+		ids = append(ids, n.ID)
+		if w := *mem.nodes[n.ID]; n.Score != w.Score || n.SubtreeSize != w.SubtreeSize {
+			t.Fatalf("node %d differs from the reference", n.ID)
+		}
+	}
+	if !reflect.DeepEqual(ids, want) {
+		t.Fatalf("kept %d rows, want the run node and iteration 4 (%d rows)", len(ids), len(want))
+	}
+	roots, err := s.Children(context.Background(), run, 0, BySearch, 0, 0)
+	if err != nil || len(roots) != 1 || roots[0].Iteration != 4 {
+		t.Fatalf("run node's children = %+v, %v; want iteration 4's root", roots, err)
+	}
+	st, _ := s.Stats(context.Background(), run)
+	if st.Nodes != int64(len(want)) || len(st.Iterations) != 1 {
+		t.Errorf("stats count %d rows in %d iterations, want %d in 1", st.Nodes, len(st.Iterations), len(want))
+	}
+	r, _ := s.Run(context.Background(), run)
+	if r.Rows != int64(len(want)) || r.Nodes != int64(len(mem.nodes)) || r.Filter != "last-iteration" {
+		t.Errorf("run rows %d nodes %d filter %q", r.Rows, r.Nodes, r.Filter)
+	}
+}
+
+func TestUnderPath(t *testing.T) {
+	pos := engine.MustParseFEN(tacticalFEN)
+	// Find a two-move path the synthetic search will take: record once
+	// without a filter and take the first grandchild of the last root.
+	s, _ := mustCreate(t)
+	full, _ := record(t, s, 13, 3, RecordOptions{}, nil)
+	ctx := context.Background()
+	roots, _ := s.Children(ctx, full, 0, BySearch, 0, 0)
+	kids, _ := s.Children(ctx, full, roots[len(roots)-1].ID, BySearch, 0, 0)
+	grand, _ := s.Children(ctx, full, kids[0].ID, BySearch, 0, 0)
+	if len(grand) == 0 {
+		t.Fatal("synthetic tree too small")
+	}
+	san1 := pos.SAN(kids[0].Move)
+	pos.MakeMove(kids[0].Move)
+	uci2 := grand[0].Move.UCI()
+
+	run, mem := record(t, s, 13, 3, RecordOptions{Under: []string{san1, uci2}}, nil)
+	got := allNodes(t, s, run)
+	keep := func(n *Node) bool {
+		if n.Kind == engine.KindRun || n.Kind == engine.KindRoot {
+			return true
+		}
+		// Walk up to the root, collecting the moves.
+		var moves []engine.Move
+		for a := n; a.Kind != engine.KindRoot; a = mem.nodes[a.Parent] {
+			moves = append([]engine.Move{a.Move}, moves...)
+		}
+		path := []engine.Move{kids[0].Move, grand[0].Move}
+		for i := 0; i < len(moves) && i < len(path); i++ {
+			if moves[i] != path[i] {
+				return false
+			}
+		}
+		return true
+	}
+	var want, ids []int64
+	for id := int64(0); id < int64(len(mem.nodes)); id++ {
+		if keep(mem.nodes[id]) {
+			want = append(want, id)
+		}
+	}
+	for _, n := range got {
+		ids = append(ids, n.ID)
+	}
+	if !reflect.DeepEqual(ids, want) {
+		t.Fatalf("kept %v\nwant %v", ids, want)
+	}
+	checkTreeShape(t, got)
+	if _, err := s.NewRecorder(ctx, RunInfo{FEN: tacticalFEN}, RecordOptions{Under: []string{"Ke3"}}); err == nil {
+		t.Error("an illegal move in the path was accepted")
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	// A good trace to damage.
+	good := filepath.Join(dir, "good.trace")
+	s, err := Create(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		record(t, s, uint64(i), 4, RecordOptions{}, nil)
+	}
+	s.Close()
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	other := filepath.Join(dir, "other.db")
+	{
+		// A SQLite file some other program wrote.
+		o, err := Create(filepath.Join(dir, "scratch.trace"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := o.db.Exec("VACUUM INTO ?", other); err != nil {
+			t.Fatal(err)
+		}
+		o.Close()
+		raw, err := os.ReadFile(other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw[68], raw[69], raw[70], raw[71] = 0, 0, 0, 1 // application_id
+		write("other.db", raw)
+	}
+	newer := filepath.Join(dir, "newer.trace")
+	{
+		n, err := Create(newer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := n.db.Exec("PRAGMA user_version = 99"); err != nil {
+			t.Fatal(err)
+		}
+		n.Close()
+	}
+	tests := []struct {
+		name string
+		path string
+		want error
+	}{
+		{"text file", write("notes.txt", []byte("hello, this is not a database at all, it is long enough to have a header......................................")), ErrNotTrace},
+		{"empty file", write("empty.trace", nil), ErrNotTrace},
+		{"other SQLite file", other, ErrNotTrace},
+		{"cut in the header", write("short.trace", data[:40]), ErrCorrupt},
+		{"truncated", write("half.trace", data[:len(data)/2]), ErrCorrupt},
+		{"newer schema", newer, ErrNewerSchema},
+		{"missing", filepath.Join(dir, "nope.trace"), os.ErrNotExist},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, open := range []func(string) (*Store, error){Open, OpenReadOnly} {
+				s, err := open(tc.path)
+				if err == nil {
+					s.Close()
+					t.Fatalf("opened %s", tc.path)
+				}
+				if !errors.Is(err, tc.want) {
+					t.Errorf("error %q does not wrap %q", err, tc.want)
+				}
+				if !containsPath(err.Error(), tc.path) {
+					t.Errorf("error %q does not name the file", err)
+				}
+			}
+		})
+	}
+	// Create must not clobber a file that is not a trace.
+	if _, err := Create(filepath.Join(dir, "notes.txt")); !errors.Is(err, ErrNotTrace) {
+		t.Errorf("Create on a text file: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); len(b) == 0 {
+		t.Error("Create changed a file that is not a trace")
+	}
+	// The good file still opens, read-only too, with its runs.
+	for _, open := range []func(string) (*Store, error){Open, OpenReadOnly} {
+		s, err := open(good)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := s.Runs(context.Background())
+		if err != nil || len(runs) != 3 {
+			t.Errorf("runs = %d, %v", len(runs), err)
+		}
+		s.Close()
+	}
+}
+
+func containsPath(msg, path string) bool { return path != "" && strings.Contains(msg, path) }

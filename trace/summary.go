@@ -1,0 +1,280 @@
+package trace
+
+import (
+	"container/heap"
+	"database/sql"
+	"math"
+	"slices"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// hotspotsKept is how many nodes per ranking the summary keeps and stores;
+// Hotspots with a larger limit scans the run instead.
+const hotspotsKept = 256
+
+// iterRoot is an iteration's root node.
+type iterRoot struct {
+	id        int64
+	iteration int
+}
+
+// sample is what the summary needs of one row.
+type sample struct {
+	id        int64
+	size      int64
+	kind      engine.NodeKind
+	ply       int
+	depth     int
+	qsLevel   int
+	qsPly     int // -1 outside QS
+	iteration int
+}
+
+// summary accumulates a run's counts and hotspots as its rows go by, in any
+// order: the writer feeds it, and a scan of the file does for runs that
+// never finished.
+type summary struct {
+	rows, qsNodes, qsRoots int64
+	maxPly, maxQSPly       int
+	plies                  []PlyStat
+	qsPlies                []int64
+	qsLevels               []int64
+	iters                  []IterationStat // indexed by iteration
+	bySize, byGrowth       topK
+	keep                   int // hotspots kept per ranking; 0: hotspotsKept
+}
+
+func newSummary() *summary {
+	s := &summary{}
+	s.reset()
+	return s
+}
+
+func (s *summary) reset() {
+	*s = summary{
+		plies: s.plies[:0], qsPlies: s.qsPlies[:0], qsLevels: s.qsLevels[:0], iters: s.iters[:0],
+		bySize: s.bySize[:0], byGrowth: s.byGrowth[:0], keep: s.keep,
+	}
+}
+
+func grow[T any](s []T, i int) []T {
+	for len(s) <= i {
+		var zero T
+		s = append(s, zero)
+	}
+	return s
+}
+
+func (s *summary) addRow(w *row) {
+	s.add(sample{
+		id:        w.id,
+		size:      w.size,
+		kind:      engine.NodeKind(w.info >> infoKindShift & infoKindMask),
+		ply:       int(w.info >> infoPlyShift & infoPlyMask),
+		depth:     int(w.info>>infoDepthShift&infoDepthMask) - depthBias,
+		qsLevel:   int(w.info>>infoQSShift&infoQSMask) - 1,
+		qsPly:     int(w.qsPly),
+		iteration: int(w.iteration),
+	})
+}
+
+func (s *summary) add(x sample) {
+	s.rows++
+	s.plies = grow(s.plies, x.ply)
+	s.plies[x.ply].Nodes++
+	s.maxPly = max(s.maxPly, x.ply)
+	if x.iteration >= 0 {
+		s.iters = grow(s.iters, x.iteration)
+		it := &s.iters[x.iteration]
+		it.Nodes++
+		if x.kind == engine.KindRoot {
+			it.RootID = x.id
+			it.Iteration = x.iteration
+		}
+		if x.kind == engine.KindQS {
+			it.QSNodes++
+		}
+	}
+	if x.qsLevel >= 0 {
+		s.qsLevels = grow(s.qsLevels, x.qsLevel)
+		s.qsLevels[x.qsLevel]++
+	}
+	switch x.kind {
+	case engine.KindQS:
+		s.qsNodes++
+		s.plies[x.ply].QSNodes++
+		if x.qsPly >= 0 {
+			s.qsPlies = grow(s.qsPlies, x.qsPly)
+			s.qsPlies[x.qsPly]++
+			s.maxQSPly = max(s.maxQSPly, x.qsPly)
+		}
+		if x.qsPly == 0 {
+			s.qsRoots++
+			s.bySize.push(hotspot{score: float64(x.size), id: x.id}, s.keep)
+		}
+	case engine.KindPV, engine.KindNonPV:
+		if x.size > 1 {
+			s.byGrowth.push(hotspot{score: growth(x.size, x.depth), id: x.id}, s.keep)
+		}
+	}
+}
+
+// growth is the branching factor a full-width tree of depth+1 plies needs
+// to have size nodes in its last ply.
+func growth(size int64, depth int) float64 {
+	return math.Pow(float64(size), 1/float64(max(depth, 0)+1))
+}
+
+// stats turns the counts into the public Stats.
+func (s *summary) stats(run int64) Stats {
+	st := Stats{
+		RunID: run, Nodes: s.rows, QSNodes: s.qsNodes, QSRoots: s.qsRoots,
+		MaxPly: s.maxPly, MaxQSPly: s.maxQSPly,
+		Plies: append([]PlyStat(nil), s.plies...),
+	}
+	for i := range st.Plies {
+		st.Plies[i].Ply = i
+	}
+	if s.rows > 0 {
+		st.QSShare = float64(s.qsNodes) / float64(s.rows)
+		st.QSBelowShare = float64(s.qsNodes-s.qsRoots) / float64(s.rows)
+	}
+	for i, n := range s.qsPlies {
+		st.QSPlies = append(st.QSPlies, LevelStat{Level: i, Nodes: n})
+	}
+	for i, n := range s.qsLevels {
+		st.QSLevels = append(st.QSLevels, LevelStat{Level: i, Nodes: n})
+	}
+	var prev int64
+	for i, it := range s.iters {
+		if i == 0 || it.Nodes == 0 {
+			continue // the run node's bucket, or an iteration with no rows
+		}
+		it.Iteration = i
+		finishIteration(&it, prev)
+		prev = it.Nodes
+		st.Iterations = append(st.Iterations, it)
+	}
+	return st
+}
+
+func finishIteration(it *IterationStat, prev int64) {
+	if prev > 0 {
+		it.EBF = float64(it.Nodes) / float64(prev)
+	}
+	if it.Iteration > 0 {
+		it.PlyEBF = math.Pow(float64(it.Nodes), 1/float64(it.Iteration))
+	}
+}
+
+// hotspot is a ranked node id: higher score first, then lower id.
+type hotspot struct {
+	score float64
+	id    int64
+}
+
+func (a hotspot) better(b hotspot) bool {
+	return a.score > b.score || a.score == b.score && a.id < b.id
+}
+
+// topK keeps the best hotspots as a min-heap (worst on top),
+// so the kept set does not depend on the order rows arrive in.
+type topK []hotspot
+
+func (h topK) Len() int           { return len(h) }
+func (h topK) Less(i, j int) bool { return h[j].better(h[i]) }
+func (h topK) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *topK) Push(x any)        { *h = append(*h, x.(hotspot)) }
+func (h *topK) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func (h *topK) push(x hotspot, keep int) {
+	if keep <= 0 {
+		keep = hotspotsKept
+	}
+	if len(*h) < keep {
+		heap.Push(h, x)
+		return
+	}
+	if x.better((*h)[0]) {
+		(*h)[0] = x
+		heap.Fix(h, 0)
+	}
+}
+
+// sorted returns the kept hotspots best first.
+func (h topK) sorted() []hotspot {
+	out := append([]hotspot(nil), h...)
+	slices.SortFunc(out, func(a, b hotspot) int {
+		if a.better(b) {
+			return -1
+		}
+		if b.better(a) {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// writeFinish stores the summary of run and applies update, in one
+// transaction.
+func (s *Store) writeFinish(run int64, sum *summary, update func(*sql.Tx) error) error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, q := range []string{"DELETE FROM stats WHERE run_id = ?", "DELETE FROM hotspots WHERE run_id = ?"} {
+		if _, err := tx.Exec(q, run); err != nil {
+			return err
+		}
+	}
+	ins := func(dim string, value int, nodes, qs int64, root any) error {
+		_, err := tx.Exec("INSERT INTO stats (run_id, dim, value, nodes, qs_nodes, root_id) VALUES (?, ?, ?, ?, ?, ?)",
+			run, dim, value, nodes, qs, root)
+		return err
+	}
+	st := sum.stats(run)
+	for _, p := range st.Plies {
+		if err := ins("ply", p.Ply, p.Nodes, p.QSNodes, nil); err != nil {
+			return err
+		}
+	}
+	for _, p := range st.QSPlies {
+		if err := ins("qs_ply", p.Level, p.Nodes, p.Nodes, nil); err != nil {
+			return err
+		}
+	}
+	for _, p := range st.QSLevels {
+		if err := ins("qs_level", p.Level, p.Nodes, p.Nodes, nil); err != nil {
+			return err
+		}
+	}
+	for _, it := range st.Iterations {
+		if err := ins("iteration", it.Iteration, it.Nodes, it.QSNodes, it.RootID); err != nil {
+			return err
+		}
+	}
+	for _, rk := range []struct {
+		by string
+		h  topK
+	}{{"size", sum.bySize}, {"growth", sum.byGrowth}} {
+		for i, h := range rk.h.sorted() {
+			// For QS roots (depth <= 0) growth is the size itself.
+			if _, err := tx.Exec("INSERT INTO hotspots (run_id, rank_by, rank, node_id, growth) VALUES (?, ?, ?, ?, ?)",
+				run, rk.by, i+1, h.id, h.score); err != nil {
+				return err
+			}
+		}
+	}
+	if err := update(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

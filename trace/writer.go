@@ -1,0 +1,247 @@
+package trace
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+// rowsPerInsert is how many rows one prepared INSERT carries: enough to
+// amortise the statement's overhead, few enough that its parameters
+// (rowsPerInsert*nodeColumns) stay under SQLite's limit.
+const (
+	rowsPerInsert = 100
+	nodeColumns   = 11
+)
+
+// boxedSmall holds pre-boxed driver.Values for -32768..32767, so binding a
+// score or a move does not allocate (a boxed int64 outside 0..255 would).
+var boxedSmall = sync.OnceValue(func() []driver.Value {
+	v := make([]driver.Value, 1<<16)
+	for i := range v {
+		v[i] = int64(i - 1<<15)
+	}
+	return v
+})
+
+var bg = context.Background()
+
+// inserter writes node rows through the raw driver connection with
+// prepared multi-row INSERTs.
+type inserter struct {
+	c     *sqlite3.SQLiteConn
+	many  driver.StmtExecContext // rowsPerInsert rows
+	one   driver.StmtExecContext // one row
+	stmts []driver.Stmt
+	args  []driver.NamedValue
+	n     int // rows staged in args
+	run   int64
+	small []driver.Value
+}
+
+func insertSQL(rows int) string {
+	var sb strings.Builder
+	sb.WriteString("INSERT INTO node_rows (k, up, size, info, counts, alpha, beta, score, stand_pat, move, best) VALUES ")
+	for i := 0; i < rows; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString("(?,?,?,?,?,?,?,?,?,?,?)")
+	}
+	return sb.String()
+}
+
+func newInserter(c *sqlite3.SQLiteConn, run int64) (*inserter, error) {
+	ins := &inserter{c: c, run: run, small: boxedSmall()}
+	for _, n := range []int{rowsPerInsert, 1} {
+		st, err := c.Prepare(insertSQL(n))
+		if err != nil {
+			ins.close()
+			return nil, err
+		}
+		ins.stmts = append(ins.stmts, st)
+	}
+	ins.many = ins.stmts[0].(driver.StmtExecContext)
+	ins.one = ins.stmts[1].(driver.StmtExecContext)
+	ins.args = make([]driver.NamedValue, rowsPerInsert*nodeColumns)
+	for i := range ins.args {
+		ins.args[i].Ordinal = i + 1
+	}
+	return ins, nil
+}
+
+func (ins *inserter) close() {
+	for _, st := range ins.stmts {
+		st.Close()
+	}
+}
+
+func (ins *inserter) box(v int64) driver.Value {
+	if v >= -1<<15 && v < 1<<15 {
+		return ins.small[v+1<<15]
+	}
+	return v
+}
+
+// add stages one row, executing the multi-row INSERT when it is full.
+func (ins *inserter) add(w *row) error {
+	a := ins.args[ins.n*nodeColumns : (ins.n+1)*nodeColumns]
+	a[0].Value = nodeKey(ins.run, w.id)
+	a[1].Value = ins.box(w.id - w.parent)
+	a[2].Value = ins.box(w.size)
+	a[3].Value = ins.box(w.info)
+	a[4].Value = ins.box(w.counts)
+	a[5].Value = ins.box(int64(w.alpha))
+	a[6].Value = ins.box(int64(w.beta))
+	a[7].Value = ins.box(int64(w.score))
+	if w.hasStand {
+		a[8].Value = ins.box(int64(w.stand))
+	} else {
+		a[8].Value = nil
+	}
+	a[9].Value = ins.box(int64(w.move))
+	a[10].Value = ins.box(int64(w.best))
+	ins.n++
+	if ins.n == rowsPerInsert {
+		ins.n = 0
+		if _, err := ins.many.ExecContext(bg, ins.args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flush inserts the rows staged since the last full INSERT one by one.
+func (ins *inserter) flush() error {
+	one := make([]driver.NamedValue, nodeColumns)
+	for i := 0; i < ins.n; i++ {
+		a := ins.args[i*nodeColumns : (i+1)*nodeColumns]
+		for j := range one {
+			one[j] = driver.NamedValue{Ordinal: j + 1, Value: a[j].Value}
+		}
+		if _, err := ins.one.ExecContext(bg, one); err != nil {
+			ins.n = 0
+			return err
+		}
+	}
+	ins.n = 0
+	return nil
+}
+
+func (ins *inserter) exec(query string, args ...driver.Value) (int64, error) {
+	res, err := ins.c.Exec(query, args)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// writer is the recorder's writer goroutine: it writes each batch in one
+// transaction and feeds the summary. After a failure it keeps taking
+// batches (so the search never blocks) but writes nothing more.
+func (r *Recorder) writer(conn *sql.Conn) {
+	defer close(r.done)
+	fail := func(err error) {
+		if r.werr == nil {
+			r.werr = fmt.Errorf("record into %s: run %d: %w", r.s.path, r.run, err)
+			r.cancel(errors.Join(errWrite, err))
+		}
+	}
+	var batches <-chan *batch = r.full
+	err := conn.Raw(func(dc any) error {
+		c, ok := dc.(*sqlite3.SQLiteConn)
+		if !ok {
+			return fmt.Errorf("unexpected driver connection %T", dc)
+		}
+		ins, err := newInserter(c, r.run)
+		if err != nil {
+			return err
+		}
+		defer ins.close()
+		for b := range batches {
+			if r.werr == nil {
+				if err := r.writeBatch(ins, b); err != nil {
+					fail(err)
+				}
+			}
+			if !b.last {
+				r.free <- b
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		fail(err)
+	}
+	// Drain whatever is left if Raw failed before the loop.
+	for b := range batches {
+		if !b.last {
+			r.free <- b
+		}
+	}
+}
+
+func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
+	if _, err := ins.exec("BEGIN IMMEDIATE"); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			ins.n = 0
+			ins.exec("ROLLBACK")
+		}
+	}()
+	for _, it := range b.iters {
+		if _, err := ins.exec("INSERT OR REPLACE INTO iterations (run_id, iteration, root_id) VALUES (?, ?, ?)",
+			r.run, int64(it.iteration), it.id); err != nil {
+			return err
+		}
+	}
+	if b.del[1] > b.del[0] {
+		n, err := ins.exec("DELETE FROM node_rows WHERE k >= ? AND k < ?", nodeKey(r.run, b.del[0]), nodeKey(r.run, b.del[1]))
+		if err != nil {
+			return err
+		}
+		if _, err := ins.exec("DELETE FROM iterations WHERE run_id = ? AND root_id >= ? AND root_id < ?", r.run, b.del[0], b.del[1]); err != nil {
+			return err
+		}
+		// Rows of the dropped iteration still in this batch were
+		// invalidated by the recorder; the summary restarts with the
+		// iteration that replaces it.
+		r.wrow -= n
+		r.sum.reset()
+	}
+	// Late rows are ancestors of this batch's rows; they left deepest
+	// first, so reversing them inserts them in ascending id order.
+	for i := len(b.late) - 1; i >= 0; i-- {
+		if w := &b.late[i]; w.valid {
+			if err := r.put(ins, w); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range b.rows {
+		if w := &b.rows[i]; w.valid {
+			if err := r.put(ins, w); err != nil {
+				return err
+			}
+		}
+	}
+	if err := ins.flush(); err != nil {
+		return err
+	}
+	_, err = ins.exec("COMMIT")
+	return err
+}
+
+func (r *Recorder) put(ins *inserter, w *row) error {
+	r.wrow++
+	r.sum.addRow(w)
+	return ins.add(w)
+}
