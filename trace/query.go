@@ -549,4 +549,3 @@ func (s *Store) Stats(ctx context.Context, run int64) (Stats, error) {
 	}
 	return st, nil
 }
-

@@ -31,10 +31,10 @@ const (
 // handed off stay invalid and their rows come later as late rows).
 type batch struct {
 	rows  []row
-	late  []row        // rows of nodes entered in an earlier batch, in leave order
-	iters []iterRoot   // iteration roots entered in this batch
-	del   [2]int64     // delete ids in [del[0], del[1]) after inserting (LastIterationOnly)
-	last  bool         // the final batch of the run
+	late  []row      // rows of nodes entered in an earlier batch, in leave order
+	iters []iterRoot // iteration roots entered in this batch
+	del   [2]int64   // delete ids in [del[0], del[1]) after inserting (LastIterationOnly)
+	last  bool       // the final batch of the run
 }
 
 // openNode is a node the search has entered and not yet left.

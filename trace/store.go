@@ -71,7 +71,6 @@ type Store struct {
 	db       *sql.DB
 	path     string
 	readOnly bool
-
 }
 
 // Open opens an existing trace for reading and writing (new runs can be
