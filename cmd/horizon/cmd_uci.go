@@ -1,0 +1,36 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/horizonqs/horizon/uci"
+)
+
+func init() {
+	register(&command{name: "uci", summary: "run as a UCI engine for chess GUIs, with optional tracing", run: runUCI})
+}
+
+func runUCI(e *env, args []string) error {
+	fs := newFlags(e, "uci", "",
+		`Speak the UCI protocol on standard input and output, so that chess GUIs,
+match runners (cutechess-cli, fastchess) and adapters (polyglot) can use
+Horizon's engine. Options (shown by the "uci" command): QSVariant picks the
+QS preset, one option per engine switch overrides it, Hash sizes the
+transposition table, and Trace names a trace file into which every "go" is
+recorded as a run (with the position and moves that led to it), bounded by
+TraceMaxNodes. Bad input is answered with "info string" and ignored.`,
+		`printf 'position startpos moves e2e4\ngo depth 6\n' | horizon uci`,
+		`cutechess-cli -engine cmd="horizon uci" option.QSVariant=threshold option.Trace=games.trace ...`)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q: uci takes no arguments (options are set with setoption)", fs.Arg(0))
+	}
+	err := uci.Run(e.ctx, e.stdin, e.stdout, uci.Config{Version: version()})
+	if errors.Is(err, context.Canceled) {
+		return nil // interrupted by the user: the search and its trace were stopped cleanly
+	}
+	return err
+}

@@ -1,0 +1,154 @@
+package uci
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// DefaultVariant is the QS preset a session starts with.
+const DefaultVariant = "see"
+
+// DefaultTraceMaxNodes bounds a traced search unless TraceMaxNodes says
+// otherwise: about a million rows keeps a trace file in the tens of MiB.
+const DefaultTraceMaxNodes = 1_000_000
+
+// maxSpin is the largest spin value offered: GUIs store spins in 32 bits.
+const maxSpin = 1<<31 - 1
+
+// option is one UCI option. Engine switches keep the engine's name (spec)
+// so that a value set here is an override on top of the QSVariant preset.
+type option struct {
+	name string // as shown to the GUI
+	typ  string // check, spin, combo, string
+	def  string
+	vars []string // combo values
+	min  int
+	max  int
+	spec string // engine.OptionSpec name, "" for the session's own options
+	help string
+}
+
+// acronyms are the parts of engine option names written in capitals in
+// UCI names (qs-levels -> QSLevels).
+var acronyms = map[string]string{"qs": "QS", "see": "SEE", "pvs": "PVS", "tt": "TT"}
+
+// uciName turns an engine flag name such as "max-qs-ply" into the CamelCase
+// a GUI shows ("MaxQSPly").
+func uciName(flag string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(flag, "-") {
+		if a, ok := acronyms[part]; ok {
+			b.WriteString(a)
+		} else if part != "" {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+	}
+	return b.String()
+}
+
+// normName folds an option name for lookup: UCI option names are case
+// insensitive, and the engine's flag spelling (qs-levels) is accepted too.
+func normName(s string) string {
+	s = strings.ToLower(s)
+	return strings.NewReplacer("-", "", "_", "", " ", "").Replace(s)
+}
+
+// buildOptions lists the options in the order `uci` announces them; def is
+// the preset whose values the switches show as their defaults.
+func buildOptions(def engine.Options) []option {
+	opts := []option{
+		{name: "QSVariant", typ: "combo", def: DefaultVariant, vars: engine.VariantNames(),
+			help: "QS preset; the switches below override it"},
+		{name: "Hash", typ: "spin", def: strconv.Itoa(def.HashMB), min: 1, max: 4096, spec: "hash",
+			help: "transposition table size in MiB (cleared at every go, so searches are reproducible)"},
+		{name: "Trace", typ: "string", def: "",
+			help: "trace file: every go is recorded there as a run (empty: no tracing)"},
+		{name: "TraceMaxNodes", typ: "spin", def: strconv.Itoa(DefaultTraceMaxNodes), min: 0, max: maxSpin,
+			help: "a traced search stops after this many nodes (0: no limit)"},
+	}
+	for _, s := range engine.OptionSpecs() {
+		if s.Name == "hash" {
+			continue // announced above under the name GUIs know
+		}
+		o := option{name: uciName(s.Name), def: s.Get(&def), spec: s.Name, help: s.Usage}
+		switch s.Kind {
+		case "bool":
+			o.typ = "check"
+		case "int":
+			o.typ, o.min, o.max = "spin", s.Min, min(s.Max, maxSpin)
+		case "enum":
+			o.typ, o.vars = "combo", s.Enum
+		default:
+			continue // a kind this package does not know how to offer
+		}
+		opts = append(opts, o)
+	}
+	return opts
+}
+
+// line returns the `option ...` line announcing o.
+func (o option) line() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "option name %s type %s", o.name, o.typ)
+	switch o.typ {
+	case "check", "combo":
+		fmt.Fprintf(&b, " default %s", o.def)
+	case "spin":
+		fmt.Fprintf(&b, " default %s min %d max %d", o.def, o.min, o.max)
+	case "string":
+		d := o.def
+		if d == "" {
+			d = "<empty>"
+		}
+		fmt.Fprintf(&b, " default %s", d)
+	}
+	for _, v := range o.vars {
+		fmt.Fprintf(&b, " var %s", v)
+	}
+	return b.String()
+}
+
+// check validates a value for o and returns it in canonical form.
+func (o option) check(v string) (string, error) {
+	switch o.typ {
+	case "check":
+		switch strings.ToLower(v) {
+		case "true":
+			return "true", nil
+		case "false":
+			return "false", nil
+		}
+		return "", fmt.Errorf("option %s: value %q is not true or false", o.name, v)
+	case "spin":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < o.min || n > o.max {
+			return "", fmt.Errorf("option %s: value %q is not a whole number from %d to %d", o.name, v, o.min, o.max)
+		}
+		return strconv.Itoa(n), nil
+	case "combo":
+		for _, x := range o.vars {
+			if strings.EqualFold(x, v) {
+				return x, nil
+			}
+		}
+		return "", fmt.Errorf("option %s: value %q is not one of %s", o.name, v, strings.Join(o.vars, ", "))
+	}
+	if v == "<empty>" {
+		return "", nil
+	}
+	return v, nil
+}
+
+// optionNames lists the announced names, sorted, for error messages.
+func optionNames(opts []option) string {
+	names := make([]string, len(opts))
+	for i, o := range opts {
+		names[i] = o.name
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,216 @@
+package uci
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// commands are the GUI-to-engine commands this package knows.
+var commands = map[string]bool{
+	"uci": true, "debug": true, "isready": true, "setoption": true, "register": true,
+	"ucinewgame": true, "position": true, "go": true, "stop": true, "ponderhit": true, "quit": true,
+}
+
+// splitCommand finds the command in a line. As the UCI spec asks, unknown
+// tokens before a known command are skipped ("joho debug on" is "debug on");
+// skipped returns them so the session can say so. rest is the raw text after
+// the command, for arguments that keep their spacing (setoption values).
+func splitCommand(line string) (cmd, rest string, skipped []string) {
+	for _, t := range tokens(line) {
+		w := line[t[0]:t[1]]
+		if commands[w] {
+			return w, strings.TrimSpace(line[t[1]:]), skipped
+		}
+		skipped = append(skipped, w)
+	}
+	return "", "", skipped
+}
+
+// goParams are the arguments of a `go` command.
+type goParams struct {
+	depth     int
+	nodes     int64
+	mate      int
+	movetime  time.Duration
+	wtime     time.Duration
+	btime     time.Duration
+	winc      time.Duration
+	binc      time.Duration
+	movestogo int
+	infinite  bool
+	ponder    bool
+	hasClock  bool // wtime or btime was given
+	moves     []string
+}
+
+// parseGo parses the arguments of `go`. It never fails: bad values are
+// skipped and described in warnings, as a GUI expects an engine to search
+// anyway. Negative clock times (some GUIs send them when a side has
+// overstepped) count as zero.
+func parseGo(args []string) (p goParams, warnings []string) {
+	ms := func(i int) (time.Duration, bool) {
+		n, ok := intArg(args, i, &warnings)
+		return time.Duration(max(n, 0)) * time.Millisecond, ok
+	}
+	for i := 0; i < len(args); i++ {
+		var ok bool
+		switch t := args[i]; t {
+		case "infinite":
+			p.infinite = true
+		case "ponder":
+			p.ponder = true
+		case "depth":
+			var n int64
+			if n, ok = intArg(args, i+1, &warnings); ok {
+				if n < 1 {
+					warnings = append(warnings, fmt.Sprintf("go depth %d: want at least 1, ignored", n))
+				} else {
+					p.depth = int(min(n, 1000))
+				}
+			}
+		case "nodes":
+			var n int64
+			if n, ok = intArg(args, i+1, &warnings); ok {
+				if n < 1 {
+					warnings = append(warnings, fmt.Sprintf("go nodes %d: want at least 1, ignored", n))
+				} else {
+					p.nodes = n
+				}
+			}
+		case "mate":
+			var n int64
+			if n, ok = intArg(args, i+1, &warnings); ok && n > 0 {
+				p.mate = int(min(n, 100))
+			}
+		case "movestogo":
+			var n int64
+			if n, ok = intArg(args, i+1, &warnings); ok && n > 0 {
+				p.movestogo = int(min(n, 1000))
+			}
+		case "movetime":
+			p.movetime, ok = ms(i + 1)
+		case "wtime":
+			p.wtime, ok = ms(i + 1)
+			p.hasClock = p.hasClock || ok
+		case "btime":
+			p.btime, ok = ms(i + 1)
+			p.hasClock = p.hasClock || ok
+		case "winc":
+			p.winc, ok = ms(i + 1)
+		case "binc":
+			p.binc, ok = ms(i + 1)
+		case "searchmoves":
+			for i+1 < len(args) && !goKeywords[args[i+1]] {
+				i++
+				p.moves = append(p.moves, args[i])
+			}
+		default:
+			warnings = append(warnings, fmt.Sprintf("go: unknown token %q ignored", t))
+		}
+		if ok {
+			i++ // the value was consumed
+		}
+	}
+	return p, warnings
+}
+
+var goKeywords = map[string]bool{"infinite": true, "ponder": true, "depth": true, "nodes": true, "mate": true,
+	"movestogo": true, "movetime": true, "wtime": true, "btime": true, "winc": true, "binc": true, "searchmoves": true}
+
+// intArg reads the number after a go keyword; a missing or bad one is
+// reported and not consumed, so "go depth infinite" still sees infinite.
+func intArg(args []string, i int, warnings *[]string) (int64, bool) {
+	if i >= len(args) {
+		*warnings = append(*warnings, fmt.Sprintf("go %s: missing value, ignored", args[i-1]))
+		return 0, false
+	}
+	n, err := strconv.ParseInt(args[i], 10, 64)
+	if err != nil {
+		*warnings = append(*warnings, fmt.Sprintf("go %s %q: not a whole number, ignored", args[i-1], args[i]))
+		return 0, false
+	}
+	return n, true
+}
+
+// positionArgs is a parsed `position` command before its moves are played.
+type positionArgs struct {
+	fen   string // "startpos" or a FEN
+	moves []string
+}
+
+// parsePosition splits `position startpos|fen FEN [moves m1 m2 ...]`.
+func parsePosition(args []string) (positionArgs, error) {
+	if len(args) == 0 {
+		return positionArgs{}, fmt.Errorf("position: want startpos or fen FEN, got nothing")
+	}
+	var p positionArgs
+	rest := args[1:]
+	switch args[0] {
+	case "startpos":
+		p.fen = "startpos"
+	case "fen":
+		n := 0
+		for n < len(rest) && rest[n] != "moves" {
+			n++
+		}
+		if n == 0 {
+			return p, fmt.Errorf("position fen: the FEN is missing")
+		}
+		p.fen = strings.Join(rest[:n], " ")
+		rest = rest[n:]
+	default:
+		return p, fmt.Errorf("position: want startpos or fen, got %q", args[0])
+	}
+	if len(rest) > 0 {
+		if rest[0] != "moves" {
+			return p, fmt.Errorf("position: want moves after the position, got %q", rest[0])
+		}
+		p.moves = rest[1:]
+	}
+	return p, nil
+}
+
+// parseSetOption splits `setoption name N [value V]`, given the raw text
+// after setoption: names may hold spaces, and values (file paths) keep
+// theirs.
+func parseSetOption(rest string) (name, value string, err error) {
+	toks := tokens(rest)
+	if len(toks) == 0 || rest[toks[0][0]:toks[0][1]] != "name" {
+		return "", "", fmt.Errorf("setoption: want name NAME [value VALUE]")
+	}
+	i := 1
+	for i < len(toks) && rest[toks[i][0]:toks[i][1]] != "value" {
+		i++
+	}
+	if i == 1 {
+		return "", "", fmt.Errorf("setoption: the option name is missing")
+	}
+	name = strings.Join(strings.Fields(rest[toks[1][0]:toks[i-1][1]]), " ")
+	if i < len(toks) {
+		value = strings.TrimSpace(rest[toks[i][1]:])
+	}
+	return name, value, nil
+}
+
+// tokens returns the [start, end) offsets of the space-separated tokens of s.
+func tokens(s string) [][2]int {
+	var out [][2]int
+	start := -1
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				out = append(out, [2]int{start, i})
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, [2]int{start, len(s)})
+	}
+	return out
+}

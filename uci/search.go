@@ -1,0 +1,299 @@
+package uci
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// job is one running search.
+type job struct {
+	cancel context.CancelFunc
+	// release is closed by stop and ponderhit: a search under go infinite or
+	// go ponder may send its bestmove only then, whenever it ends.
+	release     chan struct{}
+	releaseOnce sync.Once
+	done        chan struct{} // closed when the search goroutine has ended
+	answered    atomic.Bool   // bestmove is being or has been sent
+	// limited: the search ends by itself (a depth, node, time or clock
+	// limit), so at the end of input it may finish rather than be stopped.
+	limited bool
+	// pondering: go ponder, waiting for ponderhit to start its clock.
+	pondering bool
+	params    goParams
+	side      engine.Color
+	// newIterationBefore (Unix ns, 0 for none): the time manager's soft
+	// limit; an iteration ending after it is the last.
+	newIterationBefore atomic.Int64
+	timer              atomic.Pointer[time.Timer] // ponderhit's hard limit
+	traceFile          string                     // where rec, if any, writes
+}
+
+func (j *job) stop() {
+	j.releaseOnce.Do(func() { close(j.release) })
+	j.cancel()
+}
+
+// goCmd starts a search of the current position.
+func (s *session) goCmd(args []string, line string) {
+	p, warnings := parseGo(args)
+	for _, w := range warnings {
+		s.info("%s", w)
+	}
+	if len(p.moves) > 0 {
+		s.info("go searchmoves is not supported: searching every move")
+	}
+	opts, err := s.engineOptions()
+	if err != nil {
+		// Cannot happen with options checked at setoption; search anyway,
+		// as the GUI waits for a bestmove.
+		s.info("options: %v; searching with the %s preset", err, DefaultVariant)
+		opts, _ = engine.VariantOptions(DefaultVariant)
+	}
+	if s.searcher == nil || opts != s.searcherOpts {
+		s.searcher, s.searcherOpts = engine.NewSearcher(opts), opts
+	}
+	pos := s.pos.Copy()
+	lim := engine.Limits{Depth: p.depth, Nodes: p.nodes, MoveTime: p.movetime}
+	if p.mate > 0 && lim.Depth == 0 {
+		// A mate in n moves lies within 2n-1 plies.
+		lim.Depth = 2*p.mate - 1
+		s.info("go mate %d: searching to depth %d", p.mate, lim.Depth)
+	}
+	j := &job{release: make(chan struct{}), done: make(chan struct{}), params: p, side: pos.SideToMove(),
+		pondering: p.ponder, traceFile: s.traceFile}
+	start := time.Now()
+	var b budget
+	clock := p.hasClock && p.movetime == 0 && !p.infinite
+	if clock {
+		b = s.clockBudget(j)
+		if !p.ponder {
+			lim.MoveTime = b.hard
+			j.newIterationBefore.Store(start.Add(b.target / 2).UnixNano())
+		}
+	}
+	if p.ponder {
+		// The clock starts at ponderhit; until then this is go infinite.
+		lim.MoveTime = 0
+	}
+	j.limited = !p.infinite && !p.ponder && (lim.Depth > 0 || lim.Nodes > 0 || lim.MoveTime > 0)
+	hold := p.infinite || p.ponder // only stop or ponderhit may release the bestmove
+	if !hold {
+		close(j.release)
+	}
+
+	jctx, cancel := context.WithCancel(s.ctx)
+	j.cancel = cancel
+	sctx := jctx
+	var rec *trace.Recorder
+	if s.store != nil {
+		info := trace.RunInfo{FEN: pos.FEN(), Variant: opts.Variant, Options: optionsJSON(opts),
+			Limits: s.limitsJSON(p, lim, b, line), Version: s.cfg.Version}
+		r, err := s.store.NewRecorder(jctx, info, trace.RecordOptions{MaxNodes: s.traceMax})
+		if err != nil {
+			s.info("trace: %v; searching without tracing", err)
+		} else {
+			rec, sctx = r, r.Context()
+		}
+	}
+	if s.debug && clock {
+		s.info("time: target %dms, hard limit %dms", b.target.Milliseconds(), b.hard.Milliseconds())
+	}
+	s.job = j
+	go s.search(j, sctx, s.searcher, pos, lim, rec, hold)
+}
+
+// clockBudget is the time manager's answer for the side to move.
+func (s *session) clockBudget(j *job) budget {
+	left, inc := j.params.wtime, j.params.winc
+	if j.side == engine.Black {
+		left, inc = j.params.btime, j.params.binc
+	}
+	return allocate(left, inc, j.params.movestogo)
+}
+
+// ponderhit turns a go ponder search into a normal one: its clock starts
+// now.
+func (s *session) ponderhit() {
+	j := s.job
+	if j == nil || !j.pondering || j.answered.Load() {
+		s.info("ponderhit ignored: no go ponder search is running")
+		return
+	}
+	j.pondering = false
+	now := time.Now()
+	switch p := j.params; {
+	case p.movetime > 0:
+		j.timer.Store(time.AfterFunc(p.movetime, j.cancel))
+	case p.hasClock:
+		b := s.clockBudget(j)
+		j.timer.Store(time.AfterFunc(b.hard, j.cancel))
+		j.newIterationBefore.Store(now.Add(b.target / 2).UnixNano())
+	}
+	if !j.params.infinite {
+		j.releaseOnce.Do(func() { close(j.release) })
+	}
+}
+
+// search runs on its own goroutine: it searches, completes the trace, and
+// sends the bestmove (after stop for go infinite). It never touches the
+// session's fields: it has its own position copy, and the command loop
+// leaves the searcher and the store alone until done is closed.
+func (s *session) search(j *job, ctx context.Context, sr *engine.Searcher, pos *engine.Position,
+	lim engine.Limits, rec *trace.Recorder, hold bool) {
+	defer close(j.done)
+	defer j.cancel()
+	var res engine.Result
+	defer func() {
+		// An engine bug must not leave the GUI waiting: answer with any legal
+		// move. The recorder, if any, is left unfinished (status running).
+		if r := recover(); r != nil {
+			s.info("internal error in the search: %v (please report it)", r)
+			best := engine.NoMove
+			if moves := pos.LegalMoves(); len(moves) > 0 {
+				best = moves[0]
+			}
+			if hold {
+				<-j.release
+			}
+			j.answered.Store(true)
+			s.out.line(bestmoveLine(engine.Result{BestMove: best}))
+		}
+	}()
+	sr.OnIteration = func(it engine.IterationInfo) {
+		s.out.line(infoLine(it.Depth, it.SelDepth, it.Score, true, it.Nodes, it.Elapsed, it.PV))
+		if t := j.newIterationBefore.Load(); t != 0 && time.Now().UnixNano() >= t {
+			j.cancel()
+		}
+	}
+	var tr engine.Tracer
+	if rec != nil {
+		tr = rec
+	}
+	res = sr.Search(ctx, pos, lim, tr)
+	sr.OnIteration = nil
+	if t := j.timer.Load(); t != nil {
+		t.Stop()
+	}
+	if res.Stopped != engine.StopNone {
+		// The last iteration did not complete: report the totals.
+		s.out.line(infoLine(res.Depth, res.Stats.MaxPly, res.Score, res.Depth > 0, res.Stats.Nodes, res.Elapsed, res.PV))
+	}
+	if rec != nil {
+		limitHit := errors.Is(context.Cause(ctx), trace.ErrNodeLimit)
+		err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth,
+			Elapsed: res.Elapsed})
+		switch {
+		case err != nil:
+			s.info("trace: %v", err)
+		case limitHit:
+			s.info("trace: run %d in %s stopped at TraceMaxNodes (%d nodes)", rec.RunID(), j.traceFile, res.Stats.Nodes)
+		default:
+			s.info("trace: run %d in %s, %d nodes", rec.RunID(), j.traceFile, res.Stats.Nodes)
+		}
+	}
+	if res.BestMove == engine.NoMove {
+		s.info("no legal move: the game is over")
+	}
+	if hold {
+		<-j.release
+	}
+	j.answered.Store(true)
+	s.out.line(bestmoveLine(res))
+}
+
+// infoLine formats an "info" line; withScore is false when no iteration
+// completed and the score means nothing.
+func infoLine(depth, seldepth int, score engine.Score, withScore bool, nodes int64, elapsed time.Duration, pv []engine.Move) string {
+	var b strings.Builder
+	b.WriteString("info")
+	if withScore {
+		fmt.Fprintf(&b, " depth %d seldepth %d", depth, max(seldepth, depth))
+		if score.IsMate() {
+			fmt.Fprintf(&b, " score mate %d", score.MateIn())
+		} else {
+			fmt.Fprintf(&b, " score cp %d", score)
+		}
+	}
+	nps := int64(0)
+	if elapsed > 0 {
+		nps = int64(float64(nodes) / elapsed.Seconds())
+	}
+	fmt.Fprintf(&b, " nodes %d nps %d time %d", nodes, nps, elapsed.Milliseconds())
+	if len(pv) > 0 {
+		b.WriteString(" pv")
+		for _, m := range pv {
+			b.WriteString(" " + m.UCI())
+		}
+	}
+	return b.String()
+}
+
+// bestmoveLine answers a go; "0000" (the UCI null move) when there is no
+// legal move.
+func bestmoveLine(res engine.Result) string {
+	if res.BestMove == engine.NoMove {
+		return "bestmove 0000"
+	}
+	if res.Ponder != engine.NoMove {
+		return "bestmove " + res.BestMove.UCI() + " ponder " + res.Ponder.UCI()
+	}
+	return "bestmove " + res.BestMove.UCI()
+}
+
+// optionsJSON records every switch under its engine name (the --flag name
+// of the CLI), so `horizon search --qs V --NAME VALUE ...` repeats the run.
+func optionsJSON(o engine.Options) string {
+	m := map[string]any{"variant": o.Variant}
+	for _, spec := range engine.OptionSpecs() {
+		v := spec.Get(&o)
+		switch spec.Kind {
+		case "bool":
+			m[spec.Name] = v == "true"
+		case "int":
+			n, _ := strconv.Atoi(v)
+			m[spec.Name] = n
+		default:
+			m[spec.Name] = v
+		}
+	}
+	data, _ := json.Marshal(m)
+	return string(data)
+}
+
+// limitsJSON is a traced run's limits and how the GUI got there: the run's
+// FEN is the position after Moves were played from Position, and the
+// repetition history of those moves is what the search saw.
+type limitsJSON struct {
+	Source        string   `json:"source"`
+	Position      string   `json:"position"`
+	Moves         []string `json:"moves"`
+	Go            string   `json:"go"`
+	Depth         int      `json:"depth,omitempty"`
+	Nodes         int64    `json:"nodes,omitempty"`
+	MoveTimeMS    int64    `json:"movetime_ms,omitempty"`
+	TargetMS      int64    `json:"target_ms,omitempty"`
+	Infinite      bool     `json:"infinite,omitempty"`
+	Ponder        bool     `json:"ponder,omitempty"`
+	TraceMaxNodes int64    `json:"trace_max_nodes,omitempty"`
+}
+
+func (s *session) limitsJSON(p goParams, lim engine.Limits, b budget, line string) string {
+	l := limitsJSON{Source: "uci", Position: s.posRoot, Moves: s.posMoves, Go: strings.TrimSpace(line),
+		Depth: lim.Depth, Nodes: lim.Nodes, MoveTimeMS: lim.MoveTime.Milliseconds(),
+		TargetMS: b.target.Milliseconds(), Infinite: p.infinite, Ponder: p.ponder, TraceMaxNodes: s.traceMax}
+	if l.Moves == nil {
+		l.Moves = []string{}
+	}
+	data, _ := json.Marshal(l)
+	return string(data)
+}

@@ -1,0 +1,468 @@
+// Package uci runs Horizon's engine as a UCI engine, so that chess GUIs,
+// match runners (cutechess-cli, fastchess) and adapters (polyglot) can drive
+// it, and so that any search they ask for can be recorded into a trace file.
+//
+// Run reads commands from one stream and writes answers to another. The
+// command loop never blocks on a search: searches run on their own
+// goroutine, so stop and isready are answered at once. Malformed input is
+// never fatal: it is ignored with an "info string" saying why, as GUIs
+// expect.
+package uci
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// Config identifies the engine to the GUI and to the trace files it writes.
+type Config struct {
+	Name    string // "id name"; "Horizon" when empty
+	Author  string // "id author"; "the Horizon authors" when empty
+	Version string // appended to the name and recorded in every traced run
+}
+
+// maxLine bounds an input line. A game of 500 moves needs about 3 KiB; a
+// longer line is ignored rather than buffered without end.
+const maxLine = 1 << 20
+
+// Run plays the UCI protocol: commands from in, answers to out, until quit,
+// the end of in, or ctx is cancelled. A search still running then is
+// stopped (or, at the end of in, allowed to finish when it has a limit, so
+// that `printf 'go depth 6\n' | horizon uci` prints the whole search), and
+// its trace is completed. Run returns nil after quit or the end of in, ctx's
+// error when cancelled, and otherwise the error that made it stop (a failed
+// read or write).
+//
+// The goroutine reading in may outlive Run when a Read blocks forever; it
+// ends when in is closed.
+func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
+	if cfg.Name == "" {
+		cfg.Name = "Horizon"
+	}
+	if cfg.Author == "" {
+		cfg.Author = "the Horizon authors"
+	}
+	s := newSession(ctx, out, cfg)
+	lines := make(chan inputLine)
+	quit := make(chan struct{})
+	defer close(quit)
+	var readErr error
+	go func() {
+		readErr = readLines(in, lines, quit)
+		close(lines)
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			s.shutdown(true)
+			return ctx.Err()
+		case l, ok := <-lines:
+			if !ok {
+				s.shutdown(false)
+				if readErr != nil {
+					return fmt.Errorf("uci: reading commands: %w", readErr)
+				}
+				return s.out.error()
+			}
+			if l.tooLong {
+				s.info("ignored a line longer than %d bytes", maxLine)
+				continue
+			}
+			if s.handle(l.text) {
+				s.shutdown(true)
+				return s.out.error()
+			}
+			if err := s.out.error(); err != nil {
+				s.shutdown(true)
+				return err
+			}
+		}
+	}
+}
+
+// inputLine is one line read, or the news that one was too long.
+type inputLine struct {
+	text    string
+	tooLong bool
+}
+
+// readLines sends every line of in until the end of in or quit is closed.
+func readLines(in io.Reader, lines chan<- inputLine, quit <-chan struct{}) error {
+	br := bufio.NewReaderSize(in, 64<<10)
+	for {
+		buf, tooLong, err := readLine(br)
+		// A last line without a newline still counts.
+		if err == nil || len(buf) > 0 || tooLong {
+			if send(lines, quit, inputLine{text: string(bytes.TrimSpace(buf)), tooLong: tooLong}) != nil {
+				return nil
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readLine reads up to and including '\n'; a line longer than maxLine is
+// consumed whole but only reported as too long.
+func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > maxLine {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if err != bufio.ErrBufferFull {
+			return line, tooLong, err
+		}
+	}
+}
+
+var errQuit = errors.New("session over")
+
+func send(lines chan<- inputLine, quit <-chan struct{}, l inputLine) error {
+	select {
+	case lines <- l:
+		return nil
+	case <-quit:
+		return errQuit
+	}
+}
+
+// writer serialises the lines of the command loop and the search goroutine
+// and remembers the first write error (the GUI has gone).
+type writer struct {
+	mu  sync.Mutex
+	w   io.Writer
+	err error
+}
+
+func (w *writer) line(s string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		_, w.err = io.WriteString(w.w, s+"\n")
+	}
+}
+
+func (w *writer) error() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return fmt.Errorf("uci: writing answers: %w", w.err)
+	}
+	return nil
+}
+
+// session is the engine's state between commands. Only the command loop
+// touches it; a search works on copies.
+type session struct {
+	ctx   context.Context
+	cfg   Config
+	out   *writer
+	debug bool
+
+	options []option
+	byName  map[string]int // normName -> index in options
+
+	variant   string
+	overrides map[string]string // engine option name -> value set by the GUI
+	traceFile string
+	store     *trace.Store
+	traceMax  int64
+
+	pos      *engine.Position
+	posRoot  string   // "startpos" or the FEN given to position
+	posMoves []string // the moves played from posRoot
+
+	searcher     *engine.Searcher
+	searcherOpts engine.Options
+	job          *job // the running search, nil when idle
+}
+
+func newSession(ctx context.Context, out io.Writer, cfg Config) *session {
+	def, err := engine.VariantOptions(DefaultVariant)
+	if err != nil {
+		panic("uci: default variant missing from engine: " + err.Error())
+	}
+	s := &session{ctx: ctx, cfg: cfg, out: &writer{w: out}, variant: DefaultVariant,
+		overrides: map[string]string{}, traceMax: DefaultTraceMaxNodes, byName: map[string]int{}}
+	s.options = buildOptions(def)
+	for i, o := range s.options {
+		s.byName[normName(o.name)] = i
+		if o.spec != "" {
+			s.byName[normName(o.spec)] = i
+		}
+	}
+	s.pos, _ = engine.ParseFEN("startpos")
+	s.posRoot = "startpos"
+	return s
+}
+
+// info sends an "info string" line: the one way UCI lets an engine say
+// something to the user.
+func (s *session) info(format string, a ...any) {
+	msg := strings.Join(strings.Fields(fmt.Sprintf(format, a...)), " ") // one line
+	s.out.line("info string " + msg)
+}
+
+// handle runs one command line and reports whether the session should end.
+func (s *session) handle(line string) (quit bool) {
+	cmd, rest, skipped := splitCommand(line)
+	if cmd == "" {
+		if len(skipped) > 0 {
+			s.info("unknown command %q ignored", truncate(line, 80))
+		}
+		return false
+	}
+	if len(skipped) > 0 {
+		s.info("unknown token(s) %q before %s skipped", strings.Join(skipped, " "), cmd)
+	}
+	args := strings.Fields(rest)
+	switch cmd {
+	case "uci":
+		s.uci()
+	case "debug":
+		switch {
+		case len(args) == 1 && args[0] == "on":
+			s.debug = true
+		case len(args) == 1 && args[0] == "off":
+			s.debug = false
+		default:
+			s.info("debug: want on or off, got %q", rest)
+		}
+	case "isready":
+		s.out.line("readyok")
+	case "setoption":
+		if s.busy() {
+			s.info("setoption ignored: a search is running (send stop first)")
+			return false
+		}
+		s.setOption(rest)
+	case "register":
+		s.info("register ignored: Horizon needs no registration")
+	case "ucinewgame":
+		if s.busy() {
+			s.info("ucinewgame ignored: a search is running (send stop first)")
+			return false
+		}
+		// Every search starts with a clear hash table already, so a new
+		// game only resets the position.
+		s.pos, _ = engine.ParseFEN("startpos")
+		s.posRoot, s.posMoves = "startpos", nil
+	case "position":
+		s.position(args)
+	case "go":
+		if s.busy() {
+			s.info("go ignored: a search is running (send stop first)")
+			return false
+		}
+		s.goCmd(args, line)
+	case "stop":
+		s.stop()
+	case "ponderhit":
+		s.ponderhit()
+	case "quit":
+		return true
+	}
+	return false
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+func (s *session) uci() {
+	name := s.cfg.Name
+	if s.cfg.Version != "" {
+		name += " " + s.cfg.Version
+	}
+	s.out.line("id name " + name)
+	s.out.line("id author " + s.cfg.Author)
+	for _, o := range s.options {
+		s.out.line(o.line())
+	}
+	s.out.line("uciok")
+}
+
+// setOption applies `setoption name N value V`.
+func (s *session) setOption(rest string) {
+	name, value, err := parseSetOption(rest)
+	if err != nil {
+		s.info("%v", err)
+		return
+	}
+	i, ok := s.byName[normName(name)]
+	if !ok {
+		s.info("setoption: unknown option %q ignored (options: %s)", name, optionNames(s.options))
+		return
+	}
+	o := s.options[i]
+	v, err := o.check(value)
+	if err != nil {
+		s.info("setoption ignored: %v", err)
+		return
+	}
+	switch o.name {
+	case "QSVariant":
+		s.variant = v
+	case "Trace":
+		s.setTrace(v)
+	case "TraceMaxNodes":
+		n, _ := strconv.ParseInt(v, 10, 64)
+		s.traceMax = n
+	default:
+		// Validate against the engine too, so a bad value is reported now
+		// rather than at the next go.
+		probe, _ := engine.VariantOptions(s.variant)
+		if err := probe.Set(o.spec, v); err != nil {
+			s.info("setoption ignored: %v", err)
+			return
+		}
+		s.overrides[o.spec] = v
+	}
+	if s.debug {
+		s.info("%s set to %q", o.name, v)
+	}
+}
+
+// setTrace starts recording every go into path ("" stops recording). The
+// file is opened now so that a bad path is reported at once.
+func (s *session) setTrace(path string) {
+	if s.store != nil {
+		if path == s.traceFile {
+			return
+		}
+		if err := s.store.Close(); err != nil {
+			s.info("closing trace %s: %v", s.traceFile, err)
+		}
+		s.store, s.traceFile = nil, ""
+	}
+	if path == "" {
+		s.info("tracing off")
+		return
+	}
+	st, err := trace.Create(path)
+	if err != nil {
+		s.info("Trace: %v; tracing stays off", err)
+		return
+	}
+	s.store, s.traceFile = st, path
+	shown := path
+	if abs, err := filepath.Abs(path); err == nil {
+		shown = abs
+	}
+	s.info("tracing every go into %s", shown)
+}
+
+// position applies `position startpos|fen FEN [moves ...]`. The new
+// position replaces the old one only when every part of the command is
+// valid.
+func (s *session) position(args []string) {
+	pa, err := parsePosition(args)
+	if err != nil {
+		s.info("%v; previous position kept", err)
+		return
+	}
+	pos, err := engine.ParseFEN(pa.fen)
+	if err != nil {
+		s.info("position: %v; previous position kept", err)
+		return
+	}
+	for i, text := range pa.moves {
+		m, err := pos.ParseUCI(text)
+		if err != nil {
+			s.info("position: move %d of %d: %v; previous position kept", i+1, len(pa.moves), err)
+			return
+		}
+		pos.MakeMove(m)
+	}
+	s.pos, s.posRoot, s.posMoves = pos, pa.fen, append([]string(nil), pa.moves...)
+}
+
+// engineOptions returns the preset with the GUI's overrides applied.
+func (s *session) engineOptions() (engine.Options, error) {
+	o, err := engine.VariantOptions(s.variant)
+	if err != nil {
+		return o, err
+	}
+	for _, spec := range engine.OptionSpecs() {
+		if v, ok := s.overrides[spec.Name]; ok {
+			if err := o.Set(spec.Name, v); err != nil {
+				return o, err
+			}
+		}
+	}
+	return o, nil
+}
+
+// busy reports whether a search is running. A search that has sent its
+// bestmove is waited for: the GUI may answer that bestmove before the
+// search goroutine has quite ended.
+func (s *session) busy() bool {
+	if s.job == nil {
+		return false
+	}
+	select {
+	case <-s.job.done:
+		s.job = nil
+		return false
+	default:
+	}
+	if s.job.answered.Load() {
+		<-s.job.done
+		s.job = nil
+		return false
+	}
+	return true
+}
+
+// stop ends the running search; its bestmove is sent before stop returns,
+// so that the commands after stop see an idle engine.
+func (s *session) stop() {
+	if s.job == nil {
+		return
+	}
+	s.job.stop()
+	<-s.job.done
+	s.job = nil
+}
+
+// shutdown ends the session: the running search is stopped (or, when
+// force is false and it has a limit, allowed to finish) and the trace file
+// closed.
+func (s *session) shutdown(force bool) {
+	if s.job != nil {
+		if force || !s.job.limited {
+			s.job.stop()
+		}
+		<-s.job.done
+		s.job = nil
+	}
+	if s.store != nil {
+		if err := s.store.Close(); err != nil {
+			s.info("closing trace %s: %v", s.traceFile, err)
+		}
+		s.store = nil
+	}
+}
