@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // EPD is one record of an EPD file: a position and its operations.
@@ -49,12 +50,15 @@ func ParseEPD(line string) (*EPD, error) {
 	if len(fields) >= 6 && isUint(fields[4]) && isUint(strings.TrimSuffix(fields[5], ";")) {
 		n = 6
 	}
-	fen := strings.Join(fields[:n], " ")
 	rest := line
 	for i := 0; i < n; i++ {
-		rest = strings.TrimLeft(rest, " \t")
+		// Trim what strings.Fields splits on, so rest stays aligned with fields.
+		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
 		rest = rest[len(fields[i]):]
 	}
+	// A six-field FEN may end in the ";" that closes it ("... 0 1; bm e4;").
+	fields[n-1] = strings.TrimSuffix(fields[n-1], ";")
+	fen := strings.Join(fields[:n], " ")
 	e := &EPD{Ops: map[string]string{}, Perft: map[int]uint64{}}
 	ops, err := splitOps(rest)
 	if err != nil {
