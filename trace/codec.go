@@ -143,3 +143,17 @@ func (r *row) node(run int64) Node {
 	n.Iteration = int(r.iteration)
 	return n
 }
+
+// rowOf encodes a Node the way the recorder would have.
+func rowOf(n Node) row {
+	e := engine.EnterInfo{Ply: n.Ply, Depth: n.Depth, Kind: n.Kind, QSLevel: n.QSLevel, InCheck: n.InCheck}
+	l := engine.LeaveInfo{Bound: n.Bound, Cause: n.Cause, Extension: n.Extension}
+	return row{
+		id: n.ID, parent: n.Parent, size: n.SubtreeSize,
+		info:   packLeave(packEnter(&e), &l, n.Incomplete),
+		counts: packCounts(n.Generated, n.Searched, n.CutIndex),
+		alpha:  int32(n.Alpha), beta: int32(n.Beta), score: int32(n.Score),
+		stand: int32(n.StandPat), hasStand: n.HasStandPat,
+		move: uint32(n.Move), best: uint32(n.Best), iteration: int32(n.Iteration), qsPly: -1, valid: true,
+	}
+}

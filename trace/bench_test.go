@@ -1,0 +1,131 @@
+package trace
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+// benchTree is the synthetic search both benchmarks store: the same nodes,
+// so the same rows.
+const (
+	benchSeed  = 42
+	benchIters = 9
+)
+
+// recordBench records the benchmark tree into s and returns the run.
+func recordBench(tb testing.TB, s *Store) (run, nodes int64) {
+	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN, Variant: "synthetic"}, RecordOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g := newSynth(rec, benchSeed, nil)
+	g.width = 4
+	nodes = g.run(benchIters)
+	if err := rec.Finish(Result{}); err != nil {
+		tb.Fatal(err)
+	}
+	return rec.RunID(), nodes
+}
+
+// BenchmarkRecorder measures a recorder fed a synthetic event stream: the
+// event generator and the recorder's tracer methods on this goroutine, the
+// writer goroutine inserting. rows/s is the figure to compare with
+// BenchmarkBareInsert's.
+func BenchmarkRecorder(b *testing.B) {
+	s, _ := mustCreate(b)
+	var rows int64
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		_, n := recordBench(b, s)
+		rows += n
+	}
+	b.ReportMetric(float64(rows)/time.Since(start).Seconds(), "rows/s")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkBareInsert measures inserting the same rows with nothing else
+// going on: rows prepared in memory, the recorder's multi-row prepared
+// INSERTs through the raw driver connection, one transaction per
+// defaultBatchRows rows, synchronous=OFF, WAL.
+func BenchmarkBareInsert(b *testing.B) {
+	s, _ := mustCreate(b)
+	run, _ := recordBench(b, s)
+	var prepared []row
+	if err := s.Subtree(context.Background(), run, 0, -1, func(n Node) error {
+		prepared = append(prepared, rowOf(n))
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	conn, err := s.db.Conn(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "PRAGMA synchronous=OFF"); err != nil {
+		b.Fatal(err)
+	}
+	var rows int64
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		run := int64(1000 + i) // keys of runs that do not exist; the bare table does not care
+		err := conn.Raw(func(dc any) error {
+			ins, err := newInserter(dc.(*sqlite3.SQLiteConn), run)
+			if err != nil {
+				return err
+			}
+			defer ins.close()
+			for lo := 0; lo < len(prepared); lo += defaultBatchRows {
+				if _, err := ins.exec("BEGIN IMMEDIATE"); err != nil {
+					return err
+				}
+				for j := lo; j < min(lo+defaultBatchRows, len(prepared)); j++ {
+					if err := ins.add(&prepared[j]); err != nil {
+						return err
+					}
+				}
+				if err := ins.flush(); err != nil {
+					return err
+				}
+				if _, err := ins.exec("COMMIT"); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows += int64(len(prepared))
+	}
+	b.ReportMetric(float64(rows)/time.Since(start).Seconds(), "rows/s")
+	b.ReportMetric(0, "ns/op")
+}
+
+// TestRowSizeBudget records the benchmark tree and checks the file's bytes
+// per node row against the budget (about 52 bytes with indexes).
+func TestRowSizeBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records a few hundred thousand rows")
+	}
+	s, path := mustCreate(t)
+	_, nodes := recordBench(t, s)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perRow := float64(st.Size()) / float64(nodes)
+	t.Logf("%d rows, %d bytes: %.1f bytes/row", nodes, st.Size(), perRow)
+	if perRow > 52 {
+		t.Errorf("%.1f bytes per node row, budget 52", perRow)
+	}
+}
