@@ -1,0 +1,376 @@
+package trace
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"math"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// refChildren lists a reference node's children in id order.
+func refChildren(mem *memTracer, id int64) []int64 {
+	var kids []int64
+	for cid, n := range mem.nodes {
+		if n.Parent == id {
+			kids = append(kids, cid)
+		}
+	}
+	slices.Sort(kids)
+	return kids
+}
+
+func ids(ns []Node) []int64 {
+	out := []int64{}
+	for _, n := range ns {
+		out = append(out, n.ID)
+	}
+	return out
+}
+
+func TestChildrenAndPaths(t *testing.T) {
+	s, _ := mustCreate(t)
+	run, mem := record(t, s, 21, 4, RecordOptions{BatchRows: 64}, nil)
+	ctx := context.Background()
+	for id := int64(0); id < int64(len(mem.nodes)); id++ {
+		want := refChildren(mem, id)
+		got, err := s.Children(ctx, run, id, BySearch, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ids(got), append([]int64{}, want...)) {
+			t.Fatalf("children of %d = %v, want %v", id, ids(got), want)
+		}
+		n, err := s.ChildCount(ctx, run, id)
+		if err != nil || n != len(want) {
+			t.Fatalf("ChildCount(%d) = %d, %v; want %d", id, n, err, len(want))
+		}
+		// Paging walks the same list.
+		for _, page := range []struct{ off, lim int }{{0, 1}, {1, 2}, {2, 5}, {len(want), 3}} {
+			got, err := s.Children(ctx, run, id, BySearch, page.off, page.lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lo, hi := min(page.off, len(want)), min(page.off+page.lim, len(want))
+			if !reflect.DeepEqual(ids(got), append([]int64{}, want[lo:hi]...)) {
+				t.Fatalf("children of %d page %+v = %v, want %v", id, page, ids(got), want[lo:hi])
+			}
+		}
+		bySize, err := s.Children(ctx, run, id, BySize, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bySize) != len(want) || !slices.IsSortedFunc(bySize, func(a, b Node) int {
+			if a.SubtreeSize != b.SubtreeSize {
+				return int(b.SubtreeSize - a.SubtreeSize)
+			}
+			return int(a.ID - b.ID)
+		}) {
+			t.Fatalf("children of %d by size: %v", id, ids(bySize))
+		}
+		// Path: the ancestors by parent links, root first.
+		var chain []int64
+		for a := id; a >= 0; a = mem.nodes[a].Parent {
+			chain = append([]int64{a}, chain...)
+		}
+		path, err := s.Path(ctx, run, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ids(path), chain) {
+			t.Fatalf("path to %d = %v, want %v", id, ids(path), chain)
+		}
+	}
+}
+
+func TestPositionsAndFind(t *testing.T) {
+	s, _ := mustCreate(t)
+	run, mem := record(t, s, 23, 3, RecordOptions{}, nil)
+	ctx := context.Background()
+	found, tried := 0, 0
+	for id := int64(0); id < int64(len(mem.nodes)); id += 7 {
+		// Replay the reference path by hand.
+		var moves []engine.Move
+		for a := mem.nodes[id]; a.Parent >= 0; a = mem.nodes[a.Parent] {
+			if a.Move != engine.NoMove {
+				moves = append([]engine.Move{a.Move}, moves...)
+			}
+		}
+		pos := engine.MustParseFEN(tacticalFEN)
+		var san, uci []string
+		for _, m := range moves {
+			san = append(san, pos.SAN(m))
+			uci = append(uci, m.UCI())
+			pos.MakeMove(m)
+		}
+		got, err := s.Position(ctx, run, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.FEN() != pos.FEN() {
+			t.Fatalf("position at %d = %s, want %s", id, got.FEN(), pos.FEN())
+		}
+		gotSAN, err := s.PathSAN(ctx, run, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(gotSAN, san) && !(len(san) == 0 && len(gotSAN) == 0) {
+			t.Fatalf("SAN path to %d = %v, want %v", id, gotSAN, san)
+		}
+		// Find from the node's iteration root, by SAN and by UCI. The
+		// reference answer takes the last child for a repeated move.
+		n := mem.nodes[id]
+		if n.Kind == engine.KindRun {
+			continue
+		}
+		root := id
+		for mem.nodes[root].Kind != engine.KindRoot {
+			root = mem.nodes[root].Parent
+		}
+		want, reachable := root, true
+		for _, m := range moves {
+			next := int64(-1)
+			for _, c := range refChildren(mem, want) {
+				if mem.nodes[c].Move == m {
+					next = c // the last match wins
+				}
+			}
+			if next < 0 {
+				reachable = false // an earlier repeated move led elsewhere
+				break
+			}
+			want = next
+		}
+		tried++
+		if reachable {
+			found++
+		}
+		for _, path := range [][]string{san, uci} {
+			f, err := s.Find(ctx, run, root, path)
+			if !reachable {
+				if !errors.Is(err, ErrNoMove) {
+					t.Fatalf("Find(%v) from %d = %v, want ErrNoMove", path, root, err)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("Find(%v) from %d: %v", path, root, err)
+			}
+			if f.ID != want {
+				t.Fatalf("Find(%v) from %d = %d, want %d", path, root, f.ID, want)
+			}
+		}
+	}
+	if found < tried/2 {
+		t.Errorf("only %d of %d paths were findable: the test checks too little", found, tried)
+	}
+	if _, err := s.Find(ctx, run, 0, []string{"Qxf7"}); !errors.Is(err, ErrNoMove) {
+		t.Errorf("an illegal move: %v, want ErrNoMove", err)
+	}
+	if _, err := s.Node(ctx, run, 1<<30); !errors.Is(err, ErrNoNode) {
+		t.Errorf("a missing node: %v, want ErrNoNode", err)
+	}
+	if _, err := s.Node(ctx, run+5, 0); !errors.Is(err, ErrNoRun) {
+		t.Errorf("a missing run: %v, want ErrNoRun", err)
+	}
+}
+
+func TestSubtreeDepthLimit(t *testing.T) {
+	s, _ := mustCreate(t)
+	run, mem := record(t, s, 25, 4, RecordOptions{}, nil)
+	ctx := context.Background()
+	depthOf := func(id, top int64) int {
+		d := 0
+		for ; id != top; id = mem.nodes[id].Parent {
+			d++
+		}
+		return d
+	}
+	for _, top := range []int64{0, 1, 3} {
+		for _, maxDepth := range []int{0, 1, 2, 5, -1} {
+			var want []int64
+			n := mem.nodes[top]
+			for id := n.ID; id < n.ID+n.SubtreeSize; id++ {
+				if maxDepth < 0 || depthOf(id, top) <= maxDepth {
+					want = append(want, id)
+				}
+			}
+			var got []int64
+			if err := s.Subtree(ctx, run, top, maxDepth, func(n Node) error {
+				got = append(got, n.ID)
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("Subtree(%d, %d) = %d nodes, want %d", top, maxDepth, len(got), len(want))
+			}
+		}
+	}
+}
+
+func TestHotspotsAndStats(t *testing.T) {
+	s, _ := mustCreate(t)
+	run, mem := record(t, s, 27, 5, RecordOptions{BatchRows: 100}, nil)
+	ctx := context.Background()
+	// Reference rankings.
+	var bySize, byGrowth []hotspot
+	st := Stats{RunID: run}
+	qsPly := func(id int64) int {
+		d := 0
+		for mem.nodes[mem.nodes[id].Parent].Kind == engine.KindQS {
+			id = mem.nodes[id].Parent
+			d++
+		}
+		return d
+	}
+	plies := map[int]*PlyStat{}
+	for id, n := range mem.nodes {
+		st.Nodes++
+		if plies[n.Ply] == nil {
+			plies[n.Ply] = &PlyStat{Ply: n.Ply}
+		}
+		plies[n.Ply].Nodes++
+		switch n.Kind {
+		case engine.KindQS:
+			st.QSNodes++
+			plies[n.Ply].QSNodes++
+			st.MaxQSPly = max(st.MaxQSPly, qsPly(id))
+			if qsPly(id) == 0 {
+				st.QSRoots++
+				bySize = append(bySize, hotspot{float64(n.SubtreeSize), id})
+			}
+		case engine.KindPV, engine.KindNonPV:
+			if n.SubtreeSize > 1 {
+				byGrowth = append(byGrowth, hotspot{math.Pow(float64(n.SubtreeSize), 1/float64(max(n.Depth, 0)+1)), id})
+			}
+		}
+	}
+	for _, h := range []*[]hotspot{&bySize, &byGrowth} {
+		*h = topK(*h).sorted()
+	}
+	check := func(order HotspotOrder, want []hotspot, limit int) {
+		t.Helper()
+		got, err := s.Hotspots(ctx, run, order, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = want[:min(limit, len(want))]
+		if len(got) != len(want) {
+			t.Fatalf("order %d limit %d: %d hotspots, want %d", order, limit, len(got), len(want))
+		}
+		for i := range want {
+			if got[i].Node.ID != want[i].id || got[i].Growth != want[i].score {
+				t.Fatalf("order %d limit %d: #%d = node %d (%.3f), want %d (%.3f)", order, limit, i,
+					got[i].Node.ID, got[i].Growth, want[i].id, want[i].score)
+			}
+		}
+	}
+	if len(bySize) < 10 || len(byGrowth) < 10 {
+		t.Fatalf("tree too small: %d QS roots, %d full-width nodes", len(bySize), len(byGrowth))
+	}
+	for _, limit := range []int{1, 5, 300} { // 300 > hotspotsKept: the scan path
+		check(HotspotBySize, bySize, limit)
+		check(HotspotByGrowth, byGrowth, limit)
+	}
+
+	got, err := s.Stats(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Nodes != st.Nodes || got.QSNodes != st.QSNodes || got.QSRoots != st.QSRoots || got.MaxQSPly != st.MaxQSPly {
+		t.Errorf("stats %d/%d/%d/%d, want %d/%d/%d/%d (nodes/qs/qs roots/max qs ply)",
+			got.Nodes, got.QSNodes, got.QSRoots, got.MaxQSPly, st.Nodes, st.QSNodes, st.QSRoots, st.MaxQSPly)
+	}
+	for _, p := range got.Plies {
+		if w := plies[p.Ply]; w == nil || *w != p {
+			t.Errorf("ply %d: %+v, want %+v", p.Ply, p, w)
+		}
+	}
+	if len(got.Iterations) != 5 {
+		t.Fatalf("%d iterations, want 5", len(got.Iterations))
+	}
+	for _, it := range got.Iterations {
+		root := mem.nodes[it.RootID]
+		if root.Kind != engine.KindRoot || root.Iteration != it.Iteration || root.SubtreeSize != it.Nodes {
+			t.Errorf("iteration %+v does not match its root %+v", it, root)
+		}
+	}
+	// The scan used for runs that never finished agrees with the summary
+	// stored at Finish.
+	sum, err := s.scanSummary(ctx, run, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scanned := sum.stats(run)
+	if !reflect.DeepEqual(scanned, got) {
+		t.Errorf("scanned stats differ from stored:\n%+v\n%+v", scanned, got)
+	}
+}
+
+// TestNodesView checks that the nodes view users query decodes every row
+// the way the Go API does.
+func TestNodesView(t *testing.T) {
+	s, _ := mustCreate(t)
+	record(t, s, 31, 3, RecordOptions{}, nil)
+	run, _ := record(t, s, 33, 3, RecordOptions{}, nil)
+	ctx := context.Background()
+	nodes := allNodes(t, s, run)
+	rows, err := s.db.QueryContext(ctx, `SELECT run_id, id, parent_id, ply, iteration, move, depth, alpha, beta, kind,
+		qs_level, in_check, stand_pat, score, bound, cutoff, cut_index, best, generated, searched, extension,
+		subtree_size, incomplete FROM nodes WHERE run_id = ? ORDER BY id`, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	i := 0
+	for ; rows.Next(); i++ {
+		var (
+			v                   Node
+			move, best          sql.NullString
+			kind, bound, cutoff string
+			stand               sql.NullInt64
+			alpha, beta, score  int
+			inCheck, incomplete bool
+		)
+		if err := rows.Scan(&v.RunID, &v.ID, &v.Parent, &v.Ply, &v.Iteration, &move, &v.Depth, &alpha, &beta, &kind,
+			&v.QSLevel, &inCheck, &stand, &score, &bound, &cutoff, &v.CutIndex, &best, &v.Generated, &v.Searched,
+			&v.Extension, &v.SubtreeSize, &incomplete); err != nil {
+			t.Fatal(err)
+		}
+		n := nodes[i]
+		uci := func(m engine.Move) string {
+			if m == engine.NoMove {
+				return ""
+			}
+			return m.UCI()
+		}
+		if v.RunID != n.RunID || v.ID != n.ID || v.Parent != n.Parent || v.Ply != n.Ply || v.Iteration != n.Iteration ||
+			move.String != uci(n.Move) || best.String != uci(n.Best) || v.Depth != n.Depth ||
+			alpha != int(n.Alpha) || beta != int(n.Beta) || score != int(n.Score) ||
+			kind != n.Kind.String() || bound != n.Bound.String() || cutoff != n.Cause.String() ||
+			v.QSLevel != n.QSLevel || inCheck != n.InCheck || stand.Valid != n.HasStandPat ||
+			stand.Valid && stand.Int64 != int64(n.StandPat) || v.CutIndex != n.CutIndex ||
+			v.Generated != n.Generated || v.Searched != n.Searched || v.Extension != n.Extension ||
+			v.SubtreeSize != n.SubtreeSize || incomplete != n.Incomplete {
+			t.Fatalf("view row %d = %+v move %q best %q kind %s bound %s cutoff %s\nAPI node %+v", i, v, move.String,
+				best.String, kind, bound, cutoff, n)
+		}
+	}
+	if i != len(nodes) {
+		t.Errorf("view has %d rows for run %d, API %d", i, run, len(nodes))
+	}
+	// The stable runs columns.
+	var fen, variant, status string
+	var n int64
+	if err := s.db.QueryRowContext(ctx, "SELECT fen, variant, status, nodes FROM runs WHERE id = ?", run).Scan(&fen, &variant, &status, &n); err != nil {
+		t.Fatal(err)
+	}
+	if fen != tacticalFEN || status != "complete" || n != int64(len(nodes)) {
+		t.Errorf("runs row: %s %s %s %d", fen, variant, status, n)
+	}
+}
