@@ -248,7 +248,8 @@ type RecordOptions struct {
 type Result struct {
 	// Status overrides the status the recorder would infer (interrupted
 	// when its context was cancelled, truncated when MaxNodes was reached,
-	// complete otherwise). Leave it empty to infer.
+	// complete otherwise); a write error makes it failed regardless.
+	// Leave it empty to infer.
 	Status   Status
 	BestMove engine.Move
 	Score    engine.Score

@@ -390,9 +390,9 @@ func (r *Recorder) Finish(res Result) error {
 
 	status := res.Status
 	switch {
-	case status != "":
 	case r.werr != nil:
 		status = StatusFailed
+	case status != "":
 	case r.parent.Err() != nil:
 		status = StatusInterrupted
 	case r.truncated:

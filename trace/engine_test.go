@@ -1,0 +1,150 @@
+package trace
+
+import (
+	"context"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// searchInto traces one real search into s.
+func searchInto(tb testing.TB, ctx context.Context, s *Store, fen, variant string, lim engine.Limits, opts RecordOptions) (*Recorder, engine.Result) {
+	tb.Helper()
+	o, err := engine.VariantOptions(variant)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rec, err := s.NewRecorder(ctx, RunInfo{FEN: fen, Variant: variant, Options: o.String()}, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pos := engine.MustParseFEN(fen)
+	res := engine.NewSearcher(o).Search(rec.Context(), pos, lim, rec)
+	if err := rec.Finish(Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth, Elapsed: res.Elapsed}); err != nil {
+		tb.Fatal(err)
+	}
+	return rec, res
+}
+
+func TestRealSearchRowsMatchEngineCounter(t *testing.T) {
+	depth := 4
+	if testing.Short() {
+		depth = 3
+	}
+	for _, v := range engine.VariantNames() {
+		t.Run(v, func(t *testing.T) {
+			s, _ := mustCreate(t)
+			rec, res := searchInto(t, context.Background(), s, tacticalFEN, v, engine.Limits{Depth: depth}, RecordOptions{})
+			r, err := s.Run(context.Background(), rec.RunID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Rows != res.Stats.Nodes || r.Nodes != res.Stats.Nodes || r.QSNodes != res.Stats.QSNodes {
+				t.Errorf("rows %d nodes %d qs %d; engine counted %d nodes, %d QS", r.Rows, r.Nodes, r.QSNodes, res.Stats.Nodes, res.Stats.QSNodes)
+			}
+			if r.MaxPly != res.Stats.MaxPly || r.Status != StatusComplete || r.BestMove != res.BestMove.UCI() {
+				t.Errorf("run %+v; engine max ply %d best %s", r, res.Stats.MaxPly, res.BestMove.UCI())
+			}
+			nodes := allNodes(t, s, r.ID)
+			if int64(len(nodes)) != res.Stats.Nodes {
+				t.Fatalf("%d rows read back, engine counted %d", len(nodes), res.Stats.Nodes)
+			}
+			checkTreeShape(t, nodes)
+			// Every move replays legally (a sample: Position replays the path).
+			for i := 0; i < len(nodes); i += 1 + len(nodes)/50 {
+				if _, err := s.Position(context.Background(), r.ID, nodes[i].ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func TestRealSearchCancelled(t *testing.T) {
+	s, path := mustCreate(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	o, _ := engine.VariantOptions("captures")
+	rec, err := s.NewRecorder(ctx, RunInfo{FEN: tacticalFEN, Variant: "captures"}, RecordOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cancel from another goroutine once the search is well under way, as
+	// a Ctrl-C would.
+	go func() {
+		for rec.Nodes() < 20000 {
+			if rec.Context().Err() != nil {
+				return
+			}
+		}
+		cancel()
+	}()
+	res := engine.NewSearcher(o).Search(rec.Context(), engine.MustParseFEN(tacticalFEN), engine.Limits{Depth: 60}, rec)
+	if err := rec.Finish(Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth}); err != nil {
+		t.Fatal(err)
+	}
+	if res.Stopped != engine.StopCancel {
+		t.Fatalf("search stopped: %s", res.Stopped)
+	}
+	s.Close()
+	s2, err := Open(path)
+	if err != nil {
+		t.Fatalf("interrupted trace does not open: %v", err)
+	}
+	defer s2.Close()
+	r, err := s2.Run(context.Background(), rec.RunID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusInterrupted || r.Rows != res.Stats.Nodes {
+		t.Errorf("status %s rows %d; want interrupted, %d rows", r.Status, r.Rows, res.Stats.Nodes)
+	}
+	nodes := allNodes(t, s2, r.ID)
+	checkTreeShape(t, nodes)
+	var incomplete int
+	for _, n := range nodes {
+		if n.Incomplete {
+			incomplete++
+		}
+	}
+	if incomplete == 0 {
+		t.Error("no node is marked incomplete")
+	}
+	if !nodes[0].Incomplete {
+		t.Error("the run node is not marked incomplete")
+	}
+}
+
+func TestRealSearchNodeLimit(t *testing.T) {
+	s, _ := mustCreate(t)
+	rec, res := searchInto(t, context.Background(), s, tacticalFEN, "captures", engine.Limits{Depth: 60, Nodes: 5000}, RecordOptions{MaxNodes: 5000})
+	r, _ := s.Run(context.Background(), rec.RunID())
+	if r.Status != StatusTruncated || r.Rows != res.Stats.Nodes {
+		t.Errorf("status %s rows %d; want truncated with %d rows", r.Status, r.Rows, res.Stats.Nodes)
+	}
+}
+
+// BenchmarkTracedSearch records a real search: rows/s is the rate a traced
+// search reaches (the engine's own speed included), to compare with
+// BenchmarkBareInsert.
+func BenchmarkTracedSearch(b *testing.B) {
+	s, _ := mustCreate(b)
+	var rows int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, res := searchInto(b, context.Background(), s, tacticalFEN, "captures", engine.Limits{Depth: 6}, RecordOptions{})
+		rows += res.Stats.Nodes
+	}
+	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkUntracedSearch is the same search with no tracer, for the
+// engine's own node rate.
+func BenchmarkUntracedSearch(b *testing.B) {
+	o, _ := engine.VariantOptions("captures")
+	var nodes int64
+	for i := 0; i < b.N; i++ {
+		res := engine.NewSearcher(o).Search(context.Background(), engine.MustParseFEN(tacticalFEN), engine.Limits{Depth: 6}, nil)
+		nodes += res.Stats.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
