@@ -1,0 +1,503 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+func init() {
+	register(&command{name: "perft", summary: "count the legal move tree (move generator check and speed benchmark)", run: runPerft})
+}
+
+// perftJSON is the --json output of one perft count.
+type perftJSON struct {
+	FEN       string            `json:"fen"`
+	ID        string            `json:"id,omitempty"`
+	Depth     int               `json:"depth"`
+	Nodes     uint64            `json:"nodes"`
+	ElapsedMS int64             `json:"elapsed_ms"`
+	NPS       int64             `json:"nps"`
+	Divide    []perftDivideJSON `json:"divide,omitempty"`
+}
+
+type perftDivideJSON struct {
+	Move  string `json:"move"`
+	Nodes uint64 `json:"nodes"`
+}
+
+// perftCheckJSON is the --json output of checking an EPD perft suite.
+type perftCheckJSON struct {
+	File      string             `json:"file"`
+	Positions int                `json:"positions"`
+	Passed    int                `json:"passed"`
+	Failed    int                `json:"failed"`
+	Nodes     uint64             `json:"nodes"`
+	ElapsedMS int64              `json:"elapsed_ms"`
+	NPS       int64              `json:"nps"`
+	Failures  []perftFailureJSON `json:"failures"`
+}
+
+type perftFailureJSON struct {
+	Line  int    `json:"line"`
+	ID    string `json:"id,omitempty"`
+	FEN   string `json:"fen"`
+	Depth int    `json:"depth"`
+	Got   uint64 `json:"got"`
+	Want  uint64 `json:"want"`
+}
+
+// perftBenchJSON is the --json output of --bench.
+type perftBenchJSON struct {
+	Stockfish string          `json:"stockfish"` // path of the Stockfish run alongside, "" if none
+	Runs      int             `json:"runs"`
+	Results   []perftBenchRow `json:"results"`
+}
+
+type perftBenchRow struct {
+	Name        string  `json:"name"`
+	FEN         string  `json:"fen"`
+	Depth       int     `json:"depth"`
+	Nodes       uint64  `json:"nodes"`
+	ElapsedMS   float64 `json:"elapsed_ms"`
+	Mnps        float64 `json:"mnps"`
+	StockfishMS float64 `json:"stockfish_ms,omitempty"`
+	// Ratio is Horizon's time over Stockfish's: 2 means Horizon takes twice as long.
+	Ratio float64 `json:"ratio,omitempty"`
+}
+
+// perftBenchPositions are the issue's benchmark: start position depth 6 and
+// Kiwipete depth 5.
+var perftBenchPositions = []struct {
+	name, fen string
+	depth     int
+}{
+	{"startpos", engine.StartFEN, 6},
+	{"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5},
+}
+
+func runPerft(e *env, args []string) error {
+	fs := newFlags(e, "perft", "(--fen FEN --depth N [--divide] | --epd FILE [--max-depth N] | --bench) [--json]",
+		`Counts the leaf nodes of the legal move tree (perft), the standard check of a
+chess move generator. With --fen it prints the count, and with --divide the
+count below each legal move first, as "e2e4: 9771" lines in the format of
+Stockfish's "go perft", so the two can be diffed. With --epd it checks every
+";D1 20"-style count of an EPD perft suite and ends with "N passed, N failed"
+(exit status 1 if any failed); adding --depth instead counts every position of
+the file at that depth. --bench times the start position at depth 6 and
+Kiwipete at depth 5 and, when Stockfish is installed, runs the same perfts in
+Stockfish in the same run and prints the time ratio.`,
+		"horizon perft --fen startpos --depth 5",
+		"horizon perft --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' --depth 3 --divide",
+		"horizon perft --epd testdata/perftsuite.epd --max-depth 4",
+		"horizon perft --bench")
+	fen := fs.String("fen", "", "position as FEN ('startpos' for the initial position)")
+	epd := fs.String("epd", "", "EPD file: check its ;Dn perft counts (or count each position at --depth)")
+	depth := fs.Int("depth", 0, "perft depth in plies")
+	maxDepth := fs.Int("max-depth", 0, "with --epd: check only the counts of depth <= N (0: all)")
+	divide := fs.Bool("divide", false, "print the count below each legal move (\"e2e4: 9771\")")
+	bench := fs.Bool("bench", false, "benchmark: startpos depth 6 and Kiwipete depth 5, side by side with Stockfish")
+	runs := fs.Int("runs", 1, "with --bench: time each perft this many times and keep the fastest")
+	stockfish := fs.String("stockfish", "", "with --bench: Stockfish binary (default: stockfish in PATH or /usr/games/stockfish; 'none' to skip)")
+	asJSON := fs.Bool("json", false, "print the results as JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if *depth < 0 || *maxDepth < 0 {
+		return usagef("--depth and --max-depth must not be negative")
+	}
+	if *bench {
+		if *fen != "" || *epd != "" || *depth != 0 || *divide || *maxDepth != 0 {
+			return usagef("--bench runs fixed positions: it takes no --fen, --epd, --depth, --divide or --max-depth")
+		}
+		if *runs < 1 {
+			return usagef("--runs must be at least 1")
+		}
+		return perftBench(e, *runs, *stockfish, *asJSON)
+	}
+	positions, err := loadPositions(*fen, *epd)
+	if err != nil {
+		return err
+	}
+	if *depth == 0 {
+		if *epd == "" {
+			return usagef("--depth N is required with --fen")
+		}
+		if *divide {
+			return usagef("--divide needs --depth")
+		}
+		return perftCheck(e, *epd, positions, *maxDepth, *asJSON)
+	}
+	if *maxDepth != 0 {
+		return usagef("--max-depth applies to checking an EPD suite; with --depth every position is counted at that depth")
+	}
+	return perftCount(e, *epd, positions, *depth, *divide, *asJSON)
+}
+
+// perftRoot counts perft below each root move, checking ctx between root
+// moves so that a long count can be interrupted.
+func perftRoot(ctx context.Context, p *engine.Position, depth int) ([]engine.DivideEntry, uint64, error) {
+	var out []engine.DivideEntry
+	var total uint64
+	for _, m := range p.LegalMoves() {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, fmt.Errorf("interrupted")
+		}
+		p.MakeMove(m)
+		n := engine.Perft(p, depth-1)
+		p.UnmakeMove()
+		out = append(out, engine.DivideEntry{Move: m, Nodes: n})
+		total += n
+	}
+	return out, total, nil
+}
+
+func perftMnps(nodes uint64, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(nodes) / d.Seconds() / 1e6
+}
+
+func perftCount(e *env, epdFile string, positions []engine.EPD, depth int, divide, asJSON bool) error {
+	var out []perftJSON
+	for i := range positions {
+		pos := &positions[i]
+		start := time.Now()
+		div, total, err := perftRoot(e.ctx, pos.Pos, depth)
+		if err != nil {
+			return err
+		}
+		elapsed := time.Since(start)
+		// Sorted by move text, so the output diffs cleanly against another engine's.
+		sort.Slice(div, func(a, b int) bool { return div[a].Move.UCI() < div[b].Move.UCI() })
+		if asJSON {
+			j := perftJSON{FEN: pos.FEN, ID: pos.ID, Depth: depth, Nodes: total, ElapsedMS: elapsed.Milliseconds(),
+				NPS: int64(perftMnps(total, elapsed) * 1e6)}
+			if divide {
+				j.Divide = []perftDivideJSON{}
+				for _, d := range div {
+					j.Divide = append(j.Divide, perftDivideJSON{d.Move.UCI(), d.Nodes})
+				}
+			}
+			out = append(out, j)
+			continue
+		}
+		if len(positions) > 1 {
+			if i > 0 {
+				fmt.Fprintln(e.stdout)
+			}
+			fmt.Fprintf(e.stdout, "position %s: %s\n", positionLabel(epdFile, pos), pos.FEN)
+		}
+		if divide {
+			for _, d := range div {
+				fmt.Fprintf(e.stdout, "%s: %d\n", d.Move.UCI(), d.Nodes)
+			}
+			fmt.Fprintln(e.stdout)
+		}
+		fmt.Fprintf(e.stdout, "Nodes searched: %d\n", total)
+		fmt.Fprintf(e.stdout, "Time: %.3f s (%.1f Mnps)\n", elapsed.Seconds(), perftMnps(total, elapsed))
+	}
+	if asJSON {
+		if len(out) == 1 {
+			return perftWriteJSON(e.stdout, out[0])
+		}
+		return perftWriteJSON(e.stdout, out)
+	}
+	return nil
+}
+
+func perftWriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, asJSON bool) error {
+	res := perftCheckJSON{File: file, Failures: []perftFailureJSON{}}
+	start := time.Now()
+	for i := range positions {
+		pos := &positions[i]
+		var depths []int
+		for _, d := range pos.Depths() {
+			if maxDepth == 0 || d <= maxDepth {
+				depths = append(depths, d)
+			}
+		}
+		if len(depths) == 0 {
+			continue
+		}
+		res.Positions++
+		var nodes uint64
+		posStart := time.Now()
+		failed := false
+		for _, d := range depths {
+			_, got, err := perftRoot(e.ctx, pos.Pos, d)
+			if err != nil {
+				return err
+			}
+			nodes += got
+			if want := pos.Perft[d]; got != want {
+				res.Failed++
+				failed = true
+				res.Failures = append(res.Failures, perftFailureJSON{Line: pos.Line, ID: pos.ID, FEN: pos.FEN, Depth: d, Got: got, Want: want})
+				if !asJSON {
+					fmt.Fprintf(e.stdout, "FAIL %s depth %d: got %d, want %d (%s)\n", positionLabel(file, pos), d, got, want, pos.FEN)
+				}
+			} else {
+				res.Passed++
+			}
+		}
+		res.Nodes += nodes
+		if !asJSON && !failed {
+			fmt.Fprintf(e.stdout, "ok   %s depth %d..%d, %d nodes, %.2f s\n", positionLabel(file, pos),
+				depths[0], depths[len(depths)-1], nodes, time.Since(posStart).Seconds())
+		}
+	}
+	if res.Positions == 0 {
+		if maxDepth > 0 {
+			return fmt.Errorf("%s: no ;Dn perft counts of depth %d or less", file, maxDepth)
+		}
+		return fmt.Errorf("%s: no ;Dn perft counts", file)
+	}
+	elapsed := time.Since(start)
+	res.ElapsedMS = elapsed.Milliseconds()
+	res.NPS = int64(perftMnps(res.Nodes, elapsed) * 1e6)
+	if asJSON {
+		if err := perftWriteJSON(e.stdout, res); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "%d positions, %d nodes in %.2f s (%.1f Mnps)\n", res.Positions, res.Nodes, elapsed.Seconds(), perftMnps(res.Nodes, elapsed))
+		fmt.Fprintf(e.stdout, "%d passed, %d failed\n", res.Passed, res.Failed)
+	}
+	if res.Failed > 0 {
+		return fmt.Errorf("%d of %d perft counts in %s are wrong", res.Failed, res.Passed+res.Failed, file)
+	}
+	return nil
+}
+
+// perftStockfishPath resolves --stockfish: "" looks in PATH, then in
+// /usr/games (Debian's location, often not in PATH); "none" turns it off.
+func perftStockfishPath(flag string) (string, error) {
+	switch flag {
+	case "none":
+		return "", nil
+	case "":
+		for _, p := range []string{"stockfish", "/usr/games/stockfish"} {
+			if path, err := exec.LookPath(p); err == nil {
+				return path, nil
+			}
+		}
+		return "", nil
+	}
+	path, err := exec.LookPath(flag)
+	if err != nil {
+		return "", fmt.Errorf("--stockfish %s: %v", flag, err)
+	}
+	return path, nil
+}
+
+func perftBench(e *env, runs int, sfFlag string, asJSON bool) error {
+	sfPath, err := perftStockfishPath(sfFlag)
+	if err != nil {
+		return err
+	}
+	var sf *uciPerftEngine
+	if sfPath != "" {
+		if sf, err = startUCIPerftEngine(e.ctx, sfPath); err != nil {
+			return fmt.Errorf("starting %s: %v", sfPath, err)
+		}
+		defer sf.close()
+	}
+	res := perftBenchJSON{Stockfish: sfPath, Runs: runs}
+	if !asJSON {
+		if sf != nil {
+			fmt.Fprintf(e.stdout, "perft benchmark, Horizon and %s (%s) in the same run, best of %d\n", sf.name, sfPath, runs)
+			fmt.Fprintf(e.stdout, "%-9s %5s %11s %10s %7s %12s %7s %6s\n", "position", "depth", "nodes", "horizon s", "Mnps", "stockfish s", "Mnps", "ratio")
+		} else {
+			fmt.Fprintf(e.stdout, "perft benchmark, best of %d (Stockfish not found: no comparison; install it or pass --stockfish PATH)\n", runs)
+			fmt.Fprintf(e.stdout, "%-9s %5s %11s %10s %7s\n", "position", "depth", "nodes", "horizon s", "Mnps")
+		}
+	}
+	var totalNodes uint64
+	var totalH, totalS time.Duration
+	for _, b := range perftBenchPositions {
+		p, err := engine.ParseFEN(b.fen)
+		if err != nil {
+			return err
+		}
+		var nodes uint64
+		best := time.Duration(1<<63 - 1)
+		for r := 0; r < runs; r++ {
+			start := time.Now()
+			_, n, err := perftRoot(e.ctx, p, b.depth)
+			if err != nil {
+				return err
+			}
+			best = min(best, time.Since(start))
+			nodes = n
+		}
+		row := perftBenchRow{Name: b.name, FEN: b.fen, Depth: b.depth, Nodes: nodes,
+			ElapsedMS: float64(best.Microseconds()) / 1e3, Mnps: perftMnps(nodes, best)}
+		totalNodes += nodes
+		totalH += best
+		var sfBest time.Duration
+		if sf != nil {
+			sfBest = time.Duration(1<<63 - 1)
+			for r := 0; r < runs; r++ {
+				n, d, err := sf.perft(b.fen, b.depth)
+				if err != nil {
+					return fmt.Errorf("stockfish perft of %s: %v", b.name, err)
+				}
+				if n != nodes {
+					return fmt.Errorf("perft %s depth %d: Horizon counts %d, Stockfish %d", b.name, b.depth, nodes, n)
+				}
+				sfBest = min(sfBest, d)
+			}
+			row.StockfishMS = float64(sfBest.Microseconds()) / 1e3
+			row.Ratio = best.Seconds() / sfBest.Seconds()
+			totalS += sfBest
+		}
+		res.Results = append(res.Results, row)
+		if !asJSON {
+			fmt.Fprintf(e.stdout, "%-9s %5d %11d %10.3f %7.1f", b.name, b.depth, nodes, best.Seconds(), row.Mnps)
+			if sf != nil {
+				fmt.Fprintf(e.stdout, " %12.3f %7.1f %6.2f", sfBest.Seconds(), perftMnps(nodes, sfBest), row.Ratio)
+			}
+			fmt.Fprintln(e.stdout)
+		}
+	}
+	if asJSON {
+		return perftWriteJSON(e.stdout, res)
+	}
+	fmt.Fprintf(e.stdout, "%-9s %5s %11d %10.3f %7.1f", "total", "", totalNodes, totalH.Seconds(), perftMnps(totalNodes, totalH))
+	if sf != nil {
+		fmt.Fprintf(e.stdout, " %12.3f %7.1f %6.2f", totalS.Seconds(), perftMnps(totalNodes, totalS), totalH.Seconds()/totalS.Seconds())
+	}
+	fmt.Fprintln(e.stdout)
+	if sf != nil {
+		fmt.Fprintln(e.stdout, "ratio = Horizon's time / Stockfish's time (Stockfish timed from sending \"go perft\" to its node count)")
+	}
+	return nil
+}
+
+// uciPerftEngine drives a UCI engine that implements Stockfish's "go perft".
+type uciPerftEngine struct {
+	ctx   context.Context
+	name  string
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan string
+}
+
+func startUCIPerftEngine(ctx context.Context, path string) (*uciPerftEngine, error) {
+	cmd := exec.CommandContext(ctx, path)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	u := &uciPerftEngine{ctx: ctx, name: "engine", cmd: cmd, in: in, lines: make(chan string, 256)}
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			u.lines <- sc.Text()
+		}
+		close(u.lines)
+	}()
+	fmt.Fprintln(in, "uci")
+	for {
+		line, err := u.next(ctx, 10*time.Second)
+		if err != nil {
+			u.close()
+			return nil, fmt.Errorf("no uciok: %v", err)
+		}
+		if name, ok := strings.CutPrefix(line, "id name "); ok {
+			u.name = name
+		}
+		if line == "uciok" {
+			return u, nil
+		}
+	}
+}
+
+// next returns the engine's next output line.
+func (u *uciPerftEngine) next(ctx context.Context, timeout time.Duration) (string, error) {
+	select {
+	case line, ok := <-u.lines:
+		if !ok {
+			return "", fmt.Errorf("the engine exited")
+		}
+		return strings.TrimSpace(line), nil
+	case <-ctx.Done():
+		return "", fmt.Errorf("interrupted")
+	case <-time.After(timeout):
+		return "", fmt.Errorf("no answer in %s", timeout)
+	}
+}
+
+// perft runs "go perft depth" on fen and returns the node count and the time
+// from sending the command to reading the count. The position is set up and
+// synchronised with isready first so that only the count is timed.
+func (u *uciPerftEngine) perft(fen string, depth int) (uint64, time.Duration, error) {
+	ctx := u.ctx
+	fmt.Fprintf(u.in, "ucinewgame\nposition fen %s\nisready\n", fen)
+	for {
+		line, err := u.next(ctx, 10*time.Second)
+		if err != nil {
+			return 0, 0, err
+		}
+		if line == "readyok" {
+			break
+		}
+	}
+	start := time.Now()
+	fmt.Fprintf(u.in, "go perft %d\n", depth)
+	for {
+		line, err := u.next(ctx, 5*time.Minute)
+		if err != nil {
+			return 0, 0, err
+		}
+		if rest, ok := strings.CutPrefix(line, "Nodes searched:"); ok {
+			elapsed := time.Since(start)
+			n, err := strconv.ParseUint(strings.TrimSpace(rest), 10, 64)
+			return n, elapsed, err
+		}
+	}
+}
+
+func (u *uciPerftEngine) close() {
+	fmt.Fprintln(u.in, "quit")
+	u.in.Close()
+	done := make(chan struct{})
+	go func() {
+		for range u.lines {
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		u.cmd.Process.Kill()
+	}
+	u.cmd.Wait()
+}

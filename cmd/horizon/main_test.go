@@ -1,0 +1,396 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// runCLI runs one horizon invocation in-process, as main would, and returns
+// the exit status and what it wrote.
+func runCLI(t testing.TB, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// writeFile writes content to name in a fresh temporary directory.
+func writeFile(t testing.TB, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// checkOneLineError checks a failed run's stderr: one line, naming want.
+func checkOneLineError(t *testing.T, stderr string, want ...string) {
+	t.Helper()
+	if strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") {
+		t.Errorf("stderr is not one line: %q", stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("stderr %q does not say %q", stderr, w)
+		}
+	}
+	if strings.Contains(stderr, "goroutine") || strings.Contains(stderr, "panic") {
+		t.Errorf("stderr has a stack trace: %q", stderr)
+	}
+}
+
+const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+func TestPerftCount(t *testing.T) {
+	cases := []struct {
+		fen   string
+		depth string
+		want  string
+	}{
+		{"startpos", "3", "Nodes searched: 8902\n"},
+		{kiwipete, "2", "Nodes searched: 2039\n"},
+		{"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "4", "Nodes searched: 43238\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.fen, func(t *testing.T) {
+			code, out, errOut := runCLI(t, "", "perft", "--fen", c.fen, "--depth", c.depth)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			if !strings.HasPrefix(out, c.want) {
+				t.Errorf("stdout %q, want it to start with %q", out, c.want)
+			}
+			if !regexp.MustCompile(`(?m)^Time: [0-9.]+ s \([0-9.]+ Mnps\)$`).MatchString(out) {
+				t.Errorf("no time line in %q", out)
+			}
+		})
+	}
+}
+
+func TestPerftDivide(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "perft", "--fen", kiwipete, "--depth", "2", "--divide")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	// Stockfish's format: "move: count" lines, a blank line, the total.
+	blocks := strings.SplitN(out, "\n\n", 2)
+	if len(blocks) != 2 || !strings.HasPrefix(blocks[1], "Nodes searched: 2039\n") {
+		t.Fatalf("stdout is not divide lines, blank line, total:\n%s", out)
+	}
+	lines := strings.Split(blocks[0], "\n")
+	if len(lines) != 48 {
+		t.Errorf("%d divide lines, want 48", len(lines))
+	}
+	if !sort.StringsAreSorted(lines) {
+		t.Errorf("divide lines are not sorted by move")
+	}
+	line := regexp.MustCompile(`^[a-h][1-8][a-h][1-8][nbrq]?: [0-9]+$`)
+	seen := map[string]bool{}
+	for _, l := range lines {
+		if !line.MatchString(l) {
+			t.Errorf("divide line %q is not like \"e2e4: 9771\"", l)
+		}
+		seen[l] = true
+	}
+	for _, want := range []string{"e1g1: 43", "e1c1: 43", "e5f7: 44", "d5e6: 46"} {
+		if !seen[want] {
+			t.Errorf("no divide line %q", want)
+		}
+	}
+}
+
+func TestPerftJSON(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "perft", "--fen", "startpos", "--depth", "2", "--divide", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+	}
+	for _, k := range []string{"fen", "depth", "nodes", "elapsed_ms", "nps", "divide"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("JSON has no key %q: %s", k, out)
+		}
+	}
+	if got["nodes"] != 400.0 || got["depth"] != 2.0 || got["fen"] != "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" {
+		t.Errorf("JSON values wrong: %s", out)
+	}
+	div, _ := got["divide"].([]any)
+	if len(div) != 20 {
+		t.Fatalf("divide has %d entries, want 20", len(div))
+	}
+	first, _ := div[0].(map[string]any)
+	if first["move"] != "a2a3" || first["nodes"] != 20.0 {
+		t.Errorf("first divide entry %v, want a2a3: 20", first)
+	}
+}
+
+const smallSuite = `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902
+4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66 ;D3 1197
+`
+
+func TestPerftEPDCheck(t *testing.T) {
+	t.Run("all pass", func(t *testing.T) {
+		path := writeFile(t, "suite.epd", smallSuite)
+		code, out, errOut := runCLI(t, "", "perft", "--epd", path)
+		if code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, errOut)
+		}
+		if !strings.HasSuffix(out, "\n6 passed, 0 failed\n") {
+			t.Errorf("stdout does not end with the tally:\n%s", out)
+		}
+		if strings.Count(out, "ok   ") != 2 {
+			t.Errorf("want one progress line per position:\n%s", out)
+		}
+	})
+	t.Run("max depth", func(t *testing.T) {
+		path := writeFile(t, "suite.epd", smallSuite)
+		code, out, _ := runCLI(t, "", "perft", "--epd", path, "--max-depth", "2")
+		if code != 0 || !strings.HasSuffix(out, "\n4 passed, 0 failed\n") {
+			t.Errorf("exit %d, stdout:\n%s", code, out)
+		}
+	})
+	t.Run("a wrong count", func(t *testing.T) {
+		path := writeFile(t, "bad.epd", strings.Replace(smallSuite, ";D2 66", ";D2 67", 1))
+		code, out, errOut := runCLI(t, "", "perft", "--epd", path)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1", code)
+		}
+		if !strings.Contains(out, "FAIL "+path+":2 depth 2: got 66, want 67") || !strings.HasSuffix(out, "\n5 passed, 1 failed\n") {
+			t.Errorf("stdout does not report the failure:\n%s", out)
+		}
+		checkOneLineError(t, errOut, "1 of 6 perft counts")
+	})
+	t.Run("json", func(t *testing.T) {
+		path := writeFile(t, "bad.epd", strings.Replace(smallSuite, ";D3 8902", ";D3 8903", 1))
+		code, out, _ := runCLI(t, "", "perft", "--epd", path, "--json")
+		if code != 1 {
+			t.Fatalf("exit %d, want 1", code)
+		}
+		var got struct {
+			Passed, Failed, Positions int
+			Failures                  []map[string]any
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+		}
+		if got.Passed != 5 || got.Failed != 1 || got.Positions != 2 || len(got.Failures) != 1 {
+			t.Fatalf("JSON %s", out)
+		}
+		for _, k := range []string{"line", "fen", "depth", "got", "want"} {
+			if _, ok := got.Failures[0][k]; !ok {
+				t.Errorf("failure has no key %q: %v", k, got.Failures[0])
+			}
+		}
+		for _, k := range []string{`"elapsed_ms"`, `"nodes"`, `"nps"`, `"file"`} {
+			if !strings.Contains(out, k) {
+				t.Errorf("no key %s in %s", k, out)
+			}
+		}
+	})
+	t.Run("count every position", func(t *testing.T) {
+		path := writeFile(t, "suite.epd", smallSuite)
+		code, out, _ := runCLI(t, "", "perft", "--epd", path, "--depth", "2")
+		if code != 0 || strings.Count(out, "Nodes searched: ") != 2 || !strings.Contains(out, "Nodes searched: 66\n") {
+			t.Errorf("exit %d, stdout:\n%s", code, out)
+		}
+	})
+	t.Run("no counts", func(t *testing.T) {
+		path := writeFile(t, "plain.epd", "8/8/8/8/8/8/8/K6k w - - id \"x\";\n")
+		code, _, errOut := runCLI(t, "", "perft", "--epd", path)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1", code)
+		}
+		checkOneLineError(t, errOut, "no ;Dn perft counts")
+	})
+}
+
+func TestPerftErrors(t *testing.T) {
+	badEPD := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ;D1 20\n8/8/8/8/8/8/8/K7 w - - ;D1 3\n"
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want []string // phrases of the one-line error
+	}{
+		{"bad FEN side", []string{"--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "--depth", "1"}, 1, []string{"side", `"x" is not w or b`}},
+		{"bad FEN placement", []string{"--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", "--depth", "1"}, 1, []string{"placement", "rank 1 has 7 squares"}},
+		{"bad FEN castling", []string{"--fen", "r3k2r/8/8/8/8/8/8/R4K1R w KQkq - 0 1", "--depth", "1"}, 1, []string{"castling"}},
+		{"bad EPD line", []string{"--epd", "@bad.epd"}, 1, []string{"bad.epd:2:", "black king is missing"}},
+		{"missing file", []string{"--epd", "/nonexistent/suite.epd"}, 1, []string{"/nonexistent/suite.epd"}},
+		{"unknown flag", []string{"--fne", "startpos"}, 2, []string{"flag provided but not defined: -fne"}},
+		{"no position", []string{"--depth", "3"}, 2, []string{"--fen"}},
+		{"both positions", []string{"--fen", "startpos", "--epd", "x.epd", "--depth", "1"}, 2, []string{"not both"}},
+		{"no depth", []string{"--fen", "startpos"}, 2, []string{"--depth N is required"}},
+		{"negative depth", []string{"--fen", "startpos", "--depth", "-1"}, 2, []string{"must not be negative"}},
+		{"bad depth", []string{"--fen", "startpos", "--depth", "x"}, 2, []string{"invalid value"}},
+		{"extra argument", []string{"--fen", "startpos", "--depth", "1", "extra"}, 2, []string{`unexpected argument "extra"`}},
+		{"bench with a position", []string{"--bench", "--fen", "startpos"}, 2, []string{"--bench runs fixed positions"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"perft"}, c.args...)
+			for i, a := range args {
+				if a == "@bad.epd" {
+					args[i] = writeFile(t, "bad.epd", badEPD)
+				}
+			}
+			code, out, errOut := runCLI(t, "", args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; stderr %q", code, c.code, errOut)
+			}
+			// A flag the flag package rejects also prints the help to stdout
+			// (flags.go); other errors print nothing there.
+			if out != "" && c.code != 2 {
+				t.Errorf("stdout %q, want nothing", out)
+			}
+			if c.code == 2 {
+				// Usage errors add a pointer to --help on a second line.
+				lines := strings.Split(strings.TrimSpace(errOut), "\n")
+				if len(lines) != 2 || !strings.Contains(lines[1], "horizon perft --help") {
+					t.Errorf("usage error %q", errOut)
+				}
+				errOut = lines[0] + "\n"
+			}
+			checkOneLineError(t, errOut, c.want...)
+		})
+	}
+}
+
+func TestPerftHelp(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "perft", "--help")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"Usage: horizon perft", "-fen", "-epd", "-depth", "-divide", "-max-depth",
+		"-bench", "-json", "-runs", "-stockfish", "Examples:", "horizon perft --fen startpos --depth 5"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help does not mention %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runCLI(t, "", "--help")
+	if code != 0 || !regexp.MustCompile(`(?m)^  perft +count`).MatchString(out) {
+		t.Errorf("horizon --help (exit %d) does not list perft:\n%s", code, out)
+	}
+}
+
+func TestLoadPositions(t *testing.T) {
+	good := writeFile(t, "good.epd", smallSuite)
+	cases := []struct {
+		name, fen, epd, def string
+		n                   int
+		usage               bool   // want a usage error
+		err                 string // else want an error saying this
+	}{
+		{name: "startpos", fen: "startpos", n: 1},
+		{name: "FEN", fen: kiwipete, n: 1},
+		{name: "EPD", epd: good, n: 2},
+		{name: "default", def: "startpos", n: 1},
+		{name: "flag beats default", fen: kiwipete, def: "startpos", n: 1},
+		{name: "neither", usage: true},
+		{name: "both", fen: "startpos", epd: good, usage: true},
+		{name: "both with default", fen: "startpos", epd: good, def: "startpos", usage: true},
+		{name: "bad FEN", fen: "8/8/8/8/8/8/8/8 w - - 0 1", err: "white king is missing"},
+		{name: "bad EPD", epd: writeFile(t, "bad.epd", "# header\n8/8/8/8/8/8/8/K6k w - - bm Kh2;\n"), err: "bad.epd:2: bm move \"Kh2\""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ps, err := loadPositionsOr(c.fen, c.epd, c.def)
+			var ue *usageError
+			switch {
+			case c.usage:
+				if err == nil || !errors.As(err, &ue) {
+					t.Errorf("got %v, want a usage error", err)
+				}
+			case c.err != "":
+				if err == nil || !strings.Contains(err.Error(), c.err) || errors.As(err, &ue) {
+					t.Errorf("got %v, want an error saying %q", err, c.err)
+				}
+			default:
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(ps) != c.n {
+					t.Fatalf("%d positions, want %d", len(ps), c.n)
+				}
+				for _, p := range ps {
+					if p.Pos == nil || p.Pos.FEN() != p.FEN || p.Perft == nil || p.Ops == nil {
+						t.Errorf("incomplete position %+v", p)
+					}
+				}
+			}
+		})
+	}
+	if _, err := loadPositions("", ""); err == nil {
+		t.Errorf("loadPositions with no default accepted no position")
+	}
+}
+
+func TestPerftBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the benchmark counts 312 million nodes")
+	}
+	// Without Stockfish, to halve the time; TestUCIPerftEngine covers its side.
+	code, out, errOut := runCLI(t, "", "perft", "--bench", "--json", "--stockfish", "none")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var got perftBenchJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+	}
+	if len(got.Results) != 2 || got.Results[0].Nodes != 119060324 || got.Results[1].Nodes != 193690690 {
+		t.Fatalf("results %+v", got.Results)
+	}
+	for _, k := range []string{`"name"`, `"depth"`, `"nodes"`, `"elapsed_ms"`, `"mnps"`, `"stockfish"`} {
+		if !strings.Contains(out, k) {
+			t.Errorf("no key %s in %s", k, out)
+		}
+	}
+	for _, r := range got.Results {
+		if r.Mnps <= 0 || r.ElapsedMS <= 0 {
+			t.Errorf("%s: no timing: %+v", r.Name, r)
+		}
+		if r.StockfishMS != 0 || r.Ratio != 0 {
+			t.Errorf("%s: Stockfish times with --stockfish none: %+v", r.Name, r)
+		}
+	}
+}
+
+func TestUCIPerftEngine(t *testing.T) {
+	path, err := perftStockfishPath("")
+	if err != nil || path == "" {
+		t.Skip("stockfish not found (PATH or /usr/games/stockfish)")
+	}
+	sf, err := startUCIPerftEngine(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sf.close()
+	if !strings.Contains(sf.name, "Stockfish") {
+		t.Errorf("engine name %q", sf.name)
+	}
+	for _, c := range []struct {
+		fen   string
+		depth int
+		want  uint64
+	}{{kiwipete, 3, 97862}, {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, 43238}} {
+		n, d, err := sf.perft(c.fen, c.depth)
+		if err != nil || n != c.want || d <= 0 {
+			t.Errorf("perft(%s, %d) = %d in %s, %v; want %d", c.fen, c.depth, n, d, err, c.want)
+		}
+	}
+	if _, err := perftStockfishPath("/nonexistent/stockfish"); err == nil {
+		t.Errorf("a missing --stockfish binary was accepted")
+	}
+}
