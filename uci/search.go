@@ -39,9 +39,12 @@ type job struct {
 }
 
 func (j *job) stop() {
-	j.releaseOnce.Do(func() { close(j.release) })
+	j.releaseBestmove()
 	j.cancel()
 }
+
+// releaseBestmove lets the search send its bestmove when it ends.
+func (j *job) releaseBestmove() { j.releaseOnce.Do(func() { close(j.release) }) }
 
 // goCmd starts a search of the current position.
 func (s *session) goCmd(args []string, line string) {
@@ -88,7 +91,7 @@ func (s *session) goCmd(args []string, line string) {
 	j.limited = !p.infinite && !p.ponder && (lim.Depth > 0 || lim.Nodes > 0 || lim.MoveTime > 0)
 	hold := p.infinite || p.ponder // only stop or ponderhit may release the bestmove
 	if !hold {
-		close(j.release)
+		j.releaseBestmove()
 	}
 
 	jctx, cancel := context.WithCancel(s.ctx)
@@ -103,6 +106,11 @@ func (s *session) goCmd(args []string, line string) {
 			s.info("trace: %v; searching without tracing", err)
 		} else {
 			rec, sctx = r, r.Context()
+			if s.traceMax > 0 && (lim.Nodes == 0 || lim.Nodes > s.traceMax) {
+				// The recorder stops the search through its context too, but
+				// the search looks at its context only every 256 nodes.
+				lim.Nodes = s.traceMax
+			}
 		}
 	}
 	if s.debug && clock {
@@ -140,7 +148,7 @@ func (s *session) ponderhit() {
 		j.newIterationBefore.Store(now.Add(b.target / 2).UnixNano())
 	}
 	if !j.params.infinite {
-		j.releaseOnce.Do(func() { close(j.release) })
+		j.releaseBestmove()
 	}
 }
 

@@ -1,0 +1,308 @@
+package uci
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// hangTimeout only turns a hung engine into a failure; it is no speed goal.
+const hangTimeout = 60 * time.Second
+
+// conn is one side of a line-based engine conversation (UCI or xboard),
+// over pipes to an in-process session or to a child process.
+type conn struct {
+	t     testing.TB
+	name  string
+	w     io.WriteCloser
+	lines chan string
+	mu    sync.Mutex
+	log   []string // everything received, for failure messages
+	wait  func() error
+}
+
+func newConn(t testing.TB, name string, w io.WriteCloser, r io.Reader) *conn {
+	c := &conn{t: t, name: name, w: w, lines: make(chan string, 4096)}
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 1<<16), 1<<20)
+		for sc.Scan() {
+			c.lines <- sc.Text()
+		}
+		close(c.lines)
+	}()
+	return c
+}
+
+// send writes command lines.
+func (c *conn) send(lines ...string) {
+	c.t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(c.w, l+"\n"); err != nil {
+			c.t.Fatalf("%s: sending %q: %v", c.name, l, err)
+		}
+	}
+}
+
+// until returns the lines received up to and including the first one
+// for which match is true.
+func (c *conn) until(what string, match func(string) bool) []string {
+	c.t.Helper()
+	var got []string
+	timer := time.NewTimer(hangTimeout)
+	defer timer.Stop()
+	for {
+		select {
+		case l, ok := <-c.lines:
+			if !ok {
+				c.t.Fatalf("%s: output ended while waiting for %s; got:\n%s", c.name, what, strings.Join(got, "\n"))
+			}
+			c.mu.Lock()
+			c.log = append(c.log, l)
+			c.mu.Unlock()
+			got = append(got, l)
+			if match(l) {
+				return got
+			}
+		case <-timer.C:
+			c.t.Fatalf("%s: no %s after %v; got:\n%s", c.name, what, hangTimeout, strings.Join(got, "\n"))
+		}
+	}
+}
+
+func (c *conn) untilPrefix(prefix string) []string {
+	c.t.Helper()
+	return c.until(fmt.Sprintf("%q", prefix), func(l string) bool { return strings.HasPrefix(l, prefix) })
+}
+
+// close ends the input and waits for the other side to end.
+func (c *conn) close() error {
+	c.w.Close()
+	for range c.lines {
+	}
+	if c.wait != nil {
+		return c.wait()
+	}
+	return nil
+}
+
+// startSession runs Run in-process over pipes.
+func startSession(t testing.TB) *conn {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		err := Run(ctx, inR, outW, Config{Version: "test"})
+		outW.Close()
+		inR.Close()
+		errc <- err
+	}()
+	c := newConn(t, "session", inW, outR)
+	var once sync.Once
+	var runErr error
+	c.wait = func() error {
+		once.Do(func() { runErr = <-errc })
+		return runErr
+	}
+	t.Cleanup(func() {
+		cancel()
+		c.close()
+	})
+	return c
+}
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+	buildDir  string
+)
+
+// horizonBinary builds cmd/horizon once per test binary.
+func horizonBinary(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "horizon-uci-test")
+		if buildErr != nil {
+			return
+		}
+		builtBin = filepath.Join(buildDir, "horizon")
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			buildErr = fmt.Errorf("the go tool is not in PATH: %v", err)
+			return
+		}
+		cmd := exec.Command(goTool, "build", "-o", builtBin, "github.com/horizonqs/horizon/cmd/horizon")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtBin
+}
+
+// startProcess runs a program and talks to it over its standard input and
+// output.
+func startProcess(t testing.TB, name string, args ...string) *conn {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Stderr = &testWriter{t: t, prefix: filepath.Base(name) + " stderr: "}
+	w, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", name, err)
+	}
+	c := newConn(t, filepath.Base(name), w, r)
+	var once sync.Once
+	var waitErr error
+	c.wait = func() error {
+		once.Do(func() { waitErr = cmd.Wait() })
+		return waitErr
+	}
+	t.Cleanup(func() {
+		w.Close()
+		done := make(chan struct{})
+		go func() { c.close(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	return c
+}
+
+type testWriter struct {
+	t      testing.TB
+	prefix string
+}
+
+func (w *testWriter) Write(p []byte) (int, error) {
+	w.t.Logf("%s%s", w.prefix, strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// bestmove extracts the move (and ponder move) of a bestmove line.
+func bestmove(t testing.TB, line string) (best, ponder string) {
+	t.Helper()
+	f := strings.Fields(line)
+	if len(f) < 2 || f[0] != "bestmove" {
+		t.Fatalf("not a bestmove line: %q", line)
+	}
+	if len(f) == 4 && f[2] == "ponder" {
+		return f[1], f[3]
+	}
+	if len(f) != 2 {
+		t.Fatalf("malformed bestmove line: %q", line)
+	}
+	return f[1], ""
+}
+
+// mustPosition plays moves from fen.
+func mustPosition(t testing.TB, fen string, moves ...string) *engine.Position {
+	t.Helper()
+	pos, err := engine.ParseFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range moves {
+		mv, err := pos.ParseUCI(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos.MakeMove(mv)
+	}
+	return pos
+}
+
+// checkLegal fails unless best (and ponder, after best) are legal in pos.
+func checkLegal(t testing.TB, pos *engine.Position, best, ponder string) {
+	t.Helper()
+	pos = pos.Copy()
+	m, err := pos.ParseUCI(best)
+	if err != nil {
+		t.Fatalf("bestmove %s: %v", best, err)
+	}
+	if ponder == "" {
+		return
+	}
+	pos.MakeMove(m)
+	if _, err := pos.ParseUCI(ponder); err != nil {
+		t.Fatalf("ponder move %s after %s: %v", ponder, best, err)
+	}
+}
+
+// info is a parsed "info" line.
+type info struct {
+	fields map[string]string
+	pv     []string
+}
+
+func parseInfo(line string) (info, bool) {
+	f := strings.Fields(line)
+	if len(f) == 0 || f[0] != "info" || (len(f) > 1 && f[1] == "string") {
+		return info{}, false
+	}
+	in := info{fields: map[string]string{}}
+	for i := 1; i < len(f); i++ {
+		switch f[i] {
+		case "pv":
+			in.pv = f[i+1:]
+			i = len(f)
+		case "score":
+			if i+2 < len(f) {
+				in.fields["score "+f[i+1]] = f[i+2]
+				i += 2
+			}
+		default:
+			if i+1 < len(f) {
+				in.fields[f[i]] = f[i+1]
+				i++
+			}
+		}
+	}
+	return in, true
+}
+
+// infos returns the search info lines among lines.
+func infos(lines []string) []info {
+	var out []info
+	for _, l := range lines {
+		if in, ok := parseInfo(l); ok {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// infoStrings returns the text of the "info string" lines among lines.
+func infoStrings(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if s, ok := strings.CutPrefix(l, "info string "); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,323 @@
+package uci
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// transports run the same scripts against Run in-process (where -race
+// sees the session and search goroutines) and against the built binary
+// (what GUIs talk to).
+var transports = []struct {
+	name  string
+	start func(t *testing.T) *conn
+}{
+	{"in-process", func(t *testing.T) *conn { return startSession(t) }},
+	{"binary", func(t *testing.T) *conn { return startProcess(t, horizonBinary(t), "uci") }},
+}
+
+// script is one scripted UCI conversation.
+type script struct {
+	name string
+	run  func(t *testing.T, c *conn)
+}
+
+var scripts = []script{
+	{"handshake", func(t *testing.T, c *conn) {
+		c.send("uci")
+		got := c.untilPrefix("uciok")
+		if !strings.HasPrefix(got[0], "id name Horizon") {
+			t.Errorf("first line %q, want id name Horizon...", got[0])
+		}
+		if !slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "id author ") }) {
+			t.Errorf("no id author line in %q", got)
+		}
+		opts := map[string]string{}
+		for _, l := range got {
+			if !strings.HasPrefix(l, "option ") {
+				continue
+			}
+			f := strings.Fields(l)
+			if len(f) < 6 || f[1] != "name" || f[3] != "type" || f[5] != "default" {
+				t.Errorf("malformed option line %q", l)
+				continue
+			}
+			opts[f[2]] = l
+		}
+		want := map[string]string{"QSVariant": "combo", "Hash": "spin", "Trace": "string", "TraceMaxNodes": "spin",
+			"QSLevels": "spin", "SEEPrune": "check", "QSMoves": "combo"}
+		for name, typ := range want {
+			if !strings.Contains(opts[name], " type "+typ+" ") {
+				t.Errorf("option %s: got %q, want type %s", name, opts[name], typ)
+			}
+		}
+		for _, v := range engine.VariantNames() {
+			if !strings.Contains(opts["QSVariant"]+" ", " var "+v+" ") {
+				t.Errorf("QSVariant does not offer %s: %q", v, opts["QSVariant"])
+			}
+		}
+		c.send("isready")
+		c.untilPrefix("readyok")
+	}},
+	{"go depth", func(t *testing.T, c *conn) {
+		c.send("ucinewgame", "position startpos moves e2e4 e7e5", "go depth 4")
+		got := c.untilPrefix("bestmove")
+		var depths []int
+		for _, in := range infos(got) {
+			d, _ := strconv.Atoi(in.fields["depth"])
+			depths = append(depths, d)
+			if in.fields["score cp"] == "" && in.fields["score mate"] == "" {
+				t.Errorf("info line without a score: %v", in.fields)
+			}
+			for _, k := range []string{"seldepth", "nodes", "nps", "time"} {
+				if _, err := strconv.Atoi(in.fields[k]); err != nil {
+					t.Errorf("info %s = %q, want a number", k, in.fields[k])
+				}
+			}
+			if len(in.pv) == 0 {
+				t.Errorf("info line without a pv: %v", in.fields)
+			}
+		}
+		if !slices.Equal(depths, []int{1, 2, 3, 4}) {
+			t.Errorf("info depths %v, want 1 2 3 4", depths)
+		}
+		best, ponder := bestmove(t, got[len(got)-1])
+		checkLegal(t, mustPosition(t, "startpos", "e2e4", "e7e5"), best, ponder)
+		if pv := infos(got)[len(depths)-1].pv; pv[0] != best {
+			t.Errorf("bestmove %s is not the last pv's first move %v", best, pv)
+		}
+	}},
+	{"go nodes", func(t *testing.T, c *conn) {
+		c.send("position startpos", "go nodes 3000")
+		got := c.untilPrefix("bestmove")
+		ins := infos(got)
+		if len(ins) == 0 {
+			t.Fatalf("no info lines: %q", got)
+		}
+		last := ins[len(ins)-1]
+		if n, _ := strconv.ParseInt(last.fields["nodes"], 10, 64); n <= 0 || n > 3000 {
+			t.Errorf("last info nodes %q, want 1..3000", last.fields["nodes"])
+		}
+		best, ponder := bestmove(t, got[len(got)-1])
+		checkLegal(t, mustPosition(t, "startpos"), best, ponder)
+	}},
+	{"go movetime", func(t *testing.T, c *conn) {
+		c.send("position startpos moves d2d4", "go movetime 150")
+		got := c.untilPrefix("bestmove")
+		ins := infos(got)
+		if len(ins) == 0 {
+			t.Fatalf("no info lines: %q", got)
+		}
+		// The search may only stop once the time is used: no iterative
+		// deepening from the start position completes depth 127 in 150 ms.
+		if ms, _ := strconv.Atoi(ins[len(ins)-1].fields["time"]); ms < 150 {
+			t.Errorf("search stopped after %d ms, want at least the 150 ms of movetime", ms)
+		}
+		best, ponder := bestmove(t, got[len(got)-1])
+		checkLegal(t, mustPosition(t, "startpos", "d2d4"), best, ponder)
+	}},
+	{"go clock", func(t *testing.T, c *conn) {
+		for _, tc := range []struct {
+			moves []string
+			goCmd string
+			left  int // the side to move's clock in ms
+		}{
+			{nil, "go wtime 3000 btime 3000 winc 100 binc 100", 3000},
+			{[]string{"e2e4"}, "go wtime 60000 btime 2000 movestogo 5", 2000},
+			{[]string{"e2e4", "c7c5"}, "go wtime 500 btime 90000", 500},
+		} {
+			c.send("position startpos moves "+strings.Join(tc.moves, " "), tc.goCmd)
+			got := c.untilPrefix("bestmove")
+			ins := infos(got)
+			if len(ins) == 0 {
+				t.Fatalf("%s: no info lines: %q", tc.goCmd, got)
+			}
+			// Not a speed goal: the engine must not lose on time.
+			if ms, _ := strconv.Atoi(ins[len(ins)-1].fields["time"]); ms >= tc.left {
+				t.Errorf("%s: used %d ms of a %d ms clock", tc.goCmd, ms, tc.left)
+			}
+			best, ponder := bestmove(t, got[len(got)-1])
+			checkLegal(t, mustPosition(t, "startpos", tc.moves...), best, ponder)
+		}
+	}},
+	{"stop during go infinite, isready during a search", func(t *testing.T, c *conn) {
+		c.send("position startpos", "go infinite")
+		c.untilPrefix("info depth 2 ")
+		c.send("isready")
+		got := c.untilPrefix("readyok")
+		if slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "bestmove") }) {
+			t.Fatalf("bestmove before stop under go infinite: %q", got)
+		}
+		c.send("stop")
+		got = c.untilPrefix("bestmove")
+		best, ponder := bestmove(t, got[len(got)-1])
+		checkLegal(t, mustPosition(t, "startpos"), best, ponder)
+		// The engine is idle and answers again.
+		c.send("isready")
+		c.untilPrefix("readyok")
+	}},
+	{"go infinite holds bestmove after the search ends", func(t *testing.T, c *conn) {
+		// Black is mated: the search ends at once, but UCI wants the
+		// bestmove only after stop.
+		c.send("position startpos moves f2f3 e7e5 g2g4 d8h4", "go infinite", "isready")
+		got := c.untilPrefix("readyok")
+		c.send("isready")
+		got = append(got, c.untilPrefix("readyok")...)
+		if slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "bestmove") }) {
+			t.Fatalf("bestmove before stop under go infinite: %q", got)
+		}
+		c.send("stop")
+		got = c.untilPrefix("bestmove")
+		if got[len(got)-1] != "bestmove 0000" {
+			t.Errorf("mated side answered %q, want bestmove 0000", got[len(got)-1])
+		}
+	}},
+	{"illegal move keeps the previous position", func(t *testing.T, c *conn) {
+		c.send("position startpos moves e2e4", "position startpos moves e2e4 e7e5 e5e4", "isready")
+		got := c.untilPrefix("readyok")
+		msgs := infoStrings(got)
+		if len(msgs) != 1 || !strings.Contains(msgs[0], "e5e4") || !strings.Contains(msgs[0], "previous position kept") {
+			t.Errorf("info strings %q, want one naming e5e4 and saying the previous position is kept", msgs)
+		}
+		c.send("go depth 2")
+		got = c.untilPrefix("bestmove")
+		best, ponder := bestmove(t, got[len(got)-1])
+		checkLegal(t, mustPosition(t, "startpos", "e2e4"), best, ponder) // a black move
+	}},
+	{"malformed input is reported and ignored", func(t *testing.T, c *conn) {
+		for _, tc := range []struct{ line, want string }{
+			{"foo bar", "unknown command"},
+			{"setoption name NoSuchOption value 3", "unknown option"},
+			{"setoption name Hash value 0", "Hash"},
+			{"setoption name SEEPrune value maybe", "true or false"},
+			{"setoption name QSVariant value nonsense", "QSVariant"},
+			{"setoption", "want name"},
+			{"position fen 8/8/8/8 w - - 0 1", "previous position kept"},
+			{"position", "previous position kept"},
+			{"position startpos moves e2e5", "previous position kept"},
+			{"position startpos e2e4", "previous position kept"},
+			{"debug sideways", "on or off"},
+			{"ponderhit", "ponderhit ignored"},
+		} {
+			c.send(tc.line, "isready")
+			got := c.untilPrefix("readyok")
+			msgs := infoStrings(got)
+			if len(msgs) != 1 || !strings.Contains(msgs[0], tc.want) {
+				t.Errorf("%q: info strings %q, want one containing %q", tc.line, msgs, tc.want)
+			}
+		}
+		// Unknown tokens before a command are skipped, as the UCI spec asks.
+		c.send("joho isready")
+		got := c.untilPrefix("readyok")
+		if msgs := infoStrings(got); len(msgs) != 1 || !strings.Contains(msgs[0], "joho") {
+			t.Errorf("joho isready: info strings %q, want one naming joho", msgs)
+		}
+		// A bad go value is skipped; the rest of the command stands.
+		c.send("position startpos", "go depth x nodes 2000")
+		got = c.untilPrefix("bestmove")
+		if msgs := infoStrings(got); len(msgs) == 0 || !strings.Contains(msgs[0], `"x"`) {
+			t.Errorf("go depth x: info strings %q, want one naming x", msgs)
+		}
+		best, ponder := bestmove(t, got[len(got)-1])
+		checkLegal(t, mustPosition(t, "startpos"), best, ponder)
+	}},
+	{"traced go leaves runs in the trace file", func(t *testing.T, c *conn) {
+		path := filepath.Join(t.TempDir(), "games.trace")
+		c.send("setoption name Trace value "+path, "setoption name QSVariant value threshold",
+			"setoption name QSLevels value 6", "isready")
+		c.untilPrefix("readyok")
+		c.send("position startpos moves e2e4 e7e5 g1f3", "go depth 3")
+		got := c.untilPrefix("bestmove")
+		best, _ := bestmove(t, got[len(got)-1])
+		c.send("setoption name TraceMaxNodes value 500", "setoption name QSVariant value mvv-lva",
+			"position startpos", "go depth 30")
+		got = c.untilPrefix("bestmove")
+		best2, ponder2 := bestmove(t, got[len(got)-1])
+		checkLegal(t, mustPosition(t, "startpos"), best2, ponder2)
+		c.send("quit")
+		if err := c.close(); err != nil {
+			t.Fatalf("after quit: %v", err)
+		}
+
+		st, err := trace.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		runs, err := st.Runs(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(runs) != 2 {
+			t.Fatalf("%d runs in the trace, want 2", len(runs))
+		}
+		r := runs[0]
+		if want := mustPosition(t, "startpos", "e2e4", "e7e5", "g1f3").FEN(); r.FEN != want {
+			t.Errorf("run 1 FEN %q, want %q", r.FEN, want)
+		}
+		if r.Variant != "threshold" || r.Status != trace.StatusComplete || r.Depth != 3 || r.BestMove != best {
+			t.Errorf("run 1: variant %q status %q depth %d bestmove %q; want threshold complete 3 %s",
+				r.Variant, r.Status, r.Depth, r.BestMove, best)
+		}
+		if r.Nodes <= 0 || r.Rows != r.Nodes {
+			t.Errorf("run 1: %d nodes, %d rows; want every node recorded", r.Nodes, r.Rows)
+		}
+		var opts map[string]any
+		if err := json.Unmarshal([]byte(r.Options), &opts); err != nil || opts["qs-levels"] != 6.0 {
+			t.Errorf("run 1 options %s (%v): want qs-levels 6", r.Options, err)
+		}
+		var lim limitsJSON
+		if err := json.Unmarshal([]byte(r.Limits), &lim); err != nil {
+			t.Fatalf("run 1 limits %s: %v", r.Limits, err)
+		}
+		if lim.Position != "startpos" || !slices.Equal(lim.Moves, []string{"e2e4", "e7e5", "g1f3"}) ||
+			lim.Depth != 3 || lim.Go != "go depth 3" {
+			t.Errorf("run 1 limits %s: want startpos, moves e2e4 e7e5 g1f3, depth 3, go depth 3", r.Limits)
+		}
+		r = runs[1]
+		if r.Variant != "mvv-lva" || r.Status != trace.StatusTruncated || r.Rows > 500 || r.BestMove != best2 {
+			t.Errorf("run 2: variant %q status %q rows %d bestmove %q; want mvv-lva truncated <=500 %s",
+				r.Variant, r.Status, r.Rows, r.BestMove, best2)
+		}
+	}},
+	{"quit during a search", func(t *testing.T, c *conn) {
+		c.send("position startpos", "go infinite")
+		c.untilPrefix("info depth 1 ")
+		c.send("quit")
+		if err := c.close(); err != nil {
+			t.Fatalf("after quit: %v", err)
+		}
+	}},
+	{"end of input lets a limited search finish", func(t *testing.T, c *conn) {
+		c.send("position startpos", "go depth 3")
+		c.w.Close()
+		got := c.untilPrefix("bestmove")
+		if ins := infos(got); len(ins) == 0 || ins[len(ins)-1].fields["depth"] != "3" {
+			t.Errorf("search cut short at the end of input: %q", got)
+		}
+		if err := c.close(); err != nil {
+			t.Fatalf("after the end of input: %v", err)
+		}
+	}},
+}
+
+func TestSession(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			for _, sc := range scripts {
+				t.Run(sc.name, func(t *testing.T) {
+					c := tr.start(t)
+					sc.run(t, c)
+				})
+			}
+		})
+	}
+}
