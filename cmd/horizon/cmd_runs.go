@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/horizonqs/horizon/trace"
+)
+
+func init() {
+	register(&command{name: "runs", summary: "list the runs in a trace file", run: runRuns})
+}
+
+// parseFileFlags parses args that hold flags and exactly one trace file, in
+// any order ("stats FILE --run 2" as well as "stats --run 2 FILE").
+func parseFileFlags(fs *flag.FlagSet, args []string) (string, error) {
+	var files []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return "", err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch len(files) {
+	case 0:
+		return "", usagef("give a trace file")
+	case 1:
+		return files[0], nil
+	}
+	return "", usagef("give one trace file, not %d (%s)", len(files), strings.Join(files, ", "))
+}
+
+// runJSON is a run in --json output.
+type runJSON struct {
+	ID        int64    `json:"id"`
+	Created   string   `json:"created"`
+	FEN       string   `json:"fen"`
+	Variant   string   `json:"variant"`
+	Options   string   `json:"options"`
+	Limits    string   `json:"limits"`
+	Version   string   `json:"version"`
+	Status    string   `json:"status"`
+	Filter    string   `json:"filter,omitempty"`
+	Nodes     int64    `json:"nodes"`
+	QSNodes   int64    `json:"qs_nodes"`
+	Rows      int64    `json:"rows"`
+	MaxPly    int      `json:"max_ply"`
+	MaxQSPly  int      `json:"max_qs_ply"`
+	ElapsedMS int64    `json:"elapsed_ms"`
+	BestMove  string   `json:"best_move"`
+	Score     int      `json:"score"`
+	PV        []string `json:"pv"`
+	Depth     int      `json:"depth"`
+}
+
+func newRunJSON(r trace.Run) runJSON {
+	pv := r.PV
+	if pv == nil {
+		pv = []string{}
+	}
+	return runJSON{ID: r.ID, Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, Variant: r.Variant,
+		Options: r.Options, Limits: r.Limits, Version: r.Version, Status: string(r.Status), Filter: r.Filter,
+		Nodes: r.Nodes, QSNodes: r.QSNodes, Rows: r.Rows, MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly,
+		ElapsedMS: r.Elapsed.Milliseconds(), BestMove: r.BestMove, Score: r.Score, PV: pv, Depth: r.Depth}
+}
+
+func runRuns(e *env, args []string) error {
+	fs := newFlags(e, "runs", "FILE [--json]",
+		`Lists the runs in a trace file: id, variant, status (complete, interrupted,
+truncated by the node limit, running if the recorder died), depth reached,
+nodes, QS share, best move, score and position.`,
+		"horizon runs sample.trace", "horizon runs sample.trace --json")
+	asJSON := fs.Bool("json", false, "print JSON (an array of runs)")
+	file, err := parseFileFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	runs, err := st.Runs(e.ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		out := []runJSON{}
+		for _, r := range runs {
+			out = append(out, newRunJSON(r))
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if len(runs) == 0 {
+		fmt.Fprintf(e.stdout, "%s holds no runs\n", file)
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tVARIANT\tSTATUS\tDEPTH\tNODES\tQS%\tBEST\tSCORE\tPOSITION")
+	for _, r := range runs {
+		share := 0.0
+		if r.Nodes > 0 {
+			share = 100 * float64(r.QSNodes) / float64(r.Nodes)
+		}
+		status := string(r.Status)
+		if r.Filter != "" {
+			status += " (" + r.Filter + ")"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Variant, status, r.Depth, thousands(r.Nodes),
+			share, r.BestMove, formatScore(r.Score), r.FEN)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,380 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+func init() {
+	register(&command{name: "trace", summary: "search positions with QS variants and record every node into a trace file", run: runTrace})
+}
+
+// sampleFEN is the position traced when none is given: Kiwipete, a
+// middlegame full of hanging pieces and exchanges on both sides. At depth 5
+// the variants disagree visibly: without QS White plays d5e6 at +3.8 (the
+// horizon effect), captures and threshold prefer e2a6, see d5e6 at +0.2,
+// and QS is 85-95% of the nodes.
+const sampleFEN = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+// defaultMaxNodes bounds a trace when the user gives no --max-nodes: about
+// 2 GB of file, enough for any search worth browsing, and a stop for a QS
+// that runs away.
+const defaultMaxNodes = 50_000_000
+
+// traceRunJSON is one run in --json output (and the summary printed).
+type traceRunJSON struct {
+	Run        int64         `json:"run"`
+	File       string        `json:"file"`
+	Position   string        `json:"position"`
+	FEN        string        `json:"fen"`
+	Variant    string        `json:"variant"`
+	Status     string        `json:"status"`
+	Depth      int           `json:"depth"`
+	BestMove   string        `json:"best_move"`
+	BestSAN    string        `json:"best_san"`
+	Score      int           `json:"score"`
+	Nodes      int64         `json:"nodes"`
+	QSNodes    int64         `json:"qs_nodes"`
+	QSShare    float64       `json:"qs_share"`
+	MaxQSPly   int           `json:"max_qs_ply"`
+	ElapsedMS  int64         `json:"elapsed_ms"`
+	NodesPerS  int64         `json:"nodes_per_second"`
+	Hotspots   []hotspotJSON `json:"hotspots"`
+	WriteError string        `json:"write_error,omitempty"`
+}
+
+// hotspotJSON is one ranked node with its move path.
+type hotspotJSON struct {
+	Node      int64    `json:"node"`
+	Iteration int      `json:"iteration"`
+	Size      int64    `json:"subtree_size"`
+	Depth     int      `json:"depth"`
+	Growth    float64  `json:"growth"`
+	PathSAN   []string `json:"path_san"`
+}
+
+func runTrace(e *env, args []string) error {
+	fs := newFlags(e, "trace", "[--fen FEN | --epd FILE [--id ID]] [--depth N] [--qs VARIANT[,VARIANT]] [-o FILE] [--max-nodes N] [--view | --json]",
+		`Searches each position with each QS variant and records every node the
+search visits into a trace file (SQLite), one run per position and variant.
+Then prints a summary per run: nodes, QS nodes and their share, the deepest
+QS ply, the best move and score, and the five biggest QS subtrees (where the
+tree explodes) with their move paths.
+
+With no position it traces a built-in sample (Kiwipete, a middlegame where the
+variants disagree). An existing trace file gets the new runs appended. Ctrl-C
+stops the search: what was visited is kept, the run is marked interrupted.
+The node limit (--max-nodes) stops a runaway search the same way, marked
+truncated. Browse the result with --view or 'horizon view FILE', list it with
+'horizon runs FILE', or query it with sqlite3 (tables runs and nodes).`,
+		"horizon trace --view",
+		"horizon trace -o sample.trace",
+		"horizon trace --fen '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1' --depth 5 --qs none,captures,see -o wac.trace",
+		"horizon trace --epd testdata/wacnew.epd --id WAC.002 --depth 4 --qs threshold --qs-levels 6 -o t.trace",
+		"horizon trace --fen startpos --depth 6 --last-iteration --under e4,e5 -o small.trace")
+	fen := fs.String("fen", "", "position as FEN ('startpos' for the initial position); default: the built-in sample")
+	epd := fs.String("epd", "", "EPD file: trace every position in it (or the one named by --id)")
+	id := fs.String("id", "", "with --epd: trace only the record with this id (its 'id' opcode)")
+	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")
+	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, "stop a run after this many nodes and mark it truncated")
+	lastIter := fs.Bool("last-iteration", false, "keep only the last iteration's nodes (smaller traces)")
+	under := fs.String("under", "", "keep only the nodes under this move path from the root, moves in SAN or UCI separated by commas or spaces")
+	asJSON := fs.Bool("json", false, "print the summary as JSON (an array of runs)")
+	viewAfter := fs.Bool("view", false, "open the viewer on the first run recorded (needs a terminal)")
+	sf := addSearchFlags(fs, "captures,see", 5)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if *maxNodes <= 0 {
+		return usagef("--max-nodes %d: want a positive number", *maxNodes)
+	}
+	if *viewAfter && *asJSON {
+		return usagef("--view and --json do not go together")
+	}
+	if *id != "" && *epd == "" {
+		return usagef("--id needs --epd")
+	}
+	opts, err := sf.options()
+	if err != nil {
+		return err
+	}
+	lim, err := sf.limits()
+	if err != nil {
+		return err
+	}
+	if lim.Nodes == 0 || lim.Nodes > *maxNodes {
+		lim.Nodes = *maxNodes
+	}
+	positions, err := loadPositionsOr(*fen, *epd, sampleFEN)
+	if err != nil {
+		return err
+	}
+	if *id != "" {
+		var keep []engine.EPD
+		for _, p := range positions {
+			if p.ID == *id {
+				keep = append(keep, p)
+			}
+		}
+		if len(keep) == 0 {
+			return fmt.Errorf("%s: no record with id %q", *epd, *id)
+		}
+		positions = keep
+	}
+	rec := trace.RecordOptions{MaxNodes: *maxNodes, LastIterationOnly: *lastIter}
+	if *under != "" {
+		rec.Under = strings.FieldsFunc(*under, func(r rune) bool { return r == ',' || r == ' ' })
+	}
+
+	st, err := trace.Create(*out)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var runs []traceRunJSON
+	for i := range positions {
+		p := &positions[i]
+		for _, o := range opts {
+			if e.ctx.Err() != nil {
+				break
+			}
+			r, err := traceOne(e, st, p, positionLabel(*epd, p), o, lim, rec, *asJSON)
+			if err != nil {
+				return err
+			}
+			runs = append(runs, r)
+			if !*asJSON {
+				printTraceRun(e.stdout, r)
+			}
+		}
+	}
+	if err := st.Close(); err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(runs); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "wrote %d run(s) to %s; browse with: horizon view %s\n", len(runs), *out, *out)
+	}
+	if e.ctx.Err() != nil {
+		return fmt.Errorf("interrupted; the runs so far are in %s", *out)
+	}
+	if *viewAfter && len(runs) > 0 {
+		return viewTrace(e, *out, runs[0].Run)
+	}
+	return nil
+}
+
+// optionsJSON records every switch of o, so the run can be repeated exactly.
+func optionsJSON(o engine.Options) string {
+	m := map[string]string{"variant": o.Variant}
+	for _, spec := range engine.OptionSpecs() {
+		m[spec.Name] = spec.Get(&o)
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func limitsJSON(lim engine.Limits, rec trace.RecordOptions) string {
+	b, _ := json.Marshal(map[string]any{
+		"depth": lim.Depth, "nodes": lim.Nodes, "movetime_ms": lim.MoveTime.Milliseconds(),
+		"max_nodes": rec.MaxNodes, "last_iteration": rec.LastIterationOnly, "under": strings.Join(rec.Under, " "),
+	})
+	return string(b)
+}
+
+// traceOne records one search and summarises it.
+func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Options, lim engine.Limits, ro trace.RecordOptions, quiet bool) (traceRunJSON, error) {
+	rec, err := st.NewRecorder(e.ctx, trace.RunInfo{FEN: p.FEN, Variant: o.Variant, Options: optionsJSON(o),
+		Limits: limitsJSON(lim, ro), Version: version()}, ro)
+	if err != nil {
+		return traceRunJSON{}, err
+	}
+	s := engine.NewSearcher(o)
+	var iter atomic.Int64
+	iter.Store(1)
+	s.OnIteration = func(it engine.IterationInfo) { iter.Store(int64(it.Depth + 1)) }
+	stopProgress := startProgress(e.stderr, label, o.Variant, rec, &iter, quiet)
+	res := s.Search(rec.Context(), p.Pos.Copy(), lim, rec)
+	stopProgress()
+
+	status := trace.StatusComplete
+	switch res.Stopped {
+	case engine.StopCancel:
+		status = trace.StatusInterrupted
+	case engine.StopNodes, engine.StopTime:
+		status = trace.StatusTruncated
+	}
+	var writeErr error
+	if err := rec.Finish(trace.Result{Status: status, BestMove: res.BestMove, Score: res.Score, PV: res.PV,
+		Depth: res.Depth, Elapsed: res.Elapsed}); err != nil {
+		writeErr = err
+	}
+	// A write error cancels the recorder's context, which the search saw
+	// as a cancel; tell the two apart for the user.
+	if writeErr != nil && e.ctx.Err() == nil && !errors.Is(context.Cause(rec.Context()), trace.ErrNodeLimit) {
+		return traceRunJSON{}, writeErr
+	}
+	return summarizeRun(e.ctx, st, rec.RunID(), label, writeErr)
+}
+
+// summarizeRun reads a run's totals and five biggest QS subtrees back from
+// the trace.
+func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string, writeErr error) (traceRunJSON, error) {
+	// The summary is read even after Ctrl-C: use a context that is not done.
+	ctx = context.WithoutCancel(ctx)
+	r, err := st.Run(ctx, run)
+	if err != nil {
+		return traceRunJSON{}, err
+	}
+	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Variant, Status: string(r.Status),
+		Depth: r.Depth, BestMove: r.BestMove, Score: r.Score, Nodes: r.Nodes, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
+		ElapsedMS: r.Elapsed.Milliseconds(), NodesPerS: nps(r.Nodes, r.Elapsed.Seconds()), Hotspots: []hotspotJSON{}}
+	if writeErr != nil {
+		j.WriteError = writeErr.Error()
+	}
+	if r.Nodes > 0 {
+		j.QSShare = float64(r.QSNodes) / float64(r.Nodes)
+	}
+	if pos, err := engine.ParseFEN(r.FEN); err == nil && r.BestMove != "" {
+		if m, err := pos.ParseUCI(r.BestMove); err == nil {
+			j.BestSAN = pos.SAN(m)
+		}
+	}
+	hs, err := hotspotsJSON(ctx, st, run, trace.HotspotBySize, 5)
+	if err != nil {
+		return j, err
+	}
+	j.Hotspots = hs
+	return j, nil
+}
+
+func hotspotsJSON(ctx context.Context, st *trace.Store, run int64, order trace.HotspotOrder, limit int) ([]hotspotJSON, error) {
+	hs, err := st.Hotspots(ctx, run, order, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := []hotspotJSON{}
+	for _, h := range hs {
+		san, err := st.PathSAN(ctx, run, h.Node.ID)
+		if err != nil {
+			return nil, err
+		}
+		if san == nil {
+			san = []string{}
+		}
+		out = append(out, hotspotJSON{Node: h.Node.ID, Iteration: h.Node.Iteration, Size: h.Node.SubtreeSize,
+			Depth: h.Node.Depth, Growth: h.Growth, PathSAN: san})
+	}
+	return out, nil
+}
+
+func printTraceRun(w io.Writer, r traceRunJSON) {
+	best := r.BestMove
+	if r.BestSAN != "" {
+		best = r.BestSAN + " (" + r.BestMove + ")"
+	}
+	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, r.Status)
+	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, formatScore(r.Score))
+	fmt.Fprintf(w, "  nodes %s  QS nodes %s (%.1f%%)  max QS ply %d  %.2fs (%s nodes/s)\n",
+		thousands(r.Nodes), thousands(r.QSNodes), 100*r.QSShare, r.MaxQSPly, float64(r.ElapsedMS)/1000, thousands(r.NodesPerS))
+	if r.WriteError != "" {
+		fmt.Fprintf(w, "  write error: %s\n", r.WriteError)
+	}
+	if len(r.Hotspots) > 0 {
+		fmt.Fprintln(w, "  biggest QS subtrees (nodes, node id, iteration: path):")
+		for _, h := range r.Hotspots {
+			fmt.Fprintf(w, "    %10s  #%-9d it %-2d %s\n", thousands(h.Size), h.Node, h.Iteration, strings.Join(h.PathSAN, " "))
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// formatScore prints centipawns as pawns with a sign, or a mate distance.
+func formatScore(cp int) string {
+	s := engine.Score(cp)
+	if s.IsMate() {
+		return fmt.Sprintf("mate %d", s.MateIn())
+	}
+	return fmt.Sprintf("%+.2f", float64(cp)/100)
+}
+
+// thousands formats n with comma separators.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// startProgress shows a progress line on w while a trace records, when w
+// is a terminal; the returned func clears it.
+func startProgress(w io.Writer, label, variant string, rec *trace.Recorder, iter *atomic.Int64, quiet bool) func() {
+	if quiet || !isTerminal(w) {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	if len(label) > 40 {
+		label = label[:37] + "..."
+	}
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				fmt.Fprint(w, "\r\033[K")
+				return
+			case <-tick.C:
+				el := time.Since(start)
+				n := rec.Nodes()
+				fmt.Fprintf(w, "\r\033[K%s %s  iteration %d  nodes %s  %s nodes/s  %.1fs",
+					label, variant, iter.Load(), thousands(n), thousands(nps(n, el.Seconds())), el.Seconds())
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}

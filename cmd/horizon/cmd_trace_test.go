@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/horizonqs/horizon/trace"
+)
+
+func TestTraceRunsStatsHotspots(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "t.trace")
+	code, stdout, stderr := runCLI(t, "", "trace", "--depth", "3", "--qs", "captures,see", "-o", out, "--json")
+	if code != 0 {
+		t.Fatalf("trace: exit %d: %s", code, stderr)
+	}
+	var traced []traceRunJSON
+	if err := json.Unmarshal([]byte(stdout), &traced); err != nil {
+		t.Fatalf("trace --json: %v\n%s", err, stdout)
+	}
+	if len(traced) != 2 || traced[0].Variant != "captures" || traced[1].Variant != "see" {
+		t.Fatalf("trace --json: %+v", traced)
+	}
+	// The rows in the file are the nodes the engine counted: search the
+	// same position in-process and compare.
+	code, stdout, _ = runCLI(t, "", "search", "--fen", sampleFEN, "--depth", "3", "--qs", "captures,see", "--json")
+	var searched []searchJSON
+	if code != 0 || json.Unmarshal([]byte(stdout), &searched) != nil {
+		t.Fatalf("search: exit %d: %s", code, stdout)
+	}
+	for i, r := range traced {
+		if r.Status != "complete" || r.Nodes != searched[i].Nodes || r.BestMove != searched[i].BestMove {
+			t.Errorf("run %d: %s, %d nodes, best %s; search: %d nodes, best %s", r.Run, r.Status, r.Nodes, r.BestMove,
+				searched[i].Nodes, searched[i].BestMove)
+		}
+		if len(r.Hotspots) == 0 || len(r.Hotspots) > 5 {
+			t.Errorf("run %d: %d hotspots in the summary, want 1 to 5", r.Run, len(r.Hotspots))
+		}
+	}
+
+	code, stdout, stderr = runCLI(t, "", "runs", out, "--json")
+	var runs []runJSON
+	if code != 0 || json.Unmarshal([]byte(stdout), &runs) != nil {
+		t.Fatalf("runs: exit %d: %s %s", code, stdout, stderr)
+	}
+	if len(runs) != 2 || runs[0].Rows != traced[0].Nodes || runs[1].Rows != traced[1].Nodes {
+		t.Fatalf("runs --json: %+v", runs)
+	}
+
+	code, stdout, stderr = runCLI(t, "", "stats", out, "--run", "2", "--json")
+	var stats []statsJSON
+	if code != 0 || json.Unmarshal([]byte(stdout), &stats) != nil {
+		t.Fatalf("stats: exit %d: %s %s", code, stdout, stderr)
+	}
+	if len(stats) != 1 || stats[0].Run != 2 || stats[0].Nodes != traced[1].Nodes || len(stats[0].Iterations) != 3 {
+		t.Fatalf("stats --json: %+v", stats)
+	}
+	var sum int64
+	for _, p := range stats[0].Plies {
+		sum += p.Nodes
+	}
+	if sum != stats[0].Nodes {
+		t.Errorf("plies add up to %d nodes, total %d", sum, stats[0].Nodes)
+	}
+
+	code, stdout, stderr = runCLI(t, "", "hotspots", "--run", "1", out, "--limit", "3", "--json")
+	var hs []hotspotsRunJSON
+	if code != 0 || json.Unmarshal([]byte(stdout), &hs) != nil {
+		t.Fatalf("hotspots: exit %d: %s %s", code, stdout, stderr)
+	}
+	if len(hs) != 1 || len(hs[0].Hotspots) != 3 {
+		t.Fatalf("hotspots --json: %+v", hs)
+	}
+	for i, h := range hs[0].Hotspots {
+		if len(h.PathSAN) == 0 || i > 0 && h.Size > hs[0].Hotspots[i-1].Size {
+			t.Errorf("hotspot %d: %+v", i, h)
+		}
+	}
+
+	// Text output names what it shows.
+	for _, args := range [][]string{{"runs", out}, {"stats", out}, {"hotspots", out, "--by", "growth"}} {
+		code, stdout, stderr := runCLI(t, "", args...)
+		if code != 0 || !strings.Contains(stdout, "captures") || !strings.Contains(stdout, "see") {
+			t.Errorf("%v: exit %d\n%s%s", args, code, stdout, stderr)
+		}
+	}
+}
+
+func TestTraceNodeLimit(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "t.trace")
+	code, stdout, stderr := runCLI(t, "", "trace", "--depth", "20", "--qs", "captures", "--max-nodes", "3000", "-o", out, "--json")
+	var traced []traceRunJSON
+	if code != 0 || json.Unmarshal([]byte(stdout), &traced) != nil {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	if traced[0].Status != "truncated" || traced[0].Nodes < 3000 || traced[0].Nodes > 3100 {
+		t.Errorf("%s with %d nodes; want truncated near 3000", traced[0].Status, traced[0].Nodes)
+	}
+}
+
+func TestTraceInterrupted(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "t.trace")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Cancel (as Ctrl-C does) once the run is being recorded.
+	go func() {
+		for ctx.Err() == nil {
+			time.Sleep(20 * time.Millisecond)
+			st, err := trace.OpenReadOnly(out)
+			if err != nil {
+				continue
+			}
+			runs, err := st.Runs(context.Background())
+			st.Close()
+			if err == nil && len(runs) > 0 {
+				time.Sleep(100 * time.Millisecond)
+				cancel()
+				return
+			}
+		}
+	}()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"trace", "--depth", "60", "--qs", "captures,see", "-o", out}, strings.NewReader(""), &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	st, err := trace.Open(out)
+	if err != nil {
+		t.Fatalf("interrupted trace does not open: %v", err)
+	}
+	defer st.Close()
+	runs, err := st.Runs(context.Background())
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, %v; want the one interrupted run", len(runs), err)
+	}
+	if runs[0].Status != trace.StatusInterrupted || runs[0].Rows != runs[0].Nodes || runs[0].Rows == 0 {
+		t.Errorf("run: %s, %d rows, %d nodes", runs[0].Status, runs[0].Rows, runs[0].Nodes)
+	}
+	if !strings.Contains(stdout.String(), "interrupted") {
+		t.Errorf("the summary does not say interrupted:\n%s", stdout.String())
+	}
+}
+
+func TestTraceCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	notTrace := writeFile(t, "notes.txt", strings.Repeat("not a trace\n", 20))
+	tests := []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"trace", "--id", "x", "-o", filepath.Join(dir, "a.trace")}, 2, []string{"--id needs --epd"}},
+		{[]string{"trace", "--max-nodes", "0", "-o", filepath.Join(dir, "a.trace")}, 2, []string{"--max-nodes"}},
+		{[]string{"trace", "--depth", "2", "-o", notTrace}, 1, []string{notTrace, "not a Horizon trace"}},
+		{[]string{"trace", "--depth", "2", "--under", "Ke3", "-o", filepath.Join(dir, "b.trace")}, 1, []string{"Ke3"}},
+		{[]string{"runs"}, 2, []string{"give a trace file"}},
+		{[]string{"runs", notTrace}, 1, []string{notTrace, "not a Horizon trace"}},
+		{[]string{"runs", filepath.Join(dir, "missing.trace")}, 1, []string{"missing.trace"}},
+		{[]string{"stats", notTrace, notTrace}, 2, []string{"one trace file"}},
+		{[]string{"hotspots", notTrace, "--by", "width"}, 2, []string{"--by"}},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, _, stderr := runCLI(t, "", tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, stderr)
+			}
+			if tc.code == 1 {
+				checkOneLineError(t, stderr, tc.want...)
+			} else {
+				for _, w := range tc.want {
+					if !strings.Contains(stderr, w) {
+						t.Errorf("stderr %q does not say %q", stderr, w)
+					}
+				}
+			}
+		})
+	}
+	// A run that does not exist.
+	out := filepath.Join(dir, "c.trace")
+	if code, _, stderr := runCLI(t, "", "trace", "--depth", "2", "--qs", "none", "-o", out); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, _, stderr := runCLI(t, "", "stats", out, "--run", "9")
+	if code != 1 {
+		t.Errorf("exit %d", code)
+	}
+	checkOneLineError(t, stderr, "run 9", "no such run")
+}
