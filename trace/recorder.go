@@ -155,6 +155,12 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 		conn.Close()
 		return nil, fmt.Errorf("record into %s: %w", s.path, err)
 	}
+	if s.maxPages > 0 {
+		if _, err := conn.ExecContext(context.Background(), fmt.Sprintf("PRAGMA max_page_count=%d", s.maxPages)); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("record into %s: %w", s.path, err)
+		}
+	}
 	r := &Recorder{
 		s:        s,
 		parent:   ctx,
@@ -181,6 +187,9 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 	}
 	r.release = func() {
 		conn.ExecContext(context.Background(), "PRAGMA synchronous=NORMAL")
+		if s.maxPages > 0 {
+			conn.ExecContext(context.Background(), "PRAGMA max_page_count=4294967294")
+		}
 		conn.Close()
 	}
 	go r.writer(conn)

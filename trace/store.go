@@ -71,6 +71,10 @@ type Store struct {
 	db       *sql.DB
 	path     string
 	readOnly bool
+
+	// maxPages, when set, caps the file's size in pages on the recorder's
+	// connection: tests use it to make the disk "full".
+	maxPages int
 }
 
 // Open opens an existing trace for reading and writing (new runs can be
@@ -99,6 +103,16 @@ func open(path string, readOnly, create bool) (*Store, error) {
 		default:
 			return nil, err
 		}
+	}
+	if fresh {
+		// Create the file ourselves first: the OS names the problem
+		// (no such directory, permission denied) more clearly than SQLite's
+		// "unable to open database file".
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+		if err != nil {
+			return nil, fmt.Errorf("create trace: %w", err)
+		}
+		f.Close()
 	}
 	dsn := "file:" + escapePath(path) + "?_busy_timeout=10000"
 	if readOnly {

@@ -1,0 +1,154 @@
+package trace
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// TestDiskFull fills the "disk" (a page cap on the writer's connection)
+// in the middle of a second run: Finish reports the error, and the first
+// run stays intact.
+func TestDiskFull(t *testing.T) {
+	s, path := mustCreate(t)
+	first, mem := record(t, s, 41, 4, RecordOptions{}, nil)
+	var pages int
+	if err := s.db.QueryRow("PRAGMA page_count").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	s.maxPages = pages + 20
+	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{BatchRows: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newSynth(rec, 43, nil)
+	g.ctx = rec.Context()
+	g.width = 4
+	g.run(8)
+	err = rec.Finish(Result{})
+	if err == nil {
+		t.Fatal("a full disk was not reported")
+	}
+	if !strings.Contains(err.Error(), "full") || !strings.Contains(err.Error(), path) {
+		t.Errorf("error %q does not say the disk is full and name the file", err)
+	}
+	if rec.Context().Err() == nil {
+		t.Error("the write error did not stop the search (its context is not cancelled)")
+	}
+	s.maxPages = 0
+	s.Close()
+
+	s2, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	r, err := s2.Run(context.Background(), first)
+	if err != nil || r.Status != StatusComplete {
+		t.Fatalf("first run: %+v, %v", r, err)
+	}
+	if got := allNodes(t, s2, first); len(got) != len(mem.nodes) {
+		t.Errorf("first run has %d rows, want %d", len(got), len(mem.nodes))
+	}
+	r2, err := s2.Run(context.Background(), rec.RunID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Status != StatusFailed && r2.Status != StatusRunning {
+		t.Errorf("the failed run's status is %s", r2.Status)
+	}
+}
+
+func TestUnwritablePath(t *testing.T) {
+	missingDir := filepath.Join(t.TempDir(), "no", "such", "dir", "t.trace")
+	_, err := Create(missingDir)
+	if err == nil || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), missingDir) {
+		t.Errorf("Create in a missing directory: %v", err)
+	}
+	if os.Geteuid() == 0 {
+		return // root writes anywhere
+	}
+	ro := t.TempDir()
+	os.Chmod(ro, 0o555)
+	defer os.Chmod(ro, 0o755)
+	_, err = Create(filepath.Join(ro, "t.trace"))
+	if err == nil || !errors.Is(err, os.ErrPermission) {
+		t.Errorf("Create in a read-only directory: %v", err)
+	}
+}
+
+// TestRecorderEventsDoNotAllocate: the tracer methods the search calls
+// allocate nothing (within a batch; handing a batch over reuses buffers).
+func TestRecorderEventsDoNotAllocate(t *testing.T) {
+	s, _ := mustCreate(t)
+	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{BatchRows: 1 << 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Enter(engine.EnterInfo{ID: 0, Parent: -1, Kind: engine.KindRun, QSLevel: -1})
+	rec.Enter(engine.EnterInfo{ID: 1, Parent: 0, Kind: engine.KindRoot, QSLevel: -1, Iteration: 1, Depth: 1})
+	next := int64(2)
+	allocs := testing.AllocsPerRun(100, func() {
+		for i := 0; i < 100; i++ {
+			id := next
+			next++
+			rec.Enter(engine.EnterInfo{ID: id, Parent: 1, Ply: 1, Kind: engine.KindQS, Iteration: 1, Move: engine.Move(i + 1)})
+			rec.StandPat(engine.StandPatInfo{ID: id, Eval: 12})
+			rec.Move(engine.MoveInfo{ID: id, Move: 77, Index: 0})
+			rec.Extension(engine.ExtensionInfo{ID: id, Move: 77, Plies: 1})
+			rec.Leave(engine.LeaveInfo{ID: id, Score: 5, Bound: engine.BoundExact, CutIndex: -1})
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%.1f allocations per 100 nodes", allocs)
+	}
+	if err := rec.Finish(Result{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FuzzOpen: whatever bytes a file holds, Open returns a store or an error,
+// never panics, and a store it returns answers Runs.
+func FuzzOpen(f *testing.F) {
+	dir := f.TempDir()
+	good := filepath.Join(dir, "good.trace")
+	s, err := Create(good)
+	if err != nil {
+		f.Fatal(err)
+	}
+	record(f, s, 1, 2, RecordOptions{}, nil)
+	s.Close()
+	data, err := os.ReadFile(good)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add(data[:100])
+	f.Add(data[:4096])
+	f.Add([]byte("SQLite format 3\x00"))
+	f.Add([]byte("hello"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p := filepath.Join(t.TempDir(), "f.trace")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := OpenReadOnly(p)
+		if err != nil {
+			return
+		}
+		defer s.Close()
+		runs, err := s.Runs(context.Background())
+		if err != nil {
+			return
+		}
+		for _, r := range runs {
+			s.Stats(context.Background(), r.ID)
+			s.Children(context.Background(), r.ID, 0, BySearch, 0, 10)
+		}
+	})
+}
