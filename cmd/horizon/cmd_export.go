@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/horizonqs/horizon/export"
+	"github.com/horizonqs/horizon/export/render"
+	"github.com/horizonqs/horizon/trace"
+)
+
+func init() {
+	register(&command{name: "export", summary: "draw a subtree of a trace: Graphviz DOT/SVG/PNG, JSON, or an icicle chart", run: runExport})
+}
+
+func runExport(e *env, args []string) error {
+	fs := newFlags(e, "export", `FILE [--run N] [--node ID | --path "e4 e5 Nf3"] [--depth D] [--max-nodes N] [--qs-only] [--format dot|svg|png|json|icicle] [--rankdir TB|LR] [-o OUT]`,
+		`Draws a subtree of a recorded search as a diagram. By default the subtree is
+the last iteration of the file's last run; --node or --path (moves in SAN or
+UCI, from the last iteration's root, or from --node) pick another.
+
+The graph formats (dot, svg, png, json) keep at most --max-nodes tree nodes:
+children are kept by principal variation first, then by subtree size, so the
+part of the tree where the search spent its nodes stays visible. The children
+of a shown node that do not fit are collapsed into one summary node
+("+12,345 nodes in 23 moves, 97% QS, max QS ply 9"): nothing is dropped
+silently. Boxes are full-width nodes, ellipses QS nodes; colours and borders
+tell fail high / beta cutoff, stand-pat cutoff, exact score and fail low; the
+principal variation is bold; edges are labelled with the move's place in the
+search order. DOT and JSON are written by Horizon (same trace, same bytes);
+SVG and PNG are laid out by Graphviz (go-graphviz, built in). PNGs are scaled
+down to at most 8000 pixels a side and 24 million pixels.
+
+--format icicle writes an SVG icicle chart of the whole subtree instead: one
+rectangle per node, as wide as its subtree, one row per level, QS in orange;
+hover a rectangle for the node's fields. It reads the subtree as a stream, so
+it works on traces of millions of nodes.
+
+The format defaults to the output file's extension (.dot/.gv, .svg, .png,
+.json), else dot. Output goes to standard output unless -o is given; a file
+is written whole or not at all.`,
+		"horizon export sample.trace -o tree.svg",
+		`horizon export sample.trace --path "Qg6 hxg6" --max-nodes 60 --rankdir LR -o line.png`,
+		"horizon export sample.trace --node 0 --format icicle -o map.svg",
+		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg")
+	run := fs.Int64("run", 0, "run id ('horizon runs FILE' lists them); 0 = the file's last run")
+	node := fs.Int64("node", -1, "id of the subtree's top node; -1 = the last iteration's root")
+	path := fs.String("path", "", `move path from the last iteration's root (or from --node), e.g. "e4 e5 Nf3"`)
+	depth := fs.Int("depth", -1, "plies shown below the top node (below each QS root with --qs-only); -1 = no limit")
+	maxNodes := fs.Int("max-nodes", export.DefaultMaxNodes, "node budget of the graph formats (the icicle merges by pixel instead)")
+	qsOnly := fs.Bool("qs-only", false, "graph only the QS trees under the top node, biggest first, each hung from it by its full-width path")
+	format := fs.String("format", "", "dot, svg, png, json or icicle (default: from -o's extension, else dot)")
+	rankdir := fs.String("rankdir", "TB", "graph layout: TB (top-down) or LR (left to right)")
+	width := fs.Int("width", 1600, "icicle width in pixels")
+	out := fs.String("o", "-", "output file; - = standard output")
+	file, err := parseFileFlags(fs, args)
+	if err != nil {
+		return err
+	}
+
+	f := export.DOT
+	if *format != "" {
+		if f, err = export.ParseFormat(*format); err != nil {
+			return usagef("--format: %v", err)
+		}
+	} else if g, ok := export.FormatOf(*out); ok && *out != "-" {
+		f = g
+	}
+	switch {
+	case *run < 0:
+		return usagef("--run %d: want a run id (1, 2, ...) or 0 for the last run", *run)
+	case *node < -1:
+		return usagef("--node %d: want a node id (0 is the run node) or -1", *node)
+	case *maxNodes < 1:
+		return usagef("--max-nodes %d: want at least 1", *maxNodes)
+	case *depth < -1:
+		return usagef("--depth %d: want a number of plies, or -1 for no limit", *depth)
+	case *width < 200 || *width > 100000:
+		return usagef("--width %d: want 200 to 100000 pixels", *width)
+	case *qsOnly && f == export.Icicle:
+		return usagef("--qs-only applies to the graph formats, not to the icicle (it already colours QS apart)")
+	}
+	dir := strings.ToUpper(*rankdir)
+	if dir != "TB" && dir != "LR" {
+		return usagef("--rankdir %q: want TB or LR", *rankdir)
+	}
+	sel := export.Selection{Run: *run, Node: *node, Path: strings.Fields(*path)}
+
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	// Open the output before the work, so an unwritable path fails at once;
+	// the file appears only when everything succeeded.
+	var dst io.Writer
+	var outFile *export.Output
+	var buf bytes.Buffer
+	if *out == "-" {
+		dst = &buf // standard output gets all or nothing too
+	} else {
+		if outFile, err = export.Create(*out); err != nil {
+			return err
+		}
+		defer outFile.Abort()
+		dst = outFile
+	}
+
+	r, top, err := export.Resolve(e.ctx, st, sel)
+	if err != nil {
+		return err
+	}
+	what := ""
+	switch f {
+	case export.Icicle:
+		if err := export.WriteIcicle(e.ctx, st, r, top, export.IcicleOptions{Width: *width, Depth: *depth}, dst); err != nil {
+			return err
+		}
+		what = fmt.Sprintf("icicle of node %d (%d nodes)", top.ID, top.SubtreeSize)
+	default:
+		g, err := export.Build(e.ctx, st, r, top, export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir})
+		if err != nil {
+			return err
+		}
+		what = fmt.Sprintf("node %d: %d of %d nodes shown, %d summaries", top.ID, len(g.Nodes), top.SubtreeSize, len(g.Summaries))
+		if f == export.JSON {
+			err = g.WriteJSON(dst)
+		} else {
+			var dot bytes.Buffer
+			if err = g.WriteDOT(&dot); err != nil {
+				return err
+			}
+			switch f {
+			case export.DOT:
+				_, err = dst.Write(dot.Bytes())
+			case export.SVG:
+				err = render.Render(e.ctx, dot.Bytes(), render.SVG, dst)
+			case export.PNG:
+				err = render.Render(e.ctx, dot.Bytes(), render.PNG, dst)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if outFile == nil {
+		_, err = e.stdout.Write(buf.Bytes())
+		return err
+	}
+	if err := outFile.Commit(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "wrote %s (%s): %s\n", *out, f, what)
+	return nil
+}

@@ -1,0 +1,203 @@
+// Package export turns a subtree of a search trace into a diagram: a
+// Graphviz graph (DOT text, or JSON of the same graph) cut down to a node
+// budget, or an icicle chart (SVG) of the whole subtree.
+//
+// It reads traces only through the trace package's query API. DOT, JSON and
+// icicle SVG are written by this package, byte for byte deterministic; laying
+// the DOT out as SVG or PNG is export/render's job, so that go-graphviz stays
+// out of every package but that one.
+//
+// The graph keeps the tree readable at any trace size: children are kept by
+// principal-variation membership and subtree size, best first, until the
+// budget is spent; the children left out of each shown node are collapsed
+// into one summary node that says how many nodes they hold, which share of
+// them is QS and how deep QS went there. Nothing is dropped silently.
+package export
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/horizonqs/horizon/trace"
+)
+
+// Format is an output format of horizon export.
+type Format string
+
+// Output formats. DOT, JSON and Icicle are written by this package; SVG and
+// PNG are the DOT laid out by Graphviz (export/render).
+const (
+	DOT    Format = "dot"
+	SVG    Format = "svg"
+	PNG    Format = "png"
+	JSON   Format = "json"
+	Icicle Format = "icicle"
+)
+
+// Formats lists every format, in the order help texts show them.
+func Formats() []Format { return []Format{DOT, SVG, PNG, JSON, Icicle} }
+
+// ParseFormat checks a format name (case-insensitive).
+func ParseFormat(s string) (Format, error) {
+	f := Format(strings.ToLower(strings.TrimSpace(s)))
+	for _, g := range Formats() {
+		if f == g {
+			return f, nil
+		}
+	}
+	names := make([]string, 0, len(Formats()))
+	for _, g := range Formats() {
+		names = append(names, string(g))
+	}
+	return "", fmt.Errorf("unknown format %q (valid: %s)", s, strings.Join(names, ", "))
+}
+
+// FormatOf guesses the format from an output file's extension; ok is false
+// when the extension says nothing. An .svg file is taken as a Graphviz SVG;
+// the icicle must be asked for by name.
+func FormatOf(path string) (f Format, ok bool) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".dot", ".gv":
+		return DOT, true
+	case ".svg":
+		return SVG, true
+	case ".png":
+		return PNG, true
+	case ".json":
+		return JSON, true
+	}
+	return "", false
+}
+
+// DefaultMaxNodes is the default node budget of a graph: about what a
+// diagram can show and still be read.
+const DefaultMaxNodes = 300
+
+// Selection says which subtree of which run to export.
+type Selection struct {
+	// Run is the run id; 0 picks the file's last run.
+	Run int64
+	// Node is the id of the subtree's top node; -1 picks the run's last
+	// iteration root (or, with Path, the start of the path: the last
+	// iteration).
+	Node int64
+	// Path is a move path (SAN or UCI) followed down from Node.
+	Path []string
+}
+
+// Resolve finds the run and the top node a Selection names. Errors name
+// what was not found and wrap trace's sentinels (trace.ErrNoRun,
+// trace.ErrNoNode, trace.ErrNoMove).
+func Resolve(ctx context.Context, st *trace.Store, sel Selection) (trace.Run, trace.Node, error) {
+	var run trace.Run
+	if sel.Run == 0 {
+		runs, err := st.Runs(ctx)
+		if err != nil {
+			return trace.Run{}, trace.Node{}, err
+		}
+		if len(runs) == 0 {
+			return trace.Run{}, trace.Node{}, fmt.Errorf("%s holds no runs: %w", st.File(), trace.ErrNoRun)
+		}
+		run = runs[0]
+		for _, r := range runs[1:] {
+			if r.ID > run.ID {
+				run = r
+			}
+		}
+	} else {
+		r, err := st.Run(ctx, sel.Run)
+		if err != nil {
+			return trace.Run{}, trace.Node{}, err
+		}
+		run = r
+	}
+	from := sel.Node
+	if from < 0 {
+		from = 0 // Find starts in the last iteration when given the run node
+	}
+	if sel.Node < 0 || len(sel.Path) > 0 {
+		n, err := st.Find(ctx, run.ID, from, sel.Path)
+		if err != nil {
+			return trace.Run{}, trace.Node{}, err
+		}
+		return run, n, nil
+	}
+	n, err := st.Node(ctx, run.ID, sel.Node)
+	if err != nil {
+		return trace.Run{}, trace.Node{}, err
+	}
+	return run, n, nil
+}
+
+// Output is a file being written: bytes go to a temporary file in the
+// target's directory, which Commit renames over the target, so a failed
+// export never leaves a partial file behind.
+type Output struct {
+	path string
+	tmp  *os.File
+	done bool
+}
+
+// Create opens a temporary file next to path. Doing it before the export's
+// work means an unwritable target fails at once.
+func Create(path string) (*Output, error) {
+	if path == "" {
+		return nil, errors.New("output: empty file name")
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("output %s: is a directory", path)
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("output %s: %w", path, err)
+	}
+	return &Output{path: path, tmp: tmp}, nil
+}
+
+// Write writes to the temporary file.
+func (o *Output) Write(p []byte) (int, error) { return o.tmp.Write(p) }
+
+// Commit closes the temporary file and renames it to the target.
+func (o *Output) Commit() error {
+	if o.done {
+		return fmt.Errorf("output %s: already closed", o.path)
+	}
+	o.done = true
+	name := o.tmp.Name()
+	if err := o.tmp.Chmod(0o644); err != nil {
+		o.tmp.Close()
+		os.Remove(name)
+		return fmt.Errorf("output %s: %w", o.path, err)
+	}
+	if err := o.tmp.Close(); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("output %s: %w", o.path, err)
+	}
+	if err := os.Rename(name, o.path); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("output %s: %w", o.path, err)
+	}
+	return nil
+}
+
+// Abort removes the temporary file; after Commit it does nothing, so it can
+// be deferred.
+func (o *Output) Abort() {
+	if o.done {
+		return
+	}
+	o.done = true
+	o.tmp.Close()
+	os.Remove(o.tmp.Name())
+}
+
+var _ io.Writer = (*Output)(nil)

@@ -1,0 +1,131 @@
+package export
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// jsonGraph is the graph as JSON. Times and versions are left out so that
+// the output, like the DOT text, depends only on the trace's tree.
+type jsonGraph struct {
+	Run       jsonRun       `json:"run"`
+	Top       int64         `json:"top"`
+	TopPath   []string      `json:"top_path"`
+	MaxNodes  int           `json:"max_nodes"`
+	Depth     int           `json:"depth"` // -1: no limit
+	QSOnly    bool          `json:"qs_only"`
+	QSRoots   int64         `json:"qs_roots,omitempty"`
+	QSNodes   int64         `json:"qs_nodes,omitempty"`
+	FullWidth int64         `json:"full_width_left_out,omitempty"`
+	Nodes     []jsonNode    `json:"nodes"`
+	Summaries []jsonSummary `json:"summaries"`
+}
+
+type jsonRun struct {
+	ID      int64  `json:"id"`
+	FEN     string `json:"fen"`
+	Variant string `json:"variant"`
+	Status  string `json:"status"`
+	Depth   int    `json:"depth"`
+	Nodes   int64  `json:"nodes"`
+}
+
+type jsonNode struct {
+	ID          int64    `json:"id"`
+	Parent      int64    `json:"parent"` // -1 for the top node
+	MoveSAN     string   `json:"move_san,omitempty"`
+	MoveUCI     string   `json:"move_uci,omitempty"`
+	Order       int      `json:"order,omitempty"`
+	Repeat      int      `json:"repeat,omitempty"`
+	Via         []string `json:"via,omitempty"`
+	PV          bool     `json:"pv"`
+	Kind        string   `json:"kind"`
+	Ply         int      `json:"ply"`
+	Iteration   int      `json:"iteration"`
+	Depth       int      `json:"depth"`
+	QSLevel     int      `json:"qs_level"`
+	InCheck     bool     `json:"in_check"`
+	Alpha       int      `json:"alpha"`
+	Beta        int      `json:"beta"`
+	StandPat    *int     `json:"stand_pat"`
+	Score       int      `json:"score"`
+	Bound       string   `json:"bound"`
+	Cause       string   `json:"cause"`
+	CutIndex    int      `json:"cut_index"`
+	Best        string   `json:"best_uci,omitempty"`
+	Generated   int      `json:"generated"`
+	Searched    int      `json:"searched"`
+	Extension   int      `json:"extension"`
+	SubtreeSize int64    `json:"subtree_size"`
+	Incomplete  bool     `json:"incomplete"`
+	Summary     *int     `json:"summary,omitempty"` // index in summaries
+}
+
+type jsonSummary struct {
+	Parent     int64   `json:"parent"` // id of the shown node
+	Children   int     `json:"children"`
+	Nodes      int64   `json:"nodes"`
+	Rows       int64   `json:"rows"`
+	QSRows     int64   `json:"qs_rows"`
+	QSShare    float64 `json:"qs_share"`
+	MaxQSPly   int     `json:"max_qs_ply"` // -1: no QS node
+	DepthLimit bool    `json:"depth_limit"`
+	QSTrees    bool    `json:"qs_trees"`
+}
+
+// WriteJSON writes the graph as one JSON object (snake_case keys).
+func (g *Graph) WriteJSON(w io.Writer) error {
+	r := g.Run
+	out := jsonGraph{
+		Run:     jsonRun{ID: r.ID, FEN: r.FEN, Variant: r.Variant, Status: string(r.Status), Depth: r.Depth, Nodes: r.Nodes},
+		Top:     g.Top.ID,
+		TopPath: g.TopPath, MaxNodes: g.Options.MaxNodes, Depth: g.Options.Depth, QSOnly: g.QSOnly,
+		QSRoots: g.QSRoots, QSNodes: g.QSNodes, FullWidth: g.FullWidth,
+		Nodes:     make([]jsonNode, 0, len(g.Nodes)),
+		Summaries: make([]jsonSummary, 0, len(g.Summaries)),
+	}
+	if out.TopPath == nil {
+		out.TopPath = []string{}
+	}
+	for _, n := range g.Nodes {
+		out.Nodes = append(out.Nodes, g.jsonNode(n))
+	}
+	for _, s := range g.Summaries {
+		out.Summaries = append(out.Summaries, jsonSummary{Parent: g.Nodes[s.Parent].ID, Children: s.Children,
+			Nodes: s.Nodes, Rows: s.Rows, QSRows: s.QSRows, QSShare: round3(s.QSShare()), MaxQSPly: s.MaxQSPly,
+			DepthLimit: s.DepthLimit, QSTrees: s.QSTrees})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func (g *Graph) jsonNode(n Node) jsonNode {
+	j := jsonNode{ID: n.ID, Parent: -1, MoveSAN: n.SAN, Order: n.Order, Repeat: n.Repeat, Via: n.Via, PV: n.PV,
+		Kind: n.Kind.String(), Ply: n.Ply, Iteration: n.Iteration, Depth: n.Depth, QSLevel: n.QSLevel,
+		InCheck: n.InCheck, Alpha: int(n.Alpha), Beta: int(n.Beta), Score: int(n.Score), Bound: n.Bound.String(),
+		Cause: n.Cause.String(), CutIndex: n.CutIndex, Generated: n.Generated, Searched: n.Searched,
+		Extension: n.Extension, SubtreeSize: n.SubtreeSize, Incomplete: n.Incomplete}
+	if n.Parent >= 0 {
+		j.Parent = g.Nodes[n.Parent].ID
+	}
+	if n.Move != engine.NoMove {
+		j.MoveUCI = n.Move.UCI()
+	}
+	if n.Best != engine.NoMove {
+		j.Best = n.Best.UCI()
+	}
+	if n.HasStandPat {
+		sp := int(n.StandPat)
+		j.StandPat = &sp
+	}
+	if n.Summary >= 0 {
+		s := n.Summary
+		j.Summary = &s
+	}
+	return j
+}
+
+func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }

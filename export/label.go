@@ -1,0 +1,231 @@
+package export
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// Colours: tints of the Okabe-Ito palette, which colour-blind readers tell
+// apart, light enough for black text and for printing. Each outcome also
+// has its own border style and a line of text, so the diagram reads in
+// grey too.
+const (
+	colBetaFill     = "#F0C7A6" // vermillion #D55E00, 35%
+	colBetaLine     = "#D55E00"
+	colStandFill    = "#F8F3AA" // yellow #F0E442, 45%
+	colStandLine    = "#E69F00" // orange
+	colExactFill    = "#C4E5F7" // sky blue #56B4E9, 35%
+	colExactLine    = "#0072B2" // blue
+	colLowFill      = "#FFFFFF"
+	colLowLine      = "#666666"
+	colSummaryFill  = "#EEEEEE"
+	colSummaryLine  = "#888888"
+	colEdge         = "#666666"
+	colPV           = "#000000"
+	colIcicleFW     = "#9CCFEF" // sky blue, 60%
+	colIcicleFW2    = "#C4E5F7" // sky blue, 35%
+	colIcicleQS     = "#F0C566" // orange #E69F00, 60%
+	colIcicleQS2    = "#F7DFA8" // orange, 35%
+	colIcicleRoot   = "#D9D9D9"
+	colIcicleMerged = "#BBBBBB"
+)
+
+// outcome is how a node ended, as the diagrams colour it.
+type outcome int
+
+const (
+	outFailLow  outcome = iota // upper bound or no bound
+	outBetaCut                 // fail high: a move (or a rule) reached beta
+	outStandPat                // the static eval alone reached beta in QS
+	outExact                   // score inside the window
+)
+
+func outcomeOf(n trace.Node) outcome {
+	switch {
+	case n.Cause == engine.CauseStandPat:
+		return outStandPat
+	case n.Bound == engine.BoundLower:
+		return outBetaCut
+	case n.Bound == engine.BoundExact:
+		return outExact
+	}
+	return outFailLow
+}
+
+// causeText says why a node stopped, for labels; "" for CauseNone.
+func causeText(c engine.Cause) string {
+	switch c {
+	case engine.CauseNone:
+		return ""
+	case engine.CauseBeta:
+		return "beta cutoff"
+	case engine.CauseStandPat:
+		return "stand-pat cutoff"
+	case engine.CauseTT:
+		return "TT cutoff"
+	case engine.CauseMateDistance:
+		return "mate-distance cutoff"
+	case engine.CauseRepetition:
+		return "draw: repetition"
+	case engine.CauseFifty:
+		return "draw: fifty moves"
+	case engine.CauseMaterial:
+		return "draw: material"
+	case engine.CauseAutoFailHigh:
+		return "auto fail high"
+	case engine.CauseLevelExhausted:
+		return "QS levels exhausted"
+	case engine.CauseDelta:
+		return "delta pruned"
+	case engine.CauseSEE:
+		return "SEE pruned"
+	case engine.CauseHorizon:
+		return "static eval (no QS)"
+	case engine.CauseMaxPly:
+		return "max ply"
+	case engine.CauseStop:
+		return "stopped"
+	case engine.CauseMate:
+		return "no legal move"
+	}
+	return c.String()
+}
+
+// score formats a score: centipawns, "#3"/"#-3" for mates, "inf" for the
+// window's infinite ends.
+func score(s engine.Score) string {
+	switch {
+	case s >= engine.Infinity:
+		return "inf"
+	case s <= -engine.Infinity:
+		return "-inf"
+	case s.IsMate():
+		return "#" + strconv.Itoa(s.MateIn())
+	}
+	return strconv.Itoa(int(s))
+}
+
+// window formats [alpha, beta].
+func window(n trace.Node) string { return "[" + score(n.Alpha) + ", " + score(n.Beta) + "]" }
+
+// count formats n with thousands separators: 12,345.
+func count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// percent formats a share as a whole percentage; shares that are not
+// exactly 0 or 1 never round to "0%" or "100%".
+func percent(f float64) string {
+	p := int(f*100 + 0.5)
+	switch {
+	case f > 0 && p == 0:
+		p = 1 // "<1%" would need a special case in every reader's head
+	case f < 1 && p == 100:
+		p = 99
+	}
+	return strconv.Itoa(p) + "%"
+}
+
+// depthText says where a node stands: "d3" for full-width nodes, "qs 2" for
+// QS nodes (QS ply, with the engine's QS level where it differs), "iteration
+// 4" and "run" for the roots.
+func depthText(n trace.Node) string {
+	switch n.Kind {
+	case engine.KindRun:
+		return "run"
+	case engine.KindRoot:
+		return "iteration " + strconv.Itoa(n.Iteration) + ", d" + strconv.Itoa(n.Depth)
+	case engine.KindQS:
+		s := "qs " + strconv.Itoa(-n.Depth)
+		if n.QSLevel >= 0 && n.QSLevel != -n.Depth {
+			s += ", level " + strconv.Itoa(n.QSLevel)
+		}
+		return s
+	}
+	return "d" + strconv.Itoa(n.Depth) + " " + n.Kind.String()
+}
+
+// nodeLines are the lines of a node's label, shared by DOT and the icicle's
+// tooltips.
+func nodeLines(n trace.Node, san string) []string {
+	var lines []string
+	head := san
+	switch {
+	case n.Kind == engine.KindRun:
+		head = "run " + strconv.FormatInt(n.RunID, 10)
+	case n.Kind == engine.KindRoot:
+		head = "root"
+	case head == "":
+		head = n.Move.UCI()
+	}
+	lines = append(lines, head)
+	d := depthText(n)
+	if n.InCheck {
+		d += ", in check"
+	}
+	if n.Extension > 0 {
+		d += ", ext +" + strconv.Itoa(n.Extension)
+	}
+	lines = append(lines, d)
+	if n.Kind != engine.KindRun {
+		lines = append(lines, window(n))
+	}
+	if n.HasStandPat {
+		lines = append(lines, "stand pat "+score(n.StandPat))
+	}
+	if n.Kind != engine.KindRun || n.Bound != engine.BoundNone {
+		lines = append(lines, "score "+score(n.Score)+" "+n.Bound.String())
+	}
+	if c := causeText(n.Cause); c != "" {
+		lines = append(lines, c)
+	}
+	if n.Incomplete {
+		lines = append(lines, "incomplete")
+	}
+	lines = append(lines, "id "+strconv.FormatInt(n.ID, 10)+", "+count(n.SubtreeSize)+" nodes")
+	return lines
+}
+
+// summaryLines are the lines of a summary node's label.
+func summaryLines(s Summary) []string {
+	what := "move"
+	if s.QSTrees {
+		what = "QS tree"
+	}
+	if s.Children != 1 {
+		what += "s"
+	}
+	lines := []string{"+" + count(s.Nodes) + " nodes", "in " + count(int64(s.Children)) + " " + what}
+	if s.Rows > 0 {
+		l := percent(s.QSShare()) + " QS"
+		if s.MaxQSPly >= 0 {
+			l += ", max QS ply " + strconv.Itoa(s.MaxQSPly)
+		}
+		lines = append(lines, l)
+	}
+	if s.Rows > 0 && s.Rows < s.Nodes {
+		lines = append(lines, "("+count(s.Rows)+" recorded)")
+	}
+	if s.DepthLimit {
+		lines = append(lines, "below the depth limit")
+	}
+	return lines
+}
