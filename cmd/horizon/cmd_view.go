@@ -1,0 +1,120 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/viewer"
+	"golang.org/x/term"
+)
+
+func init() {
+	register(&command{name: "view", summary: "browse a trace in the terminal: tree, board, details, hotspots", run: runView})
+}
+
+const viewAbout = `
+Opens a trace file in a terminal tree browser: one row per search node with
+its move, kind, depth or QS ply, window, stand pat, score and bound, cutoff
+cause and subtree size; the board and every field of the selected node
+beside it. 'n' walks the biggest QS trees, 'v' goes to the PV, '/' to a
+move path, '?' lists every key, 'q' quits and prints the FEN of the
+selected node. A file still being recorded can be opened ('r' reloads it).`
+
+// viewJSON is what --json prints on exit: the node the user left on.
+type viewJSON struct {
+	File string `json:"file"`
+	Run  int64  `json:"run"`
+	Node int64  `json:"node"`
+	FEN  string `json:"fen"`
+}
+
+func runView(e *env, args []string) error {
+	fs := newFlags(e, "view", "FILE [flags]", viewAbout,
+		"horizon view qs.trace",
+		"horizon view qs.trace --run 2 --path \"e4 e5 Nf3\"",
+		"horizon view qs.trace --node 123456 --ascii --uci")
+	run := fs.Int64("run", 0, "run id to open (0: the last run; a file with several runs opens the run picker)")
+	node := fs.Int64("node", 0, "select this node id at start")
+	path := fs.String("path", "", "select the node this move path leads to at start (SAN or UCI, from the root position, in the last iteration)")
+	ascii := fs.Bool("ascii", false, "plain ASCII board, markers and bars")
+	uci := fs.Bool("uci", false, "show moves in UCI instead of SAN")
+	asJSON := fs.Bool("json", false, "on exit print the selected node as JSON instead of its FEN")
+	// Flags may come before or after the file.
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		return usagef("missing FILE: the trace to browse (record one with 'horizon trace')")
+	}
+	file := rest[0]
+	if err := parseFlags(fs, rest[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("one trace file at a time; unexpected %q", strings.Join(fs.Args(), " "))
+	}
+	if *run < 0 {
+		return usagef("--run %d: run ids start at 1", *run)
+	}
+	if *node < 0 {
+		return usagef("--node %d: node ids start at 0", *node)
+	}
+	if *node > 0 && *path != "" {
+		return usagef("--node and --path both select the start node; give one")
+	}
+	opt := viewer.Options{Run: *run, Node: *node, Path: strings.Fields(*path), ASCII: *ascii, UCI: *uci}
+	return view(e, file, opt, *asJSON)
+}
+
+// viewTrace browses the trace at path, opening run (0: the last one); the
+// trace command's --view calls it after recording.
+func viewTrace(e *env, path string, run int64) error {
+	return view(e, path, viewer.Options{Run: run}, false)
+}
+
+// view checks everything it can before it takes over the terminal, so a
+// bad file, run, node or path is a one-line error and not a flash of screen.
+func view(e *env, path string, opt viewer.Options, asJSON bool) error {
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%s: no such file", path)
+		}
+		return err
+	}
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	opt.File = filepath.Base(path)
+	m, err := viewer.New(e.ctx, st, opt)
+	if err != nil {
+		return err
+	}
+	f, ok := e.stdout.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return errors.New("view needs a terminal: standard output is not one (run it in a terminal, not through a pipe or a file)")
+	}
+	scr, err := tcell.NewScreen()
+	if err != nil {
+		return fmt.Errorf("open the terminal: %w", err)
+	}
+	if err := viewer.Run(e.ctx, scr, m); err != nil {
+		return err
+	}
+	if asJSON {
+		n := m.SelectedNode()
+		out, _ := json.Marshal(viewJSON{File: path, Run: n.RunID, Node: n.ID, FEN: m.SelectedFEN()})
+		fmt.Fprintln(e.stdout, string(out))
+		return nil
+	}
+	fmt.Fprintln(e.stdout, m.SelectedFEN())
+	return nil
+}

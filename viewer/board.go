@@ -1,0 +1,336 @@
+package viewer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+var (
+	// Outline glyphs for White, solid ones for Black, so the sides stay
+	// apart without colour.
+	unicodePieces = map[engine.Piece]string{
+		engine.MakePiece(engine.White, engine.King): "♔", engine.MakePiece(engine.White, engine.Queen): "♕",
+		engine.MakePiece(engine.White, engine.Rook): "♖", engine.MakePiece(engine.White, engine.Bishop): "♗",
+		engine.MakePiece(engine.White, engine.Knight): "♘", engine.MakePiece(engine.White, engine.Pawn): "♙",
+		engine.MakePiece(engine.Black, engine.King): "♚", engine.MakePiece(engine.Black, engine.Queen): "♛",
+		engine.MakePiece(engine.Black, engine.Rook): "♜", engine.MakePiece(engine.Black, engine.Bishop): "♝",
+		engine.MakePiece(engine.Black, engine.Knight): "♞", engine.MakePiece(engine.Black, engine.Pawn): "♟",
+	}
+)
+
+// boardHeight is the rows the board itself takes: 8 ranks and the files.
+const boardHeight = 9
+
+// drawBoardPane draws the board at the selected node, the side to move, the
+// last move and the FEN; it returns the rows used.
+func (m *Model) drawBoardPane(s tcell.Screen, r rect, full bool) int {
+	p := m.cur()
+	in := p.sel
+	st := m.st
+	if in == nil || in.pos == nil {
+		msg := "no position"
+		if in != nil && in.err != nil {
+			msg = in.err.Error()
+		}
+		m.writer(s, r.x+1, r.y, r.w-1).put(clip(msg, r.w-1, m.g.ellipsis), st.errMsg)
+		return 1
+	}
+	pos := in.pos
+	y := r.y
+	from, to := engine.NoSquare, engine.NoSquare
+	if in.last != engine.NoMove {
+		from, to = in.last.From(), in.last.To()
+	}
+	for i := 0; i < 8 && y < r.y+r.h; i++ {
+		rank := 7 - i
+		if m.flip {
+			rank = i
+		}
+		wr := m.writer(s, r.x, y, r.w)
+		wr.put(fmt.Sprintf(" %d ", rank+1), st.dim)
+		for j := 0; j < 8; j++ {
+			file := j
+			if m.flip {
+				file = 7 - j
+			}
+			sq := engine.MakeSquare(file, rank)
+			pc := pos.PieceAt(sq)
+			glyph := "·"
+			if m.ascii {
+				glyph = "."
+			}
+			if pc != engine.NoPiece {
+				if m.ascii {
+					glyph = string(pc.Letter())
+				} else {
+					glyph = unicodePieces[pc]
+				}
+			}
+			sty := st.light
+			if (file+rank)%2 == 0 {
+				sty = st.dark
+			}
+			l, rr := " ", " "
+			if sq == from || sq == to {
+				sty = st.lastMove
+				l, rr = "[", "]"
+			}
+			if pc != engine.NoPiece && pc.Color() == engine.White {
+				sty = sty.Bold(true)
+			}
+			wr.put(l+glyph+rr, sty)
+		}
+		y++
+	}
+	if y < r.y+r.h {
+		files := "abcdefgh"
+		if m.flip {
+			files = "hgfedcba"
+		}
+		var b strings.Builder
+		b.WriteString("   ")
+		for _, f := range files {
+			b.WriteString(" " + string(f) + " ")
+		}
+		m.writer(s, r.x, y, r.w).put(b.String(), st.dim)
+		y++
+	}
+	lines := []string{}
+	side := "White"
+	if pos.SideToMove() == engine.Black {
+		side = "Black"
+	}
+	stm := " " + side + " to move"
+	if pos.InCheck() {
+		stm += ", in check"
+	}
+	lines = append(lines, stm)
+	if in.last != engine.NoMove && len(in.san) > 0 {
+		lines = append(lines, " last "+in.san[len(in.san)-1]+" ("+in.last.UCI()+")")
+	}
+	fen := "FEN " + in.fen
+	for _, l := range wrap(fen, r.w-2) {
+		lines = append(lines, " "+l)
+	}
+	for _, l := range lines {
+		if y >= r.y+r.h {
+			break
+		}
+		m.writer(s, r.x, y, r.w).put(l, st.base)
+		y++
+	}
+	if y < r.y+r.h {
+		y++ // a blank line before what follows
+	}
+	return y - r.y
+}
+
+// wrap breaks text at spaces (or anywhere, for long words) into lines of at
+// most width runes.
+func wrap(text string, width int) []string {
+	if width < 4 {
+		width = 4
+	}
+	var lines []string
+	var cur []rune
+	for _, word := range strings.Fields(text) {
+		w := []rune(word)
+		for len(w) > width {
+			if len(cur) > 0 {
+				lines = append(lines, string(cur))
+				cur = cur[:0]
+			}
+			lines = append(lines, string(w[:width]))
+			w = w[width:]
+		}
+		switch {
+		case len(cur) == 0:
+			cur = append(cur, w...)
+		case len(cur)+1+len(w) <= width:
+			cur = append(append(cur, ' '), w...)
+		default:
+			lines = append(lines, string(cur))
+			cur = append(cur[:0:0], w...)
+		}
+	}
+	if len(cur) > 0 {
+		lines = append(lines, string(cur))
+	}
+	return lines
+}
+
+// detailLine is a label and its value in the details pane.
+type detailLine struct {
+	label, value string
+	style        tcell.Style
+}
+
+// details lists every field of the selected node.
+func (m *Model) details(p *pane) []detailLine {
+	in := p.sel
+	st := m.st
+	if in == nil {
+		return nil
+	}
+	n := in.node
+	t := p.t
+	var out []detailLine
+	add := func(label, format string, a ...any) {
+		out = append(out, detailLine{label, fmt.Sprintf(format, a...), st.base})
+	}
+	add("node", "%d  %s", n.ID, kindName(n))
+	if n.Parent >= 0 {
+		add("parent", "%d", n.Parent)
+	}
+	if n.Kind != engine.KindRun {
+		add("iteration", "%d  ply %d", n.Iteration, n.Ply)
+	}
+	switch n.Kind {
+	case engine.KindQS:
+		lv := ""
+		if usesLevels(t.run) {
+			lv = fmt.Sprintf("  level %d", n.QSLevel)
+		}
+		add("depth", "%d  (QS ply %d)%s", n.Depth, -n.Depth, lv)
+	case engine.KindRun:
+		add("depth", "%d iterations", n.Searched)
+	default:
+		add("depth", "%d", n.Depth)
+	}
+	check := ""
+	if n.InCheck {
+		check = "  in check"
+	}
+	add("window", "[%s, %s]%s", m.g.fmtScore(n.Alpha), m.g.fmtScore(n.Beta), check)
+	if n.HasStandPat {
+		add("stand pat", "%s", m.g.fmtSigned(n.StandPat))
+	}
+	sc := detailLine{"score", fmt.Sprintf("%s  %s", m.g.fmtSigned(n.Score), boundText(n.Bound)), st.base}
+	switch n.Bound {
+	case engine.BoundExact:
+		sc.style = st.exact
+	case engine.BoundLower:
+		sc.style = st.beta
+	}
+	out = append(out, sc)
+	cs := detailLine{"cause", causeText(n), st.base}
+	switch n.Cause {
+	case engine.CauseBeta:
+		cs.style = st.beta
+	case engine.CauseStandPat:
+		cs.style = st.standPat
+	}
+	out = append(out, cs)
+	best := "none"
+	if n.Best != engine.NoMove {
+		best = n.Best.UCI()
+		if in.pos != nil && !m.uci && in.pos.IsLegal(n.Best) {
+			best = in.pos.SAN(n.Best)
+		}
+	}
+	add("best", "%s", best)
+	add("moves", "%d generated, %d searched", n.Generated, n.Searched)
+	if n.Extension != 0 {
+		add("extension", "%d ply", n.Extension)
+	}
+	size := commas(n.SubtreeSize) + " nodes"
+	if in.parent.SubtreeSize > 0 {
+		size += fmt.Sprintf("  %.1f%% of parent", 100*float64(n.SubtreeSize)/float64(in.parent.SubtreeSize))
+	}
+	if t.runNode.SubtreeSize > 0 && n.Kind != engine.KindRun {
+		size += fmt.Sprintf("  %.2f%% of run", 100*float64(n.SubtreeSize)/float64(t.runNode.SubtreeSize))
+	}
+	add("subtree", "%s", size)
+	if n.Incomplete {
+		out = append(out, detailLine{"incomplete", "still open when the search stopped", st.errMsg})
+	}
+	path := in.numbered
+	if m.uci {
+		path = strings.Join(in.uci, " ")
+	}
+	if path == "" {
+		path = "(root position)"
+	}
+	add("path", "%s", path)
+	if in.qsRoot >= 0 && in.qsRoot < len(in.path) {
+		root := in.path[in.qsRoot]
+		entry := "the QS root"
+		if i := in.qsRoot; i < len(in.path) && in.path[i].Move != engine.NoMove {
+			k := m.sanIndex(in, i)
+			if k >= 0 {
+				entry = "after " + in.san[k]
+			}
+		}
+		add("QS root", "node %d, %s, %s nodes", root.ID, entry, commas(root.SubtreeSize))
+		if len(in.swing) > 0 {
+			add("swing", "%s", m.swingText(in))
+		} else {
+			add("swing", "0 (this is the QS root)")
+		}
+	}
+	if in.err != nil {
+		out = append(out, detailLine{"error", in.err.Error(), st.errMsg})
+	}
+	if len(m.panes) == 2 {
+		out = append(out, m.compareLines(p)...)
+	}
+	return out
+}
+
+// sanIndex maps an index in the path to the index of its move in san.
+func (m *Model) sanIndex(in *nodeInfo, i int) int {
+	k := -1
+	for j := 0; j <= i && j < len(in.path); j++ {
+		if in.path[j].Move != engine.NoMove {
+			k++
+		}
+	}
+	return k
+}
+
+func kindName(n trace.Node) string {
+	switch n.Kind {
+	case engine.KindRun:
+		return "run node"
+	case engine.KindRoot:
+		return "iteration root"
+	case engine.KindPV:
+		return "PV node (open window)"
+	case engine.KindNonPV:
+		return "non-PV node (null window)"
+	case engine.KindQS:
+		return "QS node"
+	}
+	return n.Kind.String()
+}
+
+func (m *Model) drawDetails(s tcell.Screen, r rect) {
+	if r.h <= 0 || r.w <= 10 {
+		return
+	}
+	const lw = 11
+	y := r.y
+	for _, d := range m.details(m.cur()) {
+		vals := wrap(d.value, r.w-lw-2)
+		if len(vals) == 0 {
+			vals = []string{""}
+		}
+		for i, v := range vals {
+			if y >= r.y+r.h {
+				return
+			}
+			wr := m.writer(s, r.x, y, r.w)
+			label := ""
+			if i == 0 {
+				label = d.label
+			}
+			wr.put(" "+padRight(label, lw), m.st.key)
+			wr.put(v, d.style)
+			y++
+		}
+	}
+}

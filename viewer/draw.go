@@ -1,0 +1,600 @@
+package viewer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// Layout thresholds. Below wideAt the tree has the whole width and a
+// three-line summary of the selection; from wideAt a column on the right
+// holds the board and the details; from widestAt the details get their own
+// column.
+const (
+	wideAt    = 110
+	widestAt  = 160
+	sideWidth = 34
+	infoWidth = 46
+)
+
+type rect struct{ x, y, w, h int }
+
+func (r rect) contains(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h }
+
+// layout remembers where things were drawn, for the mouse.
+type layout struct {
+	w, h  int
+	panes []rect // tree rows (below the column header), one per pane
+	list  rect   // rows of the run or hotspot list
+	listN int    // first entry shown in the list
+}
+
+// screenWriter draws runs of text clipped to a rectangle's width.
+type screenWriter struct {
+	s    tcell.Screen
+	x, y int
+	end  int // first column not to draw in
+}
+
+func (w *screenWriter) put(text string, st tcell.Style) {
+	for _, r := range text {
+		if w.x >= w.end {
+			return
+		}
+		w.s.SetContent(w.x, w.y, r, nil, st)
+		w.x++
+	}
+}
+
+func (w *screenWriter) fill(st tcell.Style) {
+	for w.x < w.end {
+		w.s.SetContent(w.x, w.y, ' ', nil, st)
+		w.x++
+	}
+}
+
+func (m *Model) writer(s tcell.Screen, x, y, w int) *screenWriter {
+	return &screenWriter{s: s, x: x, y: y, end: x + w}
+}
+
+func (m *Model) fillRect(s tcell.Screen, r rect, st tcell.Style) {
+	for y := r.y; y < r.y+r.h; y++ {
+		for x := r.x; x < r.x+r.w; x++ {
+			s.SetContent(x, y, ' ', nil, st)
+		}
+	}
+}
+
+// Draw paints the whole screen from the model. It reads from the trace only
+// what is on screen (pages of children already cached are reused).
+func (m *Model) Draw(s tcell.Screen) {
+	w, h := s.Size()
+	m.lay = layout{w: w, h: h}
+	if m.clip != nil {
+		s.SetClipboard(m.clip)
+		m.clip = nil
+	}
+	m.fillRect(s, rect{0, 0, w, h}, m.st.base)
+	if w < 30 || h < 8 {
+		m.writer(s, 0, 0, w).put("horizon: window too small", m.st.base)
+		return
+	}
+	m.drawHeader(s, w)
+	body := rect{0, 1, w, h - 2}
+	tree := body
+	switch {
+	case m.info && w < wideAt:
+		m.drawInfo(s, body)
+		tree = rect{}
+	case w >= widestAt:
+		tree.w = w - sideWidth - infoWidth - 2
+		m.drawSep(s, rect{tree.w, body.y, 1, body.h})
+		m.drawBoardPane(s, rect{tree.w + 1, body.y, sideWidth, body.h}, true)
+		m.drawSep(s, rect{tree.w + 1 + sideWidth, body.y, 1, body.h})
+		m.drawDetails(s, rect{tree.w + 2 + sideWidth, body.y, infoWidth, body.h})
+	case w >= wideAt:
+		tree.w = w - sideWidth - 1
+		m.drawSep(s, rect{tree.w, body.y, 1, body.h})
+		side := rect{tree.w + 1, body.y, sideWidth, body.h}
+		bh := m.drawBoardPane(s, side, false)
+		if side.h-bh > 2 {
+			m.drawDetails(s, rect{side.x, side.y + bh, side.w, side.h - bh})
+		}
+	default:
+		if h >= 16 {
+			tree.h -= 3
+			m.drawStrip(s, rect{0, tree.y + tree.h, w, 3})
+		}
+	}
+	if tree.w > 0 {
+		m.drawPanes(s, tree)
+	}
+	m.drawFooter(s, w, h-1)
+	switch m.mode {
+	case modeHelp:
+		m.drawHelp(s, body)
+	case modeRuns:
+		m.drawRuns(s, body)
+	case modeHotspots:
+		m.drawHotspots(s, body)
+	}
+}
+
+func (m *Model) drawSep(s tcell.Screen, r rect) {
+	for y := r.y; y < r.y+r.h; y++ {
+		m.writer(s, r.x, y, 1).put(m.g.sep, m.st.sep)
+	}
+}
+
+func (m *Model) drawHeader(s tcell.Screen, w int) {
+	t := m.cur().t
+	run := t.run
+	parts := []string{"horizon"}
+	if m.opt.File != "" {
+		parts = append(parts, m.opt.File)
+	}
+	parts = append(parts, fmt.Sprintf("run %d (%d of %d) %s", run.ID, m.runIndex(run.ID)+1, len(m.runs), run.Variant))
+	if len(m.panes) == 2 {
+		o := m.panes[1-m.focus].t.run
+		parts[len(parts)-1] += fmt.Sprintf(" vs run %d %s", o.ID, o.Variant)
+	}
+	st := string(run.Status)
+	if run.Depth > 0 {
+		st = fmt.Sprintf("depth %d %s", run.Depth, run.Status)
+	}
+	parts = append(parts, st)
+	qs := ""
+	if run.Rows > 0 {
+		qs = fmt.Sprintf(", %d%% QS", run.QSNodes*100/max(run.Nodes, 1))
+	}
+	parts = append(parts, fmt.Sprintf("%s nodes%s", commas(max(run.Rows, t.runNode.SubtreeSize)), qs))
+	if run.BestMove != "" {
+		best := run.BestMove
+		if p, err := engine.ParseFEN(run.FEN); err == nil && !m.uci {
+			if mv, err := p.ParseUCI(best); err == nil {
+				best = p.SAN(mv)
+			}
+		}
+		parts = append(parts, fmt.Sprintf("best %s %s", best, m.g.fmtSigned(engine.Score(run.Score))))
+	}
+	parts = append(parts, run.FEN)
+	wr := m.writer(s, 0, 0, w)
+	wr.put(" "+clip(strings.Join(parts, " "+m.g.sep+" "), w-1, m.g.ellipsis), m.st.header)
+	wr.fill(m.st.header)
+}
+
+func (m *Model) runIndex(id int64) int {
+	for i, r := range m.runs {
+		if r.ID == id {
+			return i
+		}
+	}
+	return 0
+}
+
+// footerKeys are the keys listed at the bottom in the tree.
+var footerKeys = [][2]string{
+	{"?", "help"}, {"q", "quit"}, {"jk", "move"}, {"hl", "close/open"}, {"n", "hotspot"},
+	{"v", "PV"}, {"/", "path"}, {":", "node"}, {"f", "find"}, {"s", "sort"}, {"m", "min size"},
+	{"Q", "QS only"}, {"!", "cutoffs"}, {"*", "heaviest"}, {"y", "copy FEN"},
+}
+
+func (m *Model) drawFooter(s tcell.Screen, w, y int) {
+	wr := m.writer(s, 0, y, w)
+	switch {
+	case m.mode == modePrompt:
+		wr.put(" "+m.prompt.label+": ", m.st.key)
+		wr.put(string(m.prompt.text), m.st.promptText)
+		s.ShowCursor(wr.x, y)
+		wr.put(" ", m.st.base)
+		wr.fill(m.st.base)
+		return
+	case m.msg != "":
+		st := m.st.footer
+		if m.msgErr {
+			st = m.st.errMsg
+		}
+		wr.put(" "+clip(m.msg, w-1, m.g.ellipsis), st)
+		wr.fill(st)
+		s.HideCursor()
+		return
+	}
+	s.HideCursor()
+	keys := footerKeys
+	switch m.mode {
+	case modeHelp:
+		keys = [][2]string{{"jk", "scroll"}, {"esc", "close"}, {"q", "quit"}}
+	case modeRuns:
+		keys = [][2]string{{"jk", "move"}, {"enter", "open"}, {"esc", "close"}}
+	case modeHotspots:
+		keys = [][2]string{{"jk", "move"}, {"enter", "go"}, {"g", "size/growth"}, {"esc", "close"}}
+	default:
+		if len(m.panes) == 2 {
+			keys = append([][2]string{{"tab", "other run"}, {"=", "end compare"}}, keys...)
+		} else if m.lay.w < wideAt {
+			keys = append(keys[:2:2], append([][2]string{{"i", "board"}}, keys[2:]...)...)
+		}
+	}
+	wr.put(" ", m.st.footer)
+	for _, k := range keys {
+		if wr.x+len(k[0])+len(k[1])+2 > wr.end {
+			break
+		}
+		wr.put(k[0], m.st.footer.Bold(true))
+		wr.put(" "+k[1]+"  ", m.st.footer)
+	}
+	wr.fill(m.st.footer)
+}
+
+// column ids of the tree pane, in screen order.
+const (
+	colKind = iota
+	colDepth
+	colWindow
+	colStand
+	colScore
+	colCause
+	colSize
+	colPct
+	colBar
+	numCols
+)
+
+var colTitles = [numCols]string{"kind", "d/q", "window", "stand", "score", "cause", "nodes", "%", "share"}
+var colWidths = [numCols]int{5, 5, 13, 6, 7, 10, 5, 3, 5}
+
+// colPriority lists the columns in the order they are given space.
+var colPriority = []int{colScore, colSize, colKind, colDepth, colCause, colBar, colStand, colWindow, colPct}
+
+// minTree is the width kept for indentation, marker and move.
+const minTree = 16
+
+// columns picks the columns that fit in width w, in priority order.
+func columns(w int) (show [numCols]bool, used int) {
+	for _, c := range colPriority {
+		if w-used-colWidths[c]-1 < minTree {
+			break
+		}
+		show[c] = true
+		used += colWidths[c] + 1
+	}
+	return show, used
+}
+
+func (m *Model) drawPanes(s tcell.Screen, r rect) {
+	if len(m.panes) == 1 {
+		m.drawTree(s, m.panes[0], r, true)
+		return
+	}
+	lw := (r.w - 1) / 2
+	m.drawTree(s, m.panes[0], rect{r.x, r.y, lw, r.h}, m.focus == 0)
+	m.drawSep(s, rect{r.x + lw, r.y, 1, r.h})
+	m.drawTree(s, m.panes[1], rect{r.x + lw + 1, r.y, r.w - lw - 1, r.h}, m.focus == 1)
+}
+
+// drawTree draws a column header and one row per visible node.
+func (m *Model) drawTree(s tcell.Screen, p *pane, r rect, focused bool) {
+	t := p.t
+	show, used := columns(r.w)
+	treeW := r.w - used
+	// Column header.
+	wr := m.writer(s, r.x, r.y, r.w)
+	head := "move"
+	if len(m.panes) == 2 {
+		head = fmt.Sprintf("run %d %s", t.run.ID, t.run.Variant)
+	}
+	if t.order == trace.BySize {
+		head += " (by size)"
+	}
+	if f := m.filterLabel(t.filt); f != "" {
+		head += " [" + f + "]"
+	}
+	hs := m.st.colHead
+	if len(m.panes) == 2 && focused {
+		hs = hs.Bold(true)
+	}
+	wr.put(padRight(clip(head, treeW, m.g.ellipsis), treeW), hs)
+	for c := 0; c < numCols; c++ {
+		if !show[c] {
+			continue
+		}
+		wr.put(" ", hs)
+		title := clip(colTitles[c], colWidths[c], "")
+		if c == colKind || c == colCause || c == colBar {
+			wr.put(padRight(title, colWidths[c]), hs)
+		} else {
+			wr.put(padLeft(title, colWidths[c]), hs)
+		}
+	}
+	wr.fill(hs)
+
+	rows := rect{r.x, r.y + 1, r.w, r.h - 1}
+	m.lay.panes = append(m.lay.panes, rows)
+	t.height = rows.h
+	t.clampTop()
+	if t.cursor < t.top || t.cursor >= t.top+t.height {
+		t.scrollToCursor()
+	}
+	levels := usesLevels(t.run)
+	for i := 0; i < rows.h; i++ {
+		row := t.top + i
+		ref, ok := t.locate(row)
+		if !ok {
+			break
+		}
+		m.drawRow(s, p, rows.x, rows.y+i, rows.w, treeW, show, ref, row == t.cursor, focused, levels)
+	}
+}
+
+func (m *Model) filterLabel(f filter) string {
+	var parts []string
+	if f.onlyQS {
+		parts = append(parts, "QS only")
+	}
+	if f.onlyCut {
+		parts = append(parts, "cutoffs only")
+	}
+	if f.minSize > 1 {
+		parts = append(parts, "≥"+fmtCount(f.minSize)+" nodes")
+		if m.ascii {
+			parts[len(parts)-1] = ">=" + fmtCount(f.minSize) + " nodes"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// usesLevels reports whether the run's QS has levels (the threshold
+// scheme), so the tree shows them.
+func usesLevels(r trace.Run) bool {
+	if o, err := engine.ParseOptions(r.Options); err == nil {
+		return o.QSLevels > 0
+	}
+	return r.Variant == "threshold"
+}
+
+// diffMask has a bit per column that differs from the other run.
+type diffMask uint16
+
+func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCols]bool, r ref, isCursor, focused bool, levels bool) {
+	t := p.t
+	st := m.st
+	wr := m.writer(s, x, y, w)
+	cursorStyle := func(base tcell.Style) tcell.Style {
+		if !isCursor {
+			return base
+		}
+		if focused {
+			return st.cursor
+		}
+		return base.Underline(true)
+	}
+	indent := indentOf(r, treeW)
+	if r.isSummary() {
+		e := r.parent
+		wr.put(strings.Repeat(" ", indent+2), cursorStyle(st.base))
+		text := fmt.Sprintf("%s %d hidden (%s nodes)", m.g.ellipsis, e.hidden, commas(e.hiddenNodes))
+		wr.put(clip(text, w-indent-2, m.g.ellipsis), cursorStyle(st.dim))
+		wr.fill(cursorStyle(st.base))
+		return
+	}
+	n, err := t.nodeAt(r)
+	if err != nil {
+		wr.put(strings.Repeat(" ", indent), st.base)
+		wr.put(clip("error: "+err.Error(), w-indent, m.g.ellipsis), st.errMsg)
+		return
+	}
+	_, open := t.open[n.ID]
+	marker := m.g.leaf
+	switch {
+	case open:
+		marker = m.g.opened
+	case n.SubtreeSize > 1:
+		marker = m.g.closed
+	}
+	parentFEN := ""
+	var parentSize int64
+	if r.parent != nil {
+		parentFEN = r.parent.fen
+		parentSize = r.parent.node.SubtreeSize
+	}
+	label := m.moveLabel(t, parentFEN, n)
+	if n.Incomplete {
+		label += "*"
+	}
+	moveStyle := st.base
+	switch n.Kind {
+	case engine.KindQS:
+		moveStyle = st.qs
+	case engine.KindRun, engine.KindRoot:
+		moveStyle = st.root
+	}
+	if t.filt.active() && !t.filt.matches(n) && (t.filt.onlyQS || t.filt.onlyCut) {
+		moveStyle = st.dim
+	}
+	other, cmp := m.counterpart(p, r, n)
+	var diff diffMask
+	flag := ""
+	switch cmp {
+	case cmpMissing:
+		flag = m.g.missing
+	case cmpFound:
+		diff = diffNodes(n, other)
+		if diff != 0 {
+			flag = m.g.differs
+		}
+	}
+	wr.put(strings.Repeat(" ", indent), cursorStyle(st.base))
+	wr.put(marker, cursorStyle(st.base))
+	room := treeW - indent - len([]rune(marker)) - 1
+	if flag != "" {
+		room -= 2
+	}
+	wr.put(clip(label, room, m.g.ellipsis), cursorStyle(moveStyle))
+	if flag != "" {
+		fs := st.diff
+		if cmp == cmpMissing {
+			fs = st.missing
+		}
+		wr.put(" ", cursorStyle(st.base))
+		wr.put(flag, fs)
+	}
+	for wr.x < x+treeW {
+		wr.put(" ", cursorStyle(st.base))
+	}
+	cell := func(c int, text string, base tcell.Style, left bool) {
+		if !show[c] {
+			return
+		}
+		wr.put(" ", cursorStyle(st.base))
+		text = clip(text, colWidths[c], m.g.ellipsis)
+		if left {
+			text = padRight(text, colWidths[c])
+		} else {
+			text = padLeft(text, colWidths[c])
+		}
+		sty := cursorStyle(base)
+		if diff&(1<<c) != 0 {
+			sty = st.diff
+		}
+		wr.put(text, sty)
+	}
+	cell(colKind, kindLabel(n), moveStyle, true)
+	cell(colDepth, depthLabel(n, levels), st.base, false)
+	cell(colWindow, m.g.fmtWindow(n), st.base, false)
+	stand := ""
+	if n.HasStandPat {
+		stand = m.g.fmtScore(n.StandPat)
+	}
+	cell(colStand, stand, st.base, false)
+	scoreStyle := st.base
+	switch n.Bound {
+	case engine.BoundExact:
+		scoreStyle = st.exact
+	case engine.BoundLower:
+		scoreStyle = st.beta
+	}
+	cell(colScore, m.g.fmtResult(n), scoreStyle, false)
+	causeStyle := st.cut
+	switch n.Cause {
+	case engine.CauseBeta:
+		causeStyle = st.beta
+	case engine.CauseStandPat:
+		causeStyle = st.standPat
+	}
+	cell(colCause, m.g.causeLabel(n), causeStyle, true)
+	cell(colSize, fmtCount(n.SubtreeSize), st.base, false)
+	share := 0.0
+	if parentSize > 0 {
+		share = float64(n.SubtreeSize) / float64(parentSize)
+	}
+	pct := ""
+	if parentSize > 0 {
+		pct = strconv.Itoa(int(share*100 + 0.5))
+	}
+	cell(colPct, pct, st.base, false)
+	cell(colBar, m.g.shareBar(share, colWidths[colBar]), moveStyle, true)
+	wr.fill(cursorStyle(st.base))
+}
+
+// drawStrip is the selection summary of narrow screens.
+func (m *Model) drawStrip(s tcell.Screen, r rect) {
+	p := m.cur()
+	in := p.sel
+	st := m.st
+	m.drawHLine(s, r.x, r.y, r.w)
+	if in == nil {
+		return
+	}
+	n := in.node
+	wr := m.writer(s, r.x, r.y+1, r.w)
+	if in.err != nil {
+		wr.put(clip("error: "+in.err.Error(), r.w, m.g.ellipsis), st.errMsg)
+	} else {
+		wr.put(m.nodeSummary(p, n), st.base)
+	}
+	wr = m.writer(s, r.x, r.y+2, r.w)
+	path := in.numbered
+	if m.uci {
+		path = strings.Join(in.uci, " ")
+	}
+	if path == "" {
+		path = "(root position)"
+	}
+	lead := "path "
+	if len(in.swing) > 0 {
+		lead = "QS swing " + m.swingText(in) + "  path "
+	}
+	wr.put(lead, st.key)
+	wr.put(clipLeft(path, r.w-len([]rune(lead)), m.g.ellipsis), st.base)
+}
+
+// nodeSummary is one line about a node: id, kind, depth, window, result.
+func (m *Model) nodeSummary(p *pane, n trace.Node) string {
+	parts := []string{fmt.Sprintf("#%d %s %s", n.ID, kindLabel(n), depthLabel(n, usesLevels(p.t.run)))}
+	parts = append(parts, m.g.fmtWindow(n))
+	if n.HasStandPat {
+		parts = append(parts, "stand "+m.g.fmtScore(n.StandPat))
+	}
+	parts = append(parts, m.g.fmtResult(n))
+	if c := m.g.causeLabel(n); c != "" {
+		parts = append(parts, c)
+	}
+	parts = append(parts, commas(n.SubtreeSize)+" nodes")
+	if p.sel != nil && p.sel.parent.SubtreeSize > 0 && n.Kind != engine.KindRun {
+		parts[len(parts)-1] += fmt.Sprintf(" (%.1f%%)", 100*float64(n.SubtreeSize)/float64(p.sel.parent.SubtreeSize))
+	}
+	if p.sel != nil && p.sel.fen != "" {
+		parts = append(parts, p.sel.fen)
+	}
+	return strings.Join(parts, "  ")
+}
+
+func (m *Model) drawHLine(s tcell.Screen, x, y, w int) {
+	line := "─"
+	if m.ascii {
+		line = "-"
+	}
+	m.writer(s, x, y, w).put(strings.Repeat(line, w), m.st.sep)
+}
+
+func clipLeft(s string, width int, ell string) string {
+	r := []rune(s)
+	if len(r) <= width || width <= 0 {
+		return s
+	}
+	return ell + string(r[len(r)-width+utf8.RuneCountInString(ell):])
+}
+
+// swingText lists the material balance after each QS move.
+func (m *Model) swingText(in *nodeInfo) string {
+	var b strings.Builder
+	for i, sw := range in.swing {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(sw.san)
+		b.WriteByte(' ')
+		if sw.balance > 0 {
+			b.WriteByte('+')
+		}
+		b.WriteString(strconv.Itoa(sw.balance))
+	}
+	return b.String()
+}
+
+// drawInfo shows board and details in the whole body (narrow screens).
+func (m *Model) drawInfo(s tcell.Screen, r rect) {
+	if r.w >= sideWidth+30 {
+		m.drawBoardPane(s, rect{r.x, r.y, sideWidth, r.h}, true)
+		m.drawSep(s, rect{r.x + sideWidth, r.y, 1, r.h})
+		m.drawDetails(s, rect{r.x + sideWidth + 1, r.y, r.w - sideWidth - 1, r.h})
+		return
+	}
+	bh := m.drawBoardPane(s, r, false)
+	m.drawDetails(s, rect{r.x, r.y + bh, r.w, r.h - bh})
+}

@@ -1,0 +1,294 @@
+package viewer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// glyphs are the characters that have a plain-ASCII stand-in.
+type glyphs struct {
+	closed, opened, leaf string // tree markers
+	ge, le               string // bounds
+	inf                  string
+	ellipsis             string
+	differs, missing     string // compare mode
+	bar                  []string
+	sep                  string
+}
+
+var unicodeGlyphs = glyphs{
+	closed: "▸ ", opened: "▾ ", leaf: "  ",
+	ge: "≥", le: "≤", inf: "∞", ellipsis: "…",
+	differs: "≠", missing: "+",
+	bar: []string{" ", "▏", "▎", "▍", "▌", "▋", "▊", "▉", "█"},
+	sep: "│",
+}
+
+var asciiGlyphs = glyphs{
+	closed: "+ ", opened: "- ", leaf: "  ",
+	ge: ">", le: "<", inf: "inf", ellipsis: "~",
+	differs: "!", missing: "+",
+	bar: []string{".", ".", ".", ":", ":", ":", "#", "#", "#"},
+	sep: "|",
+}
+
+// fmtScore writes a score: mate scores as #N (mate in N moves, negative
+// when the side to move is mated), the window's infinities as ∞.
+func (g *glyphs) fmtScore(s engine.Score) string {
+	switch {
+	case s >= engine.Infinity:
+		return g.inf
+	case s <= -engine.Infinity:
+		return "-" + g.inf
+	case s > engine.MateBound:
+		return "#" + strconv.Itoa(int(engine.MateScore-s+1)/2)
+	case s < -engine.MateBound:
+		return "-#" + strconv.Itoa(int(engine.MateScore+s+1)/2)
+	}
+	return strconv.Itoa(int(s))
+}
+
+func (g *glyphs) fmtSigned(s engine.Score) string {
+	t := g.fmtScore(s)
+	if s > 0 && !strings.HasPrefix(t, "#") && t != g.inf {
+		return "+" + t
+	}
+	return t
+}
+
+func (g *glyphs) fmtWindow(n trace.Node) string {
+	return "[" + g.fmtScore(n.Alpha) + "," + g.fmtScore(n.Beta) + "]"
+}
+
+// fmtResult writes the score with its bound: =12 exact, ≥40 fail high,
+// ≤-3 fail low.
+func (g *glyphs) fmtResult(n trace.Node) string {
+	var b string
+	switch n.Bound {
+	case engine.BoundExact:
+		b = "="
+	case engine.BoundLower:
+		b = g.ge
+	case engine.BoundUpper:
+		b = g.le
+	default:
+		b = "?"
+	}
+	return b + g.fmtScore(n.Score)
+}
+
+// causeLabel is the short name of why a node stopped, for the tree column.
+func (g *glyphs) causeLabel(n trace.Node) string {
+	var s string
+	switch n.Cause {
+	case engine.CauseNone:
+		return ""
+	case engine.CauseBeta:
+		s = "beta"
+	case engine.CauseStandPat:
+		s = "standpat"
+	case engine.CauseAutoFailHigh:
+		s = "autofh"
+	case engine.CauseMateDistance:
+		s = "matedist"
+	case engine.CauseRepetition:
+		s = "rep"
+	case engine.CauseFifty:
+		s = "50move"
+	case engine.CauseMaterial:
+		s = "insuff"
+	case engine.CauseMate:
+		s = "nomoves"
+	default:
+		s = n.Cause.String()
+	}
+	if n.Cause == engine.CauseBeta && n.CutIndex >= 0 {
+		s += "@" + strconv.Itoa(n.CutIndex+1)
+	}
+	return s
+}
+
+// causeText explains a cause in words, for the details pane.
+func causeText(n trace.Node) string {
+	switch n.Cause {
+	case engine.CauseNone:
+		return "none: searched every move it meant to"
+	case engine.CauseBeta:
+		if n.CutIndex >= 0 {
+			return fmt.Sprintf("beta cutoff by move %d of %d searched", n.CutIndex+1, n.Searched)
+		}
+		return "beta cutoff"
+	case engine.CauseStandPat:
+		return "stand-pat cutoff: static eval >= beta"
+	case engine.CauseTT:
+		return "transposition table hit"
+	case engine.CauseMateDistance:
+		return "mate distance pruning"
+	case engine.CauseRepetition:
+		return "draw by repetition"
+	case engine.CauseFifty:
+		return "draw by the fifty-move rule"
+	case engine.CauseMaterial:
+		return "draw by insufficient material"
+	case engine.CauseAutoFailHigh:
+		return "auto fail high: QS levels ran out"
+	case engine.CauseLevelExhausted:
+		return "no QS level left for the capture"
+	case engine.CauseDelta:
+		return "delta pruning: no capture reaches alpha"
+	case engine.CauseSEE:
+		return "every capture left loses by SEE"
+	case engine.CauseHorizon:
+		return "static eval at the horizon (no QS)"
+	case engine.CauseMaxPly:
+		return "ply limit reached"
+	case engine.CauseStop:
+		return "search stopped here"
+	case engine.CauseMate:
+		return "no legal move (mate or stalemate)"
+	}
+	return n.Cause.String()
+}
+
+func boundText(b engine.Bound) string {
+	switch b {
+	case engine.BoundExact:
+		return "exact"
+	case engine.BoundLower:
+		return "lower bound (fail high)"
+	case engine.BoundUpper:
+		return "upper bound (fail low)"
+	}
+	return "none (not finished)"
+}
+
+// depthLabel is "d3" for full-width nodes, "q2" (QS ply 2) in QS, with the
+// QS level when the run uses levels.
+func depthLabel(n trace.Node, levels bool) string {
+	switch n.Kind {
+	case engine.KindRun:
+		return ""
+	case engine.KindQS:
+		s := "q" + strconv.Itoa(-n.Depth)
+		if levels && n.QSLevel >= 0 {
+			s += "L" + strconv.Itoa(n.QSLevel)
+		}
+		return s
+	}
+	return "d" + strconv.Itoa(n.Depth)
+}
+
+// fmtCount writes a node count in at most 5 characters: 987, 12.3k, 5.12M.
+func fmtCount(n int64) string {
+	switch {
+	case n < 10000:
+		return strconv.FormatInt(n, 10)
+	case n < 100000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	case n < 10000000:
+		return fmt.Sprintf("%dk", n/1000)
+	case n < 100000000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%dM", n/1000000)
+}
+
+// commas writes n with thousands separators.
+func commas(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// bar draws share (0..1) in width cells.
+func (g *glyphs) shareBar(share float64, width int) string {
+	share = max(0, min(share, 1))
+	steps := len(g.bar) - 1
+	eighths := int(share*float64(width*steps) + 0.5)
+	if share > 0 && eighths == 0 {
+		eighths = 1 // a non-empty subtree never draws as nothing
+	}
+	var b strings.Builder
+	for i := 0; i < width; i++ {
+		k := min(max(eighths-i*steps, 0), steps)
+		b.WriteString(g.bar[k])
+	}
+	return b.String()
+}
+
+// kindLabel names a node kind for the tree column.
+func kindLabel(n trace.Node) string {
+	if n.Kind == engine.KindRoot {
+		return "root"
+	}
+	return n.Kind.String()
+}
+
+// moveLabel names the row of a node: its move, or what the node is.
+func (m *Model) moveLabel(t *tree, parentFEN string, n trace.Node) string {
+	switch n.Kind {
+	case engine.KindRun:
+		return "run " + strconv.FormatInt(t.run.ID, 10)
+	case engine.KindRoot:
+		return "iteration " + strconv.Itoa(n.Iteration)
+	}
+	if n.Move == engine.NoMove {
+		return "(null)"
+	}
+	if m.uci {
+		return n.Move.UCI()
+	}
+	p, err := t.pos.get(parentFEN)
+	if err != nil || !p.IsLegal(n.Move) {
+		return n.Move.UCI()
+	}
+	return p.SAN(n.Move)
+}
+
+// clip cuts s to width cells, marking the cut with an ellipsis.
+func clip(s string, width int, ell string) string {
+	if width <= 0 {
+		return ""
+	}
+	r := []rune(s)
+	if len(r) <= width {
+		return s
+	}
+	if width <= len([]rune(ell)) {
+		return string(r[:width])
+	}
+	return string(r[:width-len([]rune(ell))]) + ell
+}
+
+func padRight(s string, width int) string {
+	n := len([]rune(s))
+	if n >= width {
+		return s
+	}
+	return s + strings.Repeat(" ", width-n)
+}
+
+func padLeft(s string, width int) string {
+	n := len([]rune(s))
+	if n >= width {
+		return s
+	}
+	return strings.Repeat(" ", width-n) + s
+}

@@ -1,0 +1,378 @@
+package viewer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// Options set up a Model.
+type Options struct {
+	// Run is the run to show; 0 picks the last run of the file and, when the
+	// file holds several, opens the run picker.
+	Run int64
+	// Node selects this node id at start (expanding the path to it); -1 or
+	// 0 selects the default (the last iteration).
+	Node int64
+	// Path selects the node this move path (SAN or UCI, from the root
+	// position, in the last iteration) leads to at start.
+	Path []string
+	// ASCII draws the board, markers and bars in plain ASCII.
+	ASCII bool
+	// UCI shows moves in UCI instead of SAN.
+	UCI bool
+	// NoColor turns colour off; it is also off when NO_COLOR is set.
+	NoColor bool
+	// File is the name shown in the header.
+	File string
+}
+
+// mode is what the keyboard currently drives.
+type mode int
+
+const (
+	modeTree mode = iota
+	modePrompt
+	modeHelp
+	modeRuns
+	modeHotspots
+)
+
+// Model is the viewer's whole state: the run(s) shown, their trees, the
+// cursor, the overlays and prompts. It draws itself on a tcell.Screen and
+// changes only in Handle, so the screen goroutine owns it entirely.
+type Model struct {
+	ctx   context.Context
+	src   Source
+	opt   Options
+	runs  []trace.Run
+	panes []*pane // one, or two in compare mode
+	focus int
+
+	st    styles
+	g     *glyphs
+	ascii bool
+	uci   bool
+	flip  bool
+	info  bool // narrow screens: show board and details instead of the tree
+
+	mode    mode
+	prompt  prompt
+	msg     string
+	msgErr  bool
+	quit    bool
+	help    int // scroll of the help screen
+	list    int // cursor in the run or hotspot list
+	pick    pickPurpose
+	hotByGr bool // the hotspot list ranks by growth rather than size
+
+	lastMouse bool // button 1 was down at the previous mouse event
+	lay       layout
+	kidCache  map[[2]int64]*kidIndex // compare mode: children of the followed path
+	clip      []byte                 // text to put on the clipboard at the next draw
+	hotPaths  map[[2]int64]string    // move paths of hotspots shown in the list
+}
+
+// pane is one tree on screen with its selection details.
+type pane struct {
+	t      *tree
+	hot    []trace.Hotspot // loaded on first use
+	hotGr  []trace.Hotspot
+	hotIdx int
+	sel    *nodeInfo
+	// partner maps node ids of this pane's followed path to the other
+	// pane's nodes (compare mode).
+	partner map[int64]int64
+	lost    string // compare mode: where following the other pane stopped
+}
+
+type pickPurpose int
+
+const (
+	pickRun pickPurpose = iota
+	pickCompare
+)
+
+// New opens the run asked for and selects the start node. Every problem
+// with the options (no such run, node or move) is an error here, before a
+// screen is touched.
+func New(ctx context.Context, src Source, opt Options) (*Model, error) {
+	runs, err := src.Runs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%s holds no runs yet (record one with 'horizon trace')", nameOr(opt.File, "the trace"))
+	}
+	m := &Model{ctx: ctx, src: src, opt: opt, runs: runs, ascii: opt.ASCII, uci: opt.UCI}
+	color := !opt.NoColor && os.Getenv("NO_COLOR") == ""
+	m.st = newStyles(color)
+	m.setGlyphs()
+	id := opt.Run
+	if id == 0 {
+		id = runs[len(runs)-1].ID
+	} else if !m.hasRun(id) {
+		ids := make([]string, len(runs))
+		for i, r := range runs {
+			ids[i] = strconv.FormatInt(r.ID, 10)
+		}
+		return nil, fmt.Errorf("%s: no run %d (runs: %s): %w", nameOr(opt.File, "trace"), id, strings.Join(ids, ", "), trace.ErrNoRun)
+	}
+	t, err := newTree(ctx, src, id)
+	if err != nil {
+		return nil, err
+	}
+	m.panes = []*pane{{t: t}}
+	switch {
+	case opt.Node > 0:
+		if err := t.reveal(opt.Node); err != nil {
+			return nil, fmt.Errorf("--node %d: %w", opt.Node, err)
+		}
+	case len(opt.Path) > 0:
+		n, err := t.findPath(t.runNode, "", opt.Path)
+		if err != nil {
+			return nil, fmt.Errorf("--path %q: %w", strings.Join(opt.Path, " "), err)
+		}
+		if err := t.reveal(n.ID); err != nil {
+			return nil, fmt.Errorf("--path %q: %w", strings.Join(opt.Path, " "), err)
+		}
+	}
+	if opt.Run == 0 && len(runs) > 1 && opt.Node <= 0 && len(opt.Path) == 0 {
+		m.openPicker(pickRun)
+	}
+	m.refreshSel()
+	return m, nil
+}
+
+func nameOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func (m *Model) hasRun(id int64) bool {
+	for _, r := range m.runs {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) setGlyphs() {
+	if m.ascii {
+		m.g = &asciiGlyphs
+	} else {
+		m.g = &unicodeGlyphs
+	}
+}
+
+// Quit reports whether the user asked to leave.
+func (m *Model) Quit() bool { return m.quit }
+
+// SelectedFEN returns the position at the selected node, which the command
+// prints on exit.
+func (m *Model) SelectedFEN() string {
+	p := m.cur()
+	if p.sel == nil {
+		return p.t.run.FEN
+	}
+	return p.sel.fen
+}
+
+// SelectedNode returns the selected node of the focused pane.
+func (m *Model) SelectedNode() trace.Node {
+	_, n, _ := m.cur().t.selected()
+	return n
+}
+
+func (m *Model) cur() *pane { return m.panes[m.focus] }
+
+func (m *Model) setMsg(format string, a ...any) {
+	m.msg, m.msgErr = fmt.Sprintf(format, a...), false
+}
+
+func (m *Model) setErr(err error) {
+	if err == nil {
+		return
+	}
+	m.msg, m.msgErr = err.Error(), true
+}
+
+// nodeInfo is what the board and details panes show about the selected
+// node, computed once per selection.
+type nodeInfo struct {
+	node     trace.Node
+	parent   trace.Node // zero for the run node
+	path     []trace.Node
+	san      []string // moves of the path in SAN (nodes without a move skipped)
+	uci      []string
+	numbered string // the SAN path with move numbers
+	pos      *engine.Position
+	fen      string
+	last     engine.Move
+	swing    []swingStep // QS nodes: material along the path from the QS root
+	qsRoot   int         // index in path of the QS root, -1 outside QS
+	err      error
+}
+
+// swingStep is one move of a QS line and the material balance after it,
+// from the view of the side to move at the QS root.
+type swingStep struct {
+	san      string
+	captured engine.PieceType
+	balance  int
+}
+
+// refreshSel recomputes the selection details of every pane whose selected
+// node changed.
+func (m *Model) refreshSel() {
+	for _, p := range m.panes {
+		_, n, err := p.t.selected()
+		if err != nil {
+			p.sel = &nodeInfo{node: n, err: err, fen: p.t.run.FEN}
+			continue
+		}
+		if p.sel != nil && p.sel.node.ID == n.ID && p.sel.node.RunID == n.RunID && p.sel.err == nil {
+			continue
+		}
+		p.sel = p.t.info(n)
+	}
+}
+
+// info reads the path to n and replays it.
+func (t *tree) info(n trace.Node) *nodeInfo {
+	in := &nodeInfo{node: n, fen: t.run.FEN, qsRoot: -1}
+	path, err := t.src.Path(t.ctx, t.run.ID, n.ID)
+	if err != nil {
+		in.err = err
+		return in
+	}
+	in.path = path
+	if len(path) >= 2 {
+		in.parent = path[len(path)-2]
+	}
+	pos, err := engine.ParseFEN(t.run.FEN)
+	if err != nil {
+		in.err = err
+		return in
+	}
+	var nb strings.Builder
+	for i, x := range path {
+		if x.Kind == engine.KindQS && in.qsRoot < 0 {
+			in.qsRoot = i
+		}
+		if x.Move == engine.NoMove {
+			continue
+		}
+		if !pos.IsLegal(x.Move) {
+			in.err = fmt.Errorf("node %d: move %s is not legal in %s", x.ID, x.Move.UCI(), pos.FEN())
+			break
+		}
+		san := pos.SAN(x.Move)
+		if pos.SideToMove() == engine.White {
+			fmt.Fprintf(&nb, "%d. ", pos.Fullmove())
+		} else if nb.Len() == 0 {
+			fmt.Fprintf(&nb, "%d... ", pos.Fullmove())
+		}
+		nb.WriteString(san)
+		nb.WriteByte(' ')
+		in.san = append(in.san, san)
+		in.uci = append(in.uci, x.Move.UCI())
+		if in.qsRoot >= 0 && i > in.qsRoot {
+			capt := pos.Captured(x.Move)
+			gain := engine.PieceValue(capt)
+			if pr := x.Move.Promotion(); pr != engine.NoPieceType {
+				gain += engine.PieceValue(pr) - engine.PieceValue(engine.Pawn)
+			}
+			// The move into x was made at ply x.Ply-1; the balance is kept
+			// from the view of the side to move at the QS root.
+			if (x.Ply-1)%2 != path[in.qsRoot].Ply%2 {
+				gain = -gain
+			}
+			prev := 0
+			if len(in.swing) > 0 {
+				prev = in.swing[len(in.swing)-1].balance
+			}
+			in.swing = append(in.swing, swingStep{san: san, captured: capt, balance: prev + gain})
+		}
+		pos.MakeMove(x.Move)
+	}
+	in.numbered = strings.TrimSpace(nb.String())
+	in.pos = pos
+	in.fen = pos.FEN()
+	in.last = pos.LastMove()
+	return in
+}
+
+// findPath follows moves (SAN or UCI) down from node from; when from is the
+// run node the path starts at the last iteration's root. fen is the
+// position at from ("" for the run node). Where a move was searched
+// several times at one node (a re-search) the last search is taken, as
+// trace.Find does: it is the one whose score the parent used.
+func (t *tree) findPath(from trace.Node, fen string, moves []string) (trace.Node, error) {
+	cur := from
+	if from.Kind == engine.KindRun {
+		n, err := t.src.ChildCount(t.ctx, t.run.ID, from.ID)
+		if err != nil {
+			return cur, err
+		}
+		if n == 0 {
+			return cur, fmt.Errorf("run %d has no iterations", t.run.ID)
+		}
+		last, err := t.src.Children(t.ctx, t.run.ID, from.ID, trace.BySearch, n-1, 1)
+		if err != nil {
+			return cur, err
+		}
+		if len(last) == 0 {
+			return cur, fmt.Errorf("run %d: iteration roots missing", t.run.ID)
+		}
+		cur, fen = last[0], t.run.FEN
+	}
+	pos, err := engine.ParseFEN(fen)
+	if err != nil {
+		return cur, err
+	}
+	for i, text := range moves {
+		mv, err := pos.ParseMove(text)
+		if err != nil {
+			return cur, fmt.Errorf("move %d (%s): %w", i+1, text, err)
+		}
+		next, ok, err := t.lastChildByMove(cur, mv)
+		if err != nil {
+			return cur, err
+		}
+		if !ok {
+			return cur, fmt.Errorf("move %d (%s): node %d has no child for it: %w", i+1, text, cur.ID, trace.ErrNoMove)
+		}
+		cur = next
+		pos.MakeMove(mv)
+	}
+	return cur, nil
+}
+
+// reveal selects node id in the focused pane, turning the filters off when
+// they hide it.
+func (m *Model) reveal(id int64) error {
+	t := m.cur().t
+	err := t.reveal(id)
+	var he hiddenError
+	if errors.As(err, &he) {
+		if err := t.setFilter(filter{}); err != nil {
+			return err
+		}
+		if err := t.reveal(id); err != nil {
+			return err
+		}
+		m.setMsg("filters turned off to show node %d", id)
+		return nil
+	}
+	return err
+}

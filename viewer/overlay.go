@@ -1,0 +1,145 @@
+package viewer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// box draws a framed rectangle centred in r, w by h at most, and returns
+// its inside.
+func (m *Model) box(s tcell.Screen, r rect, w, h int, title string) rect {
+	w, h = min(w, r.w), min(h, r.h)
+	b := rect{r.x + (r.w-w)/2, r.y + (r.h-h)/2, w, h}
+	m.fillRect(s, b, m.st.base)
+	hz, vt, tl, tr, bl, br := "─", "│", "┌", "┐", "└", "┘"
+	if m.ascii {
+		hz, vt, tl, tr, bl, br = "-", "|", "+", "+", "+", "+"
+	}
+	top := tl + hz + " " + title + " " + strings.Repeat(hz, max(0, w-len([]rune(title))-5)) + tr
+	m.writer(s, b.x, b.y, w).put(clip(top, w, ""), m.st.title)
+	for y := b.y + 1; y < b.y+h-1; y++ {
+		m.writer(s, b.x, y, 1).put(vt, m.st.sep)
+		m.writer(s, b.x+w-1, y, 1).put(vt, m.st.sep)
+	}
+	m.writer(s, b.x, b.y+h-1, w).put(bl+strings.Repeat(hz, max(0, w-2))+br, m.st.sep)
+	return rect{b.x + 2, b.y + 1, max(w-4, 0), max(h-2, 0)}
+}
+
+func (m *Model) drawHelp(s tcell.Screen, body rect) {
+	in := m.box(s, body, 96, len(helpKeys)+2, "keys (esc closes)")
+	const kw = 18
+	for i := 0; i < in.h && m.help+i < len(helpKeys); i++ {
+		k := helpKeys[m.help+i]
+		wr := m.writer(s, in.x, in.y+i, in.w)
+		if k.keys == "" {
+			wr.put(k.what, m.st.title)
+			continue
+		}
+		keys := k.keys
+		what := k.what
+		if m.ascii {
+			keys = asciiArrows.Replace(keys)
+			what = asciiArrows.Replace(what)
+		}
+		wr.put(padRight(keys, kw), m.st.key)
+		wr.put(clip(what, in.w-kw, m.g.ellipsis), m.st.base)
+	}
+}
+
+var asciiArrows = strings.NewReplacer("↓", "down", "↑", "up", "→", "right", "←", "left",
+	"≥", ">=", "≤", "<=", "▸", "+", "▾", "-", "≠", "!")
+
+// listWindow returns the first entry to show so that the cursor is visible.
+func listWindow(cursor, n, h int) int {
+	if h <= 0 {
+		return 0
+	}
+	first := max(0, cursor-h/2)
+	return max(0, min(first, n-h))
+}
+
+func (m *Model) drawRuns(s tcell.Screen, body rect) {
+	title := "runs in this file (enter opens)"
+	if m.pick == pickCompare {
+		title = "compare with which run? (enter picks)"
+	}
+	in := m.box(s, body, 100, len(m.runs)+3, title)
+	head := fmt.Sprintf("%5s  %-10s %5s %-11s %12s  %s", "run", "variant", "depth", "status", "nodes", "position")
+	m.writer(s, in.x, in.y, in.w).put(clip(head, in.w, ""), m.st.colHead)
+	rows := rect{in.x, in.y + 1, in.w, in.h - 1}
+	first := listWindow(m.list, len(m.runs), rows.h)
+	m.lay.list, m.lay.listN = rows, first
+	cur := m.cur().t.run.ID
+	for i := 0; i < rows.h && first+i < len(m.runs); i++ {
+		r := m.runs[first+i]
+		mark := " "
+		if r.ID == cur {
+			mark = "*"
+		}
+		line := fmt.Sprintf("%s%4d  %-10s %5d %-11s %12s  %s", mark, r.ID, clip(r.Variant, 10, ""), r.Depth, r.Status,
+			commas(max(r.Rows, r.Nodes)), r.FEN)
+		st := m.st.base
+		if first+i == m.list {
+			st = m.st.sel
+		}
+		wr := m.writer(s, rows.x, rows.y+i, rows.w)
+		wr.put(clip(line, rows.w, m.g.ellipsis), st)
+		wr.fill(st)
+	}
+}
+
+func (m *Model) drawHotspots(s tcell.Screen, body rect) {
+	p := m.cur()
+	list := m.hotList(p)
+	title := "biggest QS trees (g: full-width nodes by growth)"
+	if m.hotByGr {
+		title = "full-width nodes by growth per ply (g: QS trees by size)"
+	}
+	in := m.box(s, body, 100, body.h, title)
+	head := fmt.Sprintf("%4s %10s %11s %7s  %s", "#", "node", "nodes", "growth", "path")
+	m.writer(s, in.x, in.y, in.w).put(clip(head, in.w, ""), m.st.colHead)
+	rows := rect{in.x, in.y + 1, in.w, in.h - 1}
+	if len(list) == 0 {
+		m.writer(s, rows.x, rows.y, rows.w).put("no hotspots: no QS in this run, or it is still being recorded", m.st.dim)
+		return
+	}
+	first := listWindow(m.list, len(list), rows.h)
+	m.lay.list, m.lay.listN = rows, first
+	for i := 0; i < rows.h && first+i < len(list); i++ {
+		h := list[first+i]
+		path := m.hotPath(p, h.Node.ID)
+		line := fmt.Sprintf("%4d %10d %11s %7.2f  ", first+i+1, h.Node.ID, commas(h.Node.SubtreeSize), h.Growth)
+		line += clipLeft(path, rows.w-len(line), m.g.ellipsis)
+		st := m.st.base
+		if first+i == m.list {
+			st = m.st.sel
+		}
+		wr := m.writer(s, rows.x, rows.y+i, rows.w)
+		wr.put(clip(line, rows.w, m.g.ellipsis), st)
+		wr.fill(st)
+	}
+}
+
+// hotPath is the move path to a hotspot, read once per node shown.
+func (m *Model) hotPath(p *pane, id int64) string {
+	if m.hotPaths == nil {
+		m.hotPaths = map[[2]int64]string{}
+	}
+	key := [2]int64{p.t.run.ID, id}
+	if s, ok := m.hotPaths[key]; ok {
+		return s
+	}
+	in := p.t.info(trace.Node{RunID: p.t.run.ID, ID: id})
+	s := in.numbered
+	if in.err != nil {
+		s = in.err.Error()
+	}
+	if len(m.hotPaths) > 1000 {
+		m.hotPaths = map[[2]int64]string{}
+	}
+	m.hotPaths[key] = s
+	return s
+}
