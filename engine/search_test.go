@@ -382,4 +382,3 @@ func BenchmarkSearchHooks(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
-
