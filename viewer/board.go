@@ -34,7 +34,7 @@ func (m *Model) drawBoardPane(s tcell.Screen, r rect, full bool) int {
 	if in == nil || in.pos == nil {
 		msg := "no position"
 		if in != nil && in.err != nil {
-			msg = in.err.Error()
+			msg = shortErr(in.err)
 		}
 		m.writer(s, r.x+1, r.y, r.w-1).put(clip(msg, r.w-1, m.g.ellipsis), st.errMsg)
 		return 1
@@ -273,7 +273,7 @@ func (m *Model) details(p *pane) []detailLine {
 		}
 	}
 	if in.err != nil {
-		out = append(out, detailLine{"error", in.err.Error(), st.errMsg})
+		out = append(out, detailLine{"error", shortErr(in.err), st.errMsg})
 	}
 	if len(m.panes) == 2 {
 		out = append(out, m.compareLines(p)...)

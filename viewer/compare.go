@@ -231,7 +231,7 @@ func (m *Model) compareLines(p *pane) []detailLine {
 	}
 	c, err := o.t.src.Node(o.t.ctx, o.t.run.ID, id)
 	if err != nil {
-		return []detailLine{{label, err.Error(), st.errMsg}}
+		return []detailLine{{label, shortErr(err), st.errMsg}}
 	}
 	d := diffNodes(n, c)
 	text := fmt.Sprintf("node %d  %s  %s  %s nodes", c.ID, m.g.fmtResult(c), m.g.causeLabel(c), commas(c.SubtreeSize))

@@ -385,7 +385,7 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 	n, err := t.nodeAt(r)
 	if err != nil {
 		wr.put(strings.Repeat(" ", indent), st.base)
-		wr.put(clip("error: "+err.Error(), w-indent, m.g.ellipsis), st.errMsg)
+		wr.put(clip("error: "+shortErr(err), w-indent, m.g.ellipsis), st.errMsg)
 		return
 	}
 	_, open := t.open[n.ID]
@@ -424,7 +424,9 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 		flag = m.g.missing
 	case cmpFound:
 		diff = diffNodes(n, other)
-		if diff != 0 {
+		// Subtree sizes almost always differ between variants; the flag is
+		// for a different result, the cells show every difference.
+		if diff&(1<<colScore|1<<colCause|1<<colKind) != 0 {
 			flag = m.g.differs
 		}
 	}
@@ -433,6 +435,9 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 	room := treeW - indent - len([]rune(marker)) - 1
 	if flag != "" {
 		room -= 2
+	}
+	if n.Kind == engine.KindRoot && len([]rune(label)) > room {
+		label = "iter " + strconv.Itoa(n.Iteration)
 	}
 	wr.put(clip(label, room, m.g.ellipsis), cursorStyle(moveStyle))
 	if flag != "" {
@@ -513,7 +518,7 @@ func (m *Model) drawStrip(s tcell.Screen, r rect) {
 	n := in.node
 	wr := m.writer(s, r.x, r.y+1, r.w)
 	if in.err != nil {
-		wr.put(clip("error: "+in.err.Error(), r.w, m.g.ellipsis), st.errMsg)
+		wr.put(clip("error: "+shortErr(in.err), r.w, m.g.ellipsis), st.errMsg)
 	} else {
 		wr.put(m.nodeSummary(p, n), st.base)
 	}

@@ -55,7 +55,7 @@ var helpKeys = []struct{ keys, what string }{
 	{"score", "=exact  ≥ fail high (lower bound)  ≤ fail low (upper bound)  #N mate"},
 	{"cause", "why the node stopped: beta@k (move k failed high), standpat, delta, see, tt, ..."},
 	{"nodes", "subtree size, and its share of the parent's subtree"},
-	{"marks", "▸ closed  ▾ open  * incomplete  ≠ differs from the other run  + only in this run"},
+	{"marks", "▸ closed  ▾ open  * incomplete  ≠ result differs from the other run  + only in this run"},
 }
 
 // Handle applies one event to the model.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -203,7 +204,15 @@ func (m *Model) setErr(err error) {
 	if err == nil {
 		return
 	}
-	m.msg, m.msgErr = err.Error(), true
+	m.msg, m.msgErr = shortErr(err), true
+}
+
+// tracePrefix is how the trace package starts its errors ("trace FILE: ");
+// on screen the file is in the header already.
+var tracePrefix = regexp.MustCompile(`(open )?trace [^: ]*: `)
+
+func shortErr(err error) string {
+	return tracePrefix.ReplaceAllString(err.Error(), "")
 }
 
 // nodeInfo is what the board and details panes show about the selected

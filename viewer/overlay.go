@@ -99,7 +99,7 @@ func (m *Model) drawHotspots(s tcell.Screen, body rect) {
 		title = "full-width nodes by growth per ply (g: QS trees by size)"
 	}
 	in := m.box(s, body, 100, body.h, title)
-	head := fmt.Sprintf("%4s %10s %11s %7s  %s", "#", "node", "nodes", "growth", "path")
+	head := fmt.Sprintf("%4s %10s %3s %11s %7s  %s", "#", "node", "it", "nodes", "growth", "path")
 	m.writer(s, in.x, in.y, in.w).put(clip(head, in.w, ""), m.st.colHead)
 	rows := rect{in.x, in.y + 1, in.w, in.h - 1}
 	if len(list) == 0 {
@@ -111,7 +111,7 @@ func (m *Model) drawHotspots(s tcell.Screen, body rect) {
 	for i := 0; i < rows.h && first+i < len(list); i++ {
 		h := list[first+i]
 		path := m.hotPath(p, h.Node.ID)
-		line := fmt.Sprintf("%4d %10d %11s %7.2f  ", first+i+1, h.Node.ID, commas(h.Node.SubtreeSize), h.Growth)
+		line := fmt.Sprintf("%4d %10d %3d %11s %7.2f  ", first+i+1, h.Node.ID, h.Node.Iteration, commas(h.Node.SubtreeSize), h.Growth)
 		line += clipLeft(path, rows.w-len(line), m.g.ellipsis)
 		st := m.st.base
 		if first+i == m.list {
@@ -135,7 +135,7 @@ func (m *Model) hotPath(p *pane, id int64) string {
 	in := p.t.info(trace.Node{RunID: p.t.run.ID, ID: id})
 	s := in.numbered
 	if in.err != nil {
-		s = in.err.Error()
+		s = shortErr(in.err)
 	}
 	if len(m.hotPaths) > 1000 {
 		m.hotPaths = map[[2]int64]string{}

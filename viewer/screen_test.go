@@ -1,0 +1,361 @@
+package viewer
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden screen captures in testdata/screens")
+
+// A screen script is a list of steps: "<Name>" is a special key (Enter,
+// Esc, Tab, Up, Down, Left, Right, PgDn, PgUp, Home, End, BS), "<resize
+// WxH>", "<click X,Y>", "<wheel-down X,Y>", "<wheel-up X,Y>"; anything else
+// is typed one character at a time.
+var specialKeys = map[string]tcell.Key{
+	"Enter": tcell.KeyEnter, "Esc": tcell.KeyEscape, "Tab": tcell.KeyTab, "Up": tcell.KeyUp,
+	"Down": tcell.KeyDown, "Left": tcell.KeyLeft, "Right": tcell.KeyRight, "PgDn": tcell.KeyPgDn,
+	"PgUp": tcell.KeyPgUp, "Home": tcell.KeyHome, "End": tcell.KeyEnd, "BS": tcell.KeyBackspace2,
+}
+
+// screenRig is a model on a simulation screen.
+type screenRig struct {
+	t *testing.T
+	s tcell.SimulationScreen
+	m *Model
+}
+
+func newRig(t *testing.T, st *trace.Store, w, h int, opt Options) *screenRig {
+	t.Helper()
+	if opt.File == "" {
+		opt.File = "fixture.trace"
+	}
+	m, err := New(context.Background(), st, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tcell.NewSimulationScreen("UTF-8")
+	if err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Fini)
+	s.SetSize(w, h)
+	r := &screenRig{t: t, s: s, m: m}
+	r.draw()
+	return r
+}
+
+func (r *screenRig) draw() {
+	r.m.Draw(r.s)
+	r.s.Show()
+}
+
+// post delivers one event through the screen's queue, as the real loop
+// would, and redraws.
+func (r *screenRig) post(inject func()) {
+	inject()
+	for r.s.HasPendingEvent() {
+		ev := r.s.PollEvent()
+		if _, ok := ev.(*tcell.EventResize); ok {
+			r.s.Sync()
+		}
+		r.m.Handle(ev)
+	}
+	r.draw()
+}
+
+func (r *screenRig) run(steps ...string) {
+	r.t.Helper()
+	for _, step := range steps {
+		if k, ok := specialKeys[strings.Trim(step, "<>")]; ok && strings.HasPrefix(step, "<") {
+			r.post(func() { r.s.InjectKey(k, 0, tcell.ModNone) })
+			continue
+		}
+		var a, b int
+		switch {
+		case sscan(step, "<resize %dx%d>", &a, &b):
+			r.s.SetSize(a, b)
+			r.post(func() { r.s.PostEvent(tcell.NewEventResize(a, b)) })
+		case sscan(step, "<click %d,%d>", &a, &b):
+			r.post(func() { r.s.InjectMouse(a, b, tcell.Button1, tcell.ModNone) })
+			r.post(func() { r.s.InjectMouse(a, b, tcell.ButtonNone, tcell.ModNone) })
+		case sscan(step, "<wheel-down %d,%d>", &a, &b):
+			r.post(func() { r.s.InjectMouse(a, b, tcell.WheelDown, tcell.ModNone) })
+		case sscan(step, "<wheel-up %d,%d>", &a, &b):
+			r.post(func() { r.s.InjectMouse(a, b, tcell.WheelUp, tcell.ModNone) })
+		case strings.HasPrefix(step, "<"):
+			r.t.Fatalf("unknown step %q", step)
+		default:
+			for _, c := range step {
+				r.post(func() { r.s.InjectKey(tcell.KeyRune, c, tcell.ModNone) })
+			}
+		}
+	}
+}
+
+func sscan(s, format string, a ...any) bool {
+	n, err := fmt.Sscanf(s, format, a...)
+	return err == nil && n == len(a)
+}
+
+// text returns the screen as lines of text, trailing blanks cut.
+func (r *screenRig) text() string {
+	cells, w, h := r.s.GetContents()
+	var b strings.Builder
+	for y := 0; y < h; y++ {
+		var line strings.Builder
+		for x := 0; x < w; x++ {
+			c := cells[y*w+x]
+			if len(c.Runes) == 0 {
+				line.WriteByte(' ')
+				continue
+			}
+			line.WriteString(string(c.Runes))
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// capture is the screen text plus what the text cannot show: which node
+// is selected, on which row.
+func (r *screenRig) capture() string {
+	p := r.m.cur()
+	_, n, _ := p.t.selected()
+	return fmt.Sprintf("%s-- selected: run %d node %d, row %d, top %d, %d rows\n",
+		r.text(), p.t.run.ID, n.ID, p.t.cursor, p.t.top, p.t.rows())
+}
+
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "screens", name+".txt")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run 'go test ./viewer/ -run TestScreens -update' to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("screen %s differs from %s (rerun with -update if the change is intended)\n--- got:\n%s--- want:\n%s", name, path, got, want)
+	}
+}
+
+// pvSAN returns the first n moves of a run's PV in SAN.
+func pvSAN(t *testing.T, st *trace.Store, run int64, n int) []string {
+	t.Helper()
+	r, err := st.Run(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := engine.MustParseFEN(r.FEN)
+	var out []string
+	for _, u := range r.PV[:min(n, len(r.PV))] {
+		mv, err := pos.ParseUCI(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, pos.SAN(mv))
+		pos.MakeMove(mv)
+	}
+	return out
+}
+
+// TestScreens drives the viewer with keys and the mouse on a simulation
+// screen and compares each screen with its golden capture.
+func TestScreens(t *testing.T) {
+	st := openFixture(t)
+	pv := pvSAN(t, st, 1, 2)
+	one := Options{Run: 1}
+	cases := []struct {
+		name string
+		w, h int
+		opt  Options
+		keys []string
+	}{
+		{"start_80x24", 80, 24, one, nil},
+		{"start_120x40", 120, 40, one, nil},
+		{"start_170x45", 170, 45, one, nil},
+		{"picker_100x30", 100, 30, Options{}, nil},
+		{"picker_pick_100x30", 100, 30, Options{}, []string{"k", "<Enter>"}},
+		{"expand_80x24", 80, 24, one, []string{"j", "l", "l", "j", "<Right>", "<Enter>"}},
+		{"collapse_80x24", 80, 24, one, []string{"j", "l", "l", "h", "h", "<Left>"}},
+		{"info_80x24", 80, 24, one, []string{"j", "l", "l", "i"}},
+		{"help_100x40", 100, 40, one, []string{"?"}},
+		{"ascii_uci_100x30", 100, 30, Options{Run: 1, ASCII: true, UCI: true}, []string{"j", "l"}},
+		{"toggles_120x30", 120, 30, one, []string{"j", "u", "a", "b"}},
+		{"hotspot_120x40", 120, 40, one, []string{"n", "n"}},
+		{"hotspot_back_120x40", 120, 40, one, []string{"n", "n", "N"}},
+		{"hotlist_120x40", 120, 40, one, []string{"H"}},
+		{"hotlist_growth_120x40", 120, 40, one, []string{"H", "g", "j", "<Enter>"}},
+		{"heaviest_120x40", 120, 40, one, []string{"*"}},
+		{"only_qs_100x30", 100, 30, one, []string{"Q"}},
+		{"only_cutoffs_100x30", 100, 30, one, []string{"!", "j", "l"}},
+		{"min_size_100x30", 100, 30, one, []string{"m", "100", "<Enter>", "G"}},
+		{"by_size_100x30", 100, 30, one, []string{"s"}},
+		{"pv_120x40", 120, 40, one, []string{"v"}},
+		{"path_120x40", 120, 40, one, []string{"/", strings.Join(pv, " "), "<Enter>"}},
+		{"path_relative_120x40", 120, 40, one, []string{"/", pv[0], "<Enter>", "/", "+" + pv[1], "<Enter>"}},
+		{"path_error_100x30", 100, 30, one, []string{"/", pv[0] + " Ke9", "<Enter>"}},
+		{"node_120x40", 120, 40, one, []string{":", "100", "<Enter>"}},
+		{"node_error_100x30", 100, 30, one, []string{":", "99999999", "<Enter>"}},
+		{"prompt_open_100x30", 100, 30, one, []string{"/", "e4 e"}},
+		{"prompt_cancel_100x30", 100, 30, one, []string{"/", "e4", "<Esc>"}},
+		{"find_100x30", 100, 30, one, []string{"f", pv[0], "<Enter>", ";"}},
+		{"compare_120x40", 120, 40, one, []string{"=", "j", "<Enter>", "j", "l", "j"}},
+		{"compare_tab_170x40", 170, 40, one, []string{"=", "j", "<Enter>", "<Tab>", "j", "l", "j", "j"}},
+		{"compare_off_100x30", 100, 30, one, []string{"=", "j", "<Enter>", "="}},
+		{"unified_100x30", 100, 30, Options{Run: 3}, []string{"j", "l"}},
+		{"threshold_120x40", 120, 40, Options{Run: 4}, []string{"n"}},
+		{"run_switch_100x30", 100, 30, one, []string{"R", "j", "<Enter>"}},
+		{"resize_80x24_to_130x35", 80, 24, one, []string{"j", "<resize 130x35>"}},
+		{"resize_small_40x10", 100, 30, one, []string{"<resize 40x10>"}},
+		{"mouse_100x30", 100, 30, one, []string{"<click 20,8>", "<click 4,8>", "<wheel-down 20,8>"}},
+		{"start_node_120x40", 120, 40, Options{Run: 2, Node: 500}, nil},
+		{"start_path_120x40", 120, 40, Options{Run: 1, Path: pv}, nil},
+		{"page_down_80x24", 80, 24, one, []string{"<PgDn>", "<PgDn>", "<PgUp>", "<End>"}},
+		{"reload_100x30", 100, 30, one, []string{"j", "l", "r"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig(t, st, c.w, c.h, c.opt)
+			r.run(c.keys...)
+			checkGolden(t, c.name, r.capture())
+		})
+	}
+}
+
+func TestScreenQuitAndCopy(t *testing.T) {
+	st := openFixture(t)
+	r := newRig(t, st, 100, 30, Options{Run: 1})
+	r.run("j", "y")
+	fen := r.m.SelectedFEN()
+	if got := string(r.s.GetClipboardData()); got != fen {
+		t.Errorf("clipboard holds %q, want the FEN %q", got, fen)
+	}
+	_, n, _ := r.m.cur().t.selected()
+	pos, err := st.Position(context.Background(), 1, n.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pos.FEN() != fen {
+		t.Errorf("SelectedFEN %q, position of node %d is %q", fen, n.ID, pos.FEN())
+	}
+	if r.m.Quit() {
+		t.Fatal("quit before q")
+	}
+	r.run("?", "q")
+	if !r.m.Quit() {
+		t.Error("q in the help screen did not quit")
+	}
+}
+
+// TestLoopQuits runs the real event loop on a simulation screen.
+func TestLoopQuits(t *testing.T) {
+	st := openFixture(t)
+	m, err := New(context.Background(), st, Options{Run: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tcell.NewSimulationScreen("UTF-8")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, s, m) }()
+	cancel() // as SIGTERM would: the loop must end and finalise the screen
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !m.Quit() {
+		t.Error("the loop ended without the model quitting")
+	}
+}
+
+// TestNoColor checks that without colour nothing on screen has a colour,
+// and that with colour QS rows and cutoffs do.
+func TestNoColor(t *testing.T) {
+	st := openFixture(t)
+	for _, noColor := range []bool{true, false} {
+		t.Run("nocolor="+strconv.FormatBool(noColor), func(t *testing.T) {
+			r := newRig(t, st, 120, 40, Options{Run: 1, NoColor: noColor})
+			r.run("n") // a QS tree on screen
+			cells, _, _ := r.s.GetContents()
+			colored := 0
+			reverse := 0
+			for _, c := range cells {
+				fg, bg, attr := c.Style.Decompose()
+				if fg != tcell.ColorDefault || bg != tcell.ColorDefault {
+					colored++
+				}
+				if attr&tcell.AttrReverse != 0 {
+					reverse++
+				}
+			}
+			if noColor && colored > 0 {
+				t.Errorf("%d cells have a colour with NoColor", colored)
+			}
+			if noColor && reverse == 0 {
+				t.Error("no reverse-video cells: the cursor and bars need it without colour")
+			}
+			if !noColor && colored == 0 {
+				t.Error("no coloured cells with colour on")
+			}
+		})
+	}
+	t.Run("NO_COLOR", func(t *testing.T) {
+		t.Setenv("NO_COLOR", "1")
+		m, err := New(context.Background(), st, Options{Run: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.st.qs != m.st.base {
+			t.Error("NO_COLOR set, but QS rows get a colour")
+		}
+	})
+}
+
+// TestNewErrors checks that bad options fail in New, before any screen.
+func TestNewErrors(t *testing.T) {
+	st := openFixture(t)
+	cases := []struct {
+		name string
+		opt  Options
+		want error
+		text string
+	}{
+		{"no such run", Options{Run: 42}, trace.ErrNoRun, "no run 42 (runs: 1, 2, 3, 4)"},
+		{"no such node", Options{Run: 1, Node: 1 << 30}, trace.ErrNoNode, "--node 1073741824"},
+		{"illegal move", Options{Run: 1, Path: []string{"Ke9"}}, nil, `--path "Ke9": move 1 (Ke9)`},
+		{"move not searched", Options{Run: 1, Path: []string{"a3", "Kd8", "a4", "Kc8"}}, trace.ErrNoMove, "has no child for it"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := New(context.Background(), st, c.opt)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if c.want != nil && !errors.Is(err, c.want) {
+				t.Errorf("error %v does not wrap %v", err, c.want)
+			}
+			if !strings.Contains(err.Error(), c.text) {
+				t.Errorf("error %q does not say %q", err, c.text)
+			}
+		})
+	}
+}
