@@ -125,6 +125,8 @@ func (g *Graph) edgeAttrs(parent, n *Node, lastSearch bool) string {
 	var label string
 	style := ""
 	switch {
+	case n.Kind == engine.KindRoot:
+		label = "iteration " + strconv.Itoa(n.Iteration)
 	case n.Via != nil || (g.QSOnly && n.Parent == 0):
 		label = strings.Join(n.Via, " ")
 		if label == "" {

@@ -148,7 +148,8 @@ type builder struct {
 	g    *Graph
 	pos  []*engine.Position // position at each shown node, by index
 	heap candidates
-	sums map[int]int // node index -> summary index
+	sums map[int]int    // node index -> summary index
+	pv   map[int64]bool // ids on the principal variation from the top
 }
 
 // Build makes the graph of the subtree under top, cut to the options'
@@ -174,7 +175,11 @@ func Build(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, 
 		return nil, err
 	}
 	g := &Graph{Run: run, Top: top, TopPath: topPath, Options: opts}
-	b := &builder{ctx: ctx, st: st, g: g, sums: map[int]int{}}
+	pv, err := pvChain(ctx, st, run.ID, top)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{ctx: ctx, st: st, g: g, sums: map[int]int{}, pv: pv}
 	b.add(&candidate{n: top, parent: -1, pv: true, pos: topPos})
 	g.QSOnly = opts.QSOnly && top.Kind != engine.KindQS
 	if g.QSOnly {
@@ -295,25 +300,15 @@ func (b *builder) expand(i int) error {
 	if err != nil {
 		return err
 	}
-	pv := -1
-	if n.PV && n.Kind == engine.KindRun && len(kids) > 0 {
-		pv = len(kids) - 1 // the last iteration holds the search's answer
-	} else if n.PV && n.Best != engine.NoMove {
-		for k, kid := range kids {
-			if kid.Move == n.Best {
-				pv = k // the last search of the best move is the one that counted
-			}
-		}
-	}
 	seen := make(map[engine.Move]int, len(kids)) // move -> order, repeats so far
 	repeats := make(map[engine.Move]int)
-	for k, kid := range kids {
+	for _, kid := range kids {
 		order, ok := seen[kid.Move]
 		if !ok {
 			order = len(seen) + 1
 			seen[kid.Move] = order
 		}
-		c := &candidate{n: kid, parent: i, order: order, repeat: repeats[kid.Move], pv: k == pv, level: n.Level + 1}
+		c := &candidate{n: kid, parent: i, order: order, repeat: repeats[kid.Move], pv: b.pv[kid.ID], level: n.Level + 1}
 		repeats[kid.Move]++
 		heap.Push(&b.heap, c)
 	}
@@ -333,6 +328,34 @@ func (b *builder) children(id int64) ([]trace.Node, error) {
 		return nil
 	})
 	return kids, err
+}
+
+// pvChain returns the ids of the principal variation from top: from each
+// node, the child reached by its best move (the last such child when the
+// move was searched more than once: that search gave the score); from the
+// run node, the last iteration's root.
+func pvChain(ctx context.Context, st *trace.Store, run int64, top trace.Node) (map[int64]bool, error) {
+	pv := map[int64]bool{top.ID: true}
+	cur := top
+	for cur.SubtreeSize > 1 && (cur.Kind == engine.KindRun || cur.Best != engine.NoMove) {
+		var next trace.Node
+		found := false
+		err := st.Subtree(ctx, run, cur.ID, 1, func(n trace.Node) error {
+			if n.ID != cur.ID && (cur.Kind == engine.KindRun || n.Move == cur.Best) {
+				next, found = n, true
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			break
+		}
+		pv[next.ID] = true
+		cur = next
+	}
+	return pv, nil
 }
 
 // ancestor is an open node of a streaming walk.
@@ -427,7 +450,7 @@ func (b *builder) seedQSRoots(path []trace.Node) error {
 		}
 		pos := b.pos[0].Copy()
 		var via []string
-		san, pv, prev := "", true, g.Top
+		san := ""
 		below := nodesBelow(path, g.Top.ID)
 		for i, n := range below {
 			if !pos.IsLegal(n.Move) {
@@ -439,11 +462,9 @@ func (b *builder) seedQSRoots(path []trace.Node) error {
 			} else {
 				via = append(via, s)
 			}
-			pv = pv && prev.Best == n.Move
-			prev = n
 			pos.MakeMove(n.Move)
 		}
-		heap.Push(&b.heap, &candidate{n: r, parent: 0, pv: pv, via: via, san: san, pos: pos})
+		heap.Push(&b.heap, &candidate{n: r, parent: 0, pv: b.pv[r.ID], via: via, san: san, pos: pos})
 	}
 	if left := g.QSRoots - int64(len(roots)); left > 0 {
 		s := b.summary(0)

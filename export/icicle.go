@@ -38,7 +38,7 @@ type icicleEntry struct {
 	san      string
 	wide     bool // at least icicleMinRect wide: drawn on its own
 	made     bool // its move was made on the walk's position
-	pv       bool
+	pv       bool // on the principal variation (only looked up for wide nodes)
 	qs       bool
 	rootPly  int   // ply of the QS root above (or at) a QS node
 	qsPly    int   // distance from the QS root
@@ -73,9 +73,7 @@ type icicle struct {
 	total   int64 // rows walked
 	qsTotal int64
 	walker  *walker
-	// lastRoot is the id of the last iteration's root when the chart
-	// starts at the run node.
-	lastRoot int64
+	pv      map[int64]bool // ids on the principal variation from the top
 }
 
 // WriteIcicle writes an SVG icicle chart of the subtree under top: one
@@ -104,18 +102,8 @@ func WriteIcicle(ctx context.Context, st *trace.Store, run trace.Run, top trace.
 	}
 	ic := &icicle{opts: opts, run: run, top: top, topPath: topPath, pos: pos, walker: newWalker(path)}
 	ic.scale = float64(opts.Width-icicleMargin) / float64(max(top.SubtreeSize, 1))
-	if top.Kind == engine.KindRun {
-		if n, err := st.ChildCount(ctx, run.ID, top.ID); err != nil {
-			return err
-		} else if n > 0 {
-			last, err := st.Children(ctx, run.ID, top.ID, trace.BySearch, n-1, 1)
-			if err != nil {
-				return err
-			}
-			if len(last) == 1 {
-				ic.lastRoot = last[0].ID
-			}
-		}
+	if ic.pv, err = pvChain(ctx, st, run.ID, top); err != nil {
+		return err
 	}
 	err = st.Subtree(ctx, run.ID, top.ID, opts.Depth, ic.visit)
 	if err != nil {
@@ -147,19 +135,8 @@ func (ic *icicle) visit(n trace.Node) error {
 	}
 	x, width := ic.x(n.ID), float64(n.SubtreeSize)*ic.scale
 	e.wide = width >= icicleMinRect
-	var parent *icicleEntry
-	if row > 0 {
-		parent = &ic.stack[row-1]
-	}
-	switch {
-	case parent == nil:
-		e.pv = true
-	case parent.n.Kind == engine.KindRun:
-		e.pv = n.ID == ic.lastRoot // the last iteration holds the search's answer
-	default:
-		e.pv = parent.pv && n.Move != engine.NoMove && n.Move == parent.n.Best
-	}
 	if e.wide {
+		e.pv = ic.pv[n.ID]
 		ic.flush(row)
 		// A wide node's ancestors are all wide and have made their moves,
 		// so the position is the parent's; make this node's move for its
@@ -300,7 +277,7 @@ func (ic *icicle) flush(r int) {
 	if m.qs*2 >= m.nodes {
 		col = colIcicleQS2
 	}
-	w := max(m.x1-m.x0, 0.5)
+	w := m.x1 - m.x0
 	tip := fmt.Sprintf("%s nodes merged, each narrower than a pixel\n%s of them QS", count(m.nodes), count(m.qs))
 	fmt.Fprintf(&ic.body, `<g class="merged"><rect x="%s" y="%d" width="%s" height="%d" fill="%s" opacity="0.7"/><title>%s</title></g>`+"\n",
 		px(m.x0), ic.y(r), px(w), ic.opts.RowHeight-1, col, xmlText(tip))
@@ -316,7 +293,7 @@ func (ic *icicle) write(w io.Writer) error {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica,Arial,sans-serif" font-size="%d">`+"\n",
 		width, height, width, height, icicleFont)
 	fmt.Fprintf(&b, "<title>Horizon icicle: run %d, node %d</title>\n", r.ID, ic.top.ID)
-	b.WriteString(`<rect x="0" y="0" width="100%" height="100%" fill="#FFFFFF"/>` + "\n")
+	fmt.Fprintf(&b, `<rect x="0" y="0" width="%d" height="%d" fill="#FFFFFF"/>`+"\n", width, height)
 	where := "node " + strconv.FormatInt(ic.top.ID, 10)
 	if len(ic.topPath) > 0 {
 		where += " (" + strings.Join(ic.topPath, " ") + ")"

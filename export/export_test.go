@@ -1,0 +1,510 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+		for i := 0; i < len(gl) && i < len(wl); i++ {
+			if gl[i] != wl[i] {
+				t.Fatalf("%s differs from the golden file at line %d:\n got: %s\nwant: %s\n(go test -update rewrites it; check the diff)", name, i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("%s differs from the golden file: %d lines, want %d", name, len(gl), len(wl))
+	}
+}
+
+// graphCases are the graphs of the golden tests, all on the fixed trace.
+var graphCases = []struct {
+	name string
+	sel  Selection
+	opts Options
+}{
+	{"last-iteration-25", Selection{Node: -1}, Options{MaxNodes: 25, Depth: -1}},
+	{"path-qg6-lr-12", Selection{Node: -1, Path: []string{"Qg6"}}, Options{MaxNodes: 12, Depth: -1, RankDir: "LR"}},
+	{"run-depth-1", Selection{Node: 0}, Options{MaxNodes: 30, Depth: 1}},
+	{"qs-only-15", Selection{Node: -1}, Options{MaxNodes: 15, Depth: -1, QSOnly: true}},
+	{"qs-only-depth-0", Selection{Node: -1}, Options{MaxNodes: 8, Depth: 0, QSOnly: true}},
+}
+
+func buildCase(t *testing.T, st *trace.Store, sel Selection, opts Options) *Graph {
+	t.Helper()
+	ctx := context.Background()
+	run, top, err := Resolve(ctx, st, sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Build(ctx, st, run, top, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func TestGoldenDOT(t *testing.T) {
+	st, _ := fixedTrace(t)
+	for _, c := range graphCases {
+		t.Run(c.name, func(t *testing.T) {
+			g := buildCase(t, st, c.sel, c.opts)
+			var dot bytes.Buffer
+			if err := g.WriteDOT(&dot); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name+".dot", dot.Bytes())
+			// The same graph built again gives the same bytes.
+			var again bytes.Buffer
+			if err := buildCase(t, st, c.sel, c.opts).WriteDOT(&again); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(dot.Bytes(), again.Bytes()) {
+				t.Fatal("two builds of the same graph wrote different DOT")
+			}
+		})
+	}
+}
+
+func TestGoldenJSON(t *testing.T) {
+	st, _ := fixedTrace(t)
+	c := graphCases[0]
+	g := buildCase(t, st, c.sel, c.opts)
+	var out bytes.Buffer
+	if err := g.WriteJSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, c.name+".json", out.Bytes())
+	var back jsonGraph
+	if err := json.Unmarshal(out.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Nodes) != len(g.Nodes) || len(back.Summaries) != len(g.Summaries) {
+		t.Fatalf("JSON holds %d nodes and %d summaries, the graph %d and %d",
+			len(back.Nodes), len(back.Summaries), len(g.Nodes), len(g.Summaries))
+	}
+}
+
+// dotNodeLine matches a tree node's or a summary's statement in the DOT text.
+var dotNodeLine = regexp.MustCompile(`(?m)^\t([ns])\d+ \[`)
+
+// TestBudget checks, over budgets from 1 to more than the tree, that the
+// graph keeps to the budget and that no node is lost: the shown nodes and
+// the summaries' counts add up to the subtree.
+func TestBudget(t *testing.T) {
+	st, _ := fixedTrace(t)
+	for _, qsOnly := range []bool{false, true} {
+		for _, depth := range []int{-1, 2} {
+			for _, budget := range []int{1, 2, 5, 40, 200, 20000} {
+				name := fmt.Sprintf("qsonly=%v/depth=%d/max=%d", qsOnly, depth, budget)
+				t.Run(name, func(t *testing.T) {
+					g := buildCase(t, st, Selection{Node: -1}, Options{MaxNodes: budget, Depth: depth, QSOnly: qsOnly})
+					checkGraph(t, g, budget)
+				})
+			}
+		}
+	}
+}
+
+func checkGraph(t *testing.T, g *Graph, budget int) {
+	t.Helper()
+	var dot bytes.Buffer
+	if err := g.WriteDOT(&dot); err != nil {
+		t.Fatal(err)
+	}
+	var shown, sums int
+	for _, m := range dotNodeLine.FindAllStringSubmatch(dot.String(), -1) {
+		if m[1] == "n" {
+			shown++
+		} else {
+			sums++
+		}
+	}
+	if shown != len(g.Nodes) || sums != len(g.Summaries) {
+		t.Fatalf("DOT has %d nodes and %d summaries, the graph %d and %d", shown, sums, len(g.Nodes), len(g.Summaries))
+	}
+	if shown > budget {
+		t.Fatalf("%d nodes shown, budget %d", shown, budget)
+	}
+	if sums > shown {
+		t.Fatalf("%d summaries for %d shown nodes: at most one each", sums, shown)
+	}
+	if g.Nodes[0].ID != g.Top.ID || g.Nodes[0].Parent != -1 {
+		t.Fatalf("first node %d (parent %d), want the top %d", g.Nodes[0].ID, g.Nodes[0].Parent, g.Top.ID)
+	}
+	seen := map[int]bool{}
+	for i, n := range g.Nodes[1:] {
+		i++
+		if n.Parent < 0 || n.Parent >= i {
+			t.Fatalf("node %d: parent index %d does not come before it (%d)", n.ID, n.Parent, i)
+		}
+		if !g.Nodes[n.Parent].Contains(n.ID) {
+			t.Fatalf("node %d is not in its parent %d's subtree", n.ID, g.Nodes[n.Parent].ID)
+		}
+		if d := g.Options.Depth; d >= 0 && n.Level > d {
+			t.Fatalf("node %d at level %d, depth limit %d", n.ID, n.Level, d)
+		}
+		if n.PV && !g.Nodes[n.Parent].PV {
+			t.Fatalf("node %d is on the PV but its parent is not", n.ID)
+		}
+		if n.PV && seen[n.Parent] {
+			t.Fatalf("node %d: two PV children", g.Nodes[n.Parent].ID)
+		}
+		if n.PV {
+			seen[n.Parent] = true
+		}
+	}
+	var nodes, rows int64
+	for _, s := range g.Summaries {
+		nodes += s.Nodes
+		rows += s.Rows
+		if s.Children < 1 || s.Nodes < int64(s.Children) {
+			t.Fatalf("summary of node %d: %d children, %d nodes", g.Nodes[s.Parent].ID, s.Children, s.Nodes)
+		}
+		if s.QSRows > s.Rows || (s.QSRows > 0) != (s.MaxQSPly >= 0) {
+			t.Fatalf("summary of node %d: %d QS rows of %d, max QS ply %d", g.Nodes[s.Parent].ID, s.QSRows, s.Rows, s.MaxQSPly)
+		}
+	}
+	if g.QSOnly {
+		// Every QS row under the top is shown or in a summary.
+		if got := int64(len(g.Nodes)-1) + rows; got != g.QSNodes {
+			t.Fatalf("%d QS nodes shown or summarised, %d under the top", got, g.QSNodes)
+		}
+		if got := int64(len(g.Nodes)-1) + rows + g.FullWidth + 1; got != g.Top.SubtreeSize {
+			t.Fatalf("QS %d + full-width %d + top = %d, subtree %d", g.QSNodes, g.FullWidth, got, g.Top.SubtreeSize)
+		}
+		return
+	}
+	if got := int64(len(g.Nodes)) + nodes; got != g.Top.SubtreeSize {
+		t.Fatalf("%d nodes shown + %d in summaries = %d, subtree holds %d", len(g.Nodes), nodes, got, g.Top.SubtreeSize)
+	}
+	if got := int64(len(g.Nodes)) + rows; got != g.Top.SubtreeSize {
+		t.Fatalf("%d nodes shown + %d rows counted in summaries = %d, subtree holds %d", len(g.Nodes), rows, got, g.Top.SubtreeSize)
+	}
+}
+
+// TestBudgetKeepsBigAndPV checks the choice of children: the PV is shown
+// as far as the budget goes, and a node left out is never bigger than a
+// shown non-PV sibling.
+func TestBudgetKeepsBigAndPV(t *testing.T) {
+	st, _ := fixedTrace(t)
+	ctx := context.Background()
+	g := buildCase(t, st, Selection{Node: -1}, Options{MaxNodes: 20, Depth: -1})
+	// Follow the PV in the trace and in the graph together.
+	cur := 0
+	for {
+		n := g.Nodes[cur]
+		next := -1
+		for i := range g.Nodes {
+			if g.Nodes[i].Parent == cur && g.Nodes[i].PV {
+				next = i
+			}
+		}
+		if next < 0 {
+			if n.Best != engine.NoMove && n.SubtreeSize > 1 && len(g.Nodes) < 20 {
+				t.Fatalf("PV stops at node %d (best %s) with budget left", n.ID, n.Best.UCI())
+			}
+			break
+		}
+		if g.Nodes[next].Move != n.Best {
+			t.Fatalf("PV child of node %d plays %s, best is %s", n.ID, g.Nodes[next].Move.UCI(), n.Best.UCI())
+		}
+		cur = next
+	}
+	for i, n := range g.Nodes {
+		if n.Summary < 0 {
+			continue
+		}
+		kids, err := st.Children(ctx, g.Run.ID, n.ID, trace.BySearch, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := map[int64]bool{}
+		var smallest int64 = -1
+		for _, m := range g.Nodes {
+			if m.Parent == i {
+				shown[m.ID] = true
+				if !m.PV && (smallest < 0 || m.SubtreeSize < smallest) {
+					smallest = m.SubtreeSize
+				}
+			}
+		}
+		for _, k := range kids {
+			if !shown[k.ID] && smallest >= 0 && k.SubtreeSize > smallest {
+				t.Fatalf("node %d: child %d (%d nodes) collapsed while a sibling of %d nodes is shown", n.ID, k.ID, k.SubtreeSize, smallest)
+			}
+		}
+	}
+}
+
+func TestGoldenIcicle(t *testing.T) {
+	st, _ := fixedTrace(t)
+	cases := []struct {
+		name string
+		sel  Selection
+		opts IcicleOptions
+	}{
+		{"icicle-qg6", Selection{Node: -1, Path: []string{"Qg6"}}, IcicleOptions{Width: 400, Depth: -1}},
+		{"icicle-run-depth-2", Selection{Node: 0}, IcicleOptions{Width: 600, Depth: 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			run, top, err := Resolve(ctx, st, c.sel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := WriteIcicle(ctx, st, run, top, c.opts, &out); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name+".svg", out.Bytes())
+		})
+	}
+}
+
+// svgRect is what the icicle test reads of the SVG.
+type svgDoc struct {
+	Width  float64  `xml:"width,attr"`
+	Groups []svgG   `xml:"g"`
+	Rects  []svgRct `xml:"rect"`
+}
+
+type svgG struct {
+	Class  string  `xml:"class,attr"`
+	Groups []svgG  `xml:"g"`
+	Rect   *svgRct `xml:"rect"`
+	Title  string  `xml:"title"`
+}
+
+type svgRct struct {
+	X     float64 `xml:"x,attr"`
+	Y     float64 `xml:"y,attr"`
+	Width float64 `xml:"width,attr"`
+}
+
+// TestIcicleShape checks the whole fixed trace's icicle: valid XML, the
+// top node spans the chart, every row's rectangles stay inside the chart
+// and do not overlap, and the drawn and merged figures account for every
+// node.
+func TestIcicleShape(t *testing.T) {
+	st, _ := fixedTrace(t)
+	ctx := context.Background()
+	run, top, err := Resolve(ctx, st, Selection{Node: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, width := range []int{300, 1600} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			var out bytes.Buffer
+			if err := WriteIcicle(ctx, st, run, top, IcicleOptions{Width: width, Depth: -1}, &out); err != nil {
+				t.Fatal(err)
+			}
+			var doc svgDoc
+			if err := xml.Unmarshal(out.Bytes(), &doc); err != nil {
+				t.Fatalf("icicle is not valid XML: %v", err)
+			}
+			var items []svgG
+			for _, g := range doc.Groups {
+				items = append(items, g.Groups...)
+			}
+			byRow := map[float64][]svgRct{}
+			nodes := 0
+			for _, g := range items {
+				if g.Rect == nil {
+					t.Fatalf("group %q without a rectangle", g.Class)
+				}
+				if g.Title == "" {
+					t.Fatalf("rectangle at %v,%v without a tooltip", g.Rect.X, g.Rect.Y)
+				}
+				if g.Class == "node" {
+					nodes++
+				}
+				byRow[g.Rect.Y] = append(byRow[g.Rect.Y], *g.Rect)
+			}
+			if nodes == 0 {
+				t.Fatal("no node rectangles")
+			}
+			first := byRow[icicleHeader]
+			if len(first) != 1 || first[0].X != icicleMargin || abs(first[0].Width-float64(width-icicleMargin)) > 0.01 {
+				t.Fatalf("top row %+v, want one rectangle spanning %d..%d", first, icicleMargin, width)
+			}
+			for y, rs := range byRow {
+				for i, r := range rs {
+					if r.X < icicleMargin-0.01 || r.X+r.Width > float64(width)+0.01 {
+						t.Fatalf("row y=%v: rectangle %+v outside the chart", y, r)
+					}
+					for _, s := range rs[i+1:] {
+						if r.X+r.Width > s.X+0.02 && s.X+s.Width > r.X+0.02 {
+							t.Fatalf("row y=%v: rectangles %+v and %+v overlap", y, r, s)
+						}
+					}
+				}
+			}
+			if nodes > width*len(byRow) {
+				t.Fatalf("%d node rectangles in %d rows of %d pixels", nodes, len(byRow), width)
+			}
+		})
+	}
+}
+
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+func TestResolveErrors(t *testing.T) {
+	st, _ := fixedTrace(t)
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		sel  Selection
+		want error
+		text string
+	}{
+		{"unknown run", Selection{Run: 7, Node: -1}, trace.ErrNoRun, "run 7"},
+		{"unknown node", Selection{Node: 123456789}, trace.ErrNoNode, "123456789"},
+		{"illegal move", Selection{Node: -1, Path: []string{"Qg6", "Ke9"}}, trace.ErrNoMove, "Ke9"},
+		{"legal move not searched", Selection{Node: -1, Path: []string{"Qg6", "Kg8"}}, trace.ErrNoMove, "Kg8"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := Resolve(ctx, st, c.sel)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("error %v, want %v", err, c.want)
+			}
+			if !strings.Contains(err.Error(), c.text) {
+				t.Fatalf("error %q does not name %q", err, c.text)
+			}
+		})
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for _, f := range Formats() {
+		if g, err := ParseFormat(strings.ToUpper(string(f))); err != nil || g != f {
+			t.Fatalf("ParseFormat(%q) = %q, %v", f, g, err)
+		}
+	}
+	if _, err := ParseFormat("gif"); err == nil || !strings.Contains(err.Error(), "icicle") {
+		t.Fatalf("ParseFormat(gif): %v, want an error listing the formats", err)
+	}
+	for path, want := range map[string]Format{"a.dot": DOT, "a.GV": DOT, "x/y.svg": SVG, "t.png": PNG, "t.json": JSON} {
+		if f, ok := FormatOf(path); !ok || f != want {
+			t.Fatalf("FormatOf(%q) = %q, %v; want %q", path, f, ok, want)
+		}
+	}
+	if _, ok := FormatOf("tree.txt"); ok {
+		t.Fatal("FormatOf(tree.txt) guessed a format")
+	}
+}
+
+// TestOutput checks that an export writes its file whole or not at all.
+func TestOutput(t *testing.T) {
+	dir := t.TempDir()
+	t.Run("commit", func(t *testing.T) {
+		path := filepath.Join(dir, "a.dot")
+		o, err := Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(o, "digraph {}\n")
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Fatalf("file visible before Commit: %v", err)
+		}
+		if err := o.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		o.Abort() // after Commit: nothing happens
+		if b, err := os.ReadFile(path); err != nil || string(b) != "digraph {}\n" {
+			t.Fatalf("read back %q, %v", b, err)
+		}
+		onlyFiles(t, dir, "a.dot")
+	})
+	t.Run("abort keeps the old file", func(t *testing.T) {
+		path := filepath.Join(dir, "a.dot")
+		o, err := Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(o, "half")
+		o.Abort()
+		if b, _ := os.ReadFile(path); string(b) != "digraph {}\n" {
+			t.Fatalf("old file changed to %q", b)
+		}
+		onlyFiles(t, dir, "a.dot")
+	})
+	for _, bad := range []string{filepath.Join(dir, "no", "such", "dir.svg"), dir, ""} {
+		t.Run("unwritable "+bad, func(t *testing.T) {
+			if _, err := Create(bad); err == nil {
+				t.Fatalf("Create(%q) succeeded", bad)
+			}
+			onlyFiles(t, dir, "a.dot")
+		})
+	}
+}
+
+// onlyFiles fails unless dir holds exactly the named files.
+func onlyFiles(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, ",") != strings.Join(names, ",") {
+		t.Fatalf("%s holds %v, want %v", dir, got, names)
+	}
+}
+
+func TestLabels(t *testing.T) {
+	cases := []struct{ got, want string }{
+		{count(0), "0"}, {count(999), "999"}, {count(1000), "1,000"}, {count(-1234567), "-1,234,567"},
+		{percent(0), "0%"}, {percent(0.001), "1%"}, {percent(0.999), "99%"}, {percent(1), "100%"}, {percent(0.5), "50%"},
+		{fine(0.00064), "0.064%"}, {fine(0.5), "50%"},
+		{score(engine.Infinity), "inf"}, {score(-engine.Infinity), "-inf"}, {score(engine.MateScore - 3), "#2"}, {score(-35), "-35"},
+		{ordinal(1), "1st"}, {ordinal(2), "2nd"}, {ordinal(3), "3rd"}, {ordinal(11), "11th"}, {ordinal(22), "22nd"},
+		{quote(`a"b\c`, "d"), `"a\"b\\c\nd"`},
+		{xmlText(`<a & "b">`), "&lt;a &amp; &quot;b&quot;&gt;"},
+		{px(1.5), "1.5"}, {px(2), "2"}, {px(0.126), "0.13"},
+	}
+	for i, c := range cases {
+		if c.got != c.want {
+			t.Errorf("case %d: got %q, want %q", i, c.got, c.want)
+		}
+	}
+}
