@@ -21,6 +21,11 @@ type row struct {
 	qsPly     int32 // distance from the QS root; -1 outside QS
 	hasStand  bool
 	valid     bool // a slot the writer must skip when false (node still open)
+	// placeholder: the row of a run or iteration root written when the
+	// search enters it (marked incomplete, its subtree reaching to the end
+	// of the run), so a reader can browse a run while it is recorded or
+	// after its recorder died; the real row replaces it at Leave.
+	placeholder bool
 }
 
 // Bit layout of node_rows.info; schema/001_init.sql documents the same.
@@ -98,7 +103,9 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-func nodeKey(run, id int64) int64 { return run<<runShift | id }
+// nodeKey returns node_rows.k. It adds rather than ORs: range queries pass
+// an exclusive end id that can be 1<<32.
+func nodeKey(run, id int64) int64 { return run<<runShift + id }
 
 // decode turns one stored row into a Node (Iteration is filled by the caller).
 func decode(run int64, k, up, size, info, counts, alpha, beta, score int64, stand *int64, move, best int64) Node {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -151,4 +152,72 @@ func FuzzOpen(f *testing.F) {
 			s.Children(context.Background(), r.ID, 0, BySearch, 0, 10)
 		}
 	})
+}
+
+// TestReadWhileRecording: a reader opened on the file while a run is being
+// recorded sees the run as running, its run node and iteration roots (as
+// incomplete placeholders until they finish), and every finished subtree.
+func TestReadWhileRecording(t *testing.T) {
+	s, path := mustCreate(t)
+	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{BatchRows: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := newMemTracer()
+	g := newSynth(teeTracer{rec, mem}, 51, engine.MustParseFEN(tacticalFEN))
+	g.stopAt, g.abrupt = 3000, true // feed part of a search, leave it open
+	g.run(20)
+	// Hand the batch being filled to the writer and wait until it is in.
+	rec.handoff()
+	for i := 0; i < numBatches; i++ {
+		rec.handoff()
+	}
+
+	rd, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	ctx := context.Background()
+	r, err := rd.Run(ctx, rec.RunID())
+	if err != nil || r.Status != StatusRunning {
+		t.Fatalf("run %+v, %v; want running", r, err)
+	}
+	top, err := rd.Node(ctx, r.ID, 0)
+	if err != nil || !top.Incomplete {
+		t.Fatalf("run node while recording: %+v, %v", top, err)
+	}
+	roots, err := rd.Children(ctx, r.ID, 0, BySearch, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantRoots []int64
+	for _, id := range refChildren(mem, 0) {
+		wantRoots = append(wantRoots, id)
+	}
+	if !slices.Equal(ids(roots), wantRoots) {
+		t.Fatalf("iteration roots while recording: %v, want %v", ids(roots), wantRoots)
+	}
+	last := roots[len(roots)-1]
+	if !last.Incomplete || roots[0].Incomplete {
+		t.Errorf("finished roots should be complete, the open one incomplete: %+v", roots)
+	}
+	// The finished children of the open root are there, with their rows.
+	kids, err := rd.Children(ctx, r.ID, last.ID, BySearch, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range kids {
+		if w := mem.nodes[k.ID]; k.Parent != last.ID || k.SubtreeSize != w.SubtreeSize {
+			t.Errorf("child %d of the open root: %+v, reference %+v", k.ID, k, w)
+		}
+	}
+	if err := rec.Finish(Result{}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ = rd.Run(ctx, rec.RunID())
+	if r.Status != StatusInterrupted || r.Rows != g.next {
+		t.Errorf("after Finish: %s, %d rows; want interrupted, %d", r.Status, r.Rows, g.next)
+	}
+	checkTreeShape(t, allNodes(t, rd, r.ID))
 }

@@ -102,7 +102,11 @@ func (s *Store) Node(ctx context.Context, run, id int64) (Node, error) {
 
 // childKeys walks the children of the node with key ?1 whose subtree ends
 // before key ?2: the first child is the first row after the node, each next
-// one the first row after the previous child's subtree. ?3 caps the count.
+// one the first row after the previous child's subtree. ?3 caps the walk
+// (-1: no cap).
+// A row found this way whose parent is not ?1 belongs to a child that has
+// no row (still open while recording, or filtered out); the callers drop
+// it, and the walk has already jumped past its subtree.
 const childKeys = `WITH RECURSIVE c(k) AS (
 	SELECT (SELECT k FROM node_rows WHERE k > ?1 AND k < ?2 ORDER BY k LIMIT 1)
 	UNION ALL
@@ -120,12 +124,10 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 		return nil, err
 	}
 	offset = max(offset, 0)
-	cap := int64(-1)
-	if order == BySearch && limit > 0 {
-		cap = int64(offset + limit + 1) // +1: the walk's final NULL row
-	}
-	rows, err := s.db.QueryContext(ctx, childKeys+" SELECT "+nodeCols+" FROM c JOIN node_rows n ON n.k = c.k ORDER BY n.k",
-		nodeKey(run, id), nodeKey(run, parent.End()), cap)
+	// A node has at most a few hundred children (legal moves and their
+	// re-searches), so the walk reads them all and pages here.
+	rows, err := s.db.QueryContext(ctx, childKeys+" SELECT "+nodeCols+" FROM c JOIN node_rows n ON n.k = c.k WHERE n.k - n.up = ?1 ORDER BY n.k",
+		nodeKey(run, id), nodeKey(run, parent.End()), -1)
 	if err != nil {
 		return nil, sqliteErr(s.path, err)
 	}
@@ -179,7 +181,8 @@ func (s *Store) ChildCount(ctx context.Context, run, id int64) (int, error) {
 		return 0, nil
 	}
 	var n int
-	err = s.db.QueryRowContext(ctx, childKeys+" SELECT count(k) FROM c", nodeKey(run, id), nodeKey(run, parent.End()), -1).Scan(&n)
+	err = s.db.QueryRowContext(ctx, childKeys+" SELECT count(*) FROM c JOIN node_rows n ON n.k = c.k WHERE n.k - n.up = ?1",
+		nodeKey(run, id), nodeKey(run, parent.End()), -1).Scan(&n)
 	if err != nil {
 		return 0, sqliteErr(s.path, err)
 	}

@@ -304,6 +304,14 @@ func (r *Recorder) Enter(e engine.EnterInfo) {
 		iteration: int32(e.Iteration),
 		qsPly:     qsPly,
 	}
+	if e.Kind == engine.KindRun || e.Kind == engine.KindRoot {
+		p := o.row
+		p.size = maxNodesPerRun - 1 - e.ID
+		p.info = packLeave(p.info, &engine.LeaveInfo{Cause: engine.CauseStop}, true)
+		p.counts = packCounts(0, 0, -1)
+		p.valid, p.placeholder = true, true
+		r.cur.rows[o.slot] = p
+	}
 }
 
 // dropIteration removes the previous iteration, ids [from, to), from the

@@ -50,7 +50,7 @@ type inserter struct {
 
 func insertSQL(rows int) string {
 	var sb strings.Builder
-	sb.WriteString("INSERT INTO node_rows (k, up, size, info, counts, alpha, beta, score, stand_pat, move, best) VALUES ")
+	sb.WriteString("INSERT OR REPLACE INTO node_rows (k, up, size, info, counts, alpha, beta, score, stand_pat, move, best) VALUES ")
 	for i := 0; i < rows; i++ {
 		if i > 0 {
 			sb.WriteByte(',')
@@ -252,7 +252,9 @@ func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
 }
 
 func (r *Recorder) put(ins *inserter, w *row) error {
-	r.wrow++
-	r.sum.addRow(w)
+	if !w.placeholder {
+		r.wrow++
+		r.sum.addRow(w)
+	}
 	return ins.add(w)
 }
