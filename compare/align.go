@@ -1,0 +1,766 @@
+// Package compare lines up search trees and checks them. Align walks two
+// runs of a trace (in one file or two) node by node, matching nodes by
+// iteration and move path, and reports where the trees differ; Counterpart
+// and AlignChildren answer the same question one node at a time for the
+// viewer's compare mode; Check verifies a run's tree against the rules of
+// alpha-beta and of its QS variant.
+//
+// Everything here reads traces through the trace package's query API and
+// streams them: no function holds a whole tree in memory.
+package compare
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// ErrDifferentPositions: the two runs did not search the same position, so
+// their trees cannot be lined up.
+var ErrDifferentPositions = errors.New("runs searched different positions")
+
+// Options tune Align.
+type Options struct {
+	// Top is how many subtrees Report.Top lists (0: 10).
+	Top int
+	// Changed is how many matched nodes with a different score, bound or
+	// cutoff Report.ChangedNodes lists (0: 10); Report.Changed counts all.
+	Changed int
+}
+
+// Totals describe one run as a whole.
+type Totals struct {
+	File      string  `json:"file"`
+	Run       int64   `json:"run"`
+	Variant   string  `json:"variant"`
+	Options   string  `json:"options"`
+	FEN       string  `json:"fen"`
+	Status    string  `json:"status"`
+	Filter    string  `json:"filter,omitempty"`
+	Nodes     int64   `json:"nodes"`
+	Rows      int64   `json:"rows"`
+	QSNodes   int64   `json:"qs_nodes"`
+	QSShare   float64 `json:"qs_share"`
+	MaxPly    int     `json:"max_ply"`
+	MaxQSPly  int     `json:"max_qs_ply"`
+	BestMove  string  `json:"best_move"` // SAN, "" when none
+	Score     int     `json:"score"`
+	Depth     int     `json:"depth"`
+	ElapsedMS int64   `json:"elapsed_ms"`
+}
+
+// PlyRow counts the nodes at one ply in both runs.
+type PlyRow struct {
+	Ply      int   `json:"ply"`
+	NodesA   int64 `json:"nodes_a"`
+	NodesB   int64 `json:"nodes_b"`
+	QSNodesA int64 `json:"qs_nodes_a"`
+	QSNodesB int64 `json:"qs_nodes_b"`
+}
+
+// LevelRow counts the QS nodes at one QS ply (or engine QS level) in both
+// runs.
+type LevelRow struct {
+	Level  int   `json:"level"`
+	NodesA int64 `json:"nodes_a"`
+	NodesB int64 `json:"nodes_b"`
+}
+
+// NodeRef describes one node of one tree in a report.
+type NodeRef struct {
+	ID       int64  `json:"id"`
+	Kind     string `json:"kind"`
+	Depth    int    `json:"depth"`
+	Alpha    int    `json:"alpha"`
+	Beta     int    `json:"beta"`
+	Score    int    `json:"score"`
+	Bound    string `json:"bound"`
+	Cutoff   string `json:"cutoff"`
+	CutIndex int    `json:"cut_index"`
+	Best     string `json:"best,omitempty"` // UCI
+	Nodes    int64  `json:"nodes"`          // subtree size
+}
+
+func ref(n trace.Node) *NodeRef {
+	r := &NodeRef{ID: n.ID, Kind: n.Kind.String(), Depth: n.Depth, Alpha: int(n.Alpha), Beta: int(n.Beta),
+		Score: int(n.Score), Bound: n.Bound.String(), Cutoff: n.Cause.String(), CutIndex: n.CutIndex, Nodes: n.SubtreeSize}
+	if n.Best != engine.NoMove {
+		r.Best = n.Best.UCI()
+	}
+	return r
+}
+
+// Difference is where the trees part: a node only one tree has, or a
+// matched pair that differs.
+type Difference struct {
+	// Iteration and Path (SAN moves from the root position) locate the
+	// node (A's when there is one); A or B is nil when that search has no
+	// such node.
+	Iteration int      `json:"iteration"`
+	Path      []string `json:"path"`
+	// PathB is B's path when B's node is a different one ("order").
+	PathB []string `json:"path_b,omitempty"`
+	A     *NodeRef `json:"a"`
+	B     *NodeRef `json:"b"`
+	// Fields lists what differs: "order" (the searches entered different
+	// nodes at the same visit number: a different move order, a move one
+	// of them pruned, a different number of nodes before), "window",
+	// "depth", "kind", "qs_level", "score", "bound", "cutoff", "best",
+	// "moves" (generated or searched counts), "size" (subtree size),
+	// "visit" (the pair was visited at different ids).
+	Fields []string `json:"fields"`
+	// Reason says it in words.
+	Reason string `json:"reason"`
+}
+
+// Subtree is a pair of aligned subtrees (or a subtree only one tree has)
+// whose sizes differ.
+type Subtree struct {
+	Iteration int      `json:"iteration"`
+	Path      []string `json:"path"`
+	IDA       *int64   `json:"id_a"`
+	IDB       *int64   `json:"id_b"`
+	NodesA    int64    `json:"nodes_a"`
+	NodesB    int64    `json:"nodes_b"`
+	Diff      int64    `json:"diff"` // NodesB - NodesA
+}
+
+// Report is the result of Align.
+type Report struct {
+	A Totals `json:"a"`
+	B Totals `json:"b"`
+	// Node counts of the alignment: pairs, and nodes only one tree has.
+	Matched int64 `json:"matched"`
+	OnlyA   int64 `json:"only_a"`
+	OnlyB   int64 `json:"only_b"`
+	// Changed counts matched nodes whose score, bound or cutoff differ;
+	// ChangedNodes lists the first of them the searches finished (so a
+	// changed node comes before its changed ancestors).
+	Changed      int64        `json:"changed"`
+	ChangedNodes []Difference `json:"changed_nodes"`
+	// First is the first difference in the order the searches visited
+	// their nodes (nil when the trees are the same).
+	First *Difference `json:"first_difference"`
+	// Top lists the subtrees whose sizes differ most, biggest difference
+	// first. A subtree is listed only where its difference spreads over
+	// its children: a node whose difference is mostly (more than half) one
+	// child's is left out in favour of that child, so the list shows where
+	// one variant explodes instead of every ancestor of that place.
+	Top      []Subtree  `json:"top"`
+	Plies    []PlyRow   `json:"plies"`
+	QSPlies  []LevelRow `json:"qs_plies"`
+	QSLevels []LevelRow `json:"qs_levels"`
+}
+
+// Identical reports whether the alignment found no difference at all.
+func (r *Report) Identical() bool {
+	return r.First == nil && r.OnlyA == 0 && r.OnlyB == 0 && r.Changed == 0
+}
+
+// Align lines up the trees of runs a and b node by node and reports how
+// they differ. Nodes are matched by iteration and move path (see Key); both
+// trees are read in canonical order (children by key) with a merge walk, so
+// memory stays bounded by a few thousand rows per tree. The runs must have
+// searched the same position (the error wraps ErrDifferentPositions).
+func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
+	if opts.Top <= 0 {
+		opts.Top = 10
+	}
+	if opts.Changed <= 0 {
+		opts.Changed = 10
+	}
+	ra, err := a.Store.Run(ctx, a.Run)
+	if err != nil {
+		return nil, err
+	}
+	rb, err := b.Store.Run(ctx, b.Run)
+	if err != nil {
+		return nil, err
+	}
+	if err := samePosition(a, ra, b, rb); err != nil {
+		return nil, err
+	}
+	rep := &Report{}
+	if rep.A, err = totals(ctx, a, ra); err != nil {
+		return nil, err
+	}
+	if rep.B, err = totals(ctx, b, rb); err != nil {
+		return nil, err
+	}
+	if err := levelTables(ctx, a, b, rep); err != nil {
+		return nil, err
+	}
+	rootA, err := a.Store.Node(ctx, a.Run, 0)
+	if err != nil {
+		return nil, err
+	}
+	rootB, err := b.Store.Node(ctx, b.Run, 0)
+	if err != nil {
+		return nil, err
+	}
+	w := &walker{ctx: ctx, ta: newTree(a), tb: newTree(b), rep: rep, opts: opts}
+	if _, err := w.pair(rootA, rootB); err != nil {
+		return nil, err
+	}
+	if err := w.finish(); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+func samePosition(a Side, ra trace.Run, b Side, rb trace.Run) error {
+	pa, err := engine.ParseFEN(ra.FEN)
+	if err != nil {
+		return fmt.Errorf("%s: run %d: root position %q: %v", a.Store.File(), a.Run, ra.FEN, err)
+	}
+	pb, err := engine.ParseFEN(rb.FEN)
+	if err != nil {
+		return fmt.Errorf("%s: run %d: root position %q: %v", b.Store.File(), b.Run, rb.FEN, err)
+	}
+	// Compare positions, not text: "startpos" and its FEN, or a FEN with
+	// and without clocks, are the same root. The clocks still matter (the
+	// fifty-move rule), so they are part of the comparison.
+	if pa.FEN() != pb.FEN() {
+		return fmt.Errorf("%w: run %d of %s searched %q, run %d of %s searched %q",
+			ErrDifferentPositions, a.Run, a.Store.File(), pa.FEN(), b.Run, b.Store.File(), pb.FEN())
+	}
+	return nil
+}
+
+func totals(ctx context.Context, s Side, r trace.Run) (Totals, error) {
+	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Variant, Options: r.Options, FEN: r.FEN,
+		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
+		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, BestMove: r.BestMove, Score: r.Score, Depth: r.Depth,
+		ElapsedMS: r.Elapsed.Milliseconds()}
+	if r.Nodes > 0 {
+		t.QSShare = float64(r.QSNodes) / float64(r.Nodes)
+	}
+	if r.BestMove != "" {
+		if pos, err := engine.ParseFEN(r.FEN); err == nil {
+			if m, err := pos.ParseUCI(r.BestMove); err == nil {
+				t.BestMove = pos.SAN(m)
+			}
+		}
+	}
+	return t, nil
+}
+
+// levelTables fills the per-ply and per-level counts side by side.
+func levelTables(ctx context.Context, a, b Side, rep *Report) error {
+	sa, err := a.Store.Stats(ctx, a.Run)
+	if err != nil {
+		return err
+	}
+	sb, err := b.Store.Stats(ctx, b.Run)
+	if err != nil {
+		return err
+	}
+	plies := map[int]*PlyRow{}
+	row := func(p int) *PlyRow {
+		if plies[p] == nil {
+			plies[p] = &PlyRow{Ply: p}
+		}
+		return plies[p]
+	}
+	for _, p := range sa.Plies {
+		r := row(p.Ply)
+		r.NodesA, r.QSNodesA = p.Nodes, p.QSNodes
+	}
+	for _, p := range sb.Plies {
+		r := row(p.Ply)
+		r.NodesB, r.QSNodesB = p.Nodes, p.QSNodes
+	}
+	for _, r := range plies {
+		rep.Plies = append(rep.Plies, *r)
+	}
+	slices.SortFunc(rep.Plies, func(x, y PlyRow) int { return cmp.Compare(x.Ply, y.Ply) })
+	rep.QSPlies = mergeLevels(sa.QSPlies, sb.QSPlies)
+	rep.QSLevels = mergeLevels(sa.QSLevels, sb.QSLevels)
+	return nil
+}
+
+func mergeLevels(a, b []trace.LevelStat) []LevelRow {
+	m := map[int]*LevelRow{}
+	get := func(l int) *LevelRow {
+		if m[l] == nil {
+			m[l] = &LevelRow{Level: l}
+		}
+		return m[l]
+	}
+	for _, s := range a {
+		get(s.Level).NodesA = s.Nodes
+	}
+	for _, s := range b {
+		get(s.Level).NodesB = s.Nodes
+	}
+	out := make([]LevelRow, 0, len(m))
+	for _, r := range m {
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(x, y LevelRow) int { return cmp.Compare(x.Level, y.Level) })
+	return out
+}
+
+// event orders differences by when the searches met them: entering node
+// id x happens at (x, 0); leaving a node happens after its last
+// descendant was entered, at (end-1, 1), deeper nodes first.
+type event struct {
+	at    int64
+	phase int
+	tie   int64
+}
+
+func (e event) less(o event) bool {
+	if e.at != o.at {
+		return e.at < o.at
+	}
+	if e.phase != o.phase {
+		return e.phase < o.phase
+	}
+	return e.tie < o.tie
+}
+
+// leaveEvent is when a matched pair was left: after the last descendant
+// either search entered.
+func leaveEvent(a, b trace.Node) event {
+	return event{at: min(a.End(), b.End()) - 1, phase: 1, tie: -a.ID}
+}
+
+// diffItem is a difference waiting for its path to be looked up.
+type diffItem struct {
+	a, b *trace.Node
+	iter int
+	d    Difference
+	ev   event // when the difference first shows
+	left event // when the pair was left (changed nodes)
+}
+
+// walker is the state of one merge walk.
+type walker struct {
+	ctx    context.Context
+	ta, tb *tree
+	rep    *Report
+	opts   Options
+
+	seq     int64 // canonical visit counter, breaks ties deterministically
+	first   *diffItem
+	top     topHeap
+	changed changedHeap
+}
+
+// pair walks a matched pair and returns the difference of their subtree
+// sizes (B - A).
+func (w *walker) pair(a, b trace.Node) (int64, error) {
+	if err := w.ctx.Err(); err != nil {
+		return 0, err
+	}
+	w.seq++
+	w.rep.Matched++
+	w.comparePair(a, b)
+
+	ka, err := w.ta.keyedChildren(w.ctx, a)
+	if err != nil {
+		return 0, err
+	}
+	kb, err := w.tb.keyedChildren(w.ctx, b)
+	if err != nil {
+		return 0, err
+	}
+	var maxPos, maxNeg int64 // the biggest child differences each way
+	note := func(d int64) {
+		if d > maxPos {
+			maxPos = d
+		}
+		if -d > maxNeg {
+			maxNeg = -d
+		}
+	}
+	i, j := 0, 0
+	for i < len(ka) || j < len(kb) {
+		c := 0
+		switch {
+		case i == len(ka):
+			c = 1
+		case j == len(kb):
+			c = -1
+		default:
+			c = compareKeys(ka[i].K, kb[j].K)
+		}
+		switch {
+		case c == 0:
+			d, err := w.pair(ka[i].N, kb[j].N)
+			if err != nil {
+				return 0, err
+			}
+			note(d)
+			i++
+			j++
+		case c < 0:
+			w.only(&ka[i].N, nil)
+			note(-ka[i].N.SubtreeSize)
+			i++
+		default:
+			w.only(nil, &kb[j].N)
+			note(kb[j].N.SubtreeSize)
+			j++
+		}
+	}
+	diff := b.SubtreeSize - a.SubtreeSize
+	// The run node's difference is the totals'; it is not a place.
+	if a.Kind != engine.KindRun && ((diff > 0 && 2*maxPos <= diff) || (diff < 0 && 2*maxNeg <= -diff)) {
+		w.offer(&a, &b, diff)
+	}
+	return diff, nil
+}
+
+// only records a subtree that one tree has and the other does not. Its
+// place among the differences is when its root was entered; parting
+// describes it, seeing both trees at that id.
+func (w *walker) only(a, b *trace.Node) {
+	w.seq++
+	var n *trace.Node
+	var diff int64
+	if a == nil {
+		n, diff = b, b.SubtreeSize
+		w.rep.OnlyB += n.SubtreeSize
+	} else {
+		n, diff = a, -a.SubtreeSize
+		w.rep.OnlyA += n.SubtreeSize
+	}
+	w.noteFirst(&diffItem{a: a, b: b, iter: n.Iteration, ev: event{at: n.ID}})
+	w.offer(a, b, diff)
+}
+
+// comparePair records how a matched pair differs, if it does.
+func (w *walker) comparePair(a, b trace.Node) {
+	var enter, leave []string
+	var why []string
+	if a.Alpha != b.Alpha || a.Beta != b.Beta {
+		enter = append(enter, "window")
+		why = append(why, fmt.Sprintf("window A [%d, %d], B [%d, %d]", a.Alpha, a.Beta, b.Alpha, b.Beta))
+	}
+	if a.Depth != b.Depth {
+		enter = append(enter, "depth")
+		why = append(why, fmt.Sprintf("depth A %d, B %d", a.Depth, b.Depth))
+	}
+	if a.Kind != b.Kind {
+		enter = append(enter, "kind")
+		why = append(why, fmt.Sprintf("kind A %s, B %s", a.Kind, b.Kind))
+	}
+	if a.QSLevel != b.QSLevel {
+		enter = append(enter, "qs_level")
+		why = append(why, fmt.Sprintf("QS level A %d, B %d", a.QSLevel, b.QSLevel))
+	}
+	if a.Score != b.Score {
+		leave = append(leave, "score")
+		why = append(why, fmt.Sprintf("score A %d, B %d", a.Score, b.Score))
+	}
+	if a.Bound != b.Bound {
+		leave = append(leave, "bound")
+		why = append(why, fmt.Sprintf("bound A %s, B %s", a.Bound, b.Bound))
+	}
+	if a.Cause != b.Cause || a.CutIndex != b.CutIndex {
+		leave = append(leave, "cutoff")
+		why = append(why, fmt.Sprintf("cutoff A %s, B %s", cutoff(a), cutoff(b)))
+	}
+	if a.Best != b.Best {
+		leave = append(leave, "best")
+		why = append(why, fmt.Sprintf("best move A %s, B %s", uciOrNone(a.Best), uciOrNone(b.Best)))
+	}
+	if a.Generated != b.Generated || a.Searched != b.Searched {
+		leave = append(leave, "moves")
+		why = append(why, fmt.Sprintf("moves generated/searched A %d/%d, B %d/%d", a.Generated, a.Searched, b.Generated, b.Searched))
+	}
+	if a.SubtreeSize != b.SubtreeSize {
+		leave = append(leave, "size")
+		why = append(why, fmt.Sprintf("subtree A %d nodes, B %d", a.SubtreeSize, b.SubtreeSize))
+	}
+	fields := append(enter, leave...)
+	if a.ID != b.ID {
+		// True of every node after the first difference; listed last.
+		fields = append(fields, "visit")
+		why = append(why, fmt.Sprintf("visited as A node %d, B node %d", a.ID, b.ID))
+	}
+	if len(fields) == 0 {
+		return
+	}
+	d := Difference{Iteration: a.Iteration, A: ref(a), B: ref(b), Fields: fields, Reason: strings.Join(why, "; ")}
+	it := &diffItem{a: &a, b: &b, iter: a.Iteration, d: d}
+	if len(enter) > 0 || a.ID != b.ID {
+		it.ev = event{at: min(a.ID, b.ID)}
+	} else {
+		it.ev = leaveEvent(a, b)
+	}
+	w.noteFirst(it)
+	if a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause {
+		w.rep.Changed++
+		it.left = leaveEvent(a, b)
+		heap.Push(&w.changed, it)
+		if w.changed.Len() > w.opts.Changed {
+			heap.Pop(&w.changed)
+		}
+	}
+}
+
+func cutoff(n trace.Node) string {
+	if n.CutIndex >= 0 {
+		return fmt.Sprintf("%s at move %d", n.Cause, n.CutIndex)
+	}
+	return n.Cause.String()
+}
+
+func uciOrNone(m engine.Move) string {
+	if m == engine.NoMove {
+		return "none"
+	}
+	return m.UCI()
+}
+
+func (w *walker) noteFirst(it *diffItem) {
+	if w.first == nil || it.ev.less(w.first.ev) {
+		w.first = it
+	}
+}
+
+// offer puts a subtree forward for the top list.
+func (w *walker) offer(a, b *trace.Node, diff int64) {
+	if diff == 0 {
+		return
+	}
+	s := &topItem{seq: w.seq, diff: diff}
+	if a != nil {
+		s.a = *a
+		s.hasA = true
+		s.s.IDA = &s.a.ID
+		s.s.NodesA = a.SubtreeSize
+		s.s.Iteration = a.Iteration
+	}
+	if b != nil {
+		s.b = *b
+		s.hasB = true
+		s.s.IDB = &s.b.ID
+		s.s.NodesB = b.SubtreeSize
+		s.s.Iteration = b.Iteration
+	}
+	s.s.Diff = diff
+	heap.Push(&w.top, s)
+	if w.top.Len() > w.opts.Top {
+		heap.Pop(&w.top)
+	}
+}
+
+// parting describes where the searches part: the nodes the two searches
+// entered at visit number id, which are different nodes (or one search
+// had ended).
+func (w *walker) parting(id int64) (*Difference, error) {
+	at := func(t *tree) (*trace.Node, error) {
+		n, err := t.Store.Node(w.ctx, t.Run, id)
+		if errors.Is(err, trace.ErrNoNode) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &n, nil
+	}
+	na, err := at(w.ta)
+	if err != nil {
+		return nil, err
+	}
+	nb, err := at(w.tb)
+	if err != nil {
+		return nil, err
+	}
+	d := &Difference{Fields: []string{"order"}, Path: []string{}}
+	// describe names the node one search entered and where (or whether)
+	// the other search entered it.
+	describe := func(n *trace.Node, from, to *tree, self, other string) (string, []string, error) {
+		if n == nil {
+			return fmt.Sprintf("%s's search had ended", self), nil, nil
+		}
+		p, err := from.Store.PathSAN(w.ctx, from.Run, n.ID)
+		if err != nil {
+			return "", nil, err
+		}
+		what := describeNode(*n, p)
+		twin, ok, err := Counterpart(w.ctx, from.Side, n.ID, to.Side)
+		if err != nil {
+			return "", nil, err
+		}
+		if ok {
+			return fmt.Sprintf("%s enters %s, which %s enters as node %d", self, what, other, twin.ID), p, nil
+		}
+		return fmt.Sprintf("%s enters %s, which %s never searches", self, what, other), p, nil
+	}
+	ta, pa, err := describe(na, w.ta, w.tb, "A", "B")
+	if err != nil {
+		return nil, err
+	}
+	tb, pb, err := describe(nb, w.tb, w.ta, "B", "A")
+	if err != nil {
+		return nil, err
+	}
+	if na != nil {
+		d.A, d.Path, d.Iteration = ref(*na), orEmpty(pa), na.Iteration
+	}
+	if nb != nil {
+		d.B, d.PathB = ref(*nb), orEmpty(pb)
+		if na == nil {
+			d.Path, d.Iteration = d.PathB, nb.Iteration
+		}
+	}
+	d.Reason = fmt.Sprintf("the searches part at node %d: %s; %s", id, ta, tb)
+	return d, nil
+}
+
+// describeNode names a node by its path for a reason text.
+func describeNode(n trace.Node, path []string) string {
+	if n.Kind == engine.KindRoot {
+		return fmt.Sprintf("iteration %d", n.Iteration)
+	}
+	return fmt.Sprintf("[%s] (iteration %d)", strings.Join(path, " "), n.Iteration)
+}
+
+// finish looks up the SAN paths of the reported nodes and sorts the lists.
+func (w *walker) finish() error {
+	path := func(a, b *trace.Node) ([]string, error) {
+		if a != nil {
+			return w.ta.Store.PathSAN(w.ctx, w.ta.Run, a.ID)
+		}
+		return w.tb.Store.PathSAN(w.ctx, w.tb.Run, b.ID)
+	}
+	if w.first != nil {
+		f := w.first
+		if f.ev.phase == 0 && !(f.a != nil && f.b != nil && f.a.ID == f.ev.at && f.b.ID == f.ev.at) {
+			d, err := w.parting(f.ev.at)
+			if err != nil {
+				return err
+			}
+			w.rep.First = d
+		} else {
+			p, err := path(f.a, f.b)
+			if err != nil {
+				return err
+			}
+			d := f.d
+			d.Path, d.Iteration = orEmpty(p), f.iter
+			w.rep.First = &d
+		}
+	}
+	items := append([]*topItem(nil), w.top...)
+	slices.SortFunc(items, func(x, y *topItem) int {
+		if c := cmp.Compare(abs(y.diff), abs(x.diff)); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.seq, y.seq)
+	})
+	w.rep.Top = []Subtree{}
+	for _, it := range items {
+		var a, b *trace.Node
+		if it.hasA {
+			a = &it.a
+		}
+		if it.hasB {
+			b = &it.b
+		}
+		p, err := path(a, b)
+		if err != nil {
+			return err
+		}
+		s := it.s
+		s.Path = orEmpty(p)
+		w.rep.Top = append(w.rep.Top, s)
+	}
+	changed := append([]*diffItem(nil), w.changed...)
+	slices.SortFunc(changed, func(x, y *diffItem) int {
+		if x.left.less(y.left) {
+			return -1
+		}
+		return 1
+	})
+	w.rep.ChangedNodes = []Difference{}
+	for _, it := range changed {
+		p, err := path(it.a, it.b)
+		if err != nil {
+			return err
+		}
+		d := it.d
+		d.Path = orEmpty(p)
+		w.rep.ChangedNodes = append(w.rep.ChangedNodes, d)
+	}
+	return nil
+}
+
+func orEmpty(p []string) []string {
+	if p == nil {
+		return []string{}
+	}
+	return p
+}
+
+func lastOr(p []string, def string) string {
+	if len(p) == 0 {
+		return def
+	}
+	return p[len(p)-1]
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// topItem is a subtree in the top-N heap.
+type topItem struct {
+	s          Subtree
+	a, b       trace.Node
+	hasA, hasB bool
+	seq        int64
+	diff       int64
+}
+
+// topHeap is a min-heap: its root is the item the top list drops first
+// (smallest difference, then latest in canonical order).
+type topHeap []*topItem
+
+func (h topHeap) Len() int { return len(h) }
+func (h topHeap) Less(i, j int) bool {
+	if abs(h[i].diff) != abs(h[j].diff) {
+		return abs(h[i].diff) < abs(h[j].diff)
+	}
+	return h[i].seq > h[j].seq
+}
+func (h topHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *topHeap) Push(x any)   { *h = append(*h, x.(*topItem)) }
+func (h *topHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// changedHeap is a max-heap by the time a pair was left: it keeps the
+// changed nodes the searches finished first, which are the deepest of a
+// chain of changed ancestors (the run node, always changed when anything
+// is, finishes last).
+type changedHeap []*diffItem
+
+func (h changedHeap) Len() int           { return len(h) }
+func (h changedHeap) Less(i, j int) bool { return h[j].left.less(h[i].left) }
+func (h changedHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *changedHeap) Push(x any)        { *h = append(*h, x.(*diffItem)) }
+func (h *changedHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

@@ -1,0 +1,233 @@
+package compare
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10"
+
+func TestAlignSelfIsIdentical(t *testing.T) {
+	ctx := context.Background()
+	// Unified and threshold visit the same move several times under one
+	// node: the occurrence index must line those up.
+	for _, name := range []string{"captures", "unified", "threshold", "recapture"} {
+		t.Run(name, func(t *testing.T) {
+			st, _ := createTrace(t)
+			other, _ := createTrace(t)
+			o := variantOptions(t, name)
+			run := recordSearch(t, st, kiwipete, o, engine.Limits{Depth: 3})
+			again := recordSearch(t, other, kiwipete, o, engine.Limits{Depth: 3})
+			r, err := st.Run(ctx, run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tc := range []struct {
+				name string
+				b    Side
+			}{{"same run", Side{st, run}}, {"re-recorded in another file", Side{other, again}}} {
+				t.Run(tc.name, func(t *testing.T) {
+					rep, err := Align(ctx, Side{st, run}, tc.b, Options{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !rep.Identical() || rep.OnlyA != 0 || rep.OnlyB != 0 || rep.Changed != 0 || rep.First != nil || len(rep.Top) != 0 {
+						t.Fatalf("differences in a run against itself: only_a %d only_b %d changed %d first %+v top %v",
+							rep.OnlyA, rep.OnlyB, rep.Changed, rep.First, rep.Top)
+					}
+					if rep.Matched != r.Rows {
+						t.Errorf("matched %d nodes, the run has %d rows", rep.Matched, r.Rows)
+					}
+					for _, p := range rep.Plies {
+						if p.NodesA != p.NodesB || p.QSNodesA != p.QSNodesB {
+							t.Errorf("ply %d: %+v", p.Ply, p)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// goldenReport is a report with the fields that change from run to run
+// (times, file names) cleared.
+func goldenReport(rep *Report) []byte {
+	r := *rep
+	for _, tot := range []*Totals{&r.A, &r.B} {
+		tot.ElapsedMS, tot.File = 0, ""
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		panic(err)
+	}
+	return append(b, '\n')
+}
+
+func TestAlignGolden(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		golden string
+		fen    string
+		a, b   string
+		depth  int
+	}{
+		{"diff_kiwipete_captures_see.golden", kiwipete, "captures", "see", 3},
+		{"diff_kiwipete_mvv-lva_threshold.golden", kiwipete, "mvv-lva", "threshold", 2},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			st, _ := createTrace(t)
+			a := recordSearch(t, st, tc.fen, variantOptions(t, tc.a), engine.Limits{Depth: tc.depth})
+			b := recordSearch(t, st, tc.fen, variantOptions(t, tc.b), engine.Limits{Depth: tc.depth})
+			rep, err := Align(ctx, Side{st, a}, Side{st, b}, Options{Top: 8, Changed: 5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCounts(t, ctx, st, a, b, rep)
+			got := goldenReport(rep)
+			path := filepath.Join("testdata", tc.golden)
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("report differs from %s (run with -update if the change is intended):\n%s", path, got)
+			}
+		})
+	}
+}
+
+// checkCounts checks the report's bookkeeping against the runs: every row
+// is matched or counted on one side, and each top subtree's sizes are the
+// nodes' sizes.
+func checkCounts(t *testing.T, ctx context.Context, st *trace.Store, a, b int64, rep *Report) {
+	t.Helper()
+	if rep.Matched+rep.OnlyA != rep.A.Rows {
+		t.Errorf("matched %d + only A %d != A's %d rows", rep.Matched, rep.OnlyA, rep.A.Rows)
+	}
+	if rep.Matched+rep.OnlyB != rep.B.Rows {
+		t.Errorf("matched %d + only B %d != B's %d rows", rep.Matched, rep.OnlyB, rep.B.Rows)
+	}
+	if rep.Identical() {
+		t.Errorf("two variants gave identical trees")
+	}
+	for _, s := range rep.Top {
+		if s.IDA != nil {
+			n, err := st.Node(ctx, a, *s.IDA)
+			if err != nil || n.SubtreeSize != s.NodesA {
+				t.Errorf("top %v: node %d of A: %v, size %d, report says %d", s.Path, *s.IDA, err, n.SubtreeSize, s.NodesA)
+			}
+		}
+		if s.IDB != nil {
+			n, err := st.Node(ctx, b, *s.IDB)
+			if err != nil || n.SubtreeSize != s.NodesB {
+				t.Errorf("top %v: node %d of B: %v, size %d, report says %d", s.Path, *s.IDB, err, n.SubtreeSize, s.NodesB)
+			}
+			// The viewer's lookup agrees with the walk.
+			if s.IDA != nil {
+				got, ok, err := Counterpart(ctx, Side{st, a}, *s.IDA, Side{st, b})
+				if err != nil || !ok || got.ID != *s.IDB {
+					t.Errorf("Counterpart(A %d) = %d, %v, %v; the walk matched B %d", *s.IDA, got.ID, ok, err, *s.IDB)
+				}
+			}
+		}
+		if s.Diff != s.NodesB-s.NodesA {
+			t.Errorf("top %v: diff %d, sizes %d and %d", s.Path, s.Diff, s.NodesA, s.NodesB)
+		}
+	}
+}
+
+// TestAlignChunking reads the same pair of runs with tiny chunks (child
+// lists from Children queries) and with the default (from streamed
+// subtrees): the reports must be the same.
+func TestAlignChunking(t *testing.T) {
+	ctx := context.Background()
+	st, _ := createTrace(t)
+	a := recordSearch(t, st, kiwipete, variantOptions(t, "unified"), engine.Limits{Depth: 2})
+	b := recordSearch(t, st, kiwipete, variantOptions(t, "threshold"), engine.Limits{Depth: 2})
+	want, err := Align(ctx, Side{st, a}, Side{st, b}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(old int) { chunkNodes = old }(chunkNodes)
+	for _, chunk := range []int{3, 300} {
+		chunkNodes = chunk
+		got, err := Align(ctx, Side{st, a}, Side{st, b}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := goldenReport(got), goldenReport(want); !bytes.Equal(g, w) {
+			t.Errorf("chunk %d: report differs:\n%s\nwant:\n%s", chunk, g, w)
+		}
+	}
+}
+
+func TestCounterpartSelf(t *testing.T) {
+	ctx := context.Background()
+	st, _ := createTrace(t)
+	other, _ := createTrace(t)
+	o := variantOptions(t, "threshold")
+	a := recordSearch(t, st, kiwipete, o, engine.Limits{Depth: 2})
+	b := recordSearch(t, other, kiwipete, o, engine.Limits{Depth: 2})
+	var ids []int64
+	err := st.Subtree(ctx, a, 0, -1, func(n trace.Node) error {
+		if n.ID%101 == 0 || n.Kind == engine.KindRoot {
+			ids = append(ids, n.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Look nodes up after the walk (not while its query is open).
+	for _, id := range ids {
+		got, ok, err := Counterpart(ctx, Side{st, a}, id, Side{other, b})
+		if err != nil || !ok || got.ID != id {
+			t.Fatalf("Counterpart(%d) = %d, %v, %v; want the same id in a re-recording", id, got.ID, ok, err)
+		}
+	}
+	pairs, err := AlignChildren(ctx, Side{st, a}, 0, Side{other, b}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pairs) != 2 {
+		t.Fatalf("run node: %d pairs, want one per iteration (2)", len(pairs))
+	}
+	for _, p := range pairs {
+		if p.A == nil || p.B == nil || p.A.ID != p.B.ID {
+			t.Errorf("iteration pair %+v not matched", p.Key)
+		}
+	}
+}
+
+func TestAlignErrors(t *testing.T) {
+	ctx := context.Background()
+	st, _ := createTrace(t)
+	o := variantOptions(t, "captures")
+	a := recordSearch(t, st, kiwipete, o, engine.Limits{Depth: 1})
+	b := recordSearch(t, st, engine.StartFEN, o, engine.Limits{Depth: 1})
+	if _, err := Align(ctx, Side{st, a}, Side{st, b}, Options{}); !errors.Is(err, ErrDifferentPositions) {
+		t.Errorf("different positions: err = %v, want ErrDifferentPositions", err)
+	}
+	if _, err := Align(ctx, Side{st, a}, Side{st, 99}, Options{}); !errors.Is(err, trace.ErrNoRun) {
+		t.Errorf("unknown run: err = %v, want trace.ErrNoRun", err)
+	}
+	if _, _, err := Counterpart(ctx, Side{st, a}, 1<<20, Side{st, a}); !errors.Is(err, trace.ErrNoNode) {
+		t.Errorf("unknown node: err = %v, want trace.ErrNoNode", err)
+	}
+}

@@ -1,0 +1,707 @@
+package compare
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// The rules Check applies; a Violation names one of them.
+const (
+	// RuleStructure: ids, parents, plies, kinds and iterations form one
+	// tree (a node lies inside its parent's id range, a child is one ply
+	// deeper, a QS node's children are QS nodes, iteration roots hang off
+	// the run node).
+	RuleStructure = "structure"
+	// RuleSize: subtree sizes are consistent: children tile their
+	// parent's id range exactly and the run's totals match the rows.
+	RuleSize = "subtree-size"
+	// RuleMove: every move is legal where it was played.
+	RuleMove = "legal-move"
+	// RuleInCheck: a node's in-check flag matches its position.
+	RuleInCheck = "in-check"
+	// RuleQSMoves: a QS node searched only moves its variant allows
+	// (captures, recaptures, Beal's pawn pushes, quiet checks at the first
+	// QS ply, every evasion in check with qs-evasions).
+	RuleQSMoves = "qs-moves"
+	// RuleBound: the bound agrees with the window: fail high (lower) at or
+	// above beta, fail low (upper) at or below alpha, and for a node that
+	// searched, exact strictly inside the window.
+	RuleBound = "bound"
+	// RuleScore: fail-soft: a node that searched scores the maximum of its
+	// stand pat (when its variant stands pat) and its children's negated
+	// scores from its last pass over the moves (the last visit of a move
+	// re-searched by PVS; the last internal iteration of the unified search
+	// or level pass of the threshold search), plus beta for an
+	// auto-fail-high; nodes ended by a draw, mate, the horizon or the ply
+	// limit score what that rule says.
+	RuleScore = "score"
+	// RuleCutoff: a beta cutoff scores at or above beta and its last move
+	// searched is the one that failed high; a node that scores at or above
+	// beta reports a cutoff.
+	RuleCutoff = "cutoff"
+	// RuleStandPat: a QS node whose variant stands pat never scores below
+	// its stand pat and cuts off when the stand pat reaches beta; a
+	// stand-pat cutoff scores its stand pat, at or above beta.
+	RuleStandPat = "stand-pat"
+	// RuleLeaf: a node ended before its moves (stand pat, hash table, draw,
+	// mate distance, horizon, ply limit, no legal move) has no children.
+	RuleLeaf = "leaf-cause"
+	// RuleBest: a node's best move is a move it searched that scored its
+	// score.
+	RuleBest = "best-move"
+	// RuleRun: the run node agrees with its last iteration.
+	RuleRun = "run"
+)
+
+// Rules lists every rule name in the order of the package's constants.
+func Rules() []string {
+	return []string{RuleStructure, RuleSize, RuleMove, RuleInCheck, RuleQSMoves, RuleBound, RuleScore,
+		RuleCutoff, RuleStandPat, RuleLeaf, RuleBest, RuleRun}
+}
+
+// Violation is one broken rule at one node.
+type Violation struct {
+	Run    int64    `json:"run"`
+	Node   int64    `json:"node"`
+	Path   []string `json:"path"` // SAN from the root position (UCI when a move on it is illegal)
+	Rule   string   `json:"rule"`
+	Detail string   `json:"detail"`
+}
+
+// CheckOptions tune Check.
+type CheckOptions struct {
+	// Max is how many violations CheckReport.Violations lists (0: 100);
+	// all are counted.
+	Max int
+}
+
+// CheckReport is the result of checking one run.
+type CheckReport struct {
+	Run        trace.Run        `json:"-"`
+	RunID      int64            `json:"run"`
+	Variant    string           `json:"variant"`
+	Rows       int64            `json:"rows"`
+	Count      int64            `json:"violations"`
+	ByRule     map[string]int64 `json:"by_rule"`
+	Violations []Violation      `json:"listed"`
+}
+
+// Check walks run's tree once, in search order, and checks every node
+// against the rules above. The variant's switches come from the run's
+// Options (engine.ParseOptions); the rules follow what the switches mean,
+// so a switch that some code path of the engine ignores shows up as
+// violations there. Nodes left incomplete by a stop are checked for
+// structure only.
+func Check(ctx context.Context, st *trace.Store, run int64, opts CheckOptions) (*CheckReport, error) {
+	if opts.Max <= 0 {
+		opts.Max = 100
+	}
+	r, err := st.Run(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	o, err := engine.ParseOptions(r.Options)
+	if err != nil {
+		var verr error
+		if o, verr = engine.VariantOptions(r.Variant); verr != nil {
+			return nil, fmt.Errorf("%s: run %d: cannot tell the search options: %q: %v", st.File(), run, r.Options, err)
+		}
+	}
+	pos, err := engine.ParseFEN(r.FEN)
+	if err != nil {
+		return nil, fmt.Errorf("%s: run %d: root position %q: %v", st.File(), run, r.FEN, err)
+	}
+	c := &checker{st: st, run: r, opts: o, pos: pos, max: opts.Max, filtered: r.Filter != "",
+		rep: &CheckReport{Run: r, RunID: r.ID, Variant: r.Variant, ByRule: map[string]int64{}, Violations: []Violation{}}}
+	err = st.Subtree(ctx, run, 0, -1, func(n trace.Node) error {
+		c.rows++
+		if c.rows&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		c.visit(n)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for len(c.stack) > 0 {
+		c.pop()
+	}
+	c.runTotals()
+	c.rep.Rows = c.rows
+	// Paths are looked up after the walk: only for the listed violations,
+	// and never while the walk's query is open.
+	for i := range c.rep.Violations {
+		v := &c.rep.Violations[i]
+		v.Path = pathText(ctx, st, run, v.Node)
+	}
+	return c.rep, nil
+}
+
+// pathText returns a node's path in SAN, or in UCI when the path does not
+// replay (the trace holds an illegal move).
+func pathText(ctx context.Context, st *trace.Store, run, id int64) []string {
+	if p, err := st.PathSAN(ctx, run, id); err == nil {
+		return orEmpty(p)
+	}
+	nodes, err := st.Path(ctx, run, id)
+	if err != nil {
+		return []string{}
+	}
+	out := []string{}
+	for _, n := range nodes {
+		if n.Move != engine.NoMove {
+			out = append(out, n.Move.UCI())
+		}
+	}
+	return out
+}
+
+// kid is what a node's checks need of one child.
+type kid struct {
+	id         int64
+	move       engine.Move
+	score      engine.Score
+	depth      int
+	incomplete bool
+}
+
+// cframe is one open node of the walk.
+type cframe struct {
+	n      trace.Node
+	moved  bool // n's move was made on the walk's position
+	broken bool // the position is unknown here (an illegal move above)
+	qsPly  int  // distance from the QS root, -1 outside QS
+	eval   engine.Score
+	kids   []kid
+	next   int64 // id the next child must have
+	last   int64 // largest id seen in the subtree
+	legal  *engine.MoveList
+	hasGen bool
+}
+
+type checker struct {
+	st       *trace.Store
+	run      trace.Run
+	opts     engine.Options
+	pos      *engine.Position
+	max      int
+	filtered bool
+	rep      *CheckReport
+
+	stack   []cframe
+	lists   []*engine.MoveList // move buffers by stack depth, reused
+	rows    int64
+	qsRows  int64
+	rootEnd int64
+}
+
+func (c *checker) violate(id int64, rule, format string, a ...any) {
+	c.rep.Count++
+	c.rep.ByRule[rule]++
+	if len(c.rep.Violations) < c.max {
+		c.rep.Violations = append(c.rep.Violations, Violation{Run: c.run.ID, Node: id, Rule: rule, Detail: fmt.Sprintf(format, a...)})
+	}
+}
+
+// visit takes the next node in pre-order.
+func (c *checker) visit(n trace.Node) {
+	for len(c.stack) > 0 && n.ID >= c.stack[len(c.stack)-1].n.End() {
+		c.pop()
+	}
+	if n.Kind == engine.KindQS {
+		c.qsRows++
+	}
+	f := cframe{n: n, qsPly: -1, next: n.ID + 1, last: n.ID}
+	if len(c.stack) == 0 {
+		if n.ID != 0 || n.Kind != engine.KindRun {
+			c.violate(n.ID, RuleStructure, "node %d (%s) lies outside the run node's id range", n.ID, n.Kind)
+			f.broken = true
+		}
+		c.rootEnd = n.End()
+		c.push(f)
+		return
+	}
+	p := &c.stack[len(c.stack)-1]
+	if n.Parent != p.n.ID {
+		c.violate(n.ID, RuleStructure, "parent_id is %d, but the node lies in the subtree of node %d [%d, %d)",
+			n.Parent, p.n.ID, p.n.ID, p.n.End())
+	}
+	if n.End() > p.n.End() {
+		c.violate(n.ID, RuleSize, "subtree [%d, %d) runs past its parent %d's [%d, %d)", n.ID, n.End(), p.n.ID, p.n.ID, p.n.End())
+	}
+	if n.SubtreeSize < 1 {
+		c.violate(n.ID, RuleSize, "subtree size %d, want at least 1", n.SubtreeSize)
+	}
+	if !c.filtered && n.ID != p.next {
+		c.violate(n.ID, RuleSize, "node %d follows a sibling subtree (or its parent) that ends at %d", n.ID, p.next)
+	}
+	p.next = n.End()
+	c.structure(p, &f)
+	p.kids = append(p.kids, kid{id: n.ID, move: n.Move, score: n.Score, depth: n.Depth, incomplete: n.Incomplete || n.Cause == engine.CauseStop})
+
+	if n.Kind == engine.KindQS {
+		f.qsPly = 0
+		if p.n.Kind == engine.KindQS {
+			f.qsPly = p.qsPly + 1
+		}
+	}
+	f.broken = p.broken
+	if n.Kind != engine.KindRoot && !f.broken {
+		if !c.legal(p, n.Move) {
+			c.violate(n.ID, RuleMove, "move %s is not legal in %s", uciOrNone(n.Move), c.pos.FEN())
+			f.broken = true
+		} else {
+			if p.n.Kind == engine.KindQS {
+				c.qsMove(p, n)
+			}
+			c.pos.MakeMove(n.Move)
+			f.moved = true
+		}
+	}
+	if !f.broken {
+		if n.Kind != engine.KindRun && n.InCheck != c.pos.InCheck() {
+			c.violate(n.ID, RuleInCheck, "in_check is %v, but the side to move in %s is %s", n.InCheck, c.pos.FEN(), inCheckWord(c.pos.InCheck()))
+		}
+		if c.opts.DelayPenalty {
+			f.eval = c.pos.Evaluate()
+		}
+	}
+	c.push(f)
+}
+
+func inCheckWord(b bool) string {
+	if b {
+		return "in check"
+	}
+	return "not in check"
+}
+
+func (c *checker) push(f cframe) {
+	d := len(c.stack)
+	if d == len(c.lists) {
+		c.lists = append(c.lists, new(engine.MoveList))
+	}
+	f.legal = c.lists[d]
+	if d < cap(c.stack) {
+		// Reuse the old frame's child slice.
+		f.kids = c.stack[:d+1][d].kids[:0]
+	}
+	c.stack = append(c.stack, f)
+}
+
+// structure checks a child against its parent: plies, kinds, iterations.
+func (c *checker) structure(p, f *cframe) {
+	n := f.n
+	switch {
+	case n.Kind == engine.KindRun:
+		c.violate(n.ID, RuleStructure, "a run node below node %d", p.n.ID)
+	case p.n.Kind == engine.KindRun:
+		if n.Kind != engine.KindRoot {
+			c.violate(n.ID, RuleStructure, "a child of the run node is a %s node, want an iteration root", n.Kind)
+		}
+	case n.Kind == engine.KindRoot:
+		c.violate(n.ID, RuleStructure, "an iteration root below node %d (%s)", p.n.ID, p.n.Kind)
+	case p.n.Kind == engine.KindQS && n.Kind != engine.KindQS:
+		c.violate(n.ID, RuleStructure, "a %s node below QS node %d", n.Kind, p.n.ID)
+	}
+	if n.Kind == engine.KindRoot || p.n.Kind == engine.KindRun {
+		if n.Ply != 0 || n.Move != engine.NoMove {
+			c.violate(n.ID, RuleStructure, "iteration root at ply %d with move %s, want ply 0 and no move", n.Ply, uciOrNone(n.Move))
+		}
+		return
+	}
+	if n.Ply != p.n.Ply+1 {
+		c.violate(n.ID, RuleStructure, "ply %d below a node at ply %d", n.Ply, p.n.Ply)
+	}
+	if n.Iteration != p.n.Iteration {
+		c.violate(n.ID, RuleStructure, "iteration %d below a node of iteration %d", n.Iteration, p.n.Iteration)
+	}
+}
+
+// legal reports whether m is legal in the walk's position (p's).
+func (c *checker) legal(p *cframe, m engine.Move) bool {
+	if m == engine.NoMove {
+		return false
+	}
+	if !p.hasGen {
+		c.pos.Generate(engine.GenAll, p.legal)
+		p.hasGen = true
+	}
+	return slices.Contains(p.legal.Slice(), m)
+}
+
+// standsPat reports whether QS node n stands pat by its variant's switches.
+func (c *checker) standsPat(n trace.Node) bool {
+	return c.opts.QSMoves != engine.QSNone && c.opts.StandPat && !(n.InCheck && c.opts.QSEvasions)
+}
+
+// qsMove checks that QS node p may search child n's move; the position is
+// p's.
+func (c *checker) qsMove(p *cframe, n trace.Node) {
+	m, pos, o := n.Move, c.pos, c.opts
+	if o.QSMoves == engine.QSNone {
+		c.violate(n.ID, RuleQSMoves, "QS searched %s, but variant %s has no QS moves", pos.SAN(m), o.Variant)
+		return
+	}
+	if p.n.InCheck && o.QSEvasions {
+		return // every evasion
+	}
+	capture := pos.IsCapture(m)
+	tactical := capture || m.Promotion() != engine.NoPieceType
+	ok, want := false, ""
+	switch o.QSMoves {
+	case engine.QSCaptures:
+		ok, want = tactical, "captures and promotions"
+	case engine.QSRecaptures:
+		ok = capture && p.n.Move != engine.NoMove && m.To() == p.n.Move.To()
+		want = "recaptures on " + p.n.Move.To().String()
+	case engine.QSBeal:
+		seventh := 6
+		if pos.SideToMove() == engine.Black {
+			seventh = 1
+		}
+		push := pos.PieceAt(m.From()).Type() == engine.Pawn && m.To().Rank() == seventh
+		ok, want = tactical || push, "captures, promotions and pushes to the 7th rank"
+	}
+	if !ok && o.QSChecks && p.qsPly == 0 && !tactical && pos.GivesCheck(m) {
+		ok = true
+	}
+	if !ok {
+		if o.QSChecks {
+			want += " (quiet checks at the first QS ply)"
+		}
+		c.violate(n.ID, RuleQSMoves, "QS node %d (QS ply %d) searched %s; variant %s allows %s", p.n.ID, p.qsPly, pos.SAN(m), o.Variant, want)
+	}
+}
+
+// pop closes the innermost open node: its subtree is complete, so the
+// checks that need its children run now.
+func (c *checker) pop() {
+	f := &c.stack[len(c.stack)-1]
+	n := f.n
+	if !c.filtered && f.last+1 != n.End() {
+		c.violate(n.ID, RuleSize, "subtree size %d says ids %d..%d, but the last descendant is id %d", n.SubtreeSize, n.ID, n.End()-1, f.last)
+	}
+	if !c.filtered && len(f.kids) > 0 && f.next != n.End() {
+		c.violate(n.ID, RuleSize, "children end at id %d, the subtree at %d", f.next, n.End())
+	}
+	c.scores(f)
+	if f.moved {
+		c.pos.UnmakeMove()
+	}
+	last := f.last
+	c.stack = c.stack[:len(c.stack)-1]
+	if len(c.stack) > 0 {
+		p := &c.stack[len(c.stack)-1]
+		p.last = max(p.last, last)
+	}
+}
+
+func isSearchCause(cause engine.Cause) bool {
+	switch cause {
+	case engine.CauseNone, engine.CauseBeta, engine.CauseDelta, engine.CauseSEE, engine.CauseAutoFailHigh, engine.CauseLevelExhausted:
+		return true
+	}
+	return false
+}
+
+func isLeafCause(cause engine.Cause) bool {
+	switch cause {
+	case engine.CauseStandPat, engine.CauseTT, engine.CauseMateDistance, engine.CauseRepetition, engine.CauseFifty,
+		engine.CauseMaterial, engine.CauseHorizon, engine.CauseMaxPly, engine.CauseMate:
+		return true
+	}
+	return false
+}
+
+func boundOf(score, alpha, beta engine.Score) engine.Bound {
+	switch {
+	case score >= beta:
+		return engine.BoundLower
+	case score > alpha:
+		return engine.BoundExact
+	}
+	return engine.BoundUpper
+}
+
+// scores checks a finished node's score, bound and cutoff.
+func (c *checker) scores(f *cframe) {
+	n := f.n
+	if n.Incomplete || n.Cause == engine.CauseStop {
+		return // a stopped node's score describes a partial search
+	}
+	if n.Kind == engine.KindRun {
+		c.runNode(f)
+		return
+	}
+	switch n.Bound {
+	case engine.BoundNone:
+		c.violate(n.ID, RuleBound, "bound none on a node that finished (cutoff %s)", n.Cause)
+		return
+	case engine.BoundLower:
+		if n.Score < n.Beta {
+			c.violate(n.ID, RuleBound, "fails high (lower bound) with score %d below beta %d", n.Score, n.Beta)
+		}
+	case engine.BoundUpper:
+		if n.Score > n.Alpha {
+			c.violate(n.ID, RuleBound, "fails low (upper bound) with score %d above alpha %d", n.Score, n.Alpha)
+		}
+	}
+	searched := isSearchCause(n.Cause)
+	if searched || n.Cause == engine.CauseStandPat {
+		if want := boundOf(n.Score, n.Alpha, n.Beta); n.Bound != want {
+			c.violate(n.ID, RuleBound, "score %d in window [%d, %d] is a %s bound, the node says %s", n.Score, n.Alpha, n.Beta, want, n.Bound)
+		}
+	}
+	if isLeafCause(n.Cause) && len(f.kids) > 0 {
+		c.violate(n.ID, RuleLeaf, "ended by %s before its moves, but has %d children", n.Cause, len(f.kids))
+	}
+	qs := n.Kind == engine.KindQS
+	sp := qs && c.standsPat(n)
+	switch n.Cause {
+	case engine.CauseRepetition, engine.CauseFifty, engine.CauseMaterial:
+		if n.Score != engine.DrawScore {
+			c.violate(n.ID, RuleScore, "draw (%s) scored %d, want %d", n.Cause, n.Score, engine.DrawScore)
+		}
+	case engine.CauseMate:
+		want := engine.DrawScore
+		if n.InCheck {
+			want = -engine.MateScore + engine.Score(n.Ply)
+		}
+		if n.Score != want {
+			c.violate(n.ID, RuleScore, "no legal move (%s) scored %d, want %d", inCheckWord(n.InCheck), n.Score, want)
+		}
+	case engine.CauseHorizon:
+		if !n.HasStandPat || n.Score != n.StandPat {
+			c.violate(n.ID, RuleScore, "horizon node scored %d, want its static eval %s", n.Score, standText(n))
+		}
+	case engine.CauseStandPat:
+		switch {
+		case !qs || !sp:
+			c.violate(n.ID, RuleStandPat, "a stand-pat cutoff in a node whose variant does not stand pat here")
+		case !n.HasStandPat:
+			c.violate(n.ID, RuleStandPat, "a stand-pat cutoff with no stand pat recorded")
+		case n.Score != n.StandPat || n.StandPat < n.Beta:
+			c.violate(n.ID, RuleStandPat, "stand-pat cutoff scored %d with stand pat %d and beta %d, want score = stand pat >= beta",
+				n.Score, n.StandPat, n.Beta)
+		}
+	}
+	// Nodes ended before their stand pat (a hash hit, a draw, the ply
+	// limit) have none to keep to.
+	if sp && (searched || n.Cause == engine.CauseStandPat) {
+		switch {
+		case !n.HasStandPat:
+			c.violate(n.ID, RuleStandPat, "variant %s stands pat here, but no stand pat is recorded", c.opts.Variant)
+		case n.Score < n.StandPat:
+			c.violate(n.ID, RuleStandPat, "scored %d, below its stand pat %d", n.Score, n.StandPat)
+		case n.StandPat >= n.Beta && n.Cause != engine.CauseStandPat:
+			c.violate(n.ID, RuleStandPat, "stand pat %d reaches beta %d, but the node did not cut off (cutoff %s, %d children)",
+				n.StandPat, n.Beta, n.Cause, len(f.kids))
+		}
+	}
+	if searched {
+		c.searchedScore(f, sp)
+	}
+}
+
+func standText(n trace.Node) string {
+	if n.HasStandPat {
+		return fmt.Sprint(n.StandPat)
+	}
+	return "(none recorded)"
+}
+
+// routine tells which of the engine's search routines a node's switches
+// send it to; the routines differ in how often they pass over the moves.
+type routine int
+
+const (
+	fullWidth     routine = iota // one pass; PVS re-searches a move right after its null-window search
+	plainQS                      // one pass, no re-searches
+	thresholdQS                  // passes over levels; each pass walks a prefix of one move order
+	unifiedSearch                // internal iterations, children one ply deeper each time
+)
+
+func (c *checker) routine(n trace.Node) routine {
+	o := c.opts
+	switch {
+	case n.Kind == engine.KindQS && o.QSLevels > 0 && o.QSMoves != engine.QSNone:
+		return thresholdQS
+	case o.Unified:
+		return unifiedSearch
+	case n.Kind == engine.KindQS:
+		return plainQS
+	}
+	return fullWidth
+}
+
+// lastPass returns the children whose scores the node's final score came
+// from, last first: one per move, from the last pass over the move list.
+// ok is false when the node's counts cannot describe its children (a
+// violation is reported then).
+func (c *checker) lastPass(f *cframe) (pass []kid, ok bool) {
+	n, kids := f.n, f.kids
+	switch c.routine(n) {
+	case unifiedSearch:
+		// Iteration d searches its children at depth d-1.
+		i := len(kids)
+		for i > 0 && kids[i-1].depth == kids[len(kids)-1].depth {
+			i--
+		}
+		kids = kids[i:]
+	case thresholdQS:
+		// Every pass walks the same move order from its start, so the
+		// cutoff says how many children the last pass has: up to the
+		// move that failed high, before an auto-fail-high, or all.
+		want := n.Generated
+		switch n.Cause {
+		case engine.CauseBeta:
+			want = n.CutIndex + 1
+		case engine.CauseAutoFailHigh:
+			want = n.CutIndex
+		}
+		if want < 0 || want > len(kids) {
+			c.violate(n.ID, RuleCutoff, "cutoff %s at move %d of %d generated implies %d moves in the last pass, but the node has %d children",
+				n.Cause, n.CutIndex, n.Generated, want, len(kids))
+			return nil, false
+		}
+		kids = kids[len(kids)-want:]
+	}
+	pvs := c.routine(n) == fullWidth && c.opts.PVS
+	for i := len(kids) - 1; i >= 0; i-- {
+		k := kids[i]
+		if pvs && i+1 < len(kids) && kids[i+1].move == k.move {
+			continue // the null-window search before its re-search
+		}
+		if slices.ContainsFunc(pass, func(x kid) bool { return x.move == k.move }) {
+			c.violate(n.ID, RuleStructure, "move %s searched twice in one pass (nodes %d and %d)", k.move.UCI(), k.id,
+				pass[slices.IndexFunc(pass, func(x kid) bool { return x.move == k.move })].id)
+			return nil, false
+		}
+		pass = append(pass, k)
+	}
+	return pass, true
+}
+
+// value is a child's score from the parent's side, with micro-Max's
+// delayed-gain penalty when the variant uses it.
+func (c *checker) value(f *cframe, k kid) engine.Score {
+	v := -k.score
+	if c.opts.DelayPenalty && v > f.eval && !v.IsMate() {
+		v--
+	}
+	return v
+}
+
+// searchedScore checks the fail-soft maximum, the cutoff and the best move
+// of a node that searched its moves.
+func (c *checker) searchedScore(f *cframe, standsPat bool) {
+	n := f.n
+	if c.opts.DelayPenalty && f.broken {
+		return // the penalty needs the eval, which needs the position
+	}
+	pass, ok := c.lastPass(f)
+	if !ok {
+		return
+	}
+	for _, k := range pass {
+		if k.incomplete {
+			return
+		}
+	}
+	best, have := -engine.Infinity, false
+	var terms []string
+	if standsPat && n.HasStandPat {
+		best, have = n.StandPat, true
+		terms = append(terms, fmt.Sprintf("stand pat %d", n.StandPat))
+	}
+	for i := len(pass) - 1; i >= 0; i-- {
+		k := pass[i]
+		v := c.value(f, k)
+		if len(terms) < 6 {
+			terms = append(terms, fmt.Sprintf("%s %d (node %d)", k.move.UCI(), v, k.id))
+		} else if len(terms) == 6 {
+			terms = append(terms, "...")
+		}
+		if v > best {
+			best = v
+		}
+		have = true
+	}
+	if n.Cause == engine.CauseAutoFailHigh {
+		best, have = max(best, n.Beta), true
+		terms = append(terms, fmt.Sprintf("auto-fail-high beta %d", n.Beta))
+	}
+	if !have && n.Kind == engine.KindQS && n.HasStandPat {
+		// Nothing searched and no stand pat: the static eval is all there is.
+		best, have = n.StandPat, true
+		terms = append(terms, fmt.Sprintf("static eval %d", n.StandPat))
+	}
+	if !have {
+		c.violate(n.ID, RuleScore, "searched no move (cutoff %s) and has nothing to score", n.Cause)
+		return
+	}
+	if best != n.Score {
+		c.violate(n.ID, RuleScore, "scored %d, want %d = max(%s)", n.Score, best, strings.Join(terms, ", "))
+	}
+	switch {
+	case n.Cause == engine.CauseBeta:
+		if len(pass) == 0 {
+			c.violate(n.ID, RuleCutoff, "beta cutoff with no move searched")
+		} else if v := c.value(f, pass[0]); v < n.Beta {
+			c.violate(n.ID, RuleCutoff, "beta cutoff, but the last move searched, %s (node %d), scored %d below beta %d",
+				pass[0].move.UCI(), pass[0].id, v, n.Beta)
+		}
+	case n.Cause != engine.CauseAutoFailHigh && n.Score >= n.Beta:
+		c.violate(n.ID, RuleCutoff, "scored %d at or above beta %d but reports no cutoff (%s)", n.Score, n.Beta, n.Cause)
+	}
+	if n.Best != engine.NoMove && n.Cause != engine.CauseAutoFailHigh {
+		i := slices.IndexFunc(pass, func(k kid) bool { return k.move == n.Best })
+		switch {
+		case i < 0:
+			c.violate(n.ID, RuleBest, "best move %s was not searched in the last pass", n.Best.UCI())
+		case c.value(f, pass[i]) != n.Score:
+			c.violate(n.ID, RuleBest, "best move %s (node %d) scored %d, the node %d", n.Best.UCI(), pass[i].id, c.value(f, pass[i]), n.Score)
+		}
+	}
+}
+
+// runNode checks the run node against its last iteration.
+func (c *checker) runNode(f *cframe) {
+	n := f.n
+	if n.Cause != engine.CauseNone || len(f.kids) == 0 {
+		return
+	}
+	last := f.kids[len(f.kids)-1]
+	if last.incomplete {
+		return
+	}
+	if n.Score != last.score {
+		c.violate(n.ID, RuleRun, "run scored %d, its last iteration (node %d) %d", n.Score, last.id, last.score)
+	}
+}
+
+// runTotals compares the run's totals with the rows walked.
+func (c *checker) runTotals() {
+	r := c.run
+	if c.filtered || r.Status == trace.StatusRunning || r.Status == trace.StatusFailed {
+		return
+	}
+	if c.rows != r.Rows {
+		c.violate(0, RuleSize, "the run lists %d rows, the file holds %d", r.Rows, c.rows)
+	}
+	if c.rootEnd != r.Nodes {
+		c.violate(0, RuleSize, "the run visited %d nodes, its run node's subtree holds %d", r.Nodes, c.rootEnd)
+	}
+	if c.qsRows != r.QSNodes {
+		c.violate(0, RuleSize, "the run counts %d QS nodes, the file holds %d", r.QSNodes, c.qsRows)
+	}
+}

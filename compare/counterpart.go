@@ -1,0 +1,149 @@
+package compare
+
+import (
+	"context"
+
+	"github.com/horizonqs/horizon/trace"
+)
+
+// SamePosition returns an error wrapping ErrDifferentPositions unless the
+// two runs searched the same root position (and ErrNoRun from the trace
+// package when a run does not exist). A viewer calls it once before it
+// lines up two runs node by node.
+func SamePosition(ctx context.Context, a, b Side) error {
+	ra, err := a.Store.Run(ctx, a.Run)
+	if err != nil {
+		return err
+	}
+	rb, err := b.Store.Run(ctx, b.Run)
+	if err != nil {
+		return err
+	}
+	return samePosition(a, ra, b, rb)
+}
+
+// KeyPath returns the key of every node on the path from the run node (not
+// included) down to node id.
+func KeyPath(ctx context.Context, s Side, id int64) ([]Key, error) {
+	path, err := s.Store.Path(ctx, s.Run, id)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]Key, 0, len(path))
+	for i := 1; i < len(path); i++ {
+		kids, err := s.Store.Children(ctx, s.Run, path[i-1].ID, trace.BySearch, 0, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keyChildren(path[i-1], kids) {
+			if k.N.ID == path[i].ID {
+				keys = append(keys, k.K)
+				break
+			}
+		}
+	}
+	return keys, nil
+}
+
+// Resolve follows keys down from the run node of s and returns the node
+// reached; ok is false when some key has no node in s.
+func Resolve(ctx context.Context, s Side, keys []Key) (n trace.Node, ok bool, err error) {
+	n, err = s.Store.Node(ctx, s.Run, 0)
+	if err != nil {
+		return n, false, err
+	}
+	for _, want := range keys {
+		kids, err := s.Store.Children(ctx, s.Run, n.ID, trace.BySearch, 0, 0)
+		if err != nil {
+			return n, false, err
+		}
+		found := false
+		for _, k := range keyChildren(n, kids) {
+			if k.K == want {
+				n, found = k.N, true
+				break
+			}
+		}
+		if !found {
+			return trace.Node{}, false, nil
+		}
+	}
+	return n, true, nil
+}
+
+// Counterpart returns the node of run to that lines up with node id of run
+// from (same iteration, same move path, same occurrences), or ok false
+// when to has no such node. It costs two child-list queries per ply of the
+// node's path.
+func Counterpart(ctx context.Context, from Side, id int64, to Side) (trace.Node, bool, error) {
+	keys, err := KeyPath(ctx, from, id)
+	if err != nil {
+		return trace.Node{}, false, err
+	}
+	return Resolve(ctx, to, keys)
+}
+
+// Pair is one line of two aligned child lists: A or B is nil when only the
+// other run has the node.
+type Pair struct {
+	Key Key
+	A   *trace.Node
+	B   *trace.Node
+}
+
+// AlignChildren lines up the children of node idA of run a with those of
+// node idB of run b (either id may be negative for "no node": every child
+// of the other is then unmatched). Pairs come in A's search order, then
+// the children only B has in B's search order.
+func AlignChildren(ctx context.Context, a Side, idA int64, b Side, idB int64) ([]Pair, error) {
+	list := func(s Side, id int64) ([]keyed, error) {
+		if id < 0 {
+			return nil, nil
+		}
+		parent, err := s.Store.Node(ctx, s.Run, id)
+		if err != nil {
+			return nil, err
+		}
+		kids, err := s.Store.Children(ctx, s.Run, id, trace.BySearch, 0, 0)
+		if err != nil {
+			return nil, err
+		}
+		return keyChildren(parent, kids), nil
+	}
+	ka, err := list(a, idA)
+	if err != nil {
+		return nil, err
+	}
+	kb, err := list(b, idB)
+	if err != nil {
+		return nil, err
+	}
+	inB := make(map[Key]*trace.Node, len(kb))
+	for i := range kb {
+		inB[kb[i].K] = &kb[i].N
+	}
+	pairs := make([]Pair, 0, max(len(ka), len(kb)))
+	used := make(map[Key]bool, len(ka))
+	// keyChildren sorted by key; A's search order is ascending id.
+	byID := func(ks []keyed) []keyed {
+		out := append([]keyed(nil), ks...)
+		sortByID(out)
+		return out
+	}
+	for _, k := range byID(ka) {
+		n := k.N
+		p := Pair{Key: k.K, A: &n}
+		if m, ok := inB[k.K]; ok {
+			p.B = m
+			used[k.K] = true
+		}
+		pairs = append(pairs, p)
+	}
+	for _, k := range byID(kb) {
+		if !used[k.K] {
+			n := k.N
+			pairs = append(pairs, Pair{Key: k.K, B: &n})
+		}
+	}
+	return pairs, nil
+}

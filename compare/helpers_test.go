@@ -1,0 +1,76 @@
+package compare
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// createTrace makes an empty trace file in a test directory.
+func createTrace(tb testing.TB) (*trace.Store, string) {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "t.db")
+	st, err := trace.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return st, path
+}
+
+// variantOptions returns a preset with the hash table off, so that trees
+// are reproducible node for node.
+func variantOptions(tb testing.TB, name string) engine.Options {
+	tb.Helper()
+	o, err := engine.VariantOptions(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	o.TT = false
+	return o
+}
+
+// recordSearch runs one real search into st and returns its run id.
+func recordSearch(tb testing.TB, st *trace.Store, fen string, o engine.Options, lim engine.Limits) int64 {
+	tb.Helper()
+	pos, err := engine.ParseFEN(fen)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	limits, _ := json.Marshal(map[string]any{"depth": lim.Depth, "nodes": lim.Nodes})
+	rec, err := st.NewRecorder(context.Background(), trace.RunInfo{FEN: fen, Variant: o.Variant, Options: o.String(),
+		Limits: string(limits), Version: "test"}, trace.RecordOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res := engine.NewSearcher(o).Search(rec.Context(), pos, lim, rec)
+	if err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth, Elapsed: res.Elapsed}); err != nil {
+		tb.Fatal(err)
+	}
+	return rec.RunID()
+}
+
+// benchFENs returns the first n positions of testdata/stockfish_bench.fen.
+func benchFENs(tb testing.TB, n int) []string {
+	tb.Helper()
+	f, err := os.Open("../testdata/stockfish_bench.fen")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() && len(out) < n {
+		if line := strings.TrimSpace(sc.Text()); line != "" {
+			out = append(out, line)
+		}
+	}
+	return out
+}

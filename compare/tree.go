@@ -1,0 +1,157 @@
+package compare
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sort"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// Side names one run in one trace file: one of the two trees being
+// compared.
+type Side struct {
+	Store *trace.Store
+	Run   int64
+}
+
+// Key identifies a node among its siblings. Transpositions are not merged:
+// a node is known by the keys on its path from the run node.
+type Key struct {
+	// Iteration is the nominal depth of an iteration root (a child of the
+	// run node); 0 for every other node.
+	Iteration int
+	// Move is the move from the parent; engine.NoMove for iteration roots.
+	Move engine.Move
+	// Occurrence counts the earlier siblings with the same Iteration and
+	// Move: a PVS re-search, an internal iteration of the unified search or
+	// a level pass of the threshold search visits the same move again, and
+	// the n-th visit in one tree lines up with the n-th in the other.
+	Occurrence int
+}
+
+func compareKeys(a, b Key) int {
+	if c := cmp.Compare(a.Iteration, b.Iteration); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Move, b.Move); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Occurrence, b.Occurrence)
+}
+
+// keyed is a node with its key among its siblings.
+type keyed struct {
+	K Key
+	N trace.Node
+}
+
+// keyChildren gives each child of parent its key and returns them in key
+// order, the canonical order both trees are walked in. kids must be in
+// search order.
+func keyChildren(parent trace.Node, kids []trace.Node) []keyed {
+	out := make([]keyed, len(kids))
+	for i, k := range kids {
+		out[i].N = k
+		if parent.Kind == engine.KindRun {
+			out[i].K.Iteration = k.Iteration
+		} else {
+			out[i].K.Move = k.Move
+		}
+	}
+	// Stable: equal keys keep search order, so the occurrence is the rank
+	// within a run of equal (iteration, move).
+	slices.SortStableFunc(out, func(a, b keyed) int { return compareKeys(a.K, b.K) })
+	for i := 1; i < len(out); i++ {
+		if k, prev := &out[i].K, out[i-1].K; k.Iteration == prev.Iteration && k.Move == prev.Move {
+			k.Occurrence = prev.Occurrence + 1
+		}
+	}
+	return out
+}
+
+// chunkNodes is the largest subtree a tree reader loads in one streamed
+// query; bigger subtrees are walked child list by child list. It bounds
+// the memory of a walk to about chunkNodes rows per tree. A variable so
+// that tests can shrink it and exercise both ways of reading.
+var chunkNodes = 1 << 14
+
+// tree reads one run's nodes for a walk in canonical order. Reading child
+// lists one query at a time would cost a query per node, so a subtree of
+// at most chunkNodes rows is streamed once into buf and its child lists
+// are cut from that buffer; only the few nodes above the chunks are read
+// with Children.
+type tree struct {
+	Side
+	chunk int
+	buf   []trace.Node // one loaded subtree in pre-order
+	end   int64        // buf holds the rows of ids [buf[0].ID, end)
+}
+
+func newTree(s Side) *tree { return &tree{Side: s, chunk: chunkNodes} }
+
+// children returns n's children in search order, in a fresh slice.
+func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error) {
+	if n.SubtreeSize <= 1 {
+		return nil, nil
+	}
+	if !t.holds(n) {
+		if n.SubtreeSize > int64(t.chunk) {
+			return t.Store.Children(ctx, t.Run, n.ID, trace.BySearch, 0, 0)
+		}
+		t.buf = t.buf[:0]
+		err := t.Store.Subtree(ctx, t.Run, n.ID, -1, func(x trace.Node) error {
+			t.buf = append(t.buf, x)
+			return nil
+		})
+		if err != nil {
+			t.buf = t.buf[:0]
+			return nil, err
+		}
+		t.end = n.End()
+	}
+	i := t.index(n.ID)
+	if i < 0 {
+		return nil, nil
+	}
+	var kids []trace.Node
+	for j := i + 1; j < len(t.buf) && t.buf[j].ID < n.End(); {
+		c := t.buf[j]
+		kids = append(kids, c)
+		// Hop over c's subtree; rows may be missing under a recording
+		// filter, so search for the next id rather than add the size.
+		from := j
+		j = from + sort.Search(len(t.buf)-from, func(k int) bool { return t.buf[from+k].ID >= c.End() })
+	}
+	return kids, nil
+}
+
+// holds reports whether n's whole subtree is in the buffer.
+func (t *tree) holds(n trace.Node) bool {
+	return len(t.buf) > 0 && n.ID >= t.buf[0].ID && n.End() <= t.end
+}
+
+// index returns the buffer position of id, or -1.
+func (t *tree) index(id int64) int {
+	i := sort.Search(len(t.buf), func(i int) bool { return t.buf[i].ID >= id })
+	if i < len(t.buf) && t.buf[i].ID == id {
+		return i
+	}
+	return -1
+}
+
+// keyedChildren returns n's children in canonical order.
+func (t *tree) keyedChildren(ctx context.Context, n trace.Node) ([]keyed, error) {
+	kids, err := t.children(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	return keyChildren(n, kids), nil
+}
+
+// sortByID puts keyed nodes back in search order.
+func sortByID(ks []keyed) {
+	slices.SortFunc(ks, func(a, b keyed) int { return cmp.Compare(a.N.ID, b.N.ID) })
+}
