@@ -2,40 +2,43 @@ package compare
 
 import (
 	"context"
-	"os"
-	"strconv"
+	"flag"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
 )
 
-func TestSweepTmp(t *testing.T) {
-	if os.Getenv("SWEEP") == "" {
-		t.Skip()
+var sweep = flag.Bool("check.sweep", false, "check every bench position at depth 4, hash table on and off, for every variant (minutes)")
+
+// TestCheckSweep is the long form of TestCheckEngineTracesClean: all 49
+// bench positions, depth 4, with and without the hash table (whose cutoffs
+// and unified-search bootstrapping only show with it on).
+func TestCheckSweep(t *testing.T) {
+	if !*sweep {
+		t.Skip("long: run with -check.sweep")
 	}
-	n, _ := strconv.Atoi(os.Getenv("SWEEP"))
-	depth, _ := strconv.Atoi(os.Getenv("DEPTH"))
-	tt := os.Getenv("TT") != ""
-	fens := benchFENs(t, n)
-	for _, name := range engine.VariantNames() {
-		st, _ := createTrace(t)
-		total := 0
-		for _, fen := range fens {
-			o := variantOptions(t, name)
-			o.TT = tt
-			run := recordSearch(t, st, fen, o, engine.Limits{Depth: depth, Nodes: 300000})
-			rep, err := Check(context.Background(), st, run, CheckOptions{Max: 3})
-			if err != nil {
-				t.Fatal(err)
+	fens := benchFENs(t, 49)
+	for _, tt := range []bool{false, true} {
+		for _, name := range engine.VariantNames() {
+			st, _ := createTrace(t)
+			rows := int64(0)
+			for _, fen := range fens {
+				o := variantOptions(t, name)
+				o.TT = tt
+				run := recordSearch(t, st, fen, o, engine.Limits{Depth: 4, Nodes: 300000})
+				rep, err := Check(context.Background(), st, run, CheckOptions{Max: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rows += rep.Rows
+				for _, v := range rep.Violations {
+					t.Errorf("%s tt=%v %s: node %d %v: %s: %s", name, tt, fen, v.Node, v.Path, v.Rule, v.Detail)
+				}
+				if rep.Count > int64(len(rep.Violations)) {
+					t.Errorf("%s tt=%v %s: %d violations in all %v", name, tt, fen, rep.Count, rep.ByRule)
+				}
 			}
-			total += int(rep.Rows)
-			for _, v := range rep.Violations {
-				t.Errorf("%s %s: node %d %v: %s: %s", name, fen, v.Node, v.Path, v.Rule, v.Detail)
-			}
-			if rep.Count > 3 {
-				t.Errorf("%s %s: %d violations %v", name, fen, rep.Count, rep.ByRule)
-			}
+			t.Logf("%s tt=%v: %d rows checked", name, tt, rows)
 		}
-		t.Logf("%s: %d rows", name, total)
 	}
 }
