@@ -160,6 +160,7 @@ func horizonBinary(t testing.TB) string {
 func startProcess(t testing.TB, name string, args ...string) *conn {
 	t.Helper()
 	cmd := exec.Command(name, args...)
+	cmd.Dir = t.TempDir() // whatever a child writes (logs, relative traces) is cleaned up
 	cmd.Stderr = &testWriter{t: t, prefix: filepath.Base(name) + " stderr: "}
 	w, err := cmd.StdinPipe()
 	if err != nil {

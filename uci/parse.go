@@ -48,92 +48,82 @@ type goParams struct {
 
 // parseGo parses the arguments of `go`. It never fails: bad values are
 // skipped and described in warnings, as a GUI expects an engine to search
-// anyway. Negative clock times (some GUIs send them when a side has
-// overstepped) count as zero.
+// anyway. A missing value does not swallow the next keyword ("go depth
+// infinite" still sees infinite). Negative clock times (some GUIs send them
+// once a side has overstepped) count as zero.
 func parseGo(args []string) (p goParams, warnings []string) {
-	ms := func(i int) (time.Duration, bool) {
-		n, ok := intArg(args, i, &warnings)
-		return time.Duration(max(n, 0)) * time.Millisecond, ok
-	}
 	for i := 0; i < len(args); i++ {
-		var ok bool
-		switch t := args[i]; t {
-		case "infinite":
-			p.infinite = true
-		case "ponder":
-			p.ponder = true
-		case "depth":
-			var n int64
-			if n, ok = intArg(args, i+1, &warnings); ok {
-				if n < 1 {
-					warnings = append(warnings, fmt.Sprintf("go depth %d: want at least 1, ignored", n))
-				} else {
-					p.depth = int(min(n, 1000))
+		t := args[i]
+		if t == "infinite" || t == "ponder" || t == "searchmoves" || !goKeywords[t] {
+			switch t {
+			case "infinite":
+				p.infinite = true
+			case "ponder":
+				p.ponder = true
+			case "searchmoves":
+				for i+1 < len(args) && !goKeywords[args[i+1]] {
+					i++
+					p.moves = append(p.moves, args[i])
 				}
+			default:
+				warnings = append(warnings, fmt.Sprintf("go: unknown token %q ignored", t))
 			}
-		case "nodes":
-			var n int64
-			if n, ok = intArg(args, i+1, &warnings); ok {
-				if n < 1 {
-					warnings = append(warnings, fmt.Sprintf("go nodes %d: want at least 1, ignored", n))
-				} else {
-					p.nodes = n
-				}
+			continue
+		}
+		// A keyword with a numeric value.
+		if i+1 >= len(args) || goKeywords[args[i+1]] {
+			warnings = append(warnings, fmt.Sprintf("go %s: missing value, ignored", t))
+			continue
+		}
+		i++
+		n, err := strconv.ParseInt(args[i], 10, 64)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("go %s %q: not a whole number, ignored", t, args[i]))
+			continue
+		}
+		ms := time.Duration(max(min(n, int64(maxClock/time.Millisecond)), 0)) * time.Millisecond
+		switch t {
+		case "depth", "nodes", "mate":
+			if n < 1 {
+				warnings = append(warnings, fmt.Sprintf("go %s %d: want at least 1, ignored", t, n))
+				continue
 			}
-		case "mate":
-			var n int64
-			if n, ok = intArg(args, i+1, &warnings); ok && n > 0 {
+			switch t {
+			case "depth":
+				p.depth = int(min(n, 1000))
+			case "nodes":
+				p.nodes = n
+			case "mate":
 				p.mate = int(min(n, 100))
 			}
 		case "movestogo":
-			var n int64
-			if n, ok = intArg(args, i+1, &warnings); ok && n > 0 {
+			if n > 0 {
 				p.movestogo = int(min(n, 1000))
 			}
 		case "movetime":
-			p.movetime, ok = ms(i + 1)
-		case "wtime":
-			p.wtime, ok = ms(i + 1)
-			p.hasClock = p.hasClock || ok
-		case "btime":
-			p.btime, ok = ms(i + 1)
-			p.hasClock = p.hasClock || ok
-		case "winc":
-			p.winc, ok = ms(i + 1)
-		case "binc":
-			p.binc, ok = ms(i + 1)
-		case "searchmoves":
-			for i+1 < len(args) && !goKeywords[args[i+1]] {
-				i++
-				p.moves = append(p.moves, args[i])
+			if n < 1 {
+				warnings = append(warnings, fmt.Sprintf("go movetime %d: want at least 1, ignored", n))
+				continue
 			}
-		default:
-			warnings = append(warnings, fmt.Sprintf("go: unknown token %q ignored", t))
-		}
-		if ok {
-			i++ // the value was consumed
+			p.movetime = ms
+		case "wtime":
+			p.wtime, p.hasClock = ms, true
+		case "btime":
+			p.btime, p.hasClock = ms, true
+		case "winc":
+			p.winc = ms
+		case "binc":
+			p.binc = ms
 		}
 	}
 	return p, warnings
 }
 
+// maxClock caps clock values so that arithmetic on them cannot overflow.
+const maxClock = 1000 * time.Hour
+
 var goKeywords = map[string]bool{"infinite": true, "ponder": true, "depth": true, "nodes": true, "mate": true,
 	"movestogo": true, "movetime": true, "wtime": true, "btime": true, "winc": true, "binc": true, "searchmoves": true}
-
-// intArg reads the number after a go keyword; a missing or bad one is
-// reported and not consumed, so "go depth infinite" still sees infinite.
-func intArg(args []string, i int, warnings *[]string) (int64, bool) {
-	if i >= len(args) {
-		*warnings = append(*warnings, fmt.Sprintf("go %s: missing value, ignored", args[i-1]))
-		return 0, false
-	}
-	n, err := strconv.ParseInt(args[i], 10, 64)
-	if err != nil {
-		*warnings = append(*warnings, fmt.Sprintf("go %s %q: not a whole number, ignored", args[i-1], args[i]))
-		return 0, false
-	}
-	return n, true
-}
 
 // positionArgs is a parsed `position` command before its moves are played.
 type positionArgs struct {

@@ -205,6 +205,7 @@ var scripts = []script{
 			{"position startpos moves e2e5", "previous position kept"},
 			{"position startpos e2e4", "previous position kept"},
 			{"debug sideways", "on or off"},
+			{"setoption name Trace value /nonexistent-dir/x.trace", "tracing stays off"},
 			{"ponderhit", "ponderhit ignored"},
 		} {
 			c.send(tc.line, "isready")
