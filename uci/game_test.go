@@ -79,12 +79,12 @@ func TestGameAgainstStockfish(t *testing.T) {
 	}
 	plies := 40
 	for _, tc := range []struct {
-		name          string
-		horizonWhite  bool
-		variant       string
-		horizonClock  time.Duration // 0: horizonGo instead
-		horizonGo     string
-		stockfishGo   string
+		name           string
+		horizonWhite   bool
+		variant        string
+		horizonClock   time.Duration // 0: horizonGo instead
+		horizonGo      string
+		stockfishGo    string
 		stockfishSkill string
 	}{
 		{"horizon white on the clock", true, "see", 3 * time.Second, "", "go depth 1", "0"},
