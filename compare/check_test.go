@@ -2,9 +2,11 @@ package compare
 
 import (
 	"context"
+	"database/sql"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
 )
 
 func TestCheckEngineTracesClean(t *testing.T) {
@@ -29,6 +31,121 @@ func TestCheckEngineTracesClean(t *testing.T) {
 					t.Errorf("%s: node %d %v: %s: %s", fen, v.Node, v.Path, v.Rule, v.Detail)
 				}
 			}
+		})
+	}
+}
+
+// TestCheckFindsCorruptRows damages one row of a clean trace with plain
+// SQL, as a buggy engine or a broken writer would, and expects Check to
+// name that row and the rule it breaks.
+func TestCheckFindsCorruptRows(t *testing.T) {
+	ctx := context.Background()
+	type target struct {
+		pick func(n trace.Node) bool
+		// sql sets the damage; ?1 is the row's key, ?2 a value from value.
+		sql   string
+		value func(t *testing.T, st *trace.Store, run int64, n trace.Node) int64
+		rule  string
+	}
+	hasKids := func(n trace.Node) bool { return n.SubtreeSize > 1 }
+	for _, tc := range []struct {
+		name string
+		target
+	}{
+		{"score of a full-width node", target{
+			pick: func(n trace.Node) bool {
+				return n.Kind == engine.KindNonPV && hasKids(n) && n.Cause == engine.CauseBeta
+			},
+			sql:  "UPDATE node_rows SET score = score + 7 WHERE k = ?1",
+			rule: RuleScore}},
+		{"score of a QS node", target{
+			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && hasKids(n) && n.Cause == engine.CauseNone },
+			sql:  "UPDATE node_rows SET score = score - 3 WHERE k = ?1",
+			rule: RuleScore}},
+		{"exact bound made lower", target{
+			pick: func(n trace.Node) bool { return n.Kind == engine.KindPV && n.Bound == engine.BoundExact },
+			sql:  "UPDATE node_rows SET info = (info & ~24) | 16 WHERE k = ?1",
+			rule: RuleBound}},
+		{"subtree size", target{
+			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && hasKids(n) },
+			sql:  "UPDATE node_rows SET size = size - 1 WHERE k = ?1",
+			rule: RuleSize}},
+		{"illegal move", target{
+			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && n.SubtreeSize == 1 },
+			sql:  "UPDATE node_rows SET move = ?2 WHERE k = ?1",
+			value: func(t *testing.T, st *trace.Store, run int64, n trace.Node) int64 {
+				// From the square the move went to, which was empty or
+				// held an enemy piece: never legal.
+				return int64(n.Move.To()) | int64(n.Move.From())<<6
+			},
+			rule: RuleMove}},
+		{"stand pat above the score", target{
+			pick: func(n trace.Node) bool {
+				return n.Kind == engine.KindQS && n.HasStandPat && n.Cause == engine.CauseNone && n.Score > n.StandPat
+			},
+			sql:   "UPDATE node_rows SET stand_pat = ?2 WHERE k = ?1",
+			value: func(t *testing.T, st *trace.Store, run int64, n trace.Node) int64 { return int64(n.Score) + 50 },
+			rule:  RuleStandPat}},
+		{"quiet move in QS", target{
+			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && n.Ply >= 4 && n.SubtreeSize == 1 },
+			sql:  "UPDATE node_rows SET move = ?2 WHERE k = ?1",
+			value: func(t *testing.T, st *trace.Store, run int64, n trace.Node) int64 {
+				pos, err := st.Position(ctx, run, n.Parent)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range pos.LegalMoves() {
+					if !pos.IsCapture(m) && m.Promotion() == engine.NoPieceType && !pos.GivesCheck(m) {
+						return int64(m)
+					}
+				}
+				t.Skip("no quiet move in the position")
+				return 0
+			},
+			rule: RuleQSMoves}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, path := createTrace(t)
+			run := recordSearch(t, st, kiwipete, variantOptions(t, "captures"), engine.Limits{Depth: 3})
+			if rep, err := Check(ctx, st, run, CheckOptions{}); err != nil || rep.Count != 0 {
+				t.Fatalf("clean trace: %v, %+v", err, rep)
+			}
+			var victim *trace.Node
+			err := st.Subtree(ctx, run, 0, -1, func(n trace.Node) error {
+				if victim == nil && n.Ply >= 2 && tc.pick(n) {
+					victim = &n
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if victim == nil {
+				t.Fatal("no node to damage")
+			}
+			var v int64
+			if tc.value != nil {
+				v = tc.value(t, st, run, *victim)
+			}
+			db, err := sql.Open("sqlite3", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Exec(tc.sql, run<<32|victim.ID, v); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Check(ctx, st, run, CheckOptions{Max: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, got := range rep.Violations {
+				if got.Node == victim.ID && got.Rule == tc.rule {
+					t.Logf("found: node %d %v: %s: %s", got.Node, got.Path, got.Rule, got.Detail)
+					return
+				}
+			}
+			t.Errorf("damaged node %d (%s), want a %s violation there; got %d: %+v", victim.ID, tc.name, tc.rule, rep.Count, rep.Violations)
 		})
 	}
 }
