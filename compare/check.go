@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -105,12 +106,9 @@ func Check(ctx context.Context, st *trace.Store, run int64, opts CheckOptions) (
 	if err != nil {
 		return nil, err
 	}
-	o, err := engine.ParseOptions(r.Options)
+	o, err := RunOptions(r)
 	if err != nil {
-		var verr error
-		if o, verr = engine.VariantOptions(r.Variant); verr != nil {
-			return nil, fmt.Errorf("%s: run %d: cannot tell the search options: %q: %v", st.File(), run, r.Options, err)
-		}
+		return nil, fmt.Errorf("%s: run %d: %w", st.File(), run, err)
 	}
 	pos, err := engine.ParseFEN(r.FEN)
 	if err != nil {
@@ -143,6 +141,54 @@ func Check(ctx context.Context, st *trace.Store, run int64, opts CheckOptions) (
 		v.Path = pathText(ctx, st, run, v.Node)
 	}
 	return c.rep, nil
+}
+
+// RunOptions returns the search options a run was recorded with. Recorders
+// store them either as engine.Options.String ("see qs-moves=captures,...")
+// or as a JSON object of switch names to values ({"variant": "see",
+// "qs-moves": "captures", "tt": false, ...}, values as strings or typed);
+// both are read. A run with no options gets its variant's preset.
+func RunOptions(r trace.Run) (engine.Options, error) {
+	text := strings.TrimSpace(r.Options)
+	switch {
+	case text == "" || text == "{}":
+		o, err := engine.VariantOptions(r.Variant)
+		if err != nil {
+			return o, fmt.Errorf("no options recorded and %w", err)
+		}
+		return o, nil
+	case strings.HasPrefix(text, "{"):
+		var m map[string]any
+		if err := json.Unmarshal([]byte(text), &m); err != nil {
+			return engine.Options{}, fmt.Errorf("options %q: %v", text, err)
+		}
+		name, _ := m["variant"].(string)
+		if name == "" {
+			name = r.Variant
+		}
+		o, err := engine.VariantOptions(name)
+		if err != nil {
+			return o, fmt.Errorf("options: %w", err)
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			if k != "variant" {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if err := o.Set(k, fmt.Sprint(m[k])); err != nil {
+				return o, fmt.Errorf("options: %w", err)
+			}
+		}
+		return o, nil
+	}
+	o, err := engine.ParseOptions(text)
+	if err != nil {
+		return o, fmt.Errorf("options %q: %w", text, err)
+	}
+	return o, nil
 }
 
 // pathText returns a node's path in SAN, or in UCI when the path does not

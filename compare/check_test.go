@@ -149,3 +149,40 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 		})
 	}
 }
+
+func TestRunOptions(t *testing.T) {
+	want := variantOptions(t, "threshold")
+	want.QSLevels = 6
+	typed := `{"variant":"threshold","qs-levels":6,"tt":false,"stand-pat":true,"qs-moves":"captures"}`
+	strs := `{"variant":"threshold","qs-levels":"6","tt":"false"}`
+	for _, tc := range []struct {
+		name, options, variant string
+		want                   engine.Options
+		err                    bool
+	}{
+		{"String form", want.String(), "threshold", want, false},
+		{"JSON, typed values", typed, "threshold", want, false},
+		{"JSON, string values", strs, "threshold", want, false},
+		{"none recorded", "{}", "see", func() engine.Options { o, _ := engine.VariantOptions("see"); return o }(), false},
+		{"unknown switch", `{"variant":"see","warp":"9"}`, "see", engine.Options{}, true},
+		{"bad value", `{"variant":"see","qs-levels":"many"}`, "see", engine.Options{}, true},
+		{"unknown variant", "", "nosuch", engine.Options{}, true},
+		{"broken JSON", `{"variant":`, "see", engine.Options{}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := RunOptions(trace.Run{Options: tc.options, Variant: tc.variant})
+			if tc.err {
+				if err == nil {
+					t.Fatalf("got %v, want an error", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != tc.want.String() {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
