@@ -312,7 +312,7 @@ func (m *Model) drawDetails(s tcell.Screen, r rect) {
 	if r.h <= 0 || r.w <= 10 {
 		return
 	}
-	const lw = 11
+	const lw = 10
 	y := r.y
 	for _, d := range m.details(m.cur()) {
 		vals := wrap(d.value, r.w-lw-2)

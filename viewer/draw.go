@@ -16,9 +16,9 @@ import (
 // holds the board and the details; from widestAt the details get their own
 // column.
 const (
-	wideAt    = 110
+	wideAt    = 100
 	widestAt  = 160
-	sideWidth = 34
+	sideWidth = 30
 	infoWidth = 46
 )
 

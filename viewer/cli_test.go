@@ -1,0 +1,180 @@
+package viewer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+var binary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// horizonBinary builds cmd/horizon once per test binary.
+func horizonBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: not building the horizon binary")
+	}
+	binary.once.Do(func() {
+		out := filepath.Join(tmpDir, "horizon")
+		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", out, "./cmd/horizon")
+		cmd.Dir = ".."
+		msg, err := cmd.CombinedOutput()
+		if err != nil {
+			binary.err = fmt.Errorf("go build ./cmd/horizon: %v\n%s", err, msg)
+			return
+		}
+		binary.path = out
+	})
+	if binary.err != nil {
+		t.Fatal(binary.err)
+	}
+	return binary.path
+}
+
+// TestViewErrors runs 'horizon view' with bad arguments: each must fail with
+// a one-line error naming the problem, without touching the terminal.
+func TestViewErrors(t *testing.T) {
+	bin := horizonBinary(t)
+	fix := fixturePath(t)
+	notTrace := filepath.Join(tmpDir, "not-a-trace.txt")
+	if err := os.WriteFile(notTrace, []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no file", []string{"view"}, 2, "missing FILE"},
+		{"missing file", []string{"view", filepath.Join(tmpDir, "nope.trace")}, 1, "nope.trace: no such file"},
+		{"not a trace", []string{"view", notTrace}, 1, "not a Horizon trace"},
+		{"no such run", []string{"view", fix, "--run", "9"}, 1, "no run 9 (runs: 1, 2, 3, 4)"},
+		{"negative run", []string{"view", "--run", "-1", fix}, 2, "--run -1"},
+		{"no such node", []string{"view", fix, "--run", "1", "--node", "123456789"}, 1, "node 123456789: no such node"},
+		{"bad path", []string{"view", fix, "--path", "e4 e5"}, 1, `--path "e4 e5": move 1 (e4)`},
+		{"two files", []string{"view", fix, fix}, 2, "one trace file at a time"},
+		{"not a terminal", []string{"view", fix, "--run", "1"}, 1, "view needs a terminal"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(bin, c.args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != c.code {
+				t.Fatalf("exit %v, want status %d; stderr: %s", err, c.code, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), c.want) {
+				t.Errorf("stderr %q does not say %q", stderr.String(), c.want)
+			}
+			if stdout.Len() > 0 {
+				t.Errorf("wrote to stdout: %q", stdout.String())
+			}
+		})
+	}
+}
+
+// tmux runs tmux on a private server socket, so the test never touches
+// the user's sessions.
+type tmux struct {
+	t      *testing.T
+	socket string
+}
+
+func (x *tmux) run(args ...string) string {
+	x.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", x.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		x.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// waitFor captures the pane until it holds every string in want.
+func (x *tmux) waitFor(want ...string) string {
+	x.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		screen := x.run("capture-pane", "-p", "-t", "view")
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(screen, w) {
+				missing = w
+				break
+			}
+		}
+		if missing == "" {
+			return screen
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("the pane never showed %q; it shows:\n%s", missing, screen)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestViewInTmux runs the real binary in a 100x30 tmux pane: the board and
+// the root's moves must appear, keys must work, q must restore the
+// terminal and print the FEN of the selected node.
+func TestViewInTmux(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: skipping the end-to-end test of horizon view")
+	}
+	bin := horizonBinary(t)
+	fix := fixturePath(t)
+	st := openFixture(t)
+	ctx := context.Background()
+
+	// What the screen must show: the root's first moves in SAN.
+	iters := allChildren(t, st, 1, 0, trace.BySearch)
+	root := iters[len(iters)-1]
+	moves := allChildren(t, st, 1, root.ID, trace.BySearch)
+	pos := engine.MustParseFEN(kiwipete)
+	first, second := pos.SAN(moves[0].Move), pos.SAN(moves[1].Move)
+	afterFirst, err := st.Position(ctx, 1, moves[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	x := &tmux{t: t, socket: fmt.Sprintf("horizon-view-test-%d", os.Getpid())}
+	defer exec.Command("tmux", "-L", x.socket, "kill-server").Run()
+	script := fmt.Sprintf("%s view %s --run 1; echo EXIT=$?; sleep 60", bin, fix)
+	x.run("new-session", "-d", "-s", "view", "-x", "100", "-y", "30", "sh", "-c", script)
+
+	screen := x.waitFor("a  b  c  d  e  f  g  h", "♔", "iteration 3", first, second, "White to move")
+	if !strings.Contains(screen, "run 1") || !strings.Contains(screen, "captures") {
+		t.Errorf("header does not name the run:\n%s", screen)
+	}
+	// Down to the first root move: the board shows its position.
+	x.run("send-keys", "-t", "view", "j")
+	x.waitFor("last " + first)
+	x.run("send-keys", "-t", "view", "?")
+	x.waitFor("keys (esc closes)")
+	x.run("send-keys", "-t", "view", "Escape")
+	x.run("send-keys", "-t", "view", "q")
+	screen = x.waitFor("EXIT=0")
+	if !strings.Contains(screen, afterFirst.FEN()) {
+		t.Errorf("after q the pane should show the FEN %s; it shows:\n%s", afterFirst.FEN(), screen)
+	}
+	if strings.Contains(screen, "iteration 3") {
+		t.Errorf("the viewer's screen is still there after q:\n%s", screen)
+	}
+}
