@@ -3,6 +3,7 @@ package uci
 import (
 	"context"
 	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -180,6 +181,43 @@ var scripts = []script{
 			t.Errorf("mated side answered %q, want bestmove 0000", got[len(got)-1])
 		}
 	}},
+	{"mate score and go mate", func(t *testing.T, c *conn) {
+		c.send("position startpos moves f2f3 e7e5 g2g4", "go depth 3")
+		got := c.untilPrefix("bestmove")
+		ins := infos(got)
+		if len(ins) == 0 || ins[len(ins)-1].fields["score mate"] != "1" {
+			t.Errorf("want a last info with score mate 1, got %q", got)
+		}
+		if best, _ := bestmove(t, got[len(got)-1]); best != "d8h4" {
+			t.Errorf("bestmove %s, want the mate d8h4", best)
+		}
+		c.send("go mate 1")
+		got = c.untilPrefix("bestmove")
+		if best, _ := bestmove(t, got[len(got)-1]); best != "d8h4" {
+			t.Errorf("go mate 1: bestmove %s, want d8h4", best)
+		}
+	}},
+	{"go ponder, ponderhit and stop", func(t *testing.T, c *conn) {
+		c.send("position startpos moves e2e4", "go ponder wtime 2000 btime 2000")
+		c.untilPrefix("info depth 1 ")
+		c.send("isready")
+		got := c.untilPrefix("readyok")
+		if slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "bestmove") }) {
+			t.Fatalf("bestmove while pondering: %q", got)
+		}
+		// After ponderhit the clock runs: the search ends by itself.
+		c.send("ponderhit")
+		got = c.untilPrefix("bestmove")
+		best, ponder := bestmove(t, got[len(got)-1])
+		checkLegal(t, mustPosition(t, "startpos", "e2e4"), best, ponder)
+		// A ponder search the GUI stops (its ponder move was not played).
+		c.send("go ponder wtime 2000 btime 2000")
+		c.untilPrefix("info depth 1 ")
+		c.send("stop")
+		got = c.untilPrefix("bestmove")
+		best, ponder = bestmove(t, got[len(got)-1])
+		checkLegal(t, mustPosition(t, "startpos", "e2e4"), best, ponder)
+	}},
 	{"illegal move keeps the previous position", func(t *testing.T, c *conn) {
 		c.send("position startpos moves e2e4", "position startpos moves e2e4 e7e5 e5e4", "isready")
 		got := c.untilPrefix("readyok")
@@ -318,6 +356,33 @@ func TestSession(t *testing.T) {
 					c := tr.start(t)
 					sc.run(t, c)
 				})
+			}
+		})
+	}
+}
+
+// TestCommandLine checks the uci subcommand's own flags.
+func TestCommandLine(t *testing.T) {
+	bin := horizonBinary(t)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"uci", "--help"}, 0, "Usage: horizon uci"},
+		{[]string{"uci", "extra"}, 2, "uci takes no arguments"},
+		{[]string{"uci", "--nope"}, 2, "nope"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, err := exec.Command(bin, tc.args...).CombinedOutput()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tc.code || !strings.Contains(string(out), tc.want) {
+				t.Errorf("exit %d, output:\n%s\nwant exit %d and %q", code, out, tc.code, tc.want)
 			}
 		})
 	}
