@@ -48,6 +48,8 @@ var (
 	between [64][64]Bitboard
 	// line[a][b]: the whole line through a and b (edge to edge), else empty.
 	line [64][64]Bitboard
+	// rookRays/bishopRays[s]: the squares a rook/bishop on s sees on an empty board.
+	rookRays, bishopRays [64]Bitboard
 )
 
 type magic struct {
@@ -58,7 +60,9 @@ type magic struct {
 }
 
 func (m *magic) index(occ Bitboard) uint64 {
-	return uint64(occ&m.mask) * m.magic >> m.shift
+	// The &63 tells the compiler the shift is below 64, which drops its
+	// check for over-wide shifts from this hot path.
+	return uint64(occ&m.mask) * m.magic >> (m.shift & 63)
 }
 
 var (
@@ -200,6 +204,9 @@ func init() {
 	}
 	initMagics(rookTable[:], &rookMagics, rookDirs)
 	initMagics(bishopTable[:], &bishopMagics, bishopDirs)
+	for s := Square(0); s < 64; s++ {
+		rookRays[s], bishopRays[s] = rookAttacks(s, 0), bishopAttacks(s, 0)
+	}
 	for a := Square(0); a < 64; a++ {
 		for b := Square(0); b < 64; b++ {
 			if a == b {

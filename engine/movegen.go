@@ -26,12 +26,24 @@ const (
 	GenQuiets                  // non-captures that are not promotions
 )
 
+// addTargets adds a move from from to each square of targets.
+func (l *MoveList) addTargets(from Square, targets Bitboard) {
+	for targets != 0 {
+		l.add(newMove(from, targets.popLSB(), NoPieceType, flagNormal))
+	}
+}
+
 // Generate fills l with the legal moves of kind k, replacing its contents.
+//
+// Legality is built in rather than tested move by move: the checkers and
+// pinned pieces are found once, non-king moves are confined to the squares
+// that answer a check and to their pin line, and only king moves and en
+// passant (rare) are tested against the board.
 func (p *Position) Generate(k GenKind, l *MoveList) {
 	l.N = 0
 	us, them := p.side, p.side.Other()
 	ksq := p.kingSq(us)
-	checkers := p.attackersTo(ksq, p.occ) & p.colors[them]
+	checkers := p.attackersOf(ksq, them, p.occ)
 	own, enemy := p.colors[us], p.colors[them]
 
 	// King moves, with the king lifted off the board so it cannot hide behind itself.
@@ -44,10 +56,14 @@ func (p *Position) Generate(k GenKind, l *MoveList) {
 	case GenQuiets:
 		kingTargets = ^p.occ
 	}
+	// The squares enemy pawns, knights and king attack are found in bulk;
+	// sliders are asked per destination, whose few squares it saves testing.
 	occNoKing := p.occ &^ sqBB(ksq)
-	for b := kingAttacks[ksq] & kingTargets; b != 0; {
+	bishops := p.pieces[them][Bishop] | p.pieces[them][Queen]
+	rooks := p.pieces[them][Rook] | p.pieces[them][Queen]
+	for b := kingAttacks[ksq] & kingTargets &^ p.leaperAttacks(them); b != 0; {
 		to := b.popLSB()
-		if !p.attackedWithOcc(to, them, occNoKing) {
+		if bishopAttacks(to, occNoKing)&bishops == 0 && rookAttacks(to, occNoKing)&rooks == 0 {
 			l.add(newMove(ksq, to, NoPieceType, flagNormal))
 		}
 	}
@@ -58,8 +74,7 @@ func (p *Position) Generate(k GenKind, l *MoveList) {
 	// target: where non-king pieces may go (blocking or capturing the checker when in check).
 	target := ^own
 	if checkers != 0 {
-		c := checkers.lsb()
-		target = between[ksq][c] | checkers
+		target = between[ksq][checkers.lsb()] | checkers
 	}
 	switch k {
 	case GenCaptures:
@@ -67,48 +82,56 @@ func (p *Position) Generate(k GenKind, l *MoveList) {
 	case GenQuiets:
 		target &^= enemy
 	}
-	pinned := p.Pinned(us)
+	pinned := p.pinnedTo(ksq, us)
 
 	p.genPawns(k, l, us, ksq, checkers, pinned)
 
-	for t := Knight; t <= Queen; t++ {
-		for b := p.pieces[us][t]; b != 0; {
-			from := b.popLSB()
-			var att Bitboard
-			switch t {
-			case Knight:
-				if pinned.Has(from) {
-					continue
-				}
-				att = knightAttacks[from]
-			case Bishop:
-				att = bishopAttacks(from, p.occ)
-			case Rook:
-				att = rookAttacks(from, p.occ)
-			case Queen:
-				att = queenAttacks(from, p.occ)
-			}
-			att &= target
-			if pinned.Has(from) {
-				att &= line[ksq][from]
-			}
-			for att != 0 {
-				l.add(newMove(from, att.popLSB(), NoPieceType, flagNormal))
-			}
+	// A pinned knight can never move; a pinned slider moves along its pin line.
+	for b := p.pieces[us][Knight] &^ pinned; b != 0; {
+		from := b.popLSB()
+		l.addTargets(from, knightAttacks[from]&target)
+	}
+	// Queens are generated as a bishop and a rook: the two target sets are disjoint.
+	for b := p.pieces[us][Bishop] | p.pieces[us][Queen]; b != 0; {
+		from := b.popLSB()
+		att := bishopAttacks(from, p.occ) & target
+		if pinned.Has(from) {
+			att &= line[ksq][from]
 		}
+		l.addTargets(from, att)
+	}
+	for b := p.pieces[us][Rook] | p.pieces[us][Queen]; b != 0; {
+		from := b.popLSB()
+		att := rookAttacks(from, p.occ) & target
+		if pinned.Has(from) {
+			att &= line[ksq][from]
+		}
+		l.addTargets(from, att)
 	}
 
-	if k != GenCaptures && checkers == 0 {
+	if k != GenCaptures && checkers == 0 && p.castle != 0 {
 		p.genCastles(l, us, them)
 	}
 }
 
-func (p *Position) attackedWithOcc(s Square, by Color, occ Bitboard) bool {
-	return pawnAttacks[by.Other()][s]&p.pieces[by][Pawn] != 0 ||
-		knightAttacks[s]&p.pieces[by][Knight] != 0 ||
-		kingAttacks[s]&p.pieces[by][King] != 0 ||
-		bishopAttacks(s, occ)&(p.pieces[by][Bishop]|p.pieces[by][Queen]) != 0 ||
-		rookAttacks(s, occ)&(p.pieces[by][Rook]|p.pieces[by][Queen]) != 0
+// attackersOf returns colour by's pieces attacking s with occupancy occ.
+func (p *Position) attackersOf(s Square, by Color, occ Bitboard) Bitboard {
+	return (pawnAttacks[by.Other()][s] & p.pieces[by][Pawn]) |
+		(knightAttacks[s] & p.pieces[by][Knight]) |
+		(kingAttacks[s] & p.pieces[by][King]) |
+		(bishopAttacks(s, occ) & (p.pieces[by][Bishop] | p.pieces[by][Queen])) |
+		(rookAttacks(s, occ) & (p.pieces[by][Rook] | p.pieces[by][Queen]))
+}
+
+// leaperAttacks returns the squares colour c's pawns, knights and king attack.
+func (p *Position) leaperAttacks(c Color) Bitboard {
+	d := pawnDirs[c]
+	pawns := p.pieces[c][Pawn]
+	a := shift(pawns&^fileA, d.west) | shift(pawns&^fileH, d.east) | kingAttacks[p.kingSq(c)]
+	for b := p.pieces[c][Knight]; b != 0; {
+		a |= knightAttacks[b.popLSB()]
+	}
+	return a
 }
 
 func (p *Position) genCastles(l *MoveList, us, them Color) {
@@ -133,98 +156,102 @@ func (p *Position) genCastles(l *MoveList, us, them Color) {
 	}
 }
 
-func addPromos(l *MoveList, from, to Square, k GenKind) {
-	// Every promotion counts as tactical (GenCaptures), none as quiet.
-	if k == GenQuiets {
-		return
-	}
+func addPromos(l *MoveList, from, to Square) {
 	l.add(newMove(from, to, Queen, flagNormal))
 	l.add(newMove(from, to, Rook, flagNormal))
 	l.add(newMove(from, to, Bishop, flagNormal))
 	l.add(newMove(from, to, Knight, flagNormal))
 }
 
+// shift moves every square of b by d (positive: towards rank 8). Callers
+// mask off the files a shift would wrap around.
+func shift(b Bitboard, d int) Bitboard {
+	if d > 0 {
+		return b << uint(d)
+	}
+	return b >> uint(-d)
+}
+
+// pawnDirs holds, per colour, the square offsets of a push and of captures
+// towards the a-file and the h-file.
+var pawnDirs = [2]struct{ up, west, east int }{
+	White: {8, 7, 9},
+	Black: {-8, -9, -7},
+}
+
 func (p *Position) genPawns(k GenKind, l *MoveList, us Color, ksq Square, checkers, pinned Bitboard) {
-	them := us.Other()
 	pawns := p.pieces[us][Pawn]
-	empty := ^p.occ
-	enemy := p.colors[them]
-	var up int
-	var promoRank, startRank Bitboard
-	if us == White {
-		up, promoRank, startRank = 8, rank8, rank3
-	} else {
-		up, promoRank, startRank = -8, rank1, rank6
-	}
-	// block: squares a non-capturing pawn move may land on (interpositions when in check).
-	block, capt := ^Bitboard(0), enemy
+	// block: squares a non-capturing pawn move may land on (interpositions when in check);
+	// capt: squares it may capture on.
+	block, capt := ^Bitboard(0), p.colors[us.Other()]
 	if checkers != 0 {
-		c := checkers.lsb()
-		block = between[ksq][c]
-		capt = checkers
+		block, capt = between[ksq][checkers.lsb()], checkers
 	}
-	shift := func(b Bitboard) Bitboard {
-		if up > 0 {
-			return b << 8
-		}
-		return b >> 8
+	// Unpinned pawns move as one set; a pinned pawn (rare) alone, within its pin line.
+	p.pawnMoves(k, l, us, pawns&^pinned, block, capt)
+	for b := pawns & pinned; b != 0; {
+		from := b.popLSB()
+		pin := line[ksq][from]
+		p.pawnMoves(k, l, us, sqBB(from), block&pin, capt&pin)
 	}
-	legalPin := func(from, to Square) bool {
-		return !pinned.Has(from) || line[ksq][from].Has(to)
-	}
-	// Pushes.
-	single := shift(pawns) & empty
-	if k != GenCaptures {
-		double := shift(single&startRank) & empty & block
-		for b := single & block &^ promoRank; b != 0; {
-			to := b.popLSB()
-			from := Square(int(to) - up)
-			if legalPin(from, to) {
-				l.add(newMove(from, to, NoPieceType, flagNormal))
+	if k != GenQuiets && p.ep != NoSquare {
+		for a := pawnAttacks[us.Other()][p.ep] & pawns; a != 0; {
+			from := a.popLSB()
+			if p.epLegal(from, ksq, us) {
+				l.add(newMove(from, p.ep, NoPieceType, flagEnPassant))
 			}
+		}
+	}
+}
+
+// pawnMoves adds the pushes, captures and promotions of the pawns in set
+// whose destination is in block (pushes) or capt (captures); en passant is
+// left to the caller.
+func (p *Position) pawnMoves(k GenKind, l *MoveList, us Color, set, block, capt Bitboard) {
+	d := pawnDirs[us]
+	promoRank, thirdRank := rank8, rank3
+	if us == Black {
+		promoRank, thirdRank = rank1, rank6
+	}
+	empty := ^p.occ
+	single := shift(set, d.up) & empty
+	double := shift(single&thirdRank, d.up) & empty & block
+	single &= block
+	if k != GenCaptures {
+		for b := single &^ promoRank; b != 0; {
+			to := b.popLSB()
+			l.add(newMove(Square(int(to)-d.up), to, NoPieceType, flagNormal))
 		}
 		for b := double; b != 0; {
 			to := b.popLSB()
-			from := Square(int(to) - 2*up)
-			if legalPin(from, to) {
-				l.add(newMove(from, to, NoPieceType, flagNormal))
-			}
+			l.add(newMove(Square(int(to)-2*d.up), to, NoPieceType, flagNormal))
 		}
 	}
-	// Push promotions are tactical: generated with captures, not with quiets.
-	if k != GenQuiets {
-		for b := single & block & promoRank; b != 0; {
-			to := b.popLSB()
-			from := Square(int(to) - up)
-			if legalPin(from, to) {
-				addPromos(l, from, to, k)
-			}
-		}
+	// Captures and every promotion are tactical: GenCaptures, not GenQuiets.
+	if k == GenQuiets {
+		return
 	}
-	// Captures.
-	if k != GenQuiets {
-		for b := pawns; b != 0; {
-			from := b.popLSB()
-			for a := pawnAttacks[us][from] & capt; a != 0; {
-				to := a.popLSB()
-				if !legalPin(from, to) {
-					continue
-				}
-				if promoRank.Has(to) {
-					addPromos(l, from, to, k)
-				} else {
-					l.add(newMove(from, to, NoPieceType, flagNormal))
-				}
-			}
-		}
-		if p.ep != NoSquare {
-			for a := pawnAttacks[them][p.ep] & pawns; a != 0; {
-				from := a.popLSB()
-				if p.epLegal(from, ksq, us) {
-					l.add(newMove(from, p.ep, NoPieceType, flagEnPassant))
-				}
-			}
-		}
+	west := shift(set&^fileA, d.west) & capt
+	east := shift(set&^fileH, d.east) & capt
+	for b := single & promoRank; b != 0; {
+		to := b.popLSB()
+		addPromos(l, Square(int(to)-d.up), to)
+	}
+	for b := west & promoRank; b != 0; {
+		to := b.popLSB()
+		addPromos(l, Square(int(to)-d.west), to)
+	}
+	for b := east & promoRank; b != 0; {
+		to := b.popLSB()
+		addPromos(l, Square(int(to)-d.east), to)
+	}
+	for b := west &^ promoRank; b != 0; {
+		to := b.popLSB()
+		l.add(newMove(Square(int(to)-d.west), to, NoPieceType, flagNormal))
+	}
+	for b := east &^ promoRank; b != 0; {
+		to := b.popLSB()
+		l.add(newMove(Square(int(to)-d.east), to, NoPieceType, flagNormal))
 	}
 }
 

@@ -6,15 +6,22 @@ func Perft(p *Position, depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
-	var l MoveList
-	p.Generate(GenAll, &l)
+	// One move list per ply, allocated once: a MoveList is 1 KiB, and zeroing
+	// a fresh one at every node would cost as much as generating the moves.
+	lists := make([]MoveList, depth)
+	return perft(p, depth, lists)
+}
+
+func perft(p *Position, depth int, lists []MoveList) uint64 {
+	l := &lists[depth-1]
+	p.Generate(GenAll, l)
 	if depth == 1 {
 		return uint64(l.N)
 	}
 	var n uint64
 	for _, m := range l.Slice() {
 		p.MakeMove(m)
-		n += Perft(p, depth-1)
+		n += perft(p, depth-1, lists)
 		p.UnmakeMove()
 	}
 	return n

@@ -219,11 +219,14 @@ func (p *Position) InCheck() bool {
 }
 
 // Pinned returns colour c's pieces pinned to their own king.
-func (p *Position) Pinned(c Color) Bitboard {
-	k := p.kingSq(c)
+func (p *Position) Pinned(c Color) Bitboard { return p.pinnedTo(p.kingSq(c), c) }
+
+// pinnedTo returns colour c's pieces pinned to its king on k: the lone
+// piece between k and an enemy slider that looks at k along an empty board.
+func (p *Position) pinnedTo(k Square, c Color) Bitboard {
 	them := c.Other()
-	snipers := (rookAttacks(k, 0) & (p.pieces[them][Rook] | p.pieces[them][Queen])) |
-		(bishopAttacks(k, 0) & (p.pieces[them][Bishop] | p.pieces[them][Queen]))
+	snipers := (rookRays[k] & (p.pieces[them][Rook] | p.pieces[them][Queen])) |
+		(bishopRays[k] & (p.pieces[them][Bishop] | p.pieces[them][Queen]))
 	var pinned Bitboard
 	for snipers != 0 {
 		s := snipers.popLSB()
