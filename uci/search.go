@@ -81,7 +81,11 @@ func (s *session) goCmd(args []string, line string) {
 		b = s.clockBudget(j)
 		if !p.ponder {
 			lim.MoveTime = b.hard
-			j.newIterationBefore.Store(start.Add(b.target / 2).UnixNano())
+			soft := start.Add(b.target / 2)
+			if len(pos.LegalMoves()) == 1 {
+				soft = start // a forced move: one iteration for the info line and the ponder move
+			}
+			j.newIterationBefore.Store(soft.UnixNano())
 		}
 	}
 	if p.ponder {
@@ -282,17 +286,19 @@ func optionsJSON(o engine.Options) string {
 // FEN is the position after Moves were played from Position, and the
 // repetition history of those moves is what the search saw.
 type limitsJSON struct {
-	Source        string   `json:"source"`
-	Position      string   `json:"position"`
-	Moves         []string `json:"moves"`
-	Go            string   `json:"go"`
-	Depth         int      `json:"depth,omitempty"`
-	Nodes         int64    `json:"nodes,omitempty"`
-	MoveTimeMS    int64    `json:"movetime_ms,omitempty"`
-	TargetMS      int64    `json:"target_ms,omitempty"`
-	Infinite      bool     `json:"infinite,omitempty"`
-	Ponder        bool     `json:"ponder,omitempty"`
-	TraceMaxNodes int64    `json:"trace_max_nodes,omitempty"`
+	Source     string   `json:"source"`   // "uci"
+	Position   string   `json:"position"` // "startpos" or the FEN the GUI gave
+	Moves      []string `json:"moves"`    // the moves the GUI gave after it
+	Go         string   `json:"go"`       // the go command as received
+	Depth      int      `json:"depth,omitempty"`
+	Nodes      int64    `json:"nodes,omitempty"` // the GUI's node limit
+	MoveTimeMS int64    `json:"movetime_ms,omitempty"`
+	// TargetMS is the time manager's target in a clock game; MoveTimeMS is
+	// then its hard limit.
+	TargetMS      int64 `json:"target_ms,omitempty"`
+	Infinite      bool  `json:"infinite,omitempty"`
+	Ponder        bool  `json:"ponder,omitempty"`
+	TraceMaxNodes int64 `json:"trace_max_nodes,omitempty"` // the search stopped there at the latest
 }
 
 func (s *session) limitsJSON(p goParams, lim engine.Limits, b budget, line string) string {
