@@ -216,8 +216,14 @@ func (m *Model) details(p *pane) []detailLine {
 	case engine.BoundLower:
 		sc.style = st.beta
 	}
+	if stillOpen(n) {
+		sc = detailLine{"score", "not known yet: still being searched", st.dim}
+	}
 	out = append(out, sc)
 	cs := detailLine{"cause", causeText(n), st.base}
+	if stillOpen(n) {
+		cs.value = "running"
+	}
 	switch n.Cause {
 	case engine.CauseBeta:
 		cs.style = st.beta
@@ -238,14 +244,17 @@ func (m *Model) details(p *pane) []detailLine {
 		add("extension", "%d ply", n.Extension)
 	}
 	size := commas(n.SubtreeSize) + " nodes"
-	if in.parent.SubtreeSize > 0 {
+	if sizeOf(in.parent) > 0 {
 		size += fmt.Sprintf("  %.1f%% of parent", 100*float64(n.SubtreeSize)/float64(in.parent.SubtreeSize))
 	}
-	if t.runNode.SubtreeSize > 0 && n.Kind != engine.KindRun {
+	if sizeOf(t.runNode) > 0 && n.Kind != engine.KindRun {
 		size += fmt.Sprintf("  %.2f%% of run", 100*float64(n.SubtreeSize)/float64(t.runNode.SubtreeSize))
 	}
+	if stillOpen(n) {
+		size = "not known yet: the recorder is still in this node (r reloads)"
+	}
 	add("subtree", "%s", size)
-	if n.Incomplete {
+	if n.Incomplete && !stillOpen(n) {
 		out = append(out, detailLine{"incomplete", "still open when the search stopped", st.errMsg})
 	}
 	path := in.numbered

@@ -152,7 +152,11 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 	if run.Rows > 0 {
 		qs = fmt.Sprintf(", %d%% QS", run.QSNodes*100/max(run.Nodes, 1))
 	}
-	parts = append(parts, fmt.Sprintf("%s nodes%s", commas(max(run.Rows, t.runNode.SubtreeSize)), qs))
+	if !stillOpen(t.runNode) {
+		parts = append(parts, fmt.Sprintf("%s nodes%s", commas(max(run.Rows, t.runNode.SubtreeSize)), qs))
+	} else {
+		parts = append(parts, "being recorded (r reloads)")
+	}
 	if run.BestMove != "" {
 		best := run.BestMove
 		if p, err := engine.ParseFEN(run.FEN); err == nil && !m.uci {
@@ -400,7 +404,7 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 	var parentSize int64
 	if r.parent != nil {
 		parentFEN = r.parent.fen
-		parentSize = r.parent.node.SubtreeSize
+		parentSize = sizeOf(r.parent.node)
 	}
 	label := m.moveLabel(t, parentFEN, n)
 	if n.Incomplete {
@@ -483,7 +487,11 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 	case engine.BoundLower:
 		scoreStyle = st.beta
 	}
-	cell(colScore, m.g.fmtResult(n), scoreStyle, false)
+	result, cause, size := m.g.fmtResult(n), m.g.causeLabel(n), fmtCount(n.SubtreeSize)
+	if stillOpen(n) {
+		result, cause, size, scoreStyle = m.g.ellipsis, "running", "open", st.dim
+	}
+	cell(colScore, result, scoreStyle, false)
 	causeStyle := st.cut
 	switch n.Cause {
 	case engine.CauseBeta:
@@ -491,18 +499,22 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 	case engine.CauseStandPat:
 		causeStyle = st.standPat
 	}
-	cell(colCause, m.g.causeLabel(n), causeStyle, true)
-	cell(colSize, fmtCount(n.SubtreeSize), st.base, false)
+	cell(colCause, cause, causeStyle, true)
+	cell(colSize, size, st.base, false)
 	share := 0.0
 	if parentSize > 0 {
-		share = float64(n.SubtreeSize) / float64(parentSize)
+		share = float64(sizeOf(n)) / float64(parentSize)
 	}
 	pct := ""
-	if parentSize > 0 {
+	if parentSize > 0 && !stillOpen(n) {
 		pct = strconv.Itoa(int(share*100 + 0.5))
 	}
 	cell(colPct, pct, st.base, false)
-	cell(colBar, m.g.shareBar(share, colWidths[colBar]), moveStyle, true)
+	bar := ""
+	if parentSize > 0 && !stillOpen(n) {
+		bar = m.g.shareBar(share, colWidths[colBar])
+	}
+	cell(colBar, bar, moveStyle, true)
 	wr.fill(cursorStyle(st.base))
 }
 
@@ -549,9 +561,13 @@ func (m *Model) nodeSummary(p *pane, n trace.Node) string {
 	if c := m.g.causeLabel(n); c != "" {
 		parts = append(parts, c)
 	}
-	parts = append(parts, commas(n.SubtreeSize)+" nodes")
-	if p.sel != nil && p.sel.parent.SubtreeSize > 0 && n.Kind != engine.KindRun {
-		parts[len(parts)-1] += fmt.Sprintf(" (%.1f%%)", 100*float64(n.SubtreeSize)/float64(p.sel.parent.SubtreeSize))
+	if stillOpen(n) {
+		parts = append(parts, "still being searched")
+	} else {
+		parts = append(parts, commas(n.SubtreeSize)+" nodes")
+		if p.sel != nil && sizeOf(p.sel.parent) > 0 && n.Kind != engine.KindRun {
+			parts[len(parts)-1] += fmt.Sprintf(" (%.1f%%)", 100*float64(n.SubtreeSize)/float64(p.sel.parent.SubtreeSize))
+		}
 	}
 	if p.sel != nil && p.sel.fen != "" {
 		parts = append(parts, p.sel.fen)

@@ -78,6 +78,19 @@ func isCut(n trace.Node) bool {
 
 func isQS(n trace.Node) bool { return n.Kind == engine.KindQS }
 
+// stillOpen reports whether n is the stand-in row a recorder writes for a
+// run or iteration root it has entered and not yet left: its subtree size
+// reaches to the end of the id space and its result is not known yet.
+func stillOpen(n trace.Node) bool { return n.Incomplete && n.SubtreeSize >= 1<<31 }
+
+// sizeOf is n's subtree size for shares, 0 when it is not known yet.
+func sizeOf(n trace.Node) int64 {
+	if stillOpen(n) {
+		return 0
+	}
+	return n.SubtreeSize
+}
+
 // matches reports whether n itself passes the QS and cutoff filters (as
 // opposed to being shown only because a match lies below it).
 func (f filter) matches(n trace.Node) bool {

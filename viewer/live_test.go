@@ -1,0 +1,95 @@
+package viewer
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// pausingTracer passes events to a recorder and stops the search at node
+// pauseAt until resume is closed, so a test can look at a trace in the
+// middle of being written.
+type pausingTracer struct {
+	*trace.Recorder
+	pauseAt int64
+	paused  chan struct{}
+	resume  chan struct{}
+}
+
+func (p *pausingTracer) Enter(e engine.EnterInfo) {
+	if e.ID == p.pauseAt {
+		close(p.paused)
+		<-p.resume
+	}
+	p.Recorder.Enter(e)
+}
+
+// TestLiveTrace opens a trace while its run is being recorded, then
+// reloads it once the run is finished.
+func TestLiveTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "live.trace")
+	w, err := trace.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	o, _ := engine.VariantOptions("captures")
+	o.TT = false
+	rec, err := w.NewRecorder(context.Background(), trace.RunInfo{FEN: kiwipete, Variant: "captures", Options: o.String()},
+		trace.RecordOptions{BatchRows: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt := &pausingTracer{Recorder: rec, pauseAt: 6000, paused: make(chan struct{}), resume: make(chan struct{})}
+	done := make(chan engine.Result)
+	go func() {
+		done <- engine.NewSearcher(o).Search(rec.Context(), engine.MustParseFEN(kiwipete), engine.Limits{Depth: 3}, pt)
+	}()
+	<-pt.paused
+
+	r, err := trace.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// The writer goroutine may still be inserting the last full batch.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if n, err := r.ChildCount(context.Background(), rec.RunID(), 0); err == nil && n >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the rows of the first iterations never appeared")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	rig := newRig(t, r, 120, 30, Options{})
+	screen := rig.text()
+	for _, want := range []string{"running", "being recorded", "iteration 3", "open"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the screen of a run being recorded does not show %q:\n%s", want, screen)
+		}
+	}
+	rig.run("j", "j", "l", "n") // browse what is there; hotspots scan the rows
+
+	close(pt.resume)
+	res := <-done
+	if err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth}); err != nil {
+		t.Fatal(err)
+	}
+	rig.run("r")
+	screen = rig.text()
+	for _, want := range []string{"complete", commas(res.Stats.Nodes) + " nodes", "reloaded"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("after the run finished and r, the screen does not show %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "being recorded") {
+		t.Errorf("still 'being recorded' after reload:\n%s", screen)
+	}
+}
