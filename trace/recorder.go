@@ -33,7 +33,7 @@ type batch struct {
 	rows  []row
 	late  []row      // rows of nodes entered in an earlier batch, in leave order
 	iters []iterRoot // iteration roots entered in this batch
-	del   [2]int64   // delete ids in [del[0], del[1]) after inserting (LastIterationOnly)
+	del   [2]int64   // LastIterationOnly: delete ids in [del[0], del[1]) before inserting the rows
 	last  bool       // the final batch of the run
 }
 
