@@ -105,10 +105,13 @@ type Difference struct {
 	// such node.
 	Iteration int      `json:"iteration"`
 	Path      []string `json:"path"`
-	// PathB is B's path when B's node is a different one ("order").
-	PathB []string `json:"path_b,omitempty"`
-	A     *NodeRef `json:"a"`
-	B     *NodeRef `json:"b"`
+	Visits    []int    `json:"visits"` // as in Subtree
+	// PathB and VisitsB are B's when B's node is a different one
+	// ("order").
+	PathB   []string `json:"path_b,omitempty"`
+	VisitsB []int    `json:"visits_b,omitempty"`
+	A       *NodeRef `json:"a"`
+	B       *NodeRef `json:"b"`
 	// Fields lists what differs: "order" (the searches entered different
 	// nodes at the same visit number: a different move order, a move one
 	// of them pruned, a different number of nodes before), "window",
@@ -125,11 +128,15 @@ type Difference struct {
 type Subtree struct {
 	Iteration int      `json:"iteration"`
 	Path      []string `json:"path"`
-	IDA       *int64   `json:"id_a"`
-	IDB       *int64   `json:"id_b"`
-	NodesA    int64    `json:"nodes_a"`
-	NodesB    int64    `json:"nodes_b"`
-	Diff      int64    `json:"diff"` // NodesB - NodesA
+	// Visits numbers each move of Path among the same move's visits under
+	// its parent: 2 is the second visit (a PVS re-search, a later internal
+	// iteration or level pass).
+	Visits []int  `json:"visits"`
+	IDA    *int64 `json:"id_a"`
+	IDB    *int64 `json:"id_b"`
+	NodesA int64  `json:"nodes_a"`
+	NodesB int64  `json:"nodes_b"`
+	Diff   int64  `json:"diff"` // NodesB - NodesA
 }
 
 // Report is the result of Align.
@@ -350,6 +357,7 @@ type walker struct {
 	opts   Options
 
 	seq     int64 // canonical visit counter, breaks ties deterministically
+	occ     []int // key occurrences on the path to the current node (iteration root first)
 	first   *diffItem
 	top     topHeap
 	changed changedHeap
@@ -395,7 +403,9 @@ func (w *walker) pair(a, b trace.Node) (int64, error) {
 		}
 		switch {
 		case c == 0:
+			w.occ = append(w.occ, ka[i].K.Occurrence)
 			d, err := w.pair(ka[i].N, kb[j].N)
+			w.occ = w.occ[:len(w.occ)-1]
 			if err != nil {
 				return 0, err
 			}
@@ -403,11 +413,15 @@ func (w *walker) pair(a, b trace.Node) (int64, error) {
 			i++
 			j++
 		case c < 0:
+			w.occ = append(w.occ, ka[i].K.Occurrence)
 			w.only(&ka[i].N, nil)
+			w.occ = w.occ[:len(w.occ)-1]
 			note(-ka[i].N.SubtreeSize)
 			i++
 		default:
+			w.occ = append(w.occ, kb[j].K.Occurrence)
 			w.only(nil, &kb[j].N)
+			w.occ = w.occ[:len(w.occ)-1]
 			note(kb[j].N.SubtreeSize)
 			j++
 		}
@@ -438,75 +452,90 @@ func (w *walker) only(a, b *trace.Node) {
 	w.offer(a, b, diff)
 }
 
-// comparePair records how a matched pair differs, if it does.
+// comparePair records how a matched pair differs, if it does. Most pairs
+// after the first difference differ at least in their ids, so the text is
+// only written for the few differences the report will show.
 func (w *walker) comparePair(a, b trace.Node) {
-	var enter, leave []string
-	var why []string
-	if a.Alpha != b.Alpha || a.Beta != b.Beta {
-		enter = append(enter, "window")
-		why = append(why, fmt.Sprintf("window A [%d, %d], B [%d, %d]", a.Alpha, a.Beta, b.Alpha, b.Beta))
-	}
-	if a.Depth != b.Depth {
-		enter = append(enter, "depth")
-		why = append(why, fmt.Sprintf("depth A %d, B %d", a.Depth, b.Depth))
-	}
-	if a.Kind != b.Kind {
-		enter = append(enter, "kind")
-		why = append(why, fmt.Sprintf("kind A %s, B %s", a.Kind, b.Kind))
-	}
-	if a.QSLevel != b.QSLevel {
-		enter = append(enter, "qs_level")
-		why = append(why, fmt.Sprintf("QS level A %d, B %d", a.QSLevel, b.QSLevel))
-	}
-	if a.Score != b.Score {
-		leave = append(leave, "score")
-		why = append(why, fmt.Sprintf("score A %d, B %d", a.Score, b.Score))
-	}
-	if a.Bound != b.Bound {
-		leave = append(leave, "bound")
-		why = append(why, fmt.Sprintf("bound A %s, B %s", a.Bound, b.Bound))
-	}
-	if a.Cause != b.Cause || a.CutIndex != b.CutIndex {
-		leave = append(leave, "cutoff")
-		why = append(why, fmt.Sprintf("cutoff A %s, B %s", cutoff(a), cutoff(b)))
-	}
-	if a.Best != b.Best {
-		leave = append(leave, "best")
-		why = append(why, fmt.Sprintf("best move A %s, B %s", uciOrNone(a.Best), uciOrNone(b.Best)))
-	}
-	if a.Generated != b.Generated || a.Searched != b.Searched {
-		leave = append(leave, "moves")
-		why = append(why, fmt.Sprintf("moves generated/searched A %d/%d, B %d/%d", a.Generated, a.Searched, b.Generated, b.Searched))
-	}
-	if a.SubtreeSize != b.SubtreeSize {
-		leave = append(leave, "size")
-		why = append(why, fmt.Sprintf("subtree A %d nodes, B %d", a.SubtreeSize, b.SubtreeSize))
-	}
-	fields := append(enter, leave...)
-	if a.ID != b.ID {
-		// True of every node after the first difference; listed last.
-		fields = append(fields, "visit")
-		why = append(why, fmt.Sprintf("visited as A node %d, B node %d", a.ID, b.ID))
-	}
-	if len(fields) == 0 {
+	enterDiff := a.Alpha != b.Alpha || a.Beta != b.Beta || a.Depth != b.Depth || a.Kind != b.Kind || a.QSLevel != b.QSLevel
+	changed := a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause
+	leaveDiff := changed || a.CutIndex != b.CutIndex || a.Best != b.Best || a.Generated != b.Generated ||
+		a.Searched != b.Searched || a.SubtreeSize != b.SubtreeSize
+	if !enterDiff && !leaveDiff && a.ID == b.ID {
 		return
 	}
-	d := Difference{Iteration: a.Iteration, A: ref(a), B: ref(b), Fields: fields, Reason: strings.Join(why, "; ")}
-	it := &diffItem{a: &a, b: &b, iter: a.Iteration, d: d}
-	if len(enter) > 0 || a.ID != b.ID {
-		it.ev = event{at: min(a.ID, b.ID)}
-	} else {
-		it.ev = leaveEvent(a, b)
+	ev := leaveEvent(a, b)
+	if enterDiff || a.ID != b.ID {
+		ev = event{at: min(a.ID, b.ID)}
 	}
-	w.noteFirst(it)
-	if a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause {
+	first := w.first == nil || ev.less(w.first.ev)
+	left := leaveEvent(a, b)
+	keep := false
+	if changed {
 		w.rep.Changed++
-		it.left = leaveEvent(a, b)
+		keep = w.changed.Len() < w.opts.Changed || left.less(w.changed[0].left)
+	}
+	if !first && !keep {
+		return
+	}
+	it := &diffItem{a: &a, b: &b, iter: a.Iteration, d: describePair(a, b), ev: ev, left: left}
+	it.d.Visits = w.visits()
+	if first {
+		w.first = it
+	}
+	if keep {
 		heap.Push(&w.changed, it)
 		if w.changed.Len() > w.opts.Changed {
 			heap.Pop(&w.changed)
 		}
 	}
+}
+
+// describePair says how two matched nodes differ.
+func describePair(a, b trace.Node) Difference {
+	var fields, why []string
+	add := func(field, format string, args ...any) {
+		fields = append(fields, field)
+		why = append(why, fmt.Sprintf(format, args...))
+	}
+	if a.Alpha != b.Alpha || a.Beta != b.Beta {
+		add("window", "window A [%d, %d], B [%d, %d]", a.Alpha, a.Beta, b.Alpha, b.Beta)
+	}
+	if a.Depth != b.Depth {
+		add("depth", "depth A %d, B %d", a.Depth, b.Depth)
+	}
+	if a.Kind != b.Kind {
+		add("kind", "kind A %s, B %s", a.Kind, b.Kind)
+	}
+	if a.QSLevel != b.QSLevel {
+		add("qs_level", "QS level A %d, B %d", a.QSLevel, b.QSLevel)
+	}
+	if a.Score != b.Score {
+		add("score", "score A %d, B %d", a.Score, b.Score)
+	}
+	if a.Bound != b.Bound {
+		add("bound", "bound A %s, B %s", a.Bound, b.Bound)
+	}
+	if a.Cause != b.Cause || a.CutIndex != b.CutIndex {
+		add("cutoff", "cutoff A %s, B %s", cutoff(a), cutoff(b))
+	}
+	if a.Best != b.Best {
+		add("best", "best move A %s, B %s", uciOrNone(a.Best), uciOrNone(b.Best))
+	}
+	if a.Generated != b.Generated || a.Searched != b.Searched {
+		add("moves", "moves generated/searched A %d/%d, B %d/%d", a.Generated, a.Searched, b.Generated, b.Searched)
+	}
+	if a.SubtreeSize != b.SubtreeSize {
+		add("size", "subtree A %d nodes, B %d", a.SubtreeSize, b.SubtreeSize)
+	}
+	if a.ID != b.ID {
+		// True of every node after the first difference: listed last,
+		// and in words only when nothing else differs.
+		fields = append(fields, "visit")
+		if len(why) == 0 {
+			why = append(why, fmt.Sprintf("visited as A node %d, B node %d", a.ID, b.ID))
+		}
+	}
+	return Difference{Iteration: a.Iteration, A: ref(a), B: ref(b), Fields: fields, Reason: strings.Join(why, "; ")}
 }
 
 func cutoff(n trace.Node) string {
@@ -525,6 +554,7 @@ func uciOrNone(m engine.Move) string {
 
 func (w *walker) noteFirst(it *diffItem) {
 	if w.first == nil || it.ev.less(w.first.ev) {
+		it.d.Visits = w.visits()
 		w.first = it
 	}
 }
@@ -534,7 +564,11 @@ func (w *walker) offer(a, b *trace.Node, diff int64) {
 	if diff == 0 {
 		return
 	}
+	if w.top.Len() == w.opts.Top && abs(diff) <= abs(w.top[0].diff) {
+		return // it would be dropped at once (ties go to the earlier)
+	}
 	s := &topItem{seq: w.seq, diff: diff}
+	s.s.Visits = w.visits()
 	if a != nil {
 		s.a = *a
 		s.hasA = true
@@ -554,6 +588,19 @@ func (w *walker) offer(a, b *trace.Node, diff int64) {
 	if w.top.Len() > w.opts.Top {
 		heap.Pop(&w.top)
 	}
+}
+
+// visits returns the 1-based visit numbers of the moves on the path to the
+// current node (the iteration root's key is left out, as PathSAN leaves
+// it out).
+func (w *walker) visits() []int {
+	v := []int{}
+	if len(w.occ) > 1 {
+		for _, o := range w.occ[1:] {
+			v = append(v, o+1)
+		}
+	}
+	return v
 }
 
 // parting describes where the searches part: the nodes the two searches
@@ -607,13 +654,30 @@ func (w *walker) parting(id int64) (*Difference, error) {
 	if err != nil {
 		return nil, err
 	}
+	visits := func(s Side, id int64) ([]int, error) {
+		keys, err := KeyPath(w.ctx, s, id)
+		if err != nil {
+			return nil, err
+		}
+		v := []int{}
+		for i := 1; i < len(keys); i++ {
+			v = append(v, keys[i].Occurrence+1)
+		}
+		return v, nil
+	}
 	if na != nil {
 		d.A, d.Path, d.Iteration = ref(*na), orEmpty(pa), na.Iteration
+		if d.Visits, err = visits(w.ta.Side, na.ID); err != nil {
+			return nil, err
+		}
 	}
 	if nb != nil {
 		d.B, d.PathB = ref(*nb), orEmpty(pb)
+		if d.VisitsB, err = visits(w.tb.Side, nb.ID); err != nil {
+			return nil, err
+		}
 		if na == nil {
-			d.Path, d.Iteration = d.PathB, nb.Iteration
+			d.Path, d.Visits, d.Iteration = d.PathB, d.VisitsB, nb.Iteration
 		}
 	}
 	d.Reason = fmt.Sprintf("the searches part at node %d: %s; %s", id, ta, tb)

@@ -1,0 +1,384 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/trace"
+)
+
+func init() {
+	register(&command{name: "diff", summary: "line up two runs node by node and show where their trees differ", run: runDiff})
+}
+
+// runIDs is a repeatable --run flag.
+type runIDs []int64
+
+func (r *runIDs) String() string { return fmt.Sprint([]int64(*r)) }
+
+func (r *runIDs) Set(s string) error {
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id <= 0 {
+		return fmt.Errorf("%q is not a run id ('horizon runs FILE' lists them)", s)
+	}
+	*r = append(*r, id)
+	return nil
+}
+
+// parseArgsAnywhere parses flags that may come before, between or after
+// the positional arguments ("diff A.db --run 1 B.db --run 2") and returns
+// the positional ones.
+func parseArgsAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func runDiff(e *env, args []string) error {
+	fs := newFlags(e, "diff", "FILE --run A --run B | A.trace B.trace [--run A --run B] [--top N] [--json | --csv]",
+		`Lines up two runs node by node, by iteration and move path from the root
+(transpositions are not merged; a move searched twice under one node, as PVS
+re-searches and the unified and threshold variants do, is matched visit by
+visit), and reports: the totals side by side; node counts by ply, QS ply and
+QS level; the first node where the searches part, in the order they visited
+their nodes, and why; how many nodes were matched or only in one run; the
+matched nodes whose score, bound or cutoff differ; and the subtrees whose sizes
+differ most, where one run explodes and the other does not.
+
+The runs may be in one file (give --run twice) or in two files (a file that
+holds one run needs no --run). Both must have searched the same position.
+Both trees are streamed, never held in memory.`,
+		"horizon diff sample.trace --run 1 --run 2",
+		"horizon diff captures.trace see.trace --top 20",
+		"horizon diff sample.trace --run 1 --run 2 --json | jq .first_difference")
+	var runs runIDs
+	fs.Var(&runs, "run", "run id, given twice (A then B); with two files, the run in each")
+	top := fs.Int("top", 10, "subtrees to list, by node-count difference")
+	changed := fs.Int("changed", 10, "changed nodes to list")
+	asJSON := fs.Bool("json", false, "print JSON (keys a, b, matched, only_a, only_b, changed, changed_nodes, first_difference, top, plies, qs_plies, qs_levels)")
+	asCSV := fs.Bool("csv", false, "print CSV: section,key,a,b,diff rows")
+	files, err := parseArgsAnywhere(fs, args)
+	if err != nil {
+		return err
+	}
+	if *asJSON && *asCSV {
+		return usagef("give --json or --csv, not both")
+	}
+	if *top < 1 || *changed < 1 {
+		return usagef("--top and --changed want a positive number")
+	}
+	a, b, closeAll, err := diffSides(e, files, runs)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	rep, err := compare.Align(e.ctx, a, b, compare.Options{Top: *top, Changed: *changed})
+	if err != nil {
+		return err
+	}
+	switch {
+	case *asJSON:
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	case *asCSV:
+		return writeDiffCSV(e.stdout, rep)
+	}
+	return printDiff(e.stdout, rep)
+}
+
+// diffSides opens the files and picks the two runs.
+func diffSides(e *env, files []string, runs runIDs) (a, b compare.Side, closeAll func(), err error) {
+	var stores []*trace.Store
+	closeAll = func() {
+		for _, s := range stores {
+			s.Close()
+		}
+	}
+	open := func(path string) (*trace.Store, error) {
+		st, err := trace.OpenReadOnly(path)
+		if err != nil {
+			return nil, err
+		}
+		stores = append(stores, st)
+		return st, nil
+	}
+	fail := func(err error) (compare.Side, compare.Side, func(), error) {
+		closeAll()
+		return compare.Side{}, compare.Side{}, func() {}, err
+	}
+	// onlyRun returns the run of a file that holds exactly one.
+	onlyRun := func(st *trace.Store) (int64, error) {
+		rs, err := st.Runs(e.ctx)
+		if err != nil {
+			return 0, err
+		}
+		if len(rs) == 1 {
+			return rs[0].ID, nil
+		}
+		return 0, usagef("%s holds %d runs (%s): choose with --run", st.File(), len(rs), diffRunList(rs))
+	}
+	switch len(files) {
+	case 0:
+		return fail(usagef("give a trace file and two runs, or two trace files"))
+	case 1:
+		st, err := open(files[0])
+		if err != nil {
+			return fail(err)
+		}
+		if len(runs) == 0 {
+			rs, err := st.Runs(e.ctx)
+			if err != nil {
+				return fail(err)
+			}
+			if len(rs) != 2 {
+				return fail(usagef("%s holds %d runs (%s): give the two to compare with --run A --run B", files[0], len(rs), diffRunList(rs)))
+			}
+			runs = runIDs{rs[0].ID, rs[1].ID}
+		}
+		if len(runs) != 2 {
+			return fail(usagef("give --run twice (runs A and B of %s), not %d times", files[0], len(runs)))
+		}
+		a, b = compare.Side{Store: st, Run: runs[0]}, compare.Side{Store: st, Run: runs[1]}
+	case 2:
+		sa, err := open(files[0])
+		if err != nil {
+			return fail(err)
+		}
+		sb, err := open(files[1])
+		if err != nil {
+			return fail(err)
+		}
+		switch len(runs) {
+		case 0:
+			ra, err := onlyRun(sa)
+			if err != nil {
+				return fail(err)
+			}
+			rb, err := onlyRun(sb)
+			if err != nil {
+				return fail(err)
+			}
+			runs = runIDs{ra, rb}
+		case 2:
+		default:
+			return fail(usagef("with two files give --run twice (the run in each) or not at all, not %d times", len(runs)))
+		}
+		a, b = compare.Side{Store: sa, Run: runs[0]}, compare.Side{Store: sb, Run: runs[1]}
+	default:
+		return fail(usagef("give one or two trace files, not %d (%s)", len(files), strings.Join(files, ", ")))
+	}
+	for _, s := range []compare.Side{a, b} {
+		if _, err := s.Store.Run(e.ctx, s.Run); err != nil {
+			if errors.Is(err, trace.ErrNoRun) {
+				rs, _ := s.Store.Runs(e.ctx)
+				return fail(fmt.Errorf("%s has no run %d (its runs: %s)", s.Store.File(), s.Run, diffRunList(rs)))
+			}
+			return fail(err)
+		}
+	}
+	return a, b, closeAll, nil
+}
+
+func diffRunList(rs []trace.Run) string {
+	if len(rs) == 0 {
+		return "none"
+	}
+	ids := make([]string, len(rs))
+	for i, r := range rs {
+		ids[i] = fmt.Sprintf("%d %s", r.ID, r.Variant)
+	}
+	return strings.Join(ids, ", ")
+}
+
+func diffSigned(n int64) string {
+	if n > 0 {
+		return "+" + thousands(n)
+	}
+	return thousands(n)
+}
+
+func diffPct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
+
+// diffPath writes a move path as "d4: Nxe5 dxe6#2": the iteration, then
+// the moves, each second or later visit of a move under one node marked.
+func diffPath(iter int, path []string, visits []int) string {
+	moves := make([]string, len(path))
+	for i, m := range path {
+		moves[i] = m
+		if i < len(visits) && visits[i] > 1 {
+			moves[i] += "#" + strconv.Itoa(visits[i])
+		}
+	}
+	s := strings.Join(moves, " ")
+	if s == "" {
+		s = "(root)"
+	}
+	if iter > 0 {
+		return fmt.Sprintf("d%d: %s", iter, s)
+	}
+	return s
+}
+
+func printDiff(w io.Writer, r *compare.Report) error {
+	fmt.Fprintf(w, "A: run %d of %s, variant %s, %s\n", r.A.Run, r.A.File, r.A.Variant, r.A.Status)
+	fmt.Fprintf(w, "B: run %d of %s, variant %s, %s\n", r.B.Run, r.B.File, r.B.Variant, r.B.Status)
+	fmt.Fprintf(w, "position: %s\n\n", r.A.FEN)
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "\tA\tB\tB-A\t")
+	row := func(name string, a, b int64) { fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, thousands(a), thousands(b), diffSigned(b-a)) }
+	row("nodes", r.A.Nodes, r.B.Nodes)
+	row("QS nodes", r.A.QSNodes, r.B.QSNodes)
+	fmt.Fprintf(tw, "QS share\t%s\t%s\t\t\n", diffPct(r.A.QSShare), diffPct(r.B.QSShare))
+	row("max ply", int64(r.A.MaxPly), int64(r.B.MaxPly))
+	row("max QS ply", int64(r.A.MaxQSPly), int64(r.B.MaxQSPly))
+	fmt.Fprintf(tw, "best move\t%s\t%s\t\t\n", diffOrDash(r.A.BestMove), diffOrDash(r.B.BestMove))
+	row("score", int64(r.A.Score), int64(r.B.Score))
+	row("depth", int64(r.A.Depth), int64(r.B.Depth))
+	fmt.Fprintf(tw, "time\t%dms\t%dms\t\t\n", r.A.ElapsedMS, r.B.ElapsedMS)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	fmt.Fprintf(w, "\naligned: %s nodes matched, %s only in A, %s only in B; %s matched nodes differ in score, bound or cutoff\n",
+		thousands(r.Matched), thousands(r.OnlyA), thousands(r.OnlyB), thousands(r.Changed))
+	if r.Identical() {
+		fmt.Fprintln(w, "the trees are identical")
+		return nil
+	}
+	if f := r.First; f != nil {
+		fmt.Fprintf(w, "\nfirst difference, in visit order, at %s:\n  %s\n", diffPath(f.Iteration, f.Path, f.Visits), f.Reason)
+	}
+
+	fmt.Fprintln(w, "\nnodes by ply:")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "ply\tA\tB\tB-A\tQS A\tQS B\t")
+	for _, p := range r.Plies {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t\n", p.Ply, thousands(p.NodesA), thousands(p.NodesB), diffSigned(p.NodesB-p.NodesA),
+			thousands(p.QSNodesA), thousands(p.QSNodesB))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	levels := func(title, col string, rows []compare.LevelRow) error {
+		if len(rows) == 0 {
+			return nil
+		}
+		fmt.Fprintf(w, "\n%s:\n", title)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "%s\tA\tB\tB-A\t\n", col)
+		for _, l := range rows {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t\n", l.Level, thousands(l.NodesA), thousands(l.NodesB), diffSigned(l.NodesB-l.NodesA))
+		}
+		return tw.Flush()
+	}
+	if err := levels("QS nodes by QS ply (distance from the QS root)", "QS ply", r.QSPlies); err != nil {
+		return err
+	}
+	// Outside the threshold variant the engine's QS level is the QS ply.
+	if !slices.Equal(r.QSLevels, r.QSPlies) {
+		if err := levels("QS nodes by engine QS level", "level", r.QSLevels); err != nil {
+			return err
+		}
+	}
+
+	if len(r.Top) > 0 {
+		fmt.Fprintln(w, "\nsubtrees whose sizes differ most (dN: iteration N; #n: n-th visit of a move under one node; -: not searched):")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "#\tB-A\tA\tB\tpath")
+		for i, s := range r.Top {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, diffSigned(s.Diff), diffSize(s.IDA, s.NodesA), diffSize(s.IDB, s.NodesB),
+				diffPath(s.Iteration, s.Path, s.Visits))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(r.ChangedNodes) > 0 {
+		fmt.Fprintf(w, "\nchanged nodes (the first %d the searches finished):\n", len(r.ChangedNodes))
+		for _, d := range r.ChangedNodes {
+			fmt.Fprintf(w, "  %s (A node %d, B node %d): %s\n", diffPath(d.Iteration, d.Path, d.Visits), d.A.ID, d.B.ID, d.Reason)
+		}
+	}
+	return nil
+}
+
+func diffOrDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func diffSize(id *int64, n int64) string {
+	if id == nil {
+		return "-"
+	}
+	return thousands(n)
+}
+
+// writeDiffCSV writes the report as one long table: section,key,a,b,diff.
+func writeDiffCSV(w io.Writer, r *compare.Report) error {
+	cw := csv.NewWriter(w)
+	i64 := func(n int64) string { return strconv.FormatInt(n, 10) }
+	rec := func(section, key, a, b, diff string) { cw.Write([]string{section, key, a, b, diff}) }
+	num := func(section, key string, a, b int64) { rec(section, key, i64(a), i64(b), i64(b-a)) }
+	rec("section", "key", "a", "b", "diff")
+	rec("total", "run", i64(r.A.Run), i64(r.B.Run), "")
+	rec("total", "file", r.A.File, r.B.File, "")
+	rec("total", "variant", r.A.Variant, r.B.Variant, "")
+	num("total", "nodes", r.A.Nodes, r.B.Nodes)
+	num("total", "qs_nodes", r.A.QSNodes, r.B.QSNodes)
+	rec("total", "qs_share", strconv.FormatFloat(r.A.QSShare, 'f', 4, 64), strconv.FormatFloat(r.B.QSShare, 'f', 4, 64), "")
+	num("total", "max_ply", int64(r.A.MaxPly), int64(r.B.MaxPly))
+	num("total", "max_qs_ply", int64(r.A.MaxQSPly), int64(r.B.MaxQSPly))
+	rec("total", "best_move", r.A.BestMove, r.B.BestMove, "")
+	num("total", "score", int64(r.A.Score), int64(r.B.Score))
+	num("total", "depth", int64(r.A.Depth), int64(r.B.Depth))
+	num("total", "elapsed_ms", r.A.ElapsedMS, r.B.ElapsedMS)
+	rec("align", "matched", i64(r.Matched), i64(r.Matched), "")
+	num("align", "only", r.OnlyA, r.OnlyB)
+	rec("align", "changed", i64(r.Changed), i64(r.Changed), "")
+	for _, p := range r.Plies {
+		num("ply", strconv.Itoa(p.Ply), p.NodesA, p.NodesB)
+	}
+	for _, p := range r.Plies {
+		num("qs_nodes_ply", strconv.Itoa(p.Ply), p.QSNodesA, p.QSNodesB)
+	}
+	for _, l := range r.QSPlies {
+		num("qs_ply", strconv.Itoa(l.Level), l.NodesA, l.NodesB)
+	}
+	for _, l := range r.QSLevels {
+		num("qs_level", strconv.Itoa(l.Level), l.NodesA, l.NodesB)
+	}
+	for _, s := range r.Top {
+		a, b := "", ""
+		if s.IDA != nil {
+			a = i64(s.NodesA)
+		}
+		if s.IDB != nil {
+			b = i64(s.NodesB)
+		}
+		rec("top", diffPath(s.Iteration, s.Path, s.Visits), a, b, i64(s.Diff))
+	}
+	cw.Flush()
+	return cw.Error()
+}
