@@ -113,9 +113,30 @@ CREATE TABLE hotspots (
 ) WITHOUT ROWID;
 
 -- The node table with every field decoded, under names users can rely on.
--- move and best are UCI text; kind, bound and cutoff are the names from the
--- lookup tables. Filtering on run_id and id ranges is fastest through
--- node_rows.k (run_id << 32 | id) but works here too.
+-- Filtering on run_id and id ranges is fastest through node_rows.k
+-- (run_id << 32 | id), as the view's columns are computed, but works here.
+--   run_id       the run (runs.id)
+--   id           pre-order visit number within the run; the run node is 0
+--   parent_id    the parent's id; -1 for the run node
+--   ply          distance from the iteration root (run and iteration roots: 0)
+--   iteration    nominal depth of the iteration the node belongs to (run node: 0)
+--   move         move from the parent in UCI (e2e4, e7e8q); NULL for run and iteration roots
+--   depth        remaining depth on entry; <= 0 in QS
+--   alpha, beta  the window on entry
+--   kind         kinds.name: run, root, pv, nonpv, qs
+--   qs_level     the engine's QS level (threshold variant), -1 outside QS
+--   in_check     1 when the side to move is in check
+--   stand_pat    static eval the node computed; NULL when it computed none
+--   score        score returned, side to move's view
+--   bound        bounds.name: upper (fail low), lower (fail high), exact, none
+--   cutoff       causes.name: why the node stopped or how it got its score
+--   cut_index    index in the move ordering of the move that failed high; -1 if none
+--   best         best move in UCI; NULL if none
+--   generated    moves generated (after the variant's move filter), capped at 255
+--   searched     moves searched, capped at 255
+--   extension    plies of extension the move into this node got
+--   subtree_size the node and its descendants: ids id .. id+subtree_size-1
+--   incomplete   1 when the search stopped while the node was open
 CREATE VIEW nodes AS
 SELECT
     n.k >> 32 AS run_id,
