@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,7 +159,11 @@ func Create(path string) (*Output, error) {
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("output %s: %w", path, err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the temporary file's name would only confuse
+		}
+		return nil, fmt.Errorf("output %s: cannot write in %s: %w", path, dir, err)
 	}
 	return &Output{path: path, tmp: tmp}, nil
 }

@@ -18,6 +18,19 @@ const fixedFEN = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1"
 // into path and returns the run id.
 func recordSearch(tb testing.TB, path, fen, variant string, depth int) int64 {
 	tb.Helper()
+	return record(tb, path, fen, variant, depth, false)
+}
+
+// recordSearchTT is recordSearch with the transposition table on, as a
+// user's search runs: fewer nodes for the depth, and not the same tree on
+// every run.
+func recordSearchTT(tb testing.TB, path, fen, variant string, depth int) int64 {
+	tb.Helper()
+	return record(tb, path, fen, variant, depth, true)
+}
+
+func record(tb testing.TB, path, fen, variant string, depth int, tt bool) int64 {
+	tb.Helper()
 	ctx := context.Background()
 	st, err := trace.Create(path)
 	if err != nil {
@@ -28,7 +41,7 @@ func recordSearch(tb testing.TB, path, fen, variant string, depth int) int64 {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	opts.TT = false
+	opts.TT = tt
 	pos, err := engine.ParseFEN(fen)
 	if err != nil {
 		tb.Fatal(err)

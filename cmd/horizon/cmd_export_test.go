@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// exportTrace records a small trace with horizon trace and returns its path.
+func exportTrace(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "t.trace")
+	if code, _, stderr := runCLI(t, "", "trace", "--fen", sampleFEN, "--depth", "2", "--qs", "see", "-o", path); code != 0 {
+		t.Fatalf("trace: exit %d: %s", code, stderr)
+	}
+	return path
+}
+
+func TestExport(t *testing.T) {
+	tr := exportTrace(t)
+	dir := t.TempDir()
+	cases := []struct {
+		name  string
+		args  []string
+		out   string
+		check func(t *testing.T, b []byte)
+	}{
+		{"dot to stdout", []string{"--max-nodes", "10"}, "", func(t *testing.T, b []byte) {
+			if !bytes.HasPrefix(b, []byte("// horizon export")) || !bytes.Contains(b, []byte("digraph horizon {")) {
+				t.Fatalf("not DOT: %.80q", b)
+			}
+		}},
+		{"json by flag", []string{"--format", "json", "--max-nodes", "5", "--depth", "1"}, "g.out", func(t *testing.T, b []byte) {
+			var g struct {
+				Nodes []struct {
+					ID int64 `json:"id"`
+				} `json:"nodes"`
+			}
+			if err := json.Unmarshal(b, &g); err != nil || len(g.Nodes) == 0 || len(g.Nodes) > 5 {
+				t.Fatalf("JSON: %v, %d nodes", err, len(g.Nodes))
+			}
+		}},
+		{"svg by extension", []string{"--max-nodes", "8", "--rankdir", "lr"}, "g.svg", func(t *testing.T, b []byte) {
+			if !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte(`class="node"`)) {
+				t.Fatalf("not a Graphviz SVG: %.80q", b)
+			}
+		}},
+		{"png", []string{"--max-nodes", "6", "--qs-only"}, "g.png", func(t *testing.T, b []byte) {
+			if !bytes.HasPrefix(b, []byte("\x89PNG")) {
+				t.Fatalf("not a PNG: %.16q", b)
+			}
+		}},
+		{"icicle of the run", []string{"--format", "icicle", "--node", "0"}, "i.svg", func(t *testing.T, b []byte) {
+			if !bytes.Contains(b, []byte("Horizon icicle")) {
+				t.Fatalf("not an icicle: %.200q", b)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"export", tr}, c.args...)
+			if c.out != "" {
+				args = append(args, "-o", filepath.Join(dir, c.out))
+			}
+			code, stdout, stderr := runCLI(t, "", args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			b := []byte(stdout)
+			if c.out != "" {
+				var err error
+				if b, err = os.ReadFile(filepath.Join(dir, c.out)); err != nil {
+					t.Fatal(err)
+				}
+				if stdout != "" || !strings.HasPrefix(stderr, "wrote ") {
+					t.Fatalf("stdout %q, stderr %q", stdout, stderr)
+				}
+			}
+			c.check(t, b)
+		})
+	}
+}
+
+// TestExportErrors checks that bad input gives exit status 2 (usage) or 1
+// with a one-line error naming the problem, and leaves no file behind.
+func TestExportErrors(t *testing.T) {
+	tr := exportTrace(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "x.svg")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"no file", []string{"export"}, 2, []string{"trace file"}},
+		{"missing file", []string{"export", filepath.Join(dir, "none.trace"), "-o", out}, 1, []string{"none.trace"}},
+		{"unknown format", []string{"export", tr, "--format", "gif", "-o", out}, 2, []string{"gif", "icicle"}},
+		{"unknown run", []string{"export", tr, "--run", "9", "-o", out}, 1, []string{"run 9"}},
+		{"unknown node", []string{"export", tr, "--node", "99999999", "-o", out}, 1, []string{"99999999"}},
+		{"illegal move in path", []string{"export", tr, "--path", "Qxf6 Ke9", "-o", out}, 1, []string{"Ke9"}},
+		{"bad rankdir", []string{"export", tr, "--rankdir", "BT", "-o", out}, 2, []string{"BT"}},
+		{"bad budget", []string{"export", tr, "--max-nodes", "0", "-o", out}, 2, []string{"--max-nodes"}},
+		{"qs-only icicle", []string{"export", tr, "--format", "icicle", "--qs-only", "-o", out}, 2, []string{"--qs-only"}},
+		{"unwritable output", []string{"export", tr, "-o", filepath.Join(dir, "no", "dir", "x.svg")}, 1, []string{"no/dir"}},
+		{"output is a directory", []string{"export", tr, "-o", dir}, 1, []string{"directory"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, "", c.args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; stderr %q", code, c.code, stderr)
+			}
+			if stdout != "" {
+				t.Fatalf("wrote to stdout: %.100q", stdout)
+			}
+			if c.code == 2 {
+				stderr, _, _ = strings.Cut(stderr, "\nrun 'horizon export --help'")
+				stderr += "\n"
+			}
+			checkOneLineError(t, stderr, c.want...)
+			ents, _ := os.ReadDir(dir)
+			if len(ents) != 0 {
+				t.Fatalf("left files behind: %v", ents)
+			}
+		})
+	}
+}

@@ -1,0 +1,191 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/horizonqs/horizon/export/render"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// BenchmarkExportSVG2000 exports a 2,000-node graph to SVG: building the
+// graph from the trace, writing DOT and laying it out with Graphviz.
+func BenchmarkExportSVG2000(b *testing.B) {
+	st, _ := fixedTrace(b)
+	ctx := context.Background()
+	run, top, err := Resolve(ctx, st, Selection{Node: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if top.SubtreeSize < 2000 {
+		b.Fatalf("the fixed trace's last iteration has %d nodes, want 2,000 or more", top.SubtreeSize)
+	}
+	// Start Graphviz once outside the timing: the process pays that once.
+	if err := render.Render(ctx, []byte("digraph{a}"), render.SVG, io.Discard); err != nil {
+		b.Fatal(err)
+	}
+	var buildTime, renderTime time.Duration
+	var svgBytes int
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		g, err := Build(ctx, st, run, top, Options{MaxNodes: 2000, Depth: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(g.Nodes) != 2000 {
+			b.Fatalf("%d nodes shown, want 2,000", len(g.Nodes))
+		}
+		var dot, svg bytes.Buffer
+		if err := g.WriteDOT(&dot); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if err := render.Render(ctx, dot.Bytes(), render.SVG, &svg); err != nil {
+			b.Fatal(err)
+		}
+		buildTime += t1.Sub(t0)
+		renderTime += time.Since(t1)
+		svgBytes = svg.Len()
+	}
+	b.ReportMetric(float64(buildTime.Milliseconds())/float64(b.N), "build-ms/op")
+	b.ReportMetric(float64(renderTime.Milliseconds())/float64(b.N), "render-ms/op")
+	b.ReportMetric(float64(svgBytes)/1e6, "svg-MB")
+}
+
+// bigTrace returns a trace of about 6.9 million nodes (Kiwipete, threshold
+// QS, depth 8, TT on), recorded once into a cache directory outside the
+// repository: $HORIZON_BENCH_CACHE, else the user cache directory. Only
+// benchmarks call it; recording takes a minute or so.
+func bigTrace(b *testing.B) (*trace.Store, trace.Run) {
+	b.Helper()
+	dir := os.Getenv("HORIZON_BENCH_CACHE")
+	if dir == "" {
+		c, err := os.UserCacheDir()
+		if err != nil {
+			b.Skip("no cache directory for the big trace: set HORIZON_BENCH_CACHE")
+		}
+		dir = filepath.Join(c, "horizon-bench")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, "export-kiwipete-threshold-d8.trace")
+	const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+	open := func() (*trace.Store, trace.Run, bool) {
+		st, err := trace.OpenReadOnly(path)
+		if err != nil {
+			return nil, trace.Run{}, false
+		}
+		runs, err := st.Runs(context.Background())
+		if err != nil || len(runs) != 1 || runs[0].Status != trace.StatusComplete || runs[0].Rows < 5_000_000 {
+			st.Close()
+			return nil, trace.Run{}, false
+		}
+		return st, runs[0], true
+	}
+	if st, run, ok := open(); ok {
+		return st, run
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(path + suffix)
+	}
+	b.Logf("recording the big trace into %s (once)", path)
+	t0 := time.Now()
+	recordSearchTT(b, path, kiwipete, "threshold", 8)
+	b.Logf("recorded in %v", time.Since(t0))
+	st, run, ok := open()
+	if !ok {
+		b.Fatalf("%s: the recorded trace is not a complete run of 5 million rows or more", path)
+	}
+	return st, run
+}
+
+// peakHeap samples the Go heap while fn runs and returns its peak.
+func peakHeap(fn func()) (peak uint64) {
+	var mu sync.Mutex
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var ms runtime.MemStats
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			runtime.ReadMemStats(&ms)
+			mu.Lock()
+			peak = max(peak, ms.HeapInuse)
+			mu.Unlock()
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	fn()
+	close(done)
+	wg.Wait()
+	return peak
+}
+
+// BenchmarkIcicle5M draws the icicle of a whole run of about 6.9 million
+// nodes. Goal: under 10 s and 200 MB.
+func BenchmarkIcicle5M(b *testing.B) {
+	st, run := bigTrace(b)
+	defer st.Close()
+	ctx := context.Background()
+	top, err := st.Node(ctx, run.ID, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	var size int
+	var peak uint64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var out bytes.Buffer
+		p := peakHeap(func() {
+			if err := WriteIcicle(ctx, st, run, top, IcicleOptions{Depth: -1}, &out); err != nil {
+				b.Fatal(err)
+			}
+		})
+		peak = max(peak, p)
+		size = out.Len()
+	}
+	b.ReportMetric(float64(top.SubtreeSize), "nodes")
+	b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
+	b.ReportMetric(float64(size)/1e6, "svg-MB")
+}
+
+// BenchmarkGraphBigIteration builds the default 300-node graph of the big
+// trace's last iteration: the summaries' QS figures need one pass over its
+// millions of rows.
+func BenchmarkGraphBigIteration(b *testing.B) {
+	st, run := bigTrace(b)
+	defer st.Close()
+	ctx := context.Background()
+	_, top, err := Resolve(ctx, st, Selection{Run: run.ID, Node: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var peak uint64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		peak = max(peak, peakHeap(func() {
+			if _, err := Build(ctx, st, run, top, Options{Depth: -1}); err != nil {
+				b.Fatal(err)
+			}
+		}))
+	}
+	b.ReportMetric(float64(top.SubtreeSize), "nodes")
+	b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
+}
