@@ -77,7 +77,7 @@ func TestGameAgainstStockfish(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a game takes seconds: skipped in -short mode")
 	}
-	plies := 40
+	plies := 30
 	for _, tc := range []struct {
 		name           string
 		horizonWhite   bool
@@ -87,7 +87,7 @@ func TestGameAgainstStockfish(t *testing.T) {
 		stockfishGo    string
 		stockfishSkill string
 	}{
-		{"horizon white on the clock", true, "see", 3 * time.Second, "", "go depth 1", "0"},
+		{"horizon white on the clock", true, "see", 2 * time.Second, "", "go depth 1", "0"},
 		{"horizon black at fixed depth", false, "threshold", 0, "go depth 4", "go depth 2", "3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -105,7 +105,7 @@ func TestGameAgainstStockfish(t *testing.T) {
 			}
 			g := newGame(t)
 			clock := [2]time.Duration{tc.horizonClock, tc.horizonClock} // Horizon's, and a nominal one for Stockfish
-			inc := 100 * time.Millisecond
+			inc := 50 * time.Millisecond
 			for ply := 0; ply < plies && !g.over(); ply++ {
 				horizonToMove := (ply%2 == 0) == tc.horizonWhite
 				if !horizonToMove {
@@ -183,14 +183,14 @@ func TestGameThroughPolyglot(t *testing.T) {
 		c.send("xboard", "protover 2", "ping 1")
 		c.untilPrefix("pong 1")
 	}
-	// Horizon plays white with 40 moves in 1 minute, always told it has 10 s
+	// Horizon plays white with 40 moves in 1 minute, always told it has 5 s
 	// left (polyglot turns that into wtime and movestogo); fairymax searches
 	// 2 plies.
-	pg.send("new", "level 40 1 0", "post", "time 1000", "otim 1000", "go")
+	pg.send("new", "level 40 1 0", "post", "time 500", "otim 500", "go")
 	fm.send("new", "sd 2")
 	g := newGame(t)
 	posted := 0
-	for ply := 0; ply < 40 && !g.over(); ply++ {
+	for ply := 0; ply < 30 && !g.over(); ply++ {
 		if ply%2 == 0 {
 			move, result, got := xboardReply(t, pg)
 			for _, l := range got {
@@ -213,7 +213,7 @@ func TestGameThroughPolyglot(t *testing.T) {
 		}
 		g.play("fairymax", move)
 		if !g.over() {
-			pg.send("time 1000", "otim 1000", "usermove "+move)
+			pg.send("time 500", "otim 500", "usermove "+move)
 		}
 	}
 	t.Logf("game: %s", strings.Join(g.moves, " "))
