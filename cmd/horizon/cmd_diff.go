@@ -244,7 +244,9 @@ func printDiff(w io.Writer, r *compare.Report) error {
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tA\tB\tB-A\t")
-	row := func(name string, a, b int64) { fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, thousands(a), thousands(b), diffSigned(b-a)) }
+	row := func(name string, a, b int64) {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, thousands(a), thousands(b), diffSigned(b-a))
+	}
 	row("nodes", r.A.Nodes, r.B.Nodes)
 	row("QS nodes", r.A.QSNodes, r.B.QSNodes)
 	fmt.Fprintf(tw, "QS share\t%s\t%s\t\t\n", diffPct(r.A.QSShare), diffPct(r.B.QSShare))

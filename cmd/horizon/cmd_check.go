@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/trace"
+)
+
+func init() {
+	register(&command{name: "check", summary: "check a trace's nodes against the rules of alpha-beta and of their QS variant", run: runCheck})
+}
+
+// errViolations makes check exit 1 after printing its report.
+type errViolations struct{ n, runs int64 }
+
+func (e errViolations) Error() string {
+	return fmt.Sprintf("%d violations in %d of the runs checked", e.n, e.runs)
+}
+
+func runCheck(e *env, args []string) error {
+	fs := newFlags(e, "check", "FILE [--run N] [--max N] [--json]",
+		`Checks every node of a run (or of every run in the file) against the rules its
+search must keep, and prints each violation with the node id, its move path and
+the rule broken; exits 1 when there is any. Rules:
+  structure     ids, parents, plies, kinds and iterations form one tree
+  subtree-size  children tile their parent's id range; the run's totals match
+  legal-move    every move is legal where it was played
+  in-check      a node's in-check flag matches its position
+  qs-moves      QS nodes searched only the moves their variant allows
+  bound         fail high at or above beta, fail low at or below alpha, exact inside
+  score         fail-soft: a node scores the maximum of its stand pat and its
+                children's negated scores (last pass, last re-search); draws,
+                mates and horizon nodes score what their rule says
+  cutoff        a beta cutoff's last move scored at or above beta
+  stand-pat     QS nodes that stand pat never score below it and cut at beta
+  leaf-cause    nodes ended before their moves have no children
+  best-move     the best move is a searched move that scored the node's score
+  run           the run's score is its last iteration's
+The variant's switches come from the run's recorded options. Nodes a stop left
+incomplete are checked for structure only.`,
+		"horizon check sample.trace",
+		"horizon check sample.trace --run 2 --max 20",
+		"horizon check sample.trace --json | jq '.[].by_rule'")
+	run := fs.Int64("run", 0, "run id ('horizon runs FILE' lists them); 0 = every run")
+	maxV := fs.Int("max", 50, "violations to print per run (all are counted)")
+	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, rows, violations, by_rule, listed)")
+	file, err := parseFileFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *run < 0 {
+		return usagef("--run %d: want a run id", *run)
+	}
+	if *maxV < 1 {
+		return usagef("--max %d: want a positive number", *maxV)
+	}
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	runs, err := selectRuns(e, st, *run)
+	if err != nil {
+		return err
+	}
+	if len(runs) == 0 {
+		return fmt.Errorf("%s holds no runs", file)
+	}
+	var reports []*compare.CheckReport
+	var bad errViolations
+	for _, r := range runs {
+		rep, err := compare.Check(e.ctx, st, r.ID, compare.CheckOptions{Max: *maxV})
+		if err != nil {
+			return err
+		}
+		reports = append(reports, rep)
+		if rep.Count > 0 {
+			bad.n += rep.Count
+			bad.runs++
+		}
+		if !*asJSON {
+			printCheck(e.stdout, rep)
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(reports); err != nil {
+			return err
+		}
+	}
+	if bad.n > 0 {
+		return bad
+	}
+	return nil
+}
+
+func printCheck(w io.Writer, rep *compare.CheckReport) {
+	r := rep.Run
+	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Variant, r.Status, r.Depth, thousands(rep.Rows))
+	if rep.Count == 0 {
+		fmt.Fprintln(w, "no violations")
+		return
+	}
+	rules := make([]string, 0, len(rep.ByRule))
+	for k := range rep.ByRule {
+		rules = append(rules, k)
+	}
+	sort.Strings(rules)
+	parts := make([]string, len(rules))
+	for i, k := range rules {
+		parts[i] = fmt.Sprintf("%s %d", k, rep.ByRule[k])
+	}
+	fmt.Fprintf(w, "%s violations (%s)\n", thousands(rep.Count), strings.Join(parts, ", "))
+	for _, v := range rep.Violations {
+		path := strings.Join(v.Path, " ")
+		if path == "" {
+			path = "(root)"
+		}
+		fmt.Fprintf(w, "  node %d [%s] %s: %s\n", v.Node, path, v.Rule, v.Detail)
+	}
+	if n := rep.Count - int64(len(rep.Violations)); n > 0 {
+		fmt.Fprintf(w, "  ... and %s more (raise --max to list them)\n", thousands(n))
+	}
+}

@@ -1,0 +1,402 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+func init() {
+	register(&command{name: "compare", summary: "run QS variants over positions and compare nodes, QS share, speed and solutions", run: runCompare})
+}
+
+// comparePos is one search of one position with one variant.
+type comparePos struct {
+	Variant   string  `json:"variant"`
+	Position  int     `json:"position"` // 1-based index in the input
+	Label     string  `json:"label"`    // EPD id, file:line, or FEN
+	FEN       string  `json:"fen"`
+	Nodes     int64   `json:"nodes"`
+	QSNodes   int64   `json:"qs_nodes"`
+	QSShare   float64 `json:"qs_share"`
+	MaxPly    int     `json:"max_ply"`
+	MaxQSPly  int     `json:"max_qs_ply"`
+	BestMove  string  `json:"bestmove"` // UCI, as 'horizon search --json'
+	Score     int     `json:"score"`
+	Depth     int     `json:"depth"`
+	Stopped   string  `json:"stopped"`
+	ElapsedMS int64   `json:"elapsed_ms"`
+	NPS       int64   `json:"nps"`
+	Solved    *bool   `json:"solved"` // nil when the position has no bm or am
+	Run       int64   `json:"run,omitempty"`
+	elapsed   time.Duration
+	answers   []string // bm/am as text, for the table
+}
+
+// compareVariant sums one variant's searches.
+type compareVariant struct {
+	Variant    string  `json:"variant"`
+	Positions  int     `json:"positions"`
+	Nodes      int64   `json:"nodes"`
+	QSNodes    int64   `json:"qs_nodes"`
+	QSShare    float64 `json:"qs_share"`
+	MaxQSPly   int     `json:"max_qs_ply"`
+	TimeMS     int64   `json:"time_ms"`
+	NPS        int64   `json:"nps"`
+	WithAnswer int     `json:"with_answer"` // positions with bm or am
+	Solved     int     `json:"solved"`
+	elapsed    time.Duration
+}
+
+func runCompare(e *env, args []string) error {
+	fs := newFlags(e, "compare", "(--epd FILE | --fen FEN) [--depth N] [--qs A,B,...] [--jobs J] [--trace FILE] [--json | --csv]",
+		`Searches every position with every QS variant and prints a table per variant:
+positions, nodes, QS nodes, the QS share, the deepest QS ply, the search time
+(summed over the searches), nodes per second, and, for EPD records with bm or
+am, how many were solved (best move among bm and not among am). --csv prints
+one row per position and variant instead; --json prints both.
+
+Positions are searched in parallel (--jobs); each search is single-threaded
+and deterministic, so every row equals what 'horizon search' prints for the
+same position and settings. With --trace every search is also recorded into
+one trace file, for 'horizon diff' or 'horizon view'. A trace file takes one
+writer at a time, so with --trace the searches run one after another (and
+their times include the recording).`,
+		"horizon compare --epd testdata/wacnew.epd --depth 4 --qs captures,see,threshold",
+		"horizon compare --fen startpos --depth 5 --qs captures,see --trace cmp.trace",
+		"horizon compare --epd testdata/bratko_kopec.epd --depth 4 --csv > bk.csv")
+	fen := fs.String("fen", "", "position as FEN ('startpos' for the initial position)")
+	epd := fs.String("epd", "", "EPD file: search every position in it")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "positions searched at once")
+	traceFile := fs.String("trace", "", "also record every search into this trace file (searches then run one at a time)")
+	asJSON := fs.Bool("json", false, "print JSON: {variants: [...], positions: [...]}")
+	asCSV := fs.Bool("csv", false, "print CSV: one row per position and variant")
+	sf := addSearchFlags(fs, strings.Join(engine.VariantNames(), ","), 4)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if *asJSON && *asCSV {
+		return usagef("give --json or --csv, not both")
+	}
+	if *jobs < 1 {
+		return usagef("--jobs %d: want at least 1", *jobs)
+	}
+	opts, err := sf.options()
+	if err != nil {
+		return err
+	}
+	lim, err := sf.limits()
+	if err != nil {
+		return err
+	}
+	positions, err := loadPositions(*fen, *epd)
+	if err != nil {
+		return err
+	}
+	var st *trace.Store
+	if *traceFile != "" {
+		if st, err = trace.Create(*traceFile); err != nil {
+			return err
+		}
+		defer st.Close()
+		if jobsSet(fs) && *jobs > 1 {
+			fmt.Fprintln(e.stderr, "horizon compare: --trace records one search at a time; --jobs ignored")
+		}
+		*jobs = 1
+	}
+
+	rows := make([]comparePos, len(positions)*len(opts))
+	var done atomic.Int64
+	stopProgress := compareProgress(e.stderr, &done, len(rows))
+	err = compareRun(e.ctx, positions, opts, lim, *jobs, st, func(pi, vi int, r comparePos) {
+		rows[pi*len(opts)+vi] = r
+		done.Add(1)
+	})
+	stopProgress()
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		rows[i].Label = positionLabel(*epd, &positions[rows[i].Position-1])
+	}
+	variants := compareSum(opts, rows)
+	switch {
+	case *asJSON:
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Variants  []compareVariant `json:"variants"`
+			Positions []comparePos     `json:"positions"`
+			Trace     string           `json:"trace,omitempty"`
+		}{variants, rows, *traceFile})
+	case *asCSV:
+		return writeCompareCSV(e.stdout, rows)
+	}
+	printCompare(e.stdout, variants, rows, len(positions), *traceFile)
+	return nil
+}
+
+// jobsSet reports whether --jobs was given on the command line.
+func jobsSet(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "jobs" })
+	return set
+}
+
+// compareRun searches every position with every variant, jobs positions at
+// a time, and hands each result to put (from any goroutine, each (position,
+// variant) once). With st every search is recorded, one at a time.
+func compareRun(ctx context.Context, positions []engine.EPD, opts []engine.Options, lim engine.Limits, jobs int,
+	st *trace.Store, put func(pi, vi int, r comparePos)) error {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+	}
+	for w := 0; w < min(jobs, len(positions)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// One searcher per variant, reused: Search clears its hash
+			// table, killers and history, so a search does not depend on
+			// the ones before it.
+			searchers := make([]*engine.Searcher, len(opts))
+			for i, o := range opts {
+				searchers[i] = engine.NewSearcher(o)
+			}
+			for pi := range next {
+				for vi, o := range opts {
+					if ctx.Err() != nil {
+						return
+					}
+					r, err := compareOne(ctx, &positions[pi], o, searchers[vi], lim, st)
+					if err != nil {
+						fail(err)
+						return
+					}
+					r.Position = pi + 1
+					put(pi, vi, r)
+				}
+			}
+		}()
+	}
+feed:
+	for pi := range positions {
+		select {
+		case next <- pi:
+		case <-ctx.Done():
+			break feed
+		}
+		mu.Lock()
+		failed := firstErr != nil
+		mu.Unlock()
+		if failed {
+			break
+		}
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("interrupted")
+	}
+	return nil
+}
+
+// compareOne runs one search, recorded into st when st is not nil.
+func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.Searcher, lim engine.Limits, st *trace.Store) (comparePos, error) {
+	var res engine.Result
+	var run int64
+	if st == nil {
+		res = s.Search(ctx, p.Pos.Copy(), lim, nil)
+	} else {
+		ro := trace.RecordOptions{}
+		rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: p.FEN, Variant: o.Variant, Options: optionsJSON(o),
+			Limits: limitsJSON(lim, ro), Version: version()}, ro)
+		if err != nil {
+			return comparePos{}, err
+		}
+		res = s.Search(rec.Context(), p.Pos.Copy(), lim, rec)
+		if err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth, Elapsed: res.Elapsed}); err != nil {
+			return comparePos{}, err
+		}
+		run = rec.RunID()
+	}
+	r := comparePos{Variant: o.Variant, FEN: p.FEN, Nodes: res.Stats.Nodes, QSNodes: res.Stats.QSNodes,
+		MaxPly: res.Stats.MaxPly, MaxQSPly: res.Stats.MaxQSPly, BestMove: res.BestMove.UCI(), Score: int(res.Score),
+		Depth: res.Depth, Stopped: res.Stopped.String(), ElapsedMS: res.Elapsed.Milliseconds(),
+		NPS: nps(res.Stats.Nodes, res.Elapsed.Seconds()), Run: run, elapsed: res.Elapsed}
+	if r.Nodes > 0 {
+		r.QSShare = float64(r.QSNodes) / float64(r.Nodes)
+	}
+	if len(p.BestMoves) > 0 || len(p.AvoidMoves) > 0 {
+		ok := (len(p.BestMoves) == 0 || slices.Contains(p.BestMoves, res.BestMove)) && !slices.Contains(p.AvoidMoves, res.BestMove)
+		r.Solved = &ok
+	}
+	return r, nil
+}
+
+func compareSum(opts []engine.Options, rows []comparePos) []compareVariant {
+	out := make([]compareVariant, len(opts))
+	for i, o := range opts {
+		out[i].Variant = o.Variant
+	}
+	for i, r := range rows {
+		v := &out[i%len(opts)]
+		v.Positions++
+		v.Nodes += r.Nodes
+		v.QSNodes += r.QSNodes
+		v.MaxQSPly = max(v.MaxQSPly, r.MaxQSPly)
+		v.elapsed += r.elapsed
+		if r.Solved != nil {
+			v.WithAnswer++
+			if *r.Solved {
+				v.Solved++
+			}
+		}
+	}
+	for i := range out {
+		v := &out[i]
+		if v.Nodes > 0 {
+			v.QSShare = float64(v.QSNodes) / float64(v.Nodes)
+		}
+		v.TimeMS = v.elapsed.Milliseconds()
+		v.NPS = nps(v.Nodes, v.elapsed.Seconds())
+	}
+	return out
+}
+
+func printCompare(w io.Writer, vs []compareVariant, rows []comparePos, npos int, traceFile string) {
+	answers := vs[0].WithAnswer > 0
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "variant\tpositions\tnodes\tQS nodes\tQS share\tmax QS ply\ttime\tnodes/s\t"
+	if answers {
+		head += "solved\t"
+	}
+	fmt.Fprintln(tw, head)
+	for _, v := range vs {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.1f%%\t%d\t%.2fs\t%s\t", v.Variant, v.Positions, thousands(v.Nodes), thousands(v.QSNodes),
+			100*v.QSShare, v.MaxQSPly, v.elapsed.Seconds(), thousands(v.NPS))
+		if answers {
+			fmt.Fprintf(tw, "%d/%d\t", v.Solved, v.WithAnswer)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	// A per-position view of the node counts, while it fits on a screen.
+	if npos > 1 && npos <= 20 {
+		fmt.Fprintln(w, "\nnodes by position:")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprint(tw, "position\t")
+		for _, v := range vs {
+			fmt.Fprintf(tw, "%s\t", v.Variant)
+		}
+		fmt.Fprintln(tw)
+		for pi := 0; pi < npos; pi++ {
+			label := rows[pi*len(vs)].Label
+			if len(label) > 40 {
+				label = label[:37] + "..."
+			}
+			fmt.Fprintf(tw, "%s\t", label)
+			for vi := range vs {
+				r := rows[pi*len(vs)+vi]
+				mark := ""
+				if r.Solved != nil && !*r.Solved {
+					mark = " x"
+				}
+				fmt.Fprintf(tw, "%s%s\t", thousands(r.Nodes), mark)
+			}
+			fmt.Fprintln(tw)
+		}
+		tw.Flush()
+		if answers {
+			fmt.Fprintln(w, "(x: not solved)")
+		}
+	} else if npos > 20 {
+		fmt.Fprintln(w, "\n(--csv prints one row per position and variant)")
+	}
+	if traceFile != "" {
+		fmt.Fprintf(w, "\nrecorded %d runs into %s ('horizon runs %s' lists them; 'horizon diff %s --run A --run B')\n",
+			len(rows), traceFile, traceFile, traceFile)
+	}
+}
+
+func writeCompareCSV(w io.Writer, rows []comparePos) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"variant", "position", "label", "fen", "nodes", "qs_nodes", "qs_share", "max_ply", "max_qs_ply",
+		"bestmove", "score", "depth", "stopped", "elapsed_ms", "nps", "solved", "run"})
+	for _, r := range rows {
+		solved := ""
+		if r.Solved != nil {
+			solved = strconv.FormatBool(*r.Solved)
+		}
+		run := ""
+		if r.Run > 0 {
+			run = strconv.FormatInt(r.Run, 10)
+		}
+		cw.Write([]string{r.Variant, strconv.Itoa(r.Position), r.Label, r.FEN, strconv.FormatInt(r.Nodes, 10),
+			strconv.FormatInt(r.QSNodes, 10), strconv.FormatFloat(r.QSShare, 'f', 4, 64), strconv.Itoa(r.MaxPly),
+			strconv.Itoa(r.MaxQSPly), r.BestMove, strconv.Itoa(r.Score), strconv.Itoa(r.Depth), r.Stopped,
+			strconv.FormatInt(r.ElapsedMS, 10), strconv.FormatInt(r.NPS, 10), solved, run})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// compareProgress shows "searches done/total" on w while it is a terminal;
+// the returned func clears the line.
+func compareProgress(w io.Writer, done *atomic.Int64, total int) func() {
+	if !isTerminal(w) || total < 2 {
+		return func() {}
+	}
+	stop := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				fmt.Fprint(w, "\r\033[K")
+				return
+			case <-tick.C:
+				n := done.Load()
+				const width = 30
+				fill := int(int64(width) * n / int64(total))
+				fmt.Fprintf(w, "\r\033[K[%s%s] %d/%d searches  %.1fs", strings.Repeat("#", fill), strings.Repeat(".", width-fill),
+					n, total, time.Since(start).Seconds())
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-finished
+	}
+}
