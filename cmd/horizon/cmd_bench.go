@@ -1,0 +1,214 @@
+package main
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// benchFENs are the positions of `stockfish bench` (see testdata/README.md
+// for their provenance), embedded so that the bench runs from any directory.
+//
+//go:embed bench.fen
+var benchFENs string
+
+func init() {
+	register(&command{name: "bench", summary: "node counts and speed of every QS variant on the bench positions, beside Stockfish", run: runBench})
+}
+
+type benchRow struct {
+	Variant   string  `json:"variant"`
+	Positions int     `json:"positions"`
+	Nodes     int64   `json:"nodes"`
+	QSNodes   int64   `json:"qs_nodes"`
+	QSShare   float64 `json:"qs_share"`
+	MaxQSPly  int     `json:"max_qs_ply"`
+	ElapsedMS int64   `json:"elapsed_ms"`
+	NPS       int64   `json:"nps"`
+	Ratio     float64 `json:"stockfish_ratio,omitempty"` // our nps / Stockfish's nps
+	Capped    int     `json:"capped"`                    // searches stopped by the node cap
+}
+
+type benchJSON struct {
+	Depth        int        `json:"depth"`
+	NodeCap      int64      `json:"node_cap"`
+	Variants     []benchRow `json:"variants"`
+	Stockfish    string     `json:"stockfish,omitempty"`
+	StockfishNPS int64      `json:"stockfish_nps,omitempty"`
+	TotalNodes   int64      `json:"nodes"`
+	TotalNPS     int64      `json:"nps"`
+}
+
+func runBench(e *env, args []string) error {
+	fs := newFlags(e, "bench", "[--depth N] [--nodes N] [--qs LIST] [--fen FEN | --epd FILE] [--stockfish PATH|none] [--json]",
+		`Searches the bench positions (those of 'stockfish bench', built in) with each QS
+variant at a fixed depth, untraced, and prints per variant: nodes, QS nodes, QS
+share, deepest QS ply, time and nodes per second. The node counts are the bench
+signature: any change to the search changes them (testdata/bench.golden keeps
+them for review). When Stockfish is found, it searches the same positions in
+the same run (one thread, --sf-movetime each) and the nps ratio is printed.
+A node cap per search keeps the artificial stress positions from dominating.`,
+		"horizon bench", "horizon bench --depth 5 --qs see,captures --stockfish none")
+	depth := fs.Int("depth", 4, "search depth of every search")
+	nodes := fs.Int64("nodes", 1_000_000, "node cap per search (0 = none)")
+	qs := fs.String("qs", strings.Join(engine.VariantNames(), ","), "QS variants to bench")
+	fen := fs.String("fen", "", "bench this position instead of the built-in ones")
+	epd := fs.String("epd", "", "bench the positions of this EPD file instead")
+	sfFlag := fs.String("stockfish", "", "Stockfish binary for the speed ratio (default: PATH or /usr/games/stockfish; 'none' to skip)")
+	sfTime := fs.Duration("sf-movetime", 200*time.Millisecond, "Stockfish's time per position")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *depth < 1 || *depth >= engine.MaxPly {
+		return usagef("--depth %d: want 1 to %d", *depth, engine.MaxPly-1)
+	}
+	opts, err := engine.ParseVariantList(*qs)
+	if err != nil {
+		return usagef("--qs: %v", err)
+	}
+	var positions []engine.EPD
+	if *fen != "" || *epd != "" {
+		if positions, err = loadPositions(*fen, *epd); err != nil {
+			return err
+		}
+	} else {
+		for _, line := range strings.Split(strings.TrimSpace(benchFENs), "\n") {
+			p, err := engine.ParseFEN(line)
+			if err != nil {
+				return fmt.Errorf("built-in bench position: %v", err)
+			}
+			positions = append(positions, engine.EPD{FEN: p.FEN(), Pos: p})
+		}
+	}
+	out := benchJSON{Depth: *depth, NodeCap: *nodes}
+	lim := engine.Limits{Depth: *depth, Nodes: *nodes}
+	var totalTime time.Duration
+	for _, o := range opts {
+		row := benchRow{Variant: o.Variant, Positions: len(positions)}
+		s := engine.NewSearcher(o)
+		var elapsed time.Duration
+		for i := range positions {
+			if e.ctx.Err() != nil {
+				return fmt.Errorf("interrupted")
+			}
+			r := s.Search(e.ctx, positions[i].Pos.Copy(), lim, nil)
+			row.Nodes += r.Stats.Nodes
+			row.QSNodes += r.Stats.QSNodes
+			row.MaxQSPly = max(row.MaxQSPly, r.Stats.MaxQSPly)
+			elapsed += r.Elapsed
+			if r.Stopped == engine.StopNodes {
+				row.Capped++
+			}
+		}
+		row.ElapsedMS = elapsed.Milliseconds()
+		row.NPS = nps(row.Nodes, elapsed.Seconds())
+		if row.Nodes > 0 {
+			row.QSShare = float64(row.QSNodes) / float64(row.Nodes)
+		}
+		out.TotalNodes += row.Nodes
+		totalTime += elapsed
+		out.Variants = append(out.Variants, row)
+		if !*asJSON {
+			fmt.Fprintf(e.stderr, "bench: %s done\n", o.Variant)
+		}
+	}
+	out.TotalNPS = nps(out.TotalNodes, totalTime.Seconds())
+
+	if *sfFlag != "none" {
+		path, err := perftStockfishPath(*sfFlag)
+		if err == nil && path != "" {
+			sfNPS, err := stockfishNPS(e, path, positions, *sfTime)
+			if err != nil {
+				return fmt.Errorf("stockfish: %v", err)
+			}
+			out.Stockfish, out.StockfishNPS = path, sfNPS
+			for i := range out.Variants {
+				out.Variants[i].Ratio = float64(out.Variants[i].NPS) / float64(max(sfNPS, 1))
+			}
+		} else if *sfFlag != "" {
+			return err
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "bench: %d positions, depth %d, node cap %d per search, untraced\n\n", len(positions), *depth, *nodes)
+	fmt.Fprintf(w, "%-10s %12s %12s %6s %6s %9s %10s %7s %7s\n", "variant", "nodes", "qs nodes", "qs%", "maxqs", "time ms", "nps", "capped", "vs SF")
+	for _, r := range out.Variants {
+		ratio := "-"
+		if r.Ratio > 0 {
+			ratio = fmt.Sprintf("%.2fx", r.Ratio)
+		}
+		fmt.Fprintf(w, "%-10s %12d %12d %5.1f%% %6d %9d %10d %7d %7s\n", r.Variant, r.Nodes, r.QSNodes, 100*r.QSShare, r.MaxQSPly, r.ElapsedMS, r.NPS, r.Capped, ratio)
+	}
+	fmt.Fprintf(w, "\ntotal: %d nodes, %d nps\n", out.TotalNodes, out.TotalNPS)
+	if out.Stockfish != "" {
+		fmt.Fprintf(w, "stockfish (%s, 1 thread, %s per position): %d nps\n", out.Stockfish, *sfTime, out.StockfishNPS)
+	} else {
+		fmt.Fprintln(w, "stockfish: not found, no speed ratio (install it or pass --stockfish PATH)")
+	}
+	fmt.Fprintln(w, "\nsignature:")
+	for _, r := range out.Variants {
+		fmt.Fprintf(w, "  %s %d\n", r.Variant, r.Nodes)
+	}
+	return nil
+}
+
+// stockfishNPS searches each position for movetime in Stockfish (one thread)
+// and returns its nodes per second over all of them, from its own reports.
+func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Duration) (int64, error) {
+	u, err := startUCIPerftEngine(e.ctx, path)
+	if err != nil {
+		return 0, err
+	}
+	defer u.close()
+	fmt.Fprintln(u.in, "setoption name Threads value 1\nsetoption name Hash value 16")
+	var nodes, ms int64
+	for i := range positions {
+		fmt.Fprintf(u.in, "ucinewgame\nposition fen %s\nisready\n", positions[i].FEN)
+		for {
+			line, err := u.next(e.ctx, 10*time.Second)
+			if err != nil {
+				return 0, err
+			}
+			if line == "readyok" {
+				break
+			}
+		}
+		fmt.Fprintf(u.in, "go movetime %d\n", movetime.Milliseconds())
+		var n, t int64
+		for {
+			line, err := u.next(e.ctx, movetime+10*time.Second)
+			if err != nil {
+				return 0, err
+			}
+			if strings.HasPrefix(line, "bestmove") {
+				break
+			}
+			f := strings.Fields(line)
+			for j := 0; j+1 < len(f); j++ {
+				switch f[j] {
+				case "nodes":
+					n, _ = strconv.ParseInt(f[j+1], 10, 64)
+				case "time":
+					t, _ = strconv.ParseInt(f[j+1], 10, 64)
+				}
+			}
+		}
+		nodes += n
+		ms += t
+	}
+	if ms == 0 {
+		return 0, fmt.Errorf("reported no time")
+	}
+	return nodes * 1000 / ms, nil
+}

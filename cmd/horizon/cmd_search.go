@@ -1,0 +1,210 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+func init() {
+	register(&command{name: "search", summary: "search a position with a QS variant and print info lines and the best move", run: runSearch})
+	register(&command{name: "variants", summary: "list the QS variants, their source documents and their switches", run: runVariants})
+}
+
+// searchJSON is the --json output of one search.
+type searchJSON struct {
+	FEN       string           `json:"fen"`
+	ID        string           `json:"id,omitempty"`
+	Variant   string           `json:"variant"`
+	Options   string           `json:"options"`
+	BestMove  string           `json:"bestmove"`
+	Ponder    string           `json:"ponder,omitempty"`
+	Score     int              `json:"score"`
+	Mate      int              `json:"mate,omitempty"`
+	PV        []string         `json:"pv"`
+	Depth     int              `json:"depth"`
+	Nodes     int64            `json:"nodes"`
+	QSNodes   int64            `json:"qs_nodes"`
+	MaxPly    int              `json:"max_ply"`
+	MaxQSPly  int              `json:"max_qs_ply"`
+	ElapsedMS int64            `json:"elapsed_ms"`
+	NPS       int64            `json:"nps"`
+	Stopped   string           `json:"stopped"`
+	Cutoffs   map[string]int64 `json:"cutoffs"`
+}
+
+func newSearchJSON(p *engine.EPD, o engine.Options, r engine.Result) searchJSON {
+	j := searchJSON{FEN: p.FEN, ID: p.ID, Variant: o.Variant, Options: o.String(), BestMove: r.BestMove.UCI(),
+		Score: int(r.Score), Depth: r.Depth, Nodes: r.Stats.Nodes, QSNodes: r.Stats.QSNodes,
+		MaxPly: r.Stats.MaxPly, MaxQSPly: r.Stats.MaxQSPly, ElapsedMS: r.Elapsed.Milliseconds(),
+		NPS: nps(r.Stats.Nodes, r.Elapsed.Seconds()), Stopped: r.Stopped.String(), Cutoffs: map[string]int64{}, PV: []string{}}
+	if r.Ponder != engine.NoMove {
+		j.Ponder = r.Ponder.UCI()
+	}
+	if r.Score.IsMate() {
+		j.Mate = r.Score.MateIn()
+	}
+	for _, m := range r.PV {
+		j.PV = append(j.PV, m.UCI())
+	}
+	for c, name := range engine.CauseNames() {
+		if n := r.Stats.Cutoffs[c]; n > 0 {
+			j.Cutoffs[name] = n
+		}
+	}
+	return j
+}
+
+func nps(nodes int64, secs float64) int64 {
+	if secs <= 0 {
+		return 0
+	}
+	return int64(float64(nodes) / secs)
+}
+
+// uciScore formats a score as UCI does: "cp 31" or "mate -3".
+func uciScore(s engine.Score) string {
+	if s.IsMate() {
+		return fmt.Sprintf("mate %d", s.MateIn())
+	}
+	return fmt.Sprintf("cp %d", s)
+}
+
+func movesUCI(ms []engine.Move) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = m.UCI()
+	}
+	return strings.Join(parts, " ")
+}
+
+func runSearch(e *env, args []string) error {
+	fs := newFlags(e, "search", "(--fen FEN | --epd FILE) [--depth N] [--qs VARIANT[,VARIANT]] [switches] [--json]",
+		`Searches each position with each QS variant and prints UCI-style info lines per
+iteration, then the best move. Every engine switch (see the flags below) can be
+set on top of a variant's preset. Searches are deterministic: the same position,
+variant, switches and limits visit the same tree, node for node.`,
+		"horizon search --fen startpos --depth 6",
+		"horizon search --fen '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1' --depth 5 --qs captures,see",
+		"horizon search --epd testdata/wacnew.epd --depth 4 --qs see --json")
+	fen := fs.String("fen", "", "position as FEN ('startpos' for the initial position)")
+	epd := fs.String("epd", "", "EPD file: search every position in it")
+	asJSON := fs.Bool("json", false, "print one JSON object per search (an array for several)")
+	sf := addSearchFlags(fs, "see", 6)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	opts, err := sf.options()
+	if err != nil {
+		return err
+	}
+	lim, err := sf.limits()
+	if err != nil {
+		return err
+	}
+	positions, err := loadPositions(*fen, *epd)
+	if err != nil {
+		return err
+	}
+	var out []searchJSON
+	for i := range positions {
+		p := &positions[i]
+		for _, o := range opts {
+			if e.ctx.Err() != nil {
+				return fmt.Errorf("interrupted")
+			}
+			s := engine.NewSearcher(o)
+			if !*asJSON {
+				label := p.FEN
+				if p.ID != "" {
+					label = p.ID + " " + label
+				}
+				fmt.Fprintf(e.stdout, "info string position %s variant %s\n", label, o.Variant)
+				s.OnIteration = func(it engine.IterationInfo) { printInfo(e.stdout, it) }
+			}
+			r := s.Search(e.ctx, p.Pos.Copy(), lim, nil)
+			if *asJSON {
+				out = append(out, newSearchJSON(p, o, r))
+				continue
+			}
+			fmt.Fprintf(e.stdout, "info string nodes %d qsnodes %d maxqsply %d stopped %s\n", r.Stats.Nodes, r.Stats.QSNodes, r.Stats.MaxQSPly, r.Stopped)
+			if r.Ponder != engine.NoMove {
+				fmt.Fprintf(e.stdout, "bestmove %s ponder %s\n", r.BestMove.UCI(), r.Ponder.UCI())
+			} else {
+				fmt.Fprintf(e.stdout, "bestmove %s\n", r.BestMove.UCI())
+			}
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if len(out) == 1 {
+			return enc.Encode(out[0])
+		}
+		return enc.Encode(out)
+	}
+	if e.ctx.Err() != nil {
+		return fmt.Errorf("interrupted")
+	}
+	return nil
+}
+
+func printInfo(w io.Writer, it engine.IterationInfo) {
+	ms := it.Elapsed.Milliseconds()
+	fmt.Fprintf(w, "info depth %d seldepth %d score %s nodes %d qsnodes %d nps %d time %d pv %s\n",
+		it.Depth, it.SelDepth, uciScore(it.Score), it.Nodes, it.QSNodes, nps(it.Nodes, it.Elapsed.Seconds()), ms, movesUCI(it.PV))
+}
+
+func runVariants(e *env, args []string) error {
+	fs := newFlags(e, "variants", "[--json]",
+		`Lists the QS variants (presets of the engine's switches), the document in
+shared/seeds each follows, what it does, and the value of every switch.`,
+		"horizon variants", "horizon search --fen startpos --qs threshold --qs-levels 6")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	vs := engine.Variants()
+	if *asJSON {
+		type vj struct {
+			Name     string            `json:"name"`
+			Source   string            `json:"source"`
+			Summary  string            `json:"summary"`
+			Switches map[string]string `json:"switches"`
+		}
+		var out []vj
+		for _, v := range vs {
+			sw := map[string]string{}
+			for _, spec := range engine.OptionSpecs() {
+				sw[spec.Name] = spec.Get(&v.Options)
+			}
+			out = append(out, vj{v.Name, v.Source, v.Summary, sw})
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	for _, v := range vs {
+		fmt.Fprintf(e.stdout, "%-10s %s\n           source: %s\n", v.Name, v.Summary, v.Source)
+	}
+	fmt.Fprintln(e.stdout, "\nSwitches (set any on top of a variant, e.g. --qs threshold --qs-levels 6):")
+	fmt.Fprintf(e.stdout, "  %-14s", "")
+	for _, v := range vs {
+		fmt.Fprintf(e.stdout, " %-9s", v.Name)
+	}
+	fmt.Fprintln(e.stdout)
+	for _, spec := range engine.OptionSpecs() {
+		fmt.Fprintf(e.stdout, "  %-14s", spec.Name)
+		for _, v := range vs {
+			fmt.Fprintf(e.stdout, " %-9s", spec.Get(&v.Options))
+		}
+		fmt.Fprintln(e.stdout)
+	}
+	return nil
+}
