@@ -50,9 +50,12 @@ func (s *Searcher) genQS(f *frame, qsPly int, evasions bool) {
 			f.moves.N = n
 		case QSBeal:
 			// Beal / Rival: advanced pawn moves, here pushes to the 7th rank.
-			seventh := rank7
+			seventh, sixth := rank7, p.pieces[White][Pawn]&rank6&^(p.occ>>8)
 			if p.side == Black {
-				seventh = rank2
+				seventh, sixth = rank2, p.pieces[Black][Pawn]&rank3&^(p.occ<<8)
+			}
+			if sixth == 0 {
+				break // no pawn can step to the 7th: skip generating quiets
 			}
 			p.Generate(GenQuiets, &s.scratch)
 			for _, m := range s.scratch.Slice() {
@@ -351,7 +354,7 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply, ext int) Score {
 	best := -Infinity
 	if s.tt != nil {
 		if e, ok := s.tt.probe(p.key); ok {
-			hashMove = e.move
+			hashMove = e.move()
 			sc := scoreFromTT(Score(e.score), ply)
 			if ply > 0 && (e.bound == BoundExact || (e.bound == BoundLower && sc >= beta) || (e.bound == BoundUpper && sc <= alpha)) {
 				startDepth, best = int(e.depth)+1, sc

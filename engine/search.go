@@ -356,12 +356,12 @@ func (s *Searcher) search(alpha, beta Score, depth, ply, ext int) Score {
 	ttMove := NoMove
 	if s.tt != nil {
 		if e, ok := s.tt.probe(p.key); ok {
-			ttMove = e.move
+			ttMove = e.move()
 			if ply > 0 && (kind == KindNonPV || !s.opts.PVS) && int(e.depth) >= depth {
 				sc := scoreFromTT(Score(e.score), ply)
 				if e.bound == BoundExact || (e.bound == BoundLower && sc >= beta) || (e.bound == BoundUpper && sc <= alpha) {
 					f.cause = CauseTT
-					return s.finish(f, sc, e.bound, e.move)
+					return s.finish(f, sc, e.bound, e.move())
 				}
 			}
 		}

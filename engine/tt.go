@@ -1,19 +1,24 @@
 package engine
 
-// ttEntry is one transposition table slot (16 bytes).
+// ttEntry is one transposition table slot (16 bytes). The move field also
+// carries the search generation that wrote the entry, so that starting a
+// search "clean" is one increment rather than clearing the whole table.
 type ttEntry struct {
-	key   uint64
-	move  Move
-	score int16
-	depth int8
-	bound Bound
+	key     uint64
+	moveGen uint32 // move in bits 0-19, generation above
+	score   int16
+	depth   int8
+	bound   Bound
 }
+
+const ttGenShift = 20
 
 // transTable is a single-slot, always-replace hash table: simple and
 // deterministic, which matters more to a debugger than the last few Elo.
 type transTable struct {
 	entries []ttEntry
 	mask    uint64
+	gen     uint32
 }
 
 func newTransTable(mb int) *transTable {
@@ -21,22 +26,32 @@ func newTransTable(mb int) *transTable {
 	for n*2*16 <= uint64(mb)<<20 {
 		n *= 2
 	}
-	return &transTable{entries: make([]ttEntry, n), mask: n - 1}
+	return &transTable{entries: make([]ttEntry, n), mask: n - 1, gen: 1}
 }
 
-func (t *transTable) clear() { clear(t.entries) }
+// clear makes every entry invalid for the searches that follow.
+func (t *transTable) clear() {
+	t.gen++
+	if t.gen >= 1<<(32-ttGenShift) {
+		clear(t.entries)
+		t.gen = 1
+	}
+}
 
 func (t *transTable) probe(key uint64) (ttEntry, bool) {
 	e := t.entries[key&t.mask]
-	return e, e.key == key && e.bound != BoundNone
+	return e, e.key == key && e.moveGen>>ttGenShift == t.gen && e.bound != BoundNone
 }
+
+func (e ttEntry) move() Move { return Move(e.moveGen & (1<<ttGenShift - 1)) }
 
 func (t *transTable) store(key uint64, m Move, s Score, depth int, b Bound, ply int) {
 	e := &t.entries[key&t.mask]
-	if e.key == key && m == NoMove {
-		m = e.move // keep the old best move rather than forget it
+	if m == NoMove && e.key == key && e.moveGen>>ttGenShift == t.gen {
+		m = e.move() // keep the old best move rather than forget it
 	}
-	*e = ttEntry{key: key, move: m, score: int16(scoreToTT(s, ply)), depth: int8(max(min(depth, 127), -128)), bound: b}
+	*e = ttEntry{key: key, moveGen: uint32(m) | t.gen<<ttGenShift, score: int16(scoreToTT(s, ply)),
+		depth: int8(max(min(depth, 127), -128)), bound: b}
 }
 
 // Mate scores are stored relative to the node, not the root, so that a hit

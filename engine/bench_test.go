@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// TestBenchSignature keeps the node count of every bench position and
+// variant in testdata/bench.golden: any change to the search shows up in
+// review as a change to that file (go test ./engine/ -run BenchSignature -update).
+func TestBenchSignature(t *testing.T) {
+	f, err := os.Open("../testdata/stockfish_bench.fen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var fens []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fens = append(fens, sc.Text())
+	}
+	lim := Limits{Depth: 3, Nodes: 100_000}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# bench signature: nodes per position (testdata/stockfish_bench.fen line) and variant, depth %d, node cap %d\n", lim.Depth, lim.Nodes)
+	for _, v := range VariantNames() {
+		s := NewSearcher(mustVariant(v))
+		var total int64
+		var counts []string
+		for _, fen := range fens {
+			r := s.Search(context.Background(), MustParseFEN(fen), lim, nil)
+			total += r.Stats.Nodes
+			counts = append(counts, fmt.Sprint(r.Stats.Nodes))
+		}
+		fmt.Fprintf(&b, "%s total %d\n%s %s\n", v, total, v, strings.Join(counts, " "))
+	}
+	const golden = "../testdata/bench.golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if got := b.String(); got != string(want) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := range min(len(gl), len(wl)) {
+			if gl[i] != wl[i] {
+				t.Errorf("bench signature changed (run -update if intended):\n got: %.200s\nwant: %.200s", gl[i], wl[i])
+			}
+		}
+	}
+}
