@@ -44,7 +44,6 @@ type comparePos struct {
 	Solved    *bool   `json:"solved"` // nil when the position has no bm or am
 	Run       int64   `json:"run,omitempty"`
 	elapsed   time.Duration
-	answers   []string // bm/am as text, for the table
 }
 
 // compareVariant sums one variant's searches.

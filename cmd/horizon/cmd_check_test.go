@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+func TestCheckCommand(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "c.trace")
+	// With the hash table on (the default): cutoffs by the table are
+	// checked too.
+	code, _, errOut := runCLI(t, "", "compare", "--fen", kiwipete, "--depth", "3", "--qs", "captures,threshold,unified", "--trace", file, "--csv")
+	if code != 0 {
+		t.Fatalf("recording: %s", errOut)
+	}
+	code, out, errOut := runCLI(t, "", "check", file)
+	if code != 0 || strings.Count(out, "no violations") != 3 {
+		t.Fatalf("clean trace: exit %d\n%s%s", code, out, errOut)
+	}
+
+	// Damage one row: a QS node with children claims a better score.
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var victim trace.Node
+	err = st.Subtree(context.Background(), 2, 0, -1, func(n trace.Node) error {
+		if victim.ID == 0 && n.Kind == engine.KindQS && n.SubtreeSize > 1 && n.Cause == engine.CauseNone {
+			victim = n
+		}
+		return nil
+	})
+	st.Close()
+	if err != nil || victim.ID == 0 {
+		t.Fatalf("no QS node to damage: %v", err)
+	}
+	db, err := sql.Open("sqlite3", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec("UPDATE node_rows SET score = score + 5 WHERE k = ?", int64(2)<<32|victim.ID)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	code, out, errOut = runCLI(t, "", "check", file)
+	if code != 1 {
+		t.Fatalf("damaged trace: exit %d, want 1\n%s", code, out)
+	}
+	checkOneLineError(t, errOut, "violations in 1 of the runs")
+	if want := fmt.Sprintf("node %d [", victim.ID); !strings.Contains(out, want) || !strings.Contains(out, "score:") {
+		t.Errorf("output does not name node %d and the score rule:\n%s", victim.ID, out)
+	}
+
+	code, out, _ = runCLI(t, "", "check", file, "--run", "2", "--json")
+	var reps []compare.CheckReport
+	if err := json.Unmarshal([]byte(out), &reps); err != nil || code != 1 || len(reps) != 1 {
+		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
+	}
+	if r := reps[0]; r.RunID != 2 || r.Count == 0 || r.ByRule[compare.RuleScore] == 0 || r.Violations[0].Rule == "" {
+		t.Errorf("--json report %+v", r)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{file, "--run", "7"}, 1, "no such run"},
+		{[]string{}, 2, "trace file"},
+		{[]string{file, "--max", "0"}, 2, "--max"},
+		{[]string{filepath.Join(t.TempDir(), "none.trace")}, 1, "none.trace"},
+	} {
+		code, _, errOut := runCLI(t, "", append([]string{"check"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) {
+			t.Errorf("check %v: exit %d, stderr %q; want %d and %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+	}
+}

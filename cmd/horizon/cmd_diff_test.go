@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// recordWith records one search per variant into file with 'horizon
+// compare --trace' (hash table off, so trees are reproducible).
+func recordWith(t *testing.T, file, fen, depth, qs string) {
+	t.Helper()
+	code, _, errOut := runCLI(t, "", "compare", "--fen", fen, "--depth", depth, "--qs", qs, "--tt", "false", "--trace", file, "--csv")
+	if code != 0 {
+		t.Fatalf("recording %s: exit %d: %s", qs, code, errOut)
+	}
+}
+
+func TestDiffSelf(t *testing.T) {
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.trace")
+	other := filepath.Join(dir, "other.trace")
+	recordWith(t, one, kiwipete, "3", "unified")
+	recordWith(t, one, kiwipete, "3", "unified") // run 2: the same search again
+	recordWith(t, other, kiwipete, "3", "unified")
+	for _, args := range [][]string{
+		{one, "--run", "1", "--run", "2"},
+		{one}, // a file with two runs needs no --run
+		{one, other, "--run", "2", "--run", "1"},
+		{"--run", "1", one, "--run", "1", other}, // flags anywhere
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(t, "", append([]string{"diff", "--json"}, args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var r compare.Report
+			if err := json.Unmarshal([]byte(out), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.OnlyA != 0 || r.OnlyB != 0 || r.Changed != 0 || r.First != nil || len(r.Top) != 0 || r.Matched != r.A.Rows || r.Matched == 0 {
+				t.Errorf("a run against itself: %s", out)
+			}
+			code, out, _ = runCLI(t, "", append([]string{"diff"}, args...)...)
+			if code != 0 || !strings.Contains(out, "the trees are identical") {
+				t.Errorf("text: exit %d\n%s", code, out)
+			}
+		})
+	}
+}
+
+// TestDiffOutputs checks the three outputs of one diff against the
+// library's report.
+func TestDiffOutputs(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cmp.trace")
+	recordWith(t, file, kiwipete, "3", "captures,see")
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	want, err := compare.Align(context.Background(), compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}, compare.Options{Top: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	code, out, errOut := runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--top", "5", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, key := range []string{"a", "b", "matched", "only_a", "only_b", "changed", "changed_nodes", "first_difference", "top", "plies", "qs_plies", "qs_levels"} {
+		if !strings.Contains(out, `"`+key+`":`) {
+			t.Errorf("--json has no key %q", key)
+		}
+	}
+	var got compare.Report
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Matched != want.Matched || got.OnlyA != want.OnlyA || got.OnlyB != want.OnlyB || got.Changed != want.Changed ||
+		len(got.Top) != len(want.Top) || got.First.Reason != want.First.Reason {
+		t.Errorf("--json differs from compare.Align:\n%s", out)
+	}
+
+	code, out, _ = runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--top", "5")
+	for _, s := range []string{"variant captures", "variant see", "first difference", want.First.Reason, "nodes by ply",
+		"subtrees whose sizes differ most", strings.Join(want.Top[0].Path, " "), "changed nodes"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("text output lacks %q", s)
+		}
+	}
+	if code != 0 {
+		t.Errorf("text: exit %d", code)
+	}
+
+	code, out, _ = runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--top", "5", "--csv")
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != 0 || err != nil {
+		t.Fatalf("csv: exit %d, %v", code, err)
+	}
+	found := map[string][]string{}
+	tops := 0
+	for _, r := range rows {
+		if len(r) != 5 {
+			t.Fatalf("csv row %v: want 5 fields", r)
+		}
+		found[r[0]+"/"+r[1]] = r
+		if r[0] == "top" {
+			tops++
+		}
+	}
+	if r := found["total/nodes"]; r == nil || r[2] != strconv.FormatInt(want.A.Nodes, 10) || r[3] != strconv.FormatInt(want.B.Nodes, 10) {
+		t.Errorf("csv total/nodes row %v, want %d and %d", r, want.A.Nodes, want.B.Nodes)
+	}
+	if r := found["align/only"]; r == nil || r[2] != strconv.FormatInt(want.OnlyA, 10) || r[3] != strconv.FormatInt(want.OnlyB, 10) {
+		t.Errorf("csv align/only row %v", r)
+	}
+	if tops != len(want.Top) {
+		t.Errorf("csv has %d top rows, want %d", tops, len(want.Top))
+	}
+}
+
+func TestDiffErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "two.trace")
+	recordWith(t, file, kiwipete, "1", "captures,see")
+	three := filepath.Join(dir, "three.trace")
+	recordWith(t, three, kiwipete, "1", "captures,see,none")
+	mixed := filepath.Join(dir, "mixed.trace")
+	recordWith(t, mixed, kiwipete, "1", "captures")
+	recordWith(t, mixed, "startpos", "1", "captures")
+	notTrace := writeFile(t, "notes.txt", "hello\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"unknown run", []string{file, "--run", "1", "--run", "9"}, 1, []string{"no run 9", "1 captures", "2 see"}},
+		{"different positions", []string{mixed, "--run", "1", "--run", "2"}, 1, []string{"different positions", "run 1", "run 2"}},
+		{"three runs, no --run", []string{three}, 2, []string{"holds 3 runs", "--run"}},
+		{"one --run", []string{file, "--run", "1"}, 2, []string{"--run twice"}},
+		{"two files of several runs", []string{file, three}, 2, []string{"choose with --run"}},
+		{"bad run id", []string{file, "--run", "x", "--run", "1"}, 2, []string{"not a run id"}},
+		{"no file", nil, 2, []string{"trace file"}},
+		{"three files", []string{file, file, file}, 2, []string{"one or two trace files"}},
+		{"not a trace", []string{notTrace, file}, 1, []string{"notes.txt", "not"}},
+		{"json and csv", []string{file, "--json", "--csv"}, 2, []string{"--csv"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCLI(t, "", append([]string{"diff"}, tc.args...)...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr %q", code, tc.code, errOut)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr %q does not say %q", errOut, w)
+				}
+			}
+		})
+	}
+}
