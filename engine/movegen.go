@@ -61,7 +61,8 @@ func (p *Position) Generate(k GenKind, l *MoveList) {
 	occNoKing := p.occ &^ sqBB(ksq)
 	bishops := p.pieces[them][Bishop] | p.pieces[them][Queen]
 	rooks := p.pieces[them][Rook] | p.pieces[them][Queen]
-	for b := kingAttacks[ksq] & kingTargets &^ p.leaperAttacks(them); b != 0; {
+	leapers := p.leaperAttacks(them)
+	for b := kingAttacks[ksq] & kingTargets &^ leapers; b != 0; {
 		to := b.popLSB()
 		if bishopAttacks(to, occNoKing)&bishops == 0 && rookAttacks(to, occNoKing)&rooks == 0 {
 			l.add(newMove(ksq, to, NoPieceType, flagNormal))
@@ -110,7 +111,7 @@ func (p *Position) Generate(k GenKind, l *MoveList) {
 	}
 
 	if k != GenCaptures && checkers == 0 && p.castle != 0 {
-		p.genCastles(l, us, them)
+		p.genCastles(l, us, leapers)
 	}
 }
 
@@ -134,26 +135,49 @@ func (p *Position) leaperAttacks(c Color) Bitboard {
 	return a
 }
 
-func (p *Position) genCastles(l *MoveList, us, them Color) {
-	if us == White {
-		if p.castle&castleWK != 0 && p.occ&(sqBB(sqF1)|sqBB(sqG1)) == 0 &&
-			!p.Attacked(sqF1, them) && !p.Attacked(sqG1, them) {
-			l.add(newMove(sqE1, sqG1, NoPieceType, flagCastle))
+// castling describes one castling move: the right it needs, the squares
+// between king and rook that must be empty, and the squares the king crosses
+// or lands on, which must not be attacked (its own square is checked apart).
+type castling struct {
+	right       uint8
+	empty, safe Bitboard
+	move        Move
+}
+
+var castlings = [2][2]castling{
+	White: {
+		{castleWK, sqBB(sqF1) | sqBB(sqG1), sqBB(sqF1) | sqBB(sqG1), newMove(sqE1, sqG1, NoPieceType, flagCastle)},
+		{castleWQ, sqBB(sqB1) | sqBB(sqC1) | sqBB(sqD1), sqBB(sqC1) | sqBB(sqD1), newMove(sqE1, sqC1, NoPieceType, flagCastle)},
+	},
+	Black: {
+		{castleBK, sqBB(sqF8) | sqBB(sqG8), sqBB(sqF8) | sqBB(sqG8), newMove(sqE8, sqG8, NoPieceType, flagCastle)},
+		{castleBQ, sqBB(sqB8) | sqBB(sqC8) | sqBB(sqD8), sqBB(sqC8) | sqBB(sqD8), newMove(sqE8, sqC8, NoPieceType, flagCastle)},
+	},
+}
+
+// genCastles adds the castling moves of us, who is not in check; leapers
+// are the squares the enemy's pawns, knights and king attack.
+func (p *Position) genCastles(l *MoveList, us Color, leapers Bitboard) {
+	for i := range castlings[us] {
+		c := &castlings[us][i]
+		if p.castle&c.right != 0 && p.occ&c.empty == 0 && leapers&c.safe == 0 && !p.slidersAttack(c.safe, us.Other()) {
+			l.add(c.move)
 		}
-		if p.castle&castleWQ != 0 && p.occ&(sqBB(sqB1)|sqBB(sqC1)|sqBB(sqD1)) == 0 &&
-			!p.Attacked(sqD1, them) && !p.Attacked(sqC1, them) {
-			l.add(newMove(sqE1, sqC1, NoPieceType, flagCastle))
+	}
+}
+
+// slidersAttack reports whether a bishop, rook or queen of colour by
+// attacks any of squares.
+func (p *Position) slidersAttack(squares Bitboard, by Color) bool {
+	bishops := p.pieces[by][Bishop] | p.pieces[by][Queen]
+	rooks := p.pieces[by][Rook] | p.pieces[by][Queen]
+	for squares != 0 {
+		s := squares.popLSB()
+		if bishopAttacks(s, p.occ)&bishops != 0 || rookAttacks(s, p.occ)&rooks != 0 {
+			return true
 		}
-		return
 	}
-	if p.castle&castleBK != 0 && p.occ&(sqBB(sqF8)|sqBB(sqG8)) == 0 &&
-		!p.Attacked(sqF8, them) && !p.Attacked(sqG8, them) {
-		l.add(newMove(sqE8, sqG8, NoPieceType, flagCastle))
-	}
-	if p.castle&castleBQ != 0 && p.occ&(sqBB(sqB8)|sqBB(sqC8)|sqBB(sqD8)) == 0 &&
-		!p.Attacked(sqD8, them) && !p.Attacked(sqC8, them) {
-		l.add(newMove(sqE8, sqC8, NoPieceType, flagCastle))
-	}
+	return false
 }
 
 func addPromos(l *MoveList, from, to Square) {
