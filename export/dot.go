@@ -142,7 +142,10 @@ func (g *Graph) edgeAttrs(parent, n *Node, lastSearch bool) string {
 			label += " cut"
 		}
 	}
-	a := "label=" + quote(label) + style
+	// xlabel, not label: dot gives a labelled edge a node of its own in an
+	// extra rank, which makes big layouts markedly slower; external
+	// labels are placed after the layout.
+	a := "xlabel=" + quote(label) + style
 	if n.PV {
 		a += fmt.Sprintf(", penwidth=2.5, color=%q, fontcolor=%q", colPV, colPV)
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -506,5 +507,51 @@ func TestLabels(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("case %d: got %q, want %q", i, c.got, c.want)
 		}
+	}
+}
+
+// TestIcicleSplit draws the same chart in one walk and cut into parts
+// walked in parallel: every node rectangle (position, colour, tooltip,
+// label) is the same; only the merged runs may break at the parts' edges.
+func TestIcicleSplit(t *testing.T) {
+	st, _ := fixedTrace(t)
+	ctx := context.Background()
+	run, top, err := Resolve(ctx, st, Selection{Node: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	draw := func(splitMin int64, workers int, depth int) (nodes []string, header string) {
+		oldMin, oldWorkers := icicleSplitMin, icicleWorkers
+		icicleSplitMin, icicleWorkers = splitMin, workers
+		defer func() { icicleSplitMin, icicleWorkers = oldMin, oldWorkers }()
+		var out bytes.Buffer
+		if err := WriteIcicle(ctx, st, run, top, IcicleOptions{Width: 1200, Depth: depth}, &out); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(out.String(), "\n") {
+			if strings.HasPrefix(l, `<g class="node">`) {
+				nodes = append(nodes, l)
+			}
+		}
+		sort.Strings(nodes)
+		return nodes, out.String()[:strings.Index(out.String(), "<g font-size")]
+	}
+	for _, depth := range []int{-1, 4} {
+		t.Run(fmt.Sprint("depth ", depth), func(t *testing.T) {
+			one, h1 := draw(1<<62, 1, depth)
+			split, h2 := draw(100, 3, depth)
+			if len(one) == 0 || strings.Join(one, "\n") != strings.Join(split, "\n") {
+				t.Fatalf("split chart differs: %d node rectangles, %d in one walk", len(split), len(one))
+			}
+			// The headers agree on rows and node counts.
+			rowsOf := func(h string) int { return strings.Count(h, `text-anchor="end"`) }
+			if rowsOf(h1) != rowsOf(h2) {
+				t.Fatalf("split chart has %d rows, one walk %d", rowsOf(h2), rowsOf(h1))
+			}
+			drawn := regexp.MustCompile(`nodes, ([\d,]+) drawn`)
+			if a, b := drawn.FindString(h1), drawn.FindString(h2); a != b || a == "" {
+				t.Fatalf("header says %q split, %q in one walk", b, a)
+			}
+		})
 	}
 }

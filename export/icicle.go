@@ -5,8 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -55,26 +58,49 @@ type icicleMerge struct {
 	active bool
 }
 
-// icicle writes the chart's body into a buffer while the walk goes on; the
-// header, whose height depends on the rows seen, is written at the end.
+// icicle holds what every walk of the chart shares; it is read-only while
+// the walks run.
 type icicle struct {
 	opts    IcicleOptions
 	run     trace.Run
 	top     trace.Node
 	topPath []string
-	scale   float64 // pixels per node
+	scale   float64        // pixels per node
+	pv      map[int64]bool // ids on the principal variation from the top
+}
+
+// part is one walk: the subtree of one node, streamed in pre-order. Big
+// charts are cut into parts walked side by side, each on its own
+// connection; the nodes above the parts are drawn from their own rows.
+type part struct {
+	ic      *icicle
+	root    trace.Node
+	rowOff  int  // row of the part's root
+	isTop   bool // the part is the whole chart: its root's move is made already
 	pos     *engine.Position
+	walker  *walker
 	stack   []icicleEntry
-	merges  []icicleMerge // by row
-	rows    int           // rows seen
+	merges  []icicleMerge // by row, from rowOff
+	rows    int           // rows reached (absolute)
 	body    bytes.Buffer
 	rects   int
 	merged  int
 	total   int64 // rows walked
 	qsTotal int64
-	walker  *walker
-	pv      map[int64]bool // ids on the principal variation from the top
+	// The root's subtree figures, for the nodes above the part.
+	rootRows, rootQS int64
+	rootMaxQSPly     int
 }
+
+// Splitting: charts of at least icicleSplitMin nodes are cut into parts of
+// at most a 32nd of the chart where the depth limit allows, found by
+// opening the biggest node first, at most icicleMaxUpper nodes in all.
+// icicleWorkers, when > 0, overrides the number of parallel walks.
+var (
+	icicleSplitMin = int64(500_000)
+	icicleMaxUpper = 512
+	icicleWorkers  = 0
+)
 
 // WriteIcicle writes an SVG icicle chart of the subtree under top: one
 // rectangle per node, as wide as its subtree, one row per level below top,
@@ -82,6 +108,8 @@ type icicle struct {
 // are merged with their neighbours in the row. The subtree is streamed
 // through trace's Subtree query, so memory does not grow with its size;
 // the output holds at most about one rectangle per pixel column and row.
+// A big subtree is cut into parts streamed in parallel (up to GOMAXPROCS,
+// at most 4), as reading the rows is nearly all the work.
 func WriteIcicle(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, opts IcicleOptions, w io.Writer) error {
 	if opts.Width <= 0 {
 		opts.Width = 1600
@@ -100,34 +128,103 @@ func WriteIcicle(ctx context.Context, st *trace.Store, run trace.Run, top trace.
 	if err != nil {
 		return err
 	}
-	ic := &icicle{opts: opts, run: run, top: top, topPath: topPath, pos: pos, walker: newWalker(path)}
+	ic := &icicle{opts: opts, run: run, top: top, topPath: topPath}
 	ic.scale = float64(opts.Width-icicleMargin) / float64(max(top.SubtreeSize, 1))
 	if ic.pv, err = pvChain(ctx, st, run.ID, top); err != nil {
 		return err
 	}
-	err = st.Subtree(ctx, run.ID, top.ID, opts.Depth, ic.visit)
-	if err != nil {
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	if icicleWorkers > 0 {
+		workers = icicleWorkers
+	}
+	var upper []upperNode
+	var parts []*part
+	if workers > 1 && top.SubtreeSize >= icicleSplitMin && opts.Depth != 0 {
+		upper, parts, err = ic.split(ctx, st, path, pos)
+		if err != nil {
+			return err
+		}
+	} else {
+		parts = []*part{{ic: ic, root: top, isTop: true, pos: pos, walker: newWalker(path)}}
+	}
+	if err := walkParts(ctx, st, parts, workers); err != nil {
 		return err
 	}
-	ic.closeTo(-1)
-	for r := range ic.merges {
-		ic.flush(r)
+	return ic.write(w, upper, parts)
+}
+
+// walkParts walks the parts, biggest first, on up to workers goroutines;
+// the first error stops the others.
+func walkParts(ctx context.Context, st *trace.Store, parts []*part, workers int) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	order := make([]*part, len(parts))
+	copy(order, parts)
+	sort.SliceStable(order, func(i, j int) bool { return order[i].root.SubtreeSize > order[j].root.SubtreeSize })
+	next := make(chan *part)
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for i := 0; i < min(workers, len(order)); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range next {
+				if err := p.walk(ctx, st); err != nil {
+					errs <- err
+					cancel()
+					return
+				}
+			}
+		}()
 	}
-	return ic.write(w)
+feed:
+	for _, p := range order {
+		select {
+		case next <- p:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// walk streams the part's subtree.
+func (p *part) walk(ctx context.Context, st *trace.Store) error {
+	depth := p.ic.opts.Depth
+	if depth >= 0 {
+		depth -= p.rowOff
+	}
+	p.rootMaxQSPly = -1
+	if err := st.Subtree(ctx, p.ic.run.ID, p.root.ID, depth, p.visit); err != nil {
+		return err
+	}
+	p.closeTo(-1)
+	for r := range p.merges {
+		p.flush(r)
+	}
+	return nil
 }
 
 // visit takes the next row of the walk.
-func (ic *icicle) visit(n trace.Node) error {
-	ic.closeTo(n.ID)
-	qs, qsPly, _ := ic.walker.visit(n)
-	ic.total++
+func (p *part) visit(n trace.Node) error {
+	ic := p.ic
+	p.closeTo(n.ID)
+	qs, qsPly, _ := p.walker.visit(n)
+	p.total++
 	if qs {
-		ic.qsTotal++
+		p.qsTotal++
 	}
-	row := len(ic.stack)
-	ic.rows = max(ic.rows, row+1)
-	for len(ic.merges) <= row {
-		ic.merges = append(ic.merges, icicleMerge{})
+	level := len(p.stack)
+	row := p.rowOff + level
+	p.rows = max(p.rows, row+1)
+	for len(p.merges) <= level {
+		p.merges = append(p.merges, icicleMerge{})
 	}
 	e := icicleEntry{n: n, row: row, qs: qs, qsPly: qsPly, rows: 1, maxQSPly: -1}
 	if qs {
@@ -137,26 +234,28 @@ func (ic *icicle) visit(n trace.Node) error {
 	e.wide = width >= icicleMinRect
 	if e.wide {
 		e.pv = ic.pv[n.ID]
-		ic.flush(row)
+		p.flush(level)
 		// A wide node's ancestors are all wide and have made their moves,
 		// so the position is the parent's; make this node's move for its
-		// children. The top node's move is in the replayed position already.
+		// children. The chart's top has its move made already.
 		switch m := n.Move; {
-		case row == 0 && m != engine.NoMove && len(ic.topPath) > 0:
-			e.san = ic.topPath[len(ic.topPath)-1]
-		case row > 0 && m != engine.NoMove:
-			if !ic.pos.IsLegal(m) {
-				return fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w",
-					ic.run.ID, n.ID, m.UCI(), ic.pos.FEN(), trace.ErrCorrupt)
+		case level == 0 && p.isTop:
+			if m != engine.NoMove && len(ic.topPath) > 0 {
+				e.san = ic.topPath[len(ic.topPath)-1]
 			}
-			e.san = ic.pos.SAN(m)
-			ic.pos.MakeMove(m)
+		case m != engine.NoMove:
+			if !p.pos.IsLegal(m) {
+				return fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w",
+					ic.run.ID, n.ID, m.UCI(), p.pos.FEN(), trace.ErrCorrupt)
+			}
+			e.san = p.pos.SAN(m)
+			p.pos.MakeMove(m)
 			e.made = true
 		}
 	} else {
-		m := &ic.merges[row]
+		m := &p.merges[level]
 		if m.active && x-m.x1 > icicleMinRect {
-			ic.flush(row)
+			p.flush(level)
 		}
 		if !m.active {
 			*m = icicleMerge{x0: x, active: true}
@@ -167,32 +266,135 @@ func (ic *icicle) visit(n trace.Node) error {
 			m.qs++
 		}
 	}
-	ic.stack = append(ic.stack, e)
+	p.stack = append(p.stack, e)
 	return nil
 }
 
 // closeTo closes every open node whose subtree ends at or before id (all
 // of them when id < 0): it draws the wide ones and hands their figures up.
-func (ic *icicle) closeTo(id int64) {
-	for len(ic.stack) > 0 {
-		e := &ic.stack[len(ic.stack)-1]
+func (p *part) closeTo(id int64) {
+	for len(p.stack) > 0 {
+		e := &p.stack[len(p.stack)-1]
 		if id >= 0 && e.n.End() > id {
 			return
 		}
 		if e.wide {
-			ic.rect(e)
+			p.ic.rect(&p.body, e)
+			p.rects++
 		}
 		if e.made {
-			ic.pos.UnmakeMove()
+			p.pos.UnmakeMove()
 		}
-		if len(ic.stack) > 1 {
-			p := &ic.stack[len(ic.stack)-2]
-			p.rows += e.rows
-			p.qsRows += e.qsRows
-			p.maxQSPly = max(p.maxQSPly, e.maxQSPly)
+		if len(p.stack) > 1 {
+			up := &p.stack[len(p.stack)-2]
+			up.rows += e.rows
+			up.qsRows += e.qsRows
+			up.maxQSPly = max(up.maxQSPly, e.maxQSPly)
+		} else {
+			p.rootRows, p.rootQS, p.rootMaxQSPly = e.rows, e.qsRows, e.maxQSPly
 		}
-		ic.stack = ic.stack[:len(ic.stack)-1]
+		p.stack = p.stack[:len(p.stack)-1]
 	}
+}
+
+// upperNode is a node above the parts of a split chart.
+type upperNode struct {
+	e       icicleEntry
+	parent  int // index in the upper nodes; -1 for the top
+	rootPly int // its QS root's ply when it is a QS node
+}
+
+// split cuts the chart into parts: it opens the biggest node until every
+// part is small enough, reading only the opened nodes' children.
+func (ic *icicle) split(ctx context.Context, st *trace.Store, path []trace.Node, topPos *engine.Position) ([]upperNode, []*part, error) {
+	target := max(ic.top.SubtreeSize/32, 1)
+	type pending struct {
+		n      trace.Node
+		row    int
+		parent int
+	}
+	var heap []pending // few: kept sorted by hand, biggest last
+	push := func(p pending) {
+		i := sort.Search(len(heap), func(i int) bool {
+			a, b := heap[i].n, p.n
+			return a.SubtreeSize > b.SubtreeSize || (a.SubtreeSize == b.SubtreeSize && a.ID < b.ID)
+		})
+		heap = append(heap, pending{})
+		copy(heap[i+1:], heap[i:])
+		heap[i] = p
+	}
+	var upper []upperNode
+	var positions []*engine.Position
+	push(pending{n: ic.top, row: 0, parent: -1})
+	tw := newWalker(path)
+	for len(heap) > 0 {
+		c := heap[len(heap)-1]
+		depthOK := ic.opts.Depth < 0 || c.row < ic.opts.Depth
+		if c.n.SubtreeSize <= target || len(upper) >= icicleMaxUpper || !depthOK || c.n.SubtreeSize <= 1 {
+			break
+		}
+		heap = heap[:len(heap)-1]
+		// Open c: it is drawn from its own row, and its children wait.
+		u := upperNode{parent: c.parent, rootPly: -1}
+		e := icicleEntry{n: c.n, row: c.row, wide: true, pv: ic.pv[c.n.ID], maxQSPly: -1, rows: 1}
+		var pos *engine.Position
+		if c.parent < 0 {
+			qs, qsPly, _ := tw.visit(c.n)
+			e.qs, e.qsPly = qs, qsPly
+			if qs {
+				u.rootPly = c.n.Ply - qsPly
+			}
+			pos = topPos
+			if c.n.Move != engine.NoMove && len(ic.topPath) > 0 {
+				e.san = ic.topPath[len(ic.topPath)-1]
+			}
+		} else {
+			par := upper[c.parent]
+			if e.qs = c.n.Kind == engine.KindQS; e.qs {
+				u.rootPly = c.n.Ply
+				if par.e.qs {
+					u.rootPly = par.rootPly
+				}
+				e.qsPly = c.n.Ply - u.rootPly
+			}
+			pos = positions[c.parent].Copy()
+			if m := c.n.Move; m != engine.NoMove {
+				if !pos.IsLegal(m) {
+					return nil, nil, fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w",
+						ic.run.ID, c.n.ID, m.UCI(), pos.FEN(), trace.ErrCorrupt)
+				}
+				e.san = pos.SAN(m)
+				pos.MakeMove(m)
+			}
+		}
+		if e.qs {
+			e.qsRows, e.maxQSPly = 1, e.qsPly
+		}
+		u.e = e
+		upper = append(upper, u)
+		positions = append(positions, pos)
+		idx := len(upper) - 1
+		err := st.Subtree(ctx, ic.run.ID, c.n.ID, 1, func(n trace.Node) error {
+			if n.ID != c.n.ID {
+				push(pending{n: n, row: c.row + 1, parent: idx})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	parts := make([]*part, 0, len(heap))
+	for _, c := range heap {
+		par := upper[c.parent]
+		w := &walker{topRootPly: -1}
+		if par.e.qs {
+			w.topRootPly = par.rootPly
+		}
+		parts = append(parts, &part{ic: ic, root: c.n, rowOff: c.row, pos: positions[c.parent].Copy(), walker: w})
+	}
+	sort.Slice(parts, func(i, j int) bool { return parts[i].root.ID < parts[j].root.ID })
+	return upper, parts, nil
 }
 
 func (ic *icicle) x(id int64) float64 { return icicleMargin + float64(id-ic.top.ID)*ic.scale }
@@ -216,11 +418,10 @@ func fill(e *icicleEntry) string {
 	return colIcicleFW2
 }
 
-func (ic *icicle) rect(e *icicleEntry) {
+// rect draws a wide node with its tooltip and, where it fits, its label.
+func (ic *icicle) rect(b *bytes.Buffer, e *icicleEntry) {
 	x, w := ic.x(e.n.ID), float64(e.n.SubtreeSize)*ic.scale
 	y, h := ic.y(e.row), ic.opts.RowHeight
-	ic.rects++
-	b := &ic.body
 	stroke := `stroke="#FFFFFF" stroke-width="0.5"`
 	if e.pv {
 		stroke = `stroke="#000000" stroke-width="1.5"`
@@ -265,28 +466,66 @@ func (ic *icicle) label(e *icicleEntry, w float64) string {
 	return ""
 }
 
-// flush draws row r's pending run of merged narrow nodes.
-func (ic *icicle) flush(r int) {
-	if r >= len(ic.merges) || !ic.merges[r].active {
+// flush draws the pending run of merged narrow nodes of the part's level
+// r (row rowOff+r).
+func (p *part) flush(r int) {
+	if r >= len(p.merges) || !p.merges[r].active {
 		return
 	}
-	m := ic.merges[r]
-	ic.merges[r] = icicleMerge{}
-	ic.merged++
+	ic := p.ic
+	m := p.merges[r]
+	p.merges[r] = icicleMerge{}
+	p.merged++
 	col := colIcicleFW2
 	if m.qs*2 >= m.nodes {
 		col = colIcicleQS2
 	}
 	w := m.x1 - m.x0
 	tip := fmt.Sprintf("%s nodes merged, each narrower than a pixel\n%s of them QS", count(m.nodes), count(m.qs))
-	fmt.Fprintf(&ic.body, `<g class="merged"><rect x="%s" y="%d" width="%s" height="%d" fill="%s" opacity="0.7"/><title>%s</title></g>`+"\n",
-		px(m.x0), ic.y(r), px(w), ic.opts.RowHeight-1, col, xmlText(tip))
+	fmt.Fprintf(&p.body, `<g class="merged"><rect x="%s" y="%d" width="%s" height="%d" fill="%s" opacity="0.7"/><title>%s</title></g>`+"\n",
+		px(m.x0), ic.y(p.rowOff+r), px(w), ic.opts.RowHeight-1, col, xmlText(tip))
 }
 
-// write puts the header, the row numbers and the body together.
-func (ic *icicle) write(w io.Writer) error {
+// write puts the header, the row numbers, the nodes above the parts and
+// the parts' bodies together, in the parts' id order.
+func (ic *icicle) write(w io.Writer, upper []upperNode, parts []*part) error {
+	// The nodes above the parts get their subtrees' figures from the parts
+	// below them, then from each other, deepest first.
+	var rows, rects, merged int
+	var total, qsTotal int64
+	for _, p := range parts {
+		rows, rects, merged = max(rows, p.rows), rects+p.rects, merged+p.merged
+		total, qsTotal = total+p.total, qsTotal+p.qsTotal
+		if len(upper) > 0 {
+			// Parts hang from upper nodes; a lone part is the whole chart.
+			for i := range upper {
+				if upper[i].e.n.ID == p.root.Parent {
+					u := &upper[i].e
+					u.rows += p.rootRows
+					u.qsRows += p.rootQS
+					u.maxQSPly = max(u.maxQSPly, p.rootMaxQSPly)
+				}
+			}
+		}
+	}
+	for i := len(upper) - 1; i > 0; i-- {
+		u, par := &upper[i].e, &upper[upper[i].parent].e
+		par.rows += u.rows
+		par.qsRows += u.qsRows
+		par.maxQSPly = max(par.maxQSPly, u.maxQSPly)
+	}
+	var top bytes.Buffer
+	for i := range upper {
+		ic.rect(&top, &upper[i].e)
+		rects++
+		total++
+		if upper[i].e.qs {
+			qsTotal++
+		}
+		rows = max(rows, upper[i].e.row+1)
+	}
 	width := ic.opts.Width
-	height := icicleHeader + ic.rows*ic.opts.RowHeight + 8
+	height := icicleHeader + rows*ic.opts.RowHeight + 8
 	r := ic.run
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<?xml version="1.0" encoding="UTF-8"?>`+"\n")
@@ -302,7 +541,7 @@ func (ic *icicle) write(w io.Writer) error {
 		fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes", r.ID, r.Variant, r.Depth, r.Status, count(r.Nodes)),
 		"FEN " + r.FEN,
 		fmt.Sprintf("Icicle of %s: %s nodes, %s drawn (%s QS); width = subtree size; %d rectangles, %d merged runs of nodes narrower than a pixel",
-			where, count(ic.top.SubtreeSize), count(ic.total), percent(float64(ic.qsTotal)/float64(max(ic.total, 1))), ic.rects, ic.merged),
+			where, count(ic.top.SubtreeSize), count(total), percent(float64(qsTotal)/float64(max(total, 1))), rects, merged),
 	}
 	for i, l := range lines {
 		weight := ""
@@ -322,15 +561,20 @@ func (ic *icicle) write(w io.Writer) error {
 		x += 24 + int(float64(len(l.text))*icicleCharW)
 	}
 	fmt.Fprintf(&b, `<rect x="%d" y="62" width="14" height="12" fill="#FFFFFF" stroke="#000000" stroke-width="1.5"/><text x="%d" y="72">principal variation</text>`+"\n", x, x+18)
-	for row := 0; row < ic.rows; row++ {
+	for row := 0; row < rows; row++ {
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" fill="#666666">%d</text>`+"\n", icicleMargin-6, ic.y(row)+ic.opts.RowHeight-5, row)
 	}
 	b.WriteString(`<g font-size="10">` + "\n")
 	if _, err := w.Write(b.Bytes()); err != nil {
 		return err
 	}
-	if _, err := w.Write(ic.body.Bytes()); err != nil {
+	if _, err := w.Write(top.Bytes()); err != nil {
 		return err
+	}
+	for _, p := range parts {
+		if _, err := w.Write(p.body.Bytes()); err != nil {
+			return err
+		}
 	}
 	_, err := io.WriteString(w, "</g>\n</svg>\n")
 	return err

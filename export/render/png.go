@@ -61,6 +61,7 @@ type xobj struct {
 	TDraw  []xop `json:"_tdraw_"`
 	HLDraw []xop `json:"_hldraw_"`
 	TLDraw []xop `json:"_tldraw_"`
+	XLDraw []xop `json:"_xldraw_"` // external labels (xlabel)
 }
 
 type xgraph struct {
@@ -107,11 +108,13 @@ func paintPNG(layout []byte, w io.Writer) error {
 	for _, o := range g.Objects {
 		p.run(o.Draw)
 		p.run(o.LDraw)
+		p.run(o.XLDraw)
 	}
 	for _, e := range g.Edges {
 		p.run(e.LDraw)
 		p.run(e.HLDraw)
 		p.run(e.TLDraw)
+		p.run(e.XLDraw)
 	}
 	p.run(g.LDraw)
 	return p.dc.EncodePNG(w)
