@@ -31,9 +31,15 @@ func newFlags(e *env, name, usage, about string, examples ...string) *flag.FlagS
 // parseFlags parses args, turning -h into errHelp (after printing help) and a
 // bad flag into a usage error.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	// fs.Parse itself calls Usage on -h and on every bad flag; silence it so
+	// that -h prints the help once and a bad flag prints only its error.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.Usage = usage
+	if err != nil {
 		if err == flag.ErrHelp {
-			fs.Usage()
+			usage()
 			return errHelp
 		}
 		return usagef("%v", err)
