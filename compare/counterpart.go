@@ -31,7 +31,7 @@ func KeyPath(ctx context.Context, s Side, id int64) ([]Key, error) {
 	}
 	keys := make([]Key, 0, len(path))
 	for i := 1; i < len(path); i++ {
-		kids, err := s.Store.Children(ctx, s.Run, path[i-1].ID, trace.BySearch, 0, 0)
+		kids, err := childList(ctx, s, path[i-1].ID)
 		if err != nil {
 			return nil, err
 		}
@@ -53,7 +53,7 @@ func Resolve(ctx context.Context, s Side, keys []Key) (n trace.Node, ok bool, er
 		return n, false, err
 	}
 	for _, want := range keys {
-		kids, err := s.Store.Children(ctx, s.Run, n.ID, trace.BySearch, 0, 0)
+		kids, err := childList(ctx, s, n.ID)
 		if err != nil {
 			return n, false, err
 		}
@@ -104,7 +104,7 @@ func AlignChildren(ctx context.Context, a Side, idA int64, b Side, idB int64) ([
 		if err != nil {
 			return nil, err
 		}
-		kids, err := s.Store.Children(ctx, s.Run, id, trace.BySearch, 0, 0)
+		kids, err := childList(ctx, s, id)
 		if err != nil {
 			return nil, err
 		}

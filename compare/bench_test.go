@@ -1,0 +1,94 @@
+package compare
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// benchNodes is the size of each benchmark run: searches stopped by the
+// node limit, so both runs have exactly this many nodes.
+const benchNodes = 1_000_000
+
+// benchTrace returns a trace holding two runs of benchNodes nodes each
+// (captures and mvv-lva on Kiwipete: similar trees that part early, the
+// common case for a diff). It is built once, on the first -bench run, in
+// the user's cache directory (outside the repository) and reused; its name
+// carries the schema version so a schema change rebuilds it.
+func benchTrace(b *testing.B) string {
+	b.Helper()
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	dir = filepath.Join(dir, "horizon-bench")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("align-1m-v%d.trace", trace.SchemaVersion()))
+	if st, err := trace.OpenReadOnly(path); err == nil {
+		runs, err := st.Runs(context.Background())
+		st.Close()
+		if err == nil && len(runs) == 2 && runs[0].Rows == benchNodes && runs[1].Rows == benchNodes {
+			return path
+		}
+	}
+	os.Remove(path)
+	b.Logf("building %s (two runs of %d nodes; once)", path, benchNodes)
+	st, err := trace.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	for _, name := range []string{"captures", "mvv-lva"} {
+		recordSearch(b, st, kiwipete, variantOptions(b, name), engine.Limits{Depth: 12, Nodes: benchNodes})
+	}
+	return path
+}
+
+// BenchmarkAlign1M diffs two runs of a million nodes each.
+func BenchmarkAlign1M(b *testing.B) {
+	path := benchTrace(b)
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	b.ResetTimer()
+	var rep *Report
+	for i := 0; i < b.N; i++ {
+		if rep, err = Align(ctx, Side{st, 1}, Side{st, 2}, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(2*benchNodes)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+	b.Logf("matched %d, only A %d, only B %d, changed %d", rep.Matched, rep.OnlyA, rep.OnlyB, rep.Changed)
+}
+
+// BenchmarkCheck1M checks one run of a million nodes.
+func BenchmarkCheck1M(b *testing.B) {
+	path := benchTrace(b)
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rep, err := Check(ctx, st, 1, CheckOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Count != 0 {
+			b.Fatalf("%d violations: %v", rep.Count, rep.Violations[0])
+		}
+	}
+	b.ReportMetric(float64(benchNodes)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+}
