@@ -50,26 +50,20 @@ func (m *Model) kids(t *tree, id int64) (*kidIndex, error) {
 	}
 	k := &kidIndex{keyOf: map[int64]sibKey{}, byKey: map[sibKey]trace.Node{}}
 	seen := map[engine.Move]int{}
-	const batch = 256
-	for off := 0; off < maxCompareKids; off += batch {
-		page, err := t.src.Children(t.ctx, t.run.ID, id, trace.BySearch, off, batch)
-		if err != nil {
-			return nil, err
+	page, err := t.children(id, trace.BySearch, 0, maxCompareKids)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range page {
+		sk := sibKey{move: c.Move}
+		if c.Move == engine.NoMove {
+			sk.occ = c.Iteration
+		} else {
+			sk.occ = seen[c.Move]
+			seen[c.Move]++
 		}
-		for _, c := range page {
-			sk := sibKey{move: c.Move}
-			if c.Move == engine.NoMove {
-				sk.occ = c.Iteration
-			} else {
-				sk.occ = seen[c.Move]
-				seen[c.Move]++
-			}
-			k.keyOf[c.ID] = sk
-			k.byKey[sk] = c
-		}
-		if len(page) < batch {
-			break
-		}
+		k.keyOf[c.ID] = sk
+		k.byKey[sk] = c
 	}
 	if m.kidCache == nil {
 		m.kidCache = map[[2]int64]*kidIndex{}

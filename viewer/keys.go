@@ -46,6 +46,7 @@ var helpKeys = []struct{ keys, what string }{
 	{"=", "compare with another run side by side (tab: switch the leading pane)"},
 	{"r", "reload the file (a trace still being recorded)"},
 	{"?", "this help"},
+	{"^l", "redraw the screen"},
 	{"q  ^c", "quit (the FEN of the node is printed)"},
 	{"", "Columns"},
 	{"kind", "run, root (iteration), pv, nonpv (null window), qs"},
@@ -162,6 +163,8 @@ func (m *Model) handleTreeKey(ev *tcell.EventKey) {
 		if len(m.panes) == 2 {
 			m.focus = 1 - m.focus
 		}
+	case tcell.KeyCtrlL:
+		m.resync = true
 	case tcell.KeyEscape:
 	case tcell.KeyRune:
 		m.handleTreeRune(ev.Rune())
@@ -373,7 +376,7 @@ func (m *Model) heaviest() error {
 	start := n
 	steps := 0
 	for n.SubtreeSize > 1 && steps < 1000 {
-		kids, err := t.src.Children(t.ctx, t.run.ID, n.ID, trace.BySize, 0, 1)
+		kids, err := t.children(n.ID, trace.BySize, 0, 1)
 		if err != nil {
 			return err
 		}
@@ -483,7 +486,7 @@ func (m *Model) toPV() error {
 	}
 	// The last iteration that completed holds the PV; a stopped run may
 	// end with a partial one.
-	roots, err := t.src.Children(t.ctx, t.run.ID, 0, trace.BySearch, 0, cnt)
+	roots, err := t.children(0, trace.BySearch, 0, 0)
 	if err != nil {
 		return err
 	}
@@ -524,23 +527,16 @@ func (m *Model) toPV() error {
 }
 
 func (t *tree) lastChildByMove(n trace.Node, mv engine.Move) (trace.Node, bool, error) {
-	var found trace.Node
-	ok := false
-	const batch = 256
-	for off := 0; ; off += batch {
-		kids, err := t.src.Children(t.ctx, t.run.ID, n.ID, trace.BySearch, off, batch)
-		if err != nil {
-			return n, false, err
-		}
-		for _, c := range kids {
-			if c.Move == mv {
-				found, ok = c, true
-			}
-		}
-		if len(kids) < batch {
-			return found, ok, nil
+	kids, err := t.children(n.ID, trace.BySearch, 0, 0)
+	if err != nil {
+		return n, false, err
+	}
+	for i := len(kids) - 1; i >= 0; i-- {
+		if kids[i].Move == mv {
+			return kids[i], true, nil
 		}
 	}
+	return n, false, nil
 }
 
 // nextSameMove selects the next sibling played with the same move (the

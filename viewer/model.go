@@ -78,6 +78,7 @@ type Model struct {
 	kidCache  map[[2]int64]*kidIndex // compare mode: children of the followed path
 	clip      []byte                 // text to put on the clipboard at the next draw
 	hotPaths  map[[2]int64]string    // move paths of hotspots shown in the list
+	resync    bool                   // the user asked for a full redraw
 }
 
 // pane is one tree on screen with its selection details.
@@ -329,21 +330,14 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 func (t *tree) findPath(from trace.Node, fen string, moves []string) (trace.Node, error) {
 	cur := from
 	if from.Kind == engine.KindRun {
-		n, err := t.src.ChildCount(t.ctx, t.run.ID, from.ID)
+		roots, err := t.children(from.ID, trace.BySearch, 0, 0)
 		if err != nil {
 			return cur, err
 		}
-		if n == 0 {
+		if len(roots) == 0 {
 			return cur, fmt.Errorf("run %d has no iterations", t.run.ID)
 		}
-		last, err := t.src.Children(t.ctx, t.run.ID, from.ID, trace.BySearch, n-1, 1)
-		if err != nil {
-			return cur, err
-		}
-		if len(last) == 0 {
-			return cur, fmt.Errorf("run %d: iteration roots missing", t.run.ID)
-		}
-		cur, fen = last[0], t.run.FEN
+		cur, fen = roots[len(roots)-1], t.run.FEN
 	}
 	pos, err := engine.ParseFEN(fen)
 	if err != nil {

@@ -37,10 +37,11 @@ func Loop(s tcell.Screen, m *Model) error {
 			return nil
 		}
 		for {
-			if _, ok := ev.(*tcell.EventResize); ok {
+			m.Handle(ev)
+			if _, ok := ev.(*tcell.EventResize); ok || m.resync {
+				m.resync = false
 				s.Sync()
 			}
-			m.Handle(ev)
 			// Apply the events already queued (a held key, a fast wheel)
 			// before drawing again.
 			if m.Quit() || !s.HasPendingEvent() {

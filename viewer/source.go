@@ -24,7 +24,6 @@ type Source interface {
 	Runs(ctx context.Context) ([]trace.Run, error)
 	Run(ctx context.Context, id int64) (trace.Run, error)
 	Node(ctx context.Context, run, id int64) (trace.Node, error)
-	Children(ctx context.Context, run, id int64, order trace.Order, offset, limit int) ([]trace.Node, error)
 	ChildCount(ctx context.Context, run, id int64) (int, error)
 	Path(ctx context.Context, run, id int64) ([]trace.Node, error)
 	Subtree(ctx context.Context, run, id int64, maxDepth int, fn func(trace.Node) error) error
