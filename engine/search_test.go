@@ -382,3 +382,45 @@ func BenchmarkSearchHooks(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
+
+// TestDraws checks that the search scores rule draws as draws even when the
+// material says otherwise.
+func TestDraws(t *testing.T) {
+	cases := []struct {
+		name, fen string
+		moves     []string
+	}{
+		// White is a rook up, but every move reaches the hundredth ply.
+		{"fifty moves", "4k3/8/8/8/8/8/8/R3K3 w - - 99 80", nil},
+		// A knight up is still a dead draw.
+		{"insufficient material", "4k3/8/8/8/8/8/8/4KN2 b - - 0 1", nil},
+		// Black is a queen down; both kings have shuffled, and Kh8-g8 now
+		// repeats the position with White to move.
+		{"repetition", "6k1/8/8/8/8/8/5Q2/6K1 b - - 0 1", []string{"g8h8", "g1h1", "h8g8", "h1g1", "g8h8", "g1h1"}},
+	}
+	for _, c := range cases {
+		p := MustParseFEN(c.fen)
+		for _, m := range c.moves {
+			mv, err := p.ParseUCI(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.MakeMove(mv)
+		}
+		o := mustVariant("captures")
+		o.TT = false
+		r := NewSearcher(o).Search(context.Background(), p, Limits{Depth: 2}, nil)
+		switch c.name {
+		case "repetition":
+			// Black (a queen down) repeats the position with ...Kg8: a draw,
+			// far better than any other line.
+			if r.Score != DrawScore || r.BestMove.UCI() != "h8g8" {
+				t.Errorf("%s: score %d best %s, want 0 by h8g8", c.name, r.Score, r.BestMove)
+			}
+		default:
+			if r.Score != DrawScore {
+				t.Errorf("%s: score %d, want 0", c.name, r.Score)
+			}
+		}
+	}
+}
