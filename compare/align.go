@@ -160,7 +160,11 @@ type Report struct {
 	// its children: a node whose difference is mostly (more than half) one
 	// child's is left out in favour of that child, so the list shows where
 	// one variant explodes instead of every ancestor of that place.
-	Top      []Subtree  `json:"top"`
+	Top []Subtree `json:"top"`
+	// Filtered: a recording filter left rows out of one run or both, so
+	// node ids are not comparable: First is then the first difference in
+	// A's visit order (a node only B has counts right after its parent).
+	Filtered bool       `json:"filtered"`
 	Plies    []PlyRow   `json:"plies"`
 	QSPlies  []LevelRow `json:"qs_plies"`
 	QSLevels []LevelRow `json:"qs_levels"`
@@ -212,7 +216,8 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &walker{ctx: ctx, ta: newTree(a), tb: newTree(b), rep: rep, opts: opts}
+	rep.Filtered = ra.Filter != "" || rb.Filter != ""
+	w := &walker{ctx: ctx, ta: newTree(a), tb: newTree(b), rep: rep, opts: opts, filtered: rep.Filtered}
 	if _, err := w.pair(rootA, rootB); err != nil {
 		return nil, err
 	}
@@ -356,11 +361,14 @@ type walker struct {
 	rep    *Report
 	opts   Options
 
-	seq     int64 // canonical visit counter, breaks ties deterministically
-	occ     []int // key occurrences on the path to the current node (iteration root first)
-	first   *diffItem
-	top     topHeap
-	changed changedHeap
+	// filtered: a recording filter left rows out of a run, so node ids
+	// do not line up and differences are ordered by A's ids alone.
+	filtered bool
+	seq      int64 // canonical visit counter, breaks ties deterministically
+	occ      []int // key occurrences on the path to the current node (iteration root first)
+	first    *diffItem
+	top      topHeap
+	changed  changedHeap
 }
 
 // pair walks a matched pair and returns the difference of their subtree
@@ -414,13 +422,13 @@ func (w *walker) pair(a, b trace.Node) (int64, error) {
 			j++
 		case c < 0:
 			w.occ = append(w.occ, ka[i].K.Occurrence)
-			w.only(&ka[i].N, nil)
+			w.only(&ka[i].N, nil, a.ID)
 			w.occ = w.occ[:len(w.occ)-1]
 			note(-ka[i].N.SubtreeSize)
 			i++
 		default:
 			w.occ = append(w.occ, kb[j].K.Occurrence)
-			w.only(nil, &kb[j].N)
+			w.only(nil, &kb[j].N, a.ID)
 			w.occ = w.occ[:len(w.occ)-1]
 			note(kb[j].N.SubtreeSize)
 			j++
@@ -437,7 +445,7 @@ func (w *walker) pair(a, b trace.Node) (int64, error) {
 // only records a subtree that one tree has and the other does not. Its
 // place among the differences is when its root was entered; parting
 // describes it, seeing both trees at that id.
-func (w *walker) only(a, b *trace.Node) {
+func (w *walker) only(a, b *trace.Node, parentA int64) {
 	w.seq++
 	var n *trace.Node
 	var diff int64
@@ -448,7 +456,12 @@ func (w *walker) only(a, b *trace.Node) {
 		n, diff = a, -a.SubtreeSize
 		w.rep.OnlyA += n.SubtreeSize
 	}
-	w.noteFirst(&diffItem{a: a, b: b, iter: n.Iteration, ev: event{at: n.ID}})
+	ev := event{at: n.ID}
+	if w.filtered && a == nil {
+		// B's ids are not A's: place it right after its parent in A.
+		ev = event{at: parentA, tie: 1}
+	}
+	w.noteFirst(&diffItem{a: a, b: b, iter: n.Iteration, ev: ev})
 	w.offer(a, b, diff)
 }
 
@@ -460,11 +473,17 @@ func (w *walker) comparePair(a, b trace.Node) {
 	changed := a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause
 	leaveDiff := changed || a.CutIndex != b.CutIndex || a.Best != b.Best || a.Generated != b.Generated ||
 		a.Searched != b.Searched || a.SubtreeSize != b.SubtreeSize
-	if !enterDiff && !leaveDiff && a.ID == b.ID {
+	shifted := a.ID != b.ID && !w.filtered
+	if !enterDiff && !leaveDiff && !shifted {
 		return
 	}
 	ev := leaveEvent(a, b)
-	if enterDiff || a.ID != b.ID {
+	switch {
+	case w.filtered && enterDiff:
+		ev = event{at: a.ID}
+	case w.filtered:
+		ev = event{at: a.End() - 1, phase: 1, tie: -a.ID}
+	case enterDiff || shifted:
 		ev = event{at: min(a.ID, b.ID)}
 	}
 	first := w.first == nil || ev.less(w.first.ev)
@@ -477,7 +496,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 	if !first && !keep {
 		return
 	}
-	it := &diffItem{a: &a, b: &b, iter: a.Iteration, d: describePair(a, b), ev: ev, left: left}
+	it := &diffItem{a: &a, b: &b, iter: a.Iteration, d: describePair(a, b, !w.filtered), ev: ev, left: left}
 	it.d.Visits = w.visits()
 	if first {
 		w.first = it
@@ -491,7 +510,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 }
 
 // describePair says how two matched nodes differ.
-func describePair(a, b trace.Node) Difference {
+func describePair(a, b trace.Node, ids bool) Difference {
 	var fields, why []string
 	add := func(field, format string, args ...any) {
 		fields = append(fields, field)
@@ -527,7 +546,7 @@ func describePair(a, b trace.Node) Difference {
 	if a.SubtreeSize != b.SubtreeSize {
 		add("size", "subtree A %d nodes, B %d", a.SubtreeSize, b.SubtreeSize)
 	}
-	if a.ID != b.ID {
+	if ids && a.ID != b.ID {
 		// True of every node after the first difference: listed last,
 		// and in words only when nothing else differs.
 		fields = append(fields, "visit")
@@ -702,13 +721,44 @@ func (w *walker) finish() error {
 	}
 	if w.first != nil {
 		f := w.first
-		if f.ev.phase == 0 && !(f.a != nil && f.b != nil && f.a.ID == f.ev.at && f.b.ID == f.ev.at) {
+		switch {
+		case f.a == nil || f.b == nil:
+			if !w.filtered {
+				d, err := w.parting(f.ev.at)
+				if err != nil {
+					return err
+				}
+				w.rep.First = d
+				break
+			}
+			p, err := path(f.a, f.b)
+			if err != nil {
+				return err
+			}
+			d := Difference{Iteration: f.iter, Path: orEmpty(p), Visits: f.d.Visits, Fields: []string{"only_a"}}
+			side := "A"
+			if f.a != nil {
+				d.A = ref(*f.a)
+			} else {
+				d.B, d.Fields, side = ref(*f.b), []string{"only_b"}, "B"
+			}
+			n := f.a
+			if n == nil {
+				n = f.b
+			}
+			if n.Kind == engine.KindRoot {
+				d.Reason = fmt.Sprintf("iteration %d is only in %s", n.Iteration, side)
+			} else {
+				d.Reason = fmt.Sprintf("move %s searched only by %s", lastOr(p, "?"), side)
+			}
+			w.rep.First = &d
+		case f.ev.phase == 0 && !w.filtered && !(f.a.ID == f.ev.at && f.b.ID == f.ev.at):
 			d, err := w.parting(f.ev.at)
 			if err != nil {
 				return err
 			}
 			w.rep.First = d
-		} else {
+		default:
 			p, err := path(f.a, f.b)
 			if err != nil {
 				return err

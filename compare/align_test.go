@@ -8,6 +8,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
@@ -229,5 +230,43 @@ func TestAlignErrors(t *testing.T) {
 	}
 	if _, _, err := Counterpart(ctx, Side{st, a}, 1<<20, Side{st, a}); !errors.Is(err, trace.ErrNoNode) {
 		t.Errorf("unknown node: err = %v, want trace.ErrNoNode", err)
+	}
+}
+
+// TestAlignFiltered lines up runs a recording filter thinned out against
+// the full run of the same search: every row of the filtered run matches,
+// nothing differs, and the left-out part shows as only in the full run.
+func TestAlignFiltered(t *testing.T) {
+	ctx := context.Background()
+	st, _ := createTrace(t)
+	o := variantOptions(t, "captures")
+	lim := engine.Limits{Depth: 3}
+	full := recordSearch(t, st, kiwipete, o, lim)
+	for _, tc := range []struct {
+		name  string
+		ro    trace.RecordOptions
+		first string
+	}{
+		{"last iteration", trace.RecordOptions{LastIterationOnly: true}, "iteration 1 is only in B"},
+		{"under a path", trace.RecordOptions{Under: []string{"dxe6"}}, "searched only by B"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := recordSearch(t, st, kiwipete, o, lim, tc.ro)
+			rep, err := Align(ctx, Side{st, run}, Side{st, full}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.Filtered || rep.Matched != rep.A.Rows || rep.OnlyA != 0 || rep.Changed != 0 || rep.OnlyB != rep.B.Rows-rep.A.Rows {
+				t.Errorf("filtered %v: matched %d of %d rows, only A %d, only B %d (full run %d rows), changed %d",
+					rep.Filtered, rep.Matched, rep.A.Rows, rep.OnlyA, rep.OnlyB, rep.B.Rows, rep.Changed)
+			}
+			if rep.First == nil || !strings.Contains(rep.First.Reason, tc.first) {
+				t.Errorf("first difference %+v, want %q", rep.First, tc.first)
+			}
+			chk, err := Check(ctx, st, run, CheckOptions{})
+			if err != nil || chk.Count != 0 {
+				t.Errorf("check of the filtered run: %v, %+v", err, chk)
+			}
+		})
 	}
 }

@@ -228,6 +228,7 @@ type cframe struct {
 	eval   engine.Score
 	kids   []kid
 	next   int64 // id the next child must have
+	tiled  bool  // the children seen so far tile the id range from the node on
 	last   int64 // largest id seen in the subtree
 	legal  *engine.MoveList
 	hasGen bool
@@ -265,7 +266,7 @@ func (c *checker) visit(n trace.Node) {
 	if n.Kind == engine.KindQS {
 		c.qsRows++
 	}
-	f := cframe{n: n, qsPly: -1, next: n.ID + 1, last: n.ID}
+	f := cframe{n: n, qsPly: -1, next: n.ID + 1, last: n.ID, tiled: true}
 	if len(c.stack) == 0 {
 		if n.ID != 0 || n.Kind != engine.KindRun {
 			c.violate(n.ID, RuleStructure, "node %d (%s) lies outside the run node's id range", n.ID, n.Kind)
@@ -286,8 +287,11 @@ func (c *checker) visit(n trace.Node) {
 	if n.SubtreeSize < 1 {
 		c.violate(n.ID, RuleSize, "subtree size %d, want at least 1", n.SubtreeSize)
 	}
-	if !c.filtered && n.ID != p.next {
-		c.violate(n.ID, RuleSize, "node %d follows a sibling subtree (or its parent) that ends at %d", n.ID, p.next)
+	if n.ID != p.next {
+		p.tiled = false
+		if !c.filtered {
+			c.violate(n.ID, RuleSize, "node %d follows a sibling subtree (or its parent) that ends at %d", n.ID, p.next)
+		}
 	}
 	p.next = n.End()
 	c.structure(p, &f)
@@ -439,7 +443,14 @@ func (c *checker) pop() {
 	if !c.filtered && len(f.kids) > 0 && f.next != n.End() {
 		c.violate(n.ID, RuleSize, "children end at id %d, the subtree at %d", f.next, n.End())
 	}
-	c.scores(f)
+	if f.next != n.End() {
+		f.tiled = false
+	}
+	// A recording filter may have left out some of a node's children; the
+	// rules that need all of them are skipped there.
+	if f.tiled || !c.filtered {
+		c.scores(f)
+	}
 	if f.moved {
 		c.pos.UnmakeMove()
 	}

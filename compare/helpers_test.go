@@ -38,7 +38,7 @@ func variantOptions(tb testing.TB, name string) engine.Options {
 }
 
 // recordSearch runs one real search into st and returns its run id.
-func recordSearch(tb testing.TB, st *trace.Store, fen string, o engine.Options, lim engine.Limits) int64 {
+func recordSearch(tb testing.TB, st *trace.Store, fen string, o engine.Options, lim engine.Limits, ro ...trace.RecordOptions) int64 {
 	tb.Helper()
 	pos, err := engine.ParseFEN(fen)
 	if err != nil {
@@ -46,7 +46,7 @@ func recordSearch(tb testing.TB, st *trace.Store, fen string, o engine.Options, 
 	}
 	limits, _ := json.Marshal(map[string]any{"depth": lim.Depth, "nodes": lim.Nodes})
 	rec, err := st.NewRecorder(context.Background(), trace.RunInfo{FEN: fen, Variant: o.Variant, Options: o.String(),
-		Limits: string(limits), Version: "test"}, trace.RecordOptions{})
+		Limits: string(limits), Version: "test"}, append(ro, trace.RecordOptions{})[0])
 	if err != nil {
 		tb.Fatal(err)
 	}

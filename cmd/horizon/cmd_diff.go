@@ -266,6 +266,9 @@ func printDiff(w io.Writer, r *compare.Report) error {
 		fmt.Fprintln(w, "the trees are identical")
 		return nil
 	}
+	if r.Filtered {
+		fmt.Fprintln(w, "(a recording filter left rows out: node ids do not line up, differences are taken in A's visit order)")
+	}
 	if f := r.First; f != nil {
 		fmt.Fprintf(w, "\nfirst difference, in visit order, at %s:\n  %s\n", diffPath(f.Iteration, f.Path, f.Visits), f.Reason)
 	}
