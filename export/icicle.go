@@ -74,9 +74,10 @@ type icicle struct {
 // connection; the nodes above the parts are drawn from their own rows.
 type part struct {
 	ic      *icicle
-	root    trace.Node
-	rowOff  int  // row of the part's root
-	isTop   bool // the part is the whole chart: its root's move is made already
+	roots   []trace.Node // siblings, ascending ids: walked one after the other
+	size    int64        // nodes under the roots
+	rowOff  int          // row of the roots
+	isTop   bool         // the part is the whole chart: its root's move is made already
 	pos     *engine.Position
 	walker  *walker
 	stack   []icicleEntry
@@ -87,7 +88,7 @@ type part struct {
 	merged  int
 	total   int64 // rows walked
 	qsTotal int64
-	// The root's subtree figures, for the nodes above the part.
+	// The roots' subtrees' figures, for the node above the part.
 	rootRows, rootQS int64
 	rootMaxQSPly     int
 }
@@ -145,7 +146,7 @@ func WriteIcicle(ctx context.Context, st *trace.Store, run trace.Run, top trace.
 			return err
 		}
 	} else {
-		parts = []*part{{ic: ic, root: top, isTop: true, pos: pos, walker: newWalker(path)}}
+		parts = []*part{{ic: ic, roots: []trace.Node{top}, size: top.SubtreeSize, isTop: true, pos: pos, walker: newWalker(path)}}
 	}
 	if err := walkParts(ctx, st, parts, workers); err != nil {
 		return err
@@ -160,7 +161,7 @@ func walkParts(ctx context.Context, st *trace.Store, parts []*part, workers int)
 	defer cancel()
 	order := make([]*part, len(parts))
 	copy(order, parts)
-	sort.SliceStable(order, func(i, j int) bool { return order[i].root.SubtreeSize > order[j].root.SubtreeSize })
+	sort.SliceStable(order, func(i, j int) bool { return order[i].size > order[j].size })
 	next := make(chan *part)
 	errs := make(chan error, workers)
 	var wg sync.WaitGroup
@@ -194,17 +195,20 @@ feed:
 	return ctx.Err()
 }
 
-// walk streams the part's subtree.
+// walk streams the part's subtrees, one after the other; runs of merged
+// nodes carry on from one to the next.
 func (p *part) walk(ctx context.Context, st *trace.Store) error {
 	depth := p.ic.opts.Depth
 	if depth >= 0 {
 		depth -= p.rowOff
 	}
 	p.rootMaxQSPly = -1
-	if err := st.Subtree(ctx, p.ic.run.ID, p.root.ID, depth, p.visit); err != nil {
-		return err
+	for _, r := range p.roots {
+		if err := st.Subtree(ctx, p.ic.run.ID, r.ID, depth, p.visit); err != nil {
+			return err
+		}
+		p.closeTo(-1)
 	}
-	p.closeTo(-1)
 	for r := range p.merges {
 		p.flush(r)
 	}
@@ -291,7 +295,9 @@ func (p *part) closeTo(id int64) {
 			up.qsRows += e.qsRows
 			up.maxQSPly = max(up.maxQSPly, e.maxQSPly)
 		} else {
-			p.rootRows, p.rootQS, p.rootMaxQSPly = e.rows, e.qsRows, e.maxQSPly
+			p.rootRows += e.rows
+			p.rootQS += e.qsRows
+			p.rootMaxQSPly = max(p.rootMaxQSPly, e.maxQSPly)
 		}
 		p.stack = p.stack[:len(p.stack)-1]
 	}
@@ -384,16 +390,26 @@ func (ic *icicle) split(ctx context.Context, st *trace.Store, path []trace.Node,
 			return nil, nil, err
 		}
 	}
-	parts := make([]*part, 0, len(heap))
+	// What is left waiting becomes parts: siblings in id order, grouped
+	// up to the target size, so that few runs of merged nodes break at a
+	// part's edge. (Siblings with an opened node between them may share a
+	// part: the opened node is wider than a pixel, so no run spans it.)
+	sort.Slice(heap, func(i, j int) bool { return heap[i].n.ID < heap[j].n.ID })
+	var parts []*part
+	var cur *part
 	for _, c := range heap {
-		par := upper[c.parent]
-		w := &walker{topRootPly: -1}
-		if par.e.qs {
-			w.topRootPly = par.rootPly
+		if cur == nil || cur.roots[0].Parent != c.n.Parent || cur.size+c.n.SubtreeSize > target {
+			par := upper[c.parent]
+			w := &walker{topRootPly: -1}
+			if par.e.qs {
+				w.topRootPly = par.rootPly
+			}
+			cur = &part{ic: ic, rowOff: c.row, pos: positions[c.parent].Copy(), walker: w}
+			parts = append(parts, cur)
 		}
-		parts = append(parts, &part{ic: ic, root: c.n, rowOff: c.row, pos: positions[c.parent].Copy(), walker: w})
+		cur.roots = append(cur.roots, c.n)
+		cur.size += c.n.SubtreeSize
 	}
-	sort.Slice(parts, func(i, j int) bool { return parts[i].root.ID < parts[j].root.ID })
 	return upper, parts, nil
 }
 
@@ -499,7 +515,7 @@ func (ic *icicle) write(w io.Writer, upper []upperNode, parts []*part) error {
 		if len(upper) > 0 {
 			// Parts hang from upper nodes; a lone part is the whole chart.
 			for i := range upper {
-				if upper[i].e.n.ID == p.root.Parent {
+				if upper[i].e.n.ID == p.roots[0].Parent {
 					u := &upper[i].e
 					u.rows += p.rootRows
 					u.qsRows += p.rootQS
