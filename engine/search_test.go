@@ -373,6 +373,11 @@ func BenchmarkSearchHooks(b *testing.B) {
 	// Run with and without -tags notrace to price the tracer hooks:
 	//   go test -run X -bench SearchHooks -count 6 ./engine/ > on.txt
 	//   go test -tags notrace -run X -bench SearchHooks -count 6 ./engine/ > off.txt
+	// On a busy machine compare instruction counts instead, which do not
+	// depend on load (Go's async preemption must be off under valgrind):
+	//   go test -c -o on.test ./engine/ && go test -c -tags notrace -o off.test ./engine/
+	//   GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind on.test -test.run X -test.bench SearchHooks -test.benchtime 1x
+	// (and the same for off.test): "Collected" is the instruction count.
 	p := MustParseFEN("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")
 	s := NewSearcher(mustVariant("see"))
 	var nodes int64
