@@ -41,9 +41,9 @@ const (
 	// auto-fail-high; nodes ended by a draw, mate, the horizon or the ply
 	// limit score what that rule says.
 	RuleScore = "score"
-	// RuleCutoff: a beta cutoff scores at or above beta and its last move
-	// searched is the one that failed high; a node that scores at or above
-	// beta reports a cutoff.
+	// RuleCutoff: a move that fails high (scores at or above beta) ends
+	// its node's pass over the moves and the node reports a beta cutoff;
+	// a beta cutoff's last move searched is one that failed high.
 	RuleCutoff = "cutoff"
 	// RuleStandPat: a QS node whose variant stands pat never scores below
 	// its stand pat and cuts off when the stand pat reaches beta; a
@@ -709,16 +709,27 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 	if best != n.Score {
 		c.violate(n.ID, RuleScore, "scored %d, want %d = max(%s)", n.Score, best, strings.Join(terms, ", "))
 	}
-	switch {
-	case n.Cause == engine.CauseBeta:
+	// A move that fails high ends its pass: it is the last one searched
+	// and the node reports the cutoff.
+	for i, k := range pass {
+		v := c.value(f, k)
+		switch {
+		case v < n.Beta:
+		case i > 0:
+			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %d at or above beta %d, but the search went on to %d more moves",
+				k.move.UCI(), k.id, v, n.Beta, i)
+		case n.Cause != engine.CauseBeta:
+			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %d at or above beta %d, but the node reports cutoff %s",
+				k.move.UCI(), k.id, v, n.Beta, n.Cause)
+		}
+	}
+	if n.Cause == engine.CauseBeta {
 		if len(pass) == 0 {
 			c.violate(n.ID, RuleCutoff, "beta cutoff with no move searched")
 		} else if v := c.value(f, pass[0]); v < n.Beta {
 			c.violate(n.ID, RuleCutoff, "beta cutoff, but the last move searched, %s (node %d), scored %d below beta %d",
 				pass[0].move.UCI(), pass[0].id, v, n.Beta)
 		}
-	case n.Cause != engine.CauseAutoFailHigh && n.Score >= n.Beta:
-		c.violate(n.ID, RuleCutoff, "scored %d at or above beta %d but reports no cutoff (%s)", n.Score, n.Beta, n.Cause)
 	}
 	if n.Best != engine.NoMove && n.Cause != engine.CauseAutoFailHigh {
 		i := slices.IndexFunc(pass, func(k kid) bool { return k.move == n.Best })
