@@ -555,3 +555,26 @@ func TestIcicleSplit(t *testing.T) {
 		})
 	}
 }
+
+// TestSourcesAgree builds every golden graph twice: from the subtree read
+// into memory and from node-by-node queries; the DOT must be the same.
+func TestSourcesAgree(t *testing.T) {
+	st, _ := fixedTrace(t)
+	for _, c := range graphCases {
+		t.Run(c.name, func(t *testing.T) {
+			var mem, queried bytes.Buffer
+			if err := buildCase(t, st, c.sel, c.opts).WriteDOT(&mem); err != nil {
+				t.Fatal(err)
+			}
+			old := memLimit
+			memLimit = 0
+			defer func() { memLimit = old }()
+			if err := buildCase(t, st, c.sel, c.opts).WriteDOT(&queried); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(mem.Bytes(), queried.Bytes()) {
+				t.Fatal("the graph read from memory and the graph queried node by node differ")
+			}
+		})
+	}
+}

@@ -150,6 +150,7 @@ type builder struct {
 	heap candidates
 	sums map[int]int    // node index -> summary index
 	pv   map[int64]bool // ids on the principal variation from the top
+	src  source
 }
 
 // Build makes the graph of the subtree under top, cut to the options'
@@ -175,11 +176,15 @@ func Build(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, 
 		return nil, err
 	}
 	g := &Graph{Run: run, Top: top, TopPath: topPath, Options: opts}
-	pv, err := pvChain(ctx, st, run.ID, top)
+	src, err := newSource(ctx, st, run.ID, top)
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{ctx: ctx, st: st, g: g, sums: map[int]int{}, pv: pv}
+	pv, err := pvChain(top, src.children)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{ctx: ctx, st: st, g: g, sums: map[int]int{}, pv: pv, src: src}
 	b.add(&candidate{n: top, parent: -1, pv: true, pos: topPos})
 	g.QSOnly = opts.QSOnly && top.Kind != engine.KindQS
 	if g.QSOnly {
@@ -282,7 +287,7 @@ func (b *builder) expand(i int) error {
 		return nil
 	}
 	if g.Options.Depth >= 0 && n.Level >= g.Options.Depth {
-		kids, err := b.children(n.ID)
+		kids, err := b.src.children(n.ID)
 		if err != nil {
 			return err
 		}
@@ -296,7 +301,7 @@ func (b *builder) expand(i int) error {
 		g.Summaries[s].DepthLimit = true
 		return nil
 	}
-	kids, err := b.children(n.ID)
+	kids, err := b.src.children(n.ID)
 	if err != nil {
 		return err
 	}
@@ -315,39 +320,24 @@ func (b *builder) expand(i int) error {
 	return nil
 }
 
-// children returns node id's children in search order. It walks the
-// subtree one level deep rather than calling Children: that query's
-// recursive walk costs about 10 ms a node here, the one-level walk a
-// fraction of a millisecond.
-func (b *builder) children(id int64) ([]trace.Node, error) {
-	var kids []trace.Node
-	err := b.st.Subtree(b.ctx, b.g.Run.ID, id, 1, func(n trace.Node) error {
-		if n.ID != id {
-			kids = append(kids, n)
-		}
-		return nil
-	})
-	return kids, err
-}
-
 // pvChain returns the ids of the principal variation from top: from each
 // node, the child reached by its best move (the last such child when the
 // move was searched more than once: that search gave the score); from the
 // run node, the last iteration's root.
-func pvChain(ctx context.Context, st *trace.Store, run int64, top trace.Node) (map[int64]bool, error) {
+func pvChain(top trace.Node, children func(int64) ([]trace.Node, error)) (map[int64]bool, error) {
 	pv := map[int64]bool{top.ID: true}
 	cur := top
 	for cur.SubtreeSize > 1 && (cur.Kind == engine.KindRun || cur.Best != engine.NoMove) {
-		var next trace.Node
-		found := false
-		err := st.Subtree(ctx, run, cur.ID, 1, func(n trace.Node) error {
-			if n.ID != cur.ID && (cur.Kind == engine.KindRun || n.Move == cur.Best) {
-				next, found = n, true
-			}
-			return nil
-		})
+		kids, err := children(cur.ID)
 		if err != nil {
 			return nil, err
+		}
+		var next trace.Node
+		found := false
+		for _, n := range kids {
+			if cur.Kind == engine.KindRun || n.Move == cur.Best {
+				next, found = n, true
+			}
 		}
 		if !found {
 			break
@@ -414,7 +404,7 @@ func (b *builder) seedQSRoots(path []trace.Node) error {
 	var roots qsRootHeap // min-heap of the biggest roots seen so far
 	var rootNodes int64
 	w := newWalker(path)
-	err := b.st.Subtree(b.ctx, g.Run.ID, g.Top.ID, -1, func(n trace.Node) error {
+	err := b.src.walk(func(n trace.Node) error {
 		qs, _, root := w.visit(n)
 		if !qs {
 			if n.ID != g.Top.ID {
@@ -444,14 +434,13 @@ func (b *builder) seedQSRoots(path []trace.Node) error {
 	var queued int64
 	for _, r := range roots {
 		queued += r.SubtreeSize
-		path, err := b.st.Path(b.ctx, g.Run.ID, r.ID)
+		below, err := b.src.below(r.ID)
 		if err != nil {
 			return err
 		}
 		pos := b.pos[0].Copy()
 		var via []string
 		san := ""
-		below := nodesBelow(path, g.Top.ID)
 		for i, n := range below {
 			if !pos.IsLegal(n.Move) {
 				return fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w",
@@ -520,7 +509,7 @@ func (b *builder) countCollapsed(path []trace.Node) error {
 	}
 	var opens []open
 	w := newWalker(path)
-	return b.st.Subtree(b.ctx, g.Run.ID, g.Top.ID, -1, func(n trace.Node) error {
+	return b.src.walk(func(n trace.Node) error {
 		qs, qsPly, _ := w.visit(n)
 		for len(opens) > 0 && opens[len(opens)-1].end <= n.ID {
 			opens = opens[:len(opens)-1]

@@ -131,7 +131,8 @@ func WriteIcicle(ctx context.Context, st *trace.Store, run trace.Run, top trace.
 	}
 	ic := &icicle{opts: opts, run: run, top: top, topPath: topPath}
 	ic.scale = float64(opts.Width-icicleMargin) / float64(max(top.SubtreeSize, 1))
-	if ic.pv, err = pvChain(ctx, st, run.ID, top); err != nil {
+	storeKids := &storeSource{ctx: ctx, st: st, run: run.ID, top: top}
+	if ic.pv, err = pvChain(top, storeKids.children); err != nil {
 		return err
 	}
 	workers := min(runtime.GOMAXPROCS(0), 4)

@@ -1,0 +1,144 @@
+package export
+
+import (
+	"context"
+	"sort"
+
+	"github.com/horizonqs/horizon/trace"
+)
+
+// source gives the graph builder the rows of the top node's subtree.
+type source interface {
+	// children returns node id's children in search order.
+	children(id int64) ([]trace.Node, error)
+	// walk streams the top node's subtree in pre-order.
+	walk(fn func(trace.Node) error) error
+	// below returns the nodes from just below the top node down to node
+	// id (id included).
+	below(id int64) ([]trace.Node, error)
+}
+
+// memLimit is the biggest subtree the builder reads into memory (about
+// 170 bytes a row) instead of querying the trace node by node: reading
+// it whole is one query, and a small tree's graph is then built at once.
+var memLimit = int64(100_000)
+
+// newSource picks the in-memory source for subtrees up to memLimit rows.
+func newSource(ctx context.Context, st *trace.Store, run int64, top trace.Node) (source, error) {
+	if top.SubtreeSize > memLimit {
+		return &storeSource{ctx: ctx, st: st, run: run, top: top}, nil
+	}
+	m := &memSource{}
+	var stack []int32
+	err := st.Subtree(ctx, run, top.ID, -1, func(n trace.Node) error {
+		for len(stack) > 0 && m.nodes[stack[len(stack)-1]].End() <= n.ID {
+			stack = stack[:len(stack)-1]
+		}
+		parent := int32(-1)
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		i := int32(len(m.nodes))
+		m.nodes = append(m.nodes, n)
+		m.parent = append(m.parent, parent)
+		m.first = append(m.first, -1)
+		m.next = append(m.next, -1)
+		m.last = append(m.last, -1)
+		if parent >= 0 {
+			if m.last[parent] < 0 {
+				m.first[parent] = i
+			} else {
+				m.next[m.last[parent]] = i
+			}
+			m.last[parent] = i
+		}
+		stack = append(stack, i)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// storeSource queries the trace for each node.
+type storeSource struct {
+	ctx context.Context
+	st  *trace.Store
+	run int64
+	top trace.Node
+}
+
+// children walks the subtree one level deep rather than calling Children:
+// that query's recursive walk costs about 10 ms a node here, the one-level
+// walk a fraction of a millisecond.
+func (s *storeSource) children(id int64) ([]trace.Node, error) {
+	var kids []trace.Node
+	err := s.st.Subtree(s.ctx, s.run, id, 1, func(n trace.Node) error {
+		if n.ID != id {
+			kids = append(kids, n)
+		}
+		return nil
+	})
+	return kids, err
+}
+
+func (s *storeSource) walk(fn func(trace.Node) error) error {
+	return s.st.Subtree(s.ctx, s.run, s.top.ID, -1, fn)
+}
+
+func (s *storeSource) below(id int64) ([]trace.Node, error) {
+	path, err := s.st.Path(s.ctx, s.run, id)
+	if err != nil {
+		return nil, err
+	}
+	return nodesBelow(path, s.top.ID), nil
+}
+
+// memSource holds the whole subtree, in pre-order, with child links.
+type memSource struct {
+	nodes             []trace.Node
+	parent            []int32
+	first, next, last []int32 // first child, next sibling, last child; -1 for none
+}
+
+func (m *memSource) index(id int64) (int, bool) {
+	i := sort.Search(len(m.nodes), func(i int) bool { return m.nodes[i].ID >= id })
+	return i, i < len(m.nodes) && m.nodes[i].ID == id
+}
+
+func (m *memSource) children(id int64) ([]trace.Node, error) {
+	i, ok := m.index(id)
+	if !ok {
+		return nil, nil
+	}
+	var kids []trace.Node
+	for c := m.first[i]; c >= 0; c = m.next[c] {
+		kids = append(kids, m.nodes[c])
+	}
+	return kids, nil
+}
+
+func (m *memSource) walk(fn func(trace.Node) error) error {
+	for _, n := range m.nodes {
+		if err := fn(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *memSource) below(id int64) ([]trace.Node, error) {
+	i, ok := m.index(id)
+	if !ok {
+		return nil, nil
+	}
+	var path []trace.Node
+	for j := int32(i); j > 0; j = m.parent[j] { // index 0 is the top
+		path = append(path, m.nodes[j])
+	}
+	for l, r := 0, len(path)-1; l < r; l, r = l+1, r-1 {
+		path[l], path[r] = path[r], path[l]
+	}
+	return path, nil
+}
