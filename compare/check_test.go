@@ -186,3 +186,25 @@ func TestRunOptions(t *testing.T) {
 		})
 	}
 }
+
+// FuzzRunOptions: any recorded options text either fails with an error or
+// gives options that survive a round trip through Options.String.
+func FuzzRunOptions(f *testing.F) {
+	o, _ := engine.VariantOptions("threshold")
+	f.Add(o.String(), "threshold")
+	f.Add(`{"variant":"see","qs-levels":3,"tt":false}`, "see")
+	f.Add(`{"variant":"see","qs-levels":"3"}`, "")
+	f.Add("{}", "unified")
+	f.Add("", "none")
+	f.Add(`{"variant":["x"]}`, "see")
+	f.Fuzz(func(t *testing.T, options, variant string) {
+		got, err := RunOptions(trace.Run{Options: options, Variant: variant})
+		if err != nil {
+			return
+		}
+		again, err := RunOptions(trace.Run{Options: got.String()})
+		if err != nil || again.String() != got.String() {
+			t.Errorf("%q: %s does not round-trip: %v, %s", options, got, err, again)
+		}
+	})
+}
