@@ -104,6 +104,9 @@ func (s *Store) Node(ctx context.Context, run, id int64) (Node, error) {
 // before key ?2: the first child is the first row after the node, each next
 // one the first row after the previous child's subtree. ?3 caps the walk
 // (-1: no cap).
+// Callers join c to node_rows with CROSS JOIN, which in SQLite fixes the
+// join order: with a plain JOIN the planner may scan the whole table and
+// probe c (SQLite 3.54 does, taking seconds on a 6M-node trace).
 // A row found this way whose parent is not ?1 belongs to a child that has
 // no row (still open while recording, or filtered out); the callers drop
 // it, and the walk has already jumped past its subtree.
@@ -114,6 +117,12 @@ const childKeys = `WITH RECURSIVE c(k) AS (
 	FROM c WHERE c.k IS NOT NULL
 	LIMIT ?3
 )`
+
+// childrenQuery and childCountQuery read the children of node ?1 (see childKeys).
+const (
+	childrenQuery   = childKeys + " SELECT " + nodeCols + " FROM c CROSS JOIN node_rows n ON n.k = c.k WHERE n.k - n.up = ?1 ORDER BY c.k"
+	childCountQuery = childKeys + " SELECT count(*) FROM c CROSS JOIN node_rows n ON n.k = c.k WHERE n.k - n.up = ?1"
+)
 
 // Children returns up to limit children of node id, skipping the first
 // offset of them in the given order, so a node with many children can be
@@ -126,7 +135,7 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 	offset = max(offset, 0)
 	// A node has at most a few hundred children (legal moves and their
 	// re-searches), so the walk reads them all and pages here.
-	rows, err := s.db.QueryContext(ctx, childKeys+" SELECT "+nodeCols+" FROM c JOIN node_rows n ON n.k = c.k WHERE n.k - n.up = ?1 ORDER BY n.k",
+	rows, err := s.db.QueryContext(ctx, childrenQuery,
 		nodeKey(run, id), nodeKey(run, parent.End()), -1)
 	if err != nil {
 		return nil, sqliteErr(s.path, err)
@@ -181,7 +190,7 @@ func (s *Store) ChildCount(ctx context.Context, run, id int64) (int, error) {
 		return 0, nil
 	}
 	var n int
-	err = s.db.QueryRowContext(ctx, childKeys+" SELECT count(*) FROM c JOIN node_rows n ON n.k = c.k WHERE n.k - n.up = ?1",
+	err = s.db.QueryRowContext(ctx, childCountQuery,
 		nodeKey(run, id), nodeKey(run, parent.End()), -1).Scan(&n)
 	if err != nil {
 		return 0, sqliteErr(s.path, err)
