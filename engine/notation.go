@@ -26,10 +26,13 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 	if len(s) != 4 && len(s) != 5 {
 		return NoMove, p.moveErr(s, "malformed UCI move: want from and to squares and an optional promotion letter, like e2e4 or e7e8q")
 	}
-	from, ok1 := parseSquare(s[0:2])
-	to, ok2 := parseSquare(s[2:4])
-	if !ok1 || !ok2 {
-		return NoMove, p.moveErr(s, "malformed UCI move: %q or %q is not a square", s[0:2], s[2:4])
+	from, ok := parseSquare(s[0:2])
+	if !ok {
+		return NoMove, p.moveErr(s, "malformed UCI move: %q is not a square", s[0:2])
+	}
+	to, ok := parseSquare(s[2:4])
+	if !ok {
+		return NoMove, p.moveErr(s, "malformed UCI move: %q is not a square", s[2:4])
 	}
 	promo := NoPieceType
 	if len(s) == 5 {
