@@ -49,7 +49,7 @@ func TestParseUCI(t *testing.T) {
 		{"empty", StartFEN, "", "malformed UCI move"},
 		{"too short", StartFEN, "e2", "malformed UCI move"},
 		{"too long", StartFEN, "e2e4qq", "malformed UCI move"},
-		{"not a square", StartFEN, "i2i4", `"i2" or "i4" is not a square`},
+		{"not a square", StartFEN, "i2i4", `"i2" is not a square`},
 		{"upper case", StartFEN, "E2E4", "is not a square"},
 		{"bad promotion letter", promo, "e7e8k", `promotion letter 'k'`},
 		{"promotion without piece", promo, "e7e8", "illegal move"},
