@@ -429,3 +429,37 @@ func TestDraws(t *testing.T) {
 		}
 	}
 }
+
+// extTracer counts extension events and checks the per-path rule of the
+// check extension: no node below an extended move is extended again.
+type extTracer struct {
+	t        *testing.T
+	exts     int
+	extended map[int64]bool // open nodes entered through an extension
+	pending  bool
+}
+
+func (e *extTracer) Extension(x ExtensionInfo) { e.exts++; e.pending = true }
+func (e *extTracer) Move(m MoveInfo)           { e.pending = false }
+func (e *extTracer) StandPat(StandPatInfo)     {}
+func (e *extTracer) Leave(LeaveInfo)           {}
+func (e *extTracer) Enter(x EnterInfo) {
+	if e.pending && e.extended[x.Parent] {
+		e.t.Errorf("node %d: a second check extension on one path", x.ID)
+	}
+	e.extended[x.ID] = e.pending || e.extended[x.Parent]
+	e.pending = false
+}
+
+func TestCheckExtensionSwitch(t *testing.T) {
+	p := MustParseFEN("r1bq2r1/b4pk1/p1pp1p2/1p2pP2/1P2P1PB/3P4/1PPQ2P1/R3K2R w - - 0 1")
+	for _, on := range []bool{false, true} {
+		o := mustVariant("captures")
+		o.CheckExt, o.TT = on, false
+		tr := &extTracer{t: t, extended: map[int64]bool{}}
+		NewSearcher(o).Search(context.Background(), p, Limits{Depth: 3}, tr)
+		if on != (tr.exts > 0) {
+			t.Errorf("check-ext %v: %d extensions", on, tr.exts)
+		}
+	}
+}
