@@ -566,14 +566,18 @@ func TestSourcesAgree(t *testing.T) {
 			if err := buildCase(t, st, c.sel, c.opts).WriteDOT(&mem); err != nil {
 				t.Fatal(err)
 			}
-			old := memLimit
+			oldLimit, oldWorkers := memLimit, statsWorkers
+			defer func() { memLimit, statsWorkers = oldLimit, oldWorkers }()
 			memLimit = 0
-			defer func() { memLimit = old }()
-			if err := buildCase(t, st, c.sel, c.opts).WriteDOT(&queried); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(mem.Bytes(), queried.Bytes()) {
-				t.Fatal("the graph read from memory and the graph queried node by node differ")
+			for _, workers := range []int{1, 3} {
+				statsWorkers = workers
+				queried.Reset()
+				if err := buildCase(t, st, c.sel, c.opts).WriteDOT(&queried); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(mem.Bytes(), queried.Bytes()) {
+					t.Fatalf("the graph read from memory and the graph queried node by node (%d walks) differ", workers)
+				}
 			}
 		})
 	}

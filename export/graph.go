@@ -4,7 +4,9 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -151,6 +153,15 @@ type builder struct {
 	sums map[int]int    // node index -> summary index
 	pv   map[int64]bool // ids on the principal variation from the top
 	src  source
+	// collapsed lists the children standing in summaries (but not the QS
+	// roots QSOnly never queued).
+	collapsed []collapsed
+}
+
+// collapsed is a child of shown node parent that a summary stands for.
+type collapsed struct {
+	n      trace.Node
+	parent int
 }
 
 // Build makes the graph of the subtree under top, cut to the options'
@@ -206,6 +217,7 @@ func Build(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, 
 	// What is left waiting is collapsed into its parent's summary.
 	for _, c := range b.heap {
 		s := b.summary(c.parent)
+		b.collapsed = append(b.collapsed, collapsed{c.n, c.parent})
 		g.Summaries[s].Children++
 		g.Summaries[s].Nodes += c.n.SubtreeSize
 		if g.QSOnly && c.parent == 0 {
@@ -299,6 +311,9 @@ func (b *builder) expand(i int) error {
 		g.Summaries[s].Children = count
 		g.Summaries[s].Nodes = n.SubtreeSize - 1
 		g.Summaries[s].DepthLimit = true
+		for _, k := range kids {
+			b.collapsed = append(b.collapsed, collapsed{k, i})
+		}
 		return nil
 	}
 	kids, err := b.src.children(n.ID)
@@ -496,9 +511,18 @@ func (h *qsRootHeap) Pop() any {
 }
 
 // countCollapsed streams the top node's subtree once and adds each row
-// that is not shown to the summary of its nearest shown ancestor.
+// that is not shown to the summary of its nearest shown ancestor. Over a
+// big subtree read from the trace it walks the collapsed children instead,
+// side by side.
 func (b *builder) countCollapsed(path []trace.Node) error {
 	g := b.g
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	if statsWorkers > 0 {
+		workers = statsWorkers
+	}
+	if _, queried := b.src.(*storeSource); queried && !g.QSOnly && workers > 1 {
+		return b.countCollapsedParallel(path, workers)
+	}
 	shown := make(map[int64]int, len(g.Nodes))
 	for i, n := range g.Nodes {
 		shown[n.ID] = i
@@ -530,6 +554,101 @@ func (b *builder) countCollapsed(path []trace.Node) error {
 		}
 		return nil
 	})
+}
+
+// statsWorkers, when > 0, overrides the number of parallel walks of
+// countCollapsed.
+var statsWorkers = 0
+
+// countCollapsedParallel walks each collapsed child's subtree on its own,
+// on up to workers goroutines, and adds the figures to its summary.
+func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
+	g := b.g
+	// The QS root ply above each shown node, so that the walks below them
+	// measure QS plies from the right root.
+	rootPly := make([]int, len(g.Nodes))
+	for i, n := range g.Nodes {
+		rootPly[i] = -1
+		switch {
+		case n.Kind != engine.KindQS:
+		case i == 0:
+			_, qsPly, _ := newWalker(path).visit(n.Node)
+			rootPly[i] = n.Ply - qsPly
+		case g.Nodes[n.Parent].Kind == engine.KindQS:
+			rootPly[i] = rootPly[n.Parent]
+		default:
+			rootPly[i] = n.Ply
+		}
+	}
+	type result struct {
+		rows, qs int64
+		maxQSPly int
+	}
+	results := make([]result, len(b.collapsed))
+	order := make([]int, len(b.collapsed))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		return b.collapsed[order[i]].n.SubtreeSize > b.collapsed[order[j]].n.SubtreeSize
+	})
+	ctx, cancel := context.WithCancel(b.ctx)
+	defer cancel()
+	src := *b.src.(*storeSource)
+	src.ctx = ctx
+	next := make(chan int)
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				c := b.collapsed[k]
+				wk := &walker{topRootPly: rootPly[c.parent]}
+				r := result{maxQSPly: -1}
+				err := src.st.Subtree(ctx, src.run, c.n.ID, -1, func(n trace.Node) error {
+					qs, qsPly, _ := wk.visit(n)
+					r.rows++
+					if qs {
+						r.qs++
+						r.maxQSPly = max(r.maxQSPly, qsPly)
+					}
+					return nil
+				})
+				if err != nil {
+					errs <- err
+					cancel()
+					return
+				}
+				results[k] = r
+			}
+		}()
+	}
+feed:
+	for _, k := range order {
+		select {
+		case next <- k:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for k, c := range b.collapsed {
+		s := &g.Summaries[b.sums[c.parent]]
+		s.Rows += results[k].rows
+		s.QSRows += results[k].qs
+		s.MaxQSPly = max(s.MaxQSPly, results[k].maxQSPly)
+	}
+	return nil
 }
 
 // sortByID puts the shown nodes in pre-order and renumbers the indexes.
