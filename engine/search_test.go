@@ -452,7 +452,8 @@ func (e *extTracer) Enter(x EnterInfo) {
 }
 
 func TestCheckExtensionSwitch(t *testing.T) {
-	p := MustParseFEN("r1bq2r1/b4pk1/p1pp1p2/1p2pP2/1P2P1PB/3P4/1PPQ2P1/R3K2R w - - 0 1")
+	// Queens and rooks on open lines: checks answered by checks.
+	p := MustParseFEN("2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1")
 	for _, on := range []bool{false, true} {
 		o := mustVariant("captures")
 		o.CheckExt, o.TT = on, false
