@@ -4,35 +4,25 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
 
 // Compare mode shows two runs side by side. The focused pane leads: after
-// every move of its cursor the other pane follows the same move path (same
-// iteration, same moves; where a move appears several times among one node's
-// children, as in the unified and threshold variants, the same occurrence).
-// Along that path each child row is matched with the other run's child by
-// move and occurrence, and the fields that differ are highlighted; a row
-// with no counterpart is flagged as present in one run only.
+// every move of its cursor the other pane follows the same move path, as
+// package compare lines nodes up (same iteration, same moves, and where a
+// move appears several times among one node's children, as in PVS
+// re-searches and the unified and threshold variants, the same
+// occurrence). Along that path the children of each pair of nodes are
+// aligned, and the fields in which a row differs from its counterpart are
+// highlighted; a row the other run does not have is flagged.
 
-// sibKey identifies a child among its siblings across runs: its move and
-// how many earlier siblings had the same move (for nodes without a move,
-// the iteration roots, the iteration number).
-type sibKey struct {
-	move engine.Move
-	occ  int
+// aligned is the child alignment of one pair of nodes, both ways.
+type aligned struct {
+	other map[[2]int64]trace.Node // (run, child id) -> the other run's child
+	have  map[[2]int64]bool       // (run, child id) of every child of the pair
 }
-
-// kidIndex maps a node's children to their keys and back.
-type kidIndex struct {
-	keyOf map[int64]sibKey
-	byKey map[sibKey]trace.Node
-}
-
-// maxCompareKids bounds the children indexed per node: beyond it rows are
-// not compared (no real node has that many).
-const maxCompareKids = 4096
 
 type cmpState int
 
@@ -42,34 +32,55 @@ const (
 	cmpMissing                 // the other run has no such child
 )
 
-// kids indexes the children of node id in t, cached until the next follow.
-func (m *Model) kids(t *tree, id int64) (*kidIndex, error) {
-	key := [2]int64{t.run.ID, id}
-	if k, ok := m.kidCache[key]; ok {
-		return k, nil
+// side turns a pane into a compare.Side. Compare mode needs the trace
+// store itself, not just the Source interface.
+func (m *Model) side(p *pane) (compare.Side, error) {
+	st, ok := m.src.(*trace.Store)
+	if !ok {
+		return compare.Side{}, errors.New("compare mode needs a trace file")
 	}
-	k := &kidIndex{keyOf: map[int64]sibKey{}, byKey: map[sibKey]trace.Node{}}
-	seen := map[engine.Move]int{}
-	page, err := t.children(id, trace.BySearch, 0, maxCompareKids)
+	return compare.Side{Store: st, Run: p.t.run.ID}, nil
+}
+
+// align aligns the children of node a of pane pa with those of node b of
+// pane pb, cached for the current followed path.
+func (m *Model) align(pa *pane, a int64, pb *pane, b int64) (*aligned, error) {
+	key := [4]int64{pa.t.run.ID, a, pb.t.run.ID, b}
+	if x, ok := m.alignCache[key]; ok {
+		return x, nil
+	}
+	sa, err := m.side(pa)
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range page {
-		sk := sibKey{move: c.Move}
-		if c.Move == engine.NoMove {
-			sk.occ = c.Iteration
-		} else {
-			sk.occ = seen[c.Move]
-			seen[c.Move]++
+	sb, err := m.side(pb)
+	if err != nil {
+		return nil, err
+	}
+	pairs, err := compare.AlignChildren(m.ctx, sa, a, sb, b)
+	if err != nil {
+		return nil, err
+	}
+	x := &aligned{other: map[[2]int64]trace.Node{}, have: map[[2]int64]bool{}}
+	ra, rb := pa.t.run.ID, pb.t.run.ID
+	for _, p := range pairs {
+		if p.A != nil {
+			x.have[[2]int64{ra, p.A.ID}] = true
 		}
-		k.keyOf[c.ID] = sk
-		k.byKey[sk] = c
+		if p.B != nil {
+			x.have[[2]int64{rb, p.B.ID}] = true
+		}
+		if p.A != nil && p.B != nil {
+			x.other[[2]int64{ra, p.A.ID}] = *p.B
+			x.other[[2]int64{rb, p.B.ID}] = *p.A
+		}
 	}
-	if m.kidCache == nil {
-		m.kidCache = map[[2]int64]*kidIndex{}
+	if m.alignCache == nil || len(m.alignCache) > 256 {
+		m.alignCache = map[[4]int64]*aligned{}
 	}
-	m.kidCache[key] = k
-	return k, nil
+	m.alignCache[key] = x
+	m.alignCache[[4]int64{rb, b, ra, a}] = x
+	return x, nil
 }
 
 // counterpart finds the other run's node for row r (node n) of pane p.
@@ -88,23 +99,18 @@ func (m *Model) counterpart(p *pane, r ref, n trace.Node) (trace.Node, cmpState)
 	if !ok {
 		return trace.Node{}, cmpNone
 	}
-	mine, err := m.kids(p.t, r.parent.node.ID)
+	x, err := m.align(p, r.parent.node.ID, o, op)
 	if err != nil {
 		return trace.Node{}, cmpNone
 	}
-	theirs, err := m.kids(o.t, op)
-	if err != nil {
-		return trace.Node{}, cmpNone
+	k := [2]int64{p.t.run.ID, n.ID}
+	if c, ok := x.other[k]; ok {
+		return c, cmpFound
 	}
-	k, ok := mine.keyOf[n.ID]
-	if !ok {
-		return trace.Node{}, cmpNone
-	}
-	c, ok := theirs.byKey[k]
-	if !ok {
+	if x.have[k] {
 		return trace.Node{}, cmpMissing
 	}
-	return c, cmpFound
+	return trace.Node{}, cmpNone
 }
 
 func (m *Model) other(p *pane) *pane {
@@ -141,42 +147,31 @@ func diffNodes(a, b trace.Node) diffMask {
 	return d
 }
 
-// follow makes the other pane select the node the focused pane's selection
-// corresponds to, expanding the path to it.
+// follow makes the other pane select the node that lines up with the
+// focused pane's selection, opening the path to it; where the other run
+// has no such node it stops at the deepest one it has.
 func (m *Model) follow() error {
 	if len(m.panes) < 2 {
 		return nil
 	}
-	m.kidCache = nil
 	lead := m.cur()
 	fol := m.other(lead)
 	lead.partner, fol.partner = map[int64]int64{}, map[int64]int64{}
 	fol.lost = ""
-	if lead.sel == nil || lead.sel.err != nil {
+	if lead.sel == nil || lead.sel.err != nil || len(lead.sel.path) == 0 {
 		return nil
 	}
 	path := lead.sel.path
-	if len(path) == 0 {
-		return nil
-	}
 	fpath := []trace.Node{fol.t.runNode}
 	lead.partner[path[0].ID], fol.partner[fol.t.runNode.ID] = fol.t.runNode.ID, path[0].ID
 	for i := 1; i < len(path); i++ {
-		lk, err := m.kids(lead.t, path[i-1].ID)
+		x, err := m.align(lead, path[i-1].ID, fol, fpath[len(fpath)-1].ID)
 		if err != nil {
 			return err
 		}
-		fk, err := m.kids(fol.t, fpath[len(fpath)-1].ID)
-		if err != nil {
-			return err
-		}
-		key, ok := lk.keyOf[path[i].ID]
+		c, ok := x.other[[2]int64{lead.t.run.ID, path[i].ID}]
 		if !ok {
-			break
-		}
-		c, ok := fk.byKey[key]
-		if !ok {
-			fol.lost = m.lostText(lead, i, key)
+			fol.lost = m.lostText(lead, i)
 			break
 		}
 		fpath = append(fpath, c)
@@ -192,19 +187,16 @@ func (m *Model) follow() error {
 	return err
 }
 
-func (m *Model) lostText(lead *pane, i int, key sibKey) string {
-	if key.move == engine.NoMove {
-		return fmt.Sprintf("no iteration %d in the other run", key.occ)
+func (m *Model) lostText(lead *pane, i int) string {
+	n := lead.sel.path[i]
+	if n.Move == engine.NoMove {
+		return fmt.Sprintf("the other run has no iteration %d", n.Iteration)
 	}
-	k := m.sanIndex(lead.sel, i)
-	mv := key.move.UCI()
-	if k >= 0 && k < len(lead.sel.san) {
+	mv := n.Move.UCI()
+	if k := m.sanIndex(lead.sel, i); k >= 0 && k < len(lead.sel.san) {
 		mv = lead.sel.san[k]
 	}
-	if key.occ > 0 {
-		return fmt.Sprintf("the other run did not search %s a %d. time here", mv, key.occ+1)
-	}
-	return fmt.Sprintf("the other run did not search %s here", mv)
+	return fmt.Sprintf("the other run did not search %s here (node %d)", mv, n.ID)
 }
 
 // compareLines describe the other run's counterpart of p's selection.
@@ -240,4 +232,31 @@ func (m *Model) compareLines(p *pane) []detailLine {
 		text += "  same"
 	}
 	return []detailLine{{label, text, sty}}
+}
+
+// startCompare opens run id beside the focused pane.
+func (m *Model) startCompare(id int64) error {
+	t, err := newTree(m.ctx, m.src, id)
+	if err != nil {
+		return err
+	}
+	a, err := m.side(m.cur())
+	if err != nil {
+		return err
+	}
+	if err := compare.SamePosition(m.ctx, a, compare.Side{Store: a.Store, Run: id}); err != nil {
+		return fmt.Errorf("cannot compare run %d with run %d: %w", m.cur().t.run.ID, id, err)
+	}
+	order, filt := m.cur().t.order, m.cur().t.filt
+	if filt.active() || order != trace.BySearch {
+		if err := t.rebuild(func() { t.order, t.filt = order, filt }); err != nil {
+			return err
+		}
+	}
+	m.panes = []*pane{m.cur(), {t: t}}
+	m.focus = 0
+	m.panes[0].sel = nil // make afterChange follow
+	m.alignCache = nil
+	m.setMsg("comparing run %d with run %d: the right pane follows (tab switches)", m.panes[0].t.run.ID, id)
+	return nil
 }

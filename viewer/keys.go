@@ -701,24 +701,6 @@ func (m *Model) toggleCompare() {
 	}
 }
 
-func (m *Model) startCompare(id int64) error {
-	t, err := newTree(m.ctx, m.src, id)
-	if err != nil {
-		return err
-	}
-	order, filt := m.cur().t.order, m.cur().t.filt
-	if filt.active() || order != trace.BySearch {
-		if err := t.rebuild(func() { t.order, t.filt = order, filt }); err != nil {
-			return err
-		}
-	}
-	m.panes = []*pane{m.cur(), {t: t}}
-	m.focus = 0
-	m.panes[0].sel = nil // make afterChange follow
-	m.setMsg("comparing run %d with run %d: the right pane follows (tab switches)", m.panes[0].t.run.ID, id)
-	return nil
-}
-
 func (m *Model) handleListKey(ev *tcell.EventKey) {
 	n := len(m.runs)
 	if m.mode == modeHotspots {

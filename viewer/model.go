@@ -73,12 +73,12 @@ type Model struct {
 	pick    pickPurpose
 	hotByGr bool // the hotspot list ranks by growth rather than size
 
-	lastMouse bool // button 1 was down at the previous mouse event
-	lay       layout
-	kidCache  map[[2]int64]*kidIndex // compare mode: children of the followed path
-	clip      []byte                 // text to put on the clipboard at the next draw
-	hotPaths  map[[2]int64]string    // move paths of hotspots shown in the list
-	resync    bool                   // the user asked for a full redraw
+	lastMouse  bool // button 1 was down at the previous mouse event
+	lay        layout
+	alignCache map[[4]int64]*aligned // compare mode: child alignments along the followed path
+	clip       []byte                // text to put on the clipboard at the next draw
+	hotPaths   map[[2]int64]string   // move paths of hotspots shown in the list
+	resync     bool                  // the user asked for a full redraw
 }
 
 // pane is one tree on screen with its selection details.

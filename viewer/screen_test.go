@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -357,5 +358,72 @@ func TestNewErrors(t *testing.T) {
 				t.Errorf("error %q does not say %q", err, c.text)
 			}
 		})
+	}
+}
+
+// TestCompareFollows moves the cursor of the left pane over a sample of
+// nodes: the right pane must select the node package compare says lines
+// up with it, or say where the path left the other run's tree.
+func TestCompareFollows(t *testing.T) {
+	st := openFixture(t)
+	r := newRig(t, st, 160, 40, Options{Run: 1})
+	r.run("=", "j", "<Enter>")
+	if len(r.m.panes) != 2 || r.m.panes[1].t.run.ID != 2 {
+		t.Fatalf("compare mode did not open run 2 beside run 1")
+	}
+	a, b := compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}
+	run, err := st.Run(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, lost := 0, 0
+	for id := int64(1); id < run.Rows; id += run.Rows/60 + 1 {
+		if err := r.m.reveal(id); err != nil {
+			t.Fatal(err)
+		}
+		r.m.afterChange()
+		want, ok, err := compare.Counterpart(context.Background(), a, id, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := r.m.panes[1].t.selected()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			found++
+			if got.ID != want.ID || r.m.panes[1].lost != "" {
+				t.Errorf("left node %d: right pane on node %d (lost %q), compare says %d", id, got.ID, r.m.panes[1].lost, want.ID)
+			}
+		} else {
+			lost++
+			if r.m.panes[1].lost == "" {
+				t.Errorf("left node %d has no counterpart, but the right pane (on node %d) does not say so", id, got.ID)
+			}
+		}
+	}
+	if found == 0 || lost == 0 {
+		t.Errorf("sample not telling: %d nodes with a counterpart, %d without", found, lost)
+	}
+}
+
+func TestCompareDifferentPositions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "two.trace")
+	w, err := trace.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record(t, w, kiwipete, "captures", 2)
+	record(t, w, engine.StartFEN, "captures", 2)
+	w.Close()
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r := newRig(t, st, 100, 30, Options{Run: 1})
+	r.run("=")
+	if len(r.m.panes) != 1 || !strings.Contains(r.text(), "different positions") {
+		t.Errorf("comparing runs of different positions should be refused with a message:\n%s", r.text())
 	}
 }

@@ -25,6 +25,7 @@ type Source interface {
 	Run(ctx context.Context, id int64) (trace.Run, error)
 	Node(ctx context.Context, run, id int64) (trace.Node, error)
 	ChildCount(ctx context.Context, run, id int64) (int, error)
+	Children(ctx context.Context, run, id int64, order trace.Order, offset, limit int) ([]trace.Node, error)
 	Path(ctx context.Context, run, id int64) ([]trace.Node, error)
 	Subtree(ctx context.Context, run, id int64, maxDepth int, fn func(trace.Node) error) error
 	Hotspots(ctx context.Context, run int64, order trace.HotspotOrder, limit int) ([]trace.Hotspot, error)

@@ -1,11 +1,9 @@
 package viewer
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 
 	"github.com/horizonqs/horizon/engine"
@@ -109,53 +107,13 @@ type ref struct {
 func (r ref) isRun() bool     { return r.parent == nil }
 func (r ref) isSummary() bool { return r.parent != nil && r.i >= r.parent.count }
 
-var (
-	errFound  = errors.New("found")
-	errEnough = errors.New("enough")
-)
+var errFound = errors.New("found")
 
 // children reads up to limit children of node id (all when limit <= 0)
-// after skipping offset of them, in the given order. It walks the node's
-// subtree one level deep (Subtree seeks past each child's descendants by
-// key), which costs a few tens of microseconds per child whatever the
-// trace size; Store.Children plans its join as a scan of the whole table
-// on this schema version (1.7 s for 8 children in a 6M-node run).
+// after skipping offset of them, in the given order. Every read of
+// children goes through here.
 func (t *tree) children(id int64, order trace.Order, offset, limit int) ([]trace.Node, error) {
-	var out []trace.Node
-	skip := offset
-	if order == trace.BySize {
-		skip = 0 // sorted below, after all are read
-	}
-	err := t.src.Subtree(t.ctx, t.run.ID, id, 1, func(n trace.Node) error {
-		// A row whose parent has no row (a node still open while the
-		// file is written) is not a child.
-		if n.ID == id || n.Parent != id {
-			return nil
-		}
-		if skip > 0 {
-			skip--
-			return nil
-		}
-		out = append(out, n)
-		if order == trace.BySearch && limit > 0 && len(out) >= limit {
-			return errEnough
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errEnough) {
-		return nil, err
-	}
-	if order == trace.BySize {
-		slices.SortStableFunc(out, func(a, b trace.Node) int { return cmp.Compare(b.SubtreeSize, a.SubtreeSize) })
-		if offset >= len(out) {
-			return nil, nil
-		}
-		out = out[offset:]
-		if limit > 0 && limit < len(out) {
-			out = out[:limit]
-		}
-	}
-	return out, nil
+	return t.src.Children(t.ctx, t.run.ID, id, order, offset, limit)
 }
 
 // newTree opens run id of src with the run node and the last iteration
