@@ -578,6 +578,8 @@ func (ic *icicle) write(w io.Writer, upper []upperNode, parts []*part) error {
 		x += 24 + int(float64(len(l.text))*icicleCharW)
 	}
 	fmt.Fprintf(&b, `<rect x="%d" y="62" width="14" height="12" fill="#FFFFFF" stroke="#000000" stroke-width="1.5"/><text x="%d" y="72">principal variation</text>`+"\n", x, x+18)
+	x += 144 // past "principal variation"
+	fmt.Fprintf(&b, `<rect x="%d" y="62" width="14" height="12" fill="%s" opacity="0.7"/><text x="%d" y="72">faded: runs of nodes narrower than a pixel, merged</text>`+"\n", x, colIcicleQS2, x+18)
 	for row := 0; row < rows; row++ {
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" fill="#666666">%d</text>`+"\n", icicleMargin-6, ic.y(row)+ic.opts.RowHeight-5, row)
 	}
