@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/engine"
@@ -69,6 +70,8 @@ func (m *Model) Handle(ev tcell.Event) {
 	case *tcell.EventInterrupt:
 		m.quit = true
 		return
+	case *hotLoaded:
+		m.hotDone(ev)
 	default:
 		return
 	}
@@ -203,7 +206,8 @@ func (m *Model) handleTreeRune(r rune) {
 	case 'N':
 		m.setErr(m.hotspot(-1))
 	case 'H':
-		if err := m.loadHot(p); err != nil {
+		ok, err := m.loadHot(p, 'H')
+		if err != nil || !ok {
 			m.setErr(err)
 			return
 		}
@@ -399,18 +403,59 @@ func (m *Model) heaviest() error {
 	return nil
 }
 
-func (m *Model) loadHot(p *pane) error {
+// hotLoaded carries hotspots ranked in the background back to the screen
+// goroutine.
+type hotLoaded struct {
+	tcell.EventTime
+	p       *pane
+	gen     int
+	hot, gr []trace.Hotspot
+	err     error
+	then    rune // the key that asked for them: n, N or H
+}
+
+// loadHot makes sure p's hotspot lists are loaded and reports whether they
+// are. A finished run has them ranked in the file (a few milliseconds); a
+// run still being recorded has to be read whole, so with a screen to post
+// to that happens in the background and the key is replayed when done.
+func (m *Model) loadHot(p *pane, then rune) (bool, error) {
 	if p.hot != nil && p.hotGr != nil {
-		return nil
+		return true, nil
 	}
-	hot, err := p.t.src.Hotspots(p.t.ctx, p.t.run.ID, trace.HotspotBySize, 100)
+	if p.hotBusy {
+		m.setMsg("still ranking the hotspots of run %d", p.t.run.ID)
+		return false, nil
+	}
+	src, ctx, run, gen := p.t.src, p.t.ctx, p.t.run.ID, p.hotGen
+	fetch := func() (hot, gr []trace.Hotspot, err error) {
+		if hot, err = src.Hotspots(ctx, run, trace.HotspotBySize, 100); err != nil {
+			return
+		}
+		gr, err = src.Hotspots(ctx, run, trace.HotspotByGrowth, 100)
+		return
+	}
+	if m.post != nil && p.t.run.Status == trace.StatusRunning {
+		p.hotBusy = true
+		go func() {
+			hot, gr, err := fetch()
+			ev := &hotLoaded{p: p, gen: gen, hot: hot, gr: gr, err: err, then: then}
+			ev.SetEventNow()
+			for m.post(ev) != nil && ctx.Err() == nil {
+				time.Sleep(10 * time.Millisecond) // the event queue is full
+			}
+		}()
+		m.setMsg("ranking the hotspots of a run still being recorded: every row is read")
+		return false, nil
+	}
+	hot, gr, err := fetch()
 	if err != nil {
-		return err
+		return false, err
 	}
-	gr, err := p.t.src.Hotspots(p.t.ctx, p.t.run.ID, trace.HotspotByGrowth, 100)
-	if err != nil {
-		return err
-	}
+	m.setHot(p, hot, gr)
+	return true, nil
+}
+
+func (m *Model) setHot(p *pane, hot, gr []trace.Hotspot) {
 	if hot == nil {
 		hot = []trace.Hotspot{}
 	}
@@ -421,7 +466,41 @@ func (m *Model) loadHot(p *pane) error {
 	if p.hotIdx >= len(p.hot) {
 		p.hotIdx = -1
 	}
-	return nil
+}
+
+// hotDone stores hotspots ranked in the background and replays the key
+// that asked for them.
+func (m *Model) hotDone(ev *hotLoaded) {
+	p := ev.p
+	p.hotBusy = false
+	if p.hotGen != ev.gen || !m.showing(p) {
+		return // the file was reloaded or the pane closed meanwhile
+	}
+	if ev.err != nil {
+		m.setErr(ev.err)
+		return
+	}
+	m.setHot(p, ev.hot, ev.gr)
+	if p != m.cur() {
+		return
+	}
+	switch ev.then {
+	case 'n':
+		m.setErr(m.hotspot(+1))
+	case 'N':
+		m.setErr(m.hotspot(-1))
+	case 'H':
+		m.mode, m.list = modeHotspots, max(p.hotIdx, 0)
+	}
+}
+
+func (m *Model) showing(p *pane) bool {
+	for _, q := range m.panes {
+		if q == p {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Model) hotList(p *pane) []trace.Hotspot {
@@ -437,7 +516,11 @@ func (m *Model) hotspot(dir int) error {
 	if p.hot == nil {
 		p.hotIdx = -1
 	}
-	if err := m.loadHot(p); err != nil {
+	key := 'n'
+	if dir < 0 {
+		key = 'N'
+	}
+	if ok, err := m.loadHot(p, key); err != nil || !ok {
 		return err
 	}
 	list := m.hotList(p)
@@ -668,6 +751,7 @@ func (m *Model) reload() error {
 			return err
 		}
 		p.hot, p.hotGr, p.sel = nil, nil, nil
+		p.hotGen++
 	}
 	r := m.cur().t.run
 	m.setMsg("reloaded: run %d %s, %s rows", r.ID, r.Status, commas(max(r.Rows, m.cur().t.runNode.SubtreeSize)))

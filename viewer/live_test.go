@@ -75,7 +75,27 @@ func TestLiveTrace(t *testing.T) {
 			t.Errorf("the screen of a run being recorded does not show %q:\n%s", want, screen)
 		}
 	}
-	rig.run("j", "j", "l", "n") // browse what is there; hotspots scan the rows
+	rig.run("j", "j", "l") // browse what is there
+
+	// Hotspots of a running run are ranked in the background (every row is
+	// read); the key takes effect when they arrive.
+	rig.m.post = rig.s.PostEvent
+	rig.run("n")
+	if !strings.Contains(rig.text(), "ranking the hotspots") {
+		t.Errorf("n on a running run does not say the hotspots are being ranked:\n%s", rig.text())
+	}
+	deadline = time.Now().Add(20 * time.Second)
+	for !rig.s.HasPendingEvent() {
+		if time.Now().After(deadline) {
+			t.Fatal("the hotspots ranked in the background never arrived")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	rig.post(func() {})
+	if !strings.Contains(rig.text(), "hotspot 1/") {
+		t.Errorf("after the ranking arrived the cursor is not on hotspot 1:\n%s", rig.text())
+	}
+	rig.m.post = nil
 
 	close(pt.resume)
 	res := <-done

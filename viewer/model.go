@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -79,15 +80,21 @@ type Model struct {
 	clip       []byte                // text to put on the clipboard at the next draw
 	hotPaths   map[[2]int64]string   // move paths of hotspots shown in the list
 	resync     bool                  // the user asked for a full redraw
+	// post sends an event to the screen goroutine (tcell's PostEvent);
+	// nil when there is no event loop, and then nothing runs in the
+	// background.
+	post func(tcell.Event) error
 }
 
 // pane is one tree on screen with its selection details.
 type pane struct {
-	t      *tree
-	hot    []trace.Hotspot // loaded on first use
-	hotGr  []trace.Hotspot
-	hotIdx int
-	sel    *nodeInfo
+	t       *tree
+	hot     []trace.Hotspot // loaded on first use
+	hotGr   []trace.Hotspot
+	hotIdx  int
+	hotBusy bool // hotspots are being ranked in the background
+	hotGen  int  // bumped on reload, so a late ranking is dropped
+	sel     *nodeInfo
 	// partner maps node ids of this pane's followed path to the other
 	// pane's nodes (compare mode).
 	partner map[int64]int64

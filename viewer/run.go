@@ -29,6 +29,8 @@ func Run(ctx context.Context, s tcell.Screen, m *Model) (err error) {
 // Loop draws m and feeds it events from s until m quits or s is finalised;
 // the screen must be initialised. Tests drive a simulation screen with it.
 func Loop(s tcell.Screen, m *Model) error {
+	m.post = s.PostEvent
+	defer func() { m.post = nil }()
 	for !m.Quit() {
 		m.Draw(s)
 		s.Show()
