@@ -582,3 +582,80 @@ func TestSourcesAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestFilteredTrace exports a trace recorded with a filter (only the nodes
+// under one move, plus the roots): ids have gaps, and subtree sizes count
+// nodes the file does not hold.
+func TestFilteredTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "under.trace")
+	ctx := context.Background()
+	st, err := trace.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, _ := engine.VariantOptions("see")
+	opts.TT = false
+	pos, _ := engine.ParseFEN(fixedFEN)
+	rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: fixedFEN, Variant: "see"}, trace.RecordOptions{Under: []string{"Qg6"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := engine.NewSearcher(opts).Search(rec.Context(), pos, engine.Limits{Depth: 3}, rec)
+	if err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	st, err = trace.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, queried := range []bool{false, true} {
+		t.Run(fmt.Sprint("queried=", queried), func(t *testing.T) {
+			if queried {
+				old := memLimit
+				memLimit = 0
+				defer func() { memLimit = old }()
+			}
+			for _, qsOnly := range []bool{false, true} {
+				g := buildCase(t, st, Selection{Node: -1}, Options{MaxNodes: 12, Depth: -1, QSOnly: qsOnly})
+				if len(g.Nodes) > 12 || len(g.Nodes) < 2 {
+					t.Fatalf("qs-only %v: %d nodes shown", qsOnly, len(g.Nodes))
+				}
+				var rows, nodes, unrecorded int64
+				for _, s := range g.Summaries {
+					rows += s.Rows
+					nodes += s.Nodes
+					unrecorded += s.Unrecorded
+				}
+				if !qsOnly {
+					// Every node the search visited is shown or counted.
+					if got := int64(len(g.Nodes)) + nodes; got != g.Top.SubtreeSize {
+						t.Fatalf("%d shown + %d in summaries = %d, subtree of %d visited nodes", len(g.Nodes), nodes, got, g.Top.SubtreeSize)
+					}
+					if unrecorded == 0 || int64(len(g.Nodes))+rows+unrecorded != g.Top.SubtreeSize {
+						t.Fatalf("%d shown + %d rows + %d unrecorded, subtree of %d", len(g.Nodes), rows, unrecorded, g.Top.SubtreeSize)
+					}
+				}
+				var dot bytes.Buffer
+				if err := g.WriteDOT(&dot); err != nil {
+					t.Fatal(err)
+				}
+				if !qsOnly && !strings.Contains(dot.String(), "not recorded (recording filter)") {
+					t.Fatal("no summary says which nodes were not recorded")
+				}
+			}
+			run, top, err := Resolve(ctx, st, Selection{Node: 0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := WriteIcicle(ctx, st, run, top, IcicleOptions{Depth: -1}, &out); err != nil {
+				t.Fatal(err)
+			}
+			if err := xml.Unmarshal(out.Bytes(), new(svgDoc)); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -94,6 +94,10 @@ type Summary struct {
 	// MaxQSPly is the deepest QS node's distance from its QS root among
 	// them; -1 when none is a QS node.
 	MaxQSPly int
+	// Unrecorded counts nodes the search visited under the shown node that
+	// the trace holds no row of (a recording filter left them out); they
+	// are part of Nodes.
+	Unrecorded int64
 	// DepthLimit: the children were cut by Options.Depth, not the budget.
 	DepthLimit bool
 	// QSTrees: the summary stands for QS trees the QSOnly view left out.
@@ -319,6 +323,17 @@ func (b *builder) expand(i int) error {
 	kids, err := b.src.children(n.ID)
 	if err != nil {
 		return err
+	}
+	// A recording filter may have left out some children: their nodes
+	// still count, in the summary.
+	missing := n.SubtreeSize - 1
+	for _, k := range kids {
+		missing -= k.SubtreeSize
+	}
+	if missing > 0 && !(g.QSOnly && i == 0) {
+		s := b.summary(i)
+		g.Summaries[s].Nodes += missing
+		g.Summaries[s].Unrecorded += missing
 	}
 	seen := make(map[engine.Move]int, len(kids)) // move -> order, repeats so far
 	repeats := make(map[engine.Move]int)

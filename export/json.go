@@ -71,6 +71,7 @@ type jsonSummary struct {
 	QSRows     int64   `json:"qs_rows"`
 	QSShare    float64 `json:"qs_share"`
 	MaxQSPly   int     `json:"max_qs_ply"` // -1: no QS node
+	Unrecorded int64   `json:"unrecorded"`
 	DepthLimit bool    `json:"depth_limit"`
 	QSTrees    bool    `json:"qs_trees"`
 }
@@ -95,7 +96,7 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 	for _, s := range g.Summaries {
 		out.Summaries = append(out.Summaries, jsonSummary{Parent: g.Nodes[s.Parent].ID, Children: s.Children,
 			Nodes: s.Nodes, Rows: s.Rows, QSRows: s.QSRows, QSShare: round3(s.QSShare()), MaxQSPly: s.MaxQSPly,
-			DepthLimit: s.DepthLimit, QSTrees: s.QSTrees})
+			Unrecorded: s.Unrecorded, DepthLimit: s.DepthLimit, QSTrees: s.QSTrees})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -206,14 +206,17 @@ func nodeLines(n trace.Node, san string) []string {
 
 // summaryLines are the lines of a summary node's label.
 func summaryLines(s Summary) []string {
-	what := "move"
-	if s.QSTrees {
-		what = "QS tree"
+	lines := []string{"+" + count(s.Nodes) + " nodes"}
+	if s.Children > 0 {
+		what := "move"
+		if s.QSTrees {
+			what = "QS tree"
+		}
+		if s.Children != 1 {
+			what += "s"
+		}
+		lines = append(lines, "in "+count(int64(s.Children))+" "+what)
 	}
-	if s.Children != 1 {
-		what += "s"
-	}
-	lines := []string{"+" + count(s.Nodes) + " nodes", "in " + count(int64(s.Children)) + " " + what}
 	if s.Rows > 0 {
 		l := percent(s.QSShare()) + " QS"
 		if s.MaxQSPly >= 0 {
@@ -221,8 +224,11 @@ func summaryLines(s Summary) []string {
 		}
 		lines = append(lines, l)
 	}
-	if s.Rows > 0 && s.Rows < s.Nodes {
-		lines = append(lines, "("+count(s.Rows)+" recorded)")
+	switch {
+	case s.Rows == 0 && s.Unrecorded == s.Nodes:
+		lines = append(lines, "not recorded (recording filter)")
+	case s.Rows < s.Nodes:
+		lines = append(lines, count(s.Rows)+" recorded (recording filter)")
 	}
 	if s.DepthLimit {
 		lines = append(lines, "below the depth limit")
