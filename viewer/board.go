@@ -183,11 +183,8 @@ func (m *Model) details(p *pane) []detailLine {
 		out = append(out, detailLine{label, fmt.Sprintf(format, a...), st.base})
 	}
 	add("node", "%d  %s", n.ID, kindName(n))
-	if n.Parent >= 0 {
-		add("parent", "%d", n.Parent)
-	}
 	if n.Kind != engine.KindRun {
-		add("iteration", "%d  ply %d", n.Iteration, n.Ply)
+		add("iteration", "%d  ply %d  parent %d", n.Iteration, n.Ply, n.Parent)
 	}
 	switch n.Kind {
 	case engine.KindQS:
@@ -238,8 +235,7 @@ func (m *Model) details(p *pane) []detailLine {
 			best = in.pos.SAN(n.Best)
 		}
 	}
-	add("best", "%s", best)
-	add("moves", "%d generated, %d searched", n.Generated, n.Searched)
+	add("moves", "%d generated, %d searched, best %s", n.Generated, n.Searched, best)
 	if n.Extension != 0 {
 		add("extension", "%d ply", n.Extension)
 	}
@@ -257,14 +253,6 @@ func (m *Model) details(p *pane) []detailLine {
 	if n.Incomplete && !stillOpen(n) {
 		out = append(out, detailLine{"incomplete", "still open when the search stopped", st.errMsg})
 	}
-	path := in.numbered
-	if m.uci {
-		path = strings.Join(in.uci, " ")
-	}
-	if path == "" {
-		path = "(root position)"
-	}
-	add("path", "%s", path)
 	if in.qsRoot >= 0 && in.qsRoot < len(in.path) {
 		root := in.path[in.qsRoot]
 		entry := "the QS root"
@@ -276,11 +264,23 @@ func (m *Model) details(p *pane) []detailLine {
 		}
 		add("QS root", "node %d, %s, %s nodes", root.ID, entry, commas(root.SubtreeSize))
 		if len(in.swing) > 0 {
-			add("swing", "%s", m.swingText(in))
+			side := "White"
+			if in.swingFor == engine.Black {
+				side = "Black"
+			}
+			add("swing", "material for %s: %s", side, m.swingText(in))
 		} else {
 			add("swing", "0 (this is the QS root)")
 		}
 	}
+	path := in.numbered
+	if m.uci {
+		path = strings.Join(in.uci, " ")
+	}
+	if path == "" {
+		path = "(root position)"
+	}
+	add("path", "%s", path)
 	if in.err != nil {
 		out = append(out, detailLine{"error", shortErr(in.err), st.errMsg})
 	}

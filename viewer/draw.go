@@ -98,9 +98,11 @@ func (m *Model) Draw(s tcell.Screen) {
 		m.drawSep(s, rect{tree.w + 1 + sideWidth, body.y, 1, body.h})
 		m.drawDetails(s, rect{tree.w + 2 + sideWidth, body.y, infoWidth, body.h})
 	case w >= wideAt:
-		tree.w = w - sideWidth - 1
+		// The side column takes what the tree's columns do not need.
+		sw := max(sideWidth, min(w-86, 44))
+		tree.w = w - sw - 1
 		m.drawSep(s, rect{tree.w, body.y, 1, body.h})
-		side := rect{tree.w + 1, body.y, sideWidth, body.h}
+		side := rect{tree.w + 1, body.y, sw, body.h}
 		bh := m.drawBoardPane(s, side, false)
 		if side.h-bh > 2 {
 			m.drawDetails(s, rect{side.x, side.y + bh, side.w, side.h - bh})

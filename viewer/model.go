@@ -236,6 +236,7 @@ type nodeInfo struct {
 	fen      string
 	last     engine.Move
 	swing    []swingStep // QS nodes: material along the path from the QS root
+	swingFor engine.Color // the side to move at the QS root, whose view the swing takes
 	qsRoot   int         // index in path of the QS root, -1 outside QS
 	err      error
 }
@@ -282,9 +283,14 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 		return in
 	}
 	var nb strings.Builder
+	rootSide := pos.SideToMove()
 	for i, x := range path {
 		if x.Kind == engine.KindQS && in.qsRoot < 0 {
 			in.qsRoot = i
+			in.swingFor = rootSide
+			if x.Ply%2 == 1 {
+				in.swingFor = rootSide.Other()
+			}
 		}
 		if x.Move == engine.NoMove {
 			continue
