@@ -235,9 +235,9 @@ type nodeInfo struct {
 	pos      *engine.Position
 	fen      string
 	last     engine.Move
-	swing    []swingStep // QS nodes: material along the path from the QS root
+	swing    []swingStep  // QS nodes: material along the path from the QS root
 	swingFor engine.Color // the side to move at the QS root, whose view the swing takes
-	qsRoot   int         // index in path of the QS root, -1 outside QS
+	qsRoot   int          // index in path of the QS root, -1 outside QS
 	err      error
 }
 
