@@ -169,9 +169,11 @@ type collapsed struct {
 }
 
 // Build makes the graph of the subtree under top, cut to the options'
-// budget. It reads the trace through st's query API only: one Children
-// query per shown node, and one streaming pass over top's subtree (two with
-// QSOnly) for the summaries' QS figures.
+// budget. It reads the trace through st's query API only. A subtree of up
+// to 100,000 rows is read in one stream and the graph built in memory; a
+// bigger one is read one level under each shown node, then streamed once
+// more (per collapsed child, side by side) for the summaries' QS figures.
+// QSOnly streams the subtree once more to find the QS roots.
 func Build(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, opts Options) (*Graph, error) {
 	if opts.MaxNodes <= 0 {
 		opts.MaxNodes = DefaultMaxNodes
@@ -200,7 +202,9 @@ func Build(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, 
 		return nil, err
 	}
 	b := &builder{ctx: ctx, st: st, g: g, sums: map[int]int{}, pv: pv, src: src}
-	b.add(&candidate{n: top, parent: -1, pv: true, pos: topPos})
+	if err := b.add(&candidate{n: top, parent: -1, pv: true, pos: topPos}); err != nil {
+		return nil, err
+	}
 	g.QSOnly = opts.QSOnly && top.Kind != engine.KindQS
 	if g.QSOnly {
 		if err := b.seedQSRoots(path); err != nil {
