@@ -198,13 +198,7 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 	if err := samePosition(a, ra, b, rb); err != nil {
 		return nil, err
 	}
-	rep := &Report{}
-	if rep.A, err = totals(ctx, a, ra); err != nil {
-		return nil, err
-	}
-	if rep.B, err = totals(ctx, b, rb); err != nil {
-		return nil, err
-	}
+	rep := &Report{A: totals(a, ra), B: totals(b, rb)}
 	if err := levelTables(ctx, a, b, rep); err != nil {
 		return nil, err
 	}
@@ -246,7 +240,7 @@ func samePosition(a Side, ra trace.Run, b Side, rb trace.Run) error {
 	return nil
 }
 
-func totals(ctx context.Context, s Side, r trace.Run) (Totals, error) {
+func totals(s Side, r trace.Run) Totals {
 	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Variant, Options: r.Options, FEN: r.FEN,
 		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
 		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, BestMove: r.BestMove, Score: r.Score, Depth: r.Depth,
@@ -261,7 +255,7 @@ func totals(ctx context.Context, s Side, r trace.Run) (Totals, error) {
 			}
 		}
 	}
-	return t, nil
+	return t
 }
 
 // levelTables fills the per-ply and per-level counts side by side.
