@@ -202,7 +202,11 @@ func Build(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, 
 		return nil, err
 	}
 	b := &builder{ctx: ctx, st: st, g: g, sums: map[int]int{}, pv: pv, src: src}
-	if err := b.add(&candidate{n: top, parent: -1, pv: true, pos: topPos}); err != nil {
+	topSAN := ""
+	if top.Move != engine.NoMove && len(topPath) > 0 {
+		topSAN = topPath[len(topPath)-1]
+	}
+	if err := b.add(&candidate{n: top, parent: -1, pv: true, pos: topPos, san: topSAN}); err != nil {
 		return nil, err
 	}
 	g.QSOnly = opts.QSOnly && top.Kind != engine.KindQS

@@ -207,6 +207,9 @@ func nodeLines(n trace.Node, san string) []string {
 // summaryLines are the lines of a summary node's label.
 func summaryLines(s Summary) []string {
 	lines := []string{"+" + count(s.Nodes) + " nodes"}
+	if s.Nodes == 1 {
+		lines[0] = "+1 node"
+	}
 	if s.Children > 0 {
 		what := "move"
 		if s.QSTrees {
