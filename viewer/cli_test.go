@@ -177,4 +177,16 @@ func TestViewInTmux(t *testing.T) {
 	if strings.Contains(screen, "iteration 3") {
 		t.Errorf("the viewer's screen is still there after q:\n%s", screen)
 	}
+
+	// --node selects at start; --json reports the node left on.
+	x.run("kill-session", "-t", "view")
+	script = fmt.Sprintf("%s view %s --run 1 --node %d --json --ascii; echo EXIT=$?; sleep 60", bin, fix, moves[1].ID)
+	x.run("new-session", "-d", "-s", "view", "-x", "80", "-y", "24", "sh", "-c", script)
+	x.waitFor("#" + fmt.Sprint(moves[1].ID))
+	x.run("send-keys", "-t", "view", "q")
+	want := fmt.Sprintf(`"run":1,"node":%d,`, moves[1].ID)
+	screen = x.waitFor("EXIT=0")
+	if !strings.Contains(strings.ReplaceAll(screen, "\n", ""), want) {
+		t.Errorf("--json output should hold %s; the pane shows:\n%s", want, screen)
+	}
 }
