@@ -53,7 +53,8 @@ const (
 	// StatusInterrupted: the search was cancelled (Ctrl-C, SIGTERM, a
 	// cancelled context); the open path is stored, marked Incomplete.
 	StatusInterrupted Status = "interrupted"
-	// StatusTruncated: the node limit stopped the search; the open path is
+	// StatusTruncated: a node limit (the recorder's or the search's) or a
+	// time limit stopped the search; the open path is
 	// stored, marked Incomplete.
 	StatusTruncated Status = "truncated"
 	// StatusFailed: writing the trace failed (disk full, ...); the rows
@@ -250,7 +251,10 @@ type Result struct {
 	// when its context was cancelled, truncated when MaxNodes was reached,
 	// complete otherwise); a write error makes it failed regardless.
 	// Leave it empty to infer.
-	Status   Status
+	Status Status
+	// Stopped is why the search ended early, if it did: a search stopped by
+	// its own node or time limit is truncated, one cancelled is interrupted.
+	Stopped  engine.StopReason
 	BestMove engine.Move
 	Score    engine.Score
 	PV       []engine.Move

@@ -20,7 +20,7 @@ func searchInto(tb testing.TB, ctx context.Context, s *Store, fen, variant strin
 	}
 	pos := engine.MustParseFEN(fen)
 	res := engine.NewSearcher(o).Search(rec.Context(), pos, lim, rec)
-	if err := rec.Finish(Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth, Elapsed: res.Elapsed}); err != nil {
+	if err := rec.Finish(Result{Stopped: res.Stopped, BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth, Elapsed: res.Elapsed}); err != nil {
 		tb.Fatal(err)
 	}
 	return rec, res
@@ -151,4 +151,21 @@ func BenchmarkUntracedSearch(b *testing.B) {
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 	b.ReportMetric(float64(cpuTime()-cpu)/float64(nodes), "cpu-ns/node")
+}
+
+// TestSearchNodeLimitTruncates: a search stopped by its own node limit (not
+// the recorder's) is recorded as truncated, not complete.
+func TestSearchNodeLimitTruncates(t *testing.T) {
+	s, _ := mustCreate(t)
+	rec, res := searchInto(t, context.Background(), s, tacticalFEN, "captures", engine.Limits{Depth: 20, Nodes: 5000}, RecordOptions{})
+	if res.Stopped != engine.StopNodes {
+		t.Fatalf("search stopped by %v, want the node limit", res.Stopped)
+	}
+	r, err := s.Run(context.Background(), rec.RunID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusTruncated || r.Nodes != 5000 {
+		t.Errorf("status %s with %d nodes, want truncated with 5000", r.Status, r.Nodes)
+	}
 }

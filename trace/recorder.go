@@ -410,7 +410,9 @@ func (r *Recorder) Finish(res Result) error {
 	case r.werr != nil:
 		status = StatusFailed
 	case status != "":
-	case r.parent.Err() != nil:
+	case res.Stopped == engine.StopNodes || res.Stopped == engine.StopTime:
+		status = StatusTruncated
+	case r.parent.Err() != nil, res.Stopped == engine.StopCancel:
 		status = StatusInterrupted
 	case r.truncated:
 		status = StatusTruncated

@@ -202,7 +202,7 @@ func (s *session) search(j *job, ctx context.Context, sr *engine.Searcher, pos *
 	}
 	if rec != nil {
 		limitHit := errors.Is(context.Cause(ctx), trace.ErrNodeLimit)
-		err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth,
+		err := rec.Finish(trace.Result{Stopped: res.Stopped, BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth,
 			Elapsed: res.Elapsed})
 		switch {
 		case err != nil:

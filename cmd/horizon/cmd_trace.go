@@ -215,15 +215,8 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 	res := s.Search(rec.Context(), p.Pos.Copy(), lim, rec)
 	stopProgress()
 
-	status := trace.StatusComplete
-	switch res.Stopped {
-	case engine.StopCancel:
-		status = trace.StatusInterrupted
-	case engine.StopNodes, engine.StopTime:
-		status = trace.StatusTruncated
-	}
 	var writeErr error
-	if err := rec.Finish(trace.Result{Status: status, BestMove: res.BestMove, Score: res.Score, PV: res.PV,
+	if err := rec.Finish(trace.Result{Stopped: res.Stopped, BestMove: res.BestMove, Score: res.Score, PV: res.PV,
 		Depth: res.Depth, Elapsed: res.Elapsed}); err != nil {
 		writeErr = err
 	}
