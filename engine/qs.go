@@ -20,6 +20,29 @@ func (s *Searcher) quiesce(alpha, beta Score, ply, ext int) Score {
 	return s.qsearch(alpha, beta, ply, 0, ext)
 }
 
+// standPat records the static eval a QS node stands pat on and reports
+// whether it alone fails high.
+func (s *Searcher) standPat(f *frame, eval, beta Score) bool {
+	f.standPat, f.hasStand = eval, true
+	if traceHooks && s.tr != nil {
+		s.tr.StandPat(StandPatInfo{ID: f.id, Eval: eval, Cutoff: eval >= beta})
+	}
+	if eval >= beta {
+		f.cause = CauseStandPat
+		return true
+	}
+	return false
+}
+
+// delayPenalty is micro-Max's delayed-gain penalty: a gain that comes later
+// is worth a little less, so the search prefers the faster of two wins.
+func (s *Searcher) delayPenalty(score, eval Score) Score {
+	if s.opts.DelayPenalty && score > eval && !score.IsMate() {
+		return score - 1
+	}
+	return score
+}
+
 // enterQS does the bookkeeping common to every QS node.
 func (s *Searcher) enterQS(alpha, beta Score, ply, qsPly, level, ext int, inCheck bool) *frame {
 	s.stats.QSNodes++
@@ -103,16 +126,12 @@ func (s *Searcher) qsearch(alpha, beta Score, ply, qsPly, ext int) Score {
 	}
 	evasions := inCheck && s.opts.QSEvasions
 	origAlpha := alpha
-	best := -Infinity
+	best, scored := -Infinity, false
 	if !evasions {
 		f.standPat, f.hasStand = eval, true
 		if s.opts.StandPat {
-			best = eval
-			if traceHooks && s.tr != nil {
-				s.tr.StandPat(StandPatInfo{ID: f.id, Eval: eval, Cutoff: eval >= beta})
-			}
-			if eval >= beta {
-				f.cause = CauseStandPat
+			best, scored = eval, true
+			if s.standPat(f, eval, beta) {
 				return s.finish(f, eval, BoundLower, NoMove)
 			}
 			if eval > alpha {
@@ -162,9 +181,8 @@ func (s *Searcher) qsearch(alpha, beta Score, ply, qsPly, ext int) Score {
 			f.cause = CauseStop
 			return s.finish(f, max(best, alpha), BoundNone, bestMove)
 		}
-		if s.opts.DelayPenalty && score > eval && !score.IsMate() {
-			score--
-		}
+		score = s.delayPenalty(score, eval)
+		scored = true
 		if score > best {
 			best = score
 			if score > alpha {
@@ -177,7 +195,7 @@ func (s *Searcher) qsearch(alpha, beta Score, ply, qsPly, ext int) Score {
 			}
 		}
 	}
-	if best == -Infinity {
+	if !scored {
 		// No stand pat and nothing searched: the static eval is all there is.
 		best = eval
 	}
@@ -209,24 +227,28 @@ func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, thresho
 	}
 	entryAlpha := alpha
 	eval := p.Evaluate()
-	f.standPat, f.hasStand = eval, true
 	if ply >= MaxPly || qsPly >= s.opts.MaxQSPly {
-		f.cause = CauseMaxPly
+		f.cause, f.standPat, f.hasStand = CauseMaxPly, eval, true
 		return s.finish(f, eval, BoundExact, NoMove)
 	}
+	evasions := inCheck && s.opts.QSEvasions
+	standing := s.opts.StandPat && !evasions
+	if !evasions {
+		f.standPat, f.hasStand = eval, true
+	}
 	best := -Infinity
-	if s.opts.StandPat {
+	if standing {
 		best = eval
-		if traceHooks && s.tr != nil {
-			s.tr.StandPat(StandPatInfo{ID: f.id, Eval: eval, Cutoff: eval >= beta})
-		}
-		if eval >= beta {
-			f.cause = CauseStandPat
+		if s.standPat(f, eval, beta) {
 			return s.finish(f, eval, BoundLower, NoMove)
 		}
 	}
 	standAlpha := max(alpha, best)
-	s.genQS(f, qsPly, false)
+	s.genQS(f, qsPly, evasions)
+	if evasions && f.moves.N == 0 {
+		f.cause = CauseMate
+		return s.finish(f, -MateScore+Score(ply), BoundExact, NoMove)
+	}
 	// Estimated gain, extension, and order: non-extended captures first.
 	them := p.side.Other()
 	var extended [MaxMoves]bool
@@ -259,11 +281,12 @@ func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, thresho
 		first = 0
 	}
 	bestMove := NoMove
+	scored := standing
 	child := &s.stack[ply+1]
 	for lvl := first; lvl <= last; lvl++ {
 		before := s.afhCount
 		best, bestMove, alpha = -Infinity, NoMove, standAlpha
-		if s.opts.StandPat {
+		if standing {
 			best = eval
 		}
 		f.cause, f.cutIndex = CauseNone, -1
@@ -277,7 +300,7 @@ func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, thresho
 				// No level left to search this capture: it is assumed to win.
 				s.afhCount++
 				f.cause, f.cutIndex = CauseAutoFailHigh, i
-				best, bestMove = max(best, beta), m
+				best, bestMove, scored = max(best, beta), m, true
 				break
 			}
 			victim := seeValue[p.Captured(m)]
@@ -290,6 +313,8 @@ func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, thresho
 				f.cause = CauseStop
 				return s.finish(f, max(best, alpha), BoundNone, bestMove)
 			}
+			score = s.delayPenalty(score, eval)
+			scored = true
 			if score > best {
 				best = score
 				if score > alpha {
@@ -306,8 +331,8 @@ func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, thresho
 			break // bootstrapping: no auto-fail-high, so higher levels give the same result
 		}
 	}
-	if best == -Infinity {
-		best = eval
+	if !scored {
+		best = eval // no stand pat and nothing searched: the eval is all there is
 	}
 	return s.finish(f, best, boundOf(best, entryAlpha, beta), bestMove)
 }
@@ -366,46 +391,60 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply, ext int) Score {
 		f.cause = CauseTT
 		return s.finish(f, best, boundOf(best, alpha, beta), hashMove)
 	}
+	eval := p.Evaluate()
+	evasions := qs && inCheck && s.opts.QSEvasions
 	if qs {
-		p.Generate(GenCaptures, &f.moves)
+		if s.opts.QSMoves == QSNone {
+			f.cause, f.standPat, f.hasStand = CauseHorizon, eval, true
+			return s.finish(f, eval, BoundExact, NoMove)
+		}
+		s.genQS(f, -depth, evasions)
+		if evasions && f.moves.N == 0 {
+			f.cause = CauseMate
+			return s.finish(f, -MateScore+Score(ply), BoundExact, NoMove)
+		}
 		if !p.IsCapture(hashMove) {
 			hashMove = NoMove // in QS only a capturing hash move may be tried
 		}
+		for i, m := range f.moves.Slice() {
+			if m == hashMove {
+				f.scores[i] = keyHash
+			}
+		}
 	} else {
 		p.Generate(GenAll, &f.moves)
-	}
-	f.generated = f.moves.N
-	if !qs && f.moves.N == 0 {
-		f.cause = CauseMate
-		if inCheck {
-			return s.finish(f, -MateScore+Score(ply), BoundExact, NoMove)
+		f.generated = f.moves.N
+		if f.moves.N == 0 {
+			f.cause = CauseMate
+			if inCheck {
+				return s.finish(f, -MateScore+Score(ply), BoundExact, NoMove)
+			}
+			return s.finish(f, DrawScore, BoundExact, NoMove)
 		}
-		return s.finish(f, DrawScore, BoundExact, NoMove)
+		s.scoreMoves(f, ply, hashMove)
 	}
 	// Sort once; later iterations keep the list order, best moves in front.
-	s.scoreMoves(f, ply, hashMove)
 	for i := 0; i < f.moves.N; i++ {
 		f.pick(i)
 	}
 
-	eval := p.Evaluate()
 	bestMove := NoMove
 	bound := BoundUpper
+	scored := false
 	child := &s.stack[ply+1]
 	for iter := startDepth; iter <= maxIter; iter++ {
 		iterAlpha := alpha
 		best, bestMove = -Infinity, NoMove
 		f.cause, f.cutIndex = CauseNone, -1
-		if qs {
-			best, f.standPat, f.hasStand = eval, eval, true
-			if traceHooks && s.tr != nil {
-				s.tr.StandPat(StandPatInfo{ID: f.id, Eval: eval, Cutoff: eval >= beta})
+		if qs && !evasions {
+			f.standPat, f.hasStand = eval, true
+			if s.opts.StandPat {
+				best, scored = eval, true
+				if s.standPat(f, eval, beta) {
+					return s.finish(f, eval, BoundLower, NoMove)
+				}
+				iterAlpha = max(iterAlpha, eval)
 			}
-			if eval >= beta {
-				f.cause = CauseStandPat
-				return s.finish(f, eval, BoundLower, NoMove)
-			}
-			iterAlpha = max(iterAlpha, eval)
 		}
 		for i := 0; i < f.moves.N; i++ {
 			m := f.moves.Moves[i]
@@ -422,6 +461,8 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply, ext int) Score {
 				f.cause = CauseStop
 				return s.finish(f, max(best, iterAlpha), BoundNone, bestMove)
 			}
+			score = s.delayPenalty(score, eval)
+			scored = true
 			if score > best {
 				best = score
 				if score > iterAlpha {
@@ -441,6 +482,9 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply, ext int) Score {
 					}
 				}
 			}
+		}
+		if !scored {
+			best = eval // QS without stand pat and nothing searched
 		}
 		bound = boundOf(best, alpha, beta)
 		if s.tt != nil {

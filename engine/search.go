@@ -419,9 +419,7 @@ func (s *Searcher) search(alpha, beta Score, depth, ply, ext int) Score {
 			f.cause = CauseStop
 			return s.finish(f, max(best, alpha), BoundNone, bestMove)
 		}
-		if s.opts.DelayPenalty && score > eval && !score.IsMate() {
-			score-- // micro-Max: a gain that comes later is worth a little less
-		}
+		score = s.delayPenalty(score, eval)
 		if score > best {
 			best = score
 			if score > alpha {

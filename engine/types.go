@@ -146,7 +146,11 @@ const (
 )
 
 // IsMate reports whether the score announces a forced mate for either side.
-func (s Score) IsMate() bool { return s > MateBound || s < -MateBound }
+// ±Infinity is not a mate: it is a win or loss by rule (an auto-fail-high
+// with an infinite beta).
+func (s Score) IsMate() bool {
+	return (s > MateBound || s < -MateBound) && s < Infinity && s > -Infinity
+}
 
 // MateIn returns the signed number of moves (not plies) to mate: positive when
 // the side to move mates. It is meaningful only when IsMate.

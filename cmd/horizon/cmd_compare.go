@@ -115,6 +115,12 @@ their times include the recording).`,
 			return err
 		}
 		defer st.Close()
+		// A trace of a runaway search fills the disk (about 34 bytes a
+		// node): cap each recorded search as 'horizon trace' does.
+		if lim.Nodes == 0 || lim.Nodes > defaultMaxNodes {
+			lim.Nodes = defaultMaxNodes
+			fmt.Fprintf(e.stderr, "horizon compare: --trace caps each search at %d nodes (set --nodes to change it)\n", defaultMaxNodes)
+		}
 		if jobsSet(fs) && *jobs > 1 {
 			fmt.Fprintln(e.stderr, "horizon compare: --trace records one search at a time; --jobs ignored")
 		}
