@@ -22,7 +22,10 @@ var (
 )
 
 const (
-	defaultBatchRows = 1 << 16
+	// defaultBatchRows: rows per batch and per transaction. Small enough
+	// that the writer starts soon after the search does (the first batch is
+	// written only once it is full), large enough to amortise a commit.
+	defaultBatchRows = 1 << 14
 	numBatches       = 3 // one filling, one writing, one spare
 )
 
