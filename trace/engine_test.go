@@ -123,9 +123,6 @@ func TestRealSearchNodeLimit(t *testing.T) {
 	}
 }
 
-// BenchmarkTracedSearch records a real search: rows/s is the rate a traced
-// search reaches (the engine's own speed included), to compare with
-// BenchmarkBareInsert.
 // BenchmarkTracedSearch records a real search of about 900k nodes, enough
 // for the recorder's pipeline to reach its steady state; compare its rows/s
 // with BenchmarkBareInsert's (goal: at least 70%).
