@@ -3,8 +3,8 @@ package engine
 import "math/bits"
 
 // Board geometry and attack tables. Sliding attacks use "fancy" magic
-// bitboards whose multipliers are found at start-up from fixed seeds, so
-// start-up is a few milliseconds and the tables are the same on every run.
+// bitboards; their multipliers come from a seeded search whose results are
+// stored in magics_table.go, so start-up only fills the tables.
 
 const (
 	fileA Bitboard = 0x0101010101010101
@@ -120,7 +120,12 @@ func (p *prng) next() uint64 {
 
 func (p *prng) sparse() uint64 { return p.next() & p.next() & p.next() }
 
-func initMagics(table []Bitboard, magics *[64]magic, dirs [4][2]int) {
+// initMagics fills the attack tables of one slider. known holds magic
+// numbers found earlier by this same search (magics_table.go, written by
+// TestMagicTable -update-magics); each is verified as it is used, and a
+// square whose known number does not fit (or has none) is searched again, so
+// a stale table costs start-up time, never correctness.
+func initMagics(table []Bitboard, magics *[64]magic, dirs [4][2]int, known *[64]uint64) {
 	// Seeds per rank that find magics quickly with this generator.
 	seeds := [8]uint64{728, 10316, 55013, 32803, 12281, 15100, 16645, 255}
 	var occs, refs [4096]Bitboard
@@ -150,11 +155,15 @@ func initMagics(table []Bitboard, magics *[64]magic, dirs [4][2]int) {
 			}
 		}
 		rng := prng(seeds[s.Rank()])
-		for {
-			for {
-				m.magic = rng.sparse()
-				if bits.OnesCount64((uint64(m.mask)*m.magic)>>56) >= 6 {
-					break
+		for try := 0; ; try++ {
+			if try == 0 && known != nil && known[s] != 0 {
+				m.magic = known[s]
+			} else {
+				for {
+					m.magic = rng.sparse()
+					if bits.OnesCount64((uint64(m.mask)*m.magic)>>56) >= 6 {
+						break
+					}
 				}
 			}
 			cnt++
@@ -202,8 +211,8 @@ func init() {
 			}
 		}
 	}
-	initMagics(rookTable[:], &rookMagics, rookDirs)
-	initMagics(bishopTable[:], &bishopMagics, bishopDirs)
+	initMagics(rookTable[:], &rookMagics, rookDirs, &rookMagicNumbers)
+	initMagics(bishopTable[:], &bishopMagics, bishopDirs, &bishopMagicNumbers)
 	for s := Square(0); s < 64; s++ {
 		rookRays[s], bishopRays[s] = rookAttacks(s, 0), bishopAttacks(s, 0)
 	}
