@@ -12,7 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -314,9 +314,8 @@ type svgRct struct {
 }
 
 // TestIcicleShape checks the whole fixed trace's icicle: valid XML, the
-// top node spans the chart, every row's rectangles stay inside the chart
-// and do not overlap, and the drawn and merged figures account for every
-// node.
+// top node spans the chart, and every row's rectangles stay inside the
+// chart and do not overlap.
 func TestIcicleShape(t *testing.T) {
 	st, _ := fixedTrace(t)
 	ctx := context.Background()
@@ -510,49 +509,136 @@ func TestLabels(t *testing.T) {
 	}
 }
 
-// TestIcicleSplit draws the same chart in one walk and cut into parts
-// walked in parallel: every node rectangle (position, colour, tooltip,
-// label) is the same; only the merged runs may break at the parts' edges.
-func TestIcicleSplit(t *testing.T) {
+// TestIcicleReads checks what the icicle claims against the whole subtree
+// read row by row: every node tooltip's QS share and max QS ply are the
+// true ones where stated exactly and bound them where given as a range;
+// the drawn nodes and the merged runs' subtrees account for every node;
+// and the chart reads exactly the children of the nodes it draws.
+func TestIcicleReads(t *testing.T) {
 	st, _ := fixedTrace(t)
 	ctx := context.Background()
-	run, top, err := Resolve(ctx, st, Selection{Node: 0})
-	if err != nil {
-		t.Fatal(err)
+	idRe := regexp.MustCompile(`\nid (\d+), `)
+	subRe := regexp.MustCompile(`\nsubtree: [\d.]+% of the chart, (\d+)%(?: to (\d+)% QS \(not all of it read\)| QS)(?:, max QS ply (?:(\d+)( or more)?|not read))?$`)
+	mergedRe := regexp.MustCompile(`^([\d,]+) nodes merged, each narrower than a pixel(?:, ([\d,]+) with their subtrees)?\n`)
+	number := func(s string) int64 {
+		v, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
+		if err != nil {
+			t.Fatalf("number %q: %v", s, err)
+		}
+		return v
 	}
-	draw := func(splitMin int64, workers int, depth int) (nodes []string, header string) {
-		oldMin, oldWorkers := icicleSplitMin, icicleWorkers
-		icicleSplitMin, icicleWorkers = splitMin, workers
-		defer func() { icicleSplitMin, icicleWorkers = oldMin, oldWorkers }()
-		var out bytes.Buffer
-		if err := WriteIcicle(ctx, st, run, top, IcicleOptions{Width: 1200, Depth: depth}, &out); err != nil {
+	for _, sel := range []Selection{{Node: 0}, {Node: -1, Path: []string{"Qg6"}}} {
+		run, top, err := Resolve(ctx, st, sel)
+		if err != nil {
 			t.Fatal(err)
 		}
-		for _, l := range strings.Split(out.String(), "\n") {
-			if strings.HasPrefix(l, `<g class="node">`) {
-				nodes = append(nodes, l)
+		// The truth: every node's subtree QS count and deepest QS ply.
+		path, err := st.Path(ctx, run.ID, top.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type figures struct {
+			qs       int64
+			maxQSPly int
+		}
+		truth := map[int64]*figures{}
+		var open []trace.Node
+		shut := func(n trace.Node) {
+			open = open[:len(open)-1]
+			if len(open) > 0 {
+				f, up := truth[n.ID], truth[open[len(open)-1].ID]
+				up.qs += f.qs
+				up.maxQSPly = max(up.maxQSPly, f.maxQSPly)
 			}
 		}
-		sort.Strings(nodes)
-		return nodes, out.String()[:strings.Index(out.String(), "<g font-size")]
-	}
-	for _, depth := range []int{-1, 4} {
-		t.Run(fmt.Sprint("depth ", depth), func(t *testing.T) {
-			one, h1 := draw(1<<62, 1, depth)
-			split, h2 := draw(100, 3, depth)
-			if len(one) == 0 || strings.Join(one, "\n") != strings.Join(split, "\n") {
-				t.Fatalf("split chart differs: %d node rectangles, %d in one walk", len(split), len(one))
+		w := newWalker(path)
+		err = st.Subtree(ctx, run.ID, top.ID, -1, func(n trace.Node) error {
+			for len(open) > 0 && open[len(open)-1].End() <= n.ID {
+				shut(open[len(open)-1])
 			}
-			// The headers agree on rows and node counts.
-			rowsOf := func(h string) int { return strings.Count(h, `text-anchor="end"`) }
-			if rowsOf(h1) != rowsOf(h2) {
-				t.Fatalf("split chart has %d rows, one walk %d", rowsOf(h2), rowsOf(h1))
+			f := &figures{maxQSPly: -1}
+			if qs, qsPly, _ := w.visit(n); qs {
+				f.qs, f.maxQSPly = 1, qsPly
 			}
-			drawn := regexp.MustCompile(`nodes, ([\d,]+) drawn`)
-			if a, b := drawn.FindString(h1), drawn.FindString(h2); a != b || a == "" {
-				t.Fatalf("header says %q split, %q in one walk", b, a)
-			}
+			truth[n.ID] = f
+			open = append(open, n)
+			return nil
 		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for len(open) > 0 {
+			shut(open[len(open)-1])
+		}
+		for _, width := range []int{300, 1600} {
+			for _, depth := range []int{-1, 3} {
+				t.Run(fmt.Sprintf("node %d width %d depth %d", top.ID, width, depth), func(t *testing.T) {
+					var out bytes.Buffer
+					read, err := writeIcicle(ctx, st, run, top, IcicleOptions{Width: width, Depth: depth}, &out)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var doc svgDoc
+					if err := xml.Unmarshal(out.Bytes(), &doc); err != nil {
+						t.Fatal(err)
+					}
+					var drawn, merged, children int64
+					for _, g := range doc.Groups[0].Groups {
+						if g.Class == "merged" {
+							m := mergedRe.FindStringSubmatch(g.Title)
+							if m == nil {
+								t.Fatalf("merged run tooltip %q", g.Title)
+							}
+							if m[2] == "" {
+								m[2] = m[1]
+							}
+							merged += number(m[2])
+							continue
+						}
+						drawn++
+						id := number(idRe.FindStringSubmatch(g.Title)[1])
+						n, err := st.Node(ctx, run.ID, id)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if row := (int(g.Rect.Y) - icicleHeader) / 18; depth < 0 || row < depth {
+							k, err := st.ChildCount(ctx, run.ID, id)
+							if err != nil {
+								t.Fatal(err)
+							}
+							children += int64(k)
+						}
+						m := subRe.FindStringSubmatch(g.Title)
+						if m == nil {
+							t.Fatalf("node %d: tooltip %q", id, g.Title)
+						}
+						f := truth[id]
+						share := percent(float64(f.qs) / float64(n.SubtreeSize))
+						lo, hi := number(m[1]), number(m[1])
+						if m[2] != "" {
+							hi = number(m[2])
+						}
+						if got := number(strings.TrimSuffix(share, "%")); got < lo || got > hi {
+							t.Fatalf("node %d: %s QS, tooltip says %d%% to %d%%", id, share, lo, hi)
+						}
+						switch {
+						case m[3] == "" && f.maxQSPly >= 0 && lo == hi && !strings.HasSuffix(g.Title, "not read"):
+							t.Fatalf("node %d: max QS ply %d not given", id, f.maxQSPly)
+						case m[3] != "" && m[4] == "" && int(number(m[3])) != f.maxQSPly:
+							t.Fatalf("node %d: max QS ply %d, tooltip says %s", id, f.maxQSPly, m[3])
+						case m[3] != "" && int(number(m[3])) > f.maxQSPly:
+							t.Fatalf("node %d: max QS ply %d, tooltip says %s or more", id, f.maxQSPly, m[3])
+						}
+					}
+					if read != children {
+						t.Fatalf("read %d rows; the drawn nodes above the depth limit have %d children", read, children)
+					}
+					if depth < 0 && drawn+merged != top.SubtreeSize {
+						t.Fatalf("%d drawn + %d in merged runs, subtree of %d", drawn, merged, top.SubtreeSize)
+					}
+				})
+			}
+		}
 	}
 }
 

@@ -5,11 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -33,85 +30,82 @@ const (
 	icicleMinRect = 1.0 // nodes narrower than this are merged with their row neighbours
 )
 
-// icicleEntry is an open node of the walk: drawn when it is closed, once
-// its subtree's figures are known.
+// icicleEntry is a node drawn on its own (at least icicleMinRect wide),
+// or a narrow one on its way into a merged run.
+//
+// The subtree figures are what is known without reading below the narrow
+// nodes. QS only ever recurses into QS, so a QS node's subtree is all QS
+// and its share is known from its size; below a narrow full-width node,
+// below the depth limit and where a recording filter left nodes out, the
+// kind of a node is not known.
 type icicleEntry struct {
-	n        trace.Node
-	row      int
-	san      string
-	wide     bool // at least icicleMinRect wide: drawn on its own
-	made     bool // its move was made on the walk's position
-	pv       bool // on the principal variation (only looked up for wide nodes)
-	qs       bool
-	rootPly  int   // ply of the QS root above (or at) a QS node
-	qsPly    int   // distance from the QS root
-	rows     int64 // rows in the subtree so far
-	qsRows   int64
-	maxQSPly int // deepest QS ply in the subtree, -1 when none
+	n       trace.Node
+	row     int
+	san     string
+	pv      bool // on the principal variation (only looked up for wide nodes)
+	qs      bool
+	rootPly int // ply of the QS root above (or at) a QS node
+	qsPly   int // distance from the QS root
+
+	qsNodes  int64 // nodes of the subtree known to be QS
+	unread   int64 // nodes of the subtree of unknown kind
+	maxQSPly int   // deepest QS ply known in the subtree, -1 when none
+	partial  bool  // part of the subtree was not read: QS may go deeper than maxQSPly
 }
 
 // icicleMerge is a run of narrow nodes in one row drawn as one rectangle.
+// Only the nodes themselves are read, not their subtrees.
 type icicleMerge struct {
 	x0, x1 float64
-	nodes  int64 // nodes in the run (each one's own row)
-	qs     int64
+	nodes  int64 // narrow nodes in the run
+	qs     int64 // of them QS
+	size   int64 // nodes in their subtrees
+	qsSize int64 // nodes in the QS ones' subtrees
 	active bool
 }
 
-// icicle holds what every walk of the chart shares; it is read-only while
-// the walks run.
+// icicle is one chart being drawn.
 type icicle struct {
+	ctx     context.Context
+	st      *trace.Store
 	opts    IcicleOptions
 	run     trace.Run
 	top     trace.Node
 	topPath []string
-	scale   float64        // pixels per node
-	pv      map[int64]bool // ids on the principal variation from the top
-}
-
-// part is one walk: the subtree of one node, streamed in pre-order. Big
-// charts are cut into parts walked side by side, each on its own
-// connection; the nodes above the parts are drawn from their own rows.
-type part struct {
-	ic      *icicle
-	roots   []trace.Node // siblings, ascending ids: walked one after the other
-	size    int64        // nodes under the roots
-	rowOff  int          // row of the roots
-	isTop   bool         // the part is the whole chart: its root's move is made already
-	pos     *engine.Position
-	walker  *walker
-	stack   []icicleEntry
-	merges  []icicleMerge // by row, from rowOff
-	rows    int           // rows reached (absolute)
+	scale   float64       // pixels per node
+	merges  []icicleMerge // by row: the run being merged there
 	body    bytes.Buffer
-	rects   int
-	merged  int
-	total   int64 // rows walked
-	qsTotal int64
-	// The roots' subtrees' figures, for the node above the part.
-	rootRows, rootQS int64
-	rootMaxQSPly     int
+	rows    int   // rows drawn
+	rects   int   // nodes drawn on their own
+	merged  int   // merged runs drawn
+	read    int64 // rows read from the trace below the top node
+	// totals are the exact figures of a few whole subtrees (the run's and
+	// its iterations'), known from the run's summary without reading them.
+	totals map[int64]subtreeTotals
 }
 
-// Splitting: charts of at least icicleSplitMin nodes are cut into parts of
-// at most a 32nd of the chart where the depth limit allows, found by
-// opening the biggest node first, at most icicleMaxUpper nodes in all.
-// icicleWorkers, when > 0, overrides the number of parallel walks.
-var (
-	icicleSplitMin = int64(500_000)
-	icicleMaxUpper = 512
-	icicleWorkers  = 0
-)
+// subtreeTotals are a subtree's figures from the run's summary.
+type subtreeTotals struct {
+	nodes, qs int64
+	maxQSPly  int // -1 when not known
+}
 
 // WriteIcicle writes an SVG icicle chart of the subtree under top: one
 // rectangle per node, as wide as its subtree, one row per level below top,
-// QS nodes coloured apart from full-width ones. Nodes narrower than a pixel
-// are merged with their neighbours in the row. The subtree is streamed
-// through trace's Subtree query, so memory does not grow with its size;
-// the output holds at most about one rectangle per pixel column and row.
-// A big subtree is cut into parts streamed in parallel (up to GOMAXPROCS,
-// at most 4), as reading the rows is nearly all the work.
+// QS nodes coloured apart from full-width ones. Runs of neighbouring nodes
+// narrower than a pixel are merged into one rectangle, and what lies below
+// them is not read: the chart reads the children of each node it draws and
+// nothing else, so its cost follows the number of rectangles, not the size
+// of the subtree. Subtree figures in the tooltips are exact where the
+// subtree was read whole and given as bounds where it was not.
 func WriteIcicle(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, opts IcicleOptions, w io.Writer) error {
+	_, err := writeIcicle(ctx, st, run, top, opts, w)
+	return err
+}
+
+// writeIcicle is WriteIcicle; it also returns how many rows it read below
+// the top node, for the tests.
+func writeIcicle(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, opts IcicleOptions, w io.Writer) (int64, error) {
 	if opts.Width <= 0 {
 		opts.Width = 1600
 	}
@@ -119,299 +113,224 @@ func WriteIcicle(ctx context.Context, st *trace.Store, run trace.Run, top trace.
 		opts.RowHeight = 18
 	}
 	if opts.Width < icicleMargin+100 {
-		return fmt.Errorf("icicle width %d: want at least %d pixels", opts.Width, icicleMargin+100)
+		return 0, fmt.Errorf("icicle width %d: want at least %d pixels", opts.Width, icicleMargin+100)
 	}
 	path, err := st.Path(ctx, run.ID, top.ID)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	pos, topPath, err := replay(run, path)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	ic := &icicle{opts: opts, run: run, top: top, topPath: topPath}
+	ic := &icicle{ctx: ctx, st: st, opts: opts, run: run, top: top, topPath: topPath}
 	ic.scale = float64(opts.Width-icicleMargin) / float64(max(top.SubtreeSize, 1))
-	storeKids := &storeSource{ctx: ctx, st: st, run: run.ID, top: top}
-	if ic.pv, err = pvChain(top, storeKids.children); err != nil {
-		return err
+	if ic.totals, err = summaryTotals(ctx, st, run, top); err != nil {
+		return 0, err
 	}
-	workers := min(runtime.GOMAXPROCS(0), 4)
-	if icicleWorkers > 0 {
-		workers = icicleWorkers
+	e := icicleEntry{n: top, pv: true, rootPly: -1}
+	e.qs, e.qsPly, _ = newWalker(path).visit(top)
+	if e.qs {
+		e.rootPly = top.Ply - e.qsPly
 	}
-	var upper []upperNode
-	var parts []*part
-	if workers > 1 && top.SubtreeSize >= icicleSplitMin && opts.Depth != 0 {
-		upper, parts, err = ic.split(ctx, st, path, pos)
-		if err != nil {
+	if top.Move != engine.NoMove && len(topPath) > 0 {
+		e.san = topPath[len(topPath)-1] // its move is made on pos already
+	}
+	if err := ic.walk(&e, pos); err != nil {
+		return ic.read, err
+	}
+	for r := range ic.merges {
+		ic.flush(r)
+	}
+	return ic.read, ic.write(w, &e)
+}
+
+// walk draws the wide node e, whose move is made on pos: it reads e's
+// children, draws the wide ones (depth first, in search order, so that
+// each row's runs of narrow nodes are met left to right) and merges the
+// narrow ones. e is drawn last, once its subtree's figures are known.
+func (ic *icicle) walk(e *icicleEntry, pos *engine.Position) error {
+	ic.rows = max(ic.rows, e.row+1)
+	e.maxQSPly = -1
+	if e.qs {
+		e.qsNodes, e.maxQSPly = e.n.SubtreeSize, e.qsPly
+	}
+	var kids []trace.Node
+	switch {
+	case e.n.SubtreeSize <= 1:
+	case ic.opts.Depth < 0 || e.row < ic.opts.Depth:
+		var err error
+		if kids, err = ic.st.Children(ic.ctx, ic.run.ID, e.n.ID, trace.BySearch, 0, 0); err != nil {
 			return err
 		}
-	} else {
-		parts = []*part{{ic: ic, roots: []trace.Node{top}, size: top.SubtreeSize, isTop: true, pos: pos, walker: newWalker(path)}}
+		ic.read += int64(len(kids))
+	case e.qs:
+		e.maxQSPly++ // at the depth limit, with children, all QS
 	}
-	if err := walkParts(ctx, st, parts, workers); err != nil {
-		return err
-	}
-	return ic.write(w, upper, parts)
-}
-
-// walkParts walks the parts, biggest first, on up to workers goroutines;
-// the first error stops the others.
-func walkParts(ctx context.Context, st *trace.Store, parts []*part, workers int) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	order := make([]*part, len(parts))
-	copy(order, parts)
-	sort.SliceStable(order, func(i, j int) bool { return order[i].size > order[j].size })
-	next := make(chan *part)
-	errs := make(chan error, workers)
-	var wg sync.WaitGroup
-	for i := 0; i < min(workers, len(order)); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range next {
-				if err := p.walk(ctx, st); err != nil {
-					errs <- err
-					cancel()
-					return
-				}
+	// The principal variation goes on through the last child that plays
+	// the node's best move (a re-search replaces the earlier try); under
+	// the run node, through the last iteration.
+	pvKid := -1
+	if e.pv && (e.n.Kind == engine.KindRun || e.n.Best != engine.NoMove) {
+		for i, k := range kids {
+			if e.n.Kind == engine.KindRun || k.Move == e.n.Best {
+				pvKid = i
 			}
-		}()
-	}
-feed:
-	for _, p := range order {
-		select {
-		case next <- p:
-		case <-ctx.Done():
-			break feed
 		}
 	}
-	close(next)
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return err
-	}
-	return ctx.Err()
-}
-
-// walk streams the part's subtrees, one after the other; runs of merged
-// nodes carry on from one to the next.
-func (p *part) walk(ctx context.Context, st *trace.Store) error {
-	depth := p.ic.opts.Depth
-	if depth >= 0 {
-		depth -= p.rowOff
-	}
-	p.rootMaxQSPly = -1
-	for _, r := range p.roots {
-		if err := st.Subtree(ctx, p.ic.run.ID, r.ID, depth, p.visit); err != nil {
-			return err
-		}
-		p.closeTo(-1)
-	}
-	for r := range p.merges {
-		p.flush(r)
-	}
-	return nil
-}
-
-// visit takes the next row of the walk.
-func (p *part) visit(n trace.Node) error {
-	ic := p.ic
-	p.closeTo(n.ID)
-	qs, qsPly, _ := p.walker.visit(n)
-	p.total++
-	if qs {
-		p.qsTotal++
-	}
-	level := len(p.stack)
-	row := p.rowOff + level
-	p.rows = max(p.rows, row+1)
-	for len(p.merges) <= level {
-		p.merges = append(p.merges, icicleMerge{})
-	}
-	e := icicleEntry{n: n, row: row, qs: qs, qsPly: qsPly, rows: 1, maxQSPly: -1}
-	if qs {
-		e.qsRows, e.maxQSPly = 1, qsPly
-	}
-	x, width := ic.x(n.ID), float64(n.SubtreeSize)*ic.scale
-	e.wide = width >= icicleMinRect
-	if e.wide {
-		e.pv = ic.pv[n.ID]
-		p.flush(level)
-		// A wide node's ancestors are all wide and have made their moves,
-		// so the position is the parent's; make this node's move for its
-		// children. The chart's top has its move made already.
-		switch m := n.Move; {
-		case level == 0 && p.isTop:
-			if m != engine.NoMove && len(ic.topPath) > 0 {
-				e.san = ic.topPath[len(ic.topPath)-1]
+	covered := int64(1)
+	for i, k := range kids {
+		covered += k.SubtreeSize
+		c := icicleEntry{n: k, row: e.row + 1, pv: i == pvKid, qs: k.Kind == engine.KindQS, rootPly: -1}
+		if c.qs {
+			c.rootPly = k.Ply
+			if e.qs {
+				c.rootPly = e.rootPly
 			}
-		case m != engine.NoMove:
-			if !p.pos.IsLegal(m) {
+			c.qsPly = k.Ply - c.rootPly
+		}
+		if float64(k.SubtreeSize)*ic.scale < icicleMinRect {
+			c.narrow()
+			ic.merge(&c)
+			e.add(&c)
+			continue
+		}
+		ic.flush(c.row)
+		m := k.Move
+		if m != engine.NoMove {
+			if !pos.IsLegal(m) {
 				return fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w",
-					ic.run.ID, n.ID, m.UCI(), p.pos.FEN(), trace.ErrCorrupt)
+					ic.run.ID, k.ID, m.UCI(), pos.FEN(), trace.ErrCorrupt)
 			}
-			e.san = p.pos.SAN(m)
-			p.pos.MakeMove(m)
-			e.made = true
+			c.san = pos.SAN(m)
+			pos.MakeMove(m)
 		}
-	} else {
-		m := &p.merges[level]
-		if m.active && x-m.x1 > icicleMinRect {
-			p.flush(level)
+		err := ic.walk(&c, pos)
+		if m != engine.NoMove {
+			pos.UnmakeMove()
 		}
-		if !m.active {
-			*m = icicleMerge{x0: x, active: true}
+		if err != nil {
+			return err
 		}
-		m.x1 = x + width
-		m.nodes++
-		if qs {
-			m.qs++
+		e.add(&c)
+	}
+	// Nodes of the subtree not under a child read here: below the depth
+	// limit, or left out by a recording filter.
+	if gap := e.n.SubtreeSize - covered; gap > 0 {
+		e.partial = true
+		if !e.qs {
+			e.unread += gap
 		}
 	}
-	p.stack = append(p.stack, e)
+	if t, ok := ic.totals[e.n.ID]; ok && t.nodes == e.n.SubtreeSize {
+		e.qsNodes, e.unread = t.qs, 0
+		if t.maxQSPly >= 0 {
+			e.maxQSPly, e.partial = t.maxQSPly, false
+		}
+	}
+	ic.rect(&ic.body, e)
+	ic.rects++
 	return nil
 }
 
-// closeTo closes every open node whose subtree ends at or before id (all
-// of them when id < 0): it draws the wide ones and hands their figures up.
-func (p *part) closeTo(id int64) {
-	for len(p.stack) > 0 {
-		e := &p.stack[len(p.stack)-1]
-		if id >= 0 && e.n.End() > id {
-			return
-		}
-		if e.wide {
-			p.ic.rect(&p.body, e)
-			p.rects++
-		}
-		if e.made {
-			p.pos.UnmakeMove()
-		}
-		if len(p.stack) > 1 {
-			up := &p.stack[len(p.stack)-2]
-			up.rows += e.rows
-			up.qsRows += e.qsRows
-			up.maxQSPly = max(up.maxQSPly, e.maxQSPly)
-		} else {
-			p.rootRows += e.rows
-			p.rootQS += e.qsRows
-			p.rootMaxQSPly = max(p.rootMaxQSPly, e.maxQSPly)
-		}
-		p.stack = p.stack[:len(p.stack)-1]
+// summaryTotals reads the figures of the run's and its iterations' whole
+// subtrees from the summary written when recording finished, for a chart
+// whose top is the run node or an iteration root. A run still being
+// recorded (or whose recording failed) has no trustworthy summary.
+func summaryTotals(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node) (map[int64]subtreeTotals, error) {
+	if run.Status == trace.StatusRunning || run.Status == trace.StatusFailed ||
+		(top.Kind != engine.KindRun && top.Kind != engine.KindRoot) {
+		return nil, nil
+	}
+	stats, err := st.Stats(ctx, run.ID)
+	if err != nil {
+		return nil, err
+	}
+	// Node counts are compared with subtree sizes before use: they count
+	// rows, which a recording filter makes fewer than the nodes visited.
+	totals := map[int64]subtreeTotals{}
+	for _, it := range stats.Iterations {
+		totals[it.RootID] = subtreeTotals{nodes: it.Nodes, qs: it.QSNodes, maxQSPly: -1}
+	}
+	if top.Kind == engine.KindRun {
+		totals[top.ID] = subtreeTotals{nodes: run.Nodes, qs: run.QSNodes, maxQSPly: run.MaxQSPly}
+	}
+	return totals, nil
+}
+
+// narrow sets the subtree figures of a node narrower than a pixel from
+// the node alone: its subtree is not read.
+func (c *icicleEntry) narrow() {
+	c.partial = c.n.SubtreeSize > 1
+	if !c.qs {
+		c.unread, c.maxQSPly = c.n.SubtreeSize-1, -1
+		return
+	}
+	c.qsNodes, c.maxQSPly = c.n.SubtreeSize, c.qsPly
+	if c.partial {
+		c.maxQSPly++ // it has children, all QS
 	}
 }
 
-// upperNode is a node above the parts of a split chart.
-type upperNode struct {
-	e       icicleEntry
-	parent  int // index in the upper nodes; -1 for the top
-	rootPly int // its QS root's ply when it is a QS node
+// add hands a child's subtree figures up to e.
+func (e *icicleEntry) add(c *icicleEntry) {
+	if !e.qs {
+		e.qsNodes += c.qsNodes
+		e.unread += c.unread
+	}
+	e.maxQSPly = max(e.maxQSPly, c.maxQSPly)
+	e.partial = e.partial || c.partial
 }
 
-// split cuts the chart into parts: it opens the biggest node until every
-// part is small enough, reading only the opened nodes' children.
-func (ic *icicle) split(ctx context.Context, st *trace.Store, path []trace.Node, topPos *engine.Position) ([]upperNode, []*part, error) {
-	target := max(ic.top.SubtreeSize/32, 1)
-	type pending struct {
-		n      trace.Node
-		row    int
-		parent int
+// merge adds a narrow node to the run being merged in its row; a gap of
+// more than a pixel since the run's end starts a new run.
+func (ic *icicle) merge(c *icicleEntry) {
+	for len(ic.merges) <= c.row {
+		ic.merges = append(ic.merges, icicleMerge{})
 	}
-	var heap []pending // few: kept sorted by hand, biggest last
-	push := func(p pending) {
-		i := sort.Search(len(heap), func(i int) bool {
-			a, b := heap[i].n, p.n
-			return a.SubtreeSize > b.SubtreeSize || (a.SubtreeSize == b.SubtreeSize && a.ID < b.ID)
-		})
-		heap = append(heap, pending{})
-		copy(heap[i+1:], heap[i:])
-		heap[i] = p
+	ic.rows = max(ic.rows, c.row+1)
+	x, width := ic.x(c.n.ID), float64(c.n.SubtreeSize)*ic.scale
+	m := &ic.merges[c.row]
+	if m.active && x-m.x1 > icicleMinRect {
+		ic.flush(c.row)
 	}
-	var upper []upperNode
-	var positions []*engine.Position
-	push(pending{n: ic.top, row: 0, parent: -1})
-	tw := newWalker(path)
-	for len(heap) > 0 {
-		c := heap[len(heap)-1]
-		depthOK := ic.opts.Depth < 0 || c.row < ic.opts.Depth
-		if c.n.SubtreeSize <= target || len(upper) >= icicleMaxUpper || !depthOK || c.n.SubtreeSize <= 1 {
-			break
-		}
-		heap = heap[:len(heap)-1]
-		// Open c: it is drawn from its own row, and its children wait.
-		u := upperNode{parent: c.parent, rootPly: -1}
-		e := icicleEntry{n: c.n, row: c.row, wide: true, pv: ic.pv[c.n.ID], maxQSPly: -1, rows: 1}
-		var pos *engine.Position
-		if c.parent < 0 {
-			qs, qsPly, _ := tw.visit(c.n)
-			e.qs, e.qsPly = qs, qsPly
-			if qs {
-				u.rootPly = c.n.Ply - qsPly
-			}
-			pos = topPos
-			if c.n.Move != engine.NoMove && len(ic.topPath) > 0 {
-				e.san = ic.topPath[len(ic.topPath)-1]
-			}
-		} else {
-			par := upper[c.parent]
-			if e.qs = c.n.Kind == engine.KindQS; e.qs {
-				u.rootPly = c.n.Ply
-				if par.e.qs {
-					u.rootPly = par.rootPly
-				}
-				e.qsPly = c.n.Ply - u.rootPly
-			}
-			pos = positions[c.parent].Copy()
-			if m := c.n.Move; m != engine.NoMove {
-				if !pos.IsLegal(m) {
-					return nil, nil, fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w",
-						ic.run.ID, c.n.ID, m.UCI(), pos.FEN(), trace.ErrCorrupt)
-				}
-				e.san = pos.SAN(m)
-				pos.MakeMove(m)
-			}
-		}
-		if e.qs {
-			e.qsRows, e.maxQSPly = 1, e.qsPly
-		}
-		u.e = e
-		upper = append(upper, u)
-		positions = append(positions, pos)
-		idx := len(upper) - 1
-		err := st.Subtree(ctx, ic.run.ID, c.n.ID, 1, func(n trace.Node) error {
-			if n.ID != c.n.ID {
-				push(pending{n: n, row: c.row + 1, parent: idx})
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, nil, err
-		}
+	if !m.active {
+		*m = icicleMerge{x0: x, active: true}
 	}
-	// What is left waiting becomes parts: siblings in id order, grouped
-	// up to the target size, so that few runs of merged nodes break at a
-	// part's edge. (Siblings with an opened node between them may share a
-	// part: the opened node is wider than a pixel, so no run spans it.)
-	sort.Slice(heap, func(i, j int) bool { return heap[i].n.ID < heap[j].n.ID })
-	var parts []*part
-	var cur *part
-	for _, c := range heap {
-		if cur == nil || cur.roots[0].Parent != c.n.Parent || cur.size+c.n.SubtreeSize > target {
-			par := upper[c.parent]
-			w := &walker{topRootPly: -1}
-			if par.e.qs {
-				w.topRootPly = par.rootPly
-			}
-			cur = &part{ic: ic, rowOff: c.row, pos: positions[c.parent].Copy(), walker: w}
-			parts = append(parts, cur)
-		}
-		cur.roots = append(cur.roots, c.n)
-		cur.size += c.n.SubtreeSize
+	m.x1 = x + width
+	m.nodes++
+	m.size += c.n.SubtreeSize
+	if c.qs {
+		m.qs++
+		m.qsSize += c.n.SubtreeSize
 	}
-	return upper, parts, nil
+}
+
+// flush draws the pending run of merged narrow nodes of row r.
+func (ic *icicle) flush(r int) {
+	if r >= len(ic.merges) || !ic.merges[r].active {
+		return
+	}
+	m := ic.merges[r]
+	ic.merges[r] = icicleMerge{}
+	ic.merged++
+	col := colIcicleFW2
+	if m.qs*2 >= m.nodes {
+		col = colIcicleQS2
+	}
+	tip := count(m.nodes) + " nodes merged, each narrower than a pixel"
+	if m.size > m.nodes {
+		tip += ", " + count(m.size) + " with their subtrees"
+	}
+	tip += "\n" + count(m.qs) + " of them QS"
+	if m.qsSize > m.qs {
+		tip += " (" + count(m.qsSize) + " with their subtrees, all QS)"
+	}
+	if below := m.size - m.qsSize - (m.nodes - m.qs); below > 0 {
+		tip += "\nbelow the full-width ones: " + count(below) + " nodes, not read"
+	}
+	fmt.Fprintf(&ic.body, `<g class="merged"><rect x="%s" y="%d" width="%s" height="%d" fill="%s" opacity="0.7"/><title>%s</title></g>`+"\n",
+		px(m.x0), ic.y(r), px(m.x1-m.x0), ic.opts.RowHeight-1, col, xmlText(tip))
 }
 
 func (ic *icicle) x(id int64) float64 { return icicleMargin + float64(id-ic.top.ID)*ic.scale }
@@ -435,6 +354,18 @@ func fill(e *icicleEntry) string {
 	return colIcicleFW2
 }
 
+// qsShare says which share of a subtree of size nodes is QS, knowing that
+// qs nodes are and unread nodes may be: "92% QS", or "40% to 75% QS (not
+// all of it read)".
+func qsShare(qs, unread, size int64) string {
+	size = max(size, 1)
+	lo, hi := percent(float64(qs)/float64(size)), percent(float64(qs+unread)/float64(size))
+	if lo == hi {
+		return lo + " QS"
+	}
+	return lo + " to " + hi + " QS (not all of it read)"
+}
+
 // rect draws a wide node with its tooltip and, where it fits, its label.
 func (ic *icicle) rect(b *bytes.Buffer, e *icicleEntry) {
 	x, w := ic.x(e.n.ID), float64(e.n.SubtreeSize)*ic.scale
@@ -446,12 +377,16 @@ func (ic *icicle) rect(b *bytes.Buffer, e *icicleEntry) {
 	fmt.Fprintf(b, `<g class="node"><rect x="%s" y="%d" width="%s" height="%d" fill="%s" %s/>`,
 		px(x), y, px(w), h-1, fill(e), stroke)
 	lines := nodeLines(e.n, e.san)
-	sub := "subtree: " + fine(float64(e.n.SubtreeSize)/float64(max(ic.top.SubtreeSize, 1))) + " of the chart"
-	if e.rows > 0 {
-		sub += ", " + percent(float64(e.qsRows)/float64(e.rows)) + " QS"
-	}
-	if e.maxQSPly >= 0 {
+	sub := "subtree: " + fine(float64(e.n.SubtreeSize)/float64(max(ic.top.SubtreeSize, 1))) + " of the chart, " +
+		qsShare(e.qsNodes, e.unread, e.n.SubtreeSize)
+	switch {
+	case e.maxQSPly >= 0:
 		sub += ", max QS ply " + strconv.Itoa(e.maxQSPly)
+		if e.partial {
+			sub += " or more"
+		}
+	case e.qsNodes > 0: // known from the run's summary alone
+		sub += ", max QS ply not read"
 	}
 	lines = append(lines, sub)
 	fmt.Fprintf(b, "<title>%s</title>", xmlText(strings.Join(lines, "\n")))
@@ -483,66 +418,11 @@ func (ic *icicle) label(e *icicleEntry, w float64) string {
 	return ""
 }
 
-// flush draws the pending run of merged narrow nodes of the part's level
-// r (row rowOff+r).
-func (p *part) flush(r int) {
-	if r >= len(p.merges) || !p.merges[r].active {
-		return
-	}
-	ic := p.ic
-	m := p.merges[r]
-	p.merges[r] = icicleMerge{}
-	p.merged++
-	col := colIcicleFW2
-	if m.qs*2 >= m.nodes {
-		col = colIcicleQS2
-	}
-	w := m.x1 - m.x0
-	tip := fmt.Sprintf("%s nodes merged, each narrower than a pixel\n%s of them QS", count(m.nodes), count(m.qs))
-	fmt.Fprintf(&p.body, `<g class="merged"><rect x="%s" y="%d" width="%s" height="%d" fill="%s" opacity="0.7"/><title>%s</title></g>`+"\n",
-		px(m.x0), ic.y(p.rowOff+r), px(w), ic.opts.RowHeight-1, col, xmlText(tip))
-}
-
-// write puts the header, the row numbers, the nodes above the parts and
-// the parts' bodies together, in the parts' id order.
-func (ic *icicle) write(w io.Writer, upper []upperNode, parts []*part) error {
-	// The nodes above the parts get their subtrees' figures from the parts
-	// below them, then from each other, deepest first.
-	var rows, rects, merged int
-	var total, qsTotal int64
-	for _, p := range parts {
-		rows, rects, merged = max(rows, p.rows), rects+p.rects, merged+p.merged
-		total, qsTotal = total+p.total, qsTotal+p.qsTotal
-		if len(upper) > 0 {
-			// Parts hang from upper nodes; a lone part is the whole chart.
-			for i := range upper {
-				if upper[i].e.n.ID == p.roots[0].Parent {
-					u := &upper[i].e
-					u.rows += p.rootRows
-					u.qsRows += p.rootQS
-					u.maxQSPly = max(u.maxQSPly, p.rootMaxQSPly)
-				}
-			}
-		}
-	}
-	for i := len(upper) - 1; i > 0; i-- {
-		u, par := &upper[i].e, &upper[upper[i].parent].e
-		par.rows += u.rows
-		par.qsRows += u.qsRows
-		par.maxQSPly = max(par.maxQSPly, u.maxQSPly)
-	}
-	var top bytes.Buffer
-	for i := range upper {
-		ic.rect(&top, &upper[i].e)
-		rects++
-		total++
-		if upper[i].e.qs {
-			qsTotal++
-		}
-		rows = max(rows, upper[i].e.row+1)
-	}
+// write puts the header, the row numbers and the drawn rectangles
+// together; top is the chart's top node, with its subtree's figures.
+func (ic *icicle) write(w io.Writer, top *icicleEntry) error {
 	width := ic.opts.Width
-	height := icicleHeader + rows*ic.opts.RowHeight + 8
+	height := icicleHeader + ic.rows*ic.opts.RowHeight + 8
 	r := ic.run
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<?xml version="1.0" encoding="UTF-8"?>`+"\n")
@@ -557,8 +437,8 @@ func (ic *icicle) write(w io.Writer, upper []upperNode, parts []*part) error {
 	lines := []string{
 		fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes", r.ID, r.Variant, r.Depth, r.Status, count(r.Nodes)),
 		"FEN " + r.FEN,
-		fmt.Sprintf("Icicle of %s: %s nodes, %s drawn (%s QS); width = subtree size; %d rectangles, %d merged runs of nodes narrower than a pixel",
-			where, count(ic.top.SubtreeSize), count(total), percent(float64(qsTotal)/float64(max(total, 1))), rects, merged),
+		fmt.Sprintf("Icicle of %s: %s nodes, %s; width = subtree size; %d rectangles, %d merged runs of nodes narrower than a pixel (not read below); %s rows read",
+			where, count(ic.top.SubtreeSize), qsShare(top.qsNodes, top.unread, ic.top.SubtreeSize), ic.rects, ic.merged, count(ic.read+1)),
 	}
 	for i, l := range lines {
 		weight := ""
@@ -580,22 +460,13 @@ func (ic *icicle) write(w io.Writer, upper []upperNode, parts []*part) error {
 	fmt.Fprintf(&b, `<rect x="%d" y="62" width="14" height="12" fill="#FFFFFF" stroke="#000000" stroke-width="1.5"/><text x="%d" y="72">principal variation</text>`+"\n", x, x+18)
 	x += 144 // past "principal variation"
 	fmt.Fprintf(&b, `<rect x="%d" y="62" width="14" height="12" fill="%s" opacity="0.7"/><text x="%d" y="72">faded: runs of nodes narrower than a pixel, merged</text>`+"\n", x, colIcicleQS2, x+18)
-	for row := 0; row < rows; row++ {
+	for row := 0; row < ic.rows; row++ {
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end" fill="#666666">%d</text>`+"\n", icicleMargin-6, ic.y(row)+ic.opts.RowHeight-5, row)
 	}
 	b.WriteString(`<g font-size="10">` + "\n")
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return err
-	}
-	if _, err := w.Write(top.Bytes()); err != nil {
-		return err
-	}
-	for _, p := range parts {
-		if _, err := w.Write(p.body.Bytes()); err != nil {
-			return err
-		}
-	}
-	_, err := io.WriteString(w, "</g>\n</svg>\n")
+	b.Write(ic.body.Bytes())
+	b.WriteString("</g>\n</svg>\n")
+	_, err := w.Write(b.Bytes())
 	return err
 }
 
