@@ -71,6 +71,7 @@ type Store struct {
 	db       *sql.DB
 	path     string
 	readOnly bool
+	writer   bool // opened by Create: WAL while open, rollback journal after Close
 
 	// maxPages, when set, caps the file's size in pages on the recorder's
 	// connection: tests use it to make the disk "full".
@@ -124,7 +125,7 @@ func open(path string, readOnly, create bool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open trace %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, readOnly: readOnly}
+	s := &Store{db: db, path: path, readOnly: readOnly, writer: create}
 	if err := s.init(fresh, create); err != nil {
 		db.Close()
 		if fresh {
@@ -224,9 +225,10 @@ func (s *Store) init(fresh, create bool) error {
 			s.path, version, SchemaVersion(), ErrNewerSchema)
 	}
 	if !s.readOnly {
-		if fresh {
-			// WAL lets a viewer read while a search writes; it is a
-			// property of the file, so it is set once here.
+		if create {
+			// WAL lets a viewer read while a search writes. Close turns it
+			// off again, so that reading a finished trace leaves no -wal and
+			// -shm files beside it.
 			if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
 				return sqliteErr(s.path, err)
 			}
@@ -352,6 +354,12 @@ func (s *Store) File() string { return s.path }
 
 // Close closes the file. Recorders must be finished first.
 func (s *Store) Close() error {
+	if s.writer {
+		// Checkpoint and leave WAL mode. This fails harmlessly (the file
+		// stays in WAL mode) while another process, a viewer, has it open.
+		s.db.SetMaxOpenConns(1)
+		s.db.ExecContext(context.Background(), "PRAGMA journal_mode=DELETE")
+	}
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close trace %s: %w", s.path, err)
 	}
