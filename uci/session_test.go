@@ -348,6 +348,32 @@ var scripts = []script{
 	}},
 }
 
+func init() {
+	scripts = append(scripts, script{"go queued behind a limited search", func(t *testing.T, c *conn) {
+		// Sent at once: the second go waits for the first search, as in
+		// Stockfish, instead of being dropped.
+		c.send("position startpos", "go depth 3", "position startpos moves e2e4", "go depth 3")
+		first := c.untilPrefix("bestmove")
+		second := c.untilPrefix("bestmove")
+		for _, l := range append(first, second...) {
+			if strings.Contains(l, "ignored") {
+				t.Errorf("a go was dropped: %q", l)
+			}
+		}
+		// The second search ran on the second position: its move is Black's.
+		pos := engine.MustParseFEN(engine.StartFEN)
+		e4, _ := pos.ParseUCI("e2e4")
+		pos.MakeMove(e4)
+		f := strings.Fields(second[len(second)-1])
+		if len(f) < 2 {
+			t.Fatalf("malformed bestmove line %q", second[len(second)-1])
+		}
+		if _, err := pos.ParseUCI(f[1]); err != nil {
+			t.Errorf("second bestmove %s is not a move of the second position: %v", f[1], err)
+		}
+	}})
+}
+
 func TestSession(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {

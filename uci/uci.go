@@ -270,8 +270,14 @@ func (s *session) handle(line string) (quit bool) {
 	case "position":
 		s.position(args)
 	case "go":
+		if s.busy() && s.job.limited && !s.job.pondering {
+			// A search that ends by itself is let finish first, as
+			// Stockfish does, so a script of position/go pairs loses no go.
+			<-s.job.done
+			s.job = nil
+		}
 		if s.busy() {
-			s.info("go ignored: a search is running (send stop first)")
+			s.info("go ignored: a search under go infinite or ponder is running (send stop first)")
 			return false
 		}
 		s.goCmd(args, line)
