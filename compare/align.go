@@ -50,7 +50,7 @@ type Totals struct {
 	QSShare   float64 `json:"qs_share"`
 	MaxPly    int     `json:"max_ply"`
 	MaxQSPly  int     `json:"max_qs_ply"`
-	BestMove  string  `json:"best_move"` // SAN, "" when none
+	BestMove  string  `json:"bestmove"` // SAN, "" when none
 	Score     int     `json:"score"`
 	Depth     int     `json:"depth"`
 	ElapsedMS int64   `json:"elapsed_ms"`

@@ -54,7 +54,7 @@ type compareVariant struct {
 	QSNodes    int64   `json:"qs_nodes"`
 	QSShare    float64 `json:"qs_share"`
 	MaxQSPly   int     `json:"max_qs_ply"`
-	TimeMS     int64   `json:"time_ms"`
+	TimeMS     int64   `json:"elapsed_ms"`
 	NPS        int64   `json:"nps"`
 	WithAnswer int     `json:"with_answer"` // positions with bm or am
 	Solved     int     `json:"solved"`

@@ -54,7 +54,7 @@ type runJSON struct {
 	MaxPly    int      `json:"max_ply"`
 	MaxQSPly  int      `json:"max_qs_ply"`
 	ElapsedMS int64    `json:"elapsed_ms"`
-	BestMove  string   `json:"best_move"`
+	BestMove  string   `json:"bestmove"`
 	Score     int      `json:"score"`
 	PV        []string `json:"pv"`
 	Depth     int      `json:"depth"`

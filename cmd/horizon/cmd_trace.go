@@ -40,7 +40,7 @@ type traceRunJSON struct {
 	Variant    string        `json:"variant"`
 	Status     string        `json:"status"`
 	Depth      int           `json:"depth"`
-	BestMove   string        `json:"best_move"`
+	BestMove   string        `json:"bestmove"`
 	BestSAN    string        `json:"best_san"`
 	Score      int           `json:"score"`
 	Nodes      int64         `json:"nodes"`
@@ -48,7 +48,7 @@ type traceRunJSON struct {
 	QSShare    float64       `json:"qs_share"`
 	MaxQSPly   int           `json:"max_qs_ply"`
 	ElapsedMS  int64         `json:"elapsed_ms"`
-	NodesPerS  int64         `json:"nodes_per_second"`
+	NodesPerS  int64         `json:"nps"`
 	Hotspots   []hotspotJSON `json:"hotspots"`
 	WriteError string        `json:"write_error,omitempty"`
 }
@@ -300,13 +300,14 @@ func printTraceRun(w io.Writer, r traceRunJSON) {
 	fmt.Fprintln(w)
 }
 
-// formatScore prints centipawns as pawns with a sign, or a mate distance.
+// formatScore prints centipawns with a sign (as the viewer, diff and the
+// JSON do), or a mate distance.
 func formatScore(cp int) string {
 	s := engine.Score(cp)
 	if s.IsMate() {
 		return fmt.Sprintf("mate %d", s.MateIn())
 	}
-	return fmt.Sprintf("%+.2f", float64(cp)/100)
+	return fmt.Sprintf("%+d cp", cp)
 }
 
 // thousands formats n with comma separators.
