@@ -138,6 +138,21 @@ truncated. Browse the result with --view or 'horizon view FILE', list it with
 	if *under != "" {
 		rec.Under = strings.FieldsFunc(*under, func(r rune) bool { return r == ',' || r == ' ' })
 	}
+	// Check what can be checked before the search and before the file is
+	// touched, so a mistake costs neither a long search nor a stray file.
+	if *viewAfter && !isTerminal(e.stdout) {
+		return fmt.Errorf("--view needs a terminal on standard output; record without it and run 'horizon view %s' in a terminal", *out)
+	}
+	for i := range positions {
+		pos := positions[i].Pos.Copy()
+		for j, mv := range rec.Under {
+			m, err := pos.ParseMove(mv)
+			if err != nil {
+				return usagef("--under: move %d of the path: %v", j+1, err)
+			}
+			pos.MakeMove(m)
+		}
+	}
 
 	st, err := trace.Create(*out)
 	if err != nil {
