@@ -148,7 +148,7 @@ truncated. Browse the result with --view or 'horizon view FILE', list it with
 		for j, mv := range rec.Under {
 			m, err := pos.ParseMove(mv)
 			if err != nil {
-				return usagef("--under: move %d of the path: %v", j+1, err)
+				return fmt.Errorf("--under: move %d of the path: %v", j+1, err)
 			}
 			pos.MakeMove(m)
 		}
