@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/horizonqs/horizon/export"
@@ -67,6 +68,9 @@ is written whole or not at all.`,
 		}
 	} else if g, ok := export.FormatOf(*out); ok && *out != "-" {
 		f = g
+	} else if ext := filepath.Ext(*out); ext != "" && *out != "-" {
+		// Writing DOT into "tree.pdf" would only puzzle the user later.
+		return usagef("-o %s: the extension %s names no format Horizon writes; give --format (dot, svg, png, json, icicle) or use .dot, .svg, .png or .json", *out, ext)
 	}
 	switch {
 	case *run < 0:
