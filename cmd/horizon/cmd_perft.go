@@ -118,6 +118,9 @@ Stockfish in the same run and prints the time ratio.`,
 	if *depth < 0 || *maxDepth < 0 {
 		return usagef("--depth and --max-depth must not be negative")
 	}
+	if *depth > engine.MaxPerftDepth || *maxDepth > engine.MaxPerftDepth {
+		return usagef("--depth and --max-depth go up to %d", engine.MaxPerftDepth)
+	}
 	if *bench {
 		if *fen != "" || *epd != "" || *depth != 0 || *divide || *maxDepth != 0 {
 			return usagef("--bench runs fixed positions: it takes no --fen, --epd, --depth, --divide or --max-depth")
@@ -149,17 +152,13 @@ Stockfish in the same run and prints the time ratio.`,
 // perftRoot counts perft below each root move, checking ctx between root
 // moves so that a long count can be interrupted.
 func perftRoot(ctx context.Context, p *engine.Position, depth int) ([]engine.DivideEntry, uint64, error) {
-	var out []engine.DivideEntry
+	out, err := engine.DivideContext(ctx, p, depth)
+	if err != nil {
+		return nil, 0, fmt.Errorf("interrupted")
+	}
 	var total uint64
-	for _, m := range p.LegalMoves() {
-		if err := ctx.Err(); err != nil {
-			return nil, 0, fmt.Errorf("interrupted")
-		}
-		p.MakeMove(m)
-		n := engine.Perft(p, depth-1)
-		p.UnmakeMove()
-		out = append(out, engine.DivideEntry{Move: m, Nodes: n})
-		total += n
+	for _, d := range out {
+		total += d.Nodes
 	}
 	return out, total, nil
 }
