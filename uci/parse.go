@@ -44,6 +44,8 @@ type goParams struct {
 	ponder    bool
 	hasClock  bool // wtime or btime was given
 	moves     []string
+	// rejected: a depth, nodes, mate or movetime value was ignored as bad.
+	rejected bool
 }
 
 // parseGo parses the arguments of `go`. It never fails: bad values are
@@ -86,6 +88,7 @@ func parseGo(args []string) (p goParams, warnings []string) {
 		case "depth", "nodes", "mate":
 			if n < 1 {
 				warnings = append(warnings, fmt.Sprintf("go %s %d: want at least 1, ignored", t, n))
+				p.rejected = true
 				continue
 			}
 			switch t {
@@ -103,6 +106,7 @@ func parseGo(args []string) (p goParams, warnings []string) {
 		case "movetime":
 			if n < 1 {
 				warnings = append(warnings, fmt.Sprintf("go movetime %d: want at least 1, ignored", n))
+				p.rejected = true
 				continue
 			}
 			p.movetime = ms

@@ -55,8 +55,8 @@ func TestParseGo(t *testing.T) {
 		// Bad values are skipped, the next keyword still counts.
 		{"depth infinite", goParams{infinite: true}, 1},
 		{"depth x nodes 5", goParams{nodes: 5}, 1},
-		{"depth 0", goParams{}, 1},
-		{"nodes -5 depth 2", goParams{depth: 2}, 1},
+		{"depth 0", goParams{rejected: true}, 1},
+		{"nodes -5 depth 2", goParams{depth: 2, rejected: true}, 1},
 		{"depth", goParams{}, 1},
 		{"wtime", goParams{}, 1},
 		{"frobnicate depth 3", goParams{depth: 3}, 1},

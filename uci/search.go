@@ -72,6 +72,12 @@ func (s *session) goCmd(args []string, line string) {
 		lim.Depth = 2*p.mate - 1
 		s.info("go mate %d: searching to depth %d", p.mate, lim.Depth)
 	}
+	if p.rejected && lim == (engine.Limits{}) && !p.hasClock && !p.infinite && !p.ponder {
+		// The limit asked for was bad: a short search answers, rather than
+		// one that would run until stop.
+		lim.Depth = 1
+		s.info("go: no usable limit left; searching to depth 1")
+	}
 	j := &job{release: make(chan struct{}), done: make(chan struct{}), params: p, side: pos.SideToMove(),
 		pondering: p.ponder, traceFile: s.traceFile}
 	start := time.Now()
