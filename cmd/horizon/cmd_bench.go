@@ -53,9 +53,11 @@ signature: any change to the search changes them (testdata/bench.golden keeps
 them for review). When Stockfish is found, it searches the same positions in
 the same run (one thread, --sf-movetime each) and the nps ratio is printed.
 A node cap per search keeps the artificial stress positions from dominating.`,
-		"horizon bench", "horizon bench --depth 5 --qs see,captures --stockfish none")
-	depth := fs.Int("depth", 4, "search depth of every search")
-	nodes := fs.Int64("nodes", 1_000_000, "node cap per search (0 = none)")
+		"horizon bench", "horizon bench --depth 4 --nodes 1000000", "horizon bench --depth 5 --qs see,captures --stockfish none")
+	// The defaults are those of testdata/bench.golden, so the signature
+	// printed here can be checked against it.
+	depth := fs.Int("depth", 3, "search depth of every search")
+	nodes := fs.Int64("nodes", 100_000, "node cap per search (0 = none)")
 	qs := fs.String("qs", strings.Join(engine.VariantNames(), ","), "QS variants to bench")
 	fen := fs.String("fen", "", "bench this position instead of the built-in ones")
 	epd := fs.String("epd", "", "bench the positions of this EPD file instead")
