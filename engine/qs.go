@@ -249,31 +249,22 @@ func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, thresho
 		f.cause = CauseMate
 		return s.finish(f, -MateScore+Score(ply), BoundExact, NoMove)
 	}
-	// Estimated gain, extension, and order: non-extended captures first.
+	// Estimated gain and extension; non-extended captures are searched
+	// first, so they carry a higher ordering key, from which the extension
+	// is read back as the moves are picked.
 	them := p.side.Other()
-	var extended [MaxMoves]bool
 	for i, m := range f.moves.Slice() {
 		gain := seeValue[p.Captured(m)]
 		occ := p.occ &^ sqBB(m.From())
 		if p.attackersTo(m.To(), occ)&p.colors[them]&occ != 0 {
 			gain -= seeValue[p.board[m.From()].Type()]
 		}
-		extended[i] = gain <= threshold
-		if !extended[i] {
-			f.scores[i] += 1 << 28
+		if gain > threshold {
+			f.scores[i] += keyNotExtended
 		}
 	}
-	// Keep the extension flags with their moves while sorting.
 	for i := 0; i < f.moves.N; i++ {
-		bi := i
-		for j := i + 1; j < f.moves.N; j++ {
-			if f.scores[j] > f.scores[bi] {
-				bi = j
-			}
-		}
-		f.moves.Moves[i], f.moves.Moves[bi] = f.moves.Moves[bi], f.moves.Moves[i]
-		f.scores[i], f.scores[bi] = f.scores[bi], f.scores[i]
-		extended[i], extended[bi] = extended[bi], extended[i]
+		f.pick(i) // sort once: every level pass walks the same order
 	}
 
 	first, last := level, level
@@ -292,8 +283,9 @@ func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, thresho
 		f.cause, f.cutIndex = CauseNone, -1
 		for i := 0; i < f.moves.N; i++ {
 			m := f.moves.Moves[i]
+			extended := f.scores[i] < keyNotExtended
 			childLevel := lvl
-			if !extended[i] {
+			if !extended {
 				childLevel--
 			}
 			if childLevel < 0 {
@@ -305,8 +297,11 @@ func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, thresho
 			}
 			victim := seeValue[p.Captured(m)]
 			s.traceMove(f, m, i)
+			if extended {
+				s.traceExt(f, m, 1) // the capture keeps its level
+			}
 			p.MakeMove(m)
-			score := -s.qsThreshold(-beta, -alpha, ply+1, qsPly+1, childLevel, victim, 0, false)
+			score := -s.qsThreshold(-beta, -alpha, ply+1, qsPly+1, childLevel, victim, boolInt(extended), false)
 			p.UnmakeMove()
 			f.searched++
 			if s.stopped {
@@ -329,6 +324,11 @@ func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, thresho
 		}
 		if s.afhCount == before {
 			break // bootstrapping: no auto-fail-high, so higher levels give the same result
+		}
+		if root && lvl == last && f.cause == CauseNone {
+			// The levels ran out while the pass still leaned on
+			// auto-fail-highs below: the result is only as good as level L.
+			f.cause = CauseLevelExhausted
 		}
 	}
 	if !scored {
@@ -496,4 +496,11 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply, ext int) Score {
 		}
 	}
 	return s.finish(f, best, bound, bestMove)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

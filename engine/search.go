@@ -489,6 +489,9 @@ const (
 	keyHash    = 1 << 30
 	keyCapture = 1 << 24
 	keyKiller  = 1 << 22
+	// keyNotExtended lifts the threshold QS's non-extended captures above
+	// the extended ones (001: they are searched first).
+	keyNotExtended = 1 << 28
 )
 
 var actionValue = [7]int32{0, 6, 3, 3, 2, 1, 1} // 003's per-piece "action value"

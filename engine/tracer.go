@@ -57,7 +57,7 @@ const (
 	CauseFifty                       // draw by the fifty-move rule
 	CauseMaterial                    // draw by insufficient material
 	CauseAutoFailHigh                // threshold QS: levels ran out, the node fails high by rule
-	CauseLevelExhausted              // threshold QS: no level left for a non-extended capture
+	CauseLevelExhausted              // threshold QS root: all levels iterated, the last pass still met auto-fail-highs
 	CauseDelta                       // delta pruning: even the best capture cannot reach alpha
 	CauseSEE                         // every capture left was pruned as losing by SEE
 	CauseHorizon                     // static eval at the horizon, no QS (variant none)

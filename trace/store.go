@@ -310,7 +310,7 @@ var (
 		"fifty":        "draw by the fifty-move rule",
 		"material":     "draw by insufficient material",
 		"autofailhigh": "threshold QS: levels ran out, the node fails high by rule",
-		"levels":       "threshold QS: no level left for a non-extended capture",
+		"levels":       "threshold QS root: all levels iterated, the last pass still met auto-fail-highs",
 		"delta":        "delta pruning: even the best capture cannot reach alpha",
 		"see":          "every capture left was pruned as losing by SEE",
 		"horizon":      "static eval at the horizon, no QS",
