@@ -43,6 +43,16 @@ func (s *Searcher) delayPenalty(score, eval Score) Score {
 	return score
 }
 
+// qsInCheck computes the in-check flag of a QS node only when something
+// reads it: evasions, or a tracer. Untraced QS without evasions (most QS
+// nodes) skips the attack test.
+func (s *Searcher) qsInCheck() bool {
+	if s.opts.QSEvasions || (traceHooks && s.tr != nil) {
+		return s.pos.InCheck()
+	}
+	return false
+}
+
 // enterQS does the bookkeeping common to every QS node.
 func (s *Searcher) enterQS(alpha, beta Score, ply, qsPly, level, ext int, inCheck bool) *frame {
 	s.stats.QSNodes++
@@ -109,7 +119,7 @@ func (s *Searcher) genQS(f *frame, qsPly int, evasions bool) {
 // qsearch is the switch-driven quiescence search (fail-soft).
 func (s *Searcher) qsearch(alpha, beta Score, ply, qsPly, ext int) Score {
 	p := s.pos
-	inCheck := p.InCheck()
+	inCheck := s.qsInCheck()
 	f := s.enterQS(alpha, beta, ply, qsPly, qsPly, ext, inCheck)
 	if s.stopped {
 		f.cause = CauseStop
@@ -219,7 +229,7 @@ func (s *Searcher) qsearch(alpha, beta Score, ply, qsPly, ext int) Score {
 // result holds at every higher level (depth bootstrapping).
 func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, threshold int32, ext int, root bool) Score {
 	p := s.pos
-	inCheck := p.InCheck()
+	inCheck := s.qsInCheck()
 	f := s.enterQS(alpha, beta, ply, qsPly, level, ext, inCheck)
 	if s.stopped {
 		f.cause = CauseStop
