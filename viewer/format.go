@@ -44,10 +44,10 @@ func (g *glyphs) fmtScore(s engine.Score) string {
 		return g.inf
 	case s <= -engine.Infinity:
 		return "-" + g.inf
-	case s > engine.MateBound:
-		return "#" + strconv.Itoa(int(engine.MateScore-s+1)/2)
-	case s < -engine.MateBound:
-		return "-#" + strconv.Itoa(int(engine.MateScore+s+1)/2)
+	case s.IsMate() && s > 0:
+		return "#" + strconv.Itoa(s.MateIn())
+	case s.IsMate():
+		return "-#" + strconv.Itoa(-s.MateIn())
 	}
 	return strconv.Itoa(int(s))
 }
