@@ -111,7 +111,7 @@ func (x *tmux) run(args ...string) string {
 // waitFor captures the pane until it holds every string in want.
 func (x *tmux) waitFor(want ...string) string {
 	x.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		screen := x.run("capture-pane", "-p", "-t", "view")
 		missing := ""

@@ -58,7 +58,7 @@ func TestLiveTrace(t *testing.T) {
 	}
 	defer r.Close()
 	// The writer goroutine may still be inserting the last full batch.
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		if n, err := r.ChildCount(context.Background(), rec.RunID(), 0); err == nil && n >= 3 {
 			break
@@ -84,7 +84,7 @@ func TestLiveTrace(t *testing.T) {
 	if !strings.Contains(rig.text(), "ranking the hotspots") {
 		t.Errorf("n on a running run does not say the hotspots are being ranked:\n%s", rig.text())
 	}
-	deadline = time.Now().Add(20 * time.Second)
+	deadline = time.Now().Add(30 * time.Second)
 	for !rig.s.HasPendingEvent() {
 		if time.Now().After(deadline) {
 			t.Fatal("the hotspots ranked in the background never arrived")
