@@ -25,13 +25,18 @@ func (s *Searcher) quiesce(alpha, beta Score, ply, ext int) Score {
 func (s *Searcher) standPat(f *frame, eval, beta Score) bool {
 	f.standPat, f.hasStand = eval, true
 	if traceHooks && s.tr != nil {
-		s.tr.StandPat(StandPatInfo{ID: f.id, Eval: eval, Cutoff: eval >= beta})
+		s.traceStandPat(f, eval, beta)
 	}
 	if eval >= beta {
 		f.cause = CauseStandPat
 		return true
 	}
 	return false
+}
+
+//go:noinline
+func (s *Searcher) traceStandPat(f *frame, eval, beta Score) {
+	s.tr.StandPat(StandPatInfo{ID: f.id, Eval: eval, Cutoff: eval >= beta})
 }
 
 // delayPenalty is micro-Max's delayed-gain penalty: a gain that comes later

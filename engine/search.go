@@ -30,6 +30,7 @@ const (
 
 var stopNames = [...]string{"complete", "nodes", "time", "cancel"}
 
+// String returns "complete", "nodes", "time" or "cancel".
 func (r StopReason) String() string { return stopNames[r] }
 
 // Stats are the engine's counters, kept whether or not a tracer listens.
@@ -259,15 +260,35 @@ func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, qsLev
 	f.pvLen = 0
 	f.cause, f.cutIndex, f.generated, f.searched, f.hasStand, f.ext = CauseNone, -1, 0, 0, false, ext
 	if traceHooks && s.tr != nil {
-		parent, mv := int64(0), NoMove
-		if ply > 0 {
-			parent, mv = s.stack[ply-1].id, s.pos.LastMove()
-		}
-		s.tr.Enter(EnterInfo{ID: f.id, Parent: parent, Ply: ply, Depth: depth, Alpha: alpha, Beta: beta,
-			Kind: kind, QSLevel: qsLevel, Move: mv, InCheck: inCheck, Iteration: s.iteration})
+		s.traceEnter(f, ply, depth, alpha, beta, kind, qsLevel, inCheck)
 	}
 	s.checkStop()
 	return f
+}
+
+// The trace* functions hold the tracer calls out of line, so that the
+// functions on the search's path stay small enough to inline whether or not
+// hooks are compiled in: with no tracer a hook costs its nil check alone.
+
+//go:noinline
+func (s *Searcher) traceEnter(f *frame, ply, depth int, alpha, beta Score, kind NodeKind, qsLevel int, inCheck bool) {
+	parent, mv := int64(0), NoMove
+	if ply > 0 {
+		parent, mv = s.stack[ply-1].id, s.pos.LastMove()
+	}
+	s.tr.Enter(EnterInfo{ID: f.id, Parent: parent, Ply: ply, Depth: depth, Alpha: alpha, Beta: beta,
+		Kind: kind, QSLevel: qsLevel, Move: mv, InCheck: inCheck, Iteration: s.iteration})
+}
+
+//go:noinline
+func (s *Searcher) traceLeave(f *frame, score Score, b Bound, best Move) {
+	s.tr.Leave(LeaveInfo{ID: f.id, Score: score, Bound: b, Cause: f.cause, CutIndex: f.cutIndex, Best: best,
+		Generated: f.generated, Searched: f.searched, StandPat: f.standPat, HasStand: f.hasStand, Extension: f.ext})
+}
+
+//go:noinline
+func (s *Searcher) traceMoveEvent(f *frame, m Move, i int) {
+	s.tr.Move(MoveInfo{ID: f.id, Move: m, Index: i})
 }
 
 // finish records why a node ended and reports it; it returns score so that
@@ -275,15 +296,14 @@ func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, qsLev
 func (s *Searcher) finish(f *frame, score Score, b Bound, best Move) Score {
 	s.stats.Cutoffs[f.cause]++
 	if traceHooks && s.tr != nil {
-		s.tr.Leave(LeaveInfo{ID: f.id, Score: score, Bound: b, Cause: f.cause, CutIndex: f.cutIndex, Best: best,
-			Generated: f.generated, Searched: f.searched, StandPat: f.standPat, HasStand: f.hasStand, Extension: f.ext})
+		s.traceLeave(f, score, b, best)
 	}
 	return score
 }
 
 func (s *Searcher) traceMove(f *frame, m Move, i int) {
 	if traceHooks && s.tr != nil {
-		s.tr.Move(MoveInfo{ID: f.id, Move: m, Index: i})
+		s.traceMoveEvent(f, m, i)
 	}
 }
 
