@@ -16,6 +16,7 @@ type FENError struct {
 	Msg   string
 }
 
+// Error names the FEN, the field and the problem.
 func (e *FENError) Error() string {
 	return fmt.Sprintf("bad FEN %q: %s: %s", e.FEN, e.Field, e.Msg)
 }

@@ -12,6 +12,7 @@ type MoveError struct {
 	Msg  string
 }
 
+// Error names the move text, the position and the problem.
 func (e *MoveError) Error() string {
 	return fmt.Sprintf("move %q in %s: %s", e.Text, e.FEN, e.Msg)
 }

@@ -78,10 +78,14 @@ func (c Cause) String() string {
 	return "?"
 }
 
-// KindNames, BoundNames and CauseNames list every value's name by its code,
-// so a trace file can carry a lookup table of them.
-func KindNames() []string  { return kindNames[:] }
+// KindNames lists every node kind's name by its code, so a trace file can
+// carry a lookup table of them.
+func KindNames() []string { return kindNames[:] }
+
+// BoundNames lists every bound's name by its code.
 func BoundNames() []string { return boundNames[:] }
+
+// CauseNames lists every cutoff cause's name by its code.
 func CauseNames() []string { return causeNames[:] }
 
 // EnterInfo describes a node as the search enters it.

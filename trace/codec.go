@@ -139,18 +139,6 @@ func decode(run int64, k, up, size, info, counts, alpha, beta, score int64, stan
 	return n
 }
 
-// node turns a recorder row into the Node it will read back as.
-func (r *row) node(run int64) Node {
-	var sp *int64
-	if r.hasStand {
-		v := int64(r.stand)
-		sp = &v
-	}
-	n := decode(run, r.id, r.id-r.parent, r.size, r.info, r.counts, int64(r.alpha), int64(r.beta), int64(r.score), sp, int64(r.move), int64(r.best))
-	n.Iteration = int(r.iteration)
-	return n
-}
-
 // rowOf encodes a Node the way the recorder would have.
 func rowOf(n Node) row {
 	e := engine.EnterInfo{Ply: n.Ply, Depth: n.Depth, Kind: n.Kind, QSLevel: n.QSLevel, InCheck: n.InCheck}

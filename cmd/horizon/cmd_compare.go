@@ -323,10 +323,7 @@ func printCompare(w io.Writer, vs []compareVariant, rows []comparePos, npos int,
 		}
 		fmt.Fprintln(tw)
 		for pi := 0; pi < npos; pi++ {
-			label := rows[pi*len(vs)].Label
-			if len(label) > 40 {
-				label = label[:37] + "..."
-			}
+			label := shorten(rows[pi*len(vs)].Label, 40)
 			fmt.Fprintf(tw, "%s\t", label)
 			for vi := range vs {
 				r := rows[pi*len(vs)+vi]

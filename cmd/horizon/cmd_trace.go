@@ -343,6 +343,16 @@ func thousands(n int64) string {
 	return b.String()
 }
 
+// shorten cuts s to at most n characters (not bytes: EPD ids and
+// comments may be UTF-8), marking the cut with "...".
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-3]) + "..."
+}
+
 // isTerminal reports whether w is a terminal (a character device).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
@@ -362,9 +372,7 @@ func startProgress(w io.Writer, label, variant string, rec *trace.Recorder, iter
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	start := time.Now()
-	if len(label) > 40 {
-		label = label[:37] + "..."
-	}
+	label = shorten(label, 40)
 	go func() {
 		defer close(finished)
 		tick := time.NewTicker(200 * time.Millisecond)
