@@ -92,11 +92,12 @@ type frame struct {
 // Searcher runs searches with one set of options. It is single-threaded and
 // deterministic: the same position, options and limits give the same tree.
 type Searcher struct {
-	opts Options
-	tt   *transTable
-	pos  *Position
-	tr   Tracer
-	lim  Limits
+	opts    Options
+	tt      *transTable // nil when the TT is off
+	spareTT *transTable // kept across SetOptions for reuse
+	pos     *Position
+	tr      Tracer
+	lim     Limits
 
 	done       <-chan struct{}
 	start      time.Time
@@ -118,14 +119,31 @@ type Searcher struct {
 
 // NewSearcher returns a searcher with the given options.
 func NewSearcher(o Options) *Searcher {
-	s := &Searcher{opts: o}
-	if o.TT {
-		s.tt = newTransTable(max(o.HashMB, 1))
-	}
-	if s.opts.MaxQSPly <= 0 {
-		s.opts.MaxQSPly = 64
-	}
+	s := &Searcher{}
+	s.SetOptions(o)
 	return s
+}
+
+// SetOptions switches the searcher to other options between searches. The
+// transposition table is kept when its size stays the same (every search
+// starts with it cleared anyway), so one searcher can serve several
+// variants without a table for each.
+func (s *Searcher) SetOptions(o Options) {
+	if s.tt != nil {
+		s.spareTT = s.tt
+	}
+	s.tt = nil
+	if o.TT {
+		mb := max(o.HashMB, 1)
+		if s.spareTT == nil || s.spareTT.mb != mb {
+			s.spareTT = newTransTable(mb)
+		}
+		s.tt = s.spareTT
+	}
+	if o.MaxQSPly <= 0 {
+		o.MaxQSPly = 64
+	}
+	s.opts = o
 }
 
 // Options returns the searcher's options.

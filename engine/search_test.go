@@ -464,3 +464,23 @@ func TestCheckExtensionSwitch(t *testing.T) {
 		}
 	}
 }
+
+// TestSetOptionsReusesSearcher: one searcher switched between variants
+// visits the same trees as a fresh searcher for each, and keeps its table.
+func TestSetOptionsReusesSearcher(t *testing.T) {
+	p := MustParseFEN("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")
+	shared := NewSearcher(mustVariant("see"))
+	table := shared.tt
+	for _, v := range append(VariantNames(), "see") {
+		var a, b hashTracer
+		shared.SetOptions(mustVariant(v))
+		ra := shared.Search(context.Background(), p, Limits{Depth: 4}, &a)
+		rb := NewSearcher(mustVariant(v)).Search(context.Background(), p, Limits{Depth: 4}, &b)
+		if a.h != b.h || ra.Stats.Nodes != rb.Stats.Nodes {
+			t.Errorf("%s: a reused searcher's tree differs from a fresh one's (%d vs %d nodes)", v, ra.Stats.Nodes, rb.Stats.Nodes)
+		}
+		if shared.tt != table {
+			t.Errorf("%s: the hash table was allocated again", v)
+		}
+	}
+}

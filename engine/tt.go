@@ -19,6 +19,7 @@ type transTable struct {
 	entries []ttEntry
 	mask    uint64
 	gen     uint32
+	mb      int // size asked for, in MiB
 }
 
 func newTransTable(mb int) *transTable {
@@ -26,7 +27,7 @@ func newTransTable(mb int) *transTable {
 	for n*2*16 <= uint64(mb)<<20 {
 		n *= 2
 	}
-	return &transTable{entries: make([]ttEntry, n), mask: n - 1, gen: 1}
+	return &transTable{entries: make([]ttEntry, n), mask: n - 1, gen: 1, mb: mb}
 }
 
 // clear makes every entry invalid for the searches that follow.

@@ -185,19 +185,18 @@ func compareRun(ctx context.Context, positions []engine.EPD, opts []engine.Optio
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// One searcher per variant, reused: Search clears its hash
-			// table, killers and history, so a search does not depend on
-			// the ones before it.
-			searchers := make([]*engine.Searcher, len(opts))
-			for i, o := range opts {
-				searchers[i] = engine.NewSearcher(o)
-			}
+			// One searcher per worker, switched between the variants: its
+			// hash table is allocated once, and Search clears the table,
+			// killers and history, so a search does not depend on the
+			// ones before it.
+			searcher := engine.NewSearcher(opts[0])
 			for pi := range next {
 				for vi, o := range opts {
 					if ctx.Err() != nil {
 						return
 					}
-					r, err := compareOne(ctx, &positions[pi], o, searchers[vi], lim, st)
+					searcher.SetOptions(o)
+					r, err := compareOne(ctx, &positions[pi], o, searcher, lim, st)
 					if err != nil {
 						fail(err)
 						return
