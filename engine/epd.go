@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -83,6 +84,12 @@ func ParseEPD(line string) (*EPD, error) {
 	}
 	pos, err := ParseFEN(fen)
 	if err != nil {
+		var fe *FENError
+		if errors.As(err, &fe) {
+			// Quote the position as the line has it, not with the clocks
+			// this parser added.
+			fe.FEN = strings.Join(fields[:n], " ")
+		}
 		return nil, err
 	}
 	e.FEN, e.Pos = pos.FEN(), pos

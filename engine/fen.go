@@ -40,7 +40,11 @@ func ParseFEN(fen string) (*Position, error) {
 
 	ranks := strings.Split(f[0], "/")
 	if len(ranks) != 8 {
-		return fail("placement", "has %d ranks, want 8", len(ranks))
+		unit := "ranks"
+		if len(ranks) == 1 {
+			unit = "rank" // a FEN with no '/' at all
+		}
+		return fail("placement", "has %d %s, want 8 separated by '/'", len(ranks), unit)
 	}
 	for i, row := range ranks {
 		r := 7 - i
