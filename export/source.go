@@ -69,18 +69,8 @@ type storeSource struct {
 	top trace.Node
 }
 
-// children walks the subtree one level deep rather than calling Children:
-// that query's recursive walk costs about 10 ms a node here, the one-level
-// walk a fraction of a millisecond.
 func (s *storeSource) children(id int64) ([]trace.Node, error) {
-	var kids []trace.Node
-	err := s.st.Subtree(s.ctx, s.run, id, 1, func(n trace.Node) error {
-		if n.ID != id {
-			kids = append(kids, n)
-		}
-		return nil
-	})
-	return kids, err
+	return s.st.Children(s.ctx, s.run, id, trace.BySearch, 0, 0)
 }
 
 func (s *storeSource) walk(fn func(trace.Node) error) error {
