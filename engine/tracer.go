@@ -78,6 +78,56 @@ func (c Cause) String() string {
 	return "?"
 }
 
+var kindMeanings = [...]string{
+	"the run itself (id 0); its children are the iterations",
+	"root of one iteration of iterative deepening",
+	"full-width node searched with an open window",
+	"full-width node searched with a null window",
+	"quiescence search node",
+}
+
+var boundMeanings = [...]string{
+	"no score bound (node not finished)",
+	"fail low: the true value is at most score",
+	"fail high: the true value is at least score",
+	"score is exact",
+}
+
+var causeMeanings = [...]string{
+	"searched every move it meant to",
+	"a move scored >= beta (cut_index says which)",
+	"the static eval was >= beta in QS",
+	"a transposition table entry answered",
+	"mate distance pruning closed the window",
+	"draw by repetition",
+	"draw by the fifty-move rule",
+	"draw by insufficient material",
+	"threshold QS: a capture had no level left, so the node fails high by rule",
+	"threshold QS root: all levels iterated, the last pass still met auto-fail-highs",
+	"delta pruning: even the best capture cannot reach alpha",
+	"every capture left was pruned as losing by SEE",
+	"static eval at the horizon, no QS",
+	"the ply limit was reached",
+	"the search was stopped (time, nodes, signal)",
+	"no legal move: checkmate or stalemate",
+}
+
+// Meaning explains the kind in one line, for lookup tables and help.
+func (k NodeKind) Meaning() string { return lookup(kindMeanings[:], int(k)) }
+
+// Meaning explains the bound in one line.
+func (b Bound) Meaning() string { return lookup(boundMeanings[:], int(b)) }
+
+// Meaning explains the cause in one line.
+func (c Cause) Meaning() string { return lookup(causeMeanings[:], int(c)) }
+
+func lookup(table []string, i int) string {
+	if i >= 0 && i < len(table) {
+		return table[i]
+	}
+	return "?"
+}
+
 // KindNames lists every node kind's name by its code, so a trace file can
 // carry a lookup table of them.
 func KindNames() []string { return kindNames[:] }

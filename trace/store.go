@@ -286,39 +286,7 @@ func (s *Store) migrate(ctx context.Context, from int) error {
 
 // Meanings of the engine's codes, stored beside their names so the file
 // explains itself. Codes the engine adds later get an empty meaning.
-var (
-	kindMeanings = map[string]string{
-		"run":   "the run itself (id 0); its children are the iterations",
-		"root":  "root of one iteration of iterative deepening",
-		"pv":    "full-width node searched with an open window",
-		"nonpv": "full-width node searched with a null window",
-		"qs":    "quiescence search node",
-	}
-	boundMeanings = map[string]string{
-		"none":  "no score bound (node not finished)",
-		"upper": "fail low: the true value is at most score",
-		"lower": "fail high: the true value is at least score",
-		"exact": "score is exact",
-	}
-	causeMeanings = map[string]string{
-		"none":         "searched every move it meant to",
-		"beta":         "a move scored >= beta (cut_index says which)",
-		"standpat":     "the static eval was >= beta in QS",
-		"tt":           "a transposition table entry answered",
-		"matedist":     "mate distance pruning closed the window",
-		"repetition":   "draw by repetition",
-		"fifty":        "draw by the fifty-move rule",
-		"material":     "draw by insufficient material",
-		"autofailhigh": "threshold QS: levels ran out, the node fails high by rule",
-		"levels":       "threshold QS root: all levels iterated, the last pass still met auto-fail-highs",
-		"delta":        "delta pruning: even the best capture cannot reach alpha",
-		"see":          "every capture left was pruned as losing by SEE",
-		"horizon":      "static eval at the horizon, no QS",
-		"maxply":       "the ply limit was reached",
-		"stop":         "the search was stopped (time, nodes, signal)",
-		"nomoves":      "no legal move: checkmate or stalemate",
-	}
-)
+var ()
 
 func (s *Store) fillLookups(ctx context.Context) error {
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -326,19 +294,27 @@ func (s *Store) fillLookups(ctx context.Context) error {
 		return sqliteErr(s.path, err)
 	}
 	defer tx.Rollback()
+	meaning := func(table string, code int) string {
+		switch table {
+		case "kinds":
+			return engine.NodeKind(code).Meaning()
+		case "bounds":
+			return engine.Bound(code).Meaning()
+		}
+		return engine.Cause(code).Meaning()
+	}
 	for _, t := range []struct {
-		table    string
-		names    []string
-		meanings map[string]string
+		table string
+		names []string
 	}{
-		{"kinds", engine.KindNames(), kindMeanings},
-		{"bounds", engine.BoundNames(), boundMeanings},
-		{"causes", engine.CauseNames(), causeMeanings},
+		{"kinds", engine.KindNames()},
+		{"bounds", engine.BoundNames()},
+		{"causes", engine.CauseNames()},
 	} {
 		// The table name is one of three constants above, never input.
 		q := "INSERT OR REPLACE INTO " + t.table + "(code, name, meaning) VALUES (?, ?, ?)"
 		for code, name := range t.names {
-			if _, err := tx.ExecContext(ctx, q, code, name, t.meanings[name]); err != nil {
+			if _, err := tx.ExecContext(ctx, q, code, name, meaning(t.table, code)); err != nil {
 				return sqliteErr(s.path, err)
 			}
 		}

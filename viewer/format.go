@@ -114,44 +114,10 @@ func (g *glyphs) causeLabel(n trace.Node) string {
 
 // causeText explains a cause in words, for the details pane.
 func causeText(n trace.Node) string {
-	switch n.Cause {
-	case engine.CauseNone:
-		return "none: searched every move it meant to"
-	case engine.CauseBeta:
-		if n.CutIndex >= 0 {
-			return fmt.Sprintf("beta cutoff by move %d of %d searched", n.CutIndex+1, n.Searched)
-		}
-		return "beta cutoff"
-	case engine.CauseStandPat:
-		return "stand-pat cutoff: static eval >= beta"
-	case engine.CauseTT:
-		return "transposition table hit"
-	case engine.CauseMateDistance:
-		return "mate distance pruning"
-	case engine.CauseRepetition:
-		return "draw by repetition"
-	case engine.CauseFifty:
-		return "draw by the fifty-move rule"
-	case engine.CauseMaterial:
-		return "draw by insufficient material"
-	case engine.CauseAutoFailHigh:
-		return "auto fail high: QS levels ran out"
-	case engine.CauseLevelExhausted:
-		return "no QS level left for the capture"
-	case engine.CauseDelta:
-		return "delta pruning: no capture reaches alpha"
-	case engine.CauseSEE:
-		return "every capture left loses by SEE"
-	case engine.CauseHorizon:
-		return "static eval at the horizon (no QS)"
-	case engine.CauseMaxPly:
-		return "ply limit reached"
-	case engine.CauseStop:
-		return "search stopped here"
-	case engine.CauseMate:
-		return "no legal move (mate or stalemate)"
+	if n.Cause == engine.CauseBeta && n.CutIndex >= 0 {
+		return fmt.Sprintf("beta cutoff by move %d of %d searched", n.CutIndex+1, n.Searched)
 	}
-	return n.Cause.String()
+	return n.Cause.String() + ": " + n.Cause.Meaning()
 }
 
 func boundText(b engine.Bound) string {
