@@ -184,11 +184,11 @@ func (s *session) search(j *job, ctx context.Context, sr *engine.Searcher, pos *
 				<-j.release
 			}
 			j.answered.Store(true)
-			s.out.line(bestmoveLine(engine.Result{BestMove: best}))
+			s.out.line(BestmoveLine(engine.Result{BestMove: best}))
 		}
 	}()
 	sr.OnIteration = func(it engine.IterationInfo) {
-		s.out.line(infoLine(it.Depth, it.SelDepth, it.Score, true, it.Nodes, it.Elapsed, it.PV))
+		s.out.line(InfoLine(it.Depth, it.SelDepth, it.Score, true, it.Nodes, it.Elapsed, it.PV))
 		if t := j.newIterationBefore.Load(); t != 0 && time.Now().UnixNano() >= t {
 			j.cancel()
 		}
@@ -204,7 +204,7 @@ func (s *session) search(j *job, ctx context.Context, sr *engine.Searcher, pos *
 	}
 	if res.Stopped != engine.StopNone {
 		// The last iteration did not complete: report the totals.
-		s.out.line(infoLine(res.Depth, res.Stats.MaxPly, res.Score, res.Depth > 0, res.Stats.Nodes, res.Elapsed, res.PV))
+		s.out.line(InfoLine(res.Depth, res.Stats.MaxPly, res.Score, res.Depth > 0, res.Stats.Nodes, res.Elapsed, res.PV))
 	}
 	if rec != nil {
 		limitHit := errors.Is(context.Cause(ctx), trace.ErrNodeLimit)
@@ -226,12 +226,12 @@ func (s *session) search(j *job, ctx context.Context, sr *engine.Searcher, pos *
 		<-j.release
 	}
 	j.answered.Store(true)
-	s.out.line(bestmoveLine(res))
+	s.out.line(BestmoveLine(res))
 }
 
-// infoLine formats an "info" line; withScore is false when no iteration
+// InfoLine formats an "info" line; withScore is false when no iteration
 // completed and the score means nothing.
-func infoLine(depth, seldepth int, score engine.Score, withScore bool, nodes int64, elapsed time.Duration, pv []engine.Move) string {
+func InfoLine(depth, seldepth int, score engine.Score, withScore bool, nodes int64, elapsed time.Duration, pv []engine.Move) string {
 	var b strings.Builder
 	b.WriteString("info")
 	if withScore {
@@ -256,9 +256,9 @@ func infoLine(depth, seldepth int, score engine.Score, withScore bool, nodes int
 	return b.String()
 }
 
-// bestmoveLine answers a go; "0000" (the UCI null move) when there is no
+// BestmoveLine answers a go; "0000" (the UCI null move) when there is no
 // legal move.
-func bestmoveLine(res engine.Result) string {
+func BestmoveLine(res engine.Result) string {
 	if res.BestMove == engine.NoMove {
 		return "bestmove 0000"
 	}

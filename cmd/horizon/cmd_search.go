@@ -3,10 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/uci"
 )
 
 func init() {
@@ -65,22 +64,6 @@ func nps(nodes int64, secs float64) int64 {
 	return int64(float64(nodes) / secs)
 }
 
-// uciScore formats a score as UCI does: "cp 31" or "mate -3".
-func uciScore(s engine.Score) string {
-	if s.IsMate() {
-		return fmt.Sprintf("mate %d", s.MateIn())
-	}
-	return fmt.Sprintf("cp %d", s)
-}
-
-func movesUCI(ms []engine.Move) string {
-	parts := make([]string, len(ms))
-	for i, m := range ms {
-		parts[i] = m.UCI()
-	}
-	return strings.Join(parts, " ")
-}
-
 func runSearch(e *env, args []string) error {
 	fs := newFlags(e, "search", "(--fen FEN | --epd FILE) [--depth N] [--qs VARIANT[,VARIANT]] [switches] [--json]",
 		`Searches each position with each QS variant and prints UCI-style info lines per
@@ -126,7 +109,9 @@ variant, switches and limits visit the same tree, node for node.`,
 					label = p.ID + " " + label
 				}
 				fmt.Fprintf(e.stdout, "info string position %s variant %s\n", label, o.Variant)
-				s.OnIteration = func(it engine.IterationInfo) { printInfo(e.stdout, it) }
+				s.OnIteration = func(it engine.IterationInfo) {
+					fmt.Fprintln(e.stdout, uci.InfoLine(it.Depth, it.SelDepth, it.Score, true, it.Nodes, it.Elapsed, it.PV))
+				}
 			}
 			r := s.Search(e.ctx, p.Pos.Copy(), lim, nil)
 			if *asJSON {
@@ -134,11 +119,7 @@ variant, switches and limits visit the same tree, node for node.`,
 				continue
 			}
 			fmt.Fprintf(e.stdout, "info string nodes %d qsnodes %d maxqsply %d stopped %s\n", r.Stats.Nodes, r.Stats.QSNodes, r.Stats.MaxQSPly, r.Stopped)
-			if r.Ponder != engine.NoMove {
-				fmt.Fprintf(e.stdout, "bestmove %s ponder %s\n", r.BestMove.UCI(), r.Ponder.UCI())
-			} else {
-				fmt.Fprintf(e.stdout, "bestmove %s\n", r.BestMove.UCI())
-			}
+			fmt.Fprintln(e.stdout, uci.BestmoveLine(r))
 		}
 	}
 	if *asJSON {
@@ -153,12 +134,6 @@ variant, switches and limits visit the same tree, node for node.`,
 		return fmt.Errorf("interrupted")
 	}
 	return nil
-}
-
-func printInfo(w io.Writer, it engine.IterationInfo) {
-	ms := it.Elapsed.Milliseconds()
-	fmt.Fprintf(w, "info depth %d seldepth %d score %s nodes %d qsnodes %d nps %d time %d pv %s\n",
-		it.Depth, it.SelDepth, uciScore(it.Score), it.Nodes, it.QSNodes, nps(it.Nodes, it.Elapsed.Seconds()), ms, movesUCI(it.PV))
 }
 
 func runVariants(e *env, args []string) error {
