@@ -2,7 +2,6 @@ package compare
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -146,11 +145,9 @@ func Check(ctx context.Context, st *trace.Store, run int64, opts CheckOptions) (
 	return c.rep, nil
 }
 
-// RunOptions returns the search options a run was recorded with. Recorders
-// store them either as engine.Options.String ("see qs-moves=captures,...")
-// or as a JSON object of switch names to values ({"variant": "see",
-// "qs-moves": "captures", "tt": false, ...}, values as strings or typed);
-// both are read. A run with no options gets its variant's preset.
+// RunOptions returns the search options a run was recorded with: Horizon's
+// recorders store engine.Options.JSON; the engine.Options.String form is
+// read too. A run with no options gets its variant's preset.
 func RunOptions(r trace.Run) (engine.Options, error) {
 	text := strings.TrimSpace(r.Options)
 	switch {
@@ -161,29 +158,9 @@ func RunOptions(r trace.Run) (engine.Options, error) {
 		}
 		return o, nil
 	case strings.HasPrefix(text, "{"):
-		var m map[string]any
-		if err := json.Unmarshal([]byte(text), &m); err != nil {
-			return engine.Options{}, fmt.Errorf("options %q: %v", text, err)
-		}
-		name, _ := m["variant"].(string)
-		if name == "" {
-			name = r.Variant
-		}
-		o, err := engine.VariantOptions(name)
+		o, err := engine.ParseOptionsJSON(text, r.Variant)
 		if err != nil {
 			return o, fmt.Errorf("options: %w", err)
-		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			if k != "variant" {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if err := o.Set(k, fmt.Sprint(m[k])); err != nil {
-				return o, fmt.Errorf("options: %w", err)
-			}
 		}
 		return o, nil
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -328,6 +329,73 @@ func ParseOptions(s string) (Options, error) {
 			return o, fmt.Errorf("option %q: want name=value", kv)
 		}
 		if err := o.Set(k, v); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// MarshalJSON writes the options as one object: "variant" and every switch
+// by its flag name, booleans and numbers typed. Traces store it so that a
+// run can be repeated exactly.
+func (o Options) MarshalJSON() ([]byte, error) {
+	m := map[string]any{"variant": o.Variant}
+	for _, s := range optionSpecs {
+		v := s.get(&o)
+		switch s.Kind {
+		case "bool":
+			m[s.Name] = v == "true"
+		case "int":
+			n, _ := strconv.Atoi(v)
+			m[s.Name] = n
+		default:
+			m[s.Name] = v
+		}
+	}
+	return json.Marshal(m)
+}
+
+// JSON returns MarshalJSON's text.
+func (o Options) JSON() string {
+	b, _ := o.MarshalJSON() // a map of strings, bools and ints always encodes
+	return string(b)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (o *Options) UnmarshalJSON(b []byte) error {
+	v, err := ParseOptionsJSON(string(b), "")
+	if err != nil {
+		return err
+	}
+	*o = v
+	return nil
+}
+
+// ParseOptionsJSON reads an options object: the preset named by "variant"
+// (or defVariant when the object has none), then every switch it sets, in
+// name order. Values may be typed or strings.
+func ParseOptionsJSON(text, defVariant string) (Options, error) {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		return Options{}, fmt.Errorf("options %q: %v", text, err)
+	}
+	name, _ := m["variant"].(string)
+	if name == "" {
+		name = defVariant
+	}
+	o, err := VariantOptions(name)
+	if err != nil {
+		return o, err
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if k != "variant" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := o.Set(k, fmt.Sprint(m[k])); err != nil {
 			return o, err
 		}
 	}

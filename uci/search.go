@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -109,7 +108,7 @@ func (s *session) goCmd(args []string, line string) {
 	sctx := jctx
 	var rec *trace.Recorder
 	if s.store != nil {
-		info := trace.RunInfo{FEN: pos.FEN(), Variant: opts.Variant, Options: optionsJSON(opts),
+		info := trace.RunInfo{FEN: pos.FEN(), Variant: opts.Variant, Options: opts.JSON(),
 			Limits: s.limitsJSON(p, lim, b, line), Version: s.cfg.Version}
 		r, err := s.store.NewRecorder(jctx, info, trace.RecordOptions{MaxNodes: s.traceMax})
 		if err != nil {
@@ -266,26 +265,6 @@ func BestmoveLine(res engine.Result) string {
 		return "bestmove " + res.BestMove.UCI() + " ponder " + res.Ponder.UCI()
 	}
 	return "bestmove " + res.BestMove.UCI()
-}
-
-// optionsJSON records every switch under its engine name (the --flag name
-// of the CLI), so `horizon search --qs V --NAME VALUE ...` repeats the run.
-func optionsJSON(o engine.Options) string {
-	m := map[string]any{"variant": o.Variant}
-	for _, spec := range engine.OptionSpecs() {
-		v := spec.Get(&o)
-		switch spec.Kind {
-		case "bool":
-			m[spec.Name] = v == "true"
-		case "int":
-			n, _ := strconv.Atoi(v)
-			m[spec.Name] = n
-		default:
-			m[spec.Name] = v
-		}
-	}
-	data, _ := json.Marshal(m)
-	return string(data)
 }
 
 // limitsJSON is a traced run's limits and how the GUI got there: the run's

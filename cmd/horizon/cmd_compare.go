@@ -240,7 +240,7 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 		res = s.Search(ctx, p.Pos.Copy(), lim, nil)
 	} else {
 		ro := trace.RecordOptions{}
-		rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: p.FEN, Variant: o.Variant, Options: optionsJSON(o),
+		rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: p.FEN, Variant: o.Variant, Options: o.JSON(),
 			Limits: limitsJSON(lim, ro), Version: version()}, ro)
 		if err != nil {
 			return comparePos{}, err

@@ -197,16 +197,6 @@ truncated. Browse the result with --view or 'horizon view FILE', list it with
 	return nil
 }
 
-// optionsJSON records every switch of o, so the run can be repeated exactly.
-func optionsJSON(o engine.Options) string {
-	m := map[string]string{"variant": o.Variant}
-	for _, spec := range engine.OptionSpecs() {
-		m[spec.Name] = spec.Get(&o)
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
-}
-
 func limitsJSON(lim engine.Limits, rec trace.RecordOptions) string {
 	b, _ := json.Marshal(map[string]any{
 		"depth": lim.Depth, "nodes": lim.Nodes, "movetime_ms": lim.MoveTime.Milliseconds(),
@@ -217,7 +207,7 @@ func limitsJSON(lim engine.Limits, rec trace.RecordOptions) string {
 
 // traceOne records one search and summarises it.
 func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Options, lim engine.Limits, ro trace.RecordOptions, quiet bool) (traceRunJSON, error) {
-	rec, err := st.NewRecorder(e.ctx, trace.RunInfo{FEN: p.FEN, Variant: o.Variant, Options: optionsJSON(o),
+	rec, err := st.NewRecorder(e.ctx, trace.RunInfo{FEN: p.FEN, Variant: o.Variant, Options: o.JSON(),
 		Limits: limitsJSON(lim, ro), Version: version()}, ro)
 	if err != nil {
 		return traceRunJSON{}, err
