@@ -388,6 +388,23 @@ func (r *Recorder) emit(o *openNode) {
 	r.cur.late = append(r.cur.late, o.row)
 }
 
+// FinishSearch is Finish with the answer and stop reason of the engine's
+// search that was recorded.
+func (r *Recorder) FinishSearch(res engine.Result) error {
+	return r.Finish(Result{Stopped: res.Stopped, BestMove: res.BestMove, Score: res.Score, PV: res.PV,
+		Depth: res.Depth, Elapsed: res.Elapsed})
+}
+
+// Limit caps the search's node limit at the recorder's, so that the search
+// stops at the node limit itself: the recorder's own stop, through the
+// context, is seen only at the search's next poll.
+func (o RecordOptions) Limit(lim engine.Limits) engine.Limits {
+	if o.MaxNodes > 0 && (lim.Nodes == 0 || lim.Nodes > o.MaxNodes) {
+		lim.Nodes = o.MaxNodes
+	}
+	return lim
+}
+
 // Finish writes the nodes still open (marked Incomplete), waits for the
 // writer, stores the totals, the summary and the result, and sets the
 // run's status. It returns the first write error, if any. Call it exactly

@@ -110,16 +110,12 @@ func (s *session) goCmd(args []string, line string) {
 	if s.store != nil {
 		info := trace.RunInfo{FEN: pos.FEN(), Variant: opts.Variant, Options: opts.JSON(),
 			Limits: s.limitsJSON(p, lim, b, line), Version: s.cfg.Version}
-		r, err := s.store.NewRecorder(jctx, info, trace.RecordOptions{MaxNodes: s.traceMax})
+		ro := trace.RecordOptions{MaxNodes: s.traceMax}
+		r, err := s.store.NewRecorder(jctx, info, ro)
 		if err != nil {
 			s.info("trace: %v; searching without tracing", err)
 		} else {
-			rec, sctx = r, r.Context()
-			if s.traceMax > 0 && (lim.Nodes == 0 || lim.Nodes > s.traceMax) {
-				// The recorder stops the search through its context too, but
-				// the search looks at its context only every 256 nodes.
-				lim.Nodes = s.traceMax
-			}
+			rec, sctx, lim = r, r.Context(), ro.Limit(lim)
 		}
 	}
 	if s.debug && clock {
@@ -207,8 +203,7 @@ func (s *session) search(j *job, ctx context.Context, sr *engine.Searcher, pos *
 	}
 	if rec != nil {
 		limitHit := errors.Is(context.Cause(ctx), trace.ErrNodeLimit)
-		err := rec.Finish(trace.Result{Stopped: res.Stopped, BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth,
-			Elapsed: res.Elapsed})
+		err := rec.FinishSearch(res)
 		switch {
 		case err != nil:
 			s.info("trace: %v", err)

@@ -246,7 +246,7 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 			return comparePos{}, err
 		}
 		res = s.Search(rec.Context(), p.Pos.Copy(), lim, rec)
-		if err := rec.Finish(trace.Result{Stopped: res.Stopped, BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth, Elapsed: res.Elapsed}); err != nil {
+		if err := rec.FinishSearch(res); err != nil {
 			return comparePos{}, err
 		}
 		run = rec.RunID()

@@ -115,9 +115,7 @@ truncated. Browse the result with --view or 'horizon view FILE', list it with
 	if err != nil {
 		return err
 	}
-	if lim.Nodes == 0 || lim.Nodes > *maxNodes {
-		lim.Nodes = *maxNodes
-	}
+
 	positions, err := loadPositionsOr(*fen, *epd, sampleFEN)
 	if err != nil {
 		return err
@@ -135,6 +133,7 @@ truncated. Browse the result with --view or 'horizon view FILE', list it with
 		positions = keep
 	}
 	rec := trace.RecordOptions{MaxNodes: *maxNodes, LastIterationOnly: *lastIter}
+	lim = rec.Limit(lim)
 	if *under != "" {
 		rec.Under = strings.FieldsFunc(*under, func(r rune) bool { return r == ',' || r == ' ' })
 	}
@@ -221,8 +220,7 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 	stopProgress()
 
 	var writeErr error
-	if err := rec.Finish(trace.Result{Stopped: res.Stopped, BestMove: res.BestMove, Score: res.Score, PV: res.PV,
-		Depth: res.Depth, Elapsed: res.Elapsed}); err != nil {
+	if err := rec.FinishSearch(res); err != nil {
 		writeErr = err
 	}
 	// A write error cancels the recorder's context, which the search saw
