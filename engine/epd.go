@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -218,4 +219,14 @@ func ReadEPD(r io.Reader, name string) ([]EPD, error) {
 		return nil, fmt.Errorf("%s: no positions in the file", name)
 	}
 	return out, nil
+}
+
+// Solved reports whether m answers the record's test: one of its best moves
+// (bm) when it has any, and none of its moves to avoid (am). A record with
+// neither has no test, and nothing solves it.
+func (e *EPD) Solved(m Move) bool {
+	if len(e.BestMoves) == 0 && len(e.AvoidMoves) == 0 {
+		return false
+	}
+	return (len(e.BestMoves) == 0 || slices.Contains(e.BestMoves, m)) && !slices.Contains(e.AvoidMoves, m)
 }

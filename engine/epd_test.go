@@ -183,3 +183,27 @@ func TestSuiteBestMoves(t *testing.T) {
 		})
 	}
 }
+
+func TestEPDSolved(t *testing.T) {
+	p := MustParseFEN(StartFEN)
+	e4, _ := p.ParseUCI("e2e4")
+	d4, _ := p.ParseUCI("d2d4")
+	for _, c := range []struct {
+		name   string
+		bm, am []Move
+		m      Move
+		want   bool
+	}{
+		{"best move played", []Move{e4}, nil, e4, true},
+		{"another move", []Move{e4}, nil, d4, false},
+		{"avoided move played", nil, []Move{e4}, e4, false},
+		{"avoided move avoided", nil, []Move{e4}, d4, true},
+		{"best and avoid", []Move{e4, d4}, []Move{d4}, d4, false},
+		{"no test", nil, nil, e4, false},
+	} {
+		r := EPD{BestMoves: c.bm, AvoidMoves: c.am}
+		if got := r.Solved(c.m); got != c.want {
+			t.Errorf("%s: Solved = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -341,7 +341,7 @@ func TestWAC(t *testing.T) {
 		s := NewSearcher(o)
 		for _, r := range recs[:n] {
 			res := s.Search(context.Background(), r.Pos.Copy(), Limits{Depth: depth, Nodes: 2_000_000}, nil)
-			if isSolved(res.BestMove, r) {
+			if r.Solved(res.BestMove) {
 				solved[v]++
 			}
 		}
@@ -350,23 +350,6 @@ func TestWAC(t *testing.T) {
 	if solved["see"] < solved["none"] {
 		t.Errorf("see solved %d, fewer than none's %d", solved["see"], solved["none"])
 	}
-}
-
-func isSolved(m Move, r EPD) bool {
-	if len(r.BestMoves) > 0 {
-		for _, b := range r.BestMoves {
-			if b == m {
-				return true
-			}
-		}
-		return false
-	}
-	for _, a := range r.AvoidMoves {
-		if a == m {
-			return false
-		}
-	}
-	return len(r.AvoidMoves) > 0
 }
 
 func BenchmarkSearchHooks(b *testing.B) {

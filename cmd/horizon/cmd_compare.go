@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -259,7 +258,7 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 		r.QSShare = float64(r.QSNodes) / float64(r.Nodes)
 	}
 	if len(p.BestMoves) > 0 || len(p.AvoidMoves) > 0 {
-		ok := (len(p.BestMoves) == 0 || slices.Contains(p.BestMoves, res.BestMove)) && !slices.Contains(p.AvoidMoves, res.BestMove)
+		ok := p.Solved(res.BestMove)
 		r.Solved = &ok
 	}
 	return r, nil
