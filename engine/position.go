@@ -263,6 +263,19 @@ func (p *Position) computeKey() uint64 {
 	return k
 }
 
+// castleRook returns the squares the rook moves from and to when colour c's
+// king castles to square to.
+func castleRook(to Square, c Color) (from, dest Square) {
+	from, dest = sqH1, sqF1
+	if to.File() == 2 {
+		from, dest = sqA1, sqD1
+	}
+	if c == Black {
+		from, dest = from^56, dest^56
+	}
+	return from, dest
+}
+
 // MakeMove plays m, which must be legal in the position.
 func (p *Position) MakeMove(m Move) {
 	from, to := m.From(), m.To()
@@ -276,13 +289,7 @@ func (p *Position) MakeMove(m Move) {
 	p.half++
 	switch {
 	case m.IsCastle():
-		rf, rt := sqH1, sqF1
-		if to.File() == 2 {
-			rf, rt = sqA1, sqD1
-		}
-		if us == Black {
-			rf, rt = rf^56, rt^56
-		}
+		rf, rt := castleRook(to, us)
 		p.move(from, to)
 		p.move(rf, rt)
 	case m.IsEnPassant():
@@ -341,13 +348,7 @@ func (p *Position) UnmakeMove() {
 	}
 	switch {
 	case m.IsCastle():
-		rf, rt := sqH1, sqF1
-		if to.File() == 2 {
-			rf, rt = sqA1, sqD1
-		}
-		if us == Black {
-			rf, rt = rf^56, rt^56
-		}
+		rf, rt := castleRook(to, us)
 		p.move(to, from)
 		p.move(rt, rf)
 	case m.IsEnPassant():
