@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/horizonqs/horizon/compare"
-	"github.com/horizonqs/horizon/trace"
 )
 
 func init() {
@@ -53,21 +52,14 @@ incomplete are checked for structure only.`,
 	if err != nil {
 		return err
 	}
-	if *run < 0 {
-		return usagef("--run %d: want a run id", *run)
-	}
 	if *maxV < 1 {
 		return usagef("--max %d: want a positive number", *maxV)
 	}
-	st, err := trace.OpenReadOnly(file)
+	st, runs, err := openRuns(e, file, *run)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	runs, err := selectRuns(e, st, *run)
-	if err != nil {
-		return err
-	}
 	if len(runs) == 0 {
 		return fmt.Errorf("%s holds no runs", file)
 	}

@@ -49,18 +49,11 @@ and 'horizon export'), its iteration and its move path in SAN.`,
 	if *limit <= 0 {
 		return usagef("--limit %d: want a positive number", *limit)
 	}
-	if *run < 0 {
-		return usagef("--run %d: want a run id", *run)
-	}
-	st, err := trace.OpenReadOnly(file)
+	st, runs, err := openRuns(e, file, *run)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	runs, err := selectRuns(e, st, *run)
-	if err != nil {
-		return err
-	}
 	out := []hotspotsRunJSON{}
 	for _, r := range runs {
 		hs, err := hotspotsJSON(e.ctx, st, r.ID, order, *limit)

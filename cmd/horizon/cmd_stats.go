@@ -50,16 +50,30 @@ type iterationJSON struct {
 	PlyEBF    float64 `json:"ply_ebf"`
 }
 
-// selectRuns returns the run given by --run, or every run when it is 0.
-func selectRuns(e *env, st *trace.Store, run int64) ([]trace.Run, error) {
-	if run != 0 {
-		r, err := st.Run(e.ctx, run)
-		if err != nil {
-			return nil, err
-		}
-		return []trace.Run{r}, nil
+// openRuns opens a trace for reading and returns the run asked for with
+// --run, or every run when run is 0. The caller closes the store.
+func openRuns(e *env, file string, run int64) (*trace.Store, []trace.Run, error) {
+	if run < 0 {
+		return nil, nil, usagef("--run %d: want a run id", run)
 	}
-	return st.Runs(e.ctx)
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	var runs []trace.Run
+	if run != 0 {
+		var r trace.Run
+		if r, err = st.Run(e.ctx, run); err == nil {
+			runs = []trace.Run{r}
+		}
+	} else {
+		runs, err = st.Runs(e.ctx)
+	}
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st, runs, nil
 }
 
 func runStats(e *env, args []string) error {
@@ -77,18 +91,11 @@ one's) and nodes^(1/depth).`,
 	if err != nil {
 		return err
 	}
-	if *run < 0 {
-		return usagef("--run %d: want a run id", *run)
-	}
-	st, err := trace.OpenReadOnly(file)
+	st, runs, err := openRuns(e, file, *run)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	runs, err := selectRuns(e, st, *run)
-	if err != nil {
-		return err
-	}
 	out := []statsJSON{}
 	for _, r := range runs {
 		s, err := st.Stats(e.ctx, r.ID)
