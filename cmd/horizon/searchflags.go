@@ -26,7 +26,7 @@ func addSearchFlags(fs *flag.FlagSet, defQS string, defDepth int) *searchFlags {
 	fs.StringVar(&sf.qs, "qs", defQS, "QS variant(s), comma-separated; 'horizon variants' lists them")
 	fs.IntVar(&sf.depth, "depth", defDepth, "search depth in plies (iterations of iterative deepening)")
 	fs.Int64Var(&sf.nodes, "nodes", 0, "stop the search after this many nodes (0 = no limit)")
-	fs.DurationVar(&sf.movetime, "movetime", 0, "stop the search after this long, e.g. 5s (0 = no limit)")
+	fs.Var((*durationFlag)(&sf.movetime), "movetime", "stop the search after this long, e.g. 5s or 500ms (0 = no limit)")
 	for _, spec := range engine.OptionSpecs() {
 		v := new(string)
 		sf.switches[spec.Name] = v
@@ -73,4 +73,22 @@ func (sf *searchFlags) limits() (engine.Limits, error) {
 		return engine.Limits{}, usagef("no limit: give --depth, --nodes or --movetime")
 	}
 	return engine.Limits{Depth: sf.depth, Nodes: sf.nodes, MoveTime: sf.movetime}, nil
+}
+
+// durationFlag is a time.Duration flag whose error teaches the format: a
+// bare number, the commonest slip, gets a hint instead of "parse error".
+type durationFlag time.Duration
+
+func (d *durationFlag) String() string { return time.Duration(*d).String() }
+
+func (d *durationFlag) Set(v string) error {
+	t, err := time.ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration: give a number with a unit, like 5s, 500ms or 1m30s", v)
+	}
+	if t < 0 {
+		return fmt.Errorf("%q: want a positive duration", v)
+	}
+	*d = durationFlag(t)
+	return nil
 }
