@@ -26,7 +26,7 @@ func addSearchFlags(fs *flag.FlagSet, defQS string, defDepth int) *searchFlags {
 	fs.StringVar(&sf.qs, "qs", defQS, "QS variant(s), comma-separated; 'horizon variants' lists them")
 	fs.IntVar(&sf.depth, "depth", defDepth, "search depth in plies (iterations of iterative deepening)")
 	fs.Int64Var(&sf.nodes, "nodes", 0, "stop the search after this many nodes (0 = no limit)")
-	fs.Var((*durationFlag)(&sf.movetime), "movetime", "stop the search after this long, e.g. 5s or 500ms (0 = no limit)")
+	fs.Var((*durationFlag)(&sf.movetime), "movetime", "stop the search after this `duration`, like 5s or 500ms (0 = no limit)")
 	for _, spec := range engine.OptionSpecs() {
 		v := new(string)
 		sf.switches[spec.Name] = v
