@@ -19,6 +19,9 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if code != 0 && ctx.Err() != nil {
+		code = 130 // stopped by a signal, as shells report it
+	}
 	stop()
 	os.Exit(code)
 }
