@@ -371,32 +371,14 @@ func writeCompareCSV(w io.Writer, rows []comparePos) error {
 // compareProgress shows "searches done/total" on w while it is a terminal;
 // the returned func clears the line.
 func compareProgress(w io.Writer, done *atomic.Int64, total int) func() {
-	if !isTerminal(w) || total < 2 {
+	if total < 2 {
 		return func() {}
 	}
-	stop := make(chan struct{})
-	finished := make(chan struct{})
-	start := time.Now()
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(200 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				fmt.Fprint(w, "\r\033[K")
-				return
-			case <-tick.C:
-				n := done.Load()
-				const width = 30
-				fill := int(int64(width) * n / int64(total))
-				fmt.Fprintf(w, "\r\033[K[%s%s] %d/%d searches  %.1fs", strings.Repeat("#", fill), strings.Repeat(".", width-fill),
-					n, total, time.Since(start).Seconds())
-			}
-		}
-	}()
-	return func() {
-		close(stop)
-		<-finished
-	}
+	return progressLine(w, func(el time.Duration) string {
+		n := done.Load()
+		const width = 30
+		fill := int(int64(width) * n / int64(total))
+		return fmt.Sprintf("[%s%s] %d/%d searches  %.1fs", strings.Repeat("#", fill), strings.Repeat(".", width-fill),
+			n, total, el.Seconds())
+	})
 }

@@ -354,13 +354,26 @@ func isTerminal(w io.Writer) bool {
 // startProgress shows a progress line on w while a trace records, when w
 // is a terminal; the returned func clears it.
 func startProgress(w io.Writer, label, variant string, rec *trace.Recorder, iter *atomic.Int64, quiet bool) func() {
-	if quiet || !isTerminal(w) {
+	if quiet {
+		return func() {}
+	}
+	label = shorten(label, 40)
+	return progressLine(w, func(el time.Duration) string {
+		n := rec.Nodes()
+		return fmt.Sprintf("%s %s  iteration %d  nodes %s  %s nodes/s  %.1fs",
+			label, variant, iter.Load(), thousands(n), thousands(nps(n, el.Seconds())), el.Seconds())
+	})
+}
+
+// progressLine redraws line(elapsed) on w five times a second while w is a
+// terminal; the returned func stops and clears it.
+func progressLine(w io.Writer, line func(time.Duration) string) func() {
+	if !isTerminal(w) {
 		return func() {}
 	}
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	start := time.Now()
-	label = shorten(label, 40)
 	go func() {
 		defer close(finished)
 		tick := time.NewTicker(200 * time.Millisecond)
@@ -371,10 +384,7 @@ func startProgress(w io.Writer, label, variant string, rec *trace.Recorder, iter
 				fmt.Fprint(w, "\r\033[K")
 				return
 			case <-tick.C:
-				el := time.Since(start)
-				n := rec.Nodes()
-				fmt.Fprintf(w, "\r\033[K%s %s  iteration %d  nodes %s  %s nodes/s  %.1fs",
-					label, variant, iter.Load(), thousands(n), thousands(nps(n, el.Seconds())), el.Seconds())
+				fmt.Fprint(w, "\r\033[K"+line(time.Since(start)))
 			}
 		}
 	}()
