@@ -64,7 +64,7 @@ func (s *Searcher) enterQS(alpha, beta Score, ply, qsPly, level, ext int, inChec
 	if qsPly > s.stats.MaxQSPly {
 		s.stats.MaxQSPly = qsPly
 	}
-	return s.enter(ply, -qsPly, alpha, beta, KindQS, level, inCheck, ext)
+	return s.enter(ply, -qsPly, alpha, beta, KindQS, qsPly, level, inCheck, ext)
 }
 
 // genQS fills f.moves with the variant's QS moves and scores them.
@@ -367,11 +367,11 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply, ext int) Score {
 	case qs:
 		f = s.enterQS(alpha, beta, ply, -depth, -depth, ext, inCheck)
 	case ply == 0:
-		f = s.enter(ply, depth, alpha, beta, KindRoot, -1, inCheck, ext)
+		f = s.enter(ply, depth, alpha, beta, KindRoot, -1, -1, inCheck, ext)
 	case beta-alpha > 1:
-		f = s.enter(ply, depth, alpha, beta, KindPV, -1, inCheck, ext)
+		f = s.enter(ply, depth, alpha, beta, KindPV, -1, -1, inCheck, ext)
 	default:
-		f = s.enter(ply, depth, alpha, beta, KindNonPV, -1, inCheck, ext)
+		f = s.enter(ply, depth, alpha, beta, KindNonPV, -1, -1, inCheck, ext)
 	}
 	if s.stopped {
 		f.cause = CauseStop

@@ -181,7 +181,7 @@ func (s *Searcher) Search(ctx context.Context, pos *Position, lim Limits, tr Tra
 	s.nextID = 1
 	if traceHooks && s.tr != nil {
 		s.tr.Enter(EnterInfo{ID: 0, Parent: -1, Depth: maxDepth, Alpha: -Infinity, Beta: Infinity,
-			Kind: KindRun, QSLevel: -1, InCheck: pos.InCheck()})
+			Kind: KindRun, QSPly: -1, QSLevel: -1, InCheck: pos.InCheck()})
 	}
 	var res Result
 	iterations := 0
@@ -266,7 +266,7 @@ func (s *Searcher) stop(r StopReason) {
 }
 
 // enter counts a node, gives it the next pre-order id and reports it.
-func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, qsLevel int, inCheck bool, ext int) *frame {
+func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, qsPly, qsLevel int, inCheck bool, ext int) *frame {
 	s.stats.Nodes++
 	s.stats.PlyNodes[ply]++
 	if ply > s.stats.MaxPly {
@@ -278,7 +278,7 @@ func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, qsLev
 	f.pvLen = 0
 	f.cause, f.cutIndex, f.generated, f.searched, f.hasStand, f.ext = CauseNone, -1, 0, 0, false, ext
 	if traceHooks && s.tr != nil {
-		s.traceEnter(f, ply, depth, alpha, beta, kind, qsLevel, inCheck)
+		s.traceEnter(f, ply, depth, alpha, beta, kind, qsPly, qsLevel, inCheck)
 	}
 	s.checkStop()
 	return f
@@ -289,13 +289,13 @@ func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, qsLev
 // hooks are compiled in: with no tracer a hook costs its nil check alone.
 
 //go:noinline
-func (s *Searcher) traceEnter(f *frame, ply, depth int, alpha, beta Score, kind NodeKind, qsLevel int, inCheck bool) {
+func (s *Searcher) traceEnter(f *frame, ply, depth int, alpha, beta Score, kind NodeKind, qsPly, qsLevel int, inCheck bool) {
 	parent, mv := int64(0), NoMove
 	if ply > 0 {
 		parent, mv = s.stack[ply-1].id, s.pos.LastMove()
 	}
 	s.tr.Enter(EnterInfo{ID: f.id, Parent: parent, Ply: ply, Depth: depth, Alpha: alpha, Beta: beta,
-		Kind: kind, QSLevel: qsLevel, Move: mv, InCheck: inCheck, Iteration: s.iteration})
+		Kind: kind, QSPly: qsPly, QSLevel: qsLevel, Move: mv, InCheck: inCheck, Iteration: s.iteration})
 }
 
 //go:noinline
@@ -366,7 +366,7 @@ func (s *Searcher) search(alpha, beta Score, depth, ply, ext int) Score {
 	case beta-alpha > 1:
 		kind = KindPV
 	}
-	f := s.enter(ply, depth, alpha, beta, kind, -1, inCheck, ext)
+	f := s.enter(ply, depth, alpha, beta, kind, -1, -1, inCheck, ext)
 	if s.stopped {
 		f.cause = CauseStop
 		return s.finish(f, 0, BoundNone, NoMove)

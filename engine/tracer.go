@@ -147,6 +147,7 @@ type EnterInfo struct {
 	Alpha     Score
 	Beta      Score
 	Kind      NodeKind
+	QSPly     int  // distance from the QS root for QS nodes (0 at the QS root), -1 otherwise
 	QSLevel   int  // QS level for QS nodes (see the threshold variant), -1 otherwise
 	Move      Move // move from the parent; NoMove for run and iteration roots
 	InCheck   bool
