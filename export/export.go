@@ -31,17 +31,19 @@ import (
 type Format string
 
 // Output formats. DOT, JSON and Icicle are written by this package; SVG and
-// PNG are the DOT laid out by Graphviz (export/render).
+// PNG are the DOT laid out by Graphviz (export/render). HTML is an
+// interactive page (html.go).
 const (
 	DOT    Format = "dot"
 	SVG    Format = "svg"
 	PNG    Format = "png"
 	JSON   Format = "json"
 	Icicle Format = "icicle"
+	HTML   Format = "html"
 )
 
 // Formats lists every format, in the order help texts show them.
-func Formats() []Format { return []Format{DOT, SVG, PNG, JSON, Icicle} }
+func Formats() []Format { return []Format{DOT, SVG, PNG, JSON, Icicle, HTML} }
 
 // ParseFormat checks a format name (case-insensitive).
 func ParseFormat(s string) (Format, error) {
@@ -71,6 +73,8 @@ func FormatOf(path string) (f Format, ok bool) {
 		return PNG, true
 	case ".json":
 		return JSON, true
+	case ".html", ".htm":
+		return HTML, true
 	}
 	return "", false
 }

@@ -17,7 +17,7 @@ func init() {
 }
 
 func runExport(e *env, args []string) error {
-	fs := newFlags(e, "export", `FILE [--run N] [--node ID | --path "e4 e5 Nf3"] [--depth D] [--max-nodes N] [--qs-only] [--format dot|svg|png|json|icicle] [--rankdir TB|LR] [-o OUT]`,
+	fs := newFlags(e, "export", `FILE [--run N] [--node ID | --path "e4 e5 Nf3"] [--depth D] [--max-nodes N] [--qs-only] [--format dot|svg|png|json|icicle|html] [--rankdir TB|LR] [-o OUT]`,
 		`Draws a subtree of a recorded search as a diagram. By default the subtree is
 the last iteration of the file's last run; --node or --path (moves in SAN or
 UCI, from the last iteration's root, or from --node) pick another.
@@ -39,12 +39,19 @@ rectangle per node, as wide as its subtree, one row per level, QS in orange;
 hover a rectangle for the node's fields. Subtrees narrower than a pixel are
 merged and never read, so a chart of millions of nodes takes under a second.
 
+--format html (or -o FILE.html) writes one self-contained page to share: a
+zoomable icicle (click a node to zoom, breadcrumbs to go back), the node's
+fields and board on click or hover, the biggest QS trees and extension chains,
+and a search by move path. It fetches nothing; nodes narrower than 1/--width of
+the subtree are merged as in the icicle.
+
 The format defaults to the output file's extension (.dot/.gv, .svg, .png,
 .json), else dot. Output goes to standard output unless -o is given; a file
 is written whole or not at all.`,
 		"horizon export sample.trace -o tree.svg",
 		`horizon export sample.trace --path "Qg6 hxg6" --max-nodes 60 --rankdir LR -o line.png`,
 		"horizon export sample.trace --node 0 --format icicle -o map.svg",
+		"horizon export sample.trace -o tree.html",
 		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg")
 	run := fs.Int64("run", 0, "run id ('horizon runs FILE' lists them); 0 = the file's last run")
 	node := fs.Int64("node", -1, "id of the subtree's top node; -1 = the last iteration's root")
@@ -52,9 +59,9 @@ is written whole or not at all.`,
 	depth := fs.Int("depth", -1, "plies shown below the top node (below each QS root with --qs-only); -1 = no limit")
 	maxNodes := fs.Int("max-nodes", export.DefaultMaxNodes, "node budget of the graph formats (the icicle merges by pixel instead)")
 	qsOnly := fs.Bool("qs-only", false, "graph only the QS trees under the top node, biggest first, each hung from it by its full-width path")
-	format := fs.String("format", "", "dot, svg, png, json or icicle (default: from -o's extension, else dot)")
+	format := fs.String("format", "", "dot, svg, png, json, icicle or html (default: from -o's extension, else dot)")
 	rankdir := fs.String("rankdir", "TB", "graph layout: TB (top-down) or LR (left to right)")
-	width := fs.Int("width", 1600, "icicle width in pixels")
+	width := fs.Int("width", 1600, "icicle width in pixels (html: the merge resolution)")
 	out := fs.String("o", "-", "output file; - = standard output")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
@@ -70,7 +77,7 @@ is written whole or not at all.`,
 		f = g
 	} else if ext := filepath.Ext(*out); ext != "" && *out != "-" {
 		// Writing DOT into "tree.pdf" would only puzzle the user later.
-		return usagef("-o %s: the extension %s names no format Horizon writes; give --format (dot, svg, png, json, icicle) or use .dot, .svg, .png or .json", *out, ext)
+		return usagef("-o %s: the extension %s names no format Horizon writes; give --format (dot, svg, png, json, icicle, html) or use .dot, .svg, .png, .json or .html", *out, ext)
 	}
 	switch {
 	case *run < 0:
@@ -83,8 +90,8 @@ is written whole or not at all.`,
 		return usagef("--depth %d: want a number of plies, or -1 for no limit", *depth)
 	case *width < 200 || *width > 100000:
 		return usagef("--width %d: want 200 to 100000 pixels", *width)
-	case *qsOnly && f == export.Icicle:
-		return usagef("--qs-only applies to the graph formats, not to the icicle (it already colours QS apart)")
+	case *qsOnly && (f == export.Icicle || f == export.HTML):
+		return usagef("--qs-only applies to the graph formats, not to the %s (it already colours QS apart)", f)
 	}
 	dir := strings.ToUpper(*rankdir)
 	if dir != "TB" && dir != "LR" {
@@ -123,6 +130,11 @@ is written whole or not at all.`,
 			return err
 		}
 		what = fmt.Sprintf("icicle of node %d (%d nodes)", top.ID, top.SubtreeSize)
+	case export.HTML:
+		if err := export.WriteHTML(e.ctx, st, r, top, export.HTMLOptions{Width: *width, Depth: *depth}, dst); err != nil {
+			return err
+		}
+		what = fmt.Sprintf("page of node %d (%d nodes)", top.ID, top.SubtreeSize)
 	default:
 		g, err := export.Build(e.ctx, st, r, top, export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir})
 		if err != nil {

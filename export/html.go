@@ -1,0 +1,556 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// The page's script and styles, written for Horizon (no third-party code).
+var (
+	//go:embed htmlassets/page.css
+	pageCSS string
+	//go:embed htmlassets/page.js
+	pageJS string
+)
+
+// HTMLOptions shape an interactive HTML page.
+type HTMLOptions struct {
+	// Width is the merge resolution in pixels: nodes narrower than
+	// 1/Width of the top node's subtree are merged with their neighbours
+	// and not read below, as in the icicle export. <= 0 means 1600.
+	Width int
+	// Depth is how many levels below the top node are read; < 0 means all.
+	Depth int
+	// Hotspots is how many entries each hotspot list keeps; <= 0 means 20.
+	Hotspots int
+}
+
+func (o *HTMLOptions) defaults() {
+	if o.Width <= 0 {
+		o.Width = 1600
+	}
+	if o.Hotspots <= 0 {
+		o.Hotspots = 20
+	}
+}
+
+// PageData is what an HTML page embeds (as JSON) and draws: one tree, or
+// two aligned trees for a diff. It is exported for the golden tests and
+// for tools that want the data without the page.
+type PageData struct {
+	Version int    `json:"version"` // of this layout; 1
+	Kind    string `json:"kind"`    // "tree" or "diff"
+	Title   string `json:"title"`
+	// Width is the merge resolution the data was cut at.
+	Width  int          `json:"width"`
+	Labels PageLabels   `json:"labels"`
+	Colors PageColors   `json:"colors"`
+	Sides  []*PageSide  `json:"sides"`
+	Diff   *PageDiffTop `json:"diff,omitempty"`
+}
+
+// PageLabels are the engine's names and meanings of its codes, indexed
+// by code, so the page never keeps its own copy.
+type PageLabels struct {
+	Kinds         []string `json:"kinds"`
+	KindMeanings  []string `json:"kind_meanings"`
+	Bounds        []string `json:"bounds"`
+	BoundMeanings []string `json:"bound_meanings"`
+	Causes        []string `json:"causes"`
+	CauseTexts    []string `json:"cause_texts"`
+	CauseMeanings []string `json:"cause_meanings"`
+}
+
+// PageColors are the export palette (label.go), handed to the page.
+type PageColors struct {
+	Root     string   `json:"root"`
+	FW       string   `json:"fw"`
+	FW2      string   `json:"fw2"`
+	QS       string   `json:"qs"`
+	QS2      string   `json:"qs2"`
+	Merged   string   `json:"merged"`
+	PV       string   `json:"pv"`
+	Outcomes []string `json:"outcomes"` // by outcome code: fail low, beta cutoff, stand pat, exact
+	OnlyA    string   `json:"only"`
+}
+
+// PageSide is one tree of a page: its run, the path to its top node, the
+// nodes drawn on their own (in pre-order, columns of equal length) and the
+// merged runs of narrow nodes.
+type PageSide struct {
+	Label    string       `json:"label"`
+	File     string       `json:"file"` // base name of the trace file
+	Run      PageRun      `json:"run"`
+	TopPath  []string     `json:"top_path"` // SAN from the run's position to the top node
+	Nodes    PageNodes    `json:"nodes"`
+	Merged   PageMerged   `json:"merged"`
+	Hotspots []PageHotpot `json:"hotspots"`
+	// Read is how many rows were read from the trace below the top node.
+	Read int64 `json:"read"`
+}
+
+// PageRun describes the run a side shows.
+type PageRun struct {
+	ID       int64  `json:"id"`
+	Variant  string `json:"variant"`
+	FEN      string `json:"fen"`
+	Status   string `json:"status"`
+	Depth    int    `json:"depth"`
+	Nodes    int64  `json:"nodes"`
+	QSNodes  int64  `json:"qs_nodes"`
+	BestMove string `json:"bestmove"`
+	Score    int    `json:"score"`
+	Filter   string `json:"filter,omitempty"`
+}
+
+// PageNodes are the nodes drawn on their own, one column per field, in
+// pre-order, so a node's descendants among them follow it.
+type PageNodes struct {
+	ID     []int64  `json:"id"`
+	Parent []int    `json:"parent"` // index of the parent; -1 for the top node
+	SAN    []string `json:"san"`    // "" for the run node and iteration roots
+	UCI    []string `json:"uci"`
+	Kind   []int    `json:"kind"` // engine.NodeKind
+	Iter   []int    `json:"iteration"`
+	Ply    []int    `json:"ply"`
+	Depth  []int    `json:"depth"`
+	// QSPly is the distance from the QS root, -1 outside QS; QSLevel the
+	// engine's QS level, -1 where it has none.
+	QSPly      []int    `json:"qs_ply"`
+	QSLevel    []int    `json:"qs_level"`
+	Alpha      []string `json:"alpha"`
+	Beta       []string `json:"beta"`
+	StandPat   []string `json:"stand_pat"` // "" when none
+	Score      []string `json:"score"`
+	Bound      []int    `json:"bound"`   // engine.Bound
+	Cause      []int    `json:"cause"`   // engine.Cause
+	Outcome    []int    `json:"outcome"` // colour of the outcome stripe (PageColors.Outcomes)
+	CutIndex   []int    `json:"cut_index"`
+	Generated  []int    `json:"generated"`
+	Searched   []int    `json:"searched"`
+	Extension  []int    `json:"extension"`
+	InCheck    []int    `json:"in_check"`   // 0 or 1
+	Incomplete []int    `json:"incomplete"` // 0 or 1
+	PV         []int    `json:"pv"`         // 0 or 1: on the principal variation from the top node
+	Size       []int64  `json:"size"`
+	FEN        []string `json:"fen"`
+	// Match is, in a diff, the index of the aligned node in the other
+	// side, -1 when only this side has the node.
+	Match []int `json:"match,omitempty"`
+}
+
+// PageMerged are runs of neighbouring children of one drawn node, each
+// narrower than a pixel at the top level, drawn as one rectangle: the id
+// range [From, End) of their subtrees. Their subtrees were not read.
+type PageMerged struct {
+	Parent []int   `json:"parent"`
+	From   []int64 `json:"from"`
+	End    []int64 `json:"end"`
+	Count  []int64 `json:"count"` // nodes merged
+	QS     []int64 `json:"qs"`    // of them QS
+	Size   []int64 `json:"size"`  // nodes in their subtrees
+	// Only counts, in a diff, the merged nodes the other side lacks.
+	Only []int64 `json:"only,omitempty"`
+}
+
+// PageHotpot is one entry of a hotspot list.
+type PageHotpot struct {
+	What  string `json:"what"`  // "qs" (a QS tree) or "ext" (an extension chain)
+	Node  int    `json:"node"`  // index into Nodes
+	Size  int64  `json:"size"`  // subtree size
+	Chain int    `json:"chain"` // ext: consecutive extended moves from Node down
+}
+
+// PageDiffTop lists where two aligned trees part.
+type PageDiffTop struct {
+	Matched int64          `json:"matched"`
+	OnlyA   int64          `json:"only_a"`
+	OnlyB   int64          `json:"only_b"`
+	Changed int64          `json:"changed"`
+	Items   []PageDiffItem `json:"items"`
+}
+
+// PageDiffItem is one divergence: the first, or a subtree whose sizes
+// differ most. A and B are node indexes, -1 where the side lacks the node
+// or it was merged.
+type PageDiffItem struct {
+	What   string   `json:"what"` // "first" or "size"
+	Path   []string `json:"path"`
+	A      int      `json:"a"`
+	B      int      `json:"b"`
+	NodesA int64    `json:"nodes_a"`
+	NodesB int64    `json:"nodes_b"`
+	Reason string   `json:"reason,omitempty"`
+}
+
+func pageLabels() PageLabels {
+	var l PageLabels
+	l.Kinds = engine.KindNames()
+	for i := range l.Kinds {
+		l.KindMeanings = append(l.KindMeanings, engine.NodeKind(i).Meaning())
+	}
+	l.Bounds = engine.BoundNames()
+	for i := range l.Bounds {
+		l.BoundMeanings = append(l.BoundMeanings, engine.Bound(i).Meaning())
+	}
+	l.Causes = engine.CauseNames()
+	for i := range l.Causes {
+		l.CauseTexts = append(l.CauseTexts, causeText(engine.Cause(i)))
+		l.CauseMeanings = append(l.CauseMeanings, engine.Cause(i).Meaning())
+	}
+	return l
+}
+
+func pageColors() PageColors {
+	return PageColors{Root: colIcicleRoot, FW: colIcicleFW, FW2: colIcicleFW2, QS: colIcicleQS, QS2: colIcicleQS2,
+		Merged: colIcicleMerged, PV: colPV,
+		Outcomes: []string{outFailLow: colLowLine, outBetaCut: colBetaLine, outStandPat: colStandLine, outExact: colExactLine},
+		OnlyA:    colOnly}
+}
+
+// colOnly marks nodes only one side of a diff has: Okabe-Ito reddish
+// purple, apart from every other colour of the palette; the page also
+// hatches them, so they read without colour.
+const colOnly = "#CC79A7"
+
+func pageRun(r trace.Run) PageRun {
+	return PageRun{ID: r.ID, Variant: r.Variant, FEN: r.FEN, Status: string(r.Status), Depth: r.Depth,
+		Nodes: r.Nodes, QSNodes: r.QSNodes, BestMove: r.BestMove, Score: r.Score, Filter: r.Filter}
+}
+
+// add appends a node and returns its index.
+func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv bool) int {
+	c := &s.Nodes
+	i := len(c.ID)
+	uci := ""
+	if n.Move != engine.NoMove {
+		uci = n.Move.UCI()
+	}
+	sp := ""
+	if n.HasStandPat {
+		sp = score(n.StandPat)
+	}
+	c.ID = append(c.ID, n.ID)
+	c.Parent = append(c.Parent, parent)
+	c.SAN = append(c.SAN, san)
+	c.UCI = append(c.UCI, uci)
+	c.Kind = append(c.Kind, int(n.Kind))
+	c.Iter = append(c.Iter, n.Iteration)
+	c.Ply = append(c.Ply, n.Ply)
+	c.Depth = append(c.Depth, n.Depth)
+	c.QSPly = append(c.QSPly, qsPly)
+	c.QSLevel = append(c.QSLevel, n.QSLevel)
+	c.Alpha = append(c.Alpha, score(n.Alpha))
+	c.Beta = append(c.Beta, score(n.Beta))
+	c.StandPat = append(c.StandPat, sp)
+	c.Score = append(c.Score, score(n.Score))
+	c.Bound = append(c.Bound, int(n.Bound))
+	c.Cause = append(c.Cause, int(n.Cause))
+	c.Outcome = append(c.Outcome, int(outcomeOf(n)))
+	c.CutIndex = append(c.CutIndex, n.CutIndex)
+	c.Generated = append(c.Generated, n.Generated)
+	c.Searched = append(c.Searched, n.Searched)
+	c.Extension = append(c.Extension, n.Extension)
+	c.InCheck = append(c.InCheck, b01(n.InCheck))
+	c.Incomplete = append(c.Incomplete, b01(n.Incomplete))
+	c.PV = append(c.PV, b01(pv))
+	c.Size = append(c.Size, n.SubtreeSize)
+	c.FEN = append(c.FEN, fen)
+	return i
+}
+
+func b01(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// pending is a run of narrow children of one node being merged.
+type pending struct {
+	active          bool
+	from, end       int64
+	count, qs, size int64
+	only            int64
+}
+
+// take adds a narrow node to the run, first flushing the run when the
+// node does not continue it (a recording filter left a gap).
+func (p *pending) take(s *PageSide, parent int, n trace.Node, only bool) {
+	if p.active && n.ID != p.end {
+		p.flush(s, parent)
+	}
+	if !p.active {
+		*p = pending{active: true, from: n.ID}
+	}
+	p.end = n.End()
+	p.count++
+	p.size += n.SubtreeSize
+	if n.Kind == engine.KindQS {
+		p.qs++
+	}
+	if only {
+		p.only++
+	}
+}
+
+func (p *pending) flush(s *PageSide, parent int) {
+	if !p.active {
+		return
+	}
+	m := &s.Merged
+	m.Parent = append(m.Parent, parent)
+	m.From = append(m.From, p.from)
+	m.End = append(m.End, p.end)
+	m.Count = append(m.Count, p.count)
+	m.QS = append(m.QS, p.qs)
+	m.Size = append(m.Size, p.size)
+	if m.Only != nil {
+		m.Only = append(m.Only, p.only)
+	}
+	*p = pending{}
+}
+
+// pvKid returns the index of the child the principal variation goes on
+// through: the last child playing the node's best move (a re-search
+// replaces the earlier try); under the run node, the last iteration.
+func pvKid(n trace.Node, kids []trace.Node) int {
+	k := -1
+	if n.Kind != engine.KindRun && n.Best == engine.NoMove {
+		return k
+	}
+	for i, c := range kids {
+		if n.Kind == engine.KindRun || c.Move == n.Best {
+			k = i
+		}
+	}
+	return k
+}
+
+// qsPlyOf gives a child's QS ply from its parent's (-1 outside QS).
+func qsPlyOf(k trace.Node, parentQSPly int) int {
+	switch {
+	case k.Kind != engine.KindQS:
+		return -1
+	case parentQSPly >= 0:
+		return parentQSPly + 1
+	}
+	return 0
+}
+
+// treeBuilder reads one side's tree.
+type treeBuilder struct {
+	ctx   context.Context
+	st    *trace.Store
+	run   trace.Run
+	opts  HTMLOptions
+	side  *PageSide
+	top   trace.Node
+	scale float64 // pixels per node at the top level
+}
+
+func (b *treeBuilder) narrow(n trace.Node) bool {
+	return float64(n.SubtreeSize)*b.scale < icicleMinRect
+}
+
+// walk reads the children of the drawn node i (n, whose move is made on
+// pos), adds the wide ones and merges runs of the narrow ones.
+func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly int, pv bool) error {
+	if n.SubtreeSize <= 1 || (b.opts.Depth >= 0 && row >= b.opts.Depth) {
+		return nil
+	}
+	if err := b.ctx.Err(); err != nil {
+		return err
+	}
+	kids, err := b.st.Children(b.ctx, b.run.ID, n.ID, trace.BySearch, 0, 0)
+	if err != nil {
+		return err
+	}
+	b.side.Read += int64(len(kids))
+	pk := -1
+	if pv {
+		pk = pvKid(n, kids)
+	}
+	var p pending
+	for ci, k := range kids {
+		if b.narrow(k) {
+			p.take(b.side, i, k, false)
+			continue
+		}
+		p.flush(b.side, i)
+		san, err := makeMove(b.run.ID, pos, k)
+		if err != nil {
+			return err
+		}
+		kq := qsPlyOf(k, qsPly)
+		j := b.side.add(k, i, san, pos.FEN(), kq, ci == pk)
+		err = b.walk(j, k, pos, row+1, kq, ci == pk)
+		if k.Move != engine.NoMove {
+			pos.UnmakeMove()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	p.flush(b.side, i)
+	return nil
+}
+
+// makeMove plays node k's move on pos and returns it in SAN ("" for the
+// roots, which have none).
+func makeMove(run int64, pos *engine.Position, k trace.Node) (string, error) {
+	m := k.Move
+	if m == engine.NoMove {
+		return "", nil
+	}
+	if !pos.IsLegal(m) {
+		return "", fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w", run, k.ID, m.UCI(), pos.FEN(), trace.ErrCorrupt)
+	}
+	san := pos.SAN(m)
+	pos.MakeMove(m)
+	return san, nil
+}
+
+// topOf reads the path to top and returns the position at top (its move
+// made), the SAN path and top's QS ply.
+func topOf(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node) (*engine.Position, []string, int, error) {
+	path, err := st.Path(ctx, run.ID, top.ID)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	pos, san, err := replay(run, path)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	_, q, _ := newWalker(path).visit(top)
+	if top.Kind != engine.KindQS {
+		q = -1
+	}
+	return pos, san, q, nil
+}
+
+// newSide starts a side with its top node.
+func newSide(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, label string) (*PageSide, *engine.Position, int, error) {
+	pos, san, q, err := topOf(ctx, st, run, top)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), Hotspots: []PageHotpot{}}
+	topSAN := ""
+	if top.Move != engine.NoMove && len(san) > 0 {
+		topSAN = san[len(san)-1]
+	}
+	s.add(top, -1, topSAN, pos.FEN(), q, true)
+	return s, pos, q, nil
+}
+
+func orNone(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// BuildPage reads the subtree under top into the data of a tree page.
+func BuildPage(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, opts HTMLOptions) (*PageData, error) {
+	opts.defaults()
+	side, pos, q, err := newSide(ctx, st, run, top, fmt.Sprintf("run %d (%s)", run.ID, run.Variant))
+	if err != nil {
+		return nil, err
+	}
+	b := &treeBuilder{ctx: ctx, st: st, run: run, opts: opts, side: side, top: top,
+		scale: float64(opts.Width) / float64(max(top.SubtreeSize, 1))}
+	if err := b.walk(0, top, pos, 0, q, true); err != nil {
+		return nil, err
+	}
+	side.findHotspots(opts.Hotspots)
+	where := "node " + fmt.Sprint(top.ID)
+	if len(side.TopPath) > 0 {
+		where += " (" + strings.Join(side.TopPath, " ") + ")"
+	}
+	return &PageData{Version: 1, Kind: "tree", Width: opts.Width, Labels: pageLabels(), Colors: pageColors(),
+		Title: fmt.Sprintf("Horizon: run %d, %s, %s", run.ID, run.Variant, where), Sides: []*PageSide{side}}, nil
+}
+
+// findHotspots lists the biggest QS trees and extension chains among the
+// drawn nodes. A QS tree or chain narrower than a pixel at the top level
+// is smaller than every drawn one, so the lists miss only those.
+func (s *PageSide) findHotspots(limit int) {
+	c := &s.Nodes
+	n := len(c.ID)
+	chain := make([]int, n) // consecutive extended moves from the node down, along drawn nodes
+	for i := n - 1; i >= 0; i-- {
+		if c.Extension[i] > 0 {
+			chain[i] = max(chain[i], 1)
+		}
+		if p := c.Parent[i]; p >= 0 && chain[i] > 0 && c.Extension[p] > 0 {
+			chain[p] = max(chain[p], chain[i]+1)
+		}
+	}
+	var qs, ext []PageHotpot
+	for i := 0; i < n; i++ {
+		p := c.Parent[i]
+		if c.QSPly[i] >= 0 && (p < 0 || c.QSPly[p] < 0) {
+			qs = append(qs, PageHotpot{What: "qs", Node: i, Size: c.Size[i]})
+		}
+		if chain[i] > 0 && (p < 0 || c.Extension[p] == 0) {
+			ext = append(ext, PageHotpot{What: "ext", Node: i, Size: c.Size[i], Chain: chain[i]})
+		}
+	}
+	by := func(h []PageHotpot) {
+		sort.SliceStable(h, func(a, b int) bool {
+			if h[a].Size != h[b].Size {
+				return h[a].Size > h[b].Size
+			}
+			return h[a].Node < h[b].Node
+		})
+	}
+	by(qs)
+	by(ext)
+	s.Hotspots = append(s.Hotspots, qs[:min(len(qs), limit)]...)
+	s.Hotspots = append(s.Hotspots, ext[:min(len(ext), limit)]...)
+}
+
+// WriteHTML writes a self-contained interactive page of the subtree under
+// top: a zoomable icicle, node details with the board, hotspots and a
+// search by move path. It fetches nothing: the data, script and styles are
+// all in the file.
+func WriteHTML(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, opts HTMLOptions, w io.Writer) error {
+	d, err := BuildPage(ctx, st, run, top, opts)
+	if err != nil {
+		return err
+	}
+	return d.WritePage(w)
+}
+
+// WritePage writes the page around the data.
+func (d *PageData) WritePage(w io.Writer) error {
+	data, err := json.Marshal(d) // escapes <, > and &: safe inside <script>
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	b.WriteString(`<meta name="viewport" content="width=device-width, initial-scale=1">` + "\n")
+	// No network: the page may load nothing but what it holds.
+	b.WriteString(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">` + "\n")
+	fmt.Fprintf(&b, "<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n", html.EscapeString(d.Title), pageCSS)
+	b.WriteString(`<script type="application/json" id="horizon-data">`)
+	b.Write(data)
+	b.WriteString("</script>\n<script>\n")
+	b.WriteString(pageJS)
+	b.WriteString("</script>\n</body>\n</html>\n")
+	_, err = w.Write(b.Bytes())
+	return err
+}

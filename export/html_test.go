@@ -1,0 +1,254 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// pageJSON is the data of a page as indented JSON, for the golden files.
+func pageJSON(t *testing.T, d *PageData) []byte {
+	t.Helper()
+	b, err := json.MarshalIndent(d, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+// TestGoldenHTMLData checks the data a tree page embeds, for the fixed
+// trace: the subtree after Qg6 at 120 pixels, and the whole run two levels
+// deep.
+func TestGoldenHTMLData(t *testing.T) {
+	st, _ := fixedTrace(t)
+	cases := []struct {
+		name string
+		sel  Selection
+		opts HTMLOptions
+	}{
+		{"html-qg6-120.json", Selection{Node: -1, Path: []string{"Qg6"}}, HTMLOptions{Width: 120, Depth: -1}},
+		{"html-run-depth-2.json", Selection{Node: 0}, HTMLOptions{Width: 300, Depth: 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			run, top, err := Resolve(context.Background(), st, c.sel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := BuildPage(context.Background(), st, run, top, c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkPageData(t, st, d)
+			golden(t, c.name, pageJSON(t, d))
+		})
+	}
+}
+
+// checkPageData checks a page's data against the trace: every drawn node
+// is the trace's node with the FEN of its position, the drawn nodes and
+// merged runs under each node account for its whole subtree, and each
+// merged run holds only nodes narrower than a pixel.
+func checkPageData(t *testing.T, st *trace.Store, d *PageData) {
+	t.Helper()
+	ctx := context.Background()
+	for si, s := range d.Sides {
+		c := &s.Nodes
+		n := len(c.ID)
+		for _, col := range [][]int{c.Parent, c.Kind, c.Ply, c.Depth, c.QSPly, c.Bound, c.Cause, c.PV} {
+			if len(col) != n {
+				t.Fatalf("side %d: a column has %d entries, want %d", si, len(col), n)
+			}
+		}
+		top := c.Size[0]
+		covered := make([]int64, n) // nodes of each subtree drawn or merged below it
+		for i := 1; i < n; i++ {
+			covered[c.Parent[i]] += c.Size[i]
+		}
+		for m, p := range s.Merged.Parent {
+			covered[p] += s.Merged.Size[m]
+			if s.Merged.End[m]-s.Merged.From[m] != s.Merged.Size[m] {
+				t.Errorf("side %d: merged run %d: ids [%d, %d) but %d nodes", si, m, s.Merged.From[m], s.Merged.End[m], s.Merged.Size[m])
+			}
+			if s.Merged.Size[m]*int64(d.Width) >= top*s.Merged.Count[m] && s.Merged.Count[m] == 1 {
+				t.Errorf("side %d: merged run %d: one node of %d nodes is a pixel wide", si, m, s.Merged.Size[m])
+			}
+		}
+		for i := 0; i < n; i++ {
+			want, err := st.Node(ctx, s.Run.ID, c.ID[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want.SubtreeSize != c.Size[i] || int(want.Kind) != c.Kind[i] || score(want.Score) != c.Score[i] || int(want.Cause) != c.Cause[i] {
+				t.Errorf("side %d: node %d differs from the trace", si, c.ID[i])
+			}
+			{
+				pos, err := st.Position(ctx, s.Run.ID, c.ID[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if pos.FEN() != c.FEN[i] {
+					t.Errorf("side %d: node %d: FEN %s, want %s", si, c.ID[i], c.FEN[i], pos.FEN())
+				}
+			}
+			if kids := covered[i]; kids > c.Size[i]-1 {
+				t.Errorf("side %d: node %d: %d nodes drawn or merged below, more than its subtree (%d)", si, c.ID[i], kids, c.Size[i]-1)
+			}
+		}
+	}
+}
+
+// TestHTMLMergesAndCovers checks on a whole run that every child of a
+// drawn node is either drawn or in a merged run, and that the page is one
+// self-contained file.
+func TestHTMLMergesAndCovers(t *testing.T) {
+	st, _ := fixedTrace(t)
+	ctx := context.Background()
+	run, top, err := Resolve(ctx, st, Selection{Node: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := BuildPage(ctx, st, run, top, HTMLOptions{Width: 800, Depth: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.Sides[0]
+	merged := map[int][]int{}
+	for m, p := range s.Merged.Parent {
+		merged[p] = append(merged[p], m)
+	}
+	drawn := map[int64]bool{}
+	for _, id := range s.Nodes.ID {
+		drawn[id] = true
+	}
+	for i, id := range s.Nodes.ID {
+		kids, err := st.Children(ctx, run.ID, id, trace.BySearch, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range kids {
+			in := drawn[k.ID]
+			for _, m := range merged[i] {
+				if k.ID >= s.Merged.From[m] && k.End() <= s.Merged.End[m] {
+					if in {
+						t.Errorf("node %d is both drawn and merged", k.ID)
+					}
+					in = true
+				}
+			}
+			if !in {
+				t.Errorf("child %d of node %d is neither drawn nor merged", k.ID, id)
+			}
+			wide := float64(k.SubtreeSize)*float64(d.Width)/float64(top.SubtreeSize) >= 1
+			if wide != drawn[k.ID] {
+				t.Errorf("node %d: %d nodes of %d at %d px: drawn %v", k.ID, k.SubtreeSize, top.SubtreeSize, d.Width, drawn[k.ID])
+			}
+		}
+	}
+	var page bytes.Buffer
+	if err := d.WritePage(&page); err != nil {
+		t.Fatal(err)
+	}
+	p := page.String()
+	for _, bad := range []string{"http://", "https://", "<script src", "<link ", "@import", "fetch(", "XMLHttpRequest"} {
+		if strings.Contains(strings.ReplaceAll(p, "http://www.w3.org", ""), bad) {
+			t.Errorf("the page contains %q: it must fetch nothing", bad)
+		}
+	}
+	if n := strings.Count(p, "</script>"); n != 2 {
+		t.Errorf("%d </script> tags, want 2 (the data must not close its script element)", n)
+	}
+}
+
+// TestHTMLHotspots checks the hotspot lists: QS roots by size, biggest
+// first, and extension chains starting at an extended move whose parent
+// was not extended.
+func TestHTMLHotspots(t *testing.T) {
+	st, _ := fixedTrace(t)
+	ctx := context.Background()
+	run, top, err := Resolve(ctx, st, Selection{Node: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := BuildPage(ctx, st, run, top, HTMLOptions{Width: 4000, Depth: -1, Hotspots: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.Sides[0]
+	c := &s.Nodes
+	var qs int
+	last := int64(1 << 62)
+	for _, h := range s.Hotspots {
+		i, p := h.Node, c.Parent[h.Node]
+		switch h.What {
+		case "qs":
+			qs++
+			if c.Kind[i] != int(engine.KindQS) || (p >= 0 && c.Kind[p] == int(engine.KindQS)) {
+				t.Errorf("hotspot node %d is not a QS root", c.ID[i])
+			}
+			if h.Size > last {
+				t.Errorf("QS hotspots not biggest first")
+			}
+			last = h.Size
+		case "ext":
+			if c.Extension[i] == 0 || (p >= 0 && c.Extension[p] > 0) || h.Chain < 1 {
+				t.Errorf("hotspot node %d does not start an extension chain", c.ID[i])
+			}
+		default:
+			t.Errorf("hotspot kind %q", h.What)
+		}
+	}
+	if qs != 5 {
+		t.Errorf("%d QS hotspots, want 5", qs)
+	}
+}
+
+// TestGoldenHTMLDiff checks the data of a diff page of two small runs of
+// WAC.001 (captures and see, depth 2) and that aligned nodes point at
+// each other and are the nodes compare aligns.
+func TestGoldenHTMLDiff(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "two.horizon")
+	recordSearch(t, path, fixedFEN, "captures", 2)
+	recordSearch(t, path, fixedFEN, "see", 2)
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	a, b := compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}
+	d, err := BuildDiffPage(ctx, a, b, HTMLOptions{Width: 60, Depth: -1, Hotspots: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPageData(t, st, d)
+	sa, sb := d.Sides[0], d.Sides[1]
+	onlyA := 0
+	for i, j := range sa.Nodes.Match {
+		if j < 0 {
+			onlyA++
+			continue
+		}
+		if sb.Nodes.Match[j] != i {
+			t.Fatalf("A node %d matches B node %d, which matches %d", sa.Nodes.ID[i], sb.Nodes.ID[j], sb.Nodes.Match[j])
+		}
+		got, ok, err := compare.Counterpart(ctx, a, sa.Nodes.ID[i], b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok || got.ID != sb.Nodes.ID[j] {
+			t.Errorf("A node %d: page matches B node %d, compare says %d (%v)", sa.Nodes.ID[i], sb.Nodes.ID[j], got.ID, ok)
+		}
+	}
+	if onlyA == 0 && len(d.Diff.Items) == 0 {
+		t.Errorf("the runs differ but the page shows no difference")
+	}
+	golden(t, "html-diff-captures-see.json", pageJSON(t, d))
+}

@@ -1,0 +1,517 @@
+// Horizon's interactive tree page: a zoomable icicle of the embedded data
+// (export/html.go writes it), node details, the board, hotspots and a
+// search by move path. Written for Horizon; no third-party code; fetches
+// nothing.
+(function () {
+  'use strict';
+  const D = JSON.parse(document.getElementById('horizon-data').textContent);
+  const L = D.labels, C = D.colors;
+  const ROW = 18;
+  const KIND_RUN = 0, KIND_ROOT = 1;
+  const OUT_LOW = 0;
+
+  // el builds a DOM element: el('td', {class: 'x'}, 'text', child...).
+  function el(tag, attrs) {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) {
+      if (k === 'onclick') e.addEventListener('click', attrs[k]);
+      else e.setAttribute(k, attrs[k]);
+    }
+    for (let i = 2; i < arguments.length; i++) {
+      const c = arguments[i];
+      if (c === null || c === undefined) continue;
+      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return e;
+  }
+  function count(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
+  function share(part, whole) {
+    const p = 100 * part / Math.max(whole, 1);
+    if (p >= 10) return Math.round(p) + '%';
+    return (p === 0 ? '0' : p.toPrecision(2)) + '%';
+  }
+
+  // Side: one tree's columns, with what the drawing needs derived once.
+  function Side(s, index) {
+    const N = s.nodes, n = N.id.length;
+    this.s = s; this.N = N; this.n = n; this.index = index;
+    this.depth = new Int32Array(n);
+    this.end = new Int32Array(n);      // first index after the node's drawn descendants
+    this.below = new Int32Array(n);    // rows below the node (drawn nodes and merged runs)
+    this.kids = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const p = N.parent[i];
+      this.depth[i] = p < 0 ? 0 : this.depth[p] + 1;
+      this.kids[i] = [];
+      if (p >= 0) this.kids[p].push(i);
+    }
+    this.merged = new Array(n);
+    const M = s.merged;
+    for (let m = 0; m < M.parent.length; m++) {
+      const p = M.parent[m];
+      (this.merged[p] = this.merged[p] || []).push(m);
+      this.below[p] = Math.max(this.below[p], 1);
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      this.end[i] = Math.max(this.end[i], i + 1);
+      const p = N.parent[i];
+      if (p >= 0) {
+        this.end[p] = Math.max(this.end[p], this.end[i]);
+        this.below[p] = Math.max(this.below[p], this.below[i] + 1);
+      }
+    }
+    this.byID = new Map();
+    for (let i = 0; i < n; i++) this.byID.set(N.id[i], i);
+  }
+  Side.prototype.name = function (i) {
+    const N = this.N;
+    if (N.kind[i] === KIND_RUN) return 'run ' + this.s.run.id;
+    if (N.kind[i] === KIND_ROOT) return 'iteration ' + N.iteration[i];
+    return N.san[i] || N.uci[i];
+  };
+  // path is the SAN path from the run's position to node i.
+  Side.prototype.path = function (i) {
+    const moves = [];
+    for (let j = i; j > 0; j = this.N.parent[j]) if (this.N.san[j]) moves.push(this.N.san[j]);
+    moves.reverse();
+    return this.s.top_path.concat(moves);
+  };
+  Side.prototype.ancestors = function (i) {
+    const a = [];
+    for (let j = i; j >= 0; j = this.N.parent[j]) a.push(j);
+    return a.reverse();
+  };
+  Side.prototype.causeShort = function (i) {
+    const N = this.N, c = N.cause[i];
+    if (c === 0) return '';
+    let t = L.causes[c];
+    if (t === 'beta' && N.cut_index[i] >= 0) t += '@' + (N.cut_index[i] + 1);
+    return t;
+  };
+  Side.prototype.where = function (i) {
+    const N = this.N;
+    if (N.kind[i] === KIND_RUN) return 'run';
+    if (N.kind[i] === KIND_ROOT) return 'iteration ' + N.iteration[i] + ', depth ' + N.depth[i];
+    if (N.qs_ply[i] >= 0) {
+      let t = 'QS ply ' + N.qs_ply[i];
+      if (N.qs_level[i] >= 0) t += ', level ' + N.qs_level[i];
+      return t + ' (depth ' + N.depth[i] + ')';
+    }
+    return 'depth ' + N.depth[i];
+  };
+  Side.prototype.fill = function (i) {
+    const N = this.N;
+    if (N.kind[i] === KIND_RUN || N.kind[i] === KIND_ROOT) return C.root;
+    if (N.qs_ply[i] >= 0) return N.qs_ply[i] % 2 === 0 ? C.qs : C.qs2;
+    return this.depth[i] % 2 === 0 ? C.fw : C.fw2;
+  };
+
+  const sides = D.sides.map((s, i) => new Side(s, i));
+  const isDiff = D.kind === 'diff';
+  let hatch = null; // canvas pattern for nodes only one side has
+
+  // ---- page skeleton ----
+  const topSide = sides[0];
+  const header = el('header', {}, el('h1', {}, D.title));
+  sides.forEach(sd => {
+    const r = sd.s.run;
+    let t = (isDiff ? sd.s.label : 'run ' + r.id + ' (' + sd.s.file + ')') + ': ' + r.variant + ', depth ' + r.depth + ' (' + r.status + '), ' + count(r.nodes) + ' nodes, ' +
+      share(r.qs_nodes, r.nodes) + ' QS; best ' + (r.bestmove || '-') + ' ' + r.score + '; drawn ' + count(sd.n) +
+      ' nodes and ' + count(sd.s.merged.parent.length) + ' merged runs of nodes narrower than 1/' + D.width + ' of the top';
+    if (r.filter) t += '; recording filter: ' + r.filter;
+    header.appendChild(el('div', {class: 'sub'}, t));
+  });
+  header.appendChild(el('div', {class: 'sub'}, 'FEN ' + topSide.s.run.fen));
+  const legend = el('div', {class: 'legend'});
+  const sw = (bg, text, extra) => legend.appendChild(el('span', {}, el('i', {style: 'background:' + bg + (extra || '')}), text));
+  sw(C.root, 'root'); sw(C.fw, 'full-width'); sw(C.fw2, 'full-width (next ply)'); sw(C.qs, 'QS (even QS ply)'); sw(C.qs2, 'QS (odd QS ply)');
+  sw('#fff', 'principal variation', ';border:2px solid ' + C.pv);
+  sw(C.merged, 'merged: nodes narrower than a pixel at the top', ';opacity:0.7');
+  sw(C.outcomes[1], 'fail high / beta cutoff (stripe)'); sw(C.outcomes[2], 'stand-pat cutoff'); sw(C.outcomes[3], 'exact score');
+  if (isDiff) sw(C.only, 'only in this run (hatched)');
+  header.appendChild(legend);
+  document.body.appendChild(header);
+
+  const crumbs = el('div', {id: 'crumbs'});
+  const input = el('input', {type: 'text', id: 'search-input', placeholder: 'moves from the top, e.g. Qg6 hxg6 (SAN or UCI)'});
+  const msg = el('span', {id: 'search-msg'});
+  const form = el('form', {id: 'search'}, input, el('button', {type: 'submit'}, 'find'), msg);
+  document.body.appendChild(el('div', {id: 'bar'}, crumbs, form));
+  const charts = el('div', {id: 'charts'});
+  const details = el('div', {id: 'details'});
+  const boardBox = el('div', {id: 'board-box'});
+  const lists = el('div', {id: 'lists'});
+  const aside = el('aside', {}, el('h3', {}, 'Node'), details, el('h3', {}, 'Board'), boardBox, lists);
+  document.body.appendChild(el('main', {}, charts, aside));
+
+  // ---- charts ----
+  function Chart(side) {
+    this.side = side;
+    this.zoom = 0;
+    this.sel = 0;
+    this.canvas = el('canvas', {id: 'chart-' + side.index});
+    this.scroll = el('div', {class: 'scroll'}, this.canvas);
+    this.box = el('section', {class: 'chart'}, isDiff ? el('h2', {}, side.s.label) : null, this.scroll);
+    this.rows = []; // per row: [{x0, x1, i, m}] left to right (m: merged index or -1)
+    charts.appendChild(this.box);
+    const self = this;
+    this.canvas.addEventListener('mousemove', ev => { const h = self.hit(ev); hover(self, h); });
+    this.canvas.addEventListener('mouseleave', () => hover(self, null));
+    this.canvas.addEventListener('click', ev => { const h = self.hit(ev); if (h) clickItem(self, h); });
+  }
+  Chart.prototype.hit = function (ev) {
+    const r = this.canvas.getBoundingClientRect();
+    const x = ev.clientX - r.left, y = ev.clientY - r.top;
+    const row = this.rows[Math.floor(y / ROW)];
+    if (!row) return null;
+    let lo = 0, hi = row.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1, it = row[mid];
+      if (x < it.x0) hi = mid - 1;
+      else if (x >= it.x1) lo = mid + 1;
+      else return it;
+    }
+    return null;
+  };
+  // rectOf gives the drawn rectangle of node i in viewport coordinates (for tests).
+  Chart.prototype.rectOf = function (i) {
+    const cr = this.canvas.getBoundingClientRect();
+    for (let r = 0; r < this.rows.length; r++) {
+      for (const it of this.rows[r]) {
+        if (it.i === i && it.m < 0) return {x: cr.left + it.x0, y: cr.top + r * ROW, w: it.x1 - it.x0, h: ROW - 1};
+      }
+    }
+    return null;
+  };
+  Chart.prototype.draw = function () {
+    const sd = this.side, N = sd.N, z = this.zoom;
+    const W = Math.max(200, this.scroll.clientWidth - 2);
+    const anc = sd.ancestors(z);
+    const nrows = anc.length + sd.below[z];
+    const H = nrows * ROW + 2;
+    const dpr = window.devicePixelRatio || 1;
+    const cv = this.canvas;
+    cv.style.width = W + 'px'; cv.style.height = H + 'px';
+    cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
+    const g = cv.getContext('2d');
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, W, H);
+    g.font = '11px Helvetica, Arial, sans-serif';
+    g.textBaseline = 'middle';
+    if (!hatch) hatch = makeHatch(g);
+    const rows = this.rows = [];
+    for (let r = 0; r < nrows; r++) rows.push([]);
+    const self = this;
+    // Ancestors of the zoomed node: full-width rows to zoom back out.
+    for (let a = 0; a < anc.length - 1; a++) this.box1(g, rows, anc[a], a, 0, W, true);
+    const base = anc.length - 1 - sd.depth[z];
+    const id0 = N.id[z], size = Math.max(N.size[z], 1);
+    const M = sd.s.merged;
+    for (let i = z; i < sd.end[z]; i++) {
+      const x0 = (N.id[i] - id0) / size * W, w = N.size[i] / size * W;
+      self.box1(g, rows, i, base + sd.depth[i], x0, w, false);
+      const ms = sd.merged[i];
+      if (!ms) continue;
+      const r = base + sd.depth[i] + 1;
+      for (const m of ms) {
+        const mx = (M.from[m] - id0) / size * W, mw = Math.max((M.end[m] - M.from[m]) / size * W, 0.5);
+        g.globalAlpha = 0.7;
+        g.fillStyle = M.qs[m] * 2 >= M.count[m] ? C.qs2 : C.fw2;
+        g.fillRect(mx, r * ROW, mw, ROW - 1);
+        g.globalAlpha = 1;
+        if (M.only && M.only[m] > 0) { g.fillStyle = hatch; g.fillRect(mx, r * ROW, mw, ROW - 1); }
+        if (mw > 40) {
+          g.fillStyle = '#333';
+          this.text(g, '+' + count(M.count[m]) + ' merged', mx, r * ROW, mw);
+        }
+        rows[r].push({x0: mx, x1: mx + Math.max(mw, 1), i: i, m: m});
+      }
+    }
+    for (const row of rows) row.sort((a, b) => a.x0 - b.x0);
+  };
+  Chart.prototype.text = function (g, t, x, y, w) {
+    if (w < 14) return;
+    g.save();
+    g.beginPath(); g.rect(x, y, w, ROW); g.clip();
+    g.fillText(t, x + 3, y + ROW / 2);
+    g.restore();
+  };
+  // box1 draws node i in row r.
+  Chart.prototype.box1 = function (g, rows, i, r, x, w, ancestor) {
+    const sd = this.side, N = sd.N, y = r * ROW;
+    g.fillStyle = sd.fill(i);
+    g.globalAlpha = ancestor ? 0.55 : 1;
+    g.fillRect(x, y, Math.max(w, 0.5), ROW - 1);
+    g.globalAlpha = 1;
+    if (N.match && N.match[i] < 0) { g.fillStyle = hatch; g.fillRect(x, y, Math.max(w, 0.5), ROW - 1); }
+    const out = N.outcome[i];
+    if (out !== OUT_LOW && w >= 2) { g.fillStyle = C.outcomes[out]; g.fillRect(x, y + ROW - 4, w, 3); }
+    if (w >= 3) {
+      if (N.pv[i]) { g.strokeStyle = C.pv; g.lineWidth = 1.5; g.strokeRect(x + 0.75, y + 0.75, w - 1.5, ROW - 2.5); }
+      else { g.strokeStyle = '#fff'; g.lineWidth = 0.5; g.strokeRect(x + 0.25, y + 0.25, w - 0.5, ROW - 1.5); }
+    }
+    if (i === this.sel && !ancestor) {
+      g.strokeStyle = '#000'; g.lineWidth = 2.5; g.setLineDash([4, 2]);
+      g.strokeRect(x + 1.25, y + 1.25, Math.max(w - 2.5, 1), ROW - 3.5);
+      g.setLineDash([]);
+    }
+    if (w >= 20) {
+      let t = sd.name(i);
+      const full = t + ' ' + count(N.size[i]) + (sd.causeShort(i) ? ' ' + sd.causeShort(i) : '');
+      if (g.measureText(full).width + 6 <= w) t = full;
+      g.fillStyle = '#000';
+      this.text(g, t, x, y, w);
+    }
+    rows[r].push({x0: x, x1: x + Math.max(w, 1), i: i, m: -1, anc: ancestor});
+  };
+
+  function makeHatch(g) {
+    const c = document.createElement('canvas');
+    c.width = 6; c.height = 6;
+    const h = c.getContext('2d');
+    h.strokeStyle = C.only; h.lineWidth = 1.6;
+    h.beginPath(); h.moveTo(0, 6); h.lineTo(6, 0); h.stroke();
+    return g.createPattern(c, 'repeat');
+  }
+
+  const chartList = sides.map(sd => new Chart(sd));
+
+  // counterpart: in a diff, the node of the other side aligned with node i
+  // of side si, or its nearest aligned ancestor.
+  function counterpart(si, i) {
+    const sd = sides[si];
+    for (let j = i; j >= 0; j = sd.N.parent[j]) if (sd.N.match[j] >= 0) return sd.N.match[j];
+    return 0;
+  }
+
+  function zoomTo(si, i, select) {
+    const c = chartList[si];
+    c.zoom = i; c.sel = select === undefined ? i : select;
+    if (isDiff) {
+      const o = chartList[1 - si];
+      o.zoom = counterpart(si, c.zoom); o.sel = counterpart(si, c.sel);
+    }
+    redraw();
+    showDetails(si, c.sel, -1);
+  }
+  function clickItem(chart, h) {
+    const si = chart.side.index;
+    if (h.m >= 0) { zoomTo(si, h.i); showDetails(si, h.i, h.m); return; }
+    zoomTo(si, h.i);
+  }
+  function hover(chart, h) {
+    if (!h) { showDetails(chart.side.index, chart.sel, -1); return; }
+    showDetails(chart.side.index, h.i, h.m);
+  }
+  function redraw() {
+    chartList.forEach(c => c.draw());
+    drawCrumbs();
+  }
+
+  function drawCrumbs() {
+    const c = chartList[0], sd = c.side;
+    crumbs.textContent = '';
+    const anc = sd.ancestors(c.zoom);
+    anc.forEach((a, k) => {
+      if (k > 0) crumbs.appendChild(el('span', {class: 'sep'}, ' › '));
+      const label = a === 0 && sd.s.top_path.length ? sd.s.top_path.join(' ') + ' (top)' : sd.name(a);
+      crumbs.appendChild(el('button', {type: 'button', 'data-index': String(a), onclick: () => zoomTo(0, a)}, label));
+    });
+  }
+
+  // ---- details and board ----
+  function fieldRows(sd, i) {
+    const N = sd.N;
+    const rows = [];
+    const add = (k, v, title) => rows.push([k, v, title]);
+    add('path', sd.path(i).join(' ') || '(root position)');
+    add('node', 'id ' + N.id[i] + ', ply ' + N.ply[i] + (N.kind[i] === KIND_RUN ? '' : ', iteration ' + N.iteration[i]));
+    add('kind', L.kinds[N.kind[i]] + (N.in_check[i] ? ', in check' : '') + (N.extension[i] ? ', extended +' + N.extension[i] : ''), L.kind_meanings[N.kind[i]]);
+    add('depth', sd.where(i));
+    if (N.kind[i] !== KIND_RUN) add('window', '[' + N.alpha[i] + ', ' + N.beta[i] + ']');
+    add('stand pat', N.stand_pat[i] || '-');
+    add('score', N.score[i] + ' ' + L.bounds[N.bound[i]], L.bound_meanings[N.bound[i]]);
+    let cause = N.cause[i] === 0 ? '-' : (L.cause_texts[N.cause[i]] || L.causes[N.cause[i]]);
+    if (L.causes[N.cause[i]] === 'beta' && N.cut_index[i] >= 0) cause += ' by move ' + (N.cut_index[i] + 1) + ' of ' + N.searched[i];
+    add('cause', cause, L.cause_meanings[N.cause[i]]);
+    add('moves', N.generated[i] + ' generated, ' + N.searched[i] + ' searched');
+    const top = sd.N.size[0], p = N.parent[i];
+    let sub = count(N.size[i]) + ' nodes, ' + share(N.size[i], top) + ' of the top';
+    if (p >= 0) sub += ', ' + share(N.size[i], N.size[p]) + ' of its parent';
+    add('subtree', sub);
+    const flags = [];
+    if (N.pv[i]) flags.push('principal variation');
+    if (N.incomplete[i]) flags.push('incomplete (search stopped)');
+    if (N.match && N.match[i] < 0) flags.push('only in this run');
+    if (flags.length) add('notes', flags.join(', '));
+    return rows;
+  }
+  function mergedRows(sd, m) {
+    const M = sd.s.merged;
+    const rows = [['merged', count(M.count[m]) + ' nodes, each narrower than a pixel at the top; ' + count(M.size[m]) + ' with their subtrees (not read)'],
+      ['QS', count(M.qs[m]) + ' of the merged nodes'],
+      ['ids', M.from[m] + ' to ' + (M.end[m] - 1)],
+      ['under', sd.path(M.parent[m]).join(' ') || '(root position)']];
+    if (M.only) rows.push(['only here', count(M.only[m]) + ' of them']);
+    rows.push(['see more', 'export this subtree on its own (--node ' + sd.N.id[M.parent[m]] + ')']);
+    return rows;
+  }
+
+  function showDetails(si, i, m) {
+    details.textContent = '';
+    const t = el('table', {});
+    const cols = []; // per side: index or -1, rows
+    if (isDiff && m < 0) {
+      const o = 1 - si;
+      const j = sides[si].N.match[i];
+      cols[si] = fieldRows(sides[si], i);
+      cols[o] = j >= 0 ? fieldRows(sides[o], j) : null;
+      t.appendChild(el('thead', {}, el('tr', {}, el('th', {}, ''), el('th', {}, 'A'), el('th', {}, 'B'))));
+      const base = cols[si];
+      const tb = el('tbody', {});
+      base.forEach((r, k) => {
+        const va = cols[0] ? (cols[0][k] || ['', ''])[1] : 'not in A';
+        const vb = cols[1] ? (cols[1][k] || ['', ''])[1] : 'not in B';
+        const tr = el('tr', {}, el('th', r[2] ? {title: r[2]} : {}, r[0]),
+          el('td', cols[0] ? {} : {class: 'only'}, va), el('td', cols[1] ? {} : {class: 'only'}, vb));
+        tb.appendChild(tr);
+      });
+      t.appendChild(tb);
+    } else {
+      const rows = m >= 0 ? mergedRows(sides[si], m) : fieldRows(sides[si], i);
+      rows.forEach(r => t.appendChild(el('tr', {}, el('th', r[2] ? {title: r[2]} : {}, r[0]), el('td', {}, r[1]))));
+    }
+    details.appendChild(t);
+    details.setAttribute('data-side', String(si));
+    details.setAttribute('data-node', m >= 0 ? '' : String(sides[si].N.id[i]));
+    drawBoard(sides[si].N.fen[i], m >= 0 ? '' : sides[si].N.uci[i]);
+  }
+
+  const GLYPH = {k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F'};
+  // drawBoard draws the position of a FEN, white at the bottom, with the
+  // last move's squares marked.
+  function drawBoard(fen, uci) {
+    boardBox.textContent = '';
+    const f = fen.split(' ');
+    const ranks = (f[0] || '').split('/');
+    const grid = el('div', {class: 'board', id: 'board', 'data-fen': fen});
+    const marked = new Set();
+    if (uci && uci.length >= 4) { marked.add(uci.slice(0, 2)); marked.add(uci.slice(2, 4)); }
+    for (let r = 0; r < 8; r++) {
+      grid.appendChild(el('div', {class: 'coord'}, String(8 - r)));
+      const row = [];
+      for (const ch of ranks[r] || '') {
+        if (ch >= '1' && ch <= '8') for (let k = 0; k < +ch; k++) row.push('');
+        else row.push(ch);
+      }
+      for (let c = 0; c < 8; c++) {
+        const sq = 'abcdefgh'[c] + (8 - r);
+        const p = row[c] || '';
+        let cls = ((r + c) % 2 === 0 ? 'l' : 'd') + (marked.has(sq) ? ' mv' : '');
+        if (p) cls += p === p.toUpperCase() ? ' w' : ' b';
+        grid.appendChild(el('div', {class: cls, 'data-square': sq, 'data-piece': p}, p ? GLYPH[p.toLowerCase()] || '?' : ''));
+      }
+    }
+    grid.appendChild(el('div', {}));
+    for (let c = 0; c < 8; c++) grid.appendChild(el('div', {class: 'coord'}, 'abcdefgh'[c]));
+    boardBox.appendChild(grid);
+    const side = f[1] === 'b' ? 'Black' : 'White';
+    boardBox.appendChild(el('div', {class: 'muted'}, side + ' to move' + (uci ? '; last move ' + uci : '')));
+    boardBox.appendChild(el('div', {class: 'fen', id: 'fen'}, fen));
+  }
+
+  // ---- lists: hotspots, divergences ----
+  function listItem(text, sub, onclick, attrs) {
+    return el('li', {}, el('button', Object.assign({type: 'button', onclick: onclick}, attrs || {}), text, ' ', el('span', {class: 'n'}, sub)));
+  }
+  function hotspotList(sd) {
+    const hs = sd.s.hotspots;
+    const top = sd.N.size[0];
+    const qs = hs.filter(h => h.what === 'qs'), ext = hs.filter(h => h.what === 'ext');
+    const pre = isDiff ? sd.s.label + ': ' : '';
+    lists.appendChild(el('h3', {}, pre + 'Biggest QS trees'));
+    const ul = el('ul', {class: 'list', id: 'hotspots-qs-' + sd.index});
+    qs.forEach(h => ul.appendChild(listItem(sd.path(h.node).slice(-3).join(' ') || sd.name(h.node),
+      count(h.size) + ' nodes (' + share(h.size, top) + ')', () => zoomTo(sd.index, h.node), {'data-node': String(sd.N.id[h.node])})));
+    if (!qs.length) ul.appendChild(el('li', {class: 'muted'}, 'no QS tree wide enough to draw'));
+    lists.appendChild(ul);
+    lists.appendChild(el('h3', {}, pre + 'Biggest extension chains'));
+    const ul2 = el('ul', {class: 'list', id: 'hotspots-ext-' + sd.index});
+    ext.forEach(h => ul2.appendChild(listItem(sd.path(h.node).slice(-3).join(' '),
+      h.chain + ' extended move' + (h.chain > 1 ? 's' : '') + ' in a row, ' + count(h.size) + ' nodes', () => zoomTo(sd.index, h.node),
+      {'data-node': String(sd.N.id[h.node])})));
+    if (!ext.length) ul2.appendChild(el('li', {class: 'muted'}, 'no extended move among the drawn nodes'));
+    lists.appendChild(ul2);
+  }
+  if (isDiff) {
+    const df = D.diff;
+    lists.appendChild(el('h3', {}, 'Divergences'));
+    lists.appendChild(el('div', {class: 'muted'}, count(df.matched) + ' nodes matched, ' + count(df.only_a) + ' only in A, ' +
+      count(df.only_b) + ' only in B, ' + count(df.changed) + ' matched with a different score, bound or cutoff'));
+    const ul = el('ul', {class: 'list', id: 'divergences'});
+    df.items.forEach(it => {
+      const path = it.path.join(' ') || '(root)';
+      const sub = it.what === 'first' ? 'first difference: ' + it.reason
+        : 'A ' + count(it.nodes_a) + ', B ' + count(it.nodes_b) + ' nodes (' + (it.nodes_b - it.nodes_a >= 0 ? '+' : '') + count(it.nodes_b - it.nodes_a) + ')';
+      const go = () => {
+        if (it.a >= 0) { zoomTo(0, it.a); if (it.b >= 0) { chartList[1].zoom = it.b; chartList[1].sel = it.b; redraw(); } }
+        else if (it.b >= 0) zoomTo(1, it.b);
+        else msg.textContent = path + ': merged (narrower than a pixel at the top): not drawn';
+      };
+      ul.appendChild(listItem(path, sub, go));
+    });
+    if (!df.items.length) ul.appendChild(el('li', {class: 'muted'}, 'the trees are the same'));
+    lists.appendChild(ul);
+  }
+  sides.forEach(hotspotList);
+
+  // ---- search by move path ----
+  function find(moves) {
+    const sd = sides[0];
+    let i = 0;
+    const done = [];
+    for (const mv of moves) {
+      const hits = sd.kids[i].filter(k => sd.N.san[k] === mv || sd.N.uci[k] === mv.toLowerCase() ||
+        sd.N.san[k].replace(/[+#]/g, '') === mv.replace(/[+#]/g, ''));
+      if (!hits.length) {
+        const M = sd.s.merged;
+        const where = done.length ? 'after ' + done.join(' ') : 'at the top';
+        if (sd.merged[i]) return {err: 'no drawn move ' + mv + ' ' + where + ' (it may be among the ' + count(sd.merged[i].reduce((a, m) => a + M.count[m], 0)) + ' merged nodes there: export that subtree with --node ' + sd.N.id[i] + ')'};
+        return {err: 'no move ' + mv + ' ' + where};
+      }
+      i = hits[0];
+      done.push(mv);
+    }
+    return {i: i};
+  }
+  form.addEventListener('submit', ev => {
+    ev.preventDefault();
+    const moves = input.value.trim().split(/\s+/).filter(Boolean);
+    const r = find(moves);
+    if (r.err) { msg.textContent = r.err; return; }
+    msg.textContent = '';
+    zoomTo(0, r.i);
+  });
+
+  window.addEventListener('keydown', ev => {
+    if (ev.key === 'Escape' && document.activeElement !== input) {
+      const c = chartList[0], p = c.side.N.parent[c.zoom];
+      if (p >= 0) zoomTo(0, p);
+    }
+  });
+  let resizeTimer = 0;
+  window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(redraw, 100); });
+
+  // A small API for tests and for anyone scripting the page.
+  window.horizon = {
+    data: D,
+    // rect gives node id's rectangle on side si in viewport coordinates, or null when not drawn.
+    rect: (si, id) => { const i = sides[si].byID.get(id); return i === undefined ? null : chartList[si].rectOf(i); },
+    state: () => chartList.map(c => ({zoom: c.side.N.id[c.zoom], selected: c.side.N.id[c.sel]})),
+    zoom: (si, id) => { const i = sides[si].byID.get(id); if (i !== undefined) zoomTo(si, i); },
+  };
+  redraw();
+  showDetails(0, 0, -1);
+  window.horizon.drawnAt = performance.now();
+  document.body.setAttribute('data-ready', '1');
+})();

@@ -1,0 +1,229 @@
+package export
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// diffBuilder reads two runs' trees pair by pair, as compare aligns them.
+type diffBuilder struct {
+	ctx    context.Context
+	a, b   compare.Side
+	ra, rb trace.Run
+	opts   HTMLOptions
+	sa, sb *PageSide
+	scaleA float64
+	scaleB float64
+}
+
+func (d *diffBuilder) wide(n *trace.Node, scale float64) bool {
+	return n != nil && float64(n.SubtreeSize)*scale >= icicleMinRect
+}
+
+// walk reads the aligned children of the drawn pair (ia, ib; -1 for a side
+// that lacks the node), adds the wide pairs and merges the narrow ones per
+// side. Matched nodes are reached by the same moves, so pos is both
+// sides' position.
+func (d *diffBuilder) walk(ia, ib int, na, nb *trace.Node, pos *engine.Position, row, qa, qb int, pvA, pvB bool) error {
+	if d.opts.Depth >= 0 && row >= d.opts.Depth {
+		return nil
+	}
+	if (na == nil || na.SubtreeSize <= 1) && (nb == nil || nb.SubtreeSize <= 1) {
+		return nil
+	}
+	if err := d.ctx.Err(); err != nil {
+		return err
+	}
+	idA, idB := int64(-1), int64(-1)
+	if na != nil {
+		idA = na.ID
+	}
+	if nb != nil {
+		idB = nb.ID
+	}
+	pairs, err := compare.AlignChildren(d.ctx, d.a, idA, d.b, idB)
+	if err != nil {
+		return err
+	}
+	// The principal variations, from each side's own child list.
+	pvSet := func(n *trace.Node, pv bool, pick func(compare.Pair) *trace.Node) int64 {
+		if n == nil || !pv {
+			return -1
+		}
+		var kids []trace.Node
+		for _, p := range pairs {
+			if k := pick(p); k != nil {
+				kids = append(kids, *k)
+			}
+		}
+		// AlignChildren gives A's children in search order, then B's only
+		// children: sort each side's back into search order.
+		sortByID(kids)
+		if i := pvKid(*n, kids); i >= 0 {
+			return kids[i].ID
+		}
+		return -1
+	}
+	pvIDA := pvSet(na, pvA, func(p compare.Pair) *trace.Node { return p.A })
+	pvIDB := pvSet(nb, pvB, func(p compare.Pair) *trace.Node { return p.B })
+	var pa, pb pending
+	for _, p := range pairs {
+		if p.A != nil {
+			d.sa.Read++
+		}
+		if p.B != nil {
+			d.sb.Read++
+		}
+		if !d.wide(p.A, d.scaleA) && !d.wide(p.B, d.scaleB) {
+			if p.A != nil {
+				pa.take(d.sa, ia, *p.A, p.B == nil)
+			}
+			if p.B != nil {
+				pb.take(d.sb, ib, *p.B, p.A == nil)
+			}
+			continue
+		}
+		pa.flush(d.sa, ia)
+		pb.flush(d.sb, ib)
+		k := p.A
+		if k == nil {
+			k = p.B
+		}
+		san, err := makeMove(d.ra.ID, pos, *k)
+		if err != nil {
+			return err
+		}
+		fen := pos.FEN()
+		ja, jb, kqa, kqb := -1, -1, -1, -1
+		kpvA, kpvB := false, false
+		if p.A != nil {
+			kqa = qsPlyOf(*p.A, qa)
+			kpvA = p.A.ID == pvIDA
+			ja = d.sa.add(*p.A, ia, san, fen, kqa, kpvA)
+			d.sa.Nodes.Match = append(d.sa.Nodes.Match, -1)
+		}
+		if p.B != nil {
+			kqb = qsPlyOf(*p.B, qb)
+			kpvB = p.B.ID == pvIDB
+			jb = d.sb.add(*p.B, ib, san, fen, kqb, kpvB)
+			d.sb.Nodes.Match = append(d.sb.Nodes.Match, -1)
+		}
+		if ja >= 0 && jb >= 0 {
+			d.sa.Nodes.Match[ja], d.sb.Nodes.Match[jb] = jb, ja
+		}
+		err = d.walk(ja, jb, p.A, p.B, pos, row+1, kqa, kqb, kpvA, kpvB)
+		if k.Move != engine.NoMove {
+			pos.UnmakeMove()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	pa.flush(d.sa, ia)
+	pb.flush(d.sb, ib)
+	return nil
+}
+
+func sortByID(ns []trace.Node) {
+	slices.SortFunc(ns, func(a, b trace.Node) int { return cmp.Compare(a.ID, b.ID) })
+}
+
+// BuildDiffPage lines up the whole trees of runs a and b (from their run
+// nodes) into the data of a diff page: both trees, each pair of aligned
+// nodes linked, nodes only one side has marked, and the divergences
+// compare.Align reports (the first one and the subtrees whose sizes differ
+// most).
+func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*PageData, error) {
+	opts.defaults()
+	rep, err := compare.Align(ctx, a, b, compare.Options{Top: opts.Hotspots})
+	if err != nil {
+		return nil, err
+	}
+	ra, err := a.Store.Run(ctx, a.Run)
+	if err != nil {
+		return nil, err
+	}
+	rb, err := b.Store.Run(ctx, b.Run)
+	if err != nil {
+		return nil, err
+	}
+	topA, err := a.Store.Node(ctx, a.Run, 0)
+	if err != nil {
+		return nil, err
+	}
+	topB, err := b.Store.Node(ctx, b.Run, 0)
+	if err != nil {
+		return nil, err
+	}
+	sa, pos, _, err := newSide(ctx, a.Store, ra, topA, fmt.Sprintf("A: run %d (%s)", ra.ID, ra.Variant))
+	if err != nil {
+		return nil, err
+	}
+	sb, _, _, err := newSide(ctx, b.Store, rb, topB, fmt.Sprintf("B: run %d (%s)", rb.ID, rb.Variant))
+	if err != nil {
+		return nil, err
+	}
+	sa.Nodes.Match, sb.Nodes.Match = []int{0}, []int{0}
+	sa.Merged.Only, sb.Merged.Only = []int64{}, []int64{}
+	d := &diffBuilder{ctx: ctx, a: a, b: b, ra: ra, rb: rb, opts: opts, sa: sa, sb: sb,
+		scaleA: float64(opts.Width) / float64(max(topA.SubtreeSize, 1)),
+		scaleB: float64(opts.Width) / float64(max(topB.SubtreeSize, 1))}
+	if err := d.walk(0, 0, &topA, &topB, pos, 0, -1, -1, true, true); err != nil {
+		return nil, err
+	}
+	sa.findHotspots(opts.Hotspots)
+	sb.findHotspots(opts.Hotspots)
+
+	index := func(s *PageSide) map[int64]int {
+		m := make(map[int64]int, len(s.Nodes.ID))
+		for i, id := range s.Nodes.ID {
+			m[id] = i
+		}
+		return m
+	}
+	ixA, ixB := index(sa), index(sb)
+	at := func(ix map[int64]int, id *int64) int {
+		if id == nil {
+			return -1
+		}
+		if i, ok := ix[*id]; ok {
+			return i
+		}
+		return -1
+	}
+	top := &PageDiffTop{Matched: rep.Matched, OnlyA: rep.OnlyA, OnlyB: rep.OnlyB, Changed: rep.Changed, Items: []PageDiffItem{}}
+	if f := rep.First; f != nil {
+		it := PageDiffItem{What: "first", Path: orNone(f.Path), A: -1, B: -1, Reason: f.Reason}
+		if f.A != nil {
+			it.A, it.NodesA = at(ixA, &f.A.ID), f.A.Nodes
+		}
+		if f.B != nil {
+			it.B, it.NodesB = at(ixB, &f.B.ID), f.B.Nodes
+		}
+		top.Items = append(top.Items, it)
+	}
+	for _, s := range rep.Top {
+		top.Items = append(top.Items, PageDiffItem{What: "size", Path: orNone(s.Path), A: at(ixA, s.IDA), B: at(ixB, s.IDB),
+			NodesA: s.NodesA, NodesB: s.NodesB})
+	}
+	return &PageData{Version: 1, Kind: "diff", Width: opts.Width, Labels: pageLabels(), Colors: pageColors(),
+		Title: fmt.Sprintf("Horizon diff: run %d (%s) vs run %d (%s)", ra.ID, ra.Variant, rb.ID, rb.Variant),
+		Sides: []*PageSide{sa, sb}, Diff: top}, nil
+}
+
+// WriteDiffHTML writes a self-contained page of two runs' trees side by
+// side, aligned node by node (see BuildDiffPage).
+func WriteDiffHTML(ctx context.Context, a, b compare.Side, opts HTMLOptions, w io.Writer) error {
+	d, err := BuildDiffPage(ctx, a, b, opts)
+	if err != nil {
+		return err
+	}
+	return d.WritePage(w)
+}
