@@ -28,7 +28,8 @@ var (
 type HTMLOptions struct {
 	// Width is the merge resolution in pixels: nodes narrower than
 	// 1/Width of the top node's subtree are merged with their neighbours
-	// and not read below, as in the icicle export. <= 0 means 1600.
+	// and not read below, as in the icicle export. <= 0 means
+	// DefaultHTMLWidth.
 	Width int
 	// Depth is how many levels below the top node are read; < 0 means all.
 	Depth int
@@ -36,9 +37,15 @@ type HTMLOptions struct {
 	Hotspots int
 }
 
+// DefaultHTMLWidth is the default merge resolution of a page: ten times a
+// 1,600-pixel chart, so that a node can be zoomed ten times before the
+// nodes merged below it would be wider than a pixel on screen. A page of
+// a million-node run at this resolution is about a megabyte.
+const DefaultHTMLWidth = 16000
+
 func (o *HTMLOptions) defaults() {
 	if o.Width <= 0 {
-		o.Width = 1600
+		o.Width = DefaultHTMLWidth
 	}
 	if o.Hotspots <= 0 {
 		o.Hotspots = 20
@@ -446,7 +453,8 @@ func newSide(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), Hotspots: []PageHotpot{}}
+	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), Hotspots: []PageHotpot{},
+		Merged: PageMerged{Parent: []int{}, From: []int64{}, End: []int64{}, Count: []int64{}, QS: []int64{}, Size: []int64{}}}
 	topSAN := ""
 	if top.Move != engine.NoMove && len(san) > 0 {
 		topSAN = san[len(san)-1]

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -52,7 +53,7 @@ func parseArgsAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 func runDiff(e *env, args []string) error {
-	fs := newFlags(e, "diff", "FILE --run A --run B | A.trace B.trace [--run A --run B] [--top N] [--json | --csv]",
+	fs := newFlags(e, "diff", "FILE --run A --run B | A.trace B.trace [--run A --run B] [--top N] [--json | --csv | --html -o OUT.html]",
 		`Lines up two runs node by node, by iteration and move path from the root
 (transpositions are not merged; a move searched twice under one node, as PVS
 re-searches and the unified and threshold variants do, is matched visit by
@@ -64,22 +65,37 @@ differ most, where one run explodes and the other does not.
 
 The runs may be in one file (give --run twice) or in two files (a file that
 holds one run needs no --run). Both must have searched the same position.
-Both trees are streamed, never held in memory.`,
+Both trees are streamed, never held in memory.
+
+--html -o FILE writes one self-contained page instead: both trees side by side
+as zoomable icicles, aligned node by node (clicking a node in one zooms the
+other to its counterpart), nodes only one run has hatched, and the first
+difference and the --top subtrees listed; click one to zoom to it.`,
 		"horizon diff sample.trace --run 1 --run 2",
 		"horizon diff captures.trace see.trace --top 20",
-		"horizon diff sample.trace --run 1 --run 2 --json | jq .first_difference")
+		"horizon diff sample.trace --run 1 --run 2 --json | jq .first_difference",
+		"horizon diff sample.trace --run 1 --run 2 --html -o diff.html")
 	var runs runIDs
 	fs.Var(&runs, "run", "run id, given twice (A then B); with two files, the run in each")
 	top := fs.Int("top", 10, "subtrees to list, by node-count difference")
 	changed := fs.Int("changed", 10, "changed nodes to list")
 	asJSON := fs.Bool("json", false, "print JSON (keys a, b, matched, only_a, only_b, changed, changed_nodes, first_difference, top, plies, qs_plies, qs_levels)")
 	asCSV := fs.Bool("csv", false, "print CSV: section,key,a,b,diff rows")
+	asHTML := fs.Bool("html", false, "write an interactive page of both trees to -o")
+	out := fs.String("o", "", "output file of --html")
+	width := fs.Int("width", export.DefaultHTMLWidth, "--html: merge resolution in pixels (nodes narrower than 1/width of their tree are merged)")
 	files, err := parseArgsAnywhere(fs, args)
 	if err != nil {
 		return err
 	}
-	if *asJSON && *asCSV {
-		return usagef("give --json or --csv, not both")
+	if b2i(*asJSON)+b2i(*asCSV)+b2i(*asHTML) > 1 {
+		return usagef("give one of --json, --csv and --html")
+	}
+	if *asHTML != (*out != "") {
+		return usagef("--html and -o go together: --html -o diff.html")
+	}
+	if *width < 200 || *width > 100000 {
+		return usagef("--width %d: want 200 to 100000 pixels", *width)
 	}
 	if *top < 1 || *changed < 1 {
 		return usagef("--top and --changed want a positive number")
@@ -89,6 +105,9 @@ Both trees are streamed, never held in memory.`,
 		return err
 	}
 	defer closeAll()
+	if *asHTML {
+		return writeDiffHTML(e, a, b, *out, export.HTMLOptions{Width: *width, Depth: -1, Hotspots: *top})
+	}
 	rep, err := compare.Align(e.ctx, a, b, compare.Options{Top: *top, Changed: *changed})
 	if err != nil {
 		return err
@@ -386,4 +405,28 @@ func writeDiffCSV(w io.Writer, r *compare.Report) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// writeDiffHTML writes the diff page to out, whole or not at all.
+func writeDiffHTML(e *env, a, b compare.Side, out string, opts export.HTMLOptions) error {
+	f, err := export.Create(out)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := export.WriteDiffHTML(e.ctx, a, b, opts, f); err != nil {
+		return err
+	}
+	if err := f.Commit(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "wrote %s: runs %d and %d side by side\n", out, a.Run, b.Run)
+	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -42,8 +43,11 @@ merged and never read, so a chart of millions of nodes takes under a second.
 --format html (or -o FILE.html) writes one self-contained page to share: a
 zoomable icicle (click a node to zoom, breadcrumbs to go back), the node's
 fields and board on click or hover, the biggest QS trees and extension chains,
-and a search by move path. It fetches nothing; nodes narrower than 1/--width of
-the subtree are merged as in the icicle.
+and a search by move path. It fetches nothing. Nodes narrower than a pixel of
+a chart --width pixels wide are merged as in the icicle, and not read below;
+for html --width defaults to 16000 (ten times a 1600-pixel screen), so nodes
+stay apart until a node is zoomed ten times. A run of a million nodes makes a
+page of about a megabyte.
 
 The format defaults to the output file's extension (.dot/.gv, .svg, .png,
 .json), else dot. Output goes to standard output unless -o is given; a file
@@ -61,7 +65,7 @@ is written whole or not at all.`,
 	qsOnly := fs.Bool("qs-only", false, "graph only the QS trees under the top node, biggest first, each hung from it by its full-width path")
 	format := fs.String("format", "", "dot, svg, png, json, icicle or html (default: from -o's extension, else dot)")
 	rankdir := fs.String("rankdir", "TB", "graph layout: TB (top-down) or LR (left to right)")
-	width := fs.Int("width", 1600, "icicle width in pixels (html: the merge resolution)")
+	width := fs.Int("width", 1600, "icicle width in pixels; html: the merge resolution (default 16000)")
 	out := fs.String("o", "-", "output file; - = standard output")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
@@ -131,7 +135,13 @@ is written whole or not at all.`,
 		}
 		what = fmt.Sprintf("icicle of node %d (%d nodes)", top.ID, top.SubtreeSize)
 	case export.HTML:
-		if err := export.WriteHTML(e.ctx, st, r, top, export.HTMLOptions{Width: *width, Depth: *depth}, dst); err != nil {
+		opts := export.HTMLOptions{Width: export.DefaultHTMLWidth, Depth: *depth}
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "width" {
+				opts.Width = *width
+			}
+		})
+		if err := export.WriteHTML(e.ctx, st, r, top, opts, dst); err != nil {
 			return err
 		}
 		what = fmt.Sprintf("page of node %d (%d nodes)", top.ID, top.SubtreeSize)

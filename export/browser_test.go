@@ -1,0 +1,450 @@
+package export
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// kiwipete is the README's sample position (horizon trace's default).
+const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+// chromium returns the path of a Chromium to drive, or skips the test:
+// $HORIZON_CHROMIUM, else chromium (Debian's package) on the PATH.
+func chromium(tb testing.TB) string {
+	tb.Helper()
+	if p := os.Getenv("HORIZON_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	tb.Skip("no Chromium found (install Debian's chromium package or set HORIZON_CHROMIUM): skipping the browser test")
+	return ""
+}
+
+// browser is a headless Chromium with a fresh profile, logging console
+// errors and uncaught exceptions of the pages it loads.
+type browser struct {
+	ctx    context.Context
+	mu     sync.Mutex
+	errors []string
+}
+
+// newBrowser starts Chromium headless with flags that let it run as root
+// on a machine without network: no sandbox, GPU, first-run, background
+// networking, component updates or sync.
+func newBrowser(tb testing.TB, width, height int) *browser {
+	tb.Helper()
+	exe := chromium(tb)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe),
+		chromedp.UserDataDir(tb.TempDir()),
+		chromedp.NoSandbox,
+		chromedp.Headless,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.WindowSize(width, height),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelB := chromedp.NewContext(actx)
+	ctx, cancelC := context.WithTimeout(ctx, 90*time.Second)
+	tb.Cleanup(func() { cancelC(); cancelB(); cancelA() })
+	b := &browser{ctx: ctx}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.APITypeError || e.Type == runtime.APITypeAssert {
+				var parts []string
+				for _, a := range e.Args {
+					parts = append(parts, string(a.Value)+a.Description)
+				}
+				b.errors = append(b.errors, "console."+string(e.Type)+": "+strings.Join(parts, " "))
+			}
+		case *runtime.EventExceptionThrown:
+			b.errors = append(b.errors, "exception: "+e.ExceptionDetails.Error())
+		case *cdplog.EventEntryAdded:
+			if e.Entry.Level == cdplog.LevelError {
+				b.errors = append(b.errors, "log: "+e.Entry.Text+" "+e.Entry.URL)
+			}
+		}
+	})
+	if err := chromedp.Run(ctx, cdplog.Enable()); err != nil {
+		tb.Fatalf("start Chromium %s: %v", exe, err)
+	}
+	return b
+}
+
+func (b *browser) consoleErrors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.errors...)
+}
+
+// open loads a page file and waits until its script has drawn.
+func (b *browser) open(tb testing.TB, path string) {
+	tb.Helper()
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	// A page whose script failed never gets ready: give up soon.
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx, chromedp.Navigate("file://"+abs), chromedp.WaitReady(`body[data-ready="1"]`)); err != nil {
+		tb.Fatalf("load %s: %v (console: %v)", path, err, b.consoleErrors())
+	}
+}
+
+// eval evaluates a JavaScript expression into out.
+func (b *browser) eval(tb testing.TB, expr string, out any) {
+	tb.Helper()
+	if err := chromedp.Run(b.ctx, chromedp.Evaluate(expr, out)); err != nil {
+		tb.Fatalf("evaluate %s: %v", expr, err)
+	}
+}
+
+type rect struct{ X, Y, W, H float64 }
+
+// click clicks the middle of node id's rectangle on side si of the page.
+func (b *browser) click(tb testing.TB, si int, id int64) {
+	tb.Helper()
+	var js string
+	b.eval(tb, fmt.Sprintf("JSON.stringify(horizon.rect(%d, %d))", si, id), &js)
+	var r *rect
+	if err := json.Unmarshal([]byte(js), &r); err != nil || r == nil {
+		var dbg string
+		b.eval(tb, "JSON.stringify([horizon.data.sides[0].nodes.id.slice(0,5), document.getElementById('chart-0').width, horizon.state()])", &dbg)
+		tb.Fatalf("node %d is not drawn on side %d (%s) %s", id, si, js, dbg)
+	}
+	if err := chromedp.Run(b.ctx, chromedp.MouseClickXY(r.X+r.W/2, r.Y+r.H/2)); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func (b *browser) screenshot(tb testing.TB, path string) {
+	tb.Helper()
+	var png []byte
+	if err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot(&png)); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Logf("screenshot: %s", path)
+}
+
+// text returns the text of the first element matching sel.
+func (b *browser) text(tb testing.TB, sel string) string {
+	tb.Helper()
+	var s string
+	if err := chromedp.Run(b.ctx, chromedp.Text(sel, &s, chromedp.ByQuery)); err != nil {
+		tb.Fatalf("text of %s: %v", sel, err)
+	}
+	return s
+}
+
+func (b *browser) attr(tb testing.TB, sel, name string) string {
+	tb.Helper()
+	var s string
+	var ok bool
+	if err := chromedp.Run(b.ctx, chromedp.AttributeValue(sel, name, &s, &ok, chromedp.ByQuery)); err != nil {
+		tb.Fatalf("attribute %s of %s: %v", name, sel, err)
+	}
+	return s
+}
+
+// boardPieces reads the board the page drew: square -> FEN piece letter.
+func (b *browser) boardPieces(tb testing.TB) map[string]string {
+	tb.Helper()
+	var nodes []*cdp.Node
+	if err := chromedp.Run(b.ctx, chromedp.Nodes(`#board [data-square]`, &nodes, chromedp.ByQueryAll)); err != nil {
+		tb.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, n := range nodes {
+		if p := n.AttributeValue("data-piece"); p != "" {
+			got[n.AttributeValue("data-square")] = p
+		}
+	}
+	if len(nodes) != 64 {
+		tb.Errorf("the board has %d squares, want 64", len(nodes))
+	}
+	return got
+}
+
+// fenPieces reads a FEN's piece placement the way the engine does.
+func fenPieces(tb testing.TB, fen string) map[string]string {
+	tb.Helper()
+	pos, err := engine.ParseFEN(fen)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	want := map[string]string{}
+	for sq := engine.Square(0); sq < 64; sq++ {
+		if p := pos.PieceAt(sq); p != engine.NoPiece {
+			want[sq.String()] = string(p.Letter())
+		}
+	}
+	return want
+}
+
+// biggestChild returns the drawn child of node id with the biggest
+// subtree that is not a root (so it has a move and a board of its own).
+func biggestChild(tb testing.TB, st *trace.Store, run, id int64) trace.Node {
+	tb.Helper()
+	kids, err := st.Children(context.Background(), run, id, trace.BySize, 0, 1)
+	if err != nil || len(kids) == 0 {
+		tb.Fatalf("children of node %d: %v", id, err)
+	}
+	return kids[0]
+}
+
+// TestHTMLInBrowser exports a page of the README's sample trace (Kiwipete,
+// threshold QS, depth 5), loads it in headless Chromium, clicks a node to
+// zoom into it, and checks that the details and the board show that node,
+// that the breadcrumbs lead back, that a hotspot and the move search zoom,
+// and that the page logged no error. With -update it also writes the
+// README's screenshot, docs/html.png.
+func TestHTMLInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test: skipped with -short")
+	}
+	b := newBrowser(t, 1600, 1000)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "kiwi.trace")
+	recordSearchTT(t, path, kiwipete, "threshold", 5)
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	run, top, err := Resolve(ctx, st, Selection{Node: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "tree.html")
+	f, err := os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(ctx, st, run, top, HTMLOptions{Depth: -1}, f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	b.open(t, page)
+
+	// Two levels down the biggest subtrees: click the child, then its child.
+	n1 := biggestChild(t, st, run.ID, top.ID)
+	b.click(t, 0, n1.ID)
+	n2 := biggestChild(t, st, run.ID, n1.ID)
+	b.click(t, 0, n2.ID)
+	var state []struct{ Zoom, Selected int64 }
+	b.eval(t, "horizon.state()", &state)
+	if len(state) != 1 || state[0].Zoom != n2.ID || state[0].Selected != n2.ID {
+		t.Fatalf("after clicking node %d the page is at %+v", n2.ID, state)
+	}
+	if got := b.attr(t, "#details", "data-node"); got != fmt.Sprint(n2.ID) {
+		t.Errorf("details show node %s, want %d", got, n2.ID)
+	}
+	details := b.text(t, "#details")
+	san, err := st.PathSAN(ctx, run.ID, n2.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	window := "[" + score(n2.Alpha) + ", " + score(n2.Beta) + "]"
+	for _, want := range []string{
+		strings.Join(san, " "),
+		fmt.Sprintf("id %d", n2.ID),
+		window,
+		score(n2.Score) + " " + n2.Bound.String(),
+		fmt.Sprintf("%d generated, %d searched", n2.Generated, n2.Searched),
+		count(n2.SubtreeSize) + " nodes",
+	} {
+		if !strings.Contains(details, want) {
+			t.Errorf("details of node %d lack %q:\n%s", n2.ID, want, details)
+		}
+	}
+	pos, err := st.Position(ctx, run.ID, n2.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.attr(t, "#board", "data-fen"); got != pos.FEN() {
+		t.Errorf("board FEN %q, want %q", got, pos.FEN())
+	}
+	got, want := b.boardPieces(t), fenPieces(t, pos.FEN())
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("board shows %v, want %v", got, want)
+	}
+	crumbs := b.text(t, "#crumbs")
+	if !strings.Contains(crumbs, san[len(san)-1]) || !strings.Contains(crumbs, san[len(san)-2]) {
+		t.Errorf("breadcrumbs %q lack the path %v", crumbs, san)
+	}
+	b.screenshot(t, filepath.Join(dir, "zoomed.png"))
+	if *update {
+		b.screenshot(t, filepath.Join("..", "docs", "html.png"))
+	}
+
+	// The breadcrumb of the top zooms back out.
+	if err := chromedp.Run(b.ctx, chromedp.Click(`#crumbs button[data-index="0"]`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	b.eval(t, "horizon.state()", &state)
+	if state[0].Zoom != top.ID {
+		t.Errorf("the first breadcrumb zoomed to %d, want %d", state[0].Zoom, top.ID)
+	}
+
+	// The first QS hotspot zooms to the biggest QS tree.
+	hs, err := st.Hotspots(ctx, run.ID, trace.HotspotBySize, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var biggest trace.Node
+	for _, h := range hs {
+		if top.Contains(h.Node.ID) {
+			biggest = h.Node
+			break
+		}
+	}
+	if err := chromedp.Run(b.ctx, chromedp.Click(`#hotspots-qs-0 button`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	b.eval(t, "horizon.state()", &state)
+	if state[0].Zoom != biggest.ID {
+		t.Errorf("the first QS hotspot zoomed to %d, want the biggest QS tree %d", state[0].Zoom, biggest.ID)
+	}
+
+	// The search follows a move path from the top.
+	if err := chromedp.Run(b.ctx,
+		chromedp.SetValue(`#search-input`, strings.Join(san[len(san)-2:], " "), chromedp.ByQuery),
+		chromedp.Click(`#search button`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	b.eval(t, "horizon.state()", &state)
+	if state[0].Zoom != n2.ID {
+		t.Errorf("searching %v zoomed to %d, want %d (message %q)", san[len(san)-2:], state[0].Zoom, n2.ID, b.text(t, "#search-msg"))
+	}
+	if err := chromedp.Run(b.ctx,
+		chromedp.SetValue(`#search-input`, "Qxh8", chromedp.ByQuery),
+		chromedp.Click(`#search button`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	if m := b.text(t, "#search-msg"); !strings.Contains(m, "Qxh8") {
+		t.Errorf("searching an absent move says %q", m)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}
+
+// TestHTMLDiffInBrowser loads a diff page of two runs, clicks a node of A
+// and checks that both sides zoom to the aligned nodes and the details
+// show both, with no console error.
+func TestHTMLDiffInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test: skipped with -short")
+	}
+	b := newBrowser(t, 1600, 1000)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "two.trace")
+	recordSearch(t, path, fixedFEN, "captures", 3)
+	recordSearch(t, path, fixedFEN, "see", 3)
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	a, bs := compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}
+	page := filepath.Join(dir, "diff.html")
+	f, err := os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteDiffHTML(ctx, a, bs, HTMLOptions{Depth: -1}, f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	b.open(t, page)
+
+	// The last iteration, then its biggest child, in A.
+	it := biggestChild(t, st, 1, 0)
+	kids, err := st.Children(ctx, 1, 0, trace.BySearch, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it = kids[len(kids)-1]
+	b.click(t, 0, it.ID)
+	n := biggestChild(t, st, 1, it.ID)
+	b.click(t, 0, n.ID)
+	want, ok, err := compare.Counterpart(ctx, a, n.ID, bs)
+	if err != nil || !ok {
+		t.Fatalf("no counterpart of A node %d in B: %v", n.ID, err)
+	}
+	var state []struct{ Zoom, Selected int64 }
+	b.eval(t, "horizon.state()", &state)
+	if len(state) != 2 || state[0].Zoom != n.ID || state[1].Zoom != want.ID {
+		t.Fatalf("after clicking A node %d the page is at %+v, want B at %d", n.ID, state, want.ID)
+	}
+	details := b.text(t, "#details")
+	for _, s := range []string{fmt.Sprintf("id %d", n.ID), fmt.Sprintf("id %d", want.ID), count(n.SubtreeSize) + " nodes", count(want.SubtreeSize) + " nodes"} {
+		if !strings.Contains(details, s) {
+			t.Errorf("details lack %q:\n%s", s, details)
+		}
+	}
+	pos, err := st.Position(ctx, 1, n.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.attr(t, "#board", "data-fen"); got != pos.FEN() {
+		t.Errorf("board FEN %q, want %q", got, pos.FEN())
+	}
+	// A divergence zooms.
+	var items int
+	b.eval(t, "document.querySelectorAll('#divergences button').length", &items)
+	if items == 0 {
+		t.Errorf("no divergence listed")
+	} else if err := chromedp.Run(b.ctx, chromedp.Click(`#divergences li:nth-child(2) button`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	b.screenshot(t, filepath.Join(dir, "diff.png"))
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+	var data struct {
+		Kind string `json:"kind"`
+	}
+	var raw string
+	b.eval(t, "JSON.stringify({kind: horizon.data.kind})", &raw)
+	if err := json.Unmarshal([]byte(raw), &data); err != nil || data.Kind != "diff" {
+		t.Errorf("page data kind %q (%v)", data.Kind, err)
+	}
+}

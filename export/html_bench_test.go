@@ -1,0 +1,127 @@
+package export
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/horizonqs/horizon/trace"
+)
+
+// millionTrace returns a complete run of about 1.4 million nodes
+// (Kiwipete, see QS, depth 7, TT on), recorded once into the benchmark
+// cache directory (see bigTrace).
+func millionTrace(b *testing.B) (*trace.Store, trace.Run) {
+	b.Helper()
+	dir := os.Getenv("HORIZON_BENCH_CACHE")
+	if dir == "" {
+		c, err := os.UserCacheDir()
+		if err != nil {
+			b.Skip("no cache directory for the benchmark trace: set HORIZON_BENCH_CACHE")
+		}
+		dir = filepath.Join(c, "horizon-bench")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, "html-kiwipete-see-d7.trace")
+	open := func() (*trace.Store, trace.Run, bool) {
+		st, err := trace.OpenReadOnly(path)
+		if err != nil {
+			return nil, trace.Run{}, false
+		}
+		runs, err := st.Runs(context.Background())
+		if err != nil || len(runs) != 1 || runs[0].Status != trace.StatusComplete || runs[0].Rows < 1_000_000 {
+			st.Close()
+			return nil, trace.Run{}, false
+		}
+		return st, runs[0], true
+	}
+	if st, run, ok := open(); ok {
+		return st, run
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(path + suffix)
+	}
+	recordSearchTT(b, path, kiwipete, "see", 7)
+	st, run, ok := open()
+	if !ok {
+		b.Fatalf("%s: the recorded trace is not a complete run of a million rows or more", path)
+	}
+	return st, run
+}
+
+// BenchmarkHTML1M exports the whole run of a 1.4-million-node trace as a
+// page at the default resolution and loads it in headless Chromium. It
+// reports the page's size (goal: under 10 MB), the export's time, and two
+// first-paint figures from navigation start, medians over b.N loads:
+// first-contentful-paint from the browser's Paint Timing API, and the
+// moment the page's script had drawn the icicle and the details (goal:
+// under 1 s).
+func BenchmarkHTML1M(b *testing.B) {
+	st, run := millionTrace(b)
+	ctx := context.Background()
+	top, err := st.Node(ctx, run.ID, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	page := filepath.Join(b.TempDir(), "million.html")
+	f, err := os.Create(page)
+	if err != nil {
+		b.Fatal(err)
+	}
+	t0 := time.Now()
+	if err := WriteHTML(ctx, st, run, top, HTMLOptions{Depth: -1}, f); err != nil {
+		b.Fatal(err)
+	}
+	exportTime := time.Since(t0)
+	f.Close()
+	fi, err := os.Stat(page)
+	if err != nil {
+		b.Fatal(err)
+	}
+	br := newBrowser(b, 1600, 1000)
+	var fcp, drawn []float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := chromedp.Run(br.ctx, chromedp.Navigate("about:blank")); err != nil {
+			b.Fatal(err)
+		}
+		br.open(b, page)
+		var paint, done float64
+		// Paint entries are recorded after the frame is presented: wait two.
+		err := chromedp.Run(br.ctx, chromedp.Evaluate(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() =>
+			r((performance.getEntriesByName('first-contentful-paint')[0] || {startTime: -1}).startTime))))`, &paint,
+			func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+		if err != nil {
+			b.Fatal(err)
+		}
+		br.eval(b, `horizon.drawnAt`, &done)
+		fcp = append(fcp, paint)
+		drawn = append(drawn, done)
+	}
+	b.StopTimer()
+	if errs := br.consoleErrors(); len(errs) > 0 {
+		b.Errorf("console errors: %v", errs)
+	}
+	b.ReportMetric(float64(top.SubtreeSize), "nodes")
+	b.ReportMetric(float64(fi.Size())/1e6, "html-MB")
+	b.ReportMetric(exportTime.Seconds()*1000, "export-ms")
+	b.ReportMetric(median(fcp), "fcp-ms")
+	b.ReportMetric(median(drawn), "drawn-ms")
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
+}
