@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -153,6 +154,9 @@ func TestDiffErrors(t *testing.T) {
 		{"three files", []string{file, file, file}, 2, []string{"one or two trace files"}},
 		{"not a trace", []string{notTrace, file}, 1, []string{"notes.txt", "not"}},
 		{"json and csv", []string{file, "--json", "--csv"}, 2, []string{"--csv"}},
+		{"html without -o", []string{file, "--html"}, 2, []string{"--html", "-o"}},
+		{"-o without html", []string{file, "-o", filepath.Join(dir, "d.html")}, 2, []string{"--html", "-o"}},
+		{"html and json", []string{file, "--html", "--json", "-o", filepath.Join(dir, "d.html")}, 2, []string{"--html"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errOut := runCLI(t, "", append([]string{"diff"}, tc.args...)...)
@@ -165,5 +169,29 @@ func TestDiffErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDiffHTML writes the diff page of two runs and checks its data: two
+// sides, aligned, with the divergences listed.
+func TestDiffHTML(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "two.trace")
+	recordWith(t, file, kiwipete, "2", "captures,see")
+	out := filepath.Join(dir, "diff.html")
+	code, stdout, stderr := runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--html", "-o", out)
+	if code != 0 || stdout != "" || !strings.HasPrefix(stderr, "wrote ") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := pageData(t, b)
+	if d.Kind != "diff" || len(d.Sides) != 2 || d.Diff == nil || len(d.Diff.Items) == 0 {
+		t.Fatalf("page data: kind %q, %d sides, diff %+v", d.Kind, len(d.Sides), d.Diff)
+	}
+	if a, b := d.Sides[0], d.Sides[1]; a.Run.Variant != "captures" || b.Run.Variant != "see" || a.Nodes.Match[0] != 0 || b.Nodes.Match[0] != 0 {
+		t.Fatalf("sides %s/%s, run nodes matched %d/%d", a.Run.Variant, b.Run.Variant, a.Nodes.Match[0], b.Nodes.Match[0])
 	}
 }

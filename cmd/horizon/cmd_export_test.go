@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/horizonqs/horizon/export"
 )
 
 // exportTrace records a small trace with horizon trace and returns its path.
@@ -51,6 +53,13 @@ func TestExport(t *testing.T) {
 		{"png", []string{"--max-nodes", "6", "--qs-only"}, "g.png", func(t *testing.T, b []byte) {
 			if !bytes.HasPrefix(b, []byte("\x89PNG")) {
 				t.Fatalf("not a PNG: %.16q", b)
+			}
+		}},
+		{"html by extension", []string{"--path", "Qxf6"}, "t.html", func(t *testing.T, b []byte) {
+			d := pageData(t, b)
+			if d.Kind != "tree" || len(d.Sides) != 1 || d.Width != export.DefaultHTMLWidth ||
+				strings.Join(d.Sides[0].TopPath, " ") != "Qxf6" || len(d.Sides[0].Nodes.ID) < 2 {
+				t.Fatalf("page data: kind %q, width %d, %d sides", d.Kind, d.Width, len(d.Sides))
 			}
 		}},
 		{"icicle of the run", []string{"--format", "icicle", "--node", "0"}, "i.svg", func(t *testing.T, b []byte) {
@@ -105,6 +114,7 @@ func TestExportErrors(t *testing.T) {
 		{"bad rankdir", []string{"export", tr, "--rankdir", "BT", "-o", out}, 2, []string{"BT"}},
 		{"bad budget", []string{"export", tr, "--max-nodes", "0", "-o", out}, 2, []string{"--max-nodes"}},
 		{"qs-only icicle", []string{"export", tr, "--format", "icicle", "--qs-only", "-o", out}, 2, []string{"--qs-only"}},
+		{"qs-only html", []string{"export", tr, "--qs-only", "-o", filepath.Join(dir, "x.html")}, 2, []string{"--qs-only", "html"}},
 		{"unwritable output", []string{"export", tr, "-o", filepath.Join(dir, "no", "dir", "x.svg")}, 1, []string{"no/dir"}},
 		{"output is a directory", []string{"export", tr, "-o", dir}, 1, []string{"directory"}},
 	}
@@ -128,4 +138,19 @@ func TestExportErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pageData reads the data an HTML page embeds.
+func pageData(t *testing.T, page []byte) *export.PageData {
+	t.Helper()
+	_, rest, ok := bytes.Cut(page, []byte(`<script type="application/json" id="horizon-data">`))
+	data, _, ok2 := bytes.Cut(rest, []byte("</script>"))
+	if !ok || !ok2 {
+		t.Fatalf("no embedded data in the page: %.200q", page)
+	}
+	var d export.PageData
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatalf("page data: %v", err)
+	}
+	return &d
 }
