@@ -228,7 +228,8 @@ func biggestChild(tb testing.TB, st *trace.Store, run, id int64) trace.Node {
 }
 
 // TestHTMLInBrowser exports a page of the README's sample trace (Kiwipete,
-// threshold QS, depth 5), loads it in headless Chromium, clicks a node to
+// depth 5, runs captures and threshold; the page is of run 2's last
+// iteration), loads it in headless Chromium, clicks a node to
 // zoom into it, and checks that the details and the board show that node,
 // that the breadcrumbs lead back, that a hotspot and the move search zoom,
 // and that the page logged no error. With -update it also writes the
@@ -240,6 +241,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	b := newBrowser(t, 1600, 1000)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "kiwi.trace")
+	recordSearchTT(t, path, kiwipete, "captures", 5) // run 1, as in the README
 	recordSearchTT(t, path, kiwipete, "threshold", 5)
 	st, err := trace.OpenReadOnly(path)
 	if err != nil {

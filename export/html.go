@@ -192,13 +192,14 @@ type PageDiffTop struct {
 // differ most. A and B are node indexes, -1 where the side lacks the node
 // or it was merged.
 type PageDiffItem struct {
-	What   string   `json:"what"` // "first" or "size"
-	Path   []string `json:"path"`
-	A      int      `json:"a"`
-	B      int      `json:"b"`
-	NodesA int64    `json:"nodes_a"`
-	NodesB int64    `json:"nodes_b"`
-	Reason string   `json:"reason,omitempty"`
+	What      string   `json:"what"` // "first" or "size"
+	Iteration int      `json:"iteration"`
+	Path      []string `json:"path"` // SAN from the root position
+	A         int      `json:"a"`
+	B         int      `json:"b"`
+	NodesA    int64    `json:"nodes_a"`
+	NodesB    int64    `json:"nodes_b"`
+	Reason    string   `json:"reason,omitempty"`
 }
 
 func pageLabels() PageLabels {

@@ -384,13 +384,13 @@
     details.appendChild(t);
     details.setAttribute('data-side', String(si));
     details.setAttribute('data-node', m >= 0 ? '' : String(sides[si].N.id[i]));
-    drawBoard(sides[si].N.fen[i], m >= 0 ? '' : sides[si].N.uci[i]);
+    drawBoard(sides[si].N.fen[i], m >= 0 ? '' : sides[si].N.uci[i], m >= 0 ? '' : sides[si].N.san[i]);
   }
 
   const GLYPH = {k: '\u265A', q: '\u265B', r: '\u265C', b: '\u265D', n: '\u265E', p: '\u265F'};
   // drawBoard draws the position of a FEN, white at the bottom, with the
   // last move's squares marked.
-  function drawBoard(fen, uci) {
+  function drawBoard(fen, uci, san) {
     boardBox.textContent = '';
     const f = fen.split(' ');
     const ranks = (f[0] || '').split('/');
@@ -416,7 +416,7 @@
     for (let c = 0; c < 8; c++) grid.appendChild(el('div', {class: 'coord'}, 'abcdefgh'[c]));
     boardBox.appendChild(grid);
     const side = f[1] === 'b' ? 'Black' : 'White';
-    boardBox.appendChild(el('div', {class: 'muted'}, side + ' to move' + (uci ? '; last move ' + uci : '')));
+    boardBox.appendChild(el('div', {class: 'muted'}, side + ' to move' + (uci ? '; last move ' + (san || uci) + ' (' + uci + ')' : '')));
     boardBox.appendChild(el('div', {class: 'fen', id: 'fen'}, fen));
   }
 
@@ -450,7 +450,7 @@
       count(df.only_b) + ' only in B, ' + count(df.changed) + ' matched with a different score, bound or cutoff'));
     const ul = el('ul', {class: 'list', id: 'divergences'});
     df.items.forEach(it => {
-      const path = it.path.join(' ') || '(root)';
+      const path = 'iteration ' + it.iteration + (it.path.length ? ': ' + it.path.join(' ') : ' (root)');
       const sub = it.what === 'first' ? 'first difference: ' + it.reason
         : 'A ' + count(it.nodes_a) + ', B ' + count(it.nodes_b) + ' nodes (' + (it.nodes_b - it.nodes_a >= 0 ? '+' : '') + count(it.nodes_b - it.nodes_a) + ')';
       const go = () => {
@@ -486,7 +486,9 @@
   }
   form.addEventListener('submit', ev => {
     ev.preventDefault();
-    const moves = input.value.trim().split(/\s+/).filter(Boolean);
+    let moves = input.value.trim().split(/\s+/).filter(Boolean);
+    const tp = sides[0].s.top_path;
+    if (tp.length && moves.length >= tp.length && tp.every((m, k) => m === moves[k])) moves = moves.slice(tp.length);
     const r = find(moves);
     if (r.err) { msg.textContent = r.err; return; }
     msg.textContent = '';
