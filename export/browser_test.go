@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -42,7 +43,8 @@ func chromium(tb testing.TB) string {
 }
 
 // browser is a headless Chromium with a fresh profile, logging console
-// errors and uncaught exceptions of the pages it loads.
+// errors, uncaught exceptions and requests for anything but local files
+// of the pages it loads.
 type browser struct {
 	ctx    context.Context
 	mu     sync.Mutex
@@ -90,13 +92,18 @@ func newBrowser(tb testing.TB, width, height int) *browser {
 			}
 		case *runtime.EventExceptionThrown:
 			b.errors = append(b.errors, "exception: "+e.ExceptionDetails.Error())
+		case *network.EventRequestWillBeSent:
+			// The page may load itself and nothing else.
+			if u := e.Request.URL; !strings.HasPrefix(u, "file://") && u != "about:blank" {
+				b.errors = append(b.errors, "request: "+u)
+			}
 		case *cdplog.EventEntryAdded:
 			if e.Entry.Level == cdplog.LevelError {
 				b.errors = append(b.errors, "log: "+e.Entry.Text+" "+e.Entry.URL)
 			}
 		}
 	})
-	if err := chromedp.Run(ctx, cdplog.Enable()); err != nil {
+	if err := chromedp.Run(ctx, cdplog.Enable(), network.Enable()); err != nil {
 		tb.Fatalf("start Chromium %s: %v", exe, err)
 	}
 	return b
