@@ -96,13 +96,13 @@ type PageColors struct {
 // nodes drawn on their own (in pre-order, columns of equal length) and the
 // merged runs of narrow nodes.
 type PageSide struct {
-	Label    string       `json:"label"`
-	File     string       `json:"file"` // base name of the trace file
-	Run      PageRun      `json:"run"`
-	TopPath  []string     `json:"top_path"` // SAN from the run's position to the top node
-	Nodes    PageNodes    `json:"nodes"`
-	Merged   PageMerged   `json:"merged"`
-	Hotspots []PageHotpot `json:"hotspots"`
+	Label    string        `json:"label"`
+	File     string        `json:"file"` // base name of the trace file
+	Run      PageRun       `json:"run"`
+	TopPath  []string      `json:"top_path"` // SAN from the run's position to the top node
+	Nodes    PageNodes     `json:"nodes"`
+	Merged   PageMerged    `json:"merged"`
+	Hotspots []PageHotspot `json:"hotspots"`
 	// Read is how many rows were read from the trace below the top node.
 	Read int64 `json:"read"`
 }
@@ -171,8 +171,8 @@ type PageMerged struct {
 	Only []int64 `json:"only,omitempty"`
 }
 
-// PageHotpot is one entry of a hotspot list.
-type PageHotpot struct {
+// PageHotspot is one entry of a hotspot list.
+type PageHotspot struct {
 	What  string `json:"what"`  // "qs" (a QS tree) or "ext" (an extension chain)
 	Node  int    `json:"node"`  // index into Nodes
 	Size  int64  `json:"size"`  // subtree size
@@ -454,7 +454,7 @@ func newSide(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), Hotspots: []PageHotpot{},
+	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), Hotspots: []PageHotspot{},
 		Merged: PageMerged{Parent: []int{}, From: []int64{}, End: []int64{}, Count: []int64{}, QS: []int64{}, Size: []int64{}}}
 	topSAN := ""
 	if top.Move != engine.NoMove && len(san) > 0 {
@@ -507,17 +507,17 @@ func (s *PageSide) findHotspots(limit int) {
 			chain[p] = max(chain[p], chain[i]+1)
 		}
 	}
-	var qs, ext []PageHotpot
+	var qs, ext []PageHotspot
 	for i := 0; i < n; i++ {
 		p := c.Parent[i]
 		if c.QSPly[i] >= 0 && (p < 0 || c.QSPly[p] < 0) {
-			qs = append(qs, PageHotpot{What: "qs", Node: i, Size: c.Size[i]})
+			qs = append(qs, PageHotspot{What: "qs", Node: i, Size: c.Size[i]})
 		}
 		if chain[i] > 0 && (p < 0 || c.Extension[p] == 0) {
-			ext = append(ext, PageHotpot{What: "ext", Node: i, Size: c.Size[i], Chain: chain[i]})
+			ext = append(ext, PageHotspot{What: "ext", Node: i, Size: c.Size[i], Chain: chain[i]})
 		}
 	}
-	by := func(h []PageHotpot) {
+	by := func(h []PageHotspot) {
 		sort.SliceStable(h, func(a, b int) bool {
 			if h[a].Size != h[b].Size {
 				return h[a].Size > h[b].Size
