@@ -50,7 +50,7 @@ stay apart until a node is zoomed ten times. A run of a million nodes makes a
 page of about a megabyte.
 
 The format defaults to the output file's extension (.dot/.gv, .svg, .png,
-.json), else dot. Output goes to standard output unless -o is given; a file
+.json, .html), else dot. Output goes to standard output unless -o is given; a file
 is written whole or not at all.`,
 		"horizon export sample.trace -o tree.svg",
 		`horizon export sample.trace --path "Qg6 hxg6" --max-nodes 60 --rankdir LR -o line.png`,
@@ -65,7 +65,7 @@ is written whole or not at all.`,
 	qsOnly := fs.Bool("qs-only", false, "graph only the QS trees under the top node, biggest first, each hung from it by its full-width path")
 	format := fs.String("format", "", "dot, svg, png, json, icicle or html (default: from -o's extension, else dot)")
 	rankdir := fs.String("rankdir", "TB", "graph layout: TB (top-down) or LR (left to right)")
-	width := fs.Int("width", 1600, "icicle width in pixels; html: the merge resolution (default 16000)")
+	width := fs.Int("width", 1600, "icicle width in pixels; for html the merge resolution, 16000 unless given")
 	out := fs.String("o", "-", "output file; - = standard output")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
