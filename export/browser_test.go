@@ -57,9 +57,16 @@ type browser struct {
 func newBrowser(tb testing.TB, width, height int) *browser {
 	tb.Helper()
 	exe := chromium(tb)
+	// A fresh profile, removed by hand: Chromium's helper processes may
+	// still write to it for a moment after the browser closed, which
+	// would fail t.TempDir's cleanup.
+	profile, err := os.MkdirTemp("", "horizon-chromium-")
+	if err != nil {
+		tb.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
-		chromedp.UserDataDir(tb.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.NoSandbox,
 		chromedp.Headless,
 		chromedp.DisableGPU,
@@ -76,7 +83,18 @@ func newBrowser(tb testing.TB, width, height int) *browser {
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelB := chromedp.NewContext(actx)
 	ctx, cancelC := context.WithTimeout(ctx, 90*time.Second)
-	tb.Cleanup(func() { cancelC(); cancelB(); cancelA() })
+	tb.Cleanup(func() {
+		chromedp.Cancel(ctx) // closes the browser and waits for it
+		cancelC()
+		cancelB()
+		cancelA()
+		for i := 0; i < 20; i++ {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
 	b := &browser{ctx: ctx}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		b.mu.Lock()
@@ -435,6 +453,22 @@ func TestHTMLDiffInBrowser(t *testing.T) {
 	}
 	if got := b.attr(t, "#board", "data-fen"); got != pos.FEN() {
 		t.Errorf("board FEN %q, want %q", got, pos.FEN())
+	}
+	// A node only A has: its details say B lacks it.
+	var onlyA int64 = -1
+	b.eval(t, `(() => { const n = horizon.data.sides[0].nodes; let best = -1;
+		for (let i = 0; i < n.id.length; i++) if (n.match[i] < 0 && (best < 0 || n.size[i] > n.size[best])) best = i;
+		return best < 0 ? -1 : n.id[best]; })()`, &onlyA)
+	if onlyA < 0 {
+		t.Errorf("the page marks no node as only in A")
+	} else {
+		if _, ok, err := compare.Counterpart(ctx, a, onlyA, bs); err != nil || ok {
+			t.Errorf("the page marks A node %d as only in A, but compare finds it in B (%v)", onlyA, err)
+		}
+		b.eval(t, fmt.Sprintf("horizon.zoom(0, %d)", onlyA), nil)
+		if d := b.text(t, "#details"); !strings.Contains(d, "not in B") || !strings.Contains(d, fmt.Sprintf("id %d", onlyA)) {
+			t.Errorf("details of A node %d, only in A:\n%s", onlyA, d)
+		}
 	}
 	// A divergence zooms.
 	var items int

@@ -466,8 +466,8 @@
   sides.forEach(hotspotList);
 
   // ---- search by move path ----
-  function find(moves) {
-    const sd = sides[0];
+  function find(si, moves) {
+    const sd = sides[si];
     let i = 0;
     const done = [];
     for (const mv of moves) {
@@ -482,17 +482,18 @@
       i = hits[0];
       done.push(mv);
     }
-    return {i: i};
+    return {i: i, si: si};
   }
   form.addEventListener('submit', ev => {
     ev.preventDefault();
     let moves = input.value.trim().split(/\s+/).filter(Boolean);
     const tp = sides[0].s.top_path;
     if (tp.length && moves.length >= tp.length && tp.every((m, k) => m === moves[k])) moves = moves.slice(tp.length);
-    const r = find(moves);
+    let r = find(0, moves);
+    if (r.err && isDiff && !find(1, moves).err) r = find(1, moves); // a line only B searched
     if (r.err) { msg.textContent = r.err; return; }
     msg.textContent = '';
-    zoomTo(0, r.i);
+    zoomTo(r.si, r.i);
   });
 
   window.addEventListener('keydown', ev => {
