@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -161,15 +162,31 @@ type rect struct{ X, Y, W, H float64 }
 // click clicks the middle of node id's rectangle on side si of the page.
 func (b *browser) click(tb testing.TB, si int, id int64) {
 	tb.Helper()
+	r := b.rect(tb, si, id)
+	if err := chromedp.Run(b.ctx, chromedp.MouseClickXY(r.X+r.W/2, r.Y+r.H/2)); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// rect returns node id's rectangle on side si, in viewport coordinates.
+func (b *browser) rect(tb testing.TB, si int, id int64) rect {
+	tb.Helper()
 	var js string
 	b.eval(tb, fmt.Sprintf("JSON.stringify(horizon.rect(%d, %d))", si, id), &js)
 	var r *rect
 	if err := json.Unmarshal([]byte(js), &r); err != nil || r == nil {
-		var dbg string
-		b.eval(tb, "JSON.stringify([horizon.data.sides[0].nodes.id.slice(0,5), document.getElementById('chart-0').width, horizon.state()])", &dbg)
-		tb.Fatalf("node %d is not drawn on side %d (%s) %s", id, si, js, dbg)
+		var state string
+		b.eval(tb, "JSON.stringify(horizon.state())", &state)
+		tb.Fatalf("node %d is not drawn on side %d (page state %s)", id, si, state)
 	}
-	if err := chromedp.Run(b.ctx, chromedp.MouseClickXY(r.X+r.W/2, r.Y+r.H/2)); err != nil {
+	return *r
+}
+
+// hover moves the mouse over the middle of node id's rectangle.
+func (b *browser) hover(tb testing.TB, si int, id int64) {
+	tb.Helper()
+	r := b.rect(tb, si, id)
+	if err := chromedp.Run(b.ctx, chromedp.MouseEvent(input.MouseMoved, r.X+r.W/2, r.Y+r.H/2)); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -334,6 +351,19 @@ func TestHTMLInBrowser(t *testing.T) {
 	crumbs := b.text(t, "#crumbs")
 	if !strings.Contains(crumbs, san[len(san)-1]) || !strings.Contains(crumbs, san[len(san)-2]) {
 		t.Errorf("breadcrumbs %q lack the path %v", crumbs, san)
+	}
+	// Hovering a child shows its details; leaving the chart shows the
+	// selected node's again.
+	n3 := biggestChild(t, st, run.ID, n2.ID)
+	b.hover(t, 0, n3.ID)
+	if got := b.attr(t, "#details", "data-node"); got != fmt.Sprint(n3.ID) {
+		t.Errorf("hovering node %d shows node %s", n3.ID, got)
+	}
+	if err := chromedp.Run(b.ctx, chromedp.MouseEvent(input.MouseMoved, 5, 5)); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.attr(t, "#details", "data-node"); got != fmt.Sprint(n2.ID) {
+		t.Errorf("after the mouse left the chart the details show node %s, want the selected %d", got, n2.ID)
 	}
 	b.screenshot(t, filepath.Join(dir, "zoomed.png"))
 	if *update {
