@@ -191,6 +191,19 @@ func (b *browser) hover(tb testing.TB, si int, id int64) {
 	}
 }
 
+// waitNode waits (a few seconds at most) for the details to show node id:
+// Chromium delivers mouse moves with the next frame, not at once. It
+// returns the node shown.
+func (b *browser) waitNode(tb testing.TB, id int64) (string, bool) {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 5*time.Second)
+	defer cancel()
+	if chromedp.Run(ctx, chromedp.WaitReady(fmt.Sprintf(`#details[data-node="%d"]`, id), chromedp.ByQuery)) == nil {
+		return fmt.Sprint(id), true
+	}
+	return b.attr(tb, "#details", "data-node"), false
+}
+
 func (b *browser) screenshot(tb testing.TB, path string) {
 	tb.Helper()
 	var png []byte
@@ -356,13 +369,13 @@ func TestHTMLInBrowser(t *testing.T) {
 	// selected node's again.
 	n3 := biggestChild(t, st, run.ID, n2.ID)
 	b.hover(t, 0, n3.ID)
-	if got := b.attr(t, "#details", "data-node"); got != fmt.Sprint(n3.ID) {
+	if got, ok := b.waitNode(t, n3.ID); !ok {
 		t.Errorf("hovering node %d shows node %s", n3.ID, got)
 	}
 	if err := chromedp.Run(b.ctx, chromedp.MouseEvent(input.MouseMoved, 5, 5)); err != nil {
 		t.Fatal(err)
 	}
-	if got := b.attr(t, "#details", "data-node"); got != fmt.Sprint(n2.ID) {
+	if got, ok := b.waitNode(t, n2.ID); !ok {
 		t.Errorf("after the mouse left the chart the details show node %s, want the selected %d", got, n2.ID)
 	}
 	b.screenshot(t, filepath.Join(dir, "zoomed.png"))
