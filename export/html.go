@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -35,6 +36,15 @@ type HTMLOptions struct {
 	Depth int
 	// Hotspots is how many entries each hotspot list keeps; <= 0 means 20.
 	Hotspots int
+	// Progress, when set, counts the rows read so far, for a progress
+	// line; it may be read while the page is built.
+	Progress *atomic.Int64
+}
+
+func (o *HTMLOptions) read(n int) {
+	if o.Progress != nil {
+		o.Progress.Add(int64(n))
+	}
 }
 
 // DefaultHTMLWidth is the default merge resolution of a page: ten times a
@@ -386,6 +396,7 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 		return err
 	}
 	b.side.Read += int64(len(kids))
+	b.opts.read(len(kids))
 	pk := -1
 	if pv {
 		pk = pvKid(n, kids)

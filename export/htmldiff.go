@@ -74,6 +74,7 @@ func (d *diffBuilder) walk(ia, ib int, na, nb *trace.Node, pos *engine.Position,
 	pvIDA := pvSet(na, pvA, func(p compare.Pair) *trace.Node { return p.A })
 	pvIDB := pvSet(nb, pvB, func(p compare.Pair) *trace.Node { return p.B })
 	var pa, pb pending
+	d.opts.read(len(pairs))
 	for _, p := range pairs {
 		if p.A != nil {
 			d.sa.Read++

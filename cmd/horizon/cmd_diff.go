@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/compare"
@@ -421,7 +422,12 @@ func writeDiffHTML(e *env, a, b compare.Side, out string, opts export.HTMLOption
 		return err
 	}
 	defer f.Abort()
-	if err := export.WriteDiffHTML(e.ctx, a, b, opts, f); err != nil {
+	var read atomic.Int64
+	opts.Progress = &read
+	stop := htmlProgress(e.stderr, &read)
+	err = export.WriteDiffHTML(e.ctx, a, b, opts, f)
+	stop()
+	if err != nil {
 		return err
 	}
 	if err := f.Commit(); err != nil {

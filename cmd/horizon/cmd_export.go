@@ -7,6 +7,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/export/render"
@@ -135,13 +137,17 @@ is written whole or not at all.`,
 		}
 		what = fmt.Sprintf("icicle of node %d (%d nodes)", top.ID, top.SubtreeSize)
 	case export.HTML:
-		opts := export.HTMLOptions{Width: export.DefaultHTMLWidth, Depth: *depth}
+		var read atomic.Int64
+		opts := export.HTMLOptions{Width: export.DefaultHTMLWidth, Depth: *depth, Progress: &read}
 		fs.Visit(func(f *flag.Flag) {
 			if f.Name == "width" {
 				opts.Width = *width
 			}
 		})
-		if err := export.WriteHTML(e.ctx, st, r, top, opts, dst); err != nil {
+		stop := htmlProgress(e.stderr, &read)
+		err := export.WriteHTML(e.ctx, st, r, top, opts, dst)
+		stop()
+		if err != nil {
 			return err
 		}
 		what = fmt.Sprintf("page of node %d (%d nodes)", top.ID, top.SubtreeSize)
@@ -180,4 +186,12 @@ is written whole or not at all.`,
 	}
 	fmt.Fprintf(e.stderr, "wrote %s (%s): %s\n", *out, f, what)
 	return nil
+}
+
+// htmlProgress shows how many rows a page has read so far while it is
+// built, when w is a terminal; the returned func clears the line.
+func htmlProgress(w io.Writer, read *atomic.Int64) func() {
+	return progressLine(w, func(el time.Duration) string {
+		return fmt.Sprintf("building the page: %s rows read  %.1fs", thousands(read.Load()), el.Seconds())
+	})
 }
