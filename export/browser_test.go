@@ -134,17 +134,22 @@ func (b *browser) consoleErrors() []string {
 	return append([]string(nil), b.errors...)
 }
 
-// open loads a page file and waits until its script has drawn.
+// open loads a page file (with an optional #fragment) and waits until its
+// script has drawn.
 func (b *browser) open(tb testing.TB, path string) {
 	tb.Helper()
+	path, frag, _ := strings.Cut(path, "#")
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	if frag != "" {
+		abs += "#" + frag
+	}
 	// A page whose script failed never gets ready: give up soon.
 	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 	defer cancel()
-	if err := chromedp.Run(ctx, chromedp.Navigate("file://"+abs), chromedp.WaitReady(`body[data-ready="1"]`)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate("file://"+abs), chromedp.WaitReady(`body[data-ready="1"]`)); err != nil {
 		tb.Fatalf("load %s: %v (console: %v)", path, err, b.consoleErrors())
 	}
 }
@@ -429,6 +434,17 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	if m := b.text(t, "#search-msg"); !strings.Contains(m, "Qxh8") {
 		t.Errorf("searching an absent move says %q", m)
+	}
+	// The address names the zoomed node; loading it opens the page there.
+	var hash string
+	b.eval(t, "location.hash", &hash)
+	if hash != fmt.Sprintf("#node=%d", n2.ID) {
+		t.Errorf("address hash %q after zooming to %d", hash, n2.ID)
+	}
+	b.open(t, page+fmt.Sprintf("#node=%d", n1.ID))
+	b.eval(t, "horizon.state()", &state)
+	if state[0].Zoom != n1.ID {
+		t.Errorf("the page opened at #node=%d is zoomed to %d", n1.ID, state[0].Zoom)
 	}
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)

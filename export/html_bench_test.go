@@ -90,9 +90,6 @@ func BenchmarkHTML1M(b *testing.B) {
 	var fcp, drawn []float64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := chromedp.Run(br.ctx, chromedp.Navigate("about:blank")); err != nil {
-			b.Fatal(err)
-		}
 		br.open(b, page)
 		var paint, done float64
 		// Paint entries are recorded after the frame is presented: wait two.

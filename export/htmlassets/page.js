@@ -155,8 +155,8 @@
     this.rows = []; // per row: [{x0, x1, i, m}] left to right (m: merged index or -1)
     charts.appendChild(this.box);
     const self = this;
-    this.canvas.addEventListener('mousemove', ev => { const h = self.hit(ev); hover(self, h); });
-    this.canvas.addEventListener('mouseleave', () => hover(self, null));
+    this.canvas.addEventListener('mousemove', ev => { const h = self.hit(ev); hover(self, h); showTip(self, h, ev); });
+    this.canvas.addEventListener('mouseleave', () => { hover(self, null); showTip(self, null); });
     this.canvas.addEventListener('click', ev => { const h = self.hit(ev); if (h) clickItem(self, h); });
   }
   Chart.prototype.hit = function (ev) {
@@ -293,6 +293,9 @@
     }
     redraw();
     showDetails(si, c.sel, -1);
+    // The address names the zoomed node, so a link can point at it.
+    const z = chartList[0];
+    history.replaceState(null, '', '#node=' + z.side.N.id[z.zoom]);
   }
   function clickItem(chart, h) {
     const si = chart.side.index;
@@ -302,6 +305,27 @@
   function hover(chart, h) {
     if (!h) { showDetails(chart.side.index, chart.sel, -1); return; }
     showDetails(chart.side.index, h.i, h.m);
+  }
+  // showTip puts a one-line summary of the hovered rectangle by the mouse.
+  const tip = el('div', {id: 'tip'});
+  document.body.appendChild(tip);
+  function showTip(chart, h, ev) {
+    if (!h) { tip.style.display = 'none'; return; }
+    const sd = chart.side, N = sd.N;
+    let t;
+    if (h.m >= 0) {
+      const M = sd.s.merged;
+      t = '+' + count(M.count[h.m]) + ' merged nodes, ' + count(M.size[h.m]) + ' with their subtrees';
+    } else {
+      const i = h.i;
+      t = sd.name(i) + '  ' + count(N.size[i]) + ' nodes (' + share(N.size[i], N.size[0]) + ')  ' +
+        N.score[i] + ' ' + L.bounds[N.bound[i]] + (sd.causeShort(i) ? '  ' + sd.causeShort(i) : '');
+    }
+    tip.textContent = t;
+    tip.style.display = 'block';
+    const x = Math.min(ev.clientX + 14, window.innerWidth - tip.offsetWidth - 4);
+    tip.style.left = Math.max(0, x) + 'px';
+    tip.style.top = (ev.clientY + 16) + 'px';
   }
   function redraw() {
     chartList.forEach(c => c.draw());
@@ -513,8 +537,14 @@
     state: () => chartList.map(c => ({zoom: c.side.N.id[c.zoom], selected: c.side.N.id[c.sel]})),
     zoom: (si, id) => { const i = sides[si].byID.get(id); if (i !== undefined) zoomTo(si, i); },
   };
-  redraw();
-  showDetails(0, 0, -1);
+  function linked() {
+    const m = /^#node=(\d+)$/.exec(location.hash);
+    return m ? sides[0].byID.get(Number(m[1])) : undefined;
+  }
+  window.addEventListener('hashchange', () => { const i = linked(); if (i !== undefined) zoomTo(0, i); });
+  const start = linked();
+  if (start !== undefined) zoomTo(0, start);
+  else { redraw(); showDetails(0, 0, -1); }
   window.horizon.drawnAt = performance.now();
   document.body.setAttribute('data-ready', '1');
 })();
