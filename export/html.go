@@ -237,11 +237,6 @@ func pageColors() PageColors {
 		OnlyA:    colOnly}
 }
 
-// colOnly marks nodes only one side of a diff has: Okabe-Ito reddish
-// purple, apart from every other colour of the palette; the page also
-// hatches them, so they read without colour.
-const colOnly = "#CC79A7"
-
 func pageRun(r trace.Run) PageRun {
 	return PageRun{ID: r.ID, Variant: r.Variant, FEN: r.FEN, Status: string(r.Status), Depth: r.Depth,
 		Nodes: r.Nodes, QSNodes: r.QSNodes, BestMove: r.BestMove, Score: r.Score, Filter: r.Filter}

@@ -31,6 +31,10 @@ const (
 	colIcicleQS2    = "#F7DFA8" // orange, 35%
 	colIcicleRoot   = "#D9D9D9"
 	colIcicleMerged = "#BBBBBB"
+	// colOnly marks nodes only one run of a diff page has: Okabe-Ito
+	// reddish purple, apart from every other colour here; the page also
+	// hatches them, so they read without colour.
+	colOnly = "#CC79A7"
 )
 
 // outcome is how a node ended, as the diagrams colour it.
