@@ -252,3 +252,62 @@ func TestGoldenHTMLDiff(t *testing.T) {
 	}
 	golden(t, "html-diff-captures-see.json", pageJSON(t, d))
 }
+
+// TestHTMLFilteredTrace builds a page of a trace recorded with a filter
+// (only the moves under Qg6): the rows the filter left out leave gaps in
+// the id ranges, which merged runs must not span.
+func TestHTMLFilteredTrace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "under.trace")
+	ctx := context.Background()
+	st, err := trace.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, _ := engine.VariantOptions("see")
+	opts.TT = false
+	pos, _ := engine.ParseFEN(fixedFEN)
+	rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: fixedFEN, Variant: "see"}, trace.RecordOptions{Under: []string{"Qg6"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := engine.NewSearcher(opts).Search(rec.Context(), pos, engine.Limits{Depth: 3}, rec)
+	if err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	st, err = trace.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	run, top, err := Resolve(ctx, st, Selection{Node: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := BuildPage(ctx, st, run, top, HTMLOptions{Width: 2000, Depth: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPageData(t, st, d)
+	s := d.Sides[0]
+	if s.Run.Filter == "" {
+		t.Errorf("the page does not name the recording filter")
+	}
+	for m, p := range s.Merged.Parent {
+		// A merged run spans only rows that exist: its ids are the
+		// subtrees of the nodes merged, back to back.
+		kids, err := st.Children(ctx, run.ID, s.Nodes.ID[p], trace.BySearch, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var size int64
+		for _, k := range kids {
+			if k.ID >= s.Merged.From[m] && k.End() <= s.Merged.End[m] {
+				size += k.SubtreeSize
+			}
+		}
+		if size != s.Merged.End[m]-s.Merged.From[m] {
+			t.Errorf("merged run [%d, %d) under node %d holds %d nodes of children: it spans a gap", s.Merged.From[m], s.Merged.End[m], s.Nodes.ID[p], size)
+		}
+	}
+}
