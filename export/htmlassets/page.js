@@ -115,7 +115,7 @@
   const header = el('header', {}, el('h1', {}, D.title));
   sides.forEach(sd => {
     const r = sd.s.run;
-    let t = (isDiff ? sd.s.label : 'run ' + r.id + ' (' + sd.s.file + ')') + ': ' + r.variant + ', depth ' + r.depth + ' (' + r.status + '), ' + count(r.nodes) + ' nodes, ' +
+    let t = (isDiff ? sd.s.label + ' of ' + sd.s.file : 'run ' + r.id + ' (' + sd.s.file + ')') + ': ' + r.variant + ', depth ' + r.depth + ' (' + r.status + '), ' + count(r.nodes) + ' nodes, ' +
       share(r.qs_nodes, r.nodes) + ' QS; best ' + (r.bestmove || '-') + ' ' + r.score + '; drawn ' + count(sd.n) +
       ' nodes and ' + count(sd.s.merged.parent.length) + ' merged runs of nodes narrower than 1/' + D.width + ' of the top';
     if (r.filter) t += '; recording filter: ' + r.filter;
