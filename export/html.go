@@ -99,7 +99,7 @@ type PageColors struct {
 	Merged   string   `json:"merged"`
 	PV       string   `json:"pv"`
 	Outcomes []string `json:"outcomes"` // by outcome code: fail low, beta cutoff, stand pat, exact
-	OnlyA    string   `json:"only"`
+	Only     string   `json:"only"`     // nodes only one run of a diff has
 }
 
 // PageSide is one tree of a page: its run, the path to its top node, the
@@ -234,7 +234,7 @@ func pageColors() PageColors {
 	return PageColors{Root: colIcicleRoot, FW: colIcicleFW, FW2: colIcicleFW2, QS: colIcicleQS, QS2: colIcicleQS2,
 		Merged: colIcicleMerged, PV: colPV,
 		Outcomes: []string{outFailLow: colLowLine, outBetaCut: colBetaLine, outStandPat: colStandLine, outExact: colExactLine},
-		OnlyA:    colOnly}
+		Only:     colOnly}
 }
 
 func pageRun(r trace.Run) PageRun {
@@ -369,7 +369,6 @@ type treeBuilder struct {
 	run   trace.Run
 	opts  HTMLOptions
 	side  *PageSide
-	top   trace.Node
 	scale float64 // pixels per node at the top level
 }
 
@@ -484,7 +483,7 @@ func BuildPage(ctx context.Context, st *trace.Store, run trace.Run, top trace.No
 	if err != nil {
 		return nil, err
 	}
-	b := &treeBuilder{ctx: ctx, st: st, run: run, opts: opts, side: side, top: top,
+	b := &treeBuilder{ctx: ctx, st: st, run: run, opts: opts, side: side,
 		scale: float64(opts.Width) / float64(max(top.SubtreeSize, 1))}
 	if err := b.walk(0, top, pos, 0, q, true); err != nil {
 		return nil, err
