@@ -358,10 +358,14 @@ func (p *Position) GivesCheck(m Move) bool {
 }
 
 // IsLegal reports whether m is a legal move here (for hash and killer moves
-// that may come from another position).
+// that may come from another position). NullMove counts as legal: the traces
+// of engines that search null moves replay them.
 func (p *Position) IsLegal(m Move) bool {
 	if m == NoMove {
 		return false
+	}
+	if m == NullMove {
+		return true
 	}
 	var l MoveList
 	p.Generate(GenAll, &l)

@@ -59,8 +59,12 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 	return NoMove, p.moveErr(s, "illegal move")
 }
 
-// SAN returns the legal move m in Standard Algebraic Notation, with + or #.
+// SAN returns the legal move m in Standard Algebraic Notation, with + or #;
+// "--" (the PGN convention) for NullMove.
 func (p *Position) SAN(m Move) string {
+	if m == NullMove {
+		return "--"
+	}
 	var b strings.Builder
 	from, to := m.From(), m.To()
 	pt := p.board[from].Type()

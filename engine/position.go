@@ -276,8 +276,13 @@ func castleRook(to Square, c Color) (from, dest Square) {
 	return from, dest
 }
 
-// MakeMove plays m, which must be legal in the position.
+// MakeMove plays m, which must be legal in the position (NullMove passes).
 func (p *Position) MakeMove(m Move) {
+	if m == NullMove {
+		p.MakeNullMove()
+		p.hist[len(p.hist)-1].move = NullMove
+		return
+	}
 	from, to := m.From(), m.To()
 	pc := p.board[from]
 	us, them := p.side, p.side.Other()
@@ -340,6 +345,11 @@ func (p *Position) UnmakeMove() {
 	u := p.hist[len(p.hist)-1]
 	p.hist = p.hist[:len(p.hist)-1]
 	m := u.move
+	if m == NullMove {
+		p.side = p.side.Other()
+		p.castle, p.ep, p.half, p.key = u.castle, u.ep, u.half, u.key
+		return
+	}
 	from, to := m.From(), m.To()
 	p.side = p.side.Other()
 	us := p.side

@@ -118,9 +118,10 @@ func (m Move) IsCastle() bool { return m>>15&3 == flagCastle }
 // IsEnPassant reports whether the move is an en passant capture.
 func (m Move) IsEnPassant() bool { return m>>15&3 == flagEnPassant }
 
-// UCI returns the move in UCI notation ("e2e4", "e7e8q"); "0000" for NoMove.
+// UCI returns the move in UCI notation ("e2e4", "e7e8q"); "0000" for NoMove
+// and NullMove.
 func (m Move) UCI() string {
-	if m == NoMove {
+	if m == NoMove || m == NullMove {
 		return "0000"
 	}
 	s := m.From().String() + m.To().String()

@@ -92,6 +92,13 @@ type Run struct {
 	Rows int64
 	// Filter describes the recording filter ("" when every node was kept).
 	Filter string
+
+	// Engine is the engine that searched: "" for Horizon's own, else the
+	// other engine's name (its UCI id name).
+	Engine string
+	// FailHard: the engine declared fail-hard scores (every score inside
+	// its node's window); false for fail-soft engines and Horizon's.
+	FailHard bool
 }
 
 // Node is one row of the node table: one node a run's search visited.
@@ -243,6 +250,12 @@ type RecordOptions struct {
 	// BatchRows is the number of rows per batch handed to the writer
 	// goroutine; 0 picks a default.
 	BatchRows int
+
+	// Engine names the engine whose search is recorded when it is not
+	// Horizon's own (its UCI id name); "" for Horizon's engine.
+	Engine string
+	// FailHard records that the engine declared fail-hard scores.
+	FailHard bool
 }
 
 // Result is the search's answer, given to Recorder.Finish.

@@ -136,10 +136,14 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 		return s
 	}
 	start := time.Now()
+	var engineName any // NULL: Horizon's engine
+	if opts.Engine != "" {
+		engineName = opts.Engine
+	}
 	res, err := s.db.ExecContext(context.Background(),
-		`INSERT INTO runs (created, fen, variant, options, limits, version, status, filter) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		`INSERT INTO runs (created, fen, variant, options, limits, version, status, filter, engine, fail_hard) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		start.UTC().Format(time.RFC3339Nano), info.FEN, info.Variant, orEmpty(info.Options, "{}"), orEmpty(info.Limits, "{}"),
-		info.Version, string(StatusRunning), strings.Join(filters, "; "))
+		info.Version, string(StatusRunning), strings.Join(filters, "; "), engineName, opts.FailHard)
 	if err != nil {
 		return nil, fmt.Errorf("record into %s: %w", s.path, err)
 	}

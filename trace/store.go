@@ -62,6 +62,11 @@ var migrations = sync.OnceValue(func() []migration {
 	return ms
 })
 
+// minReadOnlyVersion is the oldest schema a read-only open reads as it is:
+// version 2 only added run columns, which queries read as defaults on
+// version 1 (see runSelect).
+const minReadOnlyVersion = 1
+
 // SchemaVersion is the schema version this build writes (PRAGMA user_version).
 func SchemaVersion() int { return len(migrations()) }
 
@@ -72,6 +77,7 @@ type Store struct {
 	path     string
 	readOnly bool
 	writer   bool // opened by Create: WAL while open, rollback journal after Close
+	version  int  // the file's schema version once open (older only when read-only)
 
 	// maxPages, when set, caps the file's size in pages on the recorder's
 	// connection: tests use it to make the disk "full".
@@ -241,9 +247,13 @@ func (s *Store) init(fresh, create bool) error {
 				return err
 			}
 		}
-	} else if version < SchemaVersion() {
+	} else if version < minReadOnlyVersion {
 		return fmt.Errorf("open trace %s: schema version %d is older than %d; open it read-write once to upgrade it",
-			s.path, version, SchemaVersion())
+			s.path, version, minReadOnlyVersion)
+	}
+	s.version = version
+	if !s.readOnly {
+		s.version = SchemaVersion()
 	}
 	// Touch the tables a query needs, so a damaged file fails here, at
 	// open, and not in the middle of browsing.
@@ -345,6 +355,21 @@ func (s *Store) Close() error {
 const runColumns = `id, created, fen, variant, options, limits, version, status, filter, nodes, qs_nodes, rows,
 	max_ply, max_qs_ply, elapsed_ms, best_move, score, pv, depth`
 
+// runColumnsV2 are the columns schema version 2 added to runs; a file of
+// version 1 opened read-only reads them as Horizon's engine, fail-soft.
+const (
+	runColumnsV2    = `, engine, fail_hard`
+	runColumnsV2On1 = `, NULL, 0`
+)
+
+// runSelect is the select list of a runs query on this file.
+func (s *Store) runSelect() string {
+	if s.version < 2 {
+		return runColumns + runColumnsV2On1
+	}
+	return runColumns + runColumnsV2
+}
+
 func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	var (
 		r       Run
@@ -354,9 +379,10 @@ func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 		score   sql.NullInt64
 		pv      sql.NullString
 		depth   sql.NullInt64
+		eng     sql.NullString
 	)
 	err := sc.Scan(&r.ID, &created, &r.FEN, &r.Variant, &r.Options, &r.Limits, &r.Version, &r.Status, &r.Filter,
-		&r.Nodes, &r.QSNodes, &r.Rows, &r.MaxPly, &r.MaxQSPly, &elapsed, &best, &score, &pv, &depth)
+		&r.Nodes, &r.QSNodes, &r.Rows, &r.MaxPly, &r.MaxQSPly, &elapsed, &best, &score, &pv, &depth, &eng, &r.FailHard)
 	if err != nil {
 		return r, err
 	}
@@ -368,12 +394,13 @@ func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 		r.PV = strings.Fields(pv.String)
 	}
 	r.Depth = int(depth.Int64)
+	r.Engine = eng.String
 	return r, nil
 }
 
 // Runs lists the runs in the file by id.
 func (s *Store) Runs(ctx context.Context) ([]Run, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+runColumns+" FROM runs ORDER BY id")
+	rows, err := s.db.QueryContext(ctx, "SELECT "+s.runSelect()+" FROM runs ORDER BY id")
 	if err != nil {
 		return nil, sqliteErr(s.path, err)
 	}
@@ -394,7 +421,7 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 
 // Run returns one run; the error wraps ErrNoRun when there is none.
 func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
-	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runColumns+" FROM runs WHERE id = ?", id))
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+s.runSelect()+" FROM runs WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, fmt.Errorf("trace %s: run %d: %w", s.path, id, ErrNoRun)
 	}
