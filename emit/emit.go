@@ -1,0 +1,353 @@
+// Package emit writes the Horizon trace protocol (docs/trace-protocol.md)
+// for chess engines written in Go, so that `horizon trace --engine` and
+// `horizon import` can record their search trees. It depends on nothing but
+// the standard library: no cgo, no Horizon engine.
+//
+// An engine calls Open once (it reads HORIZON_TRACE: a file path, or
+// "fd:N" for a file descriptor the parent process left open), then for each
+// search Position, the node events in the order the search visits them, and
+// End. A nil *Writer ignores every call, so an engine keeps one pointer and
+// calls through it whether tracing is on or not:
+//
+//	tw, _ := emit.Open("MyEngine 1.0", false)
+//	tw.Position("startpos moves e2e4")
+//	tw.Root(depth, alpha, beta, depth)
+//	... tw.Enter("e7e5", depth-1, -beta, -alpha) ... tw.Leave(score) ...
+//	tw.Leave(rootScore)
+//	tw.End("e7e5", nodes)
+package emit
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// EnvVar names the environment variable Open reads.
+const EnvVar = "HORIZON_TRACE"
+
+// Version is the protocol version written on the header line.
+const Version = 1
+
+// Writer writes one trace stream. Its methods are not safe for concurrent
+// use: trace one search thread. Write errors are sticky and reported by
+// Err, Flush and Close.
+type Writer struct {
+	w   *bufio.Writer
+	c   io.Closer
+	buf []byte
+	err error
+}
+
+// Open starts a stream at the destination HORIZON_TRACE names, writing the
+// header with the engine's name and its score convention. It returns nil
+// and no error when HORIZON_TRACE is unset or empty: tracing is off.
+func Open(engineName string, failHard bool) (*Writer, error) {
+	dest := os.Getenv(EnvVar)
+	if dest == "" {
+		return nil, nil
+	}
+	var f *os.File
+	if fd, ok := strings.CutPrefix(dest, "fd:"); ok {
+		n, err := strconv.Atoi(fd)
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("%s=%q: want a path or fd:N", EnvVar, dest)
+		}
+		f = os.NewFile(uintptr(n), "horizon-trace")
+		if f == nil {
+			return nil, fmt.Errorf("%s=%q: not an open file descriptor", EnvVar, dest)
+		}
+	} else {
+		var err error
+		f, err = os.Create(dest)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", EnvVar, err)
+		}
+	}
+	w := New(f, engineName, failHard)
+	w.c = f
+	return w, w.err
+}
+
+// New starts a stream on w (the caller closes w after Close).
+func New(w io.Writer, engineName string, failHard bool) *Writer {
+	t := &Writer{w: bufio.NewWriterSize(w, 1<<16), buf: make([]byte, 0, 128)}
+	t.line("HZT " + strconv.Itoa(Version))
+	if engineName != "" {
+		t.line("engine " + oneLine(engineName))
+	}
+	if failHard {
+		t.line("scores hard")
+	} else {
+		t.line("scores soft")
+	}
+	return t
+}
+
+// PseudoLegal declares that the engine searches pseudo-legal moves (moves
+// that may leave its own king attacked, refuted by capturing the king).
+func (t *Writer) PseudoLegal() {
+	if t != nil {
+		t.line("moves pseudo")
+	}
+}
+
+// Position starts a search from a position given as the arguments of a UCI
+// position command: "startpos", "startpos moves e2e4", "fen FEN moves ...".
+func (t *Writer) Position(uciArgs string) {
+	if t != nil {
+		t.line("position " + oneLine(uciArgs))
+	}
+}
+
+// Limits describes the search's limits, as free text ("depth 13").
+func (t *Writer) Limits(text string) {
+	if t != nil {
+		t.line("limits " + oneLine(text))
+	}
+}
+
+// Root enters a root node: one search of the root position (one iteration
+// of iterative deepening, or one aspiration or MTD probe of it).
+func (t *Writer) Root(depth, alpha, beta, iteration int) {
+	if t == nil {
+		return
+	}
+	b := append(t.buf[:0], "E - "...)
+	b = appendInts(b, depth, alpha, beta)
+	b = append(b, " i="...)
+	b = strconv.AppendInt(b, int64(iteration), 10)
+	t.flushLine(b)
+}
+
+// Enter enters a node reached by move (UCI; "0000" for a null move) with
+// its remaining depth and window. Horizon derives the kind (QS at depth <= 0).
+func (t *Writer) Enter(move string, depth, alpha, beta int) {
+	if t == nil {
+		return
+	}
+	b := append(t.buf[:0], "E "...)
+	b = append(b, move...)
+	b = append(b, ' ')
+	b = appendInts(b, depth, alpha, beta)
+	t.flushLine(b)
+}
+
+// EnterKind is Enter with the node's kind given: "pv", "nonpv" or "qs"
+// (for engines whose QS is not simply depth <= 0).
+func (t *Writer) EnterKind(move string, depth, alpha, beta int, kind string) {
+	if t == nil {
+		return
+	}
+	b := append(t.buf[:0], "E "...)
+	b = append(b, move...)
+	b = append(b, ' ')
+	b = appendInts(b, depth, alpha, beta)
+	b = append(b, " k="...)
+	b = append(b, kind...)
+	t.flushLine(b)
+}
+
+// EnterWith is Enter with everything an engine may add: the kind ("" to
+// let Horizon derive it), the QS ply and the QS level (negative: not given).
+func (t *Writer) EnterWith(move string, depth, alpha, beta int, kind string, qsPly, level int) {
+	if t == nil {
+		return
+	}
+	b := append(t.buf[:0], "E "...)
+	b = append(b, move...)
+	b = append(b, ' ')
+	b = appendInts(b, depth, alpha, beta)
+	if kind != "" {
+		b = append(b, " k="...)
+		b = append(b, kind...)
+	}
+	if qsPly >= 0 {
+		b = append(b, " q="...)
+		b = strconv.AppendInt(b, int64(qsPly), 10)
+	}
+	if level >= 0 {
+		b = append(b, " l="...)
+		b = strconv.AppendInt(b, int64(level), 10)
+	}
+	t.flushLine(b)
+}
+
+// StandPat reports the static evaluation the current node stood pat on.
+func (t *Writer) StandPat(eval int) {
+	if t == nil {
+		return
+	}
+	b := append(t.buf[:0], "S "...)
+	b = strconv.AppendInt(b, int64(eval), 10)
+	t.flushLine(b)
+}
+
+// Move reports the move about to be searched and its index in the ordering.
+func (t *Writer) Move(move string, index int) {
+	if t == nil {
+		return
+	}
+	b := append(t.buf[:0], "M "...)
+	b = append(b, move...)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(index), 10)
+	t.flushLine(b)
+}
+
+// Extension reports plies of extension given to the next child.
+func (t *Writer) Extension(plies int) {
+	if t == nil {
+		return
+	}
+	b := append(t.buf[:0], "X "...)
+	b = strconv.AppendInt(b, int64(plies), 10)
+	t.flushLine(b)
+}
+
+// Leave leaves the current node with its score; Horizon derives the bound,
+// the cutoff and the best move.
+func (t *Writer) Leave(score int) {
+	if t == nil {
+		return
+	}
+	b := append(t.buf[:0], "L "...)
+	b = strconv.AppendInt(b, int64(score), 10)
+	t.flushLine(b)
+}
+
+// LeaveInfo holds what an engine may add to a leave; empty strings are
+// left out, and the counts unless Counts is set.
+type LeaveInfo struct {
+	Bound     string // upper, lower, exact
+	Cause     string // beta, standpat, tt, ... (docs/trace-protocol.md)
+	Best      string // UCI
+	Counts    bool   // Generated, Searched and CutIndex are reported
+	Generated int    // moves generated
+	Searched  int    // moves searched
+	CutIndex  int    // index of the move that failed high, -1 for none
+}
+
+// LeaveWith leaves the current node with its score and the details given.
+func (t *Writer) LeaveWith(score int, l LeaveInfo) {
+	if t == nil {
+		return
+	}
+	b := append(t.buf[:0], "L "...)
+	b = strconv.AppendInt(b, int64(score), 10)
+	for _, kv := range [...]struct {
+		k byte
+		v string
+	}{{'b', l.Bound}, {'c', l.Cause}, {'m', l.Best}} {
+		if kv.v != "" {
+			b = append(b, ' ', kv.k, '=')
+			b = append(b, kv.v...)
+		}
+	}
+	for _, kv := range [...]struct {
+		k byte
+		v int
+	}{{'g', l.Generated}, {'s', l.Searched}, {'x', l.CutIndex}} {
+		if l.Counts && kv.v >= 0 {
+			b = append(b, ' ', kv.k, '=')
+			b = strconv.AppendInt(b, int64(kv.v), 10)
+		}
+	}
+	t.flushLine(b)
+}
+
+// Abort reports that the search unwound every open node (stopped).
+func (t *Writer) Abort() {
+	if t != nil {
+		t.line("A")
+	}
+}
+
+// End ends the search with its best move ("" when none) and the engine's
+// own node count (negative: not reported), and flushes the stream.
+func (t *Writer) End(best string, nodes int64) {
+	if t == nil {
+		return
+	}
+	b := append(t.buf[:0], "end"...)
+	if best != "" {
+		b = append(b, " best="...)
+		b = append(b, best...)
+	}
+	if nodes >= 0 {
+		b = append(b, " nodes="...)
+		b = strconv.AppendInt(b, nodes, 10)
+	}
+	t.flushLine(b)
+	t.Flush()
+}
+
+// Flush writes out the buffer.
+func (t *Writer) Flush() error {
+	if t == nil {
+		return nil
+	}
+	if t.err == nil {
+		t.err = t.w.Flush()
+	}
+	return t.err
+}
+
+// Err returns the first write error.
+func (t *Writer) Err() error {
+	if t == nil {
+		return nil
+	}
+	return t.err
+}
+
+// Close flushes the stream and closes what Open opened.
+func (t *Writer) Close() error {
+	if t == nil {
+		return nil
+	}
+	err := t.Flush()
+	if t.c != nil {
+		if cerr := t.c.Close(); err == nil && cerr != nil && !errors.Is(cerr, os.ErrClosed) {
+			err = cerr
+		}
+		t.c = nil
+	}
+	return err
+}
+
+func (t *Writer) line(s string) {
+	b := append(t.buf[:0], s...)
+	t.flushLine(b)
+}
+
+func (t *Writer) flushLine(b []byte) {
+	b = append(b, '\n')
+	t.buf = b[:0]
+	if t.err != nil {
+		return
+	}
+	_, t.err = t.w.Write(b)
+}
+
+func appendInts(b []byte, depth, alpha, beta int) []byte {
+	b = strconv.AppendInt(b, int64(depth), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(alpha), 10)
+	b = append(b, ' ')
+	return strconv.AppendInt(b, int64(beta), 10)
+}
+
+// oneLine keeps a header value on its line.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, s)
+}

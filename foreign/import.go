@@ -1,0 +1,1072 @@
+// Package foreign records the search trees of other chess engines into
+// Horizon traces. An engine instrumented with one of the emitters (the Go
+// package emit, the C header emit/c/horizon_trace.h, the Python module
+// emit/python/horizon_trace.py) writes a stream in the Horizon trace
+// protocol (docs/trace-protocol.md); Import reads it, replays every move
+// from the root position, derives what the engine left out (kind, bound,
+// cutoff cause, best move) and feeds the nodes to a trace.Recorder, so every
+// reader works on the result as on a run of Horizon's own engine.
+package foreign
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// Version is the protocol version this package reads (the number on the
+// stream's first line, "HZT 1").
+const Version = 1
+
+// maxRecord bounds one record. A FEN with a long "moves" list is the
+// longest legitimate one.
+const maxRecord = 1 << 20
+
+// ErrStream is wrapped by every error about the stream's content; the
+// *StreamError says where.
+var ErrStream = errors.New("bad trace stream")
+
+// StreamError is a fault in the stream: a malformed record, an illegal move,
+// an unbalanced or truncated stream. Offset is the byte offset of the
+// record's first byte, Line its line number (1-based); Node and Path name
+// the innermost open node (Node -1 when none).
+type StreamError struct {
+	Offset    int64
+	Line      int64
+	Node      int64
+	Path      []string // UCI moves from the root to the node
+	Msg       string
+	Truncated bool // the stream ended inside a search
+}
+
+func (e *StreamError) Error() string {
+	where := fmt.Sprintf("record at byte %d (line %d)", e.Offset, e.Line)
+	if e.Node >= 0 {
+		path := strings.Join(e.Path, " ")
+		if path == "" {
+			path = "(root)"
+		}
+		where += fmt.Sprintf(", node %d (path %s)", e.Node, path)
+	}
+	return where + ": " + e.Msg
+}
+
+// Unwrap makes errors.Is(err, ErrStream) hold.
+func (e *StreamError) Unwrap() error { return ErrStream }
+
+// Options tune Import.
+type Options struct {
+	// Engine names the engine when the stream does not (an "engine"
+	// record overrides it unless PreferName is set).
+	Engine string
+	// PreferName makes Engine win over the stream's "engine" record
+	// (horizon trace --engine names runs after the UCI id name).
+	PreferName bool
+	// Limits describes the search limits when the stream does not.
+	Limits string
+	// Version is Horizon's version, recorded in every run.
+	Version string
+	// Record is passed to each run's recorder (MaxNodes and so on);
+	// Engine and FailHard are set from the stream.
+	Record trace.RecordOptions
+	// OnRun, when set, is called as each run starts recording (for a
+	// progress line or a live viewer).
+	OnRun func(run int64, rec *trace.Recorder)
+}
+
+// RunResult is one search of the stream, recorded as one run.
+type RunResult struct {
+	RunID  int64
+	Engine string
+	FEN    string
+	Status trace.Status
+	// Nodes counts the engine's nodes in the stream (the run's node count
+	// less the run node Horizon adds).
+	Nodes int64
+	// EngineNodes is the node count the engine reported on its "end"
+	// record, -1 when it reported none.
+	EngineNodes int64
+	BestMove    string
+	// Err is the stream error that ended the run, if any.
+	Err error
+}
+
+// Import reads a trace stream from r and records each search in it as a
+// run in st. It returns the runs recorded and the first error: a
+// *StreamError for a fault in the stream (the run it hit is kept, marked
+// failed, or interrupted when the stream was cut short), a read or write
+// error, or the context's error. Nothing recorded before an error is lost.
+func Import(ctx context.Context, st *trace.Store, r io.Reader, opts Options) ([]RunResult, error) {
+	im := newImporter(ctx, st, opts)
+	err := im.read(r)
+	return im.results, err
+}
+
+// frame is one open node.
+type frame struct {
+	id          int64
+	depth       int
+	alpha, beta engine.Score
+	move        engine.Move
+	kind        engine.NodeKind
+	qsPly       int
+	iteration   int
+	moved       bool // move was made on the position
+	legal       engine.MoveList
+	hasGen      bool
+	kids        int
+	realKids    int // children reached by a move, not a null move
+	lastKid     engine.Move
+	lastNeg     engine.Score // the last child's score, negated
+	exactBest   engine.Move  // last child whose negated score was the best so far
+	bestNeg     engine.Score
+	stand       engine.Score
+	hasStand    bool
+	lastIndex   int // index of the last M record, -1 when none
+	pendingExt  int // X record waiting for the next child
+	ext         int // extension this node's move got
+	lastMove    engine.Move
+	hasLastMove bool
+}
+
+type importer struct {
+	ctx  context.Context
+	st   *trace.Store
+	opts Options
+
+	// Stream state that persists across searches.
+	header   bool
+	engine   string
+	failHard bool
+	pseudo   bool
+
+	// The current search.
+	active      bool // a position record started a search not yet ended
+	fen         string
+	limits      string
+	pos         *engine.Position
+	rec         *trace.Recorder
+	runID       int64
+	nextID      int64
+	stack       []frame
+	lastRoot    engine.Score
+	lastRootB   engine.Move
+	lastIter    int
+	aborted     bool
+	engineNodes int64
+	bestMove    string
+	start       time.Time
+
+	// Where the reader is.
+	offset, line int64
+	recOffset    int64
+
+	results []RunResult
+}
+
+func newImporter(ctx context.Context, st *trace.Store, opts Options) *importer {
+	return &importer{ctx: ctx, st: st, opts: opts, stack: make([]frame, 0, 256), engine: opts.Engine}
+}
+
+// fail builds a StreamError at the current record.
+func (im *importer) fail(format string, a ...any) *StreamError {
+	e := &StreamError{Offset: im.recOffset, Line: im.line, Node: -1, Msg: fmt.Sprintf(format, a...)}
+	if n := len(im.stack); n > 0 {
+		e.Node = im.stack[n-1].id
+		for i := 1; i < n; i++ {
+			if m := im.stack[i].move; m != engine.NoMove {
+				e.Path = append(e.Path, m.UCI())
+			}
+		}
+	}
+	return e
+}
+
+func (im *importer) read(r io.Reader) error {
+	br := bufio.NewReaderSize(r, 1<<16)
+	for {
+		if im.line&4095 == 0 {
+			if err := im.ctx.Err(); err != nil {
+				im.finish(trace.StatusInterrupted, err)
+				return err
+			}
+			if im.rec != nil && im.rec.Context().Err() != nil {
+				// The recorder's node limit (or a write error): stop here.
+				cause := context.Cause(im.rec.Context())
+				if errors.Is(cause, trace.ErrNodeLimit) {
+					im.finish(trace.StatusTruncated, nil)
+					return nil
+				}
+				im.finish(trace.StatusFailed, cause)
+				return cause
+			}
+		}
+		line, err := br.ReadSlice('\n')
+		im.recOffset = im.offset
+		im.offset += int64(len(line))
+		if len(line) > 0 {
+			im.line++
+		}
+		if err == bufio.ErrBufferFull {
+			// A record longer than the buffer: gather it, within bounds.
+			buf := append([]byte(nil), line...)
+			for err == bufio.ErrBufferFull && len(buf) <= maxRecord {
+				line, err = br.ReadSlice('\n')
+				im.offset += int64(len(line))
+				buf = append(buf, line...)
+			}
+			if len(buf) > maxRecord {
+				se := im.fail("record longer than %d bytes", maxRecord)
+				im.finish(trace.StatusFailed, se)
+				return se
+			}
+			line = buf
+		}
+		if err == io.EOF {
+			if len(line) > 0 {
+				se := im.fail("the stream ends inside a record (no newline after %q)", shortText(line))
+				se.Truncated = true
+				im.finish(trace.StatusInterrupted, se)
+				return se
+			}
+			return im.eof()
+		}
+		if err != nil {
+			im.finish(trace.StatusInterrupted, err)
+			return fmt.Errorf("read the trace stream at byte %d: %w", im.offset, err)
+		}
+		if se := im.record(line[:len(line)-1]); se != nil {
+			status := trace.StatusFailed
+			if se.Truncated {
+				status = trace.StatusInterrupted
+			}
+			im.finish(status, se)
+			return se
+		}
+	}
+}
+
+// eof ends the stream: a search whose nodes are all closed is complete; one
+// with nodes open was cut short.
+func (im *importer) eof() error {
+	if !im.header {
+		if im.line == 0 {
+			return &StreamError{Node: -1, Msg: "empty stream: want the header line \"HZT 1\""}
+		}
+		return nil
+	}
+	if len(im.stack) > 1 {
+		se := im.fail("the stream ends with %d node(s) open: the engine stopped writing in the middle of its search", len(im.stack)-1)
+		se.Truncated = true
+		im.finish(trace.StatusInterrupted, se)
+		return se
+	}
+	if im.active {
+		im.endSearch()
+	}
+	return nil
+}
+
+func shortText(b []byte) string {
+	if len(b) > 40 {
+		return string(b[:40]) + "..."
+	}
+	return string(b)
+}
+
+// record handles one line (without its newline).
+func (im *importer) record(b []byte) *StreamError {
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	if len(b) == 0 || b[0] == '#' {
+		return nil
+	}
+	if !im.header {
+		f := fields(b)
+		if len(f) != 2 || string(f[0]) != "HZT" {
+			return im.fail("not a Horizon trace stream: the first record is %q, want \"HZT 1\"", shortText(b))
+		}
+		v, ok := atoi(f[1])
+		if !ok || v < 1 {
+			return im.fail("malformed version %q in the header", f[1])
+		}
+		if v > Version {
+			return im.fail("protocol version %d, this Horizon reads up to %d; upgrade Horizon", v, Version)
+		}
+		im.header = true
+		return nil
+	}
+	if len(b) >= 2 && b[1] == ' ' || len(b) == 1 {
+		switch b[0] {
+		case 'E':
+			return im.enter(b)
+		case 'L':
+			return im.leave(b)
+		case 'S':
+			return im.standPat(b)
+		case 'M':
+			return im.moveRec(b)
+		case 'X':
+			return im.extension(b)
+		case 'A':
+			return im.abort(b)
+		}
+	}
+	word, rest := cut(b)
+	switch string(word) {
+	case "end":
+		return im.end(rest)
+	case "engine", "scores", "moves", "limits", "position":
+		if len(im.stack) > 1 {
+			return im.fail("%q record inside a node: header records come between searches", word)
+		}
+	default:
+		return im.fail("unknown record %q", shortText(b))
+	}
+	switch string(word) {
+	case "engine":
+		im.engine = strings.TrimSpace(string(rest))
+	case "scores":
+		switch strings.TrimSpace(string(rest)) {
+		case "soft", "fail-soft":
+			im.failHard = false
+		case "hard", "fail-hard":
+			im.failHard = true
+		default:
+			return im.fail("scores %q: want soft or hard", rest)
+		}
+	case "moves":
+		switch strings.TrimSpace(string(rest)) {
+		case "legal":
+			im.pseudo = false
+		case "pseudo":
+			im.pseudo = true
+		default:
+			return im.fail("moves %q: want legal or pseudo", rest)
+		}
+	case "limits":
+		im.limits = strings.TrimSpace(string(rest))
+	case "position":
+		return im.position(string(rest))
+	}
+	return nil
+}
+
+// position starts a search: "position startpos|fen FEN [moves ...]".
+func (im *importer) position(text string) *StreamError {
+	if im.active {
+		if len(im.stack) > 1 {
+			return im.fail("a new position with %d node(s) open", len(im.stack)-1)
+		}
+		im.endSearch()
+	}
+	pos, err := ParsePosition(text)
+	if err != nil {
+		return im.fail("position %q: %v", shortText([]byte(text)), err)
+	}
+	im.pos = pos
+	im.fen = pos.FEN()
+	im.active = true
+	im.aborted = false
+	im.engineNodes = -1
+	im.bestMove = ""
+	im.lastIter = 0
+	im.lastRoot, im.lastRootB = 0, engine.NoMove
+	im.start = time.Now()
+	return nil
+}
+
+// ParsePosition reads the arguments of a UCI position command:
+// "startpos [moves ...]" or "fen FEN [moves ...]" (a bare FEN is accepted too).
+func ParsePosition(text string) (*engine.Position, error) {
+	f := strings.Fields(text)
+	var fen string
+	var moves []string
+	switch {
+	case len(f) == 0:
+		return nil, errors.New("empty position")
+	case f[0] == "startpos":
+		fen = "startpos"
+		f = f[1:]
+	default:
+		if f[0] == "fen" {
+			f = f[1:]
+		}
+		i := 0
+		for i < len(f) && f[i] != "moves" {
+			i++
+		}
+		fen = strings.Join(f[:i], " ")
+		f = f[i:]
+	}
+	if len(f) > 0 {
+		if f[0] != "moves" {
+			return nil, fmt.Errorf("unexpected %q after the position", f[0])
+		}
+		moves = f[1:]
+	}
+	if fen == "startpos" {
+		fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	}
+	pos, err := engine.ParseFEN(fen)
+	if err != nil {
+		return nil, err
+	}
+	for i, mv := range moves {
+		m, err := pos.ParseUCI(mv)
+		if err != nil {
+			return nil, fmt.Errorf("move %d (%s): %v", i+1, mv, err)
+		}
+		pos.MakeMove(m)
+	}
+	// The search starts from here: a fresh position without the game's
+	// history, as the trace's root.
+	return engine.ParseFEN(pos.FEN())
+}
+
+// begin creates the run and enters the run node, at the first node of a
+// search.
+func (im *importer) begin() *StreamError {
+	if !im.active {
+		return im.fail("a node before any position record: the stream must say where the search starts")
+	}
+	name := im.engine
+	if im.opts.PreferName && im.opts.Engine != "" || name == "" {
+		name = im.opts.Engine
+	}
+	if name == "" {
+		name = "unknown engine"
+	}
+	lim := im.limits
+	if lim == "" {
+		lim = im.opts.Limits
+	}
+	limJSON, _ := json.Marshal(map[string]any{"go": lim, "max_nodes": im.opts.Record.MaxNodes})
+	ro := im.opts.Record
+	ro.Engine, ro.FailHard = name, im.failHard
+	rec, err := im.st.NewRecorder(im.ctx, trace.RunInfo{FEN: im.fen, Variant: name, Limits: string(limJSON),
+		Version: im.opts.Version}, ro)
+	if err != nil {
+		return &StreamError{Offset: im.recOffset, Line: im.line, Node: -1, Msg: err.Error()}
+	}
+	im.rec, im.runID, im.nextID = rec, rec.RunID(), 1
+	im.results = append(im.results, RunResult{RunID: im.runID, Engine: name, FEN: im.fen, EngineNodes: -1})
+	if im.opts.OnRun != nil {
+		im.opts.OnRun(im.runID, rec)
+	}
+	im.stack = im.stack[:0]
+	im.stack = append(im.stack, frame{id: 0, kind: engine.KindRun, alpha: -engine.Infinity, beta: engine.Infinity,
+		qsPly: -1, lastIndex: -1})
+	rec.Enter(engine.EnterInfo{ID: 0, Parent: -1, Alpha: -engine.Infinity, Beta: engine.Infinity, Kind: engine.KindRun,
+		QSPly: -1, QSLevel: -1, InCheck: im.pos.InCheck()})
+	return nil
+}
+
+// enter: "E move depth alpha beta [k=kind] [q=qsply] [l=level] [i=iteration]".
+func (im *importer) enter(b []byte) *StreamError {
+	if im.rec == nil {
+		if se := im.begin(); se != nil {
+			return se
+		}
+	}
+	var tok [12][]byte
+	f := splitInto(b[2:], tok[:])
+	if len(f) < 4 {
+		return im.fail("E record needs move, depth, alpha and beta: %q", shortText(b))
+	}
+	depth, ok1 := atoi(f[1])
+	alpha, ok2 := atoi(f[2])
+	beta, ok3 := atoi(f[3])
+	if !ok1 || !ok2 || !ok3 {
+		return im.fail("E record: depth, alpha and beta must be integers: %q", shortText(b))
+	}
+	if depth < -127 || depth > 127 {
+		return im.fail("depth %d out of range (-127 to 127)", depth)
+	}
+	if alpha > beta {
+		return im.fail("window [%d, %d]: alpha above beta", alpha, beta)
+	}
+	n := len(im.stack)
+	parent := &im.stack[n-1]
+	top := n == 1
+	fr := frame{id: im.nextID, depth: depth, alpha: engine.Score(alpha), beta: engine.Score(beta), qsPly: -1, lastIndex: -1}
+	kind, level, iter, qsPly := engine.NodeKind(255), -1, -1, -1
+	for _, kv := range f[4:] {
+		if len(kv) < 3 || kv[1] != '=' {
+			return im.fail("E record: malformed option %q (want key=value)", kv)
+		}
+		v := kv[2:]
+		switch kv[0] {
+		case 'k':
+			k, ok := kindByName(string(v))
+			if !ok {
+				return im.fail("E record: unknown kind %q (want root, pv, nonpv or qs)", v)
+			}
+			kind = k
+		case 'q':
+			x, ok := atoi(v)
+			if !ok || x < 0 {
+				return im.fail("E record: QS ply %q: want a number >= 0", v)
+			}
+			qsPly = x
+		case 'l':
+			x, ok := atoi(v)
+			if !ok || x < 0 || x > 125 {
+				return im.fail("E record: QS level %q: want 0 to 125", v)
+			}
+			level = x
+		case 'i':
+			x, ok := atoi(v)
+			if !ok || x < 0 || x > 255 {
+				return im.fail("E record: iteration %q: want 0 to 255", v)
+			}
+			iter = x
+		case 'c':
+			// In check is derived from the position; the flag is accepted
+			// for emitters that send it.
+		default:
+			return im.fail("E record: unknown option %q", kv)
+		}
+	}
+	if top {
+		if string(f[0]) != "-" {
+			return im.fail("a root node (no node open) with move %q: a root has no move, write -", f[0])
+		}
+		if kind != 255 && kind != engine.KindRoot {
+			return im.fail("a root node of kind %s", kind)
+		}
+		fr.kind = engine.KindRoot
+		if iter < 0 {
+			iter = depth
+		}
+		fr.iteration = iter
+	} else {
+		if string(f[0]) == "-" {
+			return im.fail("a node with no move below node %d: only roots have none (a null move is 0000)", parent.id)
+		}
+		m, msg := im.parseMove(parent, f[0])
+		if msg != "" {
+			return im.fail("%s", msg)
+		}
+		if kind == 255 {
+			switch {
+			case depth <= 0:
+				kind = engine.KindQS
+			case beta-alpha == 1:
+				kind = engine.KindNonPV
+			default:
+				kind = engine.KindPV
+			}
+		}
+		if kind == engine.KindRoot || kind == engine.KindRun {
+			return im.fail("a %s node below node %d", kind, parent.id)
+		}
+		fr.kind = kind
+		fr.move = m
+		fr.iteration = parent.iteration
+		fr.ext = parent.pendingExt
+		parent.pendingExt = 0
+		im.pos.MakeMove(m)
+		fr.moved = true
+	}
+	if fr.kind == engine.KindQS && qsPly < 0 {
+		qsPly = 0
+		if parent.kind == engine.KindQS {
+			qsPly = parent.qsPly + 1
+		}
+	}
+	if fr.kind != engine.KindQS {
+		qsPly, level = -1, -1
+	}
+	fr.qsPly = qsPly
+	im.nextID++
+	ply := n - 1
+	if ply > 500 {
+		return im.fail("ply %d: deeper than a trace holds (500)", ply)
+	}
+	im.stack = append(im.stack, fr)
+	im.rec.Enter(engine.EnterInfo{ID: fr.id, Parent: parent.id, Ply: ply, Depth: depth, Alpha: fr.alpha, Beta: fr.beta,
+		Kind: fr.kind, QSPly: qsPly, QSLevel: level, Move: fr.move, InCheck: im.pos.InCheck(), Iteration: fr.iteration})
+	return nil
+}
+
+// parseMove reads a UCI move (0000: a null move) played at parent's position.
+func (im *importer) parseMove(parent *frame, text []byte) (engine.Move, string) {
+	if string(text) == "0000" {
+		return engine.NullMove, ""
+	}
+	if len(text) < 4 || len(text) > 5 {
+		return engine.NoMove, fmt.Sprintf("malformed move %q: want UCI, like e2e4, e7e8q, or 0000 for a null move", text)
+	}
+	from, ok1 := square(text[0], text[1])
+	to, ok2 := square(text[2], text[3])
+	promo := engine.NoPieceType
+	if len(text) == 5 {
+		switch text[4] {
+		case 'n':
+			promo = engine.Knight
+		case 'b':
+			promo = engine.Bishop
+		case 'r':
+			promo = engine.Rook
+		case 'q':
+			promo = engine.Queen
+		default:
+			ok1 = false
+		}
+	}
+	if !ok1 || !ok2 {
+		return engine.NoMove, fmt.Sprintf("malformed move %q: want UCI, like e2e4, e7e8q, or 0000 for a null move", text)
+	}
+	if im.pseudo {
+		if m, ok := im.pos.PseudoMove(from, to, promo); ok {
+			return m, ""
+		}
+		return engine.NoMove, fmt.Sprintf("move %s cannot be played in %s (not even ignoring checks)", text, im.pos.FEN())
+	}
+	if !parent.hasGen {
+		im.pos.Generate(engine.GenAll, &parent.legal)
+		parent.hasGen = true
+	}
+	for _, m := range parent.legal.Slice() {
+		if m.From() == from && m.To() == to && m.Promotion() == promo {
+			return m, ""
+		}
+	}
+	return engine.NoMove, fmt.Sprintf("illegal move %s in %s", text, im.pos.FEN())
+}
+
+func square(f, r byte) (engine.Square, bool) {
+	if f < 'a' || f > 'h' || r < '1' || r > '8' {
+		return 0, false
+	}
+	return engine.MakeSquare(int(f-'a'), int(r-'1')), true
+}
+
+// leave: "L score [b=bound] [c=cause] [m=best] [g=generated] [s=searched] [x=cutindex]".
+func (im *importer) leave(b []byte) *StreamError {
+	n := len(im.stack)
+	if n <= 1 {
+		return im.fail("L record with no node open (more leaves than enters)")
+	}
+	var tok [10][]byte
+	f := splitInto(b[2:], tok[:])
+	if len(f) < 1 {
+		return im.fail("L record needs the score")
+	}
+	sc, ok := atoi(f[0])
+	if !ok {
+		return im.fail("L record: score %q is not an integer", f[0])
+	}
+	fr := &im.stack[n-1]
+	score := engine.Score(sc)
+	l := engine.LeaveInfo{ID: fr.id, Score: score, Bound: 255, Cause: 255, CutIndex: -2, Best: engine.NoMove,
+		Generated: -1, Searched: -1, StandPat: fr.stand, HasStand: fr.hasStand, Extension: fr.ext}
+	hasBest := false
+	for _, kv := range f[1:] {
+		if len(kv) < 3 || kv[1] != '=' {
+			return im.fail("L record: malformed option %q (want key=value)", kv)
+		}
+		v := kv[2:]
+		switch kv[0] {
+		case 'b':
+			bd, ok := boundByName(string(v))
+			if !ok {
+				return im.fail("L record: unknown bound %q (want upper, lower or exact)", v)
+			}
+			l.Bound = bd
+		case 'c':
+			c, ok := causeByName(string(v))
+			if !ok {
+				return im.fail("L record: unknown cause %q (see the protocol's list)", v)
+			}
+			l.Cause = c
+		case 'm':
+			if string(v) == "-" || string(v) == "0000" {
+				hasBest = true
+				break
+			}
+			// The best move is one of this node's moves: parse it at
+			// this node's position.
+			m, msg := im.parseMove(fr, v)
+			if msg != "" {
+				return im.fail("L record: best move: %s", msg)
+			}
+			l.Best, hasBest = m, true
+		case 'g', 's', 'x':
+			x, ok := atoi(v)
+			if !ok || x < -1 {
+				return im.fail("L record: %c=%s is not a count", kv[0], v)
+			}
+			switch kv[0] {
+			case 'g':
+				l.Generated = x
+			case 's':
+				l.Searched = x
+			default:
+				l.CutIndex = x
+			}
+		default:
+			return im.fail("L record: unknown option %q", kv)
+		}
+	}
+	// Derive what the engine left out.
+	if l.Bound == 255 {
+		switch {
+		case score >= fr.beta:
+			l.Bound = engine.BoundLower
+		case score > fr.alpha:
+			l.Bound = engine.BoundExact
+		default:
+			l.Bound = engine.BoundUpper
+		}
+	}
+	failedHigh := fr.kids > 0 && fr.lastNeg >= fr.beta && score >= fr.beta
+	if l.Cause == 255 {
+		switch {
+		case failedHigh && fr.lastKid != engine.NullMove:
+			l.Cause = engine.CauseBeta
+		case fr.kids == 0 && fr.hasStand && fr.stand >= fr.beta && score >= fr.beta:
+			l.Cause = engine.CauseStandPat
+		default:
+			l.Cause = engine.CauseNone
+		}
+	}
+	if l.CutIndex == -2 {
+		l.CutIndex = -1
+		if l.Cause == engine.CauseBeta && fr.lastIndex >= 0 {
+			l.CutIndex = fr.lastIndex
+		}
+	}
+	if !hasBest {
+		switch {
+		case l.Cause == engine.CauseBeta:
+			l.Best = fr.lastKid
+		case l.Bound != engine.BoundUpper && fr.kids > 0 && fr.bestNeg == score && fr.exactBest != engine.NullMove:
+			l.Best = fr.exactBest
+		}
+	}
+	if l.Searched < 0 {
+		l.Searched = fr.realKids
+	}
+	if l.Generated < 0 {
+		l.Generated = 0
+	}
+	im.rec.Leave(l)
+	if fr.moved {
+		im.pos.UnmakeMove()
+	}
+	id, move, kind, iter := fr.id, fr.move, fr.kind, fr.iteration
+	im.stack = im.stack[:n-1]
+	p := &im.stack[n-2]
+	p.kids++
+	neg := -score
+	if move != engine.NullMove && move != engine.NoMove {
+		p.realKids++
+	}
+	p.lastKid, p.lastNeg = move, neg
+	if p.kids == 1 || neg >= p.bestNeg {
+		p.bestNeg, p.exactBest = neg, move
+	}
+	if kind == engine.KindRoot {
+		im.lastRoot, im.lastRootB, im.lastIter = score, l.Best, iter
+	}
+	_ = id
+	return nil
+}
+
+// standPat: "S eval".
+func (im *importer) standPat(b []byte) *StreamError {
+	n := len(im.stack)
+	if n <= 1 {
+		return im.fail("S record with no node open")
+	}
+	v, ok := atoi(trimSpace(b[2:]))
+	if !ok {
+		return im.fail("S record: eval %q is not an integer", b[2:])
+	}
+	fr := &im.stack[n-1]
+	fr.stand, fr.hasStand = engine.Score(v), true
+	im.rec.StandPat(engine.StandPatInfo{ID: fr.id, Eval: fr.stand, Cutoff: fr.stand >= fr.beta})
+	return nil
+}
+
+// moveRec: "M move index".
+func (im *importer) moveRec(b []byte) *StreamError {
+	n := len(im.stack)
+	if n <= 1 {
+		return im.fail("M record with no node open")
+	}
+	var tok [3][]byte
+	f := splitInto(b[2:], tok[:])
+	if len(f) != 2 {
+		return im.fail("M record needs a move and its index: %q", shortText(b))
+	}
+	idx, ok := atoi(f[1])
+	if !ok || idx < 0 {
+		return im.fail("M record: index %q: want a number >= 0", f[1])
+	}
+	fr := &im.stack[n-1]
+	m, msg := im.parseMove(fr, f[0])
+	if msg != "" {
+		return im.fail("M record: %s", msg)
+	}
+	fr.lastIndex = idx
+	im.rec.Move(engine.MoveInfo{ID: fr.id, Move: m, Index: idx})
+	return nil
+}
+
+// extension: "X plies", for the next child entered.
+func (im *importer) extension(b []byte) *StreamError {
+	n := len(im.stack)
+	if n <= 1 {
+		return im.fail("X record with no node open")
+	}
+	v, ok := atoi(trimSpace(b[2:]))
+	if !ok || v < -15 || v > 15 {
+		return im.fail("X record: plies %q: want -15 to 15", b[2:])
+	}
+	fr := &im.stack[n-1]
+	fr.pendingExt = v
+	im.rec.Extension(engine.ExtensionInfo{ID: fr.id, Plies: v})
+	return nil
+}
+
+// abort: "A": the search unwound every open node (a stop, a time limit);
+// they are closed as stopped.
+func (im *importer) abort(b []byte) *StreamError {
+	if len(b) > 1 && len(trimSpace(b[1:])) > 0 {
+		return im.fail("A record takes no arguments")
+	}
+	if im.rec == nil {
+		return nil
+	}
+	for n := len(im.stack); n > 1; n = len(im.stack) {
+		fr := &im.stack[n-1]
+		im.rec.Leave(engine.LeaveInfo{ID: fr.id, Cause: engine.CauseStop, CutIndex: -1})
+		if fr.moved {
+			im.pos.UnmakeMove()
+		}
+		im.stack = im.stack[:n-1]
+	}
+	im.aborted = true
+	return nil
+}
+
+// end: "end [best=MOVE] [nodes=N]".
+func (im *importer) end(rest []byte) *StreamError {
+	if !im.active {
+		return im.fail("end record without a search (no position record before it)")
+	}
+	if len(im.stack) > 1 {
+		return im.fail("end record with %d node(s) open (fewer leaves than enters)", len(im.stack)-1)
+	}
+	for _, kv := range fields(rest) {
+		key, v, ok := strings.Cut(string(kv), "=")
+		if !ok {
+			return im.fail("end record: malformed option %q (want key=value)", kv)
+		}
+		switch key {
+		case "best":
+			im.bestMove = v
+		case "nodes":
+			x, ok := atoi64([]byte(v))
+			if !ok || x < 0 {
+				return im.fail("end record: nodes %q is not a count", v)
+			}
+			im.engineNodes = x
+		default:
+			// Unknown keys are allowed: later protocol versions may add some.
+		}
+	}
+	im.endSearch()
+	return nil
+}
+
+// endSearch finishes the current search's run.
+func (im *importer) endSearch() {
+	status := trace.StatusComplete
+	if im.aborted {
+		status = trace.StatusTruncated
+	}
+	im.finish(status, nil)
+}
+
+// finish closes the current run with status (open nodes are closed as
+// stopped by the recorder) and records err as the reason.
+func (im *importer) finish(status trace.Status, cause error) {
+	if !im.active {
+		return
+	}
+	im.active = false
+	if im.rec == nil {
+		return // a position with no node: nothing to record
+	}
+	rec := im.rec
+	im.rec = nil
+	var best engine.Move
+	if im.bestMove != "" {
+		if pos, err := engine.ParseFEN(im.fen); err == nil {
+			if m, err := pos.ParseUCI(im.bestMove); err == nil {
+				best = m
+			}
+		}
+	}
+	if best == engine.NoMove {
+		best = im.lastRootB
+	}
+	// Close the nodes still open (a stream cut short or broken) before
+	// the run node, so the run node's score is that of the last root.
+	for n := len(im.stack); n > 1; n = len(im.stack) {
+		fr := &im.stack[n-1]
+		rec.Leave(engine.LeaveInfo{ID: fr.id, Cause: engine.CauseStop, CutIndex: -1})
+		if fr.moved {
+			im.pos.UnmakeMove()
+		}
+		im.stack = im.stack[:n-1]
+	}
+	runCause := engine.CauseNone
+	if status != trace.StatusComplete {
+		runCause = engine.CauseStop
+	}
+	if len(im.stack) == 1 {
+		rec.Leave(engine.LeaveInfo{ID: 0, Score: im.lastRoot, Bound: engine.BoundExact, Cause: runCause, CutIndex: -1,
+			Best: best, Searched: im.stack[0].kids, Generated: im.stack[0].kids})
+		im.stack = im.stack[:0]
+	}
+	if status == trace.StatusComplete {
+		status = "" // let the recorder tell a node limit apart
+	}
+	res := trace.Result{Status: status, BestMove: best, Score: im.lastRoot, Depth: im.lastIter, Elapsed: time.Since(im.start)}
+	if best != engine.NoMove {
+		res.PV = []engine.Move{best}
+	}
+	werr := rec.Finish(res)
+	r := &im.results[len(im.results)-1]
+	r.EngineNodes = im.engineNodes
+	r.BestMove = im.bestMove
+	if r.BestMove == "" && best != engine.NoMove {
+		r.BestMove = best.UCI()
+	}
+	r.Nodes = im.nextID - 1
+	if cause == nil {
+		cause = werr
+	}
+	r.Err = cause
+	if run, err := im.st.Run(context.WithoutCancel(im.ctx), im.runID); err == nil {
+		r.Status = run.Status
+	}
+}
+
+func kindByName(s string) (engine.NodeKind, bool) {
+	for i, n := range engine.KindNames() {
+		if n == s {
+			return engine.NodeKind(i), true
+		}
+	}
+	return 0, false
+}
+
+func boundByName(s string) (engine.Bound, bool) {
+	for i, n := range engine.BoundNames() {
+		if n == s {
+			return engine.Bound(i), true
+		}
+	}
+	return 0, false
+}
+
+func causeByName(s string) (engine.Cause, bool) {
+	for i, n := range engine.CauseNames() {
+		if n == s {
+			return engine.Cause(i), true
+		}
+	}
+	return 0, false
+}
+
+// splitInto splits b on spaces into dst's backing array (no allocation
+// while it fits) and returns the fields.
+func splitInto(b []byte, dst [][]byte) [][]byte {
+	out := dst[:0]
+	i := 0
+	for i < len(b) {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(b) && b[j] != ' ' && b[j] != '\t' {
+			j++
+		}
+		if j > i {
+			out = append(out, b[i:j])
+		}
+		i = j
+	}
+	return out
+}
+
+func fields(b []byte) [][]byte { return splitInto(b, nil) }
+
+func cut(b []byte) (word, rest []byte) {
+	b = trimSpace(b)
+	for i, c := range b {
+		if c == ' ' || c == '\t' {
+			return b[:i], trimSpace(b[i+1:])
+		}
+	}
+	return b, nil
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// atoi parses a decimal int32 without allocating.
+func atoi(b []byte) (int, bool) {
+	x, ok := atoi64(b)
+	if !ok || x < -1<<31 || x > 1<<31-1 {
+		return 0, false
+	}
+	return int(x), true
+}
+
+func atoi64(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	neg := false
+	if b[0] == '-' || b[0] == '+' {
+		neg = b[0] == '-'
+		b = b[1:]
+		if len(b) == 0 {
+			return 0, false
+		}
+	}
+	var x int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		x = x*10 + int64(c-'0')
+	}
+	if neg {
+		x = -x
+	}
+	return x, true
+}

@@ -1,0 +1,335 @@
+package foreign
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/emit"
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+func mustCreate(tb testing.TB) *trace.Store {
+	tb.Helper()
+	st, err := trace.Create(filepath.Join(tb.TempDir(), "t.trace"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return st
+}
+
+// emitter turns Horizon's own search into a protocol stream, as an
+// instrumented engine would write it.
+type emitter struct{ w *emit.Writer }
+
+func (e emitter) Enter(n engine.EnterInfo) {
+	switch n.Kind {
+	case engine.KindRun:
+	case engine.KindRoot:
+		e.w.Root(n.Depth, int(n.Alpha), int(n.Beta), n.Iteration)
+	default:
+		e.w.EnterWith(n.Move.UCI(), n.Depth, int(n.Alpha), int(n.Beta), n.Kind.String(), n.QSPly, n.QSLevel)
+	}
+}
+func (e emitter) StandPat(s engine.StandPatInfo)   { e.w.StandPat(int(s.Eval)) }
+func (e emitter) Move(m engine.MoveInfo)           { e.w.Move(m.Move.UCI(), m.Index) }
+func (e emitter) Extension(x engine.ExtensionInfo) { e.w.Extension(x.Plies) }
+func (e emitter) Leave(l engine.LeaveInfo) {
+	if l.ID == 0 {
+		return
+	}
+	e.w.LeaveWith(int(l.Score), emit.LeaveInfo{Bound: l.Bound.String(), Cause: l.Cause.String(), Best: bestText(l.Best),
+		Counts: true, Generated: l.Generated, Searched: l.Searched, CutIndex: l.CutIndex})
+}
+
+func bestText(m engine.Move) string {
+	if m == engine.NoMove {
+		return "-"
+	}
+	return m.UCI()
+}
+
+// horizonStream searches fen with Horizon's engine and returns the stream
+// an emitter writes for it, and the search's node count (run node included).
+func horizonStream(tb testing.TB, fen, variant string, depth int) ([]byte, int64) {
+	tb.Helper()
+	var buf bytes.Buffer
+	w := emit.New(&buf, "Horizon (via the protocol)", false)
+	w.Position("fen " + fen)
+	w.Limits("depth " + string(rune('0'+depth)))
+	o, err := engine.VariantOptions(variant)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pos, err := engine.ParseFEN(fen)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res := engine.NewSearcher(o).Search(context.Background(), pos, engine.Limits{Depth: depth}, emitter{w})
+	w.End(res.BestMove.UCI(), res.Stats.Nodes-1)
+	if err := w.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes(), res.Stats.Nodes
+}
+
+// TestHorizonRoundTrip records Horizon's search once directly and once
+// through the protocol: the trees must be the same node for node.
+func TestHorizonRoundTrip(t *testing.T) {
+	for _, variant := range []string{"captures", "see", "threshold"} {
+		t.Run(variant, func(t *testing.T) {
+			stream, nodes := horizonStream(t, kiwipete, variant, 3)
+			st := mustCreate(t)
+			runs, err := Import(context.Background(), st, bytes.NewReader(stream), Options{Version: "test"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runs) != 1 {
+				t.Fatalf("%d runs, want 1", len(runs))
+			}
+			r := runs[0]
+			if r.Status != trace.StatusComplete || r.Err != nil {
+				t.Fatalf("status %s, err %v", r.Status, r.Err)
+			}
+			if r.Nodes != nodes-1 || r.EngineNodes != nodes-1 {
+				t.Errorf("nodes %d (engine says %d), want %d", r.Nodes, r.EngineNodes, nodes-1)
+			}
+			run, err := st.Run(context.Background(), r.RunID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run.Engine != "Horizon (via the protocol)" || run.Nodes != nodes || run.FailHard {
+				t.Errorf("run: engine %q, nodes %d, fail hard %v", run.Engine, run.Nodes, run.FailHard)
+			}
+
+			// The same search recorded directly.
+			direct := mustCreate(t)
+			o, _ := engine.VariantOptions(variant)
+			pos, _ := engine.ParseFEN(kiwipete)
+			rec, err := direct.NewRecorder(context.Background(), trace.RunInfo{FEN: kiwipete, Variant: variant}, trace.RecordOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := engine.NewSearcher(o).Search(context.Background(), pos, engine.Limits{Depth: 3}, rec)
+			if err := rec.FinishSearch(res); err != nil {
+				t.Fatal(err)
+			}
+			var want, got []trace.Node
+			collect := func(s *trace.Store, run int64, out *[]trace.Node) {
+				if err := s.Subtree(context.Background(), run, 0, -1, func(n trace.Node) error {
+					n.RunID = 0
+					*out = append(*out, n)
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			collect(direct, rec.RunID(), &want)
+			collect(st, r.RunID, &got)
+			if len(got) != len(want) {
+				t.Fatalf("%d rows through the protocol, %d direct", len(got), len(want))
+			}
+			for i := 1; i < len(want); i++ { // the run node differs (depth, counts)
+				if got[i] != want[i] {
+					t.Fatalf("node %d differs:\n got %+v\nwant %+v", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestDerived: what the engine leaves out, Horizon derives.
+func TestDerived(t *testing.T) {
+	stream := `HZT 1
+engine Tiny
+position startpos
+E - 2 -100 100
+E e2e4 1 -100 100
+E e7e5 0 -100 100
+S 30
+L 30
+L -30
+E 0000 0 -100 -99
+L 250
+L 120
+end best=e2e4 nodes=4
+`
+	st := mustCreate(t)
+	runs, err := Import(context.Background(), st, strings.NewReader(stream), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nodes []trace.Node
+	st.Subtree(context.Background(), runs[0].RunID, 0, -1, func(n trace.Node) error { nodes = append(nodes, n); return nil })
+	if len(nodes) != 5 {
+		t.Fatalf("%d nodes, want 5", len(nodes))
+	}
+	tests := []struct {
+		id    int
+		kind  engine.NodeKind
+		bound engine.Bound
+		cause engine.Cause
+		best  string
+	}{
+		{1, engine.KindRoot, engine.BoundLower, engine.CauseNone, "0000"},
+		{2, engine.KindPV, engine.BoundExact, engine.CauseNone, "e7e5"},
+		{3, engine.KindQS, engine.BoundExact, engine.CauseNone, "0000"},
+		{4, engine.KindQS, engine.BoundLower, engine.CauseNone, "0000"},
+	}
+	for _, tc := range tests {
+		n := nodes[tc.id]
+		if n.Kind != tc.kind || n.Bound != tc.bound || n.Cause != tc.cause || n.Best.UCI() != tc.best {
+			t.Errorf("node %d: kind %s bound %s cause %s best %s, want %s %s %s %s", tc.id, n.Kind, n.Bound, n.Cause,
+				n.Best.UCI(), tc.kind, tc.bound, tc.cause, tc.best)
+		}
+	}
+	if nodes[4].Move != engine.NullMove || nodes[3].StandPat != 30 || !nodes[3].HasStandPat {
+		t.Errorf("null move node %+v, QS node %+v", nodes[4], nodes[3])
+	}
+	if p, err := st.PathSAN(context.Background(), runs[0].RunID, 4); err != nil || strings.Join(p, " ") != "--" {
+		t.Errorf("path to the null move: %v, %v", p, err)
+	}
+}
+
+// TestStreamErrors: every fault is a StreamError that says where, and the
+// run keeps what came before it, whole.
+func TestStreamErrors(t *testing.T) {
+	head := "HZT 1\nposition startpos\nE - 1 -50 50\n"
+	tests := []struct {
+		name, stream string
+		want         string // in the error
+		status       trace.Status
+		rows         int64 // rows kept, run node included
+	}{
+		{"illegal move", head + "E e2e5 0 -50 50\n", "byte 37 (line 4), node 1 (path (root)): illegal move e2e5", trace.StatusFailed, 2},
+		{"malformed move", head + "E e2 0 -50 50\n", "malformed move \"e2\"", trace.StatusFailed, 2},
+		{"malformed number", head + "E e2e4 x -50 50\n", "depth, alpha and beta must be integers", trace.StatusFailed, 2},
+		{"too many leaves", head + "L 0\nL 0\n", "(line 5), node 0 (path (root)): L record with no node open", trace.StatusFailed, 2},
+		{"end inside node", head + "E e2e4 0 -50 50\nend\n", "node 2 (path e2e4): end record with 2 node(s) open", trace.StatusFailed, 3},
+		{"truncated", head + "E e2e4 0 -50 50\nL 1", "ends inside a record", trace.StatusInterrupted, 3},
+		{"cut short", head + "E e2e4 0 -50 50\nL 1\n", "ends with 1 node(s) open", trace.StatusInterrupted, 3},
+		{"root with move", head + "L 0\nE e2e4 1 0 1\n", "a root has no move", trace.StatusFailed, 2},
+		{"unknown record", head + "Q 1\n", "unknown record", trace.StatusFailed, 2},
+		{"no position", "HZT 1\nE - 1 0 1\n", "before any position", "", 0},
+		{"bad header", "hello\n", "not a Horizon trace stream", "", 0},
+		{"newer", "HZT 9\n", "protocol version 9", "", 0},
+		{"pseudo move in legal mode", "HZT 1\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\n",
+			"illegal move e1d1", trace.StatusFailed, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st := mustCreate(t)
+			runs, err := Import(context.Background(), st, strings.NewReader(tc.stream), Options{})
+			var se *StreamError
+			if !errors.As(err, &se) || !errors.Is(err, ErrStream) {
+				t.Fatalf("error %v, want a StreamError", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q, want it to contain %q", err, tc.want)
+			}
+			if tc.status == "" {
+				if len(runs) != 0 {
+					t.Errorf("%d runs, want none", len(runs))
+				}
+				return
+			}
+			if len(runs) != 1 || runs[0].Status != tc.status {
+				t.Fatalf("runs %+v, want one %s", runs, tc.status)
+			}
+			run, _ := st.Run(context.Background(), runs[0].RunID)
+			if run.Rows != tc.rows {
+				t.Errorf("%d rows kept, want %d", run.Rows, tc.rows)
+			}
+			// The tree is whole: sizes tile.
+			var n int64
+			st.Subtree(context.Background(), run.ID, 0, -1, func(x trace.Node) error {
+				n++
+				if x.ID == 0 && x.SubtreeSize != run.Nodes {
+					t.Errorf("run node subtree %d, nodes %d", x.SubtreeSize, run.Nodes)
+				}
+				return nil
+			})
+			if n != run.Rows {
+				t.Errorf("%d rows readable, run says %d", n, run.Rows)
+			}
+		})
+	}
+}
+
+// TestPseudoLegal: a king-capture engine's move into check replays when
+// the stream says so.
+func TestPseudoLegal(t *testing.T) {
+	stream := "HZT 1\nmoves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\nL 0\nE e1f1 0 -1 0\nL 5\nL -5\nend\n"
+	st := mustCreate(t)
+	runs, err := Import(context.Background(), st, strings.NewReader(stream), Options{})
+	if err != nil || runs[0].Status != trace.StatusComplete || runs[0].Nodes != 3 {
+		t.Fatalf("runs %+v, err %v", runs, err)
+	}
+	bad := strings.Replace(stream, "e1f1", "e1c3", 1)
+	if _, err := Import(context.Background(), mustCreate(t), strings.NewReader(bad), Options{}); err == nil ||
+		!strings.Contains(err.Error(), "cannot be played") {
+		t.Errorf("a king jumping two squares: %v", err)
+	}
+}
+
+// TestSeveralSearches: one run per position record; an abort marks the
+// run truncated.
+func TestSeveralSearches(t *testing.T) {
+	stream := "HZT 1\nengine E\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\nA\nend nodes=2\nposition startpos moves e2e4\nE - 1 0 1\nL 3\n"
+	st := mustCreate(t)
+	runs, err := Import(context.Background(), st, strings.NewReader(stream), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 || runs[0].Status != trace.StatusTruncated || runs[1].Status != trace.StatusComplete {
+		t.Fatalf("runs %+v", runs)
+	}
+	if runs[0].EngineNodes != 2 || runs[0].Nodes != 2 || !strings.Contains(runs[1].FEN, " b KQkq") {
+		t.Errorf("runs %+v", runs)
+	}
+}
+
+// FuzzImport: no stream makes the importer panic, and what it keeps is a
+// whole tree.
+func FuzzImport(f *testing.F) {
+	stream, _ := horizonStream(f, kiwipete, "see", 2)
+	f.Add(stream)
+	f.Add([]byte("HZT 1\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\nS 3\nM e7e5 0\nX 1\nE e7e5 -1 0 1\nL 2 b=exact c=none m=- g=1 s=0 x=-1\nL 1\nA\nend best=e2e4 nodes=3\n"))
+	f.Add([]byte("HZT 1\nmoves pseudo\nscores hard\nposition fen 4k3/8/8/8/8/8/4r3/4K3 w - - 0 1\nE - 1 0 1\nE e1f1 0 -1 0 k=qs q=0 l=1\nL 0\n"))
+	dir := f.TempDir()
+	st, err := trace.Create(filepath.Join(dir, "f.trace"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { st.Close() })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		runs, _ := Import(context.Background(), st, bytes.NewReader(data), Options{})
+		for _, r := range runs {
+			run, err := st.Run(context.Background(), r.RunID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rows int64
+			err = st.Subtree(context.Background(), run.ID, 0, -1, func(n trace.Node) error {
+				rows++
+				if n.SubtreeSize < 1 || n.End() > run.Nodes {
+					t.Fatalf("node %d: subtree [%d, %d) outside the run's %d nodes", n.ID, n.ID, n.End(), run.Nodes)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rows != run.Rows || rows != run.Nodes {
+				t.Fatalf("run %d: %d rows readable, %d listed, %d nodes", run.ID, rows, run.Rows, run.Nodes)
+			}
+		}
+	})
+}
