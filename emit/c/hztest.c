@@ -1,0 +1,39 @@
+/* hztest.c - a tiny fixed "search" written through horizon_trace.h; the Go
+ * test emit/c_test.go builds it with tracing on and off and imports what it
+ * writes. */
+#include <stdio.h>
+
+#define HORIZON_TRACE_IMPL
+#include "horizon_trace.h"
+
+static long long nodes;
+
+/* A two-ply tree from the start position with a QS node and a null move. */
+static int leaf(const char *move, int depth, int alpha, int beta, int score) {
+    nodes++;
+    HZ_ENTER(move, depth, alpha, beta);
+    HZ_STANDPAT(score);
+    HZ_LEAVE(score);
+    return score;
+}
+
+int main(void) {
+    HZ_INIT("hztest 1.0", 0);
+    HZ_POSITION("startpos");
+    HZ_LIMITS("depth 2");
+    for (int iter = 1; iter <= 2; iter++) {
+        nodes++;
+        HZ_ROOT(iter, -1000, 1000, iter);
+        nodes++;
+        HZ_MOVE("e2e4", 0);
+        HZ_ENTER_KIND("e2e4", iter - 1, -1000, 1000, iter > 1 ? "pv" : "qs");
+        int v = -leaf("e7e5", iter - 2, -1000, 1000, 10);
+        HZ_EXTENSION(1);
+        v = -leaf("0000", iter - 2, -1000, 1000, 30) > v ? -30 : v;
+        HZ_LEAVE(v);
+        HZ_LEAVE(-v);
+    }
+    HZ_END("e2e4", nodes);
+    printf("nodes %lld active %d\n", nodes, HZ_ACTIVE);
+    return 0;
+}

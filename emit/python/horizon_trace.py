@@ -1,0 +1,125 @@
+"""horizon_trace - write the Horizon trace protocol (docs/trace-protocol.md)
+from a Python chess engine, so that `horizon trace --engine` and `horizon
+import` can record its search tree.
+
+    import horizon_trace
+    tw = horizon_trace.from_env("MyEngine 1.0")   # None when HORIZON_TRACE is unset
+    if tw:
+        tw.position("startpos moves e2e4")
+        tw.root(depth, alpha, beta, iteration)
+        tw.enter("e7e5", depth - 1, -beta, -alpha)   # every other node
+        tw.leave(score)                              # every return of a node
+        tw.end("e7e5", nodes)
+
+HORIZON_TRACE is a file path, or "fd:N" for a file descriptor the parent
+process left open (horizon trace --engine passes a pipe that way). The
+stream is buffered; end() flushes it. Standard library only.
+"""
+
+import io
+import os
+
+VERSION = 1
+ENV_VAR = "HORIZON_TRACE"
+
+
+class Writer:
+    """One trace stream. Not thread-safe: trace one search thread."""
+
+    def __init__(self, out, engine="", fail_hard=False, pseudo_legal=False):
+        """out: a text stream (the caller keeps ownership)."""
+        self._out = out
+        self._w = out.write
+        self._w("HZT %d\n" % VERSION)
+        if engine:
+            self._w("engine %s\n" % _one_line(engine))
+        self._w("scores %s\n" % ("hard" if fail_hard else "soft"))
+        if pseudo_legal:
+            self._w("moves pseudo\n")
+
+    def position(self, uci_args):
+        """Start a search: the arguments of a UCI position command."""
+        self._w("position %s\n" % _one_line(uci_args))
+
+    def limits(self, text):
+        self._w("limits %s\n" % _one_line(text))
+
+    def root(self, depth, alpha, beta, iteration=None):
+        """Enter a root node (one search of the root position)."""
+        if iteration is None:
+            self._w("E - %d %d %d\n" % (depth, alpha, beta))
+        else:
+            self._w("E - %d %d %d i=%d\n" % (depth, alpha, beta, iteration))
+
+    def enter(self, move, depth, alpha, beta, kind=None):
+        """Enter a node reached by move (UCI, "0000" for a null move)."""
+        if kind is None:
+            self._w("E %s %d %d %d\n" % (move, depth, alpha, beta))
+        else:
+            self._w("E %s %d %d %d k=%s\n" % (move, depth, alpha, beta, kind))
+
+    def stand_pat(self, value):
+        self._w("S %d\n" % value)
+
+    def move(self, move, index):
+        self._w("M %s %d\n" % (move, index))
+
+    def extension(self, plies):
+        self._w("X %d\n" % plies)
+
+    def leave(self, score, bound=None, cause=None, best=None):
+        """Leave the current node with its score (and what else is known)."""
+        if bound is None and cause is None and best is None:
+            self._w("L %d\n" % score)
+            return
+        parts = ["L %d" % score]
+        if bound:
+            parts.append("b=" + bound)
+        if cause:
+            parts.append("c=" + cause)
+        if best:
+            parts.append("m=" + best)
+        self._w(" ".join(parts) + "\n")
+
+    def abort(self):
+        """The search unwound every open node (stopped by time, an exception)."""
+        self._w("A\n")
+
+    def end(self, best=None, nodes=None):
+        """End the search, with the engine's own node count, and flush."""
+        line = "end"
+        if best:
+            line += " best=" + best
+        if nodes is not None:
+            line += " nodes=%d" % nodes
+        self._w(line + "\n")
+        self._out.flush()
+
+    def flush(self):
+        self._out.flush()
+
+    def close(self):
+        self._out.close()
+
+
+def _one_line(s):
+    return str(s).replace("\n", " ").replace("\r", " ")
+
+
+def open_dest(dest, engine="", fail_hard=False, pseudo_legal=False):
+    """A Writer on dest: a path or "fd:N"."""
+    if dest.startswith("fd:"):
+        raw = os.fdopen(int(dest[3:]), "wb", buffering=0, closefd=True)
+    else:
+        raw = open(dest, "wb", buffering=0)
+    out = io.TextIOWrapper(io.BufferedWriter(raw, buffer_size=1 << 20), encoding="ascii",
+                           errors="replace", newline="\n", write_through=False)
+    return Writer(out, engine, fail_hard, pseudo_legal)
+
+
+def from_env(engine="", fail_hard=False, pseudo_legal=False):
+    """A Writer on the destination HORIZON_TRACE names, or None when unset."""
+    dest = os.environ.get(ENV_VAR, "")
+    if not dest:
+        return None
+    return open_dest(dest, engine, fail_hard, pseudo_legal)
