@@ -80,6 +80,8 @@ type Options struct {
 	// OnRun, when set, is called as each run starts recording (for a
 	// progress line or a live viewer).
 	OnRun func(run int64, rec *trace.Recorder)
+	// OnFinish, when set, is called as each run is finished.
+	OnFinish func(RunResult)
 }
 
 // RunResult is one search of the stream, recorded as one run.
@@ -964,6 +966,9 @@ func (im *importer) finish(status trace.Status, cause error) {
 	r.Err = cause
 	if run, err := im.st.Run(context.WithoutCancel(im.ctx), im.runID); err == nil {
 		r.Status = run.Status
+	}
+	if im.opts.OnFinish != nil {
+		im.opts.OnFinish(*r)
 	}
 }
 

@@ -51,6 +51,12 @@ type traceRunJSON struct {
 	NodesPerS  int64         `json:"nps"`
 	Hotspots   []hotspotJSON `json:"hotspots"`
 	WriteError string        `json:"write_error,omitempty"`
+
+	// Runs of other engines (trace --engine, import).
+	Engine        string `json:"engine,omitempty"`
+	EngineNodes   *int64 `json:"engine_nodes,omitempty"`   // nodes in the engine's stream (the run's nodes less the run node)
+	ReportedNodes *int64 `json:"reported_nodes,omitempty"` // the engine's own count (its end record, or its last UCI info)
+	StreamError   string `json:"stream_error,omitempty"`
 }
 
 // hotspotJSON is one ranked node with its move path.
@@ -81,7 +87,8 @@ truncated. Browse the result with --view or 'horizon view FILE', list it with
 		"horizon trace -o sample.trace",
 		"horizon trace --fen '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1' --depth 5 --qs none,captures,see -o wac.trace",
 		"horizon trace --epd testdata/wacnew.epd --id WAC.002 --depth 4 --qs threshold --qs-levels 6 -o t.trace",
-		"horizon trace --fen startpos --depth 6 --last-iteration --under e4,e5 -o small.trace")
+		"horizon trace --fen startpos --depth 6 --last-iteration --under e4,e5 -o small.trace",
+		"horizon trace --engine /tmp/e/ethereal --fen startpos --depth 10 -o ethereal.trace")
 	fen := fs.String("fen", "", "position as FEN ('startpos' for the initial position); default: the built-in sample")
 	epd := fs.String("epd", "", "EPD file: trace every position in it (or the one named by --id)")
 	id := fs.String("id", "", "with --epd: trace only the record with this id (its 'id' opcode)")
@@ -91,9 +98,13 @@ truncated. Browse the result with --view or 'horizon view FILE', list it with
 	under := fs.String("under", "", "keep only the nodes under this move path from the root, moves in SAN or UCI separated by commas or spaces")
 	asJSON := fs.Bool("json", false, "print the summary as JSON (an array of runs)")
 	viewAfter := fs.Bool("view", false, "open the viewer on the first run recorded (needs a terminal)")
+	engineCmd := fs.String("engine", "", "trace another UCI engine instead: its command line ('CMD [ARGS]'; more ARGS may follow the flags), instrumented to write the trace protocol to HORIZON_TRACE")
 	sf := addSearchFlags(fs, "captures,see", 5)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *engineCmd != "" {
+		return runTraceEngine(e, fs, sf, strings.Fields(*engineCmd), *fen, *epd, *id, *out, *maxNodes, *asJSON, *viewAfter)
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))

@@ -1,0 +1,453 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/foreign"
+	"github.com/horizonqs/horizon/trace"
+)
+
+func init() {
+	register(&command{name: "import", summary: "record another engine's trace stream (docs/trace-protocol.md) into a trace file", run: runImport})
+}
+
+func runImport(e *env, args []string) error {
+	fs := newFlags(e, "import", "STREAM [-o FILE] [--engine-name NAME] [--max-nodes N] [--json]",
+		`Reads a stream in the Horizon trace protocol (docs/trace-protocol.md), as an
+instrumented engine writes it to the file HORIZON_TRACE names, replays every
+move from the root position and records each search in it as a run. STREAM
+is a file, or - for standard input.
+
+A fault in the stream (a malformed record, an illegal move, more leaves than
+enters, a stream cut short) stops the import with an error naming the record's
+byte offset and the node's path; everything before it is kept, the run marked
+failed (interrupted when the stream was cut short).`,
+		"HORIZON_TRACE=ethereal.hzt ./ethereal <<< $'position startpos\\ngo depth 8\\nquit'; horizon import ethereal.hzt -o e.trace",
+		"horizon import - -o live.trace < /tmp/fifo")
+	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")
+	name := fs.String("engine-name", "", "engine name for streams that carry none")
+	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, "stop a run after this many nodes and mark it truncated")
+	asJSON := fs.Bool("json", false, "print the runs as JSON (an array)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("want one STREAM (a file, or - for standard input)")
+	}
+	if *maxNodes <= 0 {
+		return usagef("--max-nodes %d: want a positive number", *maxNodes)
+	}
+	var in io.Reader = e.stdin
+	if p := fs.Arg(0); p != "-" {
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	st, err := trace.Create(*out)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	runs, ierr := foreign.Import(e.ctx, st, in, foreign.Options{Engine: *name, Version: version(),
+		Record: trace.RecordOptions{MaxNodes: *maxNodes}})
+	return reportForeign(e, st, runs, ierr, *out, *asJSON)
+}
+
+// reportForeign prints the runs of another engine and returns the import's
+// error, naming the file where its runs are kept.
+func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error, out string, asJSON bool) error {
+	var js []traceRunJSON
+	for _, r := range runs {
+		label := r.FEN
+		j, err := summarizeRun(e.ctx, st, r.RunID, label, nil)
+		if err != nil {
+			return err
+		}
+		j.Engine = r.Engine
+		n := r.Nodes
+		j.EngineNodes = &n
+		if r.EngineNodes >= 0 {
+			rn := r.EngineNodes
+			j.ReportedNodes = &rn
+		}
+		if r.Err != nil {
+			j.StreamError = r.Err.Error()
+		}
+		js = append(js, j)
+		if !asJSON {
+			printTraceRun(e.stdout, j)
+			if r.EngineNodes >= 0 && r.EngineNodes != r.Nodes {
+				fmt.Fprintf(e.stderr, "horizon: run %d: the engine counted %d nodes, its stream holds %d\n", r.RunID, r.EngineNodes, r.Nodes)
+			} else if r.EngineNodes >= 0 {
+				fmt.Fprintf(e.stdout, "  %s counted %s nodes itself; the stream holds as many\n\n", r.Engine, thousands(r.EngineNodes))
+			}
+		}
+	}
+	if err := st.Close(); err != nil {
+		return err
+	}
+	if asJSON {
+		if js == nil {
+			js = []traceRunJSON{}
+		}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(js); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "wrote %d run(s) to %s; browse with: horizon view %s\n", len(runs), out, out)
+	}
+	if ierr != nil {
+		if e.ctx.Err() != nil {
+			return fmt.Errorf("interrupted; the runs so far are in %s", out)
+		}
+		if len(runs) > 0 {
+			return fmt.Errorf("%w (what came before is kept in %s)", ierr, out)
+		}
+		return ierr
+	}
+	return nil
+}
+
+// runTraceEngine checks the flags that go with --engine and runs traceEngine.
+func runTraceEngine(e *env, fs *flag.FlagSet, sf *searchFlags, argv []string, fen, epd, id, out string, maxNodes int64,
+	asJSON, viewAfter bool) error {
+	argv = append(argv, fs.Args()...)
+	if len(argv) == 0 {
+		return usagef("--engine: empty command")
+	}
+	if maxNodes <= 0 {
+		return usagef("--max-nodes %d: want a positive number", maxNodes)
+	}
+	if viewAfter && asJSON {
+		return usagef("--view and --json do not go together")
+	}
+	var bad string
+	fs.Visit(func(f *flag.Flag) {
+		if _, ok := sf.switches[f.Name]; ok || f.Name == "qs" || f.Name == "last-iteration" || f.Name == "under" {
+			bad = f.Name
+		}
+	})
+	if bad != "" {
+		return usagef("--%s applies to Horizon's own engine, not with --engine", bad)
+	}
+	lim, err := sf.limits()
+	if err != nil {
+		return err
+	}
+	positions, err := loadPositionsOr(fen, epd, sampleFEN)
+	if err != nil {
+		return err
+	}
+	if id != "" {
+		if epd == "" {
+			return usagef("--id needs --epd")
+		}
+		var keep []engine.EPD
+		for _, p := range positions {
+			if p.ID == id {
+				keep = append(keep, p)
+			}
+		}
+		if len(keep) == 0 {
+			return fmt.Errorf("%s: no record with id %q", epd, id)
+		}
+		positions = keep
+	}
+	if viewAfter && !isTerminal(e.stdout) {
+		return fmt.Errorf("--view needs a terminal on standard output; record without it and run 'horizon view %s' in a terminal", out)
+	}
+	return traceEngine(e, argv, positions, epd, lim, out, maxNodes, asJSON, viewAfter)
+}
+
+// uciEngine is a UCI engine process started with HORIZON_TRACE on a pipe.
+type uciEngine struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	lines  chan string
+	name   string
+	trace  *os.File // the read end of the trace pipe
+	waited chan error
+}
+
+// startEngine starts argv with the trace pipe as fd 3 and does the UCI
+// handshake.
+func startEngine(ctx context.Context, argv []string) (*uciEngine, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "HORIZON_TRACE=fd:3")
+	cmd.ExtraFiles = []*os.File{pw}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	outp, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, fmt.Errorf("start engine: %w", err)
+	}
+	pw.Close()
+	u := &uciEngine{cmd: cmd, in: in, lines: make(chan string, 256), trace: pr, waited: make(chan error, 1)}
+	go func() {
+		sc := bufio.NewScanner(outp)
+		sc.Buffer(make([]byte, 1<<16), 1<<20)
+		for sc.Scan() {
+			u.lines <- sc.Text()
+		}
+		close(u.lines)
+		u.waited <- cmd.Wait()
+	}()
+	u.send("uci")
+	for {
+		line, err := u.next(ctx, 10*time.Second, "uciok")
+		if err != nil {
+			u.kill()
+			return nil, err
+		}
+		if n, ok := strings.CutPrefix(line, "id name "); ok {
+			u.name = strings.TrimSpace(n)
+		}
+		if line == "uciok" {
+			break
+		}
+	}
+	return u, nil
+}
+
+func (u *uciEngine) send(line string) { io.WriteString(u.in, line+"\n") }
+
+// next returns the engine's next line, failing after timeout (0: none).
+func (u *uciEngine) next(ctx context.Context, timeout time.Duration, waitingFor string) (string, error) {
+	var tc <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		tc = t.C
+	}
+	select {
+	case line, ok := <-u.lines:
+		if !ok {
+			return "", fmt.Errorf("the engine exited while Horizon waited for %q", waitingFor)
+		}
+		return strings.TrimSpace(line), nil
+	case <-tc:
+		return "", fmt.Errorf("the engine did not answer %q within %s", waitingFor, timeout)
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+func (u *uciEngine) kill() {
+	u.in.Close()
+	select {
+	case <-u.waited:
+	case <-time.After(2 * time.Second):
+		u.cmd.Process.Kill()
+	}
+}
+
+// traceEngine is `horizon trace --engine`: every position searched by the
+// UCI engine argv, its stream recorded live, one run per position.
+func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim engine.Limits, out string, maxNodes int64,
+	asJSON, viewAfter bool) error {
+	u, err := startEngine(e.ctx, argv)
+	if err != nil {
+		return fmt.Errorf("%s: %w", argv[0], err)
+	}
+	defer u.kill()
+	st, err := trace.Create(out)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	finished := make(chan foreign.RunResult, 16)
+	var mu sync.Mutex
+	var cur *trace.Recorder
+	var runs []foreign.RunResult
+	var ierr error
+	importDone := make(chan struct{})
+	go func() {
+		defer close(importDone)
+		runs, ierr = foreign.Import(e.ctx, st, u.trace, foreign.Options{Engine: u.name, PreferName: true, Version: version(),
+			Limits: goCommand(lim), Record: trace.RecordOptions{MaxNodes: maxNodes},
+			OnRun: func(_ int64, rec *trace.Recorder) {
+				mu.Lock()
+				cur = rec
+				mu.Unlock()
+			},
+			OnFinish: func(r foreign.RunResult) { finished <- r }})
+		// Keep the pipe drained after an early stop, so the engine never
+		// blocks writing to it.
+		io.Copy(io.Discard, u.trace)
+	}()
+
+	var searchErr error
+	reported := map[int64]int64{} // run: nodes in the engine's last UCI info line
+	for i := range positions {
+		if e.ctx.Err() != nil {
+			break
+		}
+		p := &positions[i]
+		label := shorten(positionLabel(epd, p), 40)
+		u.send("ucinewgame")
+		u.send("isready")
+		if err := u.waitFor(e.ctx, "readyok", 30*time.Second); err != nil {
+			searchErr = err
+			break
+		}
+		u.send("position fen " + p.FEN)
+		u.send(goCommand(lim))
+		stop := progressLine(e.stderr, func(el time.Duration) string {
+			mu.Lock()
+			rec := cur
+			mu.Unlock()
+			var n int64
+			if rec != nil {
+				n = rec.Nodes()
+			}
+			return fmt.Sprintf("%s %s  nodes %s  %.1fs", label, u.name, thousands(n), el.Seconds())
+		})
+		uciNodes, err := u.waitBestmove(e.ctx, importDone)
+		stop()
+		if err != nil {
+			searchErr = err
+			break
+		}
+		select {
+		case r := <-finished:
+			if uciNodes >= 0 {
+				reported[r.RunID] = uciNodes
+			}
+		case <-importDone:
+		case <-time.After(30 * time.Second):
+			searchErr = fmt.Errorf("%s answered bestmove but wrote no trace of the search: is it instrumented (HORIZON_TRACE)?", u.name)
+		}
+		if searchErr != nil || ierr != nil {
+			break
+		}
+	}
+	u.send("quit")
+	u.in.Close()
+	select {
+	case <-importDone:
+	case <-time.After(10 * time.Second):
+		u.cmd.Process.Kill()
+		<-importDone
+	}
+	if searchErr != nil && ierr == nil && e.ctx.Err() == nil {
+		ierr = searchErr
+	}
+	for i := range runs {
+		if n, ok := reported[runs[i].RunID]; ok && runs[i].EngineNodes < 0 {
+			runs[i].EngineNodes = n
+		}
+	}
+	if err := reportForeign(e, st, runs, ierr, out, asJSON); err != nil {
+		return err
+	}
+	if viewAfter && len(runs) > 0 {
+		return viewTrace(e, out, runs[0].RunID)
+	}
+	return nil
+}
+
+func (u *uciEngine) waitFor(ctx context.Context, want string, timeout time.Duration) error {
+	for {
+		line, err := u.next(ctx, timeout, want)
+		if err != nil {
+			return err
+		}
+		if line == want {
+			return nil
+		}
+	}
+}
+
+// waitBestmove reads until bestmove and returns the node count of the
+// last info line (-1: none); when the import stopped early (node limit, a
+// broken stream) it tells the engine to stop.
+func (u *uciEngine) waitBestmove(ctx context.Context, importDone <-chan struct{}) (int64, error) {
+	stopped := false
+	nodes := int64(-1)
+	for {
+		var line string
+		var err error
+		if !stopped {
+			select {
+			case <-importDone:
+				u.send("stop")
+				stopped = true
+				continue
+			case <-ctx.Done():
+				u.send("stop")
+				return nodes, ctx.Err()
+			case l, ok := <-u.lines:
+				if !ok {
+					return nodes, errors.New("the engine exited during its search")
+				}
+				line = strings.TrimSpace(l)
+			}
+		} else {
+			line, err = u.next(ctx, 30*time.Second, "bestmove")
+			if err != nil {
+				return nodes, err
+			}
+		}
+		if strings.HasPrefix(line, "bestmove") {
+			return nodes, nil
+		}
+		if strings.HasPrefix(line, "info ") {
+			f := strings.Fields(line)
+			for i := 0; i+1 < len(f); i++ {
+				if f[i] == "nodes" {
+					if n, err := strconv.ParseInt(f[i+1], 10, 64); err == nil {
+						nodes = n
+					}
+				}
+			}
+		}
+	}
+}
+
+// goCommand is the UCI go command for lim.
+func goCommand(lim engine.Limits) string {
+	s := "go"
+	if lim.Depth > 0 {
+		s += " depth " + strconv.Itoa(lim.Depth)
+	}
+	if lim.Nodes > 0 {
+		s += " nodes " + strconv.FormatInt(lim.Nodes, 10)
+	}
+	if lim.MoveTime > 0 {
+		s += " movetime " + strconv.FormatInt(lim.MoveTime.Milliseconds(), 10)
+	}
+	if s == "go" {
+		s += " infinite"
+	}
+	return s
+}
