@@ -89,6 +89,9 @@ type CheckReport struct {
 	Count      int64            `json:"violations"`
 	ByRule     map[string]int64 `json:"by_rule"`
 	Violations []Violation      `json:"listed"`
+	// Skipped names the rules not applied and why (another engine's run
+	// is checked only by the rules that hold for any engine).
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // Check walks run's tree once, in search order, and checks every node
@@ -105,8 +108,11 @@ func Check(ctx context.Context, st *trace.Store, run int64, opts CheckOptions) (
 	if err != nil {
 		return nil, err
 	}
-	o, err := RunOptions(r)
-	if err != nil {
+	var o engine.Options
+	var fr *foreignRules
+	if r.Engine != "" {
+		fr = newForeignRules(r) // another engine: the rules that hold for any
+	} else if o, err = RunOptions(r); err != nil {
 		return nil, fmt.Errorf("%s: run %d: %w", st.File(), run, err)
 	}
 	pos, err := engine.ParseFEN(r.FEN)
@@ -116,8 +122,11 @@ func Check(ctx context.Context, st *trace.Store, run int64, opts CheckOptions) (
 	// Rows may be missing under a recording filter, and from a run whose
 	// recorder died or failed: tiling rules are relaxed there.
 	partial := r.Filter != "" || r.Status == trace.StatusRunning || r.Status == trace.StatusFailed
-	c := &checker{st: st, run: r, opts: o, pos: pos, max: opts.Max, filtered: partial,
+	c := &checker{st: st, run: r, opts: o, pos: pos, max: opts.Max, filtered: partial, foreign: fr,
 		rep: &CheckReport{Run: r, RunID: r.ID, Variant: r.Variant, ByRule: map[string]int64{}, Violations: []Violation{}}}
+	if fr != nil {
+		c.rep.Skipped = fr.skipped()
+	}
 	err = st.Subtree(ctx, run, 0, -1, func(n trace.Node) error {
 		c.rows++
 		if c.rows&4095 == 0 {
@@ -196,6 +205,7 @@ type kid struct {
 	move       engine.Move
 	score      engine.Score
 	depth      int
+	alpha      engine.Score // the window's lower end on entry
 	incomplete bool
 }
 
@@ -221,6 +231,7 @@ type checker struct {
 	pos      *engine.Position
 	max      int
 	filtered bool
+	foreign  *foreignRules // set for another engine's run
 	rep      *CheckReport
 
 	stack   []cframe
@@ -275,7 +286,7 @@ func (c *checker) visit(n trace.Node) {
 	}
 	p.next = n.End()
 	c.structure(p, &f)
-	p.kids = append(p.kids, kid{id: n.ID, move: n.Move, score: n.Score, depth: n.Depth, incomplete: n.Incomplete || n.Cause == engine.CauseStop})
+	p.kids = append(p.kids, kid{id: n.ID, move: n.Move, score: n.Score, depth: n.Depth, alpha: n.Alpha, incomplete: n.Incomplete || n.Cause == engine.CauseStop})
 
 	if n.Kind == engine.KindQS {
 		f.qsPly = 0
@@ -285,11 +296,11 @@ func (c *checker) visit(n trace.Node) {
 	}
 	f.broken = p.broken
 	if n.Kind != engine.KindRoot && !f.broken {
-		if !c.legal(p, n.Move) {
+		if !c.legalFor(p, n.Move) {
 			c.violate(n.ID, RuleMove, "move %s is not legal in %s", uciOrNone(n.Move), c.pos.FEN())
 			f.broken = true
 		} else {
-			if p.n.Kind == engine.KindQS {
+			if p.n.Kind == engine.KindQS && c.foreign == nil {
 				c.qsMove(p, n)
 			}
 			c.pos.MakeMove(n.Move)
@@ -428,7 +439,10 @@ func (c *checker) pop() {
 	}
 	// A recording filter may have left out some of a node's children; the
 	// rules that need all of them are skipped there.
-	if f.tiled || !c.filtered {
+	switch {
+	case c.foreign != nil:
+		c.foreignScores(f)
+	case f.tiled || !c.filtered:
 		c.scores(f)
 	}
 	if f.moved {

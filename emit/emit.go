@@ -286,6 +286,26 @@ func (t *Writer) End(best string, nodes int64) {
 	t.Flush()
 }
 
+// EndTime is End with the search's time in milliseconds.
+func (t *Writer) EndTime(best string, nodes, ms int64) {
+	if t == nil {
+		return
+	}
+	b := append(t.buf[:0], "end"...)
+	if best != "" {
+		b = append(b, " best="...)
+		b = append(b, best...)
+	}
+	if nodes >= 0 {
+		b = append(b, " nodes="...)
+		b = strconv.AppendInt(b, nodes, 10)
+	}
+	b = append(b, " time="...)
+	b = strconv.AppendInt(b, ms, 10)
+	t.flushLine(b)
+	t.Flush()
+}
+
 // Flush writes out the buffer.
 func (t *Writer) Flush() error {
 	if t == nil {

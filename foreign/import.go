@@ -166,6 +166,7 @@ type importer struct {
 	engineNodes int64
 	bestMove    string
 	start       time.Time
+	elapsed     time.Duration // the engine's own search time (end time=), 0 when not given
 
 	// Where the reader is.
 	offset, line int64
@@ -381,6 +382,7 @@ func (im *importer) position(text string) *StreamError {
 	im.aborted = false
 	im.engineNodes = -1
 	im.bestMove = ""
+	im.elapsed = 0
 	im.lastIter = 0
 	im.lastRoot, im.lastRootB = 0, engine.NoMove
 	im.start = time.Now()
@@ -455,8 +457,15 @@ func (im *importer) begin() *StreamError {
 	limJSON, _ := json.Marshal(map[string]any{"go": lim, "max_nodes": im.opts.Record.MaxNodes})
 	ro := im.opts.Record
 	ro.Engine, ro.FailHard = name, im.failHard
-	rec, err := im.st.NewRecorder(im.ctx, trace.RunInfo{FEN: im.fen, Variant: name, Limits: string(limJSON),
-		Version: im.opts.Version}, ro)
+	// Options holds what the stream declared about the engine's moves,
+	// for the checks (compare.Check reads "moves").
+	moves := "legal"
+	if im.pseudo {
+		moves = "pseudo"
+	}
+	optJSON, _ := json.Marshal(map[string]any{"moves": moves, "scores": map[bool]string{false: "soft", true: "hard"}[im.failHard]})
+	rec, err := im.st.NewRecorder(im.ctx, trace.RunInfo{FEN: im.fen, Variant: name, Options: string(optJSON),
+		Limits: string(limJSON), Version: im.opts.Version}, ro)
 	if err != nil {
 		return &StreamError{Offset: im.recOffset, Line: im.line, Node: -1, Msg: err.Error()}
 	}
@@ -468,7 +477,7 @@ func (im *importer) begin() *StreamError {
 	im.stack = im.stack[:0]
 	im.stack = append(im.stack, frame{id: 0, kind: engine.KindRun, alpha: -engine.Infinity, beta: engine.Infinity,
 		qsPly: -1, lastIndex: -1})
-	rec.Enter(engine.EnterInfo{ID: 0, Parent: -1, Alpha: -engine.Infinity, Beta: engine.Infinity, Kind: engine.KindRun,
+	rec.Enter(engine.EnterInfo{ID: 0, Parent: -1, Depth: depthLimit(lim), Alpha: -engine.Infinity, Beta: engine.Infinity, Kind: engine.KindRun,
 		QSPly: -1, QSLevel: -1, InCheck: im.pos.InCheck()})
 	return nil
 }
@@ -886,6 +895,12 @@ func (im *importer) end(rest []byte) *StreamError {
 				return im.fail("end record: nodes %q is not a count", v)
 			}
 			im.engineNodes = x
+		case "time":
+			x, ok := atoi64([]byte(v))
+			if !ok || x < 0 {
+				return im.fail("end record: time %q is not a number of milliseconds", v)
+			}
+			im.elapsed = time.Duration(x) * time.Millisecond
 		default:
 			// Unknown keys are allowed: later protocol versions may add some.
 		}
@@ -948,7 +963,11 @@ func (im *importer) finish(status trace.Status, cause error) {
 	if status == trace.StatusComplete {
 		status = "" // let the recorder tell a node limit apart
 	}
-	res := trace.Result{Status: status, BestMove: best, Score: im.lastRoot, Depth: im.lastIter, Elapsed: time.Since(im.start)}
+	elapsed := im.elapsed
+	if elapsed == 0 {
+		elapsed = time.Since(im.start)
+	}
+	res := trace.Result{Status: status, BestMove: best, Score: im.lastRoot, Depth: im.lastIter, Elapsed: elapsed}
 	if best != engine.NoMove {
 		res.PV = []engine.Move{best}
 	}
@@ -970,6 +989,20 @@ func (im *importer) finish(status trace.Status, cause error) {
 	if im.opts.OnFinish != nil {
 		im.opts.OnFinish(*r)
 	}
+}
+
+// depthLimit reads the depth out of limits text ("depth 13", "go depth
+// 13"), 0 when there is none; the run node carries it, as Horizon's own do.
+func depthLimit(lim string) int {
+	f := strings.Fields(lim)
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] == "depth" {
+			if d, ok := atoi([]byte(f[i+1])); ok && d > 0 && d < 128 {
+				return d
+			}
+		}
+	}
+	return 0
 }
 
 func kindByName(s string) (engine.NodeKind, bool) {

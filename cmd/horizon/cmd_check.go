@@ -92,11 +92,19 @@ incomplete are checked for structure only.`,
 	return nil
 }
 
+// printSkipped notes the rules a run of another engine was not checked by.
+func printSkipped(w io.Writer, rep *compare.CheckReport) {
+	if rep.Skipped != "" {
+		fmt.Fprintf(w, "  note: %s\n", rep.Skipped)
+	}
+}
+
 func printCheck(w io.Writer, rep *compare.CheckReport) {
 	r := rep.Run
 	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Variant, r.Status, r.Depth, thousands(rep.Rows))
 	if rep.Count == 0 {
 		fmt.Fprintln(w, "no violations")
+		printSkipped(w, rep)
 		return
 	}
 	rules := make([]string, 0, len(rep.ByRule))
@@ -118,5 +126,8 @@ func printCheck(w io.Writer, rep *compare.CheckReport) {
 	}
 	if n := rep.Count - int64(len(rep.Violations)); n > 0 {
 		fmt.Fprintf(w, "  ... and %s more (raise --max to list them)\n", thousands(n))
+	}
+	if rep.Skipped != "" {
+		printSkipped(w, rep)
 	}
 }

@@ -19,6 +19,7 @@
  *   HZ_ENTER("e7e5", depth, alpha, beta);        entering any other node
  *   HZ_LEAVE(score);                             every return of a node
  *   HZ_END("e7e5", nodes);                       when the search is done
+ *                                                (HZ_END_MS adds its time in ms)
  * and optionally HZ_ENTER_KIND (explicit pv/nonpv/qs), HZ_STANDPAT, HZ_MOVE,
  * HZ_EXTENSION, HZ_ABORT (a longjmp/exception unwound the search).
  *
@@ -45,6 +46,7 @@
 #define HZ_LEAVE(score) HZ_U_(score)
 #define HZ_ABORT() ((void)0)
 #define HZ_END(best, nodes) (HZ_U_(best), HZ_U_(nodes))
+#define HZ_END_MS(best, nodes, ms) (HZ_U_(best), HZ_U_(nodes), HZ_U_(ms))
 #define HZ_ACTIVE 0
 
 #else
@@ -66,7 +68,7 @@ void hz_line(const char *record, const char *text);
 void hz_enter(const char *move, int depth, int alpha, int beta, const char *kind, int iteration);
 void hz_int(char tag, long long value);
 void hz_move(const char *move, int index);
-void hz_end(const char *best, long long nodes);
+void hz_end(const char *best, long long nodes, long long ms);
 void hz_close(void);
 
 #define HZ_ACTIVE (hz_out != NULL)
@@ -85,7 +87,8 @@ void hz_close(void);
 #define HZ_EXTENSION(plies) do { if (hz_out) hz_int('X', (plies)); } while (0)
 #define HZ_LEAVE(score) do { if (hz_out) hz_int('L', (score)); } while (0)
 #define HZ_ABORT() do { if (hz_out) fputs("A\n", hz_out); } while (0)
-#define HZ_END(best, nodes) do { if (hz_out) hz_end((best), (nodes)); } while (0)
+#define HZ_END(best, nodes) do { if (hz_out) hz_end((best), (nodes), -1); } while (0)
+#define HZ_END_MS(best, nodes, ms) do { if (hz_out) hz_end((best), (nodes), (ms)); } while (0)
 
 #ifdef HORIZON_TRACE_IMPL
 
@@ -184,13 +187,14 @@ void hz_move(const char *move, int index) {
     fwrite(b, 1, (size_t)(p - b), hz_out);
 }
 
-/* hz_end ends a search (best "" or NULL: none; nodes < 0: not reported)
- * and flushes, so a reader sees the whole search at once. */
-void hz_end(const char *best, long long nodes) {
-    char b[64], *p = b;
+/* hz_end ends a search (best "" or NULL: none; nodes, ms < 0: not
+ * reported) and flushes, so a reader sees the whole search at once. */
+void hz_end(const char *best, long long nodes, long long ms) {
+    char b[96], *p = b;
     p = hz_str(p, "end", 3);
     if (best && *best) { p = hz_str(p, " best=", 6); p = hz_str(p, best, 7); }
     if (nodes >= 0) { p = hz_str(p, " nodes=", 7); p = hz_itoa(p, nodes); }
+    if (ms >= 0) { p = hz_str(p, " time=", 6); p = hz_itoa(p, ms); }
     *p++ = '\n';
     fwrite(b, 1, (size_t)(p - b), hz_out);
     fflush(hz_out);

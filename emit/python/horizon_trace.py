@@ -13,7 +13,7 @@ import` can record its search tree.
 
 HORIZON_TRACE is a file path, or "fd:N" for a file descriptor the parent
 process left open (horizon trace --engine passes a pipe that way). The
-stream is buffered; end() flushes it. Standard library only.
+stream is buffered (64 KiB, so a live reader follows); end() flushes it. Standard library only.
 """
 
 import io
@@ -85,13 +85,16 @@ class Writer:
         """The search unwound every open node (stopped by time, an exception)."""
         self._w("A\n")
 
-    def end(self, best=None, nodes=None):
-        """End the search, with the engine's own node count, and flush."""
+    def end(self, best=None, nodes=None, time_ms=None):
+        """End the search, with the engine's own node count and its time in
+        milliseconds, and flush."""
         line = "end"
         if best:
             line += " best=" + best
         if nodes is not None:
             line += " nodes=%d" % nodes
+        if time_ms is not None:
+            line += " time=%d" % time_ms
         self._w(line + "\n")
         self._out.flush()
 
@@ -112,7 +115,7 @@ def open_dest(dest, engine="", fail_hard=False, pseudo_legal=False):
         raw = os.fdopen(int(dest[3:]), "wb", buffering=0, closefd=True)
     else:
         raw = open(dest, "wb", buffering=0)
-    out = io.TextIOWrapper(io.BufferedWriter(raw, buffer_size=1 << 20), encoding="ascii",
+    out = io.TextIOWrapper(io.BufferedWriter(raw, buffer_size=1 << 16), encoding="ascii",
                            errors="replace", newline="\n", write_through=False)
     return Writer(out, engine, fail_hard, pseudo_legal)
 

@@ -24,11 +24,11 @@ class WriterTest(unittest.TestCase):
         w.leave(-5, bound="upper", cause="none", best="e7e5")
         w.leave(5)
         w.abort()
-        w.end("e2e4", 3)
+        w.end("e2e4", 3, time_ms=7)
         self.assertEqual(out.getvalue(), "\n".join([
             "HZT 1", "engine Tiny 1", "scores hard", "moves pseudo", "position startpos", "limits depth 1",
             "E - 1 -100 100 i=1", "M e2e4 0", "E e2e4 0 -100 100", "S 12", "L 12", "X 1",
-            "E 0000 0 -100 -99 k=qs", "L -5 b=upper c=none m=e7e5", "L 5", "A", "end best=e2e4 nodes=3", ""]))
+            "E 0000 0 -100 -99 k=qs", "L -5 b=upper c=none m=e7e5", "L 5", "A", "end best=e2e4 nodes=3 time=7", ""]))
 
     def test_env(self):
         os.environ.pop(horizon_trace.ENV_VAR, None)

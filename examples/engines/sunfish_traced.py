@@ -19,6 +19,7 @@ HORIZON_TRACE this runs Sunfish unchanged.
 import builtins
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.environ.get("SUNFISH_DIR", "."))
@@ -109,13 +110,14 @@ def install(tw):
         state["root_white"], state["best"] = white, None
         del colors[:]
         tw.position("fen " + _fen(hist[-1], white))
+        start = time.perf_counter()
         try:
             return orig_go_loop(searcher, hist, *args, **kwargs)
         finally:
             if colors:  # Stop unwound the search
                 tw.abort()
                 del colors[:]
-            tw.end(state["best"], searcher.nodes)
+            tw.end(state["best"], searcher.nodes, round(1000 * (time.perf_counter() - start)))
 
     sunfish_uci.print = ui_print
 

@@ -1,0 +1,88 @@
+package compare
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// foreignRules is how Check treats the run of another engine (recorded by
+// horizon trace --engine or horizon import): it knows nothing of that
+// engine's switches, so it applies only what holds for any alpha-beta
+// engine: the tree's shape and sizes, legal moves (pseudo-legal ones for an
+// engine that declared them), in-check flags, bounds that agree with the
+// window, a real move failing high ending its node with a fail high, and,
+// for an engine that declared fail-hard scores, every score inside its
+// window.
+type foreignRules struct {
+	pseudo   bool // the engine searches pseudo-legal moves (king-capture engines)
+	failHard bool
+}
+
+func newForeignRules(r trace.Run) *foreignRules {
+	var o struct {
+		Moves string `json:"moves"`
+	}
+	json.Unmarshal([]byte(r.Options), &o) // a run without the key is legal-move
+	return &foreignRules{pseudo: o.Moves == "pseudo", failHard: r.FailHard}
+}
+
+// skipped says which rules are not applied and why.
+func (fr *foreignRules) skipped() string {
+	skip := []string{RuleQSMoves, RuleStandPat, RuleLeaf, RuleBest, RuleRun}
+	why := "rules of Horizon's own engine (its QS variants' move sets and stand pat, its leaf causes, best moves and run node)"
+	if !fr.failHard {
+		skip = append(skip, RuleScore)
+		why += "; score: the engine declared fail-soft, whose scores may leave the window"
+	}
+	return "skipped for another engine's run: " + strings.Join(skip, ", ") + " (" + why + ")"
+}
+
+// legalFor reports whether m may be played at p's position: legal, or for
+// an engine that declared it, pseudo-legal; a null move always may.
+func (c *checker) legalFor(p *cframe, m engine.Move) bool {
+	if c.foreign == nil {
+		return c.legal(p, m)
+	}
+	if m == engine.NullMove {
+		return true
+	}
+	if c.foreign.pseudo {
+		pm, ok := c.pos.PseudoMove(m.From(), m.To(), m.Promotion())
+		return ok && pm == m
+	}
+	return c.legal(p, m)
+}
+
+// foreignScores checks a finished node of another engine's run.
+func (c *checker) foreignScores(f *cframe) {
+	n := f.n
+	if n.Incomplete || n.Cause == engine.CauseStop || n.Kind == engine.KindRun {
+		return
+	}
+	if n.Bound != engine.BoundNone {
+		if want := boundOf(n.Score, n.Alpha, n.Beta); n.Bound != want {
+			c.violate(n.ID, RuleBound, "score %d in window [%d, %d] is a %s bound, the node says %s", n.Score, n.Alpha, n.Beta, want, n.Bound)
+		}
+	}
+	if c.foreign.failHard && (n.Score < n.Alpha || n.Score > n.Beta) {
+		c.violate(n.ID, RuleScore, "fail-hard engine scored %d outside its window [%d, %d]", n.Score, n.Alpha, n.Beta)
+	}
+	// A real move searched against the node's beta (its child's alpha is
+	// -beta) that fails high cuts the node off: when it is the last child,
+	// the node must fail high too. (Null moves, probes at other windows and
+	// re-searches after it are not cutoffs.)
+	if len(f.kids) == 0 || !f.tiled && c.filtered {
+		return
+	}
+	k := f.kids[len(f.kids)-1]
+	if k.incomplete || k.move == engine.NullMove || k.move == engine.NoMove || k.alpha != -n.Beta {
+		return
+	}
+	if -k.score >= n.Beta && n.Score < n.Beta {
+		c.violate(n.ID, RuleCutoff, "its last move %s failed high (%d >= beta %d), but the node scored %d", k.move.UCI(),
+			-k.score, n.Beta, n.Score)
+	}
+}
