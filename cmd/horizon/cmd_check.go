@@ -41,7 +41,13 @@ the rule broken; exits 1 when there is any. Rules:
   best-move     the best move is a searched move that scored the node's score
   run           the run's score is its last iteration's
 The variant's switches come from the run's recorded options. Nodes a stop left
-incomplete are checked for structure only.`,
+incomplete are checked for structure only. Runs of other engines (trace
+--engine, import) are checked by the rules that hold for any engine:
+structure, subtree-size, legal-move (pseudo-legal moves where the engine
+declared them), in-check, bound, cutoff (a real move failing high against the
+node's beta ends it with a fail high) and, for an engine that declared
+fail-hard scores, score (every score inside its window); the others are
+skipped, and the report says so.`,
 		"horizon check sample.trace",
 		"horizon check sample.trace --run 2 --max 20",
 		"horizon check sample.trace --json | jq '.[].by_rule'")

@@ -41,17 +41,15 @@ failed (interrupted when the stream was cut short).`,
 	name := fs.String("engine-name", "", "engine name for streams that carry none")
 	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, "stop a run after this many nodes and mark it truncated")
 	asJSON := fs.Bool("json", false, "print the runs as JSON (an array)")
-	if err := parseFlags(fs, args); err != nil {
+	stream, err := parseFileFlags(fs, args)
+	if err != nil {
 		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("want one STREAM (a file, or - for standard input)")
 	}
 	if *maxNodes <= 0 {
 		return usagef("--max-nodes %d: want a positive number", *maxNodes)
 	}
 	var in io.Reader = e.stdin
-	if p := fs.Arg(0); p != "-" {
+	if p := stream; p != "-" {
 		f, err := os.Open(p)
 		if err != nil {
 			return err

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestImportErrors: a bad stream is one line on stderr naming the record's
+// offset and the node's path, exit 1, and the runs before it are kept.
+func TestImportErrors(t *testing.T) {
+	good := "HZT 1\nengine Tiny\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2\n"
+	tests := []struct {
+		name, stream string
+		code         int
+		want         []string
+		runs         string
+	}{
+		{"good", good, 0, nil, "wrote 1 run(s)"},
+		{"illegal", good + "position startpos\nE - 1 -50 50\nE e2e5 0 -50 50\n", 1,
+			[]string{"byte 119 (line 11)", "node 1 (path (root))", "illegal move e2e5", "kept in"}, "wrote 2 run(s)"},
+		{"cut short", good + "position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\n", 1,
+			[]string{"ends with 2 node(s) open", "path e2e4"}, "wrote 2 run(s)"},
+		{"not a stream", "hello\n", 1, []string{"not a Horizon trace stream"}, "wrote 0 run(s)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := writeFile(t, "s.hzt", tc.stream)
+			out := filepath.Join(t.TempDir(), "t.trace")
+			code, stdout, stderr := runCLI(t, "", "import", in, "-o", out)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr %s", code, tc.code, stderr)
+			}
+			if tc.code != 0 {
+				checkOneLineError(t, stderr, tc.want...)
+			}
+			if !strings.Contains(stdout, tc.runs) {
+				t.Errorf("stdout %q, want %q", stdout, tc.runs)
+			}
+		})
+	}
+	if code, _, stderr := runCLI(t, "", "import"); code != 2 || !strings.Contains(stderr, "import") {
+		t.Errorf("no STREAM: exit %d, %s", code, stderr)
+	}
+	// Stdin, and a check of what was imported.
+	out := filepath.Join(t.TempDir(), "t.trace")
+	if code, _, stderr := runCLI(t, good, "import", "-", "-o", out); code != 0 {
+		t.Fatal(stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "", "check", out); code != 0 || !strings.Contains(stdout, "no violations") {
+		t.Fatalf("check: %d %s %s", code, stdout, stderr)
+	}
+}
+
+// TestTraceEngineErrors: --engine with flags of Horizon's own engine, or a
+// command that does not start, is an error before any file is written.
+func TestTraceEngineErrors(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "t.trace")
+	if code, _, stderr := runCLI(t, "", "trace", "--engine", "/bin/true", "--qs", "see", "-o", out); code != 2 ||
+		!strings.Contains(stderr, "--qs applies to Horizon's own engine") {
+		t.Errorf("--qs with --engine: exit %d, %s", code, stderr)
+	}
+	code, _, stderr := runCLI(t, "", "trace", "--engine", "/nonexistent/engine", "--depth", "3", "-o", out)
+	if code != 1 {
+		t.Errorf("missing engine: exit %d, %s", code, stderr)
+	}
+	checkOneLineError(t, stderr, "/nonexistent/engine")
+}

@@ -1,0 +1,307 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/viewer"
+)
+
+// The integration tests of issue 13: real engines no one on the team wrote
+// (../shared/engines), built with Horizon's instrumentation by
+// examples/engines/build.sh, traced, and checked against their uninstrumented
+// builds.
+
+var (
+	enginesOnce sync.Once
+	enginesDir  string
+	enginesSkip string
+)
+
+// builtEngines runs build.sh once for the package's tests and returns its
+// OUTDIR, skipping when the sources, a compiler or libfathom are absent.
+func builtEngines(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs real engines: skipped with -short")
+	}
+	enginesOnce.Do(func() {
+		src := filepath.Join("..", "..", "..", "shared", "engines")
+		if _, err := os.Stat(filepath.Join(src, "ethereal", "src", "search.c")); err != nil {
+			enginesSkip = "../shared/engines is absent"
+			return
+		}
+		for _, tool := range []string{"cc", "patch", "python3"} {
+			if _, err := exec.LookPath(tool); err != nil {
+				enginesSkip = tool + " is not on PATH"
+				return
+			}
+		}
+		if _, err := os.Stat("/usr/include/tbprobe.h"); err != nil {
+			enginesSkip = "libfathom-dev is not installed (Ethereal needs it)"
+			return
+		}
+		dir, err := os.MkdirTemp("", "horizon-engines")
+		if err != nil {
+			enginesSkip = err.Error()
+			return
+		}
+		abs, _ := filepath.Abs(src)
+		cmd := exec.Command("sh", filepath.Join("..", "..", "examples", "engines", "build.sh"), dir)
+		cmd.Env = append(os.Environ(), "ENGINES="+abs)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			enginesSkip = "build.sh failed: " + err.Error() + "\n" + string(out)
+			return
+		}
+		enginesDir = dir
+	})
+	if enginesSkip != "" {
+		if strings.HasPrefix(enginesSkip, "build.sh failed") {
+			t.Fatal(enginesSkip)
+		}
+		t.Skip(enginesSkip)
+	}
+	return enginesDir
+}
+
+// uciSearch runs one search with a UCI engine and returns its bestmove and
+// the node count of its last info line at depth (the engine's own count).
+func uciSearch(t *testing.T, env []string, fen string, depth int, argv ...string) (best string, nodes int64) {
+	t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), env...)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	io.WriteString(in, "uci\nisready\nucinewgame\nposition fen "+fen+"\ngo depth "+strconv.Itoa(depth)+"\n")
+	sc := bufio.NewScanner(out)
+	nodes = -1
+	want := "depth " + strconv.Itoa(depth) + " "
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "info ") && strings.Contains(line, want) {
+			f := strings.Fields(line)
+			for i := 0; i+1 < len(f); i++ {
+				if f[i] == "nodes" {
+					nodes, _ = strconv.ParseInt(f[i+1], 10, 64)
+				}
+			}
+		}
+		if strings.HasPrefix(line, "bestmove") {
+			best = strings.Fields(line)[1]
+			break
+		}
+	}
+	io.WriteString(in, "quit\n")
+	in.Close()
+	if best == "" {
+		t.Fatalf("%s gave no bestmove", argv[0])
+	}
+	return best, nodes
+}
+
+// traceJSON is what the tests read of `trace --engine --json` and `import --json`.
+type traceJSON struct {
+	Run           int64  `json:"run"`
+	Status        string `json:"status"`
+	BestMove      string `json:"bestmove"`
+	Nodes         int64  `json:"nodes"`
+	QSNodes       int64  `json:"qs_nodes"`
+	EngineNodes   int64  `json:"engine_nodes"`
+	ReportedNodes int64  `json:"reported_nodes"`
+	Engine        string `json:"engine"`
+}
+
+func foreignRunJSON(t *testing.T, args ...string) []traceJSON {
+	t.Helper()
+	code, out, errOut := runCLI(t, "", args...)
+	if code != 0 {
+		t.Fatalf("horizon %s: exit %d: %s", strings.Join(args, " "), code, errOut)
+	}
+	var runs []traceJSON
+	if err := json.Unmarshal([]byte(out), &runs); err != nil || len(runs) != 1 {
+		t.Fatalf("horizon %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return runs
+}
+
+// checkClean runs `horizon check` on a run and wants no violation.
+func checkClean(t *testing.T, file string, run int64) {
+	t.Helper()
+	code, out, errOut := runCLI(t, "", "check", file, "--run", strconv.FormatInt(run, 10))
+	if code != 0 || !strings.Contains(out, "no violations") || !strings.Contains(out, "skipped for another engine's run") {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// walk calls fn with every node and its parent.
+func walk(t *testing.T, file string, run int64, fn func(n, parent trace.Node)) {
+	t.Helper()
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var stack []trace.Node
+	err = st.Subtree(context.Background(), run, 0, -1, func(n trace.Node) error {
+		for len(stack) > 0 && n.ID >= stack[len(stack)-1].End() {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			fn(n, stack[len(stack)-1])
+		}
+		stack = append(stack, n)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+const kiwipeteFEN = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+// TestTraceEthereal: Ethereal traced at depth 13 searches exactly as the
+// unpatched build, the trace holds its node count, passes check, has QS
+// nodes exactly where Ethereal's qsearch is, and lines up with a Horizon run
+// in diff and the viewer's compare mode.
+func TestTraceEthereal(t *testing.T) {
+	dir := builtEngines(t)
+	const depth = 13
+	best, nodes := uciSearch(t, nil, kiwipeteFEN, depth, filepath.Join(dir, "ethereal-plain"))
+	file := filepath.Join(t.TempDir(), "ethereal.trace")
+	r := foreignRunJSON(t, "trace", "--engine", filepath.Join(dir, "ethereal"), "--fen", kiwipeteFEN, "--depth", strconv.Itoa(depth),
+		"-o", file, "--json")[0]
+	if r.Status != "complete" || r.BestMove != best || r.EngineNodes != nodes || r.ReportedNodes != nodes || r.Nodes != nodes+1 {
+		t.Fatalf("traced %+v; unpatched Ethereal: bestmove %s, %d nodes", r, best, nodes)
+	}
+	if !strings.HasPrefix(r.Engine, "Ethereal 12.00") {
+		t.Errorf("run named %q, want Ethereal's id name", r.Engine)
+	}
+	checkClean(t, file, r.Run)
+
+	// QS is where Ethereal's code puts it: search() hands a node to
+	// qsearch() when depth <= 0 and the side to move is not in check, and
+	// qsearch() only ever calls qsearch().
+	var qs int64
+	walk(t, file, r.Run, func(n, p trace.Node) {
+		switch {
+		case n.Kind == engine.KindQS:
+			qs++
+			if p.Kind != engine.KindQS && (n.Depth > 0 || n.InCheck) {
+				t.Fatalf("QS root %d at depth %d, in check %v", n.ID, n.Depth, n.InCheck)
+			}
+		case p.Kind == engine.KindQS:
+			t.Fatalf("node %d (%s) below QS node %d", n.ID, n.Kind, p.ID)
+		case n.Kind != engine.KindRoot && n.Depth <= 0 && !n.InCheck:
+			t.Fatalf("full-width node %d at depth %d not in check: Ethereal would have called qsearch", n.ID, n.Depth)
+		}
+	})
+	if qs != r.QSNodes || qs == 0 {
+		t.Errorf("%d QS nodes walked, the run says %d", qs, r.QSNodes)
+	}
+
+	// diff against Horizon's see variant, and the viewer's compare mode.
+	if code, _, errOut := runCLI(t, "", "trace", "--fen", kiwipeteFEN, "--depth", "4", "--qs", "see", "-o", file, "--json"); code != 0 {
+		t.Fatal(errOut)
+	}
+	code, out, errOut := runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--json")
+	if code != 0 {
+		t.Fatalf("diff: %s", errOut)
+	}
+	var d struct {
+		Matched int64 `json:"matched"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil || d.Matched < 100 {
+		t.Fatalf("diff matched %d nodes (%v)\n%s", d.Matched, err, out)
+	}
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	m, err := viewer.New(context.Background(), st, viewer.Options{Run: 1, File: "ethereal.trace"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer scr.Fini()
+	scr.SetSize(170, 40)
+	m.Draw(scr)
+	m.Handle(tcell.NewEventKey(tcell.KeyRune, '=', tcell.ModNone))
+	m.Draw(scr)
+	scr.Show()
+	text := screenText(scr)
+	if !strings.Contains(text, "Ethereal") || !strings.Contains(text, "see") {
+		t.Fatalf("compare mode does not show both runs:\n%s", text)
+	}
+}
+
+func screenText(s tcell.SimulationScreen) string {
+	cells, w, h := s.GetContents()
+	var b strings.Builder
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if r := cells[y*w+x].Runes; len(r) > 0 {
+				b.WriteRune(r[0])
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestTraceSunfish: Sunfish, wrapped at run time, searches depth 5 exactly
+// as it ships; the trace holds every bound() call it counts, passes check
+// with its pseudo-legal moves, and its QS nodes are bound()'s depth == 0
+// case.
+func TestTraceSunfish(t *testing.T) {
+	dir := builtEngines(t)
+	const depth = 5
+	fen := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	best, nodes := uciSearch(t, nil, fen, depth, filepath.Join(dir, "sunfish-plain"))
+	stream := filepath.Join(t.TempDir(), "sunfish.hzt")
+	tbest, tnodes := uciSearch(t, []string{"HORIZON_TRACE=" + stream}, fen, depth, filepath.Join(dir, "sunfish"))
+	if tbest != best || tnodes != nodes {
+		t.Fatalf("traced Sunfish: bestmove %s, %d nodes at depth %d; as it ships: %s, %d", tbest, tnodes, depth, best, nodes)
+	}
+	time.Sleep(200 * time.Millisecond) // the engine flushes its stream as go_loop returns
+	file := filepath.Join(t.TempDir(), "sunfish.trace")
+	r := foreignRunJSON(t, "import", stream, "-o", file, "--json")[0]
+	if r.Status != "complete" || r.ReportedNodes != r.EngineNodes || r.EngineNodes < nodes || r.BestMove != best {
+		t.Fatalf("imported %+v; Sunfish said bestmove %s, %d nodes at depth %d", r, best, nodes, depth)
+	}
+	checkClean(t, file, r.Run)
+	walk(t, file, r.Run, func(n, p trace.Node) {
+		if n.Kind != engine.KindRoot && (n.Kind == engine.KindQS) != (n.Depth == 0) {
+			t.Fatalf("node %d: kind %s at depth %d; Sunfish's QS is depth 0", n.ID, n.Kind, n.Depth)
+		}
+	})
+
+	// The same through trace --engine.
+	file2 := filepath.Join(t.TempDir(), "sunfish2.trace")
+	r2 := foreignRunJSON(t, "trace", "--engine", filepath.Join(dir, "sunfish"), "--fen", fen, "--depth", strconv.Itoa(depth), "-o", file2, "--json")[0]
+	if r2.Status != "complete" || r2.EngineNodes != r2.ReportedNodes || r2.EngineNodes != r.EngineNodes || r2.BestMove != best {
+		t.Fatalf("trace --engine %+v, import %+v", r2, r)
+	}
+}
