@@ -25,7 +25,7 @@ func TestCHeader(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		flags []string
-	}{{"on", nil}, {"off", []string{"-DHORIZON_TRACE_OFF"}}} {
+	}{{"on", nil}, {"off", []string{"-DHORIZON_TRACE_OFF"}}, {"lazy", []string{"-DHZTEST_NO_INIT"}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			bin := filepath.Join(dir, "hztest-"+tc.name)
 			args := append([]string{"-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-o", bin, "c/hztest.c"}, tc.flags...)
@@ -46,7 +46,7 @@ func TestCHeader(t *testing.T) {
 				}
 				return
 			}
-			st, err := trace.Create(filepath.Join(dir, "c.trace"))
+			st, err := trace.Create(filepath.Join(dir, tc.name+".trace"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +55,11 @@ func TestCHeader(t *testing.T) {
 			if err != nil {
 				t.Fatalf("import: %v\n%s", err, data)
 			}
-			if len(runs) != 1 || runs[0].Engine != "hztest 1.0" || runs[0].Status != trace.StatusComplete ||
+			name := "hztest 1.0"
+			if tc.name == "lazy" { // HZ_POSITION opened the stream, unnamed
+				name = "unknown engine"
+			}
+			if len(runs) != 1 || runs[0].Engine != name || runs[0].Status != trace.StatusComplete ||
 				runs[0].Nodes != runs[0].EngineNodes || runs[0].Nodes != 8 || !strings.Contains(string(out), "nodes 8 active 1") {
 				t.Fatalf("runs %+v, program said %q", runs, out)
 			}

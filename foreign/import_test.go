@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -332,4 +333,20 @@ func FuzzImport(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDocExample imports the example of docs/trace-protocol.md, so the
+// specification's example stays valid.
+func TestDocExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/trace-protocol.md")
+	if err != nil {
+		t.Skip("docs/trace-protocol.md not found")
+	}
+	_, rest, _ := strings.Cut(string(doc), "## Example")
+	_, block, _ := strings.Cut(rest, "```\n")
+	block, _, _ = strings.Cut(block, "```")
+	runs, err := Import(context.Background(), mustCreate(t), strings.NewReader(block), Options{})
+	if err != nil || len(runs) != 1 || runs[0].Nodes != 4 || runs[0].EngineNodes != 4 || runs[0].Status != trace.StatusComplete {
+		t.Fatalf("runs %+v, err %v\n%s", runs, err, block)
+	}
 }

@@ -14,14 +14,17 @@
  * itself, from a UCI "setoption name HorizonTrace value PATH".
  *
  * The five lines a search adds:
- *   HZ_POSITION("startpos moves e2e4");          when a search starts
+ *   HZ_POSITION("startpos moves e2e4");          when a search starts (the
+ *                                                first call opens HORIZON_TRACE)
  *   HZ_ROOT(depth, alpha, beta, iteration);      entering the root search
  *   HZ_ENTER("e7e5", depth, alpha, beta);        entering any other node
  *   HZ_LEAVE(score);                             every return of a node
  *   HZ_END("e7e5", nodes);                       when the search is done
  *                                                (HZ_END_MS adds its time in ms)
- * and optionally HZ_ENTER_KIND (explicit pv/nonpv/qs), HZ_STANDPAT, HZ_MOVE,
- * HZ_EXTENSION, HZ_ABORT (a longjmp/exception unwound the search).
+ * and optionally HZ_INIT(name, fail_hard) at startup (names the engine and
+ * declares fail-hard scores), HZ_ENTER_KIND (explicit pv/nonpv/qs),
+ * HZ_STANDPAT, HZ_MOVE, HZ_EXTENSION, HZ_ABORT (a longjmp unwound the
+ * search), HZ_PSEUDO_LEGAL (a king-capture engine).
  *
  * Not thread-safe: trace one search thread.
  */
@@ -65,6 +68,7 @@ extern FILE *hz_out;
 int hz_open(const char *dest, const char *engine_name, int fail_hard);
 void hz_init(const char *engine_name, int fail_hard);
 void hz_line(const char *record, const char *text);
+void hz_position(const char *uci_args);
 void hz_enter(const char *move, int depth, int alpha, int beta, const char *kind, int iteration);
 void hz_int(char tag, long long value);
 void hz_move(const char *move, int index);
@@ -74,7 +78,7 @@ void hz_close(void);
 #define HZ_ACTIVE (hz_out != NULL)
 #define HZ_INIT(engine_name, fail_hard) hz_init((engine_name), (fail_hard))
 #define HZ_PSEUDO_LEGAL() do { if (hz_out) hz_line("moves", "pseudo"); } while (0)
-#define HZ_POSITION(uci_args) do { if (hz_out) hz_line("position", (uci_args)); } while (0)
+#define HZ_POSITION(uci_args) hz_position((uci_args))
 #define HZ_LIMITS(text) do { if (hz_out) hz_line("limits", (text)); } while (0)
 #define HZ_ROOT(depth, alpha, beta, iteration) \
     do { if (hz_out) hz_enter("-", (depth), (alpha), (beta), NULL, (iteration)); } while (0)
@@ -144,10 +148,20 @@ int hz_open(const char *dest, const char *engine_name, int fail_hard) {
     return 0;
 }
 
+static int hz_tried; /* HORIZON_TRACE was looked at */
+
 /* hz_init opens the destination HORIZON_TRACE names, if any. */
 void hz_init(const char *engine_name, int fail_hard) {
     const char *dest = getenv("HORIZON_TRACE");
+    hz_tried = 1;
     if (dest && *dest) hz_open(dest, engine_name, fail_hard);
+}
+
+/* hz_position starts a search; the first call opens HORIZON_TRACE when
+ * HZ_INIT did not. */
+void hz_position(const char *uci_args) {
+    if (!hz_tried) hz_init(NULL, 0);
+    if (hz_out) hz_line("position", uci_args);
 }
 
 void hz_line(const char *record, const char *text) {

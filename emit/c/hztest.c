@@ -18,7 +18,9 @@ static int leaf(const char *move, int depth, int alpha, int beta, int score) {
 }
 
 int main(void) {
+#ifndef HZTEST_NO_INIT
     HZ_INIT("hztest 1.0", 0);
+#endif
     HZ_POSITION("startpos");
     HZ_LIMITS("depth 2");
     for (int iter = 1; iter <= 2; iter++) {
