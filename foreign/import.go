@@ -122,8 +122,7 @@ type frame struct {
 	qsPly       int
 	iteration   int
 	moved       bool // move was made on the position
-	legal       engine.MoveList
-	hasGen      bool
+	hasGen      bool // im.legal[its depth] holds its legal moves
 	kids        int
 	realKids    int // children reached by a move, not a null move
 	lastKid     engine.Move
@@ -139,10 +138,20 @@ type frame struct {
 	hasLastMove bool
 }
 
+// sink is what the importer feeds: a *trace.Recorder (a benchmark of the
+// reading alone feeds a counter).
+type sink interface {
+	engine.Tracer
+	Context() context.Context
+	RunID() int64
+	Finish(trace.Result) error
+}
+
 type importer struct {
-	ctx  context.Context
-	st   *trace.Store
-	opts Options
+	ctx     context.Context
+	st      *trace.Store
+	opts    Options
+	newSink func(trace.RunInfo, trace.RecordOptions) (sink, error)
 
 	// Stream state that persists across searches.
 	header   bool
@@ -155,10 +164,11 @@ type importer struct {
 	fen         string
 	limits      string
 	pos         *engine.Position
-	rec         *trace.Recorder
+	rec         sink
 	runID       int64
 	nextID      int64
 	stack       []frame
+	legal       []engine.MoveList // legal moves by stack depth, generated on demand
 	lastRoot    engine.Score
 	lastRootB   engine.Move
 	lastIter    int
@@ -176,7 +186,11 @@ type importer struct {
 }
 
 func newImporter(ctx context.Context, st *trace.Store, opts Options) *importer {
-	return &importer{ctx: ctx, st: st, opts: opts, stack: make([]frame, 0, 256), engine: opts.Engine}
+	im := &importer{ctx: ctx, st: st, opts: opts, stack: make([]frame, 0, 256), engine: opts.Engine}
+	im.newSink = func(info trace.RunInfo, ro trace.RecordOptions) (sink, error) {
+		return st.NewRecorder(ctx, info, ro)
+	}
+	return im
 }
 
 // fail builds a StreamError at the current record.
@@ -464,15 +478,15 @@ func (im *importer) begin() *StreamError {
 		moves = "pseudo"
 	}
 	optJSON, _ := json.Marshal(map[string]any{"moves": moves, "scores": map[bool]string{false: "soft", true: "hard"}[im.failHard]})
-	rec, err := im.st.NewRecorder(im.ctx, trace.RunInfo{FEN: im.fen, Variant: name, Options: string(optJSON),
+	rec, err := im.newSink(trace.RunInfo{FEN: im.fen, Variant: name, Options: string(optJSON),
 		Limits: string(limJSON), Version: im.opts.Version}, ro)
 	if err != nil {
 		return &StreamError{Offset: im.recOffset, Line: im.line, Node: -1, Msg: err.Error()}
 	}
 	im.rec, im.runID, im.nextID = rec, rec.RunID(), 1
 	im.results = append(im.results, RunResult{RunID: im.runID, Engine: name, FEN: im.fen, EngineNodes: -1})
-	if im.opts.OnRun != nil {
-		im.opts.OnRun(im.runID, rec)
+	if r, ok := rec.(*trace.Recorder); ok && im.opts.OnRun != nil {
+		im.opts.OnRun(im.runID, r)
 	}
 	im.stack = im.stack[:0]
 	im.stack = append(im.stack, frame{id: 0, kind: engine.KindRun, alpha: -engine.Infinity, beta: engine.Infinity,
@@ -564,7 +578,7 @@ func (im *importer) enter(b []byte) *StreamError {
 		if string(f[0]) == "-" {
 			return im.fail("a node with no move below node %d: only roots have none (a null move is 0000)", parent.id)
 		}
-		m, msg := im.parseMove(parent, f[0])
+		m, msg := im.parseMove(n-1, f[0])
 		if msg != "" {
 			return im.fail("%s", msg)
 		}
@@ -610,8 +624,9 @@ func (im *importer) enter(b []byte) *StreamError {
 	return nil
 }
 
-// parseMove reads a UCI move (0000: a null move) played at parent's position.
-func (im *importer) parseMove(parent *frame, text []byte) (engine.Move, string) {
+// parseMove reads a UCI move (0000: a null move) played at the position of
+// the open node at stack depth at (the current position).
+func (im *importer) parseMove(at int, text []byte) (engine.Move, string) {
 	if string(text) == "0000" {
 		return engine.NullMove, ""
 	}
@@ -644,11 +659,15 @@ func (im *importer) parseMove(parent *frame, text []byte) (engine.Move, string) 
 		}
 		return engine.NoMove, fmt.Sprintf("move %s cannot be played in %s (not even ignoring checks)", text, im.pos.FEN())
 	}
+	for len(im.legal) <= at {
+		im.legal = append(im.legal, engine.MoveList{})
+	}
+	parent := &im.stack[at]
 	if !parent.hasGen {
-		im.pos.Generate(engine.GenAll, &parent.legal)
+		im.pos.Generate(engine.GenAll, &im.legal[at])
 		parent.hasGen = true
 	}
-	for _, m := range parent.legal.Slice() {
+	for _, m := range im.legal[at].Slice() {
 		if m.From() == from && m.To() == to && m.Promotion() == promo {
 			return m, ""
 		}
@@ -708,7 +727,7 @@ func (im *importer) leave(b []byte) *StreamError {
 			}
 			// The best move is one of this node's moves: parse it at
 			// this node's position.
-			m, msg := im.parseMove(fr, v)
+			m, msg := im.parseMove(n-1, v)
 			if msg != "" {
 				return im.fail("L record: best move: %s", msg)
 			}
@@ -827,7 +846,7 @@ func (im *importer) moveRec(b []byte) *StreamError {
 		return im.fail("M record: index %q: want a number >= 0", f[1])
 	}
 	fr := &im.stack[n-1]
-	m, msg := im.parseMove(fr, f[0])
+	m, msg := im.parseMove(n-1, f[0])
 	if msg != "" {
 		return im.fail("M record: %s", msg)
 	}
@@ -983,7 +1002,9 @@ func (im *importer) finish(status trace.Status, cause error) {
 		cause = werr
 	}
 	r.Err = cause
-	if run, err := im.st.Run(context.WithoutCancel(im.ctx), im.runID); err == nil {
+	if im.st == nil {
+		r.Status = status
+	} else if run, err := im.st.Run(context.WithoutCancel(im.ctx), im.runID); err == nil {
 		r.Status = run.Status
 	}
 	if im.opts.OnFinish != nil {

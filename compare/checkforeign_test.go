@@ -1,0 +1,48 @@
+package compare
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/foreign"
+)
+
+// TestCheckForeign: another engine's run is checked by the rules that hold
+// for any engine, and each of them can fail.
+func TestCheckForeign(t *testing.T) {
+	head := "HZT 1\nengine Other\n"
+	tests := []struct {
+		name, stream string
+		rule         string // "" for a clean run
+	}{
+		{"clean", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nE e7e5 0 -50 50\nL 10\nL -10\nE 0000 1 -51 -50\nL 60\nL 10\n", ""},
+		{"pseudo-legal declared", head + "moves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\nL 5\nL -5\n", ""},
+		{"cutoff", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL -70\nL 10\n", RuleCutoff},
+		{"bound", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 10 b=lower\nL -10\n", RuleBound},
+		{"fail-hard window", head + "scores hard\nposition startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 80\nL -50\n", RuleScore},
+		{"fail-soft allows it", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 80\nL -80\n", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st, _ := createTrace(t)
+			runs, err := foreign.Import(context.Background(), st, strings.NewReader(tc.stream), foreign.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Check(context.Background(), st, runs[0].RunID, CheckOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(rep.Skipped, "qs-moves") {
+				t.Errorf("skipped %q, want the Horizon-only rules named", rep.Skipped)
+			}
+			switch {
+			case tc.rule == "" && rep.Count != 0:
+				t.Errorf("violations %+v, want none", rep.Violations)
+			case tc.rule != "" && rep.ByRule[tc.rule] == 0:
+				t.Errorf("violations %+v, want %s", rep.Violations, tc.rule)
+			}
+		})
+	}
+}
