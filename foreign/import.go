@@ -48,6 +48,9 @@ type StreamError struct {
 }
 
 func (e *StreamError) Error() string {
+	if e.Line == 0 {
+		return "trace stream: " + e.Msg
+	}
 	where := fmt.Sprintf("record at byte %d (line %d)", e.Offset, e.Line)
 	if e.Node >= 0 {
 		path := strings.Join(e.Path, " ")

@@ -342,7 +342,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 				reported[r.RunID] = uciNodes
 			}
 		case <-importDone:
-		case <-time.After(30 * time.Second):
+		case <-time.After(10 * time.Second):
 			searchErr = fmt.Errorf("%s answered bestmove but wrote no trace of the search: is it instrumented (HORIZON_TRACE)?", u.name)
 		}
 		if searchErr != nil || ierr != nil {
@@ -357,8 +357,8 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 		u.cmd.Process.Kill()
 		<-importDone
 	}
-	if searchErr != nil && ierr == nil && e.ctx.Err() == nil {
-		ierr = searchErr
+	if searchErr != nil && e.ctx.Err() == nil {
+		ierr = searchErr // says what went wrong with the engine, which the stream's error only follows from
 	}
 	for i := range runs {
 		if n, ok := reported[runs[i].RunID]; ok && runs[i].EngineNodes < 0 {
