@@ -87,11 +87,14 @@ var variants = []Variant{
 	// (fail-hard there; Horizon returns fail-soft scores so bounds are exact
 	// about what was searched), ordered by victim value, plus victim minus
 	// attacker when the victim is worth more, plus the attacker's "action
-	// value" (the tutorial's per-piece bonus; Horizon uses the piece-type
-	// number so cheaper attackers are tried first among equals). Departure:
-	// promotions are searched too, as no engine leaves them out of QS.
-	{"captures", "003_484d058c518ad991.txt", "all captures with stand pat, tutorial ordering (victim, victim-attacker, action value)",
-		func() Options { o := base(); o.Ordering = OrderTutorial; return o }()},
+	// value", the tutorial's per-piece bonus: Horizon's values are pawn 6,
+	// knight and bishop 3, rook 2, queen and king 1 (actionValue), so that
+	// among equal victims the cheaper attacker is tried first, as 003
+	// intends. As in 003's search, a check at the horizon is extended by one
+	// ply, once per path (check-ext). Departure: promotions are searched
+	// too, as no engine leaves them out of QS.
+	{"captures", "003_484d058c518ad991.txt", "all captures with stand pat, tutorial ordering (victim, victim-attacker, action value), one check extension at the horizon",
+		func() Options { o := base(); o.Ordering, o.CheckExt = OrderTutorial, true; return o }()},
 	// mvv-lva follows the first part of 000_50fd9a7f31b2de46.txt: stand pat,
 	// captures only, sort key victimValue - attackerType. Departure:
 	// promotions are included in the capture set.
@@ -101,7 +104,13 @@ var variants = []Variant{
 	// only captures to the square of the last move, and such recaptures do
 	// not reduce depth anywhere in the tree, which also gives recapture
 	// extensions in the full-width part. DelayPenalty is micro-Max's
-	// delayed-gain penalty (v -= v > e), on by default as in micro-Max.
+	// delayed-gain penalty (v -= v > e), on by default as in micro-Max;
+	// mate scores are exempt from it (their distance already prefers the
+	// faster mate). As micro-Max searches each reply with alpha -l-(l>e),
+	// one below the usual -beta, Horizon widens the child's window to
+	// beta+1 when beta > eval, so that a reply that only proves ">= beta"
+	// still fails high after the penalty; PVS decides on a re-search by the
+	// penalised score.
 	// Departure: micro-Max's single search function and its own eval are
 	// replaced by Horizon's search and PeSTO eval; like micro-Max, the QS is
 	// one-sided (no test of the opponent's threats).
@@ -129,7 +138,11 @@ var variants = []Variant{
 	// table for depth bootstrapping; Horizon iterates the levels 0..L at each
 	// QS root itself and stops as soon as a pass met no auto-fail-high (its
 	// result is then valid at every higher level), so each QS tree is
-	// self-contained and traceable with the hash table off.
+	// self-contained and traceable with the hash table off. The price is
+	// declared: without 001's per-node hash entries, a later level pass
+	// re-searches the subtrees that met no auto-fail-high in the pass before
+	// (about 5% of the variant's nodes on the audit's traces); Horizon keeps
+	// this rather than make the trees depend on the hash table.
 	{"threshold", "001_e9a3077e1f6ab21e.txt", "multi-level QS: cheap captures extended, others cost a level, auto-fail-high when levels run out",
 		func() Options { o := base(); o.QSLevels = 4; return o }()},
 	// unified follows the second part of 000_50fd9a7f31b2de46.txt: every node
@@ -140,9 +153,11 @@ var variants = []Variant{
 	// front for the next iteration; the hash table is written after every
 	// iteration. Departure: the document's listing recurses with depth-1
 	// inside the iteration loop, which would repeat the same search; Horizon
-	// recurses with iterDepth-1, as the prose intends.
+	// recurses with iterDepth-1, as the prose intends. As in 000, every move
+	// gets the full window (pvs off); PVS, the extensions and the QS pruning
+	// switches apply on top when set.
 	{"unified", "000_50fd9a7f31b2de46.txt", "iterative deepening in every node, QS as its depth<=0 iteration, hash move in QS only if a capture",
-		func() Options { o := base(); o.Unified = true; return o }()},
+		func() Options { o := base(); o.Unified, o.PVS = true, false; return o }()},
 	// see is not from the documents: it is a modern reference as strong
 	// engines do it (MVV/LVA, SEE pruning of losing captures, delta pruning,
 	// check evasions in QS, quiet checks at the first QS ply).
@@ -373,7 +388,10 @@ func (o *Options) UnmarshalJSON(b []byte) error {
 
 // ParseOptionsJSON reads an options object: the preset named by "variant"
 // (or defVariant when the object has none), then every switch it sets, in
-// name order. Values may be typed or strings.
+// name order. Values may be typed or strings. It reads what a trace
+// recorded and does not call Validate: a run recorded with a combination
+// refused today (an older Horizon ignored the switch) must still open;
+// the checker reports such options (compare.RuleOptions).
 func ParseOptionsJSON(text, defVariant string) (Options, error) {
 	var m map[string]any
 	if err := json.Unmarshal([]byte(text), &m); err != nil {

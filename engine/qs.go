@@ -1,51 +1,56 @@
 package engine
 
-// Quiescence search. One function serves the variants whose QS is a plain
-// capture search with switches (none, captures, mvv-lva, recapture, beal,
-// see); the threshold scheme and the unified search have their own, because
-// their control flow differs, not just their switches.
+// Quiescence search. Three routines search QS nodes: qsearch (the capture
+// search with switches of none's successors: captures, mvv-lva, recapture,
+// beal, see), qsThreshold (001's levels) and the QS iteration of unified
+// (000). They share the QS steps here (the ply limits, stand pat with
+// delta pruning of the whole node, move generation, pruning of single
+// captures) and the move-loop steps of search.go, so a switch is read in
+// one place and reaches every routine it can apply to. A new QS technique
+// is one guard in qsStand, genQS or qsPrune.
 
-// quiesce is entered from a full-width node whose depth ran out.
-func (s *Searcher) quiesce(alpha, beta Score, ply, ext int) Score {
-	if s.opts.QSLevels > 0 && s.opts.QSMoves != QSNone {
-		thr := int32(s.opts.Threshold)
-		if thr <= 0 {
-			thr = 1 << 30 // from full-width nodes the threshold is infinite (001)
+// quiesce is entered from a full-width node whose depth ran out: it sets
+// the QS root's extras and hands the node to the routine NodeRoutine names.
+func (s *Searcher) quiesce(alpha, beta Score, ply int) Score {
+	f := &s.stack[ply]
+	f.qsPly, f.level = 0, -1
+	switch s.opts.NodeRoutine(0) {
+	case RoutineHorizon:
+		f.qsPly = -1
+		return s.horizon(alpha, beta, ply)
+	case RoutineUnified:
+		return s.unified(alpha, beta, 0, ply)
+	case RoutineThreshold:
+		f.level, f.qsRoot, f.threshold = s.opts.QSLevels, true, int32(s.opts.Threshold)
+		if f.threshold <= 0 {
+			f.threshold = 1 << 30 // from full-width nodes the threshold is infinite (001)
 		}
-		return s.qsThreshold(alpha, beta, ply, 0, s.opts.QSLevels, thr, ext, true)
+		return s.qsThreshold(alpha, beta, ply)
 	}
-	if s.opts.Unified {
-		return s.unified(alpha, beta, 0, ply, ext)
-	}
-	return s.qsearch(alpha, beta, ply, 0, ext)
+	return s.qsearch(alpha, beta, ply)
 }
 
-// standPat records the static eval a QS node stands pat on and reports
-// whether it alone fails high.
-func (s *Searcher) standPat(f *frame, eval, beta Score) bool {
-	f.standPat, f.hasStand = eval, true
-	if traceHooks && s.tr != nil {
-		s.traceStandPat(f, eval, beta)
+// horizon is a horizon node of a search without QS (qs-moves none): a
+// full-width leaf that returns its static evaluation. It is not a QS node.
+func (s *Searcher) horizon(alpha, beta Score, ply int) Score {
+	inCheck := traceHooks && s.tr != nil && s.pos.InCheck() // only a trace reads it
+	f := s.enter(ply, 0, alpha, beta, kindOf(ply, alpha, beta), inCheck)
+	if s.stopped {
+		return s.stopAtEntry(f)
 	}
-	if eval >= beta {
-		f.cause = CauseStandPat
-		return true
-	}
-	return false
+	eval := s.pos.Evaluate()
+	f.cause, f.standPat, f.hasStand = CauseHorizon, eval, true
+	return s.finish(f, eval, BoundExact, NoMove)
 }
 
-//go:noinline
-func (s *Searcher) traceStandPat(f *frame, eval, beta Score) {
-	s.tr.StandPat(StandPatInfo{ID: f.id, Eval: eval, Cutoff: eval >= beta})
-}
-
-// delayPenalty is micro-Max's delayed-gain penalty: a gain that comes later
-// is worth a little less, so the search prefers the faster of two wins.
-func (s *Searcher) delayPenalty(score, eval Score) Score {
-	if s.opts.DelayPenalty && score > eval && !score.IsMate() {
-		return score - 1
+// enterQS does the bookkeeping common to every QS node.
+func (s *Searcher) enterQS(alpha, beta Score, ply int, inCheck bool) *frame {
+	qsPly := s.stack[ply].qsPly
+	s.stats.QSNodes++
+	if qsPly > s.stats.MaxQSPly {
+		s.stats.MaxQSPly = qsPly
 	}
-	return score
+	return s.enter(ply, -qsPly, alpha, beta, KindQS, inCheck)
 }
 
 // qsInCheck computes the in-check flag of a QS node only when something
@@ -58,54 +63,90 @@ func (s *Searcher) qsInCheck() bool {
 	return false
 }
 
-// enterQS does the bookkeeping common to every QS node.
-func (s *Searcher) enterQS(alpha, beta Score, ply, qsPly, level, ext int, inCheck bool) *frame {
-	s.stats.QSNodes++
-	if qsPly > s.stats.MaxQSPly {
-		s.stats.MaxQSPly = qsPly
-	}
-	return s.enter(ply, -qsPly, alpha, beta, KindQS, qsPly, level, inCheck, ext)
+// qsLimit ends a QS node at the ply limits on its static eval.
+func (s *Searcher) qsLimit(f *frame) Score {
+	f.cause, f.standPat, f.hasStand = CauseMaxPly, f.eval, true
+	return s.finish(f, f.eval, BoundExact, NoMove)
 }
 
-// genQS fills f.moves with the variant's QS moves and scores them.
-func (s *Searcher) genQS(f *frame, qsPly int, evasions bool) {
-	p := s.pos
-	if evasions {
+// qsStand is the QS step before the moves: a node searching evasions has
+// no stand pat; otherwise it records its static eval and, when the variant
+// stands pat, takes it as its first score, cuts off on it at beta, raises
+// alpha to it and, with delta pruning, gives up when not even winning a
+// queen (and promoting) lifts it to alpha. It returns true when the node
+// ends here (see finishStand).
+func (s *Searcher) qsStand(f *frame, inCheck bool, beta Score) bool {
+	f.evasions = s.opts.Evades(inCheck)
+	if f.evasions {
+		return false
+	}
+	eval := f.eval
+	f.standPat, f.hasStand = eval, true
+	if !s.opts.StandPat {
+		return false
+	}
+	f.best, f.scored = eval, true
+	if traceHooks && s.tr != nil {
+		s.traceStandPat(f, eval, beta)
+	}
+	if eval >= beta {
+		f.cause = CauseStandPat
+		return true
+	}
+	f.alpha = max(f.alpha, eval)
+	if s.opts.DeltaPrune {
+		p := s.pos
+		swing := seeValue[Queen] + int32(s.opts.DeltaMargin)
+		if p.pieces[p.side][Pawn]&seventhRank(p.side) != 0 {
+			swing += seeValue[Queen] - seeValue[Pawn]
+		}
+		if int32(eval)+swing < int32(f.alpha) {
+			f.cause = CauseDelta
+			return true
+		}
+	}
+	return false
+}
+
+// finishStand leaves a node that qsStand ended: a stand-pat cutoff fails
+// high on the eval, a delta-pruned node fails low on it.
+func (s *Searcher) finishStand(f *frame) Score {
+	if f.cause == CauseStandPat {
+		return s.finish(f, f.eval, BoundLower, NoMove)
+	}
+	return s.finish(f, f.eval, BoundUpper, NoMove)
+}
+
+//go:noinline
+func (s *Searcher) traceStandPat(f *frame, eval, beta Score) {
+	s.tr.StandPat(StandPatInfo{ID: f.id, Eval: eval, Cutoff: eval >= beta})
+}
+
+// genQS fills f.moves with the moves QS allows at node f (Options.QSAllows;
+// every legal move when it searches evasions) and scores them.
+func (s *Searcher) genQS(f *frame) {
+	p, o := s.pos, &s.opts
+	if f.evasions {
 		p.Generate(GenAll, &f.moves)
 	} else {
 		p.Generate(GenCaptures, &f.moves)
-		switch s.opts.QSMoves {
-		case QSRecaptures:
-			// micro-Max: only moves to the square the last move went to.
-			to := p.LastMove().To()
+		if o.QSMoves == QSRecaptures {
 			n := 0
 			for _, m := range f.moves.Slice() {
-				if m.To() == to && p.IsCapture(m) {
+				if o.QSAllows(p, m, f.qsPly) {
 					f.moves.Moves[n] = m
 					n++
 				}
 			}
 			f.moves.N = n
-		case QSBeal:
-			// Beal / Rival: advanced pawn moves, here pushes to the 7th rank.
-			seventh, sixth := rank7, p.pieces[White][Pawn]&rank6&^(p.occ>>8)
-			if p.side == Black {
-				seventh, sixth = rank2, p.pieces[Black][Pawn]&rank3&^(p.occ<<8)
-			}
-			if sixth == 0 {
-				break // no pawn can step to the 7th: skip generating quiets
-			}
-			p.Generate(GenQuiets, &s.scratch)
-			for _, m := range s.scratch.Slice() {
-				if p.board[m.From()].Type() == Pawn && seventh.Has(m.To()) {
-					f.moves.add(m)
-				}
-			}
 		}
-		if s.opts.QSChecks && qsPly == 0 {
+		// The quiet moves QS allows: Beal's pushes to the 7th, and quiet
+		// checks at the first QS ply. Quiets are generated only when one
+		// of them may be allowed.
+		if (o.QSChecks && f.qsPly == 0) || (o.QSMoves == QSBeal && s.pawnCanReach7th()) {
 			p.Generate(GenQuiets, &s.scratch)
 			for _, m := range s.scratch.Slice() {
-				if p.GivesCheck(m) {
+				if o.QSAllows(p, m, f.qsPly) {
 					f.moves.add(m)
 				}
 			}
@@ -121,152 +162,136 @@ func (s *Searcher) genQS(f *frame, qsPly int, evasions bool) {
 	}
 }
 
-// qsearch is the switch-driven quiescence search (fail-soft).
-func (s *Searcher) qsearch(alpha, beta Score, ply, qsPly, ext int) Score {
+// pawnCanReach7th reports whether a pawn of the side to move can step to
+// its 7th rank.
+func (s *Searcher) pawnCanReach7th() bool {
 	p := s.pos
-	inCheck := s.qsInCheck()
-	f := s.enterQS(alpha, beta, ply, qsPly, qsPly, ext, inCheck)
-	if s.stopped {
-		f.cause = CauseStop
-		return s.finish(f, 0, BoundNone, NoMove)
+	if p.side == Black {
+		return p.pieces[Black][Pawn]&rank3&^(p.occ<<8) != 0
 	}
-	eval := p.Evaluate()
-	if s.opts.QSMoves == QSNone {
-		f.cause, f.standPat, f.hasStand = CauseHorizon, eval, true
-		return s.finish(f, eval, BoundExact, NoMove)
+	return p.pieces[White][Pawn]&rank6&^(p.occ>>8) != 0
+}
+
+// qsPrune is the QS guard on a single capture: delta pruning skips one whose
+// victim and margin cannot lift the eval above alpha, SEE pruning one that
+// loses material. Nodes searching evasions prune nothing. The counts give
+// the node its cause when nothing is left to search.
+func (s *Searcher) qsPrune(f *frame, m Move) bool {
+	p := s.pos
+	if f.evasions || !p.IsCapture(m) {
+		return false
 	}
-	if ply >= MaxPly || qsPly >= s.opts.MaxQSPly {
-		f.cause, f.standPat, f.hasStand = CauseMaxPly, eval, true
-		return s.finish(f, eval, BoundExact, NoMove)
+	if s.opts.DeltaPrune && m.Promotion() == NoPieceType &&
+		int32(f.eval)+seeValue[p.Captured(m)]+int32(s.opts.DeltaMargin) <= int32(f.alpha) {
+		f.deltaPruned++
+		return true
 	}
-	evasions := inCheck && s.opts.QSEvasions
-	origAlpha := alpha
-	best, scored := -Infinity, false
-	if !evasions {
-		f.standPat, f.hasStand = eval, true
-		if s.opts.StandPat {
-			best, scored = eval, true
-			if s.standPat(f, eval, beta) {
-				return s.finish(f, eval, BoundLower, NoMove)
-			}
-			if eval > alpha {
-				alpha = eval
-			}
-			// Delta pruning, whole node: not even winning a queen (and
-			// promoting) lifts the score to alpha.
-			if s.opts.DeltaPrune {
-				swing := seeValue[Queen] + int32(s.opts.DeltaMargin)
-				if p.pieces[p.side][Pawn]&[2]Bitboard{rank7, rank2}[p.side] != 0 {
-					swing += seeValue[Queen] - seeValue[Pawn]
-				}
-				if int32(eval)+swing < int32(alpha) {
-					f.cause = CauseDelta
-					return s.finish(f, eval, BoundUpper, NoMove)
-				}
-			}
-		}
+	if s.opts.SEEPrune && p.SEE(m) < 0 {
+		f.seePruned++
+		return true
 	}
-	s.genQS(f, qsPly, evasions)
-	if evasions && f.moves.N == 0 {
-		f.cause = CauseMate
-		return s.finish(f, -MateScore+Score(ply), BoundExact, NoMove)
-	}
-	bestMove := NoMove
-	seePruned, deltaPruned := 0, 0
-	child := &s.stack[ply+1]
-	for i := 0; i < f.moves.N; i++ {
-		m := f.pick(i)
-		if !evasions && p.IsCapture(m) {
-			if s.opts.DeltaPrune && m.Promotion() == NoPieceType &&
-				int32(eval)+seeValue[p.Captured(m)]+int32(s.opts.DeltaMargin) <= int32(alpha) {
-				deltaPruned++
-				continue
-			}
-			if s.opts.SEEPrune && p.SEE(m) < 0 {
-				seePruned++
-				continue
-			}
-		}
-		s.traceMove(f, m, i)
-		p.MakeMove(m)
-		score := -s.qsearch(-beta, -alpha, ply+1, qsPly+1, 0)
-		p.UnmakeMove()
-		f.searched++
-		if s.stopped {
-			f.cause = CauseStop
-			return s.finish(f, max(best, alpha), BoundNone, bestMove)
-		}
-		score = s.delayPenalty(score, eval)
-		scored = true
-		if score > best {
-			best = score
-			if score > alpha {
-				alpha, bestMove = score, m
-				f.updatePV(m, child)
-				if score >= beta {
-					f.cause, f.cutIndex = CauseBeta, i
-					break
-				}
-			}
-		}
-	}
-	if !scored {
-		// No stand pat and nothing searched: the static eval is all there is.
-		best = eval
+	return false
+}
+
+// qsFinish leaves a QS node after its moves: with no stand pat and nothing
+// searched, the static eval is all there is; a node whose every move was
+// pruned says by what.
+func (s *Searcher) qsFinish(f *frame, alpha, beta Score) Score {
+	if !f.scored {
+		f.best = f.eval
 	}
 	if f.searched == 0 && f.cause == CauseNone {
 		switch {
-		case seePruned > 0:
+		case f.seePruned > 0:
 			f.cause = CauseSEE
-		case deltaPruned > 0:
+		case f.deltaPruned > 0:
 			f.cause = CauseDelta
 		}
 	}
-	return s.finish(f, best, boundOf(best, origAlpha, beta), bestMove)
+	return s.finish(f, f.best, boundOf(f.best, alpha, beta), f.bestMove)
 }
 
-// qsThreshold is hgm's multi-level QS (001). level is the number of levels
-// left; threshold is the value of the piece captured on the previous ply. A
-// capture whose estimated gain is <= threshold is extended (keeps its
-// level); others cost a level, and with none left the node fails high by
-// rule (auto-fail-high). At the QS root (root) the levels are iterated
-// 0..level, stopping at the first pass that met no auto-fail-high: its
-// result holds at every higher level (depth bootstrapping).
-func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, threshold int32, ext int, root bool) Score {
+// qsearch is the switch-driven quiescence search (fail-soft).
+func (s *Searcher) qsearch(alpha, beta Score, ply int) Score {
 	p := s.pos
+	// Step 1. Enter the node.
 	inCheck := s.qsInCheck()
-	f := s.enterQS(alpha, beta, ply, qsPly, level, ext, inCheck)
+	f := s.enterQS(alpha, beta, ply, inCheck)
 	if s.stopped {
-		f.cause = CauseStop
-		return s.finish(f, 0, BoundNone, NoMove)
+		return s.stopAtEntry(f)
 	}
-	entryAlpha := alpha
-	eval := p.Evaluate()
-	if ply >= MaxPly || qsPly >= s.opts.MaxQSPly {
-		f.cause, f.standPat, f.hasStand = CauseMaxPly, eval, true
-		return s.finish(f, eval, BoundExact, NoMove)
+	// Step 2. The static eval, and the ply limits.
+	f.eval = p.Evaluate()
+	if ply >= MaxPly || f.qsPly >= s.opts.MaxQSPly {
+		return s.qsLimit(f)
 	}
-	evasions := inCheck && s.opts.QSEvasions
-	standing := s.opts.StandPat && !evasions
-	if !evasions {
-		f.standPat, f.hasStand = eval, true
+	// Step 3. Stand pat, and delta pruning of the whole node.
+	if s.qsStand(f, inCheck, beta) {
+		return s.finishStand(f)
 	}
-	best := -Infinity
-	if standing {
-		best = eval
-		if s.standPat(f, eval, beta) {
-			return s.finish(f, eval, BoundLower, NoMove)
+	// Step 4. The moves QS allows; in check with evasions, none is mate.
+	s.genQS(f)
+	if f.evasions && f.moves.N == 0 {
+		return s.noMoves(f, ply, true)
+	}
+	// Step 5. Search them, best first, past the pruning guard.
+	child := &s.stack[ply+1]
+	for i := 0; i < f.moves.N; i++ {
+		m := f.pick(i)
+		if s.qsPrune(f, m) {
+			continue
+		}
+		s.traceMove(f, m, i)
+		child.qsPly, child.level, child.ext = f.qsPly+1, -1, 0
+		p.MakeMove(m)
+		score := s.child(RoutineQS, f, beta, 0, ply, false)
+		p.UnmakeMove()
+		f.searched++
+		if s.stopped {
+			return s.stopInLoop(f)
+		}
+		if f.improve(m, i, score, beta, child) {
+			break
 		}
 	}
-	standAlpha := max(alpha, best)
-	s.genQS(f, qsPly, evasions)
-	if evasions && f.moves.N == 0 {
-		f.cause = CauseMate
-		return s.finish(f, -MateScore+Score(ply), BoundExact, NoMove)
+	// Step 6. Leave.
+	return s.qsFinish(f, alpha, beta)
+}
+
+// qsThreshold is hgm's multi-level QS (001). The node's level is the
+// number of levels left; its threshold is the value of the piece captured
+// on the previous ply. A capture whose estimated gain is <= threshold is
+// extended (keeps its level); others cost a level, and with none left the
+// node fails high by rule (auto-fail-high). At the QS root the levels are
+// iterated 0..level, stopping at the first pass that met no auto-fail-high:
+// its result holds at every higher level (depth bootstrapping).
+func (s *Searcher) qsThreshold(alpha, beta Score, ply int) Score {
+	p := s.pos
+	// Step 1. Enter the node.
+	inCheck := s.qsInCheck()
+	f := s.enterQS(alpha, beta, ply, inCheck)
+	if s.stopped {
+		return s.stopAtEntry(f)
 	}
-	// Estimated gain and extension; non-extended captures are searched
-	// first, so they carry a higher ordering key, from which the extension
-	// is read back as the moves are picked.
+	// Step 2. The static eval, and the ply limits.
+	f.eval = p.Evaluate()
+	if ply >= MaxPly || f.qsPly >= s.opts.MaxQSPly {
+		return s.qsLimit(f)
+	}
+	// Step 3. Stand pat, and delta pruning of the whole node.
+	if s.qsStand(f, inCheck, beta) {
+		return s.finishStand(f)
+	}
+	standBest, standAlpha, standScored := f.best, f.alpha, f.scored
+	// Step 4. The moves QS allows; in check with evasions, none is mate.
+	s.genQS(f)
+	if f.evasions && f.moves.N == 0 {
+		return s.noMoves(f, ply, true)
+	}
+	// Step 5. Estimated gain and extension. Non-extended captures are
+	// searched first, so they carry a higher ordering key, from which the
+	// extension is read back in the passes; the list is sorted once, so
+	// every pass walks the same order.
 	them := p.side.Other()
 	for i, m := range f.moves.Slice() {
 		gain := seeValue[p.Captured(m)]
@@ -274,30 +299,29 @@ func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, thresho
 		if p.attackersTo(m.To(), occ)&p.colors[them]&occ != 0 {
 			gain -= seeValue[p.board[m.From()].Type()]
 		}
-		if gain > threshold {
+		if gain > f.threshold {
 			f.scores[i] += keyNotExtended
 		}
 	}
 	for i := 0; i < f.moves.N; i++ {
-		f.pick(i) // sort once: every level pass walks the same order
+		f.pick(i)
 	}
-
-	first, last := level, level
-	if root {
+	// Step 6. The level passes: one at the node's level, or 0..level at
+	// the QS root until a pass meets no auto-fail-high.
+	first, last := f.level, f.level
+	if f.qsRoot {
 		first = 0
 	}
-	bestMove := NoMove
-	scored := standing
 	child := &s.stack[ply+1]
 	for lvl := first; lvl <= last; lvl++ {
 		before := s.afhCount
-		best, bestMove, alpha = -Infinity, NoMove, standAlpha
-		if standing {
-			best = eval
-		}
-		f.cause, f.cutIndex = CauseNone, -1
+		f.best, f.alpha, f.bestMove, f.scored = standBest, standAlpha, NoMove, standScored
+		f.cause, f.cutIndex, f.seePruned, f.deltaPruned = CauseNone, -1, 0, 0
 		for i := 0; i < f.moves.N; i++ {
 			m := f.moves.Moves[i]
+			if s.qsPrune(f, m) {
+				continue
+			}
 			extended := f.scores[i] < keyNotExtended
 			childLevel := lvl
 			if !extended {
@@ -307,116 +331,102 @@ func (s *Searcher) qsThreshold(alpha, beta Score, ply, qsPly, level int, thresho
 				// No level left to search this capture: it is assumed to win.
 				s.afhCount++
 				f.cause, f.cutIndex = CauseAutoFailHigh, i
-				best, bestMove, scored = max(best, beta), m, true
+				f.best, f.bestMove, f.scored = max(f.best, beta), m, true
 				break
 			}
-			victim := seeValue[p.Captured(m)]
 			s.traceMove(f, m, i)
 			if extended {
 				s.traceExt(f, m, 1) // the capture keeps its level
 			}
+			child.qsPly, child.level, child.threshold, child.qsRoot = f.qsPly+1, childLevel, seeValue[p.Captured(m)], false
+			child.ext = boolInt(extended)
 			p.MakeMove(m)
-			score := -s.qsThreshold(-beta, -alpha, ply+1, qsPly+1, childLevel, victim, boolInt(extended), false)
+			score := s.child(RoutineThreshold, f, beta, 0, ply, false)
 			p.UnmakeMove()
 			f.searched++
 			if s.stopped {
-				f.cause = CauseStop
-				return s.finish(f, max(best, alpha), BoundNone, bestMove)
+				return s.stopInLoop(f)
 			}
-			score = s.delayPenalty(score, eval)
-			scored = true
-			if score > best {
-				best = score
-				if score > alpha {
-					alpha, bestMove = score, m
-					f.updatePV(m, child)
-					if score >= beta {
-						f.cause, f.cutIndex = CauseBeta, i
-						break
-					}
-				}
+			if f.improve(m, i, score, beta, child) {
+				break
 			}
 		}
 		if s.afhCount == before {
 			break // bootstrapping: no auto-fail-high, so higher levels give the same result
 		}
-		if root && lvl == last && f.cause == CauseNone {
+		if f.qsRoot && lvl == last && f.cause == CauseNone {
 			// The levels ran out while the pass still leaned on
 			// auto-fail-highs below: the result is only as good as level L.
 			f.cause = CauseLevelExhausted
 		}
 	}
-	if !scored {
-		best = eval // no stand pat and nothing searched: the eval is all there is
-	}
-	return s.finish(f, best, boundOf(best, entryAlpha, beta), bestMove)
+	// Step 7. Leave.
+	return s.qsFinish(f, alpha, beta)
 }
 
 // unified is the search of 000's second part: one routine for full-width and
 // QS nodes, running an iterative-deepening loop in every node from the depth
 // the hash table vouches for up to max(depth, 1). At depth <= 0 its single
-// iteration is QS: stand pat instead of -INF, captures only, and the hash
-// move only when it is a capture. A move that raises alpha moves to the front
-// of the list for the next iteration; the hash table is written after each.
-func (s *Searcher) unified(alpha, beta Score, depth, ply, ext int) Score {
+// iteration is QS: stand pat instead of -INF, the moves QS allows, and the
+// hash move only when it is a capture. A move that raises alpha moves to the
+// front of the list for the next iteration; the hash table is written after
+// each. Its full-width iterations take the extensions and PVS of search,
+// its QS iteration the QS steps of qsearch.
+func (s *Searcher) unified(alpha, beta Score, depth, ply int) Score {
 	p := s.pos
-	inCheck := p.InCheck()
 	qs := depth <= 0
+	// Step 1. Enter the node.
+	inCheck := p.InCheck()
 	var f *frame
-	switch {
-	case qs:
-		f = s.enterQS(alpha, beta, ply, -depth, -depth, ext, inCheck)
-	case ply == 0:
-		f = s.enter(ply, depth, alpha, beta, KindRoot, -1, -1, inCheck, ext)
-	case beta-alpha > 1:
-		f = s.enter(ply, depth, alpha, beta, KindPV, -1, -1, inCheck, ext)
-	default:
-		f = s.enter(ply, depth, alpha, beta, KindNonPV, -1, -1, inCheck, ext)
+	if qs {
+		f = s.enterQS(alpha, beta, ply, inCheck)
+	} else {
+		f = s.enter(ply, depth, alpha, beta, kindOf(ply, alpha, beta), inCheck)
 	}
 	if s.stopped {
-		f.cause = CauseStop
-		return s.finish(f, 0, BoundNone, NoMove)
+		return s.stopAtEntry(f)
 	}
+	// Step 2. Draws (full width) and the ply limits.
 	if ply > 0 && !qs {
 		if c := s.drawCause(); c != CauseNone {
 			f.cause = c
 			return s.finish(f, DrawScore, BoundExact, NoMove)
 		}
 	}
-	if ply >= MaxPly || -depth >= s.opts.MaxQSPly {
+	if ply >= MaxPly || f.qsPly >= s.opts.MaxQSPly {
 		f.cause = CauseMaxPly
 		return s.finish(f, p.Evaluate(), BoundExact, NoMove)
 	}
 
-	// Hash probe: the move is used anyway; a useful score lets the
+	// Step 3. Hash probe: the move is used anyway; a useful score lets the
 	// iterations already done be skipped (depth bootstrapping).
 	startDepth, hashMove := 1, NoMove
-	best := -Infinity
 	if s.tt != nil {
 		if e, ok := s.tt.probe(p.key); ok {
 			hashMove = e.move()
 			sc := scoreFromTT(Score(e.score), ply)
 			if ply > 0 && (e.bound == BoundExact || (e.bound == BoundLower && sc >= beta) || (e.bound == BoundUpper && sc <= alpha)) {
-				startDepth, best = int(e.depth)+1, sc
+				startDepth, f.best = int(e.depth)+1, sc
 			}
 		}
 	}
 	maxIter := max(depth, 1)
 	if startDepth > maxIter {
 		f.cause = CauseTT
-		return s.finish(f, best, boundOf(best, alpha, beta), hashMove)
+		return s.finish(f, f.best, boundOf(f.best, alpha, beta), hashMove)
 	}
-	eval := p.Evaluate()
-	evasions := qs && inCheck && s.opts.QSEvasions
+	f.best = -Infinity
+	f.eval = p.Evaluate()
+
+	// Step 4. The moves: in QS stand pat first, then the moves QS allows
+	// with a capturing hash move in front; full width, every move.
 	if qs {
-		if s.opts.QSMoves == QSNone {
-			f.cause, f.standPat, f.hasStand = CauseHorizon, eval, true
-			return s.finish(f, eval, BoundExact, NoMove)
+		if s.qsStand(f, inCheck, beta) {
+			return s.finishStand(f)
 		}
-		s.genQS(f, -depth, evasions)
-		if evasions && f.moves.N == 0 {
-			f.cause = CauseMate
-			return s.finish(f, -MateScore+Score(ply), BoundExact, NoMove)
+		s.genQS(f)
+		if f.evasions && f.moves.N == 0 {
+			return s.noMoves(f, ply, true)
 		}
 		if !p.IsCapture(hashMove) {
 			hashMove = NoMove // in QS only a capturing hash move may be tried
@@ -430,87 +440,84 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply, ext int) Score {
 		p.Generate(GenAll, &f.moves)
 		f.generated = f.moves.N
 		if f.moves.N == 0 {
-			f.cause = CauseMate
-			if inCheck {
-				return s.finish(f, -MateScore+Score(ply), BoundExact, NoMove)
-			}
-			return s.finish(f, DrawScore, BoundExact, NoMove)
+			return s.noMoves(f, ply, inCheck)
 		}
 		s.scoreMoves(f, ply, hashMove)
+		f.lastTo = NoSquare
+		if lm := p.LastMove(); lm != NoMove && ply > 0 {
+			f.lastTo = lm.To()
+		}
 	}
 	// Sort once; later iterations keep the list order, best moves in front.
 	for i := 0; i < f.moves.N; i++ {
 		f.pick(i)
 	}
 
-	bestMove := NoMove
+	// Step 5. The iterations.
+	standBest, standAlpha, standScored := f.best, f.alpha, f.scored
 	bound := BoundUpper
-	scored := false
 	child := &s.stack[ply+1]
 	for iter := startDepth; iter <= maxIter; iter++ {
-		iterAlpha := alpha
-		best, bestMove = -Infinity, NoMove
-		f.cause, f.cutIndex = CauseNone, -1
-		if qs && !evasions {
-			f.standPat, f.hasStand = eval, true
-			if s.opts.StandPat {
-				best, scored = eval, true
-				if s.standPat(f, eval, beta) {
-					return s.finish(f, eval, BoundLower, NoMove)
-				}
-				iterAlpha = max(iterAlpha, eval)
-			}
-		}
+		f.best, f.alpha, f.bestMove, f.scored = standBest, standAlpha, NoMove, standScored
+		f.cause, f.cutIndex, f.seePruned, f.deltaPruned = CauseNone, -1, 0, 0
 		for i := 0; i < f.moves.N; i++ {
 			m := f.moves.Moves[i]
-			s.traceMove(f, m, i)
-			p.MakeMove(m)
-			childDepth := iter - 1
-			if qs {
-				childDepth = depth - 1
+			if qs && s.qsPrune(f, m) {
+				continue
 			}
-			score := -s.unified(-beta, -iterAlpha, childDepth, ply+1, 0)
+			s.traceMove(f, m, i)
+			childDepth := depth - 1
+			if qs {
+				child.ext, child.checkExt = 0, f.checkExt
+			} else {
+				childDepth = s.extend(f, child, m, iter)
+			}
+			r := s.opts.NodeRoutine(childDepth)
+			if r == RoutineUnified && childDepth <= 0 {
+				child.qsPly, child.level = -childDepth, -1
+			}
+			p.MakeMove(m)
+			score := s.child(r, f, beta, childDepth, ply, !qs && i > 0 && s.opts.PVS)
 			p.UnmakeMove()
 			f.searched++
 			if s.stopped {
-				f.cause = CauseStop
-				return s.finish(f, max(best, iterAlpha), BoundNone, bestMove)
+				return s.stopInLoop(f)
 			}
-			score = s.delayPenalty(score, eval)
-			scored = true
-			if score > best {
-				best = score
-				if score > iterAlpha {
-					iterAlpha, bestMove = score, m
-					f.updatePV(m, child)
-					if i > 0 {
-						// PutInFront: the next iteration tries it first.
-						copy(f.moves.Moves[1:i+1], f.moves.Moves[:i])
-						f.moves.Moves[0] = m
-					}
-					if score >= beta {
-						f.cause, f.cutIndex = CauseBeta, i
-						if !qs {
-							s.rewardQuiet(f, ply, m, iter)
-						}
-						break
-					}
+			cut := f.improve(m, i, score, beta, child)
+			if i > 0 && f.bestMove == m {
+				// PutInFront: the move raised alpha, the next iteration tries it first.
+				copy(f.moves.Moves[1:i+1], f.moves.Moves[:i])
+				f.moves.Moves[0] = m
+			}
+			if cut {
+				if !qs {
+					s.rewardQuiet(f, ply, m, iter)
 				}
+				break
 			}
 		}
-		if !scored {
-			best = eval // QS without stand pat and nothing searched
+		if !f.scored {
+			f.best = f.eval // QS without stand pat and nothing searched
 		}
-		bound = boundOf(best, alpha, beta)
+		bound = boundOf(f.best, alpha, beta)
 		if s.tt != nil {
 			storeDepth := iter
 			if qs {
 				storeDepth = 0
 			}
-			s.tt.store(p.key, bestMove, best, storeDepth, bound, ply)
+			s.tt.store(p.key, f.bestMove, f.best, storeDepth, bound, ply)
 		}
 	}
-	return s.finish(f, best, bound, bestMove)
+	// Step 6. Leave.
+	if qs && f.searched == 0 && f.cause == CauseNone {
+		switch {
+		case f.seePruned > 0:
+			f.cause = CauseSEE
+		case f.deltaPruned > 0:
+			f.cause = CauseDelta
+		}
+	}
+	return s.finish(f, f.best, bound, f.bestMove)
 }
 
 func boolInt(b bool) int {

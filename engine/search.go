@@ -70,15 +70,36 @@ type Result struct {
 }
 
 // frame is the per-ply state of the search: preallocated so a node
-// allocates nothing.
+// allocates nothing. The parent sets the node's extras (qsPly, level,
+// threshold, qsRoot, ext, checkExt) before it recurses, so they travel in
+// the frame rather than as parameters; enter resets the rest.
 type frame struct {
-	moves    MoveList
-	scores   [MaxMoves]int32
-	killers  [2]Move
-	pv       [MaxPly + 1]Move
-	pvLen    int
-	id       int64
-	checkExt bool // a check extension was given on the path to this node
+	moves   MoveList
+	scores  [MaxMoves]int32
+	killers [2]Move
+	pv      [MaxPly + 1]Move
+	pvLen   int
+	id      int64
+
+	// Set by the parent.
+	qsPly     int   // QS nodes: plies from the QS root (0 there); -1 elsewhere
+	level     int   // threshold QS: the node's level; -1 elsewhere
+	threshold int32 // threshold QS: the value captured on the previous ply (001)
+	qsRoot    bool  // threshold QS: the node is its QS root and iterates the levels
+	ext       int   // plies of extension the node's move got
+	checkExt  bool  // a check extension was given on the path to this node
+
+	// The node's own state, shared by the move loop's steps.
+	eval        Score // static eval, when the node computed it
+	evasions    bool  // QS node in check searching every evasion
+	alpha       Score // the window's lower end, raised as moves improve it
+	best        Score // fail-soft best so far
+	bestMove    Move
+	scored      bool // best holds a stand pat, a move's score or an auto-fail-high
+	lastTo      Square
+	seePruned   int
+	deltaPruned int
+
 	// What the node reports when it leaves.
 	cause     Cause
 	cutIndex  int
@@ -86,7 +107,6 @@ type frame struct {
 	searched  int
 	standPat  Score
 	hasStand  bool
-	ext       int
 }
 
 // Searcher runs searches with one set of options. It is single-threaded and
@@ -187,8 +207,9 @@ func (s *Searcher) Search(ctx context.Context, pos *Position, lim Limits, tr Tra
 	iterations := 0
 	for d := 1; d <= maxDepth; d++ {
 		s.iteration = d
-		s.stack[0].checkExt = false
-		score := s.search(-Infinity, Infinity, d, 0, 0)
+		root := &s.stack[0]
+		root.checkExt, root.ext, root.qsPly, root.level = false, 0, -1, -1
+		score := s.search(-Infinity, Infinity, d, 0)
 		iterations++
 		f := &s.stack[0]
 		if s.stopped {
@@ -265,8 +286,9 @@ func (s *Searcher) stop(r StopReason) {
 	}
 }
 
-// enter counts a node, gives it the next pre-order id and reports it.
-func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, qsPly, qsLevel int, inCheck bool, ext int) *frame {
+// enter counts a node, gives it the next pre-order id and reports it. The
+// node's extras (QS ply, level, extension) are in its frame already.
+func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, inCheck bool) *frame {
 	s.stats.Nodes++
 	s.stats.PlyNodes[ply]++
 	if ply > s.stats.MaxPly {
@@ -276,9 +298,11 @@ func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, qsPly
 	f.id = s.nextID
 	s.nextID++
 	f.pvLen = 0
-	f.cause, f.cutIndex, f.generated, f.searched, f.hasStand, f.ext = CauseNone, -1, 0, 0, false, ext
+	f.cause, f.cutIndex, f.generated, f.searched, f.hasStand = CauseNone, -1, 0, 0, false
+	f.alpha, f.best, f.bestMove, f.scored, f.evasions = alpha, -Infinity, NoMove, false, false
+	f.seePruned, f.deltaPruned = 0, 0
 	if traceHooks && s.tr != nil {
-		s.traceEnter(f, ply, depth, alpha, beta, kind, qsPly, qsLevel, inCheck)
+		s.traceEnter(f, ply, depth, alpha, beta, kind, inCheck)
 	}
 	s.checkStop()
 	return f
@@ -289,13 +313,13 @@ func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, qsPly
 // hooks are compiled in: with no tracer a hook costs its nil check alone.
 
 //go:noinline
-func (s *Searcher) traceEnter(f *frame, ply, depth int, alpha, beta Score, kind NodeKind, qsPly, qsLevel int, inCheck bool) {
+func (s *Searcher) traceEnter(f *frame, ply, depth int, alpha, beta Score, kind NodeKind, inCheck bool) {
 	parent, mv := int64(0), NoMove
 	if ply > 0 {
 		parent, mv = s.stack[ply-1].id, s.pos.LastMove()
 	}
 	s.tr.Enter(EnterInfo{ID: f.id, Parent: parent, Ply: ply, Depth: depth, Alpha: alpha, Beta: beta,
-		Kind: kind, QSPly: qsPly, QSLevel: qsLevel, Move: mv, InCheck: inCheck, Iteration: s.iteration})
+		Kind: kind, QSPly: f.qsPly, QSLevel: f.level, Move: mv, InCheck: inCheck, Iteration: s.iteration})
 }
 
 //go:noinline
@@ -347,29 +371,144 @@ func (f *frame) updatePV(m Move, child *frame) {
 	f.pvLen = n + 1
 }
 
+// The steps every move loop shares (full width, QS, threshold QS, unified):
+// stopAtEntry, noMoves, child, improve and stopInLoop. Each routine reads as
+// numbered steps around them.
+
+// stopAtEntry ends a node entered after the search was told to stop.
+func (s *Searcher) stopAtEntry(f *frame) Score {
+	f.cause = CauseStop
+	return s.finish(f, 0, BoundNone, NoMove)
+}
+
+// noMoves ends a node with no legal move (or no evasion): mate in check,
+// stalemate otherwise.
+func (s *Searcher) noMoves(f *frame, ply int, inCheck bool) Score {
+	f.cause = CauseMate
+	if inCheck {
+		return s.finish(f, -MateScore+Score(ply), BoundExact, NoMove)
+	}
+	return s.finish(f, DrawScore, BoundExact, NoMove)
+}
+
+// stopInLoop ends a node whose child was cut short by a stop: its score
+// describes a partial search, so it has no bound.
+func (s *Searcher) stopInLoop(f *frame) Score {
+	f.cause = CauseStop
+	return s.finish(f, max(f.best, f.alpha), BoundNone, f.bestMove)
+}
+
+// child searches the move just made at node f (at ply) with routine r and
+// returns its score from f's side, with the delayed-gain penalty. The
+// child's extras are set in s.stack[ply+1] already. With pvs the move gets
+// a null window first and the full window only when the penalised score
+// lands inside it. With the penalty on, the child's window reaches one
+// above beta (micro-Max's alpha -l-(l>e), 002): a reply that only proves
+// ">= beta+1" still fails high after v -= v > e, so the penalty never turns
+// a lower bound into an exact score or a fail low.
+func (s *Searcher) child(r Routine, f *frame, beta Score, depth, ply int, pvs bool) Score {
+	alpha := f.alpha
+	if pvs {
+		score := s.penalised(r, f, alpha, alpha+1, depth, ply)
+		if score <= alpha || score >= beta || s.stopped {
+			return score
+		}
+	}
+	return s.penalised(r, f, alpha, beta, depth, ply)
+}
+
+func (s *Searcher) penalised(r Routine, f *frame, alpha, beta Score, depth, ply int) Score {
+	if !s.opts.DelayPenalty {
+		return -s.call(r, -beta, -alpha, depth, ply+1)
+	}
+	if beta > f.eval && beta < Infinity {
+		beta++
+	}
+	return s.opts.Penalty(-s.call(r, -beta, -alpha, depth, ply+1), f.eval)
+}
+
+// call enters routine r at ply.
+func (s *Searcher) call(r Routine, alpha, beta Score, depth, ply int) Score {
+	switch r {
+	case RoutineQS:
+		return s.qsearch(alpha, beta, ply)
+	case RoutineThreshold:
+		return s.qsThreshold(alpha, beta, ply)
+	case RoutineUnified:
+		return s.unified(alpha, beta, depth, ply)
+	}
+	return s.search(alpha, beta, depth, ply)
+}
+
+// improve is the fail-soft update of node f after move i (m) scored score:
+// a new best; above alpha a new alpha, best move and PV; at or above beta
+// a cutoff, when it returns true.
+func (f *frame) improve(m Move, i int, score, beta Score, child *frame) bool {
+	f.scored = true
+	if score <= f.best {
+		return false
+	}
+	f.best = score
+	if score <= f.alpha {
+		return false
+	}
+	f.alpha, f.bestMove = score, m
+	f.updatePV(m, child)
+	if score >= beta {
+		f.cause, f.cutIndex = CauseBeta, i
+		return true
+	}
+	return false
+}
+
+// extend returns the depth that full-width node f, with depth left, gives
+// move m (about to be made), extensions included: recaptures to the last
+// move's square cost no depth (002), and one check extension per path at
+// the horizon (003). It sets the child's extras and reports the extension
+// to the tracer.
+func (s *Searcher) extend(f, child *frame, m Move, depth int) int {
+	p := s.pos
+	newDepth, e, checkExt := depth-1, 0, false
+	if s.opts.RecaptureExt && m.To() == f.lastTo && p.IsCapture(m) {
+		newDepth, e = depth, 1
+	} else if s.opts.CheckExt && newDepth == 0 && !f.checkExt && p.GivesCheck(m) {
+		newDepth, e, checkExt = 1, 1, true
+	}
+	if e > 0 {
+		s.traceExt(f, m, e)
+	}
+	child.ext, child.checkExt = e, f.checkExt || checkExt
+	child.qsPly, child.level = -1, -1
+	return newDepth
+}
+
+// kindOf is a full-width node's kind by its window.
+func kindOf(ply int, alpha, beta Score) NodeKind {
+	switch {
+	case ply == 0:
+		return KindRoot
+	case beta-alpha > 1:
+		return KindPV
+	}
+	return KindNonPV
+}
+
 // search is the full-width negamax alpha-beta search (fail-soft) of a node
-// at ply with depth remaining. ext is the extension its move got.
-func (s *Searcher) search(alpha, beta Score, depth, ply, ext int) Score {
+// at ply with depth remaining.
+func (s *Searcher) search(alpha, beta Score, depth, ply int) Score {
 	if depth <= 0 {
-		return s.quiesce(alpha, beta, ply, ext)
+		return s.quiesce(alpha, beta, ply)
 	}
 	if s.opts.Unified {
-		return s.unified(alpha, beta, depth, ply, ext)
+		return s.unified(alpha, beta, depth, ply)
 	}
 	p := s.pos
 	// Step 1. Enter the node.
 	inCheck := p.InCheck()
-	kind := KindNonPV
-	switch {
-	case ply == 0:
-		kind = KindRoot
-	case beta-alpha > 1:
-		kind = KindPV
-	}
-	f := s.enter(ply, depth, alpha, beta, kind, -1, -1, inCheck, ext)
+	kind := kindOf(ply, alpha, beta)
+	f := s.enter(ply, depth, alpha, beta, kind, inCheck)
 	if s.stopped {
-		f.cause = CauseStop
-		return s.finish(f, 0, BoundNone, NoMove)
+		return s.stopAtEntry(f)
 	}
 	if ply > 0 {
 		// Step 2. Draws and the ply limit.
@@ -388,7 +527,6 @@ func (s *Searcher) search(alpha, beta Score, depth, ply, ext int) Score {
 			return s.finish(f, a, boundOf(a, alpha, beta), NoMove)
 		}
 	}
-	origAlpha := alpha
 
 	// Step 4. Transposition table.
 	ttMove := NoMove
@@ -409,73 +547,40 @@ func (s *Searcher) search(alpha, beta Score, depth, ply, ext int) Score {
 	p.Generate(GenAll, &f.moves)
 	f.generated = f.moves.N
 	if f.moves.N == 0 {
-		f.cause = CauseMate
-		if inCheck {
-			return s.finish(f, -MateScore+Score(ply), BoundExact, NoMove)
-		}
-		return s.finish(f, DrawScore, BoundExact, NoMove)
+		return s.noMoves(f, ply, inCheck)
 	}
 	s.scoreMoves(f, ply, ttMove)
-	var eval Score
 	if s.opts.DelayPenalty {
-		eval = p.Evaluate()
+		f.eval = p.Evaluate()
 	}
-	lastTo := NoSquare
+	f.lastTo = NoSquare
 	if lm := p.LastMove(); lm != NoMove && ply > 0 {
-		lastTo = lm.To()
+		f.lastTo = lm.To()
 	}
 
 	// Step 6. Search the moves.
-	best, bestMove := -Infinity, NoMove
 	child := &s.stack[ply+1]
 	for i := 0; i < f.moves.N; i++ {
 		m := f.pick(i)
-		newDepth, e, checkExt := depth-1, 0, false
-		if s.opts.RecaptureExt && m.To() == lastTo && p.IsCapture(m) {
-			newDepth, e = depth, 1 // micro-Max: recaptures cost no depth
-		} else if s.opts.CheckExt && newDepth == 0 && !f.checkExt && p.GivesCheck(m) {
-			newDepth, e, checkExt = 1, 1, true // one check extension per path at the horizon (003)
-		}
 		s.traceMove(f, m, i)
-		if e > 0 {
-			s.traceExt(f, m, e)
-		}
-		child.checkExt = f.checkExt || checkExt
+		newDepth := s.extend(f, child, m, depth)
 		p.MakeMove(m)
-		var score Score
-		if i == 0 || !s.opts.PVS {
-			score = -s.search(-beta, -alpha, newDepth, ply+1, e)
-		} else {
-			score = -s.search(-alpha-1, -alpha, newDepth, ply+1, e)
-			if score > alpha && score < beta && !s.stopped {
-				score = -s.search(-beta, -alpha, newDepth, ply+1, e)
-			}
-		}
+		score := s.child(RoutineSearch, f, beta, newDepth, ply, i > 0 && s.opts.PVS)
 		p.UnmakeMove()
 		f.searched++
 		if s.stopped {
-			f.cause = CauseStop
-			return s.finish(f, max(best, alpha), BoundNone, bestMove)
+			return s.stopInLoop(f)
 		}
-		score = s.delayPenalty(score, eval)
-		if score > best {
-			best = score
-			if score > alpha {
-				alpha, bestMove = score, m
-				f.updatePV(m, child)
-				if score >= beta {
-					f.cause, f.cutIndex = CauseBeta, i
-					s.rewardQuiet(f, ply, m, depth)
-					break
-				}
-			}
+		if f.improve(m, i, score, beta, child) {
+			s.rewardQuiet(f, ply, m, depth)
+			break
 		}
 	}
-	b := boundOf(best, origAlpha, beta)
+	b := boundOf(f.best, alpha, beta)
 	if s.tt != nil {
-		s.tt.store(p.key, bestMove, best, depth, b, ply)
+		s.tt.store(p.key, f.bestMove, f.best, depth, b, ply)
 	}
-	return s.finish(f, best, b, bestMove)
+	return s.finish(f, f.best, b, f.bestMove)
 }
 
 func (s *Searcher) drawCause() Cause {
@@ -532,7 +637,10 @@ const (
 	keyNotExtended = 1 << 28
 )
 
-var actionValue = [7]int32{0, 6, 3, 3, 2, 1, 1} // 003's per-piece "action value"
+// actionValue is 003's per-piece "action value" by piece type (pawn 6,
+// knight and bishop 3, rook 2, queen and king 1): added to a capture's key,
+// it tries the cheaper attacker first among equal victims.
+var actionValue = [7]int32{0, 6, 3, 3, 2, 1, 1}
 
 func (s *Searcher) captureKey(m Move) int32 {
 	p := s.pos

@@ -134,10 +134,10 @@ func TestWindowSemantics(t *testing.T) {
 			p := MustParseFEN(fen)
 			s := NewSearcher(o)
 			s.setup(p)
-			exact := s.search(-Infinity, Infinity, 2, 0, 0)
+			exact := s.search(-Infinity, Infinity, 2, 0)
 			for _, w := range windows {
 				s.setup(p)
-				v := s.search(w[0], w[1], 2, 0, 0)
+				v := s.search(w[0], w[1], 2, 0)
 				switch {
 				case v <= w[0] && exact > v:
 					t.Errorf("%s %s window %v: fail-low %d but exact %d is above it", variant, fen, w, v, exact)

@@ -112,6 +112,46 @@ var causeMeanings = [...]string{
 	"no legal move: checkmate or stalemate",
 }
 
+// Short labels fit a narrow column (the viewer's tree); long labels are
+// for prose (export's node labels, diff's report). Names are the stable
+// identifiers stored in traces and JSON.
+var kindLabels = [...]string{"run", "root", "pv", "nonpv", "qs"}
+
+var kindLongLabels = [...]string{"run node", "iteration root", "PV node (open window)",
+	"non-PV node (null window)", "QS node"}
+
+var boundLabels = [...]string{"?", "<=", ">=", "="}
+
+var boundLongLabels = [...]string{"none (not finished)", "upper bound (fail low)",
+	"lower bound (fail high)", "exact"}
+
+var causeLabels = [...]string{"", "beta", "standpat", "tt", "matedist", "rep", "50move",
+	"insuff", "autofh", "levels", "delta", "see", "horizon", "maxply", "stop", "nomoves"}
+
+var causeLongLabels = [...]string{"", "beta cutoff", "stand-pat cutoff", "TT cutoff",
+	"mate-distance cutoff", "draw: repetition", "draw: fifty moves", "draw: material",
+	"auto fail high", "QS levels exhausted", "delta pruned", "SEE pruned",
+	"static eval (no QS)", "max ply", "stopped", "no legal move"}
+
+// Label is the kind's short label, for a narrow column.
+func (k NodeKind) Label() string { return lookup(kindLabels[:], int(k)) }
+
+// LongLabel is the kind's label in words.
+func (k NodeKind) LongLabel() string { return lookup(kindLongLabels[:], int(k)) }
+
+// Label is the bound's short label: "=" exact, ">=" fail high, "<=" fail
+// low, "?" none.
+func (b Bound) Label() string { return lookup(boundLabels[:], int(b)) }
+
+// LongLabel is the bound's label in words.
+func (b Bound) LongLabel() string { return lookup(boundLongLabels[:], int(b)) }
+
+// Label is the cause's short label, for a narrow column; "" for CauseNone.
+func (c Cause) Label() string { return lookup(causeLabels[:], int(c)) }
+
+// LongLabel is the cause's label in words; "" for CauseNone.
+func (c Cause) LongLabel() string { return lookup(causeLongLabels[:], int(c)) }
+
 // Meaning explains the kind in one line, for lookup tables and help.
 func (k NodeKind) Meaning() string { return lookup(kindMeanings[:], int(k)) }
 
@@ -148,7 +188,7 @@ type EnterInfo struct {
 	Beta      Score
 	Kind      NodeKind
 	QSPly     int  // distance from the QS root for QS nodes (0 at the QS root), -1 otherwise
-	QSLevel   int  // QS level for QS nodes (see the threshold variant), -1 otherwise
+	QSLevel   int  // the level of level-based QS (the threshold routine), -1 everywhere else
 	Move      Move // move from the parent; NoMove for run and iteration roots
 	InCheck   bool
 	Iteration int // iteration of iterative deepening (its nominal depth)

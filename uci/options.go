@@ -152,3 +152,25 @@ func optionNames(opts []option) string {
 	sort.Strings(names)
 	return strings.Join(names, ", ")
 }
+
+// checkCombination applies overrides, and spec=value when spec is not "",
+// to the preset variant and reports a combination the engine refuses
+// (engine.Options.Validate), so that setoption can refuse it at once.
+func checkCombination(variant string, overrides map[string]string, spec, value string) error {
+	o, err := engine.VariantOptions(variant)
+	if err != nil {
+		return err
+	}
+	for _, s := range engine.OptionSpecs() {
+		v, ok := overrides[s.Name]
+		if s.Name == spec {
+			v, ok = value, true
+		}
+		if ok {
+			if err := o.Set(s.Name, v); err != nil {
+				return err
+			}
+		}
+	}
+	return o.Validate()
+}

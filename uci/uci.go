@@ -331,6 +331,10 @@ func (s *session) setOption(rest string) {
 	}
 	switch o.name {
 	case "QSVariant":
+		if err := checkCombination(v, s.overrides, "", ""); err != nil {
+			s.info("setoption ignored: %v", err)
+			return
+		}
 		s.variant = v
 	case "Trace":
 		s.setTrace(v)
@@ -342,6 +346,10 @@ func (s *session) setOption(rest string) {
 		// rather than at the next go.
 		probe, _ := engine.VariantOptions(s.variant)
 		if err := probe.Set(o.spec, v); err != nil {
+			s.info("setoption ignored: %v", err)
+			return
+		}
+		if err := checkCombination(s.variant, s.overrides, o.spec, v); err != nil {
 			s.info("setoption ignored: %v", err)
 			return
 		}

@@ -58,7 +58,15 @@ func (sf *searchFlags) options() ([]engine.Options, error) {
 			}
 		}
 	})
-	return opts, serr
+	if serr != nil {
+		return nil, serr
+	}
+	for _, o := range opts {
+		if err := o.Validate(); err != nil {
+			return nil, usagef("%v", err)
+		}
+	}
+	return opts, nil
 }
 
 // limits returns the search limits, checking them.

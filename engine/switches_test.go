@@ -1,0 +1,178 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+// switchProbe says how the switch table sets one switch away from a
+// preset's value, and where: the position and depth that exercise it.
+type switchProbe struct {
+	value func(o Options) string // the value to set, given the preset's options
+	fen   string
+	depth int
+}
+
+func flipBool(name string) func(Options) string {
+	return func(o Options) string {
+		spec := optionSpec(name)
+		b, _ := strconv.ParseBool(spec.Get(&o))
+		return strconv.FormatBool(!b)
+	}
+}
+
+func optionSpec(name string) OptionSpec { return optionSpecByName(name) }
+
+// switchProbes covers every switch of OptionSpecs; TestSwitchTable fails
+// when one is missing, so a new switch must say how it is tested.
+var switchProbes = map[string]switchProbe{
+	"qs-moves": {value: func(o Options) string {
+		if o.QSMoves == QSRecaptures {
+			return "captures"
+		}
+		return "recaptures"
+	}},
+	"qs-order": {value: func(o Options) string {
+		if o.Ordering == OrderMVVLVA {
+			return "tutorial"
+		}
+		return "mvv-lva"
+	}},
+	"stand-pat":   {value: flipBool("stand-pat")},
+	"see-prune":   {value: flipBool("see-prune")},
+	"delta":       {value: flipBool("delta")},
+	"qs-checks":   {value: flipBool("qs-checks")},
+	"qs-evasions": {value: flipBool("qs-evasions")},
+	"qs-levels": {value: func(o Options) string {
+		if o.QSLevels == 0 {
+			return "4"
+		}
+		return "1"
+	}},
+	"qs-threshold":  {value: func(Options) string { return "300" }},
+	"recapture-ext": {value: flipBool("recapture-ext")},
+	"delay-penalty": {value: flipBool("delay-penalty")},
+	"unified":       {value: flipBool("unified")},
+	"pvs":           {value: flipBool("pvs")},
+	// At depth 3 Kiwipete's tree has no transposition the table answers.
+	"tt":        {value: flipBool("tt"), fen: kiwipete, depth: 4},
+	"check-ext": {value: flipBool("check-ext")},
+	// Kiwipete's cutoffs at depth 3 are all captures: quiet cutoffs, which
+	// feed killers and history, need a quiet position and more depth.
+	"killers": {value: flipBool("killers"), fen: StartFEN, depth: 5},
+	"history": {value: flipBool("history"), fen: StartFEN, depth: 5},
+	// Parameters: each is tested with its switch on where the preset has it.
+	"delta-margin": {value: func(Options) string { return "50" }},
+	"max-qs-ply":   {value: func(Options) string { return "2" }},
+	// The table's size changes the tree only once entries collide, which a
+	// tree of this size hardly does: hash is exercised by the TT tests.
+	"hash": {},
+}
+
+// TestSwitchTable is issue 11's table as a test: for every preset (every
+// routine: search, qsearch, threshold QS, unified) and every switch, the
+// switch set away from the preset's value is either refused by Validate,
+// with a message naming the switch and the variant, or changes the tree
+// (its hash over every traced event) on a position that exercises it. A
+// switch that some routine ignores fails here.
+func TestSwitchTable(t *testing.T) {
+	for _, spec := range optionSpecs {
+		if _, ok := switchProbes[spec.Name]; !ok {
+			t.Fatalf("switch %s has no probe in switchProbes", spec.Name)
+		}
+	}
+	var table strings.Builder
+	fmt.Fprintf(&table, "%-10s", "variant")
+	for _, spec := range optionSpecs {
+		fmt.Fprintf(&table, " %s", spec.Name)
+	}
+	table.WriteString("\n")
+	search := func(o Options, fen string, depth int) (uint64, int64) {
+		var h hashTracer
+		r := NewSearcher(o).Search(context.Background(), MustParseFEN(fen), Limits{Depth: depth, Nodes: 300_000}, &h)
+		return h.h, r.Stats.Nodes
+	}
+	for _, v := range VariantNames() {
+		fmt.Fprintf(&table, "%-10s", v)
+		for _, spec := range optionSpecs {
+			probe := switchProbes[spec.Name]
+			if probe.value == nil {
+				fmt.Fprintf(&table, " %s", strings.Repeat("-", len(spec.Name)))
+				continue
+			}
+			fen, depth := probe.fen, probe.depth
+			if fen == "" {
+				fen, depth = kiwipete, 3
+			}
+			o := mustVariant(v)
+			o.TT = false
+			if spec.Name == "delta-margin" {
+				o.DeltaPrune = o.DeltaPrune || o.HasQS()
+			}
+			if spec.Name == "qs-threshold" && o.QSLevels == 0 && !o.Unified && o.HasQS() {
+				o.QSLevels = 4
+			}
+			if err := o.Validate(); err != nil {
+				t.Fatalf("%s: the table's base is refused: %v", v, err)
+			}
+			flipped := o
+			val := probe.value(o)
+			if err := flipped.Set(spec.Name, val); err != nil {
+				t.Fatal(err)
+			}
+			if err := flipped.Validate(); err != nil {
+				if !strings.Contains(err.Error(), "switch "+spec.Name+" ") || !strings.Contains(err.Error(), "variant "+v) {
+					t.Errorf("%s %s=%s: refusal %q does not name the switch and the variant", v, spec.Name, val, err)
+				}
+				fmt.Fprintf(&table, " %*s", len(spec.Name), "refused")
+				continue
+			}
+			hb, nb := search(o, fen, depth)
+			hf, nf := search(flipped, fen, depth)
+			if hb == hf {
+				t.Errorf("%s: %s=%s is accepted but leaves the tree unchanged (%d nodes)", v, spec.Name, val, nb)
+			}
+			fmt.Fprintf(&table, " %*s", len(spec.Name), fmt.Sprintf("%d>%d", nb, nf))
+		}
+		table.WriteString("\n")
+	}
+	t.Logf("switch table (base nodes > switched nodes; Kiwipete depth 3, TT off):\n%s", table.String())
+}
+
+// TestValidatePresets: every preset is a valid combination, and refusals
+// are one line naming the switch and the variant.
+func TestValidate(t *testing.T) {
+	for _, v := range VariantNames() {
+		if err := mustVariant(v).Validate(); err != nil {
+			t.Errorf("preset %s refused: %v", v, err)
+		}
+	}
+	for _, tc := range []struct{ variant, sw, value string }{
+		{"none", "see-prune", "true"},
+		{"none", "stand-pat", "true"},
+		{"none", "qs-evasions", "true"},
+		{"none", "qs-levels", "3"},
+		{"unified", "qs-levels", "3"},
+		{"mvv-lva", "qs-threshold", "200"},
+		{"mvv-lva", "delta-margin", "100"},
+	} {
+		o := mustVariant(tc.variant)
+		if err := o.Set(tc.sw, tc.value); err != nil {
+			t.Fatal(err)
+		}
+		err := o.Validate()
+		if err == nil {
+			t.Errorf("%s %s=%s accepted", tc.variant, tc.sw, tc.value)
+			continue
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "switch "+tc.sw+" cannot apply to variant "+tc.variant+": ") || strings.Contains(msg, "\n") {
+			t.Errorf("%s %s=%s: %q", tc.variant, tc.sw, tc.value, msg)
+		}
+	}
+}
