@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/horizonqs/horizon/engine"
@@ -167,7 +168,7 @@ type Report struct {
 	Filtered bool       `json:"filtered"`
 	Plies    []PlyRow   `json:"plies"`
 	QSPlies  []LevelRow `json:"qs_plies"`
-	QSLevels []LevelRow `json:"qs_levels"`
+	QSLevels []LevelRow `json:"qs_levels"` // by engine QS level, only when both runs use level-based QS (empty otherwise)
 }
 
 // Identical reports whether the alignment found no difference at all.
@@ -199,7 +200,7 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{A: totals(a, ra), B: totals(b, rb)}
-	if err := levelTables(ctx, a, b, rep); err != nil {
+	if err := levelTables(ctx, a, b, usesLevels(ra) && usesLevels(rb), rep); err != nil {
 		return nil, err
 	}
 	rootA, err := a.Store.Node(ctx, a.Run, 0)
@@ -258,8 +259,17 @@ func totals(s Side, r trace.Run) Totals {
 	return t
 }
 
-// levelTables fills the per-ply and per-level counts side by side.
-func levelTables(ctx context.Context, a, b Side, rep *Report) error {
+// usesLevels reports whether run r searched with level-based QS, whose
+// nodes carry an engine QS level. A run whose options cannot be read is
+// taken to have none.
+func usesLevels(r trace.Run) bool {
+	o, err := RunOptions(r)
+	return err == nil && o.UsesLevels()
+}
+
+// levelTables fills the per-ply counts side by side, and the per-level
+// counts when both runs use levels (withLevels).
+func levelTables(ctx context.Context, a, b Side, withLevels bool, rep *Report) error {
 	sa, err := a.Store.Stats(ctx, a.Run)
 	if err != nil {
 		return err
@@ -288,7 +298,10 @@ func levelTables(ctx context.Context, a, b Side, rep *Report) error {
 	}
 	slices.SortFunc(rep.Plies, func(x, y PlyRow) int { return cmp.Compare(x.Ply, y.Ply) })
 	rep.QSPlies = mergeLevels(sa.QSPlies, sb.QSPlies)
-	rep.QSLevels = mergeLevels(sa.QSLevels, sb.QSLevels)
+	rep.QSLevels = []LevelRow{}
+	if withLevels {
+		rep.QSLevels = mergeLevels(sa.QSLevels, sb.QSLevels)
+	}
 	return nil
 }
 
@@ -520,16 +533,16 @@ func describePair(a, b trace.Node, ids bool) Difference {
 		add("kind", "kind A %s, B %s", a.Kind, b.Kind)
 	}
 	if a.QSLevel != b.QSLevel {
-		add("qs_level", "QS level A %d, B %d", a.QSLevel, b.QSLevel)
+		add("qs_level", "QS level A %s, B %s", levelText(a.QSLevel), levelText(b.QSLevel))
 	}
 	if a.Score != b.Score {
 		add("score", "score A %d, B %d", a.Score, b.Score)
 	}
 	if a.Bound != b.Bound {
-		add("bound", "bound A %s, B %s", a.Bound, b.Bound)
+		add("bound", "bound A %s, B %s", a.Bound.LongLabel(), b.Bound.LongLabel())
 	}
 	if a.Cause != b.Cause || a.CutIndex != b.CutIndex {
-		add("cutoff", "cutoff A %s, B %s", cutoff(a), cutoff(b))
+		add("cutoff", "A %s, B %s", cutoff(a), cutoff(b))
 	}
 	if a.Best != b.Best {
 		add("best", "best move A %s, B %s", uciOrNone(a.Best), uciOrNone(b.Best))
@@ -551,11 +564,16 @@ func describePair(a, b trace.Node, ids bool) Difference {
 	return Difference{Iteration: a.Iteration, A: ref(a), B: ref(b), Fields: fields, Reason: strings.Join(why, "; ")}
 }
 
+// cutoff says in words why a node stopped (engine.Cause.LongLabel).
 func cutoff(n trace.Node) string {
-	if n.CutIndex >= 0 {
-		return fmt.Sprintf("%s at move %d", n.Cause, n.CutIndex)
+	s := n.Cause.LongLabel()
+	if s == "" {
+		s = "searched every move"
 	}
-	return n.Cause.String()
+	if n.CutIndex >= 0 {
+		s += fmt.Sprintf(" at move %d", n.CutIndex)
+	}
+	return s
 }
 
 func uciOrNone(m engine.Move) string {
@@ -871,4 +889,12 @@ func (h *changedHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// levelText is a node's engine QS level, "none" outside level-based QS.
+func levelText(l int) string {
+	if l < 0 {
+		return "none"
+	}
+	return strconv.Itoa(l)
 }

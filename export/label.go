@@ -59,44 +59,9 @@ func outcomeOf(n trace.Node) outcome {
 	return outFailLow
 }
 
-// causeText says why a node stopped, for labels; "" for CauseNone.
-func causeText(c engine.Cause) string {
-	switch c {
-	case engine.CauseNone:
-		return ""
-	case engine.CauseBeta:
-		return "beta cutoff"
-	case engine.CauseStandPat:
-		return "stand-pat cutoff"
-	case engine.CauseTT:
-		return "TT cutoff"
-	case engine.CauseMateDistance:
-		return "mate-distance cutoff"
-	case engine.CauseRepetition:
-		return "draw: repetition"
-	case engine.CauseFifty:
-		return "draw: fifty moves"
-	case engine.CauseMaterial:
-		return "draw: material"
-	case engine.CauseAutoFailHigh:
-		return "auto fail high"
-	case engine.CauseLevelExhausted:
-		return "QS levels exhausted"
-	case engine.CauseDelta:
-		return "delta pruned"
-	case engine.CauseSEE:
-		return "SEE pruned"
-	case engine.CauseHorizon:
-		return "static eval (no QS)"
-	case engine.CauseMaxPly:
-		return "max ply"
-	case engine.CauseStop:
-		return "stopped"
-	case engine.CauseMate:
-		return "no legal move"
-	}
-	return c.String()
-}
+// causeText says why a node stopped, for labels (engine.Cause.LongLabel);
+// "" for CauseNone.
+func causeText(c engine.Cause) string { return c.LongLabel() }
 
 // score formats a score: centipawns, "#3"/"#-3" for mates, "inf" for the
 // window's infinite ends.

@@ -301,21 +301,7 @@ func (m *Model) sanIndex(in *nodeInfo, i int) int {
 	return k
 }
 
-func kindName(n trace.Node) string {
-	switch n.Kind {
-	case engine.KindRun:
-		return "run node"
-	case engine.KindRoot:
-		return "iteration root"
-	case engine.KindPV:
-		return "PV node (open window)"
-	case engine.KindNonPV:
-		return "non-PV node (null window)"
-	case engine.KindQS:
-		return "QS node"
-	}
-	return n.Kind.String()
-}
+func kindName(n trace.Node) string { return n.Kind.LongLabel() }
 
 func (m *Model) drawDetails(s tcell.Screen, r rect) {
 	if r.h <= 0 || r.w <= 10 {

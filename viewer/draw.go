@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"fmt"
+	"github.com/horizonqs/horizon/compare"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -355,10 +356,12 @@ func (m *Model) filterLabel(f filter) string {
 }
 
 // usesLevels reports whether the run's QS has levels (the threshold
-// scheme), so the tree shows them.
+// scheme), so the tree shows them. The run's options (JSON or the older
+// text form) say so through engine.Options.UsesLevels; a run whose options
+// cannot be read falls back to its variant's name.
 func usesLevels(r trace.Run) bool {
-	if o, err := engine.ParseOptions(r.Options); err == nil {
-		return o.QSLevels > 0
+	if o, err := compare.RunOptions(r); err == nil {
+		return o.UsesLevels()
 	}
 	return r.Variant == "threshold"
 }

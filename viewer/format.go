@@ -81,31 +81,11 @@ func (g *glyphs) fmtResult(n trace.Node) string {
 	return b + g.fmtScore(n.Score)
 }
 
-// causeLabel is the short name of why a node stopped, for the tree column.
+// causeLabel is the short label of why a node stopped, for the tree
+// column (engine.Cause.Label), with the cutting move's number after a
+// beta cutoff.
 func (g *glyphs) causeLabel(n trace.Node) string {
-	var s string
-	switch n.Cause {
-	case engine.CauseNone:
-		return ""
-	case engine.CauseBeta:
-		s = "beta"
-	case engine.CauseStandPat:
-		s = "standpat"
-	case engine.CauseAutoFailHigh:
-		s = "autofh"
-	case engine.CauseMateDistance:
-		s = "matedist"
-	case engine.CauseRepetition:
-		s = "rep"
-	case engine.CauseFifty:
-		s = "50move"
-	case engine.CauseMaterial:
-		s = "insuff"
-	case engine.CauseMate:
-		s = "nomoves"
-	default:
-		s = n.Cause.String()
-	}
+	s := n.Cause.Label()
 	if n.Cause == engine.CauseBeta && n.CutIndex >= 0 {
 		s += "@" + strconv.Itoa(n.CutIndex+1)
 	}
@@ -120,17 +100,7 @@ func causeText(n trace.Node) string {
 	return n.Cause.String() + ": " + n.Cause.Meaning()
 }
 
-func boundText(b engine.Bound) string {
-	switch b {
-	case engine.BoundExact:
-		return "exact"
-	case engine.BoundLower:
-		return "lower bound (fail high)"
-	case engine.BoundUpper:
-		return "upper bound (fail low)"
-	}
-	return "none (not finished)"
-}
+func boundText(b engine.Bound) string { return b.LongLabel() }
 
 // depthLabel is "d3" for full-width nodes, "q2" (QS ply 2) in QS, with the
 // QS level when the run uses levels.

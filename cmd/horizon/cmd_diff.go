@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -318,8 +317,9 @@ func printDiff(w io.Writer, r *compare.Report) error {
 	if err := levels("QS nodes by QS ply (distance from the QS root)", "QS ply", r.QSPlies); err != nil {
 		return err
 	}
-	// Outside the threshold variant the engine's QS level is the QS ply.
-	if !slices.Equal(r.QSLevels, r.QSPlies) {
+	// Only level-based QS has engine QS levels: the table is filled when
+	// both runs use them.
+	if len(r.QSLevels) > 0 {
 		if err := levels("QS nodes by engine QS level", "level", r.QSLevels); err != nil {
 			return err
 		}
