@@ -3,6 +3,7 @@ package compare
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -56,12 +57,28 @@ const (
 	RuleBest = "best-move"
 	// RuleRun: the run node agrees with its last iteration.
 	RuleRun = "run"
+	// RuleSEE: with see-prune, a QS node that is not searching evasions
+	// never searches a capture that loses material by SEE; a node that
+	// reports cutoff "see" searched no move, and some capture its move set
+	// allows there does lose material.
+	RuleSEE = "see-prune"
+	// RuleDelta: with delta, a QS node that is not searching evasions
+	// never searches a capture (not a promotion) whose victim plus the
+	// margin cannot lift its static eval above the alpha it had then; a
+	// node that reports cutoff "delta" before its moves has a stand pat
+	// that not even a queen (and a promotion) plus the margin lifts to
+	// alpha, and one that reports it after its moves searched none.
+	RuleDelta = "delta-prune"
+	// RuleOptions: the run's options are a combination Horizon refuses
+	// today (engine.Options.Validate); the Horizon that recorded it
+	// ignored the switch, so the options misstate the search.
+	RuleOptions = "options"
 )
 
 // Rules lists every rule name in the order of the package's constants.
 func Rules() []string {
 	return []string{RuleStructure, RuleSize, RuleMove, RuleInCheck, RuleQSMoves, RuleBound, RuleScore,
-		RuleCutoff, RuleStandPat, RuleLeaf, RuleBest, RuleRun}
+		RuleCutoff, RuleStandPat, RuleLeaf, RuleBest, RuleRun, RuleSEE, RuleDelta, RuleOptions}
 }
 
 // Violation is one broken rule at one node.
@@ -126,6 +143,8 @@ func Check(ctx context.Context, st *trace.Store, run int64, opts CheckOptions) (
 		rep: &CheckReport{Run: r, RunID: r.ID, Variant: r.Variant, ByRule: map[string]int64{}, Violations: []Violation{}}}
 	if fr != nil {
 		c.rep.Skipped = fr.skipped()
+	} else if err := o.Validate(); err != nil {
+		c.violate(0, RuleOptions, "the run's options are refused today (%v); the engine that recorded it ignored that switch", err)
 	}
 	err = st.Subtree(ctx, run, 0, -1, func(n trace.Node) error {
 		c.rows++
@@ -206,6 +225,7 @@ type kid struct {
 	score      engine.Score
 	depth      int
 	alpha      engine.Score // the window's lower end on entry
+	ext        int
 	incomplete bool
 }
 
@@ -286,7 +306,8 @@ func (c *checker) visit(n trace.Node) {
 	}
 	p.next = n.End()
 	c.structure(p, &f)
-	p.kids = append(p.kids, kid{id: n.ID, move: n.Move, score: n.Score, depth: n.Depth, alpha: n.Alpha, incomplete: n.Incomplete || n.Cause == engine.CauseStop})
+	p.kids = append(p.kids, kid{id: n.ID, move: n.Move, score: n.Score, depth: n.Depth, alpha: n.Alpha, ext: n.Extension,
+		incomplete: n.Incomplete || n.Cause == engine.CauseStop})
 
 	if n.Kind == engine.KindQS {
 		f.qsPly = 0
@@ -380,46 +401,28 @@ func (c *checker) legal(p *cframe, m engine.Move) bool {
 }
 
 // standsPat reports whether QS node n stands pat by its variant's switches.
-func (c *checker) standsPat(n trace.Node) bool {
-	return c.opts.QSMoves != engine.QSNone && c.opts.StandPat && !(n.InCheck && c.opts.QSEvasions)
-}
+func (c *checker) standsPat(n trace.Node) bool { return c.opts.StandsPat(n.InCheck) }
 
-// qsMove checks that QS node p may search child n's move; the position is
-// p's.
+// qsMove checks that QS node p may search child n's move (the engine's
+// move set, engine.Options.QSAllows) and, with see-prune, that the move
+// does not lose material; the position is p's.
 func (c *checker) qsMove(p *cframe, n trace.Node) {
-	m, pos, o := n.Move, c.pos, c.opts
+	m, pos, o := n.Move, c.pos, &c.opts
 	if o.QSMoves == engine.QSNone {
 		c.violate(n.ID, RuleQSMoves, "QS searched %s, but variant %s has no QS moves", pos.SAN(m), o.Variant)
 		return
 	}
-	if p.n.InCheck && o.QSEvasions {
-		return // every evasion
+	if o.Evades(p.n.InCheck) {
+		return // every evasion, none pruned
 	}
-	capture := pos.IsCapture(m)
-	tactical := capture || m.Promotion() != engine.NoPieceType
-	ok, want := false, ""
-	switch o.QSMoves {
-	case engine.QSCaptures:
-		ok, want = tactical, "captures and promotions"
-	case engine.QSRecaptures:
-		ok = capture && p.n.Move != engine.NoMove && m.To() == p.n.Move.To()
-		want = "recaptures on " + p.n.Move.To().String()
-	case engine.QSBeal:
-		seventh := 6
-		if pos.SideToMove() == engine.Black {
-			seventh = 1
+	if !o.QSAllows(pos, m, p.qsPly) {
+		c.violate(n.ID, RuleQSMoves, "QS node %d (QS ply %d) searched %s; variant %s allows %s", p.n.ID, p.qsPly, pos.SAN(m), o.Variant,
+			o.QSMovesText(pos, p.qsPly))
+	}
+	if o.SEEPrune && pos.IsCapture(m) {
+		if see := pos.SEE(m); see < 0 {
+			c.violate(n.ID, RuleSEE, "QS node %d searched %s, which loses %d by SEE; see-prune skips such captures", p.n.ID, pos.SAN(m), -see)
 		}
-		push := pos.PieceAt(m.From()).Type() == engine.Pawn && m.To().Rank() == seventh
-		ok, want = tactical || push, "captures, promotions and pushes to the 7th rank"
-	}
-	if !ok && o.QSChecks && p.qsPly == 0 && !tactical && pos.GivesCheck(m) {
-		ok = true
-	}
-	if !ok {
-		if o.QSChecks {
-			want += " (quiet checks at the first QS ply)"
-		}
-		c.violate(n.ID, RuleQSMoves, "QS node %d (QS ply %d) searched %s; variant %s allows %s", p.n.ID, p.qsPly, pos.SAN(m), o.Variant, want)
 	}
 }
 
@@ -558,8 +561,114 @@ func (c *checker) scores(f *cframe) {
 				n.StandPat, n.Beta, n.Cause, len(f.kids))
 		}
 	}
+	if n.Cause == engine.CauseSEE || n.Cause == engine.CauseDelta {
+		c.prunedCause(f)
+	}
 	if searched {
 		c.searchedScore(f, sp)
+	}
+}
+
+// deltaMargin is what delta pruning adds to a capture's victim.
+func (c *checker) deltaMargin() int { return c.opts.DeltaMargin }
+
+// prunedCause checks a node that reports every move pruned, by SEE or by
+// delta pruning (the checker's own arithmetic on the node's position).
+func (c *checker) prunedCause(f *cframe) {
+	n, o, pos := f.n, &c.opts, c.pos
+	if f.broken {
+		return
+	}
+	rule, on := RuleSEE, o.SEEPrune
+	if n.Cause == engine.CauseDelta {
+		rule, on = RuleDelta, o.DeltaPrune
+	}
+	switch {
+	case !on:
+		c.violate(n.ID, rule, "cutoff %s, but the run's options have %s off", n.Cause, rule)
+		return
+	case n.Kind != engine.KindQS:
+		c.violate(n.ID, rule, "cutoff %s in a %s node: only QS prunes", n.Cause, n.Kind)
+		return
+	case o.Evades(n.InCheck):
+		c.violate(n.ID, rule, "cutoff %s in a node searching evasions, which prunes nothing", n.Cause)
+		return
+	case len(f.kids) > 0:
+		c.violate(n.ID, rule, "cutoff %s says every move was pruned, but the node searched %d", n.Cause, len(f.kids))
+		return
+	case !n.HasStandPat:
+		c.violate(n.ID, rule, "cutoff %s with no static eval recorded", n.Cause)
+		return
+	}
+	eval := int(n.StandPat)
+	alpha := int(n.Alpha)
+	if o.StandsPat(n.InCheck) {
+		alpha = max(alpha, eval)
+	}
+	if n.Cause == engine.CauseDelta && n.Generated == 0 {
+		// The whole node: not even a queen, and a promotion when a pawn of
+		// the side to move stands on its 7th rank, lifts the eval to alpha.
+		swing := engine.PieceValue(engine.Queen) + c.deltaMargin()
+		us := pos.SideToMove()
+		seventh := 6
+		if us == engine.Black {
+			seventh = 1
+		}
+		for bb := pos.Pieces(us, engine.Pawn); bb != 0; bb &= bb - 1 {
+			if engine.Square(bits.TrailingZeros64(uint64(bb))).Rank() == seventh {
+				swing += engine.PieceValue(engine.Queen) - engine.PieceValue(engine.Pawn)
+				break
+			}
+		}
+		if !o.StandsPat(n.InCheck) || eval+swing >= alpha {
+			c.violate(n.ID, rule, "delta-pruned before its moves, but stand pat %d + %d (queen, margin%s) reaches alpha %d",
+				eval, swing, map[bool]string{true: ", promotion", false: ""}[swing > engine.PieceValue(engine.Queen)+c.deltaMargin()], alpha)
+		}
+		return
+	}
+	var l engine.MoveList
+	pos.Generate(engine.GenAll, &l)
+	for _, m := range l.Slice() {
+		if !pos.IsCapture(m) || !o.QSAllows(pos, m, f.qsPly) {
+			continue
+		}
+		if n.Cause == engine.CauseSEE && pos.SEE(m) < 0 {
+			return
+		}
+		if n.Cause == engine.CauseDelta && m.Promotion() == engine.NoPieceType &&
+			eval+engine.PieceValue(pos.Captured(m))+c.deltaMargin() <= alpha {
+			return
+		}
+	}
+	if n.Cause == engine.CauseSEE {
+		c.violate(n.ID, rule, "cutoff see: every capture pruned as losing by SEE, but none of the captures allowed here loses material")
+	} else {
+		c.violate(n.ID, rule, "cutoff delta: every capture delta-pruned, but none here is below alpha %d with eval %d and margin %d", alpha, eval, c.deltaMargin())
+	}
+}
+
+// deltaSearched checks, in pass order, that no capture a QS node searched
+// was one delta pruning skips: eval + victim + margin at or below the
+// alpha the node had when it came to the move.
+func (c *checker) deltaSearched(f *cframe, pass []kid) {
+	n, o, pos := f.n, &c.opts, c.pos
+	if !o.DeltaPrune || n.Kind != engine.KindQS || o.Evades(n.InCheck) || !n.HasStandPat || f.broken {
+		return
+	}
+	eval := int(n.StandPat)
+	alpha := int(n.Alpha)
+	if o.StandsPat(n.InCheck) {
+		alpha = max(alpha, eval)
+	}
+	for i := len(pass) - 1; i >= 0; i-- {
+		k := pass[i]
+		if pos.IsCapture(k.move) && k.move.Promotion() == engine.NoPieceType {
+			if gain := engine.PieceValue(pos.Captured(k.move)); eval+gain+c.deltaMargin() <= alpha {
+				c.violate(k.id, RuleDelta, "QS node %d searched %s with eval %d + victim %d + margin %d at or below alpha %d; delta pruning skips it",
+					n.ID, pos.SAN(k.move), eval, gain, c.deltaMargin(), alpha)
+			}
+		}
+		alpha = max(alpha, int(c.value(f, k)))
 	}
 }
 
@@ -570,28 +679,18 @@ func standText(n trace.Node) string {
 	return "(none recorded)"
 }
 
-// routine tells which of the engine's search routines a node's switches
-// send it to; the routines differ in how often they pass over the moves.
-type routine int
-
-const (
-	fullWidth     routine = iota // one pass; PVS re-searches a move right after its null-window search
-	plainQS                      // one pass, no re-searches
-	thresholdQS                  // passes over levels; each pass walks a prefix of one move order
-	unifiedSearch                // internal iterations, children one ply deeper each time
-)
-
-func (c *checker) routine(n trace.Node) routine {
-	o := c.opts
-	switch {
-	case n.Kind == engine.KindQS && o.QSLevels > 0 && o.QSMoves != engine.QSNone:
-		return thresholdQS
-	case o.Unified:
-		return unifiedSearch
-	case n.Kind == engine.KindQS:
-		return plainQS
+// routine is the engine routine that searched n (engine.NodeRoutine);
+// the routines differ in how often they pass over the moves. Nodes of
+// the full-width kind at depth 0 are the horizon leaves of a run without
+// QS; QS nodes of old traces of none are horizon leaves too.
+func (c *checker) routine(n trace.Node) engine.Routine {
+	if n.Kind != engine.KindQS && n.Depth <= 0 {
+		return engine.RoutineHorizon
 	}
-	return fullWidth
+	if n.Kind == engine.KindQS {
+		return c.opts.NodeRoutine(min(n.Depth, 0))
+	}
+	return c.opts.NodeRoutine(max(n.Depth, 1))
 }
 
 // lastPass returns the children whose scores the node's final score came
@@ -600,15 +699,31 @@ func (c *checker) routine(n trace.Node) routine {
 // violation is reported then).
 func (c *checker) lastPass(f *cframe) (pass []kid, ok bool) {
 	n, kids := f.n, f.kids
-	switch c.routine(n) {
-	case unifiedSearch:
-		// Iteration d searches its children at depth d-1.
+	r := c.routine(n)
+	switch {
+	case r == engine.RoutineUnified:
+		// Iteration d searches its children at depth d-1 plus their
+		// extension (QS children: one below the node).
+		iter := func(k kid) int { return k.depth - k.ext }
 		i := len(kids)
-		for i > 0 && kids[i-1].depth == kids[len(kids)-1].depth {
+		for i > 0 && iter(kids[i-1]) == iter(kids[len(kids)-1]) {
 			i--
 		}
 		kids = kids[i:]
-	case thresholdQS:
+	case r == engine.RoutineThreshold && (c.opts.SEEPrune || c.opts.DeltaPrune):
+		// Pruned moves leave the counts short of the passes. Every pass
+		// starts with alpha at the stand pat, so the first move it
+		// searches is the same move: the last pass starts at its last
+		// visit. (A pass with no child is only ever the single pass.)
+		if len(kids) > 0 {
+			first := kids[0].move
+			i := len(kids) - 1
+			for kids[i].move != first {
+				i--
+			}
+			kids = kids[i:]
+		}
+	case r == engine.RoutineThreshold:
 		// Every pass walks the same move order from its start, so the
 		// cutoff says how many children the last pass has: up to the
 		// move that failed high, before an auto-fail-high, or all.
@@ -626,7 +741,7 @@ func (c *checker) lastPass(f *cframe) (pass []kid, ok bool) {
 		}
 		kids = kids[len(kids)-want:]
 	}
-	pvs := c.routine(n) == fullWidth && c.opts.PVS
+	pvs := c.opts.PVS && n.Kind != engine.KindQS && (r == engine.RoutineSearch || r == engine.RoutineUnified)
 	for i := len(kids) - 1; i >= 0; i-- {
 		k := kids[i]
 		if pvs && i+1 < len(kids) && kids[i+1].move == k.move {
@@ -644,13 +759,7 @@ func (c *checker) lastPass(f *cframe) (pass []kid, ok bool) {
 
 // value is a child's score from the parent's side, with micro-Max's
 // delayed-gain penalty when the variant uses it.
-func (c *checker) value(f *cframe, k kid) engine.Score {
-	v := -k.score
-	if c.opts.DelayPenalty && v > f.eval && !v.IsMate() {
-		v--
-	}
-	return v
-}
+func (c *checker) value(f *cframe, k kid) engine.Score { return c.opts.Penalty(-k.score, f.eval) }
 
 // searchedScore checks the fail-soft maximum, the cutoff and the best move
 // of a node that searched its moves.
@@ -668,6 +777,7 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 			return
 		}
 	}
+	c.deltaSearched(f, pass)
 	best, have := -engine.Infinity, false
 	var terms []string
 	if standsPat && n.HasStandPat {
