@@ -230,6 +230,25 @@ var scripts = []script{
 		best, ponder := bestmove(t, got[len(got)-1])
 		checkLegal(t, mustPosition(t, "startpos", "e2e4"), best, ponder) // a black move
 	}},
+	{"a switch the variant cannot apply is refused", func(t *testing.T, c *conn) {
+		for _, tc := range []struct{ line, want string }{
+			{"setoption name QSVariant value none", ""},
+			{"setoption name SEEPrune value true", "switch see-prune cannot apply to variant none"},
+			{"setoption name QSVariant value unified", ""},
+			{"setoption name QSLevels value 3", "switch qs-levels cannot apply to variant unified"},
+			{"setoption name CheckExt value true", ""},
+		} {
+			c.send(tc.line, "isready")
+			msgs := infoStrings(c.untilPrefix("readyok"))
+			if (tc.want == "" && len(msgs) != 0) || (tc.want != "" && (len(msgs) != 1 || !strings.Contains(msgs[0], tc.want))) {
+				t.Errorf("%q: info strings %q, want %q", tc.line, msgs, tc.want)
+			}
+		}
+		c.send("go depth 2")
+		got := c.untilPrefix("bestmove")
+		best, ponder := bestmove(t, got[len(got)-1])
+		checkLegal(t, mustPosition(t, "startpos"), best, ponder)
+	}},
 	{"malformed input is reported and ignored", func(t *testing.T, c *conn) {
 		for _, tc := range []struct{ line, want string }{
 			{"foo bar", "unknown command"},

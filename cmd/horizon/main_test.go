@@ -395,3 +395,28 @@ func TestUCIPerftEngine(t *testing.T) {
 		t.Errorf("a missing --stockfish binary was accepted")
 	}
 }
+
+// TestRefusedSwitches: a switch that the variant cannot apply is a usage
+// error naming the switch and the variant, in every command that searches.
+func TestRefusedSwitches(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"search", "--fen", "startpos", "--depth", "2", "--qs", "none", "--see-prune", "true"}, []string{"switch see-prune", "variant none"}},
+		{[]string{"trace", "--fen", "startpos", "--depth", "2", "--qs", "unified", "--qs-levels", "3", "-o", "x.trace"}, []string{"switch qs-levels", "variant unified"}},
+		{[]string{"compare", "--fen", "startpos", "--depth", "2", "--qs", "mvv-lva,see", "--qs-threshold", "100"}, []string{"switch qs-threshold", "variant mvv-lva"}},
+	} {
+		code, out, errOut := runCLI(t, "", c.args...)
+		if code != 2 || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, want exit 2 and nothing", c.args, code, out)
+			continue
+		}
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if len(lines) != 2 {
+			t.Errorf("%v: stderr %q, want the error and a pointer to --help", c.args, errOut)
+			continue
+		}
+		checkOneLineError(t, lines[0]+"\n", c.want...)
+	}
+}
