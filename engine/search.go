@@ -413,6 +413,9 @@ func (s *Searcher) child(r Routine, f *frame, beta Score, depth, ply int, pvs bo
 		if score <= alpha || score >= beta || s.stopped {
 			return score
 		}
+		if e := s.stack[ply+1].ext; e > 0 {
+			s.traceExt(f, s.pos.LastMove(), e) // the re-search is a child of its own
+		}
 	}
 	return s.penalised(r, f, alpha, beta, depth, ply)
 }

@@ -231,9 +231,11 @@ type LeaveInfo struct {
 }
 
 // Tracer receives every node the search visits. Events for one node come in
-// the order Enter, StandPat?, (Move, Extension?)*, Leave, with children's
-// events nested between their parent's Move and Leave. A nil Tracer costs the
-// search one predictable branch per event.
+// the order Enter, StandPat?, (Move, (Extension?, child)+)*, Leave, with
+// children's events nested between their parent's Move and Leave: a move
+// searched twice (a PVS re-search) has one Move and two children, each
+// extended child preceded by its Extension. A nil Tracer costs the search
+// one predictable branch per event.
 type Tracer interface {
 	Enter(EnterInfo)
 	StandPat(StandPatInfo)
