@@ -69,6 +69,11 @@ const (
 	// that not even a queen (and a promotion) plus the margin lifts to
 	// alpha, and one that reports it after its moves searched none.
 	RuleDelta = "delta-prune"
+	// RuleProved: a node's exact score comes from a move whose search
+	// proved its score exactly: a child that only proved a bound (with
+	// the delayed-gain penalty, a reply searched without micro-Max's
+	// widened window) gives its parent a bound, never an exact score.
+	RuleProved = "proved"
 	// RuleOptions: the run's options are a combination Horizon refuses
 	// today (engine.Options.Validate); the Horizon that recorded it
 	// ignored the switch, so the options misstate the search.
@@ -78,7 +83,7 @@ const (
 // Rules lists every rule name in the order of the package's constants.
 func Rules() []string {
 	return []string{RuleStructure, RuleSize, RuleMove, RuleInCheck, RuleQSMoves, RuleBound, RuleScore,
-		RuleCutoff, RuleStandPat, RuleLeaf, RuleBest, RuleRun, RuleSEE, RuleDelta, RuleOptions}
+		RuleCutoff, RuleStandPat, RuleLeaf, RuleBest, RuleRun, RuleSEE, RuleDelta, RuleProved, RuleOptions}
 }
 
 // Violation is one broken rule at one node.
@@ -226,6 +231,7 @@ type kid struct {
 	depth      int
 	alpha      engine.Score // the window's lower end on entry
 	ext        int
+	bound      engine.Bound
 	incomplete bool
 }
 
@@ -306,7 +312,7 @@ func (c *checker) visit(n trace.Node) {
 	}
 	p.next = n.End()
 	c.structure(p, &f)
-	p.kids = append(p.kids, kid{id: n.ID, move: n.Move, score: n.Score, depth: n.Depth, alpha: n.Alpha, ext: n.Extension,
+	p.kids = append(p.kids, kid{id: n.ID, move: n.Move, score: n.Score, depth: n.Depth, alpha: n.Alpha, ext: n.Extension, bound: n.Bound,
 		incomplete: n.Incomplete || n.Cause == engine.CauseStop})
 
 	if n.Kind == engine.KindQS {
@@ -842,6 +848,9 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 			c.violate(n.ID, RuleBest, "best move %s was not searched in the last pass", n.Best.UCI())
 		case c.value(f, pass[i]) != n.Score:
 			c.violate(n.ID, RuleBest, "best move %s (node %d) scored %d, the node %d", n.Best.UCI(), pass[i].id, c.value(f, pass[i]), n.Score)
+		case n.Bound == engine.BoundExact && pass[i].bound != engine.BoundExact:
+			c.violate(n.ID, RuleProved, "exact score %d taken from %s (node %d), whose search proved only a bound: %s",
+				n.Score, n.Best.UCI(), pass[i].id, pass[i].bound.LongLabel())
 		}
 	}
 }
