@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -140,6 +141,9 @@ func Check(ctx context.Context, st *trace.Store, run int64, opts CheckOptions) (
 	pos, err := engine.ParseFEN(r.FEN)
 	if err != nil {
 		return nil, fmt.Errorf("%s: run %d: root position %q: %v", st.File(), run, r.FEN, err)
+	}
+	if hp, ok := lastMoveHistory(r); ok {
+		pos = hp
 	}
 	// Rows may be missing under a recording filter, and from a run whose
 	// recorder died or failed: tiling rules are relaxed there.
@@ -322,7 +326,7 @@ func (c *checker) visit(n trace.Node) {
 		}
 	}
 	f.broken = p.broken
-	if n.Kind != engine.KindRoot && !f.broken {
+	if n.Kind != engine.KindRoot && p.n.Kind != engine.KindRun && !f.broken {
 		if !c.legalFor(p, n.Move) {
 			c.violate(n.ID, RuleMove, "move %s is not legal in %s", uciOrNone(n.Move), c.pos.FEN())
 			f.broken = true
@@ -372,8 +376,9 @@ func (c *checker) structure(p, f *cframe) {
 	case n.Kind == engine.KindRun:
 		c.violate(n.ID, RuleStructure, "a run node below node %d", p.n.ID)
 	case p.n.Kind == engine.KindRun:
-		if n.Kind != engine.KindRoot {
-			c.violate(n.ID, RuleStructure, "a child of the run node is a %s node, want an iteration root", n.Kind)
+		// A QS-only run ('horizon trace --qs-only') has the QS root there.
+		if n.Kind != engine.KindRoot && n.Kind != engine.KindQS {
+			c.violate(n.ID, RuleStructure, "a child of the run node is a %s node, want an iteration root (or a QS root)", n.Kind)
 		}
 	case n.Kind == engine.KindRoot:
 		c.violate(n.ID, RuleStructure, "an iteration root below node %d (%s)", p.n.ID, p.n.Kind)
@@ -885,4 +890,31 @@ func (c *checker) runTotals() {
 	if c.qsRows != r.QSNodes {
 		c.violate(0, RuleSize, "the run counts %d QS nodes, the file holds %d", r.QSNodes, c.qsRows)
 	}
+}
+
+// lastMoveHistory returns a QS-only run's root position with the move that
+// led to it made, when the run's limits record it ("lmpos", the position it
+// was played from, and "last_move"; 'horizon trace --qs-only' writes them),
+// so that a QS that reads the last move is checked against the same one.
+func lastMoveHistory(r trace.Run) (*engine.Position, bool) {
+	var lim struct {
+		LMPos    string `json:"lmpos"`
+		LastMove string `json:"last_move"`
+	}
+	if json.Unmarshal([]byte(r.Limits), &lim) != nil || lim.LMPos == "" || lim.LastMove == "" {
+		return nil, false
+	}
+	pos, err := engine.ParseFEN(lim.LMPos)
+	if err != nil {
+		return nil, false
+	}
+	m, err := pos.ParseUCI(lim.LastMove)
+	if err != nil {
+		return nil, false
+	}
+	pos.MakeMove(m)
+	if pos.FEN() != r.FEN {
+		return nil, false
+	}
+	return pos, true
 }

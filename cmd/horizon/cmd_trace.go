@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/qsbench"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -99,11 +100,16 @@ truncated. Browse the result with --view or 'horizon view FILE', list it with
 	asJSON := fs.Bool("json", false, "print the summary as JSON (an array of runs)")
 	viewAfter := fs.Bool("view", false, "open the viewer on the first run recorded (needs a terminal)")
 	engineCmd := fs.String("engine", "", "trace another UCI engine instead: its command line ('CMD [ARGS]'; more ARGS may follow the flags), instrumented to write the trace protocol to HORIZON_TRACE")
+	qsOnly := fs.Bool("qs-only", false, "record only the QS from the position, open window, as 'horizon qsbench' runs it (--depth is ignored); "+
+		"an EPD record's lm and lmpos (the move that led to it) are made first, so a QS that reads the last move sees it")
 	sf := addSearchFlags(fs, "captures,see", 5)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *engineCmd != "" {
+		if *qsOnly {
+			return usagef("--qs-only runs Horizon's own QS; it does not go with --engine")
+		}
 		return runTraceEngine(e, fs, sf, strings.Fields(*engineCmd), *fen, *epd, *id, *out, *maxNodes, *asJSON, *viewAfter)
 	}
 	if fs.NArg() > 0 {
@@ -117,6 +123,9 @@ truncated. Browse the result with --view or 'horizon view FILE', list it with
 	}
 	if *id != "" && *epd == "" {
 		return usagef("--id needs --epd")
+	}
+	if *qsOnly && (*under != "" || *lastIter) {
+		return usagef("--qs-only records one QS tree: --under and --last-iteration do not apply")
 	}
 	opts, err := sf.options()
 	if err != nil {
@@ -176,7 +185,7 @@ truncated. Browse the result with --view or 'horizon view FILE', list it with
 			if e.ctx.Err() != nil {
 				break
 			}
-			r, err := traceOne(e, st, p, positionLabel(*epd, p), o, lim, rec, *asJSON)
+			r, err := traceOne(e, st, p, positionLabel(*epd, p), o, lim, rec, *asJSON, *qsOnly)
 			if err != nil {
 				return err
 			}
@@ -215,10 +224,37 @@ func limitsJSON(lim engine.Limits, rec trace.RecordOptions) string {
 	return string(b)
 }
 
+// qsOnlyLimitsJSON is limitsJSON for a QS-only run: it also records that
+// the run is one, and the move that led to the position (and the position
+// it was played from), which a QS may read and 'horizon check' needs.
+func qsOnlyLimitsJSON(lim engine.Limits, rec trace.RecordOptions, pos *engine.Position) string {
+	m := map[string]any{"qs_only": true, "nodes": lim.Nodes, "movetime_ms": lim.MoveTime.Milliseconds(),
+		"max_nodes": rec.MaxNodes}
+	if lm := pos.LastMove(); lm != engine.NoMove {
+		parent := pos.Copy()
+		parent.UnmakeMove()
+		m["last_move"], m["lmpos"] = lm.UCI(), parent.FEN()
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
 // traceOne records one search and summarises it.
-func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Options, lim engine.Limits, ro trace.RecordOptions, quiet bool) (traceRunJSON, error) {
+func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Options, lim engine.Limits, ro trace.RecordOptions, quiet, qsOnly bool) (traceRunJSON, error) {
+	var pos *engine.Position
+	if qsOnly {
+		var err error
+		if pos, err = qsbench.WithHistory(p); err != nil {
+			return traceRunJSON{}, err
+		}
+		lim.Depth = 0
+	}
+	limits := limitsJSON(lim, ro)
+	if qsOnly {
+		limits = qsOnlyLimitsJSON(lim, ro, pos)
+	}
 	rec, err := st.NewRecorder(e.ctx, trace.RunInfo{FEN: p.FEN, Variant: o.Variant, Options: o.JSON(),
-		Limits: limitsJSON(lim, ro), Version: version()}, ro)
+		Limits: limits, Version: version()}, ro)
 	if err != nil {
 		return traceRunJSON{}, err
 	}
@@ -227,7 +263,16 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 	iter.Store(1)
 	s.OnIteration = func(it engine.IterationInfo) { iter.Store(int64(it.Depth + 1)) }
 	stopProgress := startProgress(e.stderr, label, o.Variant, rec, &iter, quiet)
-	res := s.Search(rec.Context(), p.Pos.Copy(), lim, rec)
+	var res engine.Result
+	if qsOnly {
+		q := s.Quiesce(rec.Context(), pos, -engine.Infinity, engine.Infinity, lim, rec)
+		res = engine.Result{Score: q.Score, PV: q.PV, Stats: q.Stats, Elapsed: q.Elapsed, Stopped: q.Stopped}
+		if len(q.PV) > 0 {
+			res.BestMove = q.PV[0]
+		}
+	} else {
+		res = s.Search(rec.Context(), p.Pos.Copy(), lim, rec)
+	}
 	stopProgress()
 
 	var writeErr error

@@ -1,0 +1,628 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/qsbench"
+)
+
+func init() {
+	register(&command{name: "qsbench", summary: "QS cost against QS accuracy: each variant's QS alone on horizon positions, against an oracle", run: runQSBench})
+}
+
+// defaultQSBenchEPD is the committed benchmark set.
+const defaultQSBenchEPD = "testdata/qsbench.epd"
+
+// defaultQSBenchSources are the suites whose searches the set is collected from.
+const defaultQSBenchSources = "testdata/wacnew.epd,testdata/bratko_kopec.epd,testdata/stockfish_bench.fen"
+
+func runQSBench(e *env, args []string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "collect":
+			return runQSBenchCollect(e, args[1:])
+		case "oracle":
+			return runQSBenchOracle(e, args[1:])
+		}
+	}
+	fs := newFlags(e, "qsbench", "[--epd FILE] [--qs SPEC,...] [--json | --csv] [--plot FILE.svg] [--worst N] [--jobs N]\n       horizon qsbench collect [flags]   (re)build the set\n       horizon qsbench oracle [flags]    (re)compute its oracle values",
+		`Runs each QS variant alone from every horizon position of a benchmark set,
+with an open window, and sets its cost against its accuracy: QS nodes per
+position (mean, 90th percentile, max), time, and its error against the
+oracle value stored in the set (ce): mean absolute error in centipawns, the
+share of positions off by more than 100 and 300 cp, and sign errors (one
+says the side to move is at least a pawn up, the other at least a pawn
+down). Scores are clamped to ±1500 cp before errors are taken. The front
+of variants that no other beats on both cost and error is marked (Pareto).
+
+The committed set (testdata/qsbench.epd) holds positions where 'see'
+searches of depth 3 over the test suites called QS; its oracle is Horizon's
+own depth-7 search with the strongest QS and the same evaluation, so an
+error is what the QS misses, not an evaluation difference. 'horizon qsbench
+collect' rebuilds the set, 'horizon qsbench oracle' recomputes the oracle
+(or a second one from a UCI engine, stored beside the set and shown as
+extra columns). See testdata/README.md.
+
+A variant is a preset with switches set on top: see+qs-checks=false,
+threshold+qs-levels=6 ('horizon variants' lists presets and switches).
+Every figure but the time is the same from run to run and for any --jobs.
+Ctrl-C prints the figures of the positions done so far.`,
+		"horizon qsbench",
+		"horizon qsbench --qs see,see+qs-checks=false,threshold+qs-levels=6 --worst 3",
+		"horizon qsbench --plot docs/qsbench.svg",
+		"horizon qsbench --json > qsbench.json")
+	epd := fs.String("epd", defaultQSBenchEPD, "benchmark set (EPD with ce, acd and oracle)")
+	qs := fs.String("qs", strings.Join(engine.VariantNames(), ","), "variants: presets with optional +switch=value, comma-separated")
+	asJSON := fs.Bool("json", false, "print JSON: {variants: [...], worst: [...]}")
+	asCSV := fs.Bool("csv", false, "print CSV: one row per position and variant")
+	plot := fs.String("plot", "", "write an SVG scatter plot (QS nodes against error, Pareto front) to this `file`")
+	worst := fs.Int("worst", 0, "list each variant's N worst positions with the command that traces them")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "positions run at once")
+	maxNodes := fs.Int64("max-qs-nodes", 2_000_000, "stop one QS after this many nodes and count it as stopped")
+	second := fs.String("second", "", "second oracle `file` (default: the set's .stockfish.epd beside it, if present; 'none' to skip)")
+	limit := fs.Int("limit", 0, "use only the first N positions of the set (0: all)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q (subcommands: collect, oracle)", fs.Arg(0))
+	}
+	if *asJSON && *asCSV {
+		return usagef("give --json or --csv, not both")
+	}
+	if *jobs < 1 {
+		return usagef("--jobs %d: want at least 1", *jobs)
+	}
+	if *worst < 0 || *limit < 0 || *maxNodes < 0 {
+		return usagef("--worst, --limit and --max-qs-nodes want a number >= 0")
+	}
+	opts, err := engine.ParseVariantSpecs(*qs)
+	if err != nil {
+		return usagef("--qs: %v", err)
+	}
+	set, err := qsbench.ReadFile(*epd)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) && *epd == defaultQSBenchEPD {
+			return fmt.Errorf("%v (run from the repository root, or give --epd FILE)", err)
+		}
+		return err
+	}
+	if *limit > 0 && *limit < len(set) {
+		set = set[:*limit]
+	}
+	for _, p := range set {
+		if !p.Oracle.Valid() {
+			return fmt.Errorf("%s:%d: record %s has no oracle value (ce); run 'horizon qsbench oracle --epd %s'", *epd, p.Line, p.ID, *epd)
+		}
+	}
+	var secondVals []qsbench.Oracle
+	if *second != "none" {
+		path, explicit := *second, *second != ""
+		if !explicit {
+			path = secondOraclePath(*epd)
+		}
+		secondVals, err = qsbench.ReadSecondOracle(path, set)
+		if err != nil && (explicit || !errors.Is(err, os.ErrNotExist)) {
+			return err
+		}
+	}
+
+	vs := qsbench.NewVariants(opts)
+	var done atomic.Int64
+	stopProgress := countProgress(e.stderr, "positions", &done, len(set))
+	res, err := qsbench.Bench(e.ctx, set, vs, qsbench.Config{Jobs: *jobs, NodeLimit: *maxNodes},
+		func(n int) { done.Store(int64(n)) })
+	stopProgress()
+	interrupted := errors.Is(err, qsbench.ErrInterrupted)
+	if err != nil && !interrupted {
+		return err
+	}
+	sums := qsbench.Summarize(res, secondVals)
+	if *plot != "" && res.Completed > 0 {
+		if err := writeQSPlot(*plot, sums, set[0].Oracle, res.Completed); err != nil {
+			return err
+		}
+	}
+	var worstRows []qsWorstJSON
+	if *worst > 0 {
+		for vi, v := range vs {
+			for _, w := range qsbench.Worst(res, vi, *worst) {
+				worstRows = append(worstRows, qsWorstJSON{Variant: v.Spec, ID: w.Position.ID, FEN: w.Position.FEN,
+					Class: w.Position.Class, Score: w.Run.Score, Oracle: w.Position.Oracle.Score, Error: w.Error,
+					QSNodes: w.Run.QSNodes, QSPV: w.Run.PV, OraclePV: w.Position.Oracle.PV,
+					Trace: qsTraceCommand(*epd, w.Position.ID, v.Options)})
+			}
+		}
+	}
+	switch {
+	case *asJSON:
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if worstRows == nil {
+			worstRows = []qsWorstJSON{}
+		}
+		if err := enc.Encode(struct {
+			File        string            `json:"file"`
+			Positions   int               `json:"positions"`
+			Completed   int               `json:"completed"`
+			Oracle      string            `json:"oracle"`
+			OracleDepth int               `json:"oracle_depth"`
+			Clamp       int               `json:"clamp_cp"`
+			Variants    []qsbench.Summary `json:"variants"`
+			Worst       []qsWorstJSON     `json:"worst"`
+			Interrupted bool              `json:"interrupted"`
+		}{*epd, len(set), res.Completed, set[0].Oracle.Name, set[0].Oracle.Depth, qsbench.Clamp, sums, worstRows, interrupted}); err != nil {
+			return err
+		}
+	case *asCSV:
+		if err := writeQSBenchCSV(e.stdout, res); err != nil {
+			return err
+		}
+	default:
+		printQSBench(e.stdout, *epd, set, res, sums, secondVals != nil)
+		if len(worstRows) > 0 {
+			printQSWorst(e.stdout, worstRows)
+		}
+		if *plot != "" && res.Completed > 0 {
+			fmt.Fprintf(e.stdout, "\nplot written to %s\n", *plot)
+		}
+	}
+	if interrupted {
+		return fmt.Errorf("interrupted after %d of %d positions; the figures above are theirs", res.Completed, len(set))
+	}
+	return nil
+}
+
+// qsWorstJSON is one of a variant's worst positions.
+type qsWorstJSON struct {
+	Variant  string   `json:"variant"`
+	ID       string   `json:"id"`
+	FEN      string   `json:"fen"`
+	Class    string   `json:"class"`
+	Score    int      `json:"score"`
+	Oracle   int      `json:"oracle"`
+	Error    int      `json:"error_cp"`
+	QSNodes  int64    `json:"qs_nodes"`
+	QSPV     []string `json:"qs_pv"`
+	OraclePV []string `json:"oracle_pv"`
+	Trace    string   `json:"trace_command"`
+}
+
+// secondOraclePath is where a set's second oracle lives: x.epd -> x.stockfish.epd.
+func secondOraclePath(epd string) string {
+	return strings.TrimSuffix(epd, filepath.Ext(epd)) + ".stockfish.epd"
+}
+
+// qsTraceCommand is the 'horizon trace' command that records the same QS
+// as the benchmark ran, from the same record.
+func qsTraceCommand(epd, id string, o engine.Options) string {
+	spec := engine.VariantSpec(o)
+	name, rest, _ := strings.Cut(spec, "+")
+	cmd := fmt.Sprintf("horizon trace --epd %s --id %s --qs-only --qs %s", shellQuote(epd), id, name)
+	for _, kv := range strings.Split(rest, "+") {
+		if kv != "" {
+			cmd += " --" + kv
+		}
+	}
+	return cmd + " -o " + id + ".trace"
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func writeQSPlot(path string, sums []qsbench.Summary, o qsbench.Oracle, n int) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = qsbench.WritePlot(f, sums, "QS cost against QS accuracy",
+		fmt.Sprintf("%d horizon positions; oracle: %s, depth %d; scores clamped to ±%d cp", n, o.Name, o.Depth, qsbench.Clamp))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("plot %s: %v", path, err)
+	}
+	return nil
+}
+
+func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench.Results, sums []qsbench.Summary, second bool) {
+	o := set[0].Oracle
+	fmt.Fprintf(w, "%s: %d of %d positions; oracle %s at depth %d; QS alone, open window\n\n", epd, res.Completed, len(set), o.Name, o.Depth)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "variant\tQS nodes mean\tp90\tmax\tstopped\ttime µs/pos\tMAE cp\t>100cp\t>300cp\tsign err\tbias cp\tPareto\t"
+	if second {
+		head += "MAE 2nd\t>300 2nd\tsign 2nd\t"
+	}
+	fmt.Fprintln(tw, head)
+	for _, s := range sums {
+		pareto := ""
+		if s.Pareto {
+			pareto = "*"
+		}
+		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%s\t%d\t%.1f\t%.1f\t%.1f%%\t%.1f%%\t%d\t%+.1f\t%s\t", s.Variant, s.QSNodesMean,
+			thousands(s.QSNodesP90), thousands(s.QSNodesMax), s.Stopped, s.TimeUSMean, s.Error.MAE,
+			100*s.Error.Off100, 100*s.Error.Off300, s.Error.SignErrors, s.Error.Bias, pareto)
+		if second && s.Second != nil {
+			fmt.Fprintf(tw, "%.1f\t%.1f%%\t%d\t", s.Second.MAE, 100*s.Second.Off300, s.Second.SignErrors)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nerrors against the oracle's ce with both scores clamped to ±%d cp; sign err: one says >= +%d, the other <= -%d;\n",
+		qsbench.Clamp, qsbench.SignMargin, qsbench.SignMargin)
+	fmt.Fprintln(w, "Pareto *: no other variant has both fewer mean QS nodes and a lower MAE; time is single-threaded, summed per QS")
+	if second && sums[0].Second != nil {
+		fmt.Fprintf(w, "2nd: against %s (%d positions; a different evaluation, so its errors include evaluation differences)\n",
+			sums[0].Second.Oracle, sums[0].Second.Positions)
+	}
+}
+
+func printQSWorst(w io.Writer, rows []qsWorstJSON) {
+	cur := ""
+	for _, r := range rows {
+		if r.Variant != cur {
+			cur = r.Variant
+			fmt.Fprintf(w, "\nworst positions of %s:\n", cur)
+		}
+		fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s QS nodes\n", r.ID, r.Class, formatScore(r.Score),
+			formatScore(r.Oracle), r.Error, thousands(r.QSNodes))
+		fmt.Fprintf(w, "    %s\n", r.FEN)
+		qpv, opv := strings.Join(r.QSPV, " "), strings.Join(r.OraclePV, " ")
+		if qpv == "" {
+			qpv = "(stands pat)"
+		}
+		fmt.Fprintf(w, "    QS line: %s   oracle line: %s\n", qpv, opv)
+		fmt.Fprintf(w, "    %s\n", r.Trace)
+	}
+}
+
+func writeQSBenchCSV(w io.Writer, res *qsbench.Results) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"variant", "id", "class", "source", "fen", "score", "oracle", "error_cp", "qs_nodes", "max_qs_ply", "stopped", "elapsed_us"})
+	for vi, v := range res.Variants {
+		for pi, ok := range res.Done {
+			if !ok {
+				continue
+			}
+			p, r := res.Set[pi], res.Runs[pi][vi]
+			d := qsbench.ClampedError(r.Score, p.Oracle.Score)
+			cw.Write([]string{v.Spec, p.ID, p.Class, p.Source, p.FEN, strconv.Itoa(r.Score), strconv.Itoa(p.Oracle.Score),
+				strconv.Itoa(d), strconv.FormatInt(r.QSNodes, 10), strconv.Itoa(r.MaxQSPly), strconv.FormatBool(r.Stopped),
+				strconv.FormatInt(r.Elapsed.Microseconds(), 10)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// countProgress shows "[###...] done/total what" on w while it is a terminal.
+func countProgress(w io.Writer, what string, done *atomic.Int64, total int) func() {
+	return progressLine(w, func(el time.Duration) string {
+		n := done.Load()
+		const width = 30
+		fill := int(int64(width) * n / int64(max(total, 1)))
+		eta := ""
+		if n > 0 && n < int64(total) {
+			left := time.Duration(float64(el) / float64(n) * float64(int64(total)-n))
+			eta = fmt.Sprintf("  about %s left", left.Round(time.Second))
+		}
+		return fmt.Sprintf("[%s%s] %d/%d %s  %.0fs%s", strings.Repeat("#", fill), strings.Repeat(".", width-fill),
+			n, total, what, el.Seconds(), eta)
+	})
+}
+
+func runQSBenchCollect(e *env, args []string) error {
+	fs := newFlags(e, "qsbench collect", "[--sources FILE,...] [--depth N] [--qs SPEC] [--quiet N] [--tactical N] [-o FILE]",
+		`Builds a benchmark set of horizon positions: runs a search (default 'see' to
+depth 3) on every position of the source suites and collects the positions
+where it called QS (the QS roots), with the move that led there. Positions
+are de-duplicated; under each source they are ranked by a hash of their
+Zobrist key and the sources take turns giving positions, so the sample is
+deterministic and spread over all sources. A position is tactical when the
+side to move is in check, can promote, or has a capture that wins material
+by SEE, quiet otherwise; --quiet and --tactical set the mix.
+
+The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
+		"horizon qsbench collect -o testdata/qsbench.epd && horizon qsbench oracle --epd testdata/qsbench.epd")
+	sources := fs.String("sources", defaultQSBenchSources, "suites to search, comma-separated (EPD or one FEN a line)")
+	depth := fs.Int("depth", 3, "depth of the searches whose QS roots are collected")
+	qs := fs.String("qs", "see", "variant of those searches")
+	quiet := fs.Int("quiet", 600, "quiet positions in the set")
+	tactical := fs.Int("tactical", 600, "tactical positions in the set")
+	per := fs.Int("per-source", 12, "candidates kept per source position and class")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "sources searched at once")
+	out := fs.String("o", defaultQSBenchEPD, "set to write")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if *depth < 1 || *depth > 10 || *quiet < 0 || *tactical < 0 || *quiet+*tactical == 0 || *per < 1 || *jobs < 1 {
+		return usagef("--depth wants 1 to 10; --quiet, --tactical, --per-source and --jobs positive counts")
+	}
+	o, err := engine.ParseVariantSpec(*qs)
+	if err != nil {
+		return usagef("--qs: %v", err)
+	}
+	var srcs []qsbench.Source
+	for _, file := range strings.Split(*sources, ",") {
+		file = strings.TrimSpace(file)
+		if file == "" {
+			continue
+		}
+		recs, err := loadPositions("", file)
+		if err != nil {
+			return err
+		}
+		for i := range recs {
+			label := recs[i].ID
+			if label == "" {
+				label = filepath.Base(file) + ":" + strconv.Itoa(recs[i].Line)
+			}
+			srcs = append(srcs, qsbench.Source{Label: label, Pos: recs[i].Pos})
+		}
+	}
+	if len(srcs) == 0 {
+		return usagef("--sources: no files given")
+	}
+	start := time.Now()
+	var done atomic.Int64
+	stop := countProgress(e.stderr, "sources searched", &done, len(srcs))
+	set, err := qsbench.Collect(e.ctx, srcs, qsbench.CollectConfig{Options: o, Depth: *depth, PerSource: *per,
+		Quiet: *quiet, Tactical: *tactical, Jobs: *jobs}, func(n int) { done.Store(int64(n)) })
+	stop()
+	if err != nil {
+		if errors.Is(err, qsbench.ErrInterrupted) {
+			return fmt.Errorf("interrupted; %s not written", *out)
+		}
+		return err
+	}
+	header := fmt.Sprintf(`QS benchmark set: horizon positions (QS roots) of '%s' searches to depth %d over
+%s (%d positions); %d tactical, %d quiet; no oracle values yet.
+Regenerate: horizon qsbench collect --sources %s --depth %d --qs %s --tactical %d --quiet %d --per-source %d -o %s`,
+		engine.VariantSpec(o), *depth, *sources, len(srcs), *tactical, *quiet, *sources, *depth, engine.VariantSpec(o),
+		*tactical, *quiet, *per, *out)
+	if err := qsbench.WriteFile(*out, header, set); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "wrote %d positions (%d tactical, %d quiet) from %d sources to %s in %.1fs\n",
+		len(set), *tactical, *quiet, len(srcs), *out, time.Since(start).Seconds())
+	return nil
+}
+
+func runQSBenchOracle(e *env, args []string) error {
+	fs := newFlags(e, "qsbench oracle", "[--epd FILE] [--depth N] [--jobs N] [--oracle-engine PATH [--engine-depth N]]",
+		`Computes the oracle value of every position of a benchmark set and writes
+it into the set (ce, acd, acn, pv, oracle): Horizon's full-width search to
+--depth with the strongest QS (`+qsbench.OracleSpec+`), the same
+evaluation every variant uses. Reading the values back is instant.
+
+With --oracle-engine, a UCI engine (stockfish: PATH or /usr/games) values
+the positions instead, to --engine-depth, and the values go to a second
+file beside the set (x.stockfish.epd for x.epd), which 'horizon qsbench'
+shows as extra columns. An interrupted run writes nothing.`,
+		"horizon qsbench oracle",
+		"horizon qsbench oracle --oracle-engine stockfish --engine-depth 12")
+	epd := fs.String("epd", defaultQSBenchEPD, "benchmark set to value")
+	depth := fs.Int("depth", qsbench.OracleDepth, "depth of Horizon's oracle search")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "positions searched at once")
+	eng := fs.String("oracle-engine", "", "value with this UCI engine instead (name on PATH or path), written beside the set")
+	engDepth := fs.Int("engine-depth", 12, "with --oracle-engine: its search depth")
+	out := fs.String("o", "", "file to write (default: the set itself; with --oracle-engine, the .stockfish.epd beside it)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if *depth < 1 || *depth > 20 || *jobs < 1 || *engDepth < 1 {
+		return usagef("--depth wants 1 to 20; --jobs and --engine-depth positive numbers")
+	}
+	set, err := qsbench.ReadFile(*epd)
+	if err != nil {
+		return err
+	}
+	header, err := qsbench.ReadHeader(*epd)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	var done atomic.Int64
+	if *eng != "" {
+		return engineOracle(e, set, *epd, *eng, *engDepth, *jobs, *out)
+	}
+	o := qsbench.OracleOptions()
+	stop := countProgress(e.stderr, "positions valued", &done, len(set))
+	err = qsbench.ComputeOracles(e.ctx, set, o, *depth, *jobs, func(n int) { done.Store(int64(n)) })
+	stop()
+	if err != nil {
+		if errors.Is(err, qsbench.ErrInterrupted) {
+			return fmt.Errorf("interrupted; %s not changed", *epd)
+		}
+		return err
+	}
+	el := time.Since(start)
+	header = qsbench.StripOracleHeader(header) + fmt.Sprintf("\nOracle: %s to depth %d (ce, acd, acn, pv); %s with --jobs %d.\nRegenerate: horizon qsbench oracle --epd %s --depth %d",
+		qsbench.OracleName(o), *depth, el.Round(time.Second), *jobs, *epd, *depth)
+	dst := *out
+	if dst == "" {
+		dst = *epd
+	}
+	if err := qsbench.WriteFile(dst, header, set); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "valued %d positions with %s to depth %d in %.1fs (--jobs %d); wrote %s\n",
+		len(set), qsbench.OracleName(o), *depth, el.Seconds(), *jobs, dst)
+	return nil
+}
+
+// engineOracle values the set with a UCI engine, jobs engine processes at
+// once (one thread each), and writes the values beside the set.
+func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs int, out string) error {
+	path := eng
+	if !strings.ContainsRune(path, '/') {
+		if p, err := lookPathGames(path); err == nil {
+			path = p
+		} else {
+			return fmt.Errorf("--oracle-engine %s: not found on PATH or in /usr/games", eng)
+		}
+	}
+	if out == "" {
+		out = secondOraclePath(epd)
+	}
+	start := time.Now()
+	vals := make([]qsbench.Oracle, len(set))
+	var done atomic.Int64
+	var name atomic.Value
+	var mu sync.Mutex
+	var engines []*uciPerftEngine
+	defer func() {
+		for _, u := range engines {
+			u.close()
+		}
+	}()
+	stop := countProgress(e.stderr, "positions valued by "+filepath.Base(path), &done, len(set))
+	err := qsbench.Parallel(e.ctx, len(set), jobs, func() func(int) error {
+		var u *uciPerftEngine
+		return func(i int) error {
+			if u == nil {
+				var err error
+				if u, err = startUCIPerftEngine(e.ctx, path); err != nil {
+					return fmt.Errorf("starting %s: %v", path, err)
+				}
+				mu.Lock()
+				engines = append(engines, u)
+				mu.Unlock()
+				fmt.Fprintln(u.in, "setoption name Threads value 1\nsetoption name Hash value 16")
+				name.Store(u.name)
+			}
+			v, err := uciValue(e.ctx, u, set[i], depth)
+			if err != nil {
+				return fmt.Errorf("%s on %s: %v", u.name, set[i].ID, err)
+			}
+			vals[i] = v
+			return nil
+		}
+	}, func(n int) { done.Store(int64(n)) })
+	stop()
+	if err != nil {
+		if errors.Is(err, qsbench.ErrInterrupted) {
+			return fmt.Errorf("interrupted; %s not written", out)
+		}
+		return err
+	}
+	n, _ := name.Load().(string)
+	el := time.Since(start)
+	header := fmt.Sprintf("Second oracle for %s: %s to depth %d, one thread, 16 MiB hash; %s with --jobs %d.\nRegenerate: horizon qsbench oracle --epd %s --oracle-engine %s --engine-depth %d",
+		epd, n, depth, el.Round(time.Second), jobs, epd, eng, depth)
+	if err := qsbench.WriteSecond(out, header, set, vals); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "valued %d positions with %s to depth %d in %.1fs (--jobs %d); wrote %s\n", len(set), n, depth, el.Seconds(), jobs, out)
+	return nil
+}
+
+// lookPathGames finds a program on PATH or in /usr/games, where Debian
+// installs chess engines.
+func lookPathGames(name string) (string, error) {
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	return exec.LookPath(filepath.Join("/usr/games", name))
+}
+
+// uciValue searches one position to depth and reads the engine's last
+// score, depth, node count and PV.
+func uciValue(ctx context.Context, u *uciPerftEngine, p *qsbench.Position, depth int) (qsbench.Oracle, error) {
+	fmt.Fprintf(u.in, "ucinewgame\nposition fen %s moves %s\nisready\n", p.Parent, p.LastMove)
+	for {
+		line, err := u.next(ctx, 10*time.Second)
+		if err != nil {
+			return qsbench.Oracle{}, err
+		}
+		if line == "readyok" {
+			break
+		}
+	}
+	fmt.Fprintf(u.in, "go depth %d\n", depth)
+	o := qsbench.Oracle{Name: u.name}
+	var pv []string
+	for {
+		line, err := u.next(ctx, 5*time.Minute)
+		if err != nil {
+			return o, err
+		}
+		if strings.HasPrefix(line, "bestmove") {
+			break
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] != "info" || !strings.Contains(line, " score ") || strings.Contains(line, " bound") {
+			continue
+		}
+		for j := 1; j+1 < len(f); j++ {
+			switch f[j] {
+			case "depth":
+				o.Depth, _ = strconv.Atoi(f[j+1])
+			case "nodes":
+				o.Nodes, _ = strconv.ParseInt(f[j+1], 10, 64)
+			case "score":
+				if j+2 < len(f) {
+					v, err := strconv.Atoi(f[j+2])
+					if err != nil {
+						return o, fmt.Errorf("bad score in %q", line)
+					}
+					switch f[j+1] {
+					case "cp":
+						o.Score = v
+					case "mate":
+						// Mate in v moves: v*2-1 plies to mate for the side to move.
+						if v > 0 {
+							o.Score = int(engine.MateScore) - (2*v - 1)
+						} else {
+							o.Score = -int(engine.MateScore) + 2*(-v)
+						}
+					}
+				}
+			case "pv":
+				pv = f[j+1:]
+				j = len(f)
+			}
+		}
+	}
+	// The PV in SAN, as the set's own oracle writes it.
+	pos := p.Pos()
+	for _, s := range pv {
+		m, err := pos.ParseUCI(s)
+		if err != nil {
+			break
+		}
+		o.PV = append(o.PV, pos.SAN(m))
+		pos.MakeMove(m)
+	}
+	return o, nil
+}

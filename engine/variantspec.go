@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A variant spec names a QS variant with switches set on top of its preset:
+// "see", "see+qs-checks=false", "threshold+qs-levels=6+delta=true". The
+// switch names and values are those of OptionSpecs (the flags of every
+// search command), set through Options.Set, so a switch has one name
+// everywhere.
+
+// ParseVariantSpec parses one variant spec: a preset name, then
+// "+switch=value" for each switch to change. A switch may be given once,
+// and the result must pass Options.Validate.
+func ParseVariantSpec(spec string) (Options, error) {
+	parts := strings.Split(strings.TrimSpace(spec), "+")
+	name := strings.TrimSpace(parts[0])
+	if name == "" {
+		return Options{}, fmt.Errorf("variant spec %q: want a preset name first, like see+qs-checks=false", spec)
+	}
+	o, err := VariantOptions(name)
+	if err != nil {
+		return o, fmt.Errorf("variant spec %q: %v", spec, err)
+	}
+	seen := map[string]bool{}
+	for _, kv := range parts[1:] {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" || v == "" {
+			return o, fmt.Errorf("variant spec %q: %q is not switch=value", spec, kv)
+		}
+		if seen[k] {
+			return o, fmt.Errorf("variant spec %q: switch %s given twice", spec, k)
+		}
+		seen[k] = true
+		if err := o.Set(k, v); err != nil {
+			return o, fmt.Errorf("variant spec %q: %v", spec, err)
+		}
+	}
+	if err := o.Validate(); err != nil {
+		return o, fmt.Errorf("variant spec %q: %v", spec, err)
+	}
+	return o, nil
+}
+
+// VariantSpec returns the canonical spec of o: its preset name and every
+// switch whose value differs from the preset's, in OptionSpecs order.
+// ParseVariantSpec(VariantSpec(o)) gives o back.
+func VariantSpec(o Options) string {
+	p, err := VariantOptions(o.Variant)
+	if err != nil {
+		return o.String() // not from a preset: every switch spelled out
+	}
+	var b strings.Builder
+	b.WriteString(o.Variant)
+	for _, s := range optionSpecs {
+		if v := s.get(&o); v != s.get(&p) {
+			b.WriteString("+" + s.Name + "=" + v)
+		}
+	}
+	return b.String()
+}
+
+// ParseVariantSpecs parses a comma-separated list of variant specs,
+// rejecting an empty list and two specs that name the same options.
+func ParseVariantSpecs(list string) ([]Options, error) {
+	var out []Options
+	seen := map[string]string{}
+	for _, spec := range strings.Split(list, ",") {
+		spec = strings.TrimSpace(spec)
+		if spec == "" {
+			continue
+		}
+		o, err := ParseVariantSpec(spec)
+		if err != nil {
+			return nil, err
+		}
+		c := VariantSpec(o)
+		if prev, dup := seen[c]; dup {
+			return nil, fmt.Errorf("variant specs %q and %q name the same options (%s)", prev, spec, c)
+		}
+		seen[c] = spec
+		out = append(out, o)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no QS variant given (valid presets: %s)", strings.Join(VariantNames(), ", "))
+	}
+	return out, nil
+}

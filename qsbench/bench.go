@@ -1,0 +1,255 @@
+package qsbench
+
+import (
+	"context"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// Variant is one QS configuration under test: a preset with switches.
+type Variant struct {
+	Spec    string // canonical spec, engine.VariantSpec(Options): the label everywhere
+	Options engine.Options
+}
+
+// NewVariants labels options with their canonical specs.
+func NewVariants(opts []engine.Options) []Variant {
+	out := make([]Variant, len(opts))
+	for i, o := range opts {
+		out[i] = Variant{Spec: engine.VariantSpec(o), Options: o}
+	}
+	return out
+}
+
+// Config bounds a benchmark run.
+type Config struct {
+	Jobs      int   // positions searched at once
+	NodeLimit int64 // QS nodes after which one QS is stopped and counted as such (0: none)
+}
+
+// Run is one variant's QS alone from one position.
+type Run struct {
+	Score    int           `json:"score"`      // centipawns for the side to move
+	QSNodes  int64         `json:"qs_nodes"`   // QS nodes, the root included
+	MaxQSPly int           `json:"max_qs_ply"` // deepest QS ply
+	Stopped  bool          `json:"stopped"`    // cut by the node limit: Score is not a QS value
+	Elapsed  time.Duration `json:"-"`
+	PV       []string      `json:"pv"` // the QS line, SAN
+}
+
+// Results are a benchmark's runs, by position then variant, and which
+// positions have all their variants done (all of them unless interrupted).
+type Results struct {
+	Variants  []Variant
+	Set       []*Position
+	Runs      [][]Run // [position][variant]
+	Done      []bool  // [position]
+	Completed int     // positions done
+}
+
+// Bench runs every variant's QS alone from every position of set, with an
+// open window, jobs positions at a time. Each QS is single-threaded and
+// deterministic, so every figure but the time is the same from run to run
+// and for any number of jobs. When ctx is done the positions finished so
+// far are kept (Done marks them) and ErrInterrupted is returned with them.
+// done, if not nil, gets the count of positions finished.
+func Bench(ctx context.Context, set []*Position, vs []Variant, cfg Config, done func(int)) (*Results, error) {
+	r := &Results{Variants: vs, Set: set, Runs: make([][]Run, len(set)), Done: make([]bool, len(set))}
+	lim := engine.Limits{Nodes: cfg.NodeLimit}
+	if cfg.NodeLimit > 0 {
+		lim.Nodes = cfg.NodeLimit + 1 // the run node counts too
+	}
+	err := Parallel(ctx, len(set), cfg.Jobs, func() func(int) error {
+		s := engine.NewSearcher(vs[0].Options)
+		return func(i int) error {
+			runs := make([]Run, len(vs))
+			for vi, v := range vs {
+				s.SetOptions(v.Options)
+				pos := set[i].Pos()
+				q := s.Quiesce(ctx, pos, -engine.Infinity, engine.Infinity, lim, nil)
+				if q.Stopped == engine.StopCancel {
+					return ErrInterrupted
+				}
+				runs[vi] = Run{Score: int(q.Score), QSNodes: q.QSNodes, MaxQSPly: q.MaxQSPly,
+					Stopped: q.Stopped != engine.StopNone, Elapsed: q.Elapsed, PV: sanLine(pos, q.PV)}
+			}
+			r.Runs[i], r.Done[i] = runs, true
+			return nil
+		}
+	}, done)
+	for _, d := range r.Done {
+		if d {
+			r.Completed++
+		}
+	}
+	return r, err
+}
+
+// Clamp bounds scores before errors are taken: a mate and a lead of
+// fifteen pawns are equally decisive, and one mate score must not swamp a
+// mean error.
+const Clamp = 1500
+
+// SignMargin is how far from zero both values must be for a sign error: one
+// says the side to move wins by at least this, the other that it loses by
+// at least this.
+const SignMargin = 100
+
+// ErrorStats measure a variant's values against one oracle.
+type ErrorStats struct {
+	Oracle     string  `json:"oracle"`
+	Positions  int     `json:"positions"` // with a value from this oracle
+	MAE        float64 `json:"mae_cp"`
+	Off100     float64 `json:"off_100"` // share of positions off by more than 100 cp
+	Off300     float64 `json:"off_300"`
+	SignErrors int     `json:"sign_errors"`
+	Bias       float64 `json:"bias_cp"` // mean of QS - oracle: positive when the QS is optimistic
+}
+
+// Summary is one variant's figures over the positions done.
+type Summary struct {
+	Variant      string      `json:"variant"`
+	Options      string      `json:"options"` // every switch, as engine.Options.String
+	Positions    int         `json:"positions"`
+	QSNodesMean  float64     `json:"qs_nodes_mean"`
+	QSNodesP90   int64       `json:"qs_nodes_p90"`
+	QSNodesMax   int64       `json:"qs_nodes_max"`
+	QSNodesTotal int64       `json:"qs_nodes_total"`
+	MaxQSPly     int         `json:"max_qs_ply"`
+	Stopped      int         `json:"stopped"` // QS runs cut by the node limit (their error counts as is)
+	TimeMS       float64     `json:"time_ms"` // summed over positions, single-threaded
+	TimeUSMean   float64     `json:"time_us_mean"`
+	Error        ErrorStats  `json:"error"`
+	Second       *ErrorStats `json:"second_oracle,omitempty"`
+	Pareto       bool        `json:"pareto"` // no other variant has fewer mean QS nodes and a lower MAE
+}
+
+// Summarize computes each variant's figures over the positions done.
+// second, if not nil, holds a second oracle's values by position index
+// (invalid where it has none).
+func Summarize(r *Results, second []Oracle) []Summary {
+	out := make([]Summary, len(r.Variants))
+	for vi, v := range r.Variants {
+		s := &out[vi]
+		s.Variant, s.Options = v.Spec, v.Options.String()
+		var nodes []int64
+		var el time.Duration
+		e1 := errAcc{}
+		e2 := errAcc{}
+		for pi, ok := range r.Done {
+			if !ok {
+				continue
+			}
+			run := r.Runs[pi][vi]
+			nodes = append(nodes, run.QSNodes)
+			s.QSNodesTotal += run.QSNodes
+			s.MaxQSPly = max(s.MaxQSPly, run.MaxQSPly)
+			if run.Stopped {
+				s.Stopped++
+			}
+			el += run.Elapsed
+			if o := r.Set[pi].Oracle; o.Valid() {
+				e1.add(run.Score, o)
+			}
+			if second != nil && second[pi].Valid() {
+				e2.add(run.Score, second[pi])
+			}
+		}
+		s.Positions = len(nodes)
+		if len(nodes) > 0 {
+			slices.Sort(nodes)
+			s.QSNodesMean = float64(s.QSNodesTotal) / float64(len(nodes))
+			s.QSNodesP90 = nodes[int(math.Ceil(0.9*float64(len(nodes))))-1]
+			s.QSNodesMax = nodes[len(nodes)-1]
+			s.TimeMS = float64(el.Microseconds()) / 1e3
+			s.TimeUSMean = float64(el.Microseconds()) / float64(len(nodes))
+		}
+		s.Error = e1.stats()
+		if second != nil {
+			st := e2.stats()
+			s.Second = &st
+		}
+	}
+	for i := range out {
+		out[i].Pareto = true
+		for j := range out {
+			a, b := &out[i], &out[j]
+			if i != j && b.QSNodesMean <= a.QSNodesMean && b.Error.MAE <= a.Error.MAE &&
+				(b.QSNodesMean < a.QSNodesMean || b.Error.MAE < a.Error.MAE) {
+				a.Pareto = false
+			}
+		}
+	}
+	return out
+}
+
+// PositionError is one position's error for one variant.
+type PositionError struct {
+	Position *Position
+	Run      Run
+	Error    int // |clamped QS - clamped oracle|
+}
+
+// Worst returns the n positions with the largest error for variant vi,
+// largest first; ties go to the earlier position.
+func Worst(r *Results, vi, n int) []PositionError {
+	var all []PositionError
+	for pi, ok := range r.Done {
+		if !ok || !r.Set[pi].Oracle.Valid() {
+			continue
+		}
+		run := r.Runs[pi][vi]
+		all = append(all, PositionError{Position: r.Set[pi], Run: run, Error: absErr(run.Score, r.Set[pi].Oracle.Score)})
+	}
+	slices.SortStableFunc(all, func(a, b PositionError) int { return b.Error - a.Error })
+	return all[:min(n, len(all))]
+}
+
+func clamp(v int) int { return max(-Clamp, min(Clamp, v)) }
+
+func absErr(qs, oracle int) int {
+	d := clamp(qs) - clamp(oracle)
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+type errAcc struct {
+	name              string
+	n, off100, off300 int
+	sign              int
+	sumAbs, sumSigned int64
+}
+
+func (a *errAcc) add(qs int, o Oracle) {
+	a.name = o.Name
+	a.n++
+	d := clamp(qs) - clamp(o.Score)
+	a.sumSigned += int64(d)
+	ad := absErr(qs, o.Score)
+	a.sumAbs += int64(ad)
+	if ad > 100 {
+		a.off100++
+	}
+	if ad > 300 {
+		a.off300++
+	}
+	if (qs >= SignMargin && o.Score <= -SignMargin) || (qs <= -SignMargin && o.Score >= SignMargin) {
+		a.sign++
+	}
+}
+
+func (a *errAcc) stats() ErrorStats {
+	s := ErrorStats{Oracle: a.name, Positions: a.n, SignErrors: a.sign}
+	if a.n > 0 {
+		s.MAE = float64(a.sumAbs) / float64(a.n)
+		s.Bias = float64(a.sumSigned) / float64(a.n)
+		s.Off100 = float64(a.off100) / float64(a.n)
+		s.Off300 = float64(a.off300) / float64(a.n)
+	}
+	return s
+}

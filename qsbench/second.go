@@ -1,0 +1,153 @@
+package qsbench
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// A second oracle (a UCI engine's values) is stored apart from the set, in
+// an EPD file of its own: one record per position, with the set's id and
+// position, and ce, acd, acn, pv and oracle. Its evaluation is not
+// Horizon's, so its errors mix what a QS misses with how two evaluations
+// differ; it is shown beside the first oracle, never in its place.
+
+// FormatSecond returns p's record with the value o, for a second-oracle file.
+func FormatSecond(p *Position, o Oracle) string {
+	fields := strings.Fields(p.FEN)
+	var b strings.Builder
+	b.WriteString(strings.Join(fields[:4], " "))
+	fmt.Fprintf(&b, " id %s; ce %d; acd %d;", strconv.Quote(p.ID), o.Score, o.Depth)
+	if o.Nodes > 0 {
+		fmt.Fprintf(&b, " acn %d;", o.Nodes)
+	}
+	if len(o.PV) > 0 {
+		fmt.Fprintf(&b, " pv %s;", strings.Join(o.PV, " "))
+	}
+	fmt.Fprintf(&b, " oracle %s; hmvc %s; fmvn %s;", strconv.Quote(o.Name), fields[4], fields[5])
+	return b.String()
+}
+
+// WriteSecond writes a second-oracle file for set, through a temporary file.
+func WriteSecond(path, header string, set []*Position, vals []Oracle) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	for _, l := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
+		fmt.Fprintf(bw, "# %s\n", l)
+	}
+	for i, p := range set {
+		if vals[i].Valid() {
+			fmt.Fprintln(bw, FormatSecond(p, vals[i]))
+		}
+	}
+	err = bw.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// ReadSecondOracle reads a second-oracle file and returns its values by the
+// index of set's positions (invalid where it has none). A record whose id
+// is not in the set, or whose position differs from the set's, is an error
+// naming its line.
+func ReadSecondOracle(path string, set []*Position) ([]Oracle, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readSecond(f, path, set)
+}
+
+func readSecond(r io.Reader, name string, set []*Position) ([]Oracle, error) {
+	byID := make(map[string]int, len(set))
+	for i, p := range set {
+		byID[p.ID] = i
+	}
+	out := make([]Oracle, len(set))
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	ln := 0
+	for sc.Scan() {
+		ln++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		e, err := engine.ParseEPD(text)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, ln, err)
+		}
+		i, ok := byID[e.ID]
+		if !ok {
+			continue // a position of the full set while a run uses --limit
+		}
+		if e.FEN != set[i].FEN {
+			return nil, fmt.Errorf("%s:%d: record %q is %s, but the set's %s is %s", name, ln, e.ID, e.FEN, e.ID, set[i].FEN)
+		}
+		o, err := parseOracle(e)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: record %q: %v", name, ln, e.ID, err)
+		}
+		if !o.Valid() {
+			return nil, fmt.Errorf("%s:%d: record %q has no value (ce, acd, oracle)", name, ln, e.ID)
+		}
+		out[i] = o
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, ln+1, err)
+	}
+	return out, nil
+}
+
+// ReadHeader returns the comment lines at the top of a set file, without
+// their "# ".
+func ReadHeader(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		t := sc.Text()
+		if !strings.HasPrefix(t, "#") {
+			break
+		}
+		lines = append(lines, strings.TrimPrefix(strings.TrimPrefix(t, "#"), " "))
+	}
+	return strings.Join(lines, "\n"), sc.Err()
+}
+
+// StripOracleHeader removes what 'horizon qsbench oracle' adds to a header,
+// so that a new oracle replaces the old one's lines.
+func StripOracleHeader(h string) string {
+	var keep []string
+	for _, l := range strings.Split(h, "\n") {
+		if strings.HasPrefix(l, "Oracle:") || strings.HasPrefix(l, "Regenerate: horizon qsbench oracle") {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.TrimRight(strings.Join(keep, "\n"), "\n")
+}
+
+// ClampedError is |QS - oracle| with both clamped to ±Clamp, the error
+// every figure is made of.
+func ClampedError(qs, oracle int) int { return absErr(qs, oracle) }
