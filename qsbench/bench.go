@@ -173,17 +173,23 @@ func Summarize(r *Results, second []Oracle) []Summary {
 			s.Second = &st
 		}
 	}
-	for i := range out {
-		out[i].Pareto = true
-		for j := range out {
-			a, b := &out[i], &out[j]
+	markPareto(out)
+	return out
+}
+
+// markPareto sets Pareto on the summaries no other beats: none has both
+// fewer mean QS nodes and a lower MAE (and is not equal on both).
+func markPareto(sums []Summary) {
+	for i := range sums {
+		sums[i].Pareto = true
+		for j := range sums {
+			a, b := &sums[i], &sums[j]
 			if i != j && b.QSNodesMean <= a.QSNodesMean && b.Error.MAE <= a.Error.MAE &&
 				(b.QSNodesMean < a.QSNodesMean || b.Error.MAE < a.Error.MAE) {
 				a.Pareto = false
 			}
 		}
 	}
-	return out
 }
 
 // PositionError is one position's error for one variant.

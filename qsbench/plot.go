@@ -90,23 +90,29 @@ func WritePlot(w io.Writer, sums []Summary, title, subtitle string) error {
 		}
 	}
 	sort.SliceStable(front, func(i, j int) bool { return front[i].QSNodesMean < front[j].QSNodesMean })
+	// Labels are placed around their points so that they overlap neither
+	// each other, nor the points, nor the front's line.
+	type box struct{ x0, y0, x1, y1 float64 }
+	var placed []box
 	if len(front) > 0 {
 		var pts []string
+		var px, py float64
 		for i, s := range front {
 			x, y := xs(s.QSNodesMean), ys(s.Error.MAE)
 			if i > 0 {
-				pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, ys(front[i-1].Error.MAE)))
+				pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, py))
+				placed = append(placed, box{px, py - 2, x, py + 2}, box{x - 2, py, x + 2, y})
 			}
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
+			px, py = x, y
 		}
-		last := front[len(front)-1]
-		pts = append(pts, fmt.Sprintf("%.1f,%.1f", px1, ys(last.Error.MAE)))
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", px1, py))
+		placed = append(placed, box{px, py - 2, px1, py + 2})
 		fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="#d9480f" stroke-width="1.6" stroke-dasharray="6 4"/>`+"\n", strings.Join(pts, " "))
 	}
 
-	// Points, then labels placed so that they do not overlap.
-	type box struct{ x0, y0, x1, y1 float64 }
-	var placed []box
+	placed = append(placed, box{px1 - 306, py1 + 4, px1, py1 + 48}) // the legend
+	// Points, then labels.
 	for _, s := range sums {
 		x, y := xs(s.QSNodesMean), ys(s.Error.MAE)
 		fill := "#1c7ed6"
@@ -161,10 +167,10 @@ func WritePlot(w io.Writer, sums []Summary, title, subtitle string) error {
 	}
 
 	// Legend.
-	lx, ly := px1-250, py1+16
-	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="242" height="40" fill="#ffffff" stroke="#cccccc"/>`+"\n", lx-6, ly-12)
-	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" fill="#d9480f"/><text x="%.1f" y="%.1f" fill="#222">Pareto front (none cheaper and better)</text>`+"\n", lx+4, ly-2, lx+14, ly+2)
-	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" fill="#1c7ed6"/><text x="%.1f" y="%.1f" fill="#222">dominated by a variant on the front</text>`+"\n", lx+4, ly+16, lx+14, ly+20)
+	lx, ly := px1-300, py1+16
+	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="294" height="40" fill="#ffffff" stroke="#cccccc"/>`+"\n", lx-6, ly-12)
+	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" fill="#d9480f"/><text x="%.1f" y="%.1f" fill="#222">Pareto front: no variant is cheaper and better</text>`+"\n", lx+4, ly-2, lx+14, ly+2)
+	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" fill="#1c7ed6"/><text x="%.1f" y="%.1f" fill="#222">beaten on both by a variant on the front</text>`+"\n", lx+4, ly+16, lx+14, ly+20)
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/horizonqs/horizon/engine"
@@ -22,14 +21,14 @@ func FormatSecond(p *Position, o Oracle) string {
 	fields := strings.Fields(p.FEN)
 	var b strings.Builder
 	b.WriteString(strings.Join(fields[:4], " "))
-	fmt.Fprintf(&b, " id %s; ce %d; acd %d;", strconv.Quote(p.ID), o.Score, o.Depth)
+	fmt.Fprintf(&b, " id %s; ce %d; acd %d;", quote(p.ID), o.Score, o.Depth)
 	if o.Nodes > 0 {
 		fmt.Fprintf(&b, " acn %d;", o.Nodes)
 	}
 	if len(o.PV) > 0 {
 		fmt.Fprintf(&b, " pv %s;", strings.Join(o.PV, " "))
 	}
-	fmt.Fprintf(&b, " oracle %s; hmvc %s; fmvn %s;", strconv.Quote(o.Name), fields[4], fields[5])
+	fmt.Fprintf(&b, " oracle %s; hmvc %s; fmvn %s;", quote(o.Name), fields[4], fields[5])
 	return b.String()
 }
 

@@ -153,7 +153,7 @@ func (p *Position) Format() string {
 	var b strings.Builder
 	b.WriteString(strings.Join(fields[:4], " "))
 	op := func(code, val string) { fmt.Fprintf(&b, " %s %s;", code, val) }
-	q := strconv.Quote
+	q := quote
 	if p.ID != "" {
 		op("id", q(p.ID))
 	}
@@ -261,4 +261,11 @@ func WriteFile(path, header string, set []*Position) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// quote writes an EPD string operand. EPD has no escapes inside quotes, so
+// a double quote becomes a single one and a line break a space: the only
+// changes a round trip makes, and only to free text (ids, names).
+func quote(s string) string {
+	return `"` + strings.NewReplacer(`"`, "'", "\n", " ", "\r", " ").Replace(s) + `"`
 }

@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"context"
+	"testing"
+)
+
+// countTracer counts the events a QS-only run reports.
+type countTracer struct {
+	enters, leaves, qs int64
+	rootKind           NodeKind
+	rootChildKind      NodeKind
+}
+
+func (c *countTracer) Enter(e EnterInfo) {
+	if c.enters == 0 {
+		c.rootKind = e.Kind
+	}
+	if c.enters == 1 {
+		c.rootChildKind = e.Kind
+	}
+	c.enters++
+	if e.Kind == KindQS {
+		c.qs++
+	}
+}
+func (c *countTracer) StandPat(StandPatInfo)   {}
+func (c *countTracer) Move(MoveInfo)           {}
+func (c *countTracer) Extension(ExtensionInfo) {}
+func (c *countTracer) Leave(LeaveInfo)         { c.leaves++ }
+
+func TestQuiesce(t *testing.T) {
+	ctx := context.Background()
+	for _, fen := range minimaxPositions {
+		p := MustParseFEN(fen)
+		t.Run(fen, func(t *testing.T) {
+			// Plain capture QS with the open window is the exhaustive
+			// capture search's value, whatever the ordering.
+			for _, v := range []string{"captures", "mvv-lva", "unified"} {
+				o, _ := VariantOptions(v)
+				s := NewSearcher(o)
+				r := s.Quiesce(ctx, p, -Infinity, Infinity, Limits{}, nil)
+				if want := qsAlphaBeta(p.Copy(), -Infinity, Infinity); r.Score != want {
+					t.Errorf("%s: Quiesce = %d, exhaustive capture search %d", v, r.Score, want)
+				}
+				if r.Bound != BoundExact || r.Stopped != StopNone || r.QSNodes < 1 || r.Nodes != r.QSNodes+1 {
+					t.Errorf("%s: bound %v stopped %v, %d QS nodes of %d", v, r.Bound, r.Stopped, r.QSNodes, r.Nodes)
+				}
+			}
+			// none is the static evaluation, one node.
+			o, _ := VariantOptions("none")
+			r := NewSearcher(o).Quiesce(ctx, p, -Infinity, Infinity, Limits{}, nil)
+			if r.Score != p.Evaluate() || r.QSNodes != 1 {
+				t.Errorf("none: %d in %d nodes, want the eval %d in 1", r.Score, r.QSNodes, p.Evaluate())
+			}
+			if p.FEN() != fen && p.FEN() != MustParseFEN(fen).FEN() {
+				t.Errorf("position changed to %s", p.FEN())
+			}
+		})
+	}
+}
+
+func TestQuiesceTracedAndLimited(t *testing.T) {
+	ctx := context.Background()
+	p := MustParseFEN("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+	for _, v := range VariantNames() {
+		o, _ := VariantOptions(v)
+		s := NewSearcher(o)
+		plain := s.Quiesce(ctx, p, -Infinity, Infinity, Limits{}, nil)
+		var tr countTracer
+		traced := s.Quiesce(ctx, p, -Infinity, Infinity, Limits{}, &tr)
+		if traced.Score != plain.Score || traced.QSNodes != plain.QSNodes {
+			t.Errorf("%s: traced %d/%d nodes, untraced %d/%d", v, traced.Score, traced.QSNodes, plain.Score, plain.QSNodes)
+		}
+		if tr.enters != traced.Nodes || tr.leaves != tr.enters || tr.qs != traced.QSNodes ||
+			tr.rootKind != KindRun || tr.rootChildKind != KindQS {
+			t.Errorf("%s: tracer saw %d enters, %d leaves, %d QS, kinds %v/%v; result %d nodes", v, tr.enters, tr.leaves,
+				tr.qs, tr.rootKind, tr.rootChildKind, traced.Nodes)
+		}
+	}
+	o, _ := VariantOptions("threshold")
+	r := NewSearcher(o).Quiesce(ctx, p, -Infinity, Infinity, Limits{Nodes: 10}, nil)
+	if r.Stopped != StopNodes || r.Bound != BoundNone {
+		t.Errorf("node limit 10: stopped %v bound %v after %d nodes", r.Stopped, r.Bound, r.Nodes)
+	}
+}
+
+// The recapture QS reads the move that led to its root, as at a real
+// horizon node: with it, it recaptures; without history it has nothing to do.
+func TestQuiesceReadsLastMove(t *testing.T) {
+	ctx := context.Background()
+	p := MustParseFEN("4k3/8/8/3p4/8/5N2/8/4K3 b - - 0 1")
+	m, err := p.ParseUCI("d5d4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.MakeMove(m)
+	q := MustParseFEN(p.FEN()) // the same position, no history
+	// After ...d4, Nxd4 takes on the last move's square.
+	o, _ := VariantOptions("recapture")
+	s := NewSearcher(o)
+	with := s.Quiesce(ctx, p, -Infinity, Infinity, Limits{}, nil)
+	without := s.Quiesce(ctx, q, -Infinity, Infinity, Limits{}, nil)
+	if with.QSNodes <= without.QSNodes {
+		t.Errorf("recapture QS: %d nodes with the last move, %d without; want more with it", with.QSNodes, without.QSNodes)
+	}
+}

@@ -1,0 +1,179 @@
+package qsbench
+
+import (
+	"context"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+const committedSet = "../testdata/qsbench.epd"
+
+func readCommitted(t *testing.T) []*Position {
+	t.Helper()
+	set, err := ReadFile(committedSet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range set {
+		if !p.Oracle.Valid() {
+			t.Fatalf("%s: %s has no oracle value", committedSet, p.ID)
+		}
+	}
+	return set
+}
+
+// The committed set is what its header says: at least 1,000 distinct
+// horizon positions, the stated mix, one oracle for all.
+func TestCommittedSet(t *testing.T) {
+	set := readCommitted(t)
+	if len(set) < 1000 {
+		t.Errorf("%d positions, want at least 1,000", len(set))
+	}
+	seen := map[string]string{}
+	classes := map[string]int{}
+	for _, p := range set {
+		if prev, dup := seen[p.FEN]; dup {
+			t.Errorf("%s repeats %s: %s", p.ID, prev, p.FEN)
+		}
+		seen[p.FEN] = p.ID
+		classes[p.Class]++
+		if got := Classify(p.Pos()); got != p.Class {
+			t.Errorf("%s: class %s, but Classify says %s", p.ID, p.Class, got)
+		}
+		if p.Oracle.Name != set[0].Oracle.Name || p.Oracle.Depth != set[0].Oracle.Depth {
+			t.Errorf("%s: oracle %s depth %d, but %s's is %s depth %d", p.ID, p.Oracle.Name, p.Oracle.Depth,
+				set[0].ID, set[0].Oracle.Name, set[0].Oracle.Depth)
+		}
+	}
+	if classes[Quiet] != 600 || classes[Tactical] != 600 {
+		t.Errorf("classes %v, want 600 quiet and 600 tactical (testdata/README.md)", classes)
+	}
+	if want := OracleName(OracleOptions()); set[0].Oracle.Name != want || set[0].Oracle.Depth != OracleDepth {
+		t.Errorf("oracle %q depth %d, want %q depth %d", set[0].Oracle.Name, set[0].Oracle.Depth, want, OracleDepth)
+	}
+}
+
+// The stored oracle values are what the named oracle computes, and a deeper
+// search of the same positions, independent of the stored ones, agrees.
+func TestOracleValues(t *testing.T) {
+	if testing.Short() {
+		t.Skip("deep searches; skipped with -short")
+	}
+	set := readCommitted(t)
+	ctx := context.Background()
+	s := engine.NewSearcher(OracleOptions())
+	// A handful spread over the file, quiet and tactical, no mates.
+	checked := 0
+	for i := 0; i < len(set) && checked < 4; i += 97 {
+		p := set[i]
+		if engine.Score(p.Oracle.Score).IsMate() {
+			continue
+		}
+		checked++
+		again, err := HorizonOracle(ctx, s, p, p.Oracle.Depth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Score != p.Oracle.Score || again.Nodes != p.Oracle.Nodes {
+			t.Errorf("%s: stored ce %d (acn %d), recomputed %d (%d nodes)", p.ID, p.Oracle.Score, p.Oracle.Nodes, again.Score, again.Nodes)
+		}
+		// Independent: a fresh searcher, one ply deeper, no hash table
+		// (so no value is grafted from another part of the tree).
+		o := OracleOptions()
+		o.TT = false
+		deeper := engine.NewSearcher(o).Search(ctx, p.Pos(), engine.Limits{Depth: p.Oracle.Depth + 1}, nil)
+		if d := int(deeper.Score) - p.Oracle.Score; d > 100 || d < -100 {
+			t.Errorf("%s (%s): oracle %d at depth %d, a depth-%d search without the hash table says %d",
+				p.ID, p.Class, p.Oracle.Score, p.Oracle.Depth, p.Oracle.Depth+1, deeper.Score)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no position checked")
+	}
+}
+
+// A variant whose QS is the static evaluation scores worst, and every
+// figure but the time is the same for any number of jobs.
+func TestBench(t *testing.T) {
+	set := readCommitted(t)
+	n := 400
+	if testing.Short() {
+		n = 150
+	}
+	set = set[:n]
+	opts, err := engine.ParseVariantSpecs("none,captures,recapture,threshold,see,see+qs-checks=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := NewVariants(opts)
+	ctx := context.Background()
+	r1, err := Bench(ctx, set, vs, Config{Jobs: 1, NodeLimit: 2_000_000}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := Bench(ctx, set, vs, Config{Jobs: 3, NodeLimit: 2_000_000}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r1.Completed != n || r2.Completed != n {
+		t.Fatalf("completed %d and %d of %d", r1.Completed, r2.Completed, n)
+	}
+	for pi := range set {
+		for vi := range vs {
+			a, b := r1.Runs[pi][vi], r2.Runs[pi][vi]
+			if a.Score != b.Score || a.QSNodes != b.QSNodes || a.MaxQSPly != b.MaxQSPly || a.Stopped != b.Stopped {
+				t.Fatalf("%s %s: jobs 1 gives %+v, jobs 3 %+v", set[pi].ID, vs[vi].Spec, a, b)
+			}
+		}
+	}
+	sums := Summarize(r1, nil)
+	worst := 0
+	for i, s := range sums {
+		t.Logf("%-22s nodes %7.1f  MAE %6.1f  >300 %.3f", s.Variant, s.QSNodesMean, s.Error.MAE, s.Error.Off300)
+		if s.Error.MAE > sums[worst].Error.MAE {
+			worst = i
+		}
+		if s.Positions != n || s.Error.Positions != n {
+			t.Errorf("%s: %d positions, %d with errors, want %d", s.Variant, s.Positions, s.Error.Positions, n)
+		}
+	}
+	if sums[worst].Variant != "none" {
+		t.Errorf("worst MAE is %s's, want none's", sums[worst].Variant)
+	}
+	for _, s := range sums[1:] {
+		if s.Error.MAE >= sums[0].Error.MAE || s.Error.Off300 >= sums[0].Error.Off300 {
+			t.Errorf("%s (MAE %.1f, >300 %.3f) is not better than none (%.1f, %.3f)", s.Variant, s.Error.MAE,
+				s.Error.Off300, sums[0].Error.MAE, sums[0].Error.Off300)
+		}
+	}
+	if sums[0].QSNodesMax != 1 {
+		t.Errorf("none searched %d nodes somewhere, want 1 everywhere", sums[0].QSNodesMax)
+	}
+}
+
+// An interrupted run keeps the positions it finished, all variants of each.
+func TestBenchInterrupted(t *testing.T) {
+	set := readCommitted(t)[:50]
+	vs := NewVariants([]engine.Options{OracleOptions()})
+	ctx, cancel := context.WithCancel(context.Background())
+	r, err := Bench(ctx, set, vs, Config{Jobs: 1}, func(n int) {
+		if n == 10 {
+			cancel()
+		}
+	})
+	if err != ErrInterrupted {
+		t.Fatalf("err = %v, want ErrInterrupted", err)
+	}
+	if r.Completed != 10 {
+		t.Errorf("completed %d, want 10", r.Completed)
+	}
+	for pi, d := range r.Done {
+		if d != (pi < 10) {
+			t.Errorf("position %d done = %v", pi, d)
+		}
+	}
+	if s := Summarize(r, nil); s[0].Positions != 10 {
+		t.Errorf("summary over %d positions, want 10", s[0].Positions)
+	}
+}

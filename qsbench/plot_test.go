@@ -1,0 +1,75 @@
+package qsbench
+
+import (
+	"bytes"
+	"encoding/xml"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// plotSums are summaries with a front of three (none, recapture, see) and
+// labels that would collide if placed naively.
+func plotSums() []Summary {
+	mk := func(v string, nodes, mae float64) Summary {
+		return Summary{Variant: v, QSNodesMean: nodes, Error: ErrorStats{MAE: mae}}
+	}
+	sums := []Summary{mk("none", 1, 300), mk("captures", 20, 130), mk("mvv-lva", 21, 130), mk("recapture", 2, 190),
+		mk("beal", 25, 129), mk("threshold", 40, 130), mk("unified", 21, 130), mk("see", 8.2, 118), mk("see+qs-checks=false", 6, 125)}
+	markPareto(sums)
+	return sums
+}
+
+func TestPareto(t *testing.T) {
+	var front []string
+	for _, s := range plotSums() {
+		if s.Pareto {
+			front = append(front, s.Variant)
+		}
+	}
+	if got := strings.Join(front, ","); got != "none,recapture,see,see+qs-checks=false" {
+		t.Errorf("front = %s", got)
+	}
+}
+
+func TestPlotGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WritePlot(&buf, plotSums(), "QS cost against QS accuracy", "9 variants <test & golden>"); err != nil {
+		t.Fatal(err)
+	}
+	// Well-formed XML, or no browser shows it.
+	d := xml.NewDecoder(bytes.NewReader(buf.Bytes()))
+	for {
+		if _, err := d.Token(); err != nil {
+			if err.Error() != "EOF" {
+				t.Fatalf("not well-formed XML: %v", err)
+			}
+			break
+		}
+	}
+	for _, want := range []string{"see+qs-checks=false (125 cp)", "&lt;test &amp; golden&gt;", "<polyline", "log scale"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("plot lacks %q", want)
+		}
+	}
+	golden := filepath.Join("testdata", "plot.golden.svg")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("plot differs from %s (run with -update if intended)", golden)
+	}
+}
