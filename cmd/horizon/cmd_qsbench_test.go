@@ -24,7 +24,7 @@ type qsbenchOut struct {
 func TestQSBenchEndToEnd(t *testing.T) {
 	src := writeFile(t, "bk.epd", bkHead)
 	set := filepath.Join(filepath.Dir(src), "set.epd")
-	code, out, errOut := runCLI(t, "", "qsbench", "collect", "--sources", src, "--depth", "2", "--quiet", "3", "--tactical", "3", "-o", set)
+	code, out, errOut := runCLI(t, "", "qsbench", "collect", "--sources", src, "--skip", "BK.02", "--depth", "2", "--quiet", "3", "--tactical", "3", "-o", set)
 	if code != 0 {
 		t.Fatalf("collect: exit %d, %s", code, errOut)
 	}
@@ -114,6 +114,7 @@ func TestQSBenchUsage(t *testing.T) {
 		{[]string{"qsbench", "--epd", set}, 1, "no positions"},
 		{[]string{"qsbench", "--epd", filepath.Join(t.TempDir(), "missing.epd")}, 1, "missing.epd"},
 		{[]string{"qsbench", "collect", "--depth", "0"}, 2, "--depth"},
+		{[]string{"qsbench", "collect", "--sources", "../../testdata/bratko_kopec.epd", "--skip", "BK.99"}, 2, "no source position \"BK.99\""},
 		{[]string{"qsbench", "oracle", "--epd", set, "--depth", "99"}, 2, "--depth"},
 		{[]string{"trace", "--qs-only", "--under", "e4"}, 2, "--qs-only"},
 	}
