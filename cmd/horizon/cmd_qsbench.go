@@ -118,6 +118,11 @@ Ctrl-C prints the figures of the positions done so far.`,
 		if !p.Oracle.Valid() {
 			return fmt.Errorf("%s:%d: record %s has no oracle value (ce); run 'horizon qsbench oracle --epd %s'", *epd, p.Line, p.ID, *epd)
 		}
+		// One oracle for the whole set, or the errors mean nothing together.
+		if o := set[0].Oracle; p.Oracle.Name != o.Name || p.Oracle.Depth != o.Depth {
+			return fmt.Errorf("%s:%d: record %s has oracle %q at depth %d, but line %d has %q at depth %d; run 'horizon qsbench oracle --epd %s'",
+				*epd, p.Line, p.ID, p.Oracle.Name, p.Oracle.Depth, set[0].Line, o.Name, o.Depth, *epd)
+		}
 	}
 	var secondVals []qsbench.Oracle
 	if *second != "none" {
