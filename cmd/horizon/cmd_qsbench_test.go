@@ -59,7 +59,7 @@ func TestQSBenchEndToEnd(t *testing.T) {
 	if got.Positions != 6 || got.Completed != 6 || len(got.Variants) != 3 || len(got.Worst) != 6 {
 		t.Fatalf("positions %d completed %d, %d variants, %d worst", got.Positions, got.Completed, len(got.Variants), len(got.Worst))
 	}
-	if got.Variants[2].Variant != "see+qs-checks=false" || got.Variants[0].QSNodesMax != 1 {
+	if got.Variants[2].Variant != "see+qs-checks=false" || got.Variants[0].QSNodesMax != 0 {
 		t.Errorf("variants %+v", got.Variants)
 	}
 	for _, w := range got.Worst {
