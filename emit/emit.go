@@ -51,6 +51,12 @@ func Open(engineName string, failHard bool) (*Writer, error) {
 	if dest == "" {
 		return nil, nil
 	}
+	return OpenDest(dest, engineName, failHard)
+}
+
+// OpenDest starts a stream at dest, a path or "fd:N": what a UCI engine
+// calls for "setoption name HorizonTrace value PATH".
+func OpenDest(dest, engineName string, failHard bool) (*Writer, error) {
 	var f *os.File
 	if fd, ok := strings.CutPrefix(dest, "fd:"); ok {
 		n, err := strconv.Atoi(fd)

@@ -71,13 +71,13 @@ func BenchmarkRead(b *testing.B) {
 }
 
 // counter is a sink that counts.
-type counter struct{ entered int64 }
+type counter struct{ entered, left int64 }
 
 func (c *counter) Enter(engine.EnterInfo)         { c.entered++ }
 func (c *counter) StandPat(engine.StandPatInfo)   {}
 func (c *counter) Move(engine.MoveInfo)           {}
 func (c *counter) Extension(engine.ExtensionInfo) {}
-func (c *counter) Leave(engine.LeaveInfo)         {}
+func (c *counter) Leave(engine.LeaveInfo)         { c.left++ }
 func (c *counter) Context() context.Context       { return context.Background() }
 func (c *counter) RunID() int64                   { return 1 }
 func (c *counter) Finish(trace.Result) error      { return nil }

@@ -109,9 +109,18 @@ type RunResult struct {
 // *StreamError for a fault in the stream (the run it hit is kept, marked
 // failed, or interrupted when the stream was cut short), a read or write
 // error, or the context's error. Nothing recorded before an error is lost.
-func Import(ctx context.Context, st *trace.Store, r io.Reader, opts Options) ([]RunResult, error) {
+func Import(ctx context.Context, st *trace.Store, r io.Reader, opts Options) (runs []RunResult, err error) {
 	im := newImporter(ctx, st, opts)
-	err := im.read(r)
+	defer func() {
+		// A bug of the importer must not lose the run: close it as failed
+		// and report where the stream was.
+		if p := recover(); p != nil {
+			se := im.fail("internal error reading this record: %v (please report it)", p)
+			im.finish(trace.StatusFailed, se)
+			runs, err = im.results, se
+		}
+	}()
+	err = im.read(r)
 	return im.results, err
 }
 
@@ -507,7 +516,7 @@ func (im *importer) enter(b []byte) *StreamError {
 		}
 	}
 	var tok [12][]byte
-	f := splitInto(b[2:], tok[:])
+	f := splitInto(b[1:], tok[:])
 	if len(f) < 4 {
 		return im.fail("E record needs move, depth, alpha and beta: %q", shortText(b))
 	}
@@ -692,7 +701,7 @@ func (im *importer) leave(b []byte) *StreamError {
 		return im.fail("L record with no node open (more leaves than enters)")
 	}
 	var tok [10][]byte
-	f := splitInto(b[2:], tok[:])
+	f := splitInto(b[1:], tok[:])
 	if len(f) < 1 {
 		return im.fail("L record needs the score")
 	}
@@ -823,9 +832,9 @@ func (im *importer) standPat(b []byte) *StreamError {
 	if n <= 1 {
 		return im.fail("S record with no node open")
 	}
-	v, ok := atoi(trimSpace(b[2:]))
+	v, ok := atoi(trimSpace(b[1:]))
 	if !ok {
-		return im.fail("S record: eval %q is not an integer", b[2:])
+		return im.fail("S record: eval %q is not an integer", b[1:])
 	}
 	fr := &im.stack[n-1]
 	fr.stand, fr.hasStand = engine.Score(v), true
@@ -840,7 +849,7 @@ func (im *importer) moveRec(b []byte) *StreamError {
 		return im.fail("M record with no node open")
 	}
 	var tok [3][]byte
-	f := splitInto(b[2:], tok[:])
+	f := splitInto(b[1:], tok[:])
 	if len(f) != 2 {
 		return im.fail("M record needs a move and its index: %q", shortText(b))
 	}
@@ -864,9 +873,9 @@ func (im *importer) extension(b []byte) *StreamError {
 	if n <= 1 {
 		return im.fail("X record with no node open")
 	}
-	v, ok := atoi(trimSpace(b[2:]))
+	v, ok := atoi(trimSpace(b[1:]))
 	if !ok || v < -15 || v > 15 {
-		return im.fail("X record: plies %q: want -15 to 15", b[2:])
+		return im.fail("X record: plies %q: want -15 to 15", b[1:])
 	}
 	fr := &im.stack[n-1]
 	fr.pendingExt = v

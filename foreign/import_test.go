@@ -350,3 +350,31 @@ func TestDocExample(t *testing.T) {
 		t.Fatalf("runs %+v, err %v\n%s", runs, err, block)
 	}
 }
+
+// FuzzRead fuzzes the reader alone (no trace file, so many more inputs a
+// second than FuzzImport): no input panics, and every node entered is left,
+// whatever the stream did.
+func FuzzRead(f *testing.F) {
+	stream, _ := horizonStream(f, kiwipete, "captures", 2)
+	f.Add(stream)
+	f.Add([]byte("HZT 1\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\nS 3\nM e7e5 0\nX 1\nE e7e5 -1 0 1\nL 2 b=exact c=none m=- g=1 s=0 x=-1\nL 1\nA\nend best=e2e4 nodes=3 time=4\n"))
+	f.Add([]byte("HZT 1\nmoves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\nE d2d1 0 0 1\nL 0\nL 0\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		im := newImporter(context.Background(), nil, Options{})
+		var c counter
+		im.newSink = func(trace.RunInfo, trace.RecordOptions) (sink, error) {
+			if c.entered != c.left {
+				t.Fatalf("a new run while %d nodes of the last are open", c.entered-c.left)
+			}
+			return &c, nil
+		}
+		err := im.read(bytes.NewReader(data))
+		var se *StreamError
+		if err != nil && !errors.As(err, &se) {
+			t.Fatalf("error %v is not a StreamError", err)
+		}
+		if c.entered != c.left {
+			t.Fatalf("%d nodes entered, %d left", c.entered, c.left)
+		}
+	})
+}
