@@ -71,7 +71,7 @@ type hotspotJSON struct {
 }
 
 func runTrace(e *env, args []string) error {
-	fs := newFlags(e, "trace", "[--fen FEN | --epd FILE [--id ID]] [--depth N] [--qs VARIANT[,VARIANT]] [-o FILE] [--max-nodes N] [--view | --json]",
+	fs := newFlags(e, "trace", "[--fen FEN | --epd FILE [--id ID]] [--depth N] [--qs VARIANT[,VARIANT] | --engine 'CMD [ARGS]'] [-o FILE] [--max-nodes N] [--view | --json]",
 		`Searches each position with each QS variant and records every node the
 search visits into a trace file (SQLite), one run per position and variant.
 Then prints a summary per run: nodes, QS nodes and their share, the deepest
@@ -83,7 +83,14 @@ variants disagree). An existing trace file gets the new runs appended. Ctrl-C
 stops the search: what was visited is kept, the run is marked interrupted.
 The node limit (--max-nodes) stops a runaway search the same way, marked
 truncated. Browse the result with --view or 'horizon view FILE', list it with
-'horizon runs FILE', or query it with sqlite3 (tables runs and nodes).`,
+'horizon runs FILE', or query it with sqlite3 (tables runs and nodes).
+
+With --engine, another UCI engine searches instead: Horizon starts it with
+HORIZON_TRACE pointing at a pipe, sends each position and 'go depth N' (or
+nodes, movetime), and records the trace protocol (docs/trace-protocol.md) the
+engine writes while it searches, so 'horizon view FILE' can follow it live.
+One run per position, named after the engine's 'id name'. The engine must be
+instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 		"horizon trace --view",
 		"horizon trace -o sample.trace",
 		"horizon trace --fen '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1' --depth 5 --qs none,captures,see -o wac.trace",
