@@ -213,7 +213,7 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 	}
 	rep.Filtered = ra.Filter != "" || rb.Filter != ""
 	w := &walker{ctx: ctx, ta: newTree(a), tb: newTree(b), rep: rep, opts: opts, filtered: rep.Filtered}
-	if _, err := w.pair(rootA, rootB); err != nil {
+	if _, err := w.pair(rootA, rootB, 0); err != nil {
 		return nil, err
 	}
 	if err := w.finish(); err != nil {
@@ -380,8 +380,14 @@ type walker struct {
 
 // pair walks a matched pair and returns the difference of their subtree
 // sizes (B - A).
-func (w *walker) pair(a, b trace.Node) (int64, error) {
+func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	if err := w.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if err := checkDepth(a, depth); err != nil {
+		return 0, err
+	}
+	if err := checkDepth(b, depth); err != nil {
 		return 0, err
 	}
 	w.seq++
@@ -419,7 +425,7 @@ func (w *walker) pair(a, b trace.Node) (int64, error) {
 		switch {
 		case c == 0:
 			w.occ = append(w.occ, ka[i].K.Occurrence)
-			d, err := w.pair(ka[i].N, kb[j].N)
+			d, err := w.pair(ka[i].N, kb[j].N, depth+1)
 			w.occ = w.occ[:len(w.occ)-1]
 			if err != nil {
 				return 0, err

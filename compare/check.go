@@ -3,6 +3,7 @@ package compare
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -173,13 +174,50 @@ func Check(ctx context.Context, st *trace.Store, run int64, opts CheckOptions) (
 	}
 	c.runTotals()
 	c.rep.Rows = c.rows
-	// Paths are looked up after the walk: only for the listed violations,
-	// and never while the walk's query is open.
+	// The walk noted each listed violation's moves from its own stack of
+	// open nodes: following parent ids from the file instead (trace's
+	// Path) would trust the very numbers a damaged file gets wrong.
 	for i := range c.rep.Violations {
-		v := &c.rep.Violations[i]
-		v.Path = pathText(ctx, st, run, v.Node)
+		c.rep.Violations[i].Path = sanPath(r.FEN, c.paths[i])
 	}
 	return c.rep, nil
+}
+
+// sanPath writes moves played from fen in SAN, and in UCI from the first
+// move that is not legal where it was played.
+func sanPath(fen string, moves []engine.Move) []string {
+	out := make([]string, 0, len(moves))
+	pos, err := engine.ParseFEN(fen)
+	for _, m := range moves {
+		if err == nil && pos.IsLegal(m) {
+			out = append(out, pos.SAN(m))
+			pos.MakeMove(m)
+			continue
+		}
+		err = errIllegal
+		out = append(out, m.UCI())
+	}
+	return out
+}
+
+var errIllegal = errors.New("illegal move")
+
+// pathTo returns the moves from the run node down to node id: the open
+// nodes' moves, then the node being visited when it is not open yet.
+func (c *checker) pathTo(id int64) []engine.Move {
+	var moves []engine.Move
+	for _, f := range c.stack {
+		if f.n.Move != engine.NoMove {
+			moves = append(moves, f.n.Move)
+		}
+		if f.n.ID == id {
+			return moves
+		}
+	}
+	if c.cur.ID == id && c.cur.Move != engine.NoMove {
+		moves = append(moves, c.cur.Move)
+	}
+	return moves
 }
 
 // RunOptions returns the search options a run was recorded with: Horizon's
@@ -206,25 +244,6 @@ func RunOptions(r trace.Run) (engine.Options, error) {
 		return o, fmt.Errorf("options %q: %w", text, err)
 	}
 	return o, nil
-}
-
-// pathText returns a node's path in SAN, or in UCI when the path does not
-// replay (the trace holds an illegal move).
-func pathText(ctx context.Context, st *trace.Store, run, id int64) []string {
-	if p, err := st.PathSAN(ctx, run, id); err == nil {
-		return orEmpty(p)
-	}
-	nodes, err := st.Path(ctx, run, id)
-	if err != nil {
-		return []string{}
-	}
-	out := []string{}
-	for _, n := range nodes {
-		if n.Move != engine.NoMove {
-			out = append(out, n.Move.UCI())
-		}
-	}
-	return out
 }
 
 // kid is what a node's checks need of one child.
@@ -269,6 +288,9 @@ type checker struct {
 	rows    int64
 	qsRows  int64
 	rootEnd int64
+
+	cur   trace.Node      // the node being visited
+	paths [][]engine.Move // the moves to each listed violation's node
 }
 
 func (c *checker) violate(id int64, rule, format string, a ...any) {
@@ -276,6 +298,7 @@ func (c *checker) violate(id int64, rule, format string, a ...any) {
 	c.rep.ByRule[rule]++
 	if len(c.rep.Violations) < c.max {
 		c.rep.Violations = append(c.rep.Violations, Violation{Run: c.run.ID, Node: id, Rule: rule, Detail: fmt.Sprintf(format, a...)})
+		c.paths = append(c.paths, c.pathTo(id))
 	}
 }
 
@@ -284,6 +307,7 @@ func (c *checker) visit(n trace.Node) {
 	for len(c.stack) > 0 && n.ID >= c.stack[len(c.stack)-1].n.End() {
 		c.pop()
 	}
+	c.cur = n
 	if n.Kind == engine.KindQS {
 		c.qsRows++
 	}
@@ -345,6 +369,15 @@ func (c *checker) visit(n trace.Node) {
 		if c.opts.DelayPenalty {
 			f.eval = c.pos.Evaluate()
 		}
+	}
+	if len(c.stack) > MaxNesting {
+		// Only damaged sizes nest this deep; opening the node would let the
+		// stack (and the position's history) grow with every row.
+		c.violate(n.ID, RuleSize, "lies %d levels below the run node; no search goes deeper than %d (subtree sizes above it are damaged)", len(c.stack), MaxNesting)
+		if f.moved {
+			c.pos.UnmakeMove()
+		}
+		return
 	}
 	c.push(f)
 }

@@ -29,9 +29,12 @@ func KeyPath(ctx context.Context, s Side, id int64) ([]Key, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(path) > MaxNesting+1 {
+		return nil, checkDepth(path[len(path)-1], len(path)-1)
+	}
 	keys := make([]Key, 0, len(path))
 	for i := 1; i < len(path); i++ {
-		kids, err := childList(ctx, s, path[i-1].ID)
+		kids, err := childList(ctx, s, path[i-1])
 		if err != nil {
 			return nil, err
 		}
@@ -52,8 +55,11 @@ func Resolve(ctx context.Context, s Side, keys []Key) (n trace.Node, ok bool, er
 	if err != nil {
 		return n, false, err
 	}
+	if len(keys) > MaxNesting {
+		return n, false, checkDepth(n, len(keys))
+	}
 	for _, want := range keys {
-		kids, err := childList(ctx, s, n.ID)
+		kids, err := childList(ctx, s, n)
 		if err != nil {
 			return n, false, err
 		}
@@ -104,7 +110,7 @@ func AlignChildren(ctx context.Context, a Side, idA int64, b Side, idB int64) ([
 		if err != nil {
 			return nil, err
 		}
-		kids, err := childList(ctx, s, id)
+		kids, err := childList(ctx, s, parent)
 		if err != nil {
 			return nil, err
 		}

@@ -97,9 +97,12 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 	if n.SubtreeSize <= 1 {
 		return nil, nil
 	}
+	if err := CheckNode(n); err != nil {
+		return nil, err
+	}
 	if !t.holds(n) {
 		if n.SubtreeSize > int64(t.chunk) {
-			return childList(ctx, t.Side, n.ID)
+			return childList(ctx, t.Side, n)
 		}
 		t.buf = t.buf[:0]
 		err := t.Store.Subtree(ctx, t.Run, n.ID, -1, func(x trace.Node) error {
@@ -119,7 +122,17 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 	var kids []trace.Node
 	for j := i + 1; j < len(t.buf) && t.buf[j].ID < n.End(); {
 		c := t.buf[j]
-		kids = append(kids, c)
+		// The hop below moves on only when c's size is at least 1; a size
+		// from a damaged file must not make it stand still.
+		if err := CheckChildren(n, []trace.Node{c}); err != nil {
+			return nil, err
+		}
+		// A row whose parent is not n belongs to a child that has no row
+		// (still open while recording, or filtered out): Children drops
+		// those too, after hopping over their subtrees.
+		if c.Parent == n.ID {
+			kids = append(kids, c)
+		}
 		// Hop over c's subtree; rows may be missing under a recording
 		// filter, so search for the next id rather than add the size.
 		from := j
@@ -156,7 +169,12 @@ func sortByID(ks []keyed) {
 	slices.SortFunc(ks, func(a, b keyed) int { return cmp.Compare(a.N.ID, b.N.ID) })
 }
 
-// childList returns node id's children in search order.
-func childList(ctx context.Context, s Side, id int64) ([]trace.Node, error) {
-	return s.Store.Children(ctx, s.Run, id, trace.BySearch, 0, 0)
+// childList returns parent's children in search order, checked with
+// CheckChildren.
+func childList(ctx context.Context, s Side, parent trace.Node) ([]trace.Node, error) {
+	kids, err := s.Store.Children(ctx, s.Run, parent.ID, trace.BySearch, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	return kids, CheckChildren(parent, kids)
 }

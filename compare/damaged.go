@@ -1,0 +1,96 @@
+package compare
+
+import (
+	"fmt"
+
+	"github.com/horizonqs/horizon/trace"
+)
+
+// The shape of a tree read from a file is untrusted: a damaged or edited
+// trace can hold any subtree size, parent or id. Every reader that walks a
+// tree by those numbers (diff here, the viewer, the exporter) checks what
+// it is about to follow with CheckChildren and bounds its depth by
+// MaxNesting, so that a bad number gives one clear error instead of a loop
+// that never ends or memory that never stops growing. Check reports the
+// same faults as violations instead.
+
+// MaxNesting bounds how deep a reader follows a tree. The recorder stores
+// plies up to 511 below an iteration root, which hangs below the run node;
+// anything deeper is not a search tree but a damaged one.
+const MaxNesting = 600
+
+// MaxChildren bounds the children one node may have. A chess position has
+// at most 218 legal moves; re-searches (PVS, the threshold variant's level
+// passes, the unified variant's internal iterations) visit a move a few
+// times more, and the run node has one child per iteration.
+const MaxChildren = 1 << 16
+
+// DamagedError says what is wrong with a node read from a trace. It wraps
+// trace.ErrCorrupt.
+type DamagedError struct {
+	Run    int64
+	Node   int64
+	Detail string // "has subtree size -5", ...
+}
+
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("damaged trace: node %d %s (run %d)", e.Node, e.Detail, e.Run)
+}
+
+// Unwrap lets errors.Is match trace.ErrCorrupt.
+func (e *DamagedError) Unwrap() error { return trace.ErrCorrupt }
+
+func damaged(n trace.Node, format string, a ...any) error {
+	return &DamagedError{Run: n.RunID, Node: n.ID, Detail: fmt.Sprintf(format, a...)}
+}
+
+// CheckNode returns a *DamagedError when n's subtree size cannot be true of
+// any tree: below 1, or reaching past the id space of a run.
+func CheckNode(n trace.Node) error {
+	if n.SubtreeSize < 1 || n.ID < 0 {
+		return damaged(n, "has subtree size %d", n.SubtreeSize)
+	}
+	if n.SubtreeSize > 1<<32 || n.End() > 1<<32 {
+		return damaged(n, "has subtree size %d, past the end of the run's ids", n.SubtreeSize)
+	}
+	return nil
+}
+
+// CheckChildren returns a *DamagedError unless kids (in search order, as
+// trace's Children returns them) can be parent's children: each has a
+// subtree size of at least 1, lies inside the parent's id range after the
+// parent, and starts after the previous child's subtree ends; and there are
+// at most MaxChildren of them. A reader that hops from child to child by
+// their sizes, or descends into them, relies on exactly this.
+func CheckChildren(parent trace.Node, kids []trace.Node) error {
+	if err := CheckNode(parent); err != nil {
+		return err
+	}
+	if len(kids) > MaxChildren {
+		return damaged(parent, "has %d children; no search node has more than %d", len(kids), MaxChildren)
+	}
+	next := parent.ID + 1
+	for _, k := range kids {
+		if err := CheckNode(k); err != nil {
+			return err
+		}
+		switch {
+		case k.ID < next:
+			return damaged(k, "overlaps the subtree before it in node %d's children (it starts at %d, the previous one ends at %d)", parent.ID, k.ID, next)
+		case k.End() > parent.End():
+			return damaged(k, "has subtree size %d, which runs past its parent %d's subtree [%d, %d)",
+				k.SubtreeSize, parent.ID, parent.ID, parent.End())
+		}
+		next = k.End()
+	}
+	return nil
+}
+
+// checkDepth returns a *DamagedError when a walk reached depth levels below
+// the run node at node n.
+func checkDepth(n trace.Node, depth int) error {
+	if depth > MaxNesting {
+		return damaged(n, "lies %d levels below the run node; no search goes deeper than %d", depth, MaxNesting)
+	}
+	return nil
+}
