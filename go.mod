@@ -29,3 +29,5 @@ require (
 	golang.org/x/sys v0.38.0 // indirect
 	golang.org/x/text v0.31.0 // indirect
 )
+
+replace github.com/goccy/go-graphviz => ./third_party/go-graphviz
