@@ -29,8 +29,8 @@ func KeyPath(ctx context.Context, s Side, id int64) ([]Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(path) > MaxNesting+1 {
-		return nil, checkDepth(path[len(path)-1], len(path)-1)
+	if err := CheckPath(path); err != nil {
+		return nil, err
 	}
 	keys := make([]Key, 0, len(path))
 	for i := 1; i < len(path); i++ {

@@ -71,17 +71,55 @@ func CheckChildren(parent trace.Node, kids []trace.Node) error {
 	}
 	next := parent.ID + 1
 	for _, k := range kids {
-		if err := CheckNode(k); err != nil {
+		if err := CheckChild(parent, k); err != nil {
 			return err
 		}
-		switch {
-		case k.ID < next:
+		if k.ID < next {
 			return damaged(k, "overlaps the subtree before it in node %d's children (it starts at %d, the previous one ends at %d)", parent.ID, k.ID, next)
-		case k.End() > parent.End():
-			return damaged(k, "has subtree size %d, which runs past its parent %d's subtree [%d, %d)",
-				k.SubtreeSize, parent.ID, parent.ID, parent.End())
 		}
 		next = k.End()
+	}
+	return nil
+}
+
+// CheckChild returns a *DamagedError unless k can be a child of parent: a
+// subtree size of at least 1, inside the parent's id range, after it. It
+// does not look at k's parent id: readers that find children by id range
+// (diff's chunks) meet rows whose parent has no row, and skip them.
+func CheckChild(parent, k trace.Node) error {
+	if err := CheckNode(k); err != nil {
+		return err
+	}
+	switch {
+	case k.ID <= parent.ID:
+		return damaged(k, "comes before its parent %d", parent.ID)
+	case k.End() > parent.End():
+		return damaged(k, "has subtree size %d, which runs past its parent %d's subtree [%d, %d)",
+			k.SubtreeSize, parent.ID, parent.ID, parent.End())
+	}
+	return nil
+}
+
+// CheckPath returns a *DamagedError unless path (as trace's Path returns
+// it: the run node first) is a chain of parents and children at most
+// MaxNesting deep.
+func CheckPath(path []trace.Node) error {
+	for i, n := range path {
+		if err := checkDepth(n, i); err != nil {
+			return err
+		}
+		if i == 0 {
+			if err := CheckNode(n); err != nil {
+				return err
+			}
+			continue
+		}
+		if n.Parent != path[i-1].ID {
+			return damaged(n, "has parent %d, but its path comes through node %d", n.Parent, path[i-1].ID)
+		}
+		if err := CheckChild(path[i-1], n); err != nil {
+			return err
+		}
 	}
 	return nil
 }

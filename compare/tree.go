@@ -124,7 +124,7 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 		c := t.buf[j]
 		// The hop below moves on only when c's size is at least 1; a size
 		// from a damaged file must not make it stand still.
-		if err := CheckChildren(n, []trace.Node{c}); err != nil {
+		if err := CheckChild(n, c); err != nil {
 			return nil, err
 		}
 		// A row whose parent is not n belongs to a child that has no row

@@ -157,8 +157,12 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 	}
 	if !stillOpen(t.runNode) {
 		parts = append(parts, fmt.Sprintf("%s nodes%s", commas(max(run.Rows, t.runNode.SubtreeSize)), qs))
-	} else {
+	} else if run.Status == trace.StatusRunning {
 		parts = append(parts, "being recorded (r reloads)")
+	} else {
+		// The recorder stopped without closing the run (it died): the size
+		// of the whole is not known, and nothing more will come.
+		parts = append(parts, "size unknown: the recording ended without closing the run")
 	}
 	if run.BestMove != "" {
 		best := run.BestMove

@@ -62,6 +62,9 @@ var helpKeys = []struct{ keys, what string }{
 
 // Handle applies one event to the model.
 func (m *Model) Handle(ev tcell.Event) {
+	if m.ictx != nil {
+		m.ictx.next(ev)
+	}
 	switch ev := ev.(type) {
 	case *tcell.EventKey:
 		m.handleKey(ev)
@@ -427,6 +430,9 @@ func (m *Model) loadHot(p *pane, then rune) (bool, error) {
 		return false, nil
 	}
 	src, ctx, run, gen := p.t.src, p.t.ctx, p.t.run.ID, p.hotGen
+	if m.post != nil && p.t.run.Status == trace.StatusRunning && m.ictx != nil {
+		ctx = m.ictx.base // in the background: a keystroke must not cancel it
+	}
 	fetch := func() (hot, gr []trace.Hotspot, err error) {
 		if hot, err = src.Hotspots(ctx, run, trace.HotspotBySize, 100); err != nil {
 			return

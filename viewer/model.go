@@ -50,7 +50,8 @@ const (
 // cursor, the overlays and prompts. It draws itself on a tcell.Screen and
 // changes only in Handle, so the screen goroutine owns it entirely.
 type Model struct {
-	ctx   context.Context
+	ctx   context.Context // ictx: what queries run with
+	ictx  *interruptible
 	src   Source
 	opt   Options
 	runs  []trace.Run
@@ -119,7 +120,9 @@ func New(ctx context.Context, src Source, opt Options) (*Model, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("%s holds no runs yet (record one with 'horizon trace')", nameOr(opt.File, "the trace"))
 	}
-	m := &Model{ctx: ctx, src: src, opt: opt, runs: runs, ascii: opt.ASCII, uci: opt.UCI}
+	m := &Model{src: src, opt: opt, runs: runs, ascii: opt.ASCII, uci: opt.UCI}
+	m.ictx = newInterruptible(ctx)
+	m.ctx, ctx = m.ictx, m.ictx
 	color := !opt.NoColor && os.Getenv("NO_COLOR") == ""
 	m.st = newStyles(color)
 	m.setGlyphs()
@@ -213,6 +216,9 @@ func (m *Model) setErr(err error) {
 		return
 	}
 	m.msg, m.msgErr = shortErr(err), true
+	if errors.Is(err, context.Canceled) && m.ictx != nil && m.ictx.base.Err() == nil {
+		m.msg = "interrupted"
+	}
 }
 
 // tracePrefix is how the trace package starts its errors ("trace FILE: ");

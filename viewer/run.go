@@ -3,6 +3,7 @@ package viewer
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/gdamore/tcell/v2"
 )
@@ -28,13 +29,29 @@ func Run(ctx context.Context, s tcell.Screen, m *Model) (err error) {
 
 // Loop draws m and feeds it events from s until m quits or s is finalised;
 // the screen must be initialised. Tests drive a simulation screen with it.
+//
+// Events are read on a goroutine of their own, so that q or Ctrl-C can
+// interrupt a query that holds the screen goroutine in Handle.
 func Loop(s tcell.Screen, m *Model) error {
 	m.post = s.PostEvent
 	defer func() { m.post = nil }()
+	q := newEventQueue()
+	go func() {
+		for {
+			ev := s.PollEvent()
+			if ev != nil && interrupts(ev) && m.ictx != nil {
+				m.ictx.interrupt()
+			}
+			q.put(ev)
+			if ev == nil {
+				return
+			}
+		}
+	}()
 	for !m.Quit() {
 		m.Draw(s)
 		s.Show()
-		ev := s.PollEvent()
+		ev := q.get()
 		if ev == nil {
 			return nil
 		}
@@ -46,14 +63,56 @@ func Loop(s tcell.Screen, m *Model) error {
 			}
 			// Apply the events already queued (a held key, a fast wheel)
 			// before drawing again.
-			if m.Quit() || !s.HasPendingEvent() {
+			if m.Quit() || !q.pending() {
 				break
 			}
-			ev = s.PollEvent()
+			ev = q.get()
 			if ev == nil {
 				return nil
 			}
 		}
 	}
 	return nil
+}
+
+// eventQueue hands events from the reading goroutine to the screen
+// goroutine. It never blocks the reader, which must stay free to see an
+// interrupt while the screen goroutine is busy.
+type eventQueue struct {
+	mu    sync.Mutex
+	evs   []tcell.Event
+	ready chan struct{} // holds a token while evs is not empty
+}
+
+func newEventQueue() *eventQueue { return &eventQueue{ready: make(chan struct{}, 1)} }
+
+func (q *eventQueue) put(ev tcell.Event) {
+	q.mu.Lock()
+	q.evs = append(q.evs, ev)
+	q.mu.Unlock()
+	select {
+	case q.ready <- struct{}{}:
+	default:
+	}
+}
+
+// get waits for the next event; nil means the screen was finalised.
+func (q *eventQueue) get() tcell.Event {
+	for {
+		q.mu.Lock()
+		if len(q.evs) > 0 {
+			ev := q.evs[0]
+			q.evs = q.evs[1:]
+			q.mu.Unlock()
+			return ev
+		}
+		q.mu.Unlock()
+		<-q.ready
+	}
+}
+
+func (q *eventQueue) pending() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.evs) > 0
 }

@@ -119,6 +119,9 @@ func (t *tree) children(id int64, order trace.Order, offset, limit int) ([]trace
 // newTree opens run id of src with the run node and the last iteration
 // expanded.
 func newTree(ctx context.Context, src Source, id int64) (*tree, error) {
+	if _, ok := src.(checked); !ok {
+		src = checked{src}
+	}
 	t := &tree{src: src, ctx: ctx, open: map[int64]*expanded{}, pages: newPageCache(maxPages), psize: pageSize, pos: newPosCache(32)}
 	if err := t.load(id); err != nil {
 		return nil, err
@@ -470,6 +473,26 @@ func (e hiddenError) Error() string {
 	return fmt.Sprintf("node %d is hidden by the current filters", e.id)
 }
 
+// missingError says that a node's path runs through a parent whose
+// children do not include it: the trace is damaged, or (while a run is
+// recorded) the node's parent has no row yet.
+type missingError struct{ n, parent trace.Node }
+
+func (e missingError) Error() string {
+	if stillOpen(e.parent) || e.parent.Incomplete {
+		return fmt.Sprintf("node %d is not among the children of node %d yet (still being recorded; r reloads)", e.n.ID, e.parent.ID)
+	}
+	return fmt.Sprintf("damaged trace: node %d has parent %d, which does not list it among its children", e.n.ID, e.parent.ID)
+}
+
+// Unwrap lets errors.Is match trace.ErrCorrupt.
+func (e missingError) Unwrap() error {
+	if stillOpen(e.parent) || e.parent.Incomplete {
+		return nil
+	}
+	return trace.ErrCorrupt
+}
+
 // reveal expands the path to node id and puts the cursor on it.
 func (t *tree) reveal(id int64) error {
 	if id == 0 {
@@ -499,6 +522,10 @@ func (t *tree) revealPath(path []trace.Node) error {
 			return err
 		}
 		if i < 0 {
+			if !t.filt.active() {
+				// Nothing is hidden: the node's parent does not list it.
+				return missingError{n, e.node}
+			}
 			return hiddenError{n.ID}
 		}
 		if k == len(path)-1 {

@@ -1,0 +1,191 @@
+package viewer
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// stuck is a trace whose Children never returns until its context is
+// cancelled, as trace's child walk did on a subtree size of 0 or -5 (issue
+// 17 item 5: after v the viewer froze, and neither q nor Ctrl-C helped).
+type stuck struct {
+	*trace.Store
+	armed atomic.Bool
+}
+
+func (s *stuck) Children(ctx context.Context, run, id int64, order trace.Order, offset, limit int) ([]trace.Node, error) {
+	if s.armed.Load() {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return s.Store.Children(ctx, run, id, order, offset, limit)
+}
+
+// TestLoopInterruptsStuckQuery: q or Ctrl-C during a query that does not
+// end must cancel it and quit.
+func TestLoopInterruptsStuckQuery(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		key  func(s tcell.SimulationScreen)
+	}{
+		{"q", func(s tcell.SimulationScreen) { s.InjectKey(tcell.KeyRune, 'q', tcell.ModNone) }},
+		{"Ctrl-C", func(s tcell.SimulationScreen) { s.InjectKey(tcell.KeyCtrlC, 0, tcell.ModCtrl) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := &stuck{Store: openFixture(t)}
+			m, err := New(context.Background(), src, Options{Run: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := tcell.NewSimulationScreen("UTF-8")
+			if err := s.Init(); err != nil {
+				t.Fatal(err)
+			}
+			defer s.Fini()
+			done := make(chan error, 1)
+			go func() { done <- Loop(s, m) }()
+			src.armed.Store(true) // after New: only the keys below get stuck
+			time.Sleep(50 * time.Millisecond)
+			s.InjectKey(tcell.KeyRune, 'v', tcell.ModNone)
+			time.Sleep(50 * time.Millisecond)
+			tc.key(s)
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(10 * time.Second):
+				buf := make([]byte, 1<<20)
+				t.Log(string(buf[:runtime.Stack(buf, true)]))
+				t.Fatalf("%s did not end the viewer while a query was stuck", tc.name)
+			}
+			if !m.Quit() {
+				t.Error("the loop ended without the model quitting")
+			}
+		})
+	}
+}
+
+// dropper is a trace whose Children leave one node out, as a damaged file
+// whose parent ids and sizes disagree does.
+type dropper struct {
+	*trace.Store
+	drop int64
+}
+
+func (d *dropper) Children(ctx context.Context, run, id int64, order trace.Order, offset, limit int) ([]trace.Node, error) {
+	kids, err := d.Store.Children(ctx, run, id, order, offset, limit)
+	out := kids[:0:0]
+	for _, k := range kids {
+		if k.ID != d.drop {
+			out = append(out, k)
+		}
+	}
+	return out, err
+}
+
+func (d *dropper) ChildCount(ctx context.Context, run, id int64) (int, error) {
+	kids, err := d.Children(ctx, run, id, trace.BySearch, 0, 0)
+	return len(kids), err
+}
+
+// Issue 17 item 13: with no filter set, a node its parent does not list
+// was reported as "hidden by the current filters".
+func TestRevealMissingNodeWithoutFilter(t *testing.T) {
+	st := openFixture(t)
+	ctx := context.Background()
+	path, err := st.Path(ctx, 1, pvSANNode(t, st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := path[len(path)-1]
+	m, err := New(ctx, &dropper{Store: st, drop: target.ID}, Options{Run: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = m.reveal(target.ID)
+	if err == nil {
+		t.Fatal("reveal of a node its parent does not list: no error")
+	}
+	if strings.Contains(err.Error(), "filter") {
+		t.Errorf("error %q blames filters, and none is set", err)
+	}
+	if !errors.Is(err, trace.ErrCorrupt) || !strings.Contains(err.Error(), "damaged trace") {
+		t.Errorf("error %q, want it to say the trace is damaged", err)
+	}
+}
+
+// pvSANNode returns a node some plies down run 1's tree.
+func pvSANNode(t *testing.T, st *trace.Store) int64 {
+	t.Helper()
+	ctx := context.Background()
+	n, err := st.Find(ctx, 1, 0, pvSAN(t, st, 1, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n.ID
+}
+
+// ended is a trace whose last run stopped without its recorder closing it:
+// the run node is still the stand-in written when the search began.
+type ended struct {
+	*trace.Store
+	status trace.Status
+}
+
+func (e *ended) Run(ctx context.Context, id int64) (trace.Run, error) {
+	r, err := e.Store.Run(ctx, id)
+	r.Status = e.status
+	return r, err
+}
+
+func (e *ended) Node(ctx context.Context, run, id int64) (trace.Node, error) {
+	n, err := e.Store.Node(ctx, run, id)
+	if id == 0 {
+		n.Incomplete, n.SubtreeSize = true, 1<<32-1
+	}
+	return n, err
+}
+
+// Issue 17 item 13: the header said "being recorded" for a run whose
+// recorder had died. It says so only while the status is running.
+func TestHeaderRecorderGone(t *testing.T) {
+	st := openFixture(t)
+	for _, tc := range []struct {
+		status trace.Status
+		want   string
+		not    string
+	}{
+		{trace.StatusRunning, "being recorded", "ended without"},
+		{trace.Status("abandoned"), "ended without closing", "being recorded"},
+		{trace.StatusFailed, "ended without closing", "being recorded"},
+	} {
+		t.Run(string(tc.status), func(t *testing.T) {
+			m, err := New(context.Background(), &ended{Store: st, status: tc.status}, Options{Run: 1, File: "t.trace"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := tcell.NewSimulationScreen("UTF-8")
+			if err := s.Init(); err != nil {
+				t.Fatal(err)
+			}
+			defer s.Fini()
+			s.SetSize(200, 30)
+			m.Draw(s)
+			s.Show()
+			r := &screenRig{t: t, s: s, m: m}
+			header := strings.SplitN(r.text(), "\n", 2)[0]
+			if !strings.Contains(header, tc.want) || strings.Contains(header, tc.not) {
+				t.Errorf("header %q: want %q in it and not %q", header, tc.want, tc.not)
+			}
+		})
+	}
+}
