@@ -237,3 +237,13 @@ func TestSANRoundTripAllMoves(t *testing.T) {
 		}
 	}
 }
+
+// A move read from a damaged trace can hold any bits: printing it must
+// not panic (issue 17's fuzz target found promotion value 7 did).
+func TestUCIOfAnyMoveValue(t *testing.T) {
+	for v := Move(0); v < 1<<17; v++ {
+		if s := v.UCI(); s == "" {
+			t.Fatalf("Move(%d).UCI() is empty", v)
+		}
+	}
+}

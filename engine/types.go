@@ -126,7 +126,9 @@ func (m Move) UCI() string {
 	}
 	s := m.From().String() + m.To().String()
 	if p := m.Promotion(); p != NoPieceType {
-		s += string(" pnbrqk"[p])
+		// '?' for the 3-bit values no piece has: a move read from a damaged
+		// trace must print, not panic.
+		s += string(" pnbrqk??"[p])
 	}
 	return s
 }

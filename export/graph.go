@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -290,6 +291,16 @@ func (b *builder) add(c *candidate) error {
 	return nil
 }
 
+// children returns n's children, checked: the builder adds up their sizes
+// and descends into them, which a damaged file's numbers must not derail.
+func (b *builder) children(n trace.Node) ([]trace.Node, error) {
+	kids, err := b.src.children(n.ID)
+	if err != nil {
+		return nil, err
+	}
+	return kids, compare.CheckChildren(n, kids)
+}
+
 // summary returns the index of node i's summary, making it if needed.
 func (b *builder) summary(i int) int {
 	if s, ok := b.sums[i]; ok {
@@ -311,7 +322,7 @@ func (b *builder) expand(i int) error {
 		return nil
 	}
 	if g.Options.Depth >= 0 && n.Level >= g.Options.Depth {
-		kids, err := b.src.children(n.ID)
+		kids, err := b.children(n.Node)
 		if err != nil {
 			return err
 		}
@@ -328,7 +339,7 @@ func (b *builder) expand(i int) error {
 		}
 		return nil
 	}
-	kids, err := b.src.children(n.ID)
+	kids, err := b.children(n.Node)
 	if err != nil {
 		return err
 	}

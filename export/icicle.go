@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -162,6 +163,16 @@ func (ic *icicle) walk(e *icicleEntry, pos *engine.Position) error {
 		var err error
 		if kids, err = ic.st.Children(ic.ctx, ic.run.ID, e.n.ID, trace.BySearch, 0, 0); err != nil {
 			return err
+		}
+		// The layout adds up the children's sizes and descends into
+		// them: a damaged file's numbers must not send it round in
+		// circles or down without end.
+		if err := compare.CheckChildren(e.n, kids); err != nil {
+			return err
+		}
+		if e.row >= compare.MaxNesting && len(kids) > 0 {
+			return &compare.DamagedError{Run: ic.run.ID, Node: kids[0].ID,
+				Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", compare.MaxNesting)}
 		}
 		ic.read += int64(len(kids))
 	case e.qs:

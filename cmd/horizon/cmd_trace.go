@@ -215,7 +215,16 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 		fmt.Fprintf(e.stdout, "wrote %d run(s) to %s; browse with: horizon view %s\n", len(runs), *out, *out)
 	}
 	if e.ctx.Err() != nil {
-		return fmt.Errorf("interrupted; the runs so far are in %s", *out)
+		why := "interrupted"
+		if e.outClosed != nil && e.outClosed() {
+			why = "standard output closed (broken pipe): stopped, as Ctrl-C would,"
+		}
+		last := ""
+		if len(runs) > 0 {
+			last = fmt.Sprintf(" (run %d %s)", runs[len(runs)-1].Run, runs[len(runs)-1].Status)
+		}
+		return fmt.Errorf("%s after %d of %d runs%s; the runs so far are in %s",
+			why, len(runs), len(positions)*len(opts), last, *out)
 	}
 	if *viewAfter && len(runs) > 0 {
 		return viewTrace(e, *out, runs[0].Run)
@@ -406,7 +415,7 @@ func shorten(s string, n int) string {
 
 // isTerminal reports whether w is a terminal (a character device).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := file(w)
 	if !ok {
 		return false
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -190,4 +192,74 @@ func TestTraceCommandErrors(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 	checkOneLineError(t, stderr, "run 9", "no such run")
+}
+
+// closedPipe is a standard output whose reader reads n writes and goes
+// away, as '| head -1' does.
+type closedPipe struct{ n int }
+
+func (p *closedPipe) Write(b []byte) (int, error) {
+	if p.n <= 0 {
+		return 0, syscall.EPIPE
+	}
+	p.n--
+	return len(b), nil
+}
+
+// Issue 17 item 14: 'horizon trace --qs none,captures,see | head -1' died
+// with 141 and silently skipped the other runs. A closed output stops the
+// command as Ctrl-C does: the run searched when it closed is finished (and
+// marked), no run is left 'running', and stderr says what was recorded.
+func TestTraceOutputClosed(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "p.trace")
+	var errOut bytes.Buffer
+	code := run(context.Background(), []string{"trace", "--fen", kiwipete, "--depth", "2", "--qs", "none,captures,see", "-o", file},
+		strings.NewReader(""), &closedPipe{n: 1}, &errOut)
+	if code != 130 {
+		t.Errorf("exit %d, want 130 (stopped as by a signal); stderr %q", code, errOut.String())
+	}
+	checkOneLineError(t, errOut.String(), "broken pipe", "of 3 runs", file)
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) == 0 || len(runs) == 3 {
+		t.Errorf("%d runs recorded, want the command stopped after the first", len(runs))
+	}
+	for _, r := range runs {
+		if r.Status == trace.StatusRunning {
+			t.Errorf("run %d left running", r.ID)
+		}
+	}
+	if !strings.Contains(errOut.String(), fmt.Sprintf("after %d of 3 runs", len(runs))) {
+		t.Errorf("stderr %q does not count the %d runs recorded", errOut.String(), len(runs))
+	}
+}
+
+// Issue 17 item 13: Ctrl-C during a query printed "context canceled".
+func TestInterruptedSaysSo(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "i.trace")
+	if code, _, errOut := runCLI(t, "", "trace", "--fen", kiwipete, "--depth", "2", "--qs", "captures", "-o", file); code != 0 {
+		t.Fatal(errOut)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range [][]string{{"stats", file}, {"check", file}, {"export", file, "-o", filepath.Join(t.TempDir(), "x.dot")}, {"hotspots", file}} {
+		var out, errOut bytes.Buffer
+		code := run(ctx, args, strings.NewReader(""), &out, &errOut)
+		if code == 0 {
+			continue // finished before it looked at the context
+		}
+		if strings.Contains(errOut.String(), "context canceled") {
+			t.Errorf("horizon %s: %q", args[0], errOut.String())
+		}
+		if code != 130 {
+			t.Errorf("horizon %s: exit %d after Ctrl-C, want 130 (stderr %q)", args[0], code, errOut.String())
+		}
+	}
 }

@@ -98,7 +98,7 @@ func view(e *env, path string, opt viewer.Options, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	f, ok := e.stdout.(*os.File)
+	f, ok := file(e.stdout)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return errors.New("view needs a terminal: standard output is not one (run it in a terminal, not through a pipe or a file)")
 	}

@@ -13,11 +13,16 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM,
+		// A closed terminal or SSH session (SIGHUP) and a reader that went
+		// away (SIGPIPE) stop a trace as cleanly as Ctrl-C: the run is
+		// finished, marked interrupted, its file whole.
+		syscall.SIGHUP, syscall.SIGPIPE)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if code != 0 && ctx.Err() != nil {
 		code = 130 // stopped by a signal, as shells report it
@@ -32,6 +37,43 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// outClosed reports whether stdout's reader went away (see
+	// outputGuard); the command's context is then cancelled.
+	outClosed func() bool
+}
+
+// outputGuard is a command's standard output. When the reader goes away
+// (EPIPE: '| head' has what it wanted, a GUI closed its pipe), it stops
+// the command like Ctrl-C does (cancelling its context: a search in
+// progress is finished and its run marked interrupted, nothing more is
+// started) and drops whatever else is written, so no command dies halfway
+// through writing its trace.
+type outputGuard struct {
+	w      io.Writer
+	stop   context.CancelFunc
+	closed atomic.Bool
+}
+
+func (g *outputGuard) Write(p []byte) (int, error) {
+	if g.closed.Load() {
+		return len(p), nil
+	}
+	n, err := g.w.Write(p)
+	if errors.Is(err, syscall.EPIPE) {
+		g.closed.Store(true)
+		g.stop()
+		return len(p), nil
+	}
+	return n, err
+}
+
+// file returns the *os.File under w, for terminal checks.
+func file(w io.Writer) (*os.File, bool) {
+	if g, ok := w.(*outputGuard); ok {
+		w = g.w
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }
 
 // command is one subcommand. run parses its own flags from args.
@@ -90,7 +132,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "horizon: unknown command %q; run 'horizon --help' for the list\n", args[0])
 		return 2
 	}
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := &outputGuard{w: stdout, stop: cancel}
+	e := &env{ctx: ctx, stdin: stdin, stdout: out, stderr: stderr, outClosed: out.closed.Load}
 	err := c.run(e, args[1:])
 	var ue *usageError
 	switch {
@@ -99,6 +144,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "horizon %s: %s\nrun 'horizon %s --help' for usage\n", c.name, oneLine(ue.msg), c.name)
 		return 2
+	case out.closed.Load() && errors.Is(err, context.Canceled):
+		// The reader of the output went away (| head): stop quietly, as
+		// after a SIGPIPE; commands that record say what they kept.
+		return 130
+	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+		// Ctrl-C or SIGTERM reached a query: say so, not "context canceled".
+		fmt.Fprintf(stderr, "horizon %s: interrupted\n", c.name)
+		return 130
+	case ctx.Err() != nil && out.closed.Load():
+		fmt.Fprintf(stderr, "horizon %s: %s\n", c.name, oneLine(err.Error()))
+		return 130
 	default:
 		fmt.Fprintf(stderr, "horizon %s: %s\n", c.name, oneLine(err.Error()))
 		return 1

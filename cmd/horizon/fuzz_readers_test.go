@@ -1,0 +1,279 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/viewer"
+)
+
+// The fuzz target of issue 17: a mutated trace file, opened with every
+// reader (runs, stats, hotspots, the viewer's model, export as DOT, JSON and
+// icicle, diff, check), gives an error or a result within bounded time and
+// memory: never a hang, a panic or memory that keeps growing.
+
+// Per reader and mutated file.
+const (
+	readerTime = 15 * time.Second
+	readerHeap = 768 << 20
+)
+
+// A mutation program is a sequence of 12-byte operations on a small real
+// trace (two runs of kiwipete at depth 2, a few thousand rows):
+//
+//	byte 0      what: 0-6 set a column of a node_rows row (size, up, k,
+//	            info, counts, move, best), 7 set a runs column (nodes, rows,
+//	            status), 8 delete a row, 9 overwrite a byte of the file,
+//	            10 truncate the file
+//	bytes 1-3   which row (an index into node_rows in key order, modulo the
+//	            row count) or file offset
+//	bytes 4-11  the value (int64, little endian)
+const opLen = 12
+
+var nodeColumns = []string{"size", "up", "k", "info", "counts", "move", "best"}
+
+// op builds one operation, for the seeds.
+func op(what byte, row uint32, value int64) []byte {
+	b := make([]byte, opLen)
+	b[0], b[1], b[2], b[3] = what, byte(row), byte(row>>8), byte(row>>16)
+	binary.LittleEndian.PutUint64(b[4:], uint64(value))
+	return b
+}
+
+// readerBase records the trace the mutations start from, once per test
+// binary.
+var readerBase = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "horizon-fuzz-readers-")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "base.trace")
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"trace", "--fen", kiwipete, "--depth", "2", "--qs", "captures,see", "-o", path},
+		strings.NewReader(""), &out, &errOut); code != 0 {
+		return "", fmt.Errorf("recording the base trace: %s", errOut.String())
+	}
+	return path, nil
+})
+
+// mutate copies the base trace to dir and applies prog to the copy.
+func mutate(t *testing.T, base, dir string, prog []byte) string {
+	t.Helper()
+	data, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "m.trace")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows int64
+	if err := db.QueryRow("SELECT count(*) FROM node_rows").Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	var raw [][]byte // file-level operations, after the SQL ones
+	for ; len(prog) >= opLen; prog = prog[opLen:] {
+		what := prog[0] % 11
+		at := int64(prog[1]) | int64(prog[2])<<8 | int64(prog[3])<<16
+		v := int64(binary.LittleEndian.Uint64(prog[4:12]))
+		key := fmt.Sprintf("(SELECT k FROM node_rows ORDER BY k LIMIT 1 OFFSET %d)", at%rows)
+		var q string
+		switch {
+		case int(what) < len(nodeColumns):
+			q = fmt.Sprintf("UPDATE OR IGNORE node_rows SET %s = %d WHERE k = %s", nodeColumns[what], v, key)
+		case what == 7:
+			col := []string{"nodes", "rows", "status"}[at%3]
+			val := fmt.Sprint(v)
+			if col == "status" {
+				val = fmt.Sprintf("'%s'", []string{"running", "complete", "failed", "interrupted", "bogus"}[uint64(v)%5])
+			}
+			q = fmt.Sprintf("UPDATE runs SET %s = %s WHERE id = %d", col, val, 1+at%2)
+		case what == 8:
+			q = "DELETE FROM node_rows WHERE k = " + key
+		default:
+			raw = append(raw, prog[:opLen])
+			continue
+		}
+		// A constraint may refuse a value: the file is then left as it was.
+		db.Exec(q)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range raw {
+		at := int64(r[1]) | int64(r[2])<<8 | int64(r[3])<<16
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r[0]%11 == 9 {
+			data[at%int64(len(data))] = r[4]
+		} else {
+			data = data[:at%int64(len(data))]
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path
+}
+
+// boundedReader runs one reader and fails the test when it panics, runs
+// past readerTime or grows the heap past readerHeap.
+func boundedReader(t *testing.T, name string, fn func(ctx context.Context) error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), readerTime)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				buf := make([]byte, 16<<10)
+				done <- fmt.Errorf("panic: %v\n%s", r, buf[:runtime.Stack(buf, false)])
+			}
+		}()
+		done <- fn(ctx)
+	}()
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	var ms runtime.MemStats
+	for {
+		select {
+		case err := <-done:
+			switch {
+			case ctx.Err() != nil:
+				t.Errorf("%s: still running after %v (%v)", name, readerTime, err)
+			case err != nil && strings.Contains(err.Error(), "panic"):
+				t.Errorf("%s: %v", name, err)
+			}
+			return
+		case <-tick.C:
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > readerHeap {
+				cancel()
+				<-done
+				t.Errorf("%s: heap grew to %d MB", name, ms.HeapAlloc>>20)
+				return
+			}
+		}
+	}
+}
+
+// readAll opens path with every reader.
+func readAll(t *testing.T, path string) {
+	dir := filepath.Dir(path)
+	cli := func(args ...string) func(ctx context.Context) error {
+		return func(ctx context.Context) error {
+			var out, errOut bytes.Buffer
+			code := run(ctx, args, strings.NewReader(""), &out, &errOut)
+			if strings.Contains(errOut.String(), "internal error") {
+				return fmt.Errorf("panic (recovered by run): %s", errOut.String())
+			}
+			if code != 0 && strings.Count(errOut.String(), "\n") > 1 && !strings.Contains(args[0], "check") {
+				t.Errorf("horizon %s: exit %d with more than one line on stderr: %q", strings.Join(args, " "), code, errOut.String())
+			}
+			return nil
+		}
+	}
+	for _, args := range [][]string{
+		{"runs", path},
+		{"runs", path, "--json"},
+		{"stats", path, "--run", "1"},
+		{"hotspots", path, "--run", "2"},
+		{"export", path, "--run", "1", "--max-nodes", "40", "-o", filepath.Join(dir, "o.dot")},
+		{"export", path, "--run", "2", "--format", "json", "-o", filepath.Join(dir, "o.json")},
+		{"export", path, "--run", "1", "--format", "icicle", "-o", filepath.Join(dir, "o.svg")},
+		{"diff", path, "--run", "1", "--run", "2"},
+		{"check", path},
+	} {
+		boundedReader(t, "horizon "+strings.Join(args, " "), cli(args...))
+	}
+	boundedReader(t, "the viewer", func(ctx context.Context) error {
+		st, err := trace.OpenReadOnly(path)
+		if err != nil {
+			return nil
+		}
+		defer st.Close()
+		for _, run := range []int64{1, 2} {
+			m, err := viewer.New(ctx, st, viewer.Options{Run: run})
+			if err != nil {
+				continue
+			}
+			s := tcell.NewSimulationScreen("UTF-8")
+			if err := s.Init(); err != nil {
+				return err
+			}
+			s.SetSize(120, 40)
+			// The PV, the heaviest line, the next hotspot, and some
+			// walking about with nodes opened.
+			for _, r := range "vhnjjlljjlGg" {
+				if ctx.Err() != nil {
+					break
+				}
+				m.Handle(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
+				m.Draw(s)
+			}
+			s.Fini()
+		}
+		return nil
+	})
+}
+
+// readerSeeds are mutation programs from the faults issue 17 lists and a
+// few more: each is a real trace with one kind of damage.
+func readerSeeds() [][]byte {
+	cat := func(ops ...[]byte) []byte { return bytes.Join(ops, nil) }
+	return [][]byte{
+		{},                   // the trace as recorded
+		op(0, 2601, -5),      // a subtree size of -5
+		op(0, 1500, 0),       // a size of 0
+		op(0, 700, 1<<40),    // a size past the id space
+		op(0, 3, 1<<20),      // a size past the parent's subtree
+		op(1, 900, 0),        // a node that is its own parent
+		op(1, 901, -7),       // a parent after the node
+		op(1, 902, 1<<40),    // a parent before the run
+		op(2, 1200, 1<<33|5), // a row moved to another run and id
+		op(3, 20, -1),        // every field of info set
+		op(5, 40, 0xffff),    // a move that is no move
+		op(7, 0, -3),         // a run's node count negative
+		op(7, 2, 4),          // a run status no reader knows
+		op(8, 0, 0),          // the run node deleted
+		op(8, 1, 0),          // an iteration root deleted
+		cat(op(0, 1, 1<<32-1), op(0, 2, 1<<32-2), op(0, 3, 1<<32-3)), // sizes nested to the end of the run
+		op(9, 40, 0x7f),   // a byte of the file header
+		op(9, 5000, 0xff), // a byte of a page
+		op(10, 9000, 0),   // the file cut short
+	}
+}
+
+func FuzzTraceReaders(f *testing.F) {
+	for _, s := range readerSeeds() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, prog []byte) {
+		base, err := readerBase()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(prog) > 8*opLen {
+			prog = prog[:8*opLen]
+		}
+		readAll(t, mutate(t, base, t.TempDir(), prog))
+	})
+}
