@@ -111,7 +111,7 @@ func ParseEPD(line string) (*EPD, error) {
 					}
 				}
 				if err != nil {
-					return nil, fmt.Errorf("%s move %q is not legal in this position", code, a)
+					return nil, fmt.Errorf("%s move %s is not legal in this position", code, quote(a))
 				}
 				if code == "bm" {
 					e.BestMoves = append(e.BestMoves, m)
@@ -122,11 +122,11 @@ func ParseEPD(line string) (*EPD, error) {
 		case len(code) >= 2 && code[0] == 'D' && isUint(code[1:]):
 			d, _ := strconv.Atoi(code[1:])
 			if len(args) != 1 || !isUint(args[0]) {
-				return nil, fmt.Errorf("perft count %s needs one number, got %q", code, e.Ops[code])
+				return nil, fmt.Errorf("perft count %s needs one number, got %s", code, quote(e.Ops[code]))
 			}
 			v, err := strconv.ParseUint(args[0], 10, 64)
 			if err != nil || d < 1 || d > 20 {
-				return nil, fmt.Errorf("perft count %s %q is out of range", code, args[0])
+				return nil, fmt.Errorf("perft count %s %s is out of range", code, quote(args[0]))
 			}
 			e.Perft[d] = v
 		}
@@ -192,16 +192,25 @@ func splitOps(s string) ([][]string, error) {
 	return ops, nil
 }
 
+// maxEPDLine bounds one line of an EPD file: a record is a FEN and a few
+// operations, well under a kilobyte.
+const maxEPDLine = 1 << 20
+
 // ReadEPD reads every record of an EPD file. Blank lines and lines starting
 // with # are skipped. An error names the file and line.
 func ReadEPD(r io.Reader, name string) ([]EPD, error) {
 	var out []EPD
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	sc.Buffer(make([]byte, 64*1024), maxEPDLine)
 	ln := 0
 	for sc.Scan() {
 		ln++
-		text := strings.TrimSpace(sc.Text())
+		text := sc.Text()
+		if ln == 1 {
+			// Editors on Windows start UTF-8 files with a byte-order mark.
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		text = strings.TrimSpace(text)
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
@@ -213,6 +222,9 @@ func ReadEPD(r io.Reader, name string) ([]EPD, error) {
 		out = append(out, *e)
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("%s:%d: line longer than %d bytes, the most Horizon reads for one EPD record", name, ln+1, maxEPDLine)
+		}
 		return nil, fmt.Errorf("%s:%d: %w", name, ln+1, err)
 	}
 	if len(out) == 0 {

@@ -207,3 +207,18 @@ func TestEPDSolved(t *testing.T) {
 		}
 	}
 }
+
+// Issue 17 items 13 and 16: a 2 MB line said "bufio.Scanner: token too
+// long"; a file starting with a UTF-8 byte-order mark was refused.
+func TestReadEPDLongLineAndBOM(t *testing.T) {
+	long := "4k3/8/8/8/8/8/8/4K3 w - - id \"" + strings.Repeat("x", 2<<20) + "\";\n"
+	_, err := ReadEPD(strings.NewReader("4k3/8/8/8/8/8/8/4K3 w - - id \"a\";\n"+long), "big.epd")
+	if err == nil || !strings.Contains(err.Error(), "big.epd:2:") || !strings.Contains(err.Error(), "longer than 1048576 bytes") ||
+		strings.Contains(err.Error(), "token too long") {
+		t.Errorf("2 MB line: %v, want the line and the limit named", err)
+	}
+	recs, err := ReadEPD(strings.NewReader("\ufeff4k3/8/8/8/8/8/8/4K3 w - - id \"bom\";\n"), "bom.epd")
+	if err != nil || len(recs) != 1 || recs[0].ID != "bom" {
+		t.Errorf("EPD with a byte-order mark: %v, %+v", err, recs)
+	}
+}

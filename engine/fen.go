@@ -18,7 +18,7 @@ type FENError struct {
 
 // Error names the FEN, the field and the problem.
 func (e *FENError) Error() string {
-	return fmt.Sprintf("bad FEN %q: %s: %s", e.FEN, e.Field, e.Msg)
+	return fmt.Sprintf("bad FEN %s: %s: %s", quote(e.FEN), e.Field, e.Msg)
 }
 
 // ParseFEN parses a FEN with 4 to 6 fields (missing clocks default to 0 and
@@ -57,7 +57,7 @@ func ParseFEN(fen string) (*Position, error) {
 			default:
 				k := strings.IndexByte(pieceLetters, ch)
 				if k <= 0 || ch == ' ' {
-					return fail("placement", "rank %d: bad piece letter %q", r+1, ch)
+					return fail("placement", "rank %d: bad piece letter %s", r+1, charAt(row, j))
 				}
 				if file >= 8 {
 					return fail("placement", "rank %d has more than 8 squares", r+1)
@@ -92,7 +92,7 @@ func ParseFEN(fen string) (*Position, error) {
 	case "b":
 		p.side = Black
 	default:
-		return fail("side", "%q is not w or b", f[1])
+		return fail("side", "%s is not w or b", quote(f[1]))
 	}
 
 	if f[2] != "-" {
@@ -110,7 +110,7 @@ func ParseFEN(fen string) (*Position, error) {
 			case 'q':
 				bit, king, rook, c = castleBQ, sqE8, sqA8, Black
 			default:
-				return fail("castling", "bad letter %q (want K, Q, k, q or -)", f[2][i])
+				return fail("castling", "bad letter %s (want K, Q, k, q or -)", charAt(f[2], i))
 			}
 			if p.castle&bit != 0 {
 				return fail("castling", "letter %q repeated", f[2][i])
@@ -128,7 +128,7 @@ func ParseFEN(fen string) (*Position, error) {
 	if f[3] != "-" {
 		s, ok := parseSquare(f[3])
 		if !ok {
-			return fail("en passant", "%q is not a square", f[3])
+			return fail("en passant", "%s is not a square", quote(f[3]))
 		}
 		wantRank, pawnSq, fromSq := 5, s-8, s+8
 		if p.side == Black {
@@ -149,14 +149,14 @@ func ParseFEN(fen string) (*Position, error) {
 	if len(f) >= 5 {
 		n, err := strconv.Atoi(f[4])
 		if err != nil || n < 0 {
-			return fail("halfmove", "%q is not a non-negative number", f[4])
+			return fail("halfmove", "%s is not a non-negative number", quote(f[4]))
 		}
 		p.half = n
 	}
 	if len(f) == 6 {
 		n, err := strconv.Atoi(f[5])
 		if err != nil || n < 1 {
-			return fail("fullmove", "%q is not a positive number", f[5])
+			return fail("fullmove", "%s is not a positive number", quote(f[5]))
 		}
 		p.full = n
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -187,4 +188,24 @@ func mustUCI(t testing.TB, p *Position, s string) Move {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// Issue 17 items 15 and 16: errors quote a bounded prefix of a huge FEN,
+// and name a bad character, not the first byte of its encoding.
+func TestFENErrorsQuoteSensibly(t *testing.T) {
+	huge := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 " + strings.Repeat("9", 100_000)
+	_, err := ParseFEN(huge)
+	if err == nil || len(err.Error()) > 600 || !strings.Contains(err.Error(), "bytes)") {
+		t.Errorf("100 KB FEN: error of %d bytes, want a bounded quote saying how long the FEN was", len(fmt.Sprint(err)))
+	}
+	for _, tc := range []struct{ fen, want string }{
+		{"rnbqkbnr/ppppéppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "bad piece letter 'é'"},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ♔q - 0 1", "bad letter '♔'"},
+		{"rnbqkbnr/pppp\xffppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "bad piece letter byte 0xff"},
+	} {
+		_, err := ParseFEN(tc.fen)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseFEN(%q): %v, want %q", tc.fen, err, tc.want)
+		}
+	}
 }

@@ -80,7 +80,10 @@ func parseGo(args []string) (p goParams, warnings []string) {
 		i++
 		n, err := strconv.ParseInt(args[i], 10, 64)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("go %s %q: not a whole number, ignored", t, args[i]))
+			// Ignoring it could leave no limit at all: a search that runs
+			// until stop for a GUI that asked for a short one.
+			warnings = append(warnings, fmt.Sprintf("go %s %q: not a whole number, ignored", t, truncate(args[i], 40)))
+			p.rejected = true
 			continue
 		}
 		ms := time.Duration(max(min(n, int64(maxClock/time.Millisecond)), 0)) * time.Millisecond

@@ -327,7 +327,7 @@ func FuzzSession(f *testing.F) {
 			}
 			s.stop()
 		}
-		s.shutdown(true)
+		s.shutdown()
 		if n := strings.Count(out.String(), "\nbestmove ") + b2i(strings.HasPrefix(out.String(), "bestmove ")); n != gos {
 			t.Fatalf("%d go, %d bestmove:\n%s", gos, n, out.String())
 		}

@@ -24,7 +24,7 @@ type job struct {
 	done        chan struct{} // closed when the search goroutine has ended
 	answered    atomic.Bool   // bestmove is being or has been sent
 	// limited: the search ends by itself (a depth, node, time or clock
-	// limit), so at the end of input it may finish rather than be stopped.
+	// limit), so a go sent meanwhile may wait for it.
 	limited bool
 	// pondering: go ponder, waiting for ponderhit to start its clock.
 	pondering bool
@@ -45,8 +45,9 @@ func (j *job) stop() {
 // releaseBestmove lets the search send its bestmove when it ends.
 func (j *job) releaseBestmove() { j.releaseOnce.Do(func() { close(j.release) }) }
 
-// goCmd starts a search of the current position.
-func (s *session) goCmd(args []string, line string) {
+// goCmd starts a search of position cur (the session's current one, or
+// the one a queued go was sent for).
+func (s *session) goCmd(args []string, line string, cur *engine.Position) {
 	p, warnings := parseGo(args)
 	for _, w := range warnings {
 		s.info("%s", w)
@@ -64,7 +65,7 @@ func (s *session) goCmd(args []string, line string) {
 	if s.searcher == nil || opts != s.searcherOpts {
 		s.searcher, s.searcherOpts = engine.NewSearcher(opts), opts
 	}
-	pos := s.pos.Copy()
+	pos := cur.Copy()
 	lim := engine.Limits{Depth: p.depth, Nodes: p.nodes, MoveTime: p.movetime}
 	if p.mate > 0 && lim.Depth == 0 {
 		// A mate in n moves lies within 2n-1 plies.

@@ -354,15 +354,60 @@ var scripts = []script{
 			t.Fatalf("after quit: %v", err)
 		}
 	}},
-	{"end of input lets a limited search finish", func(t *testing.T, c *conn) {
-		c.send("position startpos", "go depth 3")
+	// Issue 17 item 10: the end of input left a limited search running
+	// at full CPU; it stops it, as Stockfish does, with a bestmove.
+	{"end of input stops a search", func(t *testing.T, c *conn) {
+		c.send("position startpos", "go nodes 2000000000")
+		c.untilPrefix("info depth 1 ")
 		c.w.Close()
-		got := c.untilPrefix("bestmove")
-		if ins := infos(got); len(ins) == 0 || ins[len(ins)-1].fields["depth"] != "3" {
-			t.Errorf("search cut short at the end of input: %q", got)
-		}
+		c.untilPrefix("bestmove")
 		if err := c.close(); err != nil {
 			t.Fatalf("after the end of input: %v", err)
+		}
+	}},
+	// Issue 17 item 9: a go sent during a long limited search blocked the
+	// command loop: stop, isready and quit got no answer until it ended.
+	{"go during a search blocks nothing", func(t *testing.T, c *conn) {
+		c.send("position startpos", "go nodes 2000000000")
+		c.untilPrefix("info depth 1 ")
+		c.send("go depth 2", "isready")
+		c.untilPrefix("readyok")
+		c.send("stop")
+		c.untilPrefix("bestmove")
+		// stop dropped the waiting go: the next answer is readyok.
+		c.send("isready")
+		got := c.untilPrefix("readyok")
+		for _, l := range got {
+			if strings.HasPrefix(l, "bestmove") {
+				t.Errorf("a bestmove after stop: the waiting go ran: %q", got)
+			}
+		}
+		c.send("position startpos", "go nodes 2000000000")
+		c.untilPrefix("info depth 1 ")
+		c.send("go depth 2", "quit")
+		if err := c.close(); err != nil {
+			t.Fatalf("after quit: %v", err)
+		}
+	}},
+	// Issue 17 item 15: info strings echoed a huge input whole.
+	{"a huge bad input is quoted in part", func(t *testing.T, c *conn) {
+		junk := strings.Repeat("x", 500_000)
+		c.send("position fen "+junk+" w - - 0 1", "foo"+junk+" uci", "setoption name "+junk+" value 1", "isready")
+		for _, l := range c.untilPrefix("readyok") {
+			if len(l) > 1000 {
+				t.Errorf("a line of %d bytes: %.80s...", len(l), l)
+			}
+		}
+	}},
+	// Issue 17 item 17: go depth abc started a search that ran until stop.
+	{"go with a bad limit searches to depth 1", func(t *testing.T, c *conn) {
+		for _, g := range []string{"go depth abc", "go depth 0", "go nodes 3e8", "go movetime -5"} {
+			c.send("position startpos", g)
+			got := c.untilPrefix("bestmove")
+			said := strings.Join(got, "\n")
+			if !strings.Contains(said, "info string") || !strings.Contains(said, "depth 1") {
+				t.Errorf("%s: want info strings saying what it did (depth 1); got %q", g, got)
+			}
 		}
 	}},
 }

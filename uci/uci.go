@@ -38,11 +38,11 @@ const maxLine = 1 << 20
 
 // Run plays the UCI protocol: commands from in, answers to out, until quit,
 // the end of in, or ctx is cancelled. A search still running then is
-// stopped (or, at the end of in, allowed to finish when it has a limit, so
-// that `printf 'go depth 6\n' | horizon uci` prints the whole search), and
-// its trace is completed. Run returns nil after quit or the end of in, ctx's
-// error when cancelled, and otherwise the error that made it stop (a failed
-// read or write).
+// stopped, as Stockfish stops at the end of its input (the GUI is gone; a
+// script that wants a whole search waits before it closes the input), its
+// bestmove sent and its trace completed. Run returns nil after quit or the
+// end of in, ctx's error when cancelled, and otherwise the error that made
+// it stop (a failed read or write).
 //
 // The goroutine reading in may outlive Run when a Read blocks forever; it
 // ends when in is closed.
@@ -65,11 +65,13 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 	for {
 		select {
 		case <-ctx.Done():
-			s.shutdown(true)
+			s.shutdown()
 			return ctx.Err()
+		case <-s.queuedReady():
+			s.startQueued()
 		case l, ok := <-lines:
 			if !ok {
-				s.shutdown(false)
+				s.shutdown()
 				if readErr != nil {
 					return fmt.Errorf("uci: reading commands: %w", readErr)
 				}
@@ -80,11 +82,11 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, cfg Config) error {
 				continue
 			}
 			if s.handle(l.text) {
-				s.shutdown(true)
+				s.shutdown()
 				return s.out.error()
 			}
 			if err := s.out.error(); err != nil {
-				s.shutdown(true)
+				s.shutdown()
 				return err
 			}
 		}
@@ -194,7 +196,8 @@ type session struct {
 
 	searcher     *engine.Searcher
 	searcherOpts engine.Options
-	job          *job // the running search, nil when idle
+	job          *job      // the running search, nil when idle
+	queued       *queuedGo // a go waiting for job to end
 }
 
 func newSession(ctx context.Context, out io.Writer, cfg Config) *session {
@@ -220,11 +223,18 @@ func newSession(ctx context.Context, out io.Writer, cfg Config) *session {
 // something to the user.
 func (s *session) info(format string, a ...any) {
 	msg := strings.Join(strings.Fields(fmt.Sprintf(format, a...)), " ") // one line
-	s.out.line("info string " + msg)
+	s.out.line("info string " + engine.Clip(msg, maxInfo))
 }
+
+// maxInfo bounds an info string: it quotes what the GUI sent, which may be
+// a line of a megabyte, and a GUI shows it as one line of its log.
+const maxInfo = 400
 
 // handle runs one command line and reports whether the session should end.
 func (s *session) handle(line string) (quit bool) {
+	// A go that waited for a search that has ended starts before the
+	// commands sent after it.
+	s.startQueued()
 	cmd, rest, skipped := splitCommand(line)
 	if cmd == "" {
 		if len(skipped) > 0 {
@@ -270,18 +280,26 @@ func (s *session) handle(line string) (quit bool) {
 	case "position":
 		s.position(args)
 	case "go":
-		if s.busy() && s.job.limited && !s.job.pondering {
-			// A search that ends by itself is let finish first, as
-			// Stockfish does, so a script of position/go pairs loses no go.
-			<-s.job.done
-			s.job = nil
-		}
-		if s.busy() {
+		switch {
+		case !s.busy():
+			s.goCmd(args, line, s.pos)
+		case !s.job.limited || s.job.pondering:
 			s.info("go ignored: a search under go infinite or ponder is running (send stop first)")
-			return false
+		case s.queued != nil:
+			s.info("go ignored: a search is running and another go waits for it (send stop first)")
+		default:
+			// A search that ends by itself is let finish first, as
+			// Stockfish does, so a script of position/go pairs loses no
+			// go; the command loop goes on meanwhile, so stop, isready and
+			// quit are answered at once. The go searches the position of
+			// its time.
+			s.queued = &queuedGo{args: args, line: line, pos: s.pos.Copy(), root: s.posRoot, moves: s.posMoves}
 		}
-		s.goCmd(args, line)
 	case "stop":
+		if s.queued != nil {
+			s.info("stop: the go waiting for the running search is dropped")
+			s.queued = nil
+		}
 		s.stop()
 	case "ponderhit":
 		s.ponderhit()
@@ -462,14 +480,52 @@ func (s *session) stop() {
 	s.job = nil
 }
 
-// shutdown ends the session: the running search is stopped (or, when
-// force is false and it has a limit, allowed to finish) and the trace file
-// closed.
-func (s *session) shutdown(force bool) {
+// queuedGo is a go received while a limited search ran, with the
+// position it was sent for.
+type queuedGo struct {
+	args  []string
+	line  string
+	pos   *engine.Position
+	root  string
+	moves []string
+}
+
+// queuedReady returns a channel that is closed when a queued go may start
+// (the search before it has ended), or nil (never ready) when none waits.
+func (s *session) queuedReady() <-chan struct{} {
+	switch {
+	case s.queued == nil:
+		return nil
+	case s.job == nil:
+		return closed
+	}
+	return s.job.done
+}
+
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// startQueued starts the go that waited for the search before it, once
+// that search has ended.
+func (s *session) startQueued() {
+	select {
+	case <-s.queuedReady():
+	default:
+		return
+	}
+	q := s.queued
+	s.queued, s.job = nil, nil
+	root, moves := s.posRoot, s.posMoves
+	s.posRoot, s.posMoves = q.root, q.moves
+	s.goCmd(q.args, q.line, q.pos)
+	s.posRoot, s.posMoves = root, moves
+}
+
+// shutdown ends the session: the running search is stopped, a queued go
+// dropped and the trace file closed.
+func (s *session) shutdown() {
+	s.queued = nil
 	if s.job != nil {
-		if force || !s.job.limited {
-			s.job.stop()
-		}
+		s.job.stop()
 		<-s.job.done
 		s.job = nil
 	}

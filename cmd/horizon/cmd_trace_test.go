@@ -263,3 +263,16 @@ func TestInterruptedSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// Issue 17 item 15: a bad 100 KB FEN made a 100 KB stderr line.
+func TestHugeBadFENQuotedInPart(t *testing.T) {
+	fen := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 " + strings.Repeat("7x", 50_000)
+	code, _, errOut := runCLI(t, "", "search", "--fen", fen, "--depth", "1")
+	if code == 0 {
+		t.Fatal("a bad FEN was accepted")
+	}
+	checkOneLineError(t, errOut, "fullmove")
+	if len(errOut) > 1100 {
+		t.Errorf("stderr line of %d bytes for a 100 KB FEN", len(errOut))
+	}
+}

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/horizonqs/horizon/engine"
 )
 
 func main() {
@@ -161,7 +163,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 }
 
-func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ") }
+// oneLine makes an error one line of bounded length: the parts that quote
+// the user's input bound themselves (a FEN, an EPD line), and this catches
+// any that does not.
+func oneLine(s string) string {
+	return engine.Clip(strings.ReplaceAll(strings.TrimSpace(s), "\n", "; "), maxErrorLine)
+}
+
+const maxErrorLine = 1000
 
 func printUsage(w io.Writer) {
 	fmt.Fprint(w, `horizon: a quiescence-search debugger for chess engines.
