@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -388,6 +389,15 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 	kids, err := b.st.Children(b.ctx, b.run.ID, n.ID, trace.BySearch, 0, 0)
 	if err != nil {
 		return err
+	}
+	// A damaged file's sizes must not send the layout round in circles or
+	// down without end (issue 17).
+	if err := compare.CheckChildren(n, kids); err != nil {
+		return err
+	}
+	if row >= compare.MaxNesting && len(kids) > 0 {
+		return &compare.DamagedError{Run: b.run.ID, Node: kids[0].ID,
+			Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", compare.MaxNesting)}
 	}
 	b.side.Read += int64(len(kids))
 	b.opts.read(len(kids))

@@ -20,8 +20,8 @@ import (
 )
 
 // The fuzz target of issue 17: a mutated trace file, opened with every
-// reader (runs, stats, hotspots, the viewer's model, export as DOT, JSON and
-// icicle, diff, check), gives an error or a result within bounded time and
+// reader (runs, stats, hotspots, the viewer's model, export as DOT, JSON,
+// icicle and HTML, diff as text and HTML, check), gives an error or a result within bounded time and
 // memory: never a hang, a panic or memory that keeps growing.
 
 // Per reader and mutated file.
@@ -199,6 +199,8 @@ func readAll(t *testing.T, path string) {
 		{"export", path, "--run", "1", "--max-nodes", "40", "-o", filepath.Join(dir, "o.dot")},
 		{"export", path, "--run", "2", "--format", "json", "-o", filepath.Join(dir, "o.json")},
 		{"export", path, "--run", "1", "--format", "icicle", "-o", filepath.Join(dir, "o.svg")},
+		{"export", path, "--run", "2", "--format", "html", "-o", filepath.Join(dir, "o.html")},
+		{"diff", path, "--run", "1", "--run", "2", "--html", "-o", filepath.Join(dir, "d.html")},
 		{"diff", path, "--run", "1", "--run", "2"},
 		{"check", path},
 	} {
