@@ -19,8 +19,10 @@ Horizon's engine. Options (shown by the "uci" command): QSVariant picks the
 QS preset, one option per engine switch overrides it, Hash sizes the
 transposition table, and Trace names a trace file into which every "go" is
 recorded as a run (with the position and moves that led to it), bounded by
-TraceMaxNodes. Bad input is answered with "info string" and ignored.`,
-		`printf 'position startpos moves e2e4\ngo depth 6\n' | horizon uci`,
+TraceMaxNodes. Bad input is answered with "info string" and ignored. The end
+of the input stops a running search, as in Stockfish (its bestmove is sent and
+its trace completed), so a script keeps its input open until the bestmove.`,
+		`(printf 'position startpos moves e2e4\ngo depth 6\n'; sleep 5) | horizon uci`,
 		`cutechess-cli -engine cmd="horizon uci" option.QSVariant=threshold option.Trace=games.trace ...`)
 	if err := parseFlags(fs, args); err != nil {
 		return err

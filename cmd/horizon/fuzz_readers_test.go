@@ -33,7 +33,7 @@ const (
 // A mutation program is a sequence of 12-byte operations on a small real
 // trace (two runs of kiwipete at depth 2, a few thousand rows):
 //
-//	byte 0      what: 0-6 set a column of a node_rows row (size, up, k,
+//	byte 0      what: 0-6 set a column of a node_rows row (size, up, id,
 //	            info, counts, move, best), 7 set a runs column (nodes, rows,
 //	            status), 8 delete a row, 9 overwrite a byte of the file,
 //	            10 truncate the file
@@ -42,7 +42,9 @@ const (
 //	bytes 4-11  the value (int64, little endian)
 const opLen = 12
 
-var nodeColumns = []string{"size", "up", "k", "info", "counts", "move", "best"}
+// nodeColumns are the columns the operations 0-6 set; "id" is "k" in
+// schema 1 files.
+var nodeColumns = []string{"size", "up", "id", "info", "counts", "move", "best"}
 
 // op builds one operation, for the seeds.
 func op(what byte, row uint32, value int64) []byte {
@@ -87,16 +89,26 @@ func mutate(t *testing.T, base, dir string, prog []byte) string {
 	if err := db.QueryRow("SELECT count(*) FROM node_rows").Scan(&rows); err != nil {
 		t.Fatal(err)
 	}
+	// node_rows is keyed by k = run << 32 | id in schema 1, by (run_id, id)
+	// from schema 2 on.
+	var hasK bool
+	if err := db.QueryRow("SELECT count(*) > 0 FROM pragma_table_info('node_rows') WHERE name = 'k'").Scan(&hasK); err != nil {
+		t.Fatal(err)
+	}
+	cols, keyCols := nodeColumns, "run_id, id"
+	if hasK {
+		cols, keyCols = append(append([]string(nil), nodeColumns[:2]...), append([]string{"k"}, nodeColumns[3:]...)...), "k"
+	}
 	var raw [][]byte // file-level operations, after the SQL ones
 	for ; len(prog) >= opLen; prog = prog[opLen:] {
 		what := prog[0] % 11
 		at := int64(prog[1]) | int64(prog[2])<<8 | int64(prog[3])<<16
 		v := int64(binary.LittleEndian.Uint64(prog[4:12]))
-		key := fmt.Sprintf("(SELECT k FROM node_rows ORDER BY k LIMIT 1 OFFSET %d)", at%rows)
+		where := fmt.Sprintf("(%s) = (SELECT %s FROM node_rows ORDER BY %s LIMIT 1 OFFSET %d)", keyCols, keyCols, keyCols, at%rows)
 		var q string
 		switch {
-		case int(what) < len(nodeColumns):
-			q = fmt.Sprintf("UPDATE OR IGNORE node_rows SET %s = %d WHERE k = %s", nodeColumns[what], v, key)
+		case int(what) < len(cols):
+			q = fmt.Sprintf("UPDATE OR IGNORE node_rows SET %s = %d WHERE %s", cols[what], v, where)
 		case what == 7:
 			col := []string{"nodes", "rows", "status"}[at%3]
 			val := fmt.Sprint(v)
@@ -105,7 +117,7 @@ func mutate(t *testing.T, base, dir string, prog []byte) string {
 			}
 			q = fmt.Sprintf("UPDATE runs SET %s = %s WHERE id = %d", col, val, 1+at%2)
 		case what == 8:
-			q = "DELETE FROM node_rows WHERE k = " + key
+			q = "DELETE FROM node_rows WHERE " + where
 		default:
 			raw = append(raw, prog[:opLen])
 			continue
