@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -79,6 +80,9 @@ func parseGo(args []string) (p goParams, warnings []string) {
 		}
 		i++
 		n, err := strconv.ParseInt(args[i], 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			err = nil // n is the nearest int64, which the limits below clamp
+		}
 		if err != nil {
 			// Ignoring it could leave no limit at all: a search that runs
 			// until stop for a GUI that asked for a short one.

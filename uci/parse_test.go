@@ -54,13 +54,15 @@ func TestParseGo(t *testing.T) {
 		{"searchmoves e2e4 d2d4 depth 2", goParams{moves: []string{"e2e4", "d2d4"}, depth: 2}, 0},
 		// Bad values are skipped, the next keyword still counts.
 		{"depth infinite", goParams{infinite: true}, 1},
-		{"depth x nodes 5", goParams{nodes: 5}, 1},
+		{"depth x nodes 5", goParams{nodes: 5, rejected: true}, 1},
 		{"depth 0", goParams{rejected: true}, 1},
 		{"nodes -5 depth 2", goParams{depth: 2, rejected: true}, 1},
 		{"depth", goParams{}, 1},
 		{"wtime", goParams{}, 1},
 		{"frobnicate depth 3", goParams{depth: 3}, 1},
-		{"depth 99999999999999999999", goParams{}, 1},
+		{"depth 99999999999999999999", goParams{depth: 1000}, 0}, // beyond int64: as deep as allowed
+		{"depth abc", goParams{rejected: true}, 1},
+		{"nodes -99999999999999999999", goParams{rejected: true}, 1},
 		{"depth 5000", goParams{depth: 1000}, 0},
 	} {
 		t.Run(tc.args, func(t *testing.T) {
