@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -274,5 +276,58 @@ func TestHugeBadFENQuotedInPart(t *testing.T) {
 	checkOneLineError(t, errOut, "fullmove")
 	if len(errOut) > 1100 {
 		t.Errorf("stderr line of %d bytes for a 100 KB FEN", len(errOut))
+	}
+}
+
+// TestTraceHeadBinary runs the built command under '| head -1' for real: Go
+// kills a program that writes to a closed stdout unless SIGPIPE is
+// received, which the in-process test above cannot see.
+func TestTraceHeadBinary(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go tool is not in PATH: cannot build the command")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "horizon")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	file := filepath.Join(dir, "h.trace")
+	cmd := exec.Command(bin, "trace", "--fen", kiwipete, "--depth", "3", "--qs", "none,captures,see", "-o", file)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := bufio.NewReader(out).ReadString('\n')
+	out.Close() // what head does after its line
+	err = cmd.Wait()
+	code := cmd.ProcessState.ExitCode()
+	if !strings.HasPrefix(first, "run 1") {
+		t.Errorf("first line %q", first)
+	}
+	if code != 130 && code != 0 {
+		t.Fatalf("exit %d (%v), want 130 (stopped as by a signal) or 0 (done before the pipe closed); stderr %q", code, err, errOut.String())
+	}
+	if code == 130 {
+		checkOneLineError(t, errOut.String(), "broken pipe", "of 3 runs", file)
+	}
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Status == trace.StatusRunning {
+			t.Errorf("run %d left running", r.ID)
+		}
 	}
 }

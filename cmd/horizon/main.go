@@ -21,10 +21,17 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM,
-		// A closed terminal or SSH session (SIGHUP) and a reader that went
-		// away (SIGPIPE) stop a trace as cleanly as Ctrl-C: the run is
-		// finished, marked interrupted, its file whole.
-		syscall.SIGHUP, syscall.SIGPIPE)
+		// A closed terminal or SSH session (SIGHUP) stops a trace as cleanly
+		// as Ctrl-C: the run is finished, marked interrupted, its file whole.
+		// (SIGPIPE is not caught here: once caught, every broken pipe would
+		// cancel the command, an engine's stdin included.)
+		syscall.SIGHUP)
+	// SIGPIPE is received and dropped, so that a write to a closed pipe
+	// fails with EPIPE instead of killing the process (Go's default for
+	// stdout): run's outputGuard stops the command when stdout's reader
+	// is gone, and a write to an engine that died is an error its caller
+	// handles.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if code != 0 && ctx.Err() != nil {
 		code = 130 // stopped by a signal, as shells report it
