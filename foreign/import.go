@@ -10,6 +10,7 @@ package foreign
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -185,6 +186,8 @@ type importer struct {
 	lastRootB   engine.Move
 	lastIter    int
 	aborted     bool
+	limited     bool // Record.MaxNodes reached: end the run
+	skipping    bool // dropping the rest of a search that reached the limit
 	engineNodes int64
 	bestMove    string
 	start       time.Time
@@ -272,7 +275,21 @@ func (im *importer) read(r io.Reader) error {
 			im.finish(trace.StatusInterrupted, err)
 			return fmt.Errorf("read the trace stream at byte %d: %w", im.offset, err)
 		}
-		if se := im.record(line[:len(line)-1]); se != nil {
+		if im.skipping {
+			// After a node limit: the rest of that search is dropped, up
+			// to the next position record.
+			if !bytes.HasPrefix(line, []byte("position ")) {
+				continue
+			}
+			im.skipping = false
+		}
+		se := im.record(line[:len(line)-1])
+		if im.limited {
+			im.limited, im.skipping = false, true
+			im.finish(trace.StatusTruncated, nil)
+			continue
+		}
+		if se != nil {
 			status := trace.StatusFailed
 			if se.Truncated {
 				status = trace.StatusInterrupted
@@ -514,6 +531,10 @@ func (im *importer) enter(b []byte) *StreamError {
 		if se := im.begin(); se != nil {
 			return se
 		}
+	}
+	if mx := im.opts.Record.MaxNodes; mx > 0 && im.nextID >= mx {
+		im.limited = true // the recorder's node limit, checked here so it is exact
+		return nil
 	}
 	var tok [12][]byte
 	f := splitInto(b[1:], tok[:])

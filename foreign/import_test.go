@@ -378,3 +378,21 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestMaxNodes: the node limit ends a run exactly there, marked truncated,
+// and the next search of the stream is recorded again.
+func TestMaxNodes(t *testing.T) {
+	stream, nodes := horizonStream(t, kiwipete, "see", 2)
+	two := append(append([]byte(nil), stream...), stream...)
+	st := mustCreate(t)
+	runs, err := Import(context.Background(), st, bytes.NewReader(two), Options{Record: trace.RecordOptions{MaxNodes: 100}})
+	if err != nil || len(runs) != 2 || nodes <= 100 {
+		t.Fatalf("runs %+v, err %v (the search has %d nodes)", runs, err, nodes)
+	}
+	for _, r := range runs {
+		run, _ := st.Run(context.Background(), r.RunID)
+		if r.Status != trace.StatusTruncated || run.Nodes != 100 || run.Rows != 100 {
+			t.Errorf("run %+v: %d nodes, %d rows, want 100 truncated", r, run.Nodes, run.Rows)
+		}
+	}
+}

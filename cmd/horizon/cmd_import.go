@@ -298,7 +298,12 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 				cur = rec
 				mu.Unlock()
 			},
-			OnFinish: func(r foreign.RunResult) { finished <- r }})
+			OnFinish: func(r foreign.RunResult) {
+				if r.Status == trace.StatusTruncated {
+					u.send("stop") // the node limit: the rest of the search would be dropped
+				}
+				finished <- r
+			}})
 		// Keep the pipe drained after an early stop, so the engine never
 		// blocks writing to it.
 		io.Copy(io.Discard, u.trace)
