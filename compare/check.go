@@ -148,7 +148,7 @@ func Check(ctx context.Context, st *trace.Store, run int64, opts CheckOptions) (
 	}
 	// Rows may be missing under a recording filter, and from a run whose
 	// recorder died or failed: tiling rules are relaxed there.
-	partial := r.Filter != "" || r.Status == trace.StatusRunning || r.Status == trace.StatusFailed
+	partial := r.Filter != "" || r.Status.Partial()
 	c := &checker{st: st, run: r, opts: o, pos: pos, max: opts.Max, filtered: partial, foreign: fr,
 		rep: &CheckReport{Run: r, RunID: r.ID, Variant: r.Variant, ByRule: map[string]int64{}, Violations: []Violation{}}}
 	if fr != nil {
@@ -911,7 +911,7 @@ func (c *checker) runNode(f *cframe) {
 // runTotals compares the run's totals with the rows walked.
 func (c *checker) runTotals() {
 	r := c.run
-	if c.filtered || r.Status == trace.StatusRunning || r.Status == trace.StatusFailed {
+	if c.filtered || r.Status.Partial() {
 		return
 	}
 	if c.rows != r.Rows {

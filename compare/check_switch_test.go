@@ -132,8 +132,8 @@ func TestCheckFindsCorruptPruning(t *testing.T) {
 		victim          func(*testing.T, *trace.Store, int64) (trace.Node, int64)
 		options         func(o *engine.Options)
 	}{
-		{name: "SEE-losing capture searched", sql: "UPDATE node_rows SET move = ?2 WHERE k = ?1", rule: RuleSEE, victim: losingCapture},
-		{name: "delta-pruned node whose stand pat reaches alpha", sql: "UPDATE node_rows SET stand_pat = ?2 WHERE k = ?1", rule: RuleDelta, victim: deltaNode},
+		{name: "SEE-losing capture searched", sql: "UPDATE node_rows SET move = ?2 WHERE run_id = ?3 AND id = ?1", rule: RuleSEE, victim: losingCapture},
+		{name: "delta-pruned node whose stand pat reaches alpha", sql: "UPDATE node_rows SET stand_pat = ?2 WHERE run_id = ?3 AND id = ?1", rule: RuleDelta, victim: deltaNode},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, path := createTrace(t)
@@ -147,7 +147,7 @@ func TestCheckFindsCorruptPruning(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			if _, err := db.Exec(tc.sql, run<<32|victim.ID, v); err != nil {
+			if _, err := db.Exec(tc.sql, victim.ID, v, run); err != nil {
 				t.Fatal(err)
 			}
 			rep, err := Check(ctx, st, run, CheckOptions{Max: 1000})

@@ -42,7 +42,7 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 	ctx := context.Background()
 	type target struct {
 		pick func(n trace.Node) bool
-		// sql sets the damage; ?1 is the row's key, ?2 a value from value.
+		// sql sets the damage; ?1 is the row's id, ?2 a value from value, ?3 the run.
 		sql   string
 		value func(t *testing.T, st *trace.Store, run int64, n trace.Node) int64
 		rule  string
@@ -56,23 +56,23 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 			pick: func(n trace.Node) bool {
 				return n.Kind == engine.KindNonPV && hasKids(n) && n.Cause == engine.CauseBeta
 			},
-			sql:  "UPDATE node_rows SET score = score + 7 WHERE k = ?1",
+			sql:  "UPDATE node_rows SET score = score + 7 WHERE run_id = ?3 AND id = ?1",
 			rule: RuleScore}},
 		{"score of a QS node", target{
 			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && hasKids(n) && n.Cause == engine.CauseNone },
-			sql:  "UPDATE node_rows SET score = score - 3 WHERE k = ?1",
+			sql:  "UPDATE node_rows SET score = score - 3 WHERE run_id = ?3 AND id = ?1",
 			rule: RuleScore}},
 		{"exact bound made lower", target{
 			pick: func(n trace.Node) bool { return n.Kind == engine.KindPV && n.Bound == engine.BoundExact },
-			sql:  "UPDATE node_rows SET info = (info & ~24) | 16 WHERE k = ?1",
+			sql:  "UPDATE node_rows SET info = (info & ~24) | 16 WHERE run_id = ?3 AND id = ?1",
 			rule: RuleBound}},
 		{"subtree size", target{
 			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && hasKids(n) },
-			sql:  "UPDATE node_rows SET size = size - 1 WHERE k = ?1",
+			sql:  "UPDATE node_rows SET size = size - 1 WHERE run_id = ?3 AND id = ?1",
 			rule: RuleSize}},
 		{"illegal move", target{
 			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && n.SubtreeSize == 1 },
-			sql:  "UPDATE node_rows SET move = ?2 WHERE k = ?1",
+			sql:  "UPDATE node_rows SET move = ?2 WHERE run_id = ?3 AND id = ?1",
 			value: func(t *testing.T, st *trace.Store, run int64, n trace.Node) int64 {
 				// From the square the move went to, which was empty or
 				// held an enemy piece: never legal.
@@ -83,12 +83,12 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 			pick: func(n trace.Node) bool {
 				return n.Kind == engine.KindQS && n.HasStandPat && n.Cause == engine.CauseNone && n.Score > n.StandPat
 			},
-			sql:   "UPDATE node_rows SET stand_pat = ?2 WHERE k = ?1",
+			sql:   "UPDATE node_rows SET stand_pat = ?2 WHERE run_id = ?3 AND id = ?1",
 			value: func(t *testing.T, st *trace.Store, run int64, n trace.Node) int64 { return int64(n.Score) + 50 },
 			rule:  RuleStandPat}},
 		{"quiet move in QS", target{
 			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && n.Ply >= 4 && n.SubtreeSize == 1 },
-			sql:  "UPDATE node_rows SET move = ?2 WHERE k = ?1",
+			sql:  "UPDATE node_rows SET move = ?2 WHERE run_id = ?3 AND id = ?1",
 			value: func(t *testing.T, st *trace.Store, run int64, n trace.Node) int64 {
 				pos, err := st.Position(ctx, run, n.Parent)
 				if err != nil {
@@ -132,7 +132,7 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			if _, err := db.Exec(tc.sql, run<<32|victim.ID, v); err != nil {
+			if _, err := db.Exec(tc.sql, victim.ID, v, run); err != nil {
 				t.Fatal(err)
 			}
 			rep, err := Check(ctx, st, run, CheckOptions{Max: 1000})

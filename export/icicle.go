@@ -249,7 +249,7 @@ func (ic *icicle) walk(e *icicleEntry, pos *engine.Position) error {
 // whose top is the run node or an iteration root. A run still being
 // recorded (or whose recording failed) has no trustworthy summary.
 func summaryTotals(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node) (map[int64]subtreeTotals, error) {
-	if run.Status == trace.StatusRunning || run.Status == trace.StatusFailed ||
+	if run.Status.Partial() ||
 		(top.Kind != engine.KindRun && top.Kind != engine.KindRoot) {
 		return nil, nil
 	}

@@ -60,7 +60,19 @@ const (
 	// StatusFailed: writing the trace failed (disk full, ...); the rows
 	// written before the failure are kept.
 	StatusFailed Status = "failed"
+	// StatusAbandoned: the file says running, but the process recording
+	// the run has died (SIGKILL, a crash, a power cut). Readers show this;
+	// the file itself still says running. The tree is whole up to the last
+	// batch the recorder committed, its open path marked Incomplete.
+	StatusAbandoned Status = "abandoned"
 )
+
+// Partial reports whether a run with this status may lack rows a finished
+// run would have: it is still recorded, its recorder died, or writing
+// failed.
+func (s Status) Partial() bool {
+	return s == StatusRunning || s == StatusAbandoned || s == StatusFailed
+}
 
 // Run is one search of one position with one QS variant.
 type Run struct {
@@ -99,6 +111,11 @@ type Run struct {
 	// FailHard: the engine declared fail-hard scores (every score inside
 	// its node's window); false for fail-soft engines and Horizon's.
 	FailHard bool
+	// FileBytes is the trace file's size when the run last committed
+	// (0 in files older than schema version 3).
+	FileBytes int64
+
+	liveSummary bool // stats and hotspots are stored for the run (also while it records)
 }
 
 // Node is one row of the node table: one node a run's search visited.
@@ -114,7 +131,8 @@ type Node struct {
 	Alpha     engine.Score // window on entry
 	Beta      engine.Score
 	Kind      engine.NodeKind
-	QSLevel   int // -1 outside QS
+	QSLevel   int // the engine's QS level (threshold variant); -1 where it has none
+	QSPly     int // distance from the QS root (0 at the QS root); -1 outside QS
 	InCheck   bool
 
 	StandPat    engine.Score // static eval; meaningful only when HasStandPat
@@ -136,6 +154,11 @@ type Node struct {
 	// Incomplete: the node was still open when the search stopped, so its
 	// score, bound and counts describe a partial search.
 	Incomplete bool
+	// Open: the row is the recorder's placeholder for a node still open
+	// when its batch was written (a run being recorded, or whose recorder
+	// died): Incomplete, no score, and a SubtreeSize covering only the
+	// rows written so far.
+	Open bool
 }
 
 // End returns the first id after the node's subtree.
@@ -247,6 +270,9 @@ type RecordOptions struct {
 	// Under keeps only the nodes on and below this move path from the root
 	// (SAN or UCI), in every iteration, plus the run and iteration roots.
 	Under []string
+	// MaxBytes stops recording once the trace file has grown to this many
+	// bytes, like MaxNodes does (the run is marked truncated). 0: no limit.
+	MaxBytes int64
 	// BatchRows is the number of rows per batch handed to the writer
 	// goroutine; 0 picks a default.
 	BatchRows int

@@ -39,6 +39,9 @@ const (
 	infoCheckShift  = 34
 	infoIncShift    = 35
 	infoExtShift    = 36
+	infoQSPlyShift  = 40
+	infoQSPlyMask   = 127
+	maxQSPlyStored  = 126
 	depthBias       = 128
 	maxPlyStored    = 511
 	maxQSStored     = 125
@@ -46,10 +49,9 @@ const (
 	maxCountStored  = 255
 	countsSearchSh  = 8
 	countsCutShift  = 16
+	countsOpenBit   = 1 << 24 // a placeholder: the node was still open when its row was written
 	maxDepthStored  = 127
 	minDepthStored  = -128
-	idMask          = 1<<32 - 1
-	runShift        = 32
 	maxNodesPerRun  = 1 << 32
 	infoKindMask    = 7
 	infoBoundMask   = 3
@@ -79,7 +81,8 @@ func packEnter(e *engine.EnterInfo) int64 {
 		int64(clamp(e.Ply, 0, maxPlyStored))<<infoPlyShift |
 		int64(clamp(e.Depth, minDepthStored, maxDepthStored)+depthBias)<<infoDepthShift |
 		int64(clamp(e.QSLevel, -1, maxQSStored)+1)<<infoQSShift |
-		b2i(e.InCheck)<<infoCheckShift
+		b2i(e.InCheck)<<infoCheckShift |
+		int64(clamp(e.QSPly, -1, maxQSPlyStored)+1)<<infoQSPlyShift
 }
 
 // packLeave adds the fields known when the search leaves a node.
@@ -103,13 +106,8 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-// nodeKey returns node_rows.k. It adds rather than ORs: range queries pass
-// an exclusive end id that can be 1<<32.
-func nodeKey(run, id int64) int64 { return run<<runShift + id }
-
 // decode turns one stored row into a Node (Iteration is filled by the caller).
-func decode(run int64, k, up, size, info, counts, alpha, beta, score int64, stand *int64, move, best int64) Node {
-	id := k & idMask
+func decode(run, id, up, size, info, counts, alpha, beta, score int64, stand *int64, move, best int64) Node {
 	n := Node{
 		RunID:       run,
 		ID:          id,
@@ -121,6 +119,7 @@ func decode(run int64, k, up, size, info, counts, alpha, beta, score int64, stan
 		Beta:        engine.Score(beta),
 		Kind:        engine.NodeKind(info >> infoKindShift & infoKindMask),
 		QSLevel:     int(info>>infoQSShift&infoQSMask) - 1,
+		QSPly:       int(info>>infoQSPlyShift&infoQSPlyMask) - 1,
 		InCheck:     info>>infoCheckShift&1 != 0,
 		Score:       engine.Score(score),
 		Bound:       engine.Bound(info >> infoBoundShift & infoBoundMask),
@@ -132,6 +131,11 @@ func decode(run int64, k, up, size, info, counts, alpha, beta, score int64, stan
 		Extension:   int(info >> infoExtShift & infoExtMask),
 		SubtreeSize: size,
 		Incomplete:  info>>infoIncShift&1 != 0,
+		Open:        counts&countsOpenBit != 0,
+	}
+	if n.Kind == engine.KindQS && n.QSPly < 0 {
+		// Schema version 1 stored no QS ply: its QS depth was minus it.
+		n.QSPly = max(-n.Depth, 0)
 	}
 	if stand != nil {
 		n.StandPat, n.HasStandPat = engine.Score(*stand), true
@@ -141,7 +145,7 @@ func decode(run int64, k, up, size, info, counts, alpha, beta, score int64, stan
 
 // rowOf encodes a Node the way the recorder would have.
 func rowOf(n Node) row {
-	e := engine.EnterInfo{Ply: n.Ply, Depth: n.Depth, Kind: n.Kind, QSLevel: n.QSLevel, InCheck: n.InCheck}
+	e := engine.EnterInfo{Ply: n.Ply, Depth: n.Depth, Kind: n.Kind, QSLevel: n.QSLevel, QSPly: n.QSPly, InCheck: n.InCheck}
 	l := engine.LeaveInfo{Bound: n.Bound, Cause: n.Cause, Extension: n.Extension}
 	return row{
 		id: n.ID, parent: n.Parent, size: n.SubtreeSize,
@@ -149,6 +153,6 @@ func rowOf(n Node) row {
 		counts: packCounts(n.Generated, n.Searched, n.CutIndex),
 		alpha:  int32(n.Alpha), beta: int32(n.Beta), score: int32(n.Score),
 		stand: int32(n.StandPat), hasStand: n.HasStandPat,
-		move: uint32(n.Move), best: uint32(n.Best), iteration: int32(n.Iteration), qsPly: -1, valid: true,
+		move: uint32(n.Move), best: uint32(n.Best), iteration: int32(n.Iteration), qsPly: int32(n.QSPly), valid: true,
 	}
 }

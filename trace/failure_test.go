@@ -207,9 +207,21 @@ func TestReadWhileRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range kids {
-		if w := mem.nodes[k.ID]; k.Parent != last.ID || k.SubtreeSize != w.SubtreeSize {
+	// The finished children of the open root are there, with their rows;
+	// the open one is a placeholder, marked incomplete, whose subtree
+	// reaches to the last node entered, so no committed row lacks its
+	// parent.
+	for i, k := range kids {
+		w := mem.nodes[k.ID]
+		open := i == len(kids)-1 && w.SubtreeSize == 0
+		if k.Parent != last.ID || !open && (k.SubtreeSize != w.SubtreeSize || k.Incomplete) || open && (!k.Incomplete || k.End() != g.next) {
 			t.Errorf("child %d of the open root: %+v, reference %+v", k.ID, k, w)
+		}
+	}
+	if got := allNodes(t, rd, r.ID); len(got) > 0 {
+		checkTreeShape(t, got)
+		if got[0].End() != g.next {
+			t.Errorf("the run node's placeholder covers ids up to %d, %d were entered", got[0].End(), g.next)
 		}
 	}
 	if err := rec.Finish(Result{}); err != nil {

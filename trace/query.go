@@ -7,29 +7,144 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/horizonqs/horizon/engine"
 )
 
-// nodeCols are node_rows' columns in the order scanNode reads them.
-const nodeCols = "n.k, n.up, n.size, n.info, n.counts, n.alpha, n.beta, n.score, n.stand_pat, n.move, n.best"
+// maxChildren bounds the children read for one node: a position has at most
+// 218 legal moves, and re-searches at most double that; more rows claiming
+// one parent mean a damaged file, never a reason to read without end.
+const maxChildren = 4096
 
-func scanNode(sc interface{ Scan(...any) error }, run int64) (Node, error) {
-	var k, up, size, info, counts, alpha, beta, score, move, best int64
+// maxTreeDepth bounds how deep a walk down (or up) a run's tree goes: plies
+// are stored in 9 bits, plus the run and iteration roots.
+const maxTreeDepth = 520
+
+// The node queries, in the two layouts. Every query takes ?1 run, ?2 id,
+// ?3 end (an exclusive id bound) and ?4 a row cap, so callers need not know
+// the layout; schema version 1 computes its key, run << 32 | id, in SQL
+// (a constant expression, so the lookup still seeks).
+type nodeQueries struct {
+	node, children, childCount, path, subtree, deleteRange string
+}
+
+// queries2: node_rows keyed by (run_id, id). Children are found by hopping
+// over subtrees on the key, as in queries1: the per-run parent indexes exist
+// only once a run has finished, and the hop needs none.
+var queries2 = func() nodeQueries {
+	const cols = "n.id, n.up, n.size, n.info, n.counts, n.alpha, n.beta, n.score, n.stand_pat, n.move, n.best"
+	const walk = `WITH RECURSIVE c(id) AS (
+		SELECT (SELECT id FROM node_rows WHERE run_id = ?1 AND id > ?2 AND id < ?3 ORDER BY id LIMIT 1)
+		UNION ALL
+		SELECT (SELECT n.id FROM node_rows n WHERE n.run_id = ?1 AND n.id >= c.id + max(1, (SELECT size FROM node_rows WHERE run_id = ?1 AND id = c.id)) AND n.id < ?3 ORDER BY n.id LIMIT 1)
+		FROM c WHERE c.id IS NOT NULL
+		LIMIT ?4
+	)`
+	return nodeQueries{
+		node:       "SELECT " + cols + " FROM node_rows n WHERE n.run_id = ?1 AND n.id = ?2",
+		children:   walk + " SELECT " + cols + " FROM c CROSS JOIN node_rows n ON n.run_id = ?1 AND n.id = c.id WHERE n.id - n.up = ?2 ORDER BY c.id",
+		childCount: walk + " SELECT count(*) FROM c CROSS JOIN node_rows n ON n.run_id = ?1 AND n.id = c.id WHERE n.id - n.up = ?2",
+		// Each step goes to a strictly smaller id (up > 0), so the walk
+		// ends even on a damaged file; ?4 caps it anyway.
+		path: `WITH RECURSIVE p(id) AS (
+			SELECT ?2
+			UNION ALL
+			SELECT n.id - n.up FROM p JOIN node_rows n ON n.run_id = ?1 AND n.id = p.id WHERE n.up > 0 AND n.id - n.up >= 0 AND ?3 >= 0
+			LIMIT ?4
+		) SELECT ` + cols + ` FROM p CROSS JOIN node_rows n ON n.run_id = ?1 AND n.id = p.id ORDER BY n.id`,
+		subtree: "SELECT " + cols + " FROM node_rows n WHERE n.run_id = ?1 AND n.id >= ?2 AND n.id < ?3 AND ?4 <> 0 ORDER BY n.id",
+	}
+}()
+
+// parentIndexSQL creates run's parent index: node_parent_<run> on
+// (id - up), the expression nodes.parent_id is, for the run's rows only.
+// The run id is an integer this package owns.
+func parentIndexSQL(run int64) string {
+	return fmt.Sprintf("CREATE INDEX IF NOT EXISTS node_parent_%d ON node_rows (id - up) WHERE run_id = %d", run, run)
+}
+
+// queries1: schema version 1, node_rows keyed by k = run << 32 | id. It has
+// no parent index: children are found by hopping over subtrees (the first
+// child is the row after the node, each next one the first row after the
+// previous child's subtree). Sizes below 1 are read as 1 so that a damaged
+// row cannot make the walk stand still. Callers join c to node_rows with
+// CROSS JOIN, which in SQLite fixes the join order: with a plain JOIN the
+// planner may scan the whole table and probe c. A row found this way whose
+// parent is not ?2 belongs to a child that has no row (open while recording,
+// or filtered out); the query drops it, and the walk has already jumped past
+// its subtree.
+var queries1 = func() nodeQueries {
+	const cols = "n.k & 4294967295, n.up, n.size, n.info, n.counts, n.alpha, n.beta, n.score, n.stand_pat, n.move, n.best"
+	const walk = `WITH RECURSIVE c(k) AS (
+		SELECT (SELECT k FROM node_rows WHERE k > (?1 << 32) + ?2 AND k < (?1 << 32) + ?3 ORDER BY k LIMIT 1)
+		UNION ALL
+		SELECT (SELECT n.k FROM node_rows n WHERE n.k >= c.k + max(1, (SELECT size FROM node_rows WHERE k = c.k)) AND n.k < (?1 << 32) + ?3 ORDER BY n.k LIMIT 1)
+		FROM c WHERE c.k IS NOT NULL
+		LIMIT ?4
+	)`
+	return nodeQueries{
+		node:       "SELECT " + cols + " FROM node_rows n WHERE n.k = (?1 << 32) + ?2",
+		children:   walk + " SELECT " + cols + " FROM c CROSS JOIN node_rows n ON n.k = c.k WHERE n.k - n.up = (?1 << 32) + ?2 ORDER BY c.k",
+		childCount: walk + " SELECT count(*) FROM c CROSS JOIN node_rows n ON n.k = c.k WHERE n.k - n.up = (?1 << 32) + ?2",
+		path: `WITH RECURSIVE p(k) AS (
+			SELECT (?1 << 32) + ?2
+			UNION ALL
+			SELECT n.k - n.up FROM p JOIN node_rows n ON n.k = p.k WHERE n.up > 0 AND (n.k & 4294967295) >= n.up AND ?3 >= 0
+			LIMIT ?4
+		) SELECT ` + cols + ` FROM p CROSS JOIN node_rows n ON n.k = p.k ORDER BY n.k`,
+		subtree: "SELECT " + cols + " FROM node_rows n WHERE n.k >= (?1 << 32) + ?2 AND n.k < (?1 << 32) + ?3 AND ?4 <> 0 ORDER BY n.k",
+	}
+}()
+
+func (s *Store) q() *nodeQueries {
+	if s.v1() {
+		return &queries1
+	}
+	return &queries2
+}
+
+// scanNode reads one row of a node query and checks it (see checkRow).
+func (s *Store) scanNode(sc interface{ Scan(...any) error }, run int64) (Node, error) {
+	var id, up, size, info, counts, alpha, beta, score, move, best int64
 	var stand sql.NullInt64
-	if err := sc.Scan(&k, &up, &size, &info, &counts, &alpha, &beta, &score, &stand, &move, &best); err != nil {
-		return Node{}, err
+	if err := sc.Scan(&id, &up, &size, &info, &counts, &alpha, &beta, &score, &stand, &move, &best); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return Node{}, err
+		}
+		where := fmt.Sprintf("run %d node %d", run, id)
+		if strings.Contains(err.Error(), "column index 0,") {
+			where = fmt.Sprintf("run %d: a node row with a damaged id", run)
+		}
+		return Node{}, s.readErr(err, where)
 	}
 	var sp *int64
 	if stand.Valid {
 		sp = &stand.Int64
 	}
-	return decode(run, k, up, size, info, counts, alpha, beta, score, sp, move, best), nil
+	n := decode(run, id, up, size, info, counts, alpha, beta, score, sp, move, best)
+	if s.v1() && n.Incomplete && n.SubtreeSize >= 1<<31 {
+		// Schema version 1's placeholder: its size reached to the end of
+		// the id space. Cut it to the rows the run has.
+		n.Open = true
+		var last sql.NullInt64
+		err := s.db.QueryRow("SELECT max(k) & 4294967295 FROM node_rows WHERE k >= (?1 << 32) + ?2 AND k < (?1 + 1) << 32", run, id).Scan(&last)
+		if err != nil {
+			return Node{}, sqliteErr(s.path, err)
+		}
+		if last.Valid {
+			n.SubtreeSize = last.Int64 - n.ID + 1
+		}
+	}
+	if err := s.checkRow(&n); err != nil {
+		return Node{}, err
+	}
+	return n, nil
 }
 
 // iterations returns the run's iteration roots by id.
 func (s *Store) iterations(ctx context.Context, run int64) ([]iterRoot, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT root_id, iteration FROM iterations WHERE run_id = ? ORDER BY root_id", run)
+	rows, err := s.db.QueryContext(ctx, "SELECT root_id, iteration FROM iterations WHERE run_id = ? ORDER BY root_id LIMIT 10000", run)
 	if err != nil {
 		return nil, sqliteErr(s.path, err)
 	}
@@ -38,11 +153,17 @@ func (s *Store) iterations(ctx context.Context, run int64) ([]iterRoot, error) {
 	for rows.Next() {
 		var it iterRoot
 		if err := rows.Scan(&it.id, &it.iteration); err != nil {
-			return nil, sqliteErr(s.path, err)
+			return nil, s.readErr(err, fmt.Sprintf("run %d: an iteration row", run))
+		}
+		if !validID(it.id) || it.iteration < 0 || it.iteration > maxTreeDepth {
+			return nil, damagedf("trace %s: run %d: iteration %d has root node %d", s.path, run, it.iteration, it.id)
 		}
 		its = append(its, it)
 	}
-	return its, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, sqliteErr(s.path, err)
+	}
+	return its, nil
 }
 
 // iterationOf returns the iteration of node id: that of the last root at
@@ -78,19 +199,21 @@ func (s *Store) checkRun(ctx context.Context, run int64) error {
 func validID(id int64) bool { return id >= 0 && id < maxNodesPerRun }
 
 // Node returns one node; the error wraps ErrNoNode when the run has no row
-// with that id (and ErrNoRun when there is no such run).
+// with that id (and ErrNoRun when there is no such run), and ErrCorrupt
+// when the row breaks the rules every trace keeps.
 func (s *Store) Node(ctx context.Context, run, id int64) (Node, error) {
 	if !validID(id) {
 		return Node{}, s.nodeErr(sql.ErrNoRows, run, id)
 	}
-	n, err := scanNode(s.db.QueryRowContext(ctx, "SELECT "+nodeCols+" FROM node_rows n WHERE n.k = ?", nodeKey(run, id)), run)
+	n, err := s.scanNode(s.db.QueryRowContext(ctx, s.q().node, run, id), run)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			if rerr := s.checkRun(ctx, run); rerr != nil {
 				return Node{}, rerr
 			}
+			return Node{}, s.nodeErr(err, run, id)
 		}
-		return Node{}, s.nodeErr(err, run, id)
+		return Node{}, err
 	}
 	its, err := s.iterations(ctx, run)
 	if err != nil {
@@ -99,30 +222,6 @@ func (s *Store) Node(ctx context.Context, run, id int64) (Node, error) {
 	n.Iteration = iterationOf(its, n.ID)
 	return n, nil
 }
-
-// childKeys walks the children of the node with key ?1 whose subtree ends
-// before key ?2: the first child is the first row after the node, each next
-// one the first row after the previous child's subtree. ?3 caps the walk
-// (-1: no cap).
-// Callers join c to node_rows with CROSS JOIN, which in SQLite fixes the
-// join order: with a plain JOIN the planner may scan the whole table and
-// probe c (SQLite 3.54 does, taking seconds on a 6M-node trace).
-// A row found this way whose parent is not ?1 belongs to a child that has
-// no row (still open while recording, or filtered out); the callers drop
-// it, and the walk has already jumped past its subtree.
-const childKeys = `WITH RECURSIVE c(k) AS (
-	SELECT (SELECT k FROM node_rows WHERE k > ?1 AND k < ?2 ORDER BY k LIMIT 1)
-	UNION ALL
-	SELECT (SELECT n.k FROM node_rows n WHERE n.k >= c.k + (SELECT size FROM node_rows WHERE k = c.k) AND n.k < ?2 ORDER BY n.k LIMIT 1)
-	FROM c WHERE c.k IS NOT NULL
-	LIMIT ?3
-)`
-
-// childrenQuery and childCountQuery read the children of node ?1 (see childKeys).
-const (
-	childrenQuery   = childKeys + " SELECT " + nodeCols + " FROM c CROSS JOIN node_rows n ON n.k = c.k WHERE n.k - n.up = ?1 ORDER BY c.k"
-	childCountQuery = childKeys + " SELECT count(*) FROM c CROSS JOIN node_rows n ON n.k = c.k WHERE n.k - n.up = ?1"
-)
 
 // Children returns up to limit children of node id, skipping the first
 // offset of them in the given order, so a node with many children can be
@@ -134,9 +233,8 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 	}
 	offset = max(offset, 0)
 	// A node has at most a few hundred children (legal moves and their
-	// re-searches), so the walk reads them all and pages here.
-	rows, err := s.db.QueryContext(ctx, childrenQuery,
-		nodeKey(run, id), nodeKey(run, parent.End()), -1)
+	// re-searches), so the query reads them all and pages here.
+	rows, err := s.db.QueryContext(ctx, s.q().children, run, id, parent.End(), maxChildren+1)
 	if err != nil {
 		return nil, sqliteErr(s.path, err)
 	}
@@ -148,10 +246,22 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 	} else if its, err = s.iterations(ctx, run); err != nil {
 		return nil, err
 	}
+	prevEnd := id + 1
 	for rows.Next() {
-		n, err := scanNode(rows, run)
+		n, err := s.scanNode(rows, run)
 		if err != nil {
-			return nil, sqliteErr(s.path, err)
+			return nil, err
+		}
+		// (A child reaching past the parent's end is not checked: the
+		// parent was read by another statement, and a live run's open
+		// nodes grow between the two.)
+		if n.ID < prevEnd {
+			return nil, damagedf("trace %s: run %d node %d overlaps the subtree of its previous sibling (ids up to %d)",
+				s.path, run, n.ID, prevEnd-1)
+		}
+		prevEnd = n.End()
+		if len(kids) == maxChildren {
+			return nil, damagedf("trace %s: run %d node %d has more than %d children", s.path, run, id, maxChildren)
 		}
 		n.Iteration = iterationOf(its, n.ID)
 		kids = append(kids, n)
@@ -190,10 +300,12 @@ func (s *Store) ChildCount(ctx context.Context, run, id int64) (int, error) {
 		return 0, nil
 	}
 	var n int
-	err = s.db.QueryRowContext(ctx, childCountQuery,
-		nodeKey(run, id), nodeKey(run, parent.End()), -1).Scan(&n)
+	err = s.db.QueryRowContext(ctx, s.q().childCount, run, id, parent.End(), maxChildren+1).Scan(&n)
 	if err != nil {
 		return 0, sqliteErr(s.path, err)
+	}
+	if n > maxChildren {
+		return 0, damagedf("trace %s: run %d node %d has more than %d children", s.path, run, id, maxChildren)
 	}
 	return n, nil
 }
@@ -205,31 +317,39 @@ func (s *Store) Path(ctx context.Context, run, id int64) ([]Node, error) {
 		return nil, s.nodeErr(sql.ErrNoRows, run, id)
 	}
 	// Follow parent links up; the run node (id 0, up 1) ends the walk.
-	rows, err := s.db.QueryContext(ctx, `WITH RECURSIVE p(k) AS (
-		SELECT ?1
-		UNION ALL
-		SELECT n.k - n.up FROM p JOIN node_rows n ON n.k = p.k WHERE (n.k & 4294967295) >= n.up
-	) SELECT `+nodeCols+` FROM p JOIN node_rows n ON n.k = p.k ORDER BY n.k`, nodeKey(run, id))
+	rows, err := s.db.QueryContext(ctx, s.q().path, run, id, 0, maxTreeDepth+1)
 	if err != nil {
 		return nil, sqliteErr(s.path, err)
 	}
 	defer rows.Close()
 	var path []Node
 	for rows.Next() {
-		n, err := scanNode(rows, run)
+		n, err := s.scanNode(rows, run)
 		if err != nil {
-			return nil, sqliteErr(s.path, err)
+			return nil, err
+		}
+		if len(path) > 0 && !path[len(path)-1].Contains(n.ID) {
+			p := path[len(path)-1]
+			return nil, damagedf("trace %s: run %d node %d has parent %d, whose subtree %d..%d does not hold it",
+				s.path, run, n.ID, p.ID, p.ID, p.End()-1)
 		}
 		path = append(path, n)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, sqliteErr(s.path, err)
 	}
+	if len(path) > maxTreeDepth {
+		return nil, damagedf("trace %s: run %d node %d is more than %d levels below the run node", s.path, run, id, maxTreeDepth)
+	}
 	if len(path) == 0 || path[len(path)-1].ID != id {
 		if rerr := s.checkRun(ctx, run); rerr != nil {
 			return nil, rerr
 		}
 		return nil, s.nodeErr(sql.ErrNoRows, run, id)
+	}
+	if path[0].ID != 0 {
+		return nil, damagedf("trace %s: run %d node %d: the path up from it stops at node %d, whose parent %d has no row",
+			s.path, run, id, path[0].ID, path[0].Parent)
 	}
 	its, err := s.iterations(ctx, run)
 	if err != nil {
@@ -375,21 +495,31 @@ func (s *Store) Subtree(ctx context.Context, run, id int64, maxDepth int, fn fun
 
 // subtreeFrom streams rows from id next to end. When a node at maxDepth
 // has descendants it stops and returns where to resume, so the rows below
-// are skipped by a seek instead of being read.
+// are skipped by a seek instead of being read. Rows nested deeper than any
+// search goes are damage.
 func (s *Store) subtreeFrom(ctx context.Context, run, next, end int64, its []iterRoot, ends *[]int64, maxDepth int, fn func(Node) error) (int64, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+nodeCols+" FROM node_rows n WHERE n.k >= ? AND n.k < ? ORDER BY n.k",
-		nodeKey(run, next), nodeKey(run, end))
+	rows, err := s.db.QueryContext(ctx, s.q().subtree, run, next, end, 1)
 	if err != nil {
 		return 0, sqliteErr(s.path, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		n, err := scanNode(rows, run)
+		n, err := s.scanNode(rows, run)
 		if err != nil {
-			return 0, sqliteErr(s.path, err)
+			return 0, err
 		}
 		for len(*ends) > 0 && n.ID >= (*ends)[len(*ends)-1] {
 			*ends = (*ends)[:len(*ends)-1]
+		}
+		// A subtree reaching past its parent's is passed on as it is (check
+		// reports it), but nests no deeper than the parent's end: the stack
+		// stays nested, and bounded by maxTreeDepth.
+		nEnd := min(n.End(), end)
+		if len(*ends) > 0 {
+			nEnd = min(nEnd, (*ends)[len(*ends)-1])
+		}
+		if len(*ends) > maxTreeDepth {
+			return 0, damagedf("trace %s: run %d node %d is nested more than %d levels deep", s.path, run, n.ID, maxTreeDepth)
 		}
 		n.Iteration = iterationOf(its, n.ID)
 		if err := fn(n); err != nil {
@@ -401,7 +531,7 @@ func (s *Store) subtreeFrom(ctx context.Context, run, next, end int64, its []ite
 			}
 			continue
 		}
-		*ends = append(*ends, n.End())
+		*ends = append(*ends, nEnd)
 	}
 	if err := rows.Err(); err != nil {
 		return 0, sqliteErr(s.path, err)
@@ -420,7 +550,7 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 		by = "growth"
 	}
 	var ids []hotspot
-	if r.Status != StatusRunning && limit > 0 && limit <= hotspotsKept {
+	if r.storedSummary() && limit > 0 && limit <= hotspotsKept {
 		rows, err := s.db.QueryContext(ctx, "SELECT node_id, growth FROM hotspots WHERE run_id = ? AND rank_by = ? ORDER BY rank LIMIT ?", run, by, limit)
 		if err != nil {
 			return nil, sqliteErr(s.path, err)
@@ -429,7 +559,7 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 			var h hotspot
 			if err := rows.Scan(&h.id, &h.score); err != nil {
 				rows.Close()
-				return nil, sqliteErr(s.path, err)
+				return nil, s.readErr(err, fmt.Sprintf("run %d: a row of hotspots", run))
 			}
 			ids = append(ids, h)
 		}
@@ -438,8 +568,8 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 			return nil, sqliteErr(s.path, err)
 		}
 	} else {
-		// A run still being recorded (or whose recorder died), or more
-		// than the summary kept: rank by scanning the rows.
+		// A run of an old file still being recorded (or whose recorder
+		// died), or more than the summary kept: rank by scanning the rows.
 		sum, err := s.scanSummary(ctx, run, max(limit, hotspotsKept))
 		if err != nil {
 			return nil, err
@@ -464,33 +594,21 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 	return out, nil
 }
 
+// storedSummary reports whether stats and hotspots hold the run's summary:
+// stored when it finished, or (schema version 3) by its recorder as it
+// writes.
+func (r Run) storedSummary() bool {
+	return r.liveSummary || r.Status != StatusRunning && r.Status != StatusAbandoned
+}
+
 // scanSummary computes a run's summary by reading all its rows, keeping
 // keep hotspots per ranking.
 func (s *Store) scanSummary(ctx context.Context, run int64, keep int) (*summary, error) {
 	sum := newSummary()
 	sum.keep = keep
-	type anc struct {
-		end       int64
-		kind      engine.NodeKind
-		qsRootPly int
-	}
-	var stack []anc
 	err := s.Subtree(ctx, run, 0, -1, func(n Node) error {
-		for len(stack) > 0 && n.ID >= stack[len(stack)-1].end {
-			stack = stack[:len(stack)-1]
-		}
-		a := anc{end: n.End(), kind: n.Kind, qsRootPly: -1}
-		qsPly := -1
-		if n.Kind == engine.KindQS {
-			a.qsRootPly = n.Ply
-			if len(stack) > 0 && stack[len(stack)-1].kind == engine.KindQS {
-				a.qsRootPly = stack[len(stack)-1].qsRootPly
-			}
-			qsPly = n.Ply - a.qsRootPly
-		}
-		stack = append(stack, a)
 		sum.add(sample{id: n.ID, size: n.SubtreeSize, kind: n.Kind, ply: n.Ply, depth: n.Depth,
-			qsLevel: n.QSLevel, qsPly: qsPly, iteration: n.Iteration})
+			qsLevel: n.QSLevel, qsPly: n.QSPly, iteration: n.Iteration})
 		return nil
 	})
 	if errors.Is(err, ErrNoNode) {
@@ -505,7 +623,7 @@ func (s *Store) Stats(ctx context.Context, run int64) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	if r.Status == StatusRunning {
+	if !r.storedSummary() {
 		sum, err := s.scanSummary(ctx, run, 0)
 		if err != nil {
 			return Stats{}, err
@@ -527,7 +645,10 @@ func (s *Store) Stats(ctx context.Context, run int64) (Stats, error) {
 			root           sql.NullInt64
 		)
 		if err := rows.Scan(&dim, &value, &nodes, &qsNodes, &root); err != nil {
-			return Stats{}, sqliteErr(s.path, err)
+			return Stats{}, s.readErr(err, fmt.Sprintf("run %d: a row of stats", run))
+		}
+		if value < 0 || value > maxTreeDepth && dim != "iteration" || value > 1<<20 || nodes < 0 || qsNodes < 0 {
+			return Stats{}, damagedf("trace %s: run %d: stats row %s %d counts %d nodes", s.path, run, dim, value, nodes)
 		}
 		switch dim {
 		case "ply":

@@ -321,7 +321,7 @@ func TestNodesView(t *testing.T) {
 	ctx := context.Background()
 	nodes := allNodes(t, s, run)
 	rows, err := s.db.QueryContext(ctx, `SELECT run_id, id, parent_id, ply, iteration, move, depth, alpha, beta, kind,
-		qs_level, in_check, stand_pat, score, bound, cutoff, cut_index, best, generated, searched, extension,
+		coalesce(qs_level, -1), coalesce(qs_ply, -1), qs_level IS NULL, qs_ply IS NULL, in_check, stand_pat, score, bound, cutoff, cut_index, best, generated, searched, extension,
 		subtree_size, incomplete FROM nodes WHERE run_id = ? ORDER BY id`, run)
 	if err != nil {
 		t.Fatal(err)
@@ -336,9 +336,10 @@ func TestNodesView(t *testing.T) {
 			stand               sql.NullInt64
 			alpha, beta, score  int
 			inCheck, incomplete bool
+			noLevel, noQSPly    bool
 		)
 		if err := rows.Scan(&v.RunID, &v.ID, &v.Parent, &v.Ply, &v.Iteration, &move, &v.Depth, &alpha, &beta, &kind,
-			&v.QSLevel, &inCheck, &stand, &score, &bound, &cutoff, &v.CutIndex, &best, &v.Generated, &v.Searched,
+			&v.QSLevel, &v.QSPly, &noLevel, &noQSPly, &inCheck, &stand, &score, &bound, &cutoff, &v.CutIndex, &best, &v.Generated, &v.Searched,
 			&v.Extension, &v.SubtreeSize, &incomplete); err != nil {
 			t.Fatal(err)
 		}
@@ -353,7 +354,8 @@ func TestNodesView(t *testing.T) {
 			move.String != uci(n.Move) || best.String != uci(n.Best) || v.Depth != n.Depth ||
 			alpha != int(n.Alpha) || beta != int(n.Beta) || score != int(n.Score) ||
 			kind != n.Kind.String() || bound != n.Bound.String() || cutoff != n.Cause.String() ||
-			v.QSLevel != n.QSLevel || inCheck != n.InCheck || stand.Valid != n.HasStandPat ||
+			v.QSLevel != n.QSLevel || v.QSPly != n.QSPly || noLevel != (n.QSLevel < 0) || noQSPly != (n.QSPly < 0) ||
+			inCheck != n.InCheck || stand.Valid != n.HasStandPat ||
 			stand.Valid && stand.Int64 != int64(n.StandPat) || v.CutIndex != n.CutIndex ||
 			v.Generated != n.Generated || v.Searched != n.Searched || v.Extension != n.Extension ||
 			v.SubtreeSize != n.SubtreeSize || incomplete != n.Incomplete {

@@ -17,6 +17,8 @@ import (
 var (
 	// ErrNodeLimit: RecordOptions.MaxNodes was reached.
 	ErrNodeLimit = errors.New("node limit reached")
+	// ErrSizeLimit: the file reached RecordOptions.MaxBytes.
+	ErrSizeLimit = errors.New("file size limit reached")
 	// errWrite wraps a write failure as the cause of the recorder's context.
 	errWrite = errors.New("writing the trace failed")
 )
@@ -27,6 +29,9 @@ const (
 	// written only once it is full), large enough to amortise a commit.
 	defaultBatchRows = 1 << 14
 	numBatches       = 3 // one filling, one writing, one spare
+	// summaryEvery is how often the writer stores a running run's stats
+	// and hotspots, so that readers of a live run read them, not its rows.
+	summaryEvery = time.Second
 )
 
 // batch is a unit of work for the writer: rows in pre-order (slots reserved
@@ -38,6 +43,10 @@ type batch struct {
 	iters []iterRoot // iteration roots entered in this batch
 	del   [2]int64   // LastIterationOnly: delete ids in [del[0], del[1]) before inserting the rows
 	last  bool       // the final batch of the run
+	// The search's totals when the batch was handed off, stored in the
+	// run's row with it.
+	entered, qsNodes int64
+	maxPly, maxQSPly int
 }
 
 // openNode is a node the search has entered and not yet left.
@@ -46,10 +55,10 @@ type openNode struct {
 	slot       int32
 	gen        uint32
 	keep       bool // the node has a row (recording filters)
+	slotted    bool // its row has a slot (in the batch of generation gen)
 	incomplete bool // a descendant was cut short by a stop
 	kind       engine.NodeKind
 	matched    int32 // Under filter: moves of the path matched down to here
-	qsRootPly  int32 // ply of the QS root above (or at) this node; -1 outside QS
 }
 
 // Recorder writes one run into a trace as the search reports it. It
@@ -83,12 +92,16 @@ type Recorder struct {
 	progress  atomic.Int64
 
 	// Writer side.
-	full chan *batch
-	free chan *batch
-	done chan struct{}
-	werr error    // set by the writer before done is closed
-	wrow int64    // rows written, set by the writer
-	sum  *summary // owned by the writer until done
+	full      chan *batch
+	free      chan *batch
+	done      chan struct{}
+	werr      error    // set by the writer before done is closed
+	wrow      int64    // rows written, set by the writer
+	committed int64    // rows in committed batches, set by the writer
+	sum       *summary // owned by the writer until done
+	lastSum   time.Time
+	fileBytes atomic.Int64 // the file's size after the last commit
+	sizeHit   atomic.Bool  // MaxBytes reached
 }
 
 var _ engine.Tracer = (*Recorder)(nil)
@@ -100,6 +113,9 @@ var _ engine.Tracer = (*Recorder)(nil)
 func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOptions) (*Recorder, error) {
 	if s.readOnly {
 		return nil, fmt.Errorf("trace %s: opened read-only, cannot record", s.path)
+	}
+	if err := s.prepareWrite(ctx); err != nil {
+		return nil, err
 	}
 	pos, err := engine.ParseFEN(info.FEN)
 	if err != nil {
@@ -136,14 +152,18 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 		return s
 	}
 	start := time.Now()
-	var engineName any // NULL: Horizon's engine
+	var engineName, writer any
 	if opts.Engine != "" {
 		engineName = opts.Engine
 	}
+	if writerID != "" {
+		writer = writerID
+	}
 	res, err := s.db.ExecContext(context.Background(),
-		`INSERT INTO runs (created, fen, variant, options, limits, version, status, filter, engine, fail_hard) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		`INSERT INTO runs (created, fen, variant, options, limits, version, status, filter, engine, fail_hard, writer)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		start.UTC().Format(time.RFC3339Nano), info.FEN, info.Variant, orEmpty(info.Options, "{}"), orEmpty(info.Limits, "{}"),
-		info.Version, string(StatusRunning), strings.Join(filters, "; "), engineName, opts.FailHard)
+		info.Version, string(StatusRunning), strings.Join(filters, "; "), engineName, opts.FailHard, writer)
 	if err != nil {
 		return nil, fmt.Errorf("record into %s: %w", s.path, err)
 	}
@@ -215,8 +235,34 @@ func (r *Recorder) RunID() int64 { return r.run }
 // 256 nodes; it may be called from any goroutine (for a progress line).
 func (r *Recorder) Nodes() int64 { return r.progress.Load() }
 
+// FileBytes returns the trace file's size after the writer's last commit;
+// it may be called from any goroutine (for a progress line).
+func (r *Recorder) FileBytes() int64 { return r.fileBytes.Load() }
+
 // handoff gives the current batch to the writer and takes a free one.
+// The batch carries a placeholder row for every node still open (marked
+// incomplete, its subtree reaching to the last node entered), so each
+// commit leaves a whole tree: a reader, or a file whose recorder is killed,
+// sees no node without its parent. The node's real row replaces the
+// placeholder when it leaves.
 func (r *Recorder) handoff() {
+	for i := len(r.stack) - 1; i >= 0; i-- {
+		o := &r.stack[i]
+		if !o.keep || !o.slotted {
+			continue
+		}
+		p := o.row
+		p.size = r.lastID - p.id + 1
+		p.info = packLeave(p.info, &engine.LeaveInfo{Cause: engine.CauseStop}, true)
+		p.counts = packCounts(0, 0, -1) | countsOpenBit
+		p.valid, p.placeholder = true, true
+		if o.gen == r.gen {
+			r.cur.rows[o.slot] = p
+		} else {
+			r.cur.late = append(r.cur.late, p)
+		}
+	}
+	r.cur.entered, r.cur.qsNodes, r.cur.maxPly, r.cur.maxQSPly = r.entered, r.qsNodes, r.maxPly, r.maxQSPly
 	r.full <- r.cur
 	b := <-r.free
 	b.rows, b.late, b.iters = b.rows[:0], b.late[:0], b.iters[:0]
@@ -250,14 +296,9 @@ func (r *Recorder) Enter(e engine.EnterInfo) {
 	r.stack = append(r.stack, openNode{})
 	o := &r.stack[len(r.stack)-1]
 	o.kind = e.Kind
-	o.qsRootPly = -1
 	qsPly := int32(-1)
 	if e.Kind == engine.KindQS {
-		o.qsRootPly = int32(e.Ply)
-		if parent != nil && parent.kind == engine.KindQS {
-			o.qsRootPly = parent.qsRootPly
-		}
-		qsPly = int32(e.Ply) - o.qsRootPly
+		qsPly = int32(max(e.QSPly, 0))
 		r.qsNodes++
 		if int(qsPly) > r.maxQSPly {
 			r.maxQSPly = int(qsPly)
@@ -299,6 +340,7 @@ func (r *Recorder) Enter(e engine.EnterInfo) {
 	}
 	o.slot = int32(len(r.cur.rows))
 	o.gen = r.gen
+	o.slotted = true
 	r.cur.rows = r.cur.rows[:o.slot+1]
 	r.cur.rows[o.slot].valid = false
 	o.row = row{
@@ -310,14 +352,6 @@ func (r *Recorder) Enter(e engine.EnterInfo) {
 		move:      uint32(e.Move),
 		iteration: int32(e.Iteration),
 		qsPly:     qsPly,
-	}
-	if e.Kind == engine.KindRun || e.Kind == engine.KindRoot {
-		p := o.row
-		p.size = maxNodesPerRun - 1 - e.ID
-		p.info = packLeave(p.info, &engine.LeaveInfo{Cause: engine.CauseStop}, true)
-		p.counts = packCounts(0, 0, -1)
-		p.valid, p.placeholder = true, true
-		r.cur.rows[o.slot] = p
 	}
 }
 
@@ -424,6 +458,7 @@ func (r *Recorder) Finish(res Result) error {
 	r.finished = true
 	r.progress.Store(r.entered)
 	r.cur.last = true
+	r.cur.entered, r.cur.qsNodes, r.cur.maxPly, r.cur.maxQSPly = r.entered, r.qsNodes, r.maxPly, r.maxQSPly
 	r.full <- r.cur
 	close(r.full)
 	<-r.done
@@ -436,10 +471,12 @@ func (r *Recorder) Finish(res Result) error {
 	case status != "":
 	case res.Stopped == engine.StopNodes || res.Stopped == engine.StopTime:
 		status = StatusTruncated
-	case r.parent.Err() != nil, res.Stopped == engine.StopCancel:
+	case r.parent.Err() != nil:
 		status = StatusInterrupted
-	case r.truncated:
+	case r.truncated, r.sizeHit.Load():
 		status = StatusTruncated
+	case res.Stopped == engine.StopCancel:
+		status = StatusInterrupted
 	case hadOpen:
 		status = StatusInterrupted
 	default:
@@ -463,13 +500,45 @@ func (r *Recorder) Finish(res Result) error {
 		}
 		pv = sb.String()
 	}
-	err := r.s.writeFinish(r.run, r.sum, func(tx *sql.Tx) error {
+	update := func(tx *sql.Tx) error {
 		_, err := tx.Exec(`UPDATE runs SET status = ?, nodes = ?, qs_nodes = ?, rows = ?, max_ply = ?, max_qs_ply = ?,
-			elapsed_ms = ?, best_move = ?, score = ?, pv = ?, depth = ? WHERE id = ?`,
-			string(status), r.entered, r.qsNodes, r.wrow, r.maxPly, r.maxQSPly, elapsed.Milliseconds(),
-			best, int(res.Score), pv, res.Depth, r.run)
+			elapsed_ms = ?, best_move = ?, score = ?, pv = ?, depth = ?, writer = NULL, file_bytes = ? WHERE id = ?`,
+			string(status), r.entered, r.qsNodes, r.committed, r.maxPly, r.maxQSPly, elapsed.Milliseconds(),
+			best, int(res.Score), pv, res.Depth, r.fileBytes.Load(), r.run)
 		return err
-	})
+	}
+	var err error
+	if r.werr == nil {
+		err = r.s.writeFinish(r.run, r.sum, update)
+	}
+	if r.werr != nil || err != nil {
+		// Writing failed (a full disk, most often): the summary in memory
+		// counts rows of the batch that was rolled back, so the one the
+		// writer stored with its last commit stays. Mark the run failed in
+		// the smallest transaction there is; after a failed write the WAL
+		// has room for it.
+		status = StatusFailed
+		tx, terr := r.s.db.Begin()
+		if terr == nil {
+			if terr = update(tx); terr == nil {
+				terr = tx.Commit()
+			} else {
+				tx.Rollback()
+			}
+		}
+		if err == nil {
+			err = terr
+		}
+	}
+	if err == nil {
+		// The run's parent index, built sorted in one pass now that its
+		// rows are all in (see parentIndexSQL). Without it only users'
+		// SQL on nodes.parent_id is slower; a failure here (a full disk)
+		// is reported, the run itself is whole.
+		if _, ierr := r.s.db.Exec(parentIndexSQL(r.run)); ierr != nil {
+			err = fmt.Errorf("indexing the run's parents: %w", ierr)
+		}
+	}
 	r.cancel(context.Canceled)
 	if r.werr != nil {
 		return r.werr

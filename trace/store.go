@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,11 +63,6 @@ var migrations = sync.OnceValue(func() []migration {
 	return ms
 })
 
-// minReadOnlyVersion is the oldest schema a read-only open reads as it is:
-// version 2 only added run columns, which queries read as defaults on
-// version 1 (see runSelect).
-const minReadOnlyVersion = 1
-
 // SchemaVersion is the schema version this build writes (PRAGMA user_version).
 func SchemaVersion() int { return len(migrations()) }
 
@@ -76,12 +72,20 @@ type Store struct {
 	db       *sql.DB
 	path     string
 	readOnly bool
-	writer   bool // opened by Create: WAL while open, rollback journal after Close
-	version  int  // the file's schema version once open (older only when read-only)
+	writer   bool // prepared for writing: WAL while open, rollback journal after Close
 
 	// maxPages, when set, caps the file's size in pages on the recorder's
 	// connection: tests use it to make the disk "full".
 	maxPages int
+
+	// version is the file's schema version. A version 1 file is read
+	// through its own layout (queries1) and upgraded by the first write.
+	mu      sync.Mutex
+	version int
+	ready   bool // prepared for writing: upgraded, WAL, lookups filled
+	// upgradeHook, when set, runs inside the upgrade transaction before it
+	// commits; tests use it to fail or kill an upgrade half-way.
+	upgradeHook func() error
 }
 
 // Open opens an existing trace for reading and writing (new runs can be
@@ -124,6 +128,13 @@ func open(path string, readOnly, create bool) (*Store, error) {
 	dsn := "file:" + escapePath(path) + "?_busy_timeout=10000"
 	if readOnly {
 		dsn += "&mode=ro"
+		if immutableOK(path) {
+			// A file left in WAL mode in a directory the user cannot
+			// write: SQLite cannot create the -shm file it wants even to
+			// read. With no -wal beside it the file is self-contained,
+			// and no writer can change it there.
+			dsn += "&immutable=1"
+		}
 	} else {
 		dsn += "&_txlock=immediate"
 	}
@@ -131,7 +142,7 @@ func open(path string, readOnly, create bool) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open trace %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, readOnly: readOnly, writer: create}
+	s := &Store{db: db, path: path, readOnly: readOnly}
 	if err := s.init(fresh, create); err != nil {
 		db.Close()
 		if fresh {
@@ -140,6 +151,26 @@ func open(path string, readOnly, create bool) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// immutableOK reports whether a read-only open must (and may) tell SQLite
+// the file is immutable: it is in WAL mode, has no -wal file, and its
+// directory is not writable.
+func immutableOK(path string) bool {
+	var h [20]byte
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	_, err = io.ReadFull(f, h[:])
+	f.Close()
+	if err != nil || h[18] != 2 {
+		return false
+	}
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		return false
+	}
+	return !dirWritable(filepath.Dir(path))
 }
 
 // escapePath makes path safe inside a "file:" URI.
@@ -189,11 +220,20 @@ func checkHeader(path string) error {
 	pages := int64(binary.BigEndian.Uint32(h[28:32]))
 	changeCounter := binary.BigEndian.Uint32(h[24:28])
 	validFor := binary.BigEndian.Uint32(h[92:96])
-	if pages > 0 && changeCounter == validFor && st.Size() < pages*pageSize {
+	// While a -wal file holds committed pages (during recording, after a
+	// kill or a full disk), the header's page count may run ahead of the
+	// main file: SQLite reads those pages from the WAL.
+	if pages > 0 && changeCounter == validFor && st.Size() < pages*pageSize && !walHasFrames(path) {
 		return fmt.Errorf("open trace %s: truncated: %d bytes, the header says %d: %w",
 			path, st.Size(), pages*pageSize, ErrCorrupt)
 	}
 	return nil
+}
+
+// walHasFrames reports whether the file's -wal holds more than its header.
+func walHasFrames(path string) bool {
+	st, err := os.Stat(path + "-wal")
+	return err == nil && st.Size() > 32
 }
 
 // sqliteErr maps SQLite's error codes onto the package's sentinels.
@@ -230,30 +270,19 @@ func (s *Store) init(fresh, create bool) error {
 		return fmt.Errorf("open trace %s: schema version %d, this Horizon knows up to %d; upgrade Horizon: %w",
 			s.path, version, SchemaVersion(), ErrNewerSchema)
 	}
-	if !s.readOnly {
-		if create {
-			// WAL lets a viewer read while a search writes. Close turns it
-			// off again, so that reading a finished trace leaves no -wal and
-			// -shm files beside it.
-			if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
-				return sqliteErr(s.path, err)
-			}
-		}
-		if err := s.migrate(ctx, version); err != nil {
-			return err
-		}
-		if create {
-			if err := s.fillLookups(ctx); err != nil {
-				return err
-			}
-		}
-	} else if version < minReadOnlyVersion {
-		return fmt.Errorf("open trace %s: schema version %d is older than %d; open it read-write once to upgrade it",
-			s.path, version, minReadOnlyVersion)
+	if fresh {
+		version = 0
+	} else if version < 1 {
+		return fmt.Errorf("open trace %s: a Horizon trace without a schema version: %w", s.path, ErrCorrupt)
 	}
 	s.version = version
-	if !s.readOnly {
-		s.version = SchemaVersion()
+	if fresh {
+		// A new file gets its schema now; an existing one is upgraded and
+		// switched to WAL only when a run is recorded into it, so that
+		// opening a file never changes it.
+		if err := s.prepareWrite(ctx); err != nil {
+			return err
+		}
 	}
 	// Touch the tables a query needs, so a damaged file fails here, at
 	// open, and not in the middle of browsing.
@@ -264,6 +293,44 @@ func (s *Store) init(fresh, create bool) error {
 	return nil
 }
 
+// prepareWrite readies the file for recording, once: it upgrades an older
+// schema (one transaction), turns on WAL (a viewer can read while a search
+// writes; Close turns it off again) and fills the lookup tables.
+func (s *Store) prepareWrite(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ready {
+		return nil
+	}
+	if s.readOnly {
+		return fmt.Errorf("trace %s: opened read-only, cannot record", s.path)
+	}
+	// The upgrade runs before WAL is turned on: in the rollback journal a
+	// killed upgrade is undone by the next open, and the file is left as
+	// it was, byte for byte.
+	if err := s.migrate(ctx, s.version); err != nil {
+		return err
+	}
+	s.version = SchemaVersion()
+	if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
+		return sqliteErr(s.path, err)
+	}
+	s.writer = true
+	if err := s.fillLookups(ctx); err != nil {
+		return err
+	}
+	s.ready = true
+	return nil
+}
+
+// keyLayout is the schema version from which node_rows is keyed by
+// (run_id, id); older files key it by run_id << 32 | id (queries1).
+const keyLayout = 3
+
+// v1 reports whether the file has the old node layout of schema versions 1
+// and 2 (node_rows keyed by run_id << 32 | id).
+func (s *Store) v1() bool { return s.version < keyLayout }
+
 func (s *Store) isEmptyDB(ctx context.Context) bool {
 	var n int
 	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n)
@@ -271,32 +338,97 @@ func (s *Store) isEmptyDB(ctx context.Context) bool {
 }
 
 func (s *Store) migrate(ctx context.Context, from int) error {
-	for _, m := range migrations()[from:] {
-		tx, err := s.db.BeginTx(ctx, nil)
-		if err != nil {
-			return sqliteErr(s.path, err)
+	todo := migrations()[from:]
+	if len(todo) == 0 {
+		return nil
+	}
+	// Every step in one transaction: an upgrade is all or nothing.
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return sqliteErr(s.path, err)
+	}
+	defer conn.Close()
+	if from > 0 {
+		// An existing file must not be in WAL mode for the upgrade (see
+		// prepareWrite). Leaving WAL needs no other connection open; when
+		// one is, the upgrade still runs in one transaction, in the WAL.
+		conn.ExecContext(ctx, "PRAGMA journal_mode=DELETE")
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return sqliteErr(s.path, err)
+	}
+	defer tx.Rollback()
+	// Another process may have upgraded the file since it was opened; the
+	// transaction holds the write lock, so this version is the one to
+	// start from.
+	var now int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&now); err != nil {
+		return sqliteErr(s.path, err)
+	}
+	if now != from {
+		if now > SchemaVersion() {
+			return fmt.Errorf("trace %s: upgraded to schema version %d by a newer Horizon meanwhile: %w", s.path, now, ErrNewerSchema)
 		}
-		_, err = tx.ExecContext(ctx, m.sql)
-		if err == nil {
-			// PRAGMA arguments cannot be bound; the values are integers
-			// this package owns.
-			_, err = tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id=%d; PRAGMA user_version=%d", applicationID, m.version))
+		from, todo = now, migrations()[now:]
+	}
+	name := ""
+	for _, m := range todo {
+		name = m.name
+		if _, err = tx.ExecContext(ctx, m.sql); err != nil {
+			break
 		}
-		if err == nil {
-			err = tx.Commit()
-		} else {
-			tx.Rollback()
+		// PRAGMA arguments cannot be bound; the values are integers this
+		// package owns.
+		if _, err = tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id=%d; PRAGMA user_version=%d", applicationID, m.version)); err != nil {
+			break
 		}
-		if err != nil {
-			return fmt.Errorf("trace %s: migration %s: %w", s.path, m.name, err)
+	}
+	if err == nil && from > 0 && from < keyLayout {
+		err = parentIndexes(ctx, tx)
+	}
+	if err == nil && s.upgradeHook != nil && from > 0 {
+		err = s.upgradeHook()
+	}
+	if err == nil {
+		err = tx.Commit()
+	}
+	if err != nil {
+		if from == 0 {
+			return fmt.Errorf("trace %s: creating the schema (%s): %w", s.path, name, err)
 		}
+		return fmt.Errorf("trace %s: upgrading from schema version %d failed at %s, the file is unchanged: %w", s.path, from, name, err)
 	}
 	return nil
 }
 
-// Meanings of the engine's codes, stored beside their names so the file
-// explains itself. Codes the engine adds later get an empty meaning.
-var ()
+// parentIndexes creates the parent index of every run in the file (see
+// parentIndexSQL), for a file upgraded from the old node layout.
+func parentIndexes(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, "SELECT id FROM runs")
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, parentIndexSQL(id)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 func (s *Store) fillLookups(ctx context.Context) error {
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -338,13 +470,17 @@ func (s *Store) fillLookups(ctx context.Context) error {
 // File returns the path the store was opened with.
 func (s *Store) File() string { return s.path }
 
-// Close closes the file. Recorders must be finished first.
+// Close closes the file. Recorders must be finished first. A store that
+// wrote leaves a self-contained file: it moves the WAL's pages into the file
+// and truncates the WAL (waiting, up to the busy timeout, for readers), then
+// leaves WAL mode, which succeeds unless another process still has the file
+// open; either way copying the .trace alone copies every run.
 func (s *Store) Close() error {
 	if s.writer {
-		// Checkpoint and leave WAL mode. This fails harmlessly (the file
-		// stays in WAL mode) while another process, a viewer, has it open.
 		s.db.SetMaxOpenConns(1)
-		s.db.ExecContext(context.Background(), "PRAGMA journal_mode=DELETE")
+		ctx := context.Background()
+		s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+		s.db.ExecContext(ctx, "PRAGMA journal_mode=DELETE")
 	}
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close trace %s: %w", s.path, err)
@@ -352,25 +488,58 @@ func (s *Store) Close() error {
 	return nil
 }
 
+// IntegrityCheck runs SQLite's own integrity check (PRAGMA integrity_check)
+// with the SQLite built into Horizon, and returns its findings: none when
+// the file is sound. At most limit findings are returned.
+func (s *Store) IntegrityCheck(ctx context.Context, limit int) ([]string, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	rows, err := s.db.QueryContext(ctx, fmt.Sprintf("PRAGMA integrity_check(%d)", limit))
+	if err != nil {
+		return nil, sqliteErr(s.path, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return nil, sqliteErr(s.path, err)
+		}
+		if line != "ok" {
+			out = append(out, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, sqliteErr(s.path, err)
+	}
+	return out, nil
+}
+
 const runColumns = `id, created, fen, variant, options, limits, version, status, filter, nodes, qs_nodes, rows,
 	max_ply, max_qs_ply, elapsed_ms, best_move, score, pv, depth`
 
-// runColumnsV2 are the columns schema version 2 added to runs; a file of
-// version 1 opened read-only reads them as Horizon's engine, fail-soft.
+// runColumns3 adds the run columns of schema versions 2 (engine,
+// fail_hard) and 3 (writer, summary_at, file_bytes).
+const runColumns3 = runColumns + `, engine, fail_hard, writer, summary_at, file_bytes`
+
+// runColumns2 and runColumns1 read older files with the same shape.
 const (
-	runColumnsV2    = `, engine, fail_hard`
-	runColumnsV2On1 = `, NULL, 0`
+	runColumns2 = runColumns + `, engine, fail_hard, NULL, NULL, 0`
+	runColumns1 = runColumns + `, NULL, 0, NULL, NULL, 0`
 )
 
-// runSelect is the select list of a runs query on this file.
-func (s *Store) runSelect() string {
-	if s.version < 2 {
-		return runColumns + runColumnsV2On1
+func (s *Store) runCols() string {
+	switch {
+	case s.version < 2:
+		return runColumns1
+	case s.version < 3:
+		return runColumns2
 	}
-	return runColumns + runColumnsV2
+	return runColumns3
 }
 
-func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
+func (s *Store) scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	var (
 		r       Run
 		created string
@@ -379,13 +548,21 @@ func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 		score   sql.NullInt64
 		pv      sql.NullString
 		depth   sql.NullInt64
-		eng     sql.NullString
+		engine  sql.NullString
+		writer  sql.NullString
+		sumAt   sql.NullString
+		status  string
 	)
-	err := sc.Scan(&r.ID, &created, &r.FEN, &r.Variant, &r.Options, &r.Limits, &r.Version, &r.Status, &r.Filter,
-		&r.Nodes, &r.QSNodes, &r.Rows, &r.MaxPly, &r.MaxQSPly, &elapsed, &best, &score, &pv, &depth, &eng, &r.FailHard)
+	err := sc.Scan(&r.ID, &created, &r.FEN, &r.Variant, &r.Options, &r.Limits, &r.Version, &status, &r.Filter,
+		&r.Nodes, &r.QSNodes, &r.Rows, &r.MaxPly, &r.MaxQSPly, &elapsed, &best, &score, &pv, &depth,
+		&engine, &r.FailHard, &writer, &sumAt, &r.FileBytes)
 	if err != nil {
-		return r, err
+		if errors.Is(err, sql.ErrNoRows) {
+			return r, err
+		}
+		return r, s.readErr(err, fmt.Sprintf("run %d: its row in runs", r.ID))
 	}
+	r.Status = Status(status)
 	r.Created, _ = time.Parse(time.RFC3339Nano, created)
 	r.Elapsed = time.Duration(elapsed) * time.Millisecond
 	r.BestMove = best.String
@@ -394,22 +571,29 @@ func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 		r.PV = strings.Fields(pv.String)
 	}
 	r.Depth = int(depth.Int64)
-	r.Engine = eng.String
+	r.Engine = engine.String
+	r.liveSummary = sumAt.Valid
+	if r.Status == StatusRunning && writer.Valid && writerGone(writer.String) {
+		r.Status = StatusAbandoned
+	}
+	if r.Nodes < 0 || r.Rows < 0 || r.QSNodes < 0 {
+		return r, damagedf("trace %s: run %d has %d nodes, %d rows", s.path, r.ID, r.Nodes, r.Rows)
+	}
 	return r, nil
 }
 
 // Runs lists the runs in the file by id.
 func (s *Store) Runs(ctx context.Context) ([]Run, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+s.runSelect()+" FROM runs ORDER BY id")
+	rows, err := s.db.QueryContext(ctx, "SELECT "+s.runCols()+" FROM runs ORDER BY id")
 	if err != nil {
 		return nil, sqliteErr(s.path, err)
 	}
 	defer rows.Close()
 	var runs []Run
 	for rows.Next() {
-		r, err := scanRun(rows)
+		r, err := s.scanRun(rows)
 		if err != nil {
-			return nil, sqliteErr(s.path, err)
+			return nil, err
 		}
 		runs = append(runs, r)
 	}
@@ -421,12 +605,12 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 
 // Run returns one run; the error wraps ErrNoRun when there is none.
 func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
-	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+s.runSelect()+" FROM runs WHERE id = ?", id))
+	r, err := s.scanRun(s.db.QueryRowContext(ctx, "SELECT "+s.runCols()+" FROM runs WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, fmt.Errorf("trace %s: run %d: %w", s.path, id, ErrNoRun)
 	}
 	if err != nil {
-		return r, sqliteErr(s.path, err)
+		return r, err
 	}
 	return r, nil
 }

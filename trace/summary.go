@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/horizonqs/horizon/engine"
 )
@@ -230,15 +231,32 @@ func (s *Store) writeFinish(run int64, sum *summary, update func(*sql.Tx) error)
 		return err
 	}
 	defer tx.Rollback()
+	exec := func(q string, args ...any) error {
+		_, err := tx.Exec(q, args...)
+		return err
+	}
+	if err := writeSummary(exec, run, sum); err != nil {
+		return err
+	}
+	if err := update(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// writeSummary replaces run's rows in stats and hotspots with sum's, and
+// stamps runs.summary_at; the caller holds the transaction. The recorder's
+// writer calls it while recording too, so readers of a live run read the
+// summary instead of scanning the rows.
+func writeSummary(exec func(string, ...any) error, run int64, sum *summary) error {
 	for _, q := range []string{"DELETE FROM stats WHERE run_id = ?", "DELETE FROM hotspots WHERE run_id = ?"} {
-		if _, err := tx.Exec(q, run); err != nil {
+		if err := exec(q, run); err != nil {
 			return err
 		}
 	}
 	ins := func(dim string, value int, nodes, qs int64, root any) error {
-		_, err := tx.Exec("INSERT INTO stats (run_id, dim, value, nodes, qs_nodes, root_id) VALUES (?, ?, ?, ?, ?, ?)",
-			run, dim, value, nodes, qs, root)
-		return err
+		return exec("INSERT INTO stats (run_id, dim, value, nodes, qs_nodes, root_id) VALUES (?, ?, ?, ?, ?, ?)",
+			run, dim, int64(value), nodes, qs, root)
 	}
 	st := sum.stats(run)
 	for _, p := range st.Plies {
@@ -267,14 +285,11 @@ func (s *Store) writeFinish(run int64, sum *summary, update func(*sql.Tx) error)
 	}{{"size", sum.bySize}, {"growth", sum.byGrowth}} {
 		for i, h := range rk.h.sorted() {
 			// For QS roots (depth <= 0) growth is the size itself.
-			if _, err := tx.Exec("INSERT INTO hotspots (run_id, rank_by, rank, node_id, growth) VALUES (?, ?, ?, ?, ?)",
-				run, rk.by, i+1, h.id, h.score); err != nil {
+			if err := exec("INSERT INTO hotspots (run_id, rank_by, rank, node_id, growth) VALUES (?, ?, ?, ?, ?)",
+				run, rk.by, int64(i+1), h.id, h.score); err != nil {
 				return err
 			}
 		}
 	}
-	if err := update(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return exec("UPDATE runs SET summary_at = ? WHERE id = ?", time.Now().UTC().Format(time.RFC3339Nano), run)
 }

@@ -42,7 +42,7 @@ func (g *synth) rand(n int) int {
 
 // run searches iterations 1..iters and returns the number of nodes entered.
 func (g *synth) run(iters int) int64 {
-	g.tr.Enter(engine.EnterInfo{ID: 0, Parent: -1, Kind: engine.KindRun, QSLevel: -1, Alpha: -engine.Infinity, Beta: engine.Infinity})
+	g.tr.Enter(engine.EnterInfo{ID: 0, Parent: -1, Kind: engine.KindRun, QSLevel: -1, QSPly: -1, Alpha: -engine.Infinity, Beta: engine.Infinity})
 	g.next = 1
 	for it := 1; it <= iters && !g.stopped; it++ {
 		g.node(0, 0, it, engine.KindRoot, engine.NoMove, it, -engine.Infinity, engine.Infinity, 0)
@@ -84,12 +84,12 @@ func (g *synth) moves(qs bool) []engine.Move {
 func (g *synth) node(parent int64, ply, depth int, kind engine.NodeKind, move engine.Move, iter int, alpha, beta engine.Score, qsPly int) {
 	id := g.next
 	g.next++
-	qsLevel := -1
+	qsLevel, enterQSPly := -1, -1
 	if kind == engine.KindQS {
-		qsLevel = g.rand(3)
+		qsLevel, enterQSPly = g.rand(3), qsPly
 	}
 	g.tr.Enter(engine.EnterInfo{ID: id, Parent: parent, Ply: ply, Depth: depth, Alpha: alpha, Beta: beta,
-		Kind: kind, QSLevel: qsLevel, Move: move, InCheck: g.rand(9) == 0, Iteration: iter})
+		Kind: kind, QSLevel: qsLevel, QSPly: enterQSPly, Move: move, InCheck: g.rand(9) == 0, Iteration: iter})
 	if g.shouldStop(id) {
 		g.stopped = true
 		if !g.abrupt {
@@ -181,7 +181,7 @@ func newMemTracer() *memTracer { return &memTracer{nodes: map[int64]*Node{}} }
 
 func (m *memTracer) Enter(e engine.EnterInfo) {
 	m.nodes[e.ID] = &Node{ID: e.ID, Parent: e.Parent, Ply: e.Ply, Iteration: e.Iteration, Depth: e.Depth,
-		Move: e.Move, Alpha: e.Alpha, Beta: e.Beta, Kind: e.Kind, QSLevel: e.QSLevel, InCheck: e.InCheck, CutIndex: -1}
+		Move: e.Move, Alpha: e.Alpha, Beta: e.Beta, Kind: e.Kind, QSLevel: e.QSLevel, QSPly: e.QSPly, InCheck: e.InCheck, CutIndex: -1}
 	m.stack = append(m.stack, e.ID)
 	m.last = e.ID
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
@@ -17,7 +18,7 @@ import (
 // (rowsPerInsert*nodeColumns) stay under SQLite's limit.
 const (
 	rowsPerInsert = 100
-	nodeColumns   = 11
+	nodeColumns   = 12
 )
 
 // boxedSmall holds pre-boxed driver.Values for -32768..32767, so binding a
@@ -45,23 +46,24 @@ type inserter struct {
 	args  []driver.NamedValue
 	n     int // rows staged in args
 	run   int64
+	runV  driver.Value // run, boxed once
 	small []driver.Value
 }
 
 func insertSQL(rows int) string {
 	var sb strings.Builder
-	sb.WriteString("INSERT OR REPLACE INTO node_rows (k, up, size, info, counts, alpha, beta, score, stand_pat, move, best) VALUES ")
+	sb.WriteString("INSERT OR REPLACE INTO node_rows (run_id, id, up, size, info, counts, alpha, beta, score, stand_pat, move, best) VALUES ")
 	for i := 0; i < rows; i++ {
 		if i > 0 {
 			sb.WriteByte(',')
 		}
-		sb.WriteString("(?,?,?,?,?,?,?,?,?,?,?)")
+		sb.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?)")
 	}
 	return sb.String()
 }
 
 func newInserter(c *sqlite3.SQLiteConn, run int64) (*inserter, error) {
-	ins := &inserter{c: c, run: run, small: boxedSmall()}
+	ins := &inserter{c: c, run: run, runV: run, small: boxedSmall()}
 	for _, n := range []int{rowsPerInsert, 1} {
 		st, err := c.Prepare(insertSQL(n))
 		if err != nil {
@@ -95,21 +97,22 @@ func (ins *inserter) box(v int64) driver.Value {
 // add stages one row, executing the multi-row INSERT when it is full.
 func (ins *inserter) add(w *row) error {
 	a := ins.args[ins.n*nodeColumns : (ins.n+1)*nodeColumns]
-	a[0].Value = nodeKey(ins.run, w.id)
-	a[1].Value = ins.box(w.id - w.parent)
-	a[2].Value = ins.box(w.size)
-	a[3].Value = ins.box(w.info)
-	a[4].Value = ins.box(w.counts)
-	a[5].Value = ins.box(int64(w.alpha))
-	a[6].Value = ins.box(int64(w.beta))
-	a[7].Value = ins.box(int64(w.score))
+	a[0].Value = ins.runV
+	a[1].Value = w.id
+	a[2].Value = ins.box(w.id - w.parent)
+	a[3].Value = ins.box(w.size)
+	a[4].Value = w.info
+	a[5].Value = ins.box(w.counts)
+	a[6].Value = ins.box(int64(w.alpha))
+	a[7].Value = ins.box(int64(w.beta))
+	a[8].Value = ins.box(int64(w.score))
 	if w.hasStand {
-		a[8].Value = ins.box(int64(w.stand))
+		a[9].Value = ins.box(int64(w.stand))
 	} else {
-		a[8].Value = nil
+		a[9].Value = nil
 	}
-	a[9].Value = ins.box(int64(w.move))
-	a[10].Value = ins.box(int64(w.best))
+	a[10].Value = ins.box(int64(w.move))
+	a[11].Value = ins.box(int64(w.best))
 	ins.n++
 	if ins.n == rowsPerInsert {
 		ins.n = 0
@@ -151,6 +154,38 @@ func (ins *inserter) exec(query string, args ...driver.Value) (int64, error) {
 		return 0, err
 	}
 	return res.RowsAffected()
+}
+
+// execAny is exec for values of any type the driver takes.
+func (ins *inserter) execAny(query string, args ...any) error {
+	vals := make([]driver.Value, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case int:
+			vals[i] = int64(v)
+		case bool:
+			vals[i] = v
+		default:
+			vals[i] = v
+		}
+	}
+	_, err := ins.exec(query, vals...)
+	return err
+}
+
+// queryInt runs a query that returns one integer.
+func (ins *inserter) queryInt(query string) (int64, error) {
+	rows, err := ins.c.Query(query, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	v := make([]driver.Value, len(rows.Columns()))
+	if err := rows.Next(v); err != nil {
+		return 0, err
+	}
+	n, _ := v[0].(int64)
+	return n, nil
 }
 
 // writer is the recorder's writer goroutine: it writes each batch in one
@@ -215,7 +250,7 @@ func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
 		}
 	}
 	if b.del[1] > b.del[0] {
-		n, err := ins.exec("DELETE FROM node_rows WHERE k >= ? AND k < ?", nodeKey(r.run, b.del[0]), nodeKey(r.run, b.del[1]))
+		n, err := ins.exec("DELETE FROM node_rows WHERE run_id = ? AND id >= ? AND id < ?", r.run, b.del[0], b.del[1])
 		if err != nil {
 			return err
 		}
@@ -247,8 +282,37 @@ func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
 	if err := ins.flush(); err != nil {
 		return err
 	}
-	_, err = ins.exec("COMMIT")
-	return err
+	// The run's row keeps the totals so far, and every summaryEvery its
+	// stats and hotspots: readers of a live run (runs, stats, hotspots,
+	// the viewer) read these instead of scanning the rows.
+	if _, err := ins.exec("UPDATE runs SET nodes = ?, qs_nodes = ?, rows = ?, max_ply = ?, max_qs_ply = ?, file_bytes = ? WHERE id = ?",
+		b.entered, b.qsNodes, r.wrow, int64(b.maxPly), int64(b.maxQSPly), r.fileBytes.Load(), r.run); err != nil {
+		return err
+	}
+	if !b.last && time.Since(r.lastSum) >= summaryEvery {
+		if err := writeSummary(ins.execAny, r.run, r.sum); err != nil {
+			return err
+		}
+		r.lastSum = time.Now()
+	}
+	if _, err = ins.exec("COMMIT"); err != nil {
+		return err
+	}
+	r.committed = r.wrow
+	pages, err := ins.queryInt("PRAGMA page_count")
+	if err != nil {
+		return err
+	}
+	size, err := ins.queryInt("PRAGMA page_size")
+	if err != nil {
+		return err
+	}
+	r.fileBytes.Store(pages * size)
+	if r.opts.MaxBytes > 0 && pages*size >= r.opts.MaxBytes && !r.sizeHit.Load() {
+		r.sizeHit.Store(true)
+		r.cancel(ErrSizeLimit)
+	}
+	return nil
 }
 
 func (r *Recorder) put(ins *inserter, w *row) error {

@@ -79,9 +79,9 @@ func isCut(n trace.Node) bool {
 func isQS(n trace.Node) bool { return n.Kind == engine.KindQS }
 
 // stillOpen reports whether n is the stand-in row a recorder writes for a
-// run or iteration root it has entered and not yet left: its subtree size
-// reaches to the end of the id space and its result is not known yet.
-func stillOpen(n trace.Node) bool { return n.Incomplete && n.SubtreeSize >= 1<<31 }
+// node it has entered and not yet left: its result is not known yet, and
+// its subtree size covers only the rows written so far.
+func stillOpen(n trace.Node) bool { return n.Open }
 
 // sizeOf is n's subtree size for shares, 0 when it is not known yet.
 func sizeOf(n trace.Node) int64 {
@@ -373,7 +373,7 @@ func (t *tree) keep(c trace.Node) (bool, error) {
 		return false, nil
 	}
 	if f.onlyQS && !isQS(c) {
-		if t.run.Status != trace.StatusRunning && t.run.QSNodes == 0 {
+		if !t.run.Status.Partial() && t.run.QSNodes == 0 {
 			return false, nil
 		}
 		ok, err := t.below(c, isQS)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/trace"
 )
 
 func init() {
@@ -40,6 +41,9 @@ the rule broken; exits 1 when there is any. Rules:
   leaf-cause    nodes ended before their moves have no children
   best-move     the best move is a searched move that scored the node's score
   run           the run's score is its last iteration's
+Before the rules it runs SQLite's own integrity check (PRAGMA integrity_check)
+with the SQLite built into Horizon and reports what it finds. A run still
+being recorded, or whose recorder died, is checked as far as it was committed.
 The variant's switches come from the run's recorded options. Nodes a stop left
 incomplete are checked for structure only. Runs of other engines (trace
 --engine, import) are checked by the rules that hold for any engine:
@@ -68,6 +72,21 @@ skipped, and the report says so.`,
 	defer st.Close()
 	if len(runs) == 0 {
 		return fmt.Errorf("%s holds no runs", file)
+	}
+	// SQLite's own integrity check, with the SQLite built into Horizon: an
+	// older sqlite3 shell may report false errors on a sound trace.
+	problems, err := st.IntegrityCheck(e.ctx, 20)
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintf(e.stderr, "%s: SQLite integrity check: %s\n", file, p)
+		}
+		return fmt.Errorf("%s: SQLite's integrity check found %d problem(s): the file is damaged", file, len(problems))
+	}
+	if !*asJSON {
+		fmt.Fprintf(e.stdout, "%s: SQLite integrity check ok\n", file)
 	}
 	var reports []*compare.CheckReport
 	var bad errViolations
@@ -108,6 +127,9 @@ func printSkipped(w io.Writer, rep *compare.CheckReport) {
 func printCheck(w io.Writer, rep *compare.CheckReport) {
 	r := rep.Run
 	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Variant, r.Status, r.Depth, thousands(rep.Rows))
+	if r.Status == trace.StatusRunning || r.Status == trace.StatusAbandoned {
+		fmt.Fprint(w, "the rows committed so far (nodes still open are checked for structure only), ")
+	}
 	if rep.Count == 0 {
 		fmt.Fprintln(w, "no violations")
 		printSkipped(w, rep)

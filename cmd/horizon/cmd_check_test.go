@@ -47,7 +47,7 @@ func TestCheckCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = db.Exec("UPDATE node_rows SET score = score + 5 WHERE k = ?", int64(2)<<32|victim.ID)
+	_, err = db.Exec("UPDATE node_rows SET score = score + 5 WHERE run_id = 2 AND id = ?", victim.ID)
 	db.Close()
 	if err != nil {
 		t.Fatal(err)

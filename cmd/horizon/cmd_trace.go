@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -27,10 +28,14 @@ func init() {
 // and QS is 85-95% of the nodes.
 const sampleFEN = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
-// defaultMaxNodes bounds a trace when the user gives no --max-nodes: about
-// 2 GB of file, enough for any search worth browsing, and a stop for a QS
-// that runs away.
+// defaultMaxNodes bounds a trace when the user gives no --max-nodes: enough
+// for any search worth browsing, and a stop for a QS that runs away. At
+// about 52 bytes a node (measured on Kiwipete, README "The trace file") a
+// run at the cap writes about 2.6 GB.
 const defaultMaxNodes = 50_000_000
+
+// bytesPerNode is the file size a traced node costs, for --help.
+const bytesPerNode = 52
 
 // traceRunJSON is one run in --json output (and the summary printed).
 type traceRunJSON struct {
@@ -81,9 +86,13 @@ tree explodes) with their move paths.
 With no position it traces a built-in sample (Kiwipete, a middlegame where the
 variants disagree). An existing trace file gets the new runs appended. Ctrl-C
 stops the search: what was visited is kept, the run is marked interrupted.
-The node limit (--max-nodes) stops a runaway search the same way, marked
-truncated. Browse the result with --view or 'horizon view FILE', list it with
-'horizon runs FILE', or query it with sqlite3 (tables runs and nodes).
+The node limit (--max-nodes) and the file size limit (--max-size) stop a
+runaway search the same way, marked truncated. A node costs about 52 bytes of
+file: a run at the default node cap of 50,000,000 writes about 2.6 GB, and
+each variant is a run of its own, so cap big jobs with --max-size. On a
+terminal the progress line shows nodes, rate and file size. Browse the result
+with --view or 'horizon view FILE', list it with 'horizon runs FILE', or query
+it with sqlite3 (tables runs and nodes).
 
 With --engine, another UCI engine searches instead: Horizon starts it with
 HORIZON_TRACE pointing at a pipe, sends each position and 'go depth N' (or
@@ -93,6 +102,7 @@ One run per position, named after the engine's 'id name'. The engine must be
 instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 		"horizon trace --view",
 		"horizon trace -o sample.trace",
+		"horizon trace --depth 9 --qs none,captures --max-size 2GB -o big.trace",
 		"horizon trace --fen '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1' --depth 5 --qs none,captures,see -o wac.trace",
 		"horizon trace --epd testdata/wacnew.epd --id WAC.002 --depth 4 --qs threshold --qs-levels 6 -o t.trace",
 		"horizon trace --fen startpos --depth 6 --last-iteration --under e4,e5 -o small.trace",
@@ -101,7 +111,8 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 	epd := fs.String("epd", "", "EPD file: trace every position in it (or the one named by --id)")
 	id := fs.String("id", "", "with --epd: trace only the record with this id (its 'id' opcode)")
 	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")
-	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, "stop a run after this many nodes and mark it truncated")
+	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, fmt.Sprintf("stop a run after this many nodes and mark it truncated (the default reaches about %s of file)", formatBytes(defaultMaxNodes*bytesPerNode)))
+	maxSize := fs.String("max-size", "", "stop a run once the trace file reaches this size (500MB, 2GB, 1.5GiB) and mark it truncated")
 	lastIter := fs.Bool("last-iteration", false, "keep only the last iteration's nodes (smaller traces)")
 	under := fs.String("under", "", "keep only the nodes under this move path from the root, moves in SAN or UCI separated by commas or spaces")
 	asJSON := fs.Bool("json", false, "print the summary as JSON (an array of runs)")
@@ -124,6 +135,14 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 	}
 	if *maxNodes <= 0 {
 		return usagef("--max-nodes %d: want a positive number", *maxNodes)
+	}
+	var maxBytes int64
+	if *maxSize != "" {
+		n, err := parseSize(*maxSize)
+		if err != nil {
+			return usagef("--max-size %q: %v", *maxSize, err)
+		}
+		maxBytes = n
 	}
 	if *viewAfter && *asJSON {
 		return usagef("--view and --json do not go together")
@@ -159,7 +178,7 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 		}
 		positions = keep
 	}
-	rec := trace.RecordOptions{MaxNodes: *maxNodes, LastIterationOnly: *lastIter}
+	rec := trace.RecordOptions{MaxNodes: *maxNodes, MaxBytes: maxBytes, LastIterationOnly: *lastIter}
 	lim = rec.Limit(lim)
 	if *under != "" {
 		rec.Under = strings.FieldsFunc(*under, func(r rune) bool { return r == ',' || r == ' ' })
@@ -297,7 +316,8 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 	}
 	// A write error cancels the recorder's context, which the search saw
 	// as a cancel; tell the two apart for the user.
-	if writeErr != nil && e.ctx.Err() == nil && !errors.Is(context.Cause(rec.Context()), trace.ErrNodeLimit) {
+	if cause := context.Cause(rec.Context()); writeErr != nil && e.ctx.Err() == nil &&
+		!errors.Is(cause, trace.ErrNodeLimit) && !errors.Is(cause, trace.ErrSizeLimit) {
 		return traceRunJSON{}, writeErr
 	}
 	return summarizeRun(e.ctx, st, rec.RunID(), label, writeErr)
@@ -432,8 +452,8 @@ func startProgress(w io.Writer, label, variant string, rec *trace.Recorder, iter
 	label = shorten(label, 40)
 	return progressLine(w, func(el time.Duration) string {
 		n := rec.Nodes()
-		return fmt.Sprintf("%s %s  iteration %d  nodes %s  %s nodes/s  %.1fs",
-			label, variant, iter.Load(), thousands(n), thousands(nps(n, el.Seconds())), el.Seconds())
+		return fmt.Sprintf("%s %s  iteration %d  nodes %s  %s nodes/s  file %s  %.1fs",
+			label, variant, iter.Load(), thousands(n), thousands(nps(n, el.Seconds())), formatBytes(rec.FileBytes()), el.Seconds())
 	})
 }
 
@@ -464,4 +484,45 @@ func progressLine(w io.Writer, line func(time.Duration) string) func() {
 		close(done)
 		<-finished
 	}
+}
+
+// parseSize reads a byte count: a number with an optional unit, decimal
+// (kB, MB, GB, TB: powers of 1000) or binary (KiB, MiB, GiB, TiB; K, M, G,
+// T alone mean the same), case-insensitive; "2GB", "500 MB", "1.5GiB".
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.') {
+		i++
+	}
+	num, unit := t[:i], strings.ToLower(strings.TrimSpace(t[i:]))
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || num == "" {
+		return 0, fmt.Errorf("want a size such as 500MB or 2GB")
+	}
+	mult := map[string]float64{"": 1, "b": 1,
+		"kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+		"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("unknown unit %q; use kB, MB, GB, TB or KiB, MiB, GiB, TiB", t[i:])
+	}
+	n := v * mult
+	if n < 64<<10 || n > 1<<60 {
+		return 0, fmt.Errorf("want at least 64KiB (a trace's schema alone takes some)")
+	}
+	return int64(n), nil
+}
+
+// formatBytes prints a byte count in decimal units, as disks are sold.
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.2f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.0f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
 }

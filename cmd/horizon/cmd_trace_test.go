@@ -338,3 +338,37 @@ func TestTraceHeadBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceMaxSize: --max-size stops a run once the file reaches the size,
+// marked truncated, like --max-nodes.
+func TestTraceMaxSize(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "t.trace")
+	code, stdout, stderr := runCLI(t, "", "trace", "--depth", "7", "--qs", "captures", "--max-size", "1MB", "-o", out, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var runs []traceRunJSON
+	if err := json.Unmarshal([]byte(stdout), &runs); err != nil || len(runs) != 1 {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if runs[0].Status != "truncated" {
+		t.Errorf("status %s, want truncated", runs[0].Status)
+	}
+	for _, bad := range []string{"2XB", "abc", "-5MB", "10"} {
+		code, _, stderr := runCLI(t, "", "trace", "--max-size", bad, "-o", filepath.Join(t.TempDir(), "x.trace"))
+		if code != 2 || !strings.Contains(stderr, "--max-size") {
+			t.Errorf("--max-size %s: exit %d, %q", bad, code, stderr)
+		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+	}{{"2GB", 2e9}, {"500 MB", 500e6}, {"1.5GiB", 3 << 29}, {"64k", 64 << 10}, {"1g", 1 << 30}, {"100kB", 1e5}} {
+		if got, err := parseSize(c.in); err != nil || got != c.want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", c.in, got, err, c.want)
+		}
+	}
+}

@@ -23,8 +23,6 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM,
 		// A closed terminal or SSH session (SIGHUP) stops a trace as cleanly
 		// as Ctrl-C: the run is finished, marked interrupted, its file whole.
-		// (SIGPIPE is not caught here: once caught, every broken pipe would
-		// cancel the command, an engine's stdin included.)
 		syscall.SIGHUP)
 	// SIGPIPE is received and dropped, so that a write to a closed pipe
 	// fails with EPIPE instead of killing the process (Go's default for

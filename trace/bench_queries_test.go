@@ -1,0 +1,238 @@
+package trace
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Sizes of the query benchmark's trace: run 1 for the self-join, run 2 for
+// lookups and the README's idioms.
+const (
+	benchJoinNodes   = 1_000_000
+	benchLookupNodes = 10_000_000
+)
+
+// benchQueryFiles returns the query benchmark's trace in both layouts: the
+// file this build writes and the same rows in schema version 1.
+// They take a minute to build, so they are kept in $HORIZON_BENCH_DIR (or
+// the temp dir) for the next run.
+func benchQueryFiles(b *testing.B) (v1, v2 string) {
+	dir := os.Getenv("HORIZON_BENCH_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "horizon-query-bench")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	tag := fmt.Sprintf("%d-%d-v%d", benchJoinNodes, benchLookupNodes, SchemaVersion())
+	v2 = filepath.Join(dir, "q-"+tag+".trace")
+	v1 = filepath.Join(dir, "q-"+tag+"-as-v1.trace")
+	if _, err := os.Stat(v1); err == nil {
+		return v1, v2
+	}
+	os.Remove(v2)
+	s, err := Create(v2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i, n := range []int64{benchJoinNodes, benchLookupNodes} {
+		rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN, Variant: "synthetic"}, RecordOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		g := newSynth(rec, uint64(100+i), nil)
+		g.width, g.stopAt = 5, n
+		g.run(40)
+		if err := rec.Finish(Result{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	// The same rows in the version 1 layout: its schema file, then a copy.
+	os.Remove(v1)
+	db, err := sql.Open("sqlite3", v1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, q := range []string{
+		migrations()[0].sql,
+		fmt.Sprintf("PRAGMA application_id=%d; PRAGMA user_version=1", applicationID),
+		"ATTACH '" + strings.ReplaceAll(v2, "'", "''") + "' AS src",
+		"INSERT INTO kinds SELECT * FROM src.kinds",
+		"INSERT INTO bounds SELECT * FROM src.bounds",
+		"INSERT INTO causes SELECT * FROM src.causes",
+		`INSERT INTO runs SELECT id, created, fen, variant, options, limits, version, status, filter, nodes, qs_nodes,
+			rows, max_ply, max_qs_ply, elapsed_ms, best_move, score, pv, depth FROM src.runs`,
+		"INSERT INTO iterations (run_id, iteration, root_id) SELECT run_id, iteration, root_id FROM src.iterations",
+		"INSERT INTO stats SELECT * FROM src.stats",
+		"INSERT INTO hotspots SELECT * FROM src.hotspots",
+		`INSERT INTO node_rows SELECT (run_id << 32) + id, up, size, info & 1099511627775, counts, alpha, beta, score,
+			stand_pat, move, best FROM src.node_rows ORDER BY run_id, id`,
+		"DETACH src",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			os.Remove(v1)
+			b.Fatalf("%v\n%s", err, q)
+		}
+	}
+	return v1, v2
+}
+
+// benchQuery is one question a user asks of a trace, in SQL over the
+// documented names.
+type benchQuery struct {
+	name   string
+	v1, v2 string  // the SQL in each layout ("" in v1: the same as v2)
+	args   []int64 // ?1.. values; -1 is replaced by a random node id per call
+	calls  int
+}
+
+// timeQuery runs q calls times (fewer once a call runs past the cap) and
+// returns the median time of a call, or the cap when a call did not finish.
+func timeQuery(db *sql.DB, q string, args []int64, calls int, ids []int64, rng *rand.Rand) (time.Duration, bool) {
+	const limit = 20 * time.Second
+	var times []time.Duration
+	for i := 0; i < calls; i++ {
+		var a []any
+		for _, v := range args {
+			if v == -1 {
+				v = ids[rng.Intn(len(ids))]
+			}
+			a = append(a, v)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), limit)
+		start := time.Now()
+		rows, err := db.QueryContext(ctx, q, a...)
+		if err == nil {
+			for rows.Next() {
+			}
+			err = rows.Err()
+			rows.Close()
+		}
+		d := time.Since(start)
+		cancel()
+		if err != nil {
+			return limit, false
+		}
+		times = append(times, d)
+		if d > 2*time.Second {
+			break
+		}
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	return times[len(times)/2], true
+}
+
+// BenchmarkQueryTimes prints the time of the questions of issue 12 through
+// the documented names, on schema version 1 (before) and this build's
+// schema (after), as bars: a self-join of nodes with their parents over a
+// 1M-node run, point and child lookups and a subtree range on a 10M-row
+// run, and the README's idioms. Run it alone:
+//
+//	go test ./trace -run '^$' -bench QueryTimes -benchtime 1x
+//
+// Calls that run past 20 s are stopped and shown as "> 20s".
+func BenchmarkQueryTimes(b *testing.B) {
+	v1, v2 := benchQueryFiles(b)
+	s, err := OpenReadOnly(v2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	// Random ids of run 2, and internal nodes for child lookups.
+	var ids, parents []int64
+	var subtreeID, subtreeEnd int64
+	rng := rand.New(rand.NewSource(1))
+	for len(parents) < 200 {
+		id := rng.Int63n(benchLookupNodes)
+		n, err := s.Node(context.Background(), 2, id)
+		if err != nil {
+			continue
+		}
+		ids = append(ids, id)
+		if n.SubtreeSize > 1 {
+			parents = append(parents, id)
+		}
+	}
+	// A subtree of 5,000 to 50,000 rows: down from the run node, always
+	// into the biggest child.
+	for n, err := s.Node(context.Background(), 2, 0); err == nil && n.SubtreeSize > 50000; {
+		kids, kerr := s.Children(context.Background(), 2, n.ID, BySize, 0, 1)
+		if kerr != nil || len(kids) == 0 {
+			break
+		}
+		n = kids[0]
+		subtreeID, subtreeEnd = n.ID, n.End()
+	}
+	queries := []benchQuery{
+		{name: "point lookup, 10M-row run", calls: 50, args: []int64{-1},
+			v2: "SELECT * FROM nodes WHERE run_id = 2 AND id = ?1"},
+		{name: "children of a node, 10M-row run", calls: 50, args: []int64{-1},
+			v2: "SELECT * FROM nodes WHERE run_id = 2 AND parent_id = ?1"},
+		{name: fmt.Sprintf("subtree by id range (%d rows)", subtreeEnd-subtreeID), calls: 10, args: []int64{subtreeID, subtreeEnd},
+			v2: "SELECT count(*), max(score) FROM nodes WHERE run_id = 2 AND id >= ?1 AND id < ?2"},
+		{name: "nodes joined to parents, 1M-node run", calls: 1,
+			v2: "SELECT count(*) FROM nodes c JOIN nodes p ON p.run_id = c.run_id AND p.id = c.parent_id WHERE c.run_id = 1 AND p.score = -c.score"},
+		{name: "idiom: QS nodes per QS ply (stats)", calls: 10,
+			v2: "SELECT value AS qs_ply, nodes FROM stats WHERE run_id = 2 AND dim = 'qs_ply' ORDER BY value"},
+		{name: "  the same, counted over nodes", calls: 1,
+			v1: "SELECT -depth AS qs_ply, count(*) FROM nodes WHERE run_id = 2 AND kind = 'qs' GROUP BY 1",
+			v2: "SELECT qs_ply, count(*) FROM nodes WHERE run_id = 2 AND qs_ply IS NOT NULL GROUP BY qs_ply"},
+		{name: "idiom: the biggest QS trees", calls: 5,
+			v2: `SELECT n.id, n.subtree_size, n.ply FROM hotspots h JOIN nodes n ON n.run_id = h.run_id AND n.id = h.node_id
+				WHERE h.run_id = 2 AND h.rank_by = 'size' ORDER BY h.rank LIMIT 20`},
+		{name: "idiom: |score - stand_pat| > 300", calls: 3,
+			v2: "SELECT count(*) FROM nodes WHERE run_id = 2 AND abs(score - stand_pat) > 300"},
+	}
+	open := func(p string) *sql.DB {
+		db, err := sql.Open("sqlite3", "file:"+p+"?mode=ro")
+		if err != nil {
+			b.Fatal(err)
+		}
+		db.SetMaxOpenConns(1)
+		return db
+	}
+	db1, db2 := open(v1), open(v2)
+	defer db1.Close()
+	defer db2.Close()
+	fmt.Printf("\nquery times through nodes/runs/stats/hotspots, median of calls (schema 1 = before, %d = after)\n", SchemaVersion())
+	bar := func(d time.Duration) string {
+		// One '#' per factor of 10 above 10 µs, in quarters.
+		n := int(math.Round(4 * math.Log10(float64(d)/float64(10*time.Microsecond))))
+		return strings.Repeat("#", max(n, 1))
+	}
+	for _, q := range queries {
+		qv1 := q.v1
+		if qv1 == "" {
+			qv1 = q.v2
+		}
+		pick := ids
+		if strings.Contains(q.name, "children") {
+			pick = parents
+		}
+		b1, ok1 := timeQuery(db1, qv1, q.args, q.calls, pick, rng)
+		b2, ok2 := timeQuery(db2, q.v2, q.args, q.calls, pick, rng)
+		show := func(d time.Duration, ok bool) string {
+			if !ok {
+				return "> " + d.String()
+			}
+			return d.Round(10 * time.Microsecond).String()
+		}
+		fmt.Printf("%-42s before %-12s %s\n%-42s after  %-12s %s  (%.0fx)\n", q.name, show(b1, ok1), bar(b1), "", show(b2, ok2), bar(b2),
+			float64(b1)/float64(b2))
+	}
+	b.ReportMetric(0, "ns/op")
+}

@@ -1,0 +1,286 @@
+package trace
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// copyFixtureV1 copies testdata/v1.trace (three runs written by Horizon
+// before schema version 2: captures and see at depth 2, none with
+// --last-iteration) into a temp dir.
+func copyFixtureV1(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("testdata/v1.trace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "v1.trace")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// readAll reads everything a reader would from every run of s.
+func readAll(t *testing.T, s *Store) map[int64][]Node {
+	t.Helper()
+	ctx := context.Background()
+	runs, err := s.Runs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int64][]Node{}
+	for _, r := range runs {
+		nodes := allNodes(t, s, r.ID)
+		if int64(len(nodes)) != r.Rows {
+			t.Errorf("run %d: %d rows read, the run says %d", r.ID, len(nodes), r.Rows)
+		}
+		checkTreeShape(t, nodes)
+		if _, err := s.Stats(ctx, r.ID); err != nil {
+			t.Error(err)
+		}
+		if _, err := s.Hotspots(ctx, r.ID, HotspotBySize, 5); err != nil {
+			t.Error(err)
+		}
+		for _, n := range nodes[:min(len(nodes), 50)] {
+			if _, err := s.Children(ctx, r.ID, n.ID, BySearch, 0, 0); err != nil {
+				t.Error(err)
+			}
+			if _, err := s.Path(ctx, r.ID, n.ID); err != nil {
+				t.Error(err)
+			}
+		}
+		out[r.ID] = nodes
+	}
+	return out
+}
+
+// TestV1ReadOnly: a version 1 trace opens read-only, every query works,
+// QS plies are derived (-depth), and the file is not changed at all.
+func TestV1ReadOnly(t *testing.T) {
+	p := copyFixtureV1(t)
+	before, _ := os.ReadFile(p)
+	s, err := OpenReadOnly(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := readAll(t, s)
+	if len(nodes) != 3 {
+		t.Fatalf("%d runs, want 3", len(nodes))
+	}
+	qs := 0
+	for _, n := range nodes[1] {
+		if n.Kind == engine.KindQS {
+			qs++
+			if n.QSPly != -n.Depth {
+				t.Fatalf("v1 QS node %d: QS ply %d, depth %d", n.ID, n.QSPly, n.Depth)
+			}
+		} else if n.QSPly != -1 {
+			t.Fatalf("v1 node %d outside QS has QS ply %d", n.ID, n.QSPly)
+		}
+	}
+	if qs == 0 {
+		t.Fatal("no QS nodes in the fixture")
+	}
+	s.Close()
+	// Open (read-write) does not change the file either until a run is
+	// recorded.
+	s, err = Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAll(t, s)
+	s.Close()
+	after, _ := os.ReadFile(p)
+	if !bytes.Equal(before, after) {
+		t.Error("reading a version 1 trace changed the file")
+	}
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+		if _, err := os.Stat(p + suffix); err == nil {
+			t.Errorf("reading left %s behind", suffix)
+		}
+	}
+}
+
+// TestV1UpgradeOnWrite: recording into a version 1 trace upgrades it, and
+// the old runs read back the same.
+func TestV1UpgradeOnWrite(t *testing.T) {
+	p := copyFixtureV1(t)
+	s, err := OpenReadOnly(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := readAll(t, s)
+	s.Close()
+
+	w, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, mem := record(t, w, 5, 3, RecordOptions{}, nil)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = OpenReadOnly(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.version != SchemaVersion() {
+		t.Fatalf("schema version %d after a write, want %d", s.version, SchemaVersion())
+	}
+	now := readAll(t, s)
+	for id, nodes := range old {
+		if len(now[id]) != len(nodes) {
+			t.Fatalf("run %d: %d rows after the upgrade, %d before", id, len(now[id]), len(nodes))
+		}
+		for i := range nodes {
+			if now[id][i] != nodes[i] {
+				t.Fatalf("run %d node %d changed in the upgrade:\n%+v\n%+v", id, nodes[i].ID, nodes[i], now[id][i])
+			}
+		}
+	}
+	if got := now[run]; len(got) != len(mem.nodes) {
+		t.Errorf("new run: %d rows, want %d", len(got), len(mem.nodes))
+	}
+	var v int
+	s.db.QueryRow("SELECT count(*) FROM nodes WHERE run_id = 1 AND qs_ply IS NOT NULL AND qs_ply <> -depth").Scan(&v)
+	if v != 0 {
+		t.Errorf("%d upgraded QS nodes have qs_ply <> -depth", v)
+	}
+}
+
+// TestV1FailedUpgrade: an upgrade that fails half-way leaves the file
+// exactly as it was.
+func TestV1FailedUpgrade(t *testing.T) {
+	p := copyFixtureV1(t)
+	before, _ := os.ReadFile(p)
+	w, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.upgradeHook = func() error { return errors.New("injected failure") }
+	_, err = w.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{})
+	if err == nil {
+		t.Fatal("the injected failure was not reported")
+	}
+	t.Log(err)
+	w.Close()
+	after, _ := os.ReadFile(p)
+	if !bytes.Equal(before, after) {
+		t.Error("a failed upgrade changed the file")
+	}
+	s, err := OpenReadOnly(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.version != 1 {
+		t.Errorf("schema version %d after a failed upgrade", s.version)
+	}
+	readAll(t, s)
+}
+
+// TestV1KilledUpgrade kills a process in the middle of the upgrade (inside
+// its transaction, after every table is copied) and checks that the next
+// open finds the file as it was, byte for byte.
+func TestV1KilledUpgrade(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a subprocess")
+	}
+	p := copyFixtureV1(t)
+	before, _ := os.ReadFile(p)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperUpgradeAndHang$")
+	cmd.Env = append(os.Environ(), "HORIZON_UPGRADE_HANG="+p)
+	out := &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The helper creates this file once its upgrade is inside the
+	// transaction.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(p + ".hanging"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the helper never reached the upgrade:\n%s", out)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if mid, _ := os.ReadFile(p); bytes.Equal(mid, before) {
+		t.Log("the killed upgrade had not written into the file yet")
+	}
+	// A hot journal is left; the next read-write open rolls it back.
+	s, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAll(t, s)
+	s.Close()
+	after, _ := os.ReadFile(p)
+	if !bytes.Equal(before, after) {
+		t.Error("a killed upgrade changed the file")
+	}
+}
+
+// TestHelperUpgradeAndHang is TestV1KilledUpgrade's subprocess.
+func TestHelperUpgradeAndHang(t *testing.T) {
+	p := os.Getenv("HORIZON_UPGRADE_HANG")
+	if p == "" {
+		t.Skip("a helper for TestV1KilledUpgrade")
+	}
+	w, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A tiny page cache makes SQLite write changed pages into the file
+	// before the commit (their originals saved in the journal), so the
+	// kill leaves a changed file and a hot journal to roll back.
+	w.db.SetMaxOpenConns(1)
+	if _, err := w.db.Exec("PRAGMA cache_size=2"); err != nil {
+		t.Fatal(err)
+	}
+	w.upgradeHook = func() error {
+		os.WriteFile(p+".hanging", nil, 0o644)
+		time.Sleep(time.Minute)
+		return nil
+	}
+	w.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{})
+}
+
+// TestV1TwoWriters: two writers open the same version 1 trace; the first
+// to record upgrades it, the second finds it upgraded and records too.
+func TestV1TwoWriters(t *testing.T) {
+	p := copyFixtureV1(t)
+	a, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ra, _ := record(t, a, 1, 2, RecordOptions{}, nil)
+	rb, _ := record(t, b, 2, 2, RecordOptions{}, nil)
+	for _, s := range []*Store{a, b} {
+		runs, err := s.Runs(context.Background())
+		if err != nil || len(runs) != 5 || runs[3].ID != ra || runs[4].ID != rb {
+			t.Errorf("runs: %v, %v", runs, err)
+		}
+	}
+}
