@@ -14,15 +14,26 @@ import (
 )
 
 // copyFixtureV1 copies testdata/v1.trace (three runs written by Horizon
-// before schema version 2: captures and see at depth 2, none with
+// with schema version 1: captures and see at depth 2, none with
 // --last-iteration) into a temp dir.
-func copyFixtureV1(t *testing.T) string {
+func copyFixtureV1(t *testing.T) string { return copyFixture(t, "v1.trace") }
+
+// oldFixtures are traces written by earlier Horizons: v1.trace (schema 1,
+// three runs) and v2.trace (schema 2, the same node layout with the run
+// columns of other engines; captures and see at depth 2).
+var oldFixtures = []struct {
+	name    string
+	version int
+	runs    int
+}{{"v1.trace", 1, 3}, {"v2.trace", 2, 2}}
+
+func copyFixture(t *testing.T, name string) string {
 	t.Helper()
-	data, err := os.ReadFile("testdata/v1.trace")
+	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), "v1.trace")
+	p := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -63,57 +74,70 @@ func readAll(t *testing.T, s *Store) map[int64][]Node {
 	return out
 }
 
-// TestV1ReadOnly: a version 1 trace opens read-only, every query works,
-// QS plies are derived (-depth), and the file is not changed at all.
+// TestV1ReadOnly: traces of schema versions 1 and 2 open read-only, every
+// query works, QS plies are derived (-depth), and the file is not changed
+// at all.
 func TestV1ReadOnly(t *testing.T) {
-	p := copyFixtureV1(t)
-	before, _ := os.ReadFile(p)
-	s, err := OpenReadOnly(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nodes := readAll(t, s)
-	if len(nodes) != 3 {
-		t.Fatalf("%d runs, want 3", len(nodes))
-	}
-	qs := 0
-	for _, n := range nodes[1] {
-		if n.Kind == engine.KindQS {
-			qs++
-			if n.QSPly != -n.Depth {
-				t.Fatalf("v1 QS node %d: QS ply %d, depth %d", n.ID, n.QSPly, n.Depth)
+	for _, f := range oldFixtures {
+		t.Run(f.name, func(t *testing.T) {
+			p := copyFixture(t, f.name)
+			before, _ := os.ReadFile(p)
+			s, err := OpenReadOnly(p)
+			if err != nil {
+				t.Fatal(err)
 			}
-		} else if n.QSPly != -1 {
-			t.Fatalf("v1 node %d outside QS has QS ply %d", n.ID, n.QSPly)
-		}
-	}
-	if qs == 0 {
-		t.Fatal("no QS nodes in the fixture")
-	}
-	s.Close()
-	// Open (read-write) does not change the file either until a run is
-	// recorded.
-	s, err = Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readAll(t, s)
-	s.Close()
-	after, _ := os.ReadFile(p)
-	if !bytes.Equal(before, after) {
-		t.Error("reading a version 1 trace changed the file")
-	}
-	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
-		if _, err := os.Stat(p + suffix); err == nil {
-			t.Errorf("reading left %s behind", suffix)
-		}
+			if s.version != f.version {
+				t.Fatalf("schema version %d, want %d", s.version, f.version)
+			}
+			nodes := readAll(t, s)
+			if len(nodes) != f.runs {
+				t.Fatalf("%d runs, want %d", len(nodes), f.runs)
+			}
+			qs := 0
+			for _, n := range nodes[1] {
+				if n.Kind == engine.KindQS {
+					qs++
+					if n.QSPly != -n.Depth {
+						t.Fatalf("old QS node %d: QS ply %d, depth %d", n.ID, n.QSPly, n.Depth)
+					}
+				} else if n.QSPly != -1 {
+					t.Fatalf("old node %d outside QS has QS ply %d", n.ID, n.QSPly)
+				}
+			}
+			if qs == 0 {
+				t.Fatal("no QS nodes in the fixture")
+			}
+			s.Close()
+			// Open (read-write) does not change the file either until a run
+			// is recorded.
+			s, err = Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			readAll(t, s)
+			s.Close()
+			after, _ := os.ReadFile(p)
+			if !bytes.Equal(before, after) {
+				t.Error("reading an old trace changed the file")
+			}
+			for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+				if _, err := os.Stat(p + suffix); err == nil {
+					t.Errorf("reading left %s behind", suffix)
+				}
+			}
+		})
 	}
 }
 
-// TestV1UpgradeOnWrite: recording into a version 1 trace upgrades it, and
-// the old runs read back the same.
+// TestV1UpgradeOnWrite: recording into a trace of schema version 1 or 2
+// upgrades it, and the old runs read back the same.
 func TestV1UpgradeOnWrite(t *testing.T) {
-	p := copyFixtureV1(t)
+	for _, f := range oldFixtures {
+		t.Run(f.name, func(t *testing.T) { testUpgradeOnWrite(t, copyFixture(t, f.name)) })
+	}
+}
+
+func testUpgradeOnWrite(t *testing.T, p string) {
 	s, err := OpenReadOnly(p)
 	if err != nil {
 		t.Fatal(err)
