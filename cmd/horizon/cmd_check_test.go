@@ -26,6 +26,9 @@ func TestCheckCommand(t *testing.T) {
 	if code != 0 || strings.Count(out, "no violations") != 3 {
 		t.Fatalf("clean trace: exit %d\n%s%s", code, out, errOut)
 	}
+	if !strings.Contains(out, "SQLite integrity check ok") {
+		t.Errorf("check does not report SQLite's integrity check:\n%s", out)
+	}
 
 	// Damage one row: a QS node with children claims a better score.
 	st, err := trace.OpenReadOnly(file)
