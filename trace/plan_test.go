@@ -33,6 +33,8 @@ func queryPlan(t *testing.T, s *Store, q string, args ...any) []string {
 func TestQueriesSeek(t *testing.T) {
 	s2, _ := mustCreate(t)
 	defer s2.Close()
+	defer func(n int64) { parentIndexMinRows = n }(parentIndexMinRows)
+	parentIndexMinRows = 1 // index the small run too
 	record(t, s2, 1, 3, RecordOptions{}, nil)
 	s1 := openFixtureV1(t)
 	defer s1.Close()

@@ -57,6 +57,13 @@ var queries2 = func() nodeQueries {
 	}
 }()
 
+// parentIndexMinRows is the smallest run that gets a parent index. Building
+// one reads the whole node table (SQLite fills a partial index by a full
+// scan, about 30 ns a row), which a file of many small runs (a compare
+// sweep) would pay once per run; a run below this size answers a lookup by
+// parent_id by reading its own rows through the key, in a few milliseconds.
+var parentIndexMinRows int64 = 100_000 // a var: tests lower it
+
 // parentIndexSQL creates run's parent index: node_parent_<run> on
 // (id - up), the expression nodes.parent_id is, for the run's rows only.
 // The run id is an integer this package owns.

@@ -530,7 +530,7 @@ func (r *Recorder) Finish(res Result) error {
 			err = terr
 		}
 	}
-	if err == nil {
+	if err == nil && r.committed >= parentIndexMinRows {
 		// The run's parent index, built sorted in one pass now that its
 		// rows are all in (see parentIndexSQL). Without it only users'
 		// SQL on nodes.parent_id is slower; a failure here (a full disk)

@@ -405,7 +405,7 @@ func (s *Store) migrate(ctx context.Context, from int) error {
 // parentIndexes creates the parent index of every run in the file (see
 // parentIndexSQL), for a file upgraded from the old node layout.
 func parentIndexes(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, "SELECT id FROM runs")
+	rows, err := tx.QueryContext(ctx, "SELECT id FROM runs WHERE rows >= ?", parentIndexMinRows)
 	if err != nil {
 		return err
 	}
