@@ -150,7 +150,7 @@ func (e *ended) Run(ctx context.Context, id int64) (trace.Run, error) {
 func (e *ended) Node(ctx context.Context, run, id int64) (trace.Node, error) {
 	n, err := e.Store.Node(ctx, run, id)
 	if id == 0 {
-		n.Incomplete, n.SubtreeSize = true, 1<<32-1
+		n.Incomplete, n.Open, n.SubtreeSize = true, true, 1<<32-1
 	}
 	return n, err
 }
@@ -165,7 +165,7 @@ func TestHeaderRecorderGone(t *testing.T) {
 		not    string
 	}{
 		{trace.StatusRunning, "being recorded", "ended without"},
-		{trace.Status("abandoned"), "ended without closing", "being recorded"},
+		{trace.StatusAbandoned, "ended without closing", "being recorded"},
 		{trace.StatusFailed, "ended without closing", "being recorded"},
 	} {
 		t.Run(string(tc.status), func(t *testing.T) {
