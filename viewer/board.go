@@ -163,6 +163,10 @@ func wrap(text string, width int) []string {
 	return lines
 }
 
+// detailLabelW is the width of the details pane's label column, the gap
+// to the value included: a label must be shorter.
+const detailLabelW = 10
+
 // detailLine is a label and its value in the details pane.
 type detailLine struct {
 	label, value string
@@ -251,7 +255,7 @@ func (m *Model) details(p *pane) []detailLine {
 	}
 	add("subtree", "%s", size)
 	if n.Incomplete && !stillOpen(n) {
-		out = append(out, detailLine{"incomplete", "still open when the search stopped", st.errMsg})
+		out = append(out, detailLine{"stopped", "while this node was open: incomplete, its score and counts are of a partial search", st.errMsg})
 	}
 	if in.qsRoot >= 0 && in.qsRoot < len(in.path) {
 		root := in.path[in.qsRoot]
@@ -307,7 +311,7 @@ func (m *Model) drawDetails(s tcell.Screen, r rect) {
 	if r.h <= 0 || r.w <= 10 {
 		return
 	}
-	const lw = 10
+	const lw = detailLabelW
 	y := r.y
 	for _, d := range m.details(m.cur()) {
 		vals := wrap(d.value, r.w-lw-2)

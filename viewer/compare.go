@@ -157,7 +157,9 @@ func (m *Model) follow() error {
 	lead := m.cur()
 	fol := m.other(lead)
 	lead.partner, fol.partner = map[int64]int64{}, map[int64]int64{}
-	fol.lost = ""
+	// Either pane may have lost its way while it followed: after Tab the
+	// one that lost it leads, and its old note is no longer true.
+	lead.lost, fol.lost = "", ""
 	if lead.sel == nil || lead.sel.err != nil || len(lead.sel.path) == 0 {
 		return nil
 	}

@@ -759,8 +759,14 @@ func (m *Model) reload() error {
 		p.hot, p.hotGr, p.sel = nil, nil, nil
 		p.hotGen++
 	}
-	r := m.cur().t.run
-	m.setMsg("reloaded: run %d %s, %s rows", r.ID, r.Status, commas(max(r.Rows, m.cur().t.runNode.SubtreeSize)))
+	t := m.cur().t
+	if stillOpen(t.runNode) {
+		// The run node is the recorder's stand-in: its size is a
+		// placeholder, not a count.
+		m.setMsg("reloaded: run %d %s, still being recorded (r again shows more)", t.run.ID, t.run.Status)
+		return nil
+	}
+	m.setMsg("reloaded: run %d %s, %s rows", t.run.ID, t.run.Status, commas(max(t.run.Rows, t.runNode.SubtreeSize)))
 	return nil
 }
 

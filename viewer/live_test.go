@@ -77,6 +77,13 @@ func TestLiveTrace(t *testing.T) {
 	}
 	rig.run("j", "j", "l") // browse what is there
 
+	// r while the run is being recorded: the run node is a stand-in whose
+	// size is not known, and the message must not print it as a count.
+	rig.run("r")
+	if msg := rig.m.msg; !strings.Contains(msg, "reloaded") || !strings.Contains(msg, "being recorded") || strings.Contains(msg, "4,294,967,295") {
+		t.Errorf("r on a run being recorded says %q", msg)
+	}
+
 	// Hotspots of a running run are ranked in the background (every row is
 	// read); the key takes effect when they arrive.
 	rig.m.post = rig.s.PostEvent

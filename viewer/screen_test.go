@@ -427,3 +427,48 @@ func TestCompareDifferentPositions(t *testing.T) {
 		t.Errorf("comparing runs of different positions should be refused with a message:\n%s", r.text())
 	}
 }
+
+// TestCompareTabForgetsLost: after Tab the pane that led and lost its way
+// leads no more; once the cursor is on a node both runs have (g: the
+// run), neither pane may still say the other run did not search a move.
+func TestCompareTabForgetsLost(t *testing.T) {
+	st := openFixture(t)
+	r := newRig(t, st, 170, 40, Options{Run: 1})
+	r.run("v", "=", "j", "<Enter>")
+	if len(r.m.panes) != 2 {
+		t.Fatal("compare mode did not open")
+	}
+	lost := func() bool { return r.m.panes[0].lost != "" || r.m.panes[1].lost != "" }
+	if !lost() {
+		// Walk the PV's neighbourhood until a node of run 1 has no
+		// counterpart in run 2, as the user's Bxa6 had.
+		for i := 0; i < 200 && !lost(); i++ {
+			r.run("k")
+		}
+		if !lost() {
+			t.Skip("no node of run 1 near its PV lacks a counterpart in run 2")
+		}
+	}
+	r.run("<Tab>", "g")
+	if strings.Contains(r.text(), "did not search") || lost() {
+		t.Errorf("on the run node, which both runs have, a pane still says a move was not searched:\n%s", r.text())
+	}
+}
+
+// TestDetailLabelsFit: every label of the details pane is narrower than
+// its column, so a value never runs into it ("incompletestill open").
+func TestDetailLabelsFit(t *testing.T) {
+	st := openFixture(t)
+	r := newRig(t, st, 170, 45, Options{Run: 1})
+	r.run("v", "=", "j", "<Enter>")
+	p := r.m.cur()
+	for _, incomplete := range []bool{false, true} {
+		p.sel.node.Incomplete = incomplete
+		for _, d := range r.m.details(p) {
+			if len([]rune(d.label)) >= detailLabelW {
+				t.Errorf("label %q (incomplete=%v) fills the %d-wide label column: the value %q runs into it",
+					d.label, incomplete, detailLabelW, d.value)
+			}
+		}
+	}
+}
