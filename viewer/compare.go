@@ -120,33 +120,6 @@ func (m *Model) other(p *pane) *pane {
 	return m.panes[0]
 }
 
-// diffNodes marks the columns in which two nodes differ.
-func diffNodes(a, b trace.Node) diffMask {
-	var d diffMask
-	if a.Kind != b.Kind {
-		d |= 1 << colKind
-	}
-	if a.Depth != b.Depth || a.QSLevel != b.QSLevel {
-		d |= 1 << colDepth
-	}
-	if a.Alpha != b.Alpha || a.Beta != b.Beta {
-		d |= 1 << colWindow
-	}
-	if a.HasStandPat != b.HasStandPat || (a.HasStandPat && a.StandPat != b.StandPat) {
-		d |= 1 << colStand
-	}
-	if a.Score != b.Score || a.Bound != b.Bound {
-		d |= 1 << colScore
-	}
-	if a.Cause != b.Cause || a.CutIndex != b.CutIndex {
-		d |= 1 << colCause
-	}
-	if a.SubtreeSize != b.SubtreeSize {
-		d |= 1 << colSize
-	}
-	return d
-}
-
 // follow makes the other pane select the node that lines up with the
 // focused pane's selection, opening the path to it; where the other run
 // has no such node it stops at the deepest one it has.

@@ -188,13 +188,6 @@ func (m *Model) runIndex(id int64) int {
 	return 0
 }
 
-// footerKeys are the keys listed at the bottom in the tree.
-var footerKeys = [][2]string{
-	{"?", "help"}, {"q", "quit"}, {"jk", "move"}, {"hl", "close/open"}, {"n", "hotspot"},
-	{"v", "PV"}, {"/", "path"}, {":", "node"}, {"f", "find"}, {"s", "sort"}, {"m", "min size"},
-	{"Q", "QS only"}, {"!", "cutoffs"}, {"*", "heaviest"}, {"y", "copy FEN"},
-}
-
 func (m *Model) drawFooter(s tcell.Screen, w, y int) {
 	wr := m.writer(s, 0, y, w)
 	switch {
@@ -216,65 +209,15 @@ func (m *Model) drawFooter(s tcell.Screen, w, y int) {
 		return
 	}
 	s.HideCursor()
-	keys := footerKeys
-	switch m.mode {
-	case modeHelp:
-		keys = [][2]string{{"jk", "scroll"}, {"esc", "close"}, {"q", "quit"}}
-	case modeRuns:
-		keys = [][2]string{{"jk", "move"}, {"enter", "open"}, {"esc", "close"}}
-	case modeHotspots:
-		keys = [][2]string{{"jk", "move"}, {"enter", "go"}, {"g", "size/growth"}, {"esc", "close"}}
-	default:
-		if len(m.panes) == 2 {
-			keys = append([][2]string{{"tab", "other run"}, {"=", "end compare"}}, keys...)
-		} else if m.lay.w < wideAt {
-			keys = append(keys[:2:2], append([][2]string{{"i", "board"}}, keys[2:]...)...)
-		}
-	}
 	wr.put(" ", m.st.footer)
-	for _, k := range keys {
-		if wr.x+len(k[0])+len(k[1])+2 > wr.end {
+	for _, k := range m.footer(m.keyTable()) {
+		if wr.x+len(k.foot)+len(k.footDesc)+2 > wr.end {
 			break
 		}
-		wr.put(k[0], m.st.footer.Bold(true))
-		wr.put(" "+k[1]+"  ", m.st.footer)
+		wr.put(k.foot, m.st.footer.Bold(true))
+		wr.put(" "+k.footDesc+"  ", m.st.footer)
 	}
 	wr.fill(m.st.footer)
-}
-
-// column ids of the tree pane, in screen order.
-const (
-	colKind = iota
-	colDepth
-	colWindow
-	colStand
-	colScore
-	colCause
-	colSize
-	colPct
-	colBar
-	numCols
-)
-
-var colTitles = [numCols]string{"kind", "d/q", "window", "stand", "score", "cause", "nodes", "%", "share"}
-var colWidths = [numCols]int{5, 5, 13, 6, 7, 10, 5, 3, 5}
-
-// colPriority lists the columns in the order they are given space.
-var colPriority = []int{colScore, colSize, colKind, colDepth, colCause, colBar, colStand, colWindow, colPct}
-
-// minTree is the width kept for indentation, marker and move.
-const minTree = 16
-
-// columns picks the columns that fit in width w, in priority order.
-func columns(w int) (show [numCols]bool, used int) {
-	for _, c := range colPriority {
-		if w-used-colWidths[c]-1 < minTree {
-			break
-		}
-		show[c] = true
-		used += colWidths[c] + 1
-	}
-	return show, used
 }
 
 func (m *Model) drawPanes(s tcell.Screen, r rect) {
@@ -310,16 +253,10 @@ func (m *Model) drawTree(s tcell.Screen, p *pane, r rect, focused bool) {
 		hs = hs.Bold(true)
 	}
 	wr.put(padRight(clip(head, treeW, m.g.ellipsis), treeW), hs)
-	for c := 0; c < numCols; c++ {
-		if !show[c] {
-			continue
-		}
-		wr.put(" ", hs)
-		title := clip(colTitles[c], colWidths[c], "")
-		if c == colKind || c == colCause || c == colBar {
-			wr.put(padRight(title, colWidths[c]), hs)
-		} else {
-			wr.put(padLeft(title, colWidths[c]), hs)
+	for c, col := range treeColumns {
+		if show[c] {
+			wr.put(" ", hs)
+			wr.put(col.fit(col.title, ""), hs)
 		}
 	}
 	wr.fill(hs)
@@ -369,9 +306,6 @@ func usesLevels(r trace.Run) bool {
 	}
 	return r.Variant == "threshold"
 }
-
-// diffMask has a bit per column that differs from the other run.
-type diffMask uint16
 
 func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCols]bool, r ref, isCursor, focused bool, levels bool) {
 	t := p.t
@@ -464,66 +398,23 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 	for wr.x < x+treeW {
 		wr.put(" ", cursorStyle(st.base))
 	}
-	cell := func(c int, text string, base tcell.Style, left bool) {
+	rc := &rowCell{n: n, open: stillOpen(n), levels: levels, share: -1, moveStyle: moveStyle}
+	if parentSize > 0 {
+		rc.share = float64(sizeOf(n)) / float64(parentSize)
+	}
+	for c, col := range treeColumns {
 		if !show[c] {
-			return
+			continue
 		}
+		text, sty := col.cell(m, rc)
 		wr.put(" ", cursorStyle(st.base))
-		text = clip(text, colWidths[c], m.g.ellipsis)
-		if left {
-			text = padRight(text, colWidths[c])
-		} else {
-			text = padLeft(text, colWidths[c])
-		}
-		sty := cursorStyle(base)
 		if diff&(1<<c) != 0 {
 			sty = st.diff
+		} else {
+			sty = cursorStyle(sty)
 		}
-		wr.put(text, sty)
+		wr.put(col.fit(text, m.g.ellipsis), sty)
 	}
-	cell(colKind, kindLabel(n), moveStyle, true)
-	cell(colDepth, depthLabel(n, levels), st.base, false)
-	cell(colWindow, m.g.fmtWindow(n), st.base, false)
-	stand := ""
-	if n.HasStandPat {
-		stand = m.g.fmtScore(n.StandPat)
-	}
-	cell(colStand, stand, st.base, false)
-	scoreStyle := st.base
-	switch n.Bound {
-	case engine.BoundExact:
-		scoreStyle = st.exact
-	case engine.BoundLower:
-		scoreStyle = st.beta
-	}
-	result, cause, size := m.g.fmtResult(n), m.g.causeLabel(n), fmtCount(n.SubtreeSize)
-	if stillOpen(n) {
-		result, cause, size, scoreStyle = m.g.ellipsis, "running", "open", st.dim
-	}
-	cell(colScore, result, scoreStyle, false)
-	causeStyle := st.cut
-	switch n.Cause {
-	case engine.CauseBeta:
-		causeStyle = st.beta
-	case engine.CauseStandPat:
-		causeStyle = st.standPat
-	}
-	cell(colCause, cause, causeStyle, true)
-	cell(colSize, size, st.base, false)
-	share := 0.0
-	if parentSize > 0 {
-		share = float64(sizeOf(n)) / float64(parentSize)
-	}
-	pct := ""
-	if parentSize > 0 && !stillOpen(n) {
-		pct = strconv.Itoa(int(share*100 + 0.5))
-	}
-	cell(colPct, pct, st.base, false)
-	bar := ""
-	if parentSize > 0 && !stillOpen(n) {
-		bar = m.g.shareBar(share, colWidths[colBar])
-	}
-	cell(colBar, bar, moveStyle, true)
 	wr.fill(cursorStyle(st.base))
 }
 

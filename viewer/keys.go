@@ -2,62 +2,162 @@ package viewer
 
 import (
 	"fmt"
-	"strconv"
+	"sort"
 	"strings"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/horizonqs/horizon/engine"
-	"github.com/horizonqs/horizon/trace"
 )
 
-// helpKeys is the help screen: every key, grouped. Keep it in step with
-// handleTreeKey.
-var helpKeys = []struct{ keys, what string }{
-	{"", "Moving"},
-	{"j k  ↓ ↑", "next / previous row"},
-	{"l  →", "open the node; on an open node, go to its first child"},
-	{"h  ←", "close the node; on a closed node, go to its parent"},
-	{"enter  space", "open or close the node"},
-	{"p  backspace", "go to the parent"},
-	{"g G  home end", "first / last row"},
-	{"pgdn pgup  ^f ^b", "next / previous screen (^d ^u: half a screen)"},
-	{"c", "close everything"},
-	{"mouse", "click selects (on the marker: opens or closes), wheel scrolls"},
-	{"", "Finding"},
-	{"n N", "next / previous hotspot: the biggest QS trees first"},
-	{"H", "hotspot list (g there: rank full-width nodes by growth)"},
-	{"*", "follow the heaviest child down from the node to a leaf"},
-	{"v", "the principal variation of the last iteration"},
-	{"/", "go to a move path from the root, e.g. e4 e5 Nf3 (+Nf3 Nc6: from the node)"},
-	{": #", "go to a node id"},
-	{"f", "find a child of the node by its move (; finds the next with the same move)"},
-	{"", "Showing"},
-	{"s", "sort children by search order or by subtree size"},
-	{"m", "hide subtrees under N nodes"},
-	{"Q", "only QS nodes (and the nodes above them)"},
-	{"!", "only cutoff nodes (and the nodes above them)"},
-	{"u", "moves in SAN or UCI"},
-	{"a", "ASCII or Unicode"},
-	{"b", "flip the board"},
-	{"i", "board and details (narrow screens)"},
-	{"y", "copy the FEN of the node to the clipboard (OSC 52)"},
-	{"", "Runs"},
-	{"R", "pick another run of the file"},
-	{"=", "compare with another run side by side (tab: switch the leading pane)"},
-	{"r", "reload the file (a trace still being recorded)"},
-	{"?", "this help"},
-	{"^l", "redraw the screen"},
-	{"q  ^c", "quit (the FEN of the node is printed)"},
-	{"", "Columns"},
-	{"kind", "run, root (iteration), pv, nonpv (null window), qs"},
-	{"d/q", "remaining depth (d3), or QS ply past the horizon (q2) and level (L1)"},
-	{"window", "[alpha,beta] on entry"},
-	{"stand", "stand pat: the static eval a QS node stood on"},
-	{"score", "=exact  ≥ fail high (lower bound)  ≤ fail low (upper bound)  #N mate"},
-	{"cause", "why the node stopped: beta@k (move k failed high), standpat, delta, see, tt, ..."},
-	{"nodes", "subtree size, and its share of the parent's subtree"},
-	{"marks", "▸ closed  ▾ open  * incomplete  ≠ result differs from the other run  + only in this run"},
+// The keys of each mode are one table of keyActions, after k9s's
+// KeyActions: the table drives dispatch, the ? help screen and the footer,
+// so none of the three can drift from the others.
+
+// keyAction is one line of the help screen: the keys bound on it, what
+// each does, and how the footer names it.
+type keyAction struct {
+	binds []binding // empty for a section heading or a help-only line
+	label string    // the key column of a help-only line (binds empty)
+	desc  string    // what the keys do; a section heading when binds and label are empty
+	// foot and footDesc name the line in the footer ("" keeps it out);
+	// footAt orders the footer.
+	foot, footDesc string
+	footAt         int
+	// when, if set, says whether the keys are bound (and shown in the
+	// footer) in the model's current state; footWhen, whether the footer
+	// names them.
+	when, footWhen func(m *Model) bool
+}
+
+// binding is a set of keys with one effect. keys are shown in the help
+// screen; also are bound too but not shown (control-key synonyms the
+// description mentions, or none at all).
+type binding struct {
+	keys, also []string
+	do         func(m *Model)
+}
+
+// keyID names a key as tcell reports it: a rune, or a special key.
+type keyID struct {
+	key tcell.Key
+	r   rune
+}
+
+func eventID(ev *tcell.EventKey) keyID {
+	if ev.Key() == tcell.KeyRune {
+		return keyID{tcell.KeyRune, ev.Rune()}
+	}
+	return keyID{ev.Key(), 0}
+}
+
+// namedKeys are the key names a table may use besides single characters;
+// the names are what the help screen shows.
+var namedKeys = map[string][]tcell.Key{
+	"↓": {tcell.KeyDown}, "↑": {tcell.KeyUp}, "→": {tcell.KeyRight}, "←": {tcell.KeyLeft},
+	"enter": {tcell.KeyEnter}, "esc": {tcell.KeyEscape}, "tab": {tcell.KeyTab}, "backtab": {tcell.KeyBacktab},
+	"backspace": {tcell.KeyBackspace, tcell.KeyBackspace2},
+	"home":      {tcell.KeyHome}, "end": {tcell.KeyEnd}, "pgdn": {tcell.KeyPgDn}, "pgup": {tcell.KeyPgUp},
+}
+
+// keyIDs turns a key name into what tcell reports for it: a single
+// character, "space", "^x" for control keys, or one of namedKeys. A bad
+// name in a table is a programming error, caught by the tests.
+func keyIDs(name string) []keyID {
+	if ks, ok := namedKeys[name]; ok {
+		ids := make([]keyID, len(ks))
+		for i, k := range ks {
+			ids[i] = keyID{k, 0}
+		}
+		return ids
+	}
+	r := []rune(name)
+	switch {
+	case name == "space":
+		return []keyID{{tcell.KeyRune, ' '}}
+	case len(r) == 1:
+		return []keyID{{tcell.KeyRune, r[0]}}
+	case len(r) == 2 && r[0] == '^' && r[1] >= 'a' && r[1] <= 'z':
+		return []keyID{{tcell.KeyCtrlA + tcell.Key(r[1]-'a'), 0}}
+	}
+	panic(fmt.Sprintf("viewer: unknown key name %q in a key table", name))
+}
+
+// dispatch runs the action bound to ev in table and reports whether there
+// was one. The first line whose keys match and whose when holds wins.
+func (m *Model) dispatch(table []keyAction, ev *tcell.EventKey) bool {
+	id := eventID(ev)
+	for _, a := range table {
+		if a.when != nil && !a.when(m) {
+			continue
+		}
+		for _, b := range a.binds {
+			if b.bound(id) {
+				b.do(m)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (b binding) bound(id keyID) bool {
+	for _, names := range [2][]string{b.keys, b.also} {
+		for _, name := range names {
+			for _, k := range keyIDs(name) {
+				if k == id {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// helpKeys is the key column of a help line: the first key of every
+// binding, then the second of each, and so on, the columns two spaces
+// apart ("j k  ↓ ↑").
+func (a keyAction) helpKeys() string {
+	if len(a.binds) == 0 {
+		return a.label
+	}
+	var cols []string
+	for i := 0; ; i++ {
+		var col []string
+		for _, b := range a.binds {
+			if i < len(b.keys) {
+				col = append(col, b.keys[i])
+			}
+		}
+		if len(col) == 0 {
+			return strings.Join(cols, "  ")
+		}
+		cols = append(cols, strings.Join(col, " "))
+	}
+}
+
+// footer lists the footer entries of table in the model's state, in
+// footAt order.
+func (m *Model) footer(table []keyAction) []keyAction {
+	var out []keyAction
+	for _, a := range table {
+		if a.foot == "" || (a.when != nil && !a.when(m)) || (a.footWhen != nil && !a.footWhen(m)) {
+			continue
+		}
+		out = append(out, a)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].footAt < out[j].footAt })
+	return out
+}
+
+// keyTable is the table of the current mode (the prompt edits a line and
+// has none).
+func (m *Model) keyTable() []keyAction {
+	switch m.mode {
+	case modeHelp:
+		return helpModeKeys
+	case modeRuns, modeHotspots:
+		return listKeys
+	}
+	return treeKeys
 }
 
 // Handle applies one event to the model.
@@ -104,835 +204,183 @@ func (m *Model) handleKey(ev *tcell.EventKey) {
 	}
 	switch m.mode {
 	case modeHelp:
-		m.handleHelpKey(ev)
+		if !m.dispatch(helpModeKeys, ev) {
+			m.mode = modeTree // any other key closes the help
+		}
+		m.help = max(0, min(m.help, m.helpLines-1))
 	case modeRuns, modeHotspots:
-		m.handleListKey(ev)
+		m.dispatch(listKeys, ev)
+		m.list = max(0, min(m.list, m.listLen()-1))
 	default:
-		m.handleTreeKey(ev)
+		m.dispatch(treeKeys, ev)
 	}
 }
 
-func (m *Model) handleHelpKey(ev *tcell.EventKey) {
-	switch {
-	case ev.Key() == tcell.KeyDown || ev.Rune() == 'j':
-		m.help++
-	case ev.Key() == tcell.KeyUp || ev.Rune() == 'k':
-		m.help--
-	case ev.Key() == tcell.KeyPgDn || ev.Rune() == ' ':
-		m.help += 10
-	case ev.Key() == tcell.KeyPgUp:
-		m.help -= 10
-	case ev.Rune() == 'q':
-		m.quit = true
-	default:
-		m.mode = modeTree
-	}
-	m.help = max(0, min(m.help, len(helpKeys)-1))
+func quit(m *Model) { m.quit = true }
+
+// do wraps an action that may fail: its error goes to the footer.
+func do(f func(m *Model) error) func(m *Model) {
+	return func(m *Model) { m.setErr(f(m)) }
 }
 
-func isRune(ev *tcell.EventKey, r rune) bool {
-	return ev.Key() == tcell.KeyRune && ev.Rune() == r
-}
+func comparing(m *Model) bool { return len(m.panes) == 2 }
 
-func (m *Model) handleTreeKey(ev *tcell.EventKey) {
-	p := m.cur()
-	t := p.t
-	page := max(t.height-1, 1)
-	switch ev.Key() {
-	case tcell.KeyDown, tcell.KeyCtrlN:
-		t.setCursor(t.cursor + 1)
-	case tcell.KeyUp, tcell.KeyCtrlP:
-		t.setCursor(t.cursor - 1)
-	case tcell.KeyPgDn, tcell.KeyCtrlF:
-		t.scroll(page)
-		t.setCursor(t.cursor + page)
-	case tcell.KeyPgUp, tcell.KeyCtrlB:
-		t.scroll(-page)
-		t.setCursor(t.cursor - page)
-	case tcell.KeyCtrlD:
-		t.setCursor(t.cursor + page/2)
-	case tcell.KeyCtrlU:
-		t.setCursor(t.cursor - page/2)
-	case tcell.KeyHome:
-		t.setCursor(0)
-	case tcell.KeyEnd:
-		t.setCursor(t.rows() - 1)
-	case tcell.KeyRight:
-		m.openOrDescend()
-	case tcell.KeyLeft:
-		m.closeOrAscend()
-	case tcell.KeyEnter:
-		m.toggle()
-	case tcell.KeyBackspace, tcell.KeyBackspace2:
-		m.toParent()
-	case tcell.KeyTab, tcell.KeyBacktab:
-		if len(m.panes) == 2 {
-			m.focus = 1 - m.focus
-		}
-	case tcell.KeyCtrlL:
-		m.resync = true
-	case tcell.KeyEscape:
-	case tcell.KeyRune:
-		m.handleTreeRune(ev.Rune())
-	}
-}
-
-func (m *Model) handleTreeRune(r rune) {
-	p := m.cur()
-	t := p.t
-	switch r {
-	case 'q':
-		m.quit = true
-	case 'j':
-		t.setCursor(t.cursor + 1)
-	case 'k':
-		t.setCursor(t.cursor - 1)
-	case 'l':
-		m.openOrDescend()
-	case 'h':
-		m.closeOrAscend()
-	case ' ':
-		m.toggle()
-	case 'p':
-		m.toParent()
-	case 'g':
-		t.setCursor(0)
-	case 'G':
-		t.setCursor(t.rows() - 1)
-	case 'c':
-		t.collapseAll()
+// treeKeys are the keys of the tree, the main screen.
+var treeKeys = []keyAction{
+	{desc: "Moving"},
+	{binds: []binding{
+		{keys: []string{"j", "↓"}, also: []string{"^n"}, do: func(m *Model) { m.moveCursor(+1) }},
+		{keys: []string{"k", "↑"}, also: []string{"^p"}, do: func(m *Model) { m.moveCursor(-1) }},
+	}, desc: "next / previous row", foot: "jk", footDesc: "move", footAt: 5},
+	{binds: []binding{{keys: []string{"l", "→"}, do: (*Model).openOrDescend}},
+		desc: "open the node; on an open node, go to its first child", foot: "hl", footDesc: "close/open", footAt: 6},
+	{binds: []binding{{keys: []string{"h", "←"}, do: (*Model).closeOrAscend}},
+		desc: "close the node; on a closed node, go to its parent"},
+	{binds: []binding{{keys: []string{"enter", "space"}, do: (*Model).toggle}}, desc: "open or close the node"},
+	{binds: []binding{{keys: []string{"p", "backspace"}, do: (*Model).toParent}}, desc: "go to the parent"},
+	{binds: []binding{
+		{keys: []string{"g", "home"}, do: func(m *Model) { m.cur().t.setCursor(0) }},
+		{keys: []string{"G", "end"}, do: func(m *Model) { t := m.cur().t; t.setCursor(t.rows() - 1) }},
+	}, desc: "first / last row"},
+	{binds: []binding{
+		{keys: []string{"pgdn", "^f"}, do: func(m *Model) { m.page(+1) }},
+		{keys: []string{"pgup", "^b"}, do: func(m *Model) { m.page(-1) }},
+		{also: []string{"^d"}, do: func(m *Model) { m.moveCursor(+m.pageRows() / 2) }},
+		{also: []string{"^u"}, do: func(m *Model) { m.moveCursor(-m.pageRows() / 2) }},
+	}, desc: "next / previous screen (^d ^u: half a screen)"},
+	{binds: []binding{{keys: []string{"c"}, do: func(m *Model) {
+		m.cur().t.collapseAll()
 		m.setMsg("closed everything")
-	case '*':
-		m.setErr(m.heaviest())
-	case 'n':
-		m.setErr(m.hotspot(+1))
-	case 'N':
-		m.setErr(m.hotspot(-1))
-	case 'H':
-		ok, err := m.loadHot(p, 'H')
-		if err != nil || !ok {
-			m.setErr(err)
-			return
-		}
-		m.mode, m.list = modeHotspots, max(p.hotIdx, 0)
-	case 'v':
-		m.setErr(m.toPV())
-	case '/':
+	}}}, desc: "close everything"},
+	{label: "mouse", desc: "click selects (on the marker: opens or closes), wheel scrolls"},
+
+	{desc: "Finding"},
+	{binds: []binding{
+		{keys: []string{"n"}, do: do(func(m *Model) error { return m.hotspot(+1) })},
+		{keys: []string{"N"}, do: do(func(m *Model) error { return m.hotspot(-1) })},
+	}, desc: "next / previous hotspot: the biggest QS trees first", foot: "n", footDesc: "hotspot", footAt: 7},
+	{binds: []binding{{keys: []string{"H"}, do: (*Model).openHotList}},
+		desc: "hotspot list (g there: rank full-width nodes by growth)"},
+	{binds: []binding{{keys: []string{"*"}, do: do((*Model).heaviest)}},
+		desc: "follow the heaviest child down from the node to a leaf", foot: "*", footDesc: "heaviest", footAt: 16},
+	{binds: []binding{{keys: []string{"v"}, do: do((*Model).toPV)}},
+		desc: "the principal variation of the last iteration", foot: "v", footDesc: "PV", footAt: 8},
+	{binds: []binding{{keys: []string{"/"}, do: func(m *Model) {
 		m.openPrompt(promptPath, "move path (e4 e5 Nf3; +Nf3 from the node)")
-	case ':', '#':
-		m.openPrompt(promptNode, "node id")
-	case 'f':
-		m.openPrompt(promptFind, "find child by move")
-	case ';':
-		m.setErr(m.nextSameMove())
-	case 's':
-		o := trace.BySize
-		if t.order == trace.BySize {
-			o = trace.BySearch
-		}
-		for _, q := range m.panes {
-			if err := q.t.setOrder(o); err != nil {
-				m.setErr(err)
-				return
-			}
-		}
-		if o == trace.BySize {
-			m.setMsg("children sorted by subtree size")
-		} else {
-			m.setMsg("children in search order")
-		}
-	case 'm':
+	}}}, desc: "go to a move path from the root, e.g. e4 e5 Nf3 (+Nf3 Nc6: from the node)", foot: "/", footDesc: "path", footAt: 9},
+	{binds: []binding{
+		{keys: []string{":"}, do: func(m *Model) { m.openPrompt(promptNode, "node id") }},
+		{keys: []string{"#"}, do: func(m *Model) { m.openPrompt(promptNode, "node id") }},
+	}, desc: "go to a node id", foot: ":", footDesc: "node", footAt: 10},
+	{binds: []binding{
+		{keys: []string{"f"}, do: func(m *Model) { m.openPrompt(promptFind, "find child by move") }},
+		{also: []string{";"}, do: do((*Model).nextSameMove)},
+	}, desc: "find a child of the node by its move (; finds the next with the same move)", foot: "f", footDesc: "find", footAt: 11},
+
+	{desc: "Showing"},
+	{binds: []binding{{keys: []string{"s"}, do: (*Model).toggleOrder}},
+		desc: "sort children by search order or by subtree size", foot: "s", footDesc: "sort", footAt: 12},
+	{binds: []binding{{keys: []string{"m"}, do: func(m *Model) {
 		m.openPrompt(promptMinSize, "hide subtrees under N nodes (0: show all)")
-	case 'Q':
-		f := t.filt
+	}}}, desc: "hide subtrees under N nodes", foot: "m", footDesc: "min size", footAt: 13},
+	{binds: []binding{{keys: []string{"Q"}, do: func(m *Model) {
+		f := m.cur().t.filt
 		f.onlyQS = !f.onlyQS
 		m.applyFilter(f)
-	case '!':
-		f := t.filt
+	}}}, desc: "only QS nodes (and the nodes above them)", foot: "Q", footDesc: "QS only", footAt: 14},
+	{binds: []binding{{keys: []string{"!"}, do: func(m *Model) {
+		f := m.cur().t.filt
 		f.onlyCut = !f.onlyCut
 		m.applyFilter(f)
-	case 'u':
+	}}}, desc: "only cutoff nodes (and the nodes above them)", foot: "!", footDesc: "cutoffs", footAt: 15},
+	{binds: []binding{{keys: []string{"u"}, do: func(m *Model) {
 		m.uci = !m.uci
 		for _, q := range m.panes {
 			q.sel = nil
 		}
-	case 'a':
+	}}}, desc: "moves in SAN or UCI"},
+	{binds: []binding{{keys: []string{"a"}, do: func(m *Model) {
 		m.ascii = !m.ascii
 		m.setGlyphs()
-	case 'b':
-		m.flip = !m.flip
-	case 'i':
-		m.info = !m.info
-	case 'y':
-		if p.sel != nil {
-			m.clip = []byte(p.sel.fen)
-			m.setMsg("FEN copied (if the terminal allows OSC 52): %s", p.sel.fen)
-		}
-	case 'R':
-		m.openPicker(pickRun)
-	case '=':
-		m.toggleCompare()
-	case 'r':
-		m.setErr(m.reload())
-	case '?':
-		m.mode, m.help = modeHelp, 0
-	}
+	}}}, desc: "ASCII or Unicode"},
+	{binds: []binding{{keys: []string{"b"}, do: func(m *Model) { m.flip = !m.flip }}}, desc: "flip the board"},
+	{binds: []binding{{keys: []string{"i"}, do: func(m *Model) { m.info = !m.info }}},
+		desc: "board and details (narrow screens)", foot: "i", footDesc: "board", footAt: 4,
+		footWhen: func(m *Model) bool { return !comparing(m) && m.lay.w < wideAt }},
+	{binds: []binding{{keys: []string{"y"}, do: (*Model).copyFEN}},
+		desc: "copy the FEN of the node to the clipboard (OSC 52)", foot: "y", footDesc: "copy FEN", footAt: 17},
+
+	{desc: "Runs"},
+	{binds: []binding{{keys: []string{"R"}, do: func(m *Model) { m.openPicker(pickRun) }}},
+		desc: "pick another run of the file"},
+	{binds: []binding{{keys: []string{"="}, do: (*Model).toggleCompare}},
+		desc: "compare with another run side by side (tab: switch the leading pane)",
+		foot: "=", footDesc: "end compare", footAt: 1, footWhen: comparing},
+	{binds: []binding{{also: []string{"tab", "backtab"}, do: func(m *Model) { m.focus = 1 - m.focus }}},
+		foot: "tab", footDesc: "other run", footAt: 0, when: comparing},
+	{binds: []binding{{keys: []string{"r"}, do: do((*Model).reload)}},
+		desc: "reload the file (a trace still being recorded)"},
+	{binds: []binding{{keys: []string{"?"}, do: func(m *Model) { m.mode, m.help = modeHelp, 0 }}},
+		desc: "this help", foot: "?", footDesc: "help", footAt: 2},
+	{binds: []binding{{keys: []string{"^l"}, do: func(m *Model) { m.resync = true }}}, desc: "redraw the screen"},
+	{binds: []binding{{keys: []string{"q", "^c"}, do: quit}},
+		desc: "quit (the FEN of the node is printed)", foot: "q", footDesc: "quit", footAt: 3},
+	{binds: []binding{{also: []string{"esc"}, do: func(*Model) {}}}},
 }
 
-func (m *Model) applyFilter(f filter) {
-	for _, q := range m.panes {
-		if err := q.t.setFilter(f); err != nil {
-			m.setErr(err)
-			return
-		}
-	}
-	if l := m.filterLabel(f); l != "" {
-		m.setMsg("showing %s", l)
-	} else {
-		m.setMsg("filters off")
-	}
+// helpModeKeys scroll the help screen; any other key closes it.
+var helpModeKeys = []keyAction{
+	{binds: []binding{
+		{keys: []string{"j", "↓"}, do: func(m *Model) { m.help++ }},
+		{keys: []string{"k", "↑"}, do: func(m *Model) { m.help-- }},
+		{keys: []string{"pgdn", "space"}, do: func(m *Model) { m.help += 10 }},
+		{keys: []string{"pgup"}, do: func(m *Model) { m.help -= 10 }},
+	}, foot: "jk", footDesc: "scroll"},
+	{binds: []binding{{keys: []string{"esc"}, do: func(m *Model) { m.mode = modeTree }}}, foot: "esc", footDesc: "close", footAt: 1},
+	{binds: []binding{{keys: []string{"q"}, do: quit}}, foot: "q", footDesc: "quit", footAt: 2},
 }
 
-// openOrDescend opens the selected node, or enters it when it is open.
-func (m *Model) openOrDescend() {
-	t := m.cur().t
-	r, n, err := t.selected()
-	if err != nil {
-		m.setErr(err)
-		return
-	}
-	if r.isSummary() {
-		return
-	}
-	if e, ok := t.open[n.ID]; ok {
-		if e.rows > 0 {
-			t.setCursor(t.cursor + 1)
-		}
-		return
-	}
-	if n.SubtreeSize <= 1 {
-		m.setMsg("node %d is a leaf", n.ID)
-		return
-	}
-	m.setErr(t.expandRow(t.cursor))
+func inHotList(m *Model) bool { return m.mode == modeHotspots }
+
+// listKeys move in the run picker and the hotspot list.
+var listKeys = []keyAction{
+	{binds: []binding{
+		{keys: []string{"j", "↓"}, do: func(m *Model) { m.list++ }},
+		{keys: []string{"k", "↑"}, do: func(m *Model) { m.list-- }},
+		{keys: []string{"pgdn"}, do: func(m *Model) { m.list += m.listPage() }},
+		{keys: []string{"pgup"}, do: func(m *Model) { m.list -= m.listPage() }},
+		{keys: []string{"home"}, do: func(m *Model) { m.list = 0 }},
+		{keys: []string{"end"}, do: func(m *Model) { m.list = m.listLen() - 1 }},
+	}, foot: "jk", footDesc: "move"},
+	{binds: []binding{{keys: []string{"enter"}, do: (*Model).pickClamped}},
+		foot: "enter", footDesc: "open", footAt: 1, when: func(m *Model) bool { return !inHotList(m) }},
+	{binds: []binding{{keys: []string{"enter"}, do: (*Model).pickClamped}},
+		foot: "enter", footDesc: "go", footAt: 1, when: inHotList},
+	{binds: []binding{{keys: []string{"g"}, do: (*Model).toggleHotOrder}},
+		foot: "g", footDesc: "size/growth", footAt: 2, when: inHotList},
+	{binds: []binding{{keys: []string{"q"}, do: quit}}},
+	{binds: []binding{{keys: []string{"esc", "H", "R", "?"}, do: func(m *Model) { m.mode = modeTree }}},
+		foot: "esc", footDesc: "close", footAt: 3},
 }
 
-// closeOrAscend closes the selected node, or goes to its parent.
-func (m *Model) closeOrAscend() {
-	t := m.cur().t
-	r, n, err := t.selected()
-	if err != nil {
-		m.setErr(err)
-		return
-	}
-	if e, ok := t.open[n.ID]; ok && !r.isSummary() {
-		t.collapse(e)
-		t.setCursor(t.rowOf0(r))
-		return
-	}
-	m.toParent()
-}
+// helpLine is one line of the help screen.
+type helpLine struct{ keys, what string }
 
-// rowOf0 returns the row of a ref after the tree changed below it.
-func (t *tree) rowOf0(r ref) int {
-	if r.isRun() {
-		return 0
-	}
-	return t.rowOfChild(r.parent, r.i)
-}
-
-func (m *Model) toggle() {
-	t := m.cur().t
-	r, n, err := t.selected()
-	if err != nil {
-		m.setErr(err)
-		return
-	}
-	if r.isSummary() {
-		m.setMsg("%d children hidden by the filters (m, Q, ! change them)", r.parent.hidden)
-		return
-	}
-	if e, ok := t.open[n.ID]; ok {
-		t.collapse(e)
-		t.setCursor(t.rowOf0(r))
-		return
-	}
-	if n.SubtreeSize <= 1 {
-		m.setMsg("node %d is a leaf", n.ID)
-		return
-	}
-	m.setErr(t.expandRow(t.cursor))
-}
-
-func (m *Model) toParent() {
-	t := m.cur().t
-	r, ok := t.locate(t.cursor)
-	if !ok || r.isRun() {
-		return
-	}
-	t.setCursor(t.rowOf(r.parent))
-}
-
-// heaviest follows the biggest child down from the selected node.
-func (m *Model) heaviest() error {
-	t := m.cur().t
-	_, n, err := t.selected()
-	if err != nil {
-		return err
-	}
-	start := n
-	steps := 0
-	for n.SubtreeSize > 1 && steps < 1000 {
-		kids, err := t.children(n.ID, trace.BySize, 0, 1)
-		if err != nil {
-			return err
+// helpText lists the help screen: the tree's key table, then the columns
+// of the tree pane from their table.
+func helpText() []helpLine {
+	var out []helpLine
+	for _, a := range treeKeys {
+		if a.desc == "" {
+			continue // bound but described on another line
 		}
-		if len(kids) == 0 {
-			break
-		}
-		n = kids[0]
-		steps++
+		out = append(out, helpLine{a.helpKeys(), a.desc})
 	}
-	if steps == 0 {
-		m.setMsg("node %d is a leaf", start.ID)
-		return nil
-	}
-	if err := m.reveal(n.ID); err != nil {
-		return err
-	}
-	if m.msg == "" {
-		m.setMsg("heaviest line: %d plies down from node %d to node %d", steps, start.ID, n.ID)
-	}
-	return nil
-}
-
-// hotLoaded carries hotspots ranked in the background back to the screen
-// goroutine.
-type hotLoaded struct {
-	tcell.EventTime
-	p       *pane
-	gen     int
-	hot, gr []trace.Hotspot
-	err     error
-	then    rune // the key that asked for them: n, N or H
-}
-
-// loadHot makes sure p's hotspot lists are loaded and reports whether they
-// are. A finished run has them ranked in the file (a few milliseconds); a
-// run still being recorded has to be read whole, so with a screen to post
-// to that happens in the background and the key is replayed when done.
-func (m *Model) loadHot(p *pane, then rune) (bool, error) {
-	if p.hot != nil && p.hotGr != nil {
-		return true, nil
-	}
-	if p.hotBusy {
-		m.setMsg("still ranking the hotspots of run %d", p.t.run.ID)
-		return false, nil
-	}
-	src, ctx, run, gen := p.t.src, p.t.ctx, p.t.run.ID, p.hotGen
-	if m.post != nil && p.t.run.Status == trace.StatusRunning && m.ictx != nil {
-		ctx = m.ictx.base // in the background: a keystroke must not cancel it
-	}
-	fetch := func() (hot, gr []trace.Hotspot, err error) {
-		if hot, err = src.Hotspots(ctx, run, trace.HotspotBySize, 100); err != nil {
-			return
-		}
-		gr, err = src.Hotspots(ctx, run, trace.HotspotByGrowth, 100)
-		return
-	}
-	if m.post != nil && p.t.run.Status == trace.StatusRunning {
-		p.hotBusy = true
-		go func() {
-			hot, gr, err := fetch()
-			ev := &hotLoaded{p: p, gen: gen, hot: hot, gr: gr, err: err, then: then}
-			ev.SetEventNow()
-			for m.post(ev) != nil && ctx.Err() == nil {
-				time.Sleep(10 * time.Millisecond) // the event queue is full
-			}
-		}()
-		m.setMsg("ranking the hotspots of a run still being recorded: every row is read")
-		return false, nil
-	}
-	hot, gr, err := fetch()
-	if err != nil {
-		return false, err
-	}
-	m.setHot(p, hot, gr)
-	return true, nil
-}
-
-func (m *Model) setHot(p *pane, hot, gr []trace.Hotspot) {
-	if hot == nil {
-		hot = []trace.Hotspot{}
-	}
-	if gr == nil {
-		gr = []trace.Hotspot{}
-	}
-	p.hot, p.hotGr = hot, gr
-	if p.hotIdx >= len(p.hot) {
-		p.hotIdx = -1
-	}
-}
-
-// hotDone stores hotspots ranked in the background and replays the key
-// that asked for them.
-func (m *Model) hotDone(ev *hotLoaded) {
-	p := ev.p
-	p.hotBusy = false
-	if p.hotGen != ev.gen || !m.showing(p) {
-		return // the file was reloaded or the pane closed meanwhile
-	}
-	if ev.err != nil {
-		m.setErr(ev.err)
-		return
-	}
-	m.setHot(p, ev.hot, ev.gr)
-	if p != m.cur() {
-		return
-	}
-	switch ev.then {
-	case 'n':
-		m.setErr(m.hotspot(+1))
-	case 'N':
-		m.setErr(m.hotspot(-1))
-	case 'H':
-		m.mode, m.list = modeHotspots, max(p.hotIdx, 0)
-	}
-}
-
-func (m *Model) showing(p *pane) bool {
-	for _, q := range m.panes {
-		if q == p {
-			return true
+	out = append(out, helpLine{"", "Columns"})
+	for _, c := range treeColumns {
+		if c.help != "" {
+			out = append(out, helpLine{c.title, c.help})
 		}
 	}
-	return false
-}
-
-func (m *Model) hotList(p *pane) []trace.Hotspot {
-	if m.hotByGr {
-		return p.hotGr
-	}
-	return p.hot
-}
-
-// hotspot walks the hotspot list by dir.
-func (m *Model) hotspot(dir int) error {
-	p := m.cur()
-	if p.hot == nil {
-		p.hotIdx = -1
-	}
-	key := 'n'
-	if dir < 0 {
-		key = 'N'
-	}
-	if ok, err := m.loadHot(p, key); err != nil || !ok {
-		return err
-	}
-	list := m.hotList(p)
-	if len(list) == 0 {
-		m.setMsg("no hotspots in run %d (it has no QS trees, or is still being recorded)", p.t.run.ID)
-		return nil
-	}
-	p.hotIdx += dir
-	if p.hotIdx < 0 {
-		p.hotIdx = len(list) - 1
-	}
-	if p.hotIdx >= len(list) {
-		p.hotIdx = 0
-	}
-	return m.goHot(p, p.hotIdx)
-}
-
-func (m *Model) goHot(p *pane, i int) error {
-	list := m.hotList(p)
-	h := list[i]
-	if err := m.reveal(h.Node.ID); err != nil {
-		return err
-	}
-	share := 100 * float64(h.Node.SubtreeSize) / float64(max(p.t.runNode.SubtreeSize, 1))
-	what := "QS tree"
-	if m.hotByGr {
-		what = fmt.Sprintf("growth %.2f/ply,", h.Growth)
-	}
-	m.setMsg("hotspot %d/%d: %s %s nodes (%.2f%% of the run), node %d", i+1, len(list), what, commas(h.Node.SubtreeSize), share, h.Node.ID)
-	return nil
-}
-
-// toPV selects the last node of the last iteration's principal variation.
-// Where the PV move was searched twice (a null-window search, then the
-// re-search that made it the PV), the later search is the PV node.
-func (m *Model) toPV() error {
-	t := m.cur().t
-	if len(t.run.PV) == 0 {
-		m.setMsg("run %d has no principal variation (still running, or no move)", t.run.ID)
-		return nil
-	}
-	n := t.runNode
-	cnt, err := t.src.ChildCount(t.ctx, t.run.ID, 0)
-	if err != nil || cnt == 0 {
-		return err
-	}
-	// The last iteration that completed holds the PV; a stopped run may
-	// end with a partial one.
-	roots, err := t.children(0, trace.BySearch, 0, 0)
-	if err != nil {
-		return err
-	}
-	n = roots[len(roots)-1]
-	for _, r := range roots {
-		if r.Iteration == t.run.Depth {
-			n = r
-		}
-	}
-	pos, err := engine.ParseFEN(t.run.FEN)
-	if err != nil {
-		return err
-	}
-	done := 0
-	for _, text := range t.run.PV {
-		mv, err := pos.ParseUCI(text)
-		if err != nil {
-			break
-		}
-		next, ok, err := t.lastChildByMove(n, mv)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			break
-		}
-		n = next
-		pos.MakeMove(mv)
-		done++
-	}
-	if err := m.reveal(n.ID); err != nil {
-		return err
-	}
-	if m.msg == "" {
-		m.setMsg("PV of iteration %d: %d of %d moves found in the tree", n.Iteration, done, len(t.run.PV))
-	}
-	return nil
-}
-
-func (t *tree) lastChildByMove(n trace.Node, mv engine.Move) (trace.Node, bool, error) {
-	kids, err := t.children(n.ID, trace.BySearch, 0, 0)
-	if err != nil {
-		return n, false, err
-	}
-	for i := len(kids) - 1; i >= 0; i-- {
-		if kids[i].Move == mv {
-			return kids[i], true, nil
-		}
-	}
-	return n, false, nil
-}
-
-// nextSameMove selects the next sibling played with the same move (the
-// unified and threshold variants search a move once per pass).
-func (m *Model) nextSameMove() error {
-	t := m.cur().t
-	r, n, err := t.selected()
-	if err != nil || r.isRun() || r.isSummary() {
-		return err
-	}
-	e := r.parent
-	for k := 1; k < e.count; k++ {
-		i := (r.i + k) % e.count
-		c, err := t.child(e, i)
-		if err != nil {
-			return err
-		}
-		if c.Move == n.Move {
-			t.setCursor(t.rowOfChild(e, i))
-			return nil
-		}
-	}
-	m.setMsg("no other child of node %d played %s", e.node.ID, m.moveLabel(t, e.fen, n))
-	return nil
-}
-
-// runPrompt acts on a typed line.
-func (m *Model) runPrompt(k promptKind, text string) {
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return
-	}
-	p := m.cur()
-	t := p.t
-	switch k {
-	case promptNode:
-		id, err := strconv.ParseInt(strings.TrimPrefix(text, "#"), 10, 64)
-		if err != nil || id < 0 {
-			m.setErr(fmt.Errorf("node id: %q is not a number", text))
-			return
-		}
-		m.setErr(m.reveal(id))
-	case promptPath:
-		from, fen := t.runNode, ""
-		if strings.HasPrefix(text, "+") {
-			text = strings.TrimPrefix(text, "+")
-			if p.sel == nil || p.sel.err != nil {
-				return
-			}
-			from, fen = p.sel.node, p.sel.fen
-		}
-		n, err := t.findPath(from, fen, strings.Fields(text))
-		if err != nil {
-			m.setErr(fmt.Errorf("path %s: %w", text, err))
-			if n.ID != from.ID {
-				m.reveal(n.ID) // show how far the path went
-			}
-			return
-		}
-		m.setErr(m.reveal(n.ID))
-	case promptFind:
-		m.setErr(m.findChild(text))
-	case promptMinSize:
-		n, err := strconv.ParseInt(strings.TrimSuffix(strings.ToLower(text), "k"), 10, 64)
-		if err != nil || n < 0 {
-			m.setErr(fmt.Errorf("minimum subtree size: %q is not a number", text))
-			return
-		}
-		if strings.HasSuffix(strings.ToLower(text), "k") {
-			n *= 1000
-		}
-		f := t.filt
-		f.minSize = n
-		m.applyFilter(f)
-	}
-}
-
-// findChild selects the first visible child of the selected node played
-// with the move typed.
-func (m *Model) findChild(text string) error {
-	p := m.cur()
-	t := p.t
-	r, n, err := t.selected()
-	if err != nil {
-		return err
-	}
-	if r.isSummary() || p.sel == nil || p.sel.pos == nil {
-		return nil
-	}
-	mv, err := p.sel.pos.ParseMove(text)
-	if err != nil {
-		return err
-	}
-	if n.SubtreeSize <= 1 {
-		return fmt.Errorf("node %d is a leaf", n.ID)
-	}
-	if err := t.expandRow(t.cursor); err != nil {
-		return err
-	}
-	e := t.open[n.ID]
-	for i := 0; i < e.count; i++ {
-		c, err := t.child(e, i)
-		if err != nil {
-			return err
-		}
-		if c.Move == mv {
-			t.setCursor(t.rowOfChild(e, i))
-			return nil
-		}
-	}
-	if e.hidden > 0 {
-		return fmt.Errorf("no shown child of node %d played %s (%d hidden by filters)", n.ID, text, e.hidden)
-	}
-	return fmt.Errorf("no child of node %d played %s: %w", n.ID, text, trace.ErrNoMove)
-}
-
-// reload re-reads the file: a trace still being recorded grows.
-func (m *Model) reload() error {
-	runs, err := m.src.Runs(m.ctx)
-	if err != nil {
-		return err
-	}
-	m.runs = runs
-	for _, p := range m.panes {
-		if err := p.t.load(p.t.run.ID); err != nil {
-			return err
-		}
-		if err := p.t.rebuild(nil); err != nil {
-			return err
-		}
-		p.hot, p.hotGr, p.sel = nil, nil, nil
-		p.hotGen++
-	}
-	t := m.cur().t
-	if stillOpen(t.runNode) {
-		// The run node is the recorder's stand-in: its size is a
-		// placeholder, not a count.
-		m.setMsg("reloaded: run %d %s, still being recorded (r again shows more)", t.run.ID, t.run.Status)
-		return nil
-	}
-	m.setMsg("reloaded: run %d %s, %s rows", t.run.ID, t.run.Status, commas(max(t.run.Rows, t.runNode.SubtreeSize)))
-	return nil
-}
-
-func (m *Model) openPicker(purpose pickPurpose) {
-	m.mode, m.pick = modeRuns, purpose
-	m.list = m.runIndex(m.cur().t.run.ID)
-}
-
-func (m *Model) toggleCompare() {
-	if len(m.panes) == 2 {
-		m.panes = []*pane{m.cur()}
-		m.focus = 0
-		m.panes[0].partner = nil
-		m.setMsg("compare mode off")
-		return
-	}
-	switch len(m.runs) {
-	case 1:
-		m.setMsg("this file holds one run: nothing to compare with")
-	case 2:
-		other := m.runs[0].ID
-		if other == m.cur().t.run.ID {
-			other = m.runs[1].ID
-		}
-		m.setErr(m.startCompare(other))
-	default:
-		m.openPicker(pickCompare)
-	}
-}
-
-func (m *Model) handleListKey(ev *tcell.EventKey) {
-	n := len(m.runs)
-	if m.mode == modeHotspots {
-		n = len(m.hotList(m.cur()))
-	}
-	page := max(m.lay.list.h-1, 1)
-	switch {
-	case ev.Key() == tcell.KeyDown || isRune(ev, 'j'):
-		m.list++
-	case ev.Key() == tcell.KeyUp || isRune(ev, 'k'):
-		m.list--
-	case ev.Key() == tcell.KeyPgDn:
-		m.list += page
-	case ev.Key() == tcell.KeyPgUp:
-		m.list -= page
-	case ev.Key() == tcell.KeyHome:
-		m.list = 0
-	case ev.Key() == tcell.KeyEnd:
-		m.list = n - 1
-	case ev.Key() == tcell.KeyEnter:
-		m.list = max(0, min(m.list, n-1))
-		m.pickListEntry()
-		return
-	case isRune(ev, 'g') && m.mode == modeHotspots:
-		m.hotByGr = !m.hotByGr
-		m.list = 0
-		m.cur().hotIdx = -1
-	case isRune(ev, 'q'):
-		m.quit = true
-	case ev.Key() == tcell.KeyEscape || isRune(ev, 'H') || isRune(ev, 'R') || isRune(ev, '?'):
-		m.mode = modeTree
-	}
-	m.list = max(0, min(m.list, n-1))
-}
-
-func (m *Model) pickListEntry() {
-	mode := m.mode
-	m.mode = modeTree
-	switch mode {
-	case modeHotspots:
-		p := m.cur()
-		if len(m.hotList(p)) == 0 {
-			return
-		}
-		p.hotIdx = m.list
-		m.setErr(m.goHot(p, m.list))
-	case modeRuns:
-		if len(m.runs) == 0 {
-			return
-		}
-		id := m.runs[m.list].ID
-		if m.pick == pickCompare {
-			if id == m.cur().t.run.ID {
-				m.setMsg("pick a different run to compare with")
-				return
-			}
-			m.setErr(m.startCompare(id))
-			return
-		}
-		if id == m.cur().t.run.ID {
-			return
-		}
-		t, err := newTree(m.ctx, m.src, id)
-		if err != nil {
-			m.setErr(err)
-			return
-		}
-		p := m.cur()
-		p.t, p.sel, p.hot, p.hotGr, p.hotIdx = t, nil, nil, nil, -1
-		m.setMsg("run %d: %s, %s", t.run.ID, t.run.Variant, t.run.FEN)
-	}
-}
-
-// handleMouse selects on click and scrolls on the wheel.
-func (m *Model) handleMouse(ev *tcell.EventMouse) {
-	x, y := ev.Position()
-	b := ev.Buttons()
-	pressed := b&tcell.Button1 != 0
-	click := pressed && !m.lastMouse
-	m.lastMouse = pressed
-	if m.mode == modeRuns || m.mode == modeHotspots {
-		switch {
-		case b&tcell.WheelUp != 0:
-			m.list--
-		case b&tcell.WheelDown != 0:
-			m.list++
-		case click && m.lay.list.contains(x, y):
-			m.list = m.lay.listN + y - m.lay.list.y
-			m.pickListEntry()
-		}
-		return
-	}
-	if m.mode != modeTree {
-		if click {
-			m.mode = modeTree
-		}
-		return
-	}
-	for i, r := range m.lay.panes {
-		if !r.contains(x, y) || i >= len(m.panes) {
-			continue
-		}
-		t := m.panes[i].t
-		switch {
-		case b&tcell.WheelUp != 0:
-			t.scroll(-3)
-		case b&tcell.WheelDown != 0:
-			t.scroll(3)
-		case click:
-			m.focus = i
-			row := t.top + y - r.y
-			if row >= t.rows() {
-				return
-			}
-			ref, _ := t.locate(row)
-			t.setCursor(row)
-			_, used := columns(r.w)
-			ind := indentOf(ref, r.w-used)
-			if x-r.x >= ind && x-r.x < ind+2 {
-				m.toggle()
-			}
-		}
-		return
-	}
-}
-
-// indentOf is the indentation of a row in a tree part treeW wide; drawRow
-// uses the same rule.
-func indentOf(r ref, treeW int) int {
-	level := 0
-	if r.parent != nil {
-		level = r.parent.level + 1
-	}
-	step := 2
-	if treeW < 30 {
-		step = 1
-	}
-	return max(min(level*step, treeW-10), 0)
+	return append(out, helpLine{"marks", "▸ closed  ▾ open  * incomplete  ≠ result differs from the other run  + only in this run"})
 }

@@ -65,15 +65,16 @@ type Model struct {
 	flip  bool
 	info  bool // narrow screens: show board and details instead of the tree
 
-	mode    mode
-	prompt  prompt
-	msg     string
-	msgErr  bool
-	quit    bool
-	help    int // scroll of the help screen
-	list    int // cursor in the run or hotspot list
-	pick    pickPurpose
-	hotByGr bool // the hotspot list ranks by growth rather than size
+	mode      mode
+	prompt    prompt
+	msg       string
+	msgErr    bool
+	quit      bool
+	help      int // scroll of the help screen, in lines
+	helpLines int // lines of the help screen at the last draw
+	list      int // cursor in the run or hotspot list
+	pick      pickPurpose
+	hotByGr   bool // the hotspot list ranks by growth rather than size
 
 	lastMouse  bool // button 1 was down at the previous mouse event
 	lay        layout

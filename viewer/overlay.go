@@ -28,24 +28,47 @@ func (m *Model) box(s tcell.Screen, r rect, w, h int, title string) rect {
 	return rect{b.x + 2, b.y + 1, max(w-4, 0), max(h-2, 0)}
 }
 
+// helpKeyW is the width of the help screen's key column.
+const helpKeyW = 18
+
+// drawHelp shows the help lines, a description too long for the box
+// wrapped under itself rather than cut.
 func (m *Model) drawHelp(s tcell.Screen, body rect) {
-	in := m.box(s, body, 96, len(helpKeys)+2, "keys (esc closes)")
-	const kw = 18
-	for i := 0; i < in.h && m.help+i < len(helpKeys); i++ {
-		k := helpKeys[m.help+i]
-		wr := m.writer(s, in.x, in.y+i, in.w)
-		if k.keys == "" {
-			wr.put(k.what, m.st.title)
+	w := min(96, body.w)
+	whatW := max(w-4-helpKeyW, 1)
+	type line struct {
+		keys, what string
+		head       bool // a section heading
+	}
+	var lines []line
+	for _, l := range helpText() {
+		keys, what := l.keys, l.what
+		if m.ascii {
+			keys, what = asciiArrows.Replace(keys), asciiArrows.Replace(what)
+		}
+		if keys == "" || len([]rune(what)) <= whatW {
+			lines = append(lines, line{keys, what, keys == ""})
 			continue
 		}
-		keys := k.keys
-		what := k.what
-		if m.ascii {
-			keys = asciiArrows.Replace(keys)
-			what = asciiArrows.Replace(what)
+		for i, part := range wrap(what, whatW) {
+			if i > 0 {
+				keys = ""
+			}
+			lines = append(lines, line{keys, part, false})
 		}
-		wr.put(padRight(keys, kw), m.st.key)
-		wr.put(clip(what, in.w-kw, m.g.ellipsis), m.st.base)
+	}
+	m.helpLines = len(lines)
+	m.help = max(0, min(m.help, len(lines)-1))
+	in := m.box(s, body, w, len(lines)+2, "keys (esc closes)")
+	for i := 0; i < in.h && m.help+i < len(lines); i++ {
+		l := lines[m.help+i]
+		wr := m.writer(s, in.x, in.y+i, in.w)
+		if l.head {
+			wr.put(l.what, m.st.title)
+			continue
+		}
+		wr.put(padRight(l.keys, helpKeyW), m.st.key)
+		wr.put(clip(l.what, in.w-helpKeyW, m.g.ellipsis), m.st.base)
 	}
 }
 

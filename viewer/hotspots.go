@@ -1,0 +1,183 @@
+package viewer
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// Hotspots: n, N and the H list walk the run's biggest QS trees (or, by
+// growth, its full-width nodes whose subtrees grow fastest per ply).
+
+// hotLoaded carries hotspots ranked in the background back to the screen
+// goroutine.
+type hotLoaded struct {
+	tcell.EventTime
+	p       *pane
+	gen     int
+	hot, gr []trace.Hotspot
+	err     error
+	then    rune // the key that asked for them: n, N or H
+}
+
+// loadHot makes sure p's hotspot lists are loaded and reports whether they
+// are. A finished run has them ranked in the file (a few milliseconds); a
+// run still being recorded has to be read whole, so with a screen to post
+// to that happens in the background and the key is replayed when done.
+func (m *Model) loadHot(p *pane, then rune) (bool, error) {
+	if p.hot != nil && p.hotGr != nil {
+		return true, nil
+	}
+	if p.hotBusy {
+		m.setMsg("still ranking the hotspots of run %d", p.t.run.ID)
+		return false, nil
+	}
+	src, ctx, run, gen := p.t.src, p.t.ctx, p.t.run.ID, p.hotGen
+	if m.post != nil && p.t.run.Status == trace.StatusRunning && m.ictx != nil {
+		ctx = m.ictx.base // in the background: a keystroke must not cancel it
+	}
+	fetch := func() (hot, gr []trace.Hotspot, err error) {
+		if hot, err = src.Hotspots(ctx, run, trace.HotspotBySize, 100); err != nil {
+			return
+		}
+		gr, err = src.Hotspots(ctx, run, trace.HotspotByGrowth, 100)
+		return
+	}
+	if m.post != nil && p.t.run.Status == trace.StatusRunning {
+		p.hotBusy = true
+		go func() {
+			hot, gr, err := fetch()
+			ev := &hotLoaded{p: p, gen: gen, hot: hot, gr: gr, err: err, then: then}
+			ev.SetEventNow()
+			for m.post(ev) != nil && ctx.Err() == nil {
+				time.Sleep(10 * time.Millisecond) // the event queue is full
+			}
+		}()
+		m.setMsg("ranking the hotspots of a run still being recorded: every row is read")
+		return false, nil
+	}
+	hot, gr, err := fetch()
+	if err != nil {
+		return false, err
+	}
+	m.setHot(p, hot, gr)
+	return true, nil
+}
+
+func (m *Model) setHot(p *pane, hot, gr []trace.Hotspot) {
+	if hot == nil {
+		hot = []trace.Hotspot{}
+	}
+	if gr == nil {
+		gr = []trace.Hotspot{}
+	}
+	p.hot, p.hotGr = hot, gr
+	if p.hotIdx >= len(p.hot) {
+		p.hotIdx = -1
+	}
+}
+
+// hotDone stores hotspots ranked in the background and replays the key
+// that asked for them.
+func (m *Model) hotDone(ev *hotLoaded) {
+	p := ev.p
+	p.hotBusy = false
+	if p.hotGen != ev.gen || !m.showing(p) {
+		return // the file was reloaded or the pane closed meanwhile
+	}
+	if ev.err != nil {
+		m.setErr(ev.err)
+		return
+	}
+	m.setHot(p, ev.hot, ev.gr)
+	if p != m.cur() {
+		return
+	}
+	switch ev.then {
+	case 'n':
+		m.setErr(m.hotspot(+1))
+	case 'N':
+		m.setErr(m.hotspot(-1))
+	case 'H':
+		m.mode, m.list = modeHotspots, max(p.hotIdx, 0)
+	}
+}
+
+func (m *Model) showing(p *pane) bool {
+	for _, q := range m.panes {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) hotList(p *pane) []trace.Hotspot {
+	if m.hotByGr {
+		return p.hotGr
+	}
+	return p.hot
+}
+
+// hotspot walks the hotspot list by dir.
+func (m *Model) hotspot(dir int) error {
+	p := m.cur()
+	if p.hot == nil {
+		p.hotIdx = -1
+	}
+	key := 'n'
+	if dir < 0 {
+		key = 'N'
+	}
+	if ok, err := m.loadHot(p, key); err != nil || !ok {
+		return err
+	}
+	list := m.hotList(p)
+	if len(list) == 0 {
+		m.setMsg("no hotspots in run %d (it has no QS trees, or is still being recorded)", p.t.run.ID)
+		return nil
+	}
+	p.hotIdx += dir
+	if p.hotIdx < 0 {
+		p.hotIdx = len(list) - 1
+	}
+	if p.hotIdx >= len(list) {
+		p.hotIdx = 0
+	}
+	return m.goHot(p, p.hotIdx)
+}
+
+func (m *Model) goHot(p *pane, i int) error {
+	list := m.hotList(p)
+	h := list[i]
+	if err := m.reveal(h.Node.ID); err != nil {
+		return err
+	}
+	share := 100 * float64(h.Node.SubtreeSize) / float64(max(p.t.runNode.SubtreeSize, 1))
+	what := "QS tree"
+	if m.hotByGr {
+		what = fmt.Sprintf("growth %.2f/ply,", h.Growth)
+	}
+	m.setMsg("hotspot %d/%d: %s %s nodes (%.2f%% of the run), node %d", i+1, len(list), what, commas(h.Node.SubtreeSize), share, h.Node.ID)
+	return nil
+}
+
+// openHotList opens the hotspot list on the current hotspot.
+func (m *Model) openHotList() {
+	p := m.cur()
+	ok, err := m.loadHot(p, 'H')
+	if err != nil || !ok {
+		m.setErr(err)
+		return
+	}
+	m.mode, m.list = modeHotspots, max(p.hotIdx, 0)
+}
+
+// toggleHotOrder ranks the list by growth, or back by size.
+func (m *Model) toggleHotOrder() {
+	m.hotByGr = !m.hotByGr
+	m.list = 0
+	m.cur().hotIdx = -1
+}

@@ -1,0 +1,378 @@
+package viewer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// Navigation: the actions of the tree's keys that move the cursor, open
+// and close nodes, and go to a node by path, id or move.
+
+// pageRows is how far a screen key moves: the tree's height less one row
+// kept in view.
+func (m *Model) pageRows() int { return max(m.cur().t.height-1, 1) }
+
+func (m *Model) moveCursor(by int) {
+	t := m.cur().t
+	t.setCursor(t.cursor + by)
+}
+
+// page scrolls a screen by dir and moves the cursor with it.
+func (m *Model) page(dir int) {
+	t := m.cur().t
+	t.scroll(dir * m.pageRows())
+	t.setCursor(t.cursor + dir*m.pageRows())
+}
+
+// openOrDescend opens the selected node, or enters it when it is open.
+func (m *Model) openOrDescend() { m.openClose(true, false) }
+
+// closeOrAscend closes the selected node, or goes to its parent.
+func (m *Model) closeOrAscend() { m.openClose(false, true) }
+
+// toggle opens or closes the selected node.
+func (m *Model) toggle() { m.openClose(true, true) }
+
+// openClose is the one rule of l, h and enter: enter toggles, l opens (or
+// enters a node already open), h closes (or goes up from a closed one).
+func (m *Model) openClose(canOpen, canClose bool) {
+	t := m.cur().t
+	r, n, err := t.selected()
+	if err != nil {
+		m.setErr(err)
+		return
+	}
+	if r.isSummary() {
+		switch {
+		case canOpen && canClose:
+			m.setMsg("%d children hidden by the filters (m, Q, ! change them)", r.parent.hidden)
+		case canClose:
+			m.toParent()
+		}
+		return
+	}
+	if e, ok := t.open[n.ID]; ok {
+		if canClose {
+			t.collapse(e)
+			t.setCursor(t.rowOf0(r))
+		} else if e.rows > 0 {
+			t.setCursor(t.cursor + 1)
+		}
+		return
+	}
+	if !canOpen {
+		m.toParent()
+		return
+	}
+	if n.SubtreeSize <= 1 {
+		m.setMsg("node %d is a leaf", n.ID)
+		return
+	}
+	m.setErr(t.expandRow(t.cursor))
+}
+
+// rowOf0 returns the row of a ref after the tree changed below it.
+func (t *tree) rowOf0(r ref) int {
+	if r.isRun() {
+		return 0
+	}
+	return t.rowOfChild(r.parent, r.i)
+}
+
+func (m *Model) toParent() {
+	t := m.cur().t
+	r, ok := t.locate(t.cursor)
+	if !ok || r.isRun() {
+		return
+	}
+	t.setCursor(t.rowOf(r.parent))
+}
+
+// heaviest follows the biggest child down from the selected node.
+func (m *Model) heaviest() error {
+	t := m.cur().t
+	_, n, err := t.selected()
+	if err != nil {
+		return err
+	}
+	start := n
+	steps := 0
+	for n.SubtreeSize > 1 && steps < 1000 {
+		kids, err := t.children(n.ID, trace.BySize, 0, 1)
+		if err != nil {
+			return err
+		}
+		if len(kids) == 0 {
+			break
+		}
+		n = kids[0]
+		steps++
+	}
+	if steps == 0 {
+		m.setMsg("node %d is a leaf", start.ID)
+		return nil
+	}
+	if err := m.reveal(n.ID); err != nil {
+		return err
+	}
+	if m.msg == "" {
+		m.setMsg("heaviest line: %d plies down from node %d to node %d", steps, start.ID, n.ID)
+	}
+	return nil
+}
+
+// toPV selects the last node of the last iteration's principal variation.
+// Where the PV move was searched twice (a null-window search, then the
+// re-search that made it the PV), the later search is the PV node.
+func (m *Model) toPV() error {
+	t := m.cur().t
+	if len(t.run.PV) == 0 {
+		m.setMsg("run %d has no principal variation (still running, or no move)", t.run.ID)
+		return nil
+	}
+	n := t.runNode
+	cnt, err := t.src.ChildCount(t.ctx, t.run.ID, 0)
+	if err != nil || cnt == 0 {
+		return err
+	}
+	// The last iteration that completed holds the PV; a stopped run may
+	// end with a partial one.
+	roots, err := t.children(0, trace.BySearch, 0, 0)
+	if err != nil {
+		return err
+	}
+	n = roots[len(roots)-1]
+	for _, r := range roots {
+		if r.Iteration == t.run.Depth {
+			n = r
+		}
+	}
+	pos, err := engine.ParseFEN(t.run.FEN)
+	if err != nil {
+		return err
+	}
+	done := 0
+	for _, text := range t.run.PV {
+		mv, err := pos.ParseUCI(text)
+		if err != nil {
+			break
+		}
+		next, ok, err := t.lastChildByMove(n, mv)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		n = next
+		pos.MakeMove(mv)
+		done++
+	}
+	if err := m.reveal(n.ID); err != nil {
+		return err
+	}
+	if m.msg == "" {
+		m.setMsg("PV of iteration %d: %d of %d moves found in the tree", n.Iteration, done, len(t.run.PV))
+	}
+	return nil
+}
+
+func (t *tree) lastChildByMove(n trace.Node, mv engine.Move) (trace.Node, bool, error) {
+	kids, err := t.children(n.ID, trace.BySearch, 0, 0)
+	if err != nil {
+		return n, false, err
+	}
+	for i := len(kids) - 1; i >= 0; i-- {
+		if kids[i].Move == mv {
+			return kids[i], true, nil
+		}
+	}
+	return n, false, nil
+}
+
+// nextSameMove selects the next sibling played with the same move (the
+// unified and threshold variants search a move once per pass).
+func (m *Model) nextSameMove() error {
+	t := m.cur().t
+	r, n, err := t.selected()
+	if err != nil || r.isRun() || r.isSummary() {
+		return err
+	}
+	e := r.parent
+	for k := 1; k < e.count; k++ {
+		i := (r.i + k) % e.count
+		c, err := t.child(e, i)
+		if err != nil {
+			return err
+		}
+		if c.Move == n.Move {
+			t.setCursor(t.rowOfChild(e, i))
+			return nil
+		}
+	}
+	m.setMsg("no other child of node %d played %s", e.node.ID, m.moveLabel(t, e.fen, n))
+	return nil
+}
+
+// runPrompt acts on a typed line.
+func (m *Model) runPrompt(k promptKind, text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	p := m.cur()
+	t := p.t
+	switch k {
+	case promptNode:
+		id, err := strconv.ParseInt(strings.TrimPrefix(text, "#"), 10, 64)
+		if err != nil || id < 0 {
+			m.setErr(fmt.Errorf("node id: %q is not a number", text))
+			return
+		}
+		m.setErr(m.reveal(id))
+	case promptPath:
+		from, fen := t.runNode, ""
+		if strings.HasPrefix(text, "+") {
+			text = strings.TrimPrefix(text, "+")
+			if p.sel == nil || p.sel.err != nil {
+				return
+			}
+			from, fen = p.sel.node, p.sel.fen
+		}
+		n, err := t.findPath(from, fen, strings.Fields(text))
+		if err != nil {
+			m.setErr(fmt.Errorf("path %s: %w", text, err))
+			if n.ID != from.ID {
+				m.reveal(n.ID) // show how far the path went
+			}
+			return
+		}
+		m.setErr(m.reveal(n.ID))
+	case promptFind:
+		m.setErr(m.findChild(text))
+	case promptMinSize:
+		n, err := strconv.ParseInt(strings.TrimSuffix(strings.ToLower(text), "k"), 10, 64)
+		if err != nil || n < 0 {
+			m.setErr(fmt.Errorf("minimum subtree size: %q is not a number", text))
+			return
+		}
+		if strings.HasSuffix(strings.ToLower(text), "k") {
+			n *= 1000
+		}
+		f := t.filt
+		f.minSize = n
+		m.applyFilter(f)
+	}
+}
+
+// findChild selects the first visible child of the selected node played
+// with the move typed.
+func (m *Model) findChild(text string) error {
+	p := m.cur()
+	t := p.t
+	r, n, err := t.selected()
+	if err != nil {
+		return err
+	}
+	if r.isSummary() || p.sel == nil || p.sel.pos == nil {
+		return nil
+	}
+	mv, err := p.sel.pos.ParseMove(text)
+	if err != nil {
+		return err
+	}
+	if n.SubtreeSize <= 1 {
+		return fmt.Errorf("node %d is a leaf", n.ID)
+	}
+	if err := t.expandRow(t.cursor); err != nil {
+		return err
+	}
+	e := t.open[n.ID]
+	for i := 0; i < e.count; i++ {
+		c, err := t.child(e, i)
+		if err != nil {
+			return err
+		}
+		if c.Move == mv {
+			t.setCursor(t.rowOfChild(e, i))
+			return nil
+		}
+	}
+	if e.hidden > 0 {
+		return fmt.Errorf("no shown child of node %d played %s (%d hidden by filters)", n.ID, text, e.hidden)
+	}
+	return fmt.Errorf("no child of node %d played %s: %w", n.ID, text, trace.ErrNoMove)
+}
+
+func (m *Model) applyFilter(f filter) {
+	for _, q := range m.panes {
+		if err := q.t.setFilter(f); err != nil {
+			m.setErr(err)
+			return
+		}
+	}
+	if l := m.filterLabel(f); l != "" {
+		m.setMsg("showing %s", l)
+	} else {
+		m.setMsg("filters off")
+	}
+}
+
+// toggleOrder sorts the children of every pane by subtree size, or back
+// in search order.
+func (m *Model) toggleOrder() {
+	o := trace.BySize
+	if m.cur().t.order == trace.BySize {
+		o = trace.BySearch
+	}
+	for _, q := range m.panes {
+		if err := q.t.setOrder(o); err != nil {
+			m.setErr(err)
+			return
+		}
+	}
+	if o == trace.BySize {
+		m.setMsg("children sorted by subtree size")
+	} else {
+		m.setMsg("children in search order")
+	}
+}
+
+func (m *Model) copyFEN() {
+	if p := m.cur(); p.sel != nil {
+		m.clip = []byte(p.sel.fen)
+		m.setMsg("FEN copied (if the terminal allows OSC 52): %s", p.sel.fen)
+	}
+}
+
+// reload re-reads the file: a trace still being recorded grows.
+func (m *Model) reload() error {
+	runs, err := m.src.Runs(m.ctx)
+	if err != nil {
+		return err
+	}
+	m.runs = runs
+	for _, p := range m.panes {
+		if err := p.t.load(p.t.run.ID); err != nil {
+			return err
+		}
+		if err := p.t.rebuild(nil); err != nil {
+			return err
+		}
+		p.hot, p.hotGr, p.sel = nil, nil, nil
+		p.hotGen++
+	}
+	t := m.cur().t
+	if stillOpen(t.runNode) {
+		// The run node is the recorder's stand-in: its size is a
+		// placeholder, not a count.
+		m.setMsg("reloaded: run %d %s, still being recorded (r again shows more)", t.run.ID, t.run.Status)
+		return nil
+	}
+	m.setMsg("reloaded: run %d %s, %s rows", t.run.ID, t.run.Status, commas(max(t.run.Rows, t.runNode.SubtreeSize)))
+	return nil
+}
