@@ -10,10 +10,10 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
-// Side names one run in one trace file: one of the two trees being
+// Side names one run of one trace source: one of the two trees being
 // compared.
 type Side struct {
-	Store *trace.Store
+	Store trace.Reader
 	Run   int64
 }
 

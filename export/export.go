@@ -98,7 +98,7 @@ type Selection struct {
 // Resolve finds the run and the top node a Selection names. Errors name
 // what was not found and wrap trace's sentinels (trace.ErrNoRun,
 // trace.ErrNoNode, trace.ErrNoMove).
-func Resolve(ctx context.Context, st *trace.Store, sel Selection) (trace.Run, trace.Node, error) {
+func Resolve(ctx context.Context, st trace.Reader, sel Selection) (trace.Run, trace.Node, error) {
 	var run trace.Run
 	if sel.Run == 0 {
 		runs, err := st.Runs(ctx)

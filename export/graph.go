@@ -151,7 +151,7 @@ func (h *candidates) Pop() any {
 
 type builder struct {
 	ctx  context.Context
-	st   *trace.Store
+	st   trace.Reader
 	g    *Graph
 	pos  []*engine.Position // position at each shown node, by index
 	heap candidates
@@ -175,7 +175,7 @@ type collapsed struct {
 // bigger one is read one level under each shown node, then streamed once
 // more (per collapsed child, side by side) for the summaries' QS figures.
 // QSOnly streams the subtree once more to find the QS roots.
-func Build(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, opts Options) (*Graph, error) {
+func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, opts Options) (*Graph, error) {
 	if opts.MaxNodes <= 0 {
 		opts.MaxNodes = DefaultMaxNodes
 	}

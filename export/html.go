@@ -366,7 +366,7 @@ func qsPlyOf(k trace.Node, parentQSPly int) int {
 // treeBuilder reads one side's tree.
 type treeBuilder struct {
 	ctx   context.Context
-	st    *trace.Store
+	st    trace.Reader
 	run   trace.Run
 	opts  HTMLOptions
 	side  *PageSide
@@ -447,7 +447,7 @@ func makeMove(run int64, pos *engine.Position, k trace.Node) (string, error) {
 
 // topOf reads the path to top and returns the position at top (its move
 // made), the SAN path and top's QS ply.
-func topOf(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node) (*engine.Position, []string, int, error) {
+func topOf(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) (*engine.Position, []string, int, error) {
 	path, err := st.Path(ctx, run.ID, top.ID)
 	if err != nil {
 		return nil, nil, 0, err
@@ -464,7 +464,7 @@ func topOf(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node) 
 }
 
 // newSide starts a side with its top node.
-func newSide(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, label string) (*PageSide, *engine.Position, int, error) {
+func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, label string) (*PageSide, *engine.Position, int, error) {
 	pos, san, q, err := topOf(ctx, st, run, top)
 	if err != nil {
 		return nil, nil, 0, err
@@ -487,7 +487,7 @@ func orNone(s []string) []string {
 }
 
 // BuildPage reads the subtree under top into the data of a tree page.
-func BuildPage(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, opts HTMLOptions) (*PageData, error) {
+func BuildPage(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, opts HTMLOptions) (*PageData, error) {
 	opts.defaults()
 	side, pos, q, err := newSide(ctx, st, run, top, fmt.Sprintf("run %d (%s)", run.ID, run.Variant))
 	if err != nil {
@@ -550,7 +550,7 @@ func (s *PageSide) findHotspots(limit int) {
 // top: a zoomable icicle, node details with the board, hotspots and a
 // search by move path. It fetches nothing: the data, script and styles are
 // all in the file.
-func WriteHTML(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, opts HTMLOptions, w io.Writer) error {
+func WriteHTML(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, opts HTMLOptions, w io.Writer) error {
 	d, err := BuildPage(ctx, st, run, top, opts)
 	if err != nil {
 		return err

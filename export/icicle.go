@@ -68,7 +68,7 @@ type icicleMerge struct {
 // icicle is one chart being drawn.
 type icicle struct {
 	ctx     context.Context
-	st      *trace.Store
+	st      trace.Reader
 	opts    IcicleOptions
 	run     trace.Run
 	top     trace.Node
@@ -99,14 +99,14 @@ type subtreeTotals struct {
 // nothing else, so its cost follows the number of rectangles, not the size
 // of the subtree. Subtree figures in the tooltips are exact where the
 // subtree was read whole and given as bounds where it was not.
-func WriteIcicle(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, opts IcicleOptions, w io.Writer) error {
+func WriteIcicle(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, opts IcicleOptions, w io.Writer) error {
 	_, err := writeIcicle(ctx, st, run, top, opts, w)
 	return err
 }
 
 // writeIcicle is WriteIcicle; it also returns how many rows it read below
 // the top node, for the tests.
-func writeIcicle(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node, opts IcicleOptions, w io.Writer) (int64, error) {
+func writeIcicle(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, opts IcicleOptions, w io.Writer) (int64, error) {
 	if opts.Width <= 0 {
 		opts.Width = 1600
 	}
@@ -248,7 +248,7 @@ func (ic *icicle) walk(e *icicleEntry, pos *engine.Position) error {
 // subtrees from the summary written when recording finished, for a chart
 // whose top is the run node or an iteration root. A run still being
 // recorded (or whose recording failed) has no trustworthy summary.
-func summaryTotals(ctx context.Context, st *trace.Store, run trace.Run, top trace.Node) (map[int64]subtreeTotals, error) {
+func summaryTotals(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) (map[int64]subtreeTotals, error) {
 	if run.Status.Partial() ||
 		(top.Kind != engine.KindRun && top.Kind != engine.KindRoot) {
 		return nil, nil

@@ -24,7 +24,7 @@ type source interface {
 var memLimit = int64(100_000)
 
 // newSource picks the in-memory source for subtrees up to memLimit rows.
-func newSource(ctx context.Context, st *trace.Store, run int64, top trace.Node) (source, error) {
+func newSource(ctx context.Context, st trace.Reader, run int64, top trace.Node) (source, error) {
 	if top.SubtreeSize > memLimit {
 		return &storeSource{ctx: ctx, st: st, run: run, top: top}, nil
 	}
@@ -64,7 +64,7 @@ func newSource(ctx context.Context, st *trace.Store, run int64, top trace.Node) 
 // storeSource queries the trace for each node.
 type storeSource struct {
 	ctx context.Context
-	st  *trace.Store
+	st  trace.Reader
 	run int64
 	top trace.Node
 }

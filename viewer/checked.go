@@ -12,15 +12,15 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
-// checked is the Source the model reads through: it checks the sizes,
+// checked is the trace.Reader the model reads through: it checks the sizes,
 // ids and parents of what the file returns before the tree follows them
 // (compare.CheckChild and CheckPath), so a damaged trace shows "damaged
 // trace: node N has subtree size -5" instead of a tree that loops or a
 // row count in the billions.
-type checked struct{ Source }
+type checked struct{ trace.Reader }
 
 func (c checked) Node(ctx context.Context, run, id int64) (trace.Node, error) {
-	n, err := c.Source.Node(ctx, run, id)
+	n, err := c.Reader.Node(ctx, run, id)
 	if err != nil {
 		return n, err
 	}
@@ -28,7 +28,7 @@ func (c checked) Node(ctx context.Context, run, id int64) (trace.Node, error) {
 }
 
 func (c checked) ChildCount(ctx context.Context, run, id int64) (int, error) {
-	n, err := c.Source.ChildCount(ctx, run, id)
+	n, err := c.Reader.ChildCount(ctx, run, id)
 	if err == nil && n > compare.MaxChildren {
 		return 0, &compare.DamagedError{Run: run, Node: id,
 			Detail: fmt.Sprintf("has %d children; no search node has more than %d", n, compare.MaxChildren)}
@@ -41,7 +41,7 @@ func (c checked) Children(ctx context.Context, run, id int64, order trace.Order,
 	if err != nil {
 		return nil, err
 	}
-	kids, err := c.Source.Children(ctx, run, id, order, offset, limit)
+	kids, err := c.Reader.Children(ctx, run, id, order, offset, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (c checked) Children(ctx context.Context, run, id int64, order trace.Order,
 }
 
 func (c checked) Path(ctx context.Context, run, id int64) ([]trace.Node, error) {
-	path, err := c.Source.Path(ctx, run, id)
+	path, err := c.Reader.Path(ctx, run, id)
 	if err != nil {
 		return nil, err
 	}

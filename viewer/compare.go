@@ -32,14 +32,9 @@ const (
 	cmpMissing                 // the other run has no such child
 )
 
-// side turns a pane into a compare.Side. Compare mode needs the trace
-// store itself, not just the Source interface.
-func (m *Model) side(p *pane) (compare.Side, error) {
-	st, ok := m.src.(*trace.Store)
-	if !ok {
-		return compare.Side{}, errors.New("compare mode needs a trace file")
-	}
-	return compare.Side{Store: st, Run: p.t.run.ID}, nil
+// side turns a pane into a compare.Side.
+func (m *Model) side(p *pane) compare.Side {
+	return compare.Side{Store: m.src, Run: p.t.run.ID}
 }
 
 // align aligns the children of node a of pane pa with those of node b of
@@ -49,15 +44,7 @@ func (m *Model) align(pa *pane, a int64, pb *pane, b int64) (*aligned, error) {
 	if x, ok := m.alignCache[key]; ok {
 		return x, nil
 	}
-	sa, err := m.side(pa)
-	if err != nil {
-		return nil, err
-	}
-	sb, err := m.side(pb)
-	if err != nil {
-		return nil, err
-	}
-	pairs, err := compare.AlignChildren(m.ctx, sa, a, sb, b)
+	pairs, err := compare.AlignChildren(m.ctx, m.side(pa), a, m.side(pb), b)
 	if err != nil {
 		return nil, err
 	}
@@ -215,10 +202,7 @@ func (m *Model) startCompare(id int64) error {
 	if err != nil {
 		return err
 	}
-	a, err := m.side(m.cur())
-	if err != nil {
-		return err
-	}
+	a := m.side(m.cur())
 	if err := compare.SamePosition(m.ctx, a, compare.Side{Store: a.Store, Run: id}); err != nil {
 		return fmt.Errorf("cannot compare run %d with run %d: %w", m.cur().t.run.ID, id, err)
 	}

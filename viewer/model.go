@@ -52,7 +52,7 @@ const (
 type Model struct {
 	ctx   context.Context // ictx: what queries run with
 	ictx  *interruptible
-	src   Source
+	src   trace.Reader
 	opt   Options
 	runs  []trace.Run
 	panes []*pane // one, or two in compare mode
@@ -113,7 +113,7 @@ const (
 // New opens the run asked for and selects the start node. Every problem
 // with the options (no such run, node or move) is an error here, before a
 // screen is touched.
-func New(ctx context.Context, src Source, opt Options) (*Model, error) {
+func New(ctx context.Context, src trace.Reader, opt Options) (*Model, error) {
 	runs, err := src.Runs(ctx)
 	if err != nil {
 		return nil, err

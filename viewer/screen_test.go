@@ -36,7 +36,7 @@ type screenRig struct {
 	m *Model
 }
 
-func newRig(t *testing.T, st *trace.Store, w, h int, opt Options) *screenRig {
+func newRig(t *testing.T, st trace.Reader, w, h int, opt Options) *screenRig {
 	t.Helper()
 	if opt.File == "" {
 		opt.File = "fixture.trace"
@@ -470,5 +470,24 @@ func TestDetailLabelsFit(t *testing.T) {
 					d.label, incomplete, detailLabelW, d.value)
 			}
 		}
+	}
+}
+
+// wrapped is a trace source that is not a *trace.Store: any trace.Reader.
+type wrapped struct{ trace.Reader }
+
+// TestCompareAnySource: compare mode works on any trace.Reader, not only
+// on a trace file opened as a *trace.Store (it used to refuse with
+// "compare mode needs a trace file").
+func TestCompareAnySource(t *testing.T) {
+	st := openFixture(t)
+	r := newRig(t, wrapped{st}, 160, 40, Options{Run: 1})
+	m := r.m
+	r.run("=", "j", "<Enter>", "j", "l", "j")
+	if len(m.panes) != 2 || m.msgErr {
+		t.Fatalf("compare mode did not open on a wrapped source (message %q)", m.msg)
+	}
+	if !strings.Contains(r.text(), "run 2") {
+		t.Errorf("the second pane does not show run 2:\n%s", r.text())
 	}
 }

@@ -17,7 +17,7 @@ import (
 // number is turned into a node by walking the expanded records, so a node
 // with a hundred thousand children costs no more than one with three.
 type tree struct {
-	src     Source
+	src     trace.Reader
 	ctx     context.Context
 	run     trace.Run
 	runNode trace.Node
@@ -118,7 +118,7 @@ func (t *tree) children(id int64, order trace.Order, offset, limit int) ([]trace
 
 // newTree opens run id of src with the run node and the last iteration
 // expanded.
-func newTree(ctx context.Context, src Source, id int64) (*tree, error) {
+func newTree(ctx context.Context, src trace.Reader, id int64) (*tree, error) {
 	if _, ok := src.(checked); !ok {
 		src = checked{src}
 	}
