@@ -368,9 +368,10 @@ func (m *Model) reload() error {
 	}
 	t := m.cur().t
 	if stillOpen(t.runNode) {
-		// The run node is the recorder's stand-in: its size is a
-		// placeholder, not a count.
-		m.setMsg("reloaded: run %d %s, still being recorded (r again shows more)", t.run.ID, t.run.Status)
+		// The run node is the recorder's stand-in: its size counts the
+		// rows written so far, not the run.
+		m.setMsg("reloaded: run %d %s, still being recorded: %s rows so far (r again shows more)",
+			t.run.ID, t.run.Status, commas(t.runNode.SubtreeSize))
 		return nil
 	}
 	m.setMsg("reloaded: run %d %s, %s rows", t.run.ID, t.run.Status, commas(max(t.run.Rows, t.runNode.SubtreeSize)))
