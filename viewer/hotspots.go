@@ -2,9 +2,14 @@ package viewer
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -155,12 +160,11 @@ func (m *Model) goHot(p *pane, i int) error {
 	if err := m.reveal(h.Node.ID); err != nil {
 		return err
 	}
-	share := 100 * float64(h.Node.SubtreeSize) / float64(max(p.t.runNode.SubtreeSize, 1))
 	what := "QS tree"
 	if m.hotByGr {
 		what = fmt.Sprintf("growth %.2f/ply,", h.Growth)
 	}
-	m.setMsg("hotspot %d/%d: %s %s nodes (%.2f%% of the run), node %d", i+1, len(list), what, commas(h.Node.SubtreeSize), share, h.Node.ID)
+	m.setMsg("hotspot %d/%d: %s %s nodes (%.2f%% of the run), node %d", i+1, len(list), what, commas(h.Node.SubtreeSize), runShare(p, h.Node), h.Node.ID)
 	return nil
 }
 
@@ -180,4 +184,94 @@ func (m *Model) toggleHotOrder() {
 	m.hotByGr = !m.hotByGr
 	m.list = 0
 	m.cur().hotIdx = -1
+}
+
+func (m *Model) drawHotspots(s tcell.Screen, body rect) {
+	p := m.cur()
+	list := m.hotList(p)
+	title := "biggest QS trees (g: full-width nodes by growth)"
+	if m.hotByGr {
+		title = "full-width nodes by growth per ply (g: QS trees by size)"
+	}
+	in := m.box(s, body, 100, body.h, title)
+	// A QS root's growth is its size (depth 0): in size mode the column
+	// holds the tree's share of the run instead.
+	col := "% run"
+	if m.hotByGr {
+		col = "growth"
+	}
+	head := fmt.Sprintf("%4s %10s %3s %11s %7s  %s", "#", "node", "it", "nodes", col, "path")
+	m.writer(s, in.x, in.y, in.w).put(clip(head, in.w, ""), m.st.colHead)
+	rows := rect{in.x, in.y + 1, in.w, in.h - 1}
+	if len(list) == 0 {
+		m.writer(s, rows.x, rows.y, rows.w).put("no hotspots: no QS in this run, or it is still being recorded", m.st.dim)
+		return
+	}
+	first := listWindow(m.list, len(list), rows.h)
+	m.lay.list, m.lay.listN = rows, first
+	for i := 0; i < rows.h && first+i < len(list); i++ {
+		h := list[first+i]
+		path := m.hotPath(p, h.Node.ID)
+		val := fmt.Sprintf("%.2f", h.Growth)
+		if !m.hotByGr {
+			val = fmt.Sprintf("%.2f%%", runShare(p, h.Node))
+		}
+		line := fmt.Sprintf("%4d %10d %3d %11s %7s  ", first+i+1, h.Node.ID, h.Node.Iteration, commas(h.Node.SubtreeSize), val)
+		line += clipLeft(path, rows.w-len(line), m.g.ellipsis)
+		st := m.st.base
+		if first+i == m.list {
+			st = m.st.sel
+		}
+		wr := m.writer(s, rows.x, rows.y+i, rows.w)
+		wr.put(clip(line, rows.w, m.g.ellipsis), st)
+		wr.fill(st)
+	}
+}
+
+// hotPath is the move path to a hotspot, read once per node shown.
+func (m *Model) hotPath(p *pane, id int64) string {
+	if m.hotPaths == nil {
+		m.hotPaths = map[[2]int64]string{}
+	}
+	key := [2]int64{p.t.run.ID, id}
+	if s, ok := m.hotPaths[key]; ok {
+		return s
+	}
+	in := p.t.info(trace.Node{RunID: p.t.run.ID, ID: id})
+	s, err := m.visitPath(p, in)
+	if err != nil {
+		s = shortErr(err)
+	}
+	if len(m.hotPaths) > 1000 {
+		m.hotPaths = map[[2]int64]string{}
+	}
+	m.hotPaths[key] = s
+	return s
+}
+
+// visitPath is the numbered move path of in with each move searched again
+// under the same parent marked with its visit, as diff marks it: a PVS
+// re-search reads "Nf3#2", not the same path as the first search.
+func (m *Model) visitPath(p *pane, in *nodeInfo) (string, error) {
+	if in.err != nil {
+		return "", in.err
+	}
+	keys, err := compare.KeyPath(m.ctx, m.side(p), in.node.ID)
+	if err != nil {
+		return "", err
+	}
+	toks := slices.Clone(in.numTok)
+	// keys start below the run node: keys[j-1] is the key of path[j].
+	for j := 1; j < len(in.path) && j-1 < len(keys); j++ {
+		k := m.sanIndex(in, j)
+		if in.path[j].Move != engine.NoMove && k >= 0 && k < len(toks) && keys[j-1].Occurrence > 0 {
+			toks[k] += "#" + strconv.Itoa(keys[j-1].Occurrence+1)
+		}
+	}
+	return strings.Join(toks, " "), nil
+}
+
+// runShare is n's subtree as a percentage of p's run.
+func runShare(p *pane, n trace.Node) float64 {
+	return 100 * float64(n.SubtreeSize) / float64(max(p.t.runNode.SubtreeSize, 1))
 }

@@ -238,7 +238,8 @@ type nodeInfo struct {
 	path     []trace.Node
 	san      []string // moves of the path in SAN (nodes without a move skipped)
 	uci      []string
-	numbered string // the SAN path with move numbers
+	numbered string   // the SAN path with move numbers
+	numTok   []string // numbered, a move (with its number) a token
 	pos      *engine.Position
 	fen      string
 	last     engine.Move
@@ -289,7 +290,6 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 		in.err = err
 		return in
 	}
-	var nb strings.Builder
 	rootSide := pos.SideToMove()
 	for i, x := range path {
 		if x.Kind == engine.KindQS && in.qsRoot < 0 {
@@ -307,13 +307,13 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 			break
 		}
 		san := pos.SAN(x.Move)
+		tok := san
 		if pos.SideToMove() == engine.White {
-			fmt.Fprintf(&nb, "%d. ", pos.Fullmove())
-		} else if nb.Len() == 0 {
-			fmt.Fprintf(&nb, "%d... ", pos.Fullmove())
+			tok = fmt.Sprintf("%d. %s", pos.Fullmove(), san)
+		} else if len(in.numTok) == 0 {
+			tok = fmt.Sprintf("%d... %s", pos.Fullmove(), san)
 		}
-		nb.WriteString(san)
-		nb.WriteByte(' ')
+		in.numTok = append(in.numTok, tok)
 		in.san = append(in.san, san)
 		in.uci = append(in.uci, x.Move.UCI())
 		if in.qsRoot >= 0 && i > in.qsRoot {
@@ -335,7 +335,7 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 		}
 		pos.MakeMove(x.Move)
 	}
-	in.numbered = strings.TrimSpace(nb.String())
+	in.numbered = strings.Join(in.numTok, " ")
 	in.pos = pos
 	in.fen = pos.FEN()
 	in.last = pos.LastMove()

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/horizonqs/horizon/trace"
 )
 
 // box draws a framed rectangle centred in r, w by h at most, and returns
@@ -112,57 +111,4 @@ func (m *Model) drawRuns(s tcell.Screen, body rect) {
 		wr.put(clip(line, rows.w, m.g.ellipsis), st)
 		wr.fill(st)
 	}
-}
-
-func (m *Model) drawHotspots(s tcell.Screen, body rect) {
-	p := m.cur()
-	list := m.hotList(p)
-	title := "biggest QS trees (g: full-width nodes by growth)"
-	if m.hotByGr {
-		title = "full-width nodes by growth per ply (g: QS trees by size)"
-	}
-	in := m.box(s, body, 100, body.h, title)
-	head := fmt.Sprintf("%4s %10s %3s %11s %7s  %s", "#", "node", "it", "nodes", "growth", "path")
-	m.writer(s, in.x, in.y, in.w).put(clip(head, in.w, ""), m.st.colHead)
-	rows := rect{in.x, in.y + 1, in.w, in.h - 1}
-	if len(list) == 0 {
-		m.writer(s, rows.x, rows.y, rows.w).put("no hotspots: no QS in this run, or it is still being recorded", m.st.dim)
-		return
-	}
-	first := listWindow(m.list, len(list), rows.h)
-	m.lay.list, m.lay.listN = rows, first
-	for i := 0; i < rows.h && first+i < len(list); i++ {
-		h := list[first+i]
-		path := m.hotPath(p, h.Node.ID)
-		line := fmt.Sprintf("%4d %10d %3d %11s %7.2f  ", first+i+1, h.Node.ID, h.Node.Iteration, commas(h.Node.SubtreeSize), h.Growth)
-		line += clipLeft(path, rows.w-len(line), m.g.ellipsis)
-		st := m.st.base
-		if first+i == m.list {
-			st = m.st.sel
-		}
-		wr := m.writer(s, rows.x, rows.y+i, rows.w)
-		wr.put(clip(line, rows.w, m.g.ellipsis), st)
-		wr.fill(st)
-	}
-}
-
-// hotPath is the move path to a hotspot, read once per node shown.
-func (m *Model) hotPath(p *pane, id int64) string {
-	if m.hotPaths == nil {
-		m.hotPaths = map[[2]int64]string{}
-	}
-	key := [2]int64{p.t.run.ID, id}
-	if s, ok := m.hotPaths[key]; ok {
-		return s
-	}
-	in := p.t.info(trace.Node{RunID: p.t.run.ID, ID: id})
-	s := in.numbered
-	if in.err != nil {
-		s = shortErr(in.err)
-	}
-	if len(m.hotPaths) > 1000 {
-		m.hotPaths = map[[2]int64]string{}
-	}
-	m.hotPaths[key] = s
-	return s
 }

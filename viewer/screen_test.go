@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -489,5 +490,80 @@ func TestCompareAnySource(t *testing.T) {
 	}
 	if !strings.Contains(r.text(), "run 2") {
 		t.Errorf("the second pane does not show run 2:\n%s", r.text())
+	}
+}
+
+// TestHotlistPathsDistinct: two hotspots of one iteration are different
+// nodes, so their paths must read differently; a move searched again
+// under the same parent (a PVS re-search) is marked with its visit, #2,
+// as diff marks it. In size mode the growth column (a QS root's growth is
+// its size) gives way to the share of the run.
+func TestHotlistPathsDistinct(t *testing.T) {
+	st := openFixture(t)
+	for _, run := range []int64{1, 2, 3, 4} {
+		for _, growth := range []bool{false, true} {
+			r := newRig(t, st, 200, 60, Options{Run: run})
+			r.run("H")
+			if growth {
+				r.run("g")
+			}
+			p := r.m.cur()
+			seen := map[string]int64{}
+			marked := 0
+			for _, h := range r.m.hotList(p) {
+				key := fmt.Sprintf("%d %s", h.Node.Iteration, r.m.hotPath(p, h.Node.ID))
+				if other, dup := seen[key]; dup {
+					t.Errorf("run %d growth=%v: nodes %d and %d both read %q", run, growth, other, h.Node.ID, key)
+				}
+				seen[key] = h.Node.ID
+				if strings.Contains(key, "#2") {
+					marked++
+				}
+			}
+			screen := r.text()
+			if !growth && (strings.Contains(screen, " growth ") || !strings.Contains(screen, "% run")) {
+				t.Errorf("run %d: the size-ranked list shows a growth column, not the share of the run:\n%s", run, screen)
+			}
+		}
+	}
+}
+
+var visitMark = regexp.MustCompile(`#[0-9]+$`)
+
+// TestVisitPathMarksResearch: a move searched again under the same parent
+// reads with its visit (#2), so its path differs from the first search's.
+func TestVisitPathMarksResearch(t *testing.T) {
+	st := openFixture(t)
+	ctx := context.Background()
+	for _, run := range []int64{1, 3, 4} {
+		r := newRig(t, st, 120, 40, Options{Run: run})
+		p := r.m.cur()
+		pairs := 0
+		err := st.Subtree(ctx, run, 0, 3, func(n trace.Node) error {
+			if n.SubtreeSize <= 1 || pairs >= 5 {
+				return nil
+			}
+			first := map[engine.Move]int64{}
+			for _, k := range allChildren(t, st, run, n.ID, trace.BySearch) {
+				a, seen := first[k.Move]
+				if !seen || k.Move == engine.NoMove {
+					first[k.Move] = k.ID
+					continue
+				}
+				pairs++
+				pa, pb := r.m.hotPath(p, a), r.m.hotPath(p, k.ID)
+				if pa == pb || !visitMark.MatchString(pb) {
+					t.Errorf("run %d: nodes %d and %d (the same move searched again) read %q and %q", run, a, k.ID, pa, pb)
+				}
+				return nil
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run != 1 && pairs == 0 {
+			t.Errorf("run %d: no move searched twice under one node to test with", run)
+		}
 	}
 }
