@@ -530,7 +530,7 @@ func describePair(a, b trace.Node, ids bool) Difference {
 		why = append(why, fmt.Sprintf(format, args...))
 	}
 	if a.Alpha != b.Alpha || a.Beta != b.Beta {
-		add("window", "window A [%d, %d], B [%d, %d]", a.Alpha, a.Beta, b.Alpha, b.Beta)
+		add("window", "window A [%s, %s], B [%s, %s]", a.Alpha, a.Beta, b.Alpha, b.Beta)
 	}
 	if a.Depth != b.Depth {
 		add("depth", "depth A %d, B %d", a.Depth, b.Depth)
@@ -542,7 +542,7 @@ func describePair(a, b trace.Node, ids bool) Difference {
 		add("qs_level", "QS level A %s, B %s", levelText(a.QSLevel), levelText(b.QSLevel))
 	}
 	if a.Score != b.Score {
-		add("score", "score A %d, B %d", a.Score, b.Score)
+		add("score", "score A %s, B %s", a.Score, b.Score)
 	}
 	if a.Bound != b.Bound {
 		add("bound", "bound A %s, B %s", a.Bound.LongLabel(), b.Bound.LongLabel())
@@ -577,7 +577,8 @@ func cutoff(n trace.Node) string {
 		s = "searched every move"
 	}
 	if n.CutIndex >= 0 {
-		s += fmt.Sprintf(" at move %d", n.CutIndex)
+		// 1-based, as the viewer's beta@1 and the export's labels count.
+		s += fmt.Sprintf(" at move %d", n.CutIndex+1)
 	}
 	return s
 }

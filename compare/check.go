@@ -780,7 +780,7 @@ func (c *checker) lastPass(f *cframe) (pass []kid, ok bool) {
 		}
 		if want < 0 || want > len(kids) {
 			c.violate(n.ID, RuleCutoff, "cutoff %s at move %d of %d generated implies %d moves in the last pass, but the node has %d children",
-				n.Cause, n.CutIndex, n.Generated, want, len(kids))
+				n.Cause, n.CutIndex+1, n.Generated, want, len(kids))
 			return nil, false
 		}
 		kids = kids[len(kids)-want:]

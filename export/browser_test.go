@@ -342,14 +342,14 @@ func TestHTMLInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	window := "[" + score(n2.Alpha) + ", " + score(n2.Beta) + "]"
+	window := "[" + n2.Alpha.String() + ", " + n2.Beta.String() + "]"
 	for _, want := range []string{
 		strings.Join(san, " "),
 		fmt.Sprintf("id %d", n2.ID),
 		window,
-		score(n2.Score) + " " + n2.Bound.String(),
+		n2.Score.String() + " " + n2.Bound.String(),
 		fmt.Sprintf("%d generated, %d searched", n2.Generated, n2.Searched),
-		count(n2.SubtreeSize) + " nodes",
+		engine.Commas(n2.SubtreeSize) + " nodes",
 	} {
 		if !strings.Contains(details, want) {
 			t.Errorf("details of node %d lack %q:\n%s", n2.ID, want, details)
@@ -501,7 +501,7 @@ func TestHTMLDiffInBrowser(t *testing.T) {
 		t.Fatalf("after clicking A node %d the page is at %+v, want B at %d", n.ID, state, want.ID)
 	}
 	details := b.text(t, "#details")
-	for _, s := range []string{fmt.Sprintf("id %d", n.ID), fmt.Sprintf("id %d", want.ID), count(n.SubtreeSize) + " nodes", count(want.SubtreeSize) + " nodes"} {
+	for _, s := range []string{fmt.Sprintf("id %d", n.ID), fmt.Sprintf("id %d", want.ID), engine.Commas(n.SubtreeSize) + " nodes", engine.Commas(want.SubtreeSize) + " nodes"} {
 		if !strings.Contains(details, s) {
 			t.Errorf("details lack %q:\n%s", s, details)
 		}

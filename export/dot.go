@@ -61,7 +61,7 @@ func summaryName(g *Graph, s *Summary) string {
 func (g *Graph) title() []string {
 	r := g.Run
 	lines := []string{fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes",
-		r.ID, r.Variant, r.Depth, r.Status, count(r.Nodes))}
+		r.ID, r.Variant, r.Depth, r.Status, engine.Commas(r.Nodes))}
 	lines = append(lines, "FEN "+r.FEN)
 	where := "node " + strconv.FormatInt(g.Top.ID, 10)
 	switch g.Top.Kind {
@@ -73,10 +73,10 @@ func (g *Graph) title() []string {
 		where += " (iteration " + strconv.Itoa(g.Top.Iteration) + ": " + strings.Join(g.TopPath, " ") + ")"
 	}
 	lines = append(lines, fmt.Sprintf("Subtree of %s: %s nodes; %d shown, %d summaries (budget %d)",
-		where, count(g.Top.SubtreeSize), len(g.Nodes), len(g.Summaries), g.Options.MaxNodes))
+		where, engine.Commas(g.Top.SubtreeSize), len(g.Nodes), len(g.Summaries), g.Options.MaxNodes))
 	if g.QSOnly {
 		lines = append(lines, fmt.Sprintf("QS only: %s QS trees (%s nodes) under it; %s full-width nodes left out",
-			count(g.QSRoots), count(g.QSNodes), count(g.FullWidth)))
+			engine.Commas(g.QSRoots), engine.Commas(g.QSNodes), engine.Commas(g.FullWidth)))
 	}
 	if g.Options.Depth >= 0 {
 		below := "below the top node"

@@ -253,7 +253,7 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	}
 	sp := ""
 	if n.HasStandPat {
-		sp = score(n.StandPat)
+		sp = n.StandPat.String()
 	}
 	c.ID = append(c.ID, n.ID)
 	c.Parent = append(c.Parent, parent)
@@ -265,10 +265,10 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	c.Depth = append(c.Depth, n.Depth)
 	c.QSPly = append(c.QSPly, qsPly)
 	c.QSLevel = append(c.QSLevel, n.QSLevel)
-	c.Alpha = append(c.Alpha, score(n.Alpha))
-	c.Beta = append(c.Beta, score(n.Beta))
+	c.Alpha = append(c.Alpha, n.Alpha.String())
+	c.Beta = append(c.Beta, n.Beta.String())
 	c.StandPat = append(c.StandPat, sp)
-	c.Score = append(c.Score, score(n.Score))
+	c.Score = append(c.Score, n.Score.String())
 	c.Bound = append(c.Bound, int(n.Bound))
 	c.Cause = append(c.Cause, int(n.Cause))
 	c.Outcome = append(c.Outcome, int(outcomeOf(n)))

@@ -329,16 +329,16 @@ func (ic *icicle) flush(r int) {
 	if m.qs*2 >= m.nodes {
 		col = colIcicleQS2
 	}
-	tip := count(m.nodes) + " nodes merged, each narrower than a pixel"
+	tip := engine.Commas(m.nodes) + " nodes merged, each narrower than a pixel"
 	if m.size > m.nodes {
-		tip += ", " + count(m.size) + " with their subtrees"
+		tip += ", " + engine.Commas(m.size) + " with their subtrees"
 	}
-	tip += "\n" + count(m.qs) + " of them QS"
+	tip += "\n" + engine.Commas(m.qs) + " of them QS"
 	if m.qsSize > m.qs {
-		tip += " (" + count(m.qsSize) + " with their subtrees, all QS)"
+		tip += " (" + engine.Commas(m.qsSize) + " with their subtrees, all QS)"
 	}
 	if below := m.size - m.qsSize - (m.nodes - m.qs); below > 0 {
-		tip += "\nbelow the full-width ones: " + count(below) + " nodes, not read"
+		tip += "\nbelow the full-width ones: " + engine.Commas(below) + " nodes, not read"
 	}
 	fmt.Fprintf(&ic.body, `<g class="merged"><rect x="%s" y="%d" width="%s" height="%d" fill="%s" opacity="0.7"/><title>%s</title></g>`+"\n",
 		px(m.x0), ic.y(r), px(m.x1-m.x0), ic.opts.RowHeight-1, col, xmlText(tip))
@@ -420,7 +420,7 @@ func (ic *icicle) label(e *icicleEntry, w float64) string {
 		name = e.n.Move.UCI()
 	}
 	fits := func(s string) bool { return float64(len(s))*icicleCharW+6 <= w }
-	if long := name + " " + count(e.n.SubtreeSize); fits(long) {
+	if long := name + " " + engine.Commas(e.n.SubtreeSize); fits(long) {
 		return long
 	}
 	if fits(name) {
@@ -446,10 +446,10 @@ func (ic *icicle) write(w io.Writer, top *icicleEntry) error {
 		where += " (" + strings.Join(ic.topPath, " ") + ")"
 	}
 	lines := []string{
-		fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes", r.ID, r.Variant, r.Depth, r.Status, count(r.Nodes)),
+		fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes", r.ID, r.Variant, r.Depth, r.Status, engine.Commas(r.Nodes)),
 		"FEN " + r.FEN,
 		fmt.Sprintf("Icicle of %s: %s nodes, %s; width = subtree size; %d rectangles, %d merged runs of nodes narrower than a pixel (not read below); %s rows read",
-			where, count(ic.top.SubtreeSize), qsShare(top.qsNodes, top.unread, ic.top.SubtreeSize), ic.rects, ic.merged, count(ic.read+1)),
+			where, engine.Commas(ic.top.SubtreeSize), qsShare(top.qsNodes, top.unread, ic.top.SubtreeSize), ic.rects, ic.merged, engine.Commas(ic.read+1)),
 	}
 	for i, l := range lines {
 		weight := ""

@@ -2,7 +2,6 @@ package export
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -63,42 +62,8 @@ func outcomeOf(n trace.Node) outcome {
 // "" for CauseNone.
 func causeText(c engine.Cause) string { return c.LongLabel() }
 
-// score formats a score: centipawns, "#3"/"#-3" for mates, "inf" for the
-// window's infinite ends.
-func score(s engine.Score) string {
-	switch {
-	case s >= engine.Infinity:
-		return "inf"
-	case s <= -engine.Infinity:
-		return "-inf"
-	case s.IsMate():
-		return "#" + strconv.Itoa(s.MateIn())
-	}
-	return strconv.Itoa(int(s))
-}
-
 // window formats [alpha, beta].
-func window(n trace.Node) string { return "[" + score(n.Alpha) + ", " + score(n.Beta) + "]" }
-
-// count formats n with thousands separators: 12,345.
-func count(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+func window(n trace.Node) string { return "[" + n.Alpha.String() + ", " + n.Beta.String() + "]" }
 
 // percent formats a share as a whole percentage; shares that are not
 // exactly 0 or 1 never round to "0%" or "100%".
@@ -158,10 +123,10 @@ func nodeLines(n trace.Node, san string) []string {
 		lines = append(lines, window(n))
 	}
 	if n.HasStandPat {
-		lines = append(lines, "stand pat "+score(n.StandPat))
+		lines = append(lines, "stand pat "+n.StandPat.String())
 	}
 	if n.Kind != engine.KindRun || n.Bound != engine.BoundNone {
-		lines = append(lines, "score "+score(n.Score)+" "+n.Bound.String())
+		lines = append(lines, "score "+n.Score.String()+" "+n.Bound.String())
 	}
 	if c := causeText(n.Cause); c != "" {
 		lines = append(lines, c)
@@ -169,13 +134,13 @@ func nodeLines(n trace.Node, san string) []string {
 	if n.Incomplete {
 		lines = append(lines, "incomplete")
 	}
-	lines = append(lines, "id "+strconv.FormatInt(n.ID, 10)+", "+count(n.SubtreeSize)+" nodes")
+	lines = append(lines, "id "+strconv.FormatInt(n.ID, 10)+", "+engine.Commas(n.SubtreeSize)+" nodes")
 	return lines
 }
 
 // summaryLines are the lines of a summary node's label.
 func summaryLines(s Summary) []string {
-	lines := []string{"+" + count(s.Nodes) + " nodes"}
+	lines := []string{"+" + engine.Commas(s.Nodes) + " nodes"}
 	if s.Nodes == 1 {
 		lines[0] = "+1 node"
 	}
@@ -187,7 +152,7 @@ func summaryLines(s Summary) []string {
 		if s.Children != 1 {
 			what += "s"
 		}
-		lines = append(lines, "in "+count(int64(s.Children))+" "+what)
+		lines = append(lines, "in "+engine.Commas(int64(s.Children))+" "+what)
 	}
 	if s.Rows > 0 {
 		l := percent(s.QSShare()) + " QS"
@@ -200,7 +165,7 @@ func summaryLines(s Summary) []string {
 	case s.Rows == 0 && s.Unrecorded == s.Nodes:
 		lines = append(lines, "not recorded (recording filter)")
 	case s.Rows < s.Nodes:
-		lines = append(lines, count(s.Rows)+" recorded (recording filter)")
+		lines = append(lines, engine.Commas(s.Rows)+" recorded (recording filter)")
 	}
 	if s.DepthLimit {
 		lines = append(lines, "below the depth limit")

@@ -243,7 +243,7 @@ func (m *Model) details(p *pane) []detailLine {
 	if n.Extension != 0 {
 		add("extension", "%d ply", n.Extension)
 	}
-	size := commas(n.SubtreeSize) + " nodes"
+	size := engine.Commas(n.SubtreeSize) + " nodes"
 	if sizeOf(in.parent) > 0 {
 		size += fmt.Sprintf("  %.1f%% of parent", 100*float64(n.SubtreeSize)/float64(in.parent.SubtreeSize))
 	}
@@ -266,7 +266,7 @@ func (m *Model) details(p *pane) []detailLine {
 				entry = "after " + in.san[k]
 			}
 		}
-		add("QS root", "node %d, %s, %s nodes", root.ID, entry, commas(root.SubtreeSize))
+		add("QS root", "node %d, %s, %s nodes", root.ID, entry, engine.Commas(root.SubtreeSize))
 		if len(in.swing) > 0 {
 			side := "White"
 			if in.swingFor == engine.Black {

@@ -2,10 +2,11 @@ package viewer
 
 import (
 	"fmt"
-	"github.com/horizonqs/horizon/compare"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/horizonqs/horizon/compare"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/engine"
@@ -156,7 +157,7 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 		qs = fmt.Sprintf(", %d%% QS", run.QSNodes*100/max(run.Nodes, 1))
 	}
 	if !stillOpen(t.runNode) {
-		parts = append(parts, fmt.Sprintf("%s nodes%s", commas(max(run.Rows, t.runNode.SubtreeSize)), qs))
+		parts = append(parts, fmt.Sprintf("%s nodes%s", engine.Commas(max(run.Rows, t.runNode.SubtreeSize)), qs))
 	} else if run.Status == trace.StatusRunning {
 		parts = append(parts, "being recorded (r reloads)")
 	} else {
@@ -288,9 +289,9 @@ func (m *Model) filterLabel(f filter) string {
 		parts = append(parts, "cutoffs only")
 	}
 	if f.minSize > 1 {
-		parts = append(parts, "≥"+fmtCount(f.minSize)+" nodes")
+		parts = append(parts, "≥"+engine.Short(f.minSize)+" nodes")
 		if m.ascii {
-			parts[len(parts)-1] = ">=" + fmtCount(f.minSize) + " nodes"
+			parts[len(parts)-1] = ">=" + engine.Short(f.minSize) + " nodes"
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -324,7 +325,7 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 	if r.isSummary() {
 		e := r.parent
 		wr.put(strings.Repeat(" ", indent+2), cursorStyle(st.base))
-		text := fmt.Sprintf("%s %d hidden (%s nodes)", m.g.ellipsis, e.hidden, commas(e.hiddenNodes))
+		text := fmt.Sprintf("%s %d hidden (%s nodes)", m.g.ellipsis, e.hidden, engine.Commas(e.hiddenNodes))
 		wr.put(clip(text, w-indent-2, m.g.ellipsis), cursorStyle(st.dim))
 		wr.fill(cursorStyle(st.base))
 		return
@@ -464,7 +465,7 @@ func (m *Model) nodeSummary(p *pane, n trace.Node) string {
 	if stillOpen(n) {
 		parts = append(parts, "still being searched")
 	} else {
-		parts = append(parts, commas(n.SubtreeSize)+" nodes")
+		parts = append(parts, engine.Commas(n.SubtreeSize)+" nodes")
 		if p.sel != nil && sizeOf(p.sel.parent) > 0 && n.Kind != engine.KindRun {
 			parts[len(parts)-1] += fmt.Sprintf(" (%.1f%%)", 100*float64(n.SubtreeSize)/float64(p.sel.parent.SubtreeSize))
 		}

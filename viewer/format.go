@@ -36,28 +36,14 @@ var asciiGlyphs = glyphs{
 	sep: "|",
 }
 
-// fmtScore writes a score: mate scores as #N (mate in N moves, negative
-// when the side to move is mated), the window's infinities as ∞.
+// fmtScore writes a score as engine.Score.String does, with the ASCII
+// stand-in for ∞ when the terminal wants one.
 func (g *glyphs) fmtScore(s engine.Score) string {
-	switch {
-	case s >= engine.Infinity:
-		return g.inf
-	case s <= -engine.Infinity:
-		return "-" + g.inf
-	case s.IsMate() && s > 0:
-		return "#" + strconv.Itoa(s.MateIn())
-	case s.IsMate():
-		return "-#" + strconv.Itoa(-s.MateIn())
-	}
-	return strconv.Itoa(int(s))
+	return strings.Replace(s.String(), "∞", g.inf, 1)
 }
 
 func (g *glyphs) fmtSigned(s engine.Score) string {
-	t := g.fmtScore(s)
-	if s > 0 && !strings.HasPrefix(t, "#") && t != g.inf {
-		return "+" + t
-	}
-	return t
+	return strings.Replace(s.Signed(), "∞", g.inf, 1)
 }
 
 func (g *glyphs) fmtWindow(n trace.Node) string {
@@ -116,41 +102,6 @@ func depthLabel(n trace.Node, levels bool) string {
 		return s
 	}
 	return "d" + strconv.Itoa(n.Depth)
-}
-
-// fmtCount writes a node count in at most 5 characters: 987, 12.3k, 5.12M.
-func fmtCount(n int64) string {
-	switch {
-	case n < 10000:
-		return strconv.FormatInt(n, 10)
-	case n < 100000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	case n < 10000000:
-		return fmt.Sprintf("%dk", n/1000)
-	case n < 100000000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	}
-	return fmt.Sprintf("%dM", n/1000000)
-}
-
-// commas writes n with thousands separators.
-func commas(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // bar draws share (0..1) in width cells.

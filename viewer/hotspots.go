@@ -164,7 +164,7 @@ func (m *Model) goHot(p *pane, i int) error {
 	if m.hotByGr {
 		what = fmt.Sprintf("growth %.2f/ply,", h.Growth)
 	}
-	m.setMsg("hotspot %d/%d: %s %s nodes (%.2f%% of the run), node %d", i+1, len(list), what, commas(h.Node.SubtreeSize), runShare(p, h.Node), h.Node.ID)
+	m.setMsg("hotspot %d/%d: %s %s nodes (%.2f%% of the run), node %d", i+1, len(list), what, engine.Commas(h.Node.SubtreeSize), runShare(p, h.Node), h.Node.ID)
 	return nil
 }
 
@@ -216,7 +216,7 @@ func (m *Model) drawHotspots(s tcell.Screen, body rect) {
 		if !m.hotByGr {
 			val = fmt.Sprintf("%.2f%%", runShare(p, h.Node))
 		}
-		line := fmt.Sprintf("%4d %10d %3d %11s %7s  ", first+i+1, h.Node.ID, h.Node.Iteration, commas(h.Node.SubtreeSize), val)
+		line := fmt.Sprintf("%4d %10d %3d %11s %7s  ", first+i+1, h.Node.ID, h.Node.Iteration, engine.Commas(h.Node.SubtreeSize), val)
 		line += clipLeft(path, rows.w-len(line), m.g.ellipsis)
 		st := m.st.base
 		if first+i == m.list {

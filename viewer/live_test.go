@@ -111,7 +111,7 @@ func TestLiveTrace(t *testing.T) {
 	}
 	rig.run("r")
 	screen = rig.text()
-	for _, want := range []string{"complete", commas(res.Stats.Nodes) + " nodes", "reloaded"} {
+	for _, want := range []string{"complete", engine.Commas(res.Stats.Nodes) + " nodes", "reloaded"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("after the run finished and r, the screen does not show %q:\n%s", want, screen)
 		}

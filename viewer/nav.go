@@ -371,9 +371,9 @@ func (m *Model) reload() error {
 		// The run node is the recorder's stand-in: its size counts the
 		// rows written so far, not the run.
 		m.setMsg("reloaded: run %d %s, still being recorded: %s rows so far (r again shows more)",
-			t.run.ID, t.run.Status, commas(t.runNode.SubtreeSize))
+			t.run.ID, t.run.Status, engine.Commas(t.runNode.SubtreeSize))
 		return nil
 	}
-	m.setMsg("reloaded: run %d %s, %s rows", t.run.ID, t.run.Status, commas(max(t.run.Rows, t.runNode.SubtreeSize)))
+	m.setMsg("reloaded: run %d %s, %s rows", t.run.ID, t.run.Status, engine.Commas(max(t.run.Rows, t.runNode.SubtreeSize)))
 	return nil
 }

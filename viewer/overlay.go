@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/engine"
 )
 
 // box draws a framed rectangle centred in r, w by h at most, and returns
@@ -102,7 +103,7 @@ func (m *Model) drawRuns(s tcell.Screen, body rect) {
 			mark = "*"
 		}
 		line := fmt.Sprintf("%s%4d  %-10s %5d %-11s %12s  %s", mark, r.ID, clip(r.Variant, 10, ""), r.Depth, r.Status,
-			commas(max(r.Rows, r.Nodes)), r.FEN)
+			engine.Commas(max(r.Rows, r.Nodes)), r.FEN)
 		st := m.st.base
 		if first+i == m.list {
 			st = m.st.sel

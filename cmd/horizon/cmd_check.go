@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -126,7 +127,7 @@ func printSkipped(w io.Writer, rep *compare.CheckReport) {
 
 func printCheck(w io.Writer, rep *compare.CheckReport) {
 	r := rep.Run
-	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Variant, r.Status, r.Depth, thousands(rep.Rows))
+	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Variant, r.Status, r.Depth, engine.Commas(rep.Rows))
 	if r.Status == trace.StatusRunning || r.Status == trace.StatusAbandoned {
 		fmt.Fprint(w, "the rows committed so far (nodes still open are checked for structure only), ")
 	}
@@ -144,7 +145,7 @@ func printCheck(w io.Writer, rep *compare.CheckReport) {
 	for i, k := range rules {
 		parts[i] = fmt.Sprintf("%s %d", k, rep.ByRule[k])
 	}
-	fmt.Fprintf(w, "%s violations (%s)\n", thousands(rep.Count), strings.Join(parts, ", "))
+	fmt.Fprintf(w, "%s violations (%s)\n", engine.Commas(rep.Count), strings.Join(parts, ", "))
 	for _, v := range rep.Violations {
 		path := strings.Join(v.Path, " ")
 		if path == "" {
@@ -153,7 +154,7 @@ func printCheck(w io.Writer, rep *compare.CheckReport) {
 		fmt.Fprintf(w, "  node %d [%s] %s: %s\n", v.Node, path, v.Rule, v.Detail)
 	}
 	if n := rep.Count - int64(len(rep.Violations)); n > 0 {
-		fmt.Fprintf(w, "  ... and %s more (raise --max to list them)\n", thousands(n))
+		fmt.Fprintf(w, "  ... and %s more (raise --max to list them)\n", engine.Commas(n))
 	}
 	if rep.Skipped != "" {
 		printSkipped(w, rep)

@@ -303,8 +303,8 @@ func printCompare(w io.Writer, vs []compareVariant, rows []comparePos, npos int,
 	}
 	fmt.Fprintln(tw, head)
 	for _, v := range vs {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.1f%%\t%d\t%.2fs\t%s\t", v.Variant, v.Positions, thousands(v.Nodes), thousands(v.QSNodes),
-			100*v.QSShare, v.MaxQSPly, v.elapsed.Seconds(), thousands(v.NPS))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.1f%%\t%d\t%.2fs\t%s\t", v.Variant, v.Positions, engine.Commas(v.Nodes), engine.Commas(v.QSNodes),
+			100*v.QSShare, v.MaxQSPly, v.elapsed.Seconds(), engine.Commas(v.NPS))
 		if answers {
 			fmt.Fprintf(tw, "%d/%d\t", v.Solved, v.WithAnswer)
 		}
@@ -329,7 +329,7 @@ func printCompare(w io.Writer, vs []compareVariant, rows []comparePos, npos int,
 				if r.Solved != nil && !*r.Solved {
 					mark = " x"
 				}
-				fmt.Fprintf(tw, "%s%s\t", thousands(r.Nodes), mark)
+				fmt.Fprintf(tw, "%s%s\t", engine.Commas(r.Nodes), mark)
 			}
 			fmt.Fprintln(tw)
 		}

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -229,9 +230,19 @@ func diffRunList(rs []trace.Run) string {
 
 func diffSigned(n int64) string {
 	if n > 0 {
-		return "+" + thousands(n)
+		return "+" + engine.Commas(n)
 	}
-	return thousands(n)
+	return engine.Commas(n)
+}
+
+// scoreDiff is B-A in centipawns, or nothing when either score is a mate
+// or infinite (a difference of such scores means nothing).
+func scoreDiff(a, b int) string {
+	sa, sb := engine.Score(a), engine.Score(b)
+	if sa.IsMate() || sb.IsMate() || sa.String() != strconv.Itoa(a) || sb.String() != strconv.Itoa(b) {
+		return ""
+	}
+	return diffSigned(int64(b - a))
 }
 
 func diffPct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
@@ -264,7 +275,7 @@ func printDiff(w io.Writer, r *compare.Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "\tA\tB\tB-A\t")
 	row := func(name string, a, b int64) {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, thousands(a), thousands(b), diffSigned(b-a))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, engine.Commas(a), engine.Commas(b), diffSigned(b-a))
 	}
 	row("nodes", r.A.Nodes, r.B.Nodes)
 	row("QS nodes", r.A.QSNodes, r.B.QSNodes)
@@ -272,7 +283,7 @@ func printDiff(w io.Writer, r *compare.Report) error {
 	row("max ply", int64(r.A.MaxPly), int64(r.B.MaxPly))
 	row("max QS ply", int64(r.A.MaxQSPly), int64(r.B.MaxQSPly))
 	fmt.Fprintf(tw, "best move\t%s\t%s\t\t\n", diffOrDash(r.A.BestMove), diffOrDash(r.B.BestMove))
-	row("score", int64(r.A.Score), int64(r.B.Score))
+	fmt.Fprintf(tw, "score\t%s\t%s\t%s\t\n", engine.Score(r.A.Score), engine.Score(r.B.Score), scoreDiff(r.A.Score, r.B.Score))
 	row("depth", int64(r.A.Depth), int64(r.B.Depth))
 	fmt.Fprintf(tw, "time\t%dms\t%dms\t\t\n", r.A.ElapsedMS, r.B.ElapsedMS)
 	if err := tw.Flush(); err != nil {
@@ -280,7 +291,7 @@ func printDiff(w io.Writer, r *compare.Report) error {
 	}
 
 	fmt.Fprintf(w, "\naligned: %s nodes matched, %s only in A, %s only in B; %s matched nodes differ in score, bound or cutoff\n",
-		thousands(r.Matched), thousands(r.OnlyA), thousands(r.OnlyB), thousands(r.Changed))
+		engine.Commas(r.Matched), engine.Commas(r.OnlyA), engine.Commas(r.OnlyB), engine.Commas(r.Changed))
 	if r.Identical() {
 		fmt.Fprintln(w, "the trees are identical")
 		return nil
@@ -296,8 +307,8 @@ func printDiff(w io.Writer, r *compare.Report) error {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "ply\tA\tB\tB-A\tQS A\tQS B\t")
 	for _, p := range r.Plies {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t\n", p.Ply, thousands(p.NodesA), thousands(p.NodesB), diffSigned(p.NodesB-p.NodesA),
-			thousands(p.QSNodesA), thousands(p.QSNodesB))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t\n", p.Ply, engine.Commas(p.NodesA), engine.Commas(p.NodesB), diffSigned(p.NodesB-p.NodesA),
+			engine.Commas(p.QSNodesA), engine.Commas(p.QSNodesB))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -310,7 +321,7 @@ func printDiff(w io.Writer, r *compare.Report) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "%s\tA\tB\tB-A\t\n", col)
 		for _, l := range rows {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t\n", l.Level, thousands(l.NodesA), thousands(l.NodesB), diffSigned(l.NodesB-l.NodesA))
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t\n", l.Level, engine.Commas(l.NodesA), engine.Commas(l.NodesB), diffSigned(l.NodesB-l.NodesA))
 		}
 		return tw.Flush()
 	}
@@ -357,7 +368,7 @@ func diffSize(id *int64, n int64) string {
 	if id == nil {
 		return "-"
 	}
-	return thousands(n)
+	return engine.Commas(n)
 }
 
 // writeDiffCSV writes the report as one long table: section,key,a,b,diff.

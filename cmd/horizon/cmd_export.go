@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/export/render"
 	"github.com/horizonqs/horizon/trace"
@@ -192,6 +193,6 @@ is written whole or not at all.`,
 // built, when w is a terminal; the returned func clears the line.
 func htmlProgress(w io.Writer, read *atomic.Int64) func() {
 	return progressLine(w, func(el time.Duration) string {
-		return fmt.Sprintf("building the page: %s rows read  %.1fs", thousands(read.Load()), el.Seconds())
+		return fmt.Sprintf("building the page: %s rows read  %.1fs", engine.Commas(read.Load()), el.Seconds())
 	})
 }

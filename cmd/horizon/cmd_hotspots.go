@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -77,7 +78,7 @@ and 'horizon export'), its iteration and its move path in SAN.`,
 			if order == trace.HotspotByGrowth {
 				extra = fmt.Sprintf("  depth %d growth %.2f", h.Depth, h.Growth)
 			}
-			fmt.Fprintf(e.stdout, "  %10s nodes  #%-9d it %-2d%s  %s\n", thousands(h.Size), h.Node, h.Iteration, extra, strings.Join(h.PathSAN, " "))
+			fmt.Fprintf(e.stdout, "  %10s nodes  #%-9d it %-2d%s  %s\n", engine.Commas(h.Size), h.Node, h.Iteration, extra, strings.Join(h.PathSAN, " "))
 		}
 		fmt.Fprintln(e.stdout)
 	}

@@ -93,7 +93,7 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 			if r.EngineNodes >= 0 && r.EngineNodes != r.Nodes {
 				fmt.Fprintf(e.stderr, "horizon: run %d: the engine counted %d nodes, its stream holds %d\n", r.RunID, r.EngineNodes, r.Nodes)
 			} else if r.EngineNodes >= 0 {
-				fmt.Fprintf(e.stdout, "  %s counted %s nodes itself; the stream holds as many\n\n", r.Engine, thousands(r.EngineNodes))
+				fmt.Fprintf(e.stdout, "  %s counted %s nodes itself; the stream holds as many\n\n", r.Engine, engine.Commas(r.EngineNodes))
 			}
 		}
 	}
@@ -333,7 +333,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 			if rec != nil {
 				n = rec.Nodes()
 			}
-			return fmt.Sprintf("%s %s  nodes %s  %.1fs", label, u.name, thousands(n), el.Seconds())
+			return fmt.Sprintf("%s %s  nodes %s  %.1fs", label, u.name, engine.Commas(n), el.Seconds())
 		})
 		uciNodes, err := u.waitBestmove(e.ctx, importDone)
 		stop()

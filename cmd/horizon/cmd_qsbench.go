@@ -277,7 +277,7 @@ func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench
 			pareto = "*"
 		}
 		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%s\t%d\t%.1f\t%.1f\t%.1f%%\t%.1f%%\t%d\t%+.1f\t%s\t", s.Variant, s.QSNodesMean,
-			thousands(s.QSNodesP90), thousands(s.QSNodesMax), s.Stopped, s.TimeUSMean, s.Error.MAE,
+			engine.Commas(s.QSNodesP90), engine.Commas(s.QSNodesMax), s.Stopped, s.TimeUSMean, s.Error.MAE,
 			100*s.Error.Off100, 100*s.Error.Off300, s.Error.SignErrors, s.Error.Bias, pareto)
 		if second && s.Second != nil {
 			fmt.Fprintf(tw, "%.1f\t%.1f%%\t%d\t", s.Second.MAE, 100*s.Second.Off300, s.Second.SignErrors)
@@ -301,8 +301,8 @@ func printQSWorst(w io.Writer, rows []qsWorstJSON) {
 			cur = r.Variant
 			fmt.Fprintf(w, "\nworst positions of %s:\n", cur)
 		}
-		fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s QS nodes\n", r.ID, r.Class, formatScore(r.Score),
-			formatScore(r.Oracle), r.Error, thousands(r.QSNodes))
+		fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s QS nodes\n", r.ID, r.Class, engine.Score(r.Score).Signed(),
+			engine.Score(r.Oracle).Signed(), r.Error, engine.Commas(r.QSNodes))
 		fmt.Fprintf(w, "    %s\n", r.FEN)
 		qpv, opv := strings.Join(r.QSPV, " "), strings.Join(r.OraclePV, " ")
 		if qpv == "" {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -115,8 +116,8 @@ nodes, QS share, best move, score and position.`,
 		if r.Filter != "" {
 			status += " (" + r.Filter + ")"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Variant, status, r.Depth, thousands(r.Nodes),
-			share, r.BestMove, formatScore(r.Score), r.FEN)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Variant, status, r.Depth, engine.Commas(r.Nodes),
+			share, r.BestMove, engine.Score(r.Score).Signed(), r.FEN)
 	}
 	return tw.Flush()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -134,25 +135,25 @@ func printStats(e *env, j statsJSON) {
 	w := e.stdout
 	fmt.Fprintf(w, "run %d  variant %s  %s\n", j.Run, j.Variant, j.Status)
 	fmt.Fprintf(w, "  nodes %s  QS nodes %s  QS roots %s  max ply %d  max QS ply %d\n",
-		thousands(j.Nodes), thousands(j.QSNodes), thousands(j.QSRoots), j.MaxPly, j.MaxQSPly)
+		engine.Commas(j.Nodes), engine.Commas(j.QSNodes), engine.Commas(j.QSRoots), j.MaxPly, j.MaxQSPly)
 	fmt.Fprintf(w, "  QS share %.1f%% of nodes; below the horizon %.1f%%\n", 100*j.QSShare, 100*j.QSBelowShare)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "  iteration\tnodes\tQS nodes\tEBF\tnodes^(1/d)\t")
 	for _, it := range j.Iterations {
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%.2f\t%.2f\t\n", it.Iteration, thousands(it.Nodes), thousands(it.QSNodes), it.EBF, it.PlyEBF)
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t%.2f\t%.2f\t\n", it.Iteration, engine.Commas(it.Nodes), engine.Commas(it.QSNodes), it.EBF, it.PlyEBF)
 	}
 	tw.Flush()
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "  ply\tnodes\tQS nodes\t")
 	for _, p := range j.Plies {
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t\n", p.Ply, thousands(p.Nodes), thousands(p.QSNodes))
+		fmt.Fprintf(tw, "  %d\t%s\t%s\t\n", p.Ply, engine.Commas(p.Nodes), engine.Commas(p.QSNodes))
 	}
 	tw.Flush()
 	if len(j.QSPlies) > 0 {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "  QS ply\tnodes\t")
 		for _, p := range j.QSPlies {
-			fmt.Fprintf(tw, "  %d\t%s\t\n", p.Level, thousands(p.Nodes))
+			fmt.Fprintf(tw, "  %d\t%s\t\n", p.Level, engine.Commas(p.Nodes))
 		}
 		tw.Flush()
 	}
@@ -160,7 +161,7 @@ func printStats(e *env, j statsJSON) {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "  QS level\tnodes\t")
 		for _, p := range j.QSLevels {
-			fmt.Fprintf(tw, "  %d\t%s\t\n", p.Level, thousands(p.Nodes))
+			fmt.Fprintf(tw, "  %d\t%s\t\n", p.Level, engine.Commas(p.Nodes))
 		}
 		tw.Flush()
 	}

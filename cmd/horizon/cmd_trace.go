@@ -380,47 +380,19 @@ func printTraceRun(w io.Writer, r traceRunJSON) {
 		best = r.BestSAN + " (" + r.BestMove + ")"
 	}
 	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, r.Status)
-	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, formatScore(r.Score))
+	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, engine.Score(r.Score).Signed())
 	fmt.Fprintf(w, "  nodes %s  QS nodes %s (%.1f%%)  max QS ply %d  %.2fs (%s nodes/s)\n",
-		thousands(r.Nodes), thousands(r.QSNodes), 100*r.QSShare, r.MaxQSPly, float64(r.ElapsedMS)/1000, thousands(r.NodesPerS))
+		engine.Commas(r.Nodes), engine.Commas(r.QSNodes), 100*r.QSShare, r.MaxQSPly, float64(r.ElapsedMS)/1000, engine.Commas(r.NodesPerS))
 	if r.WriteError != "" {
 		fmt.Fprintf(w, "  write error: %s\n", r.WriteError)
 	}
 	if len(r.Hotspots) > 0 {
 		fmt.Fprintln(w, "  biggest QS subtrees (nodes, node id, iteration: path):")
 		for _, h := range r.Hotspots {
-			fmt.Fprintf(w, "    %10s  #%-9d it %-2d %s\n", thousands(h.Size), h.Node, h.Iteration, strings.Join(h.PathSAN, " "))
+			fmt.Fprintf(w, "    %10s  #%-9d it %-2d %s\n", engine.Commas(h.Size), h.Node, h.Iteration, strings.Join(h.PathSAN, " "))
 		}
 	}
 	fmt.Fprintln(w)
-}
-
-// formatScore prints centipawns with a sign (as the viewer, diff and the
-// JSON do), or a mate distance.
-func formatScore(cp int) string {
-	s := engine.Score(cp)
-	if s.IsMate() {
-		return fmt.Sprintf("mate %d", s.MateIn())
-	}
-	return fmt.Sprintf("%+d cp", cp)
-}
-
-// thousands formats n with comma separators.
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // shorten cuts s to at most n characters (not bytes: EPD ids and
@@ -453,7 +425,7 @@ func startProgress(w io.Writer, label, variant string, rec *trace.Recorder, iter
 	return progressLine(w, func(el time.Duration) string {
 		n := rec.Nodes()
 		return fmt.Sprintf("%s %s  iteration %d  nodes %s  %s nodes/s  file %s  %.1fs",
-			label, variant, iter.Load(), thousands(n), thousands(nps(n, el.Seconds())), formatBytes(rec.FileBytes()), el.Seconds())
+			label, variant, iter.Load(), engine.Commas(n), engine.Commas(nps(n, el.Seconds())), formatBytes(rec.FileBytes()), el.Seconds())
 	})
 }
 

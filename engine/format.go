@@ -1,0 +1,80 @@
+package engine
+
+import "strconv"
+
+// String formats a score the one way every part of Horizon prints it:
+// centipawns ("-35"), a mate as #N (the side to move mates in N moves) or
+// -#N (it is mated in N), and the window's infinite ends as ∞ and -∞ (a
+// rule's win or loss, never the number 32000).
+func (s Score) String() string {
+	switch {
+	case s >= Infinity:
+		return "∞"
+	case s <= -Infinity:
+		return "-∞"
+	case s.IsMate() && s > 0:
+		return "#" + strconv.Itoa(s.MateIn())
+	case s.IsMate():
+		return "-#" + strconv.Itoa(-s.MateIn())
+	}
+	return strconv.Itoa(int(s))
+}
+
+// Signed is String with a "+" before positive centipawns, for columns
+// where the sign carries the meaning (a score, a difference).
+func (s Score) Signed() string {
+	if s > 0 && !s.IsMate() && s < Infinity {
+		return "+" + s.String()
+	}
+	return s.String()
+}
+
+// Commas formats n with thousands separators: 12,345,678. It is the long
+// form of a count (a summary line, a details pane); Short is the column
+// form.
+func Commas(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	b := make([]byte, 0, len(s)+len(s)/3+1)
+	if neg {
+		b = append(b, '-')
+	}
+	for i := 0; i < len(s); i++ {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
+
+// Short formats a count in at most five characters with one rule: exact
+// below 10,000, above that three significant digits (rounded) before k, M,
+// G, T, P or E: 9999, 12.3k, 123k, 1.23M, 9.36M, 10.3M. So neighbouring
+// rows never read 9361k and 10.3M.
+func Short(n int64) string {
+	if n < 0 {
+		return "-" + Short(-(n + 1)) // +1: -MinInt64 does not exist; no short form shows the difference
+	}
+	if n < 10000 {
+		return strconv.FormatInt(n, 10)
+	}
+	const units = "kMGTPE"
+	v := float64(n) / 1000
+	u := 0
+	for v >= 999.5 && u < len(units)-1 { // 999.5k rounds to 1.00M, not 1000k
+		v /= 1000
+		u++
+	}
+	prec := 0
+	switch {
+	case v < 9.995:
+		prec = 2
+	case v < 99.95:
+		prec = 1
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64) + units[u:u+1]
+}

@@ -1,0 +1,71 @@
+package engine
+
+import (
+	"math"
+	"testing"
+)
+
+func TestScoreString(t *testing.T) {
+	for _, c := range []struct {
+		s            Score
+		want, signed string
+	}{
+		{0, "0", "0"},
+		{35, "35", "+35"},
+		{-35, "-35", "-35"},
+		{Infinity, "∞", "∞"},
+		{-Infinity, "-∞", "-∞"},
+		{MateScore - 1, "#1", "#1"},
+		{MateScore - 5, "#3", "#3"},
+		{-MateScore + 2, "-#1", "-#1"},
+		{-MateScore + 4, "-#2", "-#2"},
+	} {
+		if got := c.s.String(); got != c.want {
+			t.Errorf("Score(%d).String() = %q, want %q", int(c.s), got, c.want)
+		}
+		if got := c.s.Signed(); got != c.signed {
+			t.Errorf("Score(%d).Signed() = %q, want %q", int(c.s), got, c.signed)
+		}
+	}
+}
+
+func TestCommas(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0"}, {999, "999"}, {1000, "1,000"}, {-1234567, "-1,234,567"}, {10800000, "10,800,000"},
+		{math.MinInt64, "-9,223,372,036,854,775,808"},
+	} {
+		if got := Commas(c.n); got != c.want {
+			t.Errorf("Commas(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+func TestShort(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0"}, {987, "987"}, {9999, "9999"}, {10000, "10.0k"}, {12345, "12.3k"}, {99949, "99.9k"}, {99950, "100k"}, {10960, "11.0k"},
+		{100000, "100k"}, {999499, "999k"}, {999500, "1.00M"}, {1000000, "1.00M"}, {9361000, "9.36M"}, {9994999, "9.99M"}, {9995000, "10.0M"},
+		{10300000, "10.3M"}, {123456789, "123M"}, {4294967295, "4.29G"}, {-12345, "-12.3k"},
+		{math.MaxInt64, "9.22E"}, {math.MinInt64, "-9.22E"},
+	} {
+		if got := Short(c.n); got != c.want {
+			t.Errorf("Short(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+// TestShortOneRule: neighbouring counts never switch between a 4-digit k
+// form and an M form (the 9361k next to 10.3M of issue 16).
+func TestShortOneRule(t *testing.T) {
+	for n := int64(10000); n < 1e13; n = n*11/10 + 7 {
+		s := Short(n)
+		if len(s) > 5 {
+			t.Fatalf("Short(%d) = %q: longer than 5 characters", n, s)
+		}
+	}
+}
