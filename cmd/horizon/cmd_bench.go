@@ -2,7 +2,6 @@ package main
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,10 +15,6 @@ import (
 //
 //go:embed bench.fen
 var benchFENs string
-
-func init() {
-	register(&command{name: "bench", summary: "node counts and speed of every QS variant on the bench positions, beside Stockfish", run: runBench})
-}
 
 type benchRow struct {
 	Variant   string  `json:"variant"`
@@ -138,9 +133,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(e.stdout, out)
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "bench: %d positions, depth %d, node cap %d per search, untraced\n\n", len(positions), *depth, *nodes)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -11,10 +10,6 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
-
-func init() {
-	register(&command{name: "check", summary: "check a trace's nodes against the rules of alpha-beta and of their QS variant", run: runCheck})
-}
 
 // errViolations makes check exit 1 after printing its report.
 type errViolations struct{ n, runs int64 }
@@ -106,9 +101,7 @@ skipped, and the report says so.`,
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(reports); err != nil {
+		if err := writeJSON(e.stdout, reports); err != nil {
 			return err
 		}
 	}

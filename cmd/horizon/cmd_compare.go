@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -18,10 +17,6 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
-
-func init() {
-	register(&command{name: "compare", summary: "run QS variants over positions and compare nodes, QS share, speed and solutions", run: runCompare})
-}
 
 // comparePos is one search of one position with one variant.
 type comparePos struct {
@@ -143,9 +138,7 @@ their times include the recording).`,
 	variants := compareSum(opts, rows)
 	switch {
 	case *asJSON:
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return writeJSON(e.stdout, struct {
 			Variants  []compareVariant `json:"variants"`
 			Positions []comparePos     `json:"positions"`
 			Trace     string           `json:"trace,omitempty"`

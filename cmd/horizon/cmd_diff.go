@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,10 +16,6 @@ import (
 	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/trace"
 )
-
-func init() {
-	register(&command{name: "diff", summary: "line up two runs node by node and show where their trees differ", run: runDiff})
-}
 
 // runIDs is a repeatable --run flag.
 type runIDs []int64
@@ -115,9 +110,7 @@ difference and the --top subtrees listed; click one to zoom to it.`,
 	}
 	switch {
 	case *asJSON:
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(e.stdout, rep)
 	case *asCSV:
 		return writeDiffCSV(e.stdout, rep)
 	}

@@ -16,10 +16,6 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
-func init() {
-	register(&command{name: "export", summary: "draw a subtree of a trace: Graphviz DOT/SVG/PNG, JSON, or an icicle chart", run: runExport})
-}
-
 func runExport(e *env, args []string) error {
 	fs := newFlags(e, "export", `FILE [--run N] [--node ID | --path "e4 e5 Nf3"] [--depth D] [--max-nodes N] [--qs-only] [--format dot|svg|png|json|icicle|html] [--rankdir TB|LR] [-o OUT]`,
 		`Draws a subtree of a recorded search as a diagram. By default the subtree is

@@ -1,17 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
-
-func init() {
-	register(&command{name: "hotspots", summary: "list where a run's tree explodes: the biggest QS subtrees", run: runHotspots})
-}
 
 // hotspotsRunJSON is one run's hotspots in --json output.
 type hotspotsRunJSON struct {
@@ -64,9 +59,7 @@ and 'horizon export'), its iteration and its move path in SAN.`,
 		out = append(out, hotspotsRunJSON{Run: r.ID, Variant: r.Variant, By: *by, Hotspots: hs})
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(e.stdout, out)
 	}
 	for _, j := range out {
 		fmt.Fprintf(e.stdout, "run %d  variant %s  by %s\n", j.Run, j.Variant, j.By)

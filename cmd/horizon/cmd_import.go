@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,10 +18,6 @@ import (
 	"github.com/horizonqs/horizon/foreign"
 	"github.com/horizonqs/horizon/trace"
 )
-
-func init() {
-	register(&command{name: "import", summary: "record another engine's trace stream (docs/trace-protocol.md) into a trace file", run: runImport})
-}
 
 func runImport(e *env, args []string) error {
 	fs := newFlags(e, "import", "STREAM [-o FILE] [--engine-name NAME] [--max-nodes N] [--json]",
@@ -104,9 +99,7 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 		if js == nil {
 			js = []traceRunJSON{}
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(js); err != nil {
+		if err := writeJSON(e.stdout, js); err != nil {
 			return err
 		}
 	} else {

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os/exec"
@@ -14,10 +13,6 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 )
-
-func init() {
-	register(&command{name: "perft", summary: "count the legal move tree (move generator check and speed benchmark)", run: runPerft})
-}
 
 // perftJSON is the --json output of one perft count.
 type perftJSON struct {
@@ -211,17 +206,11 @@ func perftCount(e *env, epdFile string, positions []engine.EPD, depth int, divid
 	}
 	if asJSON {
 		if len(out) == 1 {
-			return perftWriteJSON(e.stdout, out[0])
+			return writeJSON(e.stdout, out[0])
 		}
-		return perftWriteJSON(e.stdout, out)
+		return writeJSON(e.stdout, out)
 	}
 	return nil
-}
-
-func perftWriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, asJSON bool) error {
@@ -275,7 +264,7 @@ func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, asJSO
 	res.ElapsedMS = elapsed.Milliseconds()
 	res.NPS = int64(perftMnps(res.Nodes, elapsed) * 1e6)
 	if asJSON {
-		if err := perftWriteJSON(e.stdout, res); err != nil {
+		if err := writeJSON(e.stdout, res); err != nil {
 			return err
 		}
 	} else {
@@ -380,7 +369,7 @@ func perftBench(e *env, runs int, sfFlag string, asJSON bool) error {
 		}
 	}
 	if asJSON {
-		return perftWriteJSON(e.stdout, res)
+		return writeJSON(e.stdout, res)
 	}
 	fmt.Fprintf(e.stdout, "%-9s %5s %11d %10.3f %7.1f", "total", "", totalNodes, totalH.Seconds(), perftMnps(totalNodes, totalH))
 	if sf != nil {

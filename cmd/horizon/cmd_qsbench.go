@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,10 +20,6 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/qsbench"
 )
-
-func init() {
-	register(&command{name: "qsbench", summary: "QS cost against QS accuracy: each variant's QS alone on horizon positions, against an oracle", run: runQSBench})
-}
 
 // defaultQSBenchEPD is the committed benchmark set.
 const defaultQSBenchEPD = "testdata/qsbench.epd"
@@ -165,12 +160,10 @@ Ctrl-C prints the figures of the positions done so far.`,
 	}
 	switch {
 	case *asJSON:
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
 		if worstRows == nil {
 			worstRows = []qsWorstJSON{}
 		}
-		if err := enc.Encode(struct {
+		if err := writeJSON(e.stdout, struct {
 			File        string            `json:"file"`
 			Positions   int               `json:"positions"`
 			Completed   int               `json:"completed"`

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"strings"
@@ -10,10 +9,6 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
-
-func init() {
-	register(&command{name: "runs", summary: "list the runs in a trace file", run: runRuns})
-}
 
 // parseFileFlags parses args that hold flags and exactly one trace file, in
 // any order ("stats FILE --run 2" as well as "stats --run 2 FILE").
@@ -97,9 +92,7 @@ nodes, QS share, best move, score and position.`,
 		for _, r := range runs {
 			out = append(out, newRunJSON(r))
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(e.stdout, out)
 	}
 	if len(runs) == 0 {
 		fmt.Fprintf(e.stdout, "%s holds no runs\n", file)

@@ -3,15 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/uci"
 )
-
-func init() {
-	register(&command{name: "search", summary: "search a position with a QS variant and print info lines and the best move", run: runSearch})
-	register(&command{name: "variants", summary: "list the QS variants, their source documents and their switches", run: runVariants})
-}
 
 // searchJSON is the --json output of one search.
 type searchJSON struct {
@@ -123,12 +120,10 @@ variant, switches and limits visit the same tree, node for node.`,
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
 		if len(out) == 1 {
-			return enc.Encode(out[0])
+			return writeJSON(e.stdout, out[0])
 		}
-		return enc.Encode(out)
+		return writeJSON(e.stdout, out)
 	}
 	if e.ctx.Err() != nil {
 		return fmt.Errorf("interrupted")
@@ -148,38 +143,47 @@ shared/seeds each follows, what it does, and the value of every switch.`,
 	vs := engine.Variants()
 	if *asJSON {
 		type vj struct {
-			Name     string            `json:"name"`
-			Source   string            `json:"source"`
-			Summary  string            `json:"summary"`
-			Switches map[string]string `json:"switches"`
+			Name     string         `json:"name"`
+			Source   string         `json:"source"`
+			Summary  string         `json:"summary"`
+			Switches map[string]any `json:"switches"`
 		}
 		var out []vj
 		for _, v := range vs {
-			sw := map[string]string{}
-			for _, spec := range engine.OptionSpecs() {
-				sw[spec.Name] = spec.Get(&v.Options)
+			// Options' own JSON types the values (true, 16, "captures"),
+			// as traces store them.
+			// Keys are snake_case, as every --json's are.
+			var opts map[string]any
+			if err := json.Unmarshal([]byte(v.Options.JSON()), &opts); err != nil {
+				return err
+			}
+			delete(opts, "variant")
+			sw := make(map[string]any, len(opts))
+			for k, x := range opts {
+				sw[strings.ReplaceAll(k, "-", "_")] = x
 			}
 			out = append(out, vj{v.Name, v.Source, v.Summary, sw})
 		}
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(e.stdout, out)
 	}
 	for _, v := range vs {
 		fmt.Fprintf(e.stdout, "%-10s %s\n           source: %s\n", v.Name, v.Summary, v.Source)
 	}
 	fmt.Fprintln(e.stdout, "\nSwitches (set any on top of a variant, e.g. --qs threshold --qs-levels 6):")
-	fmt.Fprintf(e.stdout, "  %-14s", "")
+	// A tabwriter sizes each column to its widest cell ("recaptures" is
+	// wider than any variant's name).
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	row := []string{" "}
 	for _, v := range vs {
-		fmt.Fprintf(e.stdout, " %-9s", v.Name)
+		row = append(row, v.Name)
 	}
-	fmt.Fprintln(e.stdout)
+	fmt.Fprintln(tw, strings.Join(row, "\t"))
 	for _, spec := range engine.OptionSpecs() {
-		fmt.Fprintf(e.stdout, "  %-14s", spec.Name)
+		row = append(row[:0], "  "+spec.Name)
 		for _, v := range vs {
-			fmt.Fprintf(e.stdout, " %-9s", spec.Get(&v.Options))
+			row = append(row, spec.Get(&v.Options))
 		}
-		fmt.Fprintln(e.stdout)
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
-	return nil
+	return tw.Flush()
 }

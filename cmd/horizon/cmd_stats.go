@@ -1,17 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
-
-func init() {
-	register(&command{name: "stats", summary: "count a run's nodes by ply, QS ply, QS level and iteration", run: runStats})
-}
 
 // statsJSON is a run's statistics in --json output.
 type statsJSON struct {
@@ -121,9 +116,7 @@ one's) and nodes^(1/depth).`,
 		out = append(out, j)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(e.stdout, out)
 	}
 	for _, j := range out {
 		printStats(e, j)

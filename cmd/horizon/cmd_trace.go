@@ -17,10 +17,6 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
-func init() {
-	register(&command{name: "trace", summary: "search positions with QS variants and record every node into a trace file", run: runTrace})
-}
-
 // sampleFEN is the position traced when none is given: Kiwipete, a
 // middlegame full of hanging pieces and exchanges on both sides. At depth 5
 // the variants disagree visibly: without QS White plays d5e6 at +3.8 (the
@@ -225,9 +221,7 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(runs); err != nil {
+		if err := writeJSON(e.stdout, runs); err != nil {
 			return err
 		}
 	} else {

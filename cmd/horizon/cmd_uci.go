@@ -7,10 +7,6 @@ import (
 	"github.com/horizonqs/horizon/uci"
 )
 
-func init() {
-	register(&command{name: "uci", summary: "run as a UCI engine for chess GUIs, with optional tracing", run: runUCI})
-}
-
 func runUCI(e *env, args []string) error {
 	fs := newFlags(e, "uci", "",
 		`Speak the UCI protocol on standard input and output, so that chess GUIs,

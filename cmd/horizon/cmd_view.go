@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,10 +12,6 @@ import (
 	"github.com/horizonqs/horizon/viewer"
 	"golang.org/x/term"
 )
-
-func init() {
-	register(&command{name: "view", summary: "browse a trace in the terminal: tree, board, details, hotspots", run: runView})
-}
 
 const viewAbout = `
 Opens a trace file in a terminal tree browser: one row per search node with
@@ -111,9 +106,7 @@ func view(e *env, path string, opt viewer.Options, asJSON bool) error {
 	}
 	if asJSON {
 		n := m.SelectedNode()
-		out, _ := json.Marshal(viewJSON{File: path, Run: n.RunID, Node: n.ID, FEN: m.SelectedFEN()})
-		fmt.Fprintln(e.stdout, string(out))
-		return nil
+		return writeJSON(e.stdout, viewJSON{File: path, Run: n.RunID, Node: n.ID, FEN: m.SelectedFEN()})
 	}
 	fmt.Fprintln(e.stdout, m.SelectedFEN())
 	return nil

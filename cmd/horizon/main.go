@@ -5,13 +5,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -90,14 +90,35 @@ type command struct {
 	run     func(e *env, args []string) error
 }
 
-var commands = map[string]*command{}
+// commands is every subcommand, in the order 'horizon --help' lists them:
+// the one place a command is added.
+var commands = []command{
+	{name: "bench", summary: "node counts and speed of every QS variant on the bench positions, beside Stockfish", run: runBench},
+	{name: "check", summary: "check a trace's nodes against the rules of alpha-beta and of their QS variant", run: runCheck},
+	{name: "compare", summary: "run QS variants over positions and compare nodes, QS share, speed and solutions", run: runCompare},
+	{name: "diff", summary: "line up two runs node by node and show where their trees differ", run: runDiff},
+	{name: "export", summary: "draw a subtree of a trace: Graphviz DOT/SVG/PNG, JSON, or an icicle chart", run: runExport},
+	{name: "hotspots", summary: "list where a run's tree explodes: the biggest QS subtrees", run: runHotspots},
+	{name: "import", summary: "record another engine's trace stream (docs/trace-protocol.md) into a trace file", run: runImport},
+	{name: "perft", summary: "count the legal move tree (move generator check and speed benchmark)", run: runPerft},
+	{name: "qsbench", summary: "QS cost against QS accuracy: each variant's QS alone on horizon positions, against an oracle", run: runQSBench},
+	{name: "runs", summary: "list the runs in a trace file", run: runRuns},
+	{name: "search", summary: "search a position with a QS variant and print info lines and the best move", run: runSearch},
+	{name: "stats", summary: "count a run's nodes by ply, QS ply, QS level and iteration", run: runStats},
+	{name: "trace", summary: "search positions with QS variants and record every node into a trace file", run: runTrace},
+	{name: "uci", summary: "run as a UCI engine for chess GUIs, with optional tracing", run: runUCI},
+	{name: "variants", summary: "list the QS variants, their source documents and their switches", run: runVariants},
+	{name: "view", summary: "browse a trace in the terminal: tree, board, details, hotspots", run: runView},
+}
 
-// register adds a subcommand; each subcommand's file calls it from init.
-func register(c *command) {
-	if _, dup := commands[c.name]; dup {
-		panic("duplicate command " + c.name)
+// lookup finds a subcommand by name.
+func lookup(name string) (*command, bool) {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i], true
+		}
 	}
-	commands[c.name] = c
+	return nil, false
 }
 
 // usageError marks an error in how the command was called: exit status 2.
@@ -134,7 +155,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stdout, "horizon", version())
 		return 0
 	}
-	c, ok := commands[args[0]]
+	c, ok := lookup(args[0])
 	if !ok {
 		fmt.Fprintf(stderr, "horizon: unknown command %q; run 'horizon --help' for the list\n", args[0])
 		return 2
@@ -168,6 +189,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 }
 
+// writeJSON is the one JSON writer of every command's --json: indented,
+// one value, a newline after it. Keys are snake_case and values typed by
+// the structs' tags.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
 // oneLine makes an error one line of bounded length: the parts that quote
 // the user's input bound themselves (a FEN, an EPD line), and this catches
 // any that does not.
@@ -188,13 +218,8 @@ Usage: horizon <command> [flags]
 
 Commands:
 `)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, `
 Run 'horizon <command> --help' for a command's flags and an example.

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestVariantsTable: every column of the switch table starts where its
+// variant's name does, however wide a value is ("recaptures"); issue 16.
+func TestVariantsTable(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "variants")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, table, ok := strings.Cut(out, "Switches")
+	if !ok {
+		t.Fatalf("no switch table in\n%s", out)
+	}
+	lines := strings.Split(strings.TrimRight(table, "\n"), "\n")[1:]
+	starts := func(line string) []int {
+		var s []int
+		prev := ' '
+		for i, r := range line {
+			if r != ' ' && prev == ' ' {
+				s = append(s, utf8.RuneCountInString(line[:i]))
+			}
+			prev = r
+		}
+		return s
+	}
+	head := starts(lines[0])
+	if len(lines) < 10 || len(head) < 8 {
+		t.Fatalf("switch table too small:\n%s", table)
+	}
+	for _, l := range lines[1:] {
+		got := starts(l)
+		if len(got) != len(head)+1 || !equalInts(got[1:], head) {
+			t.Errorf("row %q: columns start at %v, the header's at %v", l, got, head)
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestVariantsJSONTyped: switch values are JSON booleans, numbers and
+// strings, keys snake_case; issue 16.
+func TestVariantsJSONTyped(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "variants", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got []struct {
+		Name     string         `json:"name"`
+		Switches map[string]any `json:"switches"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 8 {
+		t.Fatalf("%d variants", len(got))
+	}
+	for _, v := range got {
+		if _, ok := v.Switches["stand_pat"].(bool); !ok {
+			t.Errorf("%s: stand_pat is %#v, want a boolean", v.Name, v.Switches["stand_pat"])
+		}
+		if _, ok := v.Switches["hash"].(float64); !ok {
+			t.Errorf("%s: hash is %#v, want a number", v.Name, v.Switches["hash"])
+		}
+		if _, ok := v.Switches["qs_moves"].(string); !ok {
+			t.Errorf("%s: qs_moves is %#v, want a string", v.Name, v.Switches["qs_moves"])
+		}
+		for k := range v.Switches {
+			if strings.Contains(k, "-") {
+				t.Errorf("%s: key %q is not snake_case", v.Name, k)
+			}
+		}
+	}
+}
