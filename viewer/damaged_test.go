@@ -41,15 +41,7 @@ func TestLoopInterruptsStuckQuery(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := &stuck{Store: openFixture(t)}
-			m, err := New(context.Background(), src, Options{Run: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := tcell.NewSimulationScreen("UTF-8")
-			if err := s.Init(); err != nil {
-				t.Fatal(err)
-			}
-			defer s.Fini()
+			m, s := newSim(t, src, Options{Run: 1}, 0, 0)
 			done := make(chan error, 1)
 			go func() { done <- Loop(s, m) }()
 			src.armed.Store(true) // after New: only the keys below get stuck
@@ -169,19 +161,7 @@ func TestHeaderRecorderGone(t *testing.T) {
 		{trace.StatusFailed, "ended without closing", "being recorded"},
 	} {
 		t.Run(string(tc.status), func(t *testing.T) {
-			m, err := New(context.Background(), &ended{Store: st, status: tc.status}, Options{Run: 1, File: "t.trace"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := tcell.NewSimulationScreen("UTF-8")
-			if err := s.Init(); err != nil {
-				t.Fatal(err)
-			}
-			defer s.Fini()
-			s.SetSize(200, 30)
-			m.Draw(s)
-			s.Show()
-			r := &screenRig{t: t, s: s, m: m}
+			r := newRig(t, &ended{Store: st, status: tc.status}, 200, 30, Options{Run: 1, File: "t.trace"})
 			header := strings.SplitN(r.text(), "\n", 2)[0]
 			if !strings.Contains(header, tc.want) || strings.Contains(header, tc.not) {
 				t.Errorf("header %q: want %q in it and not %q", header, tc.want, tc.not)

@@ -24,16 +24,7 @@ func FuzzPrompts(f *testing.F) {
 	}
 	f.Cleanup(func() { st.Close() })
 	f.Fuzz(func(t *testing.T, text string) {
-		m, err := New(context.Background(), st, Options{Run: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := tcell.NewSimulationScreen("UTF-8")
-		if err := s.Init(); err != nil {
-			t.Fatal(err)
-		}
-		defer s.Fini()
-		s.SetSize(100, 30)
+		m, s := newSim(t, st, Options{Run: 1}, 100, 30)
 		for _, k := range []promptKind{promptNode, promptPath, promptFind, promptMinSize} {
 			m.runPrompt(k, text)
 			m.afterChange()

@@ -201,31 +201,20 @@ func (m *Model) drawHotspots(s tcell.Screen, body rect) {
 		col = "growth"
 	}
 	head := fmt.Sprintf("%4s %10s %3s %11s %7s  %s", "#", "node", "it", "nodes", col, "path")
-	m.writer(s, in.x, in.y, in.w).put(clip(head, in.w, ""), m.st.colHead)
-	rows := rect{in.x, in.y + 1, in.w, in.h - 1}
 	if len(list) == 0 {
-		m.writer(s, rows.x, rows.y, rows.w).put("no hotspots: no QS in this run, or it is still being recorded", m.st.dim)
+		m.writer(s, in.x, in.y, in.w).put(clip(head, in.w, ""), m.st.colHead)
+		m.writer(s, in.x, in.y+1, in.w).put("no hotspots: no QS in this run, or it is still being recorded", m.st.dim)
 		return
 	}
-	first := listWindow(m.list, len(list), rows.h)
-	m.lay.list, m.lay.listN = rows, first
-	for i := 0; i < rows.h && first+i < len(list); i++ {
-		h := list[first+i]
-		path := m.hotPath(p, h.Node.ID)
+	m.drawList(s, in, head, len(list), func(i, w int) string {
+		h := list[i]
 		val := fmt.Sprintf("%.2f", h.Growth)
 		if !m.hotByGr {
 			val = fmt.Sprintf("%.2f%%", runShare(p, h.Node))
 		}
-		line := fmt.Sprintf("%4d %10d %3d %11s %7s  ", first+i+1, h.Node.ID, h.Node.Iteration, engine.Commas(h.Node.SubtreeSize), val)
-		line += clipLeft(path, rows.w-len(line), m.g.ellipsis)
-		st := m.st.base
-		if first+i == m.list {
-			st = m.st.sel
-		}
-		wr := m.writer(s, rows.x, rows.y+i, rows.w)
-		wr.put(clip(line, rows.w, m.g.ellipsis), st)
-		wr.fill(st)
-	}
+		line := fmt.Sprintf("%4d %10d %3d %11s %7s  ", i+1, h.Node.ID, h.Node.Iteration, engine.Commas(h.Node.SubtreeSize), val)
+		return line + clipLeft(m.hotPath(p, h.Node.ID), w-len(line), m.g.ellipsis)
+	})
 }
 
 // hotPath is the move path to a hotspot, read once per node shown.

@@ -91,25 +91,33 @@ func (m *Model) drawRuns(s tcell.Screen, body rect) {
 	}
 	in := m.box(s, body, 100, len(m.runs)+3, title)
 	head := fmt.Sprintf("%5s  %-10s %5s %-11s %12s  %s", "run", "variant", "depth", "status", "nodes", "position")
-	m.writer(s, in.x, in.y, in.w).put(clip(head, in.w, ""), m.st.colHead)
-	rows := rect{in.x, in.y + 1, in.w, in.h - 1}
-	first := listWindow(m.list, len(m.runs), rows.h)
-	m.lay.list, m.lay.listN = rows, first
 	cur := m.cur().t.run.ID
-	for i := 0; i < rows.h && first+i < len(m.runs); i++ {
-		r := m.runs[first+i]
+	m.drawList(s, in, head, len(m.runs), func(i, _ int) string {
+		r := m.runs[i]
 		mark := " "
 		if r.ID == cur {
 			mark = "*"
 		}
-		line := fmt.Sprintf("%s%4d  %-10s %5d %-11s %12s  %s", mark, r.ID, clip(r.Variant, 10, ""), r.Depth, r.Status,
+		return fmt.Sprintf("%s%4d  %-10s %5d %-11s %12s  %s", mark, r.ID, clip(r.Variant, 10, ""), r.Depth, r.Status,
 			engine.Commas(max(r.Rows, r.Nodes)), r.FEN)
+	})
+}
+
+// drawList fills a list overlay's inside: a column header, then the n
+// entries line gives (w is the row width), scrolled to the list cursor,
+// which is highlighted. It records the rows for the mouse.
+func (m *Model) drawList(s tcell.Screen, in rect, head string, n int, line func(i, w int) string) {
+	m.writer(s, in.x, in.y, in.w).put(clip(head, in.w, ""), m.st.colHead)
+	rows := rect{in.x, in.y + 1, in.w, in.h - 1}
+	first := listWindow(m.list, n, rows.h)
+	m.lay.list, m.lay.listN = rows, first
+	for i := 0; i < rows.h && first+i < n; i++ {
 		st := m.st.base
 		if first+i == m.list {
 			st = m.st.sel
 		}
 		wr := m.writer(s, rows.x, rows.y+i, rows.w)
-		wr.put(clip(line, rows.w, m.g.ellipsis), st)
+		wr.put(clip(line(first+i, rows.w), rows.w, m.g.ellipsis), st)
 		wr.fill(st)
 	}
 }

@@ -42,19 +42,29 @@ func newRig(t *testing.T, st trace.Reader, w, h int, opt Options) *screenRig {
 	if opt.File == "" {
 		opt.File = "fixture.trace"
 	}
-	m, err := New(context.Background(), st, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := tcell.NewSimulationScreen("UTF-8")
-	if err := s.Init(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Fini)
-	s.SetSize(w, h)
+	m, s := newSim(t, st, opt, w, h)
 	r := &screenRig{t: t, s: s, m: m}
 	r.draw()
 	return r
+}
+
+// newSim opens a model on src and a simulation screen w by h (0: the
+// screen's own size), finalised with the test.
+func newSim(tb testing.TB, src trace.Reader, opt Options, w, h int) (*Model, tcell.SimulationScreen) {
+	tb.Helper()
+	m, err := New(context.Background(), src, opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := tcell.NewSimulationScreen("UTF-8")
+	if err := s.Init(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Fini)
+	if w > 0 {
+		s.SetSize(w, h)
+	}
+	return m, s
 }
 
 func (r *screenRig) draw() {
