@@ -235,24 +235,8 @@ func (s *Searcher) qsearch(alpha, beta Score, ply int) Score {
 		return s.noMoves(f, ply, true)
 	}
 	// Step 5. Search them, best first, past the pruning guard.
-	child := &s.stack[ply+1]
-	for i := 0; i < f.moves.N; i++ {
-		m := f.pick(i)
-		if s.qsPrune(f, m) {
-			continue
-		}
-		s.traceMove(f, m, i)
-		child.qsPly, child.level, child.ext = f.qsPly+1, -1, 0
-		p.MakeMove(m)
-		score := s.child(RoutineQS, f, beta, 0, ply, false)
-		p.UnmakeMove()
-		f.searched++
-		if s.stopped {
-			return s.stopInLoop(f)
-		}
-		if f.improve(m, i, score, beta, child) {
-			break
-		}
+	if !s.moveLoop(RoutineQS, f, ply, 0, 0, beta) {
+		return s.stopInLoop(f)
 	}
 	// Step 6. Leave.
 	return s.qsFinish(f, alpha, beta)
@@ -312,44 +296,12 @@ func (s *Searcher) qsThreshold(alpha, beta Score, ply int) Score {
 	if f.qsRoot {
 		first = 0
 	}
-	child := &s.stack[ply+1]
 	for lvl := first; lvl <= last; lvl++ {
 		before := s.afhCount
 		f.best, f.alpha, f.bestMove, f.scored = standBest, standAlpha, NoMove, standScored
 		f.cause, f.cutIndex, f.seePruned, f.deltaPruned = CauseNone, -1, 0, 0
-		for i := 0; i < f.moves.N; i++ {
-			m := f.moves.Moves[i]
-			if s.qsPrune(f, m) {
-				continue
-			}
-			extended := f.scores[i] < keyNotExtended
-			childLevel := lvl
-			if !extended {
-				childLevel--
-			}
-			if childLevel < 0 {
-				// No level left to search this capture: it is assumed to win.
-				s.afhCount++
-				f.cause, f.cutIndex = CauseAutoFailHigh, i
-				f.best, f.bestMove, f.scored = max(f.best, beta), m, true
-				break
-			}
-			s.traceMove(f, m, i)
-			if extended {
-				s.traceExt(f, m, 1) // the capture keeps its level
-			}
-			child.qsPly, child.level, child.threshold, child.qsRoot = f.qsPly+1, childLevel, seeValue[p.Captured(m)], false
-			child.ext = boolInt(extended)
-			p.MakeMove(m)
-			score := s.child(RoutineThreshold, f, beta, 0, ply, false)
-			p.UnmakeMove()
-			f.searched++
-			if s.stopped {
-				return s.stopInLoop(f)
-			}
-			if f.improve(m, i, score, beta, child) {
-				break
-			}
+		if !s.moveLoop(RoutineThreshold, f, ply, 0, lvl, beta) {
+			return s.stopInLoop(f)
 		}
 		if s.afhCount == before {
 			break // bootstrapping: no auto-fail-high, so higher levels give the same result
@@ -456,45 +408,15 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply int) Score {
 	// Step 5. The iterations.
 	standBest, standAlpha, standScored := f.best, f.alpha, f.scored
 	bound := BoundUpper
-	child := &s.stack[ply+1]
 	for iter := startDepth; iter <= maxIter; iter++ {
 		f.best, f.alpha, f.bestMove, f.scored = standBest, standAlpha, NoMove, standScored
 		f.cause, f.cutIndex, f.seePruned, f.deltaPruned = CauseNone, -1, 0, 0
-		for i := 0; i < f.moves.N; i++ {
-			m := f.moves.Moves[i]
-			if qs && s.qsPrune(f, m) {
-				continue
-			}
-			s.traceMove(f, m, i)
-			childDepth := depth - 1
-			if qs {
-				child.ext, child.checkExt = 0, f.checkExt
-			} else {
-				childDepth = s.extend(f, child, m, iter)
-			}
-			r := s.opts.NodeRoutine(childDepth)
-			if r == RoutineUnified && childDepth <= 0 {
-				child.qsPly, child.level = -childDepth, -1
-			}
-			p.MakeMove(m)
-			score := s.child(r, f, beta, childDepth, ply, !qs && i > 0 && s.opts.PVS)
-			p.UnmakeMove()
-			f.searched++
-			if s.stopped {
-				return s.stopInLoop(f)
-			}
-			cut := f.improve(m, i, score, beta, child)
-			if i > 0 && f.bestMove == m {
-				// PutInFront: the move raised alpha, the next iteration tries it first.
-				copy(f.moves.Moves[1:i+1], f.moves.Moves[:i])
-				f.moves.Moves[0] = m
-			}
-			if cut {
-				if !qs {
-					s.rewardQuiet(f, ply, m, iter)
-				}
-				break
-			}
+		loopDepth := iter // full width: the iteration's depth
+		if qs {
+			loopDepth = depth
+		}
+		if !s.moveLoop(RoutineUnified, f, ply, loopDepth, 0, beta) {
+			return s.stopInLoop(f)
 		}
 		if !f.scored {
 			f.best = f.eval // QS without stand pat and nothing searched

@@ -371,9 +371,96 @@ func (f *frame) updatePV(m Move, child *frame) {
 	f.pvLen = n + 1
 }
 
-// The steps every move loop shares (full width, QS, threshold QS, unified):
-// stopAtEntry, noMoves, child, improve and stopInLoop. Each routine reads as
-// numbered steps around them.
+// The steps every routine shares (full width, QS, threshold QS, unified):
+// stopAtEntry, noMoves, the move loop (moveLoop, with child and improve)
+// and stopInLoop. Each routine reads as numbered steps around them.
+
+// moveLoop is the one move loop of the four routines: it walks f.moves
+// (lazily sorted by pick in search and qsearch; in list order in the
+// threshold QS and the unified search, which sort once and pass over the
+// list again) and, for each move: the QS guard (pruning), the threshold
+// QS's level and auto-fail-high, the extras and depth the child gets, the
+// child's search (PVS in full-width nodes), the stop, and the fail-soft
+// update with PV and cutoff. depth is the node's depth (the iteration's in
+// the unified search's full-width nodes); lvl the threshold pass's level.
+// It returns false when the search was stopped: the caller ends the node
+// with stopInLoop.
+func (s *Searcher) moveLoop(r Routine, f *frame, ply, depth, lvl int, beta Score) bool {
+	p := s.pos
+	child := &s.stack[ply+1]
+	qs := r == RoutineQS || r == RoutineThreshold || (r == RoutineUnified && depth <= 0)
+	sorted := r == RoutineThreshold || r == RoutineUnified
+	for i := 0; i < f.moves.N; i++ {
+		var m Move
+		if sorted {
+			m = f.moves.Moves[i]
+		} else {
+			m = f.pick(i)
+		}
+		// Step 1. The QS guard: SEE and delta pruning.
+		if qs && s.qsPrune(f, m) {
+			continue
+		}
+		// Step 2. The child's extras and depth.
+		childRoutine, childDepth, pvs := r, depth-1, false
+		switch {
+		case r == RoutineThreshold:
+			extended := f.scores[i] < keyNotExtended
+			childLevel := lvl
+			if !extended {
+				childLevel--
+			}
+			if childLevel < 0 {
+				// No level left to search this capture: it is assumed to win.
+				s.afhCount++
+				f.cause, f.cutIndex = CauseAutoFailHigh, i
+				f.best, f.bestMove, f.scored = max(f.best, beta), m, true
+				return true
+			}
+			s.traceMove(f, m, i)
+			if extended {
+				s.traceExt(f, m, 1) // the capture keeps its level
+			}
+			child.qsPly, child.level, child.threshold, child.qsRoot = f.qsPly+1, childLevel, seeValue[p.Captured(m)], false
+			child.ext = boolInt(extended)
+		case qs:
+			s.traceMove(f, m, i)
+			child.qsPly, child.level, child.ext, child.checkExt = f.qsPly+1, -1, 0, f.checkExt
+		default:
+			s.traceMove(f, m, i)
+			childDepth = s.extend(f, child, m, depth)
+			pvs = i > 0 && s.opts.PVS
+			if r == RoutineUnified {
+				if childRoutine = s.opts.NodeRoutine(childDepth); childRoutine == RoutineUnified && childDepth <= 0 {
+					child.qsPly = -childDepth
+				}
+			}
+		}
+		// Step 3. Search the child.
+		p.MakeMove(m)
+		score := s.child(childRoutine, f, beta, childDepth, ply, pvs)
+		p.UnmakeMove()
+		f.searched++
+		// Step 4. Stopped: the node ends with what it has.
+		if s.stopped {
+			return false
+		}
+		// Step 5. Fail-soft update, PV and cutoff.
+		cut := f.improve(m, i, score, beta, child)
+		if r == RoutineUnified && i > 0 && f.bestMove == m {
+			// PutInFront (000): the move raised alpha, the next iteration tries it first.
+			copy(f.moves.Moves[1:i+1], f.moves.Moves[:i])
+			f.moves.Moves[0] = m
+		}
+		if cut {
+			if !qs {
+				s.rewardQuiet(f, ply, m, depth)
+			}
+			return true
+		}
+	}
+	return true
+}
 
 // stopAtEntry ends a node entered after the search was told to stop.
 func (s *Searcher) stopAtEntry(f *frame) Score {
@@ -562,22 +649,8 @@ func (s *Searcher) search(alpha, beta Score, depth, ply int) Score {
 	}
 
 	// Step 6. Search the moves.
-	child := &s.stack[ply+1]
-	for i := 0; i < f.moves.N; i++ {
-		m := f.pick(i)
-		s.traceMove(f, m, i)
-		newDepth := s.extend(f, child, m, depth)
-		p.MakeMove(m)
-		score := s.child(RoutineSearch, f, beta, newDepth, ply, i > 0 && s.opts.PVS)
-		p.UnmakeMove()
-		f.searched++
-		if s.stopped {
-			return s.stopInLoop(f)
-		}
-		if f.improve(m, i, score, beta, child) {
-			s.rewardQuiet(f, ply, m, depth)
-			break
-		}
+	if !s.moveLoop(RoutineSearch, f, ply, depth, 0, beta) {
+		return s.stopInLoop(f)
 	}
 	b := boundOf(f.best, alpha, beta)
 	if s.tt != nil {
