@@ -220,30 +220,19 @@ func (c *checker) pathTo(id int64) []engine.Move {
 	return moves
 }
 
-// RunOptions returns the search options a run was recorded with: Horizon's
-// recorders store engine.Options.JSON; the engine.Options.String form is
-// read too. A run with no options gets its variant's preset.
+// RunOptions returns the engine.Options of a Horizon run; it is
+// trace.Run.SearchOptions (the one reader of recorded options) for callers
+// that have checked the run is Horizon's own. Another engine's run is an
+// error here.
 func RunOptions(r trace.Run) (engine.Options, error) {
-	text := strings.TrimSpace(r.Options)
-	switch {
-	case text == "" || text == "{}":
-		o, err := engine.VariantOptions(r.Variant)
-		if err != nil {
-			return o, fmt.Errorf("no options recorded and %w", err)
-		}
-		return o, nil
-	case strings.HasPrefix(text, "{"):
-		o, err := engine.ParseOptionsJSON(text, r.Variant)
-		if err != nil {
-			return o, fmt.Errorf("options: %w", err)
-		}
-		return o, nil
-	}
-	o, err := engine.ParseOptions(text)
+	o, err := r.SearchOptions()
 	if err != nil {
-		return o, fmt.Errorf("options %q: %w", text, err)
+		return engine.Options{}, err
 	}
-	return o, nil
+	if o == nil {
+		return engine.Options{}, fmt.Errorf("run %d was searched by %s, which has no Horizon options", r.ID, r.Engine)
+	}
+	return *o, nil
 }
 
 // kid is what a node's checks need of one child.

@@ -116,6 +116,13 @@ type PageSide struct {
 	Hotspots []PageHotspot `json:"hotspots"`
 	// Read is how many rows were read from the trace below the top node.
 	Read int64 `json:"read"`
+
+	// What labelling a chain's cause needs: the run's options (nil for
+	// another engine's run), each drawn node's move, and the top node's
+	// parent (the zero Node when the top is the run node).
+	opts      *engine.Options
+	moves     []engine.Move
+	topParent trace.Node
 }
 
 // PageRun describes the run a side shows.
@@ -184,10 +191,11 @@ type PageMerged struct {
 
 // PageHotspot is one entry of a hotspot list.
 type PageHotspot struct {
-	What  string `json:"what"`  // "qs" (a QS tree) or "ext" (an extension chain)
+	What  string `json:"what"`  // "qs" (a QS tree) or "ext" (an extension chain, trace.IsChainTop)
+	Cause string `json:"cause"` // engine.GrowthCause: qs, recapture-ext, check-ext or ext (cause unknown)
 	Node  int    `json:"node"`  // index into Nodes
 	Size  int64  `json:"size"`  // subtree size
-	Chain int    `json:"chain"` // ext: consecutive extended moves from Node down
+	Chain int    `json:"chain"` // ext: the longest run of consecutive extended moves from Node down
 }
 
 // PageDiffTop lists where two aligned trees part.
@@ -255,6 +263,7 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	if n.HasStandPat {
 		sp = n.StandPat.String()
 	}
+	s.moves = append(s.moves, n.Move)
 	c.ID = append(c.ID, n.ID)
 	c.Parent = append(c.Parent, parent)
 	c.SAN = append(c.SAN, san)
@@ -471,6 +480,13 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 	}
 	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), Hotspots: []PageHotspot{},
 		Merged: PageMerged{Parent: []int{}, From: []int64{}, End: []int64{}, Count: []int64{}, QS: []int64{}, Size: []int64{}}}
+	// Options that no longer parse leave chains labelled ext (cause unknown).
+	s.opts, _ = run.SearchOptions()
+	if top.Parent >= 0 {
+		if s.topParent, err = st.Node(ctx, run.ID, top.Parent); err != nil {
+			return nil, nil, 0, err
+		}
+	}
 	topSAN := ""
 	if top.Move != engine.NoMove && len(san) > 0 {
 		topSAN = san[len(san)-1]
@@ -508,12 +524,13 @@ func BuildPage(ctx context.Context, st trace.Reader, run trace.Run, top trace.No
 }
 
 // findHotspots lists the biggest QS trees and extension chains among the
-// drawn nodes. A QS tree or chain narrower than a pixel at the top level
-// is smaller than every drawn one, so the lists miss only those.
+// drawn nodes, chains as trace.IsChainTop defines them and labelled by
+// trace.ChainCause. A QS tree or chain narrower than a pixel at the top
+// level is smaller than every drawn one, so the lists miss only those.
 func (s *PageSide) findHotspots(limit int) {
 	c := &s.Nodes
 	n := len(c.ID)
-	chain := make([]int, n) // consecutive extended moves from the node down, along drawn nodes
+	chain := make([]int, n) // the longest run of consecutive extended moves from the node down, along drawn nodes
 	for i := n - 1; i >= 0; i-- {
 		if c.Extension[i] > 0 {
 			chain[i] = max(chain[i], 1)
@@ -526,10 +543,15 @@ func (s *PageSide) findHotspots(limit int) {
 	for i := 0; i < n; i++ {
 		p := c.Parent[i]
 		if c.QSPly[i] >= 0 && (p < 0 || c.QSPly[p] < 0) {
-			qs = append(qs, PageHotspot{What: "qs", Node: i, Size: c.Size[i]})
+			qs = append(qs, PageHotspot{What: "qs", Cause: engine.GrowthQS.String(), Node: i, Size: c.Size[i]})
 		}
-		if chain[i] > 0 && (p < 0 || c.Extension[p] == 0) {
-			ext = append(ext, PageHotspot{What: "ext", Node: i, Size: c.Size[i], Chain: chain[i]})
+		parentExt, parentMove := s.topParent.Extension, s.topParent.Move
+		if p >= 0 {
+			parentExt, parentMove = c.Extension[p], s.moves[p]
+		}
+		if trace.IsChainTop(c.Extension[i], parentExt) {
+			cause := trace.ChainCause(s.opts, parentMove, s.moves[i], c.InCheck[i] == 1)
+			ext = append(ext, PageHotspot{What: "ext", Cause: cause.String(), Node: i, Size: c.Size[i], Chain: chain[i]})
 		}
 	}
 	by := func(h []PageHotspot) {

@@ -171,6 +171,43 @@ func (n Node) Contains(id int64) bool { return id >= n.ID && id < n.End() }
 // node whose parent is not one. Only meaningful with the parent's kind.
 func IsQSRoot(n, parent Node) bool { return n.Kind == engine.KindQS && parent.Kind != engine.KindQS }
 
+// IsChainTop reports whether a node whose move got ext plies of extension,
+// below a parent whose move got parentExt, heads an extension chain. An
+// extension chain is a maximal run of consecutive extended moves: its top
+// is an extended node (ext > 0) whose parent's move was not extended (an
+// iteration root's "parent extension" is 0); the chain is the top node with
+// its whole subtree, and its length is the longest run of consecutive
+// extended moves from the top down. Chains nest: an extended node deeper in
+// a chain's subtree below a non-extended node heads a chain of its own,
+// counted in both. A chain is labelled with the cause of its top's
+// extension (engine.ExtensionCause).
+func IsChainTop(ext, parentExt int) bool { return ext > 0 && parentExt <= 0 }
+
+// GrowthCause labels node n, whose parent is parent, with why its subtree
+// is growth of its own: a QS tree (GrowthQS), an extension chain (with the
+// cause of its top's extension, read through opts, the run's options; nil
+// for another engine's run, whose chains are GrowthExt), or GrowthNone.
+func GrowthCause(n, parent Node, opts *engine.Options) engine.GrowthCause {
+	switch {
+	case IsQSRoot(n, parent):
+		return engine.GrowthQS
+	case IsChainTop(n.Extension, parent.Extension):
+		return ChainCause(opts, parent.Move, n.Move, n.InCheck)
+	}
+	return engine.GrowthNone
+}
+
+// ChainCause is the cause of an extension chain whose top was reached by
+// move m, with prev the move into its parent and inCheck whether the side to
+// move at the top is in check: opts.ExtensionCause, or GrowthExt without
+// options (another engine's run, whose extensions' causes are not known).
+func ChainCause(opts *engine.Options, prev, m engine.Move, inCheck bool) engine.GrowthCause {
+	if opts == nil {
+		return engine.GrowthExt
+	}
+	return opts.ExtensionCause(prev, m, inCheck)
+}
+
 // Order is the order Children returns a node's children in.
 type Order int
 
@@ -185,20 +222,31 @@ type HotspotOrder int
 
 // Hotspot orders.
 const (
-	// HotspotBySize ranks QS roots (where a quiescence search began) by
-	// subtree size: where QS explodes.
+	// HotspotBySize ranks the biggest growth whatever its cause by subtree
+	// size: QS trees (QS roots, where a quiescence search began) and
+	// extension chains (see IsChainTop), each labelled with its cause.
 	HotspotBySize HotspotOrder = iota
 	// HotspotByGrowth ranks full-width nodes by Growth, the branching factor
 	// their subtree would need to reach its size in depth+1 plies: a node
 	// with 2 plies left and 50,000 nodes below ranks above one with 6
 	// plies left and the same size.
 	HotspotByGrowth
+	// HotspotQS ranks QS trees only, by subtree size.
+	HotspotQS
+	// HotspotChains ranks extension chains only, by subtree size.
+	HotspotChains
 )
 
 // Hotspot is a node ranked by Hotspots.
 type Hotspot struct {
 	Node   Node
 	Growth float64 // SubtreeSize^(1/(max(Depth,0)+1))
+	// Cause says what the subtree is: a QS tree, an extension chain and
+	// the cause of its top's extension, or GrowthNone (a full-width node
+	// ranked by growth that heads neither).
+	Cause engine.GrowthCause
+	// Share is SubtreeSize over the nodes the run visited (Run.Nodes).
+	Share float64
 }
 
 // PlyStat counts the nodes at one ply (over all iterations).

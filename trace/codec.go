@@ -26,6 +26,10 @@ type row struct {
 	// of the run), so a reader can browse a run while it is recorded or
 	// after its recorder died; the real row replaces it at Leave.
 	placeholder bool
+	// chainTop: the node heads an extension chain (see IsChainTop); the
+	// recorder knows it from the parent's extension, the summary ranks it.
+	// Not stored: readers tell it from the node and its parent.
+	chainTop bool
 }
 
 // Bit layout of node_rows.info; schema/001_init.sql documents the same.

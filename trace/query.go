@@ -546,19 +546,45 @@ func (s *Store) subtreeFrom(ctx context.Context, run, next, end int64, its []ite
 	return end, nil
 }
 
-// Hotspots returns up to limit nodes ranked by order (see HotspotOrder).
+// Hotspots returns up to limit nodes ranked by order (see HotspotOrder),
+// each labelled with its cause and its share of the run. It reads the
+// summary the recorder stored (live runs too); a run without one (an old
+// file's run still recorded or abandoned, a summary stored before
+// extension chains were ranked, or a limit beyond what the summary keeps)
+// is ranked by scanning its rows.
 func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, limit int) ([]Hotspot, error) {
 	r, err := s.Run(ctx, run)
 	if err != nil {
 		return nil, err
 	}
-	by := "size"
-	if order == HotspotByGrowth {
-		by = "growth"
+	var by []string
+	switch order {
+	case HotspotBySize:
+		by = []string{"size", "chain"}
+	case HotspotByGrowth:
+		by = []string{"growth"}
+	case HotspotQS:
+		by = []string{"size"}
+	case HotspotChains:
+		by = []string{"chain"}
+	default:
+		return nil, fmt.Errorf("trace %s: run %d: unknown hotspot order %d", s.path, run, order)
+	}
+	stored := r.storedSummary() && limit > 0 && limit <= hotspotsKept
+	if stored && slices.Contains(by, "chain") {
+		if stored, err = s.chainsStored(ctx, run); err != nil {
+			return nil, err
+		}
 	}
 	var ids []hotspot
-	if r.storedSummary() && limit > 0 && limit <= hotspotsKept {
-		rows, err := s.db.QueryContext(ctx, "SELECT node_id, growth FROM hotspots WHERE run_id = ? AND rank_by = ? ORDER BY rank LIMIT ?", run, by, limit)
+	if stored {
+		q := "SELECT node_id, MAX(growth) FROM hotspots WHERE run_id = ? AND rank > 0 AND rank_by IN (?" +
+			strings.Repeat(", ?", len(by)-1) + ") GROUP BY node_id ORDER BY MAX(growth) DESC, node_id LIMIT ?"
+		args := []any{run}
+		for _, b := range by {
+			args = append(args, b)
+		}
+		rows, err := s.db.QueryContext(ctx, q, append(args, limit)...)
 		if err != nil {
 			return nil, sqliteErr(s.path, err)
 		}
@@ -575,20 +601,26 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 			return nil, sqliteErr(s.path, err)
 		}
 	} else {
-		// A run of an old file still being recorded (or whose recorder
-		// died), or more than the summary kept: rank by scanning the rows.
 		sum, err := s.scanSummary(ctx, run, max(limit, hotspotsKept))
 		if err != nil {
 			return nil, err
 		}
-		h := sum.bySize
-		if order == HotspotByGrowth {
-			h = sum.byGrowth
+		var h topK
+		for _, b := range by {
+			h = append(h, map[string]topK{"size": sum.bySize, "growth": sum.byGrowth, "chain": sum.chains}[b]...)
 		}
 		ids = h.sorted()
+		ids = slices.CompactFunc(ids, func(a, b hotspot) bool { return a.id == b.id })
 		if limit > 0 && len(ids) > limit {
 			ids = ids[:limit]
 		}
+	}
+	// Options that no longer parse label chains "ext": the cause is then
+	// not known, which is what the label says.
+	opts, _ := r.SearchOptions()
+	total := r.Nodes
+	if total <= 0 {
+		total = r.Rows
 	}
 	out := make([]Hotspot, 0, len(ids))
 	for _, h := range ids {
@@ -596,9 +628,32 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Hotspot{Node: n, Growth: h.score})
+		hs := Hotspot{Node: n, Growth: h.score}
+		if n.Parent >= 0 {
+			p, err := s.Node(ctx, run, n.Parent)
+			if err != nil {
+				return nil, err
+			}
+			hs.Cause = GrowthCause(n, p, opts)
+		}
+		if total > 0 {
+			hs.Share = float64(n.SubtreeSize) / float64(total)
+		}
+		out = append(out, hs)
 	}
 	return out, nil
+}
+
+// chainsStored reports whether run's stored summary ranks extension
+// chains: summaries stored before chains were ranked lack the count row
+// (rank 0 of 'chain').
+func (s *Store) chainsStored(ctx context.Context, run int64) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM hotspots WHERE run_id = ? AND rank_by = 'chain' AND rank = 0", run).Scan(&n)
+	if err != nil {
+		return false, sqliteErr(s.path, err)
+	}
+	return n > 0, nil
 }
 
 // storedSummary reports whether stats and hotspots hold the run's summary:
@@ -613,9 +668,24 @@ func (r Run) storedSummary() bool {
 func (s *Store) scanSummary(ctx context.Context, run int64, keep int) (*summary, error) {
 	sum := newSummary()
 	sum.keep = keep
+	// The open ancestors of the row at hand (rows come in pre-order), for
+	// the parent's extension.
+	type open struct {
+		end, id int64
+		ext     int
+	}
+	var path []open
 	err := s.Subtree(ctx, run, 0, -1, func(n Node) error {
+		for len(path) > 0 && path[len(path)-1].end <= n.ID {
+			path = path[:len(path)-1]
+		}
+		parentExt := 0
+		if k := len(path); k > 0 && path[k-1].id == n.Parent {
+			parentExt = path[k-1].ext
+		}
+		path = append(path, open{end: n.End(), id: n.ID, ext: n.Extension})
 		sum.add(sample{id: n.ID, size: n.SubtreeSize, kind: n.Kind, ply: n.Ply, depth: n.Depth,
-			qsLevel: n.QSLevel, qsPly: n.QSPly, iteration: n.Iteration})
+			qsLevel: n.QSLevel, qsPly: n.QSPly, iteration: n.Iteration, chainTop: IsChainTop(n.Extension, parentExt)})
 		return nil
 	})
 	if errors.Is(err, ErrNoNode) {

@@ -218,7 +218,7 @@ func TestHotspotsAndStats(t *testing.T) {
 	run, mem := record(t, s, 27, 5, RecordOptions{BatchRows: 100}, nil)
 	ctx := context.Background()
 	// Reference rankings.
-	var bySize, byGrowth []hotspot
+	var bySize, byGrowth, qsRoots, chains []hotspot
 	st := Stats{RunID: run}
 	qsPly := func(id int64) int {
 		d := 0
@@ -242,7 +242,7 @@ func TestHotspotsAndStats(t *testing.T) {
 			st.MaxQSPly = max(st.MaxQSPly, qsPly(id))
 			if qsPly(id) == 0 {
 				st.QSRoots++
-				bySize = append(bySize, hotspot{float64(n.SubtreeSize), id})
+				qsRoots = append(qsRoots, hotspot{float64(n.SubtreeSize), id})
 			}
 		case engine.KindPV, engine.KindNonPV:
 			if n.SubtreeSize > 1 {
@@ -250,9 +250,18 @@ func TestHotspotsAndStats(t *testing.T) {
 			}
 		}
 	}
-	for _, h := range []*[]hotspot{&bySize, &byGrowth} {
+	// Extension chains: an extended node below a parent whose move was
+	// not extended, by the definition's own words rather than IsChainTop.
+	for id, n := range mem.nodes {
+		if p := mem.nodes[n.Parent]; n.Extension > 0 && (p == nil || p.Extension == 0) {
+			chains = append(chains, hotspot{float64(n.SubtreeSize), id})
+		}
+	}
+	bySize = append(append(bySize, qsRoots...), chains...)
+	for _, h := range []*[]hotspot{&bySize, &byGrowth, &qsRoots, &chains} {
 		*h = topK(*h).sorted()
 	}
+	bySize = slices.CompactFunc(bySize, func(a, b hotspot) bool { return a.id == b.id }) // a QS root may head a chain too
 	check := func(order HotspotOrder, want []hotspot, limit int) {
 		t.Helper()
 		got, err := s.Hotspots(ctx, run, order, limit)
@@ -268,14 +277,30 @@ func TestHotspotsAndStats(t *testing.T) {
 				t.Fatalf("order %d limit %d: #%d = node %d (%.3f), want %d (%.3f)", order, limit, i,
 					got[i].Node.ID, got[i].Growth, want[i].id, want[i].score)
 			}
+			n := mem.nodes[want[i].id]
+			if share := float64(n.SubtreeSize) / float64(len(mem.nodes)); math.Abs(got[i].Share-share) > 1e-12 {
+				t.Errorf("order %d: node %d share %v, want %v", order, n.ID, got[i].Share, share)
+			}
+			// The synthetic run has no options: chains' causes are unknown.
+			wantCause := engine.GrowthNone
+			if p := mem.nodes[n.Parent]; n.Kind == engine.KindQS && p.Kind != engine.KindQS {
+				wantCause = engine.GrowthQS
+			} else if n.Extension > 0 && p.Extension == 0 {
+				wantCause = engine.GrowthExt
+			}
+			if got[i].Cause != wantCause {
+				t.Errorf("order %d: node %d labelled %q, want %q", order, n.ID, got[i].Cause, wantCause)
+			}
 		}
 	}
-	if len(bySize) < 10 || len(byGrowth) < 10 {
-		t.Fatalf("tree too small: %d QS roots, %d full-width nodes", len(bySize), len(byGrowth))
+	if len(qsRoots) < 10 || len(byGrowth) < 10 || len(chains) < 10 {
+		t.Fatalf("tree too small: %d QS roots, %d full-width nodes, %d chains", len(qsRoots), len(byGrowth), len(chains))
 	}
 	for _, limit := range []int{1, 5, 300} { // 300 > hotspotsKept: the scan path
 		check(HotspotBySize, bySize, limit)
 		check(HotspotByGrowth, byGrowth, limit)
+		check(HotspotQS, qsRoots, limit)
+		check(HotspotChains, chains, limit)
 	}
 
 	got, err := s.Stats(ctx, run)

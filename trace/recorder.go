@@ -59,6 +59,7 @@ type openNode struct {
 	incomplete bool // a descendant was cut short by a stop
 	kind       engine.NodeKind
 	matched    int32 // Under filter: moves of the path matched down to here
+	ext        int32 // plies of extension the node's move got (from the Extension event before it)
 }
 
 // Recorder writes one run into a trace as the search reports it. It
@@ -88,6 +89,7 @@ type Recorder struct {
 	maxQSPly  int
 	truncated bool
 	prevRoot  int64 // LastIterationOnly: id of the previous iteration root, -1 before the first
+	nextExt   int32 // plies of extension reported for the next child entered
 	finished  bool
 	progress  atomic.Int64
 
@@ -253,7 +255,7 @@ func (r *Recorder) handoff() {
 		}
 		p := o.row
 		p.size = r.lastID - p.id + 1
-		p.info = packLeave(p.info, &engine.LeaveInfo{Cause: engine.CauseStop}, true)
+		p.info = packLeave(p.info, &engine.LeaveInfo{Cause: engine.CauseStop, Extension: int(o.ext)}, true)
 		p.counts = packCounts(0, 0, -1) | countsOpenBit
 		p.valid, p.placeholder = true, true
 		if o.gen == r.gen {
@@ -296,6 +298,7 @@ func (r *Recorder) Enter(e engine.EnterInfo) {
 	r.stack = append(r.stack, openNode{})
 	o := &r.stack[len(r.stack)-1]
 	o.kind = e.Kind
+	o.ext, r.nextExt = r.nextExt, 0
 	qsPly := int32(-1)
 	if e.Kind == engine.KindQS {
 		qsPly = int32(max(e.QSPly, 0))
@@ -386,8 +389,10 @@ func (r *Recorder) StandPat(e engine.StandPatInfo) {
 func (r *Recorder) Move(e engine.MoveInfo) {}
 
 // Extension implements engine.Tracer. The extension is stored with the
-// child, from its LeaveInfo.
-func (r *Recorder) Extension(e engine.ExtensionInfo) {}
+// child, from its LeaveInfo; the recorder notes it for the child's Enter so
+// that the child's own children can tell whether they head an extension
+// chain before their parent leaves.
+func (r *Recorder) Extension(e engine.ExtensionInfo) { r.nextExt = int32(e.Plies) }
 
 // Leave implements engine.Tracer.
 func (r *Recorder) Leave(l engine.LeaveInfo) {
@@ -411,6 +416,11 @@ func (r *Recorder) Leave(l engine.LeaveInfo) {
 			w.stand, w.hasStand = int32(l.StandPat), true
 		}
 		w.valid = true
+		parentExt := 0
+		if n >= 2 {
+			parentExt = int(r.stack[n-2].ext)
+		}
+		w.chainTop = IsChainTop(l.Extension, parentExt)
 		r.emit(o)
 	}
 	r.stack = r.stack[:n-1]

@@ -30,6 +30,7 @@ type sample struct {
 	qsLevel   int
 	qsPly     int // -1 outside QS
 	iteration int
+	chainTop  bool // heads an extension chain (IsChainTop)
 }
 
 // summary accumulates a run's counts and hotspots as its rows go by, in any
@@ -43,7 +44,9 @@ type summary struct {
 	qsLevels               []int64
 	iters                  []IterationStat // indexed by iteration
 	bySize, byGrowth       topK
-	keep                   int // hotspots kept per ranking; 0: hotspotsKept
+	chains                 topK  // extension chains' top nodes by subtree size
+	numChains              int64 // extension chains in the run
+	keep                   int   // hotspots kept per ranking; 0: hotspotsKept
 }
 
 func newSummary() *summary {
@@ -55,7 +58,7 @@ func newSummary() *summary {
 func (s *summary) reset() {
 	*s = summary{
 		plies: s.plies[:0], qsPlies: s.qsPlies[:0], qsLevels: s.qsLevels[:0], iters: s.iters[:0],
-		bySize: s.bySize[:0], byGrowth: s.byGrowth[:0], keep: s.keep,
+		bySize: s.bySize[:0], byGrowth: s.byGrowth[:0], chains: s.chains[:0], keep: s.keep,
 	}
 }
 
@@ -77,6 +80,7 @@ func (s *summary) addRow(w *row) {
 		qsLevel:   int(w.info>>infoQSShift&infoQSMask) - 1,
 		qsPly:     int(w.qsPly),
 		iteration: int(w.iteration),
+		chainTop:  w.chainTop,
 	})
 }
 
@@ -96,6 +100,10 @@ func (s *summary) add(x sample) {
 		if x.kind == engine.KindQS {
 			it.QSNodes++
 		}
+	}
+	if x.chainTop {
+		s.numChains++
+		s.chains.push(hotspot{score: float64(x.size), id: x.id}, s.keep)
 	}
 	if x.qsLevel >= 0 {
 		s.qsLevels = grow(s.qsLevels, x.qsLevel)
@@ -282,7 +290,7 @@ func writeSummary(exec func(string, ...any) error, run int64, sum *summary) erro
 	for _, rk := range []struct {
 		by string
 		h  topK
-	}{{"size", sum.bySize}, {"growth", sum.byGrowth}} {
+	}{{"size", sum.bySize}, {"growth", sum.byGrowth}, {"chain", sum.chains}} {
 		for i, h := range rk.h.sorted() {
 			// For QS roots (depth <= 0) growth is the size itself.
 			if err := exec("INSERT INTO hotspots (run_id, rank_by, rank, node_id, growth) VALUES (?, ?, ?, ?, ?)",
@@ -290,6 +298,12 @@ func writeSummary(exec func(string, ...any) error, run int64, sum *summary) erro
 				return err
 			}
 		}
+	}
+	// Rank 0 of 'chain' counts the run's chains; a summary without it was
+	// stored by a Horizon that did not rank chains (readers scan for them).
+	if err := exec("INSERT INTO hotspots (run_id, rank_by, rank, node_id, growth) VALUES (?, 'chain', 0, -1, ?)",
+		run, float64(sum.numChains)); err != nil {
+		return err
 	}
 	return exec("UPDATE runs SET summary_at = ? WHERE id = ?", time.Now().UTC().Format(time.RFC3339Nano), run)
 }

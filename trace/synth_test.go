@@ -27,6 +27,7 @@ type synth struct {
 	stopAt  int64
 	abrupt  bool
 	stopped bool
+	nextExt int // plies of extension reported for the next child
 }
 
 func newSynth(tr engine.Tracer, seed uint64, pos *engine.Position) *synth {
@@ -84,6 +85,8 @@ func (g *synth) moves(qs bool) []engine.Move {
 func (g *synth) node(parent int64, ply, depth int, kind engine.NodeKind, move engine.Move, iter int, alpha, beta engine.Score, qsPly int) {
 	id := g.next
 	g.next++
+	myExt := g.nextExt // the Extension event before this node
+	g.nextExt = 0
 	qsLevel, enterQSPly := -1, -1
 	if kind == engine.KindQS {
 		qsLevel, enterQSPly = g.rand(3), qsPly
@@ -126,6 +129,7 @@ func (g *synth) node(parent int64, ply, depth int, kind engine.NodeKind, move en
 		if g.rand(25) == 0 {
 			ext = 1
 			g.tr.Extension(engine.ExtensionInfo{ID: id, Move: m, Plies: 1})
+			g.nextExt = 1
 		}
 		ck := engine.KindQS
 		cd := depth - 1 + ext
@@ -156,7 +160,7 @@ func (g *synth) node(parent int64, ply, depth int, kind engine.NodeKind, move en
 	}
 	l := engine.LeaveInfo{ID: id, Score: engine.Score(g.rand(2000) - 1000), Bound: engine.Bound(g.rand(4)),
 		Cause: engine.Cause(g.rand(4)), CutIndex: -1, Best: best, Generated: len(legal) + n, Searched: searched,
-		Extension: 0}
+		Extension: myExt}
 	if l.Cause == engine.CauseBeta && searched > 0 {
 		l.CutIndex = searched - 1
 	}

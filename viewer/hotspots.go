@@ -13,7 +13,8 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
-// Hotspots: n, N and the H list walk the run's biggest QS trees (or, by
+// Hotspots: n, N and the H list walk the run's biggest growth, QS trees and
+// extension chains (trace.IsChainTop) each labelled with its cause (or, by
 // growth, its full-width nodes whose subtrees grow fastest per ply).
 
 // hotLoaded carries hotspots ranked in the background back to the screen
@@ -141,7 +142,7 @@ func (m *Model) hotspot(dir int) error {
 	}
 	list := m.hotList(p)
 	if len(list) == 0 {
-		m.setMsg("no hotspots in run %d (it has no QS trees, or is still being recorded)", p.t.run.ID)
+		m.setMsg("no hotspots in run %d (it has no QS trees or extension chains, or is still being recorded)", p.t.run.ID)
 		return nil
 	}
 	p.hotIdx += dir
@@ -160,9 +161,12 @@ func (m *Model) goHot(p *pane, i int) error {
 	if err := m.reveal(h.Node.ID); err != nil {
 		return err
 	}
-	what := "QS tree"
+	what := h.Cause.LongLabel()
 	if m.hotByGr {
 		what = fmt.Sprintf("growth %.2f/ply,", h.Growth)
+		if h.Cause != engine.GrowthNone {
+			what = h.Cause.LongLabel() + ", " + what
+		}
 	}
 	m.setMsg("hotspot %d/%d: %s %s nodes (%.2f%% of the run), node %d", i+1, len(list), what, engine.Commas(h.Node.SubtreeSize), runShare(p, h.Node), h.Node.ID)
 	return nil
@@ -189,21 +193,21 @@ func (m *Model) toggleHotOrder() {
 func (m *Model) drawHotspots(s tcell.Screen, body rect) {
 	p := m.cur()
 	list := m.hotList(p)
-	title := "biggest QS trees (g: full-width nodes by growth)"
+	title := "biggest growth: QS trees and extension chains (g: full-width nodes by growth)"
 	if m.hotByGr {
-		title = "full-width nodes by growth per ply (g: QS trees by size)"
+		title = "full-width nodes by growth per ply (g: QS trees and chains by size)"
 	}
-	in := m.box(s, body, 100, body.h, title)
+	in := m.box(s, body, 114, body.h, title)
 	// A QS root's growth is its size (depth 0): in size mode the column
 	// holds the tree's share of the run instead.
 	col := "% run"
 	if m.hotByGr {
 		col = "growth"
 	}
-	head := fmt.Sprintf("%4s %10s %3s %11s %7s  %s", "#", "node", "it", "nodes", col, "path")
+	head := fmt.Sprintf("%4s %-13s %10s %3s %11s %7s  %s", "#", "cause", "node", "it", "nodes", col, "path")
 	if len(list) == 0 {
 		m.writer(s, in.x, in.y, in.w).put(clip(head, in.w, ""), m.st.colHead)
-		m.writer(s, in.x, in.y+1, in.w).put("no hotspots: no QS in this run, or it is still being recorded", m.st.dim)
+		m.writer(s, in.x, in.y+1, in.w).put("no hotspots: no QS or extension chains in this run, or it is still being recorded", m.st.dim)
 		return
 	}
 	m.drawList(s, in, head, len(list), func(i, w int) string {
@@ -212,7 +216,11 @@ func (m *Model) drawHotspots(s tcell.Screen, body rect) {
 		if !m.hotByGr {
 			val = fmt.Sprintf("%.2f%%", runShare(p, h.Node))
 		}
-		line := fmt.Sprintf("%4d %10d %3d %11s %7s  ", i+1, h.Node.ID, h.Node.Iteration, engine.Commas(h.Node.SubtreeSize), val)
+		cause := h.Cause.String()
+		if cause == "" {
+			cause = "-" // a full-width node ranked by growth that heads no chain
+		}
+		line := fmt.Sprintf("%4d %-13s %10d %3d %11s %7s  ", i+1, cause, h.Node.ID, h.Node.Iteration, engine.Commas(h.Node.SubtreeSize), val)
 		return line + clipLeft(m.hotPath(p, h.Node.ID), w-len(line), m.g.ellipsis)
 	})
 }

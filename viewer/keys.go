@@ -258,7 +258,7 @@ var treeKeys = []keyAction{
 	{binds: []binding{
 		{keys: []string{"n"}, do: do(func(m *Model) error { return m.hotspot(+1) })},
 		{keys: []string{"N"}, do: do(func(m *Model) error { return m.hotspot(-1) })},
-	}, desc: "next / previous hotspot: the biggest QS trees first", foot: "n", footDesc: "hotspot", footAt: 7},
+	}, desc: "next / previous hotspot: the biggest QS trees and extension chains first", foot: "n", footDesc: "hotspot", footAt: 7},
 	{binds: []binding{{keys: []string{"H"}, do: (*Model).openHotList}},
 		desc: "hotspot list (g there: rank full-width nodes by growth)"},
 	{binds: []binding{{keys: []string{"*"}, do: do((*Model).heaviest)}},

@@ -18,16 +18,24 @@ type hotspotsRunJSON struct {
 
 func runHotspots(e *env, args []string) error {
 	fs := newFlags(e, "hotspots", "FILE [--run N] [--by size|growth] [--limit N] [--json]",
-		`Lists where a run's tree explodes. --by size (the default) ranks QS roots
-(where a quiescence search began) by the number of nodes below them. --by growth
+		`Lists where a run's tree explodes. --by size (the default) ranks the biggest
+growth whatever its cause by the number of nodes below: QS trees (a QS root, where
+a quiescence search began, with its subtree) and extension chains. An extension
+chain is a maximal run of consecutive extended moves: its top is a node whose move
+got an extension while its parent's move did not; the chain is that node with its
+whole subtree (chains nest: one deeper down counts in both). Each entry is labelled
+with its cause, qs, recapture-ext, check-ext (the top's extension, from the run's
+options) or ext (another engine's extension, cause unknown), and its share of the
+run's nodes. --by qs and --by chain list one kind only. --by growth
 ranks full-width nodes by their subtree size relative to their remaining depth:
 size^(1/(depth+1)), the branching factor a full-width tree would need to be that
 big, so a node 2 plies from the horizon with 50,000 nodes below ranks above a
 node 6 plies away with as many. Each line gives the node id (for 'horizon view'
-and 'horizon export'), its iteration and its move path in SAN.`,
+and 'horizon export'), its iteration and its move path in SAN. Traces written
+before chains were ranked get them from a scan of the run's rows.`,
 		"horizon hotspots sample.trace --run 1", "horizon hotspots sample.trace --run 2 --by growth --limit 20 --json")
 	run := fs.Int64("run", 0, "run id ('horizon runs FILE' lists them); 0 = every run")
-	by := fs.String("by", "size", "ranking: size (QS roots by subtree size) or growth (full-width nodes by size relative to depth)")
+	by := fs.String("by", "size", "ranking: size (QS trees and extension chains by subtree size), qs, chain, or growth (full-width nodes by size relative to depth)")
 	limit := fs.Int("limit", 10, "how many nodes to list per run")
 	asJSON := fs.Bool("json", false, "print JSON (an array, one object per run)")
 	file, err := parseFileFlags(fs, args)
@@ -39,8 +47,12 @@ and 'horizon export'), its iteration and its move path in SAN.`,
 	case "size":
 	case "growth":
 		order = trace.HotspotByGrowth
+	case "qs":
+		order = trace.HotspotQS
+	case "chain":
+		order = trace.HotspotChains
 	default:
-		return usagef("--by %q: want size or growth", *by)
+		return usagef("--by %q: want size, qs, chain or growth", *by)
 	}
 	if *limit <= 0 {
 		return usagef("--limit %d: want a positive number", *limit)
@@ -71,9 +83,19 @@ and 'horizon export'), its iteration and its move path in SAN.`,
 			if order == trace.HotspotByGrowth {
 				extra = fmt.Sprintf("  depth %d growth %.2f", h.Depth, h.Growth)
 			}
-			fmt.Fprintf(e.stdout, "  %10s nodes  #%-9d it %-2d%s  %s\n", engine.Commas(h.Size), h.Node, h.Iteration, extra, strings.Join(h.PathSAN, " "))
+			fmt.Fprintf(e.stdout, "  %10s nodes %6s  %-13s #%-9d it %-2d%s  %s\n", engine.Commas(h.Size), diffPct(h.Share), orDash(h.Cause),
+				h.Node, h.Iteration, extra, strings.Join(h.PathSAN, " "))
 		}
 		fmt.Fprintln(e.stdout)
 	}
 	return nil
+}
+
+// orDash is s, or "-" when s is empty (a node ranked by growth that heads
+// no QS tree or chain).
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

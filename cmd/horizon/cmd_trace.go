@@ -64,8 +64,10 @@ type traceRunJSON struct {
 // hotspotJSON is one ranked node with its move path.
 type hotspotJSON struct {
 	Node      int64    `json:"node"`
+	Cause     string   `json:"cause"` // qs, recapture-ext, check-ext, ext; "" for a full-width node ranked by growth
 	Iteration int      `json:"iteration"`
 	Size      int64    `json:"subtree_size"`
+	Share     float64  `json:"share"` // subtree_size over the run's nodes
 	Depth     int      `json:"depth"`
 	Growth    float64  `json:"growth"`
 	PathSAN   []string `json:"path_san"`
@@ -362,8 +364,8 @@ func hotspotsJSON(ctx context.Context, st *trace.Store, run int64, order trace.H
 		if san == nil {
 			san = []string{}
 		}
-		out = append(out, hotspotJSON{Node: h.Node.ID, Iteration: h.Node.Iteration, Size: h.Node.SubtreeSize,
-			Depth: h.Node.Depth, Growth: h.Growth, PathSAN: san})
+		out = append(out, hotspotJSON{Node: h.Node.ID, Cause: h.Cause.String(), Iteration: h.Node.Iteration,
+			Size: h.Node.SubtreeSize, Share: h.Share, Depth: h.Node.Depth, Growth: h.Growth, PathSAN: san})
 	}
 	return out, nil
 }
@@ -381,9 +383,10 @@ func printTraceRun(w io.Writer, r traceRunJSON) {
 		fmt.Fprintf(w, "  write error: %s\n", r.WriteError)
 	}
 	if len(r.Hotspots) > 0 {
-		fmt.Fprintln(w, "  biggest QS subtrees (nodes, node id, iteration: path):")
+		fmt.Fprintln(w, "  biggest growth: QS trees and extension chains (nodes, share, cause, node id, iteration: path):")
 		for _, h := range r.Hotspots {
-			fmt.Fprintf(w, "    %10s  #%-9d it %-2d %s\n", engine.Commas(h.Size), h.Node, h.Iteration, strings.Join(h.PathSAN, " "))
+			fmt.Fprintf(w, "    %10s %6s  %-13s #%-9d it %-2d %s\n", engine.Commas(h.Size), diffPct(h.Share), h.Cause, h.Node, h.Iteration,
+				strings.Join(h.PathSAN, " "))
 		}
 	}
 	fmt.Fprintln(w)

@@ -462,7 +462,7 @@
     lists.appendChild(el('h3', {}, pre + 'Biggest extension chains'));
     const ul2 = el('ul', {class: 'list', id: 'hotspots-ext-' + sd.index});
     ext.forEach(h => ul2.appendChild(listItem(sd.path(h.node).slice(-3).join(' '),
-      h.chain + ' extended move' + (h.chain > 1 ? 's' : '') + ' in a row, ' + count(h.size) + ' nodes', () => zoomTo(sd.index, h.node),
+      h.cause + ': ' + h.chain + ' extended move' + (h.chain > 1 ? 's' : '') + ' in a row, ' + count(h.size) + ' nodes (' + share(h.size, top) + ')', () => zoomTo(sd.index, h.node),
       {'data-node': String(sd.N.id[h.node])})));
     if (!ext.length) ul2.appendChild(el('li', {class: 'muted'}, 'no extended move among the drawn nodes'));
     lists.appendChild(ul2);
