@@ -336,72 +336,29 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 		wr.put(clip("error: "+shortErr(err), w-indent, m.g.ellipsis), st.errMsg)
 		return
 	}
-	_, open := t.open[n.ID]
-	marker := m.g.leaf
-	switch {
-	case open:
-		marker = m.g.opened
-	case n.SubtreeSize > 1:
-		marker = m.g.closed
-	}
-	parentFEN := ""
-	var parentSize int64
-	if r.parent != nil {
-		parentFEN = r.parent.fen
-		parentSize = sizeOf(r.parent.node)
-	}
-	label := m.moveLabel(t, parentFEN, n)
-	if n.Incomplete {
-		label += "*"
-	}
-	moveStyle := st.base
-	switch n.Kind {
-	case engine.KindQS:
-		moveStyle = st.qs
-	case engine.KindRun, engine.KindRoot:
-		moveStyle = st.root
-	}
-	if t.filt.active() && !t.filt.matches(n) && (t.filt.onlyQS || t.filt.onlyCut) {
-		moveStyle = st.dim
-	}
-	other, cmp := m.counterpart(p, r, n)
-	var diff diffMask
-	flag := ""
-	switch cmp {
-	case cmpMissing:
-		flag = m.g.missing
-	case cmpFound:
-		diff = diffNodes(n, other)
-		// Subtree sizes almost always differ between variants; the flag is
-		// for a different result, the cells show every difference.
-		if diff&(1<<colScore|1<<colCause|1<<colKind) != 0 {
-			flag = m.g.differs
-		}
-	}
+	moveStyle := m.moveStyle(t, n)
+	diff, flag, flagStyle := m.compareMarks(p, r, n)
+
+	// The tree part: indentation, marker, move and the compare flag.
 	wr.put(strings.Repeat(" ", indent), cursorStyle(st.base))
+	marker := m.marker(t, n)
 	wr.put(marker, cursorStyle(st.base))
 	room := treeW - indent - len([]rune(marker)) - 1
 	if flag != "" {
 		room -= 2
 	}
-	if n.Kind == engine.KindRoot && len([]rune(label)) > room {
-		label = "iter " + strconv.Itoa(n.Iteration)
-	}
-	wr.put(clip(label, room, m.g.ellipsis), cursorStyle(moveStyle))
+	wr.put(clip(m.rowLabel(t, r, n, room), room, m.g.ellipsis), cursorStyle(moveStyle))
 	if flag != "" {
-		fs := st.diff
-		if cmp == cmpMissing {
-			fs = st.missing
-		}
 		wr.put(" ", cursorStyle(st.base))
-		wr.put(flag, fs)
+		wr.put(flag, flagStyle)
 	}
 	for wr.x < x+treeW {
 		wr.put(" ", cursorStyle(st.base))
 	}
+
 	rc := &rowCell{n: n, open: stillOpen(n), levels: levels, share: -1, moveStyle: moveStyle}
-	if parentSize > 0 {
-		rc.share = float64(sizeOf(n)) / float64(parentSize)
+	if r.parent != nil && sizeOf(r.parent.node) > 0 {
+		rc.share = float64(sizeOf(n)) / float64(sizeOf(r.parent.node))
 	}
 	for c, col := range treeColumns {
 		if !show[c] {
@@ -417,6 +374,69 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 		wr.put(col.fit(text, m.g.ellipsis), sty)
 	}
 	wr.fill(cursorStyle(st.base))
+}
+
+// marker is the tree marker of a row: open, closed, or a leaf.
+func (m *Model) marker(t *tree, n trace.Node) string {
+	if _, open := t.open[n.ID]; open {
+		return m.g.opened
+	}
+	if n.SubtreeSize > 1 {
+		return m.g.closed
+	}
+	return m.g.leaf
+}
+
+// rowLabel is the move of a row (* when the node is incomplete); an
+// iteration root too long for room is shortened to "iter N".
+func (m *Model) rowLabel(t *tree, r ref, n trace.Node, room int) string {
+	parentFEN := ""
+	if r.parent != nil {
+		parentFEN = r.parent.fen
+	}
+	label := m.moveLabel(t, parentFEN, n)
+	if n.Incomplete {
+		label += "*"
+	}
+	if n.Kind == engine.KindRoot && len([]rune(label)) > room {
+		label = "iter " + strconv.Itoa(n.Iteration)
+	}
+	return label
+}
+
+// moveStyle colours a row's move by its kind, dimmed when it is shown
+// only as an ancestor of what the filters keep.
+func (m *Model) moveStyle(t *tree, n trace.Node) tcell.Style {
+	if t.filt.active() && !t.filt.matches(n) && (t.filt.onlyQS || t.filt.onlyCut) {
+		return m.st.dim
+	}
+	switch n.Kind {
+	case engine.KindQS:
+		return m.st.qs
+	case engine.KindRun, engine.KindRoot:
+		return m.st.root
+	}
+	return m.st.base
+}
+
+// compareMarks are a row's marks in compare mode: the columns that differ
+// from the other run's node, and the flag after the move (≠ a different
+// result, + a node the other run does not have).
+func (m *Model) compareMarks(p *pane, r ref, n trace.Node) (diffMask, string, tcell.Style) {
+	other, cmp := m.counterpart(p, r, n)
+	switch cmp {
+	case cmpMissing:
+		return 0, m.g.missing, m.st.missing
+	case cmpFound:
+		diff := diffNodes(n, other)
+		// Subtree sizes almost always differ between variants; the flag is
+		// for a different result, the cells show every difference.
+		if diff&(1<<colScore|1<<colCause|1<<colKind) != 0 {
+			return diff, m.g.differs, m.st.diff
+		}
+		return diff, "", m.st.diff
+	}
+	return 0, "", m.st.base
 }
 
 // drawStrip is the selection summary of narrow screens.
