@@ -101,13 +101,8 @@ func (m *Model) hotDone(ev *hotLoaded) {
 	if p != m.cur() {
 		return
 	}
-	switch ev.then {
-	case 'n':
-		m.setErr(m.hotspot(+1))
-	case 'N':
-		m.setErr(m.hotspot(-1))
-	case 'H':
-		m.mode, m.list = modeHotspots, max(p.hotIdx, 0)
+	if m.mode == modeTree {
+		m.dispatch(treeKeys, tcell.NewEventKey(tcell.KeyRune, ev.then, tcell.ModNone))
 	}
 }
 

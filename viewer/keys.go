@@ -202,24 +202,22 @@ func (m *Model) handleKey(ev *tcell.EventKey) {
 		m.quit = true
 		return
 	}
-	switch m.mode {
+	mode := m.mode
+	if !m.dispatch(m.keyTable(), ev) && mode == modeHelp {
+		m.mode = modeTree // any other key closes the help
+	}
+	switch mode {
 	case modeHelp:
-		if !m.dispatch(helpModeKeys, ev) {
-			m.mode = modeTree // any other key closes the help
-		}
 		m.help = max(0, min(m.help, m.helpLines-1))
 	case modeRuns, modeHotspots:
-		m.dispatch(listKeys, ev)
 		m.list = max(0, min(m.list, m.listLen()-1))
-	default:
-		m.dispatch(treeKeys, ev)
 	}
 }
 
 func quit(m *Model) { m.quit = true }
 
-// do wraps an action that may fail: its error goes to the footer.
-func do(f func(m *Model) error) func(m *Model) {
+// withErr wraps an action that may fail: its error goes to the footer.
+func withErr(f func(m *Model) error) func(m *Model) {
 	return func(m *Model) { m.setErr(f(m)) }
 }
 
@@ -256,14 +254,14 @@ var treeKeys = []keyAction{
 
 	{desc: "Finding"},
 	{binds: []binding{
-		{keys: []string{"n"}, do: do(func(m *Model) error { return m.hotspot(+1) })},
-		{keys: []string{"N"}, do: do(func(m *Model) error { return m.hotspot(-1) })},
+		{keys: []string{"n"}, do: withErr(func(m *Model) error { return m.hotspot(+1) })},
+		{keys: []string{"N"}, do: withErr(func(m *Model) error { return m.hotspot(-1) })},
 	}, desc: "next / previous hotspot: the biggest QS trees and extension chains first", foot: "n", footDesc: "hotspot", footAt: 7},
 	{binds: []binding{{keys: []string{"H"}, do: (*Model).openHotList}},
 		desc: "hotspot list (g there: rank full-width nodes by growth)"},
-	{binds: []binding{{keys: []string{"*"}, do: do((*Model).heaviest)}},
+	{binds: []binding{{keys: []string{"*"}, do: withErr((*Model).heaviest)}},
 		desc: "follow the heaviest child down from the node to a leaf", foot: "*", footDesc: "heaviest", footAt: 16},
-	{binds: []binding{{keys: []string{"v"}, do: do((*Model).toPV)}},
+	{binds: []binding{{keys: []string{"v"}, do: withErr((*Model).toPV)}},
 		desc: "the principal variation of the last iteration", foot: "v", footDesc: "PV", footAt: 8},
 	{binds: []binding{{keys: []string{"/"}, do: func(m *Model) {
 		m.openPrompt(promptPath, "move path (e4 e5 Nf3; +Nf3 from the node)")
@@ -274,7 +272,7 @@ var treeKeys = []keyAction{
 	}, desc: "go to a node id", foot: ":", footDesc: "node", footAt: 10},
 	{binds: []binding{
 		{keys: []string{"f"}, do: func(m *Model) { m.openPrompt(promptFind, "find child by move") }},
-		{also: []string{";"}, do: do((*Model).nextSameMove)},
+		{also: []string{";"}, do: withErr((*Model).nextSameMove)},
 	}, desc: "find a child of the node by its move (; finds the next with the same move)", foot: "f", footDesc: "find", footAt: 11},
 
 	{desc: "Showing"},
@@ -318,7 +316,7 @@ var treeKeys = []keyAction{
 		foot: "=", footDesc: "end compare", footAt: 1, footWhen: comparing},
 	{binds: []binding{{also: []string{"tab", "backtab"}, do: func(m *Model) { m.focus = 1 - m.focus }}},
 		foot: "tab", footDesc: "other run", footAt: 0, when: comparing},
-	{binds: []binding{{keys: []string{"r"}, do: do((*Model).reload)}},
+	{binds: []binding{{keys: []string{"r"}, do: withErr((*Model).reload)}},
 		desc: "reload the file (a trace still being recorded)"},
 	{binds: []binding{{keys: []string{"?"}, do: func(m *Model) { m.mode, m.help = modeHelp, 0 }}},
 		desc: "this help", foot: "?", footDesc: "help", footAt: 2},
