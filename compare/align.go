@@ -1,9 +1,8 @@
-// Package compare lines up search trees and checks them. Align walks two
-// runs of a trace (in one file or two) node by node, matching nodes by
-// iteration and move path, and reports where the trees differ; Counterpart
-// and AlignChildren answer the same question one node at a time for the
-// viewer's compare mode; Check verifies a run's tree against the rules of
-// alpha-beta and of its QS variant.
+// Package compare lines up search trees. Align walks two runs of a trace
+// (in one file or two) node by node, matching nodes by iteration and move
+// path, and reports where the trees differ; Counterpart and AlignChildren
+// answer the same question one node at a time for the viewer's compare
+// mode. (Checking one run against the rules is package check.)
 //
 // Everything here reads traces through the trace package's query API and
 // streams them: no function holds a whole tree in memory.
@@ -19,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -263,7 +263,7 @@ func totals(s Side, r trace.Run) Totals {
 // nodes carry an engine QS level. A run whose options cannot be read is
 // taken to have none.
 func usesLevels(r trace.Run) bool {
-	o, err := RunOptions(r)
+	o, err := check.RunOptions(r)
 	return err == nil && o.UsesLevels()
 }
 
@@ -384,10 +384,10 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	if err := w.ctx.Err(); err != nil {
 		return 0, err
 	}
-	if err := checkDepth(a, depth); err != nil {
+	if err := check.Depth(a, depth); err != nil {
 		return 0, err
 	}
-	if err := checkDepth(b, depth); err != nil {
+	if err := check.Depth(b, depth); err != nil {
 		return 0, err
 	}
 	w.seq++
@@ -551,7 +551,7 @@ func describePair(a, b trace.Node, ids bool) Difference {
 		add("cutoff", "A %s, B %s", cutoff(a), cutoff(b))
 	}
 	if a.Best != b.Best {
-		add("best", "best move A %s, B %s", uciOrNone(a.Best), uciOrNone(b.Best))
+		add("best", "best move A %s, B %s", a.Best.Text(), b.Best.Text())
 	}
 	if a.Generated != b.Generated || a.Searched != b.Searched {
 		add("moves", "moves generated/searched A %d/%d, B %d/%d", a.Generated, a.Searched, b.Generated, b.Searched)
@@ -581,13 +581,6 @@ func cutoff(n trace.Node) string {
 		s += fmt.Sprintf(" at move %d", n.CutIndex+1)
 	}
 	return s
-}
-
-func uciOrNone(m engine.Move) string {
-	if m == engine.NoMove {
-		return "none"
-	}
-	return m.UCI()
 }
 
 func (w *walker) noteFirst(it *diffItem) {

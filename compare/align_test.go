@@ -11,8 +11,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -25,11 +27,11 @@ func TestAlignSelfIsIdentical(t *testing.T) {
 	// node: the occurrence index must line those up.
 	for _, name := range []string{"captures", "unified", "threshold", "recapture"} {
 		t.Run(name, func(t *testing.T) {
-			st, _ := createTrace(t)
-			other, _ := createTrace(t)
-			o := variantOptions(t, name)
-			run := recordSearch(t, st, kiwipete, o, engine.Limits{Depth: 3})
-			again := recordSearch(t, other, kiwipete, o, engine.Limits{Depth: 3})
+			st, _ := tracetest.CreateTrace(t)
+			other, _ := tracetest.CreateTrace(t)
+			o := tracetest.VariantOptions(t, name)
+			run := tracetest.RecordSearch(t, st, kiwipete, o, engine.Limits{Depth: 3})
+			again := tracetest.RecordSearch(t, other, kiwipete, o, engine.Limits{Depth: 3})
 			r, err := st.Run(ctx, run)
 			if err != nil {
 				t.Fatal(err)
@@ -87,9 +89,9 @@ func TestAlignGolden(t *testing.T) {
 		{"diff_kiwipete_mvv-lva_threshold.golden", kiwipete, "mvv-lva", "threshold", 2},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
-			st, _ := createTrace(t)
-			a := recordSearch(t, st, tc.fen, variantOptions(t, tc.a), engine.Limits{Depth: tc.depth})
-			b := recordSearch(t, st, tc.fen, variantOptions(t, tc.b), engine.Limits{Depth: tc.depth})
+			st, _ := tracetest.CreateTrace(t)
+			a := tracetest.RecordSearch(t, st, tc.fen, tracetest.VariantOptions(t, tc.a), engine.Limits{Depth: tc.depth})
+			b := tracetest.RecordSearch(t, st, tc.fen, tracetest.VariantOptions(t, tc.b), engine.Limits{Depth: tc.depth})
 			rep, err := Align(ctx, Side{st, a}, Side{st, b}, Options{Top: 8, Changed: 5})
 			if err != nil {
 				t.Fatal(err)
@@ -158,9 +160,9 @@ func checkCounts(t *testing.T, ctx context.Context, st *trace.Store, a, b int64,
 // subtrees): the reports must be the same.
 func TestAlignChunking(t *testing.T) {
 	ctx := context.Background()
-	st, _ := createTrace(t)
-	a := recordSearch(t, st, kiwipete, variantOptions(t, "unified"), engine.Limits{Depth: 2})
-	b := recordSearch(t, st, kiwipete, variantOptions(t, "threshold"), engine.Limits{Depth: 2})
+	st, _ := tracetest.CreateTrace(t)
+	a := tracetest.RecordSearch(t, st, kiwipete, tracetest.VariantOptions(t, "unified"), engine.Limits{Depth: 2})
+	b := tracetest.RecordSearch(t, st, kiwipete, tracetest.VariantOptions(t, "threshold"), engine.Limits{Depth: 2})
 	want, err := Align(ctx, Side{st, a}, Side{st, b}, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -180,11 +182,11 @@ func TestAlignChunking(t *testing.T) {
 
 func TestCounterpartSelf(t *testing.T) {
 	ctx := context.Background()
-	st, _ := createTrace(t)
-	other, _ := createTrace(t)
-	o := variantOptions(t, "threshold")
-	a := recordSearch(t, st, kiwipete, o, engine.Limits{Depth: 2})
-	b := recordSearch(t, other, kiwipete, o, engine.Limits{Depth: 2})
+	st, _ := tracetest.CreateTrace(t)
+	other, _ := tracetest.CreateTrace(t)
+	o := tracetest.VariantOptions(t, "threshold")
+	a := tracetest.RecordSearch(t, st, kiwipete, o, engine.Limits{Depth: 2})
+	b := tracetest.RecordSearch(t, other, kiwipete, o, engine.Limits{Depth: 2})
 	var ids []int64
 	err := st.Subtree(ctx, a, 0, -1, func(n trace.Node) error {
 		if n.ID%101 == 0 || n.Kind == engine.KindRoot {
@@ -218,10 +220,10 @@ func TestCounterpartSelf(t *testing.T) {
 
 func TestAlignErrors(t *testing.T) {
 	ctx := context.Background()
-	st, _ := createTrace(t)
-	o := variantOptions(t, "captures")
-	a := recordSearch(t, st, kiwipete, o, engine.Limits{Depth: 1})
-	b := recordSearch(t, st, engine.StartFEN, o, engine.Limits{Depth: 1})
+	st, _ := tracetest.CreateTrace(t)
+	o := tracetest.VariantOptions(t, "captures")
+	a := tracetest.RecordSearch(t, st, kiwipete, o, engine.Limits{Depth: 1})
+	b := tracetest.RecordSearch(t, st, engine.StartFEN, o, engine.Limits{Depth: 1})
 	if _, err := Align(ctx, Side{st, a}, Side{st, b}, Options{}); !errors.Is(err, ErrDifferentPositions) {
 		t.Errorf("different positions: err = %v, want ErrDifferentPositions", err)
 	}
@@ -238,10 +240,10 @@ func TestAlignErrors(t *testing.T) {
 // nothing differs, and the left-out part shows as only in the full run.
 func TestAlignFiltered(t *testing.T) {
 	ctx := context.Background()
-	st, _ := createTrace(t)
-	o := variantOptions(t, "captures")
+	st, _ := tracetest.CreateTrace(t)
+	o := tracetest.VariantOptions(t, "captures")
 	lim := engine.Limits{Depth: 3}
-	full := recordSearch(t, st, kiwipete, o, lim)
+	full := tracetest.RecordSearch(t, st, kiwipete, o, lim)
 	for _, tc := range []struct {
 		name  string
 		ro    trace.RecordOptions
@@ -251,7 +253,7 @@ func TestAlignFiltered(t *testing.T) {
 		{"under a path", trace.RecordOptions{Under: []string{"dxe6"}}, "searched only by B"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			run := recordSearch(t, st, kiwipete, o, lim, tc.ro)
+			run := tracetest.RecordSearch(t, st, kiwipete, o, lim, tc.ro)
 			rep, err := Align(ctx, Side{st, run}, Side{st, full}, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -263,7 +265,7 @@ func TestAlignFiltered(t *testing.T) {
 			if rep.First == nil || !strings.Contains(rep.First.Reason, tc.first) {
 				t.Errorf("first difference %+v, want %q", rep.First, tc.first)
 			}
-			chk, err := Check(ctx, st, run, CheckOptions{})
+			chk, err := check.Run(ctx, st, run, check.Options{})
 			if err != nil || chk.Count != 0 {
 				t.Errorf("check of the filtered run: %v, %+v", err, chk)
 			}

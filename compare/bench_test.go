@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // benchNodes is the size of each benchmark run: searches stopped by the
@@ -46,7 +48,7 @@ func benchTrace(b *testing.B) string {
 	}
 	defer st.Close()
 	for _, name := range []string{"captures", "mvv-lva"} {
-		recordSearch(b, st, kiwipete, variantOptions(b, name), engine.Limits{Depth: 12, Nodes: benchNodes})
+		tracetest.RecordSearch(b, st, kiwipete, tracetest.VariantOptions(b, name), engine.Limits{Depth: 12, Nodes: benchNodes})
 	}
 	return path
 }
@@ -82,7 +84,7 @@ func BenchmarkCheck1M(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rep, err := Check(ctx, st, 1, CheckOptions{})
+		rep, err := check.Run(ctx, st, 1, check.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package compare
 import (
 	"context"
 
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -29,7 +30,7 @@ func KeyPath(ctx context.Context, s Side, id int64) ([]Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := CheckPath(path); err != nil {
+	if err := check.Path(path); err != nil {
 		return nil, err
 	}
 	keys := make([]Key, 0, len(path))
@@ -55,8 +56,8 @@ func Resolve(ctx context.Context, s Side, keys []Key) (n trace.Node, ok bool, er
 	if err != nil {
 		return n, false, err
 	}
-	if len(keys) > MaxNesting {
-		return n, false, checkDepth(n, len(keys))
+	if len(keys) > check.MaxNesting {
+		return n, false, check.Depth(n, len(keys))
 	}
 	for _, want := range keys {
 		kids, err := childList(ctx, s, n)

@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // Bounds a reader must keep on a damaged trace of a few thousand rows.
@@ -93,8 +95,8 @@ func damage(t *testing.T, path string, run, id int64, set string, from bool) {
 func damagedTrace(t *testing.T, pick func(trace.Node) bool, set string) (*trace.Store, int64, trace.Node) {
 	t.Helper()
 	ctx := context.Background()
-	st, path := createTrace(t)
-	run := recordSearch(t, st, kiwipete, variantOptions(t, "captures"), engine.Limits{Depth: 3})
+	st, path := tracetest.CreateTrace(t)
+	run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
 	roots, err := st.Children(ctx, run, 0, trace.BySearch, 0, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -174,8 +176,8 @@ func TestAlignDamagedSizes(t *testing.T) {
 
 // A cancelled context stops diff promptly (Ctrl-C, SIGTERM).
 func TestAlignHonoursCancel(t *testing.T) {
-	st, _ := createTrace(t)
-	run := recordSearch(t, st, kiwipete, variantOptions(t, "captures"), engine.Limits{Depth: 3})
+	st, _ := tracetest.CreateTrace(t)
+	run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := Align(ctx, Side{st, run}, Side{st, run}, Options{})
@@ -195,20 +197,20 @@ func TestCheckDamagedParents(t *testing.T) {
 		set  string
 		rule string
 	}{
-		{"own parent", leaf, "up = 0", RuleStructure},
-		{"own parent, inner node", inner, "up = 0", RuleStructure},
-		{"parent after the node", leaf, "up = -3", RuleStructure},
-		{"parent before the run", leaf, "up = 1 << 33", RuleStructure},
-		{"negative size", inner, "size = -5", RuleSize},
-		{"zero size", leaf, "size = 0", RuleSize},
-		{"every size to the end of the run", inner, ">= size = 4294967295 - {id}", RuleSize},
+		{"own parent", leaf, "up = 0", check.RuleStructure},
+		{"own parent, inner node", inner, "up = 0", check.RuleStructure},
+		{"parent after the node", leaf, "up = -3", check.RuleStructure},
+		{"parent before the run", leaf, "up = 1 << 33", check.RuleStructure},
+		{"negative size", inner, "size = -5", check.RuleSize},
+		{"zero size", leaf, "size = 0", check.RuleSize},
+		{"every size to the end of the run", inner, ">= size = 4294967295 - {id}", check.RuleSize},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, run, n := damagedTrace(t, tc.pick, tc.set)
-			var rep *CheckReport
+			var rep *check.Report
 			err := bounded(t, "check", func(ctx context.Context) error {
 				var err error
-				rep, err = Check(ctx, st, run, CheckOptions{})
+				rep, err = check.Run(ctx, st, run, check.Options{})
 				return err
 			})
 			// The trace package may refuse the row itself (a damaged-trace

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -97,7 +98,7 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 	if n.SubtreeSize <= 1 {
 		return nil, nil
 	}
-	if err := CheckNode(n); err != nil {
+	if err := check.Node(n); err != nil {
 		return nil, err
 	}
 	if !t.holds(n) {
@@ -124,7 +125,7 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 		c := t.buf[j]
 		// The hop below moves on only when c's size is at least 1; a size
 		// from a damaged file must not make it stand still.
-		if err := CheckChild(n, c); err != nil {
+		if err := check.Child(n, c); err != nil {
 			return nil, err
 		}
 		// A row whose parent is not n belongs to a child that has no row
@@ -170,11 +171,11 @@ func sortByID(ks []keyed) {
 }
 
 // childList returns parent's children in search order, checked with
-// CheckChildren.
+// check.Children.
 func childList(ctx context.Context, s Side, parent trace.Node) ([]trace.Node, error) {
 	kids, err := s.Store.Children(ctx, s.Run, parent.ID, trace.BySearch, 0, 0)
 	if err != nil {
 		return nil, err
 	}
-	return kids, CheckChildren(parent, kids)
+	return kids, check.Children(parent, kids)
 }

@@ -78,3 +78,12 @@ func Short(n int64) string {
 	}
 	return strconv.FormatFloat(v, 'f', prec, 64) + units[u:u+1]
 }
+
+// Text is the move in UCI notation for messages, or "none" for NoMove
+// (where UCI's "0000" would read as a square).
+func (m Move) Text() string {
+	if m == NoMove {
+		return "none"
+	}
+	return m.UCI()
+}

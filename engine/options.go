@@ -391,7 +391,7 @@ func (o *Options) UnmarshalJSON(b []byte) error {
 // name order. Values may be typed or strings. It reads what a trace
 // recorded and does not call Validate: a run recorded with a combination
 // refused today (an older Horizon ignored the switch) must still open;
-// the checker reports such options (compare.RuleOptions).
+// the checker reports such options (check.RuleOptions).
 func ParseOptionsJSON(text, defVariant string) (Options, error) {
 	var m map[string]any
 	if err := json.Unmarshal([]byte(text), &m); err != nil {

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -298,7 +298,7 @@ func (b *builder) children(n trace.Node) ([]trace.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return kids, compare.CheckChildren(n, kids)
+	return kids, check.Children(n, kids)
 }
 
 // summary returns the index of node i's summary, making it if needed.

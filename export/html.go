@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -401,12 +401,12 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 	}
 	// A damaged file's sizes must not send the layout round in circles or
 	// down without end (issue 17).
-	if err := compare.CheckChildren(n, kids); err != nil {
+	if err := check.Children(n, kids); err != nil {
 		return err
 	}
-	if row >= compare.MaxNesting && len(kids) > 0 {
-		return &compare.DamagedError{Run: b.run.ID, Node: kids[0].ID,
-			Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", compare.MaxNesting)}
+	if row >= check.MaxNesting && len(kids) > 0 {
+		return &check.DamagedError{Run: b.run.ID, Node: kids[0].ID,
+			Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", check.MaxNesting)}
 	}
 	b.side.Read += int64(len(kids))
 	b.opts.read(len(kids))

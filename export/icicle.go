@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -167,12 +167,12 @@ func (ic *icicle) walk(e *icicleEntry, pos *engine.Position) error {
 		// The layout adds up the children's sizes and descends into
 		// them: a damaged file's numbers must not send it round in
 		// circles or down without end.
-		if err := compare.CheckChildren(e.n, kids); err != nil {
+		if err := check.Children(e.n, kids); err != nil {
 			return err
 		}
-		if e.row >= compare.MaxNesting && len(kids) > 0 {
-			return &compare.DamagedError{Run: ic.run.ID, Node: kids[0].ID,
-				Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", compare.MaxNesting)}
+		if e.row >= check.MaxNesting && len(kids) > 0 {
+			return &check.DamagedError{Run: ic.run.ID, Node: kids[0].ID,
+				Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", check.MaxNesting)}
 		}
 		ic.read += int64(len(kids))
 	case e.qs:

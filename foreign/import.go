@@ -501,7 +501,7 @@ func (im *importer) begin() *StreamError {
 	ro := im.opts.Record
 	ro.Engine, ro.FailHard = name, im.failHard
 	// Options holds what the stream declared about the engine's moves,
-	// for the checks (compare.Check reads "moves").
+	// for the checks (check.Run reads "moves").
 	moves := "legal"
 	if im.pseudo {
 		moves = "pseudo"

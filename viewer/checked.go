@@ -8,13 +8,13 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/trace"
 )
 
 // checked is the trace.Reader the model reads through: it checks the sizes,
 // ids and parents of what the file returns before the tree follows them
-// (compare.CheckChild and CheckPath), so a damaged trace shows "damaged
+// (check.Child and CheckPath), so a damaged trace shows "damaged
 // trace: node N has subtree size -5" instead of a tree that loops or a
 // row count in the billions.
 type checked struct{ trace.Reader }
@@ -24,14 +24,14 @@ func (c checked) Node(ctx context.Context, run, id int64) (trace.Node, error) {
 	if err != nil {
 		return n, err
 	}
-	return n, compare.CheckNode(n)
+	return n, check.Node(n)
 }
 
 func (c checked) ChildCount(ctx context.Context, run, id int64) (int, error) {
 	n, err := c.Reader.ChildCount(ctx, run, id)
-	if err == nil && n > compare.MaxChildren {
-		return 0, &compare.DamagedError{Run: run, Node: id,
-			Detail: fmt.Sprintf("has %d children; no search node has more than %d", n, compare.MaxChildren)}
+	if err == nil && n > check.MaxChildren {
+		return 0, &check.DamagedError{Run: run, Node: id,
+			Detail: fmt.Sprintf("has %d children; no search node has more than %d", n, check.MaxChildren)}
 	}
 	return n, err
 }
@@ -46,10 +46,10 @@ func (c checked) Children(ctx context.Context, run, id int64, order trace.Order,
 		return nil, err
 	}
 	if order == trace.BySearch && offset == 0 && limit <= 0 {
-		return kids, compare.CheckChildren(p, kids)
+		return kids, check.Children(p, kids)
 	}
 	for _, k := range kids {
-		if err := compare.CheckChild(p, k); err != nil {
+		if err := check.Child(p, k); err != nil {
 			return nil, err
 		}
 	}
@@ -61,7 +61,7 @@ func (c checked) Path(ctx context.Context, run, id int64) ([]trace.Node, error) 
 	if err != nil {
 		return nil, err
 	}
-	return path, compare.CheckPath(path)
+	return path, check.Path(path)
 }
 
 // interruptible is the context of the model's queries. The screen

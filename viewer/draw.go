@@ -6,9 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/horizonqs/horizon/compare"
-
 	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -302,7 +301,7 @@ func (m *Model) filterLabel(f filter) string {
 // text form) say so through engine.Options.UsesLevels; a run whose options
 // cannot be read falls back to its variant's name.
 func usesLevels(r trace.Run) bool {
-	if o, err := compare.RunOptions(r); err == nil {
+	if o, err := check.RunOptions(r); err == nil {
 		return o.UsesLevels()
 	}
 	return r.Variant == "threshold"

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -84,10 +84,10 @@ skipped, and the report says so.`,
 	if !*asJSON {
 		fmt.Fprintf(e.stdout, "%s: SQLite integrity check ok\n", file)
 	}
-	var reports []*compare.CheckReport
+	var reports []*check.Report
 	var bad errViolations
 	for _, r := range runs {
-		rep, err := compare.Check(e.ctx, st, r.ID, compare.CheckOptions{Max: *maxV})
+		rep, err := check.Run(e.ctx, st, r.ID, check.Options{Max: *maxV})
 		if err != nil {
 			return err
 		}
@@ -112,13 +112,13 @@ skipped, and the report says so.`,
 }
 
 // printSkipped notes the rules a run of another engine was not checked by.
-func printSkipped(w io.Writer, rep *compare.CheckReport) {
+func printSkipped(w io.Writer, rep *check.Report) {
 	if rep.Skipped != "" {
 		fmt.Fprintf(w, "  note: %s\n", rep.Skipped)
 	}
 }
 
-func printCheck(w io.Writer, rep *compare.CheckReport) {
+func printCheck(w io.Writer, rep *check.Report) {
 	r := rep.Run
 	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Variant, r.Status, r.Depth, engine.Commas(rep.Rows))
 	if r.Status == trace.StatusRunning || r.Status == trace.StatusAbandoned {

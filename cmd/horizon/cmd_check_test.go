@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -66,11 +66,11 @@ func TestCheckCommand(t *testing.T) {
 	}
 
 	code, out, _ = runCLI(t, "", "check", file, "--run", "2", "--json")
-	var reps []compare.CheckReport
+	var reps []check.Report
 	if err := json.Unmarshal([]byte(out), &reps); err != nil || code != 1 || len(reps) != 1 {
 		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
 	}
-	if r := reps[0]; r.RunID != 2 || r.Count == 0 || r.ByRule[compare.RuleScore] == 0 || r.Violations[0].Rule == "" {
+	if r := reps[0]; r.RunID != 2 || r.Count == 0 || r.ByRule[check.RuleScore] == 0 || r.Violations[0].Rule == "" {
 		t.Errorf("--json report %+v", r)
 	}
 

@@ -1,4 +1,6 @@
-package compare
+// Package tracetest holds what the tests of trace's readers (compare,
+// check) share: a fresh trace file and a real search recorded into it.
+package tracetest
 
 import (
 	"bufio"
@@ -13,8 +15,8 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
-// createTrace makes an empty trace file in a test directory.
-func createTrace(tb testing.TB) (*trace.Store, string) {
+// CreateTrace makes an empty trace file in a test directory.
+func CreateTrace(tb testing.TB) (*trace.Store, string) {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "t.db")
 	st, err := trace.Create(path)
@@ -25,9 +27,9 @@ func createTrace(tb testing.TB) (*trace.Store, string) {
 	return st, path
 }
 
-// variantOptions returns a preset with the hash table off, so that trees
+// VariantOptions returns a preset with the hash table off, so that trees
 // are reproducible node for node.
-func variantOptions(tb testing.TB, name string) engine.Options {
+func VariantOptions(tb testing.TB, name string) engine.Options {
 	tb.Helper()
 	o, err := engine.VariantOptions(name)
 	if err != nil {
@@ -37,8 +39,8 @@ func variantOptions(tb testing.TB, name string) engine.Options {
 	return o
 }
 
-// recordSearch runs one real search into st and returns its run id.
-func recordSearch(tb testing.TB, st *trace.Store, fen string, o engine.Options, lim engine.Limits, ro ...trace.RecordOptions) int64 {
+// RecordSearch runs one real search into st and returns its run id.
+func RecordSearch(tb testing.TB, st *trace.Store, fen string, o engine.Options, lim engine.Limits, ro ...trace.RecordOptions) int64 {
 	tb.Helper()
 	pos, err := engine.ParseFEN(fen)
 	if err != nil {
@@ -57,8 +59,9 @@ func recordSearch(tb testing.TB, st *trace.Store, fen string, o engine.Options, 
 	return rec.RunID()
 }
 
-// benchFENs returns the first n positions of testdata/stockfish_bench.fen.
-func benchFENs(tb testing.TB, n int) []string {
+// BenchFENs returns the first n positions of the repository's
+// testdata/stockfish_bench.fen; the caller is a package directory.
+func BenchFENs(tb testing.TB, n int) []string {
 	tb.Helper()
 	f, err := os.Open("../testdata/stockfish_bench.fen")
 	if err != nil {
@@ -74,3 +77,6 @@ func benchFENs(tb testing.TB, n int) []string {
 	}
 	return out
 }
+
+// Kiwipete is the perft position of many captures, castlings and checks.
+const Kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10"

@@ -1,4 +1,4 @@
-package compare
+package check
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
-// foreignRules is how Check treats the run of another engine (recorded by
+// foreignRules is how Run treats the run of another engine (recorded by
 // horizon trace --engine or horizon import): it knows nothing of that
 // engine's switches, so it applies only what holds for any alpha-beta
 // engine: the tree's shape and sizes, legal moves (pseudo-legal ones for an

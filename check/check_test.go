@@ -1,4 +1,4 @@
-package compare
+package check
 
 import (
 	"context"
@@ -7,20 +7,21 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 func TestCheckEngineTracesClean(t *testing.T) {
-	fens := benchFENs(t, 4)
+	fens := tracetest.BenchFENs(t, 4)
 	depth := 3
 	if testing.Short() {
 		fens = fens[:2]
 	}
 	for _, name := range engine.VariantNames() {
 		t.Run(name, func(t *testing.T) {
-			st, _ := createTrace(t)
+			st, _ := tracetest.CreateTrace(t)
 			for _, fen := range fens {
-				run := recordSearch(t, st, fen, variantOptions(t, name), engine.Limits{Depth: depth})
-				rep, err := Check(context.Background(), st, run, CheckOptions{})
+				run := tracetest.RecordSearch(t, st, fen, tracetest.VariantOptions(t, name), engine.Limits{Depth: depth})
+				rep, err := Run(context.Background(), st, run, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -36,7 +37,7 @@ func TestCheckEngineTracesClean(t *testing.T) {
 }
 
 // TestCheckFindsCorruptRows damages one row of a clean trace with plain
-// SQL, as a buggy engine or a broken writer would, and expects Check to
+// SQL, as a buggy engine or a broken writer would, and expects Run to
 // name that row and the rule it breaks.
 func TestCheckFindsCorruptRows(t *testing.T) {
 	ctx := context.Background()
@@ -105,9 +106,9 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 			rule: RuleQSMoves}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, path := createTrace(t)
-			run := recordSearch(t, st, kiwipete, variantOptions(t, "captures"), engine.Limits{Depth: 3})
-			if rep, err := Check(ctx, st, run, CheckOptions{}); err != nil || rep.Count != 0 {
+			st, path := tracetest.CreateTrace(t)
+			run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
+			if rep, err := Run(ctx, st, run, Options{}); err != nil || rep.Count != 0 {
 				t.Fatalf("clean trace: %v, %+v", err, rep)
 			}
 			var victim *trace.Node
@@ -135,7 +136,7 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 			if _, err := db.Exec(tc.sql, victim.ID, v, run); err != nil {
 				t.Fatal(err)
 			}
-			rep, err := Check(ctx, st, run, CheckOptions{Max: 1000})
+			rep, err := Run(ctx, st, run, Options{Max: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,7 +152,7 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 }
 
 func TestRunOptions(t *testing.T) {
-	want := variantOptions(t, "threshold")
+	want := tracetest.VariantOptions(t, "threshold")
 	want.QSLevels = 6
 	typed := `{"variant":"threshold","qs-levels":6,"tt":false,"stand-pat":true,"qs-moves":"captures"}`
 	strs := `{"variant":"threshold","qs-levels":"6","tt":"false"}`

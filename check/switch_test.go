@@ -1,4 +1,4 @@
-package compare
+package check
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // switchFlips returns, for a preset's options, each switch set away from
@@ -45,13 +46,13 @@ func switchFlips(o engine.Options) map[string]string {
 // every routine does with every switch.
 func TestCheckEverySwitch(t *testing.T) {
 	ctx := context.Background()
-	st, _ := createTrace(t)
+	st, _ := tracetest.CreateTrace(t)
 	depth := 3
 	if testing.Short() {
 		depth = 2
 	}
 	for _, name := range engine.VariantNames() {
-		base := variantOptions(t, name)
+		base := tracetest.VariantOptions(t, name)
 		for sw, val := range switchFlips(base) {
 			o := base
 			if err := o.Set(sw, val); err != nil {
@@ -60,8 +61,8 @@ func TestCheckEverySwitch(t *testing.T) {
 			if o.Validate() != nil {
 				continue
 			}
-			run := recordSearch(t, st, kiwipete, o, engine.Limits{Depth: depth, Nodes: 60_000})
-			rep, err := Check(ctx, st, run, CheckOptions{Max: 3})
+			run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, o, engine.Limits{Depth: depth, Nodes: 60_000})
+			rep, err := Run(ctx, st, run, Options{Max: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,9 +137,9 @@ func TestCheckFindsCorruptPruning(t *testing.T) {
 		{name: "delta-pruned node whose stand pat reaches alpha", sql: "UPDATE node_rows SET stand_pat = ?2 WHERE run_id = ?3 AND id = ?1", rule: RuleDelta, victim: deltaNode},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, path := createTrace(t)
-			run := recordSearch(t, st, kiwipete, variantOptions(t, "see"), engine.Limits{Depth: 3})
-			if rep, err := Check(ctx, st, run, CheckOptions{}); err != nil || rep.Count != 0 {
+			st, path := tracetest.CreateTrace(t)
+			run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, tracetest.VariantOptions(t, "see"), engine.Limits{Depth: 3})
+			if rep, err := Run(ctx, st, run, Options{}); err != nil || rep.Count != 0 {
 				t.Fatalf("clean trace: %v, %+v", err, rep)
 			}
 			victim, v := tc.victim(t, st, run)
@@ -150,7 +151,7 @@ func TestCheckFindsCorruptPruning(t *testing.T) {
 			if _, err := db.Exec(tc.sql, victim.ID, v, run); err != nil {
 				t.Fatal(err)
 			}
-			rep, err := Check(ctx, st, run, CheckOptions{Max: 1000})
+			rep, err := Run(ctx, st, run, Options{Max: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,10 +166,10 @@ func TestCheckFindsCorruptPruning(t *testing.T) {
 	}
 
 	// Options that claim see-prune over a tree searched without it.
-	st, _ := createTrace(t)
-	o := variantOptions(t, "mvv-lva")
-	pos := engine.MustParseFEN(kiwipete)
-	rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: kiwipete, Variant: "mvv-lva", Options: func() string {
+	st, _ := tracetest.CreateTrace(t)
+	o := tracetest.VariantOptions(t, "mvv-lva")
+	pos := engine.MustParseFEN(tracetest.Kiwipete)
+	rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: tracetest.Kiwipete, Variant: "mvv-lva", Options: func() string {
 		claim := o
 		claim.SEEPrune = true
 		return claim.JSON()
@@ -180,7 +181,7 @@ func TestCheckFindsCorruptPruning(t *testing.T) {
 	if err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Check(ctx, st, rec.RunID(), CheckOptions{})
+	rep, err := Run(ctx, st, rec.RunID(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,11 +193,11 @@ func TestCheckFindsCorruptPruning(t *testing.T) {
 // TestCheckRefusedOptions: a run whose recorded options are a combination
 // refused today opens and checks, with one options violation.
 func TestCheckRefusedOptions(t *testing.T) {
-	st, _ := createTrace(t)
-	o := variantOptions(t, "unified")
+	st, _ := tracetest.CreateTrace(t)
+	o := tracetest.VariantOptions(t, "unified")
 	o.QSLevels = 3 // refused today; an older Horizon searched unified's own QS and ignored it
-	run := recordSearch(t, st, kiwipete, o, engine.Limits{Depth: 2})
-	rep, err := Check(context.Background(), st, run, CheckOptions{})
+	run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, o, engine.Limits{Depth: 2})
+	rep, err := Run(context.Background(), st, run, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

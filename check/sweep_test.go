@@ -1,4 +1,4 @@
-package compare
+package check
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 var sweep = flag.Bool("check.sweep", false, "check every bench position at depth 4, hash table on and off, for every variant (minutes)")
@@ -17,16 +18,16 @@ func TestCheckSweep(t *testing.T) {
 	if !*sweep {
 		t.Skip("long: run with -check.sweep")
 	}
-	fens := benchFENs(t, 49)
+	fens := tracetest.BenchFENs(t, 49)
 	for _, tt := range []bool{false, true} {
 		for _, name := range engine.VariantNames() {
-			st, _ := createTrace(t)
+			st, _ := tracetest.CreateTrace(t)
 			rows := int64(0)
 			for _, fen := range fens {
-				o := variantOptions(t, name)
+				o := tracetest.VariantOptions(t, name)
 				o.TT = tt
-				run := recordSearch(t, st, fen, o, engine.Limits{Depth: 4, Nodes: 300000})
-				rep, err := Check(context.Background(), st, run, CheckOptions{Max: 3})
+				run := tracetest.RecordSearch(t, st, fen, o, engine.Limits{Depth: 4, Nodes: 300000})
+				rep, err := Run(context.Background(), st, run, Options{Max: 3})
 				if err != nil {
 					t.Fatal(err)
 				}

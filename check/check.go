@@ -1,4 +1,4 @@
-package compare
+package check
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
-// The rules Check applies; a Violation names one of them.
+// The rules Run applies; a Violation names one of them.
 const (
 	// RuleStructure: ids, parents, plies, kinds and iterations form one
 	// tree (a node lies inside its parent's id range, a child is one ply
@@ -97,15 +97,15 @@ type Violation struct {
 	Detail string   `json:"detail"`
 }
 
-// CheckOptions tune Check.
-type CheckOptions struct {
-	// Max is how many violations CheckReport.Violations lists (0: 100);
+// Options tune Run.
+type Options struct {
+	// Max is how many violations Report.Violations lists (0: 100);
 	// all are counted.
 	Max int
 }
 
-// CheckReport is the result of checking one run.
-type CheckReport struct {
+// Report is the result of checking one run.
+type Report struct {
 	Run        trace.Run        `json:"-"`
 	RunID      int64            `json:"run"`
 	Variant    string           `json:"variant"`
@@ -118,13 +118,13 @@ type CheckReport struct {
 	Skipped string `json:"skipped,omitempty"`
 }
 
-// Check walks run's tree once, in search order, and checks every node
+// Run walks run's tree once, in search order, and checks every node
 // against the rules above. The variant's switches come from the run's
 // Options (engine.ParseOptions); the rules follow what the switches mean,
 // so a switch that some code path of the engine ignores shows up as
 // violations there. Nodes left incomplete by a stop are checked for
 // structure only.
-func Check(ctx context.Context, st *trace.Store, run int64, opts CheckOptions) (*CheckReport, error) {
+func Run(ctx context.Context, st *trace.Store, run int64, opts Options) (*Report, error) {
 	if opts.Max <= 0 {
 		opts.Max = 100
 	}
@@ -150,7 +150,7 @@ func Check(ctx context.Context, st *trace.Store, run int64, opts CheckOptions) (
 	// recorder died or failed: tiling rules are relaxed there.
 	partial := r.Filter != "" || r.Status.Partial()
 	c := &checker{st: st, run: r, opts: o, pos: pos, max: opts.Max, filtered: partial, foreign: fr,
-		rep: &CheckReport{Run: r, RunID: r.ID, Variant: r.Variant, ByRule: map[string]int64{}, Violations: []Violation{}}}
+		rep: &Report{Run: r, RunID: r.ID, Variant: r.Variant, ByRule: map[string]int64{}, Violations: []Violation{}}}
 	if fr != nil {
 		c.rep.Skipped = fr.skipped()
 	} else if err := o.Validate(); err != nil {
@@ -270,7 +270,7 @@ type checker struct {
 	max      int
 	filtered bool
 	foreign  *foreignRules // set for another engine's run
-	rep      *CheckReport
+	rep      *Report
 
 	stack   []cframe
 	lists   []*engine.MoveList // move buffers by stack depth, reused
@@ -341,7 +341,7 @@ func (c *checker) visit(n trace.Node) {
 	f.broken = p.broken
 	if n.Kind != engine.KindRoot && p.n.Kind != engine.KindRun && !f.broken {
 		if !c.legalFor(p, n.Move) {
-			c.violate(n.ID, RuleMove, "move %s is not legal in %s", uciOrNone(n.Move), c.pos.FEN())
+			c.violate(n.ID, RuleMove, "move %s is not legal in %s", n.Move.Text(), c.pos.FEN())
 			f.broken = true
 		} else {
 			if p.n.Kind == engine.KindQS && c.foreign == nil {
@@ -409,7 +409,7 @@ func (c *checker) structure(p, f *cframe) {
 	}
 	if n.Kind == engine.KindRoot || p.n.Kind == engine.KindRun {
 		if n.Ply != 0 || n.Move != engine.NoMove {
-			c.violate(n.ID, RuleStructure, "iteration root at ply %d with move %s, want ply 0 and no move", n.Ply, uciOrNone(n.Move))
+			c.violate(n.ID, RuleStructure, "iteration root at ply %d with move %s, want ply 0 and no move", n.Ply, n.Move.Text())
 		}
 		return
 	}

@@ -1,4 +1,4 @@
-package compare
+package check
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/foreign"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // TestCheckForeign: another engine's run is checked by the rules that hold
@@ -25,12 +26,12 @@ func TestCheckForeign(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st, _ := createTrace(t)
+			st, _ := tracetest.CreateTrace(t)
 			runs, err := foreign.Import(context.Background(), st, strings.NewReader(tc.stream), foreign.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep, err := Check(context.Background(), st, runs[0].RunID, CheckOptions{})
+			rep, err := Run(context.Background(), st, runs[0].RunID, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,10 +1,11 @@
-package compare
+package check
 
 import (
 	"context"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // TestCheckRecaptureBoundsProved is the audit of issue 11 as a test: on
@@ -13,22 +14,22 @@ import (
 // the window), every node's exact score now comes from an exact child.
 func TestCheckRecaptureBoundsProved(t *testing.T) {
 	ctx := context.Background()
-	st, _ := createTrace(t)
+	st, _ := tracetest.CreateTrace(t)
 	depth := 5
 	if testing.Short() {
 		depth = 4
 	}
 	for _, fen := range []string{
-		kiwipete,
+		tracetest.Kiwipete,
 		"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",    // WAC.001
 		"R7/P4k2/8/8/8/8/r7/6K1 w - - 0 1",                               // WAC.018
 		"2r3k1/1p2q1pp/2b1pr2/p1pp4/6Q1/1P1PP1R1/P1PN2PP/5RK1 w - - 0 1", // BK.15
 	} {
 		for _, tt := range []bool{false, true} {
-			o := variantOptions(t, "recapture")
+			o := tracetest.VariantOptions(t, "recapture")
 			o.TT = tt
-			run := recordSearch(t, st, fen, o, engine.Limits{Depth: depth, Nodes: 400_000})
-			rep, err := Check(ctx, st, run, CheckOptions{Max: 5})
+			run := tracetest.RecordSearch(t, st, fen, o, engine.Limits{Depth: depth, Nodes: 400_000})
+			rep, err := Run(ctx, st, run, Options{Max: 5})
 			if err != nil {
 				t.Fatal(err)
 			}

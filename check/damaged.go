@@ -1,4 +1,12 @@
-package compare
+// Package check holds the rules a recorded tree must keep. Run verifies a
+// run's tree against the rules of alpha-beta and of its QS variant and
+// reports violations (horizon check); Node, Child, Children, Path and Depth
+// are the shape checks every reader (diff, the viewer, the exporter) makes
+// before it follows a damaged file's numbers.
+//
+// Everything here reads traces through the trace package's query API and
+// streams them: no function holds a whole tree in memory.
+package check
 
 import (
 	"fmt"
@@ -8,10 +16,10 @@ import (
 
 // The shape of a tree read from a file is untrusted: a damaged or edited
 // trace can hold any subtree size, parent or id. Every reader that walks a
-// tree by those numbers (diff here, the viewer, the exporter) checks what
-// it is about to follow with CheckChildren and bounds its depth by
+// tree by those numbers (diff, the viewer, the exporter) checks what
+// it is about to follow with Children and bounds its depth by
 // MaxNesting, so that a bad number gives one clear error instead of a loop
-// that never ends or memory that never stops growing. Check reports the
+// that never ends or memory that never stops growing. Run reports the
 // same faults as violations instead.
 
 // MaxNesting bounds how deep a reader follows a tree. The recorder stores
@@ -44,9 +52,9 @@ func damaged(n trace.Node, format string, a ...any) error {
 	return &DamagedError{Run: n.RunID, Node: n.ID, Detail: fmt.Sprintf(format, a...)}
 }
 
-// CheckNode returns a *DamagedError when n's subtree size cannot be true of
+// Node returns a *DamagedError when n's subtree size cannot be true of
 // any tree: below 1, or reaching past the id space of a run.
-func CheckNode(n trace.Node) error {
+func Node(n trace.Node) error {
 	if n.SubtreeSize < 1 || n.ID < 0 {
 		return damaged(n, "has subtree size %d", n.SubtreeSize)
 	}
@@ -56,14 +64,14 @@ func CheckNode(n trace.Node) error {
 	return nil
 }
 
-// CheckChildren returns a *DamagedError unless kids (in search order, as
+// Children returns a *DamagedError unless kids (in search order, as
 // trace's Children returns them) can be parent's children: each has a
 // subtree size of at least 1, lies inside the parent's id range after the
 // parent, and starts after the previous child's subtree ends; and there are
 // at most MaxChildren of them. A reader that hops from child to child by
 // their sizes, or descends into them, relies on exactly this.
-func CheckChildren(parent trace.Node, kids []trace.Node) error {
-	if err := CheckNode(parent); err != nil {
+func Children(parent trace.Node, kids []trace.Node) error {
+	if err := Node(parent); err != nil {
 		return err
 	}
 	if len(kids) > MaxChildren {
@@ -71,7 +79,7 @@ func CheckChildren(parent trace.Node, kids []trace.Node) error {
 	}
 	next := parent.ID + 1
 	for _, k := range kids {
-		if err := CheckChild(parent, k); err != nil {
+		if err := Child(parent, k); err != nil {
 			return err
 		}
 		if k.ID < next {
@@ -82,12 +90,12 @@ func CheckChildren(parent trace.Node, kids []trace.Node) error {
 	return nil
 }
 
-// CheckChild returns a *DamagedError unless k can be a child of parent: a
+// Child returns a *DamagedError unless k can be a child of parent: a
 // subtree size of at least 1, inside the parent's id range, after it. It
 // does not look at k's parent id: readers that find children by id range
 // (diff's chunks) meet rows whose parent has no row, and skip them.
-func CheckChild(parent, k trace.Node) error {
-	if err := CheckNode(k); err != nil {
+func Child(parent, k trace.Node) error {
+	if err := Node(k); err != nil {
 		return err
 	}
 	switch {
@@ -100,16 +108,16 @@ func CheckChild(parent, k trace.Node) error {
 	return nil
 }
 
-// CheckPath returns a *DamagedError unless path (as trace's Path returns
+// Path returns a *DamagedError unless path (as trace's Path returns
 // it: the run node first) is a chain of parents and children at most
 // MaxNesting deep.
-func CheckPath(path []trace.Node) error {
+func Path(path []trace.Node) error {
 	for i, n := range path {
-		if err := checkDepth(n, i); err != nil {
+		if err := Depth(n, i); err != nil {
 			return err
 		}
 		if i == 0 {
-			if err := CheckNode(n); err != nil {
+			if err := Node(n); err != nil {
 				return err
 			}
 			continue
@@ -117,16 +125,16 @@ func CheckPath(path []trace.Node) error {
 		if n.Parent != path[i-1].ID {
 			return damaged(n, "has parent %d, but its path comes through node %d", n.Parent, path[i-1].ID)
 		}
-		if err := CheckChild(path[i-1], n); err != nil {
+		if err := Child(path[i-1], n); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkDepth returns a *DamagedError when a walk reached depth levels below
+// Depth returns a *DamagedError when a walk reached depth levels below
 // the run node at node n.
-func checkDepth(n trace.Node, depth int) error {
+func Depth(n trace.Node, depth int) error {
 	if depth > MaxNesting {
 		return damaged(n, "lies %d levels below the run node; no search goes deeper than %d", depth, MaxNesting)
 	}
