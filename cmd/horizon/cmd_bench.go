@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/uci"
 )
 
 // benchFENs are the positions of `stockfish bench` (see testdata/README.md
@@ -161,34 +162,28 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 // stockfishNPS searches each position for movetime in Stockfish (one thread)
 // and returns its nodes per second over all of them, from its own reports.
 func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Duration) (int64, error) {
-	u, err := startUCIPerftEngine(e.ctx, path)
+	u, err := uci.StartEngine(e.ctx, path)
 	if err != nil {
 		return 0, err
 	}
-	defer u.close()
-	fmt.Fprintln(u.in, "setoption name Threads value 1\nsetoption name Hash value 16")
+	defer u.Close()
+	if err := u.Send("setoption name Threads value 1", "setoption name Hash value 16"); err != nil {
+		return 0, err
+	}
 	var nodes, ms int64
 	for i := range positions {
-		fmt.Fprintf(u.in, "ucinewgame\nposition fen %s\nisready\n", positions[i].FEN)
-		for {
-			line, err := u.next(e.ctx, 10*time.Second)
-			if err != nil {
-				return 0, err
-			}
-			if line == "readyok" {
-				break
-			}
+		if err := u.SetPosition(positions[i].FEN); err != nil {
+			return 0, err
 		}
-		fmt.Fprintf(u.in, "go movetime %d\n", movetime.Milliseconds())
+		if err := u.Send("go movetime " + strconv.FormatInt(movetime.Milliseconds(), 10)); err != nil {
+			return 0, err
+		}
+		lines, err := u.Until(movetime+10*time.Second, func(l string) bool { return strings.HasPrefix(l, "bestmove") })
+		if err != nil {
+			return 0, err
+		}
 		var n, t int64
-		for {
-			line, err := u.next(e.ctx, movetime+10*time.Second)
-			if err != nil {
-				return 0, err
-			}
-			if strings.HasPrefix(line, "bestmove") {
-				break
-			}
+		for _, line := range lines {
 			f := strings.Fields(line)
 			for j := 0; j+1 < len(f); j++ {
 				switch f[j] {

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os/exec"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/uci"
 )
 
 // perftJSON is the --json output of one perft count.
@@ -284,12 +281,7 @@ func perftStockfishPath(flag string) (string, error) {
 	case "none":
 		return "", nil
 	case "":
-		for _, p := range []string{"stockfish", "/usr/games/stockfish"} {
-			if path, err := exec.LookPath(p); err == nil {
-				return path, nil
-			}
-		}
-		return "", nil
+		return uci.FindStockfish(), nil
 	}
 	path, err := exec.LookPath(flag)
 	if err != nil {
@@ -303,17 +295,17 @@ func perftBench(e *env, runs int, sfFlag string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	var sf *uciPerftEngine
+	var sf *uci.Engine
 	if sfPath != "" {
-		if sf, err = startUCIPerftEngine(e.ctx, sfPath); err != nil {
+		if sf, err = uci.StartEngine(e.ctx, sfPath); err != nil {
 			return fmt.Errorf("starting %s: %v", sfPath, err)
 		}
-		defer sf.close()
+		defer sf.Close()
 	}
 	res := perftBenchJSON{Stockfish: sfPath, Runs: runs}
 	if !asJSON {
 		if sf != nil {
-			fmt.Fprintf(e.stdout, "perft benchmark, Horizon and %s (%s) in the same run, best of %d\n", sf.name, sfPath, runs)
+			fmt.Fprintf(e.stdout, "perft benchmark, Horizon and %s (%s) in the same run, best of %d\n", sf.Name, sfPath, runs)
 			fmt.Fprintf(e.stdout, "%-9s %5s %11s %10s %7s %12s %7s %6s\n", "position", "depth", "nodes", "horizon s", "Mnps", "stockfish s", "Mnps", "ratio")
 		} else {
 			fmt.Fprintf(e.stdout, "perft benchmark, best of %d (Stockfish not found: no comparison; install it or pass --stockfish PATH)\n", runs)
@@ -346,7 +338,7 @@ func perftBench(e *env, runs int, sfFlag string, asJSON bool) error {
 		if sf != nil {
 			sfBest = time.Duration(1<<63 - 1)
 			for r := 0; r < runs; r++ {
-				n, d, err := sf.perft(b.fen, b.depth)
+				_, n, d, err := sf.Perft(b.fen, b.depth)
 				if err != nil {
 					return fmt.Errorf("stockfish perft of %s: %v", b.name, err)
 				}
@@ -380,112 +372,4 @@ func perftBench(e *env, runs int, sfFlag string, asJSON bool) error {
 		fmt.Fprintln(e.stdout, "ratio = Horizon's time / Stockfish's time (Stockfish timed from sending \"go perft\" to its node count)")
 	}
 	return nil
-}
-
-// uciPerftEngine drives a UCI engine that implements Stockfish's "go perft".
-type uciPerftEngine struct {
-	ctx   context.Context
-	name  string
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	lines chan string
-}
-
-func startUCIPerftEngine(ctx context.Context, path string) (*uciPerftEngine, error) {
-	cmd := exec.CommandContext(ctx, path)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	u := &uciPerftEngine{ctx: ctx, name: "engine", cmd: cmd, in: in, lines: make(chan string, 256)}
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			u.lines <- sc.Text()
-		}
-		close(u.lines)
-	}()
-	fmt.Fprintln(in, "uci")
-	for {
-		line, err := u.next(ctx, 10*time.Second)
-		if err != nil {
-			u.close()
-			return nil, fmt.Errorf("no uciok: %v", err)
-		}
-		if name, ok := strings.CutPrefix(line, "id name "); ok {
-			u.name = name
-		}
-		if line == "uciok" {
-			return u, nil
-		}
-	}
-}
-
-// next returns the engine's next output line.
-func (u *uciPerftEngine) next(ctx context.Context, timeout time.Duration) (string, error) {
-	select {
-	case line, ok := <-u.lines:
-		if !ok {
-			return "", fmt.Errorf("the engine exited")
-		}
-		return strings.TrimSpace(line), nil
-	case <-ctx.Done():
-		return "", fmt.Errorf("interrupted")
-	case <-time.After(timeout):
-		return "", fmt.Errorf("no answer in %s", timeout)
-	}
-}
-
-// perft runs "go perft depth" on fen and returns the node count and the time
-// from sending the command to reading the count. The position is set up and
-// synchronised with isready first so that only the count is timed.
-func (u *uciPerftEngine) perft(fen string, depth int) (uint64, time.Duration, error) {
-	ctx := u.ctx
-	fmt.Fprintf(u.in, "ucinewgame\nposition fen %s\nisready\n", fen)
-	for {
-		line, err := u.next(ctx, 10*time.Second)
-		if err != nil {
-			return 0, 0, err
-		}
-		if line == "readyok" {
-			break
-		}
-	}
-	start := time.Now()
-	fmt.Fprintf(u.in, "go perft %d\n", depth)
-	for {
-		line, err := u.next(ctx, 5*time.Minute)
-		if err != nil {
-			return 0, 0, err
-		}
-		if rest, ok := strings.CutPrefix(line, "Nodes searched:"); ok {
-			elapsed := time.Since(start)
-			n, err := strconv.ParseUint(strings.TrimSpace(rest), 10, 64)
-			return n, elapsed, err
-		}
-	}
-}
-
-func (u *uciPerftEngine) close() {
-	fmt.Fprintln(u.in, "quit")
-	u.in.Close()
-	done := make(chan struct{})
-	go func() {
-		for range u.lines {
-		}
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		u.cmd.Process.Kill()
-	}
-	u.cmd.Wait()
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/qsbench"
+	"github.com/horizonqs/horizon/uci"
 )
 
 // defaultQSBenchEPD is the committed benchmark set.
@@ -526,30 +526,32 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 	var done atomic.Int64
 	var name atomic.Value
 	var mu sync.Mutex
-	var engines []*uciPerftEngine
+	var engines []*uci.Engine
 	defer func() {
 		for _, u := range engines {
-			u.close()
+			u.Close()
 		}
 	}()
 	stop := countProgress(e.stderr, "positions valued by "+filepath.Base(path), &done, len(set))
 	err := qsbench.Parallel(e.ctx, len(set), jobs, func() func(int) error {
-		var u *uciPerftEngine
+		var u *uci.Engine
 		return func(i int) error {
 			if u == nil {
 				var err error
-				if u, err = startUCIPerftEngine(e.ctx, path); err != nil {
+				if u, err = uci.StartEngine(e.ctx, path); err != nil {
 					return fmt.Errorf("starting %s: %v", path, err)
 				}
 				mu.Lock()
 				engines = append(engines, u)
 				mu.Unlock()
-				fmt.Fprintln(u.in, "setoption name Threads value 1\nsetoption name Hash value 16")
-				name.Store(u.name)
+				if err := u.Send("setoption name Threads value 1", "setoption name Hash value 16"); err != nil {
+					return err
+				}
+				name.Store(u.Name)
 			}
-			v, err := uciValue(e.ctx, u, set[i], depth)
+			v, err := uciValue(u, set[i], depth)
 			if err != nil {
-				return fmt.Errorf("%s on %s: %v", u.name, set[i].ID, err)
+				return fmt.Errorf("%s on %s: %v", u.Name, set[i].ID, err)
 			}
 			vals[i] = v
 			return nil
@@ -584,22 +586,17 @@ func lookPathGames(name string) (string, error) {
 
 // uciValue searches one position to depth and reads the engine's last
 // score, depth, node count and PV.
-func uciValue(ctx context.Context, u *uciPerftEngine, p *qsbench.Position, depth int) (qsbench.Oracle, error) {
-	fmt.Fprintf(u.in, "ucinewgame\nposition fen %s moves %s\nisready\n", p.Parent, p.LastMove)
-	for {
-		line, err := u.next(ctx, 10*time.Second)
-		if err != nil {
-			return qsbench.Oracle{}, err
-		}
-		if line == "readyok" {
-			break
-		}
+func uciValue(u *uci.Engine, p *qsbench.Position, depth int) (qsbench.Oracle, error) {
+	if err := u.SetPosition(p.Parent, p.LastMove); err != nil {
+		return qsbench.Oracle{}, err
 	}
-	fmt.Fprintf(u.in, "go depth %d\n", depth)
-	o := qsbench.Oracle{Name: u.name}
+	if err := u.Send("go depth " + strconv.Itoa(depth)); err != nil {
+		return qsbench.Oracle{}, err
+	}
+	o := qsbench.Oracle{Name: u.Name}
 	var pv []string
 	for {
-		line, err := u.next(ctx, 5*time.Minute)
+		line, err := u.Next(5 * time.Minute)
 		if err != nil {
 			return o, err
 		}

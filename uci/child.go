@@ -1,0 +1,195 @@
+package uci
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Engine is another UCI engine run as a child process: Horizon's side of
+// the conversation, for the speed and perft comparisons with Stockfish
+// (horizon perft --bench, horizon bench) and the tests that use an
+// outside engine as an oracle.
+type Engine struct {
+	// Name is what the engine calls itself ("id name"), "engine" if it
+	// does not say.
+	Name  string
+	ctx   context.Context
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	lines chan string
+}
+
+// StartEngine starts the engine at path and waits for its uciok. The
+// engine is killed when ctx ends.
+func StartEngine(ctx context.Context, path string, args ...string) (*Engine, error) {
+	cmd := exec.CommandContext(ctx, path, args...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	e := &Engine{Name: "engine", ctx: ctx, cmd: cmd, in: in, lines: make(chan string, 256)}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<16), 1<<20)
+		for sc.Scan() {
+			e.lines <- sc.Text()
+		}
+		close(e.lines)
+	}()
+	if err := e.Send("uci"); err != nil {
+		e.Close()
+		return nil, err
+	}
+	for {
+		line, err := e.Next(10 * time.Second)
+		if err != nil {
+			e.Close()
+			return nil, fmt.Errorf("no uciok: %w", err)
+		}
+		if name, ok := strings.CutPrefix(line, "id name "); ok {
+			e.Name = name
+		}
+		if line == "uciok" {
+			return e, nil
+		}
+	}
+}
+
+// Send writes command lines to the engine.
+func (e *Engine) Send(lines ...string) error {
+	for _, l := range lines {
+		if _, err := io.WriteString(e.in, l+"\n"); err != nil {
+			return fmt.Errorf("send %q: %w", l, err)
+		}
+	}
+	return nil
+}
+
+// errExited is the engine closing its output.
+var errExited = errors.New("the engine exited")
+
+// Next returns the engine's next output line, trimmed; an error when the
+// engine exited, the context ended or nothing came within timeout.
+func (e *Engine) Next(timeout time.Duration) (string, error) {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case line, ok := <-e.lines:
+		if !ok {
+			return "", errExited
+		}
+		return strings.TrimSpace(line), nil
+	case <-e.ctx.Done():
+		return "", e.ctx.Err()
+	case <-t.C:
+		return "", fmt.Errorf("no answer in %s", timeout)
+	}
+}
+
+// Until reads lines up to and including the first for which stop is true
+// and returns them; timeout bounds the wait for each line.
+func (e *Engine) Until(timeout time.Duration, stop func(string) bool) ([]string, error) {
+	var got []string
+	for {
+		line, err := e.Next(timeout)
+		if err != nil {
+			return got, err
+		}
+		got = append(got, line)
+		if stop(line) {
+			return got, nil
+		}
+	}
+}
+
+// SetPosition starts a new game at fen (after moves, in UCI notation) and
+// waits until the engine is ready, so that what follows can be timed alone.
+func (e *Engine) SetPosition(fen string, moves ...string) error {
+	pos := "position fen " + fen
+	if len(moves) > 0 {
+		pos += " moves " + strings.Join(moves, " ")
+	}
+	if err := e.Send("ucinewgame", pos, "isready"); err != nil {
+		return err
+	}
+	_, err := e.Until(10*time.Second, func(l string) bool { return l == "readyok" })
+	return err
+}
+
+// Perft runs Stockfish's "go perft depth" on fen: the count of each root
+// move (UCI notation), the total, and the time from sending the command
+// to reading the total.
+func (e *Engine) Perft(fen string, depth int) (divide map[string]uint64, total uint64, elapsed time.Duration, err error) {
+	if err := e.SetPosition(fen); err != nil {
+		return nil, 0, 0, err
+	}
+	start := time.Now()
+	if err := e.Send("go perft " + strconv.Itoa(depth)); err != nil {
+		return nil, 0, 0, err
+	}
+	divide = map[string]uint64{}
+	for {
+		line, err := e.Next(5 * time.Minute)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		if rest, ok := strings.CutPrefix(line, "Nodes searched:"); ok {
+			elapsed = time.Since(start)
+			total, err = strconv.ParseUint(strings.TrimSpace(rest), 10, 64)
+			return divide, total, elapsed, err
+		}
+		mv, count, ok := strings.Cut(line, ": ")
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseUint(count, 10, 64)
+		if err != nil {
+			return nil, 0, 0, fmt.Errorf("bad divide line %q", line)
+		}
+		divide[mv] = n
+	}
+}
+
+// Close asks the engine to quit and waits for it, killing it when it does
+// not exit within two seconds.
+func (e *Engine) Close() error {
+	e.Send("quit")
+	e.in.Close()
+	done := make(chan struct{})
+	go func() {
+		for range e.lines {
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		e.cmd.Process.Kill()
+	}
+	return e.cmd.Wait()
+}
+
+// FindStockfish returns the path of a Stockfish binary on PATH or in
+// /usr/games, or "".
+func FindStockfish() string {
+	for _, p := range []string{"stockfish", "/usr/games/stockfish"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	return ""
+}

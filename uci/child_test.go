@@ -1,0 +1,58 @@
+package uci
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestEngineStockfishPerft(t *testing.T) {
+	path := FindStockfish()
+	if path == "" {
+		t.Skip("stockfish not found (PATH or /usr/games/stockfish); install it to run this test")
+	}
+	sf, err := StartEngine(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sf.Close()
+	if !strings.Contains(sf.Name, "Stockfish") {
+		t.Errorf("engine name %q", sf.Name)
+	}
+	for _, c := range []struct {
+		fen       string
+		depth     int
+		want      uint64
+		moves     int
+		firstMove string
+		firstN    uint64
+	}{
+		{"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, 97862, 48, "e1g1", 2059},
+		{"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, 43238, 14, "e2e4", 2748},
+	} {
+		div, n, d, err := sf.Perft(c.fen, c.depth)
+		if err != nil || n != c.want || d <= 0 || len(div) != c.moves || div[c.firstMove] != c.firstN {
+			t.Errorf("Perft(%s, %d) = %d moves (%s: %d), %d in %s, %v; want %d moves (%s: %d), %d",
+				c.fen, c.depth, len(div), c.firstMove, div[c.firstMove], n, d, err, c.moves, c.firstMove, c.firstN, c.want)
+		}
+	}
+}
+
+// TestEngineNotUCI: a program that does not speak UCI is an error, not a
+// hang, and a cancelled context ends the wait.
+func TestEngineNotUCI(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := StartEngine(ctx, "/bin/true"); err == nil {
+		t.Errorf("StartEngine(/bin/true) = %v, want an error", err)
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	cancel2()
+	if _, err := StartEngine(ctx2, "/bin/cat"); err == nil {
+		t.Errorf("StartEngine with a cancelled context succeeded")
+	}
+	if _, err := StartEngine(ctx, "/nonexistent/engine"); err == nil {
+		t.Errorf("StartEngine of a missing file succeeded")
+	}
+}
