@@ -38,6 +38,7 @@ down to at most 8000 pixels a side and 24 million pixels.
 rectangle per node, as wide as its subtree, one row per level, QS in orange;
 hover a rectangle for the node's fields. Subtrees narrower than a pixel are
 merged and never read, so a chart of millions of nodes takes under a second.
+With -o FILE.png the chart is drawn as a PNG (the tooltips are SVG's alone).
 
 --format html (or -o FILE.html) writes one self-contained page to share: a
 zoomable icicle (click a node to zoom, breadcrumbs to go back), the node's
@@ -72,9 +73,21 @@ is written whole or not at all.`,
 	}
 
 	f := export.DOT
+	icicleImage := render.SVG // what an icicle is drawn as
 	if *format != "" {
 		if f, err = export.ParseFormat(*format); err != nil {
 			return usagef("--format: %v", err)
+		}
+		// -o's extension must agree with --format: an icicle may go to
+		// .svg or .png (drawn as one), anything else to its own extension.
+		if g, ok := export.FormatOf(*out); ok && *out != "-" && g != f {
+			switch {
+			case f == export.Icicle && g == export.PNG:
+				icicleImage = render.PNG
+			case f == export.Icicle && g == export.SVG:
+			default:
+				return usagef("-o %s: --format %s does not write %s; name the file .%s or drop --format", *out, f, g, formatExt(f))
+			}
 		}
 	} else if g, ok := export.FormatOf(*out); ok && *out != "-" {
 		f = g
@@ -129,7 +142,16 @@ is written whole or not at all.`,
 	what := ""
 	switch f {
 	case export.Icicle:
-		if err := export.WriteIcicle(e.ctx, st, r, top, export.IcicleOptions{Width: *width, Depth: *depth}, dst); err != nil {
+		var svg bytes.Buffer
+		if err := export.WriteIcicle(e.ctx, st, r, top, export.IcicleOptions{Width: *width, Depth: *depth}, &svg); err != nil {
+			return err
+		}
+		if icicleImage == render.PNG {
+			err = render.PaintFlatSVG(svg.Bytes(), dst)
+		} else {
+			_, err = dst.Write(svg.Bytes())
+		}
+		if err != nil {
 			return err
 		}
 		what = fmt.Sprintf("icicle of node %d (%d nodes)", top.ID, top.SubtreeSize)
@@ -183,6 +205,17 @@ is written whole or not at all.`,
 	}
 	fmt.Fprintf(e.stderr, "wrote %s (%s): %s\n", *out, f, what)
 	return nil
+}
+
+// formatExt is the file extension of a format's output.
+func formatExt(f export.Format) string {
+	switch f {
+	case export.Icicle:
+		return "svg or .png"
+	case export.DOT:
+		return "dot"
+	}
+	return string(f)
 }
 
 // htmlProgress shows how many rows a page has read so far while it is

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,6 +69,27 @@ func TestExport(t *testing.T) {
 				t.Fatalf("not an icicle: %.200q", b)
 			}
 		}},
+		// Issue 16: this wrote SVG into map.png with exit 0.
+		{"icicle as a PNG", []string{"--format", "icicle", "--node", "0", "--width", "900"}, "map.png", func(t *testing.T, b []byte) {
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Fatalf("not a PNG (%v): %.32q", err, b)
+			}
+			if w := img.Bounds().Dx(); w != 900 {
+				t.Errorf("PNG %d pixels wide, want --width 900", w)
+			}
+			// Painted, not blank: the chart's colours are there.
+			colours := map[color.RGBA]bool{}
+			for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y += 3 {
+				for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x += 3 {
+					r, g, b, _ := img.At(x, y).RGBA()
+					colours[color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 255}] = true
+				}
+			}
+			if len(colours) < 6 {
+				t.Errorf("PNG holds %d colours: not the chart", len(colours))
+			}
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -113,6 +136,8 @@ func TestExportErrors(t *testing.T) {
 		{"illegal move in path", []string{"export", tr, "--path", "Qxf6 Ke9", "-o", out}, 1, []string{"Ke9"}},
 		{"bad rankdir", []string{"export", tr, "--rankdir", "BT", "-o", out}, 2, []string{"BT"}},
 		{"bad budget", []string{"export", tr, "--max-nodes", "0", "-o", out}, 2, []string{"--max-nodes"}},
+		{"svg into a .png", []string{"export", tr, "--format", "svg", "-o", filepath.Join(dir, "x.png")}, 2, []string{"x.png", "svg"}},
+		{"html into a .svg", []string{"export", tr, "--format", "html", "-o", out}, 2, []string{"x.svg", "html"}},
 		{"qs-only icicle", []string{"export", tr, "--format", "icicle", "--qs-only", "-o", out}, 2, []string{"--qs-only"}},
 		{"qs-only html", []string{"export", tr, "--qs-only", "-o", filepath.Join(dir, "x.html")}, 2, []string{"--qs-only", "html"}},
 		{"unwritable output", []string{"export", tr, "-o", filepath.Join(dir, "no", "dir", "x.svg")}, 1, []string{"no/dir"}},
