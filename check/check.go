@@ -124,7 +124,7 @@ type Report struct {
 // so a switch that some code path of the engine ignores shows up as
 // violations there. Nodes left incomplete by a stop are checked for
 // structure only.
-func Run(ctx context.Context, st *trace.Store, run int64, opts Options) (*Report, error) {
+func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report, error) {
 	if opts.Max <= 0 {
 		opts.Max = 100
 	}
@@ -263,7 +263,7 @@ type cframe struct {
 }
 
 type checker struct {
-	st       *trace.Store
+	st       trace.Reader
 	run      trace.Run
 	opts     engine.Options
 	pos      *engine.Position

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
@@ -71,7 +73,11 @@ skipped, and the report says so.`,
 	}
 	// SQLite's own integrity check, with the SQLite built into Horizon: an
 	// older sqlite3 shell may report false errors on a sound trace.
+	stop := progressLine(e.stderr, func(el time.Duration) string {
+		return fmt.Sprintf("SQLite integrity check of %s  %.1fs", file, el.Seconds())
+	})
 	problems, err := st.IntegrityCheck(e.ctx, 20)
+	stop()
 	if err != nil {
 		return err
 	}
@@ -87,7 +93,10 @@ skipped, and the report says so.`,
 	var reports []*check.Report
 	var bad errViolations
 	for _, r := range runs {
-		rep, err := check.Run(e.ctx, st, r.ID, check.Options{Max: *maxV})
+		var rows atomic.Int64
+		stop := rowsProgress(e.stderr, fmt.Sprintf("checking run %d", r.ID), &rows, r.Rows)
+		rep, err := check.Run(e.ctx, countingReader{st, &rows}, r.ID, check.Options{Max: *maxV})
+		stop()
 		if err != nil {
 			return err
 		}

@@ -139,11 +139,18 @@ is written whole or not at all.`,
 	if err != nil {
 		return err
 	}
+	// A big subtree takes seconds to read: a progress line on a terminal,
+	// and Ctrl-C stops the reading (every reader checks the context).
+	var rows atomic.Int64
+	src := countingReader{st, &rows}
 	what := ""
 	switch f {
 	case export.Icicle:
 		var svg bytes.Buffer
-		if err := export.WriteIcicle(e.ctx, st, r, top, export.IcicleOptions{Width: *width, Depth: *depth}, &svg); err != nil {
+		stop := rowsProgress(e.stderr, fmt.Sprintf("reading node %d's subtree", top.ID), &rows, 0)
+		err := export.WriteIcicle(e.ctx, src, r, top, export.IcicleOptions{Width: *width, Depth: *depth}, &svg)
+		stop()
+		if err != nil {
 			return err
 		}
 		if icicleImage == render.PNG {
@@ -171,7 +178,9 @@ is written whole or not at all.`,
 		}
 		what = fmt.Sprintf("page of node %d (%d nodes)", top.ID, top.SubtreeSize)
 	default:
-		g, err := export.Build(e.ctx, st, r, top, export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir})
+		stop := rowsProgress(e.stderr, fmt.Sprintf("reading node %d's subtree", top.ID), &rows, 0)
+		g, err := export.Build(e.ctx, src, r, top, export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir})
+		stop()
 		if err != nil {
 			return err
 		}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -402,16 +401,6 @@ func shorten(s string, n int) string {
 	return string(r[:n-3]) + "..."
 }
 
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := file(w)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
 // startProgress shows a progress line on w while a trace records, when w
 // is a terminal; the returned func clears it.
 func startProgress(w io.Writer, label, variant string, rec *trace.Recorder, iter *atomic.Int64, quiet bool) func() {
@@ -424,35 +413,6 @@ func startProgress(w io.Writer, label, variant string, rec *trace.Recorder, iter
 		return fmt.Sprintf("%s %s  iteration %d  nodes %s  %s nodes/s  file %s  %.1fs",
 			label, variant, iter.Load(), engine.Commas(n), engine.Commas(nps(n, el.Seconds())), formatBytes(rec.FileBytes()), el.Seconds())
 	})
-}
-
-// progressLine redraws line(elapsed) on w five times a second while w is a
-// terminal; the returned func stops and clears it.
-func progressLine(w io.Writer, line func(time.Duration) string) func() {
-	if !isTerminal(w) {
-		return func() {}
-	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	start := time.Now()
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(200 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				fmt.Fprint(w, "\r\033[K")
-				return
-			case <-tick.C:
-				fmt.Fprint(w, "\r\033[K"+line(time.Since(start)))
-			}
-		}
-	}()
-	return func() {
-		close(done)
-		<-finished
-	}
 }
 
 // parseSize reads a byte count: a number with an optional unit, decimal

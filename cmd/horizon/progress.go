@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// countingReader counts the rows a long command reads through it, for its
+// progress line; everything else is the trace's own reader.
+type countingReader struct {
+	trace.Reader
+	rows *atomic.Int64
+}
+
+func (r countingReader) Subtree(ctx context.Context, run, id int64, maxDepth int, fn func(trace.Node) error) error {
+	return r.Reader.Subtree(ctx, run, id, maxDepth, func(n trace.Node) error {
+		r.rows.Add(1)
+		return fn(n)
+	})
+}
+
+func (r countingReader) Children(ctx context.Context, run, id int64, order trace.Order, offset, limit int) ([]trace.Node, error) {
+	kids, err := r.Reader.Children(ctx, run, id, order, offset, limit)
+	r.rows.Add(int64(len(kids)))
+	return kids, err
+}
+
+// rowsProgress shows "what: N of TOTAL rows (P%)" on w while it is a
+// terminal (TOTAL <= 0: the count alone); the returned func clears it.
+func rowsProgress(w io.Writer, what string, rows *atomic.Int64, total int64) func() {
+	return progressLine(w, func(el time.Duration) string {
+		n := rows.Load()
+		if total <= 0 {
+			return fmt.Sprintf("%s: %s rows read  %.1fs", what, engine.Commas(n), el.Seconds())
+		}
+		return fmt.Sprintf("%s: %s of %s rows (%d%%)  %.1fs  Ctrl-C stops", what, engine.Commas(n), engine.Commas(total),
+			100*min(n, total)/max(total, 1), el.Seconds())
+	})
+}
+
+// isTerminal reports whether w is a terminal (a character device). A
+// variable, so that tests can have a progress line drawn into a buffer.
+var isTerminal = func(w io.Writer) bool {
+	f, ok := file(w)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progressLine draws line(elapsed) on w at once and then five times a
+// second while w is a terminal; the returned func stops and clears it.
+func progressLine(w io.Writer, line func(time.Duration) string) func() {
+	if !isTerminal(w) {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	fmt.Fprint(w, "\r\033[K"+line(0))
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				fmt.Fprint(w, "\r\033[K")
+				return
+			case <-tick.C:
+				fmt.Fprint(w, "\r\033[K"+line(time.Since(start)))
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// fakeTerminal makes every writer count as a terminal for one test, so
+// that progress lines are drawn into buffers.
+func fakeTerminal(t *testing.T) {
+	t.Helper()
+	old := isTerminal
+	isTerminal = func(io.Writer) bool { return true }
+	t.Cleanup(func() { isTerminal = old })
+}
+
+// lockedBuffer is a buffer the progress goroutine and the test may share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+	// onWrite, when set, is called once at the first write.
+	onWrite func()
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.onWrite != nil {
+		l.onWrite()
+		l.onWrite = nil
+	}
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestLongCommandsShowProgress: check and export draw a progress line on
+// a terminal's stderr, and clear it (issue 16).
+func TestLongCommandsShowProgress(t *testing.T) {
+	tr := exportTrace(t)
+	fakeTerminal(t)
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"check", []string{"check", tr}, "checking run 1: 0 of "},
+		{"export dot", []string{"export", tr, "--node", "0"}, "reading node 0's subtree"},
+		{"export icicle", []string{"export", tr, "--node", "0", "--format", "icicle"}, "reading node 0's subtree"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errOut lockedBuffer
+			code := run(context.Background(), c.args, strings.NewReader(""), &out, &errOut)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut.String())
+			}
+			e := errOut.String()
+			if !strings.Contains(e, "\r\033[K"+c.want) {
+				t.Errorf("stderr holds no progress line %q: %q", c.want, e)
+			}
+			if !strings.HasSuffix(e, "\r\033[K") {
+				t.Errorf("the progress line is not cleared at the end: %q", e)
+			}
+		})
+	}
+}
+
+// TestLongCommandsStop: Ctrl-C while check or export reads stops it with
+// exit 130 and "interrupted", and export writes no file.
+func TestLongCommandsStop(t *testing.T) {
+	tr := exportTrace(t)
+	fakeTerminal(t)
+	out := filepath.Join(t.TempDir(), "x.svg")
+	for _, args := range [][]string{{"check", tr}, {"export", tr, "--node", "0", "--format", "icicle", "-o", out}} {
+		t.Run(args[0], func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var stdout lockedBuffer
+			errOut := &lockedBuffer{}
+			// The first progress line is drawn once the reading starts:
+			// Ctrl-C then.
+			errOut.onWrite = cancel
+			code := run(ctx, args, strings.NewReader(""), &stdout, errOut)
+			if code != 130 || !strings.Contains(errOut.String(), "interrupted") {
+				t.Errorf("exit %d, stderr %q; want 130 and interrupted", code, errOut.String())
+			}
+		})
+	}
+}
