@@ -212,7 +212,8 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep.Filtered = ra.Filter != "" || rb.Filter != ""
-	w := &walker{ctx: ctx, ta: newTree(a), tb: newTree(b), rep: rep, opts: opts, filtered: rep.Filtered}
+	w := &walker{ctx: ctx, ta: newTree(a), tb: newTree(b), rep: rep, opts: opts, filtered: rep.Filtered,
+		top: rankHeap[*topItem]{less: topFirstDropped}, changed: rankHeap[*diffItem]{less: changedFirstDropped}}
 	if _, err := w.pair(rootA, rootB, 0); err != nil {
 		return nil, err
 	}
@@ -374,8 +375,8 @@ type walker struct {
 	seq      int64 // canonical visit counter, breaks ties deterministically
 	occ      []int // key occurrences on the path to the current node (iteration root first)
 	first    *diffItem
-	top      topHeap
-	changed  changedHeap
+	top      rankHeap[*topItem]
+	changed  rankHeap[*diffItem]
 }
 
 // pair walks a matched pair and returns the difference of their subtree
@@ -504,7 +505,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 	keep := false
 	if changed {
 		w.rep.Changed++
-		keep = w.changed.Len() < w.opts.Changed || left.less(w.changed[0].left)
+		keep = w.changed.Len() < w.opts.Changed || left.less(w.changed.s[0].left)
 	}
 	if !first && !keep {
 		return
@@ -595,7 +596,7 @@ func (w *walker) offer(a, b *trace.Node, diff int64) {
 	if diff == 0 {
 		return
 	}
-	if w.top.Len() == w.opts.Top && abs(diff) <= abs(w.top[0].diff) {
+	if w.top.Len() == w.opts.Top && abs(diff) <= abs(w.top.s[0].diff) {
 		return // it would be dropped at once (ties go to the earlier)
 	}
 	s := &topItem{seq: w.seq, diff: diff}
@@ -780,7 +781,7 @@ func (w *walker) finish() error {
 			w.rep.First = &d
 		}
 	}
-	items := append([]*topItem(nil), w.top...)
+	items := append([]*topItem(nil), w.top.s...)
 	slices.SortFunc(items, func(x, y *topItem) int {
 		if c := cmp.Compare(abs(y.diff), abs(x.diff)); c != 0 {
 			return c
@@ -804,7 +805,7 @@ func (w *walker) finish() error {
 		s.Path = orEmpty(p)
 		w.rep.Top = append(w.rep.Top, s)
 	}
-	changed := append([]*diffItem(nil), w.changed...)
+	changed := append([]*diffItem(nil), w.changed.s...)
 	slices.SortFunc(changed, func(x, y *diffItem) int {
 		if x.left.less(y.left) {
 			return -1
@@ -854,42 +855,39 @@ type topItem struct {
 	diff       int64
 }
 
-// topHeap is a min-heap: its root is the item the top list drops first
-// (smallest difference, then latest in canonical order).
-type topHeap []*topItem
+// rankHeap is container/heap over a slice ordered by less; the walker
+// keeps its best N items in one, so that its root (s[0]) is the item
+// dropped next.
+type rankHeap[T any] struct {
+	s    []T
+	less func(a, b T) bool
+}
 
-func (h topHeap) Len() int { return len(h) }
-func (h topHeap) Less(i, j int) bool {
-	if abs(h[i].diff) != abs(h[j].diff) {
-		return abs(h[i].diff) < abs(h[j].diff)
+func (h *rankHeap[T]) Len() int           { return len(h.s) }
+func (h *rankHeap[T]) Less(i, j int) bool { return h.less(h.s[i], h.s[j]) }
+func (h *rankHeap[T]) Swap(i, j int)      { h.s[i], h.s[j] = h.s[j], h.s[i] }
+func (h *rankHeap[T]) Push(x any)         { h.s = append(h.s, x.(T)) }
+func (h *rankHeap[T]) Pop() any {
+	x := h.s[len(h.s)-1]
+	h.s = h.s[:len(h.s)-1]
+	return x
+}
+
+// topFirstDropped orders the top list's heap: its root is the item the
+// list drops first (the smallest difference, the latest on a tie).
+func topFirstDropped(a, b *topItem) bool {
+	if abs(a.diff) != abs(b.diff) {
+		return abs(a.diff) < abs(b.diff)
 	}
-	return h[i].seq > h[j].seq
-}
-func (h topHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *topHeap) Push(x any)   { *h = append(*h, x.(*topItem)) }
-func (h *topHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	return a.seq > b.seq
 }
 
-// changedHeap is a max-heap by the time a pair was left: it keeps the
-// changed nodes the searches finished first, which are the deepest of a
-// chain of changed ancestors (the run node, always changed when anything
-// is, finishes last).
-type changedHeap []*diffItem
-
-func (h changedHeap) Len() int           { return len(h) }
-func (h changedHeap) Less(i, j int) bool { return h[j].left.less(h[i].left) }
-func (h changedHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *changedHeap) Push(x any)        { *h = append(*h, x.(*diffItem)) }
-func (h *changedHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
+// changedFirstDropped orders the changed nodes' heap by the time a pair
+// was left, latest at the root: the walk keeps the changed nodes the
+// searches finished first, which are the deepest of a chain of changed
+// ancestors (the run node, always changed when anything is, finishes
+// last).
+func changedFirstDropped(a, b *diffItem) bool { return b.left.less(a.left) }
 
 // levelText is a node's engine QS level, "none" outside level-based QS.
 func levelText(l int) string {

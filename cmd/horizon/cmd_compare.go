@@ -79,11 +79,8 @@ their times include the recording).`,
 	asJSON := fs.Bool("json", false, "print JSON: {variants: [...], positions: [...]}")
 	asCSV := fs.Bool("csv", false, "print CSV: one row per position and variant")
 	sf := addSearchFlags(fs, strings.Join(engine.VariantNames(), ","), 4)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	if *asJSON && *asCSV {
 		return usagef("give --json or --csv, not both")
@@ -91,11 +88,7 @@ their times include the recording).`,
 	if *jobs < 1 {
 		return usagef("--jobs %d: want at least 1", *jobs)
 	}
-	opts, err := sf.options()
-	if err != nil {
-		return err
-	}
-	lim, err := sf.limits()
+	opts, lim, err := sf.parse()
 	if err != nil {
 		return err
 	}

@@ -101,11 +101,8 @@ Stockfish in the same run and prints the time ratio.`,
 	runs := fs.Int("runs", 1, "with --bench: time each perft this many times and keep the fastest")
 	stockfish := fs.String("stockfish", "", "with --bench: Stockfish binary (default: stockfish in PATH or /usr/games/stockfish; 'none' to skip)")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	if *depth < 0 || *maxDepth < 0 {
 		return usagef("--depth and --max-depth must not be negative")

@@ -363,11 +363,8 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 	per := fs.Int("per-source", 12, "candidates kept per source position and class")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "sources searched at once")
 	out := fs.String("o", defaultQSBenchEPD, "set to write")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	if *depth < 1 || *depth > 10 || *quiet < 0 || *tactical < 0 || *quiet+*tactical == 0 || *per < 1 || *jobs < 1 {
 		return usagef("--depth wants 1 to 10; --quiet, --tactical, --per-source and --jobs positive counts")
@@ -460,11 +457,8 @@ shows as extra columns. An interrupted run writes nothing.`,
 	eng := fs.String("oracle-engine", "", "value with this UCI engine instead (name on PATH or path), written beside the set")
 	engDepth := fs.Int("engine-depth", 12, "with --oracle-engine: its search depth")
 	out := fs.String("o", "", "file to write (default: the set itself; with --oracle-engine, the .stockfish.epd beside it)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	if *depth < 1 || *depth > 20 || *jobs < 1 || *engDepth < 1 {
 		return usagef("--depth wants 1 to 20; --jobs and --engine-depth positive numbers")

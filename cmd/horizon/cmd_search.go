@@ -74,17 +74,10 @@ variant, switches and limits visit the same tree, node for node.`,
 	epd := fs.String("epd", "", "EPD file: search every position in it")
 	asJSON := fs.Bool("json", false, "print one JSON object per search (an array for several)")
 	sf := addSearchFlags(fs, "see", 6)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
-	}
-	opts, err := sf.options()
-	if err != nil {
-		return err
-	}
-	lim, err := sf.limits()
+	opts, lim, err := sf.parse()
 	if err != nil {
 		return err
 	}

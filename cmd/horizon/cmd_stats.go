@@ -142,18 +142,16 @@ func printStats(e *env, j statsJSON) {
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t\n", p.Ply, engine.Commas(p.Nodes), engine.Commas(p.QSNodes))
 	}
 	tw.Flush()
-	if len(j.QSPlies) > 0 {
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "  QS ply\tnodes\t")
-		for _, p := range j.QSPlies {
-			fmt.Fprintf(tw, "  %d\t%s\t\n", p.Level, engine.Commas(p.Nodes))
+	for _, t := range []struct {
+		name string
+		rows []levelJSON
+	}{{"QS ply", j.QSPlies}, {"QS level", j.QSLevels}} {
+		if len(t.rows) == 0 {
+			continue
 		}
-		tw.Flush()
-	}
-	if len(j.QSLevels) > 0 {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "  QS level\tnodes\t")
-		for _, p := range j.QSLevels {
+		fmt.Fprintf(tw, "  %s\tnodes\t\n", t.name)
+		for _, p := range t.rows {
 			fmt.Fprintf(tw, "  %d\t%s\t\n", p.Level, engine.Commas(p.Nodes))
 		}
 		tw.Flush()

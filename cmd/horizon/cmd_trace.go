@@ -150,11 +150,7 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 	if *qsOnly && (*under != "" || *lastIter) {
 		return usagef("--qs-only records one QS tree: --under and --last-iteration do not apply")
 	}
-	opts, err := sf.options()
-	if err != nil {
-		return err
-	}
-	lim, err := sf.limits()
+	opts, lim, err := sf.parse()
 	if err != nil {
 		return err
 	}

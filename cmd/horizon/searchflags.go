@@ -40,6 +40,16 @@ func addSearchFlags(fs *flag.FlagSet, defQS string, defDepth int) *searchFlags {
 	return sf
 }
 
+// parse returns the options of every variant in --qs and the limits.
+func (sf *searchFlags) parse() ([]engine.Options, engine.Limits, error) {
+	opts, err := sf.options()
+	if err != nil {
+		return nil, engine.Limits{}, err
+	}
+	lim, err := sf.limits()
+	return opts, lim, err
+}
+
 // options returns one Options per variant in --qs, with every switch the
 // user set explicitly applied on top of each preset.
 func (sf *searchFlags) options() ([]engine.Options, error) {

@@ -257,9 +257,15 @@ func (p *painter) text(op xop) {
 	case "r":
 		ax = 1
 	}
-	p.dc.SetFontFace(fontFace(p.bold, p.fontSize*p.scale))
-	p.dc.SetColor(p.pen)
-	p.dc.DrawStringAnchored(op.Text, p.x(op.Pt[0]), p.y(op.Pt[1]), ax, 0)
+	p.drawString(op.Text, p.x(op.Pt[0]), p.y(op.Pt[1]), ax, p.bold, p.fontSize, p.pen)
+}
+
+// drawString draws s at pixel (x, y), anchored ax of its width to the
+// left, in Go's font at size points scaled to the image.
+func (p *painter) drawString(s string, x, y, ax float64, bold bool, size float64, c color.Color) {
+	p.dc.SetFontFace(fontFace(bold, size*p.scale))
+	p.dc.SetColor(c)
+	p.dc.DrawStringAnchored(s, x, y, ax, 0)
 }
 
 // Go's own fonts, so PNGs look the same on every machine and no font file

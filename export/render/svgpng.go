@@ -40,9 +40,9 @@ func PaintFlatSVG(svg []byte, w io.Writer) error {
 		}
 		return "", false
 	}
+	attrOf := func(e xml.StartElement, name string) string { v, _ := attr(e, name); return v }
 	num := func(e xml.StartElement, name string) float64 {
-		s, _ := attr(e, name)
-		v, _ := strconv.ParseFloat(s, 64)
+		v, _ := strconv.ParseFloat(attrOf(e, name), 64)
 		return v
 	}
 	inherit := func(e xml.StartElement) style {
@@ -127,16 +127,8 @@ func PaintFlatSVG(svg []byte, w io.Writer) error {
 				titles--
 			case "text":
 				if p != nil && text != nil && chars.Len() > 0 {
-					ax := 0.0
-					switch v, _ := attr(*text, "text-anchor"); v {
-					case "end":
-						ax = 1
-					case "middle":
-						ax = 0.5
-					}
-					p.dc.SetFontFace(fontFace(st.bold, st.size*p.scale))
-					p.dc.SetColor(st.fill)
-					p.dc.DrawStringAnchored(chars.String(), num(*text, "x")*p.scale, num(*text, "y")*p.scale, ax, 0)
+					ax := map[string]float64{"end": 1, "middle": 0.5}[attrOf(*text, "text-anchor")]
+					p.drawString(chars.String(), num(*text, "x")*p.scale, num(*text, "y")*p.scale, ax, st.bold, st.size, st.fill)
 				}
 				text = nil
 			}
