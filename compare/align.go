@@ -188,11 +188,11 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 	if opts.Changed <= 0 {
 		opts.Changed = 10
 	}
-	ra, err := a.Store.Run(ctx, a.Run)
+	ra, rootA, err := a.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	rb, err := b.Store.Run(ctx, b.Run)
+	rb, rootB, err := b.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -201,14 +201,6 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 	}
 	rep := &Report{A: totals(a, ra), B: totals(b, rb)}
 	if err := levelTables(ctx, a, b, usesLevels(ra) && usesLevels(rb), rep); err != nil {
-		return nil, err
-	}
-	rootA, err := a.Store.Node(ctx, a.Run, 0)
-	if err != nil {
-		return nil, err
-	}
-	rootB, err := b.Store.Node(ctx, b.Run, 0)
-	if err != nil {
 		return nil, err
 	}
 	rep.Filtered = ra.Filter != "" || rb.Filter != ""

@@ -53,17 +53,23 @@ func benchTrace(b *testing.B) string {
 	return path
 }
 
-// BenchmarkAlign1M diffs two runs of a million nodes each.
-func BenchmarkAlign1M(b *testing.B) {
-	path := benchTrace(b)
-	st, err := trace.OpenReadOnly(path)
+// openBenchTrace opens the benchmarks' trace read-only until b ends.
+func openBenchTrace(b *testing.B) *trace.Store {
+	st, err := trace.OpenReadOnly(benchTrace(b))
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer st.Close()
+	b.Cleanup(func() { st.Close() })
+	return st
+}
+
+// BenchmarkAlign1M diffs two runs of a million nodes each.
+func BenchmarkAlign1M(b *testing.B) {
+	st := openBenchTrace(b)
 	ctx := context.Background()
 	b.ResetTimer()
 	var rep *Report
+	var err error
 	for i := 0; i < b.N; i++ {
 		if rep, err = Align(ctx, Side{st, 1}, Side{st, 2}, Options{}); err != nil {
 			b.Fatal(err)
@@ -75,12 +81,7 @@ func BenchmarkAlign1M(b *testing.B) {
 
 // BenchmarkCheck1M checks one run of a million nodes.
 func BenchmarkCheck1M(b *testing.B) {
-	path := benchTrace(b)
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	st := openBenchTrace(b)
 	ctx := context.Background()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -18,6 +18,17 @@ type Side struct {
 	Run   int64
 }
 
+// Open reads the side's run and its run node (node 0), where every walk
+// of two trees starts.
+func (s Side) Open(ctx context.Context) (trace.Run, trace.Node, error) {
+	r, err := s.Store.Run(ctx, s.Run)
+	if err != nil {
+		return r, trace.Node{}, err
+	}
+	n, err := s.Store.Node(ctx, s.Run, 0)
+	return r, n, err
+}
+
 // Key identifies a node among its siblings. Transpositions are not merged:
 // a node is known by the keys on its path from the run node.
 type Key struct {

@@ -147,19 +147,11 @@ func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*P
 	if err != nil {
 		return nil, err
 	}
-	ra, err := a.Store.Run(ctx, a.Run)
+	ra, topA, err := a.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
-	rb, err := b.Store.Run(ctx, b.Run)
-	if err != nil {
-		return nil, err
-	}
-	topA, err := a.Store.Node(ctx, a.Run, 0)
-	if err != nil {
-		return nil, err
-	}
-	topB, err := b.Store.Node(ctx, b.Run, 0)
+	rb, topB, err := b.Open(ctx)
 	if err != nil {
 		return nil, err
 	}
