@@ -17,7 +17,9 @@ import (
 //go:embed bench.fen
 var benchFENs string
 
-type benchRow struct {
+// variantTotals sums one variant's searches over a set of positions:
+// a row of bench and of compare.
+type variantTotals struct {
 	Variant   string  `json:"variant"`
 	Positions int     `json:"positions"`
 	Nodes     int64   `json:"nodes"`
@@ -26,8 +28,12 @@ type benchRow struct {
 	MaxQSPly  int     `json:"max_qs_ply"`
 	ElapsedMS int64   `json:"elapsed_ms"`
 	NPS       int64   `json:"nps"`
-	Ratio     float64 `json:"stockfish_ratio,omitempty"` // our nps / Stockfish's nps
-	Capped    int     `json:"capped"`                    // searches stopped by the node cap
+}
+
+type benchRow struct {
+	variantTotals
+	Ratio  float64 `json:"stockfish_ratio,omitempty"` // our nps / Stockfish's nps
+	Capped int     `json:"capped"`                    // searches stopped by the node cap
 }
 
 type benchJSON struct {
@@ -88,7 +94,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 	lim := engine.Limits{Depth: *depth, Nodes: *nodes}
 	var totalTime time.Duration
 	for _, o := range opts {
-		row := benchRow{Variant: o.Variant, Positions: len(positions)}
+		row := benchRow{variantTotals: variantTotals{Variant: o.Variant, Positions: len(positions)}}
 		s := engine.NewSearcher(o)
 		var elapsed time.Duration
 		for i := range positions {

@@ -42,16 +42,9 @@ type comparePos struct {
 
 // compareVariant sums one variant's searches.
 type compareVariant struct {
-	Variant    string  `json:"variant"`
-	Positions  int     `json:"positions"`
-	Nodes      int64   `json:"nodes"`
-	QSNodes    int64   `json:"qs_nodes"`
-	QSShare    float64 `json:"qs_share"`
-	MaxQSPly   int     `json:"max_qs_ply"`
-	TimeMS     int64   `json:"elapsed_ms"`
-	NPS        int64   `json:"nps"`
-	WithAnswer int     `json:"with_answer"` // positions with bm or am
-	Solved     int     `json:"solved"`
+	variantTotals
+	WithAnswer int `json:"with_answer"` // positions with bm or am
+	Solved     int `json:"solved"`
 	elapsed    time.Duration
 }
 
@@ -274,7 +267,7 @@ func compareSum(opts []engine.Options, rows []comparePos) []compareVariant {
 		if v.Nodes > 0 {
 			v.QSShare = float64(v.QSNodes) / float64(v.Nodes)
 		}
-		v.TimeMS = v.elapsed.Milliseconds()
+		v.ElapsedMS = v.elapsed.Milliseconds()
 		v.NPS = nps(v.Nodes, v.elapsed.Seconds())
 	}
 	return out
