@@ -128,25 +128,7 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 			if tc.value != nil {
 				v = tc.value(t, st, run, *victim)
 			}
-			db, err := sql.Open("sqlite3", path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			if _, err := db.Exec(tc.sql, victim.ID, v, run); err != nil {
-				t.Fatal(err)
-			}
-			rep, err := Run(ctx, st, run, Options{Max: 1000})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, got := range rep.Violations {
-				if got.Node == victim.ID && got.Rule == tc.rule {
-					t.Logf("found: node %d %v: %s: %s", got.Node, got.Path, got.Rule, got.Detail)
-					return
-				}
-			}
-			t.Errorf("damaged node %d (%s), want a %s violation there; got %d: %+v", victim.ID, tc.name, tc.rule, rep.Count, rep.Violations)
+			damageAndFind(t, st, path, run, *victim, v, tc.sql, tc.rule, " ("+tc.name+")")
 		})
 	}
 }
@@ -208,4 +190,30 @@ func FuzzRunOptions(f *testing.F) {
 			t.Errorf("%q: %s does not round-trip: %v, %s", options, got, err, again)
 		}
 	})
+}
+
+// damageAndFind runs query (its arguments: the victim's id, v, the run) on
+// the trace file, checks the run again and expects a violation of rule at
+// the victim.
+func damageAndFind(t *testing.T, st *trace.Store, path string, run int64, victim trace.Node, v int64, query, rule, what string) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(query, victim.ID, v, run); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), st, run, Options{Max: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, got := range rep.Violations {
+		if got.Node == victim.ID && got.Rule == rule {
+			t.Logf("found: node %d %v: %s: %s", got.Node, got.Path, got.Rule, got.Detail)
+			return
+		}
+	}
+	t.Errorf("damaged node %d%s, want a %s violation there; got %d: %+v", victim.ID, what, rule, rep.Count, rep.Violations)
 }

@@ -2,7 +2,6 @@ package check
 
 import (
 	"context"
-	"database/sql"
 	"strconv"
 	"testing"
 
@@ -143,25 +142,7 @@ func TestCheckFindsCorruptPruning(t *testing.T) {
 				t.Fatalf("clean trace: %v, %+v", err, rep)
 			}
 			victim, v := tc.victim(t, st, run)
-			db, err := sql.Open("sqlite3", path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			if _, err := db.Exec(tc.sql, victim.ID, v, run); err != nil {
-				t.Fatal(err)
-			}
-			rep, err := Run(ctx, st, run, Options{Max: 1000})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, got := range rep.Violations {
-				if got.Node == victim.ID && got.Rule == tc.rule {
-					t.Logf("found: node %d %v: %s: %s", got.Node, got.Path, got.Rule, got.Detail)
-					return
-				}
-			}
-			t.Errorf("damaged node %d, want a %s violation there; got %d: %+v", victim.ID, tc.rule, rep.Count, rep.Violations)
+			damageAndFind(t, st, path, run, victim, v, tc.sql, tc.rule, "")
 		})
 	}
 
