@@ -140,8 +140,15 @@ type frame struct {
 	realKids    int // children reached by a move, not a null move
 	lastKid     engine.Move
 	lastNeg     engine.Score // the last child's score, negated
-	exactBest   engine.Move  // last child whose negated score was the best so far
-	bestNeg     engine.Score
+	// The best move is derived from the children's bounds, not their
+	// scores alone: a fail-low child can tie the node's score and a PVS
+	// null-window fail-high can exceed it before its exact re-search.
+	exactKid    engine.Move  // last exact child with the highest negated score
+	exactNeg    engine.Score // its negated score
+	hasExact    bool
+	highKid     engine.Move // last child that failed high for this node (an upper bound below), highest first
+	highNeg     engine.Score
+	hasHigh     bool
 	stand       engine.Score
 	hasStand    bool
 	lastIndex   int // index of the last M record, -1 when none
@@ -182,9 +189,8 @@ type importer struct {
 	nextID      int64
 	stack       []frame
 	legal       []engine.MoveList // legal moves by stack depth, generated on demand
-	lastRoot    engine.Score
-	lastRootB   engine.Move
-	lastIter    int
+	cur         iteration         // the iteration whose roots are being read
+	done        iteration         // the last iteration known to have concluded
 	aborted     bool
 	limited     bool // Record.MaxNodes reached: end the run
 	skipping    bool // dropping the rest of a search that reached the limit
@@ -426,8 +432,7 @@ func (im *importer) position(text string) *StreamError {
 	im.engineNodes = -1
 	im.bestMove = ""
 	im.elapsed = 0
-	im.lastIter = 0
-	im.lastRoot, im.lastRootB = 0, engine.NoMove
+	im.cur, im.done = iteration{}, iteration{}
 	im.start = time.Now()
 	return nil
 }
@@ -607,6 +612,15 @@ func (im *importer) enter(b []byte) *StreamError {
 			iter = depth
 		}
 		fr.iteration = iter
+		if im.cur.roots > 0 && iter != im.cur.iter {
+			// Engines start an iteration only when the one before has
+			// concluded (Sunfish's driver finds that out by probing the
+			// next depth).
+			im.done = im.cur
+		}
+		if im.cur.roots == 0 || iter != im.cur.iter {
+			im.cur = iteration{iter: iter}
+		}
 	} else {
 		if string(f[0]) == "-" {
 			return im.fail("a node with no move below node %d: only roots have none (a null move is 0000)", parent.id)
@@ -811,12 +825,7 @@ func (im *importer) leave(b []byte) *StreamError {
 		}
 	}
 	if !hasBest {
-		switch {
-		case l.Cause == engine.CauseBeta:
-			l.Best = fr.lastKid
-		case l.Bound != engine.BoundUpper && fr.kids > 0 && fr.bestNeg == score && fr.exactBest != engine.NullMove:
-			l.Best = fr.exactBest
-		}
+		l.Best = fr.derivedBest(l.Cause, l.Bound, score)
 	}
 	if l.Searched < 0 {
 		l.Searched = fr.realKids
@@ -837,14 +846,86 @@ func (im *importer) leave(b []byte) *StreamError {
 		p.realKids++
 	}
 	p.lastKid, p.lastNeg = move, neg
-	if p.kids == 1 || neg >= p.bestNeg {
-		p.bestNeg, p.exactBest = neg, move
+	switch l.Bound {
+	case engine.BoundExact:
+		if !p.hasExact || neg >= p.exactNeg {
+			p.exactKid, p.exactNeg, p.hasExact = move, neg, true
+		}
+	case engine.BoundUpper:
+		if !p.hasHigh || neg >= p.highNeg {
+			p.highKid, p.highNeg, p.hasHigh = move, neg, true
+		}
 	}
 	if kind == engine.KindRoot {
-		im.lastRoot, im.lastRootB, im.lastIter = score, l.Best, iter
+		im.cur.add(iter, score, l.Bound, l.Best)
 	}
 	_ = id
 	return nil
+}
+
+// derivedBest is the best move of a node the engine named none for: the
+// child whose negated score equals the node's (docs/trace-protocol.md).
+// An exact child is preferred (the last one when PVS re-searched it); a
+// fail-high node may take the child that failed high; an exact node never
+// takes a child that failed low, nor a lower bound, whose score is no
+// node's value.
+func (fr *frame) derivedBest(cause engine.Cause, bound engine.Bound, score engine.Score) engine.Move {
+	var m engine.Move
+	switch {
+	case cause == engine.CauseBeta:
+		m = fr.lastKid
+	case bound == engine.BoundUpper:
+	case fr.hasExact && fr.exactNeg == score:
+		m = fr.exactKid
+	case bound == engine.BoundLower && fr.hasHigh && (fr.highNeg == score || !fr.hasExact || fr.exactNeg < score):
+		m = fr.highKid
+	}
+	if m == engine.NullMove {
+		return engine.NoMove // a null move is no move to play
+	}
+	return m
+}
+
+// iteration sums up the roots of one iteration of iterative deepening (its
+// aspiration or MTD probes) as the run reports it once it concluded.
+type iteration struct {
+	iter  int
+	roots int
+	// The last root's result, and the last exact and fail-high roots'
+	// (an MTD iteration has no exact root: its value is the bracket's
+	// lower bound, the last fail-high probe, which holds its best move).
+	last, exact, high rootResult
+}
+
+type rootResult struct {
+	ok    bool
+	score engine.Score
+	best  engine.Move
+	bound engine.Bound
+}
+
+func (it *iteration) add(iter int, score engine.Score, bound engine.Bound, best engine.Move) {
+	it.iter = iter
+	it.roots++
+	r := rootResult{ok: true, score: score, best: best, bound: bound}
+	it.last = r
+	switch bound {
+	case engine.BoundExact:
+		it.exact = r
+	case engine.BoundLower:
+		it.high = r
+	}
+}
+
+// result is the iteration's score and best move.
+func (it *iteration) result() (engine.Score, engine.Move) {
+	switch {
+	case it.exact.ok:
+		return it.exact.score, it.exact.best
+	case it.high.ok:
+		return it.high.score, it.high.best
+	}
+	return it.last.score, it.last.best
 }
 
 // standPat: "S eval".
@@ -990,8 +1071,16 @@ func (im *importer) finish(status trace.Status, cause error) {
 			}
 		}
 	}
+	// The run reports its last concluded iteration, as the engine's own
+	// info lines do: one that a later iteration followed, or the last one
+	// when the search ended on its own with an exact root score. A probe
+	// of an iteration cut short is no conclusion of the engine.
+	if status == trace.StatusComplete && im.cur.roots > 0 && im.cur.last.bound == engine.BoundExact {
+		im.done = im.cur
+	}
+	score, iterBest := im.done.result()
 	if best == engine.NoMove {
-		best = im.lastRootB
+		best = iterBest
 	}
 	// Close the nodes still open (a stream cut short or broken) before
 	// the run node, so the run node's score is that of the last root.
@@ -1008,7 +1097,7 @@ func (im *importer) finish(status trace.Status, cause error) {
 		runCause = engine.CauseStop
 	}
 	if len(im.stack) == 1 {
-		rec.Leave(engine.LeaveInfo{ID: 0, Score: im.lastRoot, Bound: engine.BoundExact, Cause: runCause, CutIndex: -1,
+		rec.Leave(engine.LeaveInfo{ID: 0, Score: score, Bound: engine.BoundExact, Cause: runCause, CutIndex: -1,
 			Best: best, Searched: im.stack[0].kids, Generated: im.stack[0].kids})
 		im.stack = im.stack[:0]
 	}
@@ -1019,7 +1108,7 @@ func (im *importer) finish(status trace.Status, cause error) {
 	if elapsed == 0 {
 		elapsed = time.Since(im.start)
 	}
-	res := trace.Result{Status: status, BestMove: best, Score: im.lastRoot, Depth: im.lastIter, Elapsed: elapsed}
+	res := trace.Result{Status: status, BestMove: best, Score: score, Depth: im.done.iter, Elapsed: elapsed}
 	if best != engine.NoMove {
 		res.PV = []engine.Move{best}
 	}

@@ -396,3 +396,141 @@ func TestMaxNodes(t *testing.T) {
 		}
 	}
 }
+
+// TestDerivedBest: the best move the engine did not name is the child whose
+// negated score is the node's, read through the children's bounds: a PVS
+// null-window fail-high is re-searched and the exact re-search is the best;
+// a fail-low child tying the score is never the best of an exact node.
+func TestDerivedBest(t *testing.T) {
+	stream := `HZT 1
+position startpos
+E - 3 -100 100 i=3
+E e2e4 2 -100 100
+L -10
+E d2d4 2 -11 -10
+L -10
+E g1f3 2 -11 -10
+L -40
+E g1f3 2 -100 -10
+L -15
+E c2c4 2 -16 -15
+L -15
+L 15
+E - 4 -100 100 i=4
+E e2e4 3 -100 100
+L -10
+E d2d4 3 -11 -10
+L -10
+L 10
+E - 5 50 60 i=5
+E e2e4 4 -60 -50
+L -70
+E d2d4 4 -60 -50
+L -80
+L 80
+end
+`
+	st := mustCreate(t)
+	runs, err := Import(context.Background(), st, strings.NewReader(stream), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]string{1: "g1f3", 7: "e2e4", 10: "d2d4"}
+	ctx := context.Background()
+	for id, best := range want {
+		n, err := st.Node(ctx, runs[0].RunID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.Kind != engine.KindRoot || n.Best.UCI() != best {
+			t.Errorf("root %d (%s, score %d, %s): best %s, want %s", id, n.Kind, n.Score, n.Bound, n.Best.UCI(), best)
+		}
+	}
+}
+
+// TestRunResult: a run reports its last concluded iteration, never the first
+// probe of the next one (Sunfish's MTD driver probes depth d+1 before it
+// knows depth d converged) nor the roots of an interrupted iteration.
+func TestRunResult(t *testing.T) {
+	// MTD-bi: null-window roots; depth 1 converges on the fail-high at
+	// 30, then one probe of depth 2 fails high at 43 and the search ends.
+	mtd := `HZT 1
+moves pseudo
+position startpos
+limits depth 1
+E - 1 -1 0 i=1
+E e2e4 0 0 1
+L -30
+L 30
+E - 1 30 31 i=1
+E d2d4 0 -31 -30
+L -20
+E e2e4 0 -31 -30
+L -30
+L 30
+E - 2 14 15 i=2
+E g1f3 1 -15 -14
+L -43
+L 43
+end best=e2e4
+`
+	// Aspiration: iteration 2 is cut short after a fail-high root.
+	cut := `HZT 1
+position startpos
+E - 1 -100 100 i=1
+E e2e4 0 -100 100
+L -20
+L 20
+E - 2 10 30 i=2
+E d2d4 1 -30 -10
+L -50
+L 50
+E - 2 10 200 i=2
+E d2d4 1 -200 -10
+`
+	// Complete: the last iteration's exact root concludes it.
+	full := `HZT 1
+position startpos
+E - 1 -100 100 i=1
+E e2e4 0 -100 100
+L -20
+L 20
+E - 2 -100 100 i=2
+E d2d4 1 -100 100
+L -25
+L 25
+end
+`
+	tests := []struct {
+		name, stream string
+		depth, score int
+		best         string
+	}{
+		{"mtd", mtd, 1, 30, "e2e4"},
+		{"cut", cut, 1, 20, "e2e4"},
+		{"complete", full, 2, 25, "d2d4"},
+	}
+	ctx := context.Background()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st := mustCreate(t)
+			runs, _ := Import(ctx, st, strings.NewReader(tc.stream), Options{})
+			if len(runs) != 1 {
+				t.Fatalf("runs %+v", runs)
+			}
+			run, err := st.Run(ctx, runs[0].RunID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root, err := st.Node(ctx, run.ID, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run.Depth != tc.depth || run.Score != tc.score || run.BestMove != tc.best || int(root.Score) != tc.score ||
+				root.Best.UCI() != tc.best || runs[0].BestMove != tc.best {
+				t.Errorf("run depth %d score %d best %s, run node score %d best %s, result best %s; want depth %d score %d best %s",
+					run.Depth, run.Score, run.BestMove, root.Score, root.Best.UCI(), runs[0].BestMove, tc.depth, tc.score, tc.best)
+			}
+		})
+	}
+}
