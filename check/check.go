@@ -904,10 +904,10 @@ func (c *checker) runTotals() {
 		return
 	}
 	if c.rows != r.Rows {
-		c.violate(0, RuleSize, "the run lists %d rows, the file holds %d", r.Rows, c.rows)
+		c.violate(0, RuleSize, "the run lists %s rows, the file holds %s", engine.Commas(r.Rows), engine.Commas(c.rows))
 	}
 	if c.rootEnd != r.Nodes {
-		c.violate(0, RuleSize, "the run visited %d nodes, its run node's subtree holds %d", r.Nodes, c.rootEnd)
+		c.violate(0, RuleSize, "the run visited %s nodes, its run node's subtree holds %s", engine.Commas(r.Nodes), engine.Commas(c.rootEnd))
 	}
 	if c.qsRows != r.QSNodes {
 		c.violate(0, RuleSize, "the run counts %d QS nodes, the file holds %d", r.QSNodes, c.qsRows)

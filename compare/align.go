@@ -550,7 +550,7 @@ func describePair(a, b trace.Node, ids bool) Difference {
 		add("moves", "moves generated/searched A %d/%d, B %d/%d", a.Generated, a.Searched, b.Generated, b.Searched)
 	}
 	if a.SubtreeSize != b.SubtreeSize {
-		add("size", "subtree A %d nodes, B %d", a.SubtreeSize, b.SubtreeSize)
+		add("size", "subtree A %s nodes, B %s", engine.Commas(a.SubtreeSize), engine.Commas(b.SubtreeSize))
 	}
 	if ids && a.ID != b.ID {
 		// True of every node after the first difference: listed last,

@@ -152,7 +152,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 		}
 		fmt.Fprintf(w, "%-10s %12d %12d %5.1f%% %6d %9d %10d %7d %7s\n", r.Variant, r.Nodes, r.QSNodes, 100*r.QSShare, r.MaxQSPly, r.ElapsedMS, r.NPS, r.Capped, ratio)
 	}
-	fmt.Fprintf(w, "\ntotal: %d nodes, %d nps\n", out.TotalNodes, out.TotalNPS)
+	fmt.Fprintf(w, "\ntotal: %s nodes, %s nps\n", engine.Commas(out.TotalNodes), engine.Commas(out.TotalNPS))
 	if out.Stockfish != "" {
 		fmt.Fprintf(w, "stockfish (%s, 1 thread, %s per position): %d nps\n", out.Stockfish, *sfTime, out.StockfishNPS)
 	} else {

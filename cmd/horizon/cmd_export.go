@@ -161,7 +161,7 @@ is written whole or not at all.`,
 		if err != nil {
 			return err
 		}
-		what = fmt.Sprintf("icicle of node %d (%d nodes)", top.ID, top.SubtreeSize)
+		what = fmt.Sprintf("icicle of node %d (%s nodes)", top.ID, engine.Commas(top.SubtreeSize))
 	case export.HTML:
 		var read atomic.Int64
 		opts := export.HTMLOptions{Width: export.DefaultHTMLWidth, Depth: *depth, Progress: &read}
@@ -176,7 +176,7 @@ is written whole or not at all.`,
 		if err != nil {
 			return err
 		}
-		what = fmt.Sprintf("page of node %d (%d nodes)", top.ID, top.SubtreeSize)
+		what = fmt.Sprintf("page of node %d (%s nodes)", top.ID, engine.Commas(top.SubtreeSize))
 	default:
 		stop := rowsProgress(e.stderr, fmt.Sprintf("reading node %d's subtree", top.ID), &rows, 0)
 		g, err := export.Build(e.ctx, src, r, top, export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir})
@@ -184,7 +184,7 @@ is written whole or not at all.`,
 		if err != nil {
 			return err
 		}
-		what = fmt.Sprintf("node %d: %d of %d nodes shown, %d summaries", top.ID, len(g.Nodes), top.SubtreeSize, len(g.Summaries))
+		what = fmt.Sprintf("node %d: %d of %s nodes shown, %d summaries", top.ID, len(g.Nodes), engine.Commas(top.SubtreeSize), len(g.Summaries))
 		if f == export.JSON {
 			err = g.WriteJSON(dst)
 		} else {

@@ -86,7 +86,7 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 		if !asJSON {
 			printTraceRun(e.stdout, j)
 			if r.EngineNodes >= 0 && r.EngineNodes != r.Nodes {
-				fmt.Fprintf(e.stderr, "horizon: run %d: the engine counted %d nodes, its stream holds %d\n", r.RunID, r.EngineNodes, r.Nodes)
+				fmt.Fprintf(e.stderr, "horizon: run %d: the engine counted %s nodes, its stream holds %s\n", r.RunID, engine.Commas(r.EngineNodes), engine.Commas(r.Nodes))
 			} else if r.EngineNodes >= 0 {
 				fmt.Fprintf(e.stdout, "  %s counted %s nodes itself; the stream holds as many\n\n", r.Engine, engine.Commas(r.EngineNodes))
 			}
