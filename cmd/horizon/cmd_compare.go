@@ -95,11 +95,10 @@ their times include the recording).`,
 			return err
 		}
 		defer st.Close()
-		// A trace of a runaway search fills the disk (about 34 bytes a
-		// node): cap each recorded search as 'horizon trace' does.
+		// A trace of a runaway search fills the disk: compareOne caps each
+		// recorded search as 'horizon trace' does.
 		if lim.Nodes == 0 || lim.Nodes > defaultMaxNodes {
-			lim.Nodes = defaultMaxNodes
-			fmt.Fprintf(e.stderr, "horizon compare: --trace caps each search at %d nodes (set --nodes to change it)\n", defaultMaxNodes)
+			fmt.Fprintf(e.stderr, "horizon compare: --trace caps each search at %s nodes (set --nodes to change it)\n", engine.Commas(defaultMaxNodes))
 		}
 		if jobsSet(fs) && *jobs > 1 {
 			fmt.Fprintln(e.stderr, "horizon compare: --trace records one search at a time; --jobs ignored")
@@ -217,13 +216,13 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 	if st == nil {
 		res = s.Search(ctx, p.Pos.Copy(), lim, nil)
 	} else {
-		ro := trace.RecordOptions{}
+		ro := trace.RecordOptions{MaxNodes: defaultMaxNodes}
 		rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: p.FEN, Variant: o.Variant, Options: o.JSON(),
 			Limits: limitsJSON(lim, ro), Version: version()}, ro)
 		if err != nil {
 			return comparePos{}, err
 		}
-		res = s.Search(rec.Context(), p.Pos.Copy(), lim, rec)
+		res = s.Search(rec.Context(), p.Pos.Copy(), ro.Limit(lim), rec)
 		if err := rec.FinishSearch(res); err != nil {
 			return comparePos{}, err
 		}

@@ -16,8 +16,29 @@ type hotspotsRunJSON struct {
 	Hotspots []hotspotJSON `json:"hotspots"`
 }
 
+// hotspotOrders are the rankings --by takes, the default first: the one
+// list the usage line, the flag's help and its error are made from.
+var hotspotOrders = []struct {
+	name  string
+	order trace.HotspotOrder
+}{
+	{"size", trace.HotspotBySize},
+	{"qs", trace.HotspotQS},
+	{"chain", trace.HotspotChains},
+	{"growth", trace.HotspotByGrowth},
+}
+
+// hotspotOrderNames is the --by values joined by sep.
+func hotspotOrderNames(sep string) string {
+	var names []string
+	for _, o := range hotspotOrders {
+		names = append(names, o.name)
+	}
+	return strings.Join(names, sep)
+}
+
 func runHotspots(e *env, args []string) error {
-	fs := newFlags(e, "hotspots", "FILE [--run N] [--by size|growth] [--limit N] [--json]",
+	fs := newFlags(e, "hotspots", "FILE [--run N] [--by "+hotspotOrderNames("|")+"] [--limit N] [--json]",
 		`Lists where a run's tree explodes. --by size (the default) ranks the biggest
 growth whatever its cause by the number of nodes below: QS trees (a QS root, where
 a quiescence search began, with its subtree) and extension chains. An extension
@@ -42,17 +63,14 @@ before chains were ranked get them from a scan of the run's rows.`,
 	if err != nil {
 		return err
 	}
-	order := trace.HotspotBySize
-	switch *by {
-	case "size":
-	case "growth":
-		order = trace.HotspotByGrowth
-	case "qs":
-		order = trace.HotspotQS
-	case "chain":
-		order = trace.HotspotChains
-	default:
-		return usagef("--by %q: want size, qs, chain or growth", *by)
+	order, known := trace.HotspotBySize, false
+	for _, o := range hotspotOrders {
+		if o.name == *by {
+			order, known = o.order, true
+		}
+	}
+	if !known {
+		return usagef("--by %q: want one of %s", *by, hotspotOrderNames(", "))
 	}
 	if *limit <= 0 {
 		return usagef("--limit %d: want a positive number", *limit)

@@ -68,6 +68,7 @@ iteration, then the best move. Every engine switch (see the flags below) can be
 set on top of a variant's preset. Searches are deterministic: the same position,
 variant, switches and limits visit the same tree, node for node.`,
 		"horizon search --fen startpos --depth 6",
+		"horizon search --fen startpos --movetime 500ms",
 		"horizon search --fen '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1' --depth 5 --qs captures,see",
 		"horizon search --epd testdata/wacnew.epd --depth 4 --qs see --json")
 	fen := fs.String("fen", "", "position as FEN ('startpos' for the initial position)")

@@ -172,7 +172,6 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 		positions = keep
 	}
 	rec := trace.RecordOptions{MaxNodes: *maxNodes, MaxBytes: maxBytes, LastIterationOnly: *lastIter}
-	lim = rec.Limit(lim)
 	if *under != "" {
 		rec.Under = strings.FieldsFunc(*under, func(r rune) bool { return r == ',' || r == ' ' })
 	}
@@ -242,6 +241,9 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 	return nil
 }
 
+// limitsJSON is a run's recorded limits: the user's (lim, not yet capped by
+// the recorder) and the recorder's own cap, each under its own name, so a
+// run never claims a node limit nobody asked for.
 func limitsJSON(lim engine.Limits, rec trace.RecordOptions) string {
 	b, _ := json.Marshal(map[string]any{
 		"depth": lim.Depth, "nodes": lim.Nodes, "movetime_ms": lim.MoveTime.Milliseconds(),
@@ -290,6 +292,9 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 	s.OnIteration = func(it engine.IterationInfo) { iter.Store(int64(it.Depth + 1)) }
 	stopProgress := startProgress(e.stderr, label, o.Variant, rec, &iter, quiet)
 	var res engine.Result
+	// The search stops at the recorder's node cap itself (see
+	// RecordOptions.Limit); the run records the user's limits.
+	lim = ro.Limit(lim)
 	if qsOnly {
 		q := s.Quiesce(rec.Context(), pos, -engine.Infinity, engine.Infinity, lim, rec)
 		res = engine.Result{Score: q.Score, PV: q.PV, Stats: q.Stats, Elapsed: q.Elapsed, Stopped: q.Stopped}

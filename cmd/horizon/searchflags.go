@@ -16,17 +16,22 @@ type searchFlags struct {
 	depth    int
 	nodes    int64
 	movetime time.Duration
+	defDepth int // the depth searched when no limit is given
 	fs       *flag.FlagSet
 	switches map[string]*string
 }
 
-// addSearchFlags registers the shared flags; defQS is the default --qs.
+// addSearchFlags registers the shared flags; defQS is the default --qs and
+// defDepth the depth searched when the user gives no limit at all.
 func addSearchFlags(fs *flag.FlagSet, defQS string, defDepth int) *searchFlags {
-	sf := &searchFlags{fs: fs, switches: map[string]*string{}}
+	sf := &searchFlags{fs: fs, defDepth: defDepth, switches: map[string]*string{}}
 	fs.StringVar(&sf.qs, "qs", defQS, "QS variant(s), comma-separated; 'horizon variants' lists them")
-	fs.IntVar(&sf.depth, "depth", defDepth, "search depth in plies (iterations of iterative deepening)")
-	fs.Int64Var(&sf.nodes, "nodes", 0, "stop the search after this many nodes (0 = no limit)")
-	fs.Var((*durationFlag)(&sf.movetime), "movetime", "stop the search after this `duration`, like 5s or 500ms (0 = no limit)")
+	// The default depth is not the flag's default: a --nodes or --movetime
+	// given alone must not be cut short by a depth the user never asked for.
+	fs.IntVar(&sf.depth, "depth", 0, fmt.Sprintf("search depth in plies (iterations of iterative deepening); "+
+		"with no --depth, --nodes or --movetime: %d. Limits given together stop the search at the first reached", defDepth))
+	fs.Int64Var(&sf.nodes, "nodes", 0, "stop the search after this many nodes (alone: no depth limit)")
+	fs.Var((*durationFlag)(&sf.movetime), "movetime", "stop the search after this `duration`, like 5s or 500ms (alone: no depth limit)")
 	for _, spec := range engine.OptionSpecs() {
 		v := new(string)
 		sf.switches[spec.Name] = v
@@ -79,18 +84,26 @@ func (sf *searchFlags) options() ([]engine.Options, error) {
 	return opts, nil
 }
 
-// limits returns the search limits, checking them.
+// limits returns the search limits the user asked for, checking them. The
+// default depth applies only when no limit at all is given: a node or time
+// limit alone searches as deep as it lets.
 func (sf *searchFlags) limits() (engine.Limits, error) {
-	if sf.depth < 0 || sf.depth >= engine.MaxPly {
-		return engine.Limits{}, usagef("--depth %d: want 1 to %d (0 for no depth limit)", sf.depth, engine.MaxPly-1)
+	given := map[string]bool{}
+	sf.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if given["depth"] && (sf.depth < 1 || sf.depth >= engine.MaxPly) {
+		return engine.Limits{}, usagef("--depth %d: want 1 to %d (for no depth limit give --nodes or --movetime alone)", sf.depth, engine.MaxPly-1)
 	}
-	if sf.nodes < 0 {
+	if given["nodes"] && sf.nodes < 1 {
 		return engine.Limits{}, usagef("--nodes %d: want a positive number", sf.nodes)
 	}
-	if sf.depth == 0 && sf.nodes == 0 && sf.movetime == 0 {
-		return engine.Limits{}, usagef("no limit: give --depth, --nodes or --movetime")
+	if given["movetime"] && sf.movetime <= 0 {
+		return engine.Limits{}, usagef("--movetime %s: want a positive duration", sf.movetime)
 	}
-	return engine.Limits{Depth: sf.depth, Nodes: sf.nodes, MoveTime: sf.movetime}, nil
+	lim := engine.Limits{Depth: sf.depth, Nodes: sf.nodes, MoveTime: sf.movetime}
+	if lim == (engine.Limits{}) {
+		lim.Depth = sf.defDepth
+	}
+	return lim, nil
 }
 
 // durationFlag is a time.Duration flag whose error teaches the format: a

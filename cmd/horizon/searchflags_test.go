@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// TestSearchLimits checks the one rule for limits every searching command
+// shares: the default depth applies only when no limit is given, so a time
+// or node limit alone is never cut short by a depth nobody asked for.
+func TestSearchLimits(t *testing.T) {
+	cases := []struct {
+		args    []string
+		want    engine.Limits
+		wantErr string
+	}{
+		{nil, engine.Limits{Depth: 6}, ""},
+		{[]string{"--depth", "3"}, engine.Limits{Depth: 3}, ""},
+		{[]string{"--movetime", "500ms"}, engine.Limits{MoveTime: 500 * time.Millisecond}, ""},
+		{[]string{"--nodes", "400000"}, engine.Limits{Nodes: 400000}, ""},
+		{[]string{"--nodes", "9", "--movetime", "1s"}, engine.Limits{Nodes: 9, MoveTime: time.Second}, ""},
+		{[]string{"--depth", "8", "--nodes", "9"}, engine.Limits{Depth: 8, Nodes: 9}, ""},
+		{[]string{"--depth", "0"}, engine.Limits{}, "--depth 0: want 1 to"},
+		{[]string{"--depth", "0", "--nodes", "5"}, engine.Limits{}, "--depth 0: want 1 to"},
+		{[]string{"--depth", "128"}, engine.Limits{}, "--depth 128"},
+		{[]string{"--nodes", "0"}, engine.Limits{}, "--nodes 0: want a positive number"},
+		{[]string{"--movetime", "0s"}, engine.Limits{}, "--movetime 0s: want a positive duration"},
+	}
+	for _, c := range cases {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		sf := addSearchFlags(fs, "see", 6)
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		lim, err := sf.limits()
+		switch {
+		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+			t.Errorf("%v: error %v, want one saying %q", c.args, err, c.wantErr)
+		case c.wantErr == "" && err != nil:
+			t.Errorf("%v: %v", c.args, err)
+		case c.wantErr == "" && lim != c.want:
+			t.Errorf("%v: limits %+v, want %+v", c.args, lim, c.want)
+		}
+	}
+}
+
+// TestLimitAloneIsNotCapped runs the commands that take --nodes: a node
+// limit alone must stop the search (not the default depth, which ends
+// these searches far sooner), and a trace must record the user's limits
+// apart from the recorder's own node cap.
+func TestLimitAloneIsNotCapped(t *testing.T) {
+	code, out, errOut := runCLI(t, "", "search", "--fen", "startpos", "--nodes", "150000", "--json")
+	if code != 0 {
+		t.Fatalf("search: exit %d: %s", code, errOut)
+	}
+	var s struct {
+		Depth   int    `json:"depth"`
+		Nodes   int64  `json:"nodes"`
+		Stopped string `json:"stopped"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Stopped != engine.StopNodes.String() || s.Nodes < 150000 {
+		t.Errorf("search --nodes 150000 stopped %q at depth %d after %d nodes; want the node limit", s.Stopped, s.Depth, s.Nodes)
+	}
+
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args      []string
+		nodes     float64
+		stoppedBy string
+	}{
+		{[]string{"--nodes", "150000"}, 150000, "nodes"},
+		{[]string{"--depth", "2"}, 0, ""},
+	} {
+		file := filepath.Join(dir, strings.Join(c.args, "")+".trace")
+		args := append([]string{"trace", "--fen", "startpos", "--qs", "see", "--json", "-o", file}, c.args...)
+		if code, _, errOut := runCLI(t, "", args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		st, err := trace.Open(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := st.Run(t.Context(), 1)
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lim map[string]any
+		if err := json.Unmarshal([]byte(r.Limits), &lim); err != nil {
+			t.Fatal(err)
+		}
+		if lim["nodes"] != c.nodes || lim["max_nodes"] != float64(defaultMaxNodes) {
+			t.Errorf("%v: recorded limits %s; want nodes %v and the recorder's cap as max_nodes", c.args, r.Limits, c.nodes)
+		}
+		if c.stoppedBy == "nodes" && (r.Nodes < 150000 || r.Depth <= 5) {
+			t.Errorf("%v: the run stopped at depth %d after %d nodes; want the node limit", c.args, r.Depth, r.Nodes)
+		}
+	}
+}
