@@ -50,9 +50,19 @@ func (o *HTMLOptions) read(n int) {
 
 // DefaultHTMLWidth is the default merge resolution of a page: ten times a
 // 1,600-pixel chart, so that a node can be zoomed ten times before the
-// nodes merged below it would be wider than a pixel on screen. A page of
-// a million-node run at this resolution is about a megabyte.
+// nodes merged below it would be wider than a pixel on screen.
 const DefaultHTMLWidth = 16000
+
+// A page's size: HTMLPageBytes of script and styles, then at most
+// HTMLNodeBytes for each node it draws and each run of narrow neighbours it
+// merges. What it draws depends on the tree's shape and the width, not on
+// the node count: every node at least 1/Width of the top's subtree wide,
+// at most Width of them on a level. A bushy tree of millions of nodes can
+// draw fewer than a deep, narrow one of a hundred thousand.
+const (
+	HTMLPageBytes = 32 << 10
+	HTMLNodeBytes = 200
+)
 
 func (o *HTMLOptions) defaults() {
 	if o.Width <= 0 {

@@ -311,3 +311,43 @@ func TestHTMLFilteredTrace(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLPageSize holds the page to the size export's help states:
+// HTMLPageBytes, then at most HTMLNodeBytes per drawn node or merged run,
+// for bushy and narrow trees and for widths that draw few nodes or all.
+func TestHTMLPageSize(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "size.trace")
+	recordSearch(t, path, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "captures", 2)
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	for _, width := range []int{100, 1600, 1 << 20} {
+		run, top, err := Resolve(ctx, st, Selection{Node: 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := BuildPage(ctx, st, run, top, HTMLOptions{Width: width, Depth: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page bytes.Buffer
+		if err := d.WritePage(&page); err != nil {
+			t.Fatal(err)
+		}
+		s := d.Sides[0]
+		drawn := len(s.Nodes.ID) + len(s.Merged.Parent)
+		if limit := HTMLPageBytes + HTMLNodeBytes*drawn; page.Len() > limit {
+			t.Errorf("width %d: page of %d drawn nodes and merged runs is %d bytes, over the %d the help states",
+				width, drawn, page.Len(), limit)
+		}
+		if script := len(pageCSS) + len(pageJS); script > HTMLPageBytes || script < HTMLPageBytes/2 {
+			t.Errorf("script and styles are %d bytes; the help states %d", script, HTMLPageBytes)
+		}
+		t.Logf("width %d: %d nodes, %d drawn, %d bytes (%.0f per drawn)", width, top.SubtreeSize, drawn, page.Len(),
+			float64(page.Len()-HTMLPageBytes)/float64(drawn))
+	}
+}

@@ -18,7 +18,7 @@ import (
 
 func runExport(e *env, args []string) error {
 	fs := newFlags(e, "export", `FILE [--run N] [--node ID | --path "e4 e5 Nf3"] [--depth D] [--max-nodes N] [--qs-only] [--format dot|svg|png|json|icicle|html] [--rankdir TB|LR] [-o OUT]`,
-		`Draws a subtree of a recorded search as a diagram. By default the subtree is
+		fmt.Sprintf(`Draws a subtree of a recorded search as a diagram. By default the subtree is
 the last iteration of the file's last run; --node or --path (moves in SAN or
 UCI, from the last iteration's root, or from --node) pick another.
 
@@ -26,7 +26,7 @@ The graph formats (dot, svg, png, json) keep at most --max-nodes tree nodes:
 children are kept by principal variation first, then by subtree size, so the
 part of the tree where the search spent its nodes stays visible. The children
 of a shown node that do not fit are collapsed into one summary node
-("+12,345 nodes in 23 moves, 97% QS, max QS ply 9"): nothing is dropped
+("+12,345 nodes in 23 moves, 97%% QS, max QS ply 9"): nothing is dropped
 silently. Boxes are full-width nodes, ellipses QS nodes; colours and borders
 tell fail high / beta cutoff, stand-pat cutoff, exact score and fail low; the
 principal variation is bold; edges are labelled with the move's place in the
@@ -46,12 +46,16 @@ fields and board on click or hover, the biggest QS trees and extension chains,
 and a search by move path. It fetches nothing. Nodes narrower than a pixel of
 a chart --width pixels wide are merged as in the icicle, and not read below;
 for html --width defaults to 16000 (ten times a 1600-pixel screen), so nodes
-stay apart until a node is zoomed ten times. A run of a million nodes makes a
-page of about a megabyte.
+stay apart until a node is zoomed ten times. The page's size depends on how
+many nodes it draws, not on the subtree's node count: %d KB of script, then
+up to %d bytes for each node at least 1/width of the subtree wide and each
+run of merged ones (about width of them a level at most). At the default
+width a bushy subtree of a million nodes draws a few thousand (1 to 2 MB); a
+deep, narrow one of 100,000 nodes can draw as many.
 
 The format defaults to the output file's extension (.dot/.gv, .svg, .png,
 .json, .html), else dot. Output goes to standard output unless -o is given; a file
-is written whole or not at all.`,
+is written whole or not at all.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes),
 		"horizon export sample.trace -o tree.svg",
 		`horizon export sample.trace --path "Qg6 hxg6" --max-nodes 60 --rankdir LR -o line.png`,
 		"horizon export sample.trace --node 0 --format icicle -o map.svg",
