@@ -2,7 +2,6 @@ package check
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -919,11 +918,8 @@ func (c *checker) runTotals() {
 // was played from, and "last_move"; 'horizon trace --qs-only' writes them),
 // so that a QS that reads the last move is checked against the same one.
 func lastMoveHistory(r trace.Run) (*engine.Position, bool) {
-	var lim struct {
-		LMPos    string `json:"lmpos"`
-		LastMove string `json:"last_move"`
-	}
-	if json.Unmarshal([]byte(r.Limits), &lim) != nil || lim.LMPos == "" || lim.LastMove == "" {
+	lim, err := r.SearchLimits()
+	if err != nil || lim.LMPos == "" || lim.LastMove == "" {
 		return nil, false
 	}
 	pos, err := engine.ParseFEN(lim.LMPos)

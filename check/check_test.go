@@ -133,65 +133,6 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 	}
 }
 
-func TestRunOptions(t *testing.T) {
-	want := tracetest.VariantOptions(t, "threshold")
-	want.QSLevels = 6
-	typed := `{"variant":"threshold","qs-levels":6,"tt":false,"stand-pat":true,"qs-moves":"captures"}`
-	strs := `{"variant":"threshold","qs-levels":"6","tt":"false"}`
-	for _, tc := range []struct {
-		name, options, variant string
-		want                   engine.Options
-		err                    bool
-	}{
-		{"String form", want.String(), "threshold", want, false},
-		{"JSON, typed values", typed, "threshold", want, false},
-		{"JSON, string values", strs, "threshold", want, false},
-		{"none recorded", "{}", "see", func() engine.Options { o, _ := engine.VariantOptions("see"); return o }(), false},
-		{"unknown switch", `{"variant":"see","warp":"9"}`, "see", engine.Options{}, true},
-		{"bad value", `{"variant":"see","qs-levels":"many"}`, "see", engine.Options{}, true},
-		{"unknown variant", "", "nosuch", engine.Options{}, true},
-		{"broken JSON", `{"variant":`, "see", engine.Options{}, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := RunOptions(trace.Run{Options: tc.options, Variant: tc.variant})
-			if tc.err {
-				if err == nil {
-					t.Fatalf("got %v, want an error", got)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.String() != tc.want.String() {
-				t.Errorf("got  %s\nwant %s", got, tc.want)
-			}
-		})
-	}
-}
-
-// FuzzRunOptions: any recorded options text either fails with an error or
-// gives options that survive a round trip through Options.String.
-func FuzzRunOptions(f *testing.F) {
-	o, _ := engine.VariantOptions("threshold")
-	f.Add(o.String(), "threshold")
-	f.Add(`{"variant":"see","qs-levels":3,"tt":false}`, "see")
-	f.Add(`{"variant":"see","qs-levels":"3"}`, "")
-	f.Add("{}", "unified")
-	f.Add("", "none")
-	f.Add(`{"variant":["x"]}`, "see")
-	f.Fuzz(func(t *testing.T, options, variant string) {
-		got, err := RunOptions(trace.Run{Options: options, Variant: variant})
-		if err != nil {
-			return
-		}
-		again, err := RunOptions(trace.Run{Options: got.String()})
-		if err != nil || again.String() != got.String() {
-			t.Errorf("%q: %s does not round-trip: %v, %s", options, got, err, again)
-		}
-	})
-}
-
 // damageAndFind runs query (its arguments: the victim's id, v, the run) on
 // the trace file, checks the run again and expects a violation of rule at
 // the victim.

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/horizonqs/horizon/engine"
@@ -22,11 +21,8 @@ type foreignRules struct {
 }
 
 func newForeignRules(r trace.Run) *foreignRules {
-	var o struct {
-		Moves string `json:"moves"`
-	}
-	json.Unmarshal([]byte(r.Options), &o) // a run without the key is legal-move
-	return &foreignRules{pseudo: o.Moves == "pseudo", failHard: r.FailHard}
+	d, _ := r.Declared() // a run without the key is legal-move
+	return &foreignRules{pseudo: d.Moves == "pseudo", failHard: r.FailHard}
 }
 
 // skipped says which rules are not applied and why.

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -38,4 +39,69 @@ func (r Run) SearchOptions() (*engine.Options, error) {
 		}
 	}
 	return &o, nil
+}
+
+// Limits are the limits a run was searched with and how the search was
+// asked for, as the recorders store them (runs.limits, JSON): 'horizon
+// trace' writes the first group, a QS-only run adds the second, the UCI
+// front end the third, and an imported or other engine's run its go
+// command. A key a recorder did not write is the zero value.
+type Limits struct {
+	Depth         int    `json:"depth"`          // iterative deepening's last depth; 0: none
+	Nodes         int64  `json:"nodes"`          // the search's node limit; 0: none
+	MoveTimeMS    int64  `json:"movetime_ms"`    // the search's time limit; 0: none
+	MaxNodes      int64  `json:"max_nodes"`      // the recorder's node cap (RecordOptions.MaxNodes)
+	LastIteration bool   `json:"last_iteration"` // only the last iteration was kept
+	Under         string `json:"under"`          // the recording filter's move path, "" for none
+
+	// A QS-only run ('horizon trace --qs-only'): the move that led to the
+	// position and the position it was played from (a QS may read it).
+	QSOnly   bool   `json:"qs_only"`
+	LastMove string `json:"last_move"` // UCI
+	LMPos    string `json:"lmpos"`     // FEN
+
+	// A run traced through 'horizon uci': how the GUI got there.
+	Source        string   `json:"source"`   // "uci"
+	Position      string   `json:"position"` // "startpos" or the GUI's FEN
+	Moves         []string `json:"moves"`    // the GUI's moves after it
+	Go            string   `json:"go"`       // the go command (also another engine's)
+	TargetMS      int64    `json:"target_ms"`
+	Infinite      bool     `json:"infinite"`
+	Ponder        bool     `json:"ponder"`
+	TraceMaxNodes int64    `json:"trace_max_nodes"`
+}
+
+// SearchLimits returns the run's limits, typed. Empty limits are the zero
+// Limits; limits that are not a JSON object of these keys' types are an
+// error naming the run.
+func (r Run) SearchLimits() (Limits, error) {
+	var l Limits
+	text := strings.TrimSpace(r.Limits)
+	if text == "" {
+		return l, nil
+	}
+	if err := json.Unmarshal([]byte(text), &l); err != nil {
+		return Limits{}, fmt.Errorf("run %d: limits %q: %v", r.ID, text, err)
+	}
+	return l, nil
+}
+
+// EngineDeclared is what another engine's stream declared about its
+// search (runs.options of a run with runs.engine set): its move generation
+// and its scores. Horizon's own runs have engine.Options instead.
+type EngineDeclared struct {
+	Moves  string `json:"moves"`  // "legal" or "pseudo" (king-capture engines); "" = legal
+	Scores string `json:"scores"` // "soft" or "hard"
+}
+
+// Declared returns what another engine's run declared; ok is false for
+// Horizon's own runs (see SearchOptions) and for options that do not read.
+func (r Run) Declared() (d EngineDeclared, ok bool) {
+	if r.Engine == "" {
+		return d, false
+	}
+	if json.Unmarshal([]byte(r.Options), &d) != nil {
+		return EngineDeclared{}, false
+	}
+	return d, true
 }

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -297,14 +296,13 @@ func (m *Model) filterLabel(f filter) string {
 }
 
 // usesLevels reports whether the run's QS has levels (the threshold
-// scheme), so the tree shows them. The run's options (JSON or the older
-// text form) say so through engine.Options.UsesLevels; a run whose options
-// cannot be read falls back to its variant's name.
+// scheme), so the tree shows them: the run's engine.Options say so
+// (trace.Run.SearchOptions, UsesLevels), never its variant's name. Another
+// engine's run has no Horizon options; a run whose options cannot be read
+// shows no levels (its nodes' qs_level stays in the details).
 func usesLevels(r trace.Run) bool {
-	if o, err := check.RunOptions(r); err == nil {
-		return o.UsesLevels()
-	}
-	return r.Variant == "threshold"
+	o, err := r.SearchOptions()
+	return err == nil && o != nil && o.UsesLevels()
 }
 
 func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCols]bool, r ref, isCursor, focused bool, levels bool) {

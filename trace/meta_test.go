@@ -1,0 +1,181 @@
+package trace
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+func presetOf(t testing.TB, name string) engine.Options {
+	t.Helper()
+	o, err := engine.VariantOptions(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func TestSearchOptions(t *testing.T) {
+	want := presetOf(t, "threshold")
+	want.QSLevels = 6
+	capLevels := presetOf(t, "captures")
+	capLevels.QSLevels = 3
+	thrNoLevels := presetOf(t, "threshold")
+	thrNoLevels.QSLevels = 0
+	noTT := want
+	noTT.TT = false
+	typed := `{"variant":"threshold","qs-levels":6,"tt":false,"stand-pat":true,"qs-moves":"captures"}`
+	strs := `{"variant":"threshold","qs-levels":"6","tt":"false"}`
+	for _, tc := range []struct {
+		name, options, variant, engine string
+		want                           *engine.Options
+		levels                         bool
+		err                            bool
+	}{
+		{"String form", want.String(), "threshold", "", &want, true, false},
+		{"JSON, typed values", typed, "threshold", "", &noTT, true, false},
+		{"JSON, string values", strs, "threshold", "", &noTT, true, false},
+		{"captures with levels", capLevels.JSON(), "captures", "", &capLevels, true, false},
+		{"threshold without levels", thrNoLevels.JSON(), "threshold", "", &thrNoLevels, false, false},
+		{"none recorded", "{}", "see", "", func() *engine.Options { o := presetOf(t, "see"); return &o }(), false, false},
+		{"another engine", `{"moves":"pseudo","scores":"hard"}`, "Ethereal", "Ethereal", nil, false, false},
+		{"unknown switch", `{"variant":"see","warp":"9"}`, "see", "", nil, false, true},
+		{"bad value", `{"variant":"see","qs-levels":"many"}`, "see", "", nil, false, true},
+		{"unknown variant", "", "nosuch", "", nil, false, true},
+		{"broken JSON", `{"variant":`, "see", "", nil, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Run{Options: tc.options, Variant: tc.variant, Engine: tc.engine}.SearchOptions()
+			switch {
+			case tc.err:
+				if err == nil {
+					t.Fatalf("got %v, want an error", got)
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			case (got == nil) != (tc.want == nil):
+				t.Fatalf("got %v, want %v", got, tc.want)
+			case got == nil:
+				return
+			case got.String() != tc.want.String():
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			case got.UsesLevels() != tc.levels:
+				t.Errorf("uses levels %v, want %v", got.UsesLevels(), tc.levels)
+			}
+		})
+	}
+}
+
+// FuzzSearchOptions: any recorded options text either fails with an error
+// or gives options that survive a round trip through Options.String.
+func FuzzSearchOptions(f *testing.F) {
+	o, _ := engine.VariantOptions("threshold")
+	f.Add(o.String(), "threshold")
+	f.Add(`{"variant":"see","qs-levels":3,"tt":false}`, "see")
+	f.Add(`{"variant":"see","qs-levels":"3"}`, "")
+	f.Add("{}", "unified")
+	f.Add("", "none")
+	f.Add(`{"variant":["x"]}`, "see")
+	f.Fuzz(func(t *testing.T, options, variant string) {
+		got, err := Run{Options: options, Variant: variant}.SearchOptions()
+		if err != nil {
+			return
+		}
+		again, err := Run{Options: got.String()}.SearchOptions()
+		if err != nil || again.String() != got.String() {
+			t.Errorf("%q: %s does not round-trip: %v, %s", options, got, err, again)
+		}
+	})
+}
+
+// FuzzSearchLimits: any limits text gives typed limits or an error.
+func FuzzSearchLimits(f *testing.F) {
+	f.Add(`{"depth":2,"last_iteration":false,"max_nodes":50000000,"movetime_ms":0,"nodes":50000000,"under":""}`)
+	f.Add(`{"source":"uci","position":"startpos","moves":["e2e4"],"go":"go depth 3","depth":3}`)
+	f.Add(`{"go":"go depth 5","max_nodes":0}`)
+	f.Add(`{"depth":"2"}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		Run{Limits: text}.SearchLimits()
+	})
+}
+
+func TestSearchLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       Limits
+		err        bool
+	}{
+		{"trace", `{"depth":5,"last_iteration":true,"max_nodes":3000000,"movetime_ms":250,"nodes":0,"under":"e2e4 e7e5"}`,
+			Limits{Depth: 5, LastIteration: true, MaxNodes: 3000000, MoveTimeMS: 250, Under: "e2e4 e7e5"}, false},
+		{"qs-only", `{"qs_only":true,"nodes":0,"movetime_ms":0,"max_nodes":10,"last_move":"d7d5","lmpos":"8/8/8/8/8/8/8/K6k b - - 0 1"}`,
+			Limits{QSOnly: true, MaxNodes: 10, LastMove: "d7d5", LMPos: "8/8/8/8/8/8/8/K6k b - - 0 1"}, false},
+		{"uci", `{"source":"uci","position":"startpos","moves":[],"go":"go depth 3","depth":3,"trace_max_nodes":9}`,
+			Limits{Source: "uci", Position: "startpos", Moves: []string{}, Go: "go depth 3", Depth: 3, TraceMaxNodes: 9}, false},
+		{"another engine", `{"go":"go nodes 5000","max_nodes":0}`, Limits{Go: "go nodes 5000"}, false},
+		{"none", "", Limits{}, false},
+		{"wrong type", `{"depth":"deep"}`, Limits{}, true},
+		{"not an object", `[1]`, Limits{}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Run{ID: 4, Limits: tc.text}.SearchLimits()
+			if tc.err {
+				if err == nil {
+					t.Fatalf("got %+v, want an error", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Depth != tc.want.Depth || got.Nodes != tc.want.Nodes || got.MoveTimeMS != tc.want.MoveTimeMS ||
+				got.MaxNodes != tc.want.MaxNodes || got.LastIteration != tc.want.LastIteration || got.Under != tc.want.Under ||
+				got.QSOnly != tc.want.QSOnly || got.LastMove != tc.want.LastMove || got.LMPos != tc.want.LMPos ||
+				got.Source != tc.want.Source || got.Go != tc.want.Go || got.TraceMaxNodes != tc.want.TraceMaxNodes ||
+				len(got.Moves) != len(tc.want.Moves) {
+				t.Errorf("got  %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestOldFixtureMetadata: runs written by schema 1 and 2 Horizons read as
+// the options and limits they recorded.
+func TestOldFixtureMetadata(t *testing.T) {
+	ctx := context.Background()
+	for _, f := range oldFixtures {
+		t.Run(f.name, func(t *testing.T) {
+			s, err := OpenReadOnly(copyFixture(t, f.name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			runs, err := s.Runs(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range runs {
+				o, err := r.SearchOptions()
+				if err != nil || o == nil {
+					t.Fatalf("run %d: options %v, %v", r.ID, o, err)
+				}
+				// Every switch recorded reads back as recorded.
+				again, err := engine.ParseOptionsJSON(o.JSON(), "")
+				if err != nil || again.String() != o.String() || o.UsesLevels() {
+					t.Errorf("run %d: %s reads back as %s (%v); uses levels %v", r.ID, o, again, err, o.UsesLevels())
+				}
+				// The recorded switch, not today's preset (captures turned
+				// check-ext on later; v1's captures run has it off).
+				if o.CheckExt != strings.Contains(r.Options, `"check-ext":true`) {
+					t.Errorf("run %d: check-ext %v, recorded %s", r.ID, o.CheckExt, r.Options)
+				}
+				lim, err := r.SearchLimits()
+				if err != nil || lim.Depth != 2 || lim.MaxNodes != 50000000 || lim.LastIteration != (r.Variant == "none") {
+					t.Errorf("run %d: limits %+v, %v", r.ID, lim, err)
+				}
+			}
+		})
+	}
+}
