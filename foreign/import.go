@@ -269,6 +269,14 @@ func (im *importer) read(r io.Reader) error {
 			line = buf
 		}
 		if err == io.EOF {
+			if len(line) > 0 && !im.header {
+				// One line and no newline: judge it as the header it
+				// should be (garbage is no stream cut short).
+				if se := im.record(line); se != nil {
+					return se
+				}
+				return im.eof()
+			}
 			if len(line) > 0 {
 				se := im.fail("the stream ends inside a record (no newline after %q)", shortText(line))
 				se.Truncated = true

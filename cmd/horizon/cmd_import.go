@@ -52,6 +52,7 @@ failed (interrupted when the stream was cut short).`,
 		defer f.Close()
 		in = f
 	}
+	created := !fileExists(*out)
 	st, err := trace.Create(*out)
 	if err != nil {
 		return err
@@ -59,12 +60,36 @@ failed (interrupted when the stream was cut short).`,
 	defer st.Close()
 	runs, ierr := foreign.Import(e.ctx, st, in, foreign.Options{Engine: *name, Version: version(),
 		Record: trace.RecordOptions{MaxNodes: *maxNodes}})
-	return reportForeign(e, st, runs, ierr, *out, *asJSON)
+	return reportForeign(e, st, runs, ierr, *out, *asJSON, created)
+}
+
+func fileExists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // reportForeign prints the runs of another engine and returns the import's
-// error, naming the file where its runs are kept.
-func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error, out string, asJSON bool) error {
+// error, naming the file where its runs are kept. When no run was recorded
+// it is an error, and the file, if this command created it, is removed: an
+// empty trace would only pass the failure on to whoever opens it.
+func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error, out string, asJSON, created bool) error {
+	if len(runs) == 0 {
+		cerr := st.Close()
+		if created {
+			for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+				os.Remove(out + suffix)
+			}
+		}
+		switch {
+		case e.ctx.Err() != nil:
+			return errors.New("interrupted before any search was recorded")
+		case ierr != nil:
+			return ierr
+		case cerr != nil:
+			return cerr
+		}
+		return errors.New("the stream holds no search (no position record followed by nodes): nothing was recorded")
+	}
 	var js []traceRunJSON
 	for _, r := range runs {
 		label := r.FEN
@@ -270,6 +295,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 		return fmt.Errorf("%s: %w", argv[0], err)
 	}
 	defer u.kill()
+	created := !fileExists(out)
 	st, err := trace.Create(out)
 	if err != nil {
 		return err
@@ -363,7 +389,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 			runs[i].EngineNodes = n
 		}
 	}
-	if err := reportForeign(e, st, runs, ierr, out, asJSON); err != nil {
+	if err := reportForeign(e, st, runs, ierr, out, asJSON, created); err != nil {
 		return err
 	}
 	if viewAfter && len(runs) > 0 {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,7 +24,12 @@ func TestImportErrors(t *testing.T) {
 			[]string{"byte 119 (line 11)", "node 1 (path (root))", "illegal move e2e5", "kept in"}, "wrote 2 run(s)"},
 		{"cut short", good + "position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\n", 1,
 			[]string{"ends with 2 node(s) open", "path e2e4"}, "wrote 2 run(s)"},
-		{"not a stream", "hello\n", 1, []string{"not a Horizon trace stream"}, "wrote 0 run(s)"},
+		// No run recorded: an error, no "wrote" line and no file left.
+		{"not a stream", "hello\n", 1, []string{"not a Horizon trace stream"}, ""},
+		{"garbage", "garbage", 1, []string{`the first record is "garbage"`}, ""},
+		{"empty", "", 1, []string{"empty stream"}, ""},
+		{"newer version", "HZT 2\n", 1, []string{"protocol version 2"}, ""},
+		{"no search", "HZT 1\nengine Tiny\nposition startpos\n", 1, []string{"holds no search"}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -33,6 +41,25 @@ func TestImportErrors(t *testing.T) {
 			}
 			if tc.code != 0 {
 				checkOneLineError(t, stderr, tc.want...)
+			}
+			if tc.runs == "" {
+				if stdout != "" || fileExists(out) {
+					t.Errorf("nothing recorded: stdout %q, file left: %v", stdout, fileExists(out))
+				}
+				// A file the user already has is kept as it was.
+				old := writeFile(t, "old.trace", "")
+				good := writeFile(t, "good.hzt", good)
+				if code, _, stderr := runCLI(t, "", "import", good, "-o", old); code != 0 {
+					t.Fatal(stderr)
+				}
+				before, _ := os.ReadFile(old)
+				if code, _, _ := runCLI(t, "", "import", in, "-o", old); code != 1 {
+					t.Errorf("into an existing file: exit %d", code)
+				}
+				if after, err := os.ReadFile(old); err != nil || !bytes.Equal(before, after) {
+					t.Errorf("the existing file changed or went: %v", err)
+				}
+				return
 			}
 			if !strings.Contains(stdout, tc.runs) {
 				t.Errorf("stdout %q, want %q", stdout, tc.runs)
@@ -65,4 +92,19 @@ func TestTraceEngineErrors(t *testing.T) {
 		t.Errorf("missing engine: exit %d, %s", code, stderr)
 	}
 	checkOneLineError(t, stderr, "/nonexistent/engine")
+}
+
+// TestTraceEngineNoStream: an engine that writes no stream records nothing:
+// an error saying so, exit 1, and no empty trace left behind.
+func TestTraceEngineNoStream(t *testing.T) {
+	sf, err := exec.LookPath("stockfish")
+	if err != nil {
+		t.Skip("stockfish not installed (PATH=$PATH:/usr/games)")
+	}
+	out := filepath.Join(t.TempDir(), "t.trace")
+	code, stdout, stderr := runCLI(t, "", "trace", "--engine", sf, "--fen", "startpos", "--depth", "2", "-o", out)
+	if code != 1 || strings.Contains(stdout, "wrote") || fileExists(out) {
+		t.Fatalf("exit %d, stdout %q, file left %v", code, stdout, fileExists(out))
+	}
+	checkOneLineError(t, stderr, "wrote no trace", "HORIZON_TRACE")
 }
