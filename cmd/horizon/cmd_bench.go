@@ -143,21 +143,31 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 		return writeJSON(e.stdout, out)
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "bench: %d positions, depth %d, node cap %d per search, untraced\n\n", len(positions), *depth, *nodes)
+	nodeCap := "no node cap"
+	if *nodes > 0 {
+		nodeCap = "node cap " + engine.Commas(*nodes) + " per search"
+	}
+	fmt.Fprintf(w, "bench: %d positions, depth %d, %s, untraced\n\n", len(positions), *depth, nodeCap)
 	fmt.Fprintf(w, "%-10s %12s %12s %6s %6s %9s %10s %7s %7s\n", "variant", "nodes", "qs nodes", "qs%", "maxqs", "time ms", "nps", "capped", "vs SF")
 	for _, r := range out.Variants {
 		ratio := "-"
 		if r.Ratio > 0 {
 			ratio = fmt.Sprintf("%.2fx", r.Ratio)
 		}
-		fmt.Fprintf(w, "%-10s %12d %12d %5.1f%% %6d %9d %10d %7d %7s\n", r.Variant, r.Nodes, r.QSNodes, 100*r.QSShare, r.MaxQSPly, r.ElapsedMS, r.NPS, r.Capped, ratio)
+		fmt.Fprintf(w, "%-10s %12s %12s %5.1f%% %6d %9s %10s %7d %7s\n", r.Variant, engine.Commas(r.Nodes), engine.Commas(r.QSNodes),
+			100*r.QSShare, r.MaxQSPly, engine.Commas(r.ElapsedMS), engine.Commas(r.NPS), r.Capped, ratio)
 	}
 	fmt.Fprintf(w, "\ntotal: %s nodes, %s nps\n", engine.Commas(out.TotalNodes), engine.Commas(out.TotalNPS))
-	if out.Stockfish != "" {
-		fmt.Fprintf(w, "stockfish (%s, 1 thread, %s per position): %d nps\n", out.Stockfish, *sfTime, out.StockfishNPS)
-	} else {
+	switch {
+	case out.Stockfish != "":
+		fmt.Fprintf(w, "stockfish (%s, 1 thread, %s per position): %s nps\n", out.Stockfish, *sfTime, engine.Commas(out.StockfishNPS))
+	case *sfFlag == "none":
+		fmt.Fprintln(w, "stockfish: skipped (--stockfish none), no speed ratio")
+	default:
 		fmt.Fprintln(w, "stockfish: not found, no speed ratio (install it or pass --stockfish PATH)")
 	}
+	// The signature stays in bare digits: it is compared with
+	// testdata/bench.golden, which keeps them so.
 	fmt.Fprintln(w, "\nsignature:")
 	for _, r := range out.Variants {
 		fmt.Fprintf(w, "  %s %d\n", r.Variant, r.Nodes)

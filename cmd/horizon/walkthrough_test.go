@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/horizonqs/horizon/engine"
 )
 
 // TestHotspotsUsageListsEveryRanking checks that the usage line names every
@@ -49,5 +53,36 @@ func TestDepthZero(t *testing.T) {
 	checkOneLineError(t, strings.SplitN(errOut, "\n", 2)[0]+"\n", "--depth 0: want 1 to")
 	if strings.Contains(errOut, "no limit") {
 		t.Errorf("stderr %q", errOut)
+	}
+}
+
+// TestBenchOutput: --stockfish none is a choice, not a missing Stockfish,
+// and the table's counts use thousands separators like every command's.
+func TestBenchOutput(t *testing.T) {
+	args := []string{"bench", "--depth", "2", "--qs", "see", "--fen", kiwipete, "--stockfish", "none"}
+	code, out, errOut := runCLI(t, "", args...)
+	if code != 0 {
+		t.Fatalf("bench: exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "not found") || !strings.Contains(out, "skipped (--stockfish none)") {
+		t.Errorf("bench --stockfish none says:\n%s", out)
+	}
+	code, js, errOut := runCLI(t, "", append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("bench --json: exit %d: %s", code, errOut)
+	}
+	var b benchJSON
+	if err := json.Unmarshal([]byte(js), &b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Variants) != 1 || b.Variants[0].Nodes < 1000 {
+		t.Fatalf("bench --json: %s", js)
+	}
+	row := regexp.MustCompile(`(?m)^see .*$`).FindString(out)
+	if n := engine.Commas(b.Variants[0].Nodes); !strings.Contains(row, " "+n+" ") {
+		t.Errorf("bench row %q does not give the nodes as %s", row, n)
+	}
+	if !strings.Contains(out, "node cap 100,000 per search") {
+		t.Errorf("bench header does not give the node cap with separators:\n%s", out)
 	}
 }
