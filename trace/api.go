@@ -15,6 +15,7 @@ package trace
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -66,6 +67,45 @@ const (
 	// batch the recorder committed, its open path marked Incomplete.
 	StatusAbandoned Status = "abandoned"
 )
+
+// Statuses lists every run status, in the order help texts give them.
+var Statuses = []Status{StatusComplete, StatusTruncated, StatusInterrupted, StatusRunning, StatusAbandoned, StatusFailed}
+
+// Meaning says in a phrase what a run with status s is: the one wording
+// of the statuses for help texts, legends and the viewer.
+func (s Status) Meaning() string {
+	switch s {
+	case StatusComplete:
+		return "the search ran to its depth limit"
+	case StatusTruncated:
+		return "a node, time or file size limit stopped the search"
+	case StatusInterrupted:
+		return "the search was cancelled (Ctrl-C, a signal)"
+	case StatusRunning:
+		return "the recorder is still writing it"
+	case StatusAbandoned:
+		return "the recorder died (killed, crashed); its committed rows are kept"
+	case StatusFailed:
+		return "writing failed (a full disk); the rows written before are kept"
+	}
+	return "a status this Horizon does not know"
+}
+
+// OpenNode is the word for a node of a run with status s that was still
+// open when its rows were last written: "running" while the run is
+// recorded; once the recorder is gone the node will never finish, and the
+// word is the status's own ("abandoned", "failed").
+func (s Status) OpenNode() string { return string(s) }
+
+// StatusHelp lists the statuses and their meanings, one per line, each
+// line starting with indent.
+func StatusHelp(indent string) string {
+	var b []byte
+	for _, st := range Statuses {
+		b = append(b, fmt.Sprintf("%s%-12s %s\n", indent, st, st.Meaning())...)
+	}
+	return string(b)
+}
 
 // Partial reports whether a run with this status may lack rows a finished
 // run would have: it is still recorded, its recorder died, or writing

@@ -219,11 +219,14 @@ func (m *Model) details(p *pane) []detailLine {
 	}
 	if stillOpen(n) {
 		sc = detailLine{"score", "not known yet: still being searched", st.dim}
+		if t.run.Status != trace.StatusRunning {
+			sc.value = "never known: the search was here when the run ended (" + t.run.Status.Meaning() + ")"
+		}
 	}
 	out = append(out, sc)
 	cs := detailLine{"cause", causeText(n), st.base}
 	if stillOpen(n) {
-		cs.value = "running"
+		cs.value = t.run.Status.OpenNode()
 	}
 	switch n.Cause {
 	case engine.CauseBeta:

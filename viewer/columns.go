@@ -34,7 +34,8 @@ const barWidth = 5
 // rowCell is what a column reads to fill the cell of one row.
 type rowCell struct {
 	n         trace.Node
-	open      bool    // the recorder is still in the node: no result yet
+	open      bool    // the recorder was in the node when its rows were written: no result
+	openWord  string  // what an open node is called: its run's Status.OpenNode
 	levels    bool    // the run's QS has levels
 	share     float64 // of the parent's subtree; -1 when it has no size
 	moveStyle tcell.Style
@@ -97,7 +98,7 @@ var treeColumns = [numCols]column{
 		cell: func(m *Model, r *rowCell) (string, tcell.Style) {
 			text := m.g.causeLabel(r.n)
 			if r.open {
-				text = "running"
+				text = r.openWord
 			}
 			switch r.n.Cause {
 			case engine.CauseBeta:

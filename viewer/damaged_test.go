@@ -169,3 +169,25 @@ func TestHeaderRecorderGone(t *testing.T) {
 		})
 	}
 }
+
+// Issue 9: the header said "abandoned" and the run row "running". An open
+// node's word is its run's Status.OpenNode, in the tree and the details.
+func TestOpenNodeWordIsTheStatus(t *testing.T) {
+	st := openFixture(t)
+	for _, tc := range []struct {
+		status trace.Status
+		want   string
+		not    string
+	}{
+		{trace.StatusRunning, "running", "abandoned"},
+		{trace.StatusAbandoned, "abandoned", "running"},
+	} {
+		t.Run(string(tc.status), func(t *testing.T) {
+			r := newRig(t, &ended{Store: st, status: tc.status}, 200, 30, Options{Run: 1, File: "t.trace"})
+			screen := r.text()
+			if !strings.Contains(screen, tc.status.OpenNode()) || strings.Contains(screen, tc.not) {
+				t.Errorf("screen of a %s run: want %q on it and not %q:\n%s", tc.status, tc.want, tc.not, screen)
+			}
+		})
+	}
+}

@@ -353,7 +353,7 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 		wr.put(" ", cursorStyle(st.base))
 	}
 
-	rc := &rowCell{n: n, open: stillOpen(n), levels: levels, share: -1, moveStyle: moveStyle}
+	rc := &rowCell{n: n, open: stillOpen(n), openWord: t.run.Status.OpenNode(), levels: levels, share: -1, moveStyle: moveStyle}
 	if r.parent != nil && sizeOf(r.parent.node) > 0 {
 		rc.share = float64(sizeOf(n)) / float64(sizeOf(r.parent.node))
 	}

@@ -69,9 +69,9 @@ func newRunJSON(r trace.Run) runJSON {
 
 func runRuns(e *env, args []string) error {
 	fs := newFlags(e, "runs", "FILE [--json]",
-		`Lists the runs in a trace file: id, variant, status (complete, interrupted,
-truncated by the node limit, running if the recorder died), depth reached,
-nodes, QS share, best move, score and position.`,
+		`Lists the runs in a trace file: id, variant, status, depth reached,
+nodes, QS share, best move, score and position. A run's status is one of:
+`+trace.StatusHelp("  "),
 		"horizon runs sample.trace", "horizon runs sample.trace --json")
 	asJSON := fs.Bool("json", false, "print JSON (an array of runs)")
 	file, err := parseFileFlags(fs, args)
