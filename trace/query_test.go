@@ -401,3 +401,32 @@ func TestNodesView(t *testing.T) {
 		t.Errorf("runs row: %s %s %s %d", fen, variant, status, n)
 	}
 }
+
+// TestNodesViewNullMove: a null move (another engine's, engine.NullMove)
+// reads as UCI's 0000 through the view, as a move and as a best move, not
+// as the square codes it is packed in.
+func TestNodesViewNullMove(t *testing.T) {
+	s, _ := mustCreate(t)
+	ctx := context.Background()
+	rec, err := s.NewRecorder(ctx, RunInfo{FEN: tacticalFEN, Variant: "nullmove"}, RecordOptions{Engine: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Enter(engine.EnterInfo{ID: 0, Parent: -1, Depth: 1, Alpha: -engine.Infinity, Beta: engine.Infinity, Kind: engine.KindRun, QSPly: -1, QSLevel: -1})
+	rec.Enter(engine.EnterInfo{ID: 1, Parent: 0, Depth: 1, Alpha: -10, Beta: 10, Kind: engine.KindRoot, QSPly: -1, QSLevel: -1, Iteration: 1})
+	rec.Enter(engine.EnterInfo{ID: 2, Parent: 1, Ply: 1, Depth: 0, Alpha: -10, Beta: 10, Kind: engine.KindQS, QSLevel: -1, Move: engine.NullMove, Iteration: 1})
+	rec.Leave(engine.LeaveInfo{ID: 2, Score: -5, Bound: engine.BoundExact, CutIndex: -1})
+	rec.Leave(engine.LeaveInfo{ID: 1, Score: 5, Bound: engine.BoundExact, CutIndex: -1, Best: engine.NullMove})
+	rec.Leave(engine.LeaveInfo{ID: 0, Score: 5, Bound: engine.BoundExact, CutIndex: -1})
+	if err := rec.Finish(Result{Depth: 1, Score: 5}); err != nil {
+		t.Fatal(err)
+	}
+	var move, best string
+	if err := s.db.QueryRowContext(ctx, "SELECT (SELECT move FROM nodes WHERE run_id = ?1 AND id = 2), "+
+		"(SELECT best FROM nodes WHERE run_id = ?1 AND id = 1)", rec.RunID()).Scan(&move, &best); err != nil {
+		t.Fatal(err)
+	}
+	if move != "0000" || best != "0000" {
+		t.Errorf("null move through the view: move %q, best %q; want 0000", move, best)
+	}
+}

@@ -85,7 +85,7 @@ ALTER TABLE runs ADD COLUMN file_bytes INTEGER NOT NULL DEFAULT 0; -- the file's
 --   parent_id    the parent's id; -1 for the run node
 --   ply          distance from the iteration root (run and iteration roots: 0)
 --   iteration    nominal depth of the iteration the node belongs to (run node: 0)
---   move         move from the parent in UCI (e2e4, e7e8q); NULL for run and iteration roots
+--   move         move from the parent in UCI (e2e4, e7e8q); 0000 for a null move; NULL for run and iteration roots
 --   depth        remaining depth on entry; <= 0 in QS
 --   alpha, beta  the window on entry
 --   kind         kinds.name: run, root, pv, nonpv, qs
@@ -112,7 +112,7 @@ SELECT
     coalesce((SELECT i.iteration FROM iterations i
               WHERE i.run_id = n.run_id AND i.root_id <= n.id
               ORDER BY i.root_id DESC LIMIT 1), 0) AS iteration,
-    CASE WHEN n.move = 0 THEN NULL ELSE
+    CASE n.move WHEN 0 THEN NULL WHEN 98304 THEN '0000' ELSE
         char(97 + (n.move & 7), 49 + ((n.move >> 3) & 7), 97 + ((n.move >> 6) & 7), 49 + ((n.move >> 9) & 7))
         || substr(' pnbrqk', 1 + ((n.move >> 12) & 7), 1 - (((n.move >> 12) & 7) = 0)) END AS move,
     ((n.info >> 19) & 255) - 128 AS depth,
@@ -127,7 +127,7 @@ SELECT
     (SELECT name FROM bounds WHERE code = (n.info >> 3) & 3) AS bound,
     (SELECT name FROM causes WHERE code = (n.info >> 5) & 31) AS cutoff,
     ((n.counts >> 16) & 255) - 1 AS cut_index,
-    CASE WHEN n.best = 0 THEN NULL ELSE
+    CASE n.best WHEN 0 THEN NULL WHEN 98304 THEN '0000' ELSE
         char(97 + (n.best & 7), 49 + ((n.best >> 3) & 7), 97 + ((n.best >> 6) & 7), 49 + ((n.best >> 9) & 7))
         || substr(' pnbrqk', 1 + ((n.best >> 12) & 7), 1 - (((n.best >> 12) & 7) = 0)) END AS best,
     n.counts & 255 AS generated,
