@@ -89,6 +89,7 @@ type Recorder struct {
 	maxQSPly  int
 	truncated bool
 	prevRoot  int64 // LastIterationOnly: id of the previous iteration root, -1 before the first
+	underHits int64 // Under: times the search entered the path's last node, in the iterations kept
 	nextExt   int32 // plies of extension reported for the next child entered
 	finished  bool
 	progress  atomic.Int64
@@ -237,6 +238,14 @@ func (r *Recorder) RunID() int64 { return r.run }
 // 256 nodes; it may be called from any goroutine (for a progress line).
 func (r *Recorder) Nodes() int64 { return r.progress.Load() }
 
+// UnderReached returns how many times the search entered the node at the
+// end of the RecordOptions.Under path, in the iterations the trace keeps.
+// 0 means the filter kept no node below the roots: alpha-beta never
+// searched that line (a cutoff above it, or a move order that never got
+// there), which the user should be told rather than shown an empty run.
+// Call it from the search's goroutine or after Finish.
+func (r *Recorder) UnderReached() int64 { return r.underHits }
+
 // FileBytes returns the trace file's size after the writer's last commit;
 // it may be called from any goroutine (for a progress line).
 func (r *Recorder) FileBytes() int64 { return r.fileBytes.Load() }
@@ -318,6 +327,7 @@ func (r *Recorder) Enter(e engine.EnterInfo) {
 				r.dropIteration(r.prevRoot, e.ID)
 			}
 			r.prevRoot = e.ID
+			r.underHits = 0
 		}
 	case parent == nil || !parent.keep:
 		o.keep = false
@@ -326,6 +336,9 @@ func (r *Recorder) Enter(e engine.EnterInfo) {
 		if int(o.matched) < len(r.under) {
 			if e.Move == r.under[o.matched] {
 				o.matched++
+				if int(o.matched) == len(r.under) {
+					r.underHits++
+				}
 			} else {
 				o.keep = false
 			}

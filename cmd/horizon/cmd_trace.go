@@ -45,6 +45,8 @@ type traceRunJSON struct {
 	BestSAN    string        `json:"best_san"`
 	Score      int           `json:"score"`
 	Nodes      int64         `json:"nodes"`
+	Rows       int64         `json:"rows"`             // node rows recorded: fewer than nodes under a recording filter
+	Filter     string        `json:"filter,omitempty"` // the recording filter (last-iteration, under PATH)
 	QSNodes    int64         `json:"qs_nodes"`
 	QSShare    float64       `json:"qs_share"`
 	MaxQSPly   int           `json:"max_qs_ply"`
@@ -52,6 +54,9 @@ type traceRunJSON struct {
 	NodesPerS  int64         `json:"nps"`
 	Hotspots   []hotspotJSON `json:"hotspots"`
 	WriteError string        `json:"write_error,omitempty"`
+	// UnderReached counts the times the search entered the --under path's
+	// last node (in the iterations kept); 0 means nothing below was recorded.
+	UnderReached *int64 `json:"under_reached,omitempty"`
 
 	// Runs of other engines (trace --engine, import).
 	Engine        string `json:"engine,omitempty"`
@@ -102,7 +107,7 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 		"horizon trace --depth 9 --qs none,captures --max-size 2GB -o big.trace",
 		"horizon trace --fen '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1' --depth 5 --qs none,captures,see -o wac.trace",
 		"horizon trace --epd testdata/wacnew.epd --id WAC.002 --depth 4 --qs threshold --qs-levels 6 -o t.trace",
-		"horizon trace --fen startpos --depth 6 --last-iteration --under e4,e5 -o small.trace",
+		"horizon trace --fen startpos --depth 6 --last-iteration --under Nf3,Nf6 -o small.trace",
 		"horizon trace --engine /tmp/e/ethereal --fen startpos --depth 10 -o ethereal.trace")
 	fen := fs.String("fen", "", "position as FEN ('startpos' for the initial position); default: the built-in sample")
 	epd := fs.String("epd", "", "EPD file: trace every position in it (or the one named by --id)")
@@ -111,7 +116,8 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, fmt.Sprintf("stop a run after this many nodes and mark it truncated (the default reaches about %s of file)", formatBytes(defaultMaxNodes*bytesPerNode)))
 	maxSize := fs.String("max-size", "", "stop a run once the trace file reaches this size (500MB, 2GB, 1.5GiB) and mark it truncated")
 	lastIter := fs.Bool("last-iteration", false, "keep only the last iteration's nodes (smaller traces)")
-	under := fs.String("under", "", "keep only the nodes under this move path from the root, moves in SAN or UCI separated by commas or spaces")
+	under := fs.String("under", "", "keep only the nodes on and under this move path from the root, moves in SAN or UCI separated by commas or spaces, "+
+		"both sides' moves in turn (Nf3,Nf6 is 1.Nf3 Nf6); a line alpha-beta cuts off before reaching its end records nothing below (a warning says so)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON (an array of runs)")
 	viewAfter := fs.Bool("view", false, "open the viewer on the first run recorded (needs a terminal)")
 	engineCmd := fs.String("engine", "", "trace another UCI engine instead: its command line ('CMD [ARGS]'; more ARGS may follow the flags), instrumented to write the trace protocol to HORIZON_TRACE")
@@ -316,7 +322,20 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 		!errors.Is(cause, trace.ErrNodeLimit) && !errors.Is(cause, trace.ErrSizeLimit) {
 		return traceRunJSON{}, writeErr
 	}
-	return summarizeRun(e.ctx, st, rec.RunID(), label, writeErr)
+	j, err := summarizeRun(e.ctx, st, rec.RunID(), label, writeErr)
+	if err != nil || len(ro.Under) == 0 {
+		return j, err
+	}
+	hits := rec.UnderReached()
+	j.UnderReached = &hits
+	if hits == 0 {
+		// A filtered run that kept only its roots must not pass for a
+		// trace of the line the user asked about.
+		fmt.Fprintf(e.stderr, "horizon trace: run %d (%s): the search never entered the --under path %s (alpha-beta cut it off before: "+
+			"try a line of the principal variation), so %s rows were recorded of %s nodes searched\n",
+			j.Run, o.Variant, strings.Join(ro.Under, ","), engine.Commas(j.Rows), engine.Commas(j.Nodes))
+	}
+	return j, nil
 }
 
 // summarizeRun reads a run's totals and five biggest QS subtrees back from
@@ -329,7 +348,7 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 		return traceRunJSON{}, err
 	}
 	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Variant, Status: string(r.Status),
-		Depth: r.Depth, BestMove: r.BestMove, Score: r.Score, Nodes: r.Nodes, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
+		Depth: r.Depth, BestMove: r.BestMove, Score: r.Score, Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
 		ElapsedMS: r.Elapsed.Milliseconds(), NodesPerS: nps(r.Nodes, r.Elapsed.Seconds()), Hotspots: []hotspotJSON{}}
 	if writeErr != nil {
 		j.WriteError = writeErr.Error()
@@ -377,8 +396,15 @@ func printTraceRun(w io.Writer, r traceRunJSON) {
 	}
 	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, r.Status)
 	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, engine.Score(r.Score).Signed())
-	fmt.Fprintf(w, "  nodes %s  QS nodes %s (%.1f%%)  max QS ply %d  %.2fs (%s nodes/s)\n",
+	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%.1f%%)  max QS ply %d  %.2fs (%s nodes/s)\n",
 		engine.Commas(r.Nodes), engine.Commas(r.QSNodes), 100*r.QSShare, r.MaxQSPly, float64(r.ElapsedMS)/1000, engine.Commas(r.NodesPerS))
+	if r.Filter != "" {
+		fmt.Fprintf(w, "  recorded %s rows of the %s nodes searched (filter: %s)", engine.Commas(r.Rows), engine.Commas(r.Nodes), r.Filter)
+		if r.UnderReached != nil && *r.UnderReached == 0 {
+			fmt.Fprint(w, "; the --under path was never searched")
+		}
+		fmt.Fprintln(w)
+	}
 	if r.WriteError != "" {
 		fmt.Fprintf(w, "  write error: %s\n", r.WriteError)
 	}

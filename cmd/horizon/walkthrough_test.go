@@ -86,3 +86,51 @@ func TestBenchOutput(t *testing.T) {
 		t.Errorf("bench header does not give the node cap with separators:\n%s", out)
 	}
 }
+
+// TestTraceUnderPath: the help's --under example must record the line it
+// names, and a path the search never entered must be said so (stderr, the
+// summary, --json), with rows recorded told apart from nodes searched.
+func TestTraceUnderPath(t *testing.T) {
+	code, help, _ := runCLI(t, "", "trace", "--help")
+	if code != 0 {
+		t.Fatal("trace --help failed")
+	}
+	example := regexp.MustCompile(`(?m)^  horizon trace (.*--under .*)$`).FindStringSubmatch(help)
+	if example == nil {
+		t.Fatalf("trace --help has no --under example")
+	}
+	dir := t.TempDir()
+	args := strings.Fields(example[1])
+	for i := range args {
+		if args[i] == "-o" {
+			args[i+1] = filepath.Join(dir, "example.trace")
+		}
+	}
+	code, out, errOut := runCLI(t, "", append(append([]string{"trace"}, args...), "--json")...)
+	if code != 0 || errOut != "" {
+		t.Fatalf("%v: exit %d, stderr %q", args, code, errOut)
+	}
+	var runs []traceRunJSON
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.UnderReached == nil || *r.UnderReached == 0 || r.Rows <= 3 || r.Rows >= r.Nodes {
+			t.Errorf("the help's example, run %d: %d rows of %d nodes, under reached %v", r.Run, r.Rows, r.Nodes, r.UnderReached)
+		}
+	}
+
+	// 1.e4 e5 is legal, but at depth 6 Black's first reply to 1.e4 refutes
+	// it in a null window: e5 is never searched.
+	code, out, errOut = runCLI(t, "", "trace", "--fen", "startpos", "--depth", "6", "--qs", "see", "--last-iteration",
+		"--under", "e4,e5", "-o", filepath.Join(dir, "missed.trace"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "never entered the --under path e4,e5") || !strings.Contains(errOut, "rows were recorded of") {
+		t.Errorf("no warning on stderr: %q", errOut)
+	}
+	if !strings.Contains(out, "the --under path was never searched") || !regexp.MustCompile(`recorded 3 rows of the [0-9,]+ nodes searched`).MatchString(out) {
+		t.Errorf("the summary does not tell rows recorded from nodes searched:\n%s", out)
+	}
+}
