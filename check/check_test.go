@@ -57,11 +57,11 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 			pick: func(n trace.Node) bool {
 				return n.Kind == engine.KindNonPV && hasKids(n) && n.Cause == engine.CauseBeta
 			},
-			sql:  "UPDATE node_rows SET score = score + 7 WHERE run_id = ?3 AND id = ?1",
+			sql:  "UPDATE node_rows SET score = score + 7, stand_diff = stand_diff + 7 WHERE run_id = ?3 AND id = ?1",
 			rule: RuleScore}},
 		{"score of a QS node", target{
 			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && hasKids(n) && n.Cause == engine.CauseNone },
-			sql:  "UPDATE node_rows SET score = score - 3 WHERE run_id = ?3 AND id = ?1",
+			sql:  "UPDATE node_rows SET score = score - 3, stand_diff = stand_diff - 3 WHERE run_id = ?3 AND id = ?1",
 			rule: RuleScore}},
 		{"exact bound made lower", target{
 			pick: func(n trace.Node) bool { return n.Kind == engine.KindPV && n.Bound == engine.BoundExact },
@@ -84,7 +84,7 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 			pick: func(n trace.Node) bool {
 				return n.Kind == engine.KindQS && n.HasStandPat && n.Cause == engine.CauseNone && n.Score > n.StandPat
 			},
-			sql:   "UPDATE node_rows SET stand_pat = ?2 WHERE run_id = ?3 AND id = ?1",
+			sql:   "UPDATE node_rows SET stand_diff = score - ?2 WHERE run_id = ?3 AND id = ?1",
 			value: func(t *testing.T, st *trace.Store, run int64, n trace.Node) int64 { return int64(n.Score) + 50 },
 			rule:  RuleStandPat}},
 		{"quiet move in QS", target{

@@ -133,7 +133,7 @@ func TestCheckFindsCorruptPruning(t *testing.T) {
 		options         func(o *engine.Options)
 	}{
 		{name: "SEE-losing capture searched", sql: "UPDATE node_rows SET move = ?2 WHERE run_id = ?3 AND id = ?1", rule: RuleSEE, victim: losingCapture},
-		{name: "delta-pruned node whose stand pat reaches alpha", sql: "UPDATE node_rows SET stand_pat = ?2 WHERE run_id = ?3 AND id = ?1", rule: RuleDelta, victim: deltaNode},
+		{name: "delta-pruned node whose stand pat reaches alpha", sql: "UPDATE node_rows SET stand_diff = score - ?2 WHERE run_id = ?3 AND id = ?1", rule: RuleDelta, victim: deltaNode},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, path := tracetest.CreateTrace(t)

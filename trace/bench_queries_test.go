@@ -79,8 +79,9 @@ func benchQueryFiles(b *testing.B) (v1, v2 string) {
 		"INSERT INTO iterations (run_id, iteration, root_id) SELECT run_id, iteration, root_id FROM src.iterations",
 		"INSERT INTO stats SELECT * FROM src.stats",
 		"INSERT INTO hotspots SELECT * FROM src.hotspots",
-		`INSERT INTO node_rows SELECT (run_id << 32) + id, up, size, info & 1099511627775, counts, alpha, beta, score,
-			stand_pat, move, best FROM src.node_rows ORDER BY run_id, id`,
+		`INSERT INTO node_rows SELECT (run_id << 32) + id, up, size,
+			(info & 134217727) | (((info >> 34) & 127) << 27) | (((info >> 41) & 3) << 34) | (((info >> 43) & 15) << 36),
+			counts, alpha, alpha + width, score, score - stand_diff, move, best FROM src.node_rows ORDER BY run_id, id`,
 		"DETACH src",
 	} {
 		if _, err := db.Exec(q); err != nil {

@@ -32,7 +32,9 @@ type row struct {
 	chainTop bool
 }
 
-// Bit layout of node_rows.info; schema/001_init.sql documents the same.
+// Bit layout of row.info, the recorder's and the reader's: node_rows.info of
+// schema versions 1 and 2 (schema/001_init.sql), with the QS ply in bits
+// 40-46. Schema 3 stores the same fields in another order (storedInfo).
 const (
 	infoKindShift   = 0
 	infoBoundShift  = 3
@@ -66,6 +68,36 @@ const (
 	infoExtMask     = 15
 	countsFieldMask = 255
 )
+
+// Schema 3's node_rows.info (schema/003_keyed.sql) keeps bits 0-26 and
+// puts the QS ply next, then the fields that are mostly zero: a QS node's
+// info then fits in SQLite's 4-byte integer, where row.info's order (QS
+// ply at bit 40) takes 6 bytes, about 2 bytes a node of file.
+const (
+	storedLowMask    = 1<<27 - 1
+	storedQSPlyShift = 27
+	storedQSShift    = 34
+	storedCheckShift = 41 // in check, then incomplete at 42
+	storedExtShift   = 43
+)
+
+// storedInfo turns row.info into schema 3's node_rows.info.
+func storedInfo(i int64) int64 {
+	return i&storedLowMask |
+		(i>>infoQSPlyShift&infoQSPlyMask)<<storedQSPlyShift |
+		(i>>infoQSShift&infoQSMask)<<storedQSShift |
+		(i>>infoCheckShift&3)<<storedCheckShift |
+		(i>>infoExtShift&infoExtMask)<<storedExtShift
+}
+
+// loadedInfo turns schema 3's node_rows.info back into row.info.
+func loadedInfo(s int64) int64 {
+	return s&storedLowMask |
+		(s>>storedQSPlyShift&infoQSPlyMask)<<infoQSPlyShift |
+		(s>>storedQSShift&infoQSMask)<<infoQSShift |
+		(s>>storedCheckShift&3)<<infoCheckShift |
+		(s>>storedExtShift&infoExtMask)<<infoExtShift
+}
 
 func clamp(v, lo, hi int) int {
 	if v < lo {

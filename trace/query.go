@@ -33,7 +33,8 @@ type nodeQueries struct {
 // over subtrees on the key, as in queries1: the per-run parent indexes exist
 // only once a run has finished, and the hop needs none.
 var queries2 = func() nodeQueries {
-	const cols = "n.id, n.up, n.size, n.info, n.counts, n.alpha, n.beta, n.score, n.stand_pat, n.move, n.best"
+	// info comes back in schema 3's order; scanNode reorders it.
+	const cols = "n.id, n.up, n.size, n.info, n.counts, n.alpha, n.alpha + n.width, n.score, n.score - n.stand_diff, n.move, n.best"
 	const walk = `WITH RECURSIVE c(id) AS (
 		SELECT (SELECT id FROM node_rows WHERE run_id = ?1 AND id > ?2 AND id < ?3 ORDER BY id LIMIT 1)
 		UNION ALL
@@ -124,6 +125,9 @@ func (s *Store) scanNode(sc interface{ Scan(...any) error }, run int64) (Node, e
 			where = fmt.Sprintf("run %d: a node row with a damaged id", run)
 		}
 		return Node{}, s.readErr(err, where)
+	}
+	if !s.v1() {
+		info = loadedInfo(info)
 	}
 	var sp *int64
 	if stand.Valid {

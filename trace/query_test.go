@@ -430,3 +430,30 @@ func TestNodesViewNullMove(t *testing.T) {
 		t.Errorf("null move through the view: move %q, best %q; want 0000", move, best)
 	}
 }
+
+// TestStoredInfo: schema 3's info order keeps every field of row.info at
+// its widest values, and a QS node's info (QS ply below 15, no level, not
+// in check) fits in 31 bits, SQLite's 4-byte integer, which is what the
+// order is for.
+func TestStoredInfo(t *testing.T) {
+	for _, c := range []struct {
+		e  engine.EnterInfo
+		l  engine.LeaveInfo
+		in bool
+	}{
+		{engine.EnterInfo{Kind: engine.KindQS, Ply: 12, Depth: -3, QSLevel: -1, QSPly: 3}, engine.LeaveInfo{Bound: engine.BoundLower, Cause: engine.CauseStandPat}, false},
+		{engine.EnterInfo{Kind: engine.KindQS, Ply: maxPlyStored, Depth: minDepthStored, QSLevel: maxQSStored, QSPly: maxQSPlyStored, InCheck: true},
+			engine.LeaveInfo{Bound: 3, Cause: infoCauseMask, Extension: maxExtStored}, true},
+		{engine.EnterInfo{Kind: engine.KindPV, Ply: 0, Depth: maxDepthStored, QSLevel: -1, QSPly: -1}, engine.LeaveInfo{}, false},
+	} {
+		i := packLeave(packEnter(&c.e), &c.l, c.in)
+		if got := loadedInfo(storedInfo(i)); got != i {
+			t.Errorf("%+v %+v: info %#x stored and loaded is %#x", c.e, c.l, i, got)
+		}
+	}
+	qs := engine.EnterInfo{Kind: engine.KindQS, Ply: 30, Depth: -14, QSLevel: -1, QSPly: 14}
+	l := engine.LeaveInfo{Bound: engine.BoundLower, Cause: infoCauseMask}
+	if s := storedInfo(packLeave(packEnter(&qs), &l, false)); s >= 1<<31 {
+		t.Errorf("a QS node's stored info %#x takes more than 31 bits", s)
+	}
+}

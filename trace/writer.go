@@ -15,10 +15,10 @@ import (
 
 // rowsPerInsert is how many rows one prepared INSERT carries: enough to
 // amortise the statement's overhead, few enough that its parameters
-// (rowsPerInsert*nodeColumns) stay under SQLite's limit.
+// (rowsPerInsert*rowParams) stay under SQLite's limit.
 const (
 	rowsPerInsert = 100
-	nodeColumns   = 12
+	rowParams     = 11
 )
 
 // boxedSmall holds pre-boxed driver.Values for -32768..32767, so binding a
@@ -34,10 +34,14 @@ var boxedSmall = sync.OnceValue(func() []driver.Value {
 var bg = context.Background()
 
 // inserter writes node rows through the raw driver connection with
-// prepared multi-row INSERTs. It runs them through the driver's query path:
-// go-sqlite3 binds every parameter and steps the statement there in one cgo
-// call, where its exec path makes one cgo call per parameter (eleven per
-// row), which costs more than SQLite's own work for the row.
+// prepared multi-row INSERTs. It runs them through the driver's query path,
+// which binds every parameter and steps the statement in one cgo call (its
+// exec path makes one cgo call per parameter). The run id is a literal of
+// the statement, the other eleven columns parameters, stored as schema 3
+// has them (storedInfo, beta - alpha, score - stand pat). Packing two
+// columns into one parameter and taking them apart in SQL was measured
+// and dropped: binding is not the cost, SQLite's own per-row work is, and
+// the unpacking added to it.
 type inserter struct {
 	c     *sqlite3.SQLiteConn
 	many  driver.StmtQueryContext // rowsPerInsert rows
@@ -46,26 +50,25 @@ type inserter struct {
 	args  []driver.NamedValue
 	n     int // rows staged in args
 	run   int64
-	runV  driver.Value // run, boxed once
 	small []driver.Value
 }
 
-func insertSQL(rows int) string {
+func insertSQL(run int64, rows int) string {
 	var sb strings.Builder
-	sb.WriteString("INSERT OR REPLACE INTO node_rows (run_id, id, up, size, info, counts, alpha, beta, score, stand_pat, move, best) VALUES ")
+	sb.WriteString("INSERT OR REPLACE INTO node_rows (run_id, id, up, size, info, counts, alpha, width, score, stand_diff, move, best) VALUES ")
 	for i := 0; i < rows; i++ {
 		if i > 0 {
 			sb.WriteByte(',')
 		}
-		sb.WriteString("(?,?,?,?,?,?,?,?,?,?,?,?)")
+		fmt.Fprintf(&sb, "(%d,?,?,?,?,?,?,?,?,?,?,?)", run)
 	}
 	return sb.String()
 }
 
 func newInserter(c *sqlite3.SQLiteConn, run int64) (*inserter, error) {
-	ins := &inserter{c: c, run: run, runV: run, small: boxedSmall()}
+	ins := &inserter{c: c, run: run, small: boxedSmall()}
 	for _, n := range []int{rowsPerInsert, 1} {
-		st, err := c.Prepare(insertSQL(n))
+		st, err := c.Prepare(insertSQL(run, n))
 		if err != nil {
 			ins.close()
 			return nil, err
@@ -74,7 +77,7 @@ func newInserter(c *sqlite3.SQLiteConn, run int64) (*inserter, error) {
 	}
 	ins.many = ins.stmts[0].(driver.StmtQueryContext)
 	ins.one = ins.stmts[1].(driver.StmtQueryContext)
-	ins.args = make([]driver.NamedValue, rowsPerInsert*nodeColumns)
+	ins.args = make([]driver.NamedValue, rowsPerInsert*rowParams)
 	for i := range ins.args {
 		ins.args[i].Ordinal = i + 1
 	}
@@ -96,23 +99,22 @@ func (ins *inserter) box(v int64) driver.Value {
 
 // add stages one row, executing the multi-row INSERT when it is full.
 func (ins *inserter) add(w *row) error {
-	a := ins.args[ins.n*nodeColumns : (ins.n+1)*nodeColumns]
-	a[0].Value = ins.runV
-	a[1].Value = w.id
-	a[2].Value = ins.box(w.id - w.parent)
-	a[3].Value = ins.box(w.size)
-	a[4].Value = w.info
-	a[5].Value = ins.box(w.counts)
-	a[6].Value = ins.box(int64(w.alpha))
-	a[7].Value = ins.box(int64(w.beta))
-	a[8].Value = ins.box(int64(w.score))
+	a := ins.args[ins.n*rowParams : (ins.n+1)*rowParams]
+	a[0].Value = w.id
+	a[1].Value = ins.box(w.id - w.parent)
+	a[2].Value = ins.box(w.size)
+	a[3].Value = storedInfo(w.info)
+	a[4].Value = ins.box(w.counts)
+	a[5].Value = ins.box(int64(w.alpha))
+	a[6].Value = ins.box(int64(w.beta) - int64(w.alpha))
+	a[7].Value = ins.box(int64(w.score))
 	if w.hasStand {
-		a[9].Value = ins.box(int64(w.stand))
+		a[8].Value = ins.box(int64(w.score) - int64(w.stand))
 	} else {
-		a[9].Value = nil
+		a[8].Value = nil
 	}
-	a[10].Value = ins.box(int64(w.move))
-	a[11].Value = ins.box(int64(w.best))
+	a[9].Value = ins.box(int64(w.move))
+	a[10].Value = ins.box(int64(w.best))
 	ins.n++
 	if ins.n == rowsPerInsert {
 		ins.n = 0
@@ -123,9 +125,9 @@ func (ins *inserter) add(w *row) error {
 
 // flush inserts the rows staged since the last full INSERT one by one.
 func (ins *inserter) flush() error {
-	one := make([]driver.NamedValue, nodeColumns)
+	one := make([]driver.NamedValue, rowParams)
 	for i := 0; i < ins.n; i++ {
-		a := ins.args[i*nodeColumns : (i+1)*nodeColumns]
+		a := ins.args[i*rowParams : (i+1)*rowParams]
 		for j := range one {
 			one[j] = driver.NamedValue{Ordinal: j + 1, Value: a[j].Value}
 		}

@@ -50,7 +50,7 @@ func TestCheckCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = db.Exec("UPDATE node_rows SET score = score + 5 WHERE run_id = 2 AND id = ?", victim.ID)
+	_, err = db.Exec("UPDATE node_rows SET score = score + 5, stand_diff = stand_diff + 5 WHERE run_id = 2 AND id = ?", victim.ID)
 	db.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -30,30 +30,33 @@ DROP VIEW nodes;
 -- and counts and names the codes; its run_id, id and parent_id are this
 -- table's key and index, so lookups through the view seek.
 CREATE TABLE node_rows2 (
-    run_id INTEGER NOT NULL, -- the run (runs.id)
-    id INTEGER NOT NULL,     -- pre-order visit number within the run; the run node is 0
-    up INTEGER NOT NULL,     -- id - parent_id (1 for the run node, whose parent is -1)
-    size INTEGER NOT NULL,   -- subtree size: this node and its descendants, ids id .. id+size-1
-    info INTEGER NOT NULL,   -- bits 0-2 kind, 3-4 bound, 5-9 cause, 10-18 ply, 19-26 depth+128,
-                             -- 27-33 qs_level+1, 34 in check, 35 incomplete, 36-39 extension,
-                             -- 40-46 qs_ply+1 (0 outside QS)
-    counts INTEGER NOT NULL, -- bits 0-7 moves generated, 8-15 moves searched, 16-23 cut index+1 (0: no cutoff); 255 caps;
-                             -- bit 24: a placeholder, written for a node still open (its size covers the rows written so far)
-    alpha INTEGER NOT NULL,  -- window on entry
-    beta INTEGER NOT NULL,
-    score INTEGER NOT NULL,  -- score returned, side to move's view
-    stand_pat INTEGER,       -- static eval the node computed (stand pat in QS); NULL when not evaluated
-    move INTEGER NOT NULL,   -- move from the parent, engine.Move code (0: none)
-    best INTEGER NOT NULL,   -- best move, engine.Move code (0: none)
+    run_id INTEGER NOT NULL,  -- the run (runs.id)
+    id INTEGER NOT NULL,      -- pre-order visit number within the run; the run node is 0
+    up INTEGER NOT NULL,      -- id - parent_id (1 for the run node, whose parent is -1)
+    size INTEGER NOT NULL,    -- subtree size: this node and its descendants, ids id .. id+size-1
+    info INTEGER NOT NULL,    -- bits 0-2 kind, 3-4 bound, 5-9 cause, 10-18 ply, 19-26 depth+128,
+                              -- 27-33 qs_ply+1 (0 outside QS), 34-40 qs_level+1, 41 in check,
+                              -- 42 incomplete, 43-46 extension
+    counts INTEGER NOT NULL,  -- bits 0-7 moves generated, 8-15 moves searched, 16-23 cut index+1 (0: no cutoff); 255 caps;
+                              -- bit 24: a placeholder, written for a node still open (its size covers the rows written so far)
+    alpha INTEGER NOT NULL,   -- window on entry: alpha ..
+    width INTEGER NOT NULL,   -- .. beta = alpha + width
+    score INTEGER NOT NULL,   -- score returned, side to move's view
+    stand_diff INTEGER,       -- score - stand pat (the static eval the node computed); NULL when not evaluated
+    move INTEGER NOT NULL,    -- move from the parent, engine.Move code (0: none)
+    best INTEGER NOT NULL,    -- best move, engine.Move code (0: none)
     PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
 
 -- Versions 1 and 2 had no QS ply; a QS node's depth there is minus its distance
--- from the QS root (depth 0 at the horizon), so qs_ply = -depth.
-INSERT INTO node_rows2 (run_id, id, up, size, info, counts, alpha, beta, score, stand_pat, move, best)
+-- from the QS root (depth 0 at the horizon), so qs_ply = -depth. Their info
+-- held qs_level+1 in bits 27-33, in check 34, incomplete 35, extension 36-39.
+INSERT INTO node_rows2 (run_id, id, up, size, info, counts, alpha, width, score, stand_diff, move, best)
 SELECT k >> 32, k & 4294967295, up, size,
-       CASE WHEN (info & 7) = 4 THEN info | (min(1 - (((info >> 19) & 255) - 128), 127) << 40) ELSE info END,
-       counts, alpha, beta, score, stand_pat, move, best
+       (info & 134217727)
+         | (CASE WHEN (info & 7) = 4 THEN min(1 - (((info >> 19) & 255) - 128), 127) ELSE 0 END << 27)
+         | (((info >> 27) & 127) << 34) | (((info >> 34) & 3) << 41) | (((info >> 36) & 15) << 43),
+       counts, alpha, beta - alpha, score, score - stand_pat, move, best
 FROM node_rows ORDER BY k;
 
 DROP TABLE node_rows;
@@ -117,12 +120,12 @@ SELECT
         || substr(' pnbrqk', 1 + ((n.move >> 12) & 7), 1 - (((n.move >> 12) & 7) = 0)) END AS move,
     ((n.info >> 19) & 255) - 128 AS depth,
     n.alpha AS alpha,
-    n.beta AS beta,
+    n.alpha + n.width AS beta,
     (SELECT name FROM kinds WHERE code = n.info & 7) AS kind,
-    nullif((n.info >> 40) & 127, 0) - 1 AS qs_ply,
-    nullif((n.info >> 27) & 127, 0) - 1 AS qs_level,
-    (n.info >> 34) & 1 AS in_check,
-    n.stand_pat AS stand_pat,
+    nullif((n.info >> 27) & 127, 0) - 1 AS qs_ply,
+    nullif((n.info >> 34) & 127, 0) - 1 AS qs_level,
+    (n.info >> 41) & 1 AS in_check,
+    n.score - n.stand_diff AS stand_pat,
     n.score AS score,
     (SELECT name FROM bounds WHERE code = (n.info >> 3) & 3) AS bound,
     (SELECT name FROM causes WHERE code = (n.info >> 5) & 31) AS cutoff,
@@ -132,7 +135,7 @@ SELECT
         || substr(' pnbrqk', 1 + ((n.best >> 12) & 7), 1 - (((n.best >> 12) & 7) = 0)) END AS best,
     n.counts & 255 AS generated,
     (n.counts >> 8) & 255 AS searched,
-    (n.info >> 36) & 15 AS extension,
+    (n.info >> 43) & 15 AS extension,
     n.size AS subtree_size,
-    (n.info >> 35) & 1 AS incomplete
+    (n.info >> 42) & 1 AS incomplete
 FROM node_rows n;
