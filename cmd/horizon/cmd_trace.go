@@ -25,12 +25,12 @@ const sampleFEN = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQk
 
 // defaultMaxNodes bounds a trace when the user gives no --max-nodes: enough
 // for any search worth browsing, and a stop for a QS that runs away. At
-// about 52 bytes a node (measured on Kiwipete, README "The trace file") a
-// run at the cap writes about 2.6 GB.
+// about 48 bytes a node (measured on Kiwipete, README "The trace file") a
+// run at the cap writes about 2.4 GB.
 const defaultMaxNodes = 50_000_000
 
 // bytesPerNode is the file size a traced node costs, for --help.
-const bytesPerNode = 52
+const bytesPerNode = 48
 
 // traceRunJSON is one run in --json output (and the summary printed).
 type traceRunJSON struct {
@@ -89,8 +89,8 @@ With no position it traces a built-in sample (Kiwipete, a middlegame where the
 variants disagree). An existing trace file gets the new runs appended. Ctrl-C
 stops the search: what was visited is kept, the run is marked interrupted.
 The node limit (--max-nodes) and the file size limit (--max-size) stop a
-runaway search the same way, marked truncated. A node costs about 52 bytes of
-file: a run at the default node cap of 50,000,000 writes about 2.6 GB, and
+runaway search the same way, marked truncated. A node costs about 48 bytes of
+file: a run at the default node cap of 50,000,000 writes about 2.4 GB, and
 each variant is a run of its own, so cap big jobs with --max-size. On a
 terminal the progress line shows nodes, rate and file size. Browse the result
 with --view or 'horizon view FILE', list it with 'horizon runs FILE', or query

@@ -15,7 +15,11 @@
 --
 -- Physical design (measured candidates in the README, "The trace file"):
 -- node_rows WITHOUT ROWID keyed (run_id, id) with the packed columns of
--- versions 1 and 2, about 39 bytes a node. Children through nodes.parent_id
+-- versions 1 and 2, about 34.6 bytes a node: of their columns, beta is
+-- stored as its distance from alpha and the stand pat as its distance from
+-- the score (1 and 0 for most nodes, which SQLite stores in no bytes), and
+-- info's fields are reordered so a QS node's fits in 4 bytes, not 6 (versions
+-- 1 and 2's columns as they were cost 39). Children through nodes.parent_id
 -- seek on a partial index per run, node_parent_<run> on (id - up) WHERE run_id =
 -- <run>, which the recorder builds when a run of 100,000 rows or more
 -- finishes (smaller runs are read through the key fast enough): built sorted, it
