@@ -46,8 +46,7 @@ func (c *checker) legalFor(p *cframe, m engine.Move) bool {
 		return true
 	}
 	if c.foreign.pseudo {
-		pm, ok := c.pos.PseudoMove(m.From(), m.To(), m.Promotion())
-		return ok && pm == m
+		return c.pos.IsPseudoLegal(m)
 	}
 	return c.legal(p, m)
 }

@@ -79,3 +79,10 @@ func (p *Position) PseudoMove(from, to Square, promo PieceType) (Move, bool) {
 	}
 	return newMove(from, to, NoPieceType, flagNormal), true
 }
+
+// IsPseudoLegal reports whether m may be made by the rules of movement
+// alone (PseudoMove): a move of a king-capture engine's tree.
+func (p *Position) IsPseudoLegal(m Move) bool {
+	pm, ok := p.PseudoMove(m.From(), m.To(), m.Promotion())
+	return ok && pm == m
+}

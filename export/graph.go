@@ -154,6 +154,7 @@ type builder struct {
 	st   trace.Reader
 	g    *Graph
 	pos  []*engine.Position // position at each shown node, by index
+	rule trace.MoveRule     // the run's moves, legal or pseudo-legal
 	heap candidates
 	sums map[int]int    // node index -> summary index
 	pv   map[int64]bool // ids on the principal variation from the top
@@ -202,7 +203,7 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{ctx: ctx, st: st, g: g, sums: map[int]int{}, pv: pv, src: src}
+	b := &builder{ctx: ctx, st: st, g: g, rule: g.Run.MoveRule(), sums: map[int]int{}, pv: pv, src: src}
 	topSAN := ""
 	if top.Move != engine.NoMove && len(topPath) > 0 {
 		topSAN = topPath[len(topPath)-1]
@@ -259,7 +260,7 @@ func replay(run trace.Run, path []trace.Node) (*engine.Position, []string, error
 		if n.Move == engine.NoMove {
 			continue
 		}
-		if !pos.IsLegal(n.Move) {
+		if !run.MoveRule().Playable(pos, n.Move) {
 			return nil, nil, fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w",
 				run.ID, n.ID, n.Move.UCI(), pos.FEN(), trace.ErrCorrupt)
 		}
@@ -277,7 +278,7 @@ func (b *builder) add(c *candidate) error {
 		parent := b.pos[c.parent]
 		pos = parent.Copy()
 		if m := c.n.Move; m != engine.NoMove {
-			if !parent.IsLegal(m) {
+			if !b.rule.Playable(parent, m) {
 				return fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w",
 					g.Run.ID, c.n.ID, m.UCI(), parent.FEN(), trace.ErrCorrupt)
 			}
@@ -491,7 +492,7 @@ func (b *builder) seedQSRoots(path []trace.Node) error {
 		var via []string
 		san := ""
 		for i, n := range below {
-			if !pos.IsLegal(n.Move) {
+			if !b.rule.Playable(pos, n.Move) {
 				return fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w",
 					g.Run.ID, n.ID, n.Move.UCI(), pos.FEN(), trace.ErrCorrupt)
 			}

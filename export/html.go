@@ -431,7 +431,7 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 			continue
 		}
 		p.flush(b.side, i)
-		san, err := makeMove(b.run.ID, pos, k)
+		san, err := makeMove(b.run.ID, b.run.MoveRule(), pos, k)
 		if err != nil {
 			return err
 		}
@@ -451,12 +451,12 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 
 // makeMove plays node k's move on pos and returns it in SAN ("" for the
 // roots, which have none).
-func makeMove(run int64, pos *engine.Position, k trace.Node) (string, error) {
+func makeMove(run int64, rule trace.MoveRule, pos *engine.Position, k trace.Node) (string, error) {
 	m := k.Move
 	if m == engine.NoMove {
 		return "", nil
 	}
-	if !pos.IsLegal(m) {
+	if !rule.Playable(pos, m) {
 		return "", fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w", run, k.ID, m.UCI(), pos.FEN(), trace.ErrCorrupt)
 	}
 	san := pos.SAN(m)

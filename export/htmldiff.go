@@ -97,7 +97,7 @@ func (d *diffBuilder) walk(ia, ib int, na, nb *trace.Node, pos *engine.Position,
 		if k == nil {
 			k = p.B
 		}
-		san, err := makeMove(d.ra.ID, pos, *k)
+		san, err := makeMove(d.ra.ID, d.ra.MoveRule().Either(d.rb.MoveRule()), pos, *k)
 		if err != nil {
 			return err
 		}

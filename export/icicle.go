@@ -71,6 +71,7 @@ type icicle struct {
 	st      trace.Reader
 	opts    IcicleOptions
 	run     trace.Run
+	rule    trace.MoveRule // the run's moves, legal or pseudo-legal
 	top     trace.Node
 	topPath []string
 	scale   float64       // pixels per node
@@ -124,7 +125,7 @@ func writeIcicle(ctx context.Context, st trace.Reader, run trace.Run, top trace.
 	if err != nil {
 		return 0, err
 	}
-	ic := &icicle{ctx: ctx, st: st, opts: opts, run: run, top: top, topPath: topPath}
+	ic := &icicle{ctx: ctx, st: st, opts: opts, run: run, rule: run.MoveRule(), top: top, topPath: topPath}
 	ic.scale = float64(opts.Width-icicleMargin) / float64(max(top.SubtreeSize, 1))
 	if ic.totals, err = summaryTotals(ctx, st, run, top); err != nil {
 		return 0, err
@@ -209,7 +210,7 @@ func (ic *icicle) walk(e *icicleEntry, pos *engine.Position) error {
 		ic.flush(c.row)
 		m := k.Move
 		if m != engine.NoMove {
-			if !pos.IsLegal(m) {
+			if !ic.rule.Playable(pos, m) {
 				return fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w",
 					ic.run.ID, k.ID, m.UCI(), pos.FEN(), trace.ErrCorrupt)
 			}

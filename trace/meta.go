@@ -105,3 +105,27 @@ func (r Run) Declared() (d EngineDeclared, ok bool) {
 	}
 	return d, true
 }
+
+// MoveRule says which moves a run's tree may hold: legal ones (a null
+// move included), and pseudo-legal ones too for another engine that
+// declared "moves pseudo" (king-capture engines such as Sunfish, which
+// search a move that leaves their king attacked and refute it by taking
+// the king). Every reader that replays a run's moves asks it, so such a
+// run reads as what it is and not as a damaged file.
+type MoveRule struct {
+	Pseudo bool
+}
+
+// MoveRule returns the rule of run r's moves.
+func (r Run) MoveRule() MoveRule {
+	d, _ := r.Declared()
+	return MoveRule{Pseudo: d.Moves == "pseudo"}
+}
+
+// Playable reports whether m may be played at pos in the run's tree.
+func (mr MoveRule) Playable(pos *engine.Position, m engine.Move) bool {
+	return pos.IsLegal(m) || mr.Pseudo && pos.IsPseudoLegal(m)
+}
+
+// Either is the rule of a tree merged from two runs (a diff).
+func (mr MoveRule) Either(o MoveRule) MoveRule { return MoveRule{Pseudo: mr.Pseudo || o.Pseudo} }

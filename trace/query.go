@@ -383,11 +383,12 @@ func (s *Store) replay(ctx context.Context, run int64, path []Node, fn func(*eng
 	if err != nil {
 		return nil, fmt.Errorf("trace %s: run %d: root position: %w", s.path, run, err)
 	}
+	rule := r.MoveRule()
 	for _, n := range path {
 		if n.Move == engine.NoMove {
 			continue
 		}
-		if !pos.IsLegal(n.Move) {
+		if !rule.Playable(pos, n.Move) {
 			return nil, fmt.Errorf("trace %s: run %d: node %d: move %s is not legal in %s: %w",
 				s.path, run, n.ID, n.Move.UCI(), pos.FEN(), ErrCorrupt)
 		}

@@ -291,6 +291,7 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 		return in
 	}
 	rootSide := pos.SideToMove()
+	rule := t.run.MoveRule()
 	for i, x := range path {
 		if x.Kind == engine.KindQS && in.qsRoot < 0 {
 			in.qsRoot = i
@@ -302,7 +303,7 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 		if x.Move == engine.NoMove {
 			continue
 		}
-		if !pos.IsLegal(x.Move) {
+		if !rule.Playable(pos, x.Move) {
 			in.err = fmt.Errorf("node %d: move %s is not legal in %s", x.ID, x.Move.UCI(), pos.FEN())
 			break
 		}

@@ -263,7 +263,7 @@ func (t *tree) fenAfter(fen string, n trace.Node) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !p.IsLegal(n.Move) {
+	if !t.run.MoveRule().Playable(p, n.Move) {
 		return "", fmt.Errorf("node %d: move %s is not legal in %s", n.ID, n.Move.UCI(), fen)
 	}
 	p.MakeMove(n.Move)
