@@ -12,6 +12,7 @@ import (
 	"cmp"
 	"container/heap"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -38,23 +39,23 @@ type Options struct {
 
 // Totals describe one run as a whole.
 type Totals struct {
-	File      string  `json:"file"`
-	Run       int64   `json:"run"`
-	Variant   string  `json:"variant"`
-	Options   string  `json:"options"`
-	FEN       string  `json:"fen"`
-	Status    string  `json:"status"`
-	Filter    string  `json:"filter,omitempty"`
-	Nodes     int64   `json:"nodes"`
-	Rows      int64   `json:"rows"`
-	QSNodes   int64   `json:"qs_nodes"`
-	QSShare   float64 `json:"qs_share"`
-	MaxPly    int     `json:"max_ply"`
-	MaxQSPly  int     `json:"max_qs_ply"`
-	BestMove  string  `json:"bestmove"` // SAN, "" when none
-	Score     int     `json:"score"`
-	Depth     int     `json:"depth"`
-	ElapsedMS int64   `json:"elapsed_ms"`
+	File      string          `json:"file"`
+	Run       int64           `json:"run"`
+	Variant   string          `json:"variant"`
+	Options   json.RawMessage `json:"options"` // the stored object, typed values
+	FEN       string          `json:"fen"`
+	Status    string          `json:"status"`
+	Filter    string          `json:"filter,omitempty"`
+	Nodes     int64           `json:"nodes"`
+	Rows      int64           `json:"rows"`
+	QSNodes   int64           `json:"qs_nodes"`
+	QSShare   float64         `json:"qs_share"`
+	MaxPly    int             `json:"max_ply"`
+	MaxQSPly  int             `json:"max_qs_ply"`
+	BestMove  string          `json:"best_move"` // SAN, "" when none
+	Score     int             `json:"score"`
+	Depth     int             `json:"depth"`
+	ElapsedMS int64           `json:"elapsed_ms"`
 }
 
 // PlyRow counts the nodes at one ply in both runs.
@@ -235,7 +236,7 @@ func samePosition(a Side, ra trace.Run, b Side, rb trace.Run) error {
 }
 
 func totals(s Side, r trace.Run) Totals {
-	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Variant, Options: r.Options, FEN: r.FEN,
+	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Variant, Options: r.OptionsObject(), FEN: r.FEN,
 		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
 		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, BestMove: r.BestMove, Score: r.Score, Depth: r.Depth,
 		ElapsedMS: r.Elapsed.Milliseconds()}

@@ -144,7 +144,7 @@ type PageRun struct {
 	Depth    int    `json:"depth"`
 	Nodes    int64  `json:"nodes"`
 	QSNodes  int64  `json:"qs_nodes"`
-	BestMove string `json:"bestmove"`
+	BestMove string `json:"best_move"`
 	Score    int    `json:"score"`
 	Filter   string `json:"filter,omitempty"`
 }

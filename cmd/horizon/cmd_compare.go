@@ -29,7 +29,7 @@ type comparePos struct {
 	QSShare   float64 `json:"qs_share"`
 	MaxPly    int     `json:"max_ply"`
 	MaxQSPly  int     `json:"max_qs_ply"`
-	BestMove  string  `json:"bestmove"` // UCI, as 'horizon search --json'
+	BestMove  string  `json:"best_move"` // UCI, as 'horizon search --json'
 	Score     int     `json:"score"`
 	Depth     int     `json:"depth"`
 	Stopped   string  `json:"stopped"`
@@ -327,7 +327,7 @@ func printCompare(w io.Writer, vs []compareVariant, rows []comparePos, npos int,
 func writeCompareCSV(w io.Writer, rows []comparePos) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"variant", "position", "label", "fen", "nodes", "qs_nodes", "qs_share", "max_ply", "max_qs_ply",
-		"bestmove", "score", "depth", "stopped", "elapsed_ms", "nps", "solved", "run"})
+		"best_move", "score", "depth", "stopped", "elapsed_ms", "nps", "solved", "run"})
 	for _, r := range rows {
 		solved := ""
 		if r.Solved != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"strings"
@@ -35,25 +36,27 @@ func parseFileFlags(fs *flag.FlagSet, args []string) (string, error) {
 
 // runJSON is a run in --json output.
 type runJSON struct {
-	ID        int64    `json:"id"`
-	Created   string   `json:"created"`
-	FEN       string   `json:"fen"`
-	Variant   string   `json:"variant"`
-	Options   string   `json:"options"`
-	Limits    string   `json:"limits"`
-	Version   string   `json:"version"`
-	Status    string   `json:"status"`
-	Filter    string   `json:"filter,omitempty"`
-	Nodes     int64    `json:"nodes"`
-	QSNodes   int64    `json:"qs_nodes"`
-	Rows      int64    `json:"rows"`
-	MaxPly    int      `json:"max_ply"`
-	MaxQSPly  int      `json:"max_qs_ply"`
-	ElapsedMS int64    `json:"elapsed_ms"`
-	BestMove  string   `json:"bestmove"`
-	Score     int      `json:"score"`
-	PV        []string `json:"pv"`
-	Depth     int      `json:"depth"`
+	ID        int64           `json:"id"`
+	Created   string          `json:"created"`
+	FEN       string          `json:"fen"`
+	Variant   string          `json:"variant"`
+	Options   json.RawMessage `json:"options"` // the stored object, typed values
+	Limits    json.RawMessage `json:"limits"`
+	Engine    string          `json:"engine"` // "" for Horizon's own engine
+	FailHard  bool            `json:"fail_hard"`
+	Version   string          `json:"version"`
+	Status    string          `json:"status"`
+	Filter    string          `json:"filter,omitempty"`
+	Nodes     int64           `json:"nodes"`
+	QSNodes   int64           `json:"qs_nodes"`
+	Rows      int64           `json:"rows"`
+	MaxPly    int             `json:"max_ply"`
+	MaxQSPly  int             `json:"max_qs_ply"`
+	ElapsedMS int64           `json:"elapsed_ms"`
+	BestMove  string          `json:"best_move"`
+	Score     int             `json:"score"`
+	PV        []string        `json:"pv"`
+	Depth     int             `json:"depth"`
 }
 
 func newRunJSON(r trace.Run) runJSON {
@@ -62,7 +65,7 @@ func newRunJSON(r trace.Run) runJSON {
 		pv = []string{}
 	}
 	return runJSON{ID: r.ID, Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, Variant: r.Variant,
-		Options: r.Options, Limits: r.Limits, Version: r.Version, Status: string(r.Status), Filter: r.Filter,
+		Options: r.OptionsObject(), Limits: r.LimitsObject(), Engine: r.Engine, FailHard: r.FailHard, Version: r.Version, Status: string(r.Status), Filter: r.Filter,
 		Nodes: r.Nodes, QSNodes: r.QSNodes, Rows: r.Rows, MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly,
 		ElapsedMS: r.Elapsed.Milliseconds(), BestMove: r.BestMove, Score: r.Score, PV: pv, Depth: r.Depth}
 }

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/uci"
 )
 
@@ -15,8 +16,8 @@ type searchJSON struct {
 	FEN       string           `json:"fen"`
 	ID        string           `json:"id,omitempty"`
 	Variant   string           `json:"variant"`
-	Options   string           `json:"options"`
-	BestMove  string           `json:"bestmove"`
+	Options   json.RawMessage  `json:"options"` // every switch, typed, as runs --json gives a run's
+	BestMove  string           `json:"best_move"`
 	Ponder    string           `json:"ponder,omitempty"`
 	Score     int              `json:"score"`
 	Mate      int              `json:"mate,omitempty"`
@@ -33,7 +34,7 @@ type searchJSON struct {
 }
 
 func newSearchJSON(p *engine.EPD, o engine.Options, r engine.Result) searchJSON {
-	j := searchJSON{FEN: p.FEN, ID: p.ID, Variant: o.Variant, Options: o.String(), BestMove: r.BestMove.UCI(),
+	j := searchJSON{FEN: p.FEN, ID: p.ID, Variant: o.Variant, Options: trace.ObjectJSON(o.JSON()), BestMove: r.BestMove.UCI(),
 		Score: int(r.Score), Depth: r.Depth, Nodes: r.Stats.Nodes, QSNodes: r.Stats.QSNodes,
 		MaxPly: r.Stats.MaxPly, MaxQSPly: r.Stats.MaxQSPly, ElapsedMS: r.Elapsed.Milliseconds(),
 		NPS: nps(r.Stats.Nodes, r.Elapsed.Seconds()), Stopped: r.Stopped.String(), Cutoffs: map[string]int64{}, PV: []string{}}

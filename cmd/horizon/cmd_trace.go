@@ -41,7 +41,7 @@ type traceRunJSON struct {
 	Variant    string        `json:"variant"`
 	Status     string        `json:"status"`
 	Depth      int           `json:"depth"`
-	BestMove   string        `json:"bestmove"`
+	BestMove   string        `json:"best_move"`
 	BestSAN    string        `json:"best_san"`
 	Score      int           `json:"score"`
 	Nodes      int64         `json:"nodes"`

@@ -120,7 +120,7 @@ func uciSearch(t *testing.T, env []string, fen string, depth int, argv ...string
 type traceJSON struct {
 	Run           int64  `json:"run"`
 	Status        string `json:"status"`
-	BestMove      string `json:"bestmove"`
+	BestMove      string `json:"best_move"`
 	Nodes         int64  `json:"nodes"`
 	QSNodes       int64  `json:"qs_nodes"`
 	EngineNodes   int64  `json:"engine_nodes"`

@@ -134,3 +134,48 @@ func TestTraceUnderPath(t *testing.T) {
 		t.Errorf("the summary does not tell rows recorded from nodes searched:\n%s", out)
 	}
 }
+
+// TestJSONVocabulary: every command's --json names the best move best_move,
+// gives a run's options and limits as objects with typed values (not JSON
+// text in a string), and runs --json says which engine searched.
+func TestJSONVocabulary(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "v.trace")
+	if code, _, errOut := runCLI(t, "", "trace", "--fen", "startpos", "--depth", "3", "--qs", "see,captures", "-o", file); code != 0 {
+		t.Fatalf("trace: exit %d: %s", code, errOut)
+	}
+	for _, args := range [][]string{
+		{"search", "--fen", "startpos", "--depth", "2", "--json"},
+		{"trace", "--fen", "startpos", "--depth", "2", "--json", "-o", filepath.Join(dir, "t.trace")},
+		{"compare", "--fen", "startpos", "--depth", "2", "--qs", "see", "--json"},
+		{"runs", file, "--json"},
+		{"diff", file, "--run", "1", "--run", "2", "--json"},
+	} {
+		code, out, errOut := runCLI(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		if strings.Contains(out, `"bestmove"`) || !strings.Contains(out, `"best_move"`) {
+			t.Errorf("%v: the best move's key is not best_move:\n%.600s", args, out)
+		}
+		if strings.Contains(out, `"options": "`) || strings.Contains(out, `"limits": "`) {
+			t.Errorf("%v: options or limits as a string:\n%.900s", args, out)
+		}
+	}
+	_, out, _ := runCLI(t, "", "runs", file, "--json")
+	var runs []map[string]any
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatal(err)
+	}
+	r := runs[0]
+	opts, _ := r["options"].(map[string]any)
+	lim, _ := r["limits"].(map[string]any)
+	if opts["qs_moves"] != "captures" || opts["hash"] != float64(16) || lim["depth"] != float64(3) {
+		t.Errorf("runs --json: options %v, limits %v; want typed values under snake_case keys", r["options"], r["limits"])
+	}
+	for _, k := range []string{"engine", "fail_hard"} {
+		if _, ok := r[k]; !ok {
+			t.Errorf("runs --json lacks %q: %v", k, r)
+		}
+	}
+}
