@@ -126,7 +126,10 @@ type Run struct {
 	Status  Status
 
 	// Totals over every node the search visited (including nodes a
-	// recording filter left out of the file).
+	// recording filter left out of the file). While the run is recorded,
+	// and for an abandoned run, they count the nodes of the rows
+	// committed (the open path's placeholders too): Nodes equals Rows
+	// and the stats' Nodes unless a filter left nodes out.
 	Nodes    int64
 	QSNodes  int64
 	MaxPly   int
@@ -137,10 +140,10 @@ type Run struct {
 	BestMove string   // UCI, "" when none
 	Score    int      // centipawns from the side to move's view
 	PV       []string // UCI moves
-	Depth    int      // last completed iteration
+	Depth    int      // last completed iteration (of the rows committed, while recorded or abandoned)
 
-	// Rows is how many node rows the file holds for the run (fewer than
-	// Nodes when recording was filtered).
+	// Rows is how many node rows the file holds for the run: the rows
+	// committed (fewer than Nodes when recording was filtered).
 	Rows int64
 	// Filter describes the recording filter ("" when every node was kept).
 	Filter string
@@ -156,7 +159,12 @@ type Run struct {
 	FileBytes int64
 
 	liveSummary bool // stats and hotspots are stored for the run (also while it records)
+	scored      bool // an iteration finished: Score is its score
 }
+
+// Scored reports whether the run has a score: an iteration finished
+// (Depth > 0). Without one Score is 0 and means nothing; show it blank.
+func (r Run) Scored() bool { return r.scored }
 
 // Node is one row of the node table: one node a run's search visited.
 type Node struct {

@@ -98,9 +98,15 @@ type Recorder struct {
 	full      chan *batch
 	free      chan *batch
 	done      chan struct{}
-	werr      error    // set by the writer before done is closed
-	wrow      int64    // rows written, set by the writer
-	committed int64    // rows in committed batches, set by the writer
+	werr      error // set by the writer before done is closed
+	wrow      int64 // rows written, set by the writer
+	committed int64 // rows in committed batches, set by the writer
+	open      []row // the open path's placeholders in the batch being written
+	// The last finished iteration's answer in the rows written, for a run
+	// whose recorder dies before Finish.
+	depth     int
+	score     int64
+	best      string
 	sum       *summary // owned by the writer until done
 	lastSum   time.Time
 	fileBytes atomic.Int64 // the file's size after the last commit
@@ -287,6 +293,11 @@ func (r *Recorder) Enter(e engine.EnterInfo) {
 	if r.finished {
 		return
 	}
+	if len(r.cur.rows) == cap(r.cur.rows) {
+		// Before this node is counted: the batch's totals and its
+		// placeholders' sizes then cover exactly the rows it holds.
+		r.handoff()
+	}
 	r.entered++
 	if r.entered&255 == 0 {
 		r.progress.Store(r.entered)
@@ -348,9 +359,6 @@ func (r *Recorder) Enter(e engine.EnterInfo) {
 		return
 	}
 
-	if len(r.cur.rows) == cap(r.cur.rows) {
-		r.handoff()
-	}
 	if e.Kind == engine.KindRoot {
 		r.cur.iters = append(r.cur.iters, iterRoot{id: e.ID, iteration: e.Iteration})
 	}
@@ -386,7 +394,13 @@ func (r *Recorder) dropIteration(from, to int64) {
 		}
 	}
 	r.cur.del = [2]int64{from, to}
+	// The new root (id to) is counted but has no row yet: the batch's
+	// totals and placeholders must not cover it.
+	r.entered--
+	r.lastID--
 	r.handoff()
+	r.entered++
+	r.lastID++
 }
 
 // StandPat implements engine.Tracer.

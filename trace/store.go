@@ -571,6 +571,7 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 		r.PV = strings.Fields(pv.String)
 	}
 	r.Depth = int(depth.Int64)
+	r.scored = score.Valid && r.Depth > 0
 	r.Engine = engine.String
 	r.liveSummary = sumAt.Valid
 	if r.Status == StatusRunning && writer.Valid && writerGone(writer.String) {

@@ -31,6 +31,7 @@ type sample struct {
 	qsPly     int // -1 outside QS
 	iteration int
 	chainTop  bool // heads an extension chain (IsChainTop)
+	open      bool // a placeholder: counted, not ranked (its size is partial)
 }
 
 // summary accumulates a run's counts and hotspots as its rows go by, in any
@@ -70,8 +71,24 @@ func grow[T any](s []T, i int) []T {
 	return s
 }
 
+// withOpen returns a copy of s that counts the placeholder rows open
+// too: the summary of every row the file holds once they are committed.
+// The rankings are shared, not copied: placeholders are not ranked.
+func (s *summary) withOpen(open []row) *summary {
+	c := *s
+	c.plies = slices.Clone(s.plies)
+	c.qsPlies = slices.Clone(s.qsPlies)
+	c.qsLevels = slices.Clone(s.qsLevels)
+	c.iters = slices.Clone(s.iters)
+	for i := range open {
+		c.addRow(&open[i])
+	}
+	return &c
+}
+
 func (s *summary) addRow(w *row) {
 	s.add(sample{
+		open:      w.placeholder,
 		id:        w.id,
 		size:      w.size,
 		kind:      engine.NodeKind(w.info >> infoKindShift & infoKindMask),
@@ -101,6 +118,10 @@ func (s *summary) add(x sample) {
 			it.QSNodes++
 		}
 	}
+	if x.open {
+		s.countOpen(x)
+		return
+	}
 	if x.chainTop {
 		s.numChains++
 		s.chains.push(hotspot{score: float64(x.size), id: x.id}, s.keep)
@@ -126,6 +147,27 @@ func (s *summary) add(x sample) {
 		if x.size > 1 {
 			s.byGrowth.push(hotspot{score: growth(x.size, x.depth), id: x.id}, s.keep)
 		}
+	}
+}
+
+// countOpen counts a placeholder's level and QS figures, as add does.
+func (s *summary) countOpen(x sample) {
+	if x.qsLevel >= 0 {
+		s.qsLevels = grow(s.qsLevels, x.qsLevel)
+		s.qsLevels[x.qsLevel]++
+	}
+	if x.kind != engine.KindQS {
+		return
+	}
+	s.qsNodes++
+	s.plies[x.ply].QSNodes++
+	if x.qsPly >= 0 {
+		s.qsPlies = grow(s.qsPlies, x.qsPly)
+		s.qsPlies[x.qsPly]++
+		s.maxQSPly = max(s.maxQSPly, x.qsPly)
+	}
+	if x.qsPly == 0 {
+		s.qsRoots++
 	}
 }
 
@@ -243,7 +285,7 @@ func (s *Store) writeFinish(run int64, sum *summary, update func(*sql.Tx) error)
 		_, err := tx.Exec(q, args...)
 		return err
 	}
-	if err := writeSummary(exec, run, sum); err != nil {
+	if err := writeSummary(exec, run, sum, true); err != nil {
 		return err
 	}
 	if err := update(tx); err != nil {
@@ -252,15 +294,15 @@ func (s *Store) writeFinish(run int64, sum *summary, update func(*sql.Tx) error)
 	return tx.Commit()
 }
 
-// writeSummary replaces run's rows in stats and hotspots with sum's, and
-// stamps runs.summary_at; the caller holds the transaction. The recorder's
-// writer calls it while recording too, so readers of a live run read the
-// summary instead of scanning the rows.
-func writeSummary(exec func(string, ...any) error, run int64, sum *summary) error {
-	for _, q := range []string{"DELETE FROM stats WHERE run_id = ?", "DELETE FROM hotspots WHERE run_id = ?"} {
-		if err := exec(q, run); err != nil {
-			return err
-		}
+// writeSummary replaces run's rows in stats (and with hot, in hotspots)
+// with sum's, and stamps runs.summary_at; the caller holds the
+// transaction. The recorder's writer calls it while recording too, so
+// readers of a live run read the summary instead of scanning the rows:
+// the stats with every commit, so that they count the rows committed, and
+// the rankings, which cost more to write, every summaryEvery.
+func writeSummary(exec func(string, ...any) error, run int64, sum *summary, hot bool) error {
+	if err := exec("DELETE FROM stats WHERE run_id = ?", run); err != nil {
+		return err
 	}
 	ins := func(dim string, value int, nodes, qs int64, root any) error {
 		return exec("INSERT INTO stats (run_id, dim, value, nodes, qs_nodes, root_id) VALUES (?, ?, ?, ?, ?, ?)",
@@ -286,6 +328,12 @@ func writeSummary(exec func(string, ...any) error, run int64, sum *summary) erro
 		if err := ins("iteration", it.Iteration, it.Nodes, it.QSNodes, it.RootID); err != nil {
 			return err
 		}
+	}
+	if !hot {
+		return nil // summary_at was stamped with the hotspots
+	}
+	if err := exec("DELETE FROM hotspots WHERE run_id = ?", run); err != nil {
+		return err
 	}
 	for _, rk := range []struct {
 		by string

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/horizonqs/horizon/engine"
 )
 
 // rowsPerInsert is how many rows one prepared INSERT carries: enough to
@@ -265,6 +267,7 @@ func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
 		r.wrow -= n
 		r.sum.reset()
 	}
+	r.open = r.open[:0]
 	// Late rows are ancestors of this batch's rows; they left deepest
 	// first, so reversing them inserts them in ascending id order.
 	for i := len(b.late) - 1; i >= 0; i-- {
@@ -284,23 +287,37 @@ func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
 	if err := ins.flush(); err != nil {
 		return err
 	}
-	// The run's row keeps the totals so far, and every summaryEvery its
-	// stats and hotspots: readers of a live run (runs, stats, hotspots,
-	// the viewer) read these instead of scanning the rows.
-	if _, err := ins.exec("UPDATE runs SET nodes = ?, qs_nodes = ?, rows = ?, max_ply = ?, max_qs_ply = ?, file_bytes = ? WHERE id = ?",
-		b.entered, b.qsNodes, r.wrow, int64(b.maxPly), int64(b.maxQSPly), r.fileBytes.Load(), r.run); err != nil {
+	// The run's row keeps the totals so far (rows: every row committed,
+	// the open path's placeholders too, which is what the file holds
+	// should the recorder die now), the last finished iteration's answer,
+	// and the stats of the same rows; every summaryEvery the hotspots
+	// too. Readers of a live or abandoned run (runs, stats, hotspots, the
+	// viewer) read these instead of scanning the rows.
+	rows := r.wrow + int64(len(r.open))
+	var best, score any
+	if r.depth > 0 {
+		score = r.score
+		if r.best != "" {
+			best = r.best
+		}
+	}
+	if err := ins.execAny("UPDATE runs SET nodes = ?, qs_nodes = ?, rows = ?, max_ply = ?, max_qs_ply = ?, file_bytes = ?, depth = ?, score = ?, best_move = ? WHERE id = ?",
+		b.entered, b.qsNodes, rows, b.maxPly, b.maxQSPly, r.fileBytes.Load(), r.depth, score, best, r.run); err != nil {
 		return err
 	}
-	if !b.last && time.Since(r.lastSum) >= summaryEvery {
-		if err := writeSummary(ins.execAny, r.run, r.sum); err != nil {
+	if !b.last {
+		hot := time.Since(r.lastSum) >= summaryEvery
+		if err := writeSummary(ins.execAny, r.run, r.sum.withOpen(r.open), hot); err != nil {
 			return err
 		}
-		r.lastSum = time.Now()
+		if hot {
+			r.lastSum = time.Now()
+		}
 	}
 	if _, err = ins.exec("COMMIT"); err != nil {
 		return err
 	}
-	r.committed = r.wrow
+	r.committed = rows
 	pages, err := ins.queryInt("PRAGMA page_count")
 	if err != nil {
 		return err
@@ -318,9 +335,20 @@ func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
 }
 
 func (r *Recorder) put(ins *inserter, w *row) error {
-	if !w.placeholder {
+	if w.placeholder {
+		r.open = append(r.open, *w)
+	} else {
 		r.wrow++
 		r.sum.addRow(w)
+		// A finished iteration root: the run's answer so far.
+		if engine.NodeKind(w.info>>infoKindShift&infoKindMask) == engine.KindRoot && w.info>>infoIncShift&1 == 0 &&
+			int(w.iteration) > r.depth {
+			r.depth, r.score = int(w.iteration), int64(w.score)
+			r.best = engine.Move(w.best).UCI()
+			if engine.Move(w.best) == engine.NoMove {
+				r.best = ""
+			}
+		}
 	}
 	return ins.add(w)
 }

@@ -54,7 +54,7 @@ type runJSON struct {
 	MaxQSPly  int             `json:"max_qs_ply"`
 	ElapsedMS int64           `json:"elapsed_ms"`
 	BestMove  string          `json:"best_move"`
-	Score     int             `json:"score"`
+	Score     *int            `json:"score"` // null when no iteration finished
 	PV        []string        `json:"pv"`
 	Depth     int             `json:"depth"`
 }
@@ -64,16 +64,23 @@ func newRunJSON(r trace.Run) runJSON {
 	if pv == nil {
 		pv = []string{}
 	}
+	var score *int
+	if r.Scored() {
+		score = &r.Score
+	}
 	return runJSON{ID: r.ID, Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, Variant: r.Variant,
 		Options: r.OptionsObject(), Limits: r.LimitsObject(), Engine: r.Engine, FailHard: r.FailHard, Version: r.Version, Status: string(r.Status), Filter: r.Filter,
 		Nodes: r.Nodes, QSNodes: r.QSNodes, Rows: r.Rows, MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly,
-		ElapsedMS: r.Elapsed.Milliseconds(), BestMove: r.BestMove, Score: r.Score, PV: pv, Depth: r.Depth}
+		ElapsedMS: r.Elapsed.Milliseconds(), BestMove: r.BestMove, Score: score, PV: pv, Depth: r.Depth}
 }
 
 func runRuns(e *env, args []string) error {
 	fs := newFlags(e, "runs", "FILE [--json]",
 		`Lists the runs in a trace file: id, variant, status, depth reached,
-nodes, QS share, best move, score and position. A run's status is one of:
+nodes, QS share, best move, score and position. For a run still recorded or
+abandoned, nodes are the rows committed, and depth, best and score those of
+the last iteration they finish; the score is blank until an iteration
+finishes. A run's status is one of:
 `+trace.StatusHelp("  "),
 		"horizon runs sample.trace", "horizon runs sample.trace --json")
 	asJSON := fs.Bool("json", false, "print JSON (an array of runs)")
@@ -112,8 +119,12 @@ nodes, QS share, best move, score and position. A run's status is one of:
 		if r.Filter != "" {
 			status += " (" + r.Filter + ")"
 		}
+		score := ""
+		if r.Scored() {
+			score = engine.Score(r.Score).Signed()
+		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Variant, status, r.Depth, engine.Commas(r.Nodes),
-			share, r.BestMove, engine.Score(r.Score).Signed(), r.FEN)
+			share, r.BestMove, score, r.FEN)
 	}
 	return tw.Flush()
 }

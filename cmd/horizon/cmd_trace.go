@@ -395,7 +395,11 @@ func printTraceRun(w io.Writer, r traceRunJSON) {
 		best = r.BestSAN + " (" + r.BestMove + ")"
 	}
 	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, r.Status)
-	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, engine.Score(r.Score).Signed())
+	score := "none (no iteration finished)"
+	if r.Depth > 0 {
+		score = engine.Score(r.Score).Signed()
+	}
+	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, score)
 	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%.1f%%)  max QS ply %d  %.2fs (%s nodes/s)\n",
 		engine.Commas(r.Nodes), engine.Commas(r.QSNodes), 100*r.QSShare, r.MaxQSPly, float64(r.ElapsedMS)/1000, engine.Commas(r.NodesPerS))
 	if r.Filter != "" {
