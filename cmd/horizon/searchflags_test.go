@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,6 +107,50 @@ func TestLimitAloneIsNotCapped(t *testing.T) {
 		}
 		if c.stoppedBy == "nodes" && (r.Nodes < 150000 || r.Depth <= 5) {
 			t.Errorf("%v: the run stopped at depth %d after %d nodes; want the node limit", c.args, r.Depth, r.Nodes)
+		}
+	}
+}
+
+// TestTraceEngineGoCommand: trace --engine sends the user's limits, a time
+// limit alone without the default depth. The engine here only logs what it
+// is sent (it writes no trace, so the command fails after waiting 10 s for
+// one, as it should).
+func TestTraceEngineGoCommand(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "sent.log")
+	script := writeFile(t, "fake.sh", `while read -r line; do
+  echo "$line" >> "$1"
+  case "$line" in
+    uci) echo "id name fake"; echo uciok ;;
+    isready) echo readyok ;;
+    go*) echo "bestmove e2e4" ;;
+    quit) exit 0 ;;
+  esac
+done
+`)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		// One case: each waits 10 s for the trace this engine never
+		// writes; TestSearchLimits covers the rule's other cases.
+		{[]string{"--movetime", "200ms"}, "go movetime 200"},
+	} {
+		os.Remove(log)
+		args := append([]string{"trace", "--engine", "/bin/sh " + script + " " + log, "--fen", "startpos", "-o", filepath.Join(dir, "t.trace")}, c.args...)
+		runCLI(t, "", args...)
+		b, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gos []string
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "go") {
+				gos = append(gos, l)
+			}
+		}
+		if len(gos) != 1 || gos[0] != c.want {
+			t.Errorf("%v: sent %q, want %q", c.args, gos, c.want)
 		}
 	}
 }
