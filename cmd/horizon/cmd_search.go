@@ -145,18 +145,13 @@ shared/seeds each follows, what it does, and the value of every switch.`,
 		}
 		var out []vj
 		for _, v := range vs {
-			// Options' own JSON types the values (true, 16, "captures"),
-			// as traces store them.
-			// Keys are snake_case, as every --json's are.
-			var opts map[string]any
-			if err := json.Unmarshal([]byte(v.Options.JSON()), &opts); err != nil {
+			// The switches as search and runs --json give them: typed
+			// values under snake_case keys.
+			var sw map[string]any
+			if err := json.Unmarshal(trace.ObjectJSON(v.Options.JSON()), &sw); err != nil {
 				return err
 			}
-			delete(opts, "variant")
-			sw := make(map[string]any, len(opts))
-			for k, x := range opts {
-				sw[strings.ReplaceAll(k, "-", "_")] = x
-			}
+			delete(sw, "variant")
 			out = append(out, vj{v.Name, v.Source, v.Summary, sw})
 		}
 		return writeJSON(e.stdout, out)
