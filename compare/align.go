@@ -548,7 +548,8 @@ func describePair(a, b trace.Node, ids bool) Difference {
 		add("best", "best move A %s, B %s", a.Best.Text(), b.Best.Text())
 	}
 	if a.Generated != b.Generated || a.Searched != b.Searched {
-		add("moves", "moves generated/searched A %d/%d, B %d/%d", a.Generated, a.Searched, b.Generated, b.Searched)
+		add("moves", "moves A %s, B %s", engine.MovesText(a.Generated, a.Searched, passes(a)),
+			engine.MovesText(b.Generated, b.Searched, passes(b)))
 	}
 	if a.SubtreeSize != b.SubtreeSize {
 		add("size", "subtree A %s nodes, B %s", engine.Commas(a.SubtreeSize), engine.Commas(b.SubtreeSize))
@@ -564,17 +565,15 @@ func describePair(a, b trace.Node, ids bool) Difference {
 	return Difference{Iteration: a.Iteration, A: ref(a), B: ref(b), Fields: fields, Reason: strings.Join(why, "; ")}
 }
 
-// cutoff says in words why a node stopped (engine.Cause.LongLabel).
-func cutoff(n trace.Node) string {
-	s := n.Cause.LongLabel()
-	if s == "" {
-		s = "searched every move"
-	}
-	if n.CutIndex >= 0 {
-		// 1-based, as the viewer's beta@1 and the export's labels count.
-		s += fmt.Sprintf(" at move %d", n.CutIndex+1)
-	}
-	return s
+// cutoff says in words why a node stopped (engine.CutText).
+func cutoff(n trace.Node) string { return engine.CutText(n.Cause, n.CutIndex, n.Generated) }
+
+// passes reports whether n may have passed over its moves more than once,
+// from the node alone (the pair's options are not at hand): a threshold QS
+// root (a QS root with a level), or a node that searched more moves than
+// it generated (the unified search's depths).
+func passes(n trace.Node) bool {
+	return n.Kind == engine.KindQS && n.QSPly == 0 && n.QSLevel >= 0 || n.Searched > n.Generated
 }
 
 func (w *walker) noteFirst(it *diffItem) {

@@ -191,3 +191,42 @@ func optionSpecByName(name string) OptionSpec {
 	}
 	panic("engine: no option " + name)
 }
+
+// NodePasses reports whether the routine searching a node with depth plies
+// left, qsPly plies past the horizon, may pass over its moves more than
+// once: the threshold QS at its QS root (one pass a level), the unified
+// search in every node (one pass a depth).
+func (o *Options) NodePasses(depth, qsPly int) bool {
+	r := o.NodeRoutine(depth)
+	return r.Passes() && (r != RoutineThreshold || qsPly <= 0)
+}
+
+// MovesText is the one wording of a node's move counts (LeaveInfo's
+// Generated and Searched). Searched counts a search of every move in every
+// pass, so a node that passed more than once (passes, see NodePasses) says
+// so: it may have searched more moves than it generated.
+func MovesText(generated, searched int, passes bool) string {
+	if passes {
+		return fmt.Sprintf("%d generated, %d searched counted over all its passes", generated, searched)
+	}
+	return fmt.Sprintf("%d generated, %d searched", generated, searched)
+}
+
+// CutText is the one wording of why a node stopped with its cut index
+// (LeaveInfo's Cause and CutIndex, the index of the move in the node's
+// order of its generated moves). An auto-fail-high's move is not searched:
+// it is the move that had no level left, and the node fails high on it by
+// rule.
+func CutText(c Cause, cutIndex, generated int) string {
+	s := c.LongLabel()
+	if s == "" {
+		s = "searched every move"
+	}
+	switch {
+	case cutIndex < 0:
+		return s
+	case c == CauseAutoFailHigh:
+		return fmt.Sprintf("%s: move %d of %d generated had no level left (not searched)", s, cutIndex+1, generated)
+	}
+	return fmt.Sprintf("%s at move %d of %d generated", s, cutIndex+1, generated)
+}

@@ -242,7 +242,11 @@ func (m *Model) details(p *pane) []detailLine {
 			best = in.pos.SAN(n.Best)
 		}
 	}
-	add("moves", "%d generated, %d searched, best %s", n.Generated, n.Searched, best)
+	multi := n.Searched > n.Generated
+	if o, err := t.run.SearchOptions(); err == nil && o != nil {
+		multi = o.NodePasses(n.Depth, n.QSPly)
+	}
+	add("moves", "%s, best %s", engine.MovesText(n.Generated, n.Searched, multi), best)
 	if n.Extension != 0 {
 		add("extension", "%d ply", n.Extension)
 	}

@@ -1,7 +1,6 @@
 package viewer
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -80,8 +79,8 @@ func (g *glyphs) causeLabel(n trace.Node) string {
 
 // causeText explains a cause in words, for the details pane.
 func causeText(n trace.Node) string {
-	if n.Cause == engine.CauseBeta && n.CutIndex >= 0 {
-		return fmt.Sprintf("beta cutoff by move %d of %d searched", n.CutIndex+1, n.Searched)
+	if n.CutIndex >= 0 {
+		return engine.CutText(n.Cause, n.CutIndex, n.Generated)
 	}
 	return n.Cause.String() + ": " + n.Cause.Meaning()
 }
