@@ -145,15 +145,7 @@ func TestOldFixtureHotspots(t *testing.T) {
 	ctx := context.Background()
 	for _, f := range oldFixtures {
 		t.Run(f.name, func(t *testing.T) {
-			s, err := OpenReadOnly(copyFixture(t, f.name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			runs, err := s.Runs(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, runs := openOldFixture(t, f.name)
 			for _, r := range runs {
 				var stored []int64
 				rows, err := s.db.Query("SELECT node_id FROM hotspots WHERE run_id = ? AND rank_by = 'size' ORDER BY rank LIMIT 5", r.ID)

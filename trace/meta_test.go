@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -144,18 +143,9 @@ func TestSearchLimits(t *testing.T) {
 // TestOldFixtureMetadata: runs written by schema 1 and 2 Horizons read as
 // the options and limits they recorded.
 func TestOldFixtureMetadata(t *testing.T) {
-	ctx := context.Background()
 	for _, f := range oldFixtures {
 		t.Run(f.name, func(t *testing.T) {
-			s, err := OpenReadOnly(copyFixture(t, f.name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
-			runs, err := s.Runs(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, runs := openOldFixture(t, f.name)
 			for _, r := range runs {
 				o, err := r.SearchOptions()
 				if err != nil || o == nil {

@@ -40,6 +40,22 @@ func copyFixture(t *testing.T, name string) string {
 	return p
 }
 
+// openOldFixture opens a copy of the fixture name read-only, closed when
+// the test ends, and returns its runs.
+func openOldFixture(t *testing.T, name string) (*Store, []Run) {
+	t.Helper()
+	s, err := OpenReadOnly(copyFixture(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	runs, err := s.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, runs
+}
+
 // readAll reads everything a reader would from every run of s.
 func readAll(t *testing.T, s *Store) map[int64][]Node {
 	t.Helper()
