@@ -95,26 +95,34 @@ func benchExportSVG(b *testing.B, st *trace.Store, run trace.Run, top trace.Node
 // benchmarks call it; recording takes a minute or so.
 func bigTrace(b *testing.B) (*trace.Store, trace.Run) {
 	b.Helper()
+	return cachedTrace(b, "export-kiwipete-threshold-d8.trace", "threshold", 8, 5_000_000)
+}
+
+// cachedTrace returns the complete one-run trace of a Kiwipete search
+// (variant, depth, TT on) cached under name in the benchmark cache
+// directory, recording it first when the cache holds no complete run of
+// minRows rows or more.
+func cachedTrace(b *testing.B, name, variant string, depth int, minRows int64) (*trace.Store, trace.Run) {
+	b.Helper()
 	dir := os.Getenv("HORIZON_BENCH_CACHE")
 	if dir == "" {
 		c, err := os.UserCacheDir()
 		if err != nil {
-			b.Skip("no cache directory for the big trace: set HORIZON_BENCH_CACHE")
+			b.Skip("no cache directory for the benchmark trace: set HORIZON_BENCH_CACHE")
 		}
 		dir = filepath.Join(c, "horizon-bench")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	path := filepath.Join(dir, "export-kiwipete-threshold-d8.trace")
-	const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+	path := filepath.Join(dir, name)
 	open := func() (*trace.Store, trace.Run, bool) {
 		st, err := trace.OpenReadOnly(path)
 		if err != nil {
 			return nil, trace.Run{}, false
 		}
 		runs, err := st.Runs(context.Background())
-		if err != nil || len(runs) != 1 || runs[0].Status != trace.StatusComplete || runs[0].Rows < 5_000_000 {
+		if err != nil || len(runs) != 1 || runs[0].Status != trace.StatusComplete || runs[0].Rows < minRows {
 			st.Close()
 			return nil, trace.Run{}, false
 		}
@@ -126,13 +134,13 @@ func bigTrace(b *testing.B) (*trace.Store, trace.Run) {
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		os.Remove(path + suffix)
 	}
-	b.Logf("recording the big trace into %s (once)", path)
+	b.Logf("recording the benchmark trace into %s (once)", path)
 	t0 := time.Now()
-	recordSearchTT(b, path, kiwipete, "threshold", 8)
+	recordSearchTT(b, path, kiwipete, variant, depth)
 	b.Logf("recorded in %v", time.Since(t0))
 	st, run, ok := open()
 	if !ok {
-		b.Fatalf("%s: the recorded trace is not a complete run of 5 million rows or more", path)
+		b.Fatalf("%s: the recorded trace is not a complete run of %d rows or more", path, minRows)
 	}
 	return st, run
 }

@@ -671,29 +671,8 @@ func TestSourcesAgree(t *testing.T) {
 // under one move, plus the roots): ids have gaps, and subtree sizes count
 // nodes the file does not hold.
 func TestFilteredTrace(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "under.trace")
 	ctx := context.Background()
-	st, err := trace.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, _ := engine.VariantOptions("see")
-	opts.TT = false
-	pos, _ := engine.ParseFEN(fixedFEN)
-	rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: fixedFEN, Variant: "see"}, trace.RecordOptions{Under: []string{"Qg6"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := engine.NewSearcher(opts).Search(rec.Context(), pos, engine.Limits{Depth: 3}, rec)
-	if err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth}); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
-	st, err = trace.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := filteredTrace(t)
 	for _, queried := range []bool{false, true} {
 		t.Run(fmt.Sprint("queried=", queried), func(t *testing.T) {
 			if queried {

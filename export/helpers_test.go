@@ -18,7 +18,7 @@ const fixedFEN = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1"
 // into path and returns the run id.
 func recordSearch(tb testing.TB, path, fen, variant string, depth int) int64 {
 	tb.Helper()
-	return record(tb, path, fen, variant, depth, false)
+	return record(tb, path, fen, variant, depth, false, trace.RecordOptions{})
 }
 
 // recordSearchTT is recordSearch with the transposition table on, as a
@@ -26,10 +26,10 @@ func recordSearch(tb testing.TB, path, fen, variant string, depth int) int64 {
 // every run.
 func recordSearchTT(tb testing.TB, path, fen, variant string, depth int) int64 {
 	tb.Helper()
-	return record(tb, path, fen, variant, depth, true)
+	return record(tb, path, fen, variant, depth, true, trace.RecordOptions{})
 }
 
-func record(tb testing.TB, path, fen, variant string, depth int, tt bool) int64 {
+func record(tb testing.TB, path, fen, variant string, depth int, tt bool, ro trace.RecordOptions) int64 {
 	tb.Helper()
 	ctx := context.Background()
 	st, err := trace.Create(path)
@@ -46,7 +46,7 @@ func record(tb testing.TB, path, fen, variant string, depth int, tt bool) int64 
 	if err != nil {
 		tb.Fatal(err)
 	}
-	rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: fen, Variant: variant, Options: opts.String()}, trace.RecordOptions{})
+	rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: fen, Variant: variant, Options: opts.String()}, ro)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -69,4 +69,20 @@ func fixedTrace(tb testing.TB) (*trace.Store, string) {
 	}
 	tb.Cleanup(func() { st.Close() })
 	return st, path
+}
+
+// filteredTrace records the fixed position (see QS, depth 3, TT off) with
+// a recording filter, only the nodes under Qg6 plus the roots, and opens
+// it for reading: ids have gaps, and subtree sizes count nodes the file
+// does not hold.
+func filteredTrace(tb testing.TB) *trace.Store {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "under.trace")
+	record(tb, path, fixedFEN, "see", 3, false, trace.RecordOptions{Under: []string{"Qg6"}})
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return st
 }

@@ -19,42 +19,7 @@ import (
 // cache directory (see bigTrace).
 func millionTrace(b *testing.B) (*trace.Store, trace.Run) {
 	b.Helper()
-	dir := os.Getenv("HORIZON_BENCH_CACHE")
-	if dir == "" {
-		c, err := os.UserCacheDir()
-		if err != nil {
-			b.Skip("no cache directory for the benchmark trace: set HORIZON_BENCH_CACHE")
-		}
-		dir = filepath.Join(c, "horizon-bench")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(dir, "html-kiwipete-see-d7.trace")
-	open := func() (*trace.Store, trace.Run, bool) {
-		st, err := trace.OpenReadOnly(path)
-		if err != nil {
-			return nil, trace.Run{}, false
-		}
-		runs, err := st.Runs(context.Background())
-		if err != nil || len(runs) != 1 || runs[0].Status != trace.StatusComplete || runs[0].Rows < 1_000_000 {
-			st.Close()
-			return nil, trace.Run{}, false
-		}
-		return st, runs[0], true
-	}
-	if st, run, ok := open(); ok {
-		return st, run
-	}
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		os.Remove(path + suffix)
-	}
-	recordSearchTT(b, path, kiwipete, "see", 7)
-	st, run, ok := open()
-	if !ok {
-		b.Fatalf("%s: the recorded trace is not a complete run of a million rows or more", path)
-	}
-	return st, run
+	return cachedTrace(b, "html-kiwipete-see-d7.trace", "see", 7, 1_000_000)
 }
 
 // BenchmarkHTML1M exports the whole run of a 1.4-million-node trace as a

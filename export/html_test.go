@@ -257,29 +257,8 @@ func TestGoldenHTMLDiff(t *testing.T) {
 // (only the moves under Qg6): the rows the filter left out leave gaps in
 // the id ranges, which merged runs must not span.
 func TestHTMLFilteredTrace(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "under.trace")
 	ctx := context.Background()
-	st, err := trace.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, _ := engine.VariantOptions("see")
-	opts.TT = false
-	pos, _ := engine.ParseFEN(fixedFEN)
-	rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: fixedFEN, Variant: "see"}, trace.RecordOptions{Under: []string{"Qg6"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := engine.NewSearcher(opts).Search(rec.Context(), pos, engine.Limits{Depth: 3}, rec)
-	if err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth}); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
-	st, err = trace.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := filteredTrace(t)
 	run, top, err := Resolve(ctx, st, Selection{Node: 0})
 	if err != nil {
 		t.Fatal(err)
