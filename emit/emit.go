@@ -136,11 +136,16 @@ func (t *Writer) Enter(move string, depth, alpha, beta int) {
 	if t == nil {
 		return
 	}
+	b := t.enter(move, depth, alpha, beta)
+	t.flushLine(b)
+}
+
+// enter starts an enter line in the buffer: the move, depth and window.
+func (t *Writer) enter(move string, depth, alpha, beta int) []byte {
 	b := append(t.buf[:0], "E "...)
 	b = append(b, move...)
 	b = append(b, ' ')
-	b = appendInts(b, depth, alpha, beta)
-	t.flushLine(b)
+	return appendInts(b, depth, alpha, beta)
 }
 
 // EnterKind is Enter with the node's kind given: "pv", "nonpv" or "qs"
@@ -149,10 +154,7 @@ func (t *Writer) EnterKind(move string, depth, alpha, beta int, kind string) {
 	if t == nil {
 		return
 	}
-	b := append(t.buf[:0], "E "...)
-	b = append(b, move...)
-	b = append(b, ' ')
-	b = appendInts(b, depth, alpha, beta)
+	b := t.enter(move, depth, alpha, beta)
 	b = append(b, " k="...)
 	b = append(b, kind...)
 	t.flushLine(b)
@@ -164,10 +166,7 @@ func (t *Writer) EnterWith(move string, depth, alpha, beta int, kind string, qsP
 	if t == nil {
 		return
 	}
-	b := append(t.buf[:0], "E "...)
-	b = append(b, move...)
-	b = append(b, ' ')
-	b = appendInts(b, depth, alpha, beta)
+	b := t.enter(move, depth, alpha, beta)
 	if kind != "" {
 		b = append(b, " k="...)
 		b = append(b, kind...)
@@ -188,9 +187,7 @@ func (t *Writer) StandPat(eval int) {
 	if t == nil {
 		return
 	}
-	b := append(t.buf[:0], "S "...)
-	b = strconv.AppendInt(b, int64(eval), 10)
-	t.flushLine(b)
+	t.intLine("S ", eval)
 }
 
 // Move reports the move about to be searched and its index in the ordering.
@@ -210,9 +207,7 @@ func (t *Writer) Extension(plies int) {
 	if t == nil {
 		return
 	}
-	b := append(t.buf[:0], "X "...)
-	b = strconv.AppendInt(b, int64(plies), 10)
-	t.flushLine(b)
+	t.intLine("X ", plies)
 }
 
 // Leave leaves the current node with its score; Horizon derives the bound,
@@ -221,8 +216,13 @@ func (t *Writer) Leave(score int) {
 	if t == nil {
 		return
 	}
-	b := append(t.buf[:0], "L "...)
-	b = strconv.AppendInt(b, int64(score), 10)
+	t.intLine("L ", score)
+}
+
+// intLine writes a line of a tag and one number.
+func (t *Writer) intLine(tag string, v int) {
+	b := append(t.buf[:0], tag...)
+	b = strconv.AppendInt(b, int64(v), 10)
 	t.flushLine(b)
 }
 
@@ -279,6 +279,13 @@ func (t *Writer) End(best string, nodes int64) {
 	if t == nil {
 		return
 	}
+	b := t.end(best, nodes)
+	t.flushLine(b)
+	t.Flush()
+}
+
+// end starts an end line in the buffer: the best move and node count.
+func (t *Writer) end(best string, nodes int64) []byte {
 	b := append(t.buf[:0], "end"...)
 	if best != "" {
 		b = append(b, " best="...)
@@ -288,8 +295,7 @@ func (t *Writer) End(best string, nodes int64) {
 		b = append(b, " nodes="...)
 		b = strconv.AppendInt(b, nodes, 10)
 	}
-	t.flushLine(b)
-	t.Flush()
+	return b
 }
 
 // EndTime is End with the search's time in milliseconds.
@@ -297,15 +303,7 @@ func (t *Writer) EndTime(best string, nodes, ms int64) {
 	if t == nil {
 		return
 	}
-	b := append(t.buf[:0], "end"...)
-	if best != "" {
-		b = append(b, " best="...)
-		b = append(b, best...)
-	}
-	if nodes >= 0 {
-		b = append(b, " nodes="...)
-		b = strconv.AppendInt(b, nodes, 10)
-	}
+	b := t.end(best, nodes)
 	b = append(b, " time="...)
 	b = strconv.AppendInt(b, ms, 10)
 	t.flushLine(b)
