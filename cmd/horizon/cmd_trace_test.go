@@ -221,22 +221,9 @@ func TestTraceOutputClosed(t *testing.T) {
 		t.Errorf("exit %d, want 130 (stopped as by a signal); stderr %q", code, errOut.String())
 	}
 	checkOneLineError(t, errOut.String(), "broken pipe", "of 3 runs", file)
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	runs, err := st.Runs(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := stoppedRuns(t, file)
 	if len(runs) == 0 || len(runs) == 3 {
 		t.Errorf("%d runs recorded, want the command stopped after the first", len(runs))
-	}
-	for _, r := range runs {
-		if r.Status == trace.StatusRunning {
-			t.Errorf("run %d left running", r.ID)
-		}
 	}
 	if !strings.Contains(errOut.String(), fmt.Sprintf("after %d of 3 runs", len(runs))) {
 		t.Errorf("stderr %q does not count the %d runs recorded", errOut.String(), len(runs))
@@ -323,20 +310,7 @@ func TestTraceHeadBinary(t *testing.T) {
 	if code == 130 {
 		checkOneLineError(t, errOut.String(), "broken pipe", "of 3 runs", file)
 	}
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	runs, err := st.Runs(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range runs {
-		if r.Status == trace.StatusRunning {
-			t.Errorf("run %d left running", r.ID)
-		}
-	}
+	stoppedRuns(t, file)
 }
 
 // TestTraceMaxSize: --max-size stops a run once the file reaches the size,
@@ -371,4 +345,25 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("parseSize(%q) = %d, %v; want %d", c.in, got, err, c.want)
 		}
 	}
+}
+
+// stoppedRuns returns the runs of a trace whose recording was stopped,
+// checking that none was left marked running.
+func stoppedRuns(t *testing.T, file string) []trace.Run {
+	t.Helper()
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Status == trace.StatusRunning {
+			t.Errorf("run %d left running", r.ID)
+		}
+	}
+	return runs
 }
