@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -202,6 +203,25 @@ type testWriter struct {
 func (w *testWriter) Write(p []byte) (int, error) {
 	w.t.Logf("%s%s", w.prefix, strings.TrimRight(string(p), "\n"))
 	return len(p), nil
+}
+
+// bestmove reads up to the engine's bestmove line and returns its move
+// and ponder move.
+func (c *conn) bestmove() (best, ponder string) {
+	c.t.Helper()
+	got := c.untilPrefix("bestmove")
+	return bestmove(c.t, got[len(got)-1])
+}
+
+// readyWithoutBestmove sends isready and reads up to readyok, failing
+// (saying when) if a bestmove came first.
+func (c *conn) readyWithoutBestmove(when string) {
+	c.t.Helper()
+	c.send("isready")
+	got := c.untilPrefix("readyok")
+	if slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "bestmove") }) {
+		c.t.Fatalf("%s: %q", when, got)
+	}
 }
 
 // bestmove extracts the move (and ponder move) of a bestmove line.

@@ -152,14 +152,9 @@ var scripts = []script{
 	{"stop during go infinite, isready during a search", func(t *testing.T, c *conn) {
 		c.send("position startpos", "go infinite")
 		c.untilPrefix("info depth 2 ")
-		c.send("isready")
-		got := c.untilPrefix("readyok")
-		if slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "bestmove") }) {
-			t.Fatalf("bestmove before stop under go infinite: %q", got)
-		}
+		c.readyWithoutBestmove("bestmove before stop under go infinite")
 		c.send("stop")
-		got = c.untilPrefix("bestmove")
-		best, ponder := bestmove(t, got[len(got)-1])
+		best, ponder := c.bestmove()
 		checkLegal(t, mustPosition(t, "startpos"), best, ponder)
 		// The engine is idle and answers again.
 		c.send("isready")
@@ -200,22 +195,16 @@ var scripts = []script{
 	{"go ponder, ponderhit and stop", func(t *testing.T, c *conn) {
 		c.send("position startpos moves e2e4", "go ponder wtime 2000 btime 2000")
 		c.untilPrefix("info depth 1 ")
-		c.send("isready")
-		got := c.untilPrefix("readyok")
-		if slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "bestmove") }) {
-			t.Fatalf("bestmove while pondering: %q", got)
-		}
+		c.readyWithoutBestmove("bestmove while pondering")
 		// After ponderhit the clock runs: the search ends by itself.
 		c.send("ponderhit")
-		got = c.untilPrefix("bestmove")
-		best, ponder := bestmove(t, got[len(got)-1])
+		best, ponder := c.bestmove()
 		checkLegal(t, mustPosition(t, "startpos", "e2e4"), best, ponder)
 		// A ponder search the GUI stops (its ponder move was not played).
 		c.send("go ponder wtime 2000 btime 2000")
 		c.untilPrefix("info depth 1 ")
 		c.send("stop")
-		got = c.untilPrefix("bestmove")
-		best, ponder = bestmove(t, got[len(got)-1])
+		best, ponder = c.bestmove()
 		checkLegal(t, mustPosition(t, "startpos", "e2e4"), best, ponder)
 	}},
 	{"illegal move keeps the previous position", func(t *testing.T, c *conn) {
@@ -226,8 +215,7 @@ var scripts = []script{
 			t.Errorf("info strings %q, want one naming e5e4 and saying the previous position is kept", msgs)
 		}
 		c.send("go depth 2")
-		got = c.untilPrefix("bestmove")
-		best, ponder := bestmove(t, got[len(got)-1])
+		best, ponder := c.bestmove()
 		checkLegal(t, mustPosition(t, "startpos", "e2e4"), best, ponder) // a black move
 	}},
 	{"a switch the variant cannot apply is refused", func(t *testing.T, c *conn) {
@@ -245,8 +233,7 @@ var scripts = []script{
 			}
 		}
 		c.send("go depth 2")
-		got := c.untilPrefix("bestmove")
-		best, ponder := bestmove(t, got[len(got)-1])
+		best, ponder := c.bestmove()
 		checkLegal(t, mustPosition(t, "startpos"), best, ponder)
 	}},
 	{"malformed input is reported and ignored", func(t *testing.T, c *conn) {
@@ -293,12 +280,10 @@ var scripts = []script{
 			"setoption name QSLevels value 6", "isready")
 		c.untilPrefix("readyok")
 		c.send("position startpos moves e2e4 e7e5 g1f3", "go depth 3")
-		got := c.untilPrefix("bestmove")
-		best, _ := bestmove(t, got[len(got)-1])
+		best, _ := c.bestmove()
 		c.send("setoption name TraceMaxNodes value 500", "setoption name QSVariant value mvv-lva",
 			"position startpos", "go depth 30")
-		got = c.untilPrefix("bestmove")
-		best2, ponder2 := bestmove(t, got[len(got)-1])
+		best2, ponder2 := c.bestmove()
 		checkLegal(t, mustPosition(t, "startpos"), best2, ponder2)
 		c.send("quit")
 		if err := c.close(); err != nil {
