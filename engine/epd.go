@@ -200,6 +200,29 @@ const maxEPDLine = 1 << 20
 // with # are skipped. An error names the file and line.
 func ReadEPD(r io.Reader, name string) ([]EPD, error) {
 	var out []EPD
+	err := ScanEPD(r, name, func(ln int, text string) error {
+		e, err := ParseEPD(text)
+		if err != nil {
+			return err
+		}
+		e.Line = ln
+		out = append(out, *e)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no positions in the file", name)
+	}
+	return out, nil
+}
+
+// ScanEPD calls fn with each record line of an EPD file (trimmed) and its
+// 1-based line number, skipping blank lines, lines starting with # and a
+// leading byte-order mark. An error fn returns, or one reading, comes back
+// prefixed with the file name and line, and ends the scan.
+func ScanEPD(r io.Reader, name string, fn func(ln int, text string) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxEPDLine)
 	ln := 0
@@ -214,23 +237,17 @@ func ReadEPD(r io.Reader, name string) ([]EPD, error) {
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
-		e, err := ParseEPD(text)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, ln, err)
+		if err := fn(ln, text); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, ln, err)
 		}
-		e.Line = ln
-		out = append(out, *e)
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("%s:%d: line longer than %d bytes, the most Horizon reads for one EPD record", name, ln+1, maxEPDLine)
+			return fmt.Errorf("%s:%d: line longer than %d bytes, the most Horizon reads for one EPD record", name, ln+1, maxEPDLine)
 		}
-		return nil, fmt.Errorf("%s:%d: %w", name, ln+1, err)
+		return fmt.Errorf("%s:%d: %w", name, ln+1, err)
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no positions in the file", name)
-	}
-	return out, nil
+	return nil
 }
 
 // Solved reports whether m answers the record's test: one of its best moves

@@ -78,37 +78,30 @@ func readSecond(r io.Reader, name string, set []*Position) ([]Oracle, error) {
 		byID[p.ID] = i
 	}
 	out := make([]Oracle, len(set))
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	ln := 0
-	for sc.Scan() {
-		ln++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
+	err := engine.ScanEPD(r, name, func(ln int, text string) error {
 		e, err := engine.ParseEPD(text)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, ln, err)
+			return err
 		}
 		i, ok := byID[e.ID]
 		if !ok {
-			continue // a position of the full set while a run uses --limit
+			return nil // a position of the full set while a run uses --limit
 		}
 		if e.FEN != set[i].FEN {
-			return nil, fmt.Errorf("%s:%d: record %q is %s, but the set's %s is %s", name, ln, e.ID, e.FEN, e.ID, set[i].FEN)
+			return fmt.Errorf("record %q is %s, but the set's %s is %s", e.ID, e.FEN, e.ID, set[i].FEN)
 		}
 		o, err := parseOracle(e)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: record %q: %v", name, ln, e.ID, err)
+			return fmt.Errorf("record %q: %v", e.ID, err)
 		}
 		if !o.Valid() {
-			return nil, fmt.Errorf("%s:%d: record %q has no value (ce, acd, oracle)", name, ln, e.ID)
+			return fmt.Errorf("record %q has no value (ce, acd, oracle)", e.ID)
 		}
 		out[i] = o
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", name, ln+1, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

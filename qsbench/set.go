@@ -186,31 +186,24 @@ func (p *Position) Format() string {
 func Read(r io.Reader, name string) ([]*Position, error) {
 	var out []*Position
 	ids := map[string]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	ln := 0
-	for sc.Scan() {
-		ln++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
+	err := engine.ScanEPD(r, name, func(ln int, text string) error {
 		p, err := ParseRecord(text)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, ln, err)
+			return err
 		}
 		p.Line = ln
 		if p.ID == "" {
 			p.ID = name + ":" + strconv.Itoa(ln)
 		}
 		if prev, dup := ids[p.ID]; dup {
-			return nil, fmt.Errorf("%s:%d: id %q already used on line %d", name, ln, p.ID, prev)
+			return fmt.Errorf("id %q already used on line %d", p.ID, prev)
 		}
 		ids[p.ID] = ln
 		out = append(out, p)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", name, ln+1, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s: no positions in the file", name)
