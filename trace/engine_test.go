@@ -86,17 +86,9 @@ func TestRealSearchCancelled(t *testing.T) {
 		t.Fatalf("search stopped: %s", res.Stopped)
 	}
 	s.Close()
-	s2, err := Open(path)
-	if err != nil {
-		t.Fatalf("interrupted trace does not open: %v", err)
-	}
-	defer s2.Close()
-	r, err := s2.Run(context.Background(), rec.RunID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Status != StatusInterrupted || r.Rows != res.Stats.Nodes {
-		t.Errorf("status %s rows %d; want interrupted, %d rows", r.Status, r.Rows, res.Stats.Nodes)
+	s2, r := reopenInterrupted(t, path, rec.RunID())
+	if r.Rows != res.Stats.Nodes {
+		t.Errorf("%d rows, want %d", r.Rows, res.Stats.Nodes)
 	}
 	nodes := allNodes(t, s2, r.ID)
 	checkTreeShape(t, nodes)

@@ -198,18 +198,7 @@ func TestInterrupted(t *testing.T) {
 			}
 			s.Close()
 
-			s2, err := Open(path)
-			if err != nil {
-				t.Fatalf("interrupted trace does not open: %v", err)
-			}
-			defer s2.Close()
-			r, err := s2.Run(context.Background(), rec.RunID())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Status != StatusInterrupted {
-				t.Errorf("status = %s, want interrupted", r.Status)
-			}
+			s2, r := reopenInterrupted(t, path, rec.RunID())
 			nodes := allNodes(t, s2, r.ID)
 			if int64(len(nodes)) != g.next {
 				t.Errorf("rows = %d, nodes visited = %d", len(nodes), g.next)
@@ -470,3 +459,23 @@ func TestOpenErrors(t *testing.T) {
 }
 
 func containsPath(msg, path string) bool { return path != "" && strings.Contains(msg, path) }
+
+// reopenInterrupted opens (read-write, closed when the test ends) a trace
+// whose recording of run id was interrupted, and returns the run, checking
+// that it says interrupted.
+func reopenInterrupted(t *testing.T, path string, id int64) (*Store, Run) {
+	t.Helper()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatalf("interrupted trace does not open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	r, err := s.Run(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusInterrupted {
+		t.Errorf("status = %s, want interrupted", r.Status)
+	}
+	return s, r
+}
