@@ -56,6 +56,21 @@ func openOldFixture(t *testing.T, name string) (*Store, []Run) {
 	return s, runs
 }
 
+// readWriteUnchanged opens p read-write, reads every run and closes it,
+// failing when the file then differs from before (what changed it).
+func readWriteUnchanged(t *testing.T, p string, before []byte, what string) {
+	t.Helper()
+	s, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAll(t, s)
+	s.Close()
+	if after, _ := os.ReadFile(p); !bytes.Equal(before, after) {
+		t.Errorf("%s changed the file", what)
+	}
+}
+
 // readAll reads everything a reader would from every run of s.
 func readAll(t *testing.T, s *Store) map[int64][]Node {
 	t.Helper()
@@ -126,16 +141,7 @@ func TestV1ReadOnly(t *testing.T) {
 			s.Close()
 			// Open (read-write) does not change the file either until a run
 			// is recorded.
-			s, err = Open(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			readAll(t, s)
-			s.Close()
-			after, _ := os.ReadFile(p)
-			if !bytes.Equal(before, after) {
-				t.Error("reading an old trace changed the file")
-			}
+			readWriteUnchanged(t, p, before, "reading an old trace")
 			for _, suffix := range []string{"-wal", "-shm", "-journal"} {
 				if _, err := os.Stat(p + suffix); err == nil {
 					t.Errorf("reading left %s behind", suffix)
@@ -264,16 +270,7 @@ func TestV1KilledUpgrade(t *testing.T) {
 		t.Log("the killed upgrade had not written into the file yet")
 	}
 	// A hot journal is left; the next read-write open rolls it back.
-	s, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readAll(t, s)
-	s.Close()
-	after, _ := os.ReadFile(p)
-	if !bytes.Equal(before, after) {
-		t.Error("a killed upgrade changed the file")
-	}
+	readWriteUnchanged(t, p, before, "a killed upgrade")
 }
 
 // TestHelperUpgradeAndHang is TestV1KilledUpgrade's subprocess.
