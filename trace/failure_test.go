@@ -167,22 +167,8 @@ func TestReadWhileRecording(t *testing.T) {
 	g := newSynth(teeTracer{rec, mem}, 51, engine.MustParseFEN(tacticalFEN))
 	g.stopAt, g.abrupt = 3000, true // feed part of a search, leave it open
 	g.run(20)
-	// Hand the batch being filled to the writer and wait until it is in.
-	rec.handoff()
-	for i := 0; i < numBatches; i++ {
-		rec.handoff()
-	}
-
-	rd, err := OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
+	rd, r := openLive(t, path, rec)
 	ctx := context.Background()
-	r, err := rd.Run(ctx, rec.RunID())
-	if err != nil || r.Status != StatusRunning {
-		t.Fatalf("run %+v, %v; want running", r, err)
-	}
 	top, err := rd.Node(ctx, r.ID, 0)
 	if err != nil || !top.Incomplete {
 		t.Fatalf("run node while recording: %+v, %v", top, err)
@@ -232,4 +218,25 @@ func TestReadWhileRecording(t *testing.T) {
 		t.Errorf("after Finish: %s, %d rows; want interrupted, %d", r.Status, r.Rows, g.next)
 	}
 	checkTreeShape(t, allNodes(t, rd, r.ID))
+}
+
+// openLive hands the batch being filled, and every batch queued, to the
+// writer of rec (recording into path) and waits until they are in; then it
+// opens path for reading (closed when the test ends) and returns the run
+// being recorded, failing unless it reads as running.
+func openLive(t *testing.T, path string, rec *Recorder) (*Store, Run) {
+	t.Helper()
+	for i := 0; i < numBatches+1; i++ {
+		rec.handoff()
+	}
+	rd, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rd.Close() })
+	r, err := rd.Run(context.Background(), rec.RunID())
+	if err != nil || r.Status != StatusRunning {
+		t.Fatalf("run %+v, %v; want running", r, err)
+	}
+	return rd, r
 }

@@ -165,20 +165,9 @@ func TestLiveSummary(t *testing.T) {
 	g := newSynth(rec, 9, engine.MustParseFEN(tacticalFEN))
 	g.stopAt, g.abrupt = 20000, true
 	g.run(20)
-	for i := 0; i < numBatches+1; i++ {
-		rec.handoff()
-	}
-	rd, err := OpenReadOnly(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
+	rd, r := openLive(t, p, rec)
 	ctx := context.Background()
-	r, err := rd.Run(ctx, rec.RunID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Status != StatusRunning || !r.liveSummary || r.Nodes == 0 || r.Rows == 0 || r.FileBytes == 0 {
+	if !r.liveSummary || r.Nodes == 0 || r.Rows == 0 || r.FileBytes == 0 {
 		t.Fatalf("live run: %+v", r)
 	}
 	st, err := rd.Stats(ctx, r.ID)
