@@ -29,7 +29,20 @@ type Engine struct {
 // StartEngine starts the engine at path and waits for its uciok. The
 // engine is killed when ctx ends.
 func StartEngine(ctx context.Context, path string, args ...string) (*Engine, error) {
-	cmd := exec.CommandContext(ctx, path, args...)
+	e, err := StartCmd(ctx, exec.CommandContext(ctx, path, args...))
+	if err != nil {
+		return nil, err
+	}
+	if e.Name == "" {
+		e.Name = "engine"
+	}
+	return e, nil
+}
+
+// StartCmd starts cmd, which the caller has set up (its environment, extra
+// files), as a UCI engine and waits for its uciok; ctx ends the waits.
+// Name is "" when the engine does not say its name.
+func StartCmd(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -41,7 +54,7 @@ func StartEngine(ctx context.Context, path string, args ...string) (*Engine, err
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	e := &Engine{Name: "engine", ctx: ctx, cmd: cmd, in: in, lines: make(chan string, 256)}
+	e := &Engine{ctx: ctx, cmd: cmd, in: in, lines: make(chan string, 256)}
 	go func() {
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<16), 1<<20)
@@ -61,13 +74,18 @@ func StartEngine(ctx context.Context, path string, args ...string) (*Engine, err
 			return nil, fmt.Errorf("no uciok: %w", err)
 		}
 		if name, ok := strings.CutPrefix(line, "id name "); ok {
-			e.Name = name
+			e.Name = strings.TrimSpace(name)
 		}
 		if line == "uciok" {
 			return e, nil
 		}
 	}
 }
+
+// Lines is the engine's output, one line a value (untrimmed), closed when
+// the engine closes its output: for a caller that waits on it together
+// with other events; Next is the plain read.
+func (e *Engine) Lines() <-chan string { return e.lines }
 
 // Send writes command lines to the engine.
 func (e *Engine) Send(lines ...string) error {
@@ -163,6 +181,13 @@ func (e *Engine) Perft(fen string, depth int) (divide map[string]uint64, total u
 		divide[mv] = n
 	}
 }
+
+// CloseInput closes the engine's standard input, as after "quit", without
+// waiting for it to exit.
+func (e *Engine) CloseInput() { e.in.Close() }
+
+// Kill kills the engine's process at once.
+func (e *Engine) Kill() { e.cmd.Process.Kill() }
 
 // Close asks the engine to quit and waits for it, killing it when it does
 // not exit within two seconds.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -17,6 +16,7 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/foreign"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/uci"
 )
 
 func runImport(e *env, args []string) error {
@@ -195,12 +195,8 @@ func runTraceEngine(e *env, fs *flag.FlagSet, sf *searchFlags, argv []string, fe
 
 // uciEngine is a UCI engine process started with HORIZON_TRACE on a pipe.
 type uciEngine struct {
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	lines  chan string
-	name   string
-	trace  *os.File // the read end of the trace pipe
-	waited chan error
+	*uci.Engine
+	trace *os.File // the read end of the trace pipe
 }
 
 // startEngine starts argv with the trace pipe as fd 3 and does the UCI
@@ -213,77 +209,16 @@ func startEngine(ctx context.Context, argv []string) (*uciEngine, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "HORIZON_TRACE=fd:3")
 	cmd.ExtraFiles = []*os.File{pw}
-	in, err := cmd.StdinPipe()
+	u, err := uci.StartCmd(ctx, cmd)
+	pw.Close() // the engine holds the write end
 	if err != nil {
-		return nil, err
-	}
-	outp, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
 		pr.Close()
-		pw.Close()
-		return nil, fmt.Errorf("start engine: %w", err)
-	}
-	pw.Close()
-	u := &uciEngine{cmd: cmd, in: in, lines: make(chan string, 256), trace: pr, waited: make(chan error, 1)}
-	go func() {
-		sc := bufio.NewScanner(outp)
-		sc.Buffer(make([]byte, 1<<16), 1<<20)
-		for sc.Scan() {
-			u.lines <- sc.Text()
+		if cmd.Process == nil {
+			return nil, fmt.Errorf("start engine: %w", err)
 		}
-		close(u.lines)
-		u.waited <- cmd.Wait()
-	}()
-	u.send("uci")
-	for {
-		line, err := u.next(ctx, 10*time.Second, "uciok")
-		if err != nil {
-			u.kill()
-			return nil, err
-		}
-		if n, ok := strings.CutPrefix(line, "id name "); ok {
-			u.name = strings.TrimSpace(n)
-		}
-		if line == "uciok" {
-			break
-		}
+		return nil, err
 	}
-	return u, nil
-}
-
-func (u *uciEngine) send(line string) { io.WriteString(u.in, line+"\n") }
-
-// next returns the engine's next line, failing after timeout (0: none).
-func (u *uciEngine) next(ctx context.Context, timeout time.Duration, waitingFor string) (string, error) {
-	var tc <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		tc = t.C
-	}
-	select {
-	case line, ok := <-u.lines:
-		if !ok {
-			return "", fmt.Errorf("the engine exited while Horizon waited for %q", waitingFor)
-		}
-		return strings.TrimSpace(line), nil
-	case <-tc:
-		return "", fmt.Errorf("the engine did not answer %q within %s", waitingFor, timeout)
-	case <-ctx.Done():
-		return "", ctx.Err()
-	}
-}
-
-func (u *uciEngine) kill() {
-	u.in.Close()
-	select {
-	case <-u.waited:
-	case <-time.After(2 * time.Second):
-		u.cmd.Process.Kill()
-	}
+	return &uciEngine{Engine: u, trace: pr}, nil
 }
 
 // traceEngine is `horizon trace --engine`: every position searched by the
@@ -294,7 +229,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 	if err != nil {
 		return fmt.Errorf("%s: %w", argv[0], err)
 	}
-	defer u.kill()
+	defer u.Close()
 	created := !fileExists(out)
 	st, err := trace.Create(out)
 	if err != nil {
@@ -310,7 +245,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 	importDone := make(chan struct{})
 	go func() {
 		defer close(importDone)
-		runs, ierr = foreign.Import(e.ctx, st, u.trace, foreign.Options{Engine: u.name, PreferName: true, Version: version(),
+		runs, ierr = foreign.Import(e.ctx, st, u.trace, foreign.Options{Engine: u.Name, PreferName: true, Version: version(),
 			Limits: goCommand(lim), Record: trace.RecordOptions{MaxNodes: maxNodes},
 			OnRun: func(_ int64, rec *trace.Recorder) {
 				mu.Lock()
@@ -319,7 +254,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 			},
 			OnFinish: func(r foreign.RunResult) {
 				if r.Status == trace.StatusTruncated {
-					u.send("stop") // the node limit: the rest of the search would be dropped
+					u.Send("stop") // the node limit: the rest of the search would be dropped
 				}
 				finished <- r
 			}})
@@ -336,14 +271,14 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 		}
 		p := &positions[i]
 		label := shorten(positionLabel(epd, p), 40)
-		u.send("ucinewgame")
-		u.send("isready")
-		if err := u.waitFor(e.ctx, "readyok", 30*time.Second); err != nil {
+		u.Send("ucinewgame")
+		u.Send("isready")
+		if err := u.waitFor("readyok", 30*time.Second); err != nil {
 			searchErr = err
 			break
 		}
-		u.send("position fen " + p.FEN)
-		u.send(goCommand(lim))
+		u.Send("position fen " + p.FEN)
+		u.Send(goCommand(lim))
 		stop := progressLine(e.stderr, func(el time.Duration) string {
 			mu.Lock()
 			rec := cur
@@ -352,7 +287,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 			if rec != nil {
 				n = rec.Nodes()
 			}
-			return fmt.Sprintf("%s %s  nodes %s  %.1fs", label, u.name, engine.Commas(n), el.Seconds())
+			return fmt.Sprintf("%s %s  nodes %s  %.1fs", label, u.Name, engine.Commas(n), el.Seconds())
 		})
 		uciNodes, err := u.waitBestmove(e.ctx, importDone)
 		stop()
@@ -367,18 +302,18 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 			}
 		case <-importDone:
 		case <-time.After(10 * time.Second):
-			searchErr = fmt.Errorf("%s answered bestmove but wrote no trace of the search: is it instrumented (HORIZON_TRACE)?", u.name)
+			searchErr = fmt.Errorf("%s answered bestmove but wrote no trace of the search: is it instrumented (HORIZON_TRACE)?", u.Name)
 		}
 		if searchErr != nil || ierr != nil {
 			break
 		}
 	}
-	u.send("quit")
-	u.in.Close()
+	u.Send("quit")
+	u.CloseInput()
 	select {
 	case <-importDone:
 	case <-time.After(10 * time.Second):
-		u.cmd.Process.Kill()
+		u.Kill()
 		<-importDone
 	}
 	if searchErr != nil && e.ctx.Err() == nil {
@@ -398,16 +333,11 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 	return nil
 }
 
-func (u *uciEngine) waitFor(ctx context.Context, want string, timeout time.Duration) error {
-	for {
-		line, err := u.next(ctx, timeout, want)
-		if err != nil {
-			return err
-		}
-		if line == want {
-			return nil
-		}
+func (u *uciEngine) waitFor(want string, timeout time.Duration) error {
+	if _, err := u.Until(timeout, func(l string) bool { return l == want }); err != nil {
+		return fmt.Errorf("waiting for %q: %w", want, err)
 	}
+	return nil
 }
 
 // waitBestmove reads until bestmove and returns the node count of the
@@ -422,22 +352,22 @@ func (u *uciEngine) waitBestmove(ctx context.Context, importDone <-chan struct{}
 		if !stopped {
 			select {
 			case <-importDone:
-				u.send("stop")
+				u.Send("stop")
 				stopped = true
 				continue
 			case <-ctx.Done():
-				u.send("stop")
+				u.Send("stop")
 				return nodes, ctx.Err()
-			case l, ok := <-u.lines:
+			case l, ok := <-u.Lines():
 				if !ok {
 					return nodes, errors.New("the engine exited during its search")
 				}
 				line = strings.TrimSpace(l)
 			}
 		} else {
-			line, err = u.next(ctx, 30*time.Second, "bestmove")
+			line, err = u.Next(30 * time.Second)
 			if err != nil {
-				return nodes, err
+				return nodes, fmt.Errorf("waiting for \"bestmove\": %w", err)
 			}
 		}
 		if strings.HasPrefix(line, "bestmove") {
