@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"math"
 	"time"
 )
 
@@ -31,36 +30,12 @@ type QSResult struct {
 // so a recorder stores a QS-only run like any other. lim.Nodes and
 // lim.MoveTime stop a runaway QS (Stopped says so); lim.Depth is ignored.
 func (s *Searcher) Quiesce(ctx context.Context, pos *Position, alpha, beta Score, lim Limits, tr Tracer) QSResult {
-	// The same fresh start Search gives each search: a QS run depends on
-	// nothing that ran before it on this searcher.
-	s.pos, s.tr, s.lim = pos, tr, lim
-	s.done = ctx.Done()
-	s.start = time.Now()
-	s.nodeLimit = math.MaxInt64
-	if lim.Nodes > 0 {
-		s.nodeLimit = lim.Nodes
-	}
-	s.stopped, s.stopReason = false, StopNone
-	s.afhCount = 0
-	s.stats = Stats{}
-	s.history = [2][64][64]int32{}
-	for i := range s.stack {
-		s.stack[i].killers = [2]Move{}
-	}
-	if s.tt != nil {
-		s.tt.clear()
-	}
+	s.begin(ctx, pos, lim, tr)
 	s.iteration = 0
 	root := &s.stack[0]
 	root.checkExt, root.ext = false, 0
 
-	s.stats.Nodes++
-	s.stats.PlyNodes[0]++
-	s.nextID = 1
-	if traceHooks && s.tr != nil {
-		s.tr.Enter(EnterInfo{ID: 0, Parent: -1, Depth: 0, Alpha: alpha, Beta: beta,
-			Kind: KindRun, QSPly: -1, QSLevel: -1, InCheck: pos.InCheck()})
-	}
+	s.enterRun(0, alpha, beta)
 	score := s.quiesce(alpha, beta, 0)
 	bound := boundOf(score, alpha, beta)
 	if s.stopped {

@@ -169,10 +169,9 @@ func (s *Searcher) SetOptions(o Options) {
 // Options returns the searcher's options.
 func (s *Searcher) Options() Options { return s.opts }
 
-// Search searches pos (which it leaves as it found it) within lim, reporting
-// every node to tr if tr is not nil. The context stops the search; the result
-// then holds the last completed iteration.
-func (s *Searcher) Search(ctx context.Context, pos *Position, lim Limits, tr Tracer) Result {
+// begin gives a search (Search, Quiesce) its fresh start: it depends on
+// nothing that ran before it on this searcher, so trees are reproducible.
+func (s *Searcher) begin(ctx context.Context, pos *Position, lim Limits, tr Tracer) {
 	s.pos, s.tr, s.lim = pos, tr, lim
 	s.done = ctx.Done()
 	s.start = time.Now()
@@ -188,21 +187,34 @@ func (s *Searcher) Search(ctx context.Context, pos *Position, lim Limits, tr Tra
 		s.stack[i].killers = [2]Move{}
 	}
 	if s.tt != nil {
-		s.tt.clear() // each search starts clean, so trees are reproducible
+		s.tt.clear()
 	}
+}
+
+// enterRun counts and reports the run node (id 0), the parent of what the
+// search visits, with the run's depth and window.
+func (s *Searcher) enterRun(depth int, alpha, beta Score) {
+	s.stats.Nodes++
+	s.stats.PlyNodes[0]++
+	s.nextID = 1
+	if traceHooks && s.tr != nil {
+		s.tr.Enter(EnterInfo{ID: 0, Parent: -1, Depth: depth, Alpha: alpha, Beta: beta,
+			Kind: KindRun, QSPly: -1, QSLevel: -1, InCheck: s.pos.InCheck()})
+	}
+}
+
+// Search searches pos (which it leaves as it found it) within lim, reporting
+// every node to tr if tr is not nil. The context stops the search; the result
+// then holds the last completed iteration.
+func (s *Searcher) Search(ctx context.Context, pos *Position, lim Limits, tr Tracer) Result {
+	s.begin(ctx, pos, lim, tr)
 	maxDepth := lim.Depth
 	if maxDepth <= 0 || maxDepth > MaxPly-1 {
 		maxDepth = MaxPly - 1
 	}
 
 	// The run node: parent of every iteration.
-	s.stats.Nodes++
-	s.stats.PlyNodes[0]++
-	s.nextID = 1
-	if traceHooks && s.tr != nil {
-		s.tr.Enter(EnterInfo{ID: 0, Parent: -1, Depth: maxDepth, Alpha: -Infinity, Beta: Infinity,
-			Kind: KindRun, QSPly: -1, QSLevel: -1, InCheck: pos.InCheck()})
-	}
+	s.enterRun(maxDepth, -Infinity, Infinity)
 	var res Result
 	iterations := 0
 	for d := 1; d <= maxDepth; d++ {
