@@ -1,11 +1,8 @@
 package engine
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -117,21 +114,7 @@ func TestParseFENAccepts(t *testing.T) {
 // TestFENRoundTrip parses every position of the test data, formats it and
 // parses the result again: the second parse must give the same position.
 func TestFENRoundTrip(t *testing.T) {
-	var fens []string
-	for _, name := range []string{"perftsuite.epd", "cpw_perft_results.epd", "wacnew.epd", "bratko_kopec.epd"} {
-		for _, e := range readSuite(t, name) {
-			fens = append(fens, e.FEN)
-		}
-	}
-	f, err := os.Open(filepath.Join("..", "testdata", "stockfish_bench.fen"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fens = append(fens, sc.Text())
-	}
+	fens := testFENs(t)
 	if len(fens) < 500 {
 		t.Fatalf("read only %d positions", len(fens))
 	}

@@ -139,13 +139,14 @@ func compareWithRef(p *Position) error {
 	return fmt.Errorf("%s: generator misses %v and wrongly gives %v", p.FEN(), missing, extra)
 }
 
-// testPositions returns every position of the repository's test data.
-func testPositions(t testing.TB) []*Position {
+// testFENs returns the FEN of every position of the repository's test
+// data.
+func testFENs(t testing.TB) []string {
 	t.Helper()
-	var out []*Position
+	var fens []string
 	for _, name := range []string{"perftsuite.epd", "cpw_perft_results.epd", "wacnew.epd", "bratko_kopec.epd"} {
 		for _, e := range readSuite(t, name) {
-			out = append(out, e.Pos)
+			fens = append(fens, e.FEN)
 		}
 	}
 	f, err := os.Open(filepath.Join("..", "testdata", "stockfish_bench.fen"))
@@ -155,7 +156,17 @@ func testPositions(t testing.TB) []*Position {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		p, err := ParseFEN(sc.Text())
+		fens = append(fens, sc.Text())
+	}
+	return fens
+}
+
+// testPositions returns every position of the repository's test data.
+func testPositions(t testing.TB) []*Position {
+	t.Helper()
+	var out []*Position
+	for _, fen := range testFENs(t) {
+		p, err := ParseFEN(fen)
 		if err != nil {
 			t.Fatal(err)
 		}
