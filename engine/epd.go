@@ -212,20 +212,22 @@ func ReadEPD(r io.Reader, name string) ([]EPD, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no positions in the file", name)
-	}
 	return out, nil
 }
+
+// ErrNoPositions is ScanEPD's error (after the file name) for a file with
+// no record line.
+var ErrNoPositions = errors.New("no positions in the file")
 
 // ScanEPD calls fn with each record line of an EPD file (trimmed) and its
 // 1-based line number, skipping blank lines, lines starting with # and a
 // leading byte-order mark. An error fn returns, or one reading, comes back
-// prefixed with the file name and line, and ends the scan.
+// prefixed with the file name and line, and ends the scan; a file with no
+// record line is ErrNoPositions.
 func ScanEPD(r io.Reader, name string, fn func(ln int, text string) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxEPDLine)
-	ln := 0
+	ln, records := 0, 0
 	for sc.Scan() {
 		ln++
 		text := sc.Text()
@@ -237,6 +239,7 @@ func ScanEPD(r io.Reader, name string, fn func(ln int, text string) error) error
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
+		records++
 		if err := fn(ln, text); err != nil {
 			return fmt.Errorf("%s:%d: %w", name, ln, err)
 		}
@@ -246,6 +249,9 @@ func ScanEPD(r io.Reader, name string, fn func(ln int, text string) error) error
 			return fmt.Errorf("%s:%d: line longer than %d bytes, the most Horizon reads for one EPD record", name, ln+1, maxEPDLine)
 		}
 		return fmt.Errorf("%s:%d: %w", name, ln+1, err)
+	}
+	if records == 0 {
+		return fmt.Errorf("%s: %w", name, ErrNoPositions)
 	}
 	return nil
 }

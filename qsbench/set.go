@@ -205,9 +205,6 @@ func Read(r io.Reader, name string) ([]*Position, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no positions in the file", name)
-	}
 	return out, nil
 }
 
