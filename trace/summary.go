@@ -119,28 +119,17 @@ func (s *summary) add(x sample) {
 		}
 	}
 	if x.open {
-		s.countOpen(x)
+		s.countQS(x)
 		return
 	}
 	if x.chainTop {
 		s.numChains++
 		s.chains.push(hotspot{score: float64(x.size), id: x.id}, s.keep)
 	}
-	if x.qsLevel >= 0 {
-		s.qsLevels = grow(s.qsLevels, x.qsLevel)
-		s.qsLevels[x.qsLevel]++
-	}
+	s.countQS(x)
 	switch x.kind {
 	case engine.KindQS:
-		s.qsNodes++
-		s.plies[x.ply].QSNodes++
-		if x.qsPly >= 0 {
-			s.qsPlies = grow(s.qsPlies, x.qsPly)
-			s.qsPlies[x.qsPly]++
-			s.maxQSPly = max(s.maxQSPly, x.qsPly)
-		}
 		if x.qsPly == 0 {
-			s.qsRoots++
 			s.bySize.push(hotspot{score: float64(x.size), id: x.id}, s.keep)
 		}
 	case engine.KindPV, engine.KindNonPV:
@@ -150,8 +139,9 @@ func (s *summary) add(x sample) {
 	}
 }
 
-// countOpen counts a placeholder's level and QS figures, as add does.
-func (s *summary) countOpen(x sample) {
+// countQS counts a node's QS level and, for a QS node, its QS figures:
+// add counts them for every node, and alone for a placeholder.
+func (s *summary) countQS(x sample) {
 	if x.qsLevel >= 0 {
 		s.qsLevels = grow(s.qsLevels, x.qsLevel)
 		s.qsLevels[x.qsLevel]++
