@@ -84,9 +84,8 @@ func TestCheckCommand(t *testing.T) {
 		{[]string{file, "--max", "0"}, 2, "--max"},
 		{[]string{filepath.Join(t.TempDir(), "none.trace")}, 1, "none.trace"},
 	} {
-		code, _, errOut := runCLI(t, "", append([]string{"check"}, tc.args...)...)
-		if code != tc.code || !strings.Contains(errOut, tc.want) {
-			t.Errorf("check %v: exit %d, stderr %q; want %d and %q", tc.args, code, errOut, tc.code, tc.want)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			checkFails(t, append([]string{"check"}, tc.args...), tc.code, tc.want)
+		})
 	}
 }

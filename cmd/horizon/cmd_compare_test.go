@@ -174,15 +174,7 @@ func TestCompareErrors(t *testing.T) {
 		{"missing file", []string{"--epd", filepath.Join(t.TempDir(), "none.epd")}, 1, []string{"none.epd"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, _, errOut := runCLI(t, "", append([]string{"compare"}, tc.args...)...)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d; stderr %q", code, tc.code, errOut)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("stderr %q does not name %q", errOut, w)
-				}
-			}
+			checkFails(t, append([]string{"compare"}, tc.args...), tc.code, tc.want...)
 		})
 	}
 }

@@ -159,15 +159,7 @@ func TestDiffErrors(t *testing.T) {
 		{"html and json", []string{file, "--html", "--json", "-o", filepath.Join(dir, "d.html")}, 2, []string{"--html"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, _, errOut := runCLI(t, "", append([]string{"diff"}, tc.args...)...)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d; stderr %q", code, tc.code, errOut)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(errOut, w) {
-					t.Errorf("stderr %q does not say %q", errOut, w)
-				}
-			}
+			checkFails(t, append([]string{"diff"}, tc.args...), tc.code, tc.want...)
 		})
 	}
 }

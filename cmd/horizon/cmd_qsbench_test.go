@@ -119,10 +119,9 @@ func TestQSBenchUsage(t *testing.T) {
 		{[]string{"trace", "--qs-only", "--under", "e4"}, 2, "--qs-only"},
 	}
 	for _, tc := range tests {
-		code, _, errOut := runCLI(t, "", tc.args...)
-		if code != tc.code || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%v: exit %d, stderr %q; want exit %d naming %q", tc.args, code, errOut, tc.code, tc.want)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			checkFails(t, tc.args, tc.code, tc.want)
+		})
 	}
 	code, out, _ := runCLI(t, "", "qsbench", "--help")
 	if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "--worst") {

@@ -32,6 +32,21 @@ func writeFile(t testing.TB, name, content string) string {
 	return path
 }
 
+// checkFails runs horizon with args and checks that it exits with code
+// and that its stderr names each of want.
+func checkFails(t *testing.T, args []string, code int, want ...string) {
+	t.Helper()
+	got, _, errOut := runCLI(t, "", args...)
+	if got != code {
+		t.Fatalf("exit %d, want %d; stderr %q", got, code, errOut)
+	}
+	for _, w := range want {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("stderr %q does not name %q", errOut, w)
+		}
+	}
+}
+
 // checkOneLineError checks a failed run's stderr: one line, naming want.
 func checkOneLineError(t *testing.T, stderr string, want ...string) {
 	t.Helper()
