@@ -65,7 +65,7 @@ their times include the recording).`,
 		"horizon compare --epd testdata/wacnew.epd --depth 4 --qs captures,see,threshold",
 		"horizon compare --fen startpos --depth 5 --qs captures,see --trace cmp.trace",
 		"horizon compare --epd testdata/bratko_kopec.epd --depth 4 --csv > bk.csv")
-	fen := fs.String("fen", "", "position as FEN ('startpos' for the initial position)")
+	fen := fs.String("fen", "", fenUsage)
 	epd := fs.String("epd", "", "EPD file: search every position in it")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "positions searched at once")
 	traceFile := fs.String("trace", "", "also record every search into this trace file (searches then run one at a time)")

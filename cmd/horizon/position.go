@@ -7,6 +7,10 @@ import (
 	"github.com/horizonqs/horizon/engine"
 )
 
+// fenUsage is the help of a command's --fen flag, which loadPositions
+// reads.
+const fenUsage = "position as FEN ('startpos' for the initial position)"
+
 // loadPositions reads the positions a command works on, from --fen (a FEN,
 // or "startpos") or from --epd (a file of EPD records). Exactly one of the
 // two must be given; errors name the FEN field, or the file and line, that
