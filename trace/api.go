@@ -159,11 +159,12 @@ type Run struct {
 	FileBytes int64
 
 	liveSummary bool // stats and hotspots are stored for the run (also while it records)
-	scored      bool // an iteration finished: Score is its score
+	scored      bool // an iteration (or a QS-only run's QS) finished: Score is its score
 }
 
 // Scored reports whether the run has a score: an iteration finished
-// (Depth > 0). Without one Score is 0 and means nothing; show it blank.
+// (Depth > 0), or a QS-only run's quiescence search finished (its depth
+// is 0). Without one Score is 0 and means nothing; show it blank.
 func (r Run) Scored() bool { return r.scored }
 
 // Node is one row of the node table: one node a run's search visited.

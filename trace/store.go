@@ -571,7 +571,10 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 		r.PV = strings.Fields(pv.String)
 	}
 	r.Depth = int(depth.Int64)
-	r.scored = score.Valid && r.Depth > 0
+	// A QS-only run has no iteration (depth 0): its score is the
+	// quiescence search's, finished when the run completed.
+	lim, _ := r.SearchLimits()
+	r.scored = score.Valid && (r.Depth > 0 || lim.QSOnly && r.Status == StatusComplete)
 	r.Engine = engine.String
 	r.liveSummary = sumAt.Valid
 	if r.Status == StatusRunning && writer.Valid && writerGone(writer.String) {

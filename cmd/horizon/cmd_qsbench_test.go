@@ -79,8 +79,8 @@ func TestQSBenchEndToEnd(t *testing.T) {
 		if err := json.Unmarshal([]byte(tout), &runs); err != nil {
 			t.Fatal(err)
 		}
-		if len(runs) != 1 || runs[0].QSNodes != w.QSNodes || runs[0].Score != w.Score {
-			t.Errorf("%s: trace has %d QS nodes, score %d; the benchmark %d, %d", w.Trace, runs[0].QSNodes, runs[0].Score, w.QSNodes, w.Score)
+		if len(runs) != 1 || runs[0].QSNodes != w.QSNodes || runs[0].Score == nil || *runs[0].Score != w.Score {
+			t.Errorf("%s: trace has %d QS nodes, score %v; the benchmark %d, %d", w.Trace, runs[0].QSNodes, runs[0].Score, w.QSNodes, w.Score)
 		}
 		code, _, cerr := runCLI(t, "", "check", args[len(args)-1])
 		if code != 0 {

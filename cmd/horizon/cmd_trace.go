@@ -43,7 +43,7 @@ type traceRunJSON struct {
 	Depth      int           `json:"depth"`
 	BestMove   string        `json:"best_move"`
 	BestSAN    string        `json:"best_san"`
-	Score      int           `json:"score"`
+	Score      *int          `json:"score"` // null when the run has no score (see trace.Run.Scored)
 	Nodes      int64         `json:"nodes"`
 	Rows       int64         `json:"rows"`             // node rows recorded: fewer than nodes under a recording filter
 	Filter     string        `json:"filter,omitempty"` // the recording filter (last-iteration, under PATH)
@@ -348,8 +348,12 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 		return traceRunJSON{}, err
 	}
 	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Variant, Status: string(r.Status),
-		Depth: r.Depth, BestMove: r.BestMove, Score: r.Score, Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
+		Depth: r.Depth, BestMove: r.BestMove, Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
 		ElapsedMS: r.Elapsed.Milliseconds(), NodesPerS: nps(r.Nodes, r.Elapsed.Seconds()), Hotspots: []hotspotJSON{}}
+	if r.Scored() {
+		score := r.Score
+		j.Score = &score
+	}
 	if writeErr != nil {
 		j.WriteError = writeErr.Error()
 	}
@@ -396,8 +400,8 @@ func printTraceRun(w io.Writer, r traceRunJSON) {
 	}
 	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, r.Status)
 	score := "none (no iteration finished)"
-	if r.Depth > 0 {
-		score = engine.Score(r.Score).Signed()
+	if r.Score != nil {
+		score = engine.Score(*r.Score).Signed()
 	}
 	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, score)
 	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%.1f%%)  max QS ply %d  %.2fs (%s nodes/s)\n",

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -366,4 +367,33 @@ func stoppedRuns(t *testing.T, file string) []trace.Run {
 		}
 	}
 	return runs
+}
+
+// TestTraceQSOnlyScore: a QS-only run has depth 0 (no iteration) yet a
+// finished score; the summary, runs and runs --json must show it.
+func TestTraceQSOnlyScore(t *testing.T) {
+	tr := filepath.Join(t.TempDir(), "q.trace")
+	code, out, errOut := runCLI(t, "", "trace", "--fen", "3r3k/5P1p/pp1rn3/2pp4/7Q/6R1/Pq4PP/5R1K w - - 0 2", "--qs-only", "--qs", "threshold", "-o", tr)
+	if code != 0 {
+		t.Fatalf("trace: exit %d, %s", code, errOut)
+	}
+	summary := out
+	code, out, errOut = runCLI(t, "", "runs", tr, "--json")
+	if code != 0 {
+		t.Fatalf("runs: exit %d, %s", code, errOut)
+	}
+	var runs []runJSON
+	if err := json.Unmarshal([]byte(out), &runs); err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].Score == nil || runs[0].Depth != 0 {
+		t.Fatalf("runs --json: %s", out)
+	}
+	if want := "score " + engine.Score(*runs[0].Score).Signed(); !strings.Contains(summary, want) {
+		t.Errorf("summary hides the QS score (%s):\n%s", want, summary)
+	}
+	code, out, _ = runCLI(t, "", "runs", tr)
+	if want := engine.Score(*runs[0].Score).Signed(); code != 0 || !strings.Contains(out, want) {
+		t.Errorf("runs: no score %s:\n%s", want, out)
+	}
 }
