@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -16,16 +15,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // variant in testdata/bench.golden: any change to the search shows up in
 // review as a change to that file (go test ./engine/ -run BenchSignature -update).
 func TestBenchSignature(t *testing.T) {
-	f, err := os.Open("../testdata/stockfish_bench.fen")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var fens []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fens = append(fens, sc.Text())
-	}
+	fens := benchFENs(t)
 	lim := Limits{Depth: 3, Nodes: 100_000} // horizon bench's defaults: its signature equals the totals here
 	var b strings.Builder
 	fmt.Fprintf(&b, "# bench signature: nodes per position (testdata/stockfish_bench.fen line) and variant, depth %d, node cap %d\n", lim.Depth, lim.Nodes)

@@ -149,11 +149,19 @@ func testFENs(t testing.TB) []string {
 			fens = append(fens, e.FEN)
 		}
 	}
+	return append(fens, benchFENs(t)...)
+}
+
+// benchFENs returns the lines of testdata/stockfish_bench.fen, one FEN
+// each: the positions horizon bench searches.
+func benchFENs(t testing.TB) []string {
+	t.Helper()
 	f, err := os.Open(filepath.Join("..", "testdata", "stockfish_bench.fen"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	var fens []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fens = append(fens, sc.Text())
