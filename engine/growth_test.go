@@ -19,7 +19,7 @@ func (x *causeTracer) Enter(e EnterInfo) {
 	x.moves[e.ID] = e.Move
 	if p := x.pending; p != nil {
 		x.pending = nil
-		x.causes[x.opts.ExtensionCause(x.moves[p.ID], e.Move, e.InCheck)]++
+		x.causes[x.opts.ExtensionCause(x.moves[p.ID], e.Move, e.InCheck, e.Kind == KindQS)]++
 	}
 }
 func (x *causeTracer) StandPat(StandPatInfo) {}
@@ -35,13 +35,14 @@ func (x *causeTracer) Leave(LeaveInfo) {}
 func TestExtensionCauseExplainsTheSearch(t *testing.T) {
 	const fen = "r1bqkb1r/pp3ppp/2np1n2/4p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 0 1"
 	for _, tc := range []struct {
-		variant          string
-		recapture, check bool
+		variant                     string
+		recapture, check, threshold bool
 	}{
-		{"recapture", true, false},
-		{"captures", false, true},
-		{"recapture", true, true},
-		{"see", false, true},
+		{"recapture", true, false, false},
+		{"captures", false, true, false},
+		{"recapture", true, true, false},
+		{"see", false, true, false},
+		{"threshold", false, false, true},
 	} {
 		o, err := VariantOptions(tc.variant)
 		if err != nil {
@@ -54,7 +55,8 @@ func TestExtensionCauseExplainsTheSearch(t *testing.T) {
 			t.Errorf("%s recapture-ext=%v check-ext=%v: %d extensions ExtensionCause cannot explain (%v)",
 				tc.variant, tc.recapture, tc.check, x.causes[GrowthExt], x.causes)
 		}
-		if (x.causes[GrowthRecaptureExt] > 0) != tc.recapture || (x.causes[GrowthCheckExt] > 0) != tc.check {
+		if (x.causes[GrowthRecaptureExt] > 0) != tc.recapture || (x.causes[GrowthCheckExt] > 0) != tc.check ||
+			(x.causes[GrowthThresholdExt] > 0) != tc.threshold {
 			t.Errorf("%s recapture-ext=%v check-ext=%v: causes %v", tc.variant, tc.recapture, tc.check, x.causes)
 		}
 	}

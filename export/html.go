@@ -202,7 +202,7 @@ type PageMerged struct {
 // PageHotspot is one entry of a hotspot list.
 type PageHotspot struct {
 	What  string `json:"what"`  // "qs" (a QS tree) or "ext" (an extension chain, trace.IsChainTop)
-	Cause string `json:"cause"` // engine.GrowthCause: qs, recapture-ext, check-ext or ext (cause unknown)
+	Cause string `json:"cause"` // engine.GrowthCause: qs, recapture-ext, check-ext, threshold-ext or ext (cause unknown)
 	Node  int    `json:"node"`  // index into Nodes
 	Size  int64  `json:"size"`  // subtree size
 	Chain int    `json:"chain"` // ext: the longest run of consecutive extended moves from Node down
@@ -560,7 +560,7 @@ func (s *PageSide) findHotspots(limit int) {
 			parentExt, parentMove = c.Extension[p], s.moves[p]
 		}
 		if trace.IsChainTop(c.Extension[i], parentExt) {
-			cause := trace.ChainCause(s.opts, parentMove, s.moves[i], c.InCheck[i] == 1)
+			cause := trace.ChainCause(s.opts, parentMove, s.moves[i], c.InCheck[i] == 1, c.QSPly[i] >= 0)
 			ext = append(ext, PageHotspot{What: "ext", Cause: cause.String(), Node: i, Size: c.Size[i], Chain: chain[i]})
 		}
 	}

@@ -241,20 +241,21 @@ func GrowthCause(n, parent Node, opts *engine.Options) engine.GrowthCause {
 	case IsQSRoot(n, parent):
 		return engine.GrowthQS
 	case IsChainTop(n.Extension, parent.Extension):
-		return ChainCause(opts, parent.Move, n.Move, n.InCheck)
+		return ChainCause(opts, parent.Move, n.Move, n.InCheck, n.Kind == engine.KindQS)
 	}
 	return engine.GrowthNone
 }
 
 // ChainCause is the cause of an extension chain whose top was reached by
 // move m, with prev the move into its parent and inCheck whether the side to
-// move at the top is in check: opts.ExtensionCause, or GrowthExt without
-// options (another engine's run, whose extensions' causes are not known).
-func ChainCause(opts *engine.Options, prev, m engine.Move, inCheck bool) engine.GrowthCause {
+// move at the top is in check and inQS whether the top is a QS node:
+// opts.ExtensionCause, or GrowthExt without options (another engine's run,
+// whose extensions' causes are not known).
+func ChainCause(opts *engine.Options, prev, m engine.Move, inCheck, inQS bool) engine.GrowthCause {
 	if opts == nil {
 		return engine.GrowthExt
 	}
-	return opts.ExtensionCause(prev, m, inCheck)
+	return opts.ExtensionCause(prev, m, inCheck, inQS)
 }
 
 // Order is the order Children returns a node's children in.

@@ -45,8 +45,9 @@ a quiescence search began, with its subtree) and extension chains. An extension
 chain is a maximal run of consecutive extended moves: its top is a node whose move
 got an extension while its parent's move did not; the chain is that node with its
 whole subtree (chains nest: one deeper down counts in both). Each entry is labelled
-with its cause, qs, recapture-ext, check-ext (the top's extension, from the run's
-options) or ext (another engine's extension, cause unknown), and its share of the
+with its cause, qs, recapture-ext, check-ext, threshold-ext (the top's extension,
+from the run's options; threshold-ext: a threshold QS's cheap capture, which keeps
+its level) or ext (another engine's extension, cause unknown), and its share of the
 run's nodes. --by qs and --by chain list one kind only. --by growth
 ranks full-width nodes by their subtree size relative to their remaining depth:
 size^(1/(depth+1)), the branching factor a full-width tree would need to be that

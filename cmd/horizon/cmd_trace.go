@@ -68,7 +68,7 @@ type traceRunJSON struct {
 // hotspotJSON is one ranked node with its move path.
 type hotspotJSON struct {
 	Node      int64    `json:"node"`
-	Cause     string   `json:"cause"` // qs, recapture-ext, check-ext, ext; "" for a full-width node ranked by growth
+	Cause     string   `json:"cause"` // qs, recapture-ext, check-ext, threshold-ext, ext; "" for a full-width node ranked by growth
 	Iteration int      `json:"iteration"`
 	Size      int64    `json:"subtree_size"`
 	Share     float64  `json:"share"` // subtree_size over the run's nodes
