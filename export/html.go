@@ -162,16 +162,19 @@ type PageNodes struct {
 	Depth  []int    `json:"depth"`
 	// QSPly is the distance from the QS root, -1 outside QS; QSLevel the
 	// engine's QS level, -1 where it has none.
-	QSPly      []int    `json:"qs_ply"`
-	QSLevel    []int    `json:"qs_level"`
-	Alpha      []string `json:"alpha"`
-	Beta       []string `json:"beta"`
-	StandPat   []string `json:"stand_pat"` // "" when none
-	Score      []string `json:"score"`
-	Bound      []int    `json:"bound"`   // engine.Bound
-	Cause      []int    `json:"cause"`   // engine.Cause
-	Outcome    []int    `json:"outcome"` // colour of the outcome stripe (PageColors.Outcomes)
-	CutIndex   []int    `json:"cut_index"`
+	QSPly    []int    `json:"qs_ply"`
+	QSLevel  []int    `json:"qs_level"`
+	Alpha    []string `json:"alpha"`
+	Beta     []string `json:"beta"`
+	StandPat []string `json:"stand_pat"` // "" when none
+	Score    []string `json:"score"`
+	Bound    []int    `json:"bound"`   // engine.Bound
+	Cause    []int    `json:"cause"`   // engine.Cause
+	Outcome  []int    `json:"outcome"` // colour of the outcome stripe (PageColors.Outcomes)
+	CutIndex []int    `json:"cut_index"`
+	// CutText is engine.CutText's wording of a node with a cut index
+	// (the viewer's and diff's), "" for the others.
+	CutText    []string `json:"cut_text"`
 	Generated  []int    `json:"generated"`
 	Searched   []int    `json:"searched"`
 	Extension  []int    `json:"extension"`
@@ -292,6 +295,11 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	c.Cause = append(c.Cause, int(n.Cause))
 	c.Outcome = append(c.Outcome, int(outcomeOf(n)))
 	c.CutIndex = append(c.CutIndex, n.CutIndex)
+	cut := ""
+	if n.CutIndex >= 0 {
+		cut = engine.CutText(n.Cause, n.CutIndex, n.Generated)
+	}
+	c.CutText = append(c.CutText, cut)
 	c.Generated = append(c.Generated, n.Generated)
 	c.Searched = append(c.Searched, n.Searched)
 	c.Extension = append(c.Extension, n.Extension)

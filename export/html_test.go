@@ -89,6 +89,10 @@ func checkPageData(t *testing.T, st *trace.Store, d *PageData) {
 			if want.SubtreeSize != c.Size[i] || int(want.Kind) != c.Kind[i] || want.Score.String() != c.Score[i] || int(want.Cause) != c.Cause[i] {
 				t.Errorf("side %d: node %d differs from the trace", si, c.ID[i])
 			}
+			// The page words a cut as the viewer and diff do.
+			if want.CutIndex >= 0 && c.CutText[i] != engine.CutText(want.Cause, want.CutIndex, want.Generated) {
+				t.Errorf("side %d: node %d: cut text %q", si, c.ID[i], c.CutText[i])
+			}
 			{
 				pos, err := st.Position(ctx, s.Run.ID, c.ID[i])
 				if err != nil {
@@ -328,5 +332,14 @@ func TestHTMLPageSize(t *testing.T) {
 		}
 		t.Logf("width %d: %d nodes, %d drawn, %d bytes (%.0f per drawn)", width, top.SubtreeSize, drawn, page.Len(),
 			float64(page.Len()-HTMLPageBytes)/float64(drawn))
+	}
+}
+
+// TestPageWordsCutsAsTheEngine: the page shows the data's cut_text
+// (engine.CutText) and words no cut of its own ("by move N of <searched>"
+// once disagreed with the viewer's "move N of M generated").
+func TestPageWordsCutsAsTheEngine(t *testing.T) {
+	if !strings.Contains(pageJS, "N.cut_text[i]") || strings.Contains(pageJS, "' by move '") {
+		t.Error("page.js words cuts itself instead of showing cut_text")
 	}
 }

@@ -355,8 +355,8 @@
     if (N.kind[i] !== KIND_RUN) add('window', '[' + N.alpha[i] + ', ' + N.beta[i] + ']');
     add('stand pat', N.stand_pat[i] || '-');
     add('score', N.score[i] + ' ' + L.bounds[N.bound[i]], L.bound_meanings[N.bound[i]]);
-    let cause = N.cause[i] === 0 ? '-' : (L.cause_texts[N.cause[i]] || L.causes[N.cause[i]]);
-    if (L.causes[N.cause[i]] === 'beta' && N.cut_index[i] >= 0) cause += ' by move ' + (N.cut_index[i] + 1) + ' of ' + N.searched[i];
+    // A cut index is worded by the engine (engine.CutText), as the viewer and diff say it.
+    let cause = N.cut_text[i] || (N.cause[i] === 0 ? '-' : (L.cause_texts[N.cause[i]] || L.causes[N.cause[i]]));
     add('cause', cause, L.cause_meanings[N.cause[i]]);
     add('moves', N.generated[i] + ' generated, ' + N.searched[i] + ' searched');
     const top = sd.N.size[0], p = N.parent[i];
