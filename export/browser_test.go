@@ -446,6 +446,13 @@ func TestHTMLInBrowser(t *testing.T) {
 	if state[0].Zoom != n1.ID {
 		t.Errorf("the page opened at #node=%d is zoomed to %d", n1.ID, state[0].Zoom)
 	}
+	// A node the page does not hold (the previous iteration's last) is said.
+	b.open(t, page+fmt.Sprintf("#node=%d", top.ID-1))
+	var said string
+	b.eval(t, "document.getElementById('search-msg').textContent", &said)
+	if want := fmt.Sprintf("node %d is not on this page (export it with --node %d)", top.ID-1, top.ID-1); said != want {
+		t.Errorf("the page opened at a node it does not hold says %q, want %q", said, want)
+	}
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)
 	}

@@ -537,9 +537,14 @@
     state: () => chartList.map(c => ({zoom: c.side.N.id[c.zoom], selected: c.side.N.id[c.sel]})),
     zoom: (si, id) => { const i = sides[si].byID.get(id); if (i !== undefined) zoomTo(si, i); },
   };
+  // linked is the drawn node the address names; a node the page does not
+  // hold (another iteration, or merged) is said, not silently ignored.
   function linked() {
     const m = /^#node=(\d+)$/.exec(location.hash);
-    return m ? sides[0].byID.get(Number(m[1])) : undefined;
+    if (!m) return undefined;
+    const id = Number(m[1]), i = sides[0].byID.get(id);
+    msg.textContent = i === undefined ? 'node ' + id + ' is not on this page (export it with --node ' + id + ')' : '';
+    return i;
   }
   window.addEventListener('hashchange', () => { const i = linked(); if (i !== undefined) zoomTo(0, i); });
   const start = linked();
