@@ -129,20 +129,20 @@ type ErrorStats struct {
 
 // Summary is one variant's figures over the positions done.
 type Summary struct {
-	Variant      string      `json:"variant"`
-	Options      string      `json:"options"` // every switch, as engine.Options.String
-	Positions    int         `json:"positions"`
-	QSNodesMean  float64     `json:"qs_nodes_mean"`
-	QSNodesP90   int64       `json:"qs_nodes_p90"`
-	QSNodesMax   int64       `json:"qs_nodes_max"`
-	QSNodesTotal int64       `json:"qs_nodes_total"`
-	MaxQSPly     int         `json:"max_qs_ply"`
-	Stopped      int         `json:"stopped"` // QS runs cut by the node limit (their error counts as is)
-	TimeMS       float64     `json:"time_ms"` // summed over positions, single-threaded
-	TimeUSMean   float64     `json:"time_us_mean"`
-	Error        ErrorStats  `json:"error"`
-	Second       *ErrorStats `json:"second_oracle,omitempty"`
-	Pareto       bool        `json:"pareto"` // no other variant has fewer mean QS nodes and a lower MAE
+	Variant      string         `json:"variant"`
+	Options      engine.Options `json:"-"` // every switch; the command's --json writes it as an object
+	Positions    int            `json:"positions"`
+	QSNodesMean  float64        `json:"qs_nodes_mean"`
+	QSNodesP90   int64          `json:"qs_nodes_p90"`
+	QSNodesMax   int64          `json:"qs_nodes_max"`
+	QSNodesTotal int64          `json:"qs_nodes_total"`
+	MaxQSPly     int            `json:"max_qs_ply"`
+	Stopped      int            `json:"stopped"` // QS runs cut by the node limit: no value, left out of Error and Second
+	TimeMS       float64        `json:"time_ms"` // summed over positions, single-threaded
+	TimeUSMean   float64        `json:"time_us_mean"`
+	Error        ErrorStats     `json:"error"`
+	Second       *ErrorStats    `json:"second_oracle,omitempty"`
+	Pareto       bool           `json:"pareto"` // no other variant has fewer mean QS nodes and a lower MAE
 }
 
 // Summarize computes each variant's figures over the positions done.
@@ -152,7 +152,7 @@ func Summarize(r *Results, second []Oracle) []Summary {
 	out := make([]Summary, len(r.Variants))
 	for vi, v := range r.Variants {
 		s := &out[vi]
-		s.Variant, s.Options = v.Spec, v.Options.String()
+		s.Variant, s.Options = v.Spec, v.Options
 		var nodes []int64
 		var el time.Duration
 		e1 := errAcc{}
@@ -165,10 +165,14 @@ func Summarize(r *Results, second []Oracle) []Summary {
 			nodes = append(nodes, run.QSNodes)
 			s.QSNodesTotal += run.QSNodes
 			s.MaxQSPly = max(s.MaxQSPly, run.MaxQSPly)
-			if run.Stopped {
-				s.Stopped++
-			}
 			el += run.Elapsed
+			if run.Stopped {
+				// A QS cut by the node limit has no value (its score is
+				// -Infinity or whatever it held): an error taken from it
+				// would be the limit's, not the variant's.
+				s.Stopped++
+				continue
+			}
 			if o := r.Set[pi].Oracle; o.Valid() {
 				e1.add(run.Score, o)
 			}
@@ -218,11 +222,12 @@ type PositionError struct {
 }
 
 // Worst returns the n positions with the largest error for variant vi,
-// largest first; ties go to the earlier position.
+// largest first; ties go to the earlier position. Runs stopped by the node
+// limit have no error and are left out: see StoppedRuns.
 func Worst(r *Results, vi, n int) []PositionError {
 	var all []PositionError
 	for pi, ok := range r.Done {
-		if !ok || !r.Set[pi].Oracle.Valid() {
+		if !ok || !r.Set[pi].Oracle.Valid() || r.Runs[pi][vi].Stopped {
 			continue
 		}
 		run := r.Runs[pi][vi]
@@ -230,6 +235,21 @@ func Worst(r *Results, vi, n int) []PositionError {
 	}
 	slices.SortStableFunc(all, func(a, b PositionError) int { return b.Error - a.Error })
 	return all[:min(n, len(all))]
+}
+
+// StoppedRuns returns up to n of variant vi's runs stopped by the node
+// limit, in set order (Error is 0: they have no value to take it from).
+func StoppedRuns(r *Results, vi, n int) []PositionError {
+	var out []PositionError
+	for pi, ok := range r.Done {
+		if len(out) == n {
+			break
+		}
+		if ok && r.Runs[pi][vi].Stopped {
+			out = append(out, PositionError{Position: r.Set[pi], Run: r.Runs[pi][vi]})
+		}
+	}
+	return out
 }
 
 func clamp(v int) int { return max(-Clamp, min(Clamp, v)) }

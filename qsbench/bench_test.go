@@ -179,3 +179,37 @@ func TestBenchInterrupted(t *testing.T) {
 		t.Errorf("summary over %d positions, want 10", s[0].Positions)
 	}
 }
+
+// A QS stopped by the node limit has no value: it is counted as stopped
+// and left out of the error figures and the worst list, and StoppedRuns
+// names it.
+func TestBenchStoppedRuns(t *testing.T) {
+	set := readCommitted(t)[:40]
+	vs := NewVariants([]engine.Options{OracleOptions()})
+	r, err := Bench(context.Background(), set, vs, Config{Jobs: 1, NodeLimit: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := 0
+	for pi := range set {
+		if r.Runs[pi][0].Stopped {
+			stopped++
+		}
+	}
+	if stopped == 0 || stopped == len(set) {
+		t.Fatalf("%d of %d runs stopped at 3 nodes; the test wants some of each", stopped, len(set))
+	}
+	s := Summarize(r, nil)[0]
+	if s.Stopped != stopped || s.Positions != len(set) || s.Error.Positions != len(set)-stopped {
+		t.Errorf("stopped %d (want %d), positions %d, with errors %d (want %d)", s.Stopped, stopped, s.Positions,
+			s.Error.Positions, len(set)-stopped)
+	}
+	for _, w := range Worst(r, 0, len(set)) {
+		if w.Run.Stopped {
+			t.Errorf("%s: a stopped run in the worst list (error %d)", w.Position.ID, w.Error)
+		}
+	}
+	if got := StoppedRuns(r, 0, len(set)); len(got) != stopped || !got[0].Run.Stopped {
+		t.Errorf("StoppedRuns gave %d, want %d", len(got), stopped)
+	}
+}

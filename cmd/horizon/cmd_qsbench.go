@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/qsbench"
+	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/uci"
 )
 
@@ -38,9 +41,9 @@ func runQSBench(e *env, args []string) error {
 	if len(args) > 0 {
 		switch args[0] {
 		case "collect":
-			return runQSBenchCollect(e, args[1:])
+			return subUsage("qsbench collect", runQSBenchCollect(e, args[1:]))
 		case "oracle":
-			return runQSBenchOracle(e, args[1:])
+			return subUsage("qsbench oracle", runQSBenchOracle(e, args[1:]))
 		}
 	}
 	fs := newFlags(e, "qsbench", "[--epd FILE] [--qs SPEC,...] [--json | --csv] [--plot FILE.svg] [--worst N] [--jobs N]\n       horizon qsbench collect [flags]   (re)build the set\n       horizon qsbench oracle [flags]    (re)compute its oracle values",
@@ -63,16 +66,20 @@ extra columns). See testdata/README.md.
 
 A variant is a preset with switches set on top: see+qs-checks=false,
 threshold+qs-levels=6 ('horizon variants' lists presets and switches).
+A QS cut by --max-qs-nodes has no value: it is counted under "stopped"
+and left out of the error figures (the --worst list flags it).
+--json prints each variant's figures and the --worst rows; --csv one row
+per position and variant.
 Every figure but the time is the same from run to run and for any --jobs.
 Ctrl-C prints the figures of the positions done so far.`,
 		"horizon qsbench",
 		"horizon qsbench --qs see,see+qs-checks=false,threshold+qs-levels=6 --worst 3",
 		"horizon qsbench --plot docs/qsbench.svg",
 		"horizon qsbench --json > qsbench.json")
-	epd := fs.String("epd", defaultQSBenchEPD, "benchmark set (EPD with ce, acd and oracle)")
+	epd := fs.String("epd", defaultQSBenchEPD, "benchmark set (EPD with lm and lmpos, the move into each position and where it was played from, as collect writes them, and ce, acd and oracle, as oracle writes them)")
 	qs := fs.String("qs", strings.Join(engine.VariantNames(), ","), "variants: presets with optional +switch=value, comma-separated")
-	asJSON := fs.Bool("json", false, "print JSON: {variants: [...], worst: [...]}")
-	asCSV := fs.Bool("csv", false, "print CSV: one row per position and variant")
+	asJSON := fs.Bool("json", false, "print JSON: each variant's figures (as the table) and the --worst rows: {variants: [...], worst: [...]}")
+	asCSV := fs.Bool("csv", false, "print CSV: one row per position and variant (score and error_cp empty for a stopped QS)")
 	plot := fs.String("plot", "", "write an SVG scatter plot (QS nodes against error, Pareto front) to this `file`")
 	worst := fs.Int("worst", 0, "list each variant's N worst positions with the command that traces them")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "positions run at once")
@@ -88,6 +95,9 @@ Ctrl-C prints the figures of the positions done so far.`,
 	}
 	if *asJSON && *asCSV {
 		return usagef("give --json or --csv, not both")
+	}
+	if *plot != "" && !strings.EqualFold(filepath.Ext(*plot), ".svg") {
+		return usagef("--plot %s: the plot is SVG; give a file name ending in .svg", *plot)
 	}
 	if *jobs < 1 {
 		return usagef("--jobs %d: want at least 1", *jobs)
@@ -150,13 +160,27 @@ Ctrl-C prints the figures of the positions done so far.`,
 	var worstRows []qsWorstJSON
 	if *worst > 0 {
 		for vi, v := range vs {
-			for _, w := range qsbench.Worst(res, vi, *worst) {
-				worstRows = append(worstRows, qsWorstJSON{Variant: v.Spec, ID: w.Position.ID, FEN: w.Position.FEN,
-					Class: w.Position.Class, Score: w.Run.Score, Oracle: w.Position.Oracle.Score, Error: w.Error,
+			// The worst errors, then the runs the node cap stopped, which
+			// have no value and so no error: flagged, never ranked.
+			rows := qsbench.Worst(res, vi, *worst)
+			rows = append(rows, qsbench.StoppedRuns(res, vi, *worst)...)
+			for _, w := range rows {
+				row := qsWorstJSON{Variant: v.Spec, ID: w.Position.ID, FEN: w.Position.FEN,
+					Class: w.Position.Class, Oracle: w.Position.Oracle.Score, Stopped: w.Run.Stopped,
 					QSNodes: w.Run.QSNodes, QSPV: w.Run.PV, OraclePV: w.Position.Oracle.PV,
-					Trace: qsTraceCommand(*epd, w.Position.ID, v.Options)})
+					QSLine: qsLineText(w.Position, w.Run, v.Options, *maxNodes),
+					Trace:  qsTraceCommand(*epd, w.Position.ID, v.Options)}
+				if !w.Run.Stopped {
+					score, errCP := w.Run.Score, w.Error
+					row.Score, row.Error = &score, &errCP
+				}
+				worstRows = append(worstRows, row)
 			}
 		}
+	}
+	variants := make([]qsVariantJSON, len(sums))
+	for i, s := range sums {
+		variants[i] = qsVariantJSON{Summary: s, Options: trace.ObjectJSON(s.Options.JSON())}
 	}
 	switch {
 	case *asJSON:
@@ -164,16 +188,17 @@ Ctrl-C prints the figures of the positions done so far.`,
 			worstRows = []qsWorstJSON{}
 		}
 		if err := writeJSON(e.stdout, struct {
-			File        string            `json:"file"`
-			Positions   int               `json:"positions"`
-			Completed   int               `json:"completed"`
-			Oracle      string            `json:"oracle"`
-			OracleDepth int               `json:"oracle_depth"`
-			Clamp       int               `json:"clamp_cp"`
-			Variants    []qsbench.Summary `json:"variants"`
-			Worst       []qsWorstJSON     `json:"worst"`
-			Interrupted bool              `json:"interrupted"`
-		}{*epd, len(set), res.Completed, set[0].Oracle.Name, set[0].Oracle.Depth, qsbench.Clamp, sums, worstRows, interrupted}); err != nil {
+			File        string          `json:"file"`
+			Positions   int             `json:"positions"`
+			Completed   int             `json:"completed"`
+			Oracle      string          `json:"oracle"`
+			OracleDepth int             `json:"oracle_depth"`
+			Clamp       int             `json:"clamp_cp"`
+			MaxQSNodes  int64           `json:"max_qs_nodes"`
+			Variants    []qsVariantJSON `json:"variants"`
+			Worst       []qsWorstJSON   `json:"worst"`
+			Interrupted bool            `json:"interrupted"`
+		}{*epd, len(set), res.Completed, set[0].Oracle.Name, set[0].Oracle.Depth, qsbench.Clamp, *maxNodes, variants, worstRows, interrupted}); err != nil {
 			return err
 		}
 	case *asCSV:
@@ -181,7 +206,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 			return err
 		}
 	default:
-		printQSBench(e.stdout, *epd, set, res, sums, secondVals != nil)
+		printQSBench(e.stdout, *epd, set, res, sums, secondVals != nil, *maxNodes)
 		if len(worstRows) > 0 {
 			printQSWorst(e.stdout, worstRows)
 		}
@@ -195,19 +220,58 @@ Ctrl-C prints the figures of the positions done so far.`,
 	return nil
 }
 
-// qsWorstJSON is one of a variant's worst positions.
+// qsVariantJSON is one variant's figures in --json: the summary with its
+// options as an object of typed values, as runs, diff and search give them.
+type qsVariantJSON struct {
+	qsbench.Summary
+	Options json.RawMessage `json:"options"`
+}
+
+// qsWorstJSON is one of a variant's worst positions, or one of its runs
+// stopped by --max-qs-nodes (stopped: true; score and error_cp null, as
+// such a QS has no value).
 type qsWorstJSON struct {
 	Variant  string   `json:"variant"`
 	ID       string   `json:"id"`
 	FEN      string   `json:"fen"`
 	Class    string   `json:"class"`
-	Score    int      `json:"score"`
+	Stopped  bool     `json:"stopped"`
+	Score    *int     `json:"score"`
 	Oracle   int      `json:"oracle"`
-	Error    int      `json:"error_cp"`
+	Error    *int     `json:"error_cp"`
 	QSNodes  int64    `json:"qs_nodes"`
 	QSPV     []string `json:"qs_pv"`
+	QSLine   string   `json:"qs_line"` // the line in words: the moves, or why there are none
 	OraclePV []string `json:"oracle_pv"`
 	Trace    string   `json:"trace_command"`
+}
+
+// qsLineText says what a QS did from its root: its line, or, when it has
+// none, why (stopped, checkmated, stood pat, in check and not searching
+// evasions).
+func qsLineText(p *qsbench.Position, r qsbench.Run, o engine.Options, limit int64) string {
+	line := strings.Join(r.PV, " ")
+	switch {
+	case r.Stopped:
+		if line != "" {
+			line += " "
+		}
+		return line + fmt.Sprintf("(stopped by --max-qs-nodes %d: no value)", limit)
+	case line != "":
+		return line
+	}
+	inCheck := p.Pos().InCheck()
+	switch {
+	case inCheck && engine.Score(r.Score).IsMate():
+		return "(checkmated: no legal move)"
+	case inCheck && !o.Evades(true):
+		return "(in check; this variant searches no evasions and stands pat)"
+	case inCheck:
+		return "(in check; no evasion)"
+	case !o.StandPat:
+		return "(no move searched)"
+	}
+	return "(stands pat)"
 }
 
 // secondOraclePath is where a set's second oracle lives: x.epd -> x.stockfish.epd.
@@ -255,7 +319,7 @@ func writeQSPlot(path string, sums []qsbench.Summary, o qsbench.Oracle, n int) e
 	return nil
 }
 
-func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench.Results, sums []qsbench.Summary, second bool) {
+func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench.Results, sums []qsbench.Summary, second bool, limit int64) {
 	o := set[0].Oracle
 	fmt.Fprintf(w, "%s: %d of %d positions; oracle %s at depth %d; QS alone, open window\n\n", epd, res.Completed, len(set), o.Name, o.Depth)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -281,6 +345,12 @@ func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench
 	fmt.Fprintf(w, "\nerrors against the oracle's ce with both scores clamped to ±%d cp; sign err: one says >= +%d, the other <= -%d;\n",
 		qsbench.Clamp, qsbench.SignMargin, qsbench.SignMargin)
 	fmt.Fprintln(w, "Pareto *: no other variant has both fewer mean QS nodes and a lower MAE; time: mean per position of each QS's fastest of --repeat runs")
+	for _, s := range sums {
+		if s.Stopped > 0 {
+			fmt.Fprintf(w, "stopped: QS runs cut by --max-qs-nodes %s; they have no value and are left out of the error columns\n", engine.Commas(limit))
+			break
+		}
+	}
 	if second && sums[0].Second != nil {
 		fmt.Fprintf(w, "2nd: against %s (%d positions; a different evaluation, so its errors include evaluation differences)\n",
 			sums[0].Second.Oracle, sums[0].Second.Positions)
@@ -294,14 +364,15 @@ func printQSWorst(w io.Writer, rows []qsWorstJSON) {
 			cur = r.Variant
 			fmt.Fprintf(w, "\nworst positions of %s:\n", cur)
 		}
-		fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s QS nodes\n", r.ID, r.Class, engine.Score(r.Score).Signed(),
-			engine.Score(r.Oracle).Signed(), r.Error, engine.Commas(r.QSNodes))
-		fmt.Fprintf(w, "    %s\n", r.FEN)
-		qpv, opv := strings.Join(r.QSPV, " "), strings.Join(r.OraclePV, " ")
-		if qpv == "" {
-			qpv = "(stands pat)"
+		if r.Stopped {
+			fmt.Fprintf(w, "  %s %-8s QS stopped after %s QS nodes (no value), oracle %s\n", r.ID, r.Class,
+				engine.Commas(r.QSNodes), engine.Score(r.Oracle).Signed())
+		} else {
+			fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s QS nodes\n", r.ID, r.Class, engine.Score(*r.Score).Signed(),
+				engine.Score(r.Oracle).Signed(), *r.Error, engine.Commas(r.QSNodes))
 		}
-		fmt.Fprintf(w, "    QS line: %s   oracle line: %s\n", qpv, opv)
+		fmt.Fprintf(w, "    %s\n", r.FEN)
+		fmt.Fprintf(w, "    QS line: %s   oracle line: %s\n", r.QSLine, strings.Join(r.OraclePV, " "))
 		fmt.Fprintf(w, "    %s\n", r.Trace)
 	}
 }
@@ -315,9 +386,13 @@ func writeQSBenchCSV(w io.Writer, res *qsbench.Results) error {
 				continue
 			}
 			p, r := res.Set[pi], res.Runs[pi][vi]
-			d := qsbench.ClampedError(r.Score, p.Oracle.Score)
-			cw.Write([]string{v.Spec, p.ID, p.Class, p.Source, p.FEN, strconv.Itoa(r.Score), strconv.Itoa(p.Oracle.Score),
-				strconv.Itoa(d), strconv.FormatInt(r.QSNodes, 10), strconv.Itoa(r.MaxQSPly), strconv.FormatBool(r.Stopped),
+			// A stopped QS has no value: its score and error cells stay empty.
+			score, d := "", ""
+			if !r.Stopped {
+				score, d = strconv.Itoa(r.Score), strconv.Itoa(qsbench.ClampedError(r.Score, p.Oracle.Score))
+			}
+			cw.Write([]string{v.Spec, p.ID, p.Class, p.Source, p.FEN, score, strconv.Itoa(p.Oracle.Score),
+				d, strconv.FormatInt(r.QSNodes, 10), strconv.Itoa(r.MaxQSPly), strconv.FormatBool(r.Stopped),
 				strconv.FormatInt(r.Elapsed.Microseconds(), 10)})
 		}
 	}
@@ -373,6 +448,11 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 	if err != nil {
 		return usagef("--qs: %v", err)
 	}
+	// The default skip names positions of the default sources; with other
+	// sources it leaves out what it finds and asks for nothing more. A
+	// --skip the user gives must name positions that are there.
+	skipGiven := false
+	fs.Visit(func(f *flag.Flag) { skipGiven = skipGiven || f.Name == "skip" })
 	skipped := map[string]bool{}
 	for _, l := range strings.Split(*skip, ",") {
 		if l = strings.TrimSpace(l); l != "" {
@@ -401,11 +481,20 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 			srcs = append(srcs, qsbench.Source{Label: label, Pos: recs[i].Pos})
 		}
 	}
+	var skippedList []string
+	for _, l := range strings.Split(*skip, ",") {
+		l = strings.TrimSpace(l)
+		if used, ok := skipped[l]; ok && used {
+			skippedList = append(skippedList, l)
+			delete(skipped, l) // once, however often it was named
+		}
+	}
 	for l, used := range skipped {
-		if !used {
+		if !used && skipGiven {
 			return usagef("--skip: no source position %q in --sources", l)
 		}
 	}
+	*skip = strings.Join(skippedList, ",")
 	if len(srcs) == 0 {
 		return usagef("--sources: no files given")
 	}

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/qsbench"
 )
 
@@ -79,8 +81,11 @@ func TestQSBenchEndToEnd(t *testing.T) {
 		if err := json.Unmarshal([]byte(tout), &runs); err != nil {
 			t.Fatal(err)
 		}
-		if len(runs) != 1 || runs[0].QSNodes != w.QSNodes || runs[0].Score == nil || *runs[0].Score != w.Score {
-			t.Errorf("%s: trace has %d QS nodes, score %v; the benchmark %d, %d", w.Trace, runs[0].QSNodes, runs[0].Score, w.QSNodes, w.Score)
+		if w.Stopped || w.Score == nil {
+			t.Fatalf("%s: stopped %v, score %v with no node cap reached", w.ID, w.Stopped, w.Score)
+		}
+		if len(runs) != 1 || runs[0].QSNodes != w.QSNodes || runs[0].Score == nil || *runs[0].Score != *w.Score {
+			t.Errorf("%s: trace has %d QS nodes, score %v; the benchmark %d, %d", w.Trace, runs[0].QSNodes, runs[0].Score, w.QSNodes, *w.Score)
 		}
 		code, _, cerr := runCLI(t, "", "check", args[len(args)-1])
 		if code != 0 {
@@ -129,5 +134,128 @@ func TestQSBenchUsage(t *testing.T) {
 	}
 	if _, err := os.Stat("../../testdata/qsbench.epd"); err != nil {
 		t.Errorf("the committed set is missing: %v", err)
+	}
+}
+
+// Collect with sources other than the default ones: the default --skip
+// names Stockfish bench positions and must not ask for them there; a
+// collect usage error points to 'qsbench collect --help'.
+func TestQSBenchCollectDefaultSkip(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m.epd")
+	code, stdout, errOut := runCLI(t, "", "qsbench", "collect", "--sources", "../../testdata/bratko_kopec.epd",
+		"--depth", "1", "--quiet", "2", "--tactical", "2", "-o", out)
+	if code != 0 || !strings.Contains(stdout, "wrote 4 positions") {
+		t.Fatalf("collect from bratko_kopec alone: exit %d, %s%s", code, stdout, errOut)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "stockfish_bench") {
+		t.Errorf("the header names a skip that did not apply:\n%s", b)
+	}
+	checkFails(t, []string{"qsbench", "collect", "--depth", "0"}, 2, "'horizon qsbench collect --help'")
+	checkFails(t, []string{"qsbench", "oracle", "--depth", "0"}, 2, "'horizon qsbench oracle --help'")
+	checkFails(t, []string{"qsbench", "--plot", filepath.Join(t.TempDir(), "x.png")}, 2, "--plot", ".svg")
+}
+
+// A QS stopped by --max-qs-nodes has no value: it is counted per variant,
+// left out of the error figures, and flagged in the worst rows (JSON and
+// text) instead of being scored -∞. The variants' options are an object
+// with typed values.
+func TestQSBenchStopped(t *testing.T) {
+	args := []string{"qsbench", "--epd", "../../testdata/qsbench.epd", "--limit", "30", "--qs", "see", "--max-qs-nodes", "3",
+		"--worst", "30", "--repeat", "1", "--second", "none"}
+	code, out, errOut := runCLI(t, "", append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d, %s", code, errOut)
+	}
+	var got struct {
+		Variants []struct {
+			Stopped int `json:"stopped"`
+			Error   struct {
+				Positions  int     `json:"positions"`
+				MAE        float64 `json:"mae_cp"`
+				SignErrors int     `json:"sign_errors"`
+			} `json:"error"`
+			Options map[string]any `json:"options"`
+		} `json:"variants"`
+		Worst []qsWorstJSON `json:"worst"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	v := got.Variants[0]
+	if v.Stopped == 0 || v.Stopped == 30 || v.Error.Positions != 30-v.Stopped {
+		t.Fatalf("stopped %d, errors over %d positions; want some stopped and the rest of 30", v.Stopped, v.Error.Positions)
+	}
+	if v.Options["variant"] != "see" || v.Options["qs_checks"] == nil {
+		t.Errorf("options %v: want an object with variant and every switch", v.Options)
+	}
+	if _, ok := v.Options["qs_checks"].(bool); !ok {
+		t.Errorf("options.qs_checks is %T, want a JSON boolean", v.Options["qs_checks"])
+	}
+	stopped := 0
+	for _, w := range got.Worst {
+		if w.Stopped {
+			stopped++
+			if w.Score != nil || w.Error != nil || !strings.Contains(w.QSLine, "stopped by --max-qs-nodes 3") {
+				t.Errorf("stopped row %s: score %v, error %v, line %q", w.ID, w.Score, w.Error, w.QSLine)
+			}
+		} else if w.Score == nil || *w.Score <= -int(engine.Infinity) {
+			t.Errorf("row %s: score %v", w.ID, w.Score)
+		}
+	}
+	if stopped != v.Stopped {
+		t.Errorf("%d stopped rows in worst, want %d", stopped, v.Stopped)
+	}
+	code, out, _ = runCLI(t, "", args...)
+	if code != 0 || strings.Contains(out, "-∞") || !strings.Contains(out, "QS stopped after") || !strings.Contains(out, "left out of the error columns") {
+		t.Errorf("table: exit %d\n%s", code, out)
+	}
+}
+
+// The worst list's QS line says why a QS has no moves: a side in check is
+// not said to stand pat.
+func TestQSLineText(t *testing.T) {
+	mated, err := qsbench.ParseRecord(`rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - id "m"; lm d8h4; lmpos "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2"; hmvc 1; fmvn 3;`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check, err := qsbench.ParseRecord(`rnb1kbnr/pppp1ppp/8/4p3/7q/5P2/PPPPP1PP/RNBQKBNR w KQkq - id "c"; lm d8h4; lmpos "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 2"; hmvc 1; fmvn 3;`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet, err := qsbench.ParseRecord(`rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id "q"; lm e2e4; lmpos "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	see, _ := engine.ParseVariantSpec("see")
+	noEv, _ := engine.ParseVariantSpec("see+qs-evasions=false")
+	tests := []struct {
+		name string
+		p    *qsbench.Position
+		o    engine.Options
+		cap  int64
+		want string
+	}{
+		{"mated", mated, see, 0, "(checkmated: no legal move)"},
+		{"in check, evasions", check, see, 0, "g3"},
+		{"in check, stopped", check, see, 1, "(stopped by --max-qs-nodes 1: no value)"},
+		{"quiet", quiet, see, 0, "(stands pat)"},
+		{"in check, no evasions", check, noEv, 0, "searches no evasions"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := qsbench.Bench(context.Background(), []*qsbench.Position{tc.p}, qsbench.NewVariants([]engine.Options{tc.o}),
+				qsbench.Config{Jobs: 1, NodeLimit: tc.cap}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := r.Runs[0][0]
+			if got := qsLineText(tc.p, run, tc.o, tc.cap); !strings.Contains(got, tc.want) {
+				t.Errorf("QS line %q (score %d, pv %v, stopped %v), want %q", got, run.Score, run.PV, run.Stopped, tc.want)
+			}
+		})
 	}
 }

@@ -122,11 +122,23 @@ func lookup(name string) (*command, bool) {
 }
 
 // usageError marks an error in how the command was called: exit status 2.
-type usageError struct{ msg string }
+// help is the (sub)command whose --help the message points to, when it is
+// not the command itself (qsbench collect).
+type usageError struct{ msg, help string }
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
+
+// subUsage points a subcommand's usage error at the subcommand's --help
+// (name is "qsbench collect"); other errors pass unchanged.
+func subUsage(name string, err error) error {
+	var ue *usageError
+	if errors.As(err, &ue) && ue.help == "" {
+		ue.help = name
+	}
+	return err
+}
 
 // errHelp is returned when the user asked for help and got it: exit status 0.
 var errHelp = errors.New("help shown")
@@ -170,7 +182,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case err == nil, errors.Is(err, errHelp):
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "horizon %s: %s\nrun 'horizon %s --help' for usage\n", c.name, oneLine(ue.msg), c.name)
+		help := c.name
+		if ue.help != "" {
+			help = ue.help
+		}
+		fmt.Fprintf(stderr, "horizon %s: %s\nrun 'horizon %s --help' for usage\n", help, oneLine(ue.msg), help)
 		return 2
 	case out.closed.Load() && errors.Is(err, context.Canceled):
 		// The reader of the output went away (| head): stop quietly, as
