@@ -204,6 +204,12 @@ func (m *Model) startCompare(id int64) error {
 	}
 	a := m.side(m.cur())
 	if err := compare.SamePosition(m.ctx, a, compare.Side{Store: a.Store, Run: id}); err != nil {
+		if errors.Is(err, compare.ErrDifferentPositions) {
+			// The reason first and short: the status line is one line, and
+			// the FENs the error spells out would push it off screen.
+			return fmt.Errorf("cannot compare run %d with run %d: different root positions (R lists each run's position); still on run %d",
+				m.cur().t.run.ID, id, m.cur().t.run.ID)
+		}
 		return fmt.Errorf("cannot compare run %d with run %d: %w", m.cur().t.run.ID, id, err)
 	}
 	order, filt := m.cur().t.order, m.cur().t.filt

@@ -434,8 +434,34 @@ func TestCompareDifferentPositions(t *testing.T) {
 	defer st.Close()
 	r := newRig(t, st, 100, 30, Options{Run: 1})
 	r.run("=")
-	if len(r.m.panes) != 1 || !strings.Contains(r.text(), "different positions") {
+	if len(r.m.panes) != 1 || !strings.Contains(r.text(), "different root positions") {
 		t.Errorf("comparing runs of different positions should be refused with a message:\n%s", r.text())
+	}
+}
+
+// TestComparePickerDifferentPositions: with more than two runs, = opens
+// the picker; picking a run of another position says why it cannot compare
+// and stays on the run shown (it must not switch to the picked run).
+func TestComparePickerDifferentPositions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "three.trace")
+	w, err := trace.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record(t, w, kiwipete, "captures", 2)
+	record(t, w, engine.StartFEN, "captures", 2)
+	record(t, w, kiwipete, "see", 2)
+	w.Close()
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r := newRig(t, st, 120, 30, Options{Run: 1})
+	r.run("=", "j", "<Enter>")
+	if len(r.m.panes) != 1 || r.m.cur().t.run.ID != 1 || !strings.Contains(r.text(), "different root positions") {
+		t.Errorf("picking a run of another position to compare with should say so and stay on run 1 (on run %d, %d panes):\n%s",
+			r.m.cur().t.run.ID, len(r.m.panes), r.text())
 	}
 }
 
