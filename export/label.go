@@ -88,8 +88,8 @@ func depthText(n trace.Node) string {
 	case engine.KindRoot:
 		return "iteration " + strconv.Itoa(n.Iteration) + ", d" + strconv.Itoa(n.Depth)
 	case engine.KindQS:
-		s := "qs " + strconv.Itoa(-n.Depth)
-		if n.QSLevel >= 0 && n.QSLevel != -n.Depth {
+		s := "qs " + strconv.Itoa(n.QSPly)
+		if n.QSLevel >= 0 && n.QSLevel != n.QSPly {
 			s += ", level " + strconv.Itoa(n.QSLevel)
 		}
 		return s

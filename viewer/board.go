@@ -196,7 +196,7 @@ func (m *Model) details(p *pane) []detailLine {
 		if usesLevels(t.run) {
 			lv = fmt.Sprintf("  level %d", n.QSLevel)
 		}
-		add("depth", "%d  (QS ply %d)%s", n.Depth, -n.Depth, lv)
+		add("depth", "%d  (QS ply %d)%s", n.Depth, n.QSPly, lv)
 	case engine.KindRun:
 		add("depth", "%d iterations", n.Searched)
 	default:

@@ -94,7 +94,7 @@ func depthLabel(n trace.Node, levels bool) string {
 	case engine.KindRun:
 		return ""
 	case engine.KindQS:
-		s := "q" + strconv.Itoa(-n.Depth)
+		s := "q" + strconv.Itoa(n.QSPly)
 		if levels && n.QSLevel >= 0 {
 			s += "L" + strconv.Itoa(n.QSLevel)
 		}
