@@ -503,6 +503,8 @@ func TestLabels(t *testing.T) {
 		// depth -2 that opens a QS is at QS ply 0.
 		{depthText(trace.Node{Kind: engine.KindQS, Depth: -2, QSPly: 0, QSLevel: -1}), "qs 0"},
 		{depthText(trace.Node{Kind: engine.KindQS, Depth: 0, QSPly: 3, QSLevel: 1}), "qs 3, level 1"},
+		// A QS-only run's QS root has no move (it was labelled "0000").
+		{nodeLines(trace.Node{ID: 1, Kind: engine.KindQS, QSLevel: -1}, "")[0], trace.QSRootLabel},
 	}
 	for i, c := range cases {
 		if c.got != c.want {

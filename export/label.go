@@ -107,6 +107,8 @@ func nodeLines(n trace.Node, san string) []string {
 		head = "run " + strconv.FormatInt(n.RunID, 10)
 	case n.Kind == engine.KindRoot:
 		head = "root"
+	case n.Move == engine.NoMove:
+		head = trace.QSRootLabel
 	case head == "":
 		head = n.Move.UCI()
 	}

@@ -216,6 +216,11 @@ func (n Node) End() int64 { return n.ID + n.SubtreeSize }
 // Contains reports whether id lies in n's subtree (n itself included).
 func (n Node) Contains(id int64) bool { return id >= n.ID && id < n.End() }
 
+// QSRootLabel names a node no move led to below the run node: a QS-only
+// run's QS root, searched in the run's position itself. Readers label it
+// with this (a move column would say "0000" or NULL).
+const QSRootLabel = "QS root (the position)"
+
 // IsQSRoot reports whether the node is where a quiescence search began: a QS
 // node whose parent is not one. Only meaningful with the parent's kind.
 func IsQSRoot(n, parent Node) bool { return n.Kind == engine.KindQS && parent.Kind != engine.KindQS }

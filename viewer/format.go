@@ -136,7 +136,7 @@ func (m *Model) moveLabel(t *tree, parentFEN string, n trace.Node) string {
 		return "iteration " + strconv.Itoa(n.Iteration)
 	}
 	if n.Move == engine.NoMove {
-		return "(null)"
+		return trace.QSRootLabel
 	}
 	if m.uci {
 		return n.Move.UCI()

@@ -93,3 +93,12 @@ func TestDepthLabelQSPly(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveLabelQSRoot: a QS-only run's QS root (no move) is named as such,
+// as the graph export names it (it was "(null)").
+func TestMoveLabelQSRoot(t *testing.T) {
+	n := trace.Node{ID: 1, Kind: engine.KindQS, Move: engine.NoMove}
+	if got := (&Model{}).moveLabel(nil, "", n); got != trace.QSRootLabel {
+		t.Errorf("%q, want %q", got, trace.QSRootLabel)
+	}
+}
