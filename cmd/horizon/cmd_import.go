@@ -111,9 +111,13 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 		if !asJSON {
 			printTraceRun(e.stdout, j)
 			if r.EngineNodes >= 0 && r.EngineNodes != r.Nodes {
-				fmt.Fprintf(e.stderr, "horizon: run %d: the engine counted %s nodes, its stream holds %s\n", r.RunID, engine.Commas(r.EngineNodes), engine.Commas(r.Nodes))
+				fmt.Fprintf(e.stderr, "horizon: run %d: the engine counted %s nodes, its stream holds %s (the run's %s nodes add Horizon's run node)\n",
+					r.RunID, engine.Commas(r.EngineNodes), engine.Commas(r.Nodes), engine.Commas(j.Nodes))
 			} else if r.EngineNodes >= 0 {
-				fmt.Fprintf(e.stdout, "  %s counted %s nodes itself; the stream holds as many\n\n", r.Engine, engine.Commas(r.EngineNodes))
+				// The summary's "nodes searched" is the run's count, which
+				// adds the run node Horizon records above the engine's nodes.
+				fmt.Fprintf(e.stdout, "  %s counted %s nodes itself, as many as its stream holds (the %s nodes searched above add Horizon's run node)\n\n",
+					r.Engine, engine.Commas(r.EngineNodes), engine.Commas(j.Nodes))
 			}
 		}
 	}

@@ -108,3 +108,20 @@ func TestTraceEngineNoStream(t *testing.T) {
 	}
 	checkOneLineError(t, stderr, "wrote no trace", "HORIZON_TRACE")
 }
+
+// TestImportNodeCounts: the summary says exactly what each count counts:
+// the engine's 2 nodes, as many in its stream, and 3 nodes searched (the
+// run node Horizon adds). It once said the stream "holds as many" beside
+// "nodes searched 3".
+func TestImportNodeCounts(t *testing.T) {
+	in := writeFile(t, "s.hzt", "HZT 1\nengine Tiny\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2\n")
+	code, stdout, stderr := runCLI(t, "", "import", in, "-o", filepath.Join(t.TempDir(), "t.trace"))
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	for _, want := range []string{"nodes searched 3 ", "Tiny counted 2 nodes itself, as many as its stream holds (the 3 nodes searched above add Horizon's run node)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in\n%s", want, stdout)
+		}
+	}
+}
