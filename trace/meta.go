@@ -129,3 +129,23 @@ func (mr MoveRule) Playable(pos *engine.Position, m engine.Move) bool {
 
 // Either is the rule of a tree merged from two runs (a diff).
 func (mr MoveRule) Either(o MoveRule) MoveRule { return MoveRule{Pseudo: mr.Pseudo || o.Pseudo} }
+
+// MovesText says a node's move counts as the run can vouch for them
+// (engine.MovesText's wording). Another engine's stream may leave a node's
+// generated count out, which the file stores as 0: for such runs a 0 reads
+// "not recorded" (a stored 0 cannot tell it from a real 0). Only Horizon's
+// options say whether a node passed over its moves more than once; another
+// engine's node never claims passes.
+func (r Run) MovesText(n Node) string {
+	if r.Engine != "" {
+		if n.Generated == 0 {
+			return fmt.Sprintf("generated not recorded, %d searched", n.Searched)
+		}
+		return engine.MovesText(n.Generated, n.Searched, false)
+	}
+	passes := n.Searched > n.Generated
+	if o, err := r.SearchOptions(); err == nil && o != nil {
+		passes = o.NodePasses(n.Depth, n.QSPly)
+	}
+	return engine.MovesText(n.Generated, n.Searched, passes)
+}

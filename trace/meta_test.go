@@ -169,3 +169,25 @@ func TestOldFixtureMetadata(t *testing.T) {
 		})
 	}
 }
+
+// TestRunMovesText: another engine's node that did not record its
+// generated count says so and never claims passes (Ethereal's node 508
+// once read "0 generated, 1 searched counted over all its passes").
+func TestRunMovesText(t *testing.T) {
+	foreign := Run{Engine: "Ethereal", Options: `{"moves":"legal"}`}
+	own := Run{Variant: "captures"}
+	cases := []struct {
+		r    Run
+		n    Node
+		want string
+	}{
+		{foreign, Node{Kind: engine.KindQS, Generated: 0, Searched: 1}, "generated not recorded, 1 searched"},
+		{foreign, Node{Kind: engine.KindPV, Generated: 3, Searched: 5}, "3 generated, 5 searched"},
+		{own, Node{Kind: engine.KindQS, Generated: 4, Searched: 2, QSPly: 1}, "4 generated, 2 searched"},
+	}
+	for i, c := range cases {
+		if got := c.r.MovesText(c.n); got != c.want {
+			t.Errorf("case %d: %q, want %q", i, got, c.want)
+		}
+	}
+}

@@ -242,11 +242,7 @@ func (m *Model) details(p *pane) []detailLine {
 			best = in.pos.SAN(n.Best)
 		}
 	}
-	multi := n.Searched > n.Generated
-	if o, err := t.run.SearchOptions(); err == nil && o != nil {
-		multi = o.NodePasses(n.Depth, n.QSPly)
-	}
-	add("moves", "%s, best %s", engine.MovesText(n.Generated, n.Searched, multi), best)
+	add("moves", "%s, best %s", t.run.MovesText(n), best)
 	if n.Extension != 0 {
 		add("extension", "%d ply", n.Extension)
 	}
