@@ -191,3 +191,14 @@ func TestRunMovesText(t *testing.T) {
 		}
 	}
 }
+
+// TestReportedRoot: readers start in the last root of the reported
+// iteration, not in a later unfinished one.
+func TestReportedRoot(t *testing.T) {
+	roots := []Node{{ID: 1, Iteration: 1}, {ID: 5, Iteration: 2}, {ID: 9, Iteration: 2}, {ID: 20, Iteration: 3}}
+	for _, c := range []struct{ depth, want int }{{2, 2}, {3, 3}, {0, 3}, {1, 0}} {
+		if got := ReportedRoot(Run{Depth: c.depth}, roots); got != c.want {
+			t.Errorf("depth %d: root %d, want %d", c.depth, got, c.want)
+		}
+	}
+}

@@ -426,9 +426,27 @@ func (s *Store) Position(ctx context.Context, run, id int64) (*engine.Position, 
 	return s.replay(ctx, run, path, nil)
 }
 
+// ReportedRoot picks, among a run's iteration roots in search order, the
+// one readers start in (the "last iteration"): the last root of the
+// iteration the run reports as its depth, whose answer runs shows. Another
+// engine may have begun a deeper iteration it never finished (Sunfish's
+// probe of iteration 5 after reporting depth 4): that one is not it. With
+// no iteration finished, or while the run is being recorded (a reader
+// follows the iteration under way), the last root. roots must not be empty.
+func ReportedRoot(r Run, roots []Node) int {
+	if r.Depth > 0 && r.Status != StatusRunning {
+		for i := len(roots) - 1; i >= 0; i-- {
+			if roots[i].Iteration == r.Depth {
+				return i
+			}
+		}
+	}
+	return len(roots) - 1
+}
+
 // Find follows a move path (each move in SAN or UCI) down from node from
 // and returns the node reached. When from is the run node (0), the path
-// starts in the last iteration. When a node has several children for the
+// starts in the last iteration (ReportedRoot). When a node has several children for the
 // same move (a re-search), the last one is taken: it is the one whose score
 // the parent used. The error wraps ErrNoMove and names the first move that
 // did not match.
@@ -448,7 +466,11 @@ func (s *Store) Find(ctx context.Context, run, from int64, moves []string) (Node
 			}
 			return Node{}, fmt.Errorf("trace %s: run %d has no iteration: %w", s.path, run, ErrNoMove)
 		}
-		cur = roots[len(roots)-1]
+		r, err := s.Run(ctx, run)
+		if err != nil {
+			return Node{}, err
+		}
+		cur = roots[ReportedRoot(r, roots)]
 	}
 	pos, err := s.Position(ctx, run, cur.ID)
 	if err != nil {

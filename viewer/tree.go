@@ -132,8 +132,18 @@ func newTree(ctx context.Context, src trace.Reader, id int64) (*tree, error) {
 	// Open the last iteration, whose children are the root moves: what a
 	// user looks at first.
 	if t.root != nil && t.root.count > 0 {
-		last := t.root.count - 1
-		if n, err := t.child(t.root, last); err == nil && n.SubtreeSize > 1 {
+		// The iteration the run reports (trace.ReportedRoot), as runs and
+		// export take it: not an unfinished deeper one.
+		roots := make([]trace.Node, 0, t.root.count)
+		for i := 0; i < t.root.count; i++ {
+			n, err := t.child(t.root, i)
+			if err != nil {
+				return nil, err
+			}
+			roots = append(roots, n)
+		}
+		last := trace.ReportedRoot(t.run, roots)
+		if n := roots[last]; n.SubtreeSize > 1 {
 			if _, err := t.expandChild(t.root, last, n); err != nil {
 				return nil, err
 			}

@@ -125,3 +125,27 @@ func TestImportNodeCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestExportReportedIteration: export's default top node is the root of
+// the iteration the run reports (depth 1 here), not a deeper iteration
+// the engine began and never finished (node 3).
+func TestExportReportedIteration(t *testing.T) {
+	in := writeFile(t, "s.hzt", "HZT 1\nengine Tiny\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nE - 2 -50 50\nE d2d4 1 -50 50\nend nodes=4\n")
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.trace")
+	if code, _, stderr := runCLI(t, "", "import", in, "-o", tr); code != 1 || !strings.Contains(stderr, "kept in") {
+		t.Fatalf("import: exit %d, %s", code, stderr)
+	}
+	out := filepath.Join(dir, "t.dot")
+	code, _, stderr := runCLI(t, "", "export", tr, "--format", "dot", "-o", out)
+	if code != 0 {
+		t.Fatalf("export: exit %d, %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(string(b), "\n"); first != "// horizon export: run 1, node 1" {
+		t.Errorf("export starts at %q, want iteration 1's root (node 1)", first)
+	}
+}
