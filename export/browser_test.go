@@ -446,6 +446,13 @@ func TestHTMLInBrowser(t *testing.T) {
 	if state[0].Zoom != n1.ID {
 		t.Errorf("the page opened at #node=%d is zoomed to %d", n1.ID, state[0].Zoom)
 	}
+	// The biggest QS tree's entry: the end of its path after an ellipsis,
+	// its share of the run (as hotspots gives it), not of the top node.
+	var entry string
+	b.eval(t, "document.querySelector('#hotspots-qs-0 button').textContent", &entry)
+	if !strings.HasPrefix(entry, "… ") || !strings.Contains(entry, "of the run)") {
+		t.Errorf("the biggest QS tree's entry %q: want a path after '… ' and a share 'of the run'", entry)
+	}
 	// A node the page does not hold (the previous iteration's last) is said.
 	b.open(t, page+fmt.Sprintf("#node=%d", top.ID-1))
 	var said string

@@ -437,6 +437,6 @@ func writeDiffHTML(e *env, a, b compare.Side, out string, opts export.HTMLOption
 	if err := f.Commit(); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "wrote %s: runs %d and %d side by side\n", out, a.Run, b.Run)
+	fmt.Fprintf(e.stderr, "wrote %s: run %d of %s and run %d of %s side by side\n", out, a.Run, a.Store.File(), b.Run, b.Store.File())
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -174,6 +175,10 @@ func TestDiffHTML(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--html", "-o", out)
 	if code != 0 || stdout != "" || !strings.HasPrefix(stderr, "wrote ") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// The message names the files as well as the runs (two files' runs are often both run 1).
+	if want := fmt.Sprintf("run 1 of %s and run 2 of %s side by side", file, file); !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q does not say %q", stderr, want)
 	}
 	b, err := os.ReadFile(out)
 	if err != nil {

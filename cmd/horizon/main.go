@@ -97,7 +97,7 @@ var commands = []command{
 	{name: "check", summary: "check a trace's nodes against the rules of alpha-beta and of their QS variant", run: runCheck},
 	{name: "compare", summary: "run QS variants over positions and compare nodes, QS share, speed and solutions", run: runCompare},
 	{name: "diff", summary: "line up two runs node by node and show where their trees differ", run: runDiff},
-	{name: "export", summary: "draw a subtree of a trace: Graphviz DOT/SVG/PNG, JSON, or an icicle chart", run: runExport},
+	{name: "export", summary: "draw a subtree of a trace: Graphviz DOT/SVG/PNG, JSON, an icicle chart, or an HTML page", run: runExport},
 	{name: "hotspots", summary: "list where a run's tree explodes: the biggest QS trees and extension chains", run: runHotspots},
 	{name: "import", summary: "record another engine's trace stream (docs/trace-protocol.md) into a trace file", run: runImport},
 	{name: "perft", summary: "count the legal move tree (move generator check and speed benchmark)", run: runPerft},

@@ -298,6 +298,9 @@ func TestPerftHelp(t *testing.T) {
 	if code != 0 || !regexp.MustCompile(`(?m)^  perft +count`).MatchString(out) {
 		t.Errorf("horizon --help (exit %d) does not list perft:\n%s", code, out)
 	}
+	if !regexp.MustCompile(`(?m)^  export .*HTML`).MatchString(out) {
+		t.Errorf("horizon --help does not say export writes HTML:\n%s", out)
+	}
 }
 
 func TestLoadPositions(t *testing.T) {

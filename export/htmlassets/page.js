@@ -450,19 +450,23 @@
   }
   function hotspotList(sd) {
     const hs = sd.s.hotspots;
-    const top = sd.N.size[0];
+    // Shares are of the run, as 'horizon hotspots' gives them; a run that
+    // does not know its node count gets them of the page's top node, so said.
+    const run = sd.s.run.nodes, top = run > 0 ? run : sd.N.size[0], of = run > 0 ? ' of the run' : ' of the top node';
+    // The last three moves of a path, after an ellipsis when there are more.
+    const tail = i => { const p = sd.path(i); return (p.length > 3 ? '… ' : '') + p.slice(-3).join(' '); };
     const qs = hs.filter(h => h.what === 'qs'), ext = hs.filter(h => h.what === 'ext');
     const pre = isDiff ? sd.s.label + ': ' : '';
     lists.appendChild(el('h3', {}, pre + 'Biggest QS trees'));
     const ul = el('ul', {class: 'list', id: 'hotspots-qs-' + sd.index});
-    qs.forEach(h => ul.appendChild(listItem(sd.path(h.node).slice(-3).join(' ') || sd.name(h.node),
-      count(h.size) + ' nodes (' + share(h.size, top) + ')', () => zoomTo(sd.index, h.node), {'data-node': String(sd.N.id[h.node])})));
+    qs.forEach(h => ul.appendChild(listItem(tail(h.node) || sd.name(h.node),
+      count(h.size) + ' nodes (' + share(h.size, top) + of + ')', () => zoomTo(sd.index, h.node), {'data-node': String(sd.N.id[h.node])})));
     if (!qs.length) ul.appendChild(el('li', {class: 'muted'}, 'no QS tree wide enough to draw'));
     lists.appendChild(ul);
     lists.appendChild(el('h3', {}, pre + 'Biggest extension chains'));
     const ul2 = el('ul', {class: 'list', id: 'hotspots-ext-' + sd.index});
-    ext.forEach(h => ul2.appendChild(listItem(sd.path(h.node).slice(-3).join(' '),
-      h.cause + ': ' + h.chain + ' extended move' + (h.chain > 1 ? 's' : '') + ' in a row, ' + count(h.size) + ' nodes (' + share(h.size, top) + ')', () => zoomTo(sd.index, h.node),
+    ext.forEach(h => ul2.appendChild(listItem(tail(h.node),
+      h.cause + ': ' + h.chain + ' extended move' + (h.chain > 1 ? 's' : '') + ' in a row, ' + count(h.size) + ' nodes (' + share(h.size, top) + of + ')', () => zoomTo(sd.index, h.node),
       {'data-node': String(sd.N.id[h.node])})));
     if (!ext.length) ul2.appendChild(el('li', {class: 'muted'}, 'no extended move among the drawn nodes'));
     lists.appendChild(ul2);
