@@ -1050,13 +1050,42 @@ func (im *importer) end(rest []byte) *StreamError {
 	return nil
 }
 
-// endSearch finishes the current search's run.
+// endSearch finishes the current search's run. A search that ended by
+// itself is truncated when its own time or node limit stopped it before
+// its depth (trace.StatusTruncated), as Horizon's own runs are: an engine
+// stopping at 'go nodes N' or 'go movetime T' writes no abort record.
 func (im *importer) endSearch() {
 	status := trace.StatusComplete
-	if im.aborted {
+	lim := im.limits
+	if lim == "" {
+		lim = im.opts.Limits
+	}
+	switch {
+	case im.aborted:
+		status = trace.StatusTruncated
+	case limitStopped(lim, im.cur.iter):
+		// The last iteration still concluded when its root score is exact.
+		if im.cur.roots > 0 && im.cur.last.bound == engine.BoundExact {
+			im.done = im.cur
+		}
 		status = trace.StatusTruncated
 	}
 	im.finish(status, nil)
+}
+
+// limitStopped says whether a search with limits text lim ("go nodes 5000",
+// "movetime 200") that reached iteration reached was stopped by a time or
+// node limit: it has one, and no depth limit it reached.
+func limitStopped(lim string, reached int) bool {
+	limited := false
+	for _, f := range strings.Fields(lim) {
+		switch f {
+		case "nodes", "movetime", "wtime", "btime":
+			limited = true
+		}
+	}
+	d := depthLimit(lim)
+	return limited && (d == 0 || reached < d)
 }
 
 // finish closes the current run with status (open nodes are closed as

@@ -297,6 +297,33 @@ func TestSeveralSearches(t *testing.T) {
 	}
 }
 
+// TestLimitStopStatus: a search that ends by itself is truncated when its
+// own time or node limit stopped it before its depth, complete otherwise
+// (trace.StatusTruncated), whether or not the engine wrote an abort record.
+func TestLimitStopStatus(t *testing.T) {
+	for _, tc := range []struct {
+		limits string
+		want   trace.Status
+	}{
+		{"", trace.StatusComplete},
+		{"go depth 1", trace.StatusComplete},
+		{"go nodes 5000", trace.StatusTruncated},
+		{"go movetime 200", trace.StatusTruncated},
+		{"go wtime 1000 btime 1000", trace.StatusTruncated},
+		{"go depth 1 nodes 5000", trace.StatusComplete}, // reached its depth
+		{"go depth 3 movetime 200", trace.StatusTruncated},
+	} {
+		stream := "HZT 1\nengine E\nlimits " + tc.limits + "\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\nL 0\nL 0\nend nodes=2\n"
+		runs, err := Import(context.Background(), mustCreate(t), strings.NewReader(stream), Options{})
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("limits %q: runs %+v, err %v", tc.limits, runs, err)
+		}
+		if runs[0].Status != tc.want {
+			t.Errorf("limits %q: status %s, want %s", tc.limits, runs[0].Status, tc.want)
+		}
+	}
+}
+
 // FuzzImport: no stream makes the importer panic, and what it keeps is a
 // whole tree.
 func FuzzImport(f *testing.F) {

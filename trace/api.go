@@ -49,14 +49,17 @@ const (
 	// StatusRunning: the recorder has not finished; a file in this state
 	// after the recorder's process died holds every batch written so far.
 	StatusRunning Status = "running"
-	// StatusComplete: the search ran to its depth limit.
+	// StatusComplete: the search ran to its depth limit (or, with no
+	// limit at all, ended by itself).
 	StatusComplete Status = "complete"
 	// StatusInterrupted: the search was cancelled (Ctrl-C, SIGTERM, a
 	// cancelled context); the open path is stored, marked Incomplete.
 	StatusInterrupted Status = "interrupted"
-	// StatusTruncated: a node limit (the recorder's or the search's) or a
-	// time limit stopped the search; the open path is
-	// stored, marked Incomplete.
+	// StatusTruncated: a limit stopped the search before its depth: the
+	// search's own node or time limit (Horizon's --nodes/--movetime, or
+	// another engine's 'go nodes'/'go movetime' even when it ended without
+	// an abort record), or the recorder's node or size cap. The open path
+	// is stored, marked Incomplete. One rule for every engine.
 	StatusTruncated Status = "truncated"
 	// StatusFailed: writing the trace failed (disk full, ...); the rows
 	// written before the failure are kept.
@@ -78,7 +81,7 @@ func (s Status) Meaning() string {
 	case StatusComplete:
 		return "the search ran to its depth limit"
 	case StatusTruncated:
-		return "a node, time or file size limit stopped the search"
+		return "a limit stopped the search before its depth: its own node or time limit, or the recorder's node or size cap"
 	case StatusInterrupted:
 		return "the search was cancelled (Ctrl-C, a signal)"
 	case StatusRunning:
