@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
@@ -190,3 +191,17 @@ func childList(ctx context.Context, s Side, parent trace.Node) ([]trace.Node, er
 	}
 	return kids, check.Children(parent, kids)
 }
+
+// VisitMark is the compact mark of a move's visit in a path ("dxe6·2": the
+// second search of dxe6 under one node, a PVS re-search or a threshold
+// level pass). It is "·" and not "#", which scores use for mate; the first
+// visit is the bare move. Diff and the viewer both mark paths with it.
+func VisitMark(move string, visit int) string {
+	if visit <= 1 {
+		return move
+	}
+	return move + VisitSep + strconv.Itoa(visit)
+}
+
+// VisitSep separates a move from its visit number in a path (VisitMark).
+const VisitSep = "·"

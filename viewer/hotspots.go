@@ -3,7 +3,6 @@ package viewer
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -243,7 +242,8 @@ func (m *Model) hotPath(p *pane, id int64) string {
 
 // visitPath is the numbered move path of in with each move searched again
 // under the same parent marked with its visit, as diff marks it: a PVS
-// re-search reads "Nf3#2", not the same path as the first search.
+// re-search reads "Nf3·2" (compare.VisitMark), not the same path as the
+// first search.
 func (m *Model) visitPath(p *pane, in *nodeInfo) (string, error) {
 	if in.err != nil {
 		return "", in.err
@@ -257,7 +257,7 @@ func (m *Model) visitPath(p *pane, in *nodeInfo) (string, error) {
 	for j := 1; j < len(in.path) && j-1 < len(keys); j++ {
 		k := m.sanIndex(in, j)
 		if in.path[j].Move != engine.NoMove && k >= 0 && k < len(toks) && keys[j-1].Occurrence > 0 {
-			toks[k] += "#" + strconv.Itoa(keys[j-1].Occurrence+1)
+			toks[k] = compare.VisitMark(toks[k], keys[j-1].Occurrence+1)
 		}
 	}
 	return strings.Join(toks, " "), nil

@@ -531,7 +531,7 @@ func TestCompareAnySource(t *testing.T) {
 
 // TestHotlistPathsDistinct: two hotspots of one iteration are different
 // nodes, so their paths must read differently; a move searched again
-// under the same parent (a PVS re-search) is marked with its visit, #2,
+// under the same parent (a PVS re-search) is marked with its visit, ·2,
 // as diff marks it. In size mode the growth column (a QS root's growth is
 // its size) gives way to the share of the run.
 func TestHotlistPathsDistinct(t *testing.T) {
@@ -552,7 +552,7 @@ func TestHotlistPathsDistinct(t *testing.T) {
 					t.Errorf("run %d growth=%v: nodes %d and %d both read %q", run, growth, other, h.Node.ID, key)
 				}
 				seen[key] = h.Node.ID
-				if strings.Contains(key, "#2") {
+				if strings.Contains(key, "·2") {
 					marked++
 				}
 			}
@@ -564,10 +564,11 @@ func TestHotlistPathsDistinct(t *testing.T) {
 	}
 }
 
-var visitMark = regexp.MustCompile(`#[0-9]+$`)
+// visitMark is a visit's mark, "·N"; "#N" would read as mate in N.
+var visitMark = regexp.MustCompile(`·[0-9]+$`)
 
 // TestVisitPathMarksResearch: a move searched again under the same parent
-// reads with its visit (#2), so its path differs from the first search's.
+// reads with its visit (·2), so its path differs from the first search's.
 func TestVisitPathMarksResearch(t *testing.T) {
 	st := openFixture(t)
 	ctx := context.Background()

@@ -247,7 +247,7 @@ func diffPath(iter int, path []string, visits []int) string {
 	for i, m := range path {
 		moves[i] = m
 		if i < len(visits) && visits[i] > 1 {
-			moves[i] += "#" + strconv.Itoa(visits[i])
+			moves[i] = compare.VisitMark(moves[i], visits[i])
 		}
 	}
 	s := strings.Join(moves, " ")
@@ -330,7 +330,7 @@ func printDiff(w io.Writer, r *compare.Report) error {
 	}
 
 	if len(r.Top) > 0 {
-		fmt.Fprintln(w, "\nsubtrees whose sizes differ most (dN: iteration N; #n: n-th visit of a move under one node; -: not searched):")
+		fmt.Fprintln(w, "\nsubtrees whose sizes differ most (dN: iteration N; ·n: n-th visit of a move under one node; -: not searched):")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "#\tB-A\tA\tB\tpath")
 		for i, s := range r.Top {
