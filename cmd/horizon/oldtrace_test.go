@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestOldTracesOpenInEveryCommand: trace files written by earlier Horizons
+// (schema 1 at the start of the keyed-schema work, schema 2 after it) are
+// read by every reading command without being changed, byte for byte: a
+// file is upgraded only when a run is recorded into it.
+func TestOldTracesOpenInEveryCommand(t *testing.T) {
+	for _, name := range []string{"v1.trace", "v2.trace"} {
+		t.Run(name, func(t *testing.T) {
+			orig, err := os.ReadFile(filepath.Join("..", "..", "trace", "testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			p := filepath.Join(dir, name)
+			if err := os.WriteFile(p, orig, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, args := range [][]string{
+				{"runs", p},
+				{"runs", p, "--json"},
+				{"stats", p, "--run", "1"},
+				{"hotspots", p, "--run", "1"},
+				{"check", p, "--run", "1"},
+				{"export", p, "--run", "1", "--max-nodes", "40", "-o", filepath.Join(dir, "t.dot")},
+				{"export", p, "--run", "1", "--format", "icicle", "-o", filepath.Join(dir, "m.svg")},
+				{"export", p, "--run", "1", "-o", filepath.Join(dir, "t.html")},
+				{"diff", p, "--run", "1", "--run", "1"},
+			} {
+				if code, _, stderr := runCLI(t, "", args...); code != 0 {
+					t.Errorf("horizon %v: exit %d: %s", args[:1], code, stderr)
+				}
+			}
+			now, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(now, orig) {
+				t.Errorf("%s changed on disk after reading commands", name)
+			}
+			for _, ext := range []string{"-wal", "-shm"} {
+				if _, err := os.Stat(p + ext); err == nil {
+					t.Errorf("reading left %s%s behind", name, ext)
+				}
+			}
+		})
+	}
+}
