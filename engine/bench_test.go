@@ -2,14 +2,12 @@ package engine
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/horizonqs/horizon/internal/golden"
+)
 
 // TestBenchSignature keeps the node count of every bench position and
 // variant in testdata/bench.golden: any change to the search shows up in
@@ -30,30 +28,5 @@ func TestBenchSignature(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "%s total %d\n%s %s\n", v, total, v, strings.Join(counts, " "))
 	}
-	const golden = "../testdata/bench.golden"
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got := b.String(); got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := range max(len(gl), len(wl)) {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Errorf("bench signature changed (run -update if intended), line %d:\n got: %.200s\nwant: %.200s", i+1, g, w)
-			}
-		}
-	}
+	golden.CheckString(t, "../testdata/bench.golden", b.String())
 }

@@ -3,14 +3,12 @@ package qsbench
 import (
 	"bytes"
 	"encoding/xml"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/horizonqs/horizon/internal/golden"
+)
 
 // plotSums are summaries with a front of three (none, recapture, see) and
 // labels that would collide if placed naively.
@@ -56,20 +54,5 @@ func TestPlotGolden(t *testing.T) {
 			t.Errorf("plot lacks %q", want)
 		}
 	}
-	golden := filepath.Join("testdata", "plot.golden.svg")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("plot differs from %s (run with -update if intended)", golden)
-	}
+	golden.Check(t, filepath.Join("testdata", "plot.golden.svg"), buf.Bytes())
 }
