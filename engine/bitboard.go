@@ -122,7 +122,7 @@ func (p *prng) sparse() uint64 { return p.next() & p.next() & p.next() }
 
 // initMagics fills the attack tables of one slider. known holds magic
 // numbers found earlier by this same search (magics_table.go, written by
-// TestMagicTable -update-magics); each is verified as it is used, and a
+// TestMagicTable -update); each is verified as it is used, and a
 // square whose known number does not fit (or has none) is searched again, so
 // a stale table costs start-up time, never correctness.
 func initMagics(table []Bitboard, magics *[64]magic, dirs [4][2]int, known *[64]uint64) {

@@ -1,7 +1,7 @@
 package engine
 
 // Magic multipliers found by initMagics' seeded search; TestMagicTable
-// rewrites this file with -update-magics.
+// rewrites this file with -update.
 
 var rookMagicNumbers = [64]uint64{
 	0x0a80004000801220,

@@ -2,49 +2,40 @@ package engine
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"go/format"
-	"os"
 	"testing"
+
+	"github.com/horizonqs/horizon/internal/golden"
 )
 
-var updateMagics = flag.Bool("update-magics", false, "search the magic multipliers again and rewrite magics_table.go")
-
-// TestMagicTable checks that the stored magic numbers are the ones in use
-// (so none had to be searched at start-up), and with -update-magics writes
-// the numbers the search finds.
+// TestMagicTable keeps magics_table.go as a golden file: it must hold the
+// magic numbers in use, so that none had to be searched again at start-up.
+// With -update the numbers are searched from scratch and written there.
 func TestMagicTable(t *testing.T) {
-	if *updateMagics {
-		var rm, bm [64]magic
+	rm, bm := &rookMagics, &bishopMagics
+	if golden.Update() {
+		rm, bm = new([64]magic), new([64]magic)
 		var rt [len(rookTable)]Bitboard
 		var bt [len(bishopTable)]Bitboard
-		initMagics(rt[:], &rm, rookDirs, nil)
-		initMagics(bt[:], &bm, bishopDirs, nil)
-		var b bytes.Buffer
-		b.WriteString("package engine\n\n// Magic multipliers found by initMagics' seeded search; TestMagicTable\n// rewrites this file with -update-magics.\n\n")
-		for _, tab := range []struct {
-			name string
-			m    *[64]magic
-		}{{"rookMagicNumbers", &rm}, {"bishopMagicNumbers", &bm}} {
-			fmt.Fprintf(&b, "var %s = [64]uint64{\n", tab.name)
-			for s := range tab.m {
-				fmt.Fprintf(&b, "\t%#016x,\n", tab.m[s].magic)
-			}
-			b.WriteString("}\n\n")
-		}
-		src, err := format.Source(b.Bytes())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile("magics_table.go", src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
+		initMagics(rt[:], rm, rookDirs, nil)
+		initMagics(bt[:], bm, bishopDirs, nil)
 	}
-	for s := range rookMagics {
-		if rookMagics[s].magic != rookMagicNumbers[s] || bishopMagics[s].magic != bishopMagicNumbers[s] {
-			t.Fatalf("square %s: stored magic not used (stale magics_table.go? run with -update-magics)", Square(s))
+	var b bytes.Buffer
+	b.WriteString("package engine\n\n// Magic multipliers found by initMagics' seeded search; TestMagicTable\n// rewrites this file with -update.\n\n")
+	for _, tab := range []struct {
+		name string
+		m    *[64]magic
+	}{{"rookMagicNumbers", rm}, {"bishopMagicNumbers", bm}} {
+		fmt.Fprintf(&b, "var %s = [64]uint64{\n", tab.name)
+		for s := range tab.m {
+			fmt.Fprintf(&b, "\t%#016x,\n", tab.m[s].magic)
 		}
+		b.WriteString("}\n\n")
 	}
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "magics_table.go", src)
 }
