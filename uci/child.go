@@ -43,26 +43,10 @@ func StartEngine(ctx context.Context, path string, args ...string) (*Engine, err
 // files), as a UCI engine and waits for its uciok; ctx ends the waits.
 // Name is "" when the engine does not say its name.
 func StartCmd(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
-	in, err := cmd.StdinPipe()
+	e, err := startChild(ctx, cmd)
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	e := &Engine{ctx: ctx, cmd: cmd, in: in, lines: make(chan string, 256)}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 1<<16), 1<<20)
-		for sc.Scan() {
-			e.lines <- sc.Text()
-		}
-		close(e.lines)
-	}()
 	if err := e.Send("uci"); err != nil {
 		e.Close()
 		return nil, err
@@ -80,6 +64,43 @@ func StartCmd(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 			return e, nil
 		}
 	}
+}
+
+// startChild starts cmd with its standard input and output piped to an
+// Engine, before any word is said: StartCmd's start without the
+// handshake, for a test that sends "uci" itself or speaks xboard.
+func startChild(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	e := talkOver(ctx, in, out)
+	e.cmd = cmd
+	return e, nil
+}
+
+// talkOver is an Engine that sends to in and reads the lines of out, with
+// no process of its own (Close and Kill need one): startChild's talk, and
+// a test's to a session run in-process over pipes.
+func talkOver(ctx context.Context, in io.WriteCloser, out io.Reader) *Engine {
+	// The buffer lets a chatty engine run ahead of a reader busy elsewhere.
+	e := &Engine{ctx: ctx, in: in, lines: make(chan string, 4096)}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<16), 1<<20)
+		for sc.Scan() {
+			e.lines <- sc.Text()
+		}
+		close(e.lines)
+	}()
+	return e
 }
 
 // Lines is the engine's output, one line a value (untrimmed), closed when

@@ -1,7 +1,6 @@
 package uci
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -21,42 +20,25 @@ import (
 const hangTimeout = 60 * time.Second
 
 // conn is one side of a line-based engine conversation (UCI or xboard),
-// over pipes to an in-process session or to a child process.
+// over pipes to an in-process session or to a child process: an Engine
+// whose failures fail the test.
 type conn struct {
-	t     testing.TB
-	name  string
-	w     io.WriteCloser
-	lines chan string
-	mu    sync.Mutex
-	log   []string // everything received, for failure messages
-	wait  func() error
-}
-
-func newConn(t testing.TB, name string, w io.WriteCloser, r io.Reader) *conn {
-	c := &conn{t: t, name: name, w: w, lines: make(chan string, 4096)}
-	go func() {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 1<<16), 1<<20)
-		for sc.Scan() {
-			c.lines <- sc.Text()
-		}
-		close(c.lines)
-	}()
-	return c
+	t    testing.TB
+	name string
+	e    *Engine
+	wait func() error
 }
 
 // send writes command lines.
 func (c *conn) send(lines ...string) {
 	c.t.Helper()
-	for _, l := range lines {
-		if _, err := io.WriteString(c.w, l+"\n"); err != nil {
-			c.t.Fatalf("%s: sending %q: %v", c.name, l, err)
-		}
+	if err := c.e.Send(lines...); err != nil {
+		c.t.Fatalf("%s: %v", c.name, err)
 	}
 }
 
-// until returns the lines received up to and including the first one
-// for which match is true.
+// until returns the lines received (as sent, untrimmed) up to and
+// including the first one for which match is true.
 func (c *conn) until(what string, match func(string) bool) []string {
 	c.t.Helper()
 	var got []string
@@ -64,13 +46,10 @@ func (c *conn) until(what string, match func(string) bool) []string {
 	defer timer.Stop()
 	for {
 		select {
-		case l, ok := <-c.lines:
+		case l, ok := <-c.e.Lines():
 			if !ok {
 				c.t.Fatalf("%s: output ended while waiting for %s; got:\n%s", c.name, what, strings.Join(got, "\n"))
 			}
-			c.mu.Lock()
-			c.log = append(c.log, l)
-			c.mu.Unlock()
 			got = append(got, l)
 			if match(l) {
 				return got
@@ -86,15 +65,39 @@ func (c *conn) untilPrefix(prefix string) []string {
 	return c.until(fmt.Sprintf("%q", prefix), func(l string) bool { return strings.HasPrefix(l, prefix) })
 }
 
-// close ends the input and waits for the other side to end.
+// close ends the input and waits for the other side to end, returning how
+// it ended.
 func (c *conn) close() error {
-	c.w.Close()
-	for range c.lines {
+	c.e.CloseInput()
+	for range c.e.Lines() {
 	}
-	if c.wait != nil {
-		return c.wait()
+	return c.wait()
+}
+
+// exits closes the input and fails the test unless the other side then
+// ends cleanly (the process exits 0, Run returns nil); after says what
+// ended it.
+func (c *conn) exits(after string) {
+	c.t.Helper()
+	if err := c.close(); err != nil {
+		c.t.Errorf("%s: after %s: %v", c.name, after, err)
 	}
-	return nil
+}
+
+// quit says "quit" (in UCI and xboard alike) and fails the test unless the
+// other side then ends cleanly.
+func (c *conn) quit() {
+	c.t.Helper()
+	c.send("quit")
+	c.exits("quit")
+}
+
+// searching sets up the start position and sends goCmd, returning once
+// the search has reported its first depth.
+func (c *conn) searching(goCmd string) {
+	c.t.Helper()
+	c.send("position startpos", goCmd)
+	c.untilPrefix("info depth 1 ")
 }
 
 // startSession runs Run in-process over pipes.
@@ -110,13 +113,12 @@ func startSession(t testing.TB) *conn {
 		inR.Close()
 		errc <- err
 	}()
-	c := newConn(t, "session", inW, outR)
 	var once sync.Once
 	var runErr error
-	c.wait = func() error {
+	c := &conn{t: t, name: "session", e: talkOver(ctx, inW, outR), wait: func() error {
 		once.Do(func() { runErr = <-errc })
 		return runErr
-	}
+	}}
 	t.Cleanup(func() {
 		cancel()
 		c.close()
@@ -157,38 +159,29 @@ func horizonBinary(t testing.TB) string {
 }
 
 // startProcess runs a program and talks to it over its standard input and
-// output.
+// output, saying nothing first.
 func startProcess(t testing.TB, name string, args ...string) *conn {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = t.TempDir() // whatever a child writes (logs, relative traces) is cleaned up
 	cmd.Stderr = &testWriter{t: t, prefix: filepath.Base(name) + " stderr: "}
-	w, err := cmd.StdinPipe()
+	e, err := startChild(context.Background(), cmd)
 	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)
 	}
-	c := newConn(t, filepath.Base(name), w, r)
 	var once sync.Once
 	var waitErr error
-	c.wait = func() error {
+	c := &conn{t: t, name: filepath.Base(name), e: e, wait: func() error {
 		once.Do(func() { waitErr = cmd.Wait() })
 		return waitErr
-	}
+	}}
 	t.Cleanup(func() {
-		w.Close()
 		done := make(chan struct{})
 		go func() { c.close(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
+			e.Kill()
 			<-done
 		}
 	})
@@ -205,12 +198,12 @@ func (w *testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// bestmove reads up to the engine's bestmove line and returns its move
-// and ponder move.
-func (c *conn) bestmove() (best, ponder string) {
+// legalBestmove reads up to the engine's bestmove line and checks it with
+// checkBestmove.
+func (c *conn) legalBestmove(moves ...string) string {
 	c.t.Helper()
 	got := c.untilPrefix("bestmove")
-	return bestmove(c.t, got[len(got)-1])
+	return checkBestmove(c.t, got[len(got)-1], moves...)
 }
 
 // readyWithoutBestmove sends isready and reads up to readyok, failing
@@ -257,21 +250,24 @@ func mustPosition(t testing.TB, fen string, moves ...string) *engine.Position {
 	return pos
 }
 
-// checkLegal fails unless best (and ponder, after best) are legal in pos.
-func checkLegal(t testing.TB, pos *engine.Position, best, ponder string) {
+// checkBestmove fails unless line is a bestmove line whose move (and
+// ponder move, after it) are legal after moves from the start position,
+// and returns the move.
+func checkBestmove(t testing.TB, line string, moves ...string) string {
 	t.Helper()
-	pos = pos.Copy()
+	best, ponder := bestmove(t, line)
+	pos := mustPosition(t, "startpos", moves...)
 	m, err := pos.ParseUCI(best)
 	if err != nil {
 		t.Fatalf("bestmove %s: %v", best, err)
 	}
-	if ponder == "" {
-		return
+	if ponder != "" {
+		pos.MakeMove(m)
+		if _, err := pos.ParseUCI(ponder); err != nil {
+			t.Fatalf("ponder move %s after %s: %v", ponder, best, err)
+		}
 	}
-	pos.MakeMove(m)
-	if _, err := pos.ParseUCI(ponder); err != nil {
-		t.Fatalf("ponder move %s after %s: %v", ponder, best, err)
-	}
+	return best
 }
 
 // info is a parsed "info" line.
@@ -315,6 +311,20 @@ func infos(lines []string) []info {
 		}
 	}
 	return out
+}
+
+// answers sends line, then isready, and fails unless the answer up to
+// readyok holds one info string, containing want, or none if want is "".
+func (c *conn) answers(line, want string) {
+	c.t.Helper()
+	c.send(line, "isready")
+	msgs := infoStrings(c.untilPrefix("readyok"))
+	switch {
+	case want == "" && len(msgs) != 0:
+		c.t.Errorf("%q: info strings %q, want none", line, msgs)
+	case want != "" && (len(msgs) != 1 || !strings.Contains(msgs[0], want)):
+		c.t.Errorf("%q: info strings %q, want one containing %q", line, msgs, want)
+	}
 }
 
 // infoStrings returns the text of the "info string" lines among lines.

@@ -136,10 +136,7 @@ func TestGameAgainstStockfish(t *testing.T) {
 				t.Errorf("only %d plies played", len(g.moves))
 			}
 			for _, c := range []*conn{hz, sf} {
-				c.send("quit")
-				if err := c.close(); err != nil {
-					t.Errorf("%s exit: %v", c.name, err)
-				}
+				c.quit()
 			}
 		})
 	}
@@ -221,9 +218,6 @@ func TestGameThroughPolyglot(t *testing.T) {
 		t.Error("polyglot showed no thinking lines: it could not read Horizon's info lines")
 	}
 	for _, c := range []*conn{pg, fm} {
-		c.send("quit")
-		if err := c.close(); err != nil {
-			t.Errorf("%s exit: %v", c.name, err)
-		}
+		c.quit()
 	}
 }

@@ -3,6 +3,7 @@ package uci
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -90,63 +91,45 @@ var scripts = []script{
 		if !slices.Equal(depths, []int{1, 2, 3, 4}) {
 			t.Errorf("info depths %v, want 1 2 3 4", depths)
 		}
-		best, ponder := bestmove(t, got[len(got)-1])
-		checkLegal(t, mustPosition(t, "startpos", "e2e4", "e7e5"), best, ponder)
+		best := checkBestmove(t, got[len(got)-1], "e2e4", "e7e5")
 		if pv := infos(got)[len(depths)-1].pv; pv[0] != best {
 			t.Errorf("bestmove %s is not the last pv's first move %v", best, pv)
 		}
 	}},
-	{"go nodes", func(t *testing.T, c *conn) {
-		c.send("position startpos", "go nodes 3000")
-		got := c.untilPrefix("bestmove")
-		ins := infos(got)
-		if len(ins) == 0 {
-			t.Fatalf("no info lines: %q", got)
-		}
-		last := ins[len(ins)-1]
-		if n, _ := strconv.ParseInt(last.fields["nodes"], 10, 64); n <= 0 || n > 3000 {
-			t.Errorf("last info nodes %q, want 1..3000", last.fields["nodes"])
-		}
-		best, ponder := bestmove(t, got[len(got)-1])
-		checkLegal(t, mustPosition(t, "startpos"), best, ponder)
-	}},
-	{"go movetime", func(t *testing.T, c *conn) {
-		c.send("position startpos moves d2d4", "go movetime 150")
-		got := c.untilPrefix("bestmove")
-		ins := infos(got)
-		if len(ins) == 0 {
-			t.Fatalf("no info lines: %q", got)
-		}
-		// The search may only stop once the time is used: no iterative
-		// deepening from the start position completes depth 127 in 150 ms.
-		if ms, _ := strconv.Atoi(ins[len(ins)-1].fields["time"]); ms < 150 {
-			t.Errorf("search stopped after %d ms, want at least the 150 ms of movetime", ms)
-		}
-		best, ponder := bestmove(t, got[len(got)-1])
-		checkLegal(t, mustPosition(t, "startpos", "d2d4"), best, ponder)
-	}},
-	{"go clock", func(t *testing.T, c *conn) {
+	// A limited search ends by itself with a legal bestmove, its last info
+	// line within the limit.
+	{"go with a limit", func(t *testing.T, c *conn) {
 		for _, tc := range []struct {
-			moves []string
-			goCmd string
-			left  int // the side to move's clock in ms
+			moves    []string
+			goCmd    string
+			field    string // of the last info line
+			min, max int64
 		}{
-			{nil, "go wtime 3000 btime 3000 winc 100 binc 100", 3000},
-			{[]string{"e2e4"}, "go wtime 60000 btime 2000 movestogo 5", 2000},
-			{[]string{"e2e4", "c7c5"}, "go wtime 500 btime 90000", 500},
+			{nil, "go nodes 3000", "nodes", 1, 3000},
+			// The search may only stop once the time is used: no iterative
+			// deepening from the start position completes depth 127 in 150 ms.
+			{[]string{"d2d4"}, "go movetime 150", "time", 150, math.MaxInt64},
+			// Not a speed goal: the engine must not lose on time (the side
+			// to move's clock is the limit).
+			{nil, "go wtime 3000 btime 3000 winc 100 binc 100", "time", 0, 3000 - 1},
+			{[]string{"e2e4"}, "go wtime 60000 btime 2000 movestogo 5", "time", 0, 2000 - 1},
+			{[]string{"e2e4", "c7c5"}, "go wtime 500 btime 90000", "time", 0, 500 - 1},
 		} {
-			c.send("position startpos moves "+strings.Join(tc.moves, " "), tc.goCmd)
+			pos := "position startpos"
+			if len(tc.moves) > 0 {
+				pos += " moves " + strings.Join(tc.moves, " ")
+			}
+			c.send(pos, tc.goCmd)
 			got := c.untilPrefix("bestmove")
 			ins := infos(got)
 			if len(ins) == 0 {
 				t.Fatalf("%s: no info lines: %q", tc.goCmd, got)
 			}
-			// Not a speed goal: the engine must not lose on time.
-			if ms, _ := strconv.Atoi(ins[len(ins)-1].fields["time"]); ms >= tc.left {
-				t.Errorf("%s: used %d ms of a %d ms clock", tc.goCmd, ms, tc.left)
+			v := ins[len(ins)-1].fields[tc.field]
+			if n, err := strconv.ParseInt(v, 10, 64); err != nil || n < tc.min || n > tc.max {
+				t.Errorf("%s: last info %s %q, want %d..%d", tc.goCmd, tc.field, v, tc.min, tc.max)
 			}
-			best, ponder := bestmove(t, got[len(got)-1])
-			checkLegal(t, mustPosition(t, "startpos", tc.moves...), best, ponder)
+			checkBestmove(t, got[len(got)-1], tc.moves...)
 		}
 	}},
 	{"stop during go infinite, isready during a search", func(t *testing.T, c *conn) {
@@ -154,8 +137,7 @@ var scripts = []script{
 		c.untilPrefix("info depth 2 ")
 		c.readyWithoutBestmove("bestmove before stop under go infinite")
 		c.send("stop")
-		best, ponder := c.bestmove()
-		checkLegal(t, mustPosition(t, "startpos"), best, ponder)
+		c.legalBestmove()
 		// The engine is idle and answers again.
 		c.send("isready")
 		c.untilPrefix("readyok")
@@ -198,14 +180,12 @@ var scripts = []script{
 		c.readyWithoutBestmove("bestmove while pondering")
 		// After ponderhit the clock runs: the search ends by itself.
 		c.send("ponderhit")
-		best, ponder := c.bestmove()
-		checkLegal(t, mustPosition(t, "startpos", "e2e4"), best, ponder)
+		c.legalBestmove("e2e4")
 		// A ponder search the GUI stops (its ponder move was not played).
 		c.send("go ponder wtime 2000 btime 2000")
 		c.untilPrefix("info depth 1 ")
 		c.send("stop")
-		best, ponder = c.bestmove()
-		checkLegal(t, mustPosition(t, "startpos", "e2e4"), best, ponder)
+		c.legalBestmove("e2e4")
 	}},
 	{"illegal move keeps the previous position", func(t *testing.T, c *conn) {
 		c.send("position startpos moves e2e4", "position startpos moves e2e4 e7e5 e5e4", "isready")
@@ -215,8 +195,7 @@ var scripts = []script{
 			t.Errorf("info strings %q, want one naming e5e4 and saying the previous position is kept", msgs)
 		}
 		c.send("go depth 2")
-		best, ponder := c.bestmove()
-		checkLegal(t, mustPosition(t, "startpos", "e2e4"), best, ponder) // a black move
+		c.legalBestmove("e2e4") // a black move
 	}},
 	{"a switch the variant cannot apply is refused", func(t *testing.T, c *conn) {
 		for _, tc := range []struct{ line, want string }{
@@ -226,15 +205,10 @@ var scripts = []script{
 			{"setoption name QSLevels value 3", "switch qs-levels cannot apply to variant unified"},
 			{"setoption name CheckExt value true", ""},
 		} {
-			c.send(tc.line, "isready")
-			msgs := infoStrings(c.untilPrefix("readyok"))
-			if (tc.want == "" && len(msgs) != 0) || (tc.want != "" && (len(msgs) != 1 || !strings.Contains(msgs[0], tc.want))) {
-				t.Errorf("%q: info strings %q, want %q", tc.line, msgs, tc.want)
-			}
+			c.answers(tc.line, tc.want)
 		}
 		c.send("go depth 2")
-		best, ponder := c.bestmove()
-		checkLegal(t, mustPosition(t, "startpos"), best, ponder)
+		c.legalBestmove()
 	}},
 	{"malformed input is reported and ignored", func(t *testing.T, c *conn) {
 		for _, tc := range []struct{ line, want string }{
@@ -252,12 +226,7 @@ var scripts = []script{
 			{"setoption name Trace value /nonexistent-dir/x.trace", "tracing stays off"},
 			{"ponderhit", "ponderhit ignored"},
 		} {
-			c.send(tc.line, "isready")
-			got := c.untilPrefix("readyok")
-			msgs := infoStrings(got)
-			if len(msgs) != 1 || !strings.Contains(msgs[0], tc.want) {
-				t.Errorf("%q: info strings %q, want one containing %q", tc.line, msgs, tc.want)
-			}
+			c.answers(tc.line, tc.want)
 		}
 		// Unknown tokens before a command are skipped, as the UCI spec asks.
 		c.send("joho isready")
@@ -271,8 +240,7 @@ var scripts = []script{
 		if msgs := infoStrings(got); len(msgs) == 0 || !strings.Contains(msgs[0], `"x"`) {
 			t.Errorf("go depth x: info strings %q, want one naming x", msgs)
 		}
-		best, ponder := bestmove(t, got[len(got)-1])
-		checkLegal(t, mustPosition(t, "startpos"), best, ponder)
+		checkBestmove(t, got[len(got)-1])
 	}},
 	{"traced go leaves runs in the trace file", func(t *testing.T, c *conn) {
 		path := filepath.Join(t.TempDir(), "games.trace")
@@ -280,15 +248,11 @@ var scripts = []script{
 			"setoption name QSLevels value 6", "isready")
 		c.untilPrefix("readyok")
 		c.send("position startpos moves e2e4 e7e5 g1f3", "go depth 3")
-		best, _ := c.bestmove()
+		best := c.legalBestmove("e2e4", "e7e5", "g1f3")
 		c.send("setoption name TraceMaxNodes value 500", "setoption name QSVariant value mvv-lva",
 			"position startpos", "go depth 30")
-		best2, ponder2 := c.bestmove()
-		checkLegal(t, mustPosition(t, "startpos"), best2, ponder2)
-		c.send("quit")
-		if err := c.close(); err != nil {
-			t.Fatalf("after quit: %v", err)
-		}
+		best2 := c.legalBestmove()
+		c.quit()
 
 		st, err := trace.Open(path)
 		if err != nil {
@@ -331,30 +295,10 @@ var scripts = []script{
 				r.Variant, r.Status, r.Rows, r.BestMove, best2)
 		}
 	}},
-	{"quit during a search", func(t *testing.T, c *conn) {
-		c.send("position startpos", "go infinite")
-		c.untilPrefix("info depth 1 ")
-		c.send("quit")
-		if err := c.close(); err != nil {
-			t.Fatalf("after quit: %v", err)
-		}
-	}},
-	// Issue 17 item 10: the end of input left a limited search running
-	// at full CPU; it stops it, as Stockfish does, with a bestmove.
-	{"end of input stops a search", func(t *testing.T, c *conn) {
-		c.send("position startpos", "go nodes 2000000000")
-		c.untilPrefix("info depth 1 ")
-		c.w.Close()
-		c.untilPrefix("bestmove")
-		if err := c.close(); err != nil {
-			t.Fatalf("after the end of input: %v", err)
-		}
-	}},
 	// Issue 17 item 9: a go sent during a long limited search blocked the
 	// command loop: stop, isready and quit got no answer until it ended.
 	{"go during a search blocks nothing", func(t *testing.T, c *conn) {
-		c.send("position startpos", "go nodes 2000000000")
-		c.untilPrefix("info depth 1 ")
+		c.searching("go nodes 2000000000")
 		c.send("go depth 2", "isready")
 		c.untilPrefix("readyok")
 		c.send("stop")
@@ -367,12 +311,9 @@ var scripts = []script{
 				t.Errorf("a bestmove after stop: the waiting go ran: %q", got)
 			}
 		}
-		c.send("position startpos", "go nodes 2000000000")
-		c.untilPrefix("info depth 1 ")
-		c.send("go depth 2", "quit")
-		if err := c.close(); err != nil {
-			t.Fatalf("after quit: %v", err)
-		}
+		c.searching("go nodes 2000000000")
+		c.send("go depth 2")
+		c.quit()
 	}},
 	// Issue 17 item 15: info strings echoed a huge input whole.
 	{"a huge bad input is quoted in part", func(t *testing.T, c *conn) {
@@ -398,6 +339,25 @@ var scripts = []script{
 }
 
 func init() {
+	// The ways a session ends during a search: each ends it cleanly.
+	for _, tc := range []struct {
+		name, goCmd string
+		end         func(c *conn)
+	}{
+		{"quit during a search", "go infinite", (*conn).quit},
+		// Issue 17 item 10: the end of input left a limited search running
+		// at full CPU; it stops it, as Stockfish does, with a bestmove.
+		{"end of input stops a search", "go nodes 2000000000", func(c *conn) {
+			c.e.CloseInput()
+			c.untilPrefix("bestmove")
+			c.exits("the end of input")
+		}},
+	} {
+		scripts = append(scripts, script{tc.name, func(t *testing.T, c *conn) {
+			c.searching(tc.goCmd)
+			tc.end(c)
+		}})
+	}
 	scripts = append(scripts, script{"go queued behind a limited search", func(t *testing.T, c *conn) {
 		// Sent at once: the second go waits for the first search, as in
 		// Stockfish, instead of being dropped.
@@ -410,16 +370,7 @@ func init() {
 			}
 		}
 		// The second search ran on the second position: its move is Black's.
-		pos := engine.MustParseFEN(engine.StartFEN)
-		e4, _ := pos.ParseUCI("e2e4")
-		pos.MakeMove(e4)
-		f := strings.Fields(second[len(second)-1])
-		if len(f) < 2 {
-			t.Fatalf("malformed bestmove line %q", second[len(second)-1])
-		}
-		if _, err := pos.ParseUCI(f[1]); err != nil {
-			t.Errorf("second bestmove %s is not a move of the second position: %v", f[1], err)
-		}
+		checkBestmove(t, second[len(second)-1], "e2e4")
 	}})
 }
 
