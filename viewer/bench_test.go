@@ -18,6 +18,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // The benchmarks need a big trace: at least benchNodes nodes in one run.
@@ -67,14 +68,9 @@ func benchPath(b *testing.B) (string, int64) {
 
 func lastRun(b *testing.B, path string) int64 {
 	b.Helper()
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	runs, err := st.Runs(context.Background())
-	if err != nil || len(runs) == 0 {
-		b.Fatalf("%s: no runs (%v)", path, err)
+	runs := tracetest.Runs(b, path)
+	if len(runs) == 0 {
+		b.Fatalf("%s: no runs", path)
 	}
 	r := runs[len(runs)-1]
 	if *benchTrace == "" && r.Rows < benchNodes*9/10 {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 func TestTraceRunsStatsHotspots(t *testing.T) {
@@ -352,15 +353,7 @@ func TestParseSize(t *testing.T) {
 // checking that none was left marked running.
 func stoppedRuns(t *testing.T, file string) []trace.Run {
 	t.Helper()
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	runs, err := st.Runs(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	runs := tracetest.Runs(t, file)
 	for _, r := range runs {
 		if r.Status == trace.StatusRunning {
 			t.Errorf("run %d left running", r.ID)

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 	"github.com/horizonqs/horizon/viewer"
 )
 
@@ -151,40 +151,8 @@ func mutate(t *testing.T, base, dir string, prog []byte) string {
 // past readerTime or grows the heap past readerHeap.
 func boundedReader(t *testing.T, name string, fn func(ctx context.Context) error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), readerTime)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				buf := make([]byte, 16<<10)
-				done <- fmt.Errorf("panic: %v\n%s", r, buf[:runtime.Stack(buf, false)])
-			}
-		}()
-		done <- fn(ctx)
-	}()
-	tick := time.NewTicker(25 * time.Millisecond)
-	defer tick.Stop()
-	var ms runtime.MemStats
-	for {
-		select {
-		case err := <-done:
-			switch {
-			case ctx.Err() != nil:
-				t.Errorf("%s: still running after %v (%v)", name, readerTime, err)
-			case err != nil && strings.Contains(err.Error(), "panic"):
-				t.Errorf("%s: %v", name, err)
-			}
-			return
-		case <-tick.C:
-			runtime.ReadMemStats(&ms)
-			if ms.HeapAlloc > readerHeap {
-				cancel()
-				<-done
-				t.Errorf("%s: heap grew to %d MB", name, ms.HeapAlloc>>20)
-				return
-			}
-		}
+	if err := tracetest.Bounded(t, name, readerTime, readerHeap, fn); err != nil && strings.Contains(err.Error(), "panic") {
+		t.Errorf("%s: %v", name, err)
 	}
 }
 
