@@ -32,6 +32,17 @@ func writeFile(t testing.TB, name, content string) string {
 	return path
 }
 
+// helpOf runs 'horizon args... --help' and returns the help, which must
+// come on stdout with exit 0.
+func helpOf(t *testing.T, args ...string) string {
+	t.Helper()
+	code, help, errOut := runCLI(t, "", append(args, "--help")...)
+	if code != 0 || errOut != "" {
+		t.Fatalf("%v --help: exit %d, stderr %q", args, code, errOut)
+	}
+	return help
+}
+
 // checkFails runs horizon with args and checks that it exits with code
 // and that its stderr names each of want.
 func checkFails(t *testing.T, args []string, code int, want ...string) {
@@ -281,10 +292,7 @@ func TestPerftErrors(t *testing.T) {
 }
 
 func TestPerftHelp(t *testing.T) {
-	code, out, errOut := runCLI(t, "", "perft", "--help")
-	if code != 0 || errOut != "" {
-		t.Fatalf("exit %d, stderr %q", code, errOut)
-	}
+	out := helpOf(t, "perft")
 	if n := strings.Count(out, "Usage: horizon perft"); n != 1 {
 		t.Errorf("help printed %d times", n)
 	}
@@ -294,9 +302,9 @@ func TestPerftHelp(t *testing.T) {
 			t.Errorf("help does not mention %q:\n%s", want, out)
 		}
 	}
-	code, out, _ = runCLI(t, "", "--help")
-	if code != 0 || !regexp.MustCompile(`(?m)^  perft +count`).MatchString(out) {
-		t.Errorf("horizon --help (exit %d) does not list perft:\n%s", code, out)
+	out = helpOf(t)
+	if !regexp.MustCompile(`(?m)^  perft +count`).MatchString(out) {
+		t.Errorf("horizon --help does not list perft:\n%s", out)
 	}
 	if !regexp.MustCompile(`(?m)^  export .*HTML`).MatchString(out) {
 		t.Errorf("horizon --help does not say export writes HTML:\n%s", out)

@@ -8,16 +8,13 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
 )
 
 // TestHotspotsUsageListsEveryRanking checks that the usage line names every
 // --by ranking the command accepts, and that each named one is accepted.
 func TestHotspotsUsageListsEveryRanking(t *testing.T) {
-	code, help, _ := runCLI(t, "", "hotspots", "--help")
-	if code != 0 {
-		t.Fatalf("hotspots --help: exit %d", code)
-	}
-	usage, _, _ := strings.Cut(help, "\n")
+	usage, _, _ := strings.Cut(helpOf(t, "hotspots"), "\n")
 	file := filepath.Join(t.TempDir(), "h.trace")
 	recordWith(t, file, "startpos", "2", "see")
 	for _, by := range []string{"size", "qs", "chain", "growth"} {
@@ -30,17 +27,37 @@ func TestHotspotsUsageListsEveryRanking(t *testing.T) {
 	}
 }
 
-// TestSearchHelpTeaches checks search's help: examples, the rule for the
-// default depth, and an example of a time limit alone.
-func TestSearchHelpTeaches(t *testing.T) {
-	code, help, _ := runCLI(t, "", "search", "--help")
-	if code != 0 {
-		t.Fatalf("search --help: exit %d", code)
+// TestHelpTeaches checks what each command's help must teach beyond its
+// flags: examples; for search the rule for the default depth and a time
+// limit alone; for runs every status it can print, with trace's meaning of
+// it (issue 9: it said "running if the recorder died" where runs prints
+// "abandoned").
+func TestHelpTeaches(t *testing.T) {
+	var statuses []string
+	for _, st := range trace.Statuses {
+		statuses = append(statuses, string(st)+" ", st.Meaning())
 	}
-	for _, want := range []string{"Examples:", "with no --depth, --nodes or --movetime: 6", "horizon search --fen startpos --movetime"} {
-		if !strings.Contains(help, want) {
-			t.Errorf("search --help does not say %q", want)
-		}
+	for _, tc := range []struct {
+		cmd       string
+		want, not []string
+	}{
+		{"search", []string{"Examples:", "with no --depth, --nodes or --movetime: 6", "horizon search --fen startpos --movetime"}, nil},
+		{"qsbench", []string{"Examples:", "--worst"}, nil},
+		{"runs", statuses, []string{"running if the recorder died"}},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			help := helpOf(t, tc.cmd)
+			for _, w := range tc.want {
+				if !strings.Contains(help, w) {
+					t.Errorf("%s --help does not say %q:\n%s", tc.cmd, w, help)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(help, n) {
+					t.Errorf("%s --help says %q:\n%s", tc.cmd, n, help)
+				}
+			}
+		})
 	}
 }
 
@@ -91,11 +108,7 @@ func TestBenchOutput(t *testing.T) {
 // names, and a path the search never entered must be said so (stderr, the
 // summary, --json), with rows recorded told apart from nodes searched.
 func TestTraceUnderPath(t *testing.T) {
-	code, help, _ := runCLI(t, "", "trace", "--help")
-	if code != 0 {
-		t.Fatal("trace --help failed")
-	}
-	example := regexp.MustCompile(`(?m)^  horizon trace (.*--under .*)$`).FindStringSubmatch(help)
+	example := regexp.MustCompile(`(?m)^  horizon trace (.*--under .*)$`).FindStringSubmatch(helpOf(t, "trace"))
 	if example == nil {
 		t.Fatalf("trace --help has no --under example")
 	}
