@@ -147,46 +147,31 @@ func (e *ended) Node(ctx context.Context, run, id int64) (trace.Node, error) {
 	return n, err
 }
 
+// The words of a run whose recorder is gone, and of one still recorded.
 // Issue 17 item 13: the header said "being recorded" for a run whose
-// recorder had died. It says so only while the status is running.
-func TestHeaderRecorderGone(t *testing.T) {
+// recorder had died; it says so only while the status is running. Issue 9:
+// the header said "abandoned" and the run row "running"; an open node's
+// word is its run's Status.OpenNode, in the tree and the details.
+func TestRecorderStatusWords(t *testing.T) {
 	st := openFixture(t)
 	for _, tc := range []struct {
-		status trace.Status
-		want   string
-		not    string
+		status            trace.Status
+		header, notHeader string
+		notOnScreen       string
 	}{
-		{trace.StatusRunning, "being recorded", "ended without"},
-		{trace.StatusAbandoned, "ended without closing", "being recorded"},
-		{trace.StatusFailed, "ended without closing", "being recorded"},
-	} {
-		t.Run(string(tc.status), func(t *testing.T) {
-			r := newRig(t, &ended{Store: st, status: tc.status}, 200, 30, Options{Run: 1, File: "t.trace"})
-			header := strings.SplitN(r.text(), "\n", 2)[0]
-			if !strings.Contains(header, tc.want) || strings.Contains(header, tc.not) {
-				t.Errorf("header %q: want %q in it and not %q", header, tc.want, tc.not)
-			}
-		})
-	}
-}
-
-// Issue 9: the header said "abandoned" and the run row "running". An open
-// node's word is its run's Status.OpenNode, in the tree and the details.
-func TestOpenNodeWordIsTheStatus(t *testing.T) {
-	st := openFixture(t)
-	for _, tc := range []struct {
-		status trace.Status
-		want   string
-		not    string
-	}{
-		{trace.StatusRunning, "running", "abandoned"},
-		{trace.StatusAbandoned, "abandoned", "running"},
+		{trace.StatusRunning, "being recorded", "ended without", "abandoned"},
+		{trace.StatusAbandoned, "ended without closing", "being recorded", "running"},
+		{trace.StatusFailed, "ended without closing", "being recorded", "running"},
 	} {
 		t.Run(string(tc.status), func(t *testing.T) {
 			r := newRig(t, &ended{Store: st, status: tc.status}, 200, 30, Options{Run: 1, File: "t.trace"})
 			screen := r.text()
-			if !strings.Contains(screen, tc.status.OpenNode()) || strings.Contains(screen, tc.not) {
-				t.Errorf("screen of a %s run: want %q on it and not %q:\n%s", tc.status, tc.want, tc.not, screen)
+			header := strings.SplitN(screen, "\n", 2)[0]
+			if !strings.Contains(header, tc.header) || strings.Contains(header, tc.notHeader) {
+				t.Errorf("header %q: want %q in it and not %q", header, tc.header, tc.notHeader)
+			}
+			if !strings.Contains(screen, tc.status.OpenNode()) || strings.Contains(screen, tc.notOnScreen) {
+				t.Errorf("screen of a %s run: want %q on it and not %q:\n%s", tc.status, tc.status.OpenNode(), tc.notOnScreen, screen)
 			}
 		})
 	}

@@ -2,13 +2,13 @@ package viewer
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // pausingTracer passes events to a recorder and stops the search at node
@@ -32,14 +32,8 @@ func (p *pausingTracer) Enter(e engine.EnterInfo) {
 // TestLiveTrace opens a trace while its run is being recorded, then
 // reloads it once the run is finished.
 func TestLiveTrace(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "live.trace")
-	w, err := trace.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	o, _ := engine.VariantOptions("captures")
-	o.TT = false
+	w, path := tracetest.CreateTrace(t)
+	o := tracetest.VariantOptions(t, "captures")
 	rec, err := w.NewRecorder(context.Background(), trace.RunInfo{FEN: kiwipete, Variant: "captures", Options: o.String()},
 		trace.RecordOptions{BatchRows: 256})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden screen captures in testdata/screens")
@@ -418,50 +419,38 @@ func TestCompareFollows(t *testing.T) {
 	}
 }
 
+// TestCompareDifferentPositions: runs of different positions cannot be
+// compared. With two runs = says so at once; with more, = opens the picker,
+// and picking a run of another position says why and stays on the run
+// shown (it must not switch to the picked run).
 func TestCompareDifferentPositions(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "two.trace")
-	w, err := trace.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	record(t, w, kiwipete, "captures", 2)
-	record(t, w, engine.StartFEN, "captures", 2)
-	w.Close()
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	r := newRig(t, st, 100, 30, Options{Run: 1})
-	r.run("=")
-	if len(r.m.panes) != 1 || !strings.Contains(r.text(), "different root positions") {
-		t.Errorf("comparing runs of different positions should be refused with a message:\n%s", r.text())
-	}
-}
-
-// TestComparePickerDifferentPositions: with more than two runs, = opens
-// the picker; picking a run of another position says why it cannot compare
-// and stays on the run shown (it must not switch to the picked run).
-func TestComparePickerDifferentPositions(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "three.trace")
-	w, err := trace.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	record(t, w, kiwipete, "captures", 2)
-	record(t, w, engine.StartFEN, "captures", 2)
-	record(t, w, kiwipete, "see", 2)
-	w.Close()
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	r := newRig(t, st, 120, 30, Options{Run: 1})
-	r.run("=", "j", "<Enter>")
-	if len(r.m.panes) != 1 || r.m.cur().t.run.ID != 1 || !strings.Contains(r.text(), "different root positions") {
-		t.Errorf("picking a run of another position to compare with should say so and stay on run 1 (on run %d, %d panes):\n%s",
-			r.m.cur().t.run.ID, len(r.m.panes), r.text())
+	for _, tc := range []struct {
+		name  string
+		runs  [][2]string // FEN and variant of each run, in run id order
+		width int
+		keys  []string
+	}{
+		{"two runs", [][2]string{{kiwipete, "captures"}, {engine.StartFEN, "captures"}}, 100, []string{"="}},
+		{"the picker", [][2]string{{kiwipete, "captures"}, {engine.StartFEN, "captures"}, {kiwipete, "see"}}, 120, []string{"=", "j", "<Enter>"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, path := tracetest.CreateTrace(t)
+			for _, run := range tc.runs {
+				record(t, w, run[0], run[1], 2)
+			}
+			w.Close()
+			st, err := trace.OpenReadOnly(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			r := newRig(t, st, tc.width, 30, Options{Run: 1})
+			r.run(tc.keys...)
+			if len(r.m.panes) != 1 || r.m.cur().t.run.ID != 1 || !strings.Contains(r.text(), "different root positions") {
+				t.Errorf("comparing with a run of another position should say so and stay on run 1 (on run %d, %d panes):\n%s",
+					r.m.cur().t.run.ID, len(r.m.panes), r.text())
+			}
+		})
 	}
 }
 
