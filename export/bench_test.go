@@ -22,10 +22,7 @@ import (
 func BenchmarkExportSVG2000(b *testing.B) {
 	st, _ := fixedTrace(b)
 	ctx := context.Background()
-	run, top, err := Resolve(ctx, st, Selection{Node: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	run, top := resolve(b, st, Selection{Node: -1})
 	// The biggest budget whose graph draws at most 2,000 nodes.
 	lo, hi := 1, 2000
 	for lo < hi {
@@ -47,10 +44,7 @@ func BenchmarkExportSVG2000(b *testing.B) {
 // 2,000 shown nodes and the summaries of their collapsed children.
 func BenchmarkExportSVGBudget2000(b *testing.B) {
 	st, _ := fixedTrace(b)
-	run, top, err := Resolve(context.Background(), st, Selection{Node: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	run, top := resolve(b, st, Selection{Node: -1})
 	benchExportSVG(b, st, run, top, 2000)
 }
 

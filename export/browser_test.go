@@ -300,19 +300,9 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	b := newBrowser(t, 1600, 1000)
 	dir := t.TempDir()
-	path := filepath.Join(dir, "kiwi.trace")
-	recordSearchTT(t, path, kiwipete, "captures", 5) // run 1, as in the README
-	recordSearchTT(t, path, kiwipete, "threshold", 5)
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 5, true, "captures", "threshold") // run 1, as in the README
 	ctx := context.Background()
-	run, top, err := Resolve(ctx, st, Selection{Node: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run, top := resolve(t, st, Selection{Node: -1})
 	page := filepath.Join(dir, "tree.html")
 	f, err := os.Create(page)
 	if err != nil {
@@ -474,14 +464,7 @@ func TestHTMLDiffInBrowser(t *testing.T) {
 	}
 	b := newBrowser(t, 1600, 1000)
 	dir := t.TempDir()
-	path := filepath.Join(dir, "two.trace")
-	recordSearch(t, path, fixedFEN, "captures", 3)
-	recordSearch(t, path, fixedFEN, "see", 3)
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, _ := recordedTrace(t, "two.trace", fixedFEN, 3, false, "captures", "see")
 	ctx := context.Background()
 	a, bs := compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}
 	page := filepath.Join(dir, "diff.html")

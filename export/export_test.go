@@ -63,10 +63,7 @@ var graphCases = []struct {
 func buildCase(t *testing.T, st *trace.Store, sel Selection, opts Options) *Graph {
 	t.Helper()
 	ctx := context.Background()
-	run, top, err := Resolve(ctx, st, sel)
-	if err != nil {
-		t.Fatal(err)
-	}
+	run, top := resolve(t, st, sel)
 	g, err := Build(ctx, st, run, top, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -267,29 +264,40 @@ func TestBudgetKeepsBigAndPV(t *testing.T) {
 	}
 }
 
-func TestGoldenIcicle(t *testing.T) {
+// TestGoldenSizeMaps checks the two maps of subtree sizes, the icicle SVG
+// and the data an HTML tree page embeds, for the fixed trace: the subtree
+// after Qg6, and the whole run two levels deep.
+func TestGoldenSizeMaps(t *testing.T) {
 	st, _ := fixedTrace(t)
-	cases := []struct {
-		name string
-		sel  Selection
-		opts IcicleOptions
-	}{
-		{"icicle-qg6", Selection{Node: -1, Path: []string{"Qg6"}}, IcicleOptions{Width: 400, Depth: -1}},
-		{"icicle-run-depth-2", Selection{Node: 0}, IcicleOptions{Width: 600, Depth: 2}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			ctx := context.Background()
-			run, top, err := Resolve(ctx, st, c.sel)
-			if err != nil {
-				t.Fatal(err)
-			}
+	icicle := func(opts IcicleOptions) func(*testing.T, Selection) []byte {
+		return func(t *testing.T, sel Selection) []byte {
+			run, top := resolve(t, st, sel)
 			var out bytes.Buffer
-			if err := WriteIcicle(ctx, st, run, top, c.opts, &out); err != nil {
+			if err := WriteIcicle(context.Background(), st, run, top, opts, &out); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.name+".svg", out.Bytes())
-		})
+			return out.Bytes()
+		}
+	}
+	page := func(opts HTMLOptions) func(*testing.T, Selection) []byte {
+		return func(t *testing.T, sel Selection) []byte {
+			_, _, d := buildPage(t, st, sel, opts)
+			checkPageData(t, st, d)
+			return pageJSON(t, d)
+		}
+	}
+	qg6, whole := Selection{Node: -1, Path: []string{"Qg6"}}, Selection{Node: 0}
+	for _, c := range []struct {
+		golden string
+		sel    Selection
+		draw   func(*testing.T, Selection) []byte
+	}{
+		{"icicle-qg6.svg", qg6, icicle(IcicleOptions{Width: 400, Depth: -1})},
+		{"icicle-run-depth-2.svg", whole, icicle(IcicleOptions{Width: 600, Depth: 2})},
+		{"html-qg6-120.json", qg6, page(HTMLOptions{Width: 120, Depth: -1})},
+		{"html-run-depth-2.json", whole, page(HTMLOptions{Width: 300, Depth: 2})},
+	} {
+		t.Run(c.golden, func(t *testing.T) { golden(t, c.golden, c.draw(t, c.sel)) })
 	}
 }
 
@@ -319,10 +327,7 @@ type svgRct struct {
 func TestIcicleShape(t *testing.T) {
 	st, _ := fixedTrace(t)
 	ctx := context.Background()
-	run, top, err := Resolve(ctx, st, Selection{Node: 0})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run, top := resolve(t, st, Selection{Node: 0})
 	for _, width := range []int{300, 1600} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			var out bytes.Buffer
@@ -433,38 +438,38 @@ func TestParseFormat(t *testing.T) {
 // TestOutput checks that an export writes its file whole or not at all.
 func TestOutput(t *testing.T) {
 	dir := t.TempDir()
-	t.Run("commit", func(t *testing.T) {
-		path := filepath.Join(dir, "a.dot")
-		o, err := Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.WriteString(o, "digraph {}\n")
-		if _, err := os.Stat(path); !os.IsNotExist(err) {
-			t.Fatalf("file visible before Commit: %v", err)
-		}
-		if err := o.Commit(); err != nil {
-			t.Fatal(err)
-		}
-		o.Abort() // after Commit: nothing happens
-		if b, err := os.ReadFile(path); err != nil || string(b) != "digraph {}\n" {
-			t.Fatalf("read back %q, %v", b, err)
-		}
-		onlyFiles(t, dir, "a.dot")
-	})
-	t.Run("abort keeps the old file", func(t *testing.T) {
-		path := filepath.Join(dir, "a.dot")
-		o, err := Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.WriteString(o, "half")
-		o.Abort()
-		if b, _ := os.ReadFile(path); string(b) != "digraph {}\n" {
-			t.Fatalf("old file changed to %q", b)
-		}
-		onlyFiles(t, dir, "a.dot")
-	})
+	// The second case writes over the file the first one committed.
+	for _, c := range []struct {
+		name, write string
+		commit      bool
+		want        string
+	}{
+		{"commit", "digraph {}\n", true, "digraph {}\n"},
+		{"abort keeps the old file", "half", false, "digraph {}\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, "a.dot")
+			before, errBefore := os.ReadFile(path)
+			o, err := Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(o, c.write)
+			if b, err := os.ReadFile(path); (err == nil) != (errBefore == nil) || string(b) != string(before) {
+				t.Fatalf("file changed to %q (%v) before Commit or Abort", b, err)
+			}
+			if c.commit {
+				if err := o.Commit(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o.Abort() // after Commit: nothing happens
+			if b, err := os.ReadFile(path); err != nil || string(b) != c.want {
+				t.Fatalf("read back %q, %v; want %q", b, err, c.want)
+			}
+			onlyFiles(t, dir, "a.dot")
+		})
+	}
 	for _, bad := range []string{filepath.Join(dir, "no", "such", "dir.svg"), dir, ""} {
 		t.Run("unwritable "+bad, func(t *testing.T) {
 			if _, err := Create(bad); err == nil {
@@ -532,10 +537,7 @@ func TestIcicleReads(t *testing.T) {
 		return v
 	}
 	for _, sel := range []Selection{{Node: 0}, {Node: -1, Path: []string{"Qg6"}}} {
-		run, top, err := Resolve(ctx, st, sel)
-		if err != nil {
-			t.Fatal(err)
-		}
+		run, top := resolve(t, st, sel)
 		// The truth: every node's subtree QS count and deepest QS ply.
 		path, err := st.Path(ctx, run.ID, top.ID)
 		if err != nil {
@@ -714,10 +716,7 @@ func TestFilteredTrace(t *testing.T) {
 					t.Fatal("no summary says which nodes were not recorded")
 				}
 			}
-			run, top, err := Resolve(ctx, st, Selection{Node: 0})
-			if err != nil {
-				t.Fatal(err)
-			}
+			run, top := resolve(t, st, Selection{Node: 0})
 			var out bytes.Buffer
 			if err := WriteIcicle(ctx, st, run, top, IcicleOptions{Depth: -1}, &out); err != nil {
 				t.Fatal(err)

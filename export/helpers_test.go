@@ -13,22 +13,18 @@ import (
 // captures make QS trees of some size even at a small depth.
 const fixedFEN = "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1"
 
-// recordSearch searches fen with a QS variant to depth, with the
-// transposition table off so the tree is the same on every run, records it
-// into path and returns the run id.
-func recordSearch(tb testing.TB, path, fen, variant string, depth int) int64 {
-	tb.Helper()
-	return record(tb, path, fen, variant, depth, false, trace.RecordOptions{})
-}
-
-// recordSearchTT is recordSearch with the transposition table on, as a
-// user's search runs: fewer nodes for the depth, and not the same tree on
-// every run.
+// recordSearchTT searches fen with a QS variant to depth with the
+// transposition table on, as a user's search runs (fewer nodes for the
+// depth, and not the same tree on every run), records it into path and
+// returns the run id.
 func recordSearchTT(tb testing.TB, path, fen, variant string, depth int) int64 {
 	tb.Helper()
 	return record(tb, path, fen, variant, depth, true, trace.RecordOptions{})
 }
 
+// record searches fen with a QS variant to depth, with the transposition
+// table on or off (off: the tree is the same on every run), records it
+// into path and returns the run id.
 func record(tb testing.TB, path, fen, variant string, depth int, tt bool, ro trace.RecordOptions) int64 {
 	tb.Helper()
 	ctx := context.Background()
@@ -57,18 +53,35 @@ func record(tb testing.TB, path, fen, variant string, depth int, tt bool, ro tra
 	return rec.RunID()
 }
 
-// fixedTrace records the small fixed trace of the golden tests into a
-// fresh file and opens it for reading.
-func fixedTrace(tb testing.TB) (*trace.Store, string) {
+// recordedTrace records fen to depth once per variant (run ids 1, 2, ...
+// in that order), with the transposition table on or off, into a fresh
+// file called name (pages name their file), and opens it for reading until
+// the test ends.
+func recordedTrace(tb testing.TB, name, fen string, depth int, tt bool, variants ...string) (*trace.Store, string) {
 	tb.Helper()
-	path := filepath.Join(tb.TempDir(), "fixed.horizon")
-	recordSearch(tb, path, fixedFEN, "see", 3)
+	path := filepath.Join(tb.TempDir(), name)
+	for _, v := range variants {
+		record(tb, path, fen, v, depth, tt, trace.RecordOptions{})
+	}
+	return openTrace(tb, path), path
+}
+
+// openTrace opens a trace for reading until the test ends.
+func openTrace(tb testing.TB, path string) *trace.Store {
+	tb.Helper()
 	st, err := trace.OpenReadOnly(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
-	return st, path
+	return st
+}
+
+// fixedTrace records the small fixed trace of the golden tests (WAC.001,
+// see, depth 3, TT off) into a fresh file and opens it for reading.
+func fixedTrace(tb testing.TB) (*trace.Store, string) {
+	tb.Helper()
+	return recordedTrace(tb, "fixed.horizon", fixedFEN, 3, false, "see")
 }
 
 // filteredTrace records the fixed position (see QS, depth 3, TT off) with
@@ -79,10 +92,26 @@ func filteredTrace(tb testing.TB) *trace.Store {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "under.trace")
 	record(tb, path, fixedFEN, "see", 3, false, trace.RecordOptions{Under: []string{"Qg6"}})
-	st, err := trace.OpenReadOnly(path)
+	return openTrace(tb, path)
+}
+
+// resolve resolves sel in st: the run and the top node an export draws.
+func resolve(tb testing.TB, st *trace.Store, sel Selection) (trace.Run, trace.Node) {
+	tb.Helper()
+	run, top, err := Resolve(context.Background(), st, sel)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { st.Close() })
-	return st
+	return run, top
+}
+
+// buildPage builds the data of the HTML page of the node sel selects.
+func buildPage(tb testing.TB, st *trace.Store, sel Selection, opts HTMLOptions) (trace.Run, trace.Node, *PageData) {
+	tb.Helper()
+	run, top := resolve(tb, st, sel)
+	d, err := BuildPage(context.Background(), st, run, top, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return run, top, d
 }

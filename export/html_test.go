@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,35 +20,6 @@ func pageJSON(t *testing.T, d *PageData) []byte {
 		t.Fatal(err)
 	}
 	return append(b, '\n')
-}
-
-// TestGoldenHTMLData checks the data a tree page embeds, for the fixed
-// trace: the subtree after Qg6 at 120 pixels, and the whole run two levels
-// deep.
-func TestGoldenHTMLData(t *testing.T) {
-	st, _ := fixedTrace(t)
-	cases := []struct {
-		name string
-		sel  Selection
-		opts HTMLOptions
-	}{
-		{"html-qg6-120.json", Selection{Node: -1, Path: []string{"Qg6"}}, HTMLOptions{Width: 120, Depth: -1}},
-		{"html-run-depth-2.json", Selection{Node: 0}, HTMLOptions{Width: 300, Depth: 2}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			run, top, err := Resolve(context.Background(), st, c.sel)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, err := BuildPage(context.Background(), st, run, top, c.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkPageData(t, st, d)
-			golden(t, c.name, pageJSON(t, d))
-		})
-	}
 }
 
 // checkPageData checks a page's data against the trace: every drawn node
@@ -115,14 +85,7 @@ func checkPageData(t *testing.T, st *trace.Store, d *PageData) {
 func TestHTMLMergesAndCovers(t *testing.T) {
 	st, _ := fixedTrace(t)
 	ctx := context.Background()
-	run, top, err := Resolve(ctx, st, Selection{Node: 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := BuildPage(ctx, st, run, top, HTMLOptions{Width: 800, Depth: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run, top, d := buildPage(t, st, Selection{Node: 0}, HTMLOptions{Width: 800, Depth: -1})
 	s := d.Sides[0]
 	merged := map[int][]int{}
 	for m, p := range s.Merged.Parent {
@@ -176,15 +139,7 @@ func TestHTMLMergesAndCovers(t *testing.T) {
 // was not extended.
 func TestHTMLHotspots(t *testing.T) {
 	st, _ := fixedTrace(t)
-	ctx := context.Background()
-	run, top, err := Resolve(ctx, st, Selection{Node: 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := BuildPage(ctx, st, run, top, HTMLOptions{Width: 4000, Depth: -1, Hotspots: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, d := buildPage(t, st, Selection{Node: 0}, HTMLOptions{Width: 4000, Depth: -1, Hotspots: 5})
 	s := d.Sides[0]
 	c := &s.Nodes
 	var qs int
@@ -218,14 +173,7 @@ func TestHTMLHotspots(t *testing.T) {
 // WAC.001 (captures and see, depth 2) and that aligned nodes point at
 // each other and are the nodes compare aligns.
 func TestGoldenHTMLDiff(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "two.horizon")
-	recordSearch(t, path, fixedFEN, "captures", 2)
-	recordSearch(t, path, fixedFEN, "see", 2)
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, _ := recordedTrace(t, "two.horizon", fixedFEN, 2, false, "captures", "see")
 	ctx := context.Background()
 	a, b := compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}
 	d, err := BuildDiffPage(ctx, a, b, HTMLOptions{Width: 60, Depth: -1, Hotspots: 5})
@@ -263,14 +211,7 @@ func TestGoldenHTMLDiff(t *testing.T) {
 func TestHTMLFilteredTrace(t *testing.T) {
 	ctx := context.Background()
 	st := filteredTrace(t)
-	run, top, err := Resolve(ctx, st, Selection{Node: 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := BuildPage(ctx, st, run, top, HTMLOptions{Width: 2000, Depth: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	run, _, d := buildPage(t, st, Selection{Node: 0}, HTMLOptions{Width: 2000, Depth: -1})
 	checkPageData(t, st, d)
 	s := d.Sides[0]
 	if s.Run.Filter == "" {
@@ -299,24 +240,9 @@ func TestHTMLFilteredTrace(t *testing.T) {
 // HTMLPageBytes, then at most HTMLNodeBytes per drawn node or merged run,
 // for bushy and narrow trees and for widths that draw few nodes or all.
 func TestHTMLPageSize(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "size.trace")
-	recordSearch(t, path, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "captures", 2)
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ctx := context.Background()
+	st, _ := recordedTrace(t, "size.trace", kiwipete, 2, false, "captures")
 	for _, width := range []int{100, 1600, 1 << 20} {
-		run, top, err := Resolve(ctx, st, Selection{Node: 0})
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := BuildPage(ctx, st, run, top, HTMLOptions{Width: width, Depth: -1})
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, top, d := buildPage(t, st, Selection{Node: 0}, HTMLOptions{Width: width, Depth: -1})
 		var page bytes.Buffer
 		if err := d.WritePage(&page); err != nil {
 			t.Fatal(err)
