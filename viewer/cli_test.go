@@ -8,49 +8,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/horizonbin"
 	"github.com/horizonqs/horizon/trace"
 )
-
-var binary struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// horizonBinary builds cmd/horizon once per test binary.
-func horizonBinary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("-short: not building the horizon binary")
-	}
-	binary.once.Do(func() {
-		out := filepath.Join(tmpDir, "horizon")
-		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", out, "./cmd/horizon")
-		cmd.Dir = ".."
-		msg, err := cmd.CombinedOutput()
-		if err != nil {
-			binary.err = fmt.Errorf("go build ./cmd/horizon: %v\n%s", err, msg)
-			return
-		}
-		binary.path = out
-	})
-	if binary.err != nil {
-		t.Fatal(binary.err)
-	}
-	return binary.path
-}
 
 // TestViewErrors runs 'horizon view' with bad arguments: each must fail with
 // a one-line error naming the problem, without touching the terminal.
 func TestViewErrors(t *testing.T) {
-	bin := horizonBinary(t)
+	bin := horizonbin.Path(t)
 	fix := fixturePath(t)
 	notTrace := filepath.Join(tmpDir, "not-a-trace.txt")
 	if err := os.WriteFile(notTrace, []byte("hello\n"), 0o644); err != nil {
@@ -156,7 +126,7 @@ func TestViewInTmux(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: skipping the end-to-end test of horizon view")
 	}
-	bin := horizonBinary(t)
+	bin := horizonbin.Path(t)
 	fix := fixturePath(t)
 	st := openFixture(t)
 	ctx := context.Background()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/horizonbin"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -31,6 +32,7 @@ func TestMain(m *testing.M) {
 	}
 	tmpDir = dir
 	code := m.Run()
+	horizonbin.Remove()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

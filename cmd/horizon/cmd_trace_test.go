@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/horizonbin"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
@@ -279,17 +280,8 @@ func TestHugeBadFENQuotedInPart(t *testing.T) {
 // kills a program that writes to a closed stdout unless SIGPIPE is
 // received, which the in-process test above cannot see.
 func TestTraceHeadBinary(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go tool is not in PATH: cannot build the command")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "horizon")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	file := filepath.Join(dir, "h.trace")
-	cmd := exec.Command(bin, "trace", "--fen", kiwipete, "--depth", "3", "--qs", "none,captures,see", "-o", file)
+	file := filepath.Join(t.TempDir(), "h.trace")
+	cmd := exec.Command(horizonbin.Path(t), "trace", "--fen", kiwipete, "--depth", "3", "--qs", "none,captures,see", "-o", file)
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
 	out, err := cmd.StdoutPipe()

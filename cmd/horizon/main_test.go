@@ -11,7 +11,16 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/horizonqs/horizon/internal/horizonbin"
 )
+
+// TestMain removes the horizon command the tests that run it built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	horizonbin.Remove()
+	os.Exit(code)
+}
 
 // runCLI runs one horizon invocation in-process, as main would, and returns
 // the exit status and what it wrote.
