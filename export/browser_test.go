@@ -21,6 +21,7 @@ import (
 
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/golden"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -374,7 +375,7 @@ func TestHTMLInBrowser(t *testing.T) {
 		t.Errorf("after the mouse left the chart the details show node %s, want the selected %d", got, n2.ID)
 	}
 	b.screenshot(t, filepath.Join(dir, "zoomed.png"))
-	if *update {
+	if golden.Update() {
 		b.screenshot(t, filepath.Join("..", "docs", "html.png"))
 	}
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,34 +16,14 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/golden"
 	"github.com/horizonqs/horizon/trace"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with testdata/name (-update rewrites it).
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) && i < len(wl); i++ {
-			if gl[i] != wl[i] {
-				t.Fatalf("%s differs from the golden file at line %d:\n got: %s\nwant: %s\n(go test -update rewrites it; check the diff)", name, i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%s differs from the golden file: %d lines, want %d", name, len(gl), len(wl))
-	}
+	golden.Check(t, filepath.Join("testdata", name), got)
 }
 
 // graphCases are the graphs of the golden tests, all on the fixed trace.
@@ -80,7 +59,7 @@ func TestGoldenDOT(t *testing.T) {
 			if err := g.WriteDOT(&dot); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.name+".dot", dot.Bytes())
+			checkGolden(t, c.name+".dot", dot.Bytes())
 			// The same graph built again gives the same bytes.
 			var again bytes.Buffer
 			if err := buildCase(t, st, c.sel, c.opts).WriteDOT(&again); err != nil {
@@ -101,7 +80,7 @@ func TestGoldenJSON(t *testing.T) {
 	if err := g.WriteJSON(&out); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, c.name+".json", out.Bytes())
+	checkGolden(t, c.name+".json", out.Bytes())
 	var back jsonGraph
 	if err := json.Unmarshal(out.Bytes(), &back); err != nil {
 		t.Fatal(err)
@@ -297,7 +276,7 @@ func TestGoldenSizeMaps(t *testing.T) {
 		{"html-qg6-120.json", qg6, page(HTMLOptions{Width: 120, Depth: -1})},
 		{"html-run-depth-2.json", whole, page(HTMLOptions{Width: 300, Depth: 2})},
 	} {
-		t.Run(c.golden, func(t *testing.T) { golden(t, c.golden, c.draw(t, c.sel)) })
+		t.Run(c.golden, func(t *testing.T) { checkGolden(t, c.golden, c.draw(t, c.sel)) })
 	}
 }
 

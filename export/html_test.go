@@ -202,7 +202,7 @@ func TestGoldenHTMLDiff(t *testing.T) {
 	if onlyA == 0 && len(d.Diff.Items) == 0 {
 		t.Errorf("the runs differ but the page shows no difference")
 	}
-	golden(t, "html-diff-captures-see.json", pageJSON(t, d))
+	checkGolden(t, "html-diff-captures-see.json", pageJSON(t, d))
 }
 
 // TestHTMLFilteredTrace builds a page of a trace recorded with a filter

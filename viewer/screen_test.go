@@ -3,9 +3,7 @@ package viewer
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -15,11 +13,10 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/golden"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden screen captures in testdata/screens")
 
 // A screen script is a list of steps: "<Name>" is a special key (Enter,
 // Esc, Tab, Up, Down, Left, Right, PgDn, PgUp, Home, End, BS), "<resize
@@ -150,25 +147,11 @@ func (r *screenRig) capture() string {
 		r.text(), p.t.run.ID, n.ID, p.t.cursor, p.t.top, p.t.rows())
 }
 
+// checkGolden compares a screen capture with testdata/screens/name.txt
+// (-update rewrites it).
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "screens", name+".txt")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run 'go test ./viewer/ -run TestScreens -update' to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("screen %s differs from %s (rerun with -update if the change is intended)\n--- got:\n%s--- want:\n%s", name, path, got, want)
-	}
+	golden.CheckString(t, filepath.Join("testdata", "screens", name+".txt"), got)
 }
 
 // pvSAN returns the first n moves of a run's PV in SAN.
