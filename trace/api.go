@@ -295,6 +295,21 @@ const (
 	HotspotChains
 )
 
+// String is the order's name, as 'horizon hotspots --by' takes it.
+func (o HotspotOrder) String() string {
+	switch o {
+	case HotspotBySize:
+		return "size"
+	case HotspotByGrowth:
+		return "growth"
+	case HotspotQS:
+		return "qs"
+	case HotspotChains:
+		return "chain"
+	}
+	return fmt.Sprintf("HotspotOrder(%d)", int(o))
+}
+
 // Hotspot is a node ranked by Hotspots.
 type Hotspot struct {
 	Node   Node
@@ -309,49 +324,51 @@ type Hotspot struct {
 
 // PlyStat counts the nodes at one ply (over all iterations).
 type PlyStat struct {
-	Ply     int
-	Nodes   int64
-	QSNodes int64
+	Ply     int   `json:"ply"`
+	Nodes   int64 `json:"nodes"`
+	QSNodes int64 `json:"qs_nodes"`
 }
 
 // LevelStat counts nodes by QS ply (distance from the QS root) or by the
 // engine's QS level.
 type LevelStat struct {
-	Level int
-	Nodes int64
+	Level int   `json:"level"`
+	Nodes int64 `json:"nodes"`
 }
 
 // IterationStat describes one iteration of iterative deepening.
 type IterationStat struct {
-	Iteration int   // nominal depth
-	RootID    int64 // id of the iteration's KindRoot node
-	Nodes     int64 // rows in the iteration's subtree, root included
-	QSNodes   int64
+	Iteration int   `json:"iteration"` // nominal depth
+	RootID    int64 `json:"root_id"`   // id of the iteration's KindRoot node
+	Nodes     int64 `json:"nodes"`     // rows in the iteration's subtree, root included
+	QSNodes   int64 `json:"qs_nodes"`
 	// EBF is Nodes divided by the previous iteration's Nodes (0 for the
 	// first); PlyEBF is Nodes^(1/Iteration).
-	EBF    float64
-	PlyEBF float64
+	EBF    float64 `json:"ebf"`
+	PlyEBF float64 `json:"ply_ebf"`
 }
 
 // Stats summarises the rows of one run.
+//
+// The JSON tags are the keys of 'horizon stats --json', which writes it.
 type Stats struct {
-	RunID   int64
-	Nodes   int64 // rows
-	QSNodes int64 // rows of kind QS
+	RunID   int64 `json:"-"`        // the command names the run itself
+	Nodes   int64 `json:"nodes"`    // rows
+	QSNodes int64 `json:"qs_nodes"` // rows of kind QS
 	// QSRoots counts QS roots (horizon nodes that entered QS); QS nodes
 	// below the horizon are QSNodes-QSRoots.
-	QSRoots int64
+	QSRoots int64 `json:"qs_roots"`
 	// QSShare is QSNodes/Nodes: the share of nodes spent in QS.
 	// QSBelowShare is (QSNodes-QSRoots)/Nodes: the share QS added beyond
 	// the horizon nodes a search without QS would also visit.
-	QSShare      float64
-	QSBelowShare float64
-	MaxPly       int
-	MaxQSPly     int
-	Plies        []PlyStat   // by ply, ascending
-	QSPlies      []LevelStat // by distance from the QS root (0 = the QS root)
-	QSLevels     []LevelStat // by engine QS level (threshold variant), ascending
-	Iterations   []IterationStat
+	QSShare      float64         `json:"qs_share"`
+	QSBelowShare float64         `json:"qs_below_horizon_share"`
+	MaxPly       int             `json:"max_ply"`
+	MaxQSPly     int             `json:"max_qs_ply"`
+	Plies        []PlyStat       `json:"plies"`      // by ply, ascending
+	QSPlies      []LevelStat     `json:"qs_plies"`   // by distance from the QS root (0 = the QS root)
+	QSLevels     []LevelStat     `json:"qs_levels"`  // by engine QS level (threshold variant), ascending
+	Iterations   []IterationStat `json:"iterations"` // in order
 }
 
 // RunInfo describes a run about to be recorded.

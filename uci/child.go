@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -232,10 +233,20 @@ func (e *Engine) Close() error {
 // FindStockfish returns the path of a Stockfish binary on PATH or in
 // /usr/games, or "".
 func FindStockfish() string {
-	for _, p := range []string{"stockfish", "/usr/games/stockfish"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
+	path, _ := LookPath("stockfish")
+	return path
+}
+
+// LookPath finds an engine's program as exec.LookPath does and then, for
+// a bare name, in /usr/games, where Debian installs chess engines (often
+// not on PATH). The error is the PATH lookup's.
+func LookPath(name string) (string, error) {
+	path, err := exec.LookPath(name)
+	if err == nil || strings.ContainsRune(name, '/') {
+		return path, err
 	}
-	return ""
+	if p, gerr := exec.LookPath(filepath.Join("/usr/games", name)); gerr == nil {
+		return p, nil
+	}
+	return "", err
 }

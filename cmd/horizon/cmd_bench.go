@@ -3,6 +3,7 @@ package main
 import (
 	_ "embed"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -44,6 +45,9 @@ type benchJSON struct {
 	StockfishNPS int64      `json:"stockfish_nps,omitempty"`
 	TotalNodes   int64      `json:"nodes"`
 	TotalNPS     int64      `json:"nps"`
+	positions    int
+	sfTime       time.Duration // Stockfish's time per position
+	sfSkipped    bool          // --stockfish none
 }
 
 func runBench(e *env, args []string) error {
@@ -61,8 +65,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 	depth := fs.Int("depth", 3, "search depth of every search")
 	nodes := fs.Int64("nodes", 100_000, "node cap per search (0 = none)")
 	qs := fs.String("qs", strings.Join(engine.VariantNames(), ","), "QS variants to bench")
-	fen := fs.String("fen", "", "bench this position instead of the built-in ones")
-	epd := fs.String("epd", "", "bench the positions of this EPD file instead")
+	pf := addPositionFlags(fs, "bench this position instead of the built-in ones", "bench the positions of this EPD file instead")
 	sfFlag := fs.String("stockfish", "", "Stockfish binary for the speed ratio (default: PATH or /usr/games/stockfish; 'none' to skip)")
 	sfTime := fs.Duration("sf-movetime", 200*time.Millisecond, "Stockfish's time per position")
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -77,8 +80,8 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 		return usagef("--qs: %v", err)
 	}
 	var positions []engine.EPD
-	if *fen != "" || *epd != "" {
-		if positions, err = loadPositions(*fen, *epd); err != nil {
+	if pf.given() {
+		if positions, err = pf.load(); err != nil {
 			return err
 		}
 	} else {
@@ -90,7 +93,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 			positions = append(positions, engine.EPD{FEN: p.FEN(), Pos: p})
 		}
 	}
-	out := benchJSON{Depth: *depth, NodeCap: *nodes}
+	out := benchJSON{Depth: *depth, NodeCap: *nodes, positions: len(positions), sfTime: *sfTime, sfSkipped: *sfFlag == "none"}
 	lim := engine.Limits{Depth: *depth, Nodes: *nodes}
 	var totalTime time.Duration
 	for _, o := range opts {
@@ -139,15 +142,15 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 			return err
 		}
 	}
-	if *asJSON {
-		return writeJSON(e.stdout, out)
-	}
-	w := e.stdout
+	return e.print(out, formatOf(*asJSON, false))
+}
+
+func (out benchJSON) writeText(w io.Writer) error {
 	nodeCap := "no node cap"
-	if *nodes > 0 {
-		nodeCap = "node cap " + engine.Commas(*nodes) + " per search"
+	if out.NodeCap > 0 {
+		nodeCap = "node cap " + engine.Commas(out.NodeCap) + " per search"
 	}
-	fmt.Fprintf(w, "bench: %d positions, depth %d, %s, untraced\n\n", len(positions), *depth, nodeCap)
+	fmt.Fprintf(w, "bench: %d positions, depth %d, %s, untraced\n\n", out.positions, out.Depth, nodeCap)
 	fmt.Fprintf(w, "%-10s %12s %12s %6s %6s %9s %10s %7s %7s\n", "variant", "nodes", "qs nodes", "qs%", "maxqs", "time ms", "nps", "capped", "vs SF")
 	for _, r := range out.Variants {
 		ratio := "-"
@@ -160,8 +163,8 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 	fmt.Fprintf(w, "\ntotal: %s nodes, %s nps\n", engine.Commas(out.TotalNodes), engine.Commas(out.TotalNPS))
 	switch {
 	case out.Stockfish != "":
-		fmt.Fprintf(w, "stockfish (%s, 1 thread, %s per position): %s nps\n", out.Stockfish, *sfTime, engine.Commas(out.StockfishNPS))
-	case *sfFlag == "none":
+		fmt.Fprintf(w, "stockfish (%s, 1 thread, %s per position): %s nps\n", out.Stockfish, out.sfTime, engine.Commas(out.StockfishNPS))
+	case out.sfSkipped:
 		fmt.Fprintln(w, "stockfish: skipped (--stockfish none), no speed ratio")
 	default:
 		fmt.Fprintln(w, "stockfish: not found, no speed ratio (install it or pass --stockfish PATH)")

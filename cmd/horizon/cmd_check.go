@@ -87,10 +87,11 @@ skipped, and the report says so.`,
 		}
 		return fmt.Errorf("%s: SQLite's integrity check found %d problem(s): the file is damaged", file, len(problems))
 	}
-	if !*asJSON {
-		fmt.Fprintf(e.stdout, "%s: SQLite integrity check ok\n", file)
+	f := formatOf(*asJSON, false)
+	if err := e.printPart(integrityOK(file), f); err != nil {
+		return err
 	}
-	var reports []*check.Report
+	var reports checkResult
 	var bad errViolations
 	for _, r := range runs {
 		var rows atomic.Int64
@@ -105,14 +106,12 @@ skipped, and the report says so.`,
 			bad.n += rep.Count
 			bad.runs++
 		}
-		if !*asJSON {
-			printCheck(e.stdout, rep)
-		}
-	}
-	if *asJSON {
-		if err := writeJSON(e.stdout, reports); err != nil {
+		if err := e.printPart(checkedRun{rep}, f); err != nil {
 			return err
 		}
+	}
+	if err := e.print(reports, f); err != nil {
+		return err
 	}
 	if bad.n > 0 {
 		return bad
@@ -127,7 +126,26 @@ func printSkipped(w io.Writer, rep *check.Report) {
 	}
 }
 
-func printCheck(w io.Writer, rep *check.Report) {
+// checkResult is 'horizon check': a report per run, each printed as it
+// is done.
+type checkResult []*check.Report
+
+// writeText writes nothing: each run's report was printed as it was done.
+func (checkResult) writeText(io.Writer) error { return nil }
+
+// integrityOK is the line that says SQLite found the file sound.
+type integrityOK string
+
+func (file integrityOK) writeText(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "%s: SQLite integrity check ok\n", string(file))
+	return err
+}
+
+// checkedRun is one run's report in text.
+type checkedRun struct{ *check.Report }
+
+func (c checkedRun) writeText(w io.Writer) error {
+	rep := c.Report
 	r := rep.Run
 	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Variant, r.Status, r.Depth, engine.Commas(rep.Rows))
 	if r.Status == trace.StatusRunning || r.Status == trace.StatusAbandoned {
@@ -136,7 +154,7 @@ func printCheck(w io.Writer, rep *check.Report) {
 	if rep.Count == 0 {
 		fmt.Fprintln(w, "no violations")
 		printSkipped(w, rep)
-		return
+		return nil
 	}
 	rules := make([]string, 0, len(rep.ByRule))
 	for k := range rep.ByRule {
@@ -161,4 +179,5 @@ func printCheck(w io.Writer, rep *check.Report) {
 	if rep.Skipped != "" {
 		printSkipped(w, rep)
 	}
+	return nil
 }

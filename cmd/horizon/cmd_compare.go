@@ -3,18 +3,19 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/qsbench"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -65,8 +66,7 @@ their times include the recording).`,
 		"horizon compare --epd testdata/wacnew.epd --depth 4 --qs captures,see,threshold",
 		"horizon compare --fen startpos --depth 5 --qs captures,see --trace cmp.trace",
 		"horizon compare --epd testdata/bratko_kopec.epd --depth 4 --csv > bk.csv")
-	fen := fs.String("fen", "", fenUsage)
-	epd := fs.String("epd", "", "EPD file: search every position in it")
+	pf := addPositionFlags(fs, fenUsage, "EPD file: search every position in it")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "positions searched at once")
 	traceFile := fs.String("trace", "", "also record every search into this trace file (searches then run one at a time)")
 	asJSON := fs.Bool("json", false, "print JSON: {variants: [...], positions: [...]}")
@@ -81,14 +81,11 @@ their times include the recording).`,
 	if *jobs < 1 {
 		return usagef("--jobs %d: want at least 1", *jobs)
 	}
-	opts, lim, err := sf.parse()
+	job, err := sf.job(pf)
 	if err != nil {
 		return err
 	}
-	positions, err := loadPositions(*fen, *epd)
-	if err != nil {
-		return err
-	}
+	positions, opts, lim := job.positions, job.opts, job.lim
 	var st *trace.Store
 	if *traceFile != "" {
 		if st, err = trace.Create(*traceFile); err != nil {
@@ -108,7 +105,7 @@ their times include the recording).`,
 
 	rows := make([]comparePos, len(positions)*len(opts))
 	var done atomic.Int64
-	stopProgress := compareProgress(e.stderr, &done, len(rows))
+	stopProgress := countProgress(e.stderr, "searches", &done, len(rows))
 	err = compareRun(e.ctx, positions, opts, lim, *jobs, st, func(pi, vi int, r comparePos) {
 		rows[pi*len(opts)+vi] = r
 		done.Add(1)
@@ -118,21 +115,17 @@ their times include the recording).`,
 		return err
 	}
 	for i := range rows {
-		rows[i].Label = positionLabel(*epd, &positions[rows[i].Position-1])
+		rows[i].Label = pf.label(&positions[rows[i].Position-1])
 	}
-	variants := compareSum(opts, rows)
-	switch {
-	case *asJSON:
-		return writeJSON(e.stdout, struct {
-			Variants  []compareVariant `json:"variants"`
-			Positions []comparePos     `json:"positions"`
-			Trace     string           `json:"trace,omitempty"`
-		}{variants, rows, *traceFile})
-	case *asCSV:
-		return writeCompareCSV(e.stdout, rows)
-	}
-	printCompare(e.stdout, variants, rows, len(positions), *traceFile)
-	return nil
+	return e.print(compareResult{Variants: compareSum(opts, rows), Positions: rows, Trace: *traceFile}, formatOf(*asJSON, *asCSV))
+}
+
+// compareResult is 'horizon compare': each variant's sums, and each
+// search, position by position (the variants of a position together).
+type compareResult struct {
+	Variants  []compareVariant `json:"variants"`
+	Positions []comparePos     `json:"positions"`
+	Trace     string           `json:"trace,omitempty"`
 }
 
 // jobsSet reports whether --jobs was given on the command line.
@@ -147,66 +140,32 @@ func jobsSet(fs *flag.FlagSet) bool {
 // variant) once). With st every search is recorded, one at a time.
 func compareRun(ctx context.Context, positions []engine.EPD, opts []engine.Options, lim engine.Limits, jobs int,
 	st *trace.Store, put func(pi, vi int, r comparePos)) error {
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-	}
-	for w := 0; w < min(jobs, len(positions)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// One searcher per worker, switched between the variants: its
-			// hash table is allocated once, and Search clears the table,
-			// killers and history, so a search does not depend on the
-			// ones before it.
-			searcher := engine.NewSearcher(opts[0])
-			for pi := range next {
-				for vi, o := range opts {
-					if ctx.Err() != nil {
-						return
-					}
-					searcher.SetOptions(o)
-					r, err := compareOne(ctx, &positions[pi], o, searcher, lim, st)
-					if err != nil {
-						fail(err)
-						return
-					}
-					r.Position = pi + 1
-					put(pi, vi, r)
+	err := qsbench.Parallel(ctx, len(positions), jobs, func() func(int) error {
+		// One searcher per worker, switched between the variants: its
+		// hash table is allocated once, and Search clears the table,
+		// killers and history, so a search does not depend on the ones
+		// before it.
+		searcher := engine.NewSearcher(opts[0])
+		return func(pi int) error {
+			for vi, o := range opts {
+				if ctx.Err() != nil {
+					return nil
 				}
+				searcher.SetOptions(o)
+				r, err := compareOne(ctx, &positions[pi], o, searcher, lim, st)
+				if err != nil {
+					return err
+				}
+				r.Position = pi + 1
+				put(pi, vi, r)
 			}
-		}()
-	}
-feed:
-	for pi := range positions {
-		select {
-		case next <- pi:
-		case <-ctx.Done():
-			break feed
+			return nil
 		}
-		mu.Lock()
-		failed := firstErr != nil
-		mu.Unlock()
-		if failed {
-			break
-		}
-	}
-	close(next)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	if ctx.Err() != nil {
+	}, nil)
+	if errors.Is(err, qsbench.ErrInterrupted) {
 		return fmt.Errorf("interrupted")
 	}
-	return nil
+	return err
 }
 
 // compareOne runs one search, recorded into st when st is not nil.
@@ -272,7 +231,9 @@ func compareSum(opts []engine.Options, rows []comparePos) []compareVariant {
 	return out
 }
 
-func printCompare(w io.Writer, vs []compareVariant, rows []comparePos, npos int, traceFile string) {
+func (res compareResult) writeText(w io.Writer) error {
+	vs, rows, traceFile := res.Variants, res.Positions, res.Trace
+	npos := len(rows) / len(vs)
 	answers := vs[0].WithAnswer > 0
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "variant\tpositions\tnodes\tQS nodes\tQS share\tmax QS ply\ttime\tnodes/s\t"
@@ -319,12 +280,15 @@ func printCompare(w io.Writer, vs []compareVariant, rows []comparePos, npos int,
 		fmt.Fprintln(w, "\n(--csv prints one row per position and variant)")
 	}
 	if traceFile != "" {
-		fmt.Fprintf(w, "\nrecorded %d runs into %s ('horizon runs %s' lists them; 'horizon diff %s --run A --run B')\n",
+		_, err := fmt.Fprintf(w, "\nrecorded %d runs into %s ('horizon runs %s' lists them; 'horizon diff %s --run A --run B')\n",
 			len(rows), traceFile, traceFile, traceFile)
+		return err
 	}
+	return nil
 }
 
-func writeCompareCSV(w io.Writer, rows []comparePos) error {
+func (res compareResult) writeCSV(w io.Writer) error {
+	rows := res.Positions
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"variant", "position", "label", "fen", "nodes", "qs_nodes", "qs_share", "max_ply", "max_qs_ply",
 		"best_move", "score", "depth", "stopped", "elapsed_ms", "nps", "solved", "run"})
@@ -344,19 +308,4 @@ func writeCompareCSV(w io.Writer, rows []comparePos) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// compareProgress shows "searches done/total" on w while it is a terminal;
-// the returned func clears the line.
-func compareProgress(w io.Writer, done *atomic.Int64, total int) func() {
-	if total < 2 {
-		return func() {}
-	}
-	return progressLine(w, func(el time.Duration) string {
-		n := done.Load()
-		const width = 30
-		fill := int(int64(width) * n / int64(total))
-		return fmt.Sprintf("[%s%s] %d/%d searches  %.1fs", strings.Repeat("#", fill), strings.Repeat(".", width-fill),
-			n, total, el.Seconds())
-	})
 }

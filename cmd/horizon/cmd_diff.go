@@ -108,14 +108,12 @@ difference and the --top subtrees listed; click one to zoom to it.`,
 	if err != nil {
 		return err
 	}
-	switch {
-	case *asJSON:
-		return writeJSON(e.stdout, rep)
-	case *asCSV:
-		return writeDiffCSV(e.stdout, rep)
-	}
-	return printDiff(e.stdout, rep)
+	return e.print(diffResult{rep}, formatOf(*asJSON, *asCSV))
 }
+
+// diffResult is 'horizon diff': the report of compare.Align, which --json
+// writes as it is.
+type diffResult struct{ *compare.Report }
 
 // diffSides opens the files and picks the two runs.
 func diffSides(e *env, files []string, runs runIDs) (a, b compare.Side, closeAll func(), err error) {
@@ -260,7 +258,8 @@ func diffPath(iter int, path []string, visits []int) string {
 	return s
 }
 
-func printDiff(w io.Writer, r *compare.Report) error {
+func (d diffResult) writeText(w io.Writer) error {
+	r := d.Report
 	fmt.Fprintf(w, "A: run %d of %s, variant %s, %s\n", r.A.Run, r.A.File, r.A.Variant, r.A.Status)
 	fmt.Fprintf(w, "B: run %d of %s, variant %s, %s\n", r.B.Run, r.B.File, r.B.Variant, r.B.Status)
 	fmt.Fprintf(w, "position: %s\n\n", r.A.FEN)
@@ -365,7 +364,8 @@ func diffSize(id *int64, n int64) string {
 }
 
 // writeDiffCSV writes the report as one long table: section,key,a,b,diff.
-func writeDiffCSV(w io.Writer, r *compare.Report) error {
+func (d diffResult) writeCSV(w io.Writer) error {
+	r := d.Report
 	cw := csv.NewWriter(w)
 	i64 := func(n int64) string { return strconv.FormatInt(n, 10) }
 	rec := func(section, key, a, b, diff string) { cw.Write([]string{section, key, a, b, diff}) }

@@ -210,8 +210,7 @@ is written whole or not at all.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes
 		}
 	}
 	if outFile == nil {
-		_, err = e.stdout.Write(buf.Bytes())
-		return err
+		return e.print(artifact(buf.Bytes()), formatText)
 	}
 	if err := outFile.Commit(); err != nil {
 		return err

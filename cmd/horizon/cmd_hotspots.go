@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/horizonqs/horizon/engine"
@@ -18,24 +19,19 @@ type hotspotsRunJSON struct {
 
 // hotspotOrders are the rankings --by takes, the default first: the one
 // list the usage line, the flag's help and its error are made from.
-var hotspotOrders = []struct {
-	name  string
-	order trace.HotspotOrder
-}{
-	{"size", trace.HotspotBySize},
-	{"qs", trace.HotspotQS},
-	{"chain", trace.HotspotChains},
-	{"growth", trace.HotspotByGrowth},
-}
+var hotspotOrders = []trace.HotspotOrder{trace.HotspotBySize, trace.HotspotQS, trace.HotspotChains, trace.HotspotByGrowth}
 
 // hotspotOrderNames is the --by values joined by sep.
 func hotspotOrderNames(sep string) string {
 	var names []string
 	for _, o := range hotspotOrders {
-		names = append(names, o.name)
+		names = append(names, o.String())
 	}
 	return strings.Join(names, sep)
 }
+
+// hotspotsResult is 'horizon hotspots': one entry per run.
+type hotspotsResult []hotspotsRunJSON
 
 func runHotspots(e *env, args []string) error {
 	fs := newFlags(e, "hotspots", "FILE [--run N] [--by "+hotspotOrderNames("|")+"] [--limit N] [--json]",
@@ -66,8 +62,8 @@ before chains were ranked get them from a scan of the run's rows.`,
 	}
 	order, known := trace.HotspotBySize, false
 	for _, o := range hotspotOrders {
-		if o.name == *by {
-			order, known = o.order, true
+		if o.String() == *by {
+			order, known = o, true
 		}
 	}
 	if !known {
@@ -76,36 +72,33 @@ before chains were ranked get them from a scan of the run's rows.`,
 	if *limit <= 0 {
 		return usagef("--limit %d: want a positive number", *limit)
 	}
-	st, runs, err := openRuns(e, file, *run)
+	out, err := eachRun(e, file, *run, func(st *trace.Store, r trace.Run) (hotspotsRunJSON, error) {
+		hs, err := hotspotsJSON(e.ctx, st, r.ID, order, *limit)
+		return hotspotsRunJSON{Run: r.ID, Variant: r.Variant, By: *by, Hotspots: hs}, err
+	})
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	out := []hotspotsRunJSON{}
-	for _, r := range runs {
-		hs, err := hotspotsJSON(e.ctx, st, r.ID, order, *limit)
-		if err != nil {
-			return err
-		}
-		out = append(out, hotspotsRunJSON{Run: r.ID, Variant: r.Variant, By: *by, Hotspots: hs})
-	}
-	if *asJSON {
-		return writeJSON(e.stdout, out)
-	}
-	for _, j := range out {
-		fmt.Fprintf(e.stdout, "run %d  variant %s  by %s\n", j.Run, j.Variant, j.By)
+	return e.print(hotspotsResult(out), formatOf(*asJSON, false))
+}
+
+func (res hotspotsResult) writeText(w io.Writer) error {
+	for _, j := range res {
+		fmt.Fprintf(w, "run %d  variant %s  by %s\n", j.Run, j.Variant, j.By)
 		if len(j.Hotspots) == 0 {
-			fmt.Fprintln(e.stdout, "  (none)")
+			fmt.Fprintln(w, "  (none)")
 		}
 		for _, h := range j.Hotspots {
 			extra := ""
-			if order == trace.HotspotByGrowth {
+			if j.By == trace.HotspotByGrowth.String() {
 				extra = fmt.Sprintf("  depth %d growth %.2f", h.Depth, h.Growth)
 			}
-			fmt.Fprintf(e.stdout, "  %10s nodes %6s  %-13s #%-9d it %-2d%s  %s\n", engine.Commas(h.Size), diffPct(h.Share), orDash(h.Cause),
+			fmt.Fprintf(w, "  %10s nodes %6s  %-13s #%-9d it %-2d%s  %s\n", engine.Commas(h.Size), diffPct(h.Share), orDash(h.Cause),
 				h.Node, h.Iteration, extra, strings.Join(h.PathSAN, " "))
 		}
-		fmt.Fprintln(e.stdout)
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -90,7 +90,8 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 		}
 		return errors.New("the stream holds no search (no position record followed by nodes): nothing was recorded")
 	}
-	var js []traceRunJSON
+	f := formatOf(asJSON, false)
+	res := traceResult{file: out, runs: []traceRunJSON{}}
 	for _, r := range runs {
 		label := r.FEN
 		j, err := summarizeRun(e.ctx, st, r.RunID, label, nil)
@@ -107,32 +108,20 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 		if r.Err != nil {
 			j.StreamError = r.Err.Error()
 		}
-		js = append(js, j)
-		if !asJSON {
-			printTraceRun(e.stdout, j)
-			if r.EngineNodes >= 0 && r.EngineNodes != r.Nodes {
-				fmt.Fprintf(e.stderr, "horizon: run %d: the engine counted %s nodes, its stream holds %s (the run's %s nodes add Horizon's run node)\n",
-					r.RunID, engine.Commas(r.EngineNodes), engine.Commas(r.Nodes), engine.Commas(j.Nodes))
-			} else if r.EngineNodes >= 0 {
-				// The summary's "nodes searched" is the run's count, which
-				// adds the run node Horizon records above the engine's nodes.
-				fmt.Fprintf(e.stdout, "  %s counted %s nodes itself, as many as its stream holds (the %s nodes searched above add Horizon's run node)\n\n",
-					r.Engine, engine.Commas(r.EngineNodes), engine.Commas(j.Nodes))
-			}
+		res.runs = append(res.runs, j)
+		if err := e.printPart(j, f); err != nil {
+			return err
+		}
+		if f == formatText && r.EngineNodes >= 0 && r.EngineNodes != r.Nodes {
+			fmt.Fprintf(e.stderr, "horizon: run %d: the engine counted %s nodes, its stream holds %s (the run's %s nodes add Horizon's run node)\n",
+				r.RunID, engine.Commas(r.EngineNodes), engine.Commas(r.Nodes), engine.Commas(j.Nodes))
 		}
 	}
 	if err := st.Close(); err != nil {
 		return err
 	}
-	if asJSON {
-		if js == nil {
-			js = []traceRunJSON{}
-		}
-		if err := writeJSON(e.stdout, js); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(e.stdout, "wrote %d run(s) to %s; browse with: horizon view %s\n", len(runs), out, out)
+	if err := e.print(res, f); err != nil {
+		return err
 	}
 	if ierr != nil {
 		if e.ctx.Err() != nil {
@@ -147,7 +136,7 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 }
 
 // runTraceEngine checks the flags that go with --engine and runs traceEngine.
-func runTraceEngine(e *env, fs *flag.FlagSet, sf *searchFlags, argv []string, fen, epd, id, out string, maxNodes int64,
+func runTraceEngine(e *env, fs *flag.FlagSet, sf *searchFlags, argv []string, pf *positionFlags, id, out string, maxNodes int64,
 	asJSON, viewAfter bool) error {
 	argv = append(argv, fs.Args()...)
 	if len(argv) == 0 {
@@ -172,29 +161,17 @@ func runTraceEngine(e *env, fs *flag.FlagSet, sf *searchFlags, argv []string, fe
 	if err != nil {
 		return err
 	}
-	positions, err := loadPositionsOr(fen, epd, sampleFEN)
+	positions, err := pf.load()
 	if err != nil {
 		return err
 	}
-	if id != "" {
-		if epd == "" {
-			return usagef("--id needs --epd")
-		}
-		var keep []engine.EPD
-		for _, p := range positions {
-			if p.ID == id {
-				keep = append(keep, p)
-			}
-		}
-		if len(keep) == 0 {
-			return fmt.Errorf("%s: no record with id %q", epd, id)
-		}
-		positions = keep
+	if positions, err = pf.withID(positions, id); err != nil {
+		return err
 	}
 	if viewAfter && !isTerminal(e.stdout) {
 		return fmt.Errorf("--view needs a terminal on standard output; record without it and run 'horizon view %s' in a terminal", out)
 	}
-	return traceEngine(e, argv, positions, epd, lim, out, maxNodes, asJSON, viewAfter)
+	return traceEngine(e, argv, positions, pf, lim, out, maxNodes, asJSON, viewAfter)
 }
 
 // uciEngine is a UCI engine process started with HORIZON_TRACE on a pipe.
@@ -227,7 +204,7 @@ func startEngine(ctx context.Context, argv []string) (*uciEngine, error) {
 
 // traceEngine is `horizon trace --engine`: every position searched by the
 // UCI engine argv, its stream recorded live, one run per position.
-func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim engine.Limits, out string, maxNodes int64,
+func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlags, lim engine.Limits, out string, maxNodes int64,
 	asJSON, viewAfter bool) error {
 	u, err := startEngine(e.ctx, argv)
 	if err != nil {
@@ -274,7 +251,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, epd string, lim 
 			break
 		}
 		p := &positions[i]
-		label := shorten(positionLabel(epd, p), 40)
+		label := shorten(pf.label(p), 40)
 		u.Send("ucinewgame")
 		u.Send("isready")
 		if err := u.waitFor("readyok", 30*time.Second); err != nil {

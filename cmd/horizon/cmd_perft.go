@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"os/exec"
+	"io"
 	"sort"
 	"time"
 
@@ -20,6 +20,9 @@ type perftJSON struct {
 	ElapsedMS int64             `json:"elapsed_ms"`
 	NPS       int64             `json:"nps"`
 	Divide    []perftDivideJSON `json:"divide,omitempty"`
+	elapsed   time.Duration
+	label     string // the position's name when there are several
+	first     bool
 }
 
 type perftDivideJSON struct {
@@ -37,6 +40,7 @@ type perftCheckJSON struct {
 	ElapsedMS int64              `json:"elapsed_ms"`
 	NPS       int64              `json:"nps"`
 	Failures  []perftFailureJSON `json:"failures"`
+	elapsed   time.Duration
 }
 
 type perftFailureJSON struct {
@@ -53,6 +57,7 @@ type perftBenchJSON struct {
 	Stockfish string          `json:"stockfish"` // path of the Stockfish run alongside, "" if none
 	Runs      int             `json:"runs"`
 	Results   []perftBenchRow `json:"results"`
+	sfName    string          // Stockfish's 'id name'
 }
 
 type perftBenchRow struct {
@@ -65,6 +70,8 @@ type perftBenchRow struct {
 	StockfishMS float64 `json:"stockfish_ms,omitempty"`
 	// Ratio is Horizon's time over Stockfish's: 2 means Horizon takes twice as long.
 	Ratio float64 `json:"ratio,omitempty"`
+	// The best times, Horizon's and Stockfish's (0: not run).
+	elapsed, sfElapsed time.Duration
 }
 
 // perftBenchPositions are the issue's benchmark: start position depth 6 and
@@ -92,8 +99,7 @@ Stockfish in the same run and prints the time ratio.`,
 		"horizon perft --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' --depth 3 --divide",
 		"horizon perft --epd testdata/perftsuite.epd --max-depth 4",
 		"horizon perft --bench")
-	fen := fs.String("fen", "", fenUsage)
-	epd := fs.String("epd", "", "EPD file: check its ;Dn perft counts (or count each position at --depth)")
+	pf := addPositionFlags(fs, fenUsage, "EPD file: check its ;Dn perft counts (or count each position at --depth)")
 	depth := fs.Int("depth", 0, "perft depth in plies")
 	maxDepth := fs.Int("max-depth", 0, "with --epd: check only the counts of depth <= N (0: all)")
 	divide := fs.Bool("divide", false, "print the count below each legal move (\"e2e4: 9771\")")
@@ -110,32 +116,33 @@ Stockfish in the same run and prints the time ratio.`,
 	if *depth > engine.MaxPerftDepth || *maxDepth > engine.MaxPerftDepth {
 		return usagef("--depth and --max-depth go up to %d", engine.MaxPerftDepth)
 	}
+	f := formatOf(*asJSON, false)
 	if *bench {
-		if *fen != "" || *epd != "" || *depth != 0 || *divide || *maxDepth != 0 {
+		if pf.given() || *depth != 0 || *divide || *maxDepth != 0 {
 			return usagef("--bench runs fixed positions: it takes no --fen, --epd, --depth, --divide or --max-depth")
 		}
 		if *runs < 1 {
 			return usagef("--runs must be at least 1")
 		}
-		return perftBench(e, *runs, *stockfish, *asJSON)
+		return perftBench(e, *runs, *stockfish, f)
 	}
-	positions, err := loadPositions(*fen, *epd)
+	positions, err := pf.load()
 	if err != nil {
 		return err
 	}
 	if *depth == 0 {
-		if *epd == "" {
+		if pf.epd == "" {
 			return usagef("--depth N is required with --fen")
 		}
 		if *divide {
 			return usagef("--divide needs --depth")
 		}
-		return perftCheck(e, *epd, positions, *maxDepth, *asJSON)
+		return perftCheck(e, pf.epd, positions, *maxDepth, f)
 	}
 	if *maxDepth != 0 {
 		return usagef("--max-depth applies to checking an EPD suite; with --depth every position is counted at that depth")
 	}
-	return perftCount(e, *epd, positions, *depth, *divide, *asJSON)
+	return perftCount(e, pf, positions, *depth, *divide, f)
 }
 
 // perftRoot counts perft below each root move, checking ctx between root
@@ -159,8 +166,8 @@ func perftMnps(nodes uint64, d time.Duration) float64 {
 	return float64(nodes) / d.Seconds() / 1e6
 }
 
-func perftCount(e *env, epdFile string, positions []engine.EPD, depth int, divide, asJSON bool) error {
-	var out []perftJSON
+func perftCount(e *env, pf *positionFlags, positions []engine.EPD, depth int, divide bool, f format) error {
+	var out perftResult
 	for i := range positions {
 		pos := &positions[i]
 		start := time.Now()
@@ -171,43 +178,56 @@ func perftCount(e *env, epdFile string, positions []engine.EPD, depth int, divid
 		elapsed := time.Since(start)
 		// Sorted by move text, so the output diffs cleanly against another engine's.
 		sort.Slice(div, func(a, b int) bool { return div[a].Move.UCI() < div[b].Move.UCI() })
-		if asJSON {
-			j := perftJSON{FEN: pos.FEN, ID: pos.ID, Depth: depth, Nodes: total, ElapsedMS: elapsed.Milliseconds(),
-				NPS: int64(perftMnps(total, elapsed) * 1e6)}
-			if divide {
-				j.Divide = []perftDivideJSON{}
-				for _, d := range div {
-					j.Divide = append(j.Divide, perftDivideJSON{d.Move.UCI(), d.Nodes})
-				}
+		j := perftJSON{FEN: pos.FEN, ID: pos.ID, Depth: depth, Nodes: total, ElapsedMS: elapsed.Milliseconds(),
+			NPS: int64(perftMnps(total, elapsed) * 1e6), elapsed: elapsed}
+		if divide {
+			j.Divide = []perftDivideJSON{}
+			for _, d := range div {
+				j.Divide = append(j.Divide, perftDivideJSON{d.Move.UCI(), d.Nodes})
 			}
-			out = append(out, j)
-			continue
 		}
 		if len(positions) > 1 {
-			if i > 0 {
-				fmt.Fprintln(e.stdout)
-			}
-			fmt.Fprintf(e.stdout, "position %s: %s\n", positionLabel(epdFile, pos), pos.FEN)
+			j.label, j.first = pf.label(pos), i == 0
 		}
-		if divide {
-			for _, d := range div {
-				fmt.Fprintf(e.stdout, "%s: %d\n", d.Move.UCI(), d.Nodes)
-			}
-			fmt.Fprintln(e.stdout)
+		if err := e.printPart(j, f); err != nil {
+			return err
 		}
-		fmt.Fprintf(e.stdout, "Nodes searched: %d\n", total)
-		fmt.Fprintf(e.stdout, "Time: %.3f s (%.1f Mnps)\n", elapsed.Seconds(), perftMnps(total, elapsed))
+		out = append(out, j)
 	}
-	if asJSON {
-		if len(out) == 1 {
-			return writeJSON(e.stdout, out[0])
-		}
-		return writeJSON(e.stdout, out)
-	}
-	return nil
+	return e.print(out, f)
 }
 
-func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, asJSON bool) error {
+// perftResult is 'perft --fen' or 'perft --epd --depth': a count per
+// position, each printed as it ends.
+type perftResult []perftJSON
+
+// MarshalJSON writes one count as an object, several as an array.
+func (res perftResult) MarshalJSON() ([]byte, error) { return oneOrMany(res) }
+
+// writeText writes nothing: each count was printed as it ended.
+func (res perftResult) writeText(io.Writer) error { return nil }
+
+// writeText writes a count as Stockfish's "go perft" does, with the
+// position first when there are several.
+func (j perftJSON) writeText(w io.Writer) error {
+	if j.label != "" {
+		if !j.first {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "position %s: %s\n", j.label, j.FEN)
+	}
+	if j.Divide != nil {
+		for _, d := range j.Divide {
+			fmt.Fprintf(w, "%s: %d\n", d.Move, d.Nodes)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "Nodes searched: %d\n", j.Nodes)
+	_, err := fmt.Fprintf(w, "Time: %.3f s (%.1f Mnps)\n", j.elapsed.Seconds(), perftMnps(j.Nodes, j.elapsed))
+	return err
+}
+
+func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, f format) error {
 	res := perftCheckJSON{File: file, Failures: []perftFailureJSON{}}
 	start := time.Now()
 	for i := range positions {
@@ -222,30 +242,26 @@ func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, asJSO
 			continue
 		}
 		res.Positions++
-		var nodes uint64
+		c := perftChecked{label: positionLabel(file, pos), depths: depths}
 		posStart := time.Now()
-		failed := false
 		for _, d := range depths {
 			_, got, err := perftRoot(e.ctx, pos.Pos, d)
 			if err != nil {
 				return err
 			}
-			nodes += got
+			c.nodes += got
 			if want := pos.Perft[d]; got != want {
-				res.Failed++
-				failed = true
-				res.Failures = append(res.Failures, perftFailureJSON{Line: pos.Line, ID: pos.ID, FEN: pos.FEN, Depth: d, Got: got, Want: want})
-				if !asJSON {
-					fmt.Fprintf(e.stdout, "FAIL %s depth %d: got %d, want %d (%s)\n", positionLabel(file, pos), d, got, want, pos.FEN)
-				}
+				c.failures = append(c.failures, perftFailureJSON{Line: pos.Line, ID: pos.ID, FEN: pos.FEN, Depth: d, Got: got, Want: want})
 			} else {
 				res.Passed++
 			}
 		}
-		res.Nodes += nodes
-		if !asJSON && !failed {
-			fmt.Fprintf(e.stdout, "ok   %s depth %d..%d, %d nodes, %.2f s\n", positionLabel(file, pos),
-				depths[0], depths[len(depths)-1], nodes, time.Since(posStart).Seconds())
+		c.elapsed = time.Since(posStart)
+		res.Failed += len(c.failures)
+		res.Failures = append(res.Failures, c.failures...)
+		res.Nodes += c.nodes
+		if err := e.printPart(c, f); err != nil {
+			return err
 		}
 	}
 	if res.Positions == 0 {
@@ -254,16 +270,11 @@ func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, asJSO
 		}
 		return fmt.Errorf("%s: no ;Dn perft counts", file)
 	}
-	elapsed := time.Since(start)
-	res.ElapsedMS = elapsed.Milliseconds()
-	res.NPS = int64(perftMnps(res.Nodes, elapsed) * 1e6)
-	if asJSON {
-		if err := writeJSON(e.stdout, res); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(e.stdout, "%d positions, %d nodes in %.2f s (%.1f Mnps)\n", res.Positions, res.Nodes, elapsed.Seconds(), perftMnps(res.Nodes, elapsed))
-		fmt.Fprintf(e.stdout, "%d passed, %d failed\n", res.Passed, res.Failed)
+	res.elapsed = time.Since(start)
+	res.ElapsedMS = res.elapsed.Milliseconds()
+	res.NPS = int64(perftMnps(res.Nodes, res.elapsed) * 1e6)
+	if err := e.print(res, f); err != nil {
+		return err
 	}
 	if res.Failed > 0 {
 		return fmt.Errorf("%d of %d perft counts in %s are wrong", res.Failed, res.Passed+res.Failed, file)
@@ -271,8 +282,36 @@ func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, asJSO
 	return nil
 }
 
+// perftChecked is one position of a perft suite, printed as it is done.
+type perftChecked struct {
+	label    string
+	depths   []int
+	nodes    uint64
+	elapsed  time.Duration
+	failures []perftFailureJSON
+}
+
+func (c perftChecked) writeText(w io.Writer) error {
+	if len(c.failures) == 0 {
+		_, err := fmt.Fprintf(w, "ok   %s depth %d..%d, %d nodes, %.2f s\n", c.label, c.depths[0], c.depths[len(c.depths)-1], c.nodes, c.elapsed.Seconds())
+		return err
+	}
+	for _, f := range c.failures {
+		fmt.Fprintf(w, "FAIL %s depth %d: got %d, want %d (%s)\n", c.label, f.Depth, f.Got, f.Want, f.FEN)
+	}
+	return nil
+}
+
+// writeText is the suite's closing lines.
+func (res perftCheckJSON) writeText(w io.Writer) error {
+	fmt.Fprintf(w, "%d positions, %d nodes in %.2f s (%.1f Mnps)\n", res.Positions, res.Nodes, res.elapsed.Seconds(), perftMnps(res.Nodes, res.elapsed))
+	_, err := fmt.Fprintf(w, "%d passed, %d failed\n", res.Passed, res.Failed)
+	return err
+}
+
 // perftStockfishPath resolves --stockfish: "" looks in PATH, then in
-// /usr/games (Debian's location, often not in PATH); "none" turns it off.
+// /usr/games (Debian's location, often not in PATH), as a name does;
+// "none" turns it off.
 func perftStockfishPath(flag string) (string, error) {
 	switch flag {
 	case "none":
@@ -280,37 +319,31 @@ func perftStockfishPath(flag string) (string, error) {
 	case "":
 		return uci.FindStockfish(), nil
 	}
-	path, err := exec.LookPath(flag)
+	path, err := uci.LookPath(flag)
 	if err != nil {
 		return "", fmt.Errorf("--stockfish %s: %v", flag, err)
 	}
 	return path, nil
 }
 
-func perftBench(e *env, runs int, sfFlag string, asJSON bool) error {
+func perftBench(e *env, runs int, sfFlag string, f format) error {
 	sfPath, err := perftStockfishPath(sfFlag)
 	if err != nil {
 		return err
 	}
 	var sf *uci.Engine
+	res := perftBenchJSON{Stockfish: sfPath, Runs: runs}
 	if sfPath != "" {
 		if sf, err = uci.StartEngine(e.ctx, sfPath); err != nil {
 			return fmt.Errorf("starting %s: %v", sfPath, err)
 		}
 		defer sf.Close()
+		res.sfName = sf.Name
 	}
-	res := perftBenchJSON{Stockfish: sfPath, Runs: runs}
-	if !asJSON {
-		if sf != nil {
-			fmt.Fprintf(e.stdout, "perft benchmark, Horizon and %s (%s) in the same run, best of %d\n", sf.Name, sfPath, runs)
-			fmt.Fprintf(e.stdout, "%-9s %5s %11s %10s %7s %12s %7s %6s\n", "position", "depth", "nodes", "horizon s", "Mnps", "stockfish s", "Mnps", "ratio")
-		} else {
-			fmt.Fprintf(e.stdout, "perft benchmark, best of %d (Stockfish not found: no comparison; install it or pass --stockfish PATH)\n", runs)
-			fmt.Fprintf(e.stdout, "%-9s %5s %11s %10s %7s\n", "position", "depth", "nodes", "horizon s", "Mnps")
-		}
+	// The table's head first: the rows come as they are timed.
+	if err := e.printPart(perftBenchHead(res), f); err != nil {
+		return err
 	}
-	var totalNodes uint64
-	var totalH, totalS time.Duration
 	for _, b := range perftBenchPositions {
 		p, err := engine.ParseFEN(b.fen)
 		if err != nil {
@@ -328,12 +361,9 @@ func perftBench(e *env, runs int, sfFlag string, asJSON bool) error {
 			nodes = n
 		}
 		row := perftBenchRow{Name: b.name, FEN: b.fen, Depth: b.depth, Nodes: nodes,
-			ElapsedMS: float64(best.Microseconds()) / 1e3, Mnps: perftMnps(nodes, best)}
-		totalNodes += nodes
-		totalH += best
-		var sfBest time.Duration
+			ElapsedMS: float64(best.Microseconds()) / 1e3, Mnps: perftMnps(nodes, best), elapsed: best}
 		if sf != nil {
-			sfBest = time.Duration(1<<63 - 1)
+			row.sfElapsed = time.Duration(1<<63 - 1)
 			for r := 0; r < runs; r++ {
 				_, n, d, err := sf.Perft(b.fen, b.depth)
 				if err != nil {
@@ -342,31 +372,59 @@ func perftBench(e *env, runs int, sfFlag string, asJSON bool) error {
 				if n != nodes {
 					return fmt.Errorf("perft %s depth %d: Horizon counts %d, Stockfish %d", b.name, b.depth, nodes, n)
 				}
-				sfBest = min(sfBest, d)
+				row.sfElapsed = min(row.sfElapsed, d)
 			}
-			row.StockfishMS = float64(sfBest.Microseconds()) / 1e3
-			row.Ratio = best.Seconds() / sfBest.Seconds()
-			totalS += sfBest
+			row.StockfishMS = float64(row.sfElapsed.Microseconds()) / 1e3
+			row.Ratio = best.Seconds() / row.sfElapsed.Seconds()
 		}
 		res.Results = append(res.Results, row)
-		if !asJSON {
-			fmt.Fprintf(e.stdout, "%-9s %5d %11d %10.3f %7.1f", b.name, b.depth, nodes, best.Seconds(), row.Mnps)
-			if sf != nil {
-				fmt.Fprintf(e.stdout, " %12.3f %7.1f %6.2f", sfBest.Seconds(), perftMnps(nodes, sfBest), row.Ratio)
-			}
-			fmt.Fprintln(e.stdout)
+		if err := e.printPart(row, f); err != nil {
+			return err
 		}
 	}
-	if asJSON {
-		return writeJSON(e.stdout, res)
+	return e.print(res, f)
+}
+
+// perftBenchHead is the head of the --bench table.
+type perftBenchHead perftBenchJSON
+
+func (h perftBenchHead) writeText(w io.Writer) error {
+	if h.Stockfish != "" {
+		fmt.Fprintf(w, "perft benchmark, Horizon and %s (%s) in the same run, best of %d\n", h.sfName, h.Stockfish, h.Runs)
+		_, err := fmt.Fprintf(w, "%-9s %5s %11s %10s %7s %12s %7s %6s\n", "position", "depth", "nodes", "horizon s", "Mnps", "stockfish s", "Mnps", "ratio")
+		return err
 	}
-	fmt.Fprintf(e.stdout, "%-9s %5s %11d %10.3f %7.1f", "total", "", totalNodes, totalH.Seconds(), perftMnps(totalNodes, totalH))
-	if sf != nil {
-		fmt.Fprintf(e.stdout, " %12.3f %7.1f %6.2f", totalS.Seconds(), perftMnps(totalNodes, totalS), totalH.Seconds()/totalS.Seconds())
+	fmt.Fprintf(w, "perft benchmark, best of %d (Stockfish not found: no comparison; install it or pass --stockfish PATH)\n", h.Runs)
+	_, err := fmt.Fprintf(w, "%-9s %5s %11s %10s %7s\n", "position", "depth", "nodes", "horizon s", "Mnps")
+	return err
+}
+
+func (row perftBenchRow) writeText(w io.Writer) error {
+	fmt.Fprintf(w, "%-9s %5d %11d %10.3f %7.1f", row.Name, row.Depth, row.Nodes, row.elapsed.Seconds(), row.Mnps)
+	if row.sfElapsed > 0 {
+		fmt.Fprintf(w, " %12.3f %7.1f %6.2f", row.sfElapsed.Seconds(), perftMnps(row.Nodes, row.sfElapsed), row.Ratio)
 	}
-	fmt.Fprintln(e.stdout)
-	if sf != nil {
-		fmt.Fprintln(e.stdout, "ratio = Horizon's time / Stockfish's time (Stockfish timed from sending \"go perft\" to its node count)")
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// writeText is the table's total row (the rows were printed as they were
+// timed).
+func (res perftBenchJSON) writeText(w io.Writer) error {
+	var nodes uint64
+	var h, sf time.Duration
+	for _, r := range res.Results {
+		nodes += r.Nodes
+		h += r.elapsed
+		sf += r.sfElapsed
+	}
+	fmt.Fprintf(w, "%-9s %5s %11d %10.3f %7.1f", "total", "", nodes, h.Seconds(), perftMnps(nodes, h))
+	if res.Stockfish != "" {
+		fmt.Fprintf(w, " %12.3f %7.1f %6.2f", sf.Seconds(), perftMnps(nodes, sf), h.Seconds()/sf.Seconds())
+	}
+	fmt.Fprintln(w)
+	if res.Stockfish != "" {
+		fmt.Fprintln(w, "ratio = Horizon's time / Stockfish's time (Stockfish timed from sending \"go perft\" to its node count)")
 	}
 	return nil
 }

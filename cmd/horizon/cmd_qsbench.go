@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -182,40 +181,52 @@ Ctrl-C prints the figures of the positions done so far.`,
 	for i, s := range sums {
 		variants[i] = qsVariantJSON{Summary: s, Options: trace.ObjectJSON(s.Options.JSON())}
 	}
-	switch {
-	case *asJSON:
-		if worstRows == nil {
-			worstRows = []qsWorstJSON{}
-		}
-		if err := writeJSON(e.stdout, struct {
-			File        string          `json:"file"`
-			Positions   int             `json:"positions"`
-			Completed   int             `json:"completed"`
-			Oracle      string          `json:"oracle"`
-			OracleDepth int             `json:"oracle_depth"`
-			Clamp       int             `json:"clamp_cp"`
-			MaxQSNodes  int64           `json:"max_qs_nodes"`
-			Variants    []qsVariantJSON `json:"variants"`
-			Worst       []qsWorstJSON   `json:"worst"`
-			Interrupted bool            `json:"interrupted"`
-		}{*epd, len(set), res.Completed, set[0].Oracle.Name, set[0].Oracle.Depth, qsbench.Clamp, *maxNodes, variants, worstRows, interrupted}); err != nil {
-			return err
-		}
-	case *asCSV:
-		if err := writeQSBenchCSV(e.stdout, res); err != nil {
-			return err
-		}
-	default:
-		printQSBench(e.stdout, *epd, set, res, sums, secondVals != nil, *maxNodes)
-		if len(worstRows) > 0 {
-			printQSWorst(e.stdout, worstRows)
-		}
-		if *plot != "" && res.Completed > 0 {
-			fmt.Fprintf(e.stdout, "\nplot written to %s\n", *plot)
-		}
+	if worstRows == nil {
+		worstRows = []qsWorstJSON{}
+	}
+	out := qsBenchResult{File: *epd, Positions: len(set), Completed: res.Completed, Oracle: set[0].Oracle.Name,
+		OracleDepth: set[0].Oracle.Depth, Clamp: qsbench.Clamp, MaxQSNodes: *maxNodes, Variants: variants, Worst: worstRows,
+		Interrupted: interrupted, set: set, res: res, sums: sums, second: secondVals != nil}
+	if *plot != "" && res.Completed > 0 {
+		out.plot = *plot
+	}
+	if err := e.print(out, formatOf(*asJSON, *asCSV)); err != nil {
+		return err
 	}
 	if interrupted {
 		return fmt.Errorf("interrupted after %d of %d positions; the figures above are theirs", res.Completed, len(set))
+	}
+	return nil
+}
+
+// qsBenchResult is 'horizon qsbench': the run's figures and each
+// variant's, its worst positions, and (for --csv) every QS run.
+type qsBenchResult struct {
+	File        string          `json:"file"`
+	Positions   int             `json:"positions"`
+	Completed   int             `json:"completed"`
+	Oracle      string          `json:"oracle"`
+	OracleDepth int             `json:"oracle_depth"`
+	Clamp       int             `json:"clamp_cp"`
+	MaxQSNodes  int64           `json:"max_qs_nodes"`
+	Variants    []qsVariantJSON `json:"variants"`
+	Worst       []qsWorstJSON   `json:"worst"`
+	Interrupted bool            `json:"interrupted"`
+
+	set    []*qsbench.Position
+	res    *qsbench.Results
+	sums   []qsbench.Summary
+	second bool   // a second oracle's columns
+	plot   string // the plot written, "" for none
+}
+
+func (q qsBenchResult) writeText(w io.Writer) error {
+	printQSBench(w, q.File, q.set, q.res, q.sums, q.second, q.MaxQSNodes)
+	if len(q.Worst) > 0 {
+		printQSWorst(w, q.Worst)
+	}
+	if q.plot != "" {
+		fmt.Fprintf(w, "\nplot written to %s\n", q.plot)
 	}
 	return nil
 }
@@ -377,7 +388,8 @@ func printQSWorst(w io.Writer, rows []qsWorstJSON) {
 	}
 }
 
-func writeQSBenchCSV(w io.Writer, res *qsbench.Results) error {
+func (q qsBenchResult) writeCSV(w io.Writer) error {
+	res := q.res
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"variant", "id", "class", "source", "fen", "score", "oracle", "error_cp", "qs_nodes", "max_qs_ply", "stopped", "elapsed_us"})
 	for vi, v := range res.Variants {
@@ -398,22 +410,6 @@ func writeQSBenchCSV(w io.Writer, res *qsbench.Results) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// countProgress shows "[###...] done/total what" on w while it is a terminal.
-func countProgress(w io.Writer, what string, done *atomic.Int64, total int) func() {
-	return progressLine(w, func(el time.Duration) string {
-		n := done.Load()
-		const width = 30
-		fill := int(int64(width) * n / int64(max(total, 1)))
-		eta := ""
-		if n > 0 && n < int64(total) {
-			left := time.Duration(float64(el) / float64(n) * float64(int64(total)-n))
-			eta = fmt.Sprintf("  about %s left", left.Round(time.Second))
-		}
-		return fmt.Sprintf("[%s%s] %d/%d %s  %.0fs%s", strings.Repeat("#", fill), strings.Repeat(".", width-fill),
-			n, total, what, el.Seconds(), eta)
-	})
 }
 
 func runQSBenchCollect(e *env, args []string) error {
@@ -522,9 +518,8 @@ Regenerate: horizon qsbench collect --sources %s --skip '%s' --depth %d --qs %s 
 	if err := qsbench.WriteFile(*out, header, set); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "wrote %d positions (%d tactical, %d quiet) from %d sources to %s in %.1fs\n",
-		len(set), *tactical, *quiet, len(srcs), *out, time.Since(start).Seconds())
-	return nil
+	return e.print(message(fmt.Sprintf("wrote %d positions (%d tactical, %d quiet) from %d sources to %s in %.1fs",
+		len(set), *tactical, *quiet, len(srcs), *out, time.Since(start).Seconds())), formatText)
 }
 
 func runQSBenchOracle(e *env, args []string) error {
@@ -585,9 +580,8 @@ shows as extra columns. An interrupted run writes nothing.`,
 	if err := qsbench.WriteFile(dst, header, set); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "valued %d positions with %s to depth %d in %.1fs (--jobs %d); wrote %s\n",
-		len(set), qsbench.OracleName(o), *depth, el.Seconds(), *jobs, dst)
-	return nil
+	return e.print(message(fmt.Sprintf("valued %d positions with %s to depth %d in %.1fs (--jobs %d); wrote %s",
+		len(set), qsbench.OracleName(o), *depth, el.Seconds(), *jobs, dst)), formatText)
 }
 
 // engineOracle values the set with a UCI engine, jobs engine processes at
@@ -595,11 +589,11 @@ shows as extra columns. An interrupted run writes nothing.`,
 func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs int, out string) error {
 	path := eng
 	if !strings.ContainsRune(path, '/') {
-		if p, err := lookPathGames(path); err == nil {
-			path = p
-		} else {
+		p, err := uci.LookPath(path)
+		if err != nil {
 			return fmt.Errorf("--oracle-engine %s: not found on PATH or in /usr/games", eng)
 		}
+		path = p
 	}
 	if out == "" {
 		out = secondOraclePath(epd)
@@ -654,17 +648,8 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 	if err := qsbench.WriteSecond(out, header, set, vals); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "valued %d positions with %s to depth %d in %.1fs (--jobs %d); wrote %s\n", len(set), n, depth, el.Seconds(), jobs, out)
-	return nil
-}
-
-// lookPathGames finds a program on PATH or in /usr/games, where Debian
-// installs chess engines.
-func lookPathGames(name string) (string, error) {
-	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
-	}
-	return exec.LookPath(filepath.Join("/usr/games", name))
+	return e.print(message(fmt.Sprintf("valued %d positions with %s to depth %d in %.1fs (--jobs %d); wrote %s",
+		len(set), n, depth, el.Seconds(), jobs, out)), formatText)
 }
 
 // uciValue searches one position to depth and reads the engine's last

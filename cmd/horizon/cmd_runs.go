@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -97,20 +98,32 @@ finishes. A run's status is one of:
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		out := []runJSON{}
-		for _, r := range runs {
-			out = append(out, newRunJSON(r))
-		}
-		return writeJSON(e.stdout, out)
+	return e.print(runsResult{file: file, runs: runs}, formatOf(*asJSON, false))
+}
+
+// runsResult is 'horizon runs': the runs of a file.
+type runsResult struct {
+	file string
+	runs []trace.Run
+}
+
+// MarshalJSON writes the runs as an array of runJSON.
+func (res runsResult) MarshalJSON() ([]byte, error) {
+	out := []runJSON{}
+	for _, r := range res.runs {
+		out = append(out, newRunJSON(r))
 	}
-	if len(runs) == 0 {
-		fmt.Fprintf(e.stdout, "%s holds no runs\n", file)
-		return nil
+	return json.Marshal(out)
+}
+
+func (res runsResult) writeText(w io.Writer) error {
+	if len(res.runs) == 0 {
+		_, err := fmt.Fprintf(w, "%s holds no runs\n", res.file)
+		return err
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tVARIANT\tSTATUS\tDEPTH\tNODES\tQS%\tBEST\tSCORE\tPOSITION")
-	for _, r := range runs {
+	for _, r := range res.runs {
 		share := 0.0
 		if r.Nodes > 0 {
 			share = 100 * float64(r.QSNodes) / float64(r.Nodes)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -31,13 +32,14 @@ type searchJSON struct {
 	NPS       int64            `json:"nps"`
 	Stopped   string           `json:"stopped"`
 	Cutoffs   map[string]int64 `json:"cutoffs"`
+	res       engine.Result
 }
 
 func newSearchJSON(p *engine.EPD, o engine.Options, r engine.Result) searchJSON {
 	j := searchJSON{FEN: p.FEN, ID: p.ID, Variant: o.Variant, Options: trace.ObjectJSON(o.JSON()), BestMove: r.BestMove.UCI(),
 		Score: int(r.Score), Depth: r.Depth, Nodes: r.Stats.Nodes, QSNodes: r.Stats.QSNodes,
 		MaxPly: r.Stats.MaxPly, MaxQSPly: r.Stats.MaxQSPly, ElapsedMS: r.Elapsed.Milliseconds(),
-		NPS: nps(r.Stats.Nodes, r.Elapsed.Seconds()), Stopped: r.Stopped.String(), Cutoffs: map[string]int64{}, PV: []string{}}
+		NPS: nps(r.Stats.Nodes, r.Elapsed.Seconds()), Stopped: r.Stopped.String(), Cutoffs: map[string]int64{}, PV: []string{}, res: r}
 	if r.Ponder != engine.NoMove {
 		j.Ponder = r.Ponder.UCI()
 	}
@@ -72,30 +74,28 @@ variant, switches and limits visit the same tree, node for node.`,
 		"horizon search --fen startpos --movetime 500ms",
 		"horizon search --fen '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1' --depth 5 --qs captures,see",
 		"horizon search --epd testdata/wacnew.epd --depth 4 --qs see --json")
-	fen := fs.String("fen", "", fenUsage)
-	epd := fs.String("epd", "", "EPD file: search every position in it")
+	pf := addPositionFlags(fs, fenUsage, "EPD file: search every position in it")
 	asJSON := fs.Bool("json", false, "print one JSON object per search (an array for several)")
 	sf := addSearchFlags(fs, "see", 6)
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	opts, lim, err := sf.parse()
+	job, err := sf.job(pf)
 	if err != nil {
 		return err
 	}
-	positions, err := loadPositions(*fen, *epd)
-	if err != nil {
-		return err
-	}
-	var out []searchJSON
-	for i := range positions {
-		p := &positions[i]
-		for _, o := range opts {
+	f := formatOf(*asJSON, false)
+	var out searchResult
+	for i := range job.positions {
+		p := &job.positions[i]
+		for _, o := range job.opts {
 			if e.ctx.Err() != nil {
 				return fmt.Errorf("interrupted")
 			}
 			s := engine.NewSearcher(o)
-			if !*asJSON {
+			if f == formatText {
+				// The info lines stream as the search goes, as a UCI
+				// engine's do.
 				label := p.FEN
 				if p.ID != "" {
 					label = p.ID + " " + label
@@ -105,25 +105,38 @@ variant, switches and limits visit the same tree, node for node.`,
 					fmt.Fprintln(e.stdout, uci.InfoLine(it.Depth, it.SelDepth, it.Score, true, it.Nodes, it.Elapsed, it.PV))
 				}
 			}
-			r := s.Search(e.ctx, p.Pos.Copy(), lim, nil)
-			if *asJSON {
-				out = append(out, newSearchJSON(p, o, r))
-				continue
+			j := newSearchJSON(p, o, s.Search(e.ctx, p.Pos.Copy(), job.lim, nil))
+			if err := e.printPart(j, f); err != nil {
+				return err
 			}
-			fmt.Fprintf(e.stdout, "info string nodes %d qsnodes %d maxqsply %d stopped %s\n", r.Stats.Nodes, r.Stats.QSNodes, r.Stats.MaxQSPly, r.Stopped)
-			fmt.Fprintln(e.stdout, uci.BestmoveLine(r))
+			out = append(out, j)
 		}
 	}
-	if *asJSON {
-		if len(out) == 1 {
-			return writeJSON(e.stdout, out[0])
-		}
-		return writeJSON(e.stdout, out)
+	if err := e.print(out, f); err != nil {
+		return err
 	}
 	if e.ctx.Err() != nil {
 		return fmt.Errorf("interrupted")
 	}
 	return nil
+}
+
+// searchResult is 'horizon search': each search, printed as it ends.
+type searchResult []searchJSON
+
+// MarshalJSON writes one search as an object, several as an array.
+func (res searchResult) MarshalJSON() ([]byte, error) { return oneOrMany(res) }
+
+// writeText writes nothing: each search was printed as it ended.
+func (res searchResult) writeText(io.Writer) error { return nil }
+
+// writeText ends a search's info lines as a UCI engine does, with its
+// counts and the best move.
+func (j searchJSON) writeText(w io.Writer) error {
+	r := j.res
+	fmt.Fprintf(w, "info string nodes %d qsnodes %d maxqsply %d stopped %s\n", r.Stats.Nodes, r.Stats.QSNodes, r.Stats.MaxQSPly, r.Stopped)
+	_, err := fmt.Fprintln(w, uci.BestmoveLine(r))
+	return err
 }
 
 func runVariants(e *env, args []string) error {
@@ -135,34 +148,40 @@ shared/seeds each follows, what it does, and the value of every switch.`,
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	vs := engine.Variants()
-	if *asJSON {
-		type vj struct {
-			Name     string         `json:"name"`
-			Source   string         `json:"source"`
-			Summary  string         `json:"summary"`
-			Switches map[string]any `json:"switches"`
+	var out variantsResult
+	for _, v := range engine.Variants() {
+		// The switches as search and runs --json give them: typed
+		// values under snake_case keys.
+		var sw map[string]any
+		if err := json.Unmarshal(trace.ObjectJSON(v.Options.JSON()), &sw); err != nil {
+			return err
 		}
-		var out []vj
-		for _, v := range vs {
-			// The switches as search and runs --json give them: typed
-			// values under snake_case keys.
-			var sw map[string]any
-			if err := json.Unmarshal(trace.ObjectJSON(v.Options.JSON()), &sw); err != nil {
-				return err
-			}
-			delete(sw, "variant")
-			out = append(out, vj{v.Name, v.Source, v.Summary, sw})
-		}
-		return writeJSON(e.stdout, out)
+		delete(sw, "variant")
+		out = append(out, variantJSON{v.Name, v.Source, v.Summary, sw, v.Options})
 	}
+	return e.print(out, formatOf(*asJSON, false))
+}
+
+// variantJSON is a QS variant in 'horizon variants --json'.
+type variantJSON struct {
+	Name     string         `json:"name"`
+	Source   string         `json:"source"`
+	Summary  string         `json:"summary"`
+	Switches map[string]any `json:"switches"`
+	opts     engine.Options
+}
+
+// variantsResult is 'horizon variants': every preset.
+type variantsResult []variantJSON
+
+func (vs variantsResult) writeText(w io.Writer) error {
 	for _, v := range vs {
-		fmt.Fprintf(e.stdout, "%-10s %s\n           source: %s\n", v.Name, v.Summary, v.Source)
+		fmt.Fprintf(w, "%-10s %s\n           source: %s\n", v.Name, v.Summary, v.Source)
 	}
-	fmt.Fprintln(e.stdout, "\nSwitches (set any on top of a variant, e.g. --qs threshold --qs-levels 6):")
+	fmt.Fprintln(w, "\nSwitches (set any on top of a variant, e.g. --qs threshold --qs-levels 6):")
 	// A tabwriter sizes each column to its widest cell ("recaptures" is
 	// wider than any variant's name).
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	row := []string{" "}
 	for _, v := range vs {
 		row = append(row, v.Name)
@@ -171,7 +190,7 @@ shared/seeds each follows, what it does, and the value of every switch.`,
 	for _, spec := range engine.OptionSpecs() {
 		row = append(row[:0], "  "+spec.Name)
 		for _, v := range vs {
-			row = append(row, spec.Get(&v.Options))
+			row = append(row, spec.Get(&v.opts))
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}

@@ -2,49 +2,24 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
 
-// statsJSON is a run's statistics in --json output.
+// statsJSON is a run's statistics in --json output: the run, and the
+// store's counts under their own keys.
 type statsJSON struct {
-	Run          int64           `json:"run"`
-	Variant      string          `json:"variant"`
-	Status       string          `json:"status"`
-	Nodes        int64           `json:"nodes"`
-	QSNodes      int64           `json:"qs_nodes"`
-	QSRoots      int64           `json:"qs_roots"`
-	QSShare      float64         `json:"qs_share"`
-	QSBelowShare float64         `json:"qs_below_horizon_share"`
-	MaxPly       int             `json:"max_ply"`
-	MaxQSPly     int             `json:"max_qs_ply"`
-	Plies        []plyJSON       `json:"plies"`
-	QSPlies      []levelJSON     `json:"qs_plies"`
-	QSLevels     []levelJSON     `json:"qs_levels"`
-	Iterations   []iterationJSON `json:"iterations"`
+	Run     int64  `json:"run"`
+	Variant string `json:"variant"`
+	Status  string `json:"status"`
+	trace.Stats
 }
 
-type plyJSON struct {
-	Ply     int   `json:"ply"`
-	Nodes   int64 `json:"nodes"`
-	QSNodes int64 `json:"qs_nodes"`
-}
-
-type levelJSON struct {
-	Level int   `json:"level"`
-	Nodes int64 `json:"nodes"`
-}
-
-type iterationJSON struct {
-	Iteration int     `json:"iteration"`
-	RootID    int64   `json:"root_id"`
-	Nodes     int64   `json:"nodes"`
-	QSNodes   int64   `json:"qs_nodes"`
-	EBF       float64 `json:"ebf"`
-	PlyEBF    float64 `json:"ply_ebf"`
-}
+// statsResult is 'horizon stats': one entry per run.
+type statsResult []statsJSON
 
 // openRuns opens a trace for reading and returns the run asked for with
 // --run, or every run when run is 0. The caller closes the store.
@@ -87,45 +62,28 @@ one's) and nodes^(1/depth).`,
 	if err != nil {
 		return err
 	}
-	st, runs, err := openRuns(e, file, *run)
+	out, err := eachRun(e, file, *run, func(st *trace.Store, r trace.Run) (statsJSON, error) {
+		s, err := st.Stats(e.ctx, r.ID)
+		// Empty tables are [] in JSON, not null.
+		s.Plies, s.QSPlies, s.QSLevels, s.Iterations = orEmpty(s.Plies), orEmpty(s.QSPlies), orEmpty(s.QSLevels), orEmpty(s.Iterations)
+		return statsJSON{Run: r.ID, Variant: r.Variant, Status: string(r.Status), Stats: s}, err
+	})
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	out := []statsJSON{}
-	for _, r := range runs {
-		s, err := st.Stats(e.ctx, r.ID)
-		if err != nil {
+	return e.print(statsResult(out), formatOf(*asJSON, false))
+}
+
+func (res statsResult) writeText(w io.Writer) error {
+	for _, j := range res {
+		if err := j.writeText(w); err != nil {
 			return err
 		}
-		j := statsJSON{Run: r.ID, Variant: r.Variant, Status: string(r.Status), Nodes: s.Nodes, QSNodes: s.QSNodes,
-			QSRoots: s.QSRoots, QSShare: s.QSShare, QSBelowShare: s.QSBelowShare, MaxPly: s.MaxPly, MaxQSPly: s.MaxQSPly,
-			Plies: []plyJSON{}, QSPlies: []levelJSON{}, QSLevels: []levelJSON{}, Iterations: []iterationJSON{}}
-		for _, p := range s.Plies {
-			j.Plies = append(j.Plies, plyJSON{p.Ply, p.Nodes, p.QSNodes})
-		}
-		for _, p := range s.QSPlies {
-			j.QSPlies = append(j.QSPlies, levelJSON{p.Level, p.Nodes})
-		}
-		for _, p := range s.QSLevels {
-			j.QSLevels = append(j.QSLevels, levelJSON{p.Level, p.Nodes})
-		}
-		for _, it := range s.Iterations {
-			j.Iterations = append(j.Iterations, iterationJSON{it.Iteration, it.RootID, it.Nodes, it.QSNodes, it.EBF, it.PlyEBF})
-		}
-		out = append(out, j)
-	}
-	if *asJSON {
-		return writeJSON(e.stdout, out)
-	}
-	for _, j := range out {
-		printStats(e, j)
 	}
 	return nil
 }
 
-func printStats(e *env, j statsJSON) {
-	w := e.stdout
+func (j statsJSON) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "run %d  variant %s  %s\n", j.Run, j.Variant, j.Status)
 	fmt.Fprintf(w, "  nodes %s  QS nodes %s  QS roots %s  max ply %d  max QS ply %d\n",
 		engine.Commas(j.Nodes), engine.Commas(j.QSNodes), engine.Commas(j.QSRoots), j.MaxPly, j.MaxQSPly)
@@ -144,7 +102,7 @@ func printStats(e *env, j statsJSON) {
 	tw.Flush()
 	for _, t := range []struct {
 		name string
-		rows []levelJSON
+		rows []trace.LevelStat
 	}{{"QS ply", j.QSPlies}, {"QS level", j.QSLevels}} {
 		if len(t.rows) == 0 {
 			continue
@@ -156,5 +114,33 @@ func printStats(e *env, j statsJSON) {
 		}
 		tw.Flush()
 	}
-	fmt.Fprintln(w)
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// eachRun opens a trace for reading and returns what fn makes of the run
+// asked for with --run, or of every run when run is 0, in order.
+func eachRun[T any](e *env, file string, run int64, fn func(*trace.Store, trace.Run) (T, error)) ([]T, error) {
+	st, runs, err := openRuns(e, file, run)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	out := []T{}
+	for _, r := range runs {
+		v, err := fn(st, r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// orEmpty is s, or an empty slice for nil: a JSON [] instead of null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -109,8 +109,8 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 		"horizon trace --epd testdata/wacnew.epd --id WAC.002 --depth 4 --qs threshold --qs-levels 6 -o t.trace",
 		"horizon trace --fen startpos --depth 6 --last-iteration --under Nf3,Nf6 -o small.trace",
 		"horizon trace --engine /tmp/e/ethereal --fen startpos --depth 10 -o ethereal.trace")
-	fen := fs.String("fen", "", fenUsage+"; default: the built-in sample")
-	epd := fs.String("epd", "", "EPD file: trace every position in it (or the one named by --id)")
+	pf := addPositionFlags(fs, fenUsage+"; default: the built-in sample", "EPD file: trace every position in it (or the one named by --id)")
+	pf.def = sampleFEN
 	id := fs.String("id", "", "with --epd: trace only the record with this id (its 'id' opcode)")
 	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")
 	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, fmt.Sprintf("stop a run after this many nodes and mark it truncated (the default reaches about %s of file)", formatBytes(defaultMaxNodes*bytesPerNode)))
@@ -131,7 +131,7 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 		if *qsOnly {
 			return usagef("--qs-only runs Horizon's own QS; it does not go with --engine")
 		}
-		return runTraceEngine(e, fs, sf, strings.Fields(*engineCmd), *fen, *epd, *id, *out, *maxNodes, *asJSON, *viewAfter)
+		return runTraceEngine(e, fs, sf, strings.Fields(*engineCmd), pf, *id, *out, *maxNodes, *asJSON, *viewAfter)
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
@@ -150,33 +150,21 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 	if *viewAfter && *asJSON {
 		return usagef("--view and --json do not go together")
 	}
-	if *id != "" && *epd == "" {
+	if *id != "" && pf.epd == "" {
 		return usagef("--id needs --epd")
 	}
 	if *qsOnly && (*under != "" || *lastIter) {
 		return usagef("--qs-only records one QS tree: --under and --last-iteration do not apply")
 	}
-	opts, lim, err := sf.parse()
+	job, err := sf.job(pf)
 	if err != nil {
 		return err
 	}
-
-	positions, err := loadPositionsOr(*fen, *epd, sampleFEN)
+	positions, err := pf.withID(job.positions, *id)
 	if err != nil {
 		return err
 	}
-	if *id != "" {
-		var keep []engine.EPD
-		for _, p := range positions {
-			if p.ID == *id {
-				keep = append(keep, p)
-			}
-		}
-		if len(keep) == 0 {
-			return fmt.Errorf("%s: no record with id %q", *epd, *id)
-		}
-		positions = keep
-	}
+	f := formatOf(*asJSON, false)
 	rec := trace.RecordOptions{MaxNodes: *maxNodes, MaxBytes: maxBytes, LastIterationOnly: *lastIter}
 	if *under != "" {
 		rec.Under = strings.FieldsFunc(*under, func(r rune) bool { return r == ',' || r == ' ' })
@@ -202,33 +190,30 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 		return err
 	}
 	defer st.Close()
-	var runs []traceRunJSON
+	res := traceResult{file: *out}
 	for i := range positions {
 		p := &positions[i]
-		for _, o := range opts {
+		for _, o := range job.opts {
 			if e.ctx.Err() != nil {
 				break
 			}
-			r, err := traceOne(e, st, p, positionLabel(*epd, p), o, lim, rec, *asJSON, *qsOnly)
+			r, err := traceOne(e, st, p, pf.label(p), o, job.lim, rec, *asJSON, *qsOnly)
 			if err != nil {
 				return err
 			}
-			runs = append(runs, r)
-			if !*asJSON {
-				printTraceRun(e.stdout, r)
+			res.runs = append(res.runs, r)
+			if err := e.printPart(r, f); err != nil {
+				return err
 			}
 		}
 	}
 	if err := st.Close(); err != nil {
 		return err
 	}
-	if *asJSON {
-		if err := writeJSON(e.stdout, runs); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(e.stdout, "wrote %d run(s) to %s; browse with: horizon view %s\n", len(runs), *out, *out)
+	if err := e.print(res, f); err != nil {
+		return err
 	}
+	runs := res.runs
 	if e.ctx.Err() != nil {
 		why := "interrupted"
 		if e.outClosed != nil && e.outClosed() {
@@ -239,7 +224,7 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 			last = fmt.Sprintf(" (run %d %s)", runs[len(runs)-1].Run, runs[len(runs)-1].Status)
 		}
 		return fmt.Errorf("%s after %d of %d runs%s; the runs so far are in %s",
-			why, len(runs), len(positions)*len(opts), last, *out)
+			why, len(runs), len(positions)*len(job.opts), last, *out)
 	}
 	if *viewAfter && len(runs) > 0 {
 		return viewTrace(e, *out, runs[0].Run)
@@ -393,7 +378,23 @@ func hotspotsJSON(ctx context.Context, st *trace.Store, run int64, order trace.H
 	return out, nil
 }
 
-func printTraceRun(w io.Writer, r traceRunJSON) {
+// traceResult is 'horizon trace' and 'horizon import': the runs recorded
+// into file, each printed as it ends.
+type traceResult struct {
+	file string
+	runs []traceRunJSON
+}
+
+// MarshalJSON writes the runs as an array.
+func (res traceResult) MarshalJSON() ([]byte, error) { return json.Marshal(res.runs) }
+
+func (res traceResult) writeText(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "wrote %d run(s) to %s; browse with: horizon view %s\n", len(res.runs), res.file, res.file)
+	return err
+}
+
+// writeText is a run's summary: its figures and its biggest growth.
+func (r traceRunJSON) writeText(w io.Writer) error {
 	best := r.BestMove
 	if r.BestSAN != "" {
 		best = r.BestSAN + " (" + r.BestMove + ")"
@@ -424,6 +425,13 @@ func printTraceRun(w io.Writer, r traceRunJSON) {
 		}
 	}
 	fmt.Fprintln(w)
+	if r.EngineNodes != nil && r.ReportedNodes != nil && *r.ReportedNodes == *r.EngineNodes {
+		// The summary's "nodes searched" is the run's count, which
+		// adds the run node Horizon records above the engine's nodes.
+		fmt.Fprintf(w, "  %s counted %s nodes itself, as many as its stream holds (the %s nodes searched above add Horizon's run node)\n\n",
+			r.Engine, engine.Commas(*r.ReportedNodes), engine.Commas(r.Nodes))
+	}
+	return nil
 }
 
 // shorten cuts s to at most n characters (not bytes: EPD ids and

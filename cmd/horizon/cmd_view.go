@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,10 +105,12 @@ func view(e *env, path string, opt viewer.Options, asJSON bool) error {
 	if err := viewer.Run(e.ctx, scr, m); err != nil {
 		return err
 	}
-	if asJSON {
-		n := m.SelectedNode()
-		return writeJSON(e.stdout, viewJSON{File: path, Run: n.RunID, Node: n.ID, FEN: m.SelectedFEN()})
-	}
-	fmt.Fprintln(e.stdout, m.SelectedFEN())
-	return nil
+	n := m.SelectedNode()
+	return e.print(viewJSON{File: path, Run: n.RunID, Node: n.ID, FEN: m.SelectedFEN()}, formatOf(asJSON, false))
+}
+
+// writeText is the FEN of the node the viewer was left on, for a pipe.
+func (v viewJSON) writeText(w io.Writer) error {
+	_, err := fmt.Fprintln(w, v.FEN)
+	return err
 }

@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -203,15 +202,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "horizon %s: %s\n", c.name, oneLine(err.Error()))
 		return 1
 	}
-}
-
-// writeJSON is the one JSON writer of every command's --json: indented,
-// one value, a newline after it. Keys are snake_case and values typed by
-// the structs' tags.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // oneLine makes an error one line of bounded length: the parts that quote

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"strconv"
 
@@ -56,4 +58,52 @@ func positionLabel(epdFile string, e *engine.EPD) string {
 		return epdFile + ":" + strconv.Itoa(e.Line)
 	}
 	return e.FEN
+}
+
+// positionFlags are a command's --fen and --epd: the positions it works on.
+type positionFlags struct {
+	fen, epd string
+	// def is the FEN (or "startpos") used when neither flag is given; ""
+	// makes one of them required.
+	def string
+}
+
+// addPositionFlags registers --fen and --epd with their help texts.
+func addPositionFlags(fs *flag.FlagSet, fenHelp, epdHelp string) *positionFlags {
+	pf := &positionFlags{}
+	fs.StringVar(&pf.fen, "fen", "", fenHelp)
+	fs.StringVar(&pf.epd, "epd", "", epdHelp)
+	return pf
+}
+
+// load reads the positions the flags give (see loadPositionsOr).
+func (pf *positionFlags) load() ([]engine.EPD, error) {
+	return loadPositionsOr(pf.fen, pf.epd, pf.def)
+}
+
+// given reports whether --fen or --epd was given.
+func (pf *positionFlags) given() bool { return pf.fen != "" || pf.epd != "" }
+
+// label names a position of the flags' in output (see positionLabel).
+func (pf *positionFlags) label(p *engine.EPD) string { return positionLabel(pf.epd, p) }
+
+// withID keeps the EPD records whose id is id (” keeps every position):
+// an error when there is none, or when id comes without --epd.
+func (pf *positionFlags) withID(positions []engine.EPD, id string) ([]engine.EPD, error) {
+	if id == "" {
+		return positions, nil
+	}
+	if pf.epd == "" {
+		return nil, usagef("--id needs --epd")
+	}
+	var keep []engine.EPD
+	for _, p := range positions {
+		if p.ID == id {
+			keep = append(keep, p)
+		}
+	}
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("%s: no record with id %q", pf.epd, id)
+	}
+	return keep, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -84,4 +85,20 @@ func progressLine(w io.Writer, line func(time.Duration) string) func() {
 		close(done)
 		<-finished
 	}
+}
+
+// countProgress shows "[###...] done/total what" on w while it is a terminal.
+func countProgress(w io.Writer, what string, done *atomic.Int64, total int) func() {
+	return progressLine(w, func(el time.Duration) string {
+		n := done.Load()
+		const width = 30
+		fill := int(int64(width) * n / int64(max(total, 1)))
+		eta := ""
+		if n > 0 && n < int64(total) {
+			left := time.Duration(float64(el) / float64(n) * float64(int64(total)-n))
+			eta = fmt.Sprintf("  about %s left", left.Round(time.Second))
+		}
+		return fmt.Sprintf("[%s%s] %d/%d %s  %.0fs%s", strings.Repeat("#", fill), strings.Repeat(".", width-fill),
+			n, total, what, el.Seconds(), eta)
+	})
 }

@@ -45,14 +45,26 @@ func addSearchFlags(fs *flag.FlagSet, defQS string, defDepth int) *searchFlags {
 	return sf
 }
 
-// parse returns the options of every variant in --qs and the limits.
-func (sf *searchFlags) parse() ([]engine.Options, engine.Limits, error) {
+// searchJob is what a searching command's flags ask for: every position
+// searched with every variant, within the limits.
+type searchJob struct {
+	positions []engine.EPD
+	opts      []engine.Options
+	lim       engine.Limits
+}
+
+// job checks the variants and limits and loads the positions of pf.
+func (sf *searchFlags) job(pf *positionFlags) (searchJob, error) {
 	opts, err := sf.options()
 	if err != nil {
-		return nil, engine.Limits{}, err
+		return searchJob{}, err
 	}
 	lim, err := sf.limits()
-	return opts, lim, err
+	if err != nil {
+		return searchJob{}, err
+	}
+	positions, err := pf.load()
+	return searchJob{positions, opts, lim}, err
 }
 
 // options returns one Options per variant in --qs, with every switch the

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// Every command is parse, do, print: it parses its flags, does its work
+// into a result value (the value --json writes), and prints that value in
+// the form the flags ask for through e.print, the one printing step.
+// Commands whose text comes piece by piece (a search's info lines, a
+// perft suite's positions) print each piece as it comes through
+// e.printPart, and their closing lines through e.print.
+
+// A result is what a command found. --json writes the value itself (its
+// fields' tags give the snake_case keys and typed values); writeText is
+// its text form.
+type result interface {
+	writeText(w io.Writer) error
+}
+
+// A csvResult is a result that also has a --csv form.
+type csvResult interface {
+	result
+	writeCSV(w io.Writer) error
+}
+
+// format is the form a command prints its result in.
+type format int
+
+const (
+	formatText format = iota
+	formatJSON
+	formatCSV
+)
+
+// formatOf is the format --json and --csv ask for; the caller refuses
+// both at once.
+func formatOf(asJSON, asCSV bool) format {
+	switch {
+	case asJSON:
+		return formatJSON
+	case asCSV:
+		return formatCSV
+	}
+	return formatText
+}
+
+// print writes res to standard output in format f.
+func (e *env) print(res result, f format) error {
+	switch f {
+	case formatJSON:
+		return writeJSON(e.stdout, res)
+	case formatCSV:
+		c, ok := res.(csvResult)
+		if !ok {
+			return fmt.Errorf("internal error: %T has no CSV form", res)
+		}
+		return c.writeCSV(e.stdout)
+	}
+	return res.writeText(e.stdout)
+}
+
+// printPart writes one part of a result that is printed as it comes, in
+// text only: with --json (or --csv) the whole result is printed once, at
+// the end.
+func (e *env) printPart(part result, f format) error {
+	if f != formatText {
+		return nil
+	}
+	return part.writeText(e.stdout)
+}
+
+// artifact is a command's output that is a file in its own format (an
+// exported DOT, SVG or PNG) printed to standard output as it is.
+type artifact []byte
+
+func (a artifact) writeText(w io.Writer) error {
+	_, err := w.Write(a)
+	return err
+}
+
+// message is a command's one-line report of what it wrote (qsbench
+// collect and oracle).
+type message string
+
+func (m message) writeText(w io.Writer) error {
+	_, err := fmt.Fprintln(w, string(m))
+	return err
+}
+
+// writeJSON is the one JSON writer of every command's --json: indented,
+// one value, a newline after it. Keys are snake_case and values typed by
+// the structs' tags.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// oneOrMany is the JSON of a list that --json writes as its one element
+// when it holds one, and as an array otherwise: search and perft print an
+// object for one position and an array for a suite.
+func oneOrMany[T any](l []T) ([]byte, error) {
+	if len(l) == 1 {
+		return json.Marshal(l[0])
+	}
+	return json.Marshal(l)
+}
