@@ -30,11 +30,11 @@ func chainTops(nodes []Node) map[int64]bool {
 
 // TestRecaptureChainFirst: on recapture's blow-up position the biggest
 // growth is a recapture-extension chain, not a QS tree, and hotspots say
-// so with its share of the run, from the summary the recorder stored and
-// from a scan alike.
+// so with its share of the run, from the summary the recorder stored, from
+// a scan, and from a summary stored before chains were ranked alike.
 func TestRecaptureChainFirst(t *testing.T) {
 	ctx := context.Background()
-	s, _ := mustCreate(t)
+	s, path := mustCreate(t)
 	rec, res := searchInto(t, ctx, s, recaptureFEN, "recapture", engine.Limits{Depth: 3}, RecordOptions{})
 	run := rec.RunID()
 	hs, err := s.Hotspots(ctx, run, HotspotBySize, 10)
@@ -82,6 +82,29 @@ func TestRecaptureChainFirst(t *testing.T) {
 			t.Errorf("stored chain %d is node %d, the scan says %d", i, stored[i].Node.ID, all[i].Node.ID)
 		}
 	}
+	// A summary stored before chains were ranked (no chain count row) is
+	// completed by a scan, so the ranking is the same.
+	if _, err := s.db.Exec("DELETE FROM hotspots WHERE run_id = ? AND rank_by = 'chain'", run); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	old, err := s.Hotspots(ctx, run, HotspotBySize, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(old) != len(hs) {
+		t.Fatalf("old summary: %d hotspots, want %d", len(old), len(hs))
+	}
+	for i := range hs {
+		if old[i].Node.ID != hs[i].Node.ID || old[i].Cause != hs[i].Cause {
+			t.Errorf("old summary #%d: node %d %s, want node %d %s", i, old[i].Node.ID, old[i].Cause, hs[i].Node.ID, hs[i].Cause)
+		}
+	}
 }
 
 // TestCheckExtChains: captures gives one check extension at the horizon;
@@ -101,77 +124,5 @@ func TestCheckExtChains(t *testing.T) {
 		if h.Cause != engine.GrowthCheckExt || !h.Node.InCheck {
 			t.Errorf("node %d: %s, in check %v; want check-ext", h.Node.ID, h.Cause, h.Node.InCheck)
 		}
-	}
-}
-
-// TestChainsOfOldSummaries: a summary stored before chains were ranked
-// (no chain count row) is completed by a scan, so the ranking is the same.
-func TestChainsOfOldSummaries(t *testing.T) {
-	ctx := context.Background()
-	s, path := mustCreate(t)
-	rec, _ := searchInto(t, ctx, s, recaptureFEN, "recapture", engine.Limits{Depth: 3}, RecordOptions{})
-	run := rec.RunID()
-	want, err := s.Hotspots(ctx, run, HotspotBySize, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.db.Exec("DELETE FROM hotspots WHERE run_id = ? AND rank_by = 'chain'", run); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s, err = Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	got, err := s.Hotspots(ctx, run, HotspotBySize, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != len(want) {
-		t.Fatalf("%d hotspots, want %d", len(got), len(want))
-	}
-	for i := range want {
-		if got[i].Node.ID != want[i].Node.ID || got[i].Cause != want[i].Cause {
-			t.Errorf("#%d: node %d %s, want node %d %s", i, got[i].Node.ID, got[i].Cause, want[i].Node.ID, want[i].Cause)
-		}
-	}
-}
-
-// TestOldFixtureHotspots: traces of schema 1 and 2 rank their QS trees as
-// their stored summaries did, and their chains by a scan (their runs had
-// no extension: none).
-func TestOldFixtureHotspots(t *testing.T) {
-	ctx := context.Background()
-	for _, f := range oldFixtures {
-		t.Run(f.name, func(t *testing.T) {
-			s, runs := openOldFixture(t, f.name)
-			for _, r := range runs {
-				var stored []int64
-				rows, err := s.db.Query("SELECT node_id FROM hotspots WHERE run_id = ? AND rank_by = 'size' ORDER BY rank LIMIT 5", r.ID)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for rows.Next() {
-					var id int64
-					rows.Scan(&id)
-					stored = append(stored, id)
-				}
-				rows.Close()
-				hs, err := s.Hotspots(ctx, r.ID, HotspotBySize, 5)
-				if err != nil {
-					t.Fatal(err)
-				}
-				tops := chainTops(allNodes(t, s, r.ID))
-				if len(hs) != len(stored) {
-					t.Fatalf("run %d: %d hotspots, stored %d", r.ID, len(hs), len(stored))
-				}
-				for i, h := range hs {
-					if h.Node.ID != stored[i] && !tops[h.Node.ID] || h.Cause == engine.GrowthNone {
-						t.Errorf("run %d #%d: node %d (%s), stored QS tree %d", r.ID, i, h.Node.ID, h.Cause, stored[i])
-					}
-				}
-			}
-		})
 	}
 }

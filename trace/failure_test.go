@@ -23,15 +23,10 @@ func TestDiskFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.maxPages = pages + 20
-	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{BatchRows: 500})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newSynth(rec, 43, nil)
-	g.ctx = rec.Context()
+	rec, g := startRecording(t, s, RecordOptions{BatchRows: 500}, 43, nil)
 	g.width = 4
 	g.run(8)
-	err = rec.Finish(Result{})
+	err := rec.Finish(Result{})
 	if err == nil {
 		t.Fatal("a full disk was not reported")
 	}
@@ -116,18 +111,7 @@ func TestRecorderEventsDoNotAllocate(t *testing.T) {
 // FuzzOpen: whatever bytes a file holds, Open returns a store or an error,
 // never panics, and a store it returns answers Runs.
 func FuzzOpen(f *testing.F) {
-	dir := f.TempDir()
-	good := filepath.Join(dir, "good.trace")
-	s, err := Create(good)
-	if err != nil {
-		f.Fatal(err)
-	}
-	record(f, s, 1, 2, RecordOptions{}, nil)
-	s.Close()
-	data, err := os.ReadFile(good)
-	if err != nil {
-		f.Fatal(err)
-	}
+	data := recordedFile(f, filepath.Join(f.TempDir(), "good.trace"), 1, 2)
 	f.Add(data)
 	f.Add(data[:100])
 	f.Add(data[:4096])

@@ -17,18 +17,44 @@ import (
 	"github.com/horizonqs/horizon/engine"
 )
 
-// TestHelperRecordForever is TestKillLoop's subprocess: it records
-// synthetic searches into the file named by HORIZON_RECORD_FOREVER until
-// it is killed.
-func TestHelperRecordForever(t *testing.T) {
-	p := os.Getenv("HORIZON_RECORD_FOREVER")
+// helperEnv hands a helper test, run in a subprocess by startHelper, the
+// path of its trace file.
+const helperEnv = "HORIZON_TRACE_TEST_HELPER"
+
+// startHelper starts this test binary again, running only the test named
+// helper, which finds path with helperStore; what it prints collects in
+// the returned buffer.
+func startHelper(t *testing.T, helper, path string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+helper+"$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+path)
+	out := &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, out
+}
+
+// helperStore is a helper test's side of startHelper: the store created
+// (or opened) at the path handed to it, and the path. Run as an ordinary
+// test, the helper skips, naming the test it serves.
+func helperStore(t *testing.T, parent string) (*Store, string) {
+	p := os.Getenv(helperEnv)
 	if p == "" {
-		t.Skip("a helper for TestKillLoop")
+		t.Skip("a helper for " + parent)
 	}
 	s, err := Create(p)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, p
+}
+
+// TestHelperRecordForever is TestKillLoop's subprocess: it records
+// synthetic searches into the file it is handed until it is killed.
+func TestHelperRecordForever(t *testing.T) {
+	s, _ := helperStore(t, "TestKillLoop")
 	for seed := uint64(1); ; seed++ {
 		rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN, Variant: "synthetic"}, RecordOptions{BatchRows: 1000})
 		if err != nil {
@@ -60,13 +86,7 @@ func TestKillLoop(t *testing.T) {
 	ctx := context.Background()
 	seen := 0
 	for i := 0; i < 8; i++ {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRecordForever$")
-		cmd.Env = append(os.Environ(), "HORIZON_RECORD_FOREVER="+p)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd, out := startHelper(t, "TestHelperRecordForever", p)
 		wait := time.Duration(100+rng.Intn(1500)) * time.Millisecond
 		time.Sleep(wait)
 		cmd.Process.Signal(syscall.SIGKILL)
@@ -143,13 +163,20 @@ func TestWALPagesAhead(t *testing.T) {
 	if !walHasFrames(p) {
 		t.Skip("the writer's pages are not in the WAL")
 	}
-	r, err := OpenReadOnly(p)
+	checkReadsWhole(t, p, run, mem, "a good file with pages in its WAL")
+}
+
+// checkReadsWhole opens the trace at path read-only and fails unless run
+// reads all the rows mem was fed; what says which file it is.
+func checkReadsWhole(t *testing.T, path string, run int64, mem *memTracer, what string) {
+	t.Helper()
+	r, err := OpenReadOnly(path)
 	if err != nil {
-		t.Fatalf("a good file with pages in its WAL was refused: %v", err)
+		t.Fatalf("%s does not open: %v", what, err)
 	}
 	defer r.Close()
 	if got := allNodes(t, r, run); len(got) != len(mem.nodes) {
-		t.Errorf("%d rows, want %d", len(got), len(mem.nodes))
+		t.Errorf("%s: %d rows of run %d, want %d", what, len(got), run, len(mem.nodes))
 	}
 }
 
@@ -189,31 +216,6 @@ func TestLiveSummary(t *testing.T) {
 	}
 }
 
-// TestMaxBytes: a file size limit stops recording like the node limit:
-// the context is cancelled with ErrSizeLimit and the run is truncated.
-func TestMaxBytes(t *testing.T) {
-	s, _ := mustCreate(t)
-	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{BatchRows: 500, MaxBytes: 400 << 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newSynth(rec, 4, engine.MustParseFEN(tacticalFEN))
-	g.ctx = rec.Context()
-	g.width = 5
-	g.run(9)
-	if err := rec.Finish(Result{}); err != nil {
-		t.Fatal(err)
-	}
-	if !errors.Is(context.Cause(rec.Context()), ErrSizeLimit) {
-		t.Errorf("cause %v, want ErrSizeLimit", context.Cause(rec.Context()))
-	}
-	r, _ := s.Run(context.Background(), rec.RunID())
-	if r.Status != StatusTruncated || r.FileBytes < 400<<10 || r.FileBytes > 2<<20 {
-		t.Errorf("run %s with %d bytes of file", r.Status, r.FileBytes)
-	}
-	checkTreeShape(t, allNodes(t, s, r.ID))
-}
-
 // TestTmpfsFull records into a 2 MB tmpfs until it is full: the write
 // error stops the search, the run is marked failed (not left running), the
 // file opens, and the run recorded before it reads whole (issue 17,
@@ -238,12 +240,7 @@ func TestTmpfsFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, mem := record(t, s, 41, 3, RecordOptions{}, nil)
-	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{BatchRows: 500})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newSynth(rec, 43, nil)
-	g.ctx = rec.Context()
+	rec, g := startRecording(t, s, RecordOptions{BatchRows: 500}, 43, nil)
 	g.width = 5
 	g.run(9)
 	err = rec.Finish(Result{})
@@ -304,14 +301,7 @@ func TestSelfContainedWithReaderOpen(t *testing.T) {
 	if err := os.WriteFile(cp, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := OpenReadOnly(cp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if got := allNodes(t, c, run); len(got) != len(mem.nodes) {
-		t.Errorf("the copied .trace holds %d rows of the last run, want %d", len(got), len(mem.nodes))
-	}
+	checkReadsWhole(t, cp, run, mem, "the copied .trace")
 	// Left in WAL mode (the reader kept the writer from leaving it), in a
 	// directory the user cannot write, without its -wal and -shm: it still
 	// reads.
@@ -323,12 +313,5 @@ func TestSelfContainedWithReaderOpen(t *testing.T) {
 	os.Remove(p + "-shm")
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
-	ro, err := OpenReadOnly(p)
-	if err != nil {
-		t.Fatalf("a self-contained trace in a read-only directory: %v", err)
-	}
-	defer ro.Close()
-	if got := allNodes(t, ro, run); len(got) != len(mem.nodes) {
-		t.Errorf("%d rows, want %d", len(got), len(mem.nodes))
-	}
+	checkReadsWhole(t, p, run, mem, "a self-contained trace in a read-only directory")
 }

@@ -47,6 +47,42 @@ func record(tb testing.TB, s *Store, seed uint64, iters int, opts RecordOptions,
 	return rec.RunID(), mem
 }
 
+// startRecording starts a run on s and a synthetic search feeding it that
+// polls the recorder's context, as an engine does, so that a limit or a
+// write error stops it: the caller shapes the search, runs it and
+// finishes the recorder.
+func startRecording(tb testing.TB, s *Store, opts RecordOptions, seed uint64, pos *engine.Position) (*Recorder, *synth) {
+	tb.Helper()
+	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g := newSynth(rec, seed, pos)
+	g.ctx = rec.Context()
+	return rec, g
+}
+
+// recordedFile is the content of a closed trace file at path holding runs
+// synthetic runs of iters iterations: a good file to damage.
+func recordedFile(tb testing.TB, path string, runs, iters int) []byte {
+	tb.Helper()
+	s, err := Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := range runs {
+		record(tb, s, uint64(i), iters, RecordOptions{}, nil)
+	}
+	if err := s.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
 // allNodes reads every row of a run in id order.
 func allNodes(tb testing.TB, s *Store, run int64) []Node {
 	tb.Helper()
@@ -242,28 +278,44 @@ func (cancelAfter) Move(engine.MoveInfo)           {}
 func (cancelAfter) Extension(engine.ExtensionInfo) {}
 func (cancelAfter) Leave(engine.LeaveInfo)         {}
 
-func TestNodeLimitTruncates(t *testing.T) {
-	s, _ := mustCreate(t)
-	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{MaxNodes: 300, BatchRows: 64})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newSynth(rec, 5, engine.MustParseFEN(tacticalFEN))
-	g.ctx = rec.Context()
-	g.run(50)
-	if err := rec.Finish(Result{}); err != nil {
-		t.Fatal(err)
-	}
-	if !errors.Is(context.Cause(rec.Context()), ErrNodeLimit) {
-		t.Errorf("the recorder's context ended by %v, want the node limit", context.Cause(rec.Context()))
-	}
-	r, _ := s.Run(context.Background(), rec.RunID())
-	if r.Status != StatusTruncated {
-		t.Errorf("status = %s, want truncated", r.Status)
-	}
-	// The synthetic search polls every 64 nodes, so it overshoots a little.
-	if r.Rows < 300 || r.Rows > 300+64 || r.Rows != r.Nodes {
-		t.Errorf("rows = %d, nodes = %d; want about 300", r.Rows, r.Nodes)
+// TestLimitsTruncate: a node limit and a file size limit stop recording
+// alike: the recorder's context ends with the limit's error, the run is
+// truncated near its limit and its tree is whole.
+func TestLimitsTruncate(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		opts         RecordOptions
+		seed         uint64
+		width, iters int
+		cause        error
+		near         func(r Run) bool // the run stopped near its limit
+	}{
+		// The synthetic search polls every 64 nodes, so it overshoots a little.
+		{"nodes", RecordOptions{MaxNodes: 300, BatchRows: 64}, 5, 3, 50, ErrNodeLimit,
+			func(r Run) bool { return r.Rows >= 300 && r.Rows <= 300+64 && r.Rows == r.Nodes }},
+		{"bytes", RecordOptions{BatchRows: 500, MaxBytes: 400 << 10}, 4, 5, 9, ErrSizeLimit,
+			func(r Run) bool { return r.FileBytes >= 400<<10 && r.FileBytes <= 2<<20 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := mustCreate(t)
+			rec, g := startRecording(t, s, tc.opts, tc.seed, engine.MustParseFEN(tacticalFEN))
+			g.width = tc.width
+			g.run(tc.iters)
+			if err := rec.Finish(Result{}); err != nil {
+				t.Fatal(err)
+			}
+			if cause := context.Cause(rec.Context()); !errors.Is(cause, tc.cause) {
+				t.Errorf("the recorder's context ended by %v, want %v", cause, tc.cause)
+			}
+			r, err := s.Run(context.Background(), rec.RunID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != StatusTruncated || !tc.near(r) {
+				t.Errorf("run %s with %d rows, %d nodes, %d bytes of file; want truncated near %+v", r.Status, r.Rows, r.Nodes, r.FileBytes, tc.opts)
+			}
+			checkTreeShape(t, allNodes(t, s, r.ID))
+		})
 	}
 }
 
@@ -359,18 +411,7 @@ func TestOpenErrors(t *testing.T) {
 	dir := t.TempDir()
 	// A good trace to damage.
 	good := filepath.Join(dir, "good.trace")
-	s, err := Create(good)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 3; i++ {
-		record(t, s, uint64(i), 4, RecordOptions{}, nil)
-	}
-	s.Close()
-	data, err := os.ReadFile(good)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := recordedFile(t, good, 3, 4)
 	write := func(name string, b []byte) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, b, 0o644); err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -244,13 +243,7 @@ func TestV1KilledUpgrade(t *testing.T) {
 	}
 	p := copyFixtureV1(t)
 	before, _ := os.ReadFile(p)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperUpgradeAndHang$")
-	cmd.Env = append(os.Environ(), "HORIZON_UPGRADE_HANG="+p)
-	out := &bytes.Buffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out := startHelper(t, "TestHelperUpgradeAndHang", p)
 	// The helper creates this file once its upgrade is inside the
 	// transaction.
 	deadline := time.Now().Add(30 * time.Second)
@@ -275,14 +268,7 @@ func TestV1KilledUpgrade(t *testing.T) {
 
 // TestHelperUpgradeAndHang is TestV1KilledUpgrade's subprocess.
 func TestHelperUpgradeAndHang(t *testing.T) {
-	p := os.Getenv("HORIZON_UPGRADE_HANG")
-	if p == "" {
-		t.Skip("a helper for TestV1KilledUpgrade")
-	}
-	w, err := Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, p := helperStore(t, "TestV1KilledUpgrade")
 	// A tiny page cache makes SQLite write changed pages into the file
 	// before the commit (their originals saved in the journal), so the
 	// kill leaves a changed file and a hot journal to roll back.
