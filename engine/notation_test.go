@@ -6,73 +6,63 @@ import (
 	"testing"
 )
 
-func TestParseUCI(t *testing.T) {
-	const promo = "3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1"
-	const castles = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+// Positions of the notation tests.
+const (
+	promo      = "3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1"
+	castles    = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+	twoKnights = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1"
+)
+
+// TestParseMoves: moves in UCI, and SAN as people write it, parse to the
+// legal move meant, with its castling, en passant and promotion flags, and
+// ParseMove, which takes either notation, finds the same move.
+func TestParseMoves(t *testing.T) {
 	const ep = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
-	ok := []struct {
-		name, fen, uci string
-		castle, ep     bool
-		promo          PieceType
+	parsers := map[string]func(*Position, string) (Move, error){"uci": (*Position).ParseUCI, "san": (*Position).ParseSAN}
+	for _, c := range []struct {
+		notation, name, fen, move, uci string
+		castle, ep                     bool
+		promo                          PieceType
 	}{
-		{"pawn push", StartFEN, "e2e4", false, false, NoPieceType},
-		{"knight", StartFEN, "g1f3", false, false, NoPieceType},
-		{"king side castling", castles, "e1g1", true, false, NoPieceType},
-		{"queen side castling", castles, "e1c1", true, false, NoPieceType},
-		{"en passant", ep, "e5f6", false, true, NoPieceType},
-		{"promotion to queen", promo, "e7e8q", false, false, Queen},
-		{"capture promotion to knight", promo, "e7d8n", false, false, Knight},
-		{"black castling", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8", true, false, NoPieceType},
-	}
-	for _, c := range ok {
-		t.Run(c.name, func(t *testing.T) {
+		{"uci", "pawn push", StartFEN, "e2e4", "e2e4", false, false, NoPieceType},
+		{"uci", "knight", StartFEN, "g1f3", "g1f3", false, false, NoPieceType},
+		{"uci", "king side castling", castles, "e1g1", "e1g1", true, false, NoPieceType},
+		{"uci", "queen side castling", castles, "e1c1", "e1c1", true, false, NoPieceType},
+		{"uci", "en passant", ep, "e5f6", "e5f6", false, true, NoPieceType},
+		{"uci", "promotion to queen", promo, "e7e8q", "e7e8q", false, false, Queen},
+		{"uci", "capture promotion to knight", promo, "e7d8n", "e7d8n", false, false, Knight},
+		{"uci", "black castling", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8", "e8c8", true, false, NoPieceType},
+		{"san", "castling with zeros", castles, "0-0", "e1g1", true, false, NoPieceType},
+		{"san", "long castling with zeros", castles, "0-0-0", "e1c1", true, false, NoPieceType},
+		{"san", "promotion without =", promo, "e8Q", "e7e8q", false, false, Queen},
+		{"san", "capture promotion without =", promo, "exd8N", "e7d8n", false, false, Knight},
+		{"san", "missing check suffix", promo, "e8=Q", "e7e8q", false, false, Queen},
+		{"san", "wrong suffix", StartFEN, "Nf3+", "g1f3", false, false, NoPieceType},
+		{"san", "annotation", StartFEN, "Nf3!?", "g1f3", false, false, NoPieceType},
+		{"san", "missing capture mark", "rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2", "Ne5", "f3e5", false, false, NoPieceType},
+		{"san", "needless disambiguation", StartFEN, "Ngf3", "g1f3", false, false, NoPieceType},
+		{"san", "needless square", StartFEN, "Ng1f3", "g1f3", false, false, NoPieceType},
+		{"san", "long algebraic with dash", StartFEN, "Ng1-f3", "g1f3", false, false, NoPieceType},
+		{"san", "pawn capture without x", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "ed5", "e4d5", false, false, NoPieceType},
+	} {
+		t.Run(c.notation+" "+c.name, func(t *testing.T) {
 			p := MustParseFEN(c.fen)
-			m, err := p.ParseUCI(c.uci)
+			m, err := parsers[c.notation](p, c.move)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if m.UCI() != c.uci || m.String() != c.uci {
-				t.Errorf("ParseUCI(%q).UCI() = %q", c.uci, m.UCI())
+				t.Errorf("%s %q = %s (UCI %q), want %s", c.notation, c.move, m, m.UCI(), c.uci)
 			}
 			if m.IsCastle() != c.castle || m.IsEnPassant() != c.ep || m.Promotion() != c.promo {
-				t.Errorf("ParseUCI(%q): castle %v ep %v promotion %d, want %v %v %d",
-					c.uci, m.IsCastle(), m.IsEnPassant(), m.Promotion(), c.castle, c.ep, c.promo)
+				t.Errorf("%s %q: castle %v ep %v promotion %d, want %v %v %d",
+					c.notation, c.move, m.IsCastle(), m.IsEnPassant(), m.Promotion(), c.castle, c.ep, c.promo)
 			}
 			if !p.IsLegal(m) {
 				t.Errorf("IsLegal(%s) = false", m)
 			}
-		})
-	}
-	bad := []struct {
-		name, fen, uci, msg string
-	}{
-		{"empty", StartFEN, "", "malformed UCI move"},
-		{"too short", StartFEN, "e2", "malformed UCI move"},
-		{"too long", StartFEN, "e2e4qq", "malformed UCI move"},
-		{"not a square", StartFEN, "i2i4", `"i2" is not a square`},
-		{"upper case", StartFEN, "E2E4", "is not a square"},
-		{"bad promotion letter", promo, "e7e8k", `promotion letter 'k'`},
-		{"promotion without piece", promo, "e7e8", "illegal move"},
-		{"promotion of a non-pawn", StartFEN, "g1f3q", "illegal move"},
-		{"empty square", StartFEN, "e3e4", "no piece on e3"},
-		{"opponent's piece", StartFEN, "e7e5", "not the side to move's"},
-		{"illegal pawn move", StartFEN, "e2e5", "illegal move"},
-		{"castling through check", "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1", "e1g1", "illegal move"},
-		{"null move", StartFEN, "0000", "not a square"},
-	}
-	for _, c := range bad {
-		t.Run(c.name, func(t *testing.T) {
-			p := MustParseFEN(c.fen)
-			m, err := p.ParseUCI(c.uci)
-			if err == nil {
-				t.Fatalf("ParseUCI(%q) = %s, want an error", c.uci, m)
-			}
-			var me *MoveError
-			if !errors.As(err, &me) || me.Text != c.uci || me.FEN != p.FEN() {
-				t.Errorf("ParseUCI(%q) error %#v does not name the move and position", c.uci, err)
-			}
-			if !strings.Contains(err.Error(), c.msg) {
-				t.Errorf("ParseUCI(%q) error %q does not say %q", c.uci, err, c.msg)
+			if got, err := p.ParseMove(c.move); err != nil || got != m {
+				t.Errorf("ParseMove(%q) = %s, %v; want %s", c.move, got, err, m)
 			}
 		})
 	}
@@ -141,65 +131,54 @@ func TestSAN(t *testing.T) {
 	}
 }
 
-func TestParseSANVariants(t *testing.T) {
-	const castles = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
-	const promo = "3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1"
-	const twoKnights = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1"
-	ok := []struct {
-		name, fen, san, uci string
+// TestParseBadMoves: a bad move in UCI or SAN notation is refused with a
+// MoveError that names the move and the position and says what is wrong,
+// and ParseMove, which takes either notation, refuses it too.
+func TestParseBadMoves(t *testing.T) {
+	parsers := map[string]func(*Position, string) (Move, error){"uci": (*Position).ParseUCI, "san": (*Position).ParseSAN}
+	for _, c := range []struct {
+		notation, name, fen, move, msg string
 	}{
-		{"castling with zeros", castles, "0-0", "e1g1"},
-		{"long castling with zeros", castles, "0-0-0", "e1c1"},
-		{"promotion without =", promo, "e8Q", "e7e8q"},
-		{"capture promotion without =", promo, "exd8N", "e7d8n"},
-		{"missing check suffix", promo, "e8=Q", "e7e8q"},
-		{"wrong suffix", StartFEN, "Nf3+", "g1f3"},
-		{"annotation", StartFEN, "Nf3!?", "g1f3"},
-		{"missing capture mark", "rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2", "Ne5", "f3e5"},
-		{"needless disambiguation", StartFEN, "Ngf3", "g1f3"},
-		{"needless square", StartFEN, "Ng1f3", "g1f3"},
-		{"long algebraic with dash", StartFEN, "Ng1-f3", "g1f3"},
-		{"pawn capture without x", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "ed5", "e4d5"},
-	}
-	for _, c := range ok {
-		t.Run(c.name, func(t *testing.T) {
+		{"uci", "empty", StartFEN, "", "malformed UCI move"},
+		{"uci", "too short", StartFEN, "e2", "malformed UCI move"},
+		{"uci", "too long", StartFEN, "e2e4qq", "malformed UCI move"},
+		{"uci", "not a square", StartFEN, "i2i4", `"i2" is not a square`},
+		{"uci", "upper case", StartFEN, "E2E4", "is not a square"},
+		{"uci", "bad promotion letter", promo, "e7e8k", `promotion letter 'k'`},
+		{"uci", "promotion without piece", promo, "e7e8", "illegal move"},
+		{"uci", "promotion of a non-pawn", StartFEN, "g1f3q", "illegal move"},
+		{"uci", "empty square", StartFEN, "e3e4", "no piece on e3"},
+		{"uci", "opponent's piece", StartFEN, "e7e5", "not the side to move's"},
+		{"uci", "illegal pawn move", StartFEN, "e2e5", "illegal move"},
+		{"uci", "castling through check", "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1", "e1g1", "illegal move"},
+		{"uci", "null move", StartFEN, "0000", "not a square"},
+		{"san", "empty", StartFEN, "", "empty SAN move"},
+		{"san", "only suffix", StartFEN, "+", "empty SAN move"},
+		{"san", "ambiguous", twoKnights, "Nd2", "ambiguous: 2 moves match"},
+		{"san", "illegal", StartFEN, "Ke2", "illegal move"},
+		{"san", "no such piece there", twoKnights, "Ncd2", "illegal move"},
+		{"san", "castling impossible", StartFEN, "O-O", "castling is not possible"},
+		{"san", "not a square", StartFEN, "Nz9", "is not a square"},
+		{"san", "piece letter only", StartFEN, "N", "malformed SAN move"},
+		{"san", "too much disambiguation", StartFEN, "Ng1g1f3", "malformed SAN move"},
+		{"san", "promotion needed", promo, "e8", "illegal move"},
+		{"san", "promotion to king", promo, "e8=K", "malformed SAN move"},
+	} {
+		t.Run(c.notation+" "+c.name, func(t *testing.T) {
 			p := MustParseFEN(c.fen)
-			m, err := p.ParseSAN(c.san)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if m.UCI() != c.uci {
-				t.Errorf("ParseSAN(%q) = %s, want %s", c.san, m, c.uci)
-			}
-		})
-	}
-	bad := []struct {
-		name, fen, san, msg string
-	}{
-		{"empty", StartFEN, "", "empty SAN move"},
-		{"only suffix", StartFEN, "+", "empty SAN move"},
-		{"ambiguous", twoKnights, "Nd2", "ambiguous: 2 moves match"},
-		{"illegal", StartFEN, "Ke2", "illegal move"},
-		{"no such piece there", twoKnights, "Ncd2", "illegal move"},
-		{"castling impossible", StartFEN, "O-O", "castling is not possible"},
-		{"not a square", StartFEN, "Nz9", "is not a square"},
-		{"piece letter only", StartFEN, "N", "malformed SAN move"},
-		{"too much disambiguation", StartFEN, "Ng1g1f3", "malformed SAN move"},
-		{"promotion needed", promo, "e8", "illegal move"},
-		{"promotion to king", promo, "e8=K", "malformed SAN move"},
-	}
-	for _, c := range bad {
-		t.Run(c.name, func(t *testing.T) {
-			p := MustParseFEN(c.fen)
-			m, err := p.ParseSAN(c.san)
+			m, err := parsers[c.notation](p, c.move)
 			if err == nil {
-				t.Fatalf("ParseSAN(%q) = %s, want an error", c.san, m)
+				t.Fatalf("%s %q = %s, want an error", c.notation, c.move, m)
+			}
+			var me *MoveError
+			if !errors.As(err, &me) || me.Text != c.move || me.FEN != p.FEN() {
+				t.Errorf("%s %q: error %#v does not name the move and position", c.notation, c.move, err)
 			}
 			if !strings.Contains(err.Error(), c.msg) {
-				t.Errorf("ParseSAN(%q) error %q does not say %q", c.san, err, c.msg)
+				t.Errorf("%s %q: error %q does not say %q", c.notation, c.move, err, c.msg)
 			}
-			if _, err := p.ParseMove(c.san); err == nil {
-				t.Errorf("ParseMove(%q) accepted it", c.san)
+			if m, err := p.ParseMove(c.move); err == nil {
+				t.Errorf("ParseMove(%q) accepted it as %s", c.move, m)
 			}
 		})
 	}
