@@ -21,15 +21,8 @@ func TestCheckEngineTracesClean(t *testing.T) {
 			st, _ := tracetest.CreateTrace(t)
 			for _, fen := range fens {
 				run := tracetest.RecordSearch(t, st, fen, tracetest.VariantOptions(t, name), engine.Limits{Depth: depth})
-				rep, err := Run(context.Background(), st, run, Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if rep.Rows < 10 {
+				if rep := checkClean(t, st, run, 0, fen); rep.Rows < 10 {
 					t.Fatalf("%s: only %d rows walked", fen, rep.Rows)
-				}
-				for _, v := range rep.Violations {
-					t.Errorf("%s: node %d %v: %s: %s", fen, v.Node, v.Path, v.Rule, v.Detail)
 				}
 			}
 		})
@@ -106,31 +99,66 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 			rule: RuleQSMoves}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, path := tracetest.CreateTrace(t)
-			run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
-			if rep, err := Run(ctx, st, run, Options{}); err != nil || rep.Count != 0 {
-				t.Fatalf("clean trace: %v, %+v", err, rep)
-			}
-			var victim *trace.Node
-			err := st.Subtree(ctx, run, 0, -1, func(n trace.Node) error {
-				if victim == nil && n.Ply >= 2 && tc.pick(n) {
-					victim = &n
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if victim == nil {
-				t.Fatal("no node to damage")
-			}
+			st, path, run := cleanTrace(t, "captures")
+			victim := firstNode(t, st, run, "node to damage", func(n trace.Node) bool { return n.Ply >= 2 && tc.pick(n) })
 			var v int64
 			if tc.value != nil {
-				v = tc.value(t, st, run, *victim)
+				v = tc.value(t, st, run, victim)
 			}
-			damageAndFind(t, st, path, run, *victim, v, tc.sql, tc.rule, " ("+tc.name+")")
+			damageAndFind(t, st, path, run, victim, v, tc.sql, tc.rule, " ("+tc.name+")")
 		})
 	}
+}
+
+// checkClean checks run and fails the test for each violation, saying
+// what was searched; max bounds the violations listed (0: the checker's
+// default), the rest are counted.
+func checkClean(t *testing.T, st *trace.Store, run int64, max int, what string) *Report {
+	t.Helper()
+	rep, err := Run(context.Background(), st, run, Options{Max: max})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range rep.Violations {
+		t.Errorf("%s: node %d %v: %s: %s", what, v.Node, v.Path, v.Rule, v.Detail)
+	}
+	if rep.Count > int64(len(rep.Violations)) {
+		t.Errorf("%s: %d violations in all %v", what, rep.Count, rep.ByRule)
+	}
+	return rep
+}
+
+// cleanTrace records the preset's search of Kiwipete to depth 3 into a new
+// trace, the ground the damage tests break, and stops the test unless it
+// checks clean.
+func cleanTrace(t *testing.T, preset string) (st *trace.Store, path string, run int64) {
+	t.Helper()
+	st, path = tracetest.CreateTrace(t)
+	run = tracetest.RecordSearch(t, st, tracetest.Kiwipete, tracetest.VariantOptions(t, preset), engine.Limits{Depth: 3})
+	if rep := checkClean(t, st, run, 0, "the clean trace of "+preset); rep.Count != 0 {
+		t.FailNow()
+	}
+	return st, path, run
+}
+
+// firstNode is the run's first node, in search order, for which pick is
+// true; the test stops when there is none, saying what it looked for.
+func firstNode(t *testing.T, st *trace.Store, run int64, what string, pick func(trace.Node) bool) trace.Node {
+	t.Helper()
+	var found *trace.Node
+	err := st.Subtree(context.Background(), run, 0, -1, func(n trace.Node) error {
+		if found == nil && pick(n) {
+			found = &n
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found == nil {
+		t.Fatalf("no %s", what)
+	}
+	return *found
 }
 
 // damageAndFind runs query (its arguments: the victim's id, v, the run) on

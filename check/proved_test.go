@@ -1,7 +1,7 @@
 package check
 
 import (
-	"context"
+	"fmt"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
@@ -13,7 +13,6 @@ import (
 // that proved only ">= beta" (the delayed-gain penalty pulled them inside
 // the window), every node's exact score now comes from an exact child.
 func TestCheckRecaptureBoundsProved(t *testing.T) {
-	ctx := context.Background()
 	st, _ := tracetest.CreateTrace(t)
 	depth := 5
 	if testing.Short() {
@@ -29,13 +28,7 @@ func TestCheckRecaptureBoundsProved(t *testing.T) {
 			o := tracetest.VariantOptions(t, "recapture")
 			o.TT = tt
 			run := tracetest.RecordSearch(t, st, fen, o, engine.Limits{Depth: depth, Nodes: 400_000})
-			rep, err := Run(ctx, st, run, Options{Max: 5})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, v := range rep.Violations {
-				t.Errorf("%s (tt %v): node %d %v: %s: %s", fen, tt, v.Node, v.Path, v.Rule, v.Detail)
-			}
+			checkClean(t, st, run, 5, fmt.Sprintf("%s (tt %v)", fen, tt))
 		}
 	}
 }

@@ -1,8 +1,8 @@
 package check
 
 import (
-	"context"
 	"flag"
+	"fmt"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
@@ -27,17 +27,7 @@ func TestCheckSweep(t *testing.T) {
 				o := tracetest.VariantOptions(t, name)
 				o.TT = tt
 				run := tracetest.RecordSearch(t, st, fen, o, engine.Limits{Depth: 4, Nodes: 300000})
-				rep, err := Run(context.Background(), st, run, Options{Max: 3})
-				if err != nil {
-					t.Fatal(err)
-				}
-				rows += rep.Rows
-				for _, v := range rep.Violations {
-					t.Errorf("%s tt=%v %s: node %d %v: %s: %s", name, tt, fen, v.Node, v.Path, v.Rule, v.Detail)
-				}
-				if rep.Count > int64(len(rep.Violations)) {
-					t.Errorf("%s tt=%v %s: %d violations in all %v", name, tt, fen, rep.Count, rep.ByRule)
-				}
+				rows += checkClean(t, st, run, 3, fmt.Sprintf("%s tt=%v %s", name, tt, fen)).Rows
 			}
 			t.Logf("%s tt=%v: %d rows checked", name, tt, rows)
 		}

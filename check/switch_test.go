@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -44,7 +45,6 @@ func switchFlips(o engine.Options) map[string]string {
 // engine accepts on top of it check clean, so each rule agrees with what
 // every routine does with every switch.
 func TestCheckEverySwitch(t *testing.T) {
-	ctx := context.Background()
 	st, _ := tracetest.CreateTrace(t)
 	depth := 3
 	if testing.Short() {
@@ -61,13 +61,7 @@ func TestCheckEverySwitch(t *testing.T) {
 				continue
 			}
 			run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, o, engine.Limits{Depth: depth, Nodes: 60_000})
-			rep, err := Run(ctx, st, run, Options{Max: 3})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, v := range rep.Violations {
-				t.Errorf("%s %s=%s: node %d %v: %s: %s", name, sw, val, v.Node, v.Path, v.Rule, v.Detail)
-			}
+			checkClean(t, st, run, 3, fmt.Sprintf("%s %s=%s", name, sw, val))
 		}
 	}
 }
@@ -112,20 +106,10 @@ func TestCheckFindsCorruptPruning(t *testing.T) {
 		return *found, int64(move)
 	}
 	deltaNode := func(t *testing.T, st *trace.Store, run int64) (trace.Node, int64) {
-		var found *trace.Node
-		err := st.Subtree(ctx, run, 0, -1, func(n trace.Node) error {
-			if found == nil && n.Cause == engine.CauseDelta && n.Generated == 0 {
-				found = &n
-			}
-			return nil
+		n := firstNode(t, st, run, "node delta-pruned before its moves", func(n trace.Node) bool {
+			return n.Cause == engine.CauseDelta && n.Generated == 0
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if found == nil {
-			t.Fatal("no node delta-pruned before its moves")
-		}
-		return *found, int64(found.Alpha) // a stand pat at alpha: a queen lifts it above
+		return n, int64(n.Alpha) // a stand pat at alpha: a queen lifts it above
 	}
 	for _, tc := range []struct {
 		name, sql, rule string
@@ -136,11 +120,7 @@ func TestCheckFindsCorruptPruning(t *testing.T) {
 		{name: "delta-pruned node whose stand pat reaches alpha", sql: "UPDATE node_rows SET stand_diff = score - ?2 WHERE run_id = ?3 AND id = ?1", rule: RuleDelta, victim: deltaNode},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, path := tracetest.CreateTrace(t)
-			run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, tracetest.VariantOptions(t, "see"), engine.Limits{Depth: 3})
-			if rep, err := Run(ctx, st, run, Options{}); err != nil || rep.Count != 0 {
-				t.Fatalf("clean trace: %v, %+v", err, rep)
-			}
+			st, path, run := cleanTrace(t, "see")
 			victim, v := tc.victim(t, st, run)
 			damageAndFind(t, st, path, run, victim, v, tc.sql, tc.rule, "")
 		})
