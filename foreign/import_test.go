@@ -501,14 +501,16 @@ L -43
 L 43
 end best=e2e4
 `
-	// Aspiration: iteration 2 is cut short after a fail-high root.
-	cut := `HZT 1
+	// The aspiration and complete runs share iteration 1: e2e4 at 20.
+	iter1 := `HZT 1
 position startpos
 E - 1 -100 100 i=1
 E e2e4 0 -100 100
 L -20
 L 20
-E - 2 10 30 i=2
+`
+	// Aspiration: iteration 2 is cut short after a fail-high root.
+	cut := iter1 + `E - 2 10 30 i=2
 E d2d4 1 -30 -10
 L -50
 L 50
@@ -516,13 +518,7 @@ E - 2 10 200 i=2
 E d2d4 1 -200 -10
 `
 	// Complete: the last iteration's exact root concludes it.
-	full := `HZT 1
-position startpos
-E - 1 -100 100 i=1
-E e2e4 0 -100 100
-L -20
-L 20
-E - 2 -100 100 i=2
+	full := iter1 + `E - 2 -100 100 i=2
 E d2d4 1 -100 100
 L -25
 L 25
