@@ -1,4 +1,4 @@
-package emit_test
+package emit
 
 import (
 	"bytes"
@@ -17,10 +17,7 @@ import (
 // stream imports whole with the node count the program counted; off
 // (HORIZON_TRACE_OFF), it writes nothing.
 func TestCHeader(t *testing.T) {
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Skip("no C compiler (cc) on PATH")
-	}
+	cc := needTool(t, "cc")
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name  string
