@@ -27,6 +27,9 @@ import (
 // stream's first line, "HZT 1").
 const Version = 1
 
+// maxPly bounds a node's ply (the trace's limit), and so the stack.
+const maxPly = 500
+
 // maxRecord bounds one record. A FEN with a long "moves" list is the
 // longest legitimate one.
 const maxRecord = 1 << 20
@@ -156,6 +159,14 @@ type frame struct {
 	ext         int // extension this node's move got
 	lastMove    engine.Move
 	hasLastMove bool
+
+	// The last exact child. In an engine that searches its moves again
+	// (Horizon's unified and threshold variants: a pass per depth or QS
+	// level), the node's value comes from the last pass, whose exact
+	// child may score below an earlier pass's best.
+	lastExactKid engine.Move
+	lastExactNeg engine.Score
+	hasLastExact bool
 }
 
 // sink is what the importer feeds: a *trace.Recorder (a benchmark of the
@@ -199,6 +210,17 @@ type importer struct {
 	start       time.Time
 	elapsed     time.Duration // the engine's own search time (end time=), 0 when not given
 
+	// exactLine[i] and lastLine[i] are the principal variations of the
+	// open node i's exactKid and lastExactKid (a child's best move, then
+	// its exact best child's, and so on), kept as nodes close, as an
+	// engine's triangular PV array is: the run's PV is its reported root's
+	// line, with no second pass over the tree. A level's line is written
+	// whole by the child it belongs to, and read only when the node's
+	// hasExact or hasLastExact says a child wrote it, so an entered node
+	// need not clear it.
+	exactLine, lastLine [][]engine.Move
+	ownLine             []engine.Move // the closing node's own line (scratch)
+
 	// Where the reader is.
 	offset, line int64
 	recOffset    int64
@@ -207,7 +229,8 @@ type importer struct {
 }
 
 func newImporter(ctx context.Context, st *trace.Store, opts Options) *importer {
-	im := &importer{ctx: ctx, st: st, opts: opts, stack: make([]frame, 0, 256), engine: opts.Engine}
+	im := &importer{ctx: ctx, st: st, opts: opts, stack: make([]frame, 0, 256), engine: opts.Engine,
+		exactLine: make([][]engine.Move, maxPly+2), lastLine: make([][]engine.Move, maxPly+2)}
 	im.newSink = func(info trace.RunInfo, ro trace.RecordOptions) (sink, error) {
 		return st.NewRecorder(ctx, info, ro)
 	}
@@ -670,8 +693,8 @@ func (im *importer) enter(b []byte) *StreamError {
 	fr.qsPly = qsPly
 	im.nextID++
 	ply := n - 1
-	if ply > 500 {
-		return im.fail("ply %d: deeper than a trace holds (500)", ply)
+	if ply > maxPly {
+		return im.fail("ply %d: deeper than a trace holds (%d)", ply, maxPly)
 	}
 	im.stack = append(im.stack, fr)
 	im.rec.Enter(engine.EnterInfo{ID: fr.id, Parent: parent.id, Ply: ply, Depth: depth, Alpha: fr.alpha, Beta: fr.beta,
@@ -846,10 +869,33 @@ func (im *importer) leave(b []byte) *StreamError {
 		im.pos.UnmakeMove()
 	}
 	id, move, kind, iter := fr.id, fr.move, fr.kind, fr.iteration
-	im.stack = im.stack[:n-1]
 	p := &im.stack[n-2]
-	p.kids++
 	neg := -score
+	exact := l.Bound == engine.BoundExact
+	// The node's principal variation: its best move, continued by the line
+	// of the exact child its score came from. Only an exact node hands its
+	// line up (a bound's best move is a refutation or a guess, no
+	// variation), and a root keeps its own for the run.
+	if exact || kind == engine.KindRoot {
+		im.ownLine = im.ownLine[:0]
+		if l.Best != engine.NoMove {
+			im.ownLine = append(im.ownLine, l.Best)
+			switch {
+			case fr.hasExact && fr.exactKid == l.Best && fr.exactNeg == score:
+				im.ownLine = append(im.ownLine, im.exactLine[n-1]...)
+			case fr.hasLastExact && fr.lastExactKid == l.Best && fr.lastExactNeg == score:
+				im.ownLine = append(im.ownLine, im.lastLine[n-1]...)
+			}
+		}
+		if exact {
+			if !p.hasExact || neg >= p.exactNeg {
+				im.exactLine[n-2] = append(im.exactLine[n-2][:0], im.ownLine...)
+			}
+			im.lastLine[n-2] = append(im.lastLine[n-2][:0], im.ownLine...)
+		}
+	}
+	im.stack = im.stack[:n-1]
+	p.kids++
 	if move != engine.NullMove && move != engine.NoMove {
 		p.realKids++
 	}
@@ -859,13 +905,14 @@ func (im *importer) leave(b []byte) *StreamError {
 		if !p.hasExact || neg >= p.exactNeg {
 			p.exactKid, p.exactNeg, p.hasExact = move, neg, true
 		}
+		p.lastExactKid, p.lastExactNeg, p.hasLastExact = move, neg, true
 	case engine.BoundUpper:
 		if !p.hasHigh || neg >= p.highNeg {
 			p.highKid, p.highNeg, p.hasHigh = move, neg, true
 		}
 	}
 	if kind == engine.KindRoot {
-		im.cur.add(iter, score, l.Bound, l.Best)
+		im.cur.add(iter, score, l.Bound, l.Best, im.ownLine)
 	}
 	_ = id
 	return nil
@@ -873,7 +920,8 @@ func (im *importer) leave(b []byte) *StreamError {
 
 // derivedBest is the best move of a node the engine named none for: the
 // child whose negated score equals the node's (docs/trace-protocol.md).
-// An exact child is preferred (the last one when PVS re-searched it); a
+// An exact child is preferred (the last one when PVS re-searched it, or
+// the last pass's when an earlier pass of the node scored higher); a
 // fail-high node may take the child that failed high; an exact node never
 // takes a child that failed low, nor a lower bound, whose score is no
 // node's value.
@@ -885,6 +933,8 @@ func (fr *frame) derivedBest(cause engine.Cause, bound engine.Bound, score engin
 	case bound == engine.BoundUpper:
 	case fr.hasExact && fr.exactNeg == score:
 		m = fr.exactKid
+	case bound == engine.BoundExact && fr.hasLastExact && fr.lastExactNeg == score:
+		m = fr.lastExactKid
 	case bound == engine.BoundLower && fr.hasHigh && (fr.highNeg == score || !fr.hasExact || fr.exactNeg < score):
 		m = fr.highKid
 	}
@@ -910,12 +960,13 @@ type rootResult struct {
 	score engine.Score
 	best  engine.Move
 	bound engine.Bound
+	pv    []engine.Move // its principal variation, from best
 }
 
-func (it *iteration) add(iter int, score engine.Score, bound engine.Bound, best engine.Move) {
+func (it *iteration) add(iter int, score engine.Score, bound engine.Bound, best engine.Move, pv []engine.Move) {
 	it.iter = iter
 	it.roots++
-	r := rootResult{ok: true, score: score, best: best, bound: bound}
+	r := rootResult{ok: true, score: score, best: best, bound: bound, pv: append([]engine.Move(nil), pv...)}
 	it.last = r
 	switch bound {
 	case engine.BoundExact:
@@ -925,15 +976,16 @@ func (it *iteration) add(iter int, score engine.Score, bound engine.Bound, best 
 	}
 }
 
-// result is the iteration's score and best move.
-func (it *iteration) result() (engine.Score, engine.Move) {
+// result is the root whose score, best move and principal variation the
+// iteration reports.
+func (it *iteration) result() rootResult {
 	switch {
 	case it.exact.ok:
-		return it.exact.score, it.exact.best
+		return it.exact
 	case it.high.ok:
-		return it.high.score, it.high.best
+		return it.high
 	}
-	return it.last.score, it.last.best
+	return it.last
 }
 
 // standPat: "S eval".
@@ -1115,9 +1167,10 @@ func (im *importer) finish(status trace.Status, cause error) {
 	if status == trace.StatusComplete && im.cur.roots > 0 && im.cur.last.bound == engine.BoundExact {
 		im.done = im.cur
 	}
-	score, iterBest := im.done.result()
+	reported := im.done.result()
+	score := reported.score
 	if best == engine.NoMove {
-		best = iterBest
+		best = reported.best
 	}
 	// Close the nodes still open (a stream cut short or broken) before
 	// the run node, so the run node's score is that of the last root.
@@ -1146,7 +1199,12 @@ func (im *importer) finish(status trace.Status, cause error) {
 		elapsed = time.Since(im.start)
 	}
 	res := trace.Result{Status: status, BestMove: best, Score: score, Depth: im.done.iter, Elapsed: elapsed}
-	if best != engine.NoMove {
+	switch {
+	case len(reported.pv) > 0 && reported.pv[0] == best:
+		res.PV = reported.pv
+	case best != engine.NoMove:
+		// The engine played a move its reported iteration did not
+		// prefer: the tree holds no line for it.
 		res.PV = []engine.Move{best}
 	}
 	werr := rec.Finish(res)

@@ -27,23 +27,38 @@ func mustCreate(tb testing.TB) *trace.Store {
 }
 
 // emitter turns Horizon's own search into a protocol stream, as an
-// instrumented engine would write it.
-type emitter struct{ w *emit.Writer }
+// instrumented engine would write it. A bare emitter writes only what the
+// protocol requires (move, depth, window, score), as a minimal
+// instrumentation does, and leaves the rest for Horizon to derive.
+type emitter struct {
+	w    *emit.Writer
+	bare bool
+}
 
 func (e emitter) Enter(n engine.EnterInfo) {
-	switch n.Kind {
-	case engine.KindRun:
-	case engine.KindRoot:
+	switch {
+	case n.Kind == engine.KindRun:
+	case n.Kind == engine.KindRoot:
 		e.w.Root(n.Depth, int(n.Alpha), int(n.Beta), n.Iteration)
+	case e.bare:
+		e.w.Enter(n.Move.UCI(), n.Depth, int(n.Alpha), int(n.Beta))
 	default:
 		e.w.EnterWith(n.Move.UCI(), n.Depth, int(n.Alpha), int(n.Beta), n.Kind.String(), n.QSPly, n.QSLevel)
 	}
 }
-func (e emitter) StandPat(s engine.StandPatInfo)   { e.w.StandPat(int(s.Eval)) }
-func (e emitter) Move(m engine.MoveInfo)           { e.w.Move(m.Move.UCI(), m.Index) }
+func (e emitter) StandPat(s engine.StandPatInfo) { e.w.StandPat(int(s.Eval)) }
+func (e emitter) Move(m engine.MoveInfo) {
+	if !e.bare {
+		e.w.Move(m.Move.UCI(), m.Index)
+	}
+}
 func (e emitter) Extension(x engine.ExtensionInfo) { e.w.Extension(x.Plies) }
 func (e emitter) Leave(l engine.LeaveInfo) {
-	if l.ID == 0 {
+	switch {
+	case l.ID == 0:
+		return
+	case e.bare:
+		e.w.Leave(int(l.Score))
 		return
 	}
 	e.w.LeaveWith(int(l.Score), emit.LeaveInfo{Bound: l.Bound.String(), Cause: l.Cause.String(), Best: bestText(l.Best),
@@ -61,6 +76,14 @@ func bestText(m engine.Move) string {
 // an emitter writes for it, and the search's node count (run node included).
 func horizonStream(tb testing.TB, fen, variant string, depth int) ([]byte, int64) {
 	tb.Helper()
+	stream, res := searchStream(tb, fen, variant, depth, false)
+	return stream, res.Stats.Nodes
+}
+
+// searchStream searches fen with Horizon's engine and returns the stream
+// a full or a bare emitter writes for it, and the search's result.
+func searchStream(tb testing.TB, fen, variant string, depth int, bare bool) ([]byte, engine.Result) {
+	tb.Helper()
 	var buf bytes.Buffer
 	w := emit.New(&buf, "Horizon (via the protocol)", false)
 	w.Position("fen " + fen)
@@ -73,12 +96,12 @@ func horizonStream(tb testing.TB, fen, variant string, depth int) ([]byte, int64
 	if err != nil {
 		tb.Fatal(err)
 	}
-	res := engine.NewSearcher(o).Search(context.Background(), pos, engine.Limits{Depth: depth}, emitter{w})
+	res := engine.NewSearcher(o).Search(context.Background(), pos, engine.Limits{Depth: depth}, emitter{w: w, bare: bare})
 	w.End(res.BestMove.UCI(), res.Stats.Nodes-1)
 	if err := w.Err(); err != nil {
 		tb.Fatal(err)
 	}
-	return buf.Bytes(), res.Stats.Nodes
+	return buf.Bytes(), res
 }
 
 // TestHorizonRoundTrip records Horizon's search once directly and once
@@ -553,6 +576,159 @@ end
 				root.Best.UCI() != tc.best || runs[0].BestMove != tc.best {
 				t.Errorf("run depth %d score %d best %s, run node score %d best %s, result best %s; want depth %d score %d best %s",
 					run.Depth, run.Score, run.BestMove, root.Score, root.Best.UCI(), runs[0].BestMove, tc.depth, tc.score, tc.best)
+			}
+		})
+	}
+}
+
+// TestPVRoundTrip: a foreign run's principal variation is the engine's own.
+// Horizon's search keeps a triangular PV as engines do (a move that raises
+// alpha takes its child's line); the run read back through the protocol
+// derives its PV from the tree's exact nodes and must give the same line,
+// whether the stream names bounds and best moves or Horizon derives them.
+func TestPVRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	fens := map[string]string{"kiwipete": kiwipete,
+		"wac001":  "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+		"endgame": "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"}
+	longest := 0
+	for name, fen := range fens {
+		for _, variant := range []string{"captures", "see", "threshold", "unified"} {
+			for _, bare := range []bool{false, true} {
+				stream, res := searchStream(t, fen, variant, 4, bare)
+				st := mustCreate(t)
+				runs, err := Import(ctx, st, bytes.NewReader(stream), Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				run, err := st.Run(ctx, runs[0].RunID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var want []string
+				for _, m := range res.PV {
+					want = append(want, m.UCI())
+				}
+				if strings.Join(run.PV, " ") != strings.Join(want, " ") {
+					t.Errorf("%s %s (bare %v): PV %v through the protocol, the search's own %v", name, variant, bare, run.PV, want)
+				}
+				longest = max(longest, len(run.PV))
+			}
+		}
+	}
+	if longest < 5 {
+		t.Errorf("the longest PV has %d moves: the test says little", longest)
+	}
+}
+
+// TestPV: a run's PV is its reported root's best move followed, through
+// exact nodes only, by each node's best move; it ends where the line
+// reaches a node with no best move or a bound, and never takes a line left
+// from another child, another pass or another iteration.
+func TestPV(t *testing.T) {
+	head := "HZT 1\nposition startpos\n"
+	tests := []struct{ name, stream, want string }{
+		{"exact chain", head + `E - 3 -100 100 i=3
+E e2e4 2 -100 100
+E e7e5 1 -100 100
+E g1f3 0 -100 100
+S 20
+L 20
+L -20
+L 20
+E d2d4 2 19 20
+L 50
+L -20
+end
+`, "e2e4 e7e5 g1f3"},
+		{"PVS re-search", head + `E - 2 -100 100 i=2
+E e2e4 1 -100 100
+E e7e5 0 -100 100
+L 10
+L -10
+E d2d4 1 -11 -10
+E d7d5 0 10 11
+L 30
+L -30
+E d2d4 1 -100 -10
+E g8f6 0 10 100
+L 25
+E d7d5 0 10 25
+L 20
+L -20
+L 20
+end
+`, "d2d4 d7d5"},
+		{"a bound ends it", head + `E - 2 -100 100 i=2
+E e2e4 1 -100 100
+E e7e5 0 -100 100 k=qs
+E g1f3 -1 -100 100
+L 40
+L -40 b=upper
+L 40 m=e7e5
+L -40
+end
+`, "e2e4 e7e5"},
+		{"a later iteration's shorter line", head + `E - 1 -100 100 i=1
+E e2e4 0 -100 100
+E e7e5 -1 -100 100
+L 20
+L -20
+L 20
+E - 2 -100 100 i=2
+E e2e4 1 -100 100
+L -15
+L 15
+end
+`, "e2e4"},
+		{"an iteration cut short", head + `E - 1 -100 100 i=1
+E e2e4 0 -100 100
+E e7e5 -1 -100 100
+L 20
+L -20
+L 20
+E - 2 10 30 i=2
+E d2d4 1 -30 -10
+E d7d5 0 10 30
+L 50
+L -50
+L 50
+E - 2 10 200 i=2
+E d2d4 1 -200 -10
+`, "e2e4 e7e5"},
+		{"mtd probes", `HZT 1
+moves pseudo
+position startpos
+limits depth 1
+E - 1 -1 0 i=1
+E e2e4 0 0 1
+L -30
+L 30
+end best=e2e4
+`, "e2e4"},
+		{"the engine plays another move", head + `E - 1 -100 100 i=1
+E e2e4 0 -100 100
+E e7e5 -1 -100 100
+L 20
+L -20
+L 20
+end best=d2d4
+`, "d2d4"},
+	}
+	ctx := context.Background()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st := mustCreate(t)
+			runs, _ := Import(ctx, st, strings.NewReader(tc.stream), Options{})
+			if len(runs) != 1 {
+				t.Fatalf("runs %+v", runs)
+			}
+			run, err := st.Run(ctx, runs[0].RunID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(run.PV, " "); got != tc.want {
+				t.Errorf("PV %q, want %q", got, tc.want)
 			}
 		})
 	}

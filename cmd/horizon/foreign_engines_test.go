@@ -77,9 +77,10 @@ func builtEngines(t *testing.T) string {
 	return enginesDir
 }
 
-// uciSearch runs one search with a UCI engine and returns its bestmove and
-// the node count of its last info line at depth (the engine's own count).
-func uciSearch(t *testing.T, env []string, fen string, depth int, argv ...string) (best string, nodes int64) {
+// uciSearch runs one search with a UCI engine and returns its bestmove, and
+// the node count (the engine's own count) and the pv of its last info line
+// at depth that has them.
+func uciSearch(t *testing.T, env []string, fen string, depth int, argv ...string) (best string, nodes int64, pv string) {
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), env...)
@@ -98,8 +99,11 @@ func uciSearch(t *testing.T, env []string, fen string, depth int, argv ...string
 		if strings.HasPrefix(line, "info ") && strings.Contains(line, want) {
 			f := strings.Fields(line)
 			for i := 0; i+1 < len(f); i++ {
-				if f[i] == "nodes" {
+				switch f[i] {
+				case "nodes":
 					nodes, _ = strconv.ParseInt(f[i+1], 10, 64)
+				case "pv":
+					pv = strings.Join(f[i+1:], " ")
 				}
 			}
 		}
@@ -113,7 +117,7 @@ func uciSearch(t *testing.T, env []string, fen string, depth int, argv ...string
 	if best == "" {
 		t.Fatalf("%s gave no bestmove", argv[0])
 	}
-	return best, nodes
+	return best, nodes, pv
 }
 
 // traceJSON is what the tests read of `trace --engine --json` and `import --json`.
@@ -183,7 +187,7 @@ const kiwipeteFEN = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w K
 func TestTraceEthereal(t *testing.T) {
 	dir := builtEngines(t)
 	const depth = 13
-	best, nodes := uciSearch(t, nil, kiwipeteFEN, depth, filepath.Join(dir, "ethereal-plain"))
+	best, nodes, pv := uciSearch(t, nil, kiwipeteFEN, depth, filepath.Join(dir, "ethereal-plain"))
 	file := filepath.Join(t.TempDir(), "ethereal.trace")
 	r := foreignRunJSON(t, "trace", "--engine", filepath.Join(dir, "ethereal"), "--fen", kiwipeteFEN, "--depth", strconv.Itoa(depth),
 		"-o", file, "--json")[0]
@@ -194,6 +198,13 @@ func TestTraceEthereal(t *testing.T) {
 		t.Errorf("run named %q, want Ethereal's id name", r.Engine)
 	}
 	checkClean(t, file, r.Run)
+	// The run's PV, read from the tree's exact nodes, is the line Ethereal
+	// printed: its triangular PV copies a child's line where the child
+	// raised alpha, which is the chain of exact nodes; a TT hit in its
+	// qsearch ends both lines alike.
+	if got := runPV(t, file, r.Run); got != pv || strings.Count(pv, " ") < 8 {
+		t.Errorf("the trace's PV %q, Ethereal's at depth %d %q", got, depth, pv)
+	}
 
 	// QS is where Ethereal's code puts it: search() hands a node to
 	// qsearch() when depth <= 0 and the side to move is not in check, and
@@ -255,6 +266,21 @@ func TestTraceEthereal(t *testing.T) {
 	}
 }
 
+// runPV is the PV a trace file records for a run, as UCI moves.
+func runPV(t *testing.T, file string, run int64) string {
+	t.Helper()
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r, err := st.Run(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(r.PV, " ")
+}
+
 func screenText(s tcell.SimulationScreen) string {
 	cells, w, h := s.GetContents()
 	var b strings.Builder
@@ -279,9 +305,9 @@ func TestTraceSunfish(t *testing.T) {
 	dir := builtEngines(t)
 	const depth = 5
 	fen := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-	best, nodes := uciSearch(t, nil, fen, depth, filepath.Join(dir, "sunfish-plain"))
+	best, nodes, pv := uciSearch(t, nil, fen, depth, filepath.Join(dir, "sunfish-plain"))
 	stream := filepath.Join(t.TempDir(), "sunfish.hzt")
-	tbest, tnodes := uciSearch(t, []string{"HORIZON_TRACE=" + stream}, fen, depth, filepath.Join(dir, "sunfish"))
+	tbest, tnodes, _ := uciSearch(t, []string{"HORIZON_TRACE=" + stream}, fen, depth, filepath.Join(dir, "sunfish"))
 	if tbest != best || tnodes != nodes {
 		t.Fatalf("traced Sunfish: bestmove %s, %d nodes at depth %d; as it ships: %s, %d", tbest, tnodes, depth, best, nodes)
 	}
@@ -292,6 +318,12 @@ func TestTraceSunfish(t *testing.T) {
 		t.Fatalf("imported %+v; Sunfish said bestmove %s, %d nodes at depth %d", r, best, nodes, depth)
 	}
 	checkClean(t, file, r.Run)
+	// Sunfish's PV is a walk of its move table; its MTD search probes the
+	// root with null windows only, so no node is exact and the tree holds
+	// no line beyond the best move: the run's PV is that first move.
+	if got := runPV(t, file, r.Run); got != best || !strings.HasPrefix(pv, got+" ") {
+		t.Errorf("the trace's PV %q, Sunfish's at depth %d %q", got, depth, pv)
+	}
 	walk(t, file, r.Run, func(n, p trace.Node) {
 		if n.Kind != engine.KindRoot && (n.Kind == engine.KindQS) != (n.Depth == 0) {
 			t.Fatalf("node %d: kind %s at depth %d; Sunfish's QS is depth 0", n.ID, n.Kind, n.Depth)
