@@ -16,10 +16,7 @@ import (
 // exportTrace records a small trace with horizon trace and returns its path.
 func exportTrace(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "t.trace")
-	if code, _, stderr := runCLI(t, "", "trace", "--fen", sampleFEN, "--depth", "2", "--qs", "see", "-o", path); code != 0 {
-		t.Fatalf("trace: exit %d: %s", code, stderr)
-	}
+	path, _ := traceFile(t, "--fen", sampleFEN, "--depth", "2", "--qs", "see")
 	return path
 }
 

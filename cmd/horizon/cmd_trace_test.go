@@ -20,11 +20,7 @@ import (
 )
 
 func TestTraceRunsStatsHotspots(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "t.trace")
-	code, stdout, stderr := runCLI(t, "", "trace", "--depth", "3", "--qs", "captures,see", "-o", out, "--json")
-	if code != 0 {
-		t.Fatalf("trace: exit %d: %s", code, stderr)
-	}
+	out, stdout := traceFile(t, "--depth", "3", "--qs", "captures,see", "--json")
 	var traced []traceRunJSON
 	if err := json.Unmarshal([]byte(stdout), &traced); err != nil {
 		t.Fatalf("trace --json: %v\n%s", err, stdout)
@@ -34,7 +30,7 @@ func TestTraceRunsStatsHotspots(t *testing.T) {
 	}
 	// The rows in the file are the nodes the engine counted: search the
 	// same position in-process and compare.
-	code, stdout, _ = runCLI(t, "", "search", "--fen", sampleFEN, "--depth", "3", "--qs", "captures,see", "--json")
+	code, stdout, _ := runCLI(t, "", "search", "--fen", sampleFEN, "--depth", "3", "--qs", "captures,see", "--json")
 	var searched []searchJSON
 	if code != 0 || json.Unmarshal([]byte(stdout), &searched) != nil {
 		t.Fatalf("search: exit %d: %s", code, stdout)
@@ -49,7 +45,7 @@ func TestTraceRunsStatsHotspots(t *testing.T) {
 		}
 	}
 
-	code, stdout, stderr = runCLI(t, "", "runs", out, "--json")
+	code, stdout, stderr := runCLI(t, "", "runs", out, "--json")
 	var runs []runJSON
 	if code != 0 || json.Unmarshal([]byte(stdout), &runs) != nil {
 		t.Fatalf("runs: exit %d: %s %s", code, stdout, stderr)
@@ -98,11 +94,10 @@ func TestTraceRunsStatsHotspots(t *testing.T) {
 }
 
 func TestTraceNodeLimit(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "t.trace")
-	code, stdout, stderr := runCLI(t, "", "trace", "--depth", "20", "--qs", "captures", "--max-nodes", "3000", "-o", out, "--json")
+	_, stdout := traceFile(t, "--depth", "20", "--qs", "captures", "--max-nodes", "3000", "--json")
 	var traced []traceRunJSON
-	if code != 0 || json.Unmarshal([]byte(stdout), &traced) != nil {
-		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	if err := json.Unmarshal([]byte(stdout), &traced); err != nil || len(traced) != 1 {
+		t.Fatalf("%v: %s", err, stdout)
 	}
 	if traced[0].Status != "truncated" || traced[0].Nodes < 3000 || traced[0].Nodes > 3100 {
 		t.Errorf("%s with %d nodes; want truncated near 3000", traced[0].Status, traced[0].Nodes)
@@ -188,10 +183,7 @@ func TestTraceCommandErrors(t *testing.T) {
 		})
 	}
 	// A run that does not exist.
-	out := filepath.Join(dir, "c.trace")
-	if code, _, stderr := runCLI(t, "", "trace", "--depth", "2", "--qs", "none", "-o", out); code != 0 {
-		t.Fatal(stderr)
-	}
+	out, _ := traceFile(t, "--depth", "2", "--qs", "none")
 	code, _, stderr := runCLI(t, "", "stats", out, "--run", "9")
 	if code != 1 {
 		t.Errorf("exit %d", code)
@@ -235,10 +227,7 @@ func TestTraceOutputClosed(t *testing.T) {
 
 // Issue 17 item 13: Ctrl-C during a query printed "context canceled".
 func TestInterruptedSaysSo(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "i.trace")
-	if code, _, errOut := runCLI(t, "", "trace", "--fen", kiwipete, "--depth", "2", "--qs", "captures", "-o", file); code != 0 {
-		t.Fatal(errOut)
-	}
+	file, _ := traceFile(t, "--fen", kiwipete, "--depth", "2", "--qs", "captures")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	stopped := 0
@@ -310,11 +299,7 @@ func TestTraceHeadBinary(t *testing.T) {
 // TestTraceMaxSize: --max-size stops a run once the file reaches the size,
 // marked truncated, like --max-nodes.
 func TestTraceMaxSize(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "t.trace")
-	code, stdout, stderr := runCLI(t, "", "trace", "--depth", "7", "--qs", "captures", "--max-size", "1MB", "-o", out, "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	_, stdout := traceFile(t, "--depth", "7", "--qs", "captures", "--max-size", "1MB", "--json")
 	var runs []traceRunJSON
 	if err := json.Unmarshal([]byte(stdout), &runs); err != nil || len(runs) != 1 {
 		t.Fatalf("%v: %s", err, stdout)
@@ -357,13 +342,8 @@ func stoppedRuns(t *testing.T, file string) []trace.Run {
 // TestTraceQSOnlyScore: a QS-only run has depth 0 (no iteration) yet a
 // finished score; the summary, runs and runs --json must show it.
 func TestTraceQSOnlyScore(t *testing.T) {
-	tr := filepath.Join(t.TempDir(), "q.trace")
-	code, out, errOut := runCLI(t, "", "trace", "--fen", "3r3k/5P1p/pp1rn3/2pp4/7Q/6R1/Pq4PP/5R1K w - - 0 2", "--qs-only", "--qs", "threshold", "-o", tr)
-	if code != 0 {
-		t.Fatalf("trace: exit %d, %s", code, errOut)
-	}
-	summary := out
-	code, out, errOut = runCLI(t, "", "runs", tr, "--json")
+	tr, summary := traceFile(t, "--fen", "3r3k/5P1p/pp1rn3/2pp4/7Q/6R1/Pq4PP/5R1K w - - 0 2", "--qs-only", "--qs", "threshold")
+	code, out, errOut := runCLI(t, "", "runs", tr, "--json")
 	if code != 0 {
 		t.Fatalf("runs: exit %d, %s", code, errOut)
 	}

@@ -41,6 +41,19 @@ func writeFile(t testing.TB, name, content string) string {
 	return path
 }
 
+// traceFile runs 'horizon trace ARGS -o FILE' into a fresh file and
+// returns the file and what the command printed; the test fails unless
+// the command exits 0.
+func traceFile(t testing.TB, args ...string) (file, stdout string) {
+	t.Helper()
+	file = filepath.Join(t.TempDir(), "t.trace")
+	code, stdout, stderr := runCLI(t, "", append(append([]string{"trace"}, args...), "-o", file)...)
+	if code != 0 {
+		t.Fatalf("trace %v: exit %d: %s", args, code, stderr)
+	}
+	return file, stdout
+}
+
 // helpOf runs 'horizon args... --help' and returns the help, which must
 // come on stdout with exit 0.
 func helpOf(t *testing.T, args ...string) string {

@@ -152,11 +152,8 @@ func TestTraceUnderPath(t *testing.T) {
 // gives a run's options and limits as objects with typed values (not JSON
 // text in a string), and runs --json says which engine searched.
 func TestJSONVocabulary(t *testing.T) {
+	file, _ := traceFile(t, "--fen", "startpos", "--depth", "3", "--qs", "see,captures")
 	dir := t.TempDir()
-	file := filepath.Join(dir, "v.trace")
-	if code, _, errOut := runCLI(t, "", "trace", "--fen", "startpos", "--depth", "3", "--qs", "see,captures", "-o", file); code != 0 {
-		t.Fatalf("trace: exit %d: %s", code, errOut)
-	}
 	for _, args := range [][]string{
 		{"search", "--fen", "startpos", "--depth", "2", "--json"},
 		{"trace", "--fen", "startpos", "--depth", "2", "--json", "-o", filepath.Join(dir, "t.trace")},
