@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -26,14 +25,8 @@ type compareOut struct {
 
 func runCompareJSON(t *testing.T, args ...string) compareOut {
 	t.Helper()
-	code, out, errOut := runCLI(t, "", append([]string{"compare", "--json"}, args...)...)
-	if code != 0 {
-		t.Fatalf("compare %v: exit %d, stderr %q", args, code, errOut)
-	}
 	var c compareOut
-	if err := json.Unmarshal([]byte(out), &c); err != nil {
-		t.Fatalf("compare --json: %v\n%s", err, out)
-	}
+	cliJSON(t, &c, append([]string{"compare", "--json"}, args...)...)
 	return c
 }
 
@@ -46,14 +39,8 @@ func TestCompareEqualsSearch(t *testing.T) {
 	for _, jobs := range []string{"1", "2"} {
 		t.Run("jobs="+jobs, func(t *testing.T) {
 			got := runCompareJSON(t, "--epd", epd, "--depth", "3", "--qs", qs, "--jobs", jobs)
-			code, out, errOut := runCLI(t, "", "search", "--epd", epd, "--depth", "3", "--qs", qs, "--json")
-			if code != 0 {
-				t.Fatalf("search: exit %d, %s", code, errOut)
-			}
 			var want []searchJSON
-			if err := json.Unmarshal([]byte(out), &want); err != nil {
-				t.Fatal(err)
-			}
+			cliJSON(t, &want, "search", "--epd", epd, "--depth", "3", "--qs", qs, "--json")
 			if len(got.Positions) != len(want) || len(want) != 3*4 {
 				t.Fatalf("compare gave %d rows, search %d, want 12", len(got.Positions), len(want))
 			}
@@ -133,14 +120,8 @@ func TestCompareTotalsAndSolved(t *testing.T) {
 func TestCompareTrace(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "cmp.trace")
 	got := runCompareJSON(t, "--fen", kiwipete, "--depth", "3", "--qs", "captures,see", "--tt", "false", "--trace", file, "--jobs", "2")
-	code, out, errOut := runCLI(t, "", "runs", file, "--json")
-	if code != 0 {
-		t.Fatalf("runs: %d %s", code, errOut)
-	}
 	var runs []runJSON
-	if err := json.Unmarshal([]byte(out), &runs); err != nil {
-		t.Fatal(err)
-	}
+	cliJSON(t, &runs, "runs", file, "--json")
 	if len(runs) != 2 {
 		t.Fatalf("%d runs recorded, want 2", len(runs))
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,18 +38,12 @@ func TestDiffSelf(t *testing.T) {
 		{"--run", "1", one, "--run", "1", other}, // flags anywhere
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			code, out, errOut := runCLI(t, "", append([]string{"diff", "--json"}, args...)...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
 			var r compare.Report
-			if err := json.Unmarshal([]byte(out), &r); err != nil {
-				t.Fatal(err)
-			}
+			out := cliJSON(t, &r, append([]string{"diff", "--json"}, args...)...)
 			if r.OnlyA != 0 || r.OnlyB != 0 || r.Changed != 0 || r.First != nil || len(r.Top) != 0 || r.Matched != r.A.Rows || r.Matched == 0 {
 				t.Errorf("a run against itself: %s", out)
 			}
-			code, out, _ = runCLI(t, "", append([]string{"diff"}, args...)...)
+			code, out, _ := runCLI(t, "", append([]string{"diff"}, args...)...)
 			if code != 0 || !strings.Contains(out, "the trees are identical") {
 				t.Errorf("text: exit %d\n%s", code, out)
 			}
@@ -73,25 +66,19 @@ func TestDiffOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	code, out, errOut := runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--top", "5", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	var got compare.Report
+	out := cliJSON(t, &got, "diff", file, "--run", "1", "--run", "2", "--top", "5", "--json")
 	for _, key := range []string{"a", "b", "matched", "only_a", "only_b", "changed", "changed_nodes", "first_difference", "top", "plies", "qs_plies", "qs_levels"} {
 		if !strings.Contains(out, `"`+key+`":`) {
 			t.Errorf("--json has no key %q", key)
 		}
-	}
-	var got compare.Report
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
 	}
 	if got.Matched != want.Matched || got.OnlyA != want.OnlyA || got.OnlyB != want.OnlyB || got.Changed != want.Changed ||
 		len(got.Top) != len(want.Top) || got.First.Reason != want.First.Reason {
 		t.Errorf("--json differs from compare.Align:\n%s", out)
 	}
 
-	code, out, _ = runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--top", "5")
+	code, out, _ := runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--top", "5")
 	for _, s := range []string{"variant captures", "variant see", "first difference", want.First.Reason, "nodes by ply",
 		"subtrees whose sizes differ most", diffPath(want.Top[0].Iteration, want.Top[0].Path, want.Top[0].Visits), "changed nodes"} {
 		if !strings.Contains(out, s) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,14 +49,8 @@ func TestQSBenchEndToEnd(t *testing.T) {
 		t.Fatalf("%d records, oracle %+v", len(recs), recs[0].Oracle)
 	}
 
-	code, out, errOut = runCLI(t, "", "qsbench", "--epd", set, "--qs", "none,recapture,see+qs-checks=false", "--worst", "2", "--json", "--jobs", "2")
-	if code != 0 {
-		t.Fatalf("qsbench: exit %d, %s", code, errOut)
-	}
 	var got qsbenchOut
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	cliJSON(t, &got, "qsbench", "--epd", set, "--qs", "none,recapture,see+qs-checks=false", "--worst", "2", "--json", "--jobs", "2")
 	if got.Positions != 6 || got.Completed != 6 || len(got.Variants) != 3 || len(got.Worst) != 6 {
 		t.Fatalf("positions %d completed %d, %d variants, %d worst", got.Positions, got.Completed, len(got.Variants), len(got.Worst))
 	}
@@ -73,14 +66,8 @@ func TestQSBenchEndToEnd(t *testing.T) {
 			t.Fatalf("trace command %q", w.Trace)
 		}
 		args[len(args)-1] = filepath.Join(t.TempDir(), "w.trace")
-		code, tout, terr := runCLI(t, "", append(args[1:], "--json")...)
-		if code != 0 {
-			t.Fatalf("%s: exit %d, %s", w.Trace, code, terr)
-		}
 		var runs []traceRunJSON
-		if err := json.Unmarshal([]byte(tout), &runs); err != nil {
-			t.Fatal(err)
-		}
+		cliJSON(t, &runs, append(args[1:], "--json")...)
 		if w.Stopped || w.Score == nil {
 			t.Fatalf("%s: stopped %v, score %v with no node cap reached", w.ID, w.Stopped, w.Score)
 		}
@@ -162,10 +149,6 @@ func TestQSBenchCollectDefaultSkip(t *testing.T) {
 func TestQSBenchStopped(t *testing.T) {
 	args := []string{"qsbench", "--epd", "../../testdata/qsbench.epd", "--limit", "30", "--qs", "see", "--max-qs-nodes", "3",
 		"--worst", "30", "--repeat", "1", "--second", "none"}
-	code, out, errOut := runCLI(t, "", append(args, "--json")...)
-	if code != 0 {
-		t.Fatalf("exit %d, %s", code, errOut)
-	}
 	var got struct {
 		Variants []struct {
 			Stopped int `json:"stopped"`
@@ -178,9 +161,7 @@ func TestQSBenchStopped(t *testing.T) {
 		} `json:"variants"`
 		Worst []qsWorstJSON `json:"worst"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
+	cliJSON(t, &got, append(args, "--json")...)
 	v := got.Variants[0]
 	if v.Stopped == 0 || v.Stopped == 30 || v.Error.Positions != 30-v.Stopped {
 		t.Fatalf("stopped %d, errors over %d positions; want some stopped and the rest of 30", v.Stopped, v.Error.Positions)
@@ -205,7 +186,7 @@ func TestQSBenchStopped(t *testing.T) {
 	if stopped != v.Stopped {
 		t.Errorf("%d stopped rows in worst, want %d", stopped, v.Stopped)
 	}
-	code, out, _ = runCLI(t, "", args...)
+	code, out, _ := runCLI(t, "", args...)
 	if code != 0 || strings.Contains(out, "-∞") || !strings.Contains(out, "QS stopped after") || !strings.Contains(out, "left out of the error columns") {
 		t.Errorf("table: exit %d\n%s", code, out)
 	}

@@ -30,11 +30,8 @@ func TestTraceRunsStatsHotspots(t *testing.T) {
 	}
 	// The rows in the file are the nodes the engine counted: search the
 	// same position in-process and compare.
-	code, stdout, _ := runCLI(t, "", "search", "--fen", sampleFEN, "--depth", "3", "--qs", "captures,see", "--json")
 	var searched []searchJSON
-	if code != 0 || json.Unmarshal([]byte(stdout), &searched) != nil {
-		t.Fatalf("search: exit %d: %s", code, stdout)
-	}
+	cliJSON(t, &searched, "search", "--fen", sampleFEN, "--depth", "3", "--qs", "captures,see", "--json")
 	for i, r := range traced {
 		if r.Status != "complete" || r.Nodes != searched[i].Nodes || r.BestMove != searched[i].BestMove {
 			t.Errorf("run %d: %s, %d nodes, best %s; search: %d nodes, best %s", r.Run, r.Status, r.Nodes, r.BestMove,
@@ -45,20 +42,14 @@ func TestTraceRunsStatsHotspots(t *testing.T) {
 		}
 	}
 
-	code, stdout, stderr := runCLI(t, "", "runs", out, "--json")
 	var runs []runJSON
-	if code != 0 || json.Unmarshal([]byte(stdout), &runs) != nil {
-		t.Fatalf("runs: exit %d: %s %s", code, stdout, stderr)
-	}
+	cliJSON(t, &runs, "runs", out, "--json")
 	if len(runs) != 2 || runs[0].Rows != traced[0].Nodes || runs[1].Rows != traced[1].Nodes {
 		t.Fatalf("runs --json: %+v", runs)
 	}
 
-	code, stdout, stderr = runCLI(t, "", "stats", out, "--run", "2", "--json")
 	var stats []statsJSON
-	if code != 0 || json.Unmarshal([]byte(stdout), &stats) != nil {
-		t.Fatalf("stats: exit %d: %s %s", code, stdout, stderr)
-	}
+	cliJSON(t, &stats, "stats", out, "--run", "2", "--json")
 	if len(stats) != 1 || stats[0].Run != 2 || stats[0].Nodes != traced[1].Nodes || len(stats[0].Iterations) != 3 {
 		t.Fatalf("stats --json: %+v", stats)
 	}
@@ -70,11 +61,8 @@ func TestTraceRunsStatsHotspots(t *testing.T) {
 		t.Errorf("plies add up to %d nodes, total %d", sum, stats[0].Nodes)
 	}
 
-	code, stdout, stderr = runCLI(t, "", "hotspots", "--run", "1", out, "--limit", "3", "--json")
 	var hs []hotspotsRunJSON
-	if code != 0 || json.Unmarshal([]byte(stdout), &hs) != nil {
-		t.Fatalf("hotspots: exit %d: %s %s", code, stdout, stderr)
-	}
+	cliJSON(t, &hs, "hotspots", "--run", "1", out, "--limit", "3", "--json")
 	if len(hs) != 1 || len(hs[0].Hotspots) != 3 {
 		t.Fatalf("hotspots --json: %+v", hs)
 	}
@@ -343,22 +331,16 @@ func stoppedRuns(t *testing.T, file string) []trace.Run {
 // finished score; the summary, runs and runs --json must show it.
 func TestTraceQSOnlyScore(t *testing.T) {
 	tr, summary := traceFile(t, "--fen", "3r3k/5P1p/pp1rn3/2pp4/7Q/6R1/Pq4PP/5R1K w - - 0 2", "--qs-only", "--qs", "threshold")
-	code, out, errOut := runCLI(t, "", "runs", tr, "--json")
-	if code != 0 {
-		t.Fatalf("runs: exit %d, %s", code, errOut)
-	}
 	var runs []runJSON
-	if err := json.Unmarshal([]byte(out), &runs); err != nil {
-		t.Fatal(err)
-	}
+	out := cliJSON(t, &runs, "runs", tr, "--json")
 	if len(runs) != 1 || runs[0].Score == nil || runs[0].Depth != 0 {
 		t.Fatalf("runs --json: %s", out)
 	}
 	if want := "score " + engine.Score(*runs[0].Score).Signed(); !strings.Contains(summary, want) {
 		t.Errorf("summary hides the QS score (%s):\n%s", want, summary)
 	}
-	code, out, _ = runCLI(t, "", "runs", tr)
-	if want := engine.Score(*runs[0].Score).Signed(); code != 0 || !strings.Contains(out, want) {
-		t.Errorf("runs: no score %s:\n%s", want, out)
+	code, text, _ := runCLI(t, "", "runs", tr)
+	if want := engine.Score(*runs[0].Score).Signed(); code != 0 || !strings.Contains(text, want) {
+		t.Errorf("runs: no score %s:\n%s", want, text)
 	}
 }

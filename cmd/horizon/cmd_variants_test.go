@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -57,17 +56,11 @@ func equalInts(a, b []int) bool {
 // TestVariantsJSONTyped: switch values are JSON booleans, numbers and
 // strings, keys snake_case; issue 16.
 func TestVariantsJSONTyped(t *testing.T) {
-	code, out, errOut := runCLI(t, "", "variants", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
 	var got []struct {
 		Name     string         `json:"name"`
 		Switches map[string]any `json:"switches"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
+	cliJSON(t, &got, "variants", "--json")
 	if len(got) < 8 {
 		t.Fatalf("%d variants", len(got))
 	}

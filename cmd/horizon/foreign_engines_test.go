@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -134,13 +133,9 @@ type traceJSON struct {
 
 func foreignRunJSON(t *testing.T, args ...string) []traceJSON {
 	t.Helper()
-	code, out, errOut := runCLI(t, "", args...)
-	if code != 0 {
-		t.Fatalf("horizon %s: exit %d: %s", strings.Join(args, " "), code, errOut)
-	}
 	var runs []traceJSON
-	if err := json.Unmarshal([]byte(out), &runs); err != nil || len(runs) != 1 {
-		t.Fatalf("horizon %s: %v\n%s", strings.Join(args, " "), err, out)
+	if out := cliJSON(t, &runs, args...); len(runs) != 1 {
+		t.Fatalf("horizon %s: %d runs, want 1\n%s", strings.Join(args, " "), len(runs), out)
 	}
 	return runs
 }
@@ -231,15 +226,11 @@ func TestTraceEthereal(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", "trace", "--fen", kiwipeteFEN, "--depth", "4", "--qs", "see", "-o", file, "--json"); code != 0 {
 		t.Fatal(errOut)
 	}
-	code, out, errOut := runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--json")
-	if code != 0 {
-		t.Fatalf("diff: %s", errOut)
-	}
 	var d struct {
 		Matched int64 `json:"matched"`
 	}
-	if err := json.Unmarshal([]byte(out), &d); err != nil || d.Matched < 100 {
-		t.Fatalf("diff matched %d nodes (%v)\n%s", d.Matched, err, out)
+	if out := cliJSON(t, &d, "diff", file, "--run", "1", "--run", "2", "--json"); d.Matched < 100 {
+		t.Fatalf("diff matched %d nodes\n%s", d.Matched, out)
 	}
 	st, err := trace.OpenReadOnly(file)
 	if err != nil {

@@ -54,6 +54,20 @@ func traceFile(t testing.TB, args ...string) (file, stdout string) {
 	return file, stdout
 }
 
+// cliJSON runs horizon with args, which must exit 0, decodes what it
+// printed into v and returns the text.
+func cliJSON(t testing.TB, v any, args ...string) string {
+	t.Helper()
+	code, out, errOut := runCLI(t, "", args...)
+	if code != 0 {
+		t.Fatalf("horizon %s: exit %d: %s", strings.Join(args, " "), code, errOut)
+	}
+	if err := json.Unmarshal([]byte(out), v); err != nil {
+		t.Fatalf("horizon %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
 // helpOf runs 'horizon args... --help' and returns the help, which must
 // come on stdout with exit 0.
 func helpOf(t *testing.T, args ...string) string {
@@ -157,14 +171,8 @@ func TestPerftDivide(t *testing.T) {
 }
 
 func TestPerftJSON(t *testing.T) {
-	code, out, errOut := runCLI(t, "", "perft", "--fen", "startpos", "--depth", "2", "--divide", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d, stderr %q", code, errOut)
-	}
 	var got map[string]any
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
-	}
+	out := cliJSON(t, &got, "perft", "--fen", "startpos", "--depth", "2", "--divide", "--json")
 	for _, k := range []string{"fen", "depth", "nodes", "elapsed_ms", "nps", "divide"} {
 		if _, ok := got[k]; !ok {
 			t.Errorf("JSON has no key %q: %s", k, out)
@@ -390,14 +398,8 @@ func TestPerftBench(t *testing.T) {
 		t.Skip("the benchmark counts 312 million nodes")
 	}
 	// Without Stockfish, to halve the time; TestUCIPerftEngine covers its side.
-	code, out, errOut := runCLI(t, "", "perft", "--bench", "--json", "--stockfish", "none")
-	if code != 0 {
-		t.Fatalf("exit %d, stderr %q", code, errOut)
-	}
 	var got perftBenchJSON
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
-	}
+	out := cliJSON(t, &got, "perft", "--bench", "--json", "--stockfish", "none")
 	if len(got.Results) != 2 || got.Results[0].Nodes != 119060324 || got.Results[1].Nodes != 193690690 {
 		t.Fatalf("results %+v", got.Results)
 	}

@@ -59,18 +59,12 @@ func TestSearchLimits(t *testing.T) {
 // these searches far sooner), and a trace must record the user's limits
 // apart from the recorder's own node cap.
 func TestLimitAloneIsNotCapped(t *testing.T) {
-	code, out, errOut := runCLI(t, "", "search", "--fen", "startpos", "--nodes", "150000", "--json")
-	if code != 0 {
-		t.Fatalf("search: exit %d: %s", code, errOut)
-	}
 	var s struct {
 		Depth   int    `json:"depth"`
 		Nodes   int64  `json:"nodes"`
 		Stopped string `json:"stopped"`
 	}
-	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatal(err)
-	}
+	cliJSON(t, &s, "search", "--fen", "startpos", "--nodes", "150000", "--json")
 	if s.Stopped != engine.StopNodes.String() || s.Nodes < 150000 {
 		t.Errorf("search --nodes 150000 stopped %q at depth %d after %d nodes; want the node limit", s.Stopped, s.Depth, s.Nodes)
 	}

@@ -84,14 +84,8 @@ func TestBenchOutput(t *testing.T) {
 	if strings.Contains(out, "not found") || !strings.Contains(out, "skipped (--stockfish none)") {
 		t.Errorf("bench --stockfish none says:\n%s", out)
 	}
-	code, js, errOut := runCLI(t, "", append(args, "--json")...)
-	if code != 0 {
-		t.Fatalf("bench --json: exit %d: %s", code, errOut)
-	}
 	var b benchJSON
-	if err := json.Unmarshal([]byte(js), &b); err != nil {
-		t.Fatal(err)
-	}
+	js := cliJSON(t, &b, append(args, "--json")...)
 	if len(b.Variants) != 1 || b.Variants[0].Nodes < 1000 {
 		t.Fatalf("bench --json: %s", js)
 	}
@@ -172,11 +166,8 @@ func TestJSONVocabulary(t *testing.T) {
 			t.Errorf("%v: options or limits as a string:\n%.900s", args, out)
 		}
 	}
-	_, out, _ := runCLI(t, "", "runs", file, "--json")
 	var runs []map[string]any
-	if err := json.Unmarshal([]byte(out), &runs); err != nil {
-		t.Fatal(err)
-	}
+	cliJSON(t, &runs, "runs", file, "--json")
 	r := runs[0]
 	opts, _ := r["options"].(map[string]any)
 	lim, _ := r["limits"].(map[string]any)
