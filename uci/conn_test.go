@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/horizonbin"
 )
 
 // hangTimeout only turns a hung engine into a failure; it is no speed goal.
@@ -126,36 +127,11 @@ func startSession(t testing.TB) *conn {
 	return c
 }
 
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-	buildDir  string
-)
-
-// horizonBinary builds cmd/horizon once per test binary.
-func horizonBinary(t testing.TB) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "horizon-uci-test")
-		if buildErr != nil {
-			return
-		}
-		builtBin = filepath.Join(buildDir, "horizon")
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			buildErr = fmt.Errorf("the go tool is not in PATH: %v", err)
-			return
-		}
-		cmd := exec.Command(goTool, "build", "-o", builtBin, "github.com/horizonqs/horizon/cmd/horizon")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return builtBin
+// TestMain removes the horizon command the binary tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	horizonbin.Remove()
+	os.Exit(code)
 }
 
 // startProcess runs a program and talks to it over its standard input and

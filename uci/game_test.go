@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/horizonbin"
 )
 
 // Games against engines from Debian's packages (stockfish, fairymax,
@@ -91,7 +92,7 @@ func TestGameAgainstStockfish(t *testing.T) {
 		{"horizon black at fixed depth", false, "threshold", 0, "go depth 4", "go depth 2", "3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			hz := startProcess(t, horizonBinary(t), "uci")
+			hz := startProcess(t, horizonbin.Path(t), "uci")
 			sf := startProcess(t, sfPath)
 			for _, c := range []*conn{hz, sf} {
 				c.send("uci")
@@ -174,7 +175,7 @@ func TestGameThroughPolyglot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a game takes seconds: skipped in -short mode")
 	}
-	pg := startProcess(t, pgPath, "-noini", "-ec", horizonBinary(t)+" uci")
+	pg := startProcess(t, pgPath, "-noini", "-ec", horizonbin.Path(t)+" uci")
 	fm := startProcess(t, fmPath)
 	for _, c := range []*conn{pg, fm} {
 		c.send("xboard", "protover 2", "ping 1")

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/horizonbin"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -23,7 +24,7 @@ var transports = []struct {
 	start func(t *testing.T) *conn
 }{
 	{"in-process", func(t *testing.T) *conn { return startSession(t) }},
-	{"binary", func(t *testing.T) *conn { return startProcess(t, horizonBinary(t), "uci") }},
+	{"binary", func(t *testing.T) *conn { return startProcess(t, horizonbin.Path(t), "uci") }},
 }
 
 // script is one scripted UCI conversation.
@@ -389,7 +390,7 @@ func TestSession(t *testing.T) {
 
 // TestCommandLine checks the uci subcommand's own flags.
 func TestCommandLine(t *testing.T) {
-	bin := horizonBinary(t)
+	bin := horizonbin.Path(t)
 	for _, tc := range []struct {
 		args []string
 		code int
