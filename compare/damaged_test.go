@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -21,37 +20,6 @@ const (
 	damagedTime = 20 * time.Second
 	damagedHeap = 512 << 20
 )
-
-// bounded runs fn with a context that is cancelled after damagedTime, or
-// as soon as the heap grows past damagedHeap, and fails the test in either
-// case: a reader on a damaged file must end on its own, with an error or a
-// result, in bounded time and memory.
-func bounded(t *testing.T, what string, fn func(ctx context.Context) error) error {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), damagedTime)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- fn(ctx) }()
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	var ms runtime.MemStats
-	for {
-		select {
-		case err := <-done:
-			if ctx.Err() != nil {
-				t.Fatalf("%s: still running after %v (%v)", what, damagedTime, err)
-			}
-			return err
-		case <-tick.C:
-			runtime.ReadMemStats(&ms)
-			if ms.HeapAlloc > damagedHeap {
-				cancel()
-				<-done
-				t.Fatalf("%s: heap grew to %d MB", what, ms.HeapAlloc>>20)
-			}
-		}
-	}
-}
 
 // damage changes node_rows of a closed trace file: set is the SET clause,
 // in which {id} stands for the node id column; the rows changed are node
@@ -154,7 +122,7 @@ func TestAlignDamagedSizes(t *testing.T) {
 				}
 				st, run, n := damagedTrace(t, tc.pick, tc.set)
 				side := Side{st, run}
-				err := bounded(t, "diff", func(ctx context.Context) error {
+				err := tracetest.Bounded(t, "diff", damagedTime, damagedHeap, func(ctx context.Context) error {
 					_, err := Align(ctx, side, side, Options{})
 					return err
 				})
@@ -208,7 +176,7 @@ func TestCheckDamagedParents(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st, run, n := damagedTrace(t, tc.pick, tc.set)
 			var rep *check.Report
-			err := bounded(t, "check", func(ctx context.Context) error {
+			err := tracetest.Bounded(t, "check", damagedTime, damagedHeap, func(ctx context.Context) error {
 				var err error
 				rep, err = check.Run(ctx, st, run, check.Options{})
 				return err

@@ -1,7 +1,6 @@
 package uci
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/horizonbin"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // transports run the same scripts against Run in-process (where -race
@@ -255,15 +255,7 @@ var scripts = []script{
 		best2 := c.legalBestmove()
 		c.quit()
 
-		st, err := trace.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		runs, err := st.Runs(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		runs := tracetest.Runs(t, path)
 		if len(runs) != 2 {
 			t.Fatalf("%d runs in the trace, want 2", len(runs))
 		}
