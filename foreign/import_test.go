@@ -26,6 +26,23 @@ func mustCreate(tb testing.TB) *trace.Store {
 	return st
 }
 
+// importRun imports a stream of one search into a new trace and returns
+// the trace, the run as a reader sees it and as Import reported it; the
+// test stops unless the stream held exactly one run.
+func importRun(t *testing.T, stream string) (*trace.Store, trace.Run, RunResult) {
+	t.Helper()
+	st := mustCreate(t)
+	runs, err := Import(context.Background(), st, strings.NewReader(stream), Options{})
+	if len(runs) != 1 {
+		t.Fatalf("runs %+v (%v), want one", runs, err)
+	}
+	run, err := st.Run(context.Background(), runs[0].RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, run, runs[0]
+}
+
 // emitter turns Horizon's own search into a protocol stream, as an
 // instrumented engine would write it. A bare emitter writes only what the
 // protocol requires (move, depth, window, score), as a minimal
@@ -559,23 +576,15 @@ end
 	ctx := context.Background()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st := mustCreate(t)
-			runs, _ := Import(ctx, st, strings.NewReader(tc.stream), Options{})
-			if len(runs) != 1 {
-				t.Fatalf("runs %+v", runs)
-			}
-			run, err := st.Run(ctx, runs[0].RunID)
-			if err != nil {
-				t.Fatal(err)
-			}
+			st, run, imported := importRun(t, tc.stream)
 			root, err := st.Node(ctx, run.ID, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if run.Depth != tc.depth || run.Score != tc.score || run.BestMove != tc.best || int(root.Score) != tc.score ||
-				root.Best.UCI() != tc.best || runs[0].BestMove != tc.best {
+				root.Best.UCI() != tc.best || imported.BestMove != tc.best {
 				t.Errorf("run depth %d score %d best %s, run node score %d best %s, result best %s; want depth %d score %d best %s",
-					run.Depth, run.Score, run.BestMove, root.Score, root.Best.UCI(), runs[0].BestMove, tc.depth, tc.score, tc.best)
+					run.Depth, run.Score, run.BestMove, root.Score, root.Best.UCI(), imported.BestMove, tc.depth, tc.score, tc.best)
 			}
 		})
 	}
@@ -715,18 +724,9 @@ L 20
 end best=d2d4
 `, "d2d4"},
 	}
-	ctx := context.Background()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st := mustCreate(t)
-			runs, _ := Import(ctx, st, strings.NewReader(tc.stream), Options{})
-			if len(runs) != 1 {
-				t.Fatalf("runs %+v", runs)
-			}
-			run, err := st.Run(ctx, runs[0].RunID)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, run, _ := importRun(t, tc.stream)
 			if got := strings.Join(run.PV, " "); got != tc.want {
 				t.Errorf("PV %q, want %q", got, tc.want)
 			}
