@@ -198,21 +198,17 @@ var scripts = []script{
 		c.send("go depth 2")
 		c.legalBestmove("e2e4") // a black move
 	}},
-	{"a switch the variant cannot apply is refused", func(t *testing.T, c *conn) {
+	// Each input line gets one info string saying what is wrong with it, or
+	// none; a refused line changes nothing, and the engine still searches.
+	{"input lines and their answers", func(t *testing.T, c *conn) {
 		for _, tc := range []struct{ line, want string }{
+			// A switch the variant cannot apply is refused.
 			{"setoption name QSVariant value none", ""},
 			{"setoption name SEEPrune value true", "switch see-prune cannot apply to variant none"},
 			{"setoption name QSVariant value unified", ""},
 			{"setoption name QSLevels value 3", "switch qs-levels cannot apply to variant unified"},
 			{"setoption name CheckExt value true", ""},
-		} {
-			c.answers(tc.line, tc.want)
-		}
-		c.send("go depth 2")
-		c.legalBestmove()
-	}},
-	{"malformed input is reported and ignored", func(t *testing.T, c *conn) {
-		for _, tc := range []struct{ line, want string }{
+			// Malformed input is reported and ignored.
 			{"foo bar", "unknown command"},
 			{"setoption name NoSuchOption value 3", "unknown option"},
 			{"setoption name Hash value 0", "Hash"},
@@ -229,6 +225,8 @@ var scripts = []script{
 		} {
 			c.answers(tc.line, tc.want)
 		}
+		c.send("go depth 2")
+		c.legalBestmove()
 		// Unknown tokens before a command are skipped, as the UCI spec asks.
 		c.send("joho isready")
 		got := c.untilPrefix("readyok")
