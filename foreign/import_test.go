@@ -515,13 +515,9 @@ end
 	}
 }
 
-// TestRunResult: a run reports its last concluded iteration, never the first
-// probe of the next one (Sunfish's MTD driver probes depth d+1 before it
-// knows depth d converged) nor the roots of an interrupted iteration.
-func TestRunResult(t *testing.T) {
-	// MTD-bi: null-window roots; depth 1 converges on the fail-high at
-	// 30, then one probe of depth 2 fails high at 43 and the search ends.
-	mtd := `HZT 1
+// mtdStart is an MTD-bi search's first probe (a null-window root at depth
+// 1 that fails high at 30), which the run-result and PV tests continue.
+const mtdStart = `HZT 1
 moves pseudo
 position startpos
 limits depth 1
@@ -529,7 +525,15 @@ E - 1 -1 0 i=1
 E e2e4 0 0 1
 L -30
 L 30
-E - 1 30 31 i=1
+`
+
+// TestRunResult: a run reports its last concluded iteration, never the first
+// probe of the next one (Sunfish's MTD driver probes depth d+1 before it
+// knows depth d converged) nor the roots of an interrupted iteration.
+func TestRunResult(t *testing.T) {
+	// MTD-bi: null-window roots; depth 1 converges on the fail-high at
+	// 30, then one probe of depth 2 fails high at 43 and the search ends.
+	mtd := mtdStart + `E - 1 30 31 i=1
 E d2d4 0 -31 -30
 L -20
 E e2e4 0 -31 -30
@@ -705,16 +709,7 @@ L 50
 E - 2 10 200 i=2
 E d2d4 1 -200 -10
 `, "e2e4 e7e5"},
-		{"mtd probes", `HZT 1
-moves pseudo
-position startpos
-limits depth 1
-E - 1 -1 0 i=1
-E e2e4 0 0 1
-L -30
-L 30
-end best=e2e4
-`, "e2e4"},
+		{"mtd probes", mtdStart + "end best=e2e4\n", "e2e4"},
 		{"the engine plays another move", head + `E - 1 -100 100 i=1
 E e2e4 0 -100 100
 E e7e5 -1 -100 100
