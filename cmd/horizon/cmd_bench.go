@@ -201,16 +201,16 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 		if err != nil {
 			return 0, err
 		}
+		// The search's totals are those of its last info line that
+		// gives them.
 		var n, t int64
 		for _, line := range lines {
-			f := strings.Fields(line)
-			for j := 0; j+1 < len(f); j++ {
-				switch f[j] {
-				case "nodes":
-					n, _ = strconv.ParseInt(f[j+1], 10, 64)
-				case "time":
-					t, _ = strconv.ParseInt(f[j+1], 10, 64)
-				}
+			in, ok, _ := uci.ParseInfo(line)
+			if ok && in.Nodes >= 0 {
+				n = in.Nodes
+			}
+			if ok && in.TimeMS >= 0 {
+				t = in.TimeMS
 			}
 		}
 		nodes += n

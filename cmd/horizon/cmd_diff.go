@@ -3,12 +3,10 @@ package main
 import (
 	"encoding/csv"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/compare"
@@ -29,23 +27,6 @@ func (r *runIDs) Set(s string) error {
 	}
 	*r = append(*r, id)
 	return nil
-}
-
-// parseArgsAnywhere parses flags that may come before, between or after
-// the positional arguments ("diff A.db --run 1 B.db --run 2") and returns
-// the positional ones.
-func parseArgsAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }
 
 func runDiff(e *env, args []string) error {
@@ -426,9 +407,7 @@ func writeDiffHTML(e *env, a, b compare.Side, out string, opts export.HTMLOption
 		return err
 	}
 	defer f.Abort()
-	var read atomic.Int64
-	opts.Progress = &read
-	stop := htmlProgress(e.stderr, &read)
+	stop := htmlProgress(e.stderr, &opts)
 	err = export.WriteDiffHTML(e.ctx, a, b, opts, f)
 	stop()
 	if err != nil {

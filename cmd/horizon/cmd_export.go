@@ -167,14 +167,13 @@ is written whole or not at all.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes
 		}
 		what = fmt.Sprintf("icicle of node %d (%s nodes)", top.ID, engine.Commas(top.SubtreeSize))
 	case export.HTML:
-		var read atomic.Int64
-		opts := export.HTMLOptions{Width: export.DefaultHTMLWidth, Depth: *depth, Progress: &read}
+		opts := export.HTMLOptions{Width: export.DefaultHTMLWidth, Depth: *depth}
 		fs.Visit(func(f *flag.Flag) {
 			if f.Name == "width" {
 				opts.Width = *width
 			}
 		})
-		stop := htmlProgress(e.stderr, &read)
+		stop := htmlProgress(e.stderr, &opts)
 		err := export.WriteHTML(e.ctx, st, r, top, opts, dst)
 		stop()
 		if err != nil {
@@ -231,8 +230,11 @@ func formatExt(f export.Format) string {
 }
 
 // htmlProgress shows how many rows a page has read so far while it is
-// built, when w is a terminal; the returned func clears the line.
-func htmlProgress(w io.Writer, read *atomic.Int64) func() {
+// built, when w is a terminal, counting them in opts.Progress; the
+// returned func clears the line.
+func htmlProgress(w io.Writer, opts *export.HTMLOptions) func() {
+	read := new(atomic.Int64)
+	opts.Progress = read
 	return progressLine(w, func(el time.Duration) string {
 		return fmt.Sprintf("building the page: %s rows read  %.1fs", engine.Commas(read.Load()), el.Seconds())
 	})

@@ -354,15 +354,8 @@ func (u *uciEngine) waitBestmove(ctx context.Context, importDone <-chan struct{}
 		if strings.HasPrefix(line, "bestmove") {
 			return nodes, nil
 		}
-		if strings.HasPrefix(line, "info ") {
-			f := strings.Fields(line)
-			for i := 0; i+1 < len(f); i++ {
-				if f[i] == "nodes" {
-					if n, err := strconv.ParseInt(f[i+1], 10, 64); err == nil {
-						nodes = n
-					}
-				}
-			}
+		if in, ok, _ := uci.ParseInfo(line); ok && in.Nodes >= 0 {
+			nodes = in.Nodes
 		}
 	}
 }

@@ -671,38 +671,20 @@ func uciValue(u *uci.Engine, p *qsbench.Position, depth int) (qsbench.Oracle, er
 		if strings.HasPrefix(line, "bestmove") {
 			break
 		}
-		f := strings.Fields(line)
-		if len(f) == 0 || f[0] != "info" || !strings.Contains(line, " score ") || strings.Contains(line, " bound") {
+		in, ok, err := uci.ParseInfo(line)
+		if err != nil {
+			return o, err
+		}
+		// The last exact score is the engine's value.
+		if !ok || !in.Scored || in.Bound {
 			continue
 		}
-		for j := 1; j+1 < len(f); j++ {
-			switch f[j] {
-			case "depth":
-				o.Depth, _ = strconv.Atoi(f[j+1])
-			case "nodes":
-				o.Nodes, _ = strconv.ParseInt(f[j+1], 10, 64)
-			case "score":
-				if j+2 < len(f) {
-					v, err := strconv.Atoi(f[j+2])
-					if err != nil {
-						return o, fmt.Errorf("bad score in %q", line)
-					}
-					switch f[j+1] {
-					case "cp":
-						o.Score = v
-					case "mate":
-						// Mate in v moves: v*2-1 plies to mate for the side to move.
-						if v > 0 {
-							o.Score = int(engine.MateScore) - (2*v - 1)
-						} else {
-							o.Score = -int(engine.MateScore) + 2*(-v)
-						}
-					}
-				}
-			case "pv":
-				pv = f[j+1:]
-				j = len(f)
-			}
+		o.Depth, o.Score = in.Depth, int(in.Score)
+		if in.Nodes >= 0 {
+			o.Nodes = in.Nodes
+		}
+		if in.PV != nil {
+			pv = in.PV
 		}
 	}
 	// The PV in SAN, as the set's own oracle writes it.

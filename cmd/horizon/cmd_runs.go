@@ -2,38 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
-
-// parseFileFlags parses args that hold flags and exactly one trace file, in
-// any order ("stats FILE --run 2" as well as "stats --run 2 FILE").
-func parseFileFlags(fs *flag.FlagSet, args []string) (string, error) {
-	var files []string
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return "", err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	switch len(files) {
-	case 0:
-		return "", usagef("give a trace file")
-	case 1:
-		return files[0], nil
-	}
-	return "", usagef("give one trace file, not %d (%s)", len(files), strings.Join(files, ", "))
-}
 
 // runJSON is a run in --json output.
 type runJSON struct {

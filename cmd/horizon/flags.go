@@ -58,3 +58,36 @@ func parseNoArgs(fs *flag.FlagSet, args []string) error {
 	}
 	return nil
 }
+
+// parseArgsAnywhere parses flags that may come before, between or after
+// the positional arguments ("diff A.db --run 1 B.db --run 2") and returns
+// the positional ones.
+func parseArgsAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// parseFileFlags parses args that hold flags and exactly one trace file, in
+// any order ("stats FILE --run 2" as well as "stats --run 2 FILE").
+func parseFileFlags(fs *flag.FlagSet, args []string) (string, error) {
+	files, err := parseArgsAnywhere(fs, args)
+	if err != nil {
+		return "", err
+	}
+	switch len(files) {
+	case 0:
+		return "", usagef("give a trace file")
+	case 1:
+		return files[0], nil
+	}
+	return "", usagef("give one trace file, not %d (%s)", len(files), strings.Join(files, ", "))
+}

@@ -1,0 +1,65 @@
+package uci
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+func TestParseInfo(t *testing.T) {
+	for _, tc := range []struct {
+		line    string
+		ok      bool
+		want    Info
+		wantErr bool
+	}{
+		{"bestmove e2e4", false, Info{}, false},
+		{"info depth 12 seldepth 18 multipv 1 score cp 31 nodes 250123 nps 900000 time 277 pv e2e4 e7e5 g1f3",
+			true, Info{Depth: 12, Nodes: 250123, TimeMS: 277, Score: 31, Scored: true, PV: []string{"e2e4", "e7e5", "g1f3"}}, false},
+		{"info depth 9 score cp -15 lowerbound nodes 100", true, Info{Depth: 9, Nodes: 100, TimeMS: -1, Score: -15, Scored: true, Bound: true}, false},
+		{"info depth 5 score mate 2 pv d8h4", true, Info{Depth: 5, Nodes: -1, TimeMS: -1, Score: engine.MateScore - 3, Scored: true, PV: []string{"d8h4"}}, false},
+		{"info depth 5 score mate -1", true, Info{Depth: 5, Nodes: -1, TimeMS: -1, Score: -engine.MateScore + 2, Scored: true}, false},
+		{"info nodes 40 time 3", true, Info{Nodes: 40, TimeMS: 3}, false},
+		// Free text is not read, whatever words it holds.
+		{"info string depth x nodes y", true, Info{Nodes: -1, TimeMS: -1}, false},
+		{"info depth x", false, Info{}, true},
+		{"info score cp", false, Info{}, true},
+		{"info score wdl 1 2 3", false, Info{}, true},
+		{"info nodes", false, Info{}, true},
+		{"info depth 3 pv", true, Info{Depth: 3, Nodes: -1, TimeMS: -1}, false},
+	} {
+		in, ok, err := ParseInfo(tc.line)
+		switch {
+		case (err != nil) != tc.wantErr:
+			t.Errorf("%q: error %v, want error %v", tc.line, err, tc.wantErr)
+		case ok != tc.ok:
+			t.Errorf("%q: ok %v, want %v", tc.line, ok, tc.ok)
+		case ok && (in.Depth != tc.want.Depth || in.Nodes != tc.want.Nodes || in.TimeMS != tc.want.TimeMS ||
+			in.Score != tc.want.Score || in.Scored != tc.want.Scored || in.Bound != tc.want.Bound || !slices.Equal(in.PV, tc.want.PV)):
+			t.Errorf("%q: %+v, want %+v", tc.line, in, tc.want)
+		}
+	}
+}
+
+// FuzzParseInfo: any line parses or is refused with an error, never a
+// panic, and a line that is not an info line is never read as one.
+func FuzzParseInfo(f *testing.F) {
+	f.Add("info depth 12 seldepth 18 score cp 31 nodes 250123 time 277 pv e2e4 e7e5")
+	f.Add("info score mate -3 upperbound")
+	f.Add("info string hello")
+	f.Add("bestmove e2e4 ponder e7e5")
+	f.Fuzz(func(t *testing.T, line string) {
+		in, ok, err := ParseInfo(line)
+		if err != nil && ok {
+			t.Fatalf("%q: ok with error %v", line, err)
+		}
+		if f := strings.Fields(line); ok && f[0] != "info" {
+			t.Fatalf("%q: read as an info line", line)
+		}
+		if ok && in.PV != nil && len(in.PV) == 0 {
+			t.Fatalf("%q: an empty PV is nil", line)
+		}
+	})
+}
