@@ -7,6 +7,7 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // fixedFEN is WAC.001 (testdata/wacnew.epd): a mate-threat position whose
@@ -27,30 +28,14 @@ func recordSearchTT(tb testing.TB, path, fen, variant string, depth int) int64 {
 // into path and returns the run id.
 func record(tb testing.TB, path, fen, variant string, depth int, tt bool, ro trace.RecordOptions) int64 {
 	tb.Helper()
-	ctx := context.Background()
 	st, err := trace.Create(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer st.Close()
-	opts, err := engine.VariantOptions(variant)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	opts.TT = tt
-	pos, err := engine.ParseFEN(fen)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: fen, Variant: variant, Options: opts.String()}, ro)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	res := engine.NewSearcher(opts).Search(rec.Context(), pos, engine.Limits{Depth: depth}, rec)
-	if err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth, Elapsed: 1}); err != nil {
-		tb.Fatal(err)
-	}
-	return rec.RunID()
+	o := tracetest.VariantOptions(tb, variant)
+	o.TT = tt
+	return tracetest.RecordSearch(tb, st, fen, o, engine.Limits{Depth: depth}, ro)
 }
 
 // recordedTrace records fen to depth once per variant (run ids 1, 2, ...

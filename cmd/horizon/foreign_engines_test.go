@@ -53,7 +53,12 @@ func builtEngines(t *testing.T) string {
 			enginesSkip = "libfathom-dev is not installed (Ethereal needs it)"
 			return
 		}
-		dir, err := os.MkdirTemp("", "horizon-engines")
+		root, err := testDir()
+		if err != nil {
+			enginesSkip = err.Error()
+			return
+		}
+		dir, err := os.MkdirTemp(root, "engines-")
 		if err != nil {
 			enginesSkip = err.Error()
 			return

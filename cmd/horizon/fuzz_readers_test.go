@@ -58,7 +58,7 @@ func op(what byte, row uint32, value int64) []byte {
 // readerBase records the trace the mutations start from, once per test
 // binary.
 var readerBase = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "horizon-fuzz-readers-")
+	dir, err := testDir()
 	if err != nil {
 		return "", err
 	}

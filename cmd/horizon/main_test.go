@@ -10,15 +10,36 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/horizonqs/horizon/internal/horizonbin"
 )
 
-// TestMain removes the horizon command the tests that run it built.
+// onceDir holds what the tests record or build once per test binary (the
+// fuzz target's base trace, the instrumented engines). It is made when
+// first asked for: the test binary also runs as a helper process, as
+// another user with a TMPDIR it may not write to.
+var onceDir struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// testDir returns onceDir, making it on the first call.
+func testDir() (string, error) {
+	onceDir.once.Do(func() { onceDir.path, onceDir.err = os.MkdirTemp("", "horizon-cmd-test-") })
+	return onceDir.path, onceDir.err
+}
+
+// TestMain removes onceDir and the horizon command the tests that run it
+// built.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	horizonbin.Remove()
+	if onceDir.path != "" {
+		os.RemoveAll(onceDir.path)
+	}
 	os.Exit(code)
 }
 
