@@ -50,10 +50,13 @@ const (
 	// after the recorder's process died holds every batch written so far.
 	StatusRunning Status = "running"
 	// StatusComplete: the search ran to its depth limit (or, with no
-	// limit at all, ended by itself).
+	// limit at all, ended by itself). A cancellation that arrives after
+	// the search finished (a Ctrl-C, a UCI stop or quit racing the last
+	// node) stopped nothing and leaves the run complete.
 	StatusComplete Status = "complete"
 	// StatusInterrupted: the search was cancelled (Ctrl-C, SIGTERM, a
-	// cancelled context); the open path is stored, marked Incomplete.
+	// cancelled context) before it finished: it says it stopped, or nodes
+	// were still open. The open path is stored, marked Incomplete.
 	StatusInterrupted Status = "interrupted"
 	// StatusTruncated: a limit stopped the search before its depth: the
 	// search's own node or time limit (Horizon's --nodes/--movetime, or
@@ -83,7 +86,7 @@ func (s Status) Meaning() string {
 	case StatusTruncated:
 		return "a limit stopped the search before its depth: its own node or time limit, or the recorder's node or size cap"
 	case StatusInterrupted:
-		return "the search was cancelled (Ctrl-C, a signal)"
+		return "the search was cancelled (Ctrl-C, a signal) before it finished"
 	case StatusRunning:
 		return "the recorder is still writing it"
 	case StatusAbandoned:
@@ -409,13 +412,16 @@ type RecordOptions struct {
 
 // Result is the search's answer, given to Recorder.Finish.
 type Result struct {
-	// Status overrides the status the recorder would infer (interrupted
-	// when its context was cancelled, truncated when MaxNodes was reached,
-	// complete otherwise); a write error makes it failed regardless.
-	// Leave it empty to infer.
+	// Status overrides the status the recorder would infer from Stopped
+	// and the nodes it saw (see Status: complete unless the search was
+	// stopped; then truncated by a limit, interrupted by a cancel); a
+	// write error makes it failed regardless. Leave it empty to infer.
 	Status Status
 	// Stopped is why the search ended early, if it did: a search stopped by
-	// its own node or time limit is truncated, one cancelled is interrupted.
+	// its own node or time limit is truncated, one cancelled is interrupted
+	// (truncated when the recorder's own cap cancelled it). A search that
+	// did not report it is still seen as stopped when a node left with
+	// CauseStop or was open at Finish.
 	Stopped  engine.StopReason
 	BestMove engine.Move
 	Score    engine.Score

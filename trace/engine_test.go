@@ -106,6 +106,43 @@ func TestRealSearchCancelled(t *testing.T) {
 	}
 }
 
+// TestCancelAfterFinish: a cancellation that arrives after the search has
+// finished (a Ctrl-C or a UCI quit racing the last node) stopped nothing:
+// the run is complete, with or without the search's stop reason given.
+func TestCancelAfterFinish(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		result func(engine.Result) Result
+	}{
+		{"with the search's result", func(res engine.Result) Result {
+			return Result{Stopped: res.Stopped, BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth}
+		}},
+		{"with no stop reason given", func(engine.Result) Result { return Result{} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := mustCreate(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			o, _ := engine.VariantOptions("captures")
+			rec, err := s.NewRecorder(ctx, RunInfo{FEN: tacticalFEN, Variant: "captures"}, RecordOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := engine.NewSearcher(o).Search(rec.Context(), engine.MustParseFEN(tacticalFEN), engine.Limits{Depth: 3}, rec)
+			cancel()
+			if err := rec.Finish(tc.result(res)); err != nil {
+				t.Fatal(err)
+			}
+			r, err := s.Run(context.Background(), rec.RunID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Stopped != engine.StopNone || r.Status != StatusComplete || r.Rows != res.Stats.Nodes {
+				t.Errorf("search %s, run %s with %d rows; want complete with %d", res.Stopped, r.Status, r.Rows, res.Stats.Nodes)
+			}
+		})
+	}
+}
+
 func TestRealSearchNodeLimit(t *testing.T) {
 	s, _ := mustCreate(t)
 	rec, res := searchInto(t, context.Background(), s, tacticalFEN, "captures", engine.Limits{Depth: 60, Nodes: 5000}, RecordOptions{MaxNodes: 5000})

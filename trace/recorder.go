@@ -88,6 +88,7 @@ type Recorder struct {
 	maxPly    int
 	maxQSPly  int
 	truncated bool
+	stopSeen  bool  // a node left with CauseStop: the search was stopped, not finished
 	prevRoot  int64 // LastIterationOnly: id of the previous iteration root, -1 before the first
 	underHits int64 // Under: times the search entered the path's last node, in the iterations kept
 	nextExt   int32 // plies of extension reported for the next child entered
@@ -428,6 +429,9 @@ func (r *Recorder) Leave(l engine.LeaveInfo) {
 		return
 	}
 	o := &r.stack[n-1]
+	if l.Cause == engine.CauseStop {
+		r.stopSeen = true
+	}
 	incomplete := o.incomplete || l.Cause == engine.CauseStop
 	if incomplete && n > 1 {
 		r.stack[n-2].incomplete = true
@@ -480,6 +484,25 @@ func (o RecordOptions) Limit(lim engine.Limits) engine.Limits {
 	return lim
 }
 
+// status is the one rule for how a run of Horizon's search ended (see
+// Status): stopped is the search's own word, a node left with CauseStop or
+// one still open at Finish proves a stop too. A search that finished is
+// complete whatever happened to its context afterwards: a Ctrl-C or a UCI
+// stop arriving after the last node left stopped nothing. A stopped search
+// is truncated when a limit stopped it (its own, or the recorder's node or
+// size cap), interrupted otherwise (its context was cancelled).
+func (r *Recorder) status(stopped engine.StopReason, hadOpen bool) Status {
+	switch {
+	case stopped == engine.StopNodes || stopped == engine.StopTime:
+		return StatusTruncated
+	case stopped == engine.StopNone && !r.stopSeen && !hadOpen:
+		return StatusComplete
+	case r.truncated, r.sizeHit.Load():
+		return StatusTruncated
+	}
+	return StatusInterrupted
+}
+
 // Finish writes the nodes still open (marked Incomplete), waits for the
 // writer, stores the totals, the summary and the result, and sets the
 // run's status. It returns the first write error, if any. Call it exactly
@@ -502,22 +525,11 @@ func (r *Recorder) Finish(res Result) error {
 	r.release()
 
 	status := res.Status
-	switch {
-	case r.werr != nil:
+	if status == "" {
+		status = r.status(res.Stopped, hadOpen)
+	}
+	if r.werr != nil {
 		status = StatusFailed
-	case status != "":
-	case res.Stopped == engine.StopNodes || res.Stopped == engine.StopTime:
-		status = StatusTruncated
-	case r.parent.Err() != nil:
-		status = StatusInterrupted
-	case r.truncated, r.sizeHit.Load():
-		status = StatusTruncated
-	case res.Stopped == engine.StopCancel:
-		status = StatusInterrupted
-	case hadOpen:
-		status = StatusInterrupted
-	default:
-		status = StatusComplete
 	}
 	elapsed := res.Elapsed
 	if elapsed == 0 {
