@@ -199,7 +199,7 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 	if err != nil {
 		return nil, err
 	}
-	pv, err := pvChain(top, src.children)
+	pv, err := pvChain(run, top, src.children)
 	if err != nil {
 		return nil, err
 	}
@@ -370,11 +370,9 @@ func (b *builder) expand(i int) error {
 	return nil
 }
 
-// pvChain returns the ids of the principal variation from top: from each
-// node, the child reached by its best move (the last such child when the
-// move was searched more than once: that search gave the score); from the
-// run node, the last iteration's root.
-func pvChain(top trace.Node, children func(int64) ([]trace.Node, error)) (map[int64]bool, error) {
+// pvChain returns the ids of the principal variation from top, each
+// node's child by trace.PVChild.
+func pvChain(r trace.Run, top trace.Node, children func(int64) ([]trace.Node, error)) (map[int64]bool, error) {
 	pv := map[int64]bool{top.ID: true}
 	cur := top
 	for cur.SubtreeSize > 1 && (cur.Kind == engine.KindRun || cur.Best != engine.NoMove) {
@@ -382,18 +380,12 @@ func pvChain(top trace.Node, children func(int64) ([]trace.Node, error)) (map[in
 		if err != nil {
 			return nil, err
 		}
-		var next trace.Node
-		found := false
-		for _, n := range kids {
-			if cur.Kind == engine.KindRun || n.Move == cur.Best {
-				next, found = n, true
-			}
-		}
-		if !found {
+		i := trace.PVChild(r, cur, kids)
+		if i < 0 {
 			break
 		}
-		pv[next.ID] = true
-		cur = next
+		cur = kids[i]
+		pv[cur.ID] = true
 	}
 	return pv, nil
 }

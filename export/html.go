@@ -363,22 +363,6 @@ func (p *pending) flush(s *PageSide, parent int) {
 	*p = pending{}
 }
 
-// pvKid returns the index of the child the principal variation goes on
-// through: the last child playing the node's best move (a re-search
-// replaces the earlier try); under the run node, the last iteration.
-func pvKid(n trace.Node, kids []trace.Node) int {
-	k := -1
-	if n.Kind != engine.KindRun && n.Best == engine.NoMove {
-		return k
-	}
-	for i, c := range kids {
-		if n.Kind == engine.KindRun || c.Move == n.Best {
-			k = i
-		}
-	}
-	return k
-}
-
 // qsPlyOf gives a child's QS ply from its parent's (-1 outside QS).
 func qsPlyOf(k trace.Node, parentQSPly int) int {
 	switch {
@@ -430,7 +414,7 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 	b.opts.read(len(kids))
 	pk := -1
 	if pv {
-		pk = pvKid(n, kids)
+		pk = trace.PVChild(b.run, n, kids)
 	}
 	var p pending
 	for ci, k := range kids {

@@ -53,7 +53,7 @@ func (d *diffBuilder) walk(ia, ib int, na, nb *trace.Node, pos *engine.Position,
 		return err
 	}
 	// The principal variations, from each side's own child list.
-	pvSet := func(n *trace.Node, pv bool, pick func(compare.Pair) *trace.Node) int64 {
+	pvSet := func(r trace.Run, n *trace.Node, pv bool, pick func(compare.Pair) *trace.Node) int64 {
 		if n == nil || !pv {
 			return -1
 		}
@@ -66,13 +66,13 @@ func (d *diffBuilder) walk(ia, ib int, na, nb *trace.Node, pos *engine.Position,
 		// AlignChildren gives A's children in search order, then B's only
 		// children: sort each side's back into search order.
 		sortByID(kids)
-		if i := pvKid(*n, kids); i >= 0 {
+		if i := trace.PVChild(r, *n, kids); i >= 0 {
 			return kids[i].ID
 		}
 		return -1
 	}
-	pvIDA := pvSet(na, pvA, func(p compare.Pair) *trace.Node { return p.A })
-	pvIDB := pvSet(nb, pvB, func(p compare.Pair) *trace.Node { return p.B })
+	pvIDA := pvSet(d.ra, na, pvA, func(p compare.Pair) *trace.Node { return p.A })
+	pvIDB := pvSet(d.rb, nb, pvB, func(p compare.Pair) *trace.Node { return p.B })
 	var pa, pb pending
 	d.opts.read(len(pairs))
 	for _, p := range pairs {

@@ -179,16 +179,9 @@ func (ic *icicle) walk(e *icicleEntry, pos *engine.Position) error {
 	case e.qs:
 		e.maxQSPly++ // at the depth limit, with children, all QS
 	}
-	// The principal variation goes on through the last child that plays
-	// the node's best move (a re-search replaces the earlier try); under
-	// the run node, through the last iteration.
 	pvKid := -1
-	if e.pv && (e.n.Kind == engine.KindRun || e.n.Best != engine.NoMove) {
-		for i, k := range kids {
-			if e.n.Kind == engine.KindRun || k.Move == e.n.Best {
-				pvKid = i
-			}
-		}
+	if e.pv {
+		pvKid = trace.PVChild(ic.run, e.n, kids)
 	}
 	covered := int64(1)
 	for i, k := range kids {

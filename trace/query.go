@@ -444,6 +444,26 @@ func ReportedRoot(r Run, roots []Node) int {
 	return len(roots) - 1
 }
 
+// PVChild returns the index among kids (node n's children, in search
+// order) of the child the principal variation goes on through: under the
+// run node, the root the run reports (ReportedRoot); under another node,
+// the last child playing its best move (a re-search replaces the earlier
+// try: its score is the one the node took). -1 when there is none.
+func PVChild(r Run, n Node, kids []Node) int {
+	if n.Kind == engine.KindRun {
+		return ReportedRoot(r, kids)
+	}
+	if n.Best == engine.NoMove {
+		return -1
+	}
+	for i := len(kids) - 1; i >= 0; i-- {
+		if kids[i].Move == n.Best {
+			return i
+		}
+	}
+	return -1
+}
+
 // Find follows a move path (each move in SAN or UCI) down from node from
 // and returns the node reached. When from is the run node (0), the path
 // starts in the last iteration (ReportedRoot). When a node has several children for the

@@ -139,18 +139,13 @@ func (m *Model) toPV() error {
 	if err != nil || cnt == 0 {
 		return err
 	}
-	// The last iteration that completed holds the PV; a stopped run may
-	// end with a partial one.
+	// The iteration the run reports holds the PV; a stopped run may end
+	// with a partial one.
 	roots, err := t.children(0, trace.BySearch, 0, 0)
 	if err != nil {
 		return err
 	}
-	n = roots[len(roots)-1]
-	for _, r := range roots {
-		if r.Iteration == t.run.Depth {
-			n = r
-		}
-	}
+	n = roots[trace.ReportedRoot(t.run, roots)]
 	pos, err := engine.ParseFEN(t.run.FEN)
 	if err != nil {
 		return err
