@@ -205,7 +205,7 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep.Filtered = ra.Filter != "" || rb.Filter != ""
-	w := &walker{ctx: ctx, ta: newTree(a), tb: newTree(b), rep: rep, opts: opts, filtered: rep.Filtered,
+	w := &walker{ctx: ctx, ta: newTree(a), tb: newTree(b), ra: ra, rb: rb, rep: rep, opts: opts, filtered: rep.Filtered,
 		top: rankHeap[*topItem]{less: topFirstDropped}, changed: rankHeap[*diffItem]{less: changedFirstDropped}}
 	if _, err := w.pair(rootA, rootB, 0); err != nil {
 		return nil, err
@@ -359,6 +359,7 @@ type diffItem struct {
 type walker struct {
 	ctx    context.Context
 	ta, tb *tree
+	ra, rb trace.Run // the runs, whose rules word a node's fields (trace.Run.MovesText)
 	rep    *Report
 	opts   Options
 
@@ -503,7 +504,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 	if !first && !keep {
 		return
 	}
-	it := &diffItem{a: &a, b: &b, iter: a.Iteration, d: describePair(a, b, !w.filtered), ev: ev, left: left}
+	it := &diffItem{a: &a, b: &b, iter: a.Iteration, d: describePair(w.ra, w.rb, a, b, !w.filtered), ev: ev, left: left}
 	it.d.Visits = w.visits()
 	if first {
 		w.first = it
@@ -516,8 +517,9 @@ func (w *walker) comparePair(a, b trace.Node) {
 	}
 }
 
-// describePair says how two matched nodes differ.
-func describePair(a, b trace.Node, ids bool) Difference {
+// describePair says how two matched nodes differ, a of run ra and b of
+// run rb.
+func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 	var fields, why []string
 	add := func(field, format string, args ...any) {
 		fields = append(fields, field)
@@ -548,8 +550,7 @@ func describePair(a, b trace.Node, ids bool) Difference {
 		add("best", "best move A %s, B %s", a.Best.Text(), b.Best.Text())
 	}
 	if a.Generated != b.Generated || a.Searched != b.Searched {
-		add("moves", "moves A %s, B %s", engine.MovesText(a.Generated, a.Searched, passes(a)),
-			engine.MovesText(b.Generated, b.Searched, passes(b)))
+		add("moves", "moves A %s, B %s", ra.MovesText(a), rb.MovesText(b))
 	}
 	if a.SubtreeSize != b.SubtreeSize {
 		add("size", "subtree A %s nodes, B %s", engine.Commas(a.SubtreeSize), engine.Commas(b.SubtreeSize))
@@ -567,14 +568,6 @@ func describePair(a, b trace.Node, ids bool) Difference {
 
 // cutoff says in words why a node stopped (engine.CutText).
 func cutoff(n trace.Node) string { return engine.CutText(n.Cause, n.CutIndex, n.Generated) }
-
-// passes reports whether n may have passed over its moves more than once,
-// from the node alone (the pair's options are not at hand): a threshold QS
-// root (a QS root with a level), or a node that searched more moves than
-// it generated (the unified search's depths).
-func passes(n trace.Node) bool {
-	return n.Kind == engine.KindQS && n.QSPly == 0 && n.QSLevel >= 0 || n.Searched > n.Generated
-}
 
 func (w *walker) noteFirst(it *diffItem) {
 	if w.first == nil || it.ev.less(w.first.ev) {

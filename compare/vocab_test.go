@@ -16,7 +16,7 @@ func TestDescribePairVocabulary(t *testing.T) {
 		Cause: engine.CauseBeta, CutIndex: 0, Generated: 3, Searched: 1}
 	b := a
 	b.Alpha, b.Score, b.Bound, b.Cause, b.CutIndex = -50, engine.MateScore-3, engine.BoundExact, engine.CauseNone, -1
-	d := describePair(a, b, false)
+	d := describePair(trace.Run{Variant: "see"}, trace.Run{Variant: "see"}, a, b, false)
 	for _, want := range []string{"window A [-∞, ∞], B [-50, ∞]", "score A 40, B #2", "A beta cutoff at move 1"} {
 		if !strings.Contains(d.Reason, want) {
 			t.Errorf("reason %q lacks %q", d.Reason, want)
