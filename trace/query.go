@@ -26,37 +26,75 @@ const maxTreeDepth = 520
 // the layout; schema version 1 computes its key, run << 32 | id, in SQL
 // (a constant expression, so the lookup still seeks).
 type nodeQueries struct {
-	node, children, childCount, path, subtree, deleteRange string
+	node, children, childCount, path, subtree string
 }
 
-// queries2: node_rows keyed by (run_id, id). Children are found by hopping
-// over subtrees on the key, as in queries1: the per-run parent indexes exist
-// only once a run has finished, and the hop needs none.
-var queries2 = func() nodeQueries {
-	// info comes back in schema 3's order; scanNode reorders it.
-	const cols = "n.id, n.up, n.size, n.info, n.counts, n.alpha, n.alpha + n.width, n.score, n.score - n.stand_diff, n.move, n.best"
-	const walk = `WITH RECURSIVE c(id) AS (
-		SELECT (SELECT id FROM node_rows WHERE run_id = ?1 AND id > ?2 AND id < ?3 ORDER BY id LIMIT 1)
+// A layout is how a schema keys node_rows, as the pieces nodeSQL fills in:
+// {k} the key column, {run} and {n.run} the test for run ?1 (unqualified
+// and on n) where the key does not hold the run, {?2} and {?3} the keys of
+// ids ?2 and ?3 of run ?1, {id} row n's node id, {cols} the columns
+// scanNode reads.
+type layout struct {
+	k, run, key, id, cols string
+}
+
+// nodeSQL is the one text of the node queries. Children are found by
+// hopping over subtrees on the key (the first child is the row after the
+// node, each next one the first row after the previous child's subtree),
+// which needs no parent index. Sizes below 1 are read as 1 so that a
+// damaged row cannot make the walk stand still. Callers join c to
+// node_rows with CROSS JOIN, which in SQLite fixes the join order: with a
+// plain JOIN the planner may scan the whole table and probe c. A row found
+// this way whose parent is not ?2 belongs to a child that has no row (open
+// while recording, or filtered out); the query drops it, and the walk has
+// already jumped past its subtree.
+var nodeSQL = func() nodeQueries {
+	const walk = `WITH RECURSIVE c({k}) AS (
+		SELECT (SELECT {k} FROM node_rows WHERE {run}{k} > {?2} AND {k} < {?3} ORDER BY {k} LIMIT 1)
 		UNION ALL
-		SELECT (SELECT n.id FROM node_rows n WHERE n.run_id = ?1 AND n.id >= c.id + max(1, (SELECT size FROM node_rows WHERE run_id = ?1 AND id = c.id)) AND n.id < ?3 ORDER BY n.id LIMIT 1)
-		FROM c WHERE c.id IS NOT NULL
+		SELECT (SELECT n.{k} FROM node_rows n WHERE {n.run}n.{k} >= c.{k} + max(1, (SELECT size FROM node_rows WHERE {run}{k} = c.{k})) AND n.{k} < {?3} ORDER BY n.{k} LIMIT 1)
+		FROM c WHERE c.{k} IS NOT NULL
 		LIMIT ?4
 	)`
 	return nodeQueries{
-		node:       "SELECT " + cols + " FROM node_rows n WHERE n.run_id = ?1 AND n.id = ?2",
-		children:   walk + " SELECT " + cols + " FROM c CROSS JOIN node_rows n ON n.run_id = ?1 AND n.id = c.id WHERE n.id - n.up = ?2 ORDER BY c.id",
-		childCount: walk + " SELECT count(*) FROM c CROSS JOIN node_rows n ON n.run_id = ?1 AND n.id = c.id WHERE n.id - n.up = ?2",
+		node:       "SELECT {cols} FROM node_rows n WHERE {n.run}n.{k} = {?2}",
+		children:   walk + " SELECT {cols} FROM c CROSS JOIN node_rows n ON {n.run}n.{k} = c.{k} WHERE n.{k} - n.up = {?2} ORDER BY c.{k}",
+		childCount: walk + " SELECT count(*) FROM c CROSS JOIN node_rows n ON {n.run}n.{k} = c.{k} WHERE n.{k} - n.up = {?2}",
 		// Each step goes to a strictly smaller id (up > 0), so the walk
 		// ends even on a damaged file; ?4 caps it anyway.
-		path: `WITH RECURSIVE p(id) AS (
-			SELECT ?2
+		path: `WITH RECURSIVE p({k}) AS (
+			SELECT {?2}
 			UNION ALL
-			SELECT n.id - n.up FROM p JOIN node_rows n ON n.run_id = ?1 AND n.id = p.id WHERE n.up > 0 AND n.id - n.up >= 0 AND ?3 >= 0
+			SELECT n.{k} - n.up FROM p JOIN node_rows n ON {n.run}n.{k} = p.{k} WHERE n.up > 0 AND {id} >= n.up AND ?3 >= 0
 			LIMIT ?4
-		) SELECT ` + cols + ` FROM p CROSS JOIN node_rows n ON n.run_id = ?1 AND n.id = p.id ORDER BY n.id`,
-		subtree: "SELECT " + cols + " FROM node_rows n WHERE n.run_id = ?1 AND n.id >= ?2 AND n.id < ?3 AND ?4 <> 0 ORDER BY n.id",
+		) SELECT {cols} FROM p CROSS JOIN node_rows n ON {n.run}n.{k} = p.{k} ORDER BY n.{k}`,
+		subtree: "SELECT {cols} FROM node_rows n WHERE {n.run}n.{k} >= {?2} AND n.{k} < {?3} AND ?4 <> 0 ORDER BY n.{k}",
 	}
 }()
+
+// queries fills nodeSQL in for layout l.
+func (l layout) queries() nodeQueries {
+	runOn := ""
+	if l.run != "" {
+		runOn = "n." + l.run
+	}
+	r := strings.NewReplacer("{k}", l.k, "{run}", l.run, "{n.run}", runOn,
+		"{?2}", l.key+"?2", "{?3}", l.key+"?3", "{id}", l.id, "{cols}", l.cols)
+	q := nodeSQL
+	for _, s := range []*string{&q.node, &q.children, &q.childCount, &q.path, &q.subtree} {
+		*s = r.Replace(*s)
+	}
+	return q
+}
+
+// queries2: node_rows keyed by (run_id, id), hopping over subtrees as
+// queries1 does: the per-run parent indexes exist only once a run has
+// finished, and the hop needs none. info comes back in schema 3's order;
+// scanNode reorders it.
+var queries2 = layout{
+	k: "id", run: "run_id = ?1 AND ", id: "n.id",
+	cols: "n.id, n.up, n.size, n.info, n.counts, n.alpha, n.alpha + n.width, n.score, n.score - n.stand_diff, n.move, n.best",
+}.queries()
 
 // parentIndexMinRows is the smallest run that gets a parent index. Building
 // one reads the whole node table (SQLite fills a partial index by a full
@@ -73,37 +111,11 @@ func parentIndexSQL(run int64) string {
 }
 
 // queries1: schema version 1, node_rows keyed by k = run << 32 | id. It has
-// no parent index: children are found by hopping over subtrees (the first
-// child is the row after the node, each next one the first row after the
-// previous child's subtree). Sizes below 1 are read as 1 so that a damaged
-// row cannot make the walk stand still. Callers join c to node_rows with
-// CROSS JOIN, which in SQLite fixes the join order: with a plain JOIN the
-// planner may scan the whole table and probe c. A row found this way whose
-// parent is not ?2 belongs to a child that has no row (open while recording,
-// or filtered out); the query drops it, and the walk has already jumped past
-// its subtree.
-var queries1 = func() nodeQueries {
-	const cols = "n.k & 4294967295, n.up, n.size, n.info, n.counts, n.alpha, n.beta, n.score, n.stand_pat, n.move, n.best"
-	const walk = `WITH RECURSIVE c(k) AS (
-		SELECT (SELECT k FROM node_rows WHERE k > (?1 << 32) + ?2 AND k < (?1 << 32) + ?3 ORDER BY k LIMIT 1)
-		UNION ALL
-		SELECT (SELECT n.k FROM node_rows n WHERE n.k >= c.k + max(1, (SELECT size FROM node_rows WHERE k = c.k)) AND n.k < (?1 << 32) + ?3 ORDER BY n.k LIMIT 1)
-		FROM c WHERE c.k IS NOT NULL
-		LIMIT ?4
-	)`
-	return nodeQueries{
-		node:       "SELECT " + cols + " FROM node_rows n WHERE n.k = (?1 << 32) + ?2",
-		children:   walk + " SELECT " + cols + " FROM c CROSS JOIN node_rows n ON n.k = c.k WHERE n.k - n.up = (?1 << 32) + ?2 ORDER BY c.k",
-		childCount: walk + " SELECT count(*) FROM c CROSS JOIN node_rows n ON n.k = c.k WHERE n.k - n.up = (?1 << 32) + ?2",
-		path: `WITH RECURSIVE p(k) AS (
-			SELECT (?1 << 32) + ?2
-			UNION ALL
-			SELECT n.k - n.up FROM p JOIN node_rows n ON n.k = p.k WHERE n.up > 0 AND (n.k & 4294967295) >= n.up AND ?3 >= 0
-			LIMIT ?4
-		) SELECT ` + cols + ` FROM p CROSS JOIN node_rows n ON n.k = p.k ORDER BY n.k`,
-		subtree: "SELECT " + cols + " FROM node_rows n WHERE n.k >= (?1 << 32) + ?2 AND n.k < (?1 << 32) + ?3 AND ?4 <> 0 ORDER BY n.k",
-	}
-}()
+// no parent index.
+var queries1 = layout{
+	k: "k", key: "(?1 << 32) + ", id: "(n.k & 4294967295)",
+	cols: "n.k & 4294967295, n.up, n.size, n.info, n.counts, n.alpha, n.beta, n.score, n.stand_pat, n.move, n.best",
+}.queries()
 
 func (s *Store) q() *nodeQueries {
 	if s.v1() {
