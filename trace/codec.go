@@ -81,22 +81,35 @@ const (
 	storedExtShift   = 43
 )
 
+// movedFields are the fields of row.info that schema 3 stores elsewhere,
+// with their mask and their shifts in either (bits 0-26 stay put): one
+// table, so the two directions cannot drift apart.
+var movedFields = [...]struct {
+	mask        int64
+	row, stored int
+}{
+	{infoQSPlyMask, infoQSPlyShift, storedQSPlyShift},
+	{infoQSMask, infoQSShift, storedQSShift},
+	{3, infoCheckShift, storedCheckShift}, // in check and incomplete
+	{infoExtMask, infoExtShift, storedExtShift},
+}
+
 // storedInfo turns row.info into schema 3's node_rows.info.
 func storedInfo(i int64) int64 {
-	return i&storedLowMask |
-		(i>>infoQSPlyShift&infoQSPlyMask)<<storedQSPlyShift |
-		(i>>infoQSShift&infoQSMask)<<storedQSShift |
-		(i>>infoCheckShift&3)<<storedCheckShift |
-		(i>>infoExtShift&infoExtMask)<<storedExtShift
+	s := i & storedLowMask
+	for _, f := range movedFields {
+		s |= (i >> f.row & f.mask) << f.stored
+	}
+	return s
 }
 
 // loadedInfo turns schema 3's node_rows.info back into row.info.
 func loadedInfo(s int64) int64 {
-	return s&storedLowMask |
-		(s>>storedQSPlyShift&infoQSPlyMask)<<infoQSPlyShift |
-		(s>>storedQSShift&infoQSMask)<<infoQSShift |
-		(s>>storedCheckShift&3)<<infoCheckShift |
-		(s>>storedExtShift&infoExtMask)<<infoExtShift
+	i := s & storedLowMask
+	for _, f := range movedFields {
+		i |= (s >> f.stored & f.mask) << f.row
+	}
+	return i
 }
 
 func clamp(v, lo, hi int) int {
