@@ -165,28 +165,41 @@ func (s *Store) scanNode(sc interface{ Scan(...any) error }, run int64) (Node, e
 	return n, nil
 }
 
-// iterations returns the run's iteration roots by id.
-func (s *Store) iterations(ctx context.Context, run int64) ([]iterRoot, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT root_id, iteration FROM iterations WHERE run_id = ? ORDER BY root_id LIMIT 10000", run)
+// queryRows runs query and reads each row with read, whose errors come
+// back as they are; the query's and the row walk's are wrapped as the
+// file's (sqliteErr).
+func queryRows[T any](ctx context.Context, s *Store, read func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, sqliteErr(s.path, err)
 	}
 	defer rows.Close()
-	var its []iterRoot
+	var out []T
 	for rows.Next() {
-		var it iterRoot
-		if err := rows.Scan(&it.id, &it.iteration); err != nil {
-			return nil, s.readErr(err, fmt.Sprintf("run %d: an iteration row", run))
+		v, err := read(rows)
+		if err != nil {
+			return nil, err
 		}
-		if !validID(it.id) || it.iteration < 0 || it.iteration > maxTreeDepth {
-			return nil, damagedf("trace %s: run %d: iteration %d has root node %d", s.path, run, it.iteration, it.id)
-		}
-		its = append(its, it)
+		out = append(out, v)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, sqliteErr(s.path, err)
 	}
-	return its, nil
+	return out, nil
+}
+
+// iterations returns the run's iteration roots by id.
+func (s *Store) iterations(ctx context.Context, run int64) ([]iterRoot, error) {
+	return queryRows(ctx, s, func(rows *sql.Rows) (iterRoot, error) {
+		var it iterRoot
+		if err := rows.Scan(&it.id, &it.iteration); err != nil {
+			return it, s.readErr(err, fmt.Sprintf("run %d: an iteration row", run))
+		}
+		if !validID(it.id) || it.iteration < 0 || it.iteration > maxTreeDepth {
+			return it, damagedf("trace %s: run %d: iteration %d has root node %d", s.path, run, it.iteration, it.id)
+		}
+		return it, nil
+	}, "SELECT root_id, iteration FROM iterations WHERE run_id = ? ORDER BY root_id LIMIT 10000", run)
 }
 
 // iterationOf returns the iteration of node id: that of the last root at
@@ -643,21 +656,16 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 		for _, b := range by {
 			args = append(args, b)
 		}
-		rows, err := s.db.QueryContext(ctx, q, append(args, limit)...)
-		if err != nil {
-			return nil, sqliteErr(s.path, err)
-		}
-		for rows.Next() {
+		var err error
+		ids, err = queryRows(ctx, s, func(rows *sql.Rows) (hotspot, error) {
 			var h hotspot
 			if err := rows.Scan(&h.id, &h.score); err != nil {
-				rows.Close()
-				return nil, s.readErr(err, fmt.Sprintf("run %d: a row of hotspots", run))
+				return h, s.readErr(err, fmt.Sprintf("run %d: a row of hotspots", run))
 			}
-			ids = append(ids, h)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, sqliteErr(s.path, err)
+			return h, nil
+		}, q, append(args, limit)...)
+		if err != nil {
+			return nil, err
 		}
 	} else {
 		sum, err := s.scanSummary(ctx, run, max(limit, hotspotsKept))

@@ -495,25 +495,17 @@ func (s *Store) IntegrityCheck(ctx context.Context, limit int) ([]string, error)
 	if limit <= 0 {
 		limit = 100
 	}
-	rows, err := s.db.QueryContext(ctx, fmt.Sprintf("PRAGMA integrity_check(%d)", limit))
-	if err != nil {
-		return nil, sqliteErr(s.path, err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
+	lines, err := queryRows(ctx, s, func(rows *sql.Rows) (string, error) {
 		var line string
 		if err := rows.Scan(&line); err != nil {
-			return nil, sqliteErr(s.path, err)
+			return "", sqliteErr(s.path, err)
 		}
-		if line != "ok" {
-			out = append(out, line)
-		}
+		return line, nil
+	}, fmt.Sprintf("PRAGMA integrity_check(%d)", limit))
+	if len(lines) == 1 && lines[0] == "ok" {
+		return nil, nil // a sound file
 	}
-	if err := rows.Err(); err != nil {
-		return nil, sqliteErr(s.path, err)
-	}
-	return out, nil
+	return lines, err
 }
 
 const runColumns = `id, created, fen, variant, options, limits, version, status, filter, nodes, qs_nodes, rows,
@@ -588,23 +580,8 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 
 // Runs lists the runs in the file by id.
 func (s *Store) Runs(ctx context.Context) ([]Run, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+s.runCols()+" FROM runs ORDER BY id")
-	if err != nil {
-		return nil, sqliteErr(s.path, err)
-	}
-	defer rows.Close()
-	var runs []Run
-	for rows.Next() {
-		r, err := s.scanRun(rows)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, sqliteErr(s.path, err)
-	}
-	return runs, nil
+	scan := func(rows *sql.Rows) (Run, error) { return s.scanRun(rows) }
+	return queryRows(ctx, s, scan, "SELECT "+s.runCols()+" FROM runs ORDER BY id")
 }
 
 // Run returns one run; the error wraps ErrNoRun when there is none.
