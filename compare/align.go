@@ -586,19 +586,16 @@ func (w *walker) offer(a, b *trace.Node, diff int64) {
 	}
 	s := &topItem{seq: w.seq, diff: diff}
 	s.s.Visits = w.visits()
+	// The item keeps copies: a and b point into the walk's own rows.
 	if a != nil {
-		s.a = *a
-		s.hasA = true
-		s.s.IDA = &s.a.ID
-		s.s.NodesA = a.SubtreeSize
-		s.s.Iteration = a.Iteration
+		s.a = new(trace.Node)
+		*s.a = *a
+		s.s.IDA, s.s.NodesA, s.s.Iteration = &s.a.ID, a.SubtreeSize, a.Iteration
 	}
 	if b != nil {
-		s.b = *b
-		s.hasB = true
-		s.s.IDB = &s.b.ID
-		s.s.NodesB = b.SubtreeSize
-		s.s.Iteration = b.Iteration
+		s.b = new(trace.Node)
+		*s.b = *b
+		s.s.IDB, s.s.NodesB, s.s.Iteration = &s.b.ID, b.SubtreeSize, b.Iteration
 	}
 	s.s.Diff = diff
 	heap.Push(&w.top, s)
@@ -775,14 +772,7 @@ func (w *walker) finish() error {
 	})
 	w.rep.Top = []Subtree{}
 	for _, it := range items {
-		var a, b *trace.Node
-		if it.hasA {
-			a = &it.a
-		}
-		if it.hasB {
-			b = &it.b
-		}
-		p, err := path(a, b)
+		p, err := path(it.a, it.b)
 		if err != nil {
 			return err
 		}
@@ -833,11 +823,10 @@ func abs(x int64) int64 {
 
 // topItem is a subtree in the top-N heap.
 type topItem struct {
-	s          Subtree
-	a, b       trace.Node
-	hasA, hasB bool
-	seq        int64
-	diff       int64
+	s    Subtree
+	a, b *trace.Node // nil on the side that has no such node
+	seq  int64
+	diff int64
 }
 
 // rankHeap is container/heap over a slice ordered by less; the walker
