@@ -497,10 +497,7 @@ func ParsePosition(text string) (*engine.Position, error) {
 		}
 		moves = f[1:]
 	}
-	if fen == "startpos" {
-		fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-	}
-	pos, err := engine.ParseFEN(fen)
+	pos, err := engine.ParseFEN(fen) // "startpos" too
 	if err != nil {
 		return nil, err
 	}
