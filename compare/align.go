@@ -56,6 +56,8 @@ type Totals struct {
 	Score     int             `json:"score"`
 	Depth     int             `json:"depth"`
 	ElapsedMS int64           `json:"elapsed_ms"`
+	// Scores is how the run's scores print (trace.Run.Scores).
+	Scores engine.ScoreFormat `json:"-"`
 }
 
 // PlyRow counts the nodes at one ply in both runs.
@@ -239,7 +241,7 @@ func totals(s Side, r trace.Run) Totals {
 	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Variant, Options: r.OptionsObject(), FEN: r.FEN,
 		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
 		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, BestMove: r.BestMove, Score: r.Score, Depth: r.Depth,
-		ElapsedMS: r.Elapsed.Milliseconds()}
+		ElapsedMS: r.Elapsed.Milliseconds(), Scores: r.Scores()}
 	if r.Nodes > 0 {
 		t.QSShare = float64(r.QSNodes) / float64(r.Nodes)
 	}
@@ -359,7 +361,7 @@ type diffItem struct {
 type walker struct {
 	ctx    context.Context
 	ta, tb *tree
-	ra, rb trace.Run // the runs, whose rules word a node's fields (trace.Run.MovesText)
+	ra, rb trace.Run // the runs, whose rules word a node's fields (trace.Run.MovesText) and print its scores (trace.Run.Scores)
 	rep    *Report
 	opts   Options
 
@@ -517,8 +519,8 @@ func (w *walker) comparePair(a, b trace.Node) {
 	}
 }
 
-// describePair says how two matched nodes differ, a of run ra and b of
-// run rb.
+// describePair says how two matched nodes, a of run ra and b of run rb,
+// differ; each run's scores print in its own format (trace.Run.Scores).
 func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 	var fields, why []string
 	add := func(field, format string, args ...any) {
@@ -526,7 +528,8 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 		why = append(why, fmt.Sprintf(format, args...))
 	}
 	if a.Alpha != b.Alpha || a.Beta != b.Beta {
-		add("window", "window A [%s, %s], B [%s, %s]", a.Alpha, a.Beta, b.Alpha, b.Beta)
+		wa, wb := ra.WindowScores(a), rb.WindowScores(b)
+		add("window", "window A [%s, %s], B [%s, %s]", wa.Text(a.Alpha), wa.Text(a.Beta), wb.Text(b.Alpha), wb.Text(b.Beta))
 	}
 	if a.Depth != b.Depth {
 		add("depth", "depth A %d, B %d", a.Depth, b.Depth)
@@ -538,7 +541,7 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 		add("qs_level", "QS level A %s, B %s", levelText(a.QSLevel), levelText(b.QSLevel))
 	}
 	if a.Score != b.Score {
-		add("score", "score A %s, B %s", a.Score, b.Score)
+		add("score", "score A %s, B %s", ra.Scores().Text(a.Score), rb.Scores().Text(b.Score))
 	}
 	if a.Bound != b.Bound {
 		add("bound", "bound A %s, B %s", a.Bound.LongLabel(), b.Bound.LongLabel())

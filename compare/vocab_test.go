@@ -28,3 +28,22 @@ func TestDescribePairVocabulary(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribePairForeign: each run's scores read in its own format: an
+// engine's 34663 and 30995 are its numbers, not Horizon's ∞ and #3.
+func TestDescribePairForeign(t *testing.T) {
+	a := trace.Node{ID: 3, Kind: engine.KindQS, Alpha: 34663, Beta: 34664, Score: 84, Bound: engine.BoundUpper}
+	b := a
+	b.Alpha, b.Beta, b.Score = 34000, 34001, engine.MateScore-5
+	sunfish := trace.Run{Engine: "Sunfish"}
+	d := describePair(sunfish, trace.Run{}, a, b, false)
+	for _, want := range []string{"window A [34663, 34664], B [∞, ∞]", "score A 84, B #3"} {
+		if !strings.Contains(d.Reason, want) {
+			t.Errorf("reason %q lacks %q", d.Reason, want)
+		}
+	}
+	d = describePair(sunfish, sunfish, a, b, false)
+	if want := "window A [34663, 34664], B [34000, 34001]; score A 84, B 30995"; !strings.Contains(d.Reason, want) {
+		t.Errorf("reason %q lacks %q", d.Reason, want)
+	}
+}

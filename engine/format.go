@@ -29,6 +29,43 @@ func (s Score) Signed() string {
 	return s.String()
 }
 
+// ScoreFormat is how one run's scores print. Horizon's own runs use
+// Horizon's scale (Score.String: mates as #N, the window's ends as ∞).
+// Another engine's scores are its own units with its own mate and infinity
+// values, which the trace protocol does not declare: read on Horizon's
+// scale, Sunfish's 34663 would print as ∞ and Ethereal's mates as the
+// wrong #N, so they print as the plain numbers the engine wrote.
+type ScoreFormat struct {
+	// Raw prints every score as its number (another engine's run).
+	Raw bool
+}
+
+// HorizonScores and RawScores are the two formats: Horizon's own scale,
+// and another engine's plain numbers.
+var (
+	HorizonScores = ScoreFormat{}
+	RawScores     = ScoreFormat{Raw: true}
+)
+
+// Text formats s: Score.String on Horizon's scale, the number otherwise.
+func (f ScoreFormat) Text(s Score) string {
+	if f.Raw {
+		return strconv.Itoa(int(s))
+	}
+	return s.String()
+}
+
+// Signed is Text with a "+" before positive centipawns (Score.Signed).
+func (f ScoreFormat) Signed(s Score) string {
+	if f.Raw {
+		if s > 0 {
+			return "+" + strconv.Itoa(int(s))
+		}
+		return strconv.Itoa(int(s))
+	}
+	return s.Signed()
+}
+
 // Commas formats n with thousands separators: 12,345,678. It is the long
 // form of a count (a summary line, a details pane); Short is the column
 // form.

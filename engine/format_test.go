@@ -29,6 +29,32 @@ func TestScoreString(t *testing.T) {
 	}
 }
 
+// TestScoreFormat: another engine's scores print as its numbers, never on
+// Horizon's scale (Sunfish's 34663 is not ∞, Ethereal's 31990 not #5).
+func TestScoreFormat(t *testing.T) {
+	for _, c := range []struct {
+		f            ScoreFormat
+		s            Score
+		want, signed string
+	}{
+		{HorizonScores, 34663, "∞", "∞"},
+		{HorizonScores, MateScore - 5, "#3", "#3"},
+		{HorizonScores, 35, "35", "+35"},
+		{RawScores, 34663, "34663", "+34663"},
+		{RawScores, -Infinity, "-32000", "-32000"},
+		{RawScores, MateScore - 5, "30995", "+30995"},
+		{RawScores, -35, "-35", "-35"},
+		{RawScores, 0, "0", "0"},
+	} {
+		if got := c.f.Text(c.s); got != c.want {
+			t.Errorf("%+v.Text(%d) = %q, want %q", c.f, int(c.s), got, c.want)
+		}
+		if got := c.f.Signed(c.s); got != c.signed {
+			t.Errorf("%+v.Signed(%d) = %q, want %q", c.f, int(c.s), got, c.signed)
+		}
+	}
+}
+
 func TestCommas(t *testing.T) {
 	for _, c := range []struct {
 		n    int64

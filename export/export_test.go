@@ -488,7 +488,13 @@ func TestLabels(t *testing.T) {
 		{depthText(trace.Node{Kind: engine.KindQS, Depth: -2, QSPly: 0, QSLevel: -1}), "qs 0"},
 		{depthText(trace.Node{Kind: engine.KindQS, Depth: 0, QSPly: 3, QSLevel: 1}), "qs 3, level 1"},
 		// A QS-only run's QS root has no move (it was labelled "0000").
-		{nodeLines(trace.Node{ID: 1, Kind: engine.KindQS, QSLevel: -1}, "")[0], trace.QSRootLabel},
+		{nodeLines(trace.Run{}, trace.Node{ID: 1, Kind: engine.KindQS, QSLevel: -1}, "")[0], trace.QSRootLabel},
+		// Another engine's scores are its numbers (Sunfish's 34663 is no
+		// ∞); its run node's window is Horizon's full window.
+		{strings.Join(nodeLines(trace.Run{Engine: "sunfish"}, trace.Node{ID: 3, Kind: engine.KindQS, Move: engine.NullMove, Alpha: 34663, Beta: 34664,
+			Score: 84, Bound: engine.BoundUpper, QSLevel: -1}, "Qxf7"), "|"), "Qxf7|qs 0|[34663, 34664]|score 84 upper|id 3, 0 nodes"},
+		{window(trace.Run{Engine: "sunfish"}, trace.Node{Kind: engine.KindRun, Alpha: -engine.Infinity, Beta: engine.Infinity}), "[-∞, ∞]"},
+		{window(trace.Run{}, trace.Node{Kind: engine.KindQS, Alpha: 34663, Beta: engine.MateScore - 5}), "[∞, #3]"},
 	}
 	for i, c := range cases {
 		if c.got != c.want {

@@ -131,6 +131,7 @@ type PageSide struct {
 	// another engine's run), each drawn node's move, and the top node's
 	// parent (the zero Node when the top is the run node).
 	opts      *engine.Options
+	run       trace.Run // how its scores print (trace.Run.Scores)
 	moves     []engine.Move
 	topParent trace.Node
 }
@@ -274,7 +275,7 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	}
 	sp := ""
 	if n.HasStandPat {
-		sp = n.StandPat.String()
+		sp = s.run.Scores().Text(n.StandPat)
 	}
 	s.moves = append(s.moves, n.Move)
 	c.ID = append(c.ID, n.ID)
@@ -287,10 +288,11 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	c.Depth = append(c.Depth, n.Depth)
 	c.QSPly = append(c.QSPly, qsPly)
 	c.QSLevel = append(c.QSLevel, n.QSLevel)
-	c.Alpha = append(c.Alpha, n.Alpha.String())
-	c.Beta = append(c.Beta, n.Beta.String())
+	wf := s.run.WindowScores(n)
+	c.Alpha = append(c.Alpha, wf.Text(n.Alpha))
+	c.Beta = append(c.Beta, wf.Text(n.Beta))
 	c.StandPat = append(c.StandPat, sp)
-	c.Score = append(c.Score, n.Score.String())
+	c.Score = append(c.Score, s.run.Scores().Text(n.Score))
 	c.Bound = append(c.Bound, int(n.Bound))
 	c.Cause = append(c.Cause, int(n.Cause))
 	c.Outcome = append(c.Outcome, int(outcomeOf(n)))
@@ -484,6 +486,7 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 		Merged: PageMerged{Parent: []int{}, From: []int64{}, End: []int64{}, Count: []int64{}, QS: []int64{}, Size: []int64{}}}
 	// Options that no longer parse leave chains labelled ext (cause unknown).
 	s.opts, _ = run.SearchOptions()
+	s.run = run
 	if top.Parent >= 0 {
 		if s.topParent, err = st.Node(ctx, run.ID, top.Parent); err != nil {
 			return nil, nil, 0, err

@@ -381,7 +381,7 @@ func (ic *icicle) rect(b *bytes.Buffer, e *icicleEntry) {
 	}
 	fmt.Fprintf(b, `<g class="node"><rect x="%s" y="%d" width="%s" height="%d" fill="%s" %s/>`,
 		px(x), y, px(w), h-1, fill(e), stroke)
-	lines := nodeLines(e.n, e.san)
+	lines := nodeLines(ic.run, e.n, e.san)
 	sub := "subtree: " + fine(float64(e.n.SubtreeSize)/float64(max(ic.top.SubtreeSize, 1))) + " of the chart, " +
 		qsShare(e.qsNodes, e.unread, e.n.SubtreeSize)
 	switch {

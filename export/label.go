@@ -62,8 +62,11 @@ func outcomeOf(n trace.Node) outcome {
 // "" for CauseNone.
 func causeText(c engine.Cause) string { return c.LongLabel() }
 
-// window formats [alpha, beta].
-func window(n trace.Node) string { return "[" + n.Alpha.String() + ", " + n.Beta.String() + "]" }
+// window formats node n of run r's window as [alpha, beta].
+func window(r trace.Run, n trace.Node) string {
+	sf := r.WindowScores(n)
+	return "[" + sf.Text(n.Alpha) + ", " + sf.Text(n.Beta) + "]"
+}
 
 // percent formats a share as a whole percentage; shares that are not
 // exactly 0 or 1 never round to "0%" or "100%".
@@ -98,8 +101,9 @@ func depthText(n trace.Node) string {
 }
 
 // nodeLines are the lines of a node's label, shared by DOT and the icicle's
-// tooltips.
-func nodeLines(n trace.Node, san string) []string {
+// tooltips; run r says how its scores print (trace.Run.Scores).
+func nodeLines(r trace.Run, n trace.Node, san string) []string {
+	sf := r.Scores()
 	var lines []string
 	head := san
 	switch {
@@ -122,13 +126,13 @@ func nodeLines(n trace.Node, san string) []string {
 	}
 	lines = append(lines, d)
 	if n.Kind != engine.KindRun {
-		lines = append(lines, window(n))
+		lines = append(lines, window(r, n))
 	}
 	if n.HasStandPat {
-		lines = append(lines, "stand pat "+n.StandPat.String())
+		lines = append(lines, "stand pat "+sf.Text(n.StandPat))
 	}
 	if n.Kind != engine.KindRun || n.Bound != engine.BoundNone {
-		lines = append(lines, "score "+n.Score.String()+" "+n.Bound.String())
+		lines = append(lines, "score "+sf.Text(n.Score)+" "+n.Bound.String())
 	}
 	if c := causeText(n.Cause); c != "" {
 		lines = append(lines, c)

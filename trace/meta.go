@@ -130,6 +130,27 @@ func (mr MoveRule) Playable(pos *engine.Position, m engine.Move) bool {
 // Either is the rule of a tree merged from two runs (a diff).
 func (mr MoveRule) Either(o MoveRule) MoveRule { return MoveRule{Pseudo: mr.Pseudo || o.Pseudo} }
 
+// Scores is how run r's scores print, the one rule for every reader
+// (viewer, export, diff, runs): Horizon's scale for Horizon's own runs,
+// the engine's own numbers for another engine's (engine.ScoreFormat says
+// why).
+func (r Run) Scores() engine.ScoreFormat {
+	if r.Engine != "" {
+		return engine.RawScores
+	}
+	return engine.HorizonScores
+}
+
+// WindowScores is how node n's window prints: as Scores, except the run
+// node's, which is Horizon's own node in every run and so has Horizon's
+// full window (±∞), never one of the engine's numbers.
+func (r Run) WindowScores(n Node) engine.ScoreFormat {
+	if n.Kind == engine.KindRun {
+		return engine.HorizonScores
+	}
+	return r.Scores()
+}
+
 // MovesText says a node's move counts as the run can vouch for them
 // (engine.MovesText's wording). Another engine's stream may leave a node's
 // generated count out, which the file stores as 0: for such runs a 0 reads

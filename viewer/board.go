@@ -206,11 +206,11 @@ func (m *Model) details(p *pane) []detailLine {
 	if n.InCheck {
 		check = "  in check"
 	}
-	add("window", "[%s, %s]%s", m.g.fmtScore(n.Alpha), m.g.fmtScore(n.Beta), check)
+	add("window", "%s%s", m.g.fmtWindow(t.run, n, " "), check)
 	if n.HasStandPat {
-		add("stand pat", "%s", m.g.fmtSigned(n.StandPat))
+		add("stand pat", "%s", m.g.fmtSigned(t.run.Scores(), n.StandPat))
 	}
-	sc := detailLine{"score", fmt.Sprintf("%s  %s", m.g.fmtSigned(n.Score), boundText(n.Bound)), st.base}
+	sc := detailLine{"score", fmt.Sprintf("%s  %s", m.g.fmtSigned(t.run.Scores(), n.Score), boundText(n.Bound)), st.base}
 	switch n.Bound {
 	case engine.BoundExact:
 		sc.style = st.exact

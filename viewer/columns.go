@@ -34,10 +34,11 @@ const barWidth = 5
 // rowCell is what a column reads to fill the cell of one row.
 type rowCell struct {
 	n         trace.Node
-	open      bool    // the recorder was in the node when its rows were written: no result
-	openWord  string  // what an open node is called: its run's Status.OpenNode
-	levels    bool    // the run's QS has levels
-	share     float64 // of the parent's subtree; -1 when it has no size
+	run       *trace.Run // the node's run: how its scores print
+	open      bool       // the recorder was in the node when its rows were written: no result
+	openWord  string     // what an open node is called: its run's Status.OpenNode
+	levels    bool       // the run's QS has levels
+	share     float64    // of the parent's subtree; -1 when it has no size
 	moveStyle tcell.Style
 }
 
@@ -65,7 +66,7 @@ var treeColumns = [numCols]column{
 		differs: func(a, b trace.Node) bool { return a.Depth != b.Depth || a.QSLevel != b.QSLevel }},
 	colWindow: {title: "window", width: 13, prio: 7,
 		help:    "[alpha,beta] on entry",
-		cell:    func(m *Model, r *rowCell) (string, tcell.Style) { return m.g.fmtWindow(r.n), m.st.base },
+		cell:    func(m *Model, r *rowCell) (string, tcell.Style) { return m.g.fmtWindow(*r.run, r.n, ""), m.st.base },
 		differs: func(a, b trace.Node) bool { return a.Alpha != b.Alpha || a.Beta != b.Beta }},
 	colStand: {title: "stand", width: 6, prio: 6,
 		help: "stand pat: the static eval a QS node stood on",
@@ -73,7 +74,7 @@ var treeColumns = [numCols]column{
 			if !r.n.HasStandPat {
 				return "", m.st.base
 			}
-			return m.g.fmtScore(r.n.StandPat), m.st.base
+			return m.g.fmtScore(r.run.Scores(), r.n.StandPat), m.st.base
 		},
 		differs: func(a, b trace.Node) bool {
 			return a.HasStandPat != b.HasStandPat || (a.HasStandPat && a.StandPat != b.StandPat)
@@ -86,11 +87,11 @@ var treeColumns = [numCols]column{
 			}
 			switch r.n.Bound {
 			case engine.BoundExact:
-				return m.g.fmtResult(r.n), m.st.exact
+				return m.g.fmtResult(r.run.Scores(), r.n), m.st.exact
 			case engine.BoundLower:
-				return m.g.fmtResult(r.n), m.st.beta
+				return m.g.fmtResult(r.run.Scores(), r.n), m.st.beta
 			}
-			return m.g.fmtResult(r.n), m.st.base
+			return m.g.fmtResult(r.run.Scores(), r.n), m.st.base
 		},
 		differs: func(a, b trace.Node) bool { return a.Score != b.Score || a.Bound != b.Bound }},
 	colCause: {title: "cause", width: 10, left: true, prio: 4,

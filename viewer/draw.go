@@ -170,7 +170,7 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 				best = p.SAN(mv)
 			}
 		}
-		parts = append(parts, fmt.Sprintf("best %s %s", best, m.g.fmtSigned(engine.Score(run.Score))))
+		parts = append(parts, fmt.Sprintf("best %s %s", best, m.g.fmtSigned(run.Scores(), engine.Score(run.Score))))
 	}
 	parts = append(parts, run.FEN)
 	wr := m.writer(s, 0, 0, w)
@@ -353,7 +353,7 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 		wr.put(" ", cursorStyle(st.base))
 	}
 
-	rc := &rowCell{n: n, open: stillOpen(n), openWord: t.run.Status.OpenNode(), levels: levels, share: -1, moveStyle: moveStyle}
+	rc := &rowCell{n: n, run: &t.run, open: stillOpen(n), openWord: t.run.Status.OpenNode(), levels: levels, share: -1, moveStyle: moveStyle}
 	if r.parent != nil && sizeOf(r.parent.node) > 0 {
 		rc.share = float64(sizeOf(n)) / float64(sizeOf(r.parent.node))
 	}
@@ -471,11 +471,11 @@ func (m *Model) drawStrip(s tcell.Screen, r rect) {
 // nodeSummary is one line about a node: id, kind, depth, window, result.
 func (m *Model) nodeSummary(p *pane, n trace.Node) string {
 	parts := []string{fmt.Sprintf("#%d %s %s", n.ID, kindLabel(n), depthLabel(n, usesLevels(p.t.run)))}
-	parts = append(parts, m.g.fmtWindow(n))
+	parts = append(parts, m.g.fmtWindow(p.t.run, n, ""))
 	if n.HasStandPat {
-		parts = append(parts, "stand "+m.g.fmtScore(n.StandPat))
+		parts = append(parts, "stand "+m.g.fmtScore(p.t.run.Scores(), n.StandPat))
 	}
-	parts = append(parts, m.g.fmtResult(n))
+	parts = append(parts, m.g.fmtResult(p.t.run.Scores(), n))
 	if c := m.g.causeLabel(n); c != "" {
 		parts = append(parts, c)
 	}

@@ -35,23 +35,26 @@ var asciiGlyphs = glyphs{
 	sep: "|",
 }
 
-// fmtScore writes a score as engine.Score.String does, with the ASCII
-// stand-in for ∞ when the terminal wants one.
-func (g *glyphs) fmtScore(s engine.Score) string {
-	return strings.Replace(s.String(), "∞", g.inf, 1)
+// fmtScore writes a score in its run's format (trace.Run.Scores), with
+// the ASCII stand-in for ∞ when the terminal wants one.
+func (g *glyphs) fmtScore(sf engine.ScoreFormat, s engine.Score) string {
+	return strings.Replace(sf.Text(s), "∞", g.inf, 1)
 }
 
-func (g *glyphs) fmtSigned(s engine.Score) string {
-	return strings.Replace(s.Signed(), "∞", g.inf, 1)
+func (g *glyphs) fmtSigned(sf engine.ScoreFormat, s engine.Score) string {
+	return strings.Replace(sf.Signed(s), "∞", g.inf, 1)
 }
 
-func (g *glyphs) fmtWindow(n trace.Node) string {
-	return "[" + g.fmtScore(n.Alpha) + "," + g.fmtScore(n.Beta) + "]"
+// fmtWindow writes node n of run r's window as [alpha,beta], or with sep
+// after the comma.
+func (g *glyphs) fmtWindow(r trace.Run, n trace.Node, sep string) string {
+	sf := r.WindowScores(n)
+	return "[" + g.fmtScore(sf, n.Alpha) + "," + sep + g.fmtScore(sf, n.Beta) + "]"
 }
 
 // fmtResult writes the score with its bound: =12 exact, ≥40 fail high,
 // ≤-3 fail low.
-func (g *glyphs) fmtResult(n trace.Node) string {
+func (g *glyphs) fmtResult(sf engine.ScoreFormat, n trace.Node) string {
 	var b string
 	switch n.Bound {
 	case engine.BoundExact:
@@ -63,7 +66,7 @@ func (g *glyphs) fmtResult(n trace.Node) string {
 	default:
 		b = "?"
 	}
-	return b + g.fmtScore(n.Score)
+	return b + g.fmtScore(sf, n.Score)
 }
 
 // causeLabel is the short label of why a node stopped, for the tree

@@ -207,14 +207,14 @@ func diffSigned(n int64) string {
 	return engine.Commas(n)
 }
 
-// scoreDiff is B-A in centipawns, or nothing when either score is a mate
-// or infinite (a difference of such scores means nothing).
-func scoreDiff(a, b int) string {
-	sa, sb := engine.Score(a), engine.Score(b)
-	if sa.IsMate() || sb.IsMate() || sa.String() != strconv.Itoa(a) || sb.String() != strconv.Itoa(b) {
+// scoreDiff is B-A, or nothing when either score does not print as a
+// plain number in its run's format (a mate or infinity on Horizon's scale:
+// a difference of such scores means nothing).
+func scoreDiff(a, b compare.Totals) string {
+	if a.Scores.Text(engine.Score(a.Score)) != strconv.Itoa(a.Score) || b.Scores.Text(engine.Score(b.Score)) != strconv.Itoa(b.Score) {
 		return ""
 	}
-	return diffSigned(int64(b - a))
+	return diffSigned(int64(b.Score - a.Score))
 }
 
 func diffPct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
@@ -256,7 +256,7 @@ func (d diffResult) writeText(w io.Writer) error {
 	row("max ply", int64(r.A.MaxPly), int64(r.B.MaxPly))
 	row("max QS ply", int64(r.A.MaxQSPly), int64(r.B.MaxQSPly))
 	fmt.Fprintf(tw, "best move\t%s\t%s\t\t\n", diffOrDash(r.A.BestMove), diffOrDash(r.B.BestMove))
-	fmt.Fprintf(tw, "score\t%s\t%s\t%s\t\n", engine.Score(r.A.Score), engine.Score(r.B.Score), scoreDiff(r.A.Score, r.B.Score))
+	fmt.Fprintf(tw, "score\t%s\t%s\t%s\t\n", r.A.Scores.Text(engine.Score(r.A.Score)), r.B.Scores.Text(engine.Score(r.B.Score)), scoreDiff(r.A, r.B))
 	row("depth", int64(r.A.Depth), int64(r.B.Depth))
 	fmt.Fprintf(tw, "time\t%dms\t%dms\t\t\n", r.A.ElapsedMS, r.B.ElapsedMS)
 	if err := tw.Flush(); err != nil {

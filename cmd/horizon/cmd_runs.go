@@ -109,7 +109,7 @@ func (res runsResult) writeText(w io.Writer) error {
 		}
 		score := ""
 		if r.Scored() {
-			score = engine.Score(r.Score).Signed()
+			score = r.Scores().Signed(engine.Score(r.Score))
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Variant, status, r.Depth, engine.Commas(r.Nodes),
 			share, r.BestMove, score, r.FEN)

@@ -63,6 +63,8 @@ type traceRunJSON struct {
 	EngineNodes   *int64 `json:"engine_nodes,omitempty"`   // nodes in the engine's stream (the run's nodes less the run node)
 	ReportedNodes *int64 `json:"reported_nodes,omitempty"` // the engine's own count (its end record, or its last UCI info)
 	StreamError   string `json:"stream_error,omitempty"`
+
+	scores engine.ScoreFormat // how the run's scores print (trace.Run.Scores)
 }
 
 // hotspotJSON is one ranked node with its move path.
@@ -334,7 +336,8 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	}
 	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Variant, Status: string(r.Status),
 		Depth: r.Depth, BestMove: r.BestMove, Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
-		ElapsedMS: r.Elapsed.Milliseconds(), NodesPerS: nps(r.Nodes, r.Elapsed.Seconds()), Hotspots: []hotspotJSON{}}
+		ElapsedMS: r.Elapsed.Milliseconds(), NodesPerS: nps(r.Nodes, r.Elapsed.Seconds()), Hotspots: []hotspotJSON{},
+		scores: r.Scores()}
 	if r.Scored() {
 		score := r.Score
 		j.Score = &score
@@ -402,7 +405,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, r.Status)
 	score := "none (no iteration finished)"
 	if r.Score != nil {
-		score = engine.Score(*r.Score).Signed()
+		score = r.scores.Signed(engine.Score(*r.Score))
 	}
 	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, score)
 	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%.1f%%)  max QS ply %d  %.2fs (%s nodes/s)\n",

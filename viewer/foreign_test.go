@@ -1,0 +1,47 @@
+package viewer
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/foreign"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// TestForeignScores: another engine's windows and scores show as its own
+// numbers, never on Horizon's scale: Sunfish's MTD probe at 34663 read as
+// "[∞, ∞]" beside a score of +84. The run node keeps Horizon's full window.
+func TestForeignScores(t *testing.T) {
+	const stream = "HZT 1\nengine Sunfish\nposition startpos\n" +
+		"E - 1 34663 34664 i=1\nM e2e4 0\nE e2e4 0 -34664 -34663\nS -84\nL -84\nL 84\nend best=e2e4 nodes=2\n"
+	st, err := trace.Create(filepath.Join(t.TempDir(), "f.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := foreign.Import(context.Background(), st, strings.NewReader(stream), foreign.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		node      int64
+		want, not []string
+	}{
+		{1, []string{"[-∞,∞]", "d1 [34663,34664]", "≤84", "window    [34663, 34664]", "score     +84 upper bound"}, []string{"[∞,∞]", "[∞, ∞]"}},
+		{2, []string{"window    [-34664, -34663]", "stand pat -84", "score     -84 lower bound"}, []string{"[-∞,-∞]", "[-∞, -∞]"}},
+	} {
+		r := newRig(t, st, 140, 40, Options{Run: 1, Node: tc.node})
+		text := r.text()
+		for _, w := range tc.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("node %d: screen lacks %q:\n%s", tc.node, w, text)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(text, w) {
+				t.Errorf("node %d: screen shows %q:\n%s", tc.node, w, text)
+			}
+		}
+	}
+}
