@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -161,6 +162,72 @@ func TestAlignChunking(t *testing.T) {
 		}
 		if g, w := goldenReport(got), goldenReport(want); !bytes.Equal(g, w) {
 			t.Errorf("chunk %d: report differs:\n%s\nwant:\n%s", chunk, g, w)
+		}
+	}
+}
+
+// TestPairReaderChunking: the diff page's walk reads the same pairs
+// through a PairReader, with tiny chunks (child lists from Children
+// queries), small and default ones (cut from streamed subtrees), as
+// through AlignChildren's queries.
+func TestPairReaderChunking(t *testing.T) {
+	ctx := context.Background()
+	st, _ := tracetest.CreateTrace(t)
+	sa := Side{st, tracetest.RecordSearch(t, st, kiwipete, tracetest.VariantOptions(t, "unified"), engine.Limits{Depth: 1})}
+	sb := Side{st, tracetest.RecordSearch(t, st, kiwipete, tracetest.VariantOptions(t, "threshold"), engine.Limits{Depth: 1})}
+	_, ra, err := sa.Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rb, err := sb.Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func(n *trace.Node) string {
+		if n == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%+v", *n)
+	}
+	// walk lists every pair depth first, in the page's order.
+	walk := func(children func(na, nb *trace.Node) ([]Pair, error)) []string {
+		var out []string
+		var rec func(na, nb *trace.Node)
+		rec = func(na, nb *trace.Node) {
+			pairs, err := children(na, nb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range pairs {
+				out = append(out, fmt.Sprintf("%+v %s %s", p.Key, text(p.A), text(p.B)))
+				rec(p.A, p.B)
+			}
+		}
+		rec(&ra, &rb)
+		return out
+	}
+	want := walk(func(na, nb *trace.Node) ([]Pair, error) {
+		idA, idB := int64(-1), int64(-1)
+		if na != nil {
+			idA = na.ID
+		}
+		if nb != nil {
+			idB = nb.ID
+		}
+		return AlignChildren(ctx, sa, idA, sb, idB)
+	})
+	defer func(old int) { chunkNodes = old }(chunkNodes)
+	for _, chunk := range []int{3, 300, chunkNodes} {
+		chunkNodes = chunk
+		r := NewPairReader(sa, sb)
+		got := walk(func(na, nb *trace.Node) ([]Pair, error) { return r.Children(ctx, na, nb) })
+		if len(got) != len(want) || len(want) < 500 {
+			t.Fatalf("chunk %d: %d pairs, AlignChildren %d", chunk, len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("chunk %d: pair %d is\n%s\nAlignChildren's\n%s", chunk, i, got[i], want[i])
+			}
 		}
 	}
 }

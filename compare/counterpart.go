@@ -125,6 +125,49 @@ func AlignChildren(ctx context.Context, a Side, idA int64, b Side, idB int64) ([
 	if err != nil {
 		return nil, err
 	}
+	return pairUp(ka, kb), nil
+}
+
+// PairReader reads two runs' trees for a walk that lines them up child
+// list by child list, depth first (the diff page), as Align reads them:
+// a subtree of up to chunkNodes rows per run is streamed once and the
+// child lists below it are cut from memory, so the walk costs a scan per
+// chunk, not queries per node, and holds at most a chunk per run.
+type PairReader struct{ a, b *tree }
+
+// NewPairReader returns a PairReader of runs a and b.
+func NewPairReader(a, b Side) *PairReader { return &PairReader{a: newTree(a), b: newTree(b)} }
+
+// Children lines up the children of na (a node of run a) with those of nb
+// (of run b), either nil for "no node", as AlignChildren does.
+func (r *PairReader) Children(ctx context.Context, na, nb *trace.Node) ([]Pair, error) {
+	list := func(t *tree, n *trace.Node) ([]keyed, error) {
+		if n == nil {
+			return nil, nil
+		}
+		kids, err := t.children(ctx, *n)
+		if err == nil {
+			err = check.Children(*n, kids)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return keyChildren(*n, kids), nil
+	}
+	ka, err := list(r.a, na)
+	if err != nil {
+		return nil, err
+	}
+	kb, err := list(r.b, nb)
+	if err != nil {
+		return nil, err
+	}
+	return pairUp(ka, kb), nil
+}
+
+// pairUp lines up two keyed child lists: pairs in A's search order, then
+// the children only B has in B's search order.
+func pairUp(ka, kb []keyed) []Pair {
 	inB := make(map[Key]*trace.Node, len(kb))
 	for i := range kb {
 		inB[kb[i].K] = &kb[i].N
@@ -152,5 +195,5 @@ func AlignChildren(ctx context.Context, a Side, idA int64, b Side, idB int64) ([
 			pairs = append(pairs, Pair{Key: k.K, B: &n})
 		}
 	}
-	return pairs, nil
+	return pairs
 }

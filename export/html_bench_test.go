@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -86,4 +87,23 @@ func median(xs []float64) float64 {
 		return 0
 	}
 	return s[len(s)/2]
+}
+
+// BenchmarkDiffHTML builds the diff page of two whole runs of Kiwipete at
+// depth 6, captures against see (TT on; about 0.4 and 0.3 million nodes,
+// each recorded once into the benchmark cache directory): compare.Align's
+// report and the walk of both trees pair by pair. It reports the nodes of
+// both runs per second.
+func BenchmarkDiffHTML(b *testing.B) {
+	sa, ra := cachedTrace(b, "diff-kiwipete-captures-d6.trace", "captures", 6, 100_000)
+	sb, rb := cachedTrace(b, "diff-kiwipete-see-d6.trace", "see", 6, 100_000)
+	ctx := context.Background()
+	a, c := compare.Side{Store: sa, Run: ra.ID}, compare.Side{Store: sb, Run: rb.ID}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := BuildDiffPage(ctx, a, c, HTMLOptions{Depth: -1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(ra.Rows+rb.Rows)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
 }

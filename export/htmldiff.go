@@ -15,7 +15,7 @@ import (
 // diffBuilder reads two runs' trees pair by pair, as compare aligns them.
 type diffBuilder struct {
 	ctx    context.Context
-	a, b   compare.Side
+	pairs  *compare.PairReader
 	ra, rb trace.Run
 	opts   HTMLOptions
 	sa, sb *PageSide
@@ -41,14 +41,7 @@ func (d *diffBuilder) walk(ia, ib int, na, nb *trace.Node, pos *engine.Position,
 	if err := d.ctx.Err(); err != nil {
 		return err
 	}
-	idA, idB := int64(-1), int64(-1)
-	if na != nil {
-		idA = na.ID
-	}
-	if nb != nil {
-		idB = nb.ID
-	}
-	pairs, err := compare.AlignChildren(d.ctx, d.a, idA, d.b, idB)
+	pairs, err := d.pairs.Children(d.ctx, na, nb)
 	if err != nil {
 		return err
 	}
@@ -165,7 +158,7 @@ func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*P
 	}
 	sa.Nodes.Match, sb.Nodes.Match = []int{0}, []int{0}
 	sa.Merged.Only, sb.Merged.Only = []int64{}, []int64{}
-	d := &diffBuilder{ctx: ctx, a: a, b: b, ra: ra, rb: rb, opts: opts, sa: sa, sb: sb,
+	d := &diffBuilder{ctx: ctx, pairs: compare.NewPairReader(a, b), ra: ra, rb: rb, opts: opts, sa: sa, sb: sb,
 		scaleA: float64(opts.Width) / float64(max(topA.SubtreeSize, 1)),
 		scaleB: float64(opts.Width) / float64(max(topB.SubtreeSize, 1))}
 	if err := d.walk(0, 0, &topA, &topB, pos, 0, -1, -1, true, true); err != nil {
