@@ -1184,7 +1184,10 @@ func (im *importer) finish(status trace.Status, cause error) {
 		runCause = engine.CauseStop
 	}
 	if len(im.stack) == 1 {
-		rec.Leave(engine.LeaveInfo{ID: 0, Score: score, Bound: engine.BoundExact, Cause: runCause, CutIndex: -1,
+		// The run's score is the reported root's, with its bound: an MTD
+		// iteration's value is its last fail-high probe, a lower bound
+		// (Sunfish), and a run with no concluded iteration has none.
+		rec.Leave(engine.LeaveInfo{ID: 0, Score: score, Bound: reported.bound, Cause: runCause, CutIndex: -1,
 			Best: best, Searched: im.stack[0].kids, Generated: im.stack[0].kids})
 		im.stack = im.stack[:0]
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/emit"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -402,19 +403,59 @@ func FuzzImport(f *testing.F) {
 	})
 }
 
-// TestDocExample imports the example of docs/trace-protocol.md, so the
-// specification's example stays valid.
-func TestDocExample(t *testing.T) {
-	doc, err := os.ReadFile("../docs/trace-protocol.md")
-	if err != nil {
-		t.Skip("docs/trace-protocol.md not found")
+// docBlock returns the first fenced block after heading in the protocol's
+// document.
+func docBlock(t *testing.T, doc, heading string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(doc, "\n"+heading+"\n")
+	if !ok {
+		t.Fatalf("docs/trace-protocol.md has no %q", heading)
 	}
-	_, rest, _ := strings.Cut(string(doc), "## Example")
-	_, block, _ := strings.Cut(rest, "```\n")
-	block, _, _ = strings.Cut(block, "```")
-	runs, err := Import(context.Background(), mustCreate(t), strings.NewReader(block), Options{})
-	if err != nil || len(runs) != 1 || runs[0].Nodes != 4 || runs[0].EngineNodes != 4 || runs[0].Status != trace.StatusComplete {
-		t.Fatalf("runs %+v, err %v\n%s", runs, err, block)
+	_, rest, ok = strings.Cut(rest, "```\n")
+	block, _, ok2 := strings.Cut(rest, "```\n")
+	if !ok || !ok2 {
+		t.Fatalf("docs/trace-protocol.md: no code block under %q", heading)
+	}
+	return block
+}
+
+// TestDocExample: the protocol document's example imports as what its text
+// says (a concluded depth-2 search, best e2e4, score 30 exact, four nodes
+// and the run node), passes the checks that hold for any engine, and its
+// error example is what a bad move in it gives. The example once imported
+// as "depth 0, score none": its root failed low, so no iteration concluded.
+func TestDocExample(t *testing.T) {
+	b, err := os.ReadFile("../docs/trace-protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	example := docBlock(t, doc, "## Example")
+	st, run, res := importRun(t, example)
+	ctx := context.Background()
+	root, err := st.Node(ctx, run.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Status != "complete" || run.Depth != 2 || !run.Scored() || run.Score != 30 || run.BestMove != "e2e4" ||
+		root.Bound != engine.BoundExact || run.Nodes != 5 || res.EngineNodes != 4 || run.Engine != "Tiny 1.0" {
+		t.Errorf("the example imports as %s, depth %d, score %d (scored %v, %s), best %s, %d nodes (engine says %d), engine %q;"+
+			" want complete, depth 2, score 30 exact, best e2e4, 5 nodes (engine 4), engine Tiny 1.0",
+			run.Status, run.Depth, run.Score, run.Scored(), root.Bound, run.BestMove, run.Nodes, res.EngineNodes, run.Engine)
+	}
+	rep, err := check.Run(ctx, st, run.ID, check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Violations) > 0 {
+		t.Errorf("the example breaks the checks: %+v", rep.Violations)
+	}
+
+	wantErr := strings.TrimSpace(docBlock(t, doc, "## Errors"))
+	bad := strings.Replace(example, "E e2e4 1", "E e2e5 1", 1)
+	_, err = Import(ctx, mustCreate(t), strings.NewReader(bad), Options{})
+	if err == nil || err.Error() != wantErr {
+		t.Errorf("the example with e2e5 fails with\n%v\nthe document says\n%s", err, wantErr)
 	}
 }
 
@@ -568,14 +609,27 @@ L -25
 L 25
 end
 `
+	// No iteration concludes: the only root fails low.
+	low := `HZT 1
+position startpos
+E - 1 -10 10 i=1
+E e2e4 0 -10 10
+L 20
+L -20
+end
+`
+	// The run node's bound is the reported root's: an MTD value is its
+	// fail-high probe's lower bound, not exact (Sunfish's "=38 exact").
 	tests := []struct {
 		name, stream string
 		depth, score int
 		best         string
+		bound        engine.Bound
 	}{
-		{"mtd", mtd, 1, 30, "e2e4"},
-		{"cut", cut, 1, 20, "e2e4"},
-		{"complete", full, 2, 25, "d2d4"},
+		{"mtd", mtd, 1, 30, "e2e4", engine.BoundLower},
+		{"cut", cut, 1, 20, "e2e4", engine.BoundExact},
+		{"complete", full, 2, 25, "d2d4", engine.BoundExact},
+		{"no iteration", low, 0, 0, "", engine.BoundNone},
 	}
 	ctx := context.Background()
 	for _, tc := range tests {
@@ -585,10 +639,17 @@ end
 			if err != nil {
 				t.Fatal(err)
 			}
+			rootBest := ""
+			if root.Best != engine.NoMove {
+				rootBest = root.Best.UCI()
+			}
 			if run.Depth != tc.depth || run.Score != tc.score || run.BestMove != tc.best || int(root.Score) != tc.score ||
-				root.Best.UCI() != tc.best || imported.BestMove != tc.best {
+				rootBest != tc.best || imported.BestMove != tc.best {
 				t.Errorf("run depth %d score %d best %s, run node score %d best %s, result best %s; want depth %d score %d best %s",
 					run.Depth, run.Score, run.BestMove, root.Score, root.Best.UCI(), imported.BestMove, tc.depth, tc.score, tc.best)
+			}
+			if root.Bound != tc.bound {
+				t.Errorf("run node bound %s, want %s", root.Bound, tc.bound)
 			}
 		})
 	}
