@@ -73,7 +73,10 @@ var writerID = func() string {
 }()
 
 // procStart returns field 22 of /proc/PID/stat, the process's start time in
-// clock ticks since boot, or "" when there is no such process.
+// clock ticks since boot, or "" when there is no such process or it has
+// ended: a process killed or exited stays listed, as a zombie (state Z, or
+// X while it goes), until its parent reaps it, which a parent that never
+// waits never does.
 func procStart(pid int) string {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
@@ -85,7 +88,7 @@ func procStart(pid int) string {
 		return ""
 	}
 	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 20 {
+	if len(f) < 20 || f[0] == "Z" || f[0] == "X" {
 		return ""
 	}
 	return f[19]

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -66,6 +67,63 @@ func TestHelperRecordForever(t *testing.T) {
 		if err := rec.Finish(Result{}); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestKilledRecorderNotReaped: a recorder killed with SIGKILL is a zombie
+// until its parent reaps it, and /proc still lists it, with the same start
+// time. Its run must read as abandoned at once, not as running until (or,
+// with a parent that never waits, forever after) the reaping.
+func TestKilledRecorderNotReaped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a subprocess")
+	}
+	if writerID == "" {
+		t.Skip("no /proc: cannot tell a dead recorder from a live one")
+	}
+	p := filepath.Join(t.TempDir(), "z.trace")
+	ctx := context.Background()
+	cmd, out := startHelper(t, "TestHelperRecordForever", p)
+	defer cmd.Wait()
+	running := func() (Run, bool) {
+		s, err := OpenReadOnly(p)
+		if err != nil {
+			return Run{}, false
+		}
+		defer s.Close()
+		runs, err := s.Runs(ctx)
+		if err != nil || len(runs) == 0 {
+			return Run{}, false
+		}
+		r := runs[len(runs)-1]
+		return r, r.Status == StatusRunning
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for _, ok := running(); !ok; _, ok = running() {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no run recording after 30 s:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	stat := "/proc/" + strconv.Itoa(cmd.Process.Pid) + "/stat"
+	for {
+		b, err := os.ReadFile(stat)
+		if err != nil {
+			t.Fatalf("the killed recorder was reaped before the test looked: %v", err)
+		}
+		if i := bytes.LastIndexByte(b, ')'); i > 0 && strings.HasPrefix(string(b[i+1:]), " Z") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the killed recorder is not a zombie: %s", b)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	r, _ := running()
+	if r.Status != StatusAbandoned {
+		t.Errorf("run %d of a recorder killed and not yet reaped reads as %s, want abandoned", r.ID, r.Status)
 	}
 }
 
