@@ -29,8 +29,12 @@ is a file, or - for standard input.
 A fault in the stream (a malformed record, an illegal move, more leaves than
 enters, a stream cut short) stops the import with an error naming the record's
 byte offset and the node's path; everything before it is kept, the run marked
-failed (interrupted when the stream was cut short).`,
-		"HORIZON_TRACE=ethereal.hzt ./ethereal <<< $'position startpos\\ngo depth 8\\nquit'; horizon import ethereal.hzt -o e.trace",
+failed (interrupted when the stream was cut short).
+
+An engine stops searching at 'quit' (and may at the end of its input), so a
+script keeps the engine's input open until its bestmove, as the first example
+does with sleep; 'horizon trace --engine' drives the engine for you.`,
+		"(printf 'position startpos\\ngo depth 8\\n'; sleep 5; echo quit) | HORIZON_TRACE=ethereal.hzt ./ethereal; horizon import ethereal.hzt -o e.trace",
 		"horizon import - -o live.trace < /tmp/fifo")
 	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")
 	name := fs.String("engine-name", "", "engine name for streams that carry none")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -331,5 +332,51 @@ func TestTraceSunfish(t *testing.T) {
 	r2 := foreignRunJSON(t, "trace", "--engine", filepath.Join(dir, "sunfish"), "--fen", fen, "--depth", strconv.Itoa(depth), "-o", file2, "--json")[0]
 	if r2.Status != "complete" || r2.EngineNodes != r2.ReportedNodes || r2.EngineNodes != r.EngineNodes || r2.BestMove != best {
 		t.Fatalf("trace --engine %+v, import %+v", r2, r)
+	}
+}
+
+// TestImportHelpExample runs import --help's first example as a user would
+// (bash, ./ethereal an instrumented build) and imports what it wrote: the
+// example once piped 'quit' right after 'go', and Ethereal quit before it
+// searched, recording nothing. No command's help may feed an engine 'quit'
+// straight after 'go'.
+func TestImportHelpExample(t *testing.T) {
+	goQuit := regexp.MustCompile(`go [^'"]*?\\nquit`)
+	for _, c := range commands {
+		if help := helpOf(t, c.name); goQuit.MatchString(help) {
+			t.Errorf("%s --help feeds an engine quit right after go: %s", c.name, goQuit.FindString(help))
+		}
+	}
+	example := regexp.MustCompile(`(?m)^  (.*HORIZON_TRACE=ethereal\.hzt \./ethereal); horizon import ethereal\.hzt -o e\.trace$`).
+		FindStringSubmatch(helpOf(t, "import"))
+	if example == nil {
+		t.Fatalf("import --help has no Ethereal example:\n%s", helpOf(t, "import"))
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash is not on PATH")
+	}
+	engines := builtEngines(t)
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(engines, "ethereal"), filepath.Join(dir, "ethereal")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bash, "-c", example[1])
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "bestmove") {
+		t.Fatalf("%s: %v\n%s", example[1], err, out)
+	}
+	out := filepath.Join(dir, "e.trace")
+	if code, _, errOut := runCLI(t, "", "import", filepath.Join(dir, "ethereal.hzt"), "-o", out); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errOut)
+	}
+	st, err := trace.OpenReadOnly(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Runs(context.Background())
+	if err != nil || len(runs) != 1 || runs[0].Depth != 8 || runs[0].Status != trace.StatusComplete || runs[0].Nodes < 100 {
+		t.Fatalf("the example recorded %+v (%v), want one complete run of depth 8", runs, err)
 	}
 }
