@@ -89,6 +89,13 @@ type Options struct {
 	OnRun func(run int64, rec *trace.Recorder)
 	// OnFinish, when set, is called as each run is finished.
 	OnFinish func(RunResult)
+	// StopsOnCancel says the caller stops the engine's search (UCI stop)
+	// when ctx is cancelled, as horizon trace --engine does on Ctrl-C: a
+	// search that then ends before its depth limit, with an abort record
+	// or without, was stopped by the cancel and is interrupted, not
+	// truncated (or complete). An imported file's abort records are the
+	// engine's own stops and keep their meaning.
+	StopsOnCancel bool
 }
 
 // RunResult is one search of the stream, recorded as one run.
@@ -1102,7 +1109,9 @@ func (im *importer) end(rest []byte) *StreamError {
 // endSearch finishes the current search's run. A search that ended by
 // itself is truncated when its own time or node limit stopped it before
 // its depth (trace.StatusTruncated), as Horizon's own runs are: an engine
-// stopping at 'go nodes N' or 'go movetime T' writes no abort record.
+// stopping at 'go nodes N' or 'go movetime T' writes no abort record. One
+// that the caller stopped on a cancel (Options.StopsOnCancel) is
+// interrupted.
 func (im *importer) endSearch() {
 	status := trace.StatusComplete
 	lim := im.limits
@@ -1110,6 +1119,8 @@ func (im *importer) endSearch() {
 		lim = im.opts.Limits
 	}
 	switch {
+	case im.opts.StopsOnCancel && im.ctx.Err() != nil && (im.aborted || !depthReached(lim, im.cur.iter)):
+		status = trace.StatusInterrupted
 	case im.aborted:
 		status = trace.StatusTruncated
 	case limitStopped(lim, im.cur.iter):
@@ -1133,8 +1144,14 @@ func limitStopped(lim string, reached int) bool {
 			limited = true
 		}
 	}
+	return limited && !depthReached(lim, reached)
+}
+
+// depthReached says whether a search with limits text lim reached its
+// depth limit (it has one) by iteration reached.
+func depthReached(lim string, reached int) bool {
 	d := depthLimit(lim)
-	return limited && (d == 0 || reached < d)
+	return d > 0 && reached >= d
 }
 
 // finish closes the current run with status (open nodes are closed as

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -363,6 +365,70 @@ func TestLimitStopStatus(t *testing.T) {
 			t.Errorf("limits %q: status %s, want %s", tc.limits, runs[0].Status, tc.want)
 		}
 	}
+}
+
+// TestStopOnCancelStatus: with StopsOnCancel (horizon trace --engine), a
+// search that ends before its depth after the caller's cancel was stopped
+// by it (Horizon's UCI stop on Ctrl-C) and is interrupted, with or without
+// an abort record; one that reached its depth is complete, and an abort
+// with no cancel, or in an imported file, stays the engine's own stop.
+func TestStopOnCancelStatus(t *testing.T) {
+	const head = "HZT 1\nengine E\nlimits go depth %d\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\n"
+	for _, tc := range []struct {
+		name          string
+		depth         int // the go command's depth limit
+		stopsOnCancel bool
+		cancel        bool
+		tail          string // the records read after the cancel
+		want          trace.Status
+	}{
+		{"abort after the cancel", 30, true, true, "A\nend nodes=2\n", trace.StatusInterrupted},
+		{"no abort record, depth not reached", 30, true, true, "L 0\nL 0\nend nodes=2\n", trace.StatusInterrupted},
+		{"depth reached", 1, true, true, "L 0\nL 0\nend nodes=2\n", trace.StatusComplete},
+		{"no cancel", 30, true, false, "A\nend nodes=2\n", trace.StatusTruncated},
+		{"an imported file", 30, false, true, "A\nend nodes=2\n", trace.StatusTruncated},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stream := fmt.Sprintf(head, tc.depth)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			in := &cancelReader{parts: []string{stream, tc.tail}}
+			if tc.cancel {
+				in.cancel = cancel
+			}
+			runs, err := Import(ctx, mustCreate(t), in, Options{StopsOnCancel: tc.stopsOnCancel})
+			if err != nil || len(runs) != 1 {
+				t.Fatalf("runs %+v, err %v", runs, err)
+			}
+			if runs[0].Status != tc.want {
+				t.Errorf("status %s, want %s", runs[0].Status, tc.want)
+			}
+		})
+	}
+}
+
+// cancelReader reads parts in turn, one a Read, and calls cancel (if set)
+// before it gives the second: the stream's reader has consumed the first
+// part when the "Ctrl-C" comes.
+type cancelReader struct {
+	parts  []string
+	cancel func()
+	i      int
+}
+
+func (r *cancelReader) Read(p []byte) (int, error) {
+	if r.i >= len(r.parts) {
+		return 0, io.EOF
+	}
+	if r.i == 1 && r.cancel != nil {
+		r.cancel()
+	}
+	n := copy(p, r.parts[r.i])
+	r.parts[r.i] = r.parts[r.i][n:]
+	if r.parts[r.i] == "" {
+		r.i++
+	}
+	return n, nil
 }
 
 // FuzzImport: no stream makes the importer panic, and what it keeps is a

@@ -127,10 +127,12 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 	if err := e.print(res, f); err != nil {
 		return err
 	}
+	if e.ctx.Err() != nil {
+		// Ctrl-C stopped the command even when the stream ended cleanly
+		// after it (the engine answered Horizon's stop): exit 130.
+		return fmt.Errorf("interrupted; the runs so far are in %s", out)
+	}
 	if ierr != nil {
-		if e.ctx.Err() != nil {
-			return fmt.Errorf("interrupted; the runs so far are in %s", out)
-		}
 		if len(runs) > 0 {
 			return fmt.Errorf("%w (what came before is kept in %s)", ierr, out)
 		}
@@ -231,7 +233,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlag
 	go func() {
 		defer close(importDone)
 		runs, ierr = foreign.Import(e.ctx, st, u.trace, foreign.Options{Engine: u.Name, PreferName: true, Version: version(),
-			Limits: goCommand(lim), Record: trace.RecordOptions{MaxNodes: maxNodes},
+			Limits: goCommand(lim), Record: trace.RecordOptions{MaxNodes: maxNodes}, StopsOnCancel: true,
 			OnRun: func(_ int64, rec *trace.Recorder) {
 				mu.Lock()
 				cur = rec

@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/horizonqs/horizon/trace"
 )
 
 // TestImportErrors: a bad stream is one line on stderr naming the record's
@@ -107,6 +111,67 @@ func TestTraceEngineNoStream(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, file left %v", code, stdout, fileExists(out))
 	}
 	checkOneLineError(t, stderr, "wrote no trace", "HORIZON_TRACE")
+}
+
+// stoppableEngine is a UCI engine in sh that writes a trace stream on fd 3:
+// its search enters two nodes and waits for stop, then unwinds (an abort
+// record), as Ethereal does when Horizon stops it on Ctrl-C.
+const stoppableEngine = `#!/bin/sh
+printf 'HZT 1\nengine Stoppable\n' >&3
+while read -r cmd rest; do
+	case "$cmd" in
+	uci) echo "id name Stoppable"; echo uciok ;;
+	isready) echo readyok ;;
+	go) printf 'position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\n' >&3; echo "info depth 1 nodes 2" ;;
+	stop) printf 'A\nend nodes=2\n' >&3; echo "bestmove e2e4" ;;
+	quit) exit 0 ;;
+	esac
+done
+`
+
+// TestTraceEngineInterrupted: Ctrl-C during trace --engine is an
+// interruption: the engine answers Horizon's stop with an abort record and a
+// clean end, yet the run is interrupted (not truncated, the engine's own
+// limit) and the command fails as interrupted (exit 130), not exit 0.
+func TestTraceEngineInterrupted(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	eng := writeFile(t, "stoppable.sh", stoppableEngine)
+	if err := os.Chmod(eng, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "t.trace")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Ctrl-C once the search is being recorded (its run is in the file).
+	go func() {
+		for ctx.Err() == nil {
+			time.Sleep(20 * time.Millisecond)
+			if st, err := trace.OpenReadOnly(out); err == nil {
+				runs, err := st.Runs(context.Background())
+				st.Close()
+				if err == nil && len(runs) > 0 {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"trace", "--engine", eng, "--fen", "startpos", "--depth", "30", "-o", out}, strings.NewReader(""), &stdout, &stderr)
+	if code == 0 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("exit %d, stderr %q; want the interruption said, exit 130", code, stderr.String())
+	}
+	st, err := trace.OpenReadOnly(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	runs, err := st.Runs(context.Background())
+	if err != nil || len(runs) != 1 || runs[0].Status != trace.StatusInterrupted {
+		t.Fatalf("runs %+v, %v; want one interrupted run", runs, err)
+	}
 }
 
 // TestImportNodeCounts: the summary says exactly what each count counts:
