@@ -129,11 +129,7 @@ type compareResult struct {
 }
 
 // jobsSet reports whether --jobs was given on the command line.
-func jobsSet(fs *flag.FlagSet) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "jobs" })
-	return set
-}
+func jobsSet(fs *flag.FlagSet) bool { return flagGiven(fs, "jobs") }
 
 // compareRun searches every position with every variant, jobs positions at
 // a time, and hands each result to put (from any goroutine, each (position,

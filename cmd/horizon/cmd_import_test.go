@@ -96,6 +96,17 @@ func TestTraceEngineErrors(t *testing.T) {
 		t.Errorf("missing engine: exit %d, %s", code, stderr)
 	}
 	checkOneLineError(t, stderr, "/nonexistent/engine")
+	// An empty command line is a usage error naming the flag, not a run of
+	// Horizon's own searches.
+	for _, cmdLine := range []string{"", "  "} {
+		code, stdout, stderr := runCLI(t, "", "trace", "--engine", cmdLine, "--depth", "1", "-o", out)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "--engine") {
+			t.Errorf("--engine %q: exit %d, stdout %q, stderr %q", cmdLine, code, stdout, stderr)
+		}
+		if fileExists(out) {
+			t.Errorf("--engine %q wrote %s", cmdLine, out)
+		}
+	}
 }
 
 // TestTraceEngineNoStream: an engine that writes no stream records nothing:

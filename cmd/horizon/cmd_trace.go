@@ -129,7 +129,10 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *engineCmd != "" {
+	if flagGiven(fs, "engine") {
+		if strings.TrimSpace(*engineCmd) == "" {
+			return usagef("--engine %q: give the engine's command line ('CMD [ARGS]')", *engineCmd)
+		}
 		if *qsOnly {
 			return usagef("--qs-only runs Horizon's own QS; it does not go with --engine")
 		}

@@ -91,3 +91,11 @@ func parseFileFlags(fs *flag.FlagSet, args []string) (string, error) {
 	}
 	return "", usagef("give one trace file, not %d (%s)", len(files), strings.Join(files, ", "))
 }
+
+// flagGiven reports whether flag name was given on the command line (even
+// with its default or an empty value).
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
