@@ -31,7 +31,7 @@ func TestForeignScores(t *testing.T) {
 		{1, []string{"[-∞,∞]", "d1 [34663,34664]", "≤84", "window    [34663, 34664]", "score     +84 upper bound"}, []string{"[∞,∞]", "[∞, ∞]"}},
 		{2, []string{"window    [-34664, -34663]", "stand pat -84", "score     -84 lower bound"}, []string{"[-∞,-∞]", "[-∞, -∞]"}},
 	} {
-		r := newRig(t, st, 140, 40, Options{Run: 1, Node: tc.node})
+		r := newRig(t, st, 140, 40, Options{Run: 1, Node: &tc.node})
 		text := r.text()
 		for _, w := range tc.want {
 			if !strings.Contains(text, w) {

@@ -19,9 +19,9 @@ type Options struct {
 	// Run is the run to show; 0 picks the last run of the file and, when the
 	// file holds several, opens the run picker.
 	Run int64
-	// Node selects this node id at start (expanding the path to it); -1 or
-	// 0 selects the default (the last iteration).
-	Node int64
+	// Node selects this node id at start (expanding the path to it); 0 is
+	// the run node. nil selects the default (the last iteration).
+	Node *int64
 	// Path selects the node this move path (SAN or UCI, from the root
 	// position, in the last iteration) leads to at start.
 	Path []string
@@ -143,9 +143,9 @@ func New(ctx context.Context, src trace.Reader, opt Options) (*Model, error) {
 	}
 	m.panes = []*pane{{t: t}}
 	switch {
-	case opt.Node > 0:
-		if err := t.reveal(opt.Node); err != nil {
-			return nil, fmt.Errorf("--node %d: %w", opt.Node, err)
+	case opt.Node != nil:
+		if err := t.reveal(*opt.Node); err != nil {
+			return nil, fmt.Errorf("--node %d: %w", *opt.Node, err)
 		}
 	case len(opt.Path) > 0:
 		n, err := t.findPath(t.runNode, "", opt.Path)
@@ -156,7 +156,7 @@ func New(ctx context.Context, src trace.Reader, opt Options) (*Model, error) {
 			return nil, fmt.Errorf("--path %q: %w", strings.Join(opt.Path, " "), err)
 		}
 	}
-	if opt.Run == 0 && len(runs) > 1 && opt.Node <= 0 && len(opt.Path) == 0 {
+	if opt.Run == 0 && len(runs) > 1 && opt.Node == nil && len(opt.Path) == 0 {
 		m.openPicker(pickRun)
 	}
 	m.refreshSel()

@@ -224,7 +224,7 @@ func TestScreens(t *testing.T) {
 		{"resize_80x24_to_130x35", 80, 24, one, []string{"j", "<resize 130x35>"}},
 		{"resize_small_40x10", 100, 30, one, []string{"<resize 40x10>"}},
 		{"mouse_100x30", 100, 30, one, []string{"<click 20,8>", "<click 4,8>", "<wheel-down 20,8>"}},
-		{"start_node_120x40", 120, 40, Options{Run: 2, Node: 500}, nil},
+		{"start_node_120x40", 120, 40, Options{Run: 2, Node: ptr(500)}, nil},
 		{"start_path_120x40", 120, 40, Options{Run: 1, Path: pv}, nil},
 		{"page_down_80x24", 80, 24, one, []string{"<PgDn>", "<PgDn>", "<PgUp>", "<End>"}},
 		{"reload_100x30", 100, 30, one, []string{"j", "l", "r"}},
@@ -336,7 +336,7 @@ func TestNewErrors(t *testing.T) {
 		text string
 	}{
 		{"no such run", Options{Run: 42}, trace.ErrNoRun, "no run 42 (runs: 1, 2, 3, 4)"},
-		{"no such node", Options{Run: 1, Node: 1 << 30}, trace.ErrNoNode, "--node 1073741824"},
+		{"no such node", Options{Run: 1, Node: ptr(1 << 30)}, trace.ErrNoNode, "--node 1073741824"},
 		{"illegal move", Options{Run: 1, Path: []string{"Ke9"}}, nil, `--path "Ke9": move 1 (Ke9)`},
 		{"move not searched", Options{Run: 1, Path: []string{"a3", "Kd8", "a4", "Kc8"}}, trace.ErrNoMove, "has no child for it"},
 	}
@@ -573,6 +573,29 @@ func TestVisitPathMarksResearch(t *testing.T) {
 		}
 		if run != 1 && pairs == 0 {
 			t.Errorf("run %d: no move searched twice under one node to test with", run)
+		}
+	}
+}
+
+// ptr is a node id for Options.Node.
+func ptr(id int64) *int64 { return &id }
+
+// TestStartNode: Options.Node selects any node, the run node (id 0)
+// included (view --node 0 once opened the last iteration's root); nil
+// selects that root.
+func TestStartNode(t *testing.T) {
+	st := openFixture(t)
+	for _, tc := range []struct {
+		node *int64
+		want int64 // -1: the last iteration's root
+	}{{ptr(0), 0}, {ptr(500), 500}, {nil, -1}} {
+		m, err := New(context.Background(), st, Options{Run: 1, Node: tc.node})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := m.SelectedNode()
+		if tc.want >= 0 && got.ID != tc.want || tc.want < 0 && got.Kind != engine.KindRoot {
+			t.Errorf("Node %v: selected node %d (%s), want %d", tc.node, got.ID, got.Kind, tc.want)
 		}
 	}
 }
