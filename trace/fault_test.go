@@ -70,17 +70,24 @@ func TestHelperRecordForever(t *testing.T) {
 	}
 }
 
+// needKills skips a test that kills recording subprocesses under -short,
+// and where no /proc tells a dead recorder from a live one.
+func needKills(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("kills subprocesses")
+	}
+	if writerID == "" {
+		t.Skip("no /proc: cannot tell a dead recorder from a live one")
+	}
+}
+
 // TestKilledRecorderNotReaped: a recorder killed with SIGKILL is a zombie
 // until its parent reaps it, and /proc still lists it, with the same start
 // time. Its run must read as abandoned at once, not as running until (or,
 // with a parent that never waits, forever after) the reaping.
 func TestKilledRecorderNotReaped(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills a subprocess")
-	}
-	if writerID == "" {
-		t.Skip("no /proc: cannot tell a dead recorder from a live one")
-	}
+	needKills(t)
 	p := filepath.Join(t.TempDir(), "z.trace")
 	ctx := context.Background()
 	cmd, out := startHelper(t, "TestHelperRecordForever", p)
@@ -133,12 +140,7 @@ func TestKilledRecorderNotReaped(t *testing.T) {
 // the open path marked incomplete), that its stats and hotspots read, and
 // that the next writer appends to the same file (issue 17, items 2 and 6).
 func TestKillLoop(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills subprocesses")
-	}
-	if writerID == "" {
-		t.Skip("no /proc: cannot tell a dead recorder from a live one")
-	}
+	needKills(t)
 	p := filepath.Join(t.TempDir(), "k.trace")
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	ctx := context.Background()
