@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -254,6 +255,13 @@ func TestTraceEthereal(t *testing.T) {
 	defer scr.Fini()
 	scr.SetSize(170, 40)
 	m.Draw(scr)
+	// v follows the run's PV down the tree: every move of it is there.
+	m.Handle(tcell.NewEventKey(tcell.KeyRune, 'v', tcell.ModNone))
+	m.Draw(scr)
+	scr.Show()
+	if n := len(strings.Fields(pv)); !strings.Contains(screenText(scr), fmt.Sprintf("PV of iteration %d: %d of %d moves found", depth, n, n)) {
+		t.Errorf("v does not find Ethereal's PV in the tree:\n%s", screenText(scr))
+	}
 	m.Handle(tcell.NewEventKey(tcell.KeyRune, '=', tcell.ModNone))
 	m.Draw(scr)
 	scr.Show()
