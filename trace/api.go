@@ -396,8 +396,11 @@ type RecordOptions struct {
 	// Under keeps only the nodes on and below this move path from the root
 	// (SAN or UCI), in every iteration, plus the run and iteration roots.
 	Under []string
-	// MaxBytes stops recording once the trace file has grown to this many
-	// bytes, like MaxNodes does (the run is marked truncated). 0: no limit.
+	// MaxBytes stops recording early enough that the finished trace file,
+	// the run's parent index included, stays within this many bytes: a
+	// commit after which the rows still to come could cross it stops the
+	// search, like MaxNodes does (the run is marked truncated). 0: no
+	// limit.
 	MaxBytes int64
 	// BatchRows is the number of rows per batch handed to the writer
 	// goroutine; 0 picks a default.

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
@@ -149,6 +150,39 @@ func TestRealSearchNodeLimit(t *testing.T) {
 	r, _ := s.Run(context.Background(), rec.RunID())
 	if r.Status != StatusTruncated || r.Rows != res.Stats.Nodes {
 		t.Errorf("status %s rows %d; want truncated with %d rows", r.Status, r.Rows, res.Stats.Nodes)
+	}
+}
+
+// TestMaxBytesHolds: the file a size-capped run ends with is within the
+// cap, its parent index (built at Finish for a big run) and the rows the
+// search adds before it sees the stop included. The check once compared
+// the size after each commit with the cap, and a 20 MB cap made a file of
+// 29.7 MB.
+func TestMaxBytesHolds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records about 150,000 nodes: skipped with -short")
+	}
+	const maxBytes = 8 << 20
+	s, path := mustCreate(t)
+	rec, _ := searchInto(t, context.Background(), s, tacticalFEN, "captures", engine.Limits{Depth: 60}, RecordOptions{MaxBytes: maxBytes})
+	r, err := s.Run(context.Background(), rec.RunID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var size int64
+	for _, suffix := range []string{"", "-wal", "-journal"} {
+		if fi, err := os.Stat(path + suffix); err == nil {
+			size += fi.Size()
+		}
+	}
+	if r.Status != StatusTruncated || r.Rows < parentIndexMinRows {
+		t.Fatalf("run %s with %d rows; want truncated by the cap, with %d rows or more (so it is indexed)", r.Status, r.Rows, parentIndexMinRows)
+	}
+	if size > maxBytes || size < maxBytes*3/4 {
+		t.Errorf("a run of %d rows capped at %d bytes ends with a file of %d bytes; want at most the cap, and most of it used", r.Rows, maxBytes, size)
 	}
 }
 

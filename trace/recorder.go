@@ -17,7 +17,7 @@ import (
 var (
 	// ErrNodeLimit: RecordOptions.MaxNodes was reached.
 	ErrNodeLimit = errors.New("node limit reached")
-	// ErrSizeLimit: the file reached RecordOptions.MaxBytes.
+	// ErrSizeLimit: the file would outgrow RecordOptions.MaxBytes.
 	ErrSizeLimit = errors.New("file size limit reached")
 	// errWrite wraps a write failure as the cause of the recorder's context.
 	errWrite = errors.New("writing the trace failed")
@@ -112,6 +112,8 @@ type Recorder struct {
 	lastSum   time.Time
 	fileBytes atomic.Int64 // the file's size after the last commit
 	sizeHit   atomic.Bool  // MaxBytes reached
+
+	startBytes int64 // the file's size before the run's first batch, for MaxBytes
 }
 
 var _ engine.Tracer = (*Recorder)(nil)

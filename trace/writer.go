@@ -192,6 +192,17 @@ func (ins *inserter) queryInt(query string) (int64, error) {
 	return n, nil
 }
 
+// fileBytes is the file's size as the connection sees it: its pages, the
+// ones in the WAL included.
+func (ins *inserter) fileBytes() (int64, error) {
+	pages, err := ins.queryInt("PRAGMA page_count")
+	if err != nil {
+		return 0, err
+	}
+	size, err := ins.queryInt("PRAGMA page_size")
+	return pages * size, err
+}
+
 // writer is the recorder's writer goroutine: it writes each batch in one
 // transaction and feeds the summary. After a failure it keeps taking
 // batches (so the search never blocks) but writes nothing more.
@@ -214,6 +225,9 @@ func (r *Recorder) writer(conn *sql.Conn) {
 			return err
 		}
 		defer ins.close()
+		if r.startBytes, err = ins.fileBytes(); err != nil {
+			return err
+		}
 		for b := range batches {
 			if r.werr == nil {
 				if err := r.writeBatch(ins, b); err != nil {
@@ -318,20 +332,55 @@ func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
 		return err
 	}
 	r.committed = rows
-	pages, err := ins.queryInt("PRAGMA page_count")
+	now, err := ins.fileBytes()
 	if err != nil {
 		return err
 	}
-	size, err := ins.queryInt("PRAGMA page_size")
-	if err != nil {
-		return err
-	}
-	r.fileBytes.Store(pages * size)
-	if r.opts.MaxBytes > 0 && pages*size >= r.opts.MaxBytes && !r.sizeHit.Load() {
+	r.fileBytes.Store(now)
+	if r.opts.MaxBytes > 0 && !r.sizeHit.Load() && r.projectedBytes(now) >= r.opts.MaxBytes {
 		r.sizeHit.Store(true)
 		r.cancel(ErrSizeLimit)
 	}
 	return nil
+}
+
+// Reserves of the MaxBytes check (see projectedBytes).
+const (
+	// indexRowBytes: a row's share of the parent index Finish builds for
+	// a run of parentIndexMinRows rows or more (13 bytes measured on a
+	// 622,848-row run; ids past 2^23 take a byte more).
+	indexRowBytes = 14
+	// stopLatencyRows: rows a search may still add after the recorder's
+	// context is cancelled: Horizon's search polls it every 256 nodes,
+	// the importer of another engine's stream every 4,096 lines (about
+	// 2,048 nodes).
+	stopLatencyRows = 2048
+	// finishBytes: what Finish writes besides rows and the index (the
+	// summary, the hotspots, the run's row).
+	finishBytes = 64 << 10
+)
+
+// projectedBytes is the size the file could end with if the run goes on to
+// the next commit, when it is now bytes: the rows still to come at most
+// (every batch but the one just written, the one before the next check,
+// and what the search adds before it sees the stop) at the bytes a row has
+// cost so far, the parent index of every row, and what Finish writes.
+// MaxBytes holds against this, not the size now: the finished file must
+// stay within the cap. The rows to come are the worst case, not the
+// search's progress: a search that is slow at one check may fill every
+// batch before the next.
+func (r *Recorder) projectedBytes(now int64) int64 {
+	ahead := int64(numBatches*r.opts.BatchRows + stopLatencyRows)
+	rowBytes := int64(64) // until a commit gives the file's own figure
+	if r.committed > 0 {
+		rowBytes = max((now-r.startBytes)/r.committed, 1)
+	}
+	total := r.committed + ahead
+	index := int64(0)
+	if total >= parentIndexMinRows {
+		index = total * indexRowBytes
+	}
+	return now + ahead*rowBytes + index + finishBytes
 }
 
 func (r *Recorder) put(ins *inserter, w *row) error {

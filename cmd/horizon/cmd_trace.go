@@ -116,7 +116,7 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 	id := fs.String("id", "", "with --epd: trace only the record with this id (its 'id' opcode)")
 	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")
 	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, fmt.Sprintf("stop a run after this many nodes and mark it truncated (the default reaches about %s of file)", formatBytes(defaultMaxNodes*bytesPerNode)))
-	maxSize := fs.String("max-size", "", "stop a run once the trace file reaches this size (500MB, 2GB, 1.5GiB) and mark it truncated")
+	maxSize := fs.String("max-size", "", "stop a run early enough that the finished trace file stays within this size (500MB, 2GB, 1.5GiB), index included, and mark it truncated")
 	lastIter := fs.Bool("last-iteration", false, "keep only the last iteration's nodes (smaller traces)")
 	under := fs.String("under", "", "keep only the nodes on and under this move path from the root, moves in SAN or UCI separated by commas or spaces, "+
 		"both sides' moves in turn (Nf3,Nf6 is 1.Nf3 Nf6); a line alpha-beta cuts off before reaching its end records nothing below (a warning says so)")
