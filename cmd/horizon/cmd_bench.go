@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -96,6 +98,11 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 	out := benchJSON{Depth: *depth, NodeCap: *nodes, positions: len(positions), sfTime: *sfTime, sfSkipped: *sfFlag == "none"}
 	lim := engine.Limits{Depth: *depth, Nodes: *nodes}
 	var totalTime time.Duration
+	// Progress on a terminal only, as every command's: a pipe or a log
+	// gets the table and nothing else.
+	var searched atomic.Int64
+	stopProgress := sync.OnceFunc(countProgress(e.stderr, "searches", &searched, len(opts)*len(positions)))
+	defer stopProgress()
 	for _, o := range opts {
 		row := benchRow{variantTotals: variantTotals{Variant: o.Variant, Positions: len(positions)}}
 		s := engine.NewSearcher(o)
@@ -112,6 +119,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 			if r.Stopped == engine.StopNodes {
 				row.Capped++
 			}
+			searched.Add(1)
 		}
 		row.ElapsedMS = elapsed.Milliseconds()
 		row.NPS = nps(row.Nodes, elapsed.Seconds())
@@ -121,10 +129,8 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 		out.TotalNodes += row.Nodes
 		totalTime += elapsed
 		out.Variants = append(out.Variants, row)
-		if !*asJSON {
-			fmt.Fprintf(e.stderr, "bench: %s done\n", o.Variant)
-		}
 	}
+	stopProgress()
 	out.TotalNPS = nps(out.TotalNodes, totalTime.Seconds())
 
 	if *sfFlag != "none" {

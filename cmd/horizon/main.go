@@ -155,10 +155,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if len(args) > 1 && args[0] == "help" {
 			args = []string{args[1], "--help"}
 		} else {
-			printUsage(stdout)
 			if len(args) == 0 {
+				// No command is a usage error: its text goes where
+				// usage errors go, stdout stays empty.
+				printUsage(stderr)
 				return 2
 			}
+			printUsage(stdout)
 			return 0
 		}
 	}

@@ -74,12 +74,18 @@ func TestDepthZero(t *testing.T) {
 }
 
 // TestBenchOutput: --stockfish none is a choice, not a missing Stockfish,
-// and the table's counts use thousands separators like every command's.
+// the table's counts use thousands separators like every command's, and
+// no progress goes to a stderr that is not a terminal.
 func TestBenchOutput(t *testing.T) {
 	args := []string{"bench", "--depth", "2", "--qs", "see", "--fen", kiwipete, "--stockfish", "none"}
 	code, out, errOut := runCLI(t, "", args...)
 	if code != 0 {
 		t.Fatalf("bench: exit %d: %s", code, errOut)
+	}
+	// Progress only on a terminal: stderr here is a buffer, so it stays
+	// empty ("bench: see done" came even in a pipe).
+	if errOut != "" {
+		t.Errorf("bench wrote to a stderr that is not a terminal: %q", errOut)
 	}
 	if strings.Contains(out, "not found") || !strings.Contains(out, "skipped (--stockfish none)") {
 		t.Errorf("bench --stockfish none says:\n%s", out)
@@ -178,5 +184,19 @@ func TestJSONVocabulary(t *testing.T) {
 		if _, ok := r[k]; !ok {
 			t.Errorf("runs --json lacks %q: %v", k, r)
 		}
+	}
+}
+
+// TestNoCommand: horizon with no arguments is a usage error: the usage goes
+// to stderr, exit 2, nothing on stdout (it printed to stdout); --help is
+// asked for and goes to stdout, exit 0.
+func TestNoCommand(t *testing.T) {
+	code, out, errOut := runCLI(t, "")
+	if code != 2 || out != "" || !strings.Contains(errOut, "Usage: horizon <command>") {
+		t.Errorf("horizon: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "", "--help")
+	if code != 0 || errOut != "" || !strings.Contains(out, "Usage: horizon <command>") {
+		t.Errorf("horizon --help: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
