@@ -213,6 +213,22 @@ func TestTraceOutputClosed(t *testing.T) {
 	}
 }
 
+// TestTraceOutputClosedAfterAll: a reader that goes away after the last
+// run finished stopped nothing: no "stopped, as Ctrl-C would" about runs
+// that were complete, exit 0, every run recorded.
+func TestTraceOutputClosedAfterAll(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "p.trace")
+	var errOut bytes.Buffer
+	code := run(context.Background(), []string{"trace", "--fen", kiwipete, "--depth", "2", "--qs", "captures", "-o", file},
+		strings.NewReader(""), &closedPipe{n: 0}, &errOut)
+	if code != 0 || errOut.Len() != 0 {
+		t.Errorf("exit %d, stderr %q; want 0 and nothing said", code, errOut.String())
+	}
+	if runs := stoppedRuns(t, file); len(runs) != 1 || runs[0].Status != trace.StatusComplete {
+		t.Errorf("runs %+v, want one complete", runs)
+	}
+}
+
 // Issue 17 item 13: Ctrl-C during a query printed "context canceled".
 func TestInterruptedSaysSo(t *testing.T) {
 	file, _ := traceFile(t, "--fen", kiwipete, "--depth", "2", "--qs", "captures")
