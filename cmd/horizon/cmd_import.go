@@ -39,7 +39,8 @@ does with sleep; 'horizon trace --engine' drives the engine for you.`,
 	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")
 	name := fs.String("engine-name", "", "engine name for streams that carry none")
 	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, "stop a run after this many nodes and mark it truncated")
-	asJSON := fs.Bool("json", false, "print the runs as JSON (an array)")
+	asJSON := fs.Bool("json", false, "print the runs as JSON (an array); stream_nodes is the nodes the stream holds (nodes less Horizon's run node), "+
+		"reported_nodes the engine's own count from its end record (absent without one): they differ when its instrumentation misses nodes")
 	stream, err := parseFileFlags(fs, args)
 	if err != nil {
 		return err
@@ -104,7 +105,7 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 		}
 		j.Engine = r.Engine
 		n := r.Nodes
-		j.EngineNodes = &n
+		j.StreamNodes = &n
 		if r.EngineNodes >= 0 {
 			rn := r.EngineNodes
 			j.ReportedNodes = &rn

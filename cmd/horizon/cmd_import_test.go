@@ -200,6 +200,21 @@ func TestImportNodeCounts(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, stdout)
 		}
 	}
+	// --json names the two counts for what they count (engine_nodes held
+	// the stream's count beside reported_nodes, the engine's), and --help
+	// says what each means. An engine that counts 5 tells them apart.
+	in = writeFile(t, "s5.hzt", "HZT 1\nengine Tiny\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=5\n")
+	var runs []map[string]any
+	js := cliJSON(t, &runs, "import", in, "-o", filepath.Join(t.TempDir(), "t5.trace"), "--json")
+	if len(runs) != 1 || runs[0]["stream_nodes"] != 2.0 || runs[0]["reported_nodes"] != 5.0 || runs[0]["nodes"] != 3.0 || runs[0]["engine_nodes"] != nil {
+		t.Errorf("import --json: %s", js)
+	}
+	help := helpOf(t, "import")
+	for _, want := range []string{"stream_nodes is the nodes the stream holds", "reported_nodes the engine's own count"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("import --help does not say %q", want)
+		}
+	}
 }
 
 // TestExportReportedIteration: export's default top node is the root of

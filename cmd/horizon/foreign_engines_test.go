@@ -133,7 +133,7 @@ type traceJSON struct {
 	BestMove      string `json:"best_move"`
 	Nodes         int64  `json:"nodes"`
 	QSNodes       int64  `json:"qs_nodes"`
-	EngineNodes   int64  `json:"engine_nodes"`
+	StreamNodes   int64  `json:"stream_nodes"`
 	ReportedNodes int64  `json:"reported_nodes"`
 	Engine        string `json:"engine"`
 }
@@ -193,7 +193,7 @@ func TestTraceEthereal(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "ethereal.trace")
 	r := foreignRunJSON(t, "trace", "--engine", filepath.Join(dir, "ethereal"), "--fen", kiwipeteFEN, "--depth", strconv.Itoa(depth),
 		"-o", file, "--json")[0]
-	if r.Status != "complete" || r.BestMove != best || r.EngineNodes != nodes || r.ReportedNodes != nodes || r.Nodes != nodes+1 {
+	if r.Status != "complete" || r.BestMove != best || r.StreamNodes != nodes || r.ReportedNodes != nodes || r.Nodes != nodes+1 {
 		t.Fatalf("traced %+v; unpatched Ethereal: bestmove %s, %d nodes", r, best, nodes)
 	}
 	if !strings.HasPrefix(r.Engine, "Ethereal 12.00") {
@@ -319,7 +319,7 @@ func TestTraceSunfish(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // the engine flushes its stream as go_loop returns
 	file := filepath.Join(t.TempDir(), "sunfish.trace")
 	r := foreignRunJSON(t, "import", stream, "-o", file, "--json")[0]
-	if r.Status != "complete" || r.ReportedNodes != r.EngineNodes || r.EngineNodes < nodes || r.BestMove != best {
+	if r.Status != "complete" || r.ReportedNodes != r.StreamNodes || r.StreamNodes < nodes || r.BestMove != best {
 		t.Fatalf("imported %+v; Sunfish said bestmove %s, %d nodes at depth %d", r, best, nodes, depth)
 	}
 	checkClean(t, file, r.Run)
@@ -338,7 +338,7 @@ func TestTraceSunfish(t *testing.T) {
 	// The same through trace --engine.
 	file2 := filepath.Join(t.TempDir(), "sunfish2.trace")
 	r2 := foreignRunJSON(t, "trace", "--engine", filepath.Join(dir, "sunfish"), "--fen", fen, "--depth", strconv.Itoa(depth), "-o", file2, "--json")[0]
-	if r2.Status != "complete" || r2.EngineNodes != r2.ReportedNodes || r2.EngineNodes != r.EngineNodes || r2.BestMove != best {
+	if r2.Status != "complete" || r2.StreamNodes != r2.ReportedNodes || r2.StreamNodes != r.StreamNodes || r2.BestMove != best {
 		t.Fatalf("trace --engine %+v, import %+v", r2, r)
 	}
 }
