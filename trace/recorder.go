@@ -495,11 +495,25 @@ func (o RecordOptions) Limit(lim engine.Limits) engine.Limits {
 // size cap), interrupted otherwise (its context was cancelled).
 func (r *Recorder) status(stopped engine.StopReason, hadOpen bool) Status {
 	switch {
-	case stopped == engine.StopNodes || stopped == engine.StopTime:
+	case StopStatus(stopped) == StatusTruncated:
 		return StatusTruncated
 	case stopped == engine.StopNone && !r.stopSeen && !hadOpen:
 		return StatusComplete
 	case r.truncated, r.sizeHit.Load():
+		return StatusTruncated
+	}
+	return StatusInterrupted
+}
+
+// StopStatus is the status of a search that ended for reason stopped, in
+// the words of a run's status, for commands that report searches they do
+// not record (search, compare): complete, truncated by its node or time
+// limit, interrupted when cancelled.
+func StopStatus(stopped engine.StopReason) Status {
+	switch stopped {
+	case engine.StopNone:
+		return StatusComplete
+	case engine.StopNodes, engine.StopTime:
 		return StatusTruncated
 	}
 	return StatusInterrupted

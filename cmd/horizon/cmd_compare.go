@@ -33,7 +33,8 @@ type comparePos struct {
 	BestMove  string  `json:"best_move"` // UCI, as 'horizon search --json'
 	Score     int     `json:"score"`
 	Depth     int     `json:"depth"`
-	Stopped   string  `json:"stopped"`
+	Status    string  `json:"status"`               // as search --json: trace's status words
+	StopCause string  `json:"stop_cause,omitempty"` // nodes, time or cancel
 	ElapsedMS int64   `json:"elapsed_ms"`
 	NPS       int64   `json:"nps"`
 	Solved    *bool   `json:"solved"` // nil when the position has no bm or am
@@ -185,7 +186,7 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 	}
 	r := comparePos{Variant: o.Variant, FEN: p.FEN, Nodes: res.Stats.Nodes, QSNodes: res.Stats.QSNodes,
 		MaxPly: res.Stats.MaxPly, MaxQSPly: res.Stats.MaxQSPly, BestMove: res.BestMove.UCI(), Score: int(res.Score),
-		Depth: res.Depth, Stopped: res.Stopped.String(), ElapsedMS: res.Elapsed.Milliseconds(),
+		Depth: res.Depth, Status: string(trace.StopStatus(res.Stopped)), StopCause: stopCause(res.Stopped), ElapsedMS: res.Elapsed.Milliseconds(),
 		NPS: nps(res.Stats.Nodes, res.Elapsed.Seconds()), Run: run, elapsed: res.Elapsed}
 	if r.Nodes > 0 {
 		r.QSShare = float64(r.QSNodes) / float64(r.Nodes)
@@ -287,7 +288,7 @@ func (res compareResult) writeCSV(w io.Writer) error {
 	rows := res.Positions
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"variant", "position", "label", "fen", "nodes", "qs_nodes", "qs_share", "max_ply", "max_qs_ply",
-		"best_move", "score", "depth", "stopped", "elapsed_ms", "nps", "solved", "run"})
+		"best_move", "score", "depth", "status", "stop_cause", "elapsed_ms", "nps", "solved", "run"})
 	for _, r := range rows {
 		solved := ""
 		if r.Solved != nil {
@@ -299,7 +300,7 @@ func (res compareResult) writeCSV(w io.Writer) error {
 		}
 		cw.Write([]string{r.Variant, strconv.Itoa(r.Position), r.Label, r.FEN, strconv.FormatInt(r.Nodes, 10),
 			strconv.FormatInt(r.QSNodes, 10), strconv.FormatFloat(r.QSShare, 'f', 4, 64), strconv.Itoa(r.MaxPly),
-			strconv.Itoa(r.MaxQSPly), r.BestMove, strconv.Itoa(r.Score), strconv.Itoa(r.Depth), r.Stopped,
+			strconv.Itoa(r.MaxQSPly), r.BestMove, strconv.Itoa(r.Score), strconv.Itoa(r.Depth), r.Status, r.StopCause,
 			strconv.FormatInt(r.ElapsedMS, 10), strconv.FormatInt(r.NPS, 10), solved, run})
 	}
 	cw.Flush()

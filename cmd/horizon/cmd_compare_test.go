@@ -48,7 +48,7 @@ func TestCompareEqualsSearch(t *testing.T) {
 				g := got.Positions[i]
 				if g.Variant != w.Variant || g.FEN != w.FEN || g.Nodes != w.Nodes || g.QSNodes != w.QSNodes ||
 					g.MaxPly != w.MaxPly || g.MaxQSPly != w.MaxQSPly || g.BestMove != w.BestMove || g.Score != w.Score ||
-					g.Depth != w.Depth || g.Stopped != w.Stopped {
+					g.Depth != w.Depth || g.Status != w.Status || g.StopCause != w.StopCause {
 					t.Errorf("row %d: compare %+v\nsearch %+v", i, g, w)
 				}
 			}

@@ -30,7 +30,8 @@ type searchJSON struct {
 	MaxQSPly  int              `json:"max_qs_ply"`
 	ElapsedMS int64            `json:"elapsed_ms"`
 	NPS       int64            `json:"nps"`
-	Stopped   string           `json:"stopped"`
+	Status    string           `json:"status"`               // a run's status words (trace.StopStatus): complete, truncated, interrupted
+	StopCause string           `json:"stop_cause,omitempty"` // what stopped it: nodes, time or cancel
 	Cutoffs   map[string]int64 `json:"cutoffs"`
 	res       engine.Result
 }
@@ -39,7 +40,7 @@ func newSearchJSON(p *engine.EPD, o engine.Options, r engine.Result) searchJSON 
 	j := searchJSON{FEN: p.FEN, ID: p.ID, Variant: o.Variant, Options: trace.ObjectJSON(o.JSON()), BestMove: r.BestMove.UCI(),
 		Score: int(r.Score), Depth: r.Depth, Nodes: r.Stats.Nodes, QSNodes: r.Stats.QSNodes,
 		MaxPly: r.Stats.MaxPly, MaxQSPly: r.Stats.MaxQSPly, ElapsedMS: r.Elapsed.Milliseconds(),
-		NPS: nps(r.Stats.Nodes, r.Elapsed.Seconds()), Stopped: r.Stopped.String(), Cutoffs: map[string]int64{}, PV: []string{}, res: r}
+		NPS: nps(r.Stats.Nodes, r.Elapsed.Seconds()), Status: string(trace.StopStatus(r.Stopped)), StopCause: stopCause(r.Stopped), Cutoffs: map[string]int64{}, PV: []string{}, res: r}
 	if r.Ponder != engine.NoMove {
 		j.Ponder = r.Ponder.UCI()
 	}
@@ -130,11 +131,24 @@ func (res searchResult) MarshalJSON() ([]byte, error) { return oneOrMany(res) }
 // writeText writes nothing: each search was printed as it ended.
 func (res searchResult) writeText(io.Writer) error { return nil }
 
+// stopCause is what stopped a search ("nodes", "time", "cancel"), "" for
+// one that completed: the key beside its status in search and compare.
+func stopCause(r engine.StopReason) string {
+	if r == engine.StopNone {
+		return ""
+	}
+	return r.String()
+}
+
 // writeText ends a search's info lines as a UCI engine does, with its
 // counts and the best move.
 func (j searchJSON) writeText(w io.Writer) error {
 	r := j.res
-	fmt.Fprintf(w, "info string nodes %d qsnodes %d maxqsply %d stopped %s\n", r.Stats.Nodes, r.Stats.QSNodes, r.Stats.MaxQSPly, r.Stopped)
+	cause := ""
+	if j.StopCause != "" {
+		cause = " stop_cause " + j.StopCause
+	}
+	fmt.Fprintf(w, "info string nodes %d qsnodes %d maxqsply %d status %s%s\n", r.Stats.Nodes, r.Stats.QSNodes, r.Stats.MaxQSPly, j.Status, cause)
 	_, err := fmt.Fprintln(w, uci.BestmoveLine(r))
 	return err
 }

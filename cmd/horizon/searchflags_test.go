@@ -59,14 +59,28 @@ func TestSearchLimits(t *testing.T) {
 // these searches far sooner), and a trace must record the user's limits
 // apart from the recorder's own node cap.
 func TestLimitAloneIsNotCapped(t *testing.T) {
+	// search speaks a run's status words (runs says "truncated"; it said
+	// "stopped": "nodes"), the cause under its own key.
 	var s struct {
-		Depth   int    `json:"depth"`
-		Nodes   int64  `json:"nodes"`
-		Stopped string `json:"stopped"`
+		Depth     int    `json:"depth"`
+		Nodes     int64  `json:"nodes"`
+		Status    string `json:"status"`
+		StopCause string `json:"stop_cause"`
 	}
 	cliJSON(t, &s, "search", "--fen", "startpos", "--nodes", "150000", "--json")
-	if s.Stopped != engine.StopNodes.String() || s.Nodes < 150000 {
-		t.Errorf("search --nodes 150000 stopped %q at depth %d after %d nodes; want the node limit", s.Stopped, s.Depth, s.Nodes)
+	if s.Status != string(trace.StatusTruncated) || s.StopCause != engine.StopNodes.String() || s.Nodes < 150000 {
+		t.Errorf("search --nodes 150000: status %q (stop cause %q) at depth %d after %d nodes; want truncated by the node limit",
+			s.Status, s.StopCause, s.Depth, s.Nodes)
+	}
+	var c compareResult
+	cliJSON(t, &c, "compare", "--fen", "startpos", "--nodes", "5000", "--qs", "captures", "--json")
+	if len(c.Positions) != 1 || c.Positions[0].Status != string(trace.StatusTruncated) || c.Positions[0].StopCause != "nodes" {
+		t.Errorf("compare --nodes 5000: %+v, want status truncated, stop cause nodes", c.Positions)
+	}
+	var done searchJSON
+	cliJSON(t, &done, "search", "--fen", "startpos", "--depth", "2", "--json")
+	if done.Status != string(trace.StatusComplete) || done.StopCause != "" {
+		t.Errorf("search --depth 2: status %q, stop cause %q; want complete and none", done.Status, done.StopCause)
 	}
 
 	dir := t.TempDir()
