@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -40,7 +42,8 @@ the rule broken; exits 1 when there is any. Rules:
   best-move     the best move is a searched move that scored the node's score
   run           the run's score is its last iteration's
 Before the rules it runs SQLite's own integrity check (PRAGMA integrity_check)
-with the SQLite built into Horizon and reports what it finds. A run still
+with the SQLite built into Horizon and reports what it finds (the damaged pages
+and their tables), also when damage keeps the file from being read. A run still
 being recorded, or whose recorder died, is checked as far as it was committed.
 The variant's switches come from the run's recorded options. Nodes a stop left
 incomplete are checked for structure only. Runs of other engines (trace
@@ -65,27 +68,27 @@ skipped, and the report says so.`,
 	}
 	st, runs, err := openRuns(e, file, *run)
 	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) || !fileExists(file) {
+			return err
+		}
+		// A damaged page makes reading the runs fail with SQLite's bare
+		// "database disk image is malformed", which says neither where
+		// nor how much: the integrity check says both.
+		integrity := func(ctx context.Context, limit int) ([]string, error) {
+			return trace.CheckFileIntegrity(ctx, file, limit)
+		}
+		if ierr := checkIntegrity(e, file, integrity); ierr != nil {
+			return ierr
+		}
 		return err
 	}
 	defer st.Close()
 	if len(runs) == 0 {
 		return fmt.Errorf("%s holds no runs", file)
 	}
-	// SQLite's own integrity check, with the SQLite built into Horizon: an
-	// older sqlite3 shell may report false errors on a sound trace.
-	stop := progressLine(e.stderr, func(el time.Duration) string {
-		return fmt.Sprintf("SQLite integrity check of %s  %.1fs", file, el.Seconds())
-	})
-	problems, err := st.IntegrityCheck(e.ctx, 20)
-	stop()
-	if err != nil {
+	if err := checkIntegrity(e, file, st.IntegrityCheck); err != nil {
 		return err
-	}
-	if len(problems) > 0 {
-		for _, p := range problems {
-			fmt.Fprintf(e.stderr, "%s: SQLite integrity check: %s\n", file, p)
-		}
-		return fmt.Errorf("%s: SQLite's integrity check found %d problem(s): the file is damaged", file, len(problems))
 	}
 	f := formatOf(*asJSON, false)
 	if err := e.printPart(integrityOK(file), f); err != nil {
@@ -132,6 +135,26 @@ type checkResult []*check.Report
 
 // writeText writes nothing: each run's report was printed as it was done.
 func (checkResult) writeText(io.Writer) error { return nil }
+
+// checkIntegrity runs SQLite's own integrity check, with the SQLite built
+// into Horizon (an older sqlite3 shell may report false errors on a sound
+// trace), and prints each problem it finds (the damaged pages) on stderr.
+// The check itself can stop at the damage with SQLite's "malformed": what
+// it found before that is the report.
+func checkIntegrity(e *env, file string, integrity func(context.Context, int) ([]string, error)) error {
+	stop := progressLine(e.stderr, func(el time.Duration) string {
+		return fmt.Sprintf("SQLite integrity check of %s  %.1fs", file, el.Seconds())
+	})
+	problems, err := integrity(e.ctx, 20)
+	stop()
+	if len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintf(e.stderr, "%s: SQLite integrity check: %s\n", file, p)
+		}
+		return fmt.Errorf("%s: SQLite's integrity check found %d problem(s): the file is damaged", file, len(problems))
+	}
+	return err
+}
 
 // integrityOK is the line that says SQLite found the file sound.
 type integrityOK string

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,6 +87,58 @@ func TestCheckCommand(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			checkFails(t, append([]string{"check"}, tc.args...), tc.code, tc.want)
+		})
+	}
+}
+
+// TestCheckDamagedPages: a trace with a damaged page of its runs or its
+// nodes table failed with SQLite's bare "database disk image is
+// malformed" before any integrity report. check runs SQLite's integrity
+// check when reading fails and reports the damaged page and its table,
+// exit 1.
+func TestCheckDamagedPages(t *testing.T) {
+	clean := filepath.Join(t.TempDir(), "clean.trace")
+	if code, _, errOut := runCLI(t, "", "trace", "--fen", kiwipete, "--depth", "3", "--qs", "captures", "-o", clean); code != 0 {
+		t.Fatalf("trace: %s", errOut)
+	}
+	db, err := sql.Open("sqlite3", "file:"+clean+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pageSize int64
+	roots := map[string]int64{}
+	err = db.QueryRow("PRAGMA page_size").Scan(&pageSize)
+	for _, table := range []string{"runs", "node_rows"} {
+		var root int64
+		if err == nil {
+			err = db.QueryRow("SELECT rootpage FROM sqlite_master WHERE name = ?", table).Scan(&root)
+		}
+		roots[table] = root
+	}
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.ReadFile(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for table, root := range roots {
+		t.Run(table, func(t *testing.T) {
+			b := append([]byte(nil), orig...)
+			for i := (root - 1) * pageSize; i < root*pageSize; i++ {
+				b[i] = 0xa5
+			}
+			file := filepath.Join(t.TempDir(), "damaged.trace")
+			if err := os.WriteFile(file, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, errOut := runCLI(t, "", "check", file)
+			want := fmt.Sprintf("page %d", root)
+			if code != 1 || !strings.Contains(errOut, want) || !strings.Contains(errOut, "("+table+")") ||
+				!strings.Contains(errOut, "SQLite's integrity check found") {
+				t.Errorf("check of a damaged %s page: exit %d, stderr %q; want exit 1 naming %s of %s", table, code, errOut, want, table)
+			}
 		})
 	}
 }
