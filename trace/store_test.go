@@ -293,10 +293,10 @@ func TestLimitsTruncate(t *testing.T) {
 		// The synthetic search polls every 64 nodes, so it overshoots a little.
 		{"nodes", RecordOptions{MaxNodes: 300, BatchRows: 64}, 5, 3, 50, ErrNodeLimit,
 			func(r Run) bool { return r.Rows >= 300 && r.Rows <= 300+64 && r.Rows == r.Nodes }},
-		{"bytes", RecordOptions{BatchRows: 500, MaxBytes: 400 << 10}, 4, 5, 9, ErrSizeLimit,
+		{"bytes", RecordOptions{BatchRows: 500, MaxBytes: 1 << 20}, 4, 5, 9, ErrSizeLimit,
 			// The cap holds for the finished file (TestMaxBytesHolds), so
 			// the run stops short of it, by a few batches at most.
-			func(r Run) bool { return r.FileBytes >= 200<<10 && r.FileBytes <= 400<<10 }},
+			func(r Run) bool { return r.FileBytes >= 512<<10 && r.FileBytes <= 1<<20 }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := mustCreate(t)
