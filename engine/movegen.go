@@ -33,6 +33,15 @@ func (l *MoveList) addTargets(from Square, targets Bitboard) {
 	}
 }
 
+// alongPin keeps the targets att of the piece on from that stay on its pin
+// line to the king on ksq, when it is pinned.
+func alongPin(from Square, att, pinned Bitboard, ksq Square) Bitboard {
+	if pinned.Has(from) {
+		att &= line[ksq][from]
+	}
+	return att
+}
+
 // Generate fills l with the legal moves of kind k, replacing its contents.
 //
 // Legality is built in rather than tested move by move: the checkers and
@@ -95,19 +104,11 @@ func (p *Position) Generate(k GenKind, l *MoveList) {
 	// Queens are generated as a bishop and a rook: the two target sets are disjoint.
 	for b := p.pieces[us][Bishop] | p.pieces[us][Queen]; b != 0; {
 		from := b.popLSB()
-		att := bishopAttacks(from, p.occ) & target
-		if pinned.Has(from) {
-			att &= line[ksq][from]
-		}
-		l.addTargets(from, att)
+		l.addTargets(from, alongPin(from, bishopAttacks(from, p.occ)&target, pinned, ksq))
 	}
 	for b := p.pieces[us][Rook] | p.pieces[us][Queen]; b != 0; {
 		from := b.popLSB()
-		att := rookAttacks(from, p.occ) & target
-		if pinned.Has(from) {
-			att &= line[ksq][from]
-		}
-		l.addTargets(from, att)
+		l.addTargets(from, alongPin(from, rookAttacks(from, p.occ)&target, pinned, ksq))
 	}
 
 	if k != GenCaptures && checkers == 0 && p.castle != 0 {
