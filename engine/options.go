@@ -195,25 +195,34 @@ func VariantOptions(name string) (Options, error) {
 
 // ParseVariantList parses "a,b,c" into presets, rejecting unknown and repeated names.
 func ParseVariantList(list string) ([]Options, error) {
-	var out []Options
 	seen := map[string]bool{}
-	for _, name := range strings.Split(list, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
+	return variantList(list, "valid", func(name string) (Options, error) {
 		if seen[name] {
-			return nil, fmt.Errorf("QS variant %q given twice", name)
+			return Options{}, fmt.Errorf("QS variant %q given twice", name)
 		}
 		seen[name] = true
-		o, err := VariantOptions(name)
+		return VariantOptions(name)
+	})
+}
+
+// variantList is the comma-separated list of ParseVariantList and
+// ParseVariantSpecs: each item, trimmed, through parse (empty ones skipped);
+// none given is an error listing the presets as valid says.
+func variantList(list, valid string, parse func(string) (Options, error)) ([]Options, error) {
+	var out []Options
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		o, err := parse(item)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, o)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no QS variant given (valid: %s)", strings.Join(VariantNames(), ", "))
+		return nil, fmt.Errorf("no QS variant given (%s: %s)", valid, strings.Join(VariantNames(), ", "))
 	}
 	return out, nil
 }

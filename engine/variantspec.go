@@ -66,26 +66,17 @@ func VariantSpec(o Options) string {
 // ParseVariantSpecs parses a comma-separated list of variant specs,
 // rejecting an empty list and two specs that name the same options.
 func ParseVariantSpecs(list string) ([]Options, error) {
-	var out []Options
 	seen := map[string]string{}
-	for _, spec := range strings.Split(list, ",") {
-		spec = strings.TrimSpace(spec)
-		if spec == "" {
-			continue
-		}
+	return variantList(list, "valid presets", func(spec string) (Options, error) {
 		o, err := ParseVariantSpec(spec)
 		if err != nil {
-			return nil, err
+			return o, err
 		}
 		c := VariantSpec(o)
 		if prev, dup := seen[c]; dup {
-			return nil, fmt.Errorf("variant specs %q and %q name the same options (%s)", prev, spec, c)
+			return o, fmt.Errorf("variant specs %q and %q name the same options (%s)", prev, spec, c)
 		}
 		seen[c] = spec
-		out = append(out, o)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no QS variant given (valid presets: %s)", strings.Join(VariantNames(), ", "))
-	}
-	return out, nil
+		return o, nil
+	})
 }
