@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"sync"
 
 	"github.com/horizonqs/horizon/engine"
 )
@@ -40,47 +39,25 @@ type candidate struct {
 // ranked by a hash of their Zobrist key (not by the order the search met
 // them) and the first cfg.PerSource kept; then the sources take turns, in
 // their order, giving their next candidate of a class until the class has
-// its count or no source has one left. done(n) reports sources finished.
+// its count or no source has one left. done(n) reports sources finished
+// (from any worker, as Parallel's does).
 func Collect(ctx context.Context, sources []Source, cfg CollectConfig, done func(int)) ([]*Position, error) {
 	if cfg.Depth < 1 || cfg.PerSource < 1 || cfg.Jobs < 1 {
 		return nil, fmt.Errorf("collect: depth, per-source count and jobs must be positive")
 	}
 	per := make([][]candidate, len(sources))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	finished := 0
-	for w := 0; w < min(cfg.Jobs, len(sources)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := engine.NewSearcher(cfg.Options)
-			for i := range next {
-				pos := sources[i].Pos.Copy()
-				c := &collector{pos: pos, per: cfg.PerSource, seen: map[uint64]bool{}}
-				s.Search(ctx, pos, engine.Limits{Depth: cfg.Depth}, c)
-				per[i] = append(c.lists[0], c.lists[1]...)
-				mu.Lock()
-				finished++
-				if done != nil {
-					done(finished)
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-feed:
-	for i := range sources {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+	err := Parallel(ctx, len(sources), cfg.Jobs, func() func(int) error {
+		s := engine.NewSearcher(cfg.Options)
+		return func(i int) error {
+			pos := sources[i].Pos.Copy()
+			c := &collector{pos: pos, per: cfg.PerSource, seen: map[uint64]bool{}}
+			s.Search(ctx, pos, engine.Limits{Depth: cfg.Depth}, c)
+			per[i] = append(c.lists[0], c.lists[1]...)
+			return nil
 		}
-	}
-	close(next)
-	wg.Wait()
-	if ctx.Err() != nil {
-		return nil, ErrInterrupted
+	}, done)
+	if err != nil {
+		return nil, err
 	}
 
 	var set []*Position
