@@ -766,41 +766,42 @@ func (w *walker) finish() error {
 			w.rep.First = &d
 		}
 	}
-	items := append([]*topItem(nil), w.top.s...)
-	slices.SortFunc(items, func(x, y *topItem) int {
+	// Both lists: the heap's items in report order, each with its path.
+	var err error
+	w.rep.Top, err = reportRows(w.top.s, func(x, y *topItem) int {
 		if c := cmp.Compare(abs(y.diff), abs(x.diff)); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.seq, y.seq)
-	})
-	w.rep.Top = []Subtree{}
-	for _, it := range items {
-		p, err := path(it.a, it.b)
-		if err != nil {
-			return err
-		}
-		s := it.s
-		s.Path = orEmpty(p)
-		w.rep.Top = append(w.rep.Top, s)
+	}, func(it *topItem) ([]string, error) { return path(it.a, it.b) },
+		func(it *topItem, p []string) Subtree { s := it.s; s.Path = p; return s })
+	if err != nil {
+		return err
 	}
-	changed := append([]*diffItem(nil), w.changed.s...)
-	slices.SortFunc(changed, func(x, y *diffItem) int {
+	w.rep.ChangedNodes, err = reportRows(w.changed.s, func(x, y *diffItem) int {
 		if x.left.less(y.left) {
 			return -1
 		}
 		return 1
-	})
-	w.rep.ChangedNodes = []Difference{}
-	for _, it := range changed {
-		p, err := path(it.a, it.b)
+	}, func(it *diffItem) ([]string, error) { return path(it.a, it.b) },
+		func(it *diffItem, p []string) Difference { d := it.d; d.Path = p; return d })
+	return err
+}
+
+// reportRows sorts a copy of a heap's items by order and makes each its
+// report row, given the item's move path (never nil, for JSON's []).
+func reportRows[T, R any](items []T, order func(x, y T) int, path func(T) ([]string, error), row func(T, []string) R) ([]R, error) {
+	items = slices.Clone(items)
+	slices.SortFunc(items, order)
+	rows := []R{}
+	for _, it := range items {
+		p, err := path(it)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		d := it.d
-		d.Path = orEmpty(p)
-		w.rep.ChangedNodes = append(w.rep.ChangedNodes, d)
+		rows = append(rows, row(it, orEmpty(p)))
 	}
-	return nil
+	return rows, nil
 }
 
 func orEmpty(p []string) []string {
