@@ -238,7 +238,7 @@ func samePosition(a Side, ra trace.Run, b Side, rb trace.Run) error {
 }
 
 func totals(s Side, r trace.Run) Totals {
-	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Variant, Options: r.OptionsObject(), FEN: r.FEN,
+	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Label(), Options: r.OptionsObject(), FEN: r.FEN,
 		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
 		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, BestMove: r.BestMove, Score: r.Score, Depth: r.Depth,
 		ElapsedMS: r.Elapsed.Milliseconds(), Scores: r.Scores()}

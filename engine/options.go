@@ -193,20 +193,7 @@ func VariantOptions(name string) (Options, error) {
 	return Options{}, fmt.Errorf("unknown QS variant %q (valid: %s)", name, strings.Join(VariantNames(), ", "))
 }
 
-// ParseVariantList parses "a,b,c" into presets, rejecting unknown and repeated names.
-func ParseVariantList(list string) ([]Options, error) {
-	seen := map[string]bool{}
-	return variantList(list, "valid", func(name string) (Options, error) {
-		if seen[name] {
-			return Options{}, fmt.Errorf("QS variant %q given twice", name)
-		}
-		seen[name] = true
-		return VariantOptions(name)
-	})
-}
-
-// variantList is the comma-separated list of ParseVariantList and
-// ParseVariantSpecs: each item, trimmed, through parse (empty ones skipped);
+// variantList is the comma-separated list of ParseVariantSpecs: each item, trimmed, through parse (empty ones skipped);
 // none given is an error listing the presets as valid says.
 func variantList(list, valid string, parse func(string) (Options, error)) ([]Options, error) {
 	var out []Options

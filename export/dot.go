@@ -61,7 +61,7 @@ func summaryName(g *Graph, s *Summary) string {
 func (g *Graph) title() []string {
 	r := g.Run
 	lines := []string{fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes",
-		r.ID, r.Variant, r.Depth, r.Status, engine.Commas(r.Nodes))}
+		r.ID, r.Label(), r.Depth, r.Status, engine.Commas(r.Nodes))}
 	lines = append(lines, "FEN "+r.FEN)
 	where := "node " + strconv.FormatInt(g.Top.ID, 10)
 	switch g.Top.Kind {

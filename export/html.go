@@ -261,7 +261,7 @@ func pageColors() PageColors {
 }
 
 func pageRun(r trace.Run) PageRun {
-	return PageRun{ID: r.ID, Variant: r.Variant, FEN: r.FEN, Status: string(r.Status), Depth: r.Depth,
+	return PageRun{ID: r.ID, Variant: r.Label(), FEN: r.FEN, Status: string(r.Status), Depth: r.Depth,
 		Nodes: r.Nodes, QSNodes: r.QSNodes, BestMove: r.BestMove, Score: r.Score, Filter: r.Filter}
 }
 
@@ -510,7 +510,7 @@ func orNone(s []string) []string {
 // BuildPage reads the subtree under top into the data of a tree page.
 func BuildPage(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, opts HTMLOptions) (*PageData, error) {
 	opts.defaults()
-	side, pos, q, err := newSide(ctx, st, run, top, fmt.Sprintf("run %d (%s)", run.ID, run.Variant))
+	side, pos, q, err := newSide(ctx, st, run, top, fmt.Sprintf("run %d (%s)", run.ID, run.Label()))
 	if err != nil {
 		return nil, err
 	}
@@ -525,7 +525,7 @@ func BuildPage(ctx context.Context, st trace.Reader, run trace.Run, top trace.No
 		where += " (" + strings.Join(side.TopPath, " ") + ")"
 	}
 	return &PageData{Version: 1, Kind: "tree", Width: opts.Width, Labels: pageLabels(), Colors: pageColors(),
-		Title: fmt.Sprintf("Horizon: run %d, %s, %s", run.ID, run.Variant, where), Sides: []*PageSide{side}}, nil
+		Title: fmt.Sprintf("Horizon: run %d, %s, %s", run.ID, run.Label(), where), Sides: []*PageSide{side}}, nil
 }
 
 // findHotspots lists the biggest QS trees and extension chains among the

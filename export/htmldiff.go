@@ -148,11 +148,11 @@ func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*P
 	if err != nil {
 		return nil, err
 	}
-	sa, pos, _, err := newSide(ctx, a.Store, ra, topA, fmt.Sprintf("A: run %d (%s)", ra.ID, ra.Variant))
+	sa, pos, _, err := newSide(ctx, a.Store, ra, topA, fmt.Sprintf("A: run %d (%s)", ra.ID, ra.Label()))
 	if err != nil {
 		return nil, err
 	}
-	sb, _, _, err := newSide(ctx, b.Store, rb, topB, fmt.Sprintf("B: run %d (%s)", rb.ID, rb.Variant))
+	sb, _, _, err := newSide(ctx, b.Store, rb, topB, fmt.Sprintf("B: run %d (%s)", rb.ID, rb.Label()))
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*P
 			NodesA: s.NodesA, NodesB: s.NodesB})
 	}
 	return &PageData{Version: 1, Kind: "diff", Width: opts.Width, Labels: pageLabels(), Colors: pageColors(),
-		Title: fmt.Sprintf("Horizon diff: run %d (%s) vs run %d (%s)", ra.ID, ra.Variant, rb.ID, rb.Variant),
+		Title: fmt.Sprintf("Horizon diff: run %d (%s) vs run %d (%s)", ra.ID, ra.Label(), rb.ID, rb.Label()),
 		Sides: []*PageSide{sa, sb}, Diff: top}, nil
 }
 

@@ -440,7 +440,7 @@ func (ic *icicle) write(w io.Writer, top *icicleEntry) error {
 		where += " (" + strings.Join(ic.topPath, " ") + ")"
 	}
 	lines := []string{
-		fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes", r.ID, r.Variant, r.Depth, r.Status, engine.Commas(r.Nodes)),
+		fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes", r.ID, r.Label(), r.Depth, r.Status, engine.Commas(r.Nodes)),
 		"FEN " + r.FEN,
 		fmt.Sprintf("Icicle of %s: %s nodes, %s; width = subtree size; %d rectangles, %d merged runs of nodes narrower than a pixel (not read below); %s rows read",
 			where, engine.Commas(ic.top.SubtreeSize), qsShare(top.qsNodes, top.unread, ic.top.SubtreeSize), ic.rects, ic.merged, engine.Commas(ic.read+1)),

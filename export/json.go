@@ -80,7 +80,7 @@ type jsonSummary struct {
 func (g *Graph) WriteJSON(w io.Writer) error {
 	r := g.Run
 	out := jsonGraph{
-		Run:     jsonRun{ID: r.ID, FEN: r.FEN, Variant: r.Variant, Status: string(r.Status), Depth: r.Depth, Nodes: r.Nodes},
+		Run:     jsonRun{ID: r.ID, FEN: r.FEN, Variant: r.Label(), Status: string(r.Status), Depth: r.Depth, Nodes: r.Nodes},
 		Top:     g.Top.ID,
 		TopPath: g.TopPath, MaxNodes: g.Options.MaxNodes, Depth: g.Options.Depth, QSOnly: g.QSOnly,
 		QSRoots: g.QSRoots, QSNodes: g.QSNodes, FullWidth: g.FullWidth,

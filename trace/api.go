@@ -125,7 +125,7 @@ type Run struct {
 	ID      int64
 	Created time.Time
 	FEN     string // root position
-	Variant string // QS variant name
+	Variant string // the variant column: the preset name (another engine's name); readers show Label
 	Options string // every search option, as JSON, so the run can be repeated exactly
 	Limits  string // depth, node limit and so on, as JSON
 	Version string // Horizon version that recorded the run

@@ -41,6 +41,20 @@ func (r Run) SearchOptions() (*engine.Options, error) {
 	return &o, nil
 }
 
+// Label names the run's variant as every reader shows it: for Horizon's
+// runs engine.VariantSpec of the options it was searched with ("see",
+// "see+see-prune=false"), so a switch set on top of a preset shows, and
+// the label can be passed back to --qs; another engine's run (or options
+// that do not read) keeps the variant column as stored, its engine's name.
+// The column itself holds only the preset name, so files written before
+// labels existed show the truth too.
+func (r Run) Label() string {
+	if o, err := r.SearchOptions(); err == nil && o != nil {
+		return engine.VariantSpec(*o)
+	}
+	return r.Variant
+}
+
 // Limits are the limits a run was searched with and how the search was
 // asked for, as the recorders store them (runs.limits, JSON): 'horizon
 // trace' writes the first group, a QS-only run adds the second, the UCI

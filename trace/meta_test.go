@@ -16,6 +16,7 @@ func presetOf(t testing.TB, name string) engine.Options {
 	return o
 }
 
+// TestSearchOptions reads a run's recorded options, and its label from them.
 func TestSearchOptions(t *testing.T) {
 	want := presetOf(t, "threshold")
 	want.QSLevels = 6
@@ -32,21 +33,28 @@ func TestSearchOptions(t *testing.T) {
 		want                           *engine.Options
 		levels                         bool
 		err                            bool
+		// label is Run.Label: the options' variant spec, or the
+		// variant column where there are none that read.
+		label string
 	}{
-		{"String form", want.String(), "threshold", "", &want, true, false},
-		{"JSON, typed values", typed, "threshold", "", &noTT, true, false},
-		{"JSON, string values", strs, "threshold", "", &noTT, true, false},
-		{"captures with levels", capLevels.JSON(), "captures", "", &capLevels, true, false},
-		{"threshold without levels", thrNoLevels.JSON(), "threshold", "", &thrNoLevels, false, false},
-		{"none recorded", "{}", "see", "", func() *engine.Options { o := presetOf(t, "see"); return &o }(), false, false},
-		{"another engine", `{"moves":"pseudo","scores":"hard"}`, "Ethereal", "Ethereal", nil, false, false},
-		{"unknown switch", `{"variant":"see","warp":"9"}`, "see", "", nil, false, true},
-		{"bad value", `{"variant":"see","qs-levels":"many"}`, "see", "", nil, false, true},
-		{"unknown variant", "", "nosuch", "", nil, false, true},
-		{"broken JSON", `{"variant":`, "see", "", nil, false, true},
+		{"String form", want.String(), "threshold", "", &want, true, false, "threshold+qs-levels=6"},
+		{"JSON, typed values", typed, "threshold", "", &noTT, true, false, "threshold+qs-levels=6+tt=false"},
+		{"JSON, string values", strs, "threshold", "", &noTT, true, false, "threshold+qs-levels=6+tt=false"},
+		{"captures with levels", capLevels.JSON(), "captures", "", &capLevels, true, false, "captures+qs-levels=3"},
+		{"threshold without levels", thrNoLevels.JSON(), "threshold", "", &thrNoLevels, false, false, "threshold+qs-levels=0"},
+		{"none recorded", "{}", "see", "", func() *engine.Options { o := presetOf(t, "see"); return &o }(), false, false, "see"},
+		{"another engine", `{"moves":"pseudo","scores":"hard"}`, "Ethereal", "Ethereal", nil, false, false, "Ethereal"},
+		{"unknown switch", `{"variant":"see","warp":"9"}`, "see", "", nil, false, true, "see"},
+		{"bad value", `{"variant":"see","qs-levels":"many"}`, "see", "", nil, false, true, "see"},
+		{"unknown variant", "", "nosuch", "", nil, false, true, "nosuch"},
+		{"broken JSON", `{"variant":`, "see", "", nil, false, true, "see"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Run{Options: tc.options, Variant: tc.variant, Engine: tc.engine}.SearchOptions()
+			r := Run{Options: tc.options, Variant: tc.variant, Engine: tc.engine}
+			if l := r.Label(); l != tc.label {
+				t.Errorf("label %q, want %q", l, tc.label)
+			}
+			got, err := r.SearchOptions()
 			switch {
 			case tc.err:
 				if err == nil {

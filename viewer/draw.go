@@ -140,10 +140,10 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 	if m.opt.File != "" {
 		parts = append(parts, m.opt.File)
 	}
-	parts = append(parts, fmt.Sprintf("run %d (%d of %d) %s", run.ID, m.runIndex(run.ID)+1, len(m.runs), run.Variant))
+	parts = append(parts, fmt.Sprintf("run %d (%d of %d) %s", run.ID, m.runIndex(run.ID)+1, len(m.runs), run.Label()))
 	if len(m.panes) == 2 {
 		o := m.panes[1-m.focus].t.run
-		parts[len(parts)-1] += fmt.Sprintf(" vs run %d %s", o.ID, o.Variant)
+		parts[len(parts)-1] += fmt.Sprintf(" vs run %d %s", o.ID, o.Label())
 	}
 	st := string(run.Status)
 	if run.Depth > 0 {
@@ -239,7 +239,7 @@ func (m *Model) drawTree(s tcell.Screen, p *pane, r rect, focused bool) {
 	wr := m.writer(s, r.x, r.y, r.w)
 	head := "move"
 	if len(m.panes) == 2 {
-		head = fmt.Sprintf("run %d %s", t.run.ID, t.run.Variant)
+		head = fmt.Sprintf("run %d %s", t.run.ID, t.run.Label())
 	}
 	if t.order == trace.BySize {
 		head += " (by size)"

@@ -3,6 +3,7 @@ package viewer
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/engine"
@@ -90,7 +91,13 @@ func (m *Model) drawRuns(s tcell.Screen, body rect) {
 		title = "compare with which run? (enter picks)"
 	}
 	in := m.box(s, body, 100, len(m.runs)+3, title)
-	head := fmt.Sprintf("%5s  %-10s %5s %-11s %12s  %s", "run", "variant", "depth", "status", "nodes", "position")
+	// The variant column is as wide as the widest label: a label cut short
+	// could hide the switch that tells two runs apart.
+	vw := 10
+	for _, r := range m.runs {
+		vw = max(vw, utf8.RuneCountInString(r.Label()))
+	}
+	head := fmt.Sprintf("%5s  %-*s %5s %-11s %12s  %s", "run", vw, "variant", "depth", "status", "nodes", "position")
 	cur := m.cur().t.run.ID
 	m.drawList(s, in, head, len(m.runs), func(i, _ int) string {
 		r := m.runs[i]
@@ -98,7 +105,7 @@ func (m *Model) drawRuns(s tcell.Screen, body rect) {
 		if r.ID == cur {
 			mark = "*"
 		}
-		return fmt.Sprintf("%s%4d  %-10s %5d %-11s %12s  %s", mark, r.ID, clip(r.Variant, 10, ""), r.Depth, r.Status,
+		return fmt.Sprintf("%s%4d  %-*s %5d %-11s %12s  %s", mark, r.ID, vw, r.Label(), r.Depth, r.Status,
 			engine.Commas(max(r.Rows, r.Nodes)), r.FEN)
 	})
 }

@@ -77,7 +77,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 	if *depth < 1 || *depth >= engine.MaxPly {
 		return usagef("--depth %d: want 1 to %d", *depth, engine.MaxPly-1)
 	}
-	opts, err := engine.ParseVariantList(*qs)
+	opts, err := engine.ParseVariantSpecs(*qs)
 	if err != nil {
 		return usagef("--qs: %v", err)
 	}
@@ -104,7 +104,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 	stopProgress := sync.OnceFunc(countProgress(e.stderr, "searches", &searched, len(opts)*len(positions)))
 	defer stopProgress()
 	for _, o := range opts {
-		row := benchRow{variantTotals: variantTotals{Variant: o.Variant, Positions: len(positions)}}
+		row := benchRow{variantTotals: variantTotals{Variant: engine.VariantSpec(o), Positions: len(positions)}}
 		s := engine.NewSearcher(o)
 		var elapsed time.Duration
 		for i := range positions {

@@ -184,7 +184,7 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 		}
 		run = rec.RunID()
 	}
-	r := comparePos{Variant: o.Variant, FEN: p.FEN, Nodes: res.Stats.Nodes, QSNodes: res.Stats.QSNodes,
+	r := comparePos{Variant: engine.VariantSpec(o), FEN: p.FEN, Nodes: res.Stats.Nodes, QSNodes: res.Stats.QSNodes,
 		MaxPly: res.Stats.MaxPly, MaxQSPly: res.Stats.MaxQSPly, BestMove: res.BestMove.UCI(), Score: int(res.Score),
 		Depth: res.Depth, Status: string(trace.StopStatus(res.Stopped)), StopCause: stopCause(res.Stopped), ElapsedMS: res.Elapsed.Milliseconds(),
 		NPS: nps(res.Stats.Nodes, res.Elapsed.Seconds()), Run: run, elapsed: res.Elapsed}
@@ -201,7 +201,7 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 func compareSum(opts []engine.Options, rows []comparePos) []compareVariant {
 	out := make([]compareVariant, len(opts))
 	for i, o := range opts {
-		out[i].Variant = o.Variant
+		out[i].Variant = engine.VariantSpec(o)
 	}
 	for i, r := range rows {
 		v := &out[i%len(opts)]

@@ -195,7 +195,7 @@ func diffRunList(rs []trace.Run) string {
 	}
 	ids := make([]string, len(rs))
 	for i, r := range rs {
-		ids[i] = fmt.Sprintf("%d %s", r.ID, r.Variant)
+		ids[i] = fmt.Sprintf("%d %s", r.ID, r.Label())
 	}
 	return strings.Join(ids, ", ")
 }

@@ -175,7 +175,7 @@ func TestDiffHTML(t *testing.T) {
 	if d.Kind != "diff" || len(d.Sides) != 2 || d.Diff == nil || len(d.Diff.Items) == 0 {
 		t.Fatalf("page data: kind %q, %d sides, diff %+v", d.Kind, len(d.Sides), d.Diff)
 	}
-	if a, b := d.Sides[0], d.Sides[1]; a.Run.Variant != "captures" || b.Run.Variant != "see" || a.Nodes.Match[0] != 0 || b.Nodes.Match[0] != 0 {
+	if a, b := d.Sides[0], d.Sides[1]; a.Run.Variant != "captures+tt=false" || b.Run.Variant != "see+tt=false" || a.Nodes.Match[0] != 0 || b.Nodes.Match[0] != 0 {
 		t.Fatalf("sides %s/%s, run nodes matched %d/%d", a.Run.Variant, b.Run.Variant, a.Nodes.Match[0], b.Nodes.Match[0])
 	}
 }

@@ -74,7 +74,7 @@ before chains were ranked get them from a scan of the run's rows.`,
 	}
 	out, err := eachRun(e, file, *run, func(st *trace.Store, r trace.Run) (hotspotsRunJSON, error) {
 		hs, err := hotspotsJSON(e.ctx, st, r.ID, order, *limit)
-		return hotspotsRunJSON{Run: r.ID, Variant: r.Variant, By: *by, Hotspots: hs}, err
+		return hotspotsRunJSON{Run: r.ID, Variant: r.Label(), By: *by, Hotspots: hs}, err
 	})
 	if err != nil {
 		return err

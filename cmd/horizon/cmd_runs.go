@@ -44,7 +44,7 @@ func newRunJSON(r trace.Run) runJSON {
 	if r.Scored() {
 		score = &r.Score
 	}
-	return runJSON{ID: r.ID, Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, Variant: r.Variant,
+	return runJSON{ID: r.ID, Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, Variant: r.Label(),
 		Options: r.OptionsObject(), Limits: r.LimitsObject(), Engine: r.Engine, FailHard: r.FailHard, Version: r.Version, Status: string(r.Status), Filter: r.Filter,
 		Nodes: r.Nodes, QSNodes: r.QSNodes, Rows: r.Rows, MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly,
 		ElapsedMS: r.Elapsed.Milliseconds(), BestMove: r.BestMove, Score: score, PV: pv, Depth: r.Depth}
@@ -111,7 +111,7 @@ func (res runsResult) writeText(w io.Writer) error {
 		if r.Scored() {
 			score = r.Scores().Signed(engine.Score(r.Score))
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Variant, status, r.Depth, engine.Commas(r.Nodes),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Label(), status, r.Depth, engine.Commas(r.Nodes),
 			share, r.BestMove, score, r.FEN)
 	}
 	return tw.Flush()

@@ -37,7 +37,7 @@ type searchJSON struct {
 }
 
 func newSearchJSON(p *engine.EPD, o engine.Options, r engine.Result) searchJSON {
-	j := searchJSON{FEN: p.FEN, ID: p.ID, Variant: o.Variant, Options: trace.ObjectJSON(o.JSON()), BestMove: r.BestMove.UCI(),
+	j := searchJSON{FEN: p.FEN, ID: p.ID, Variant: engine.VariantSpec(o), Options: trace.ObjectJSON(o.JSON()), BestMove: r.BestMove.UCI(),
 		Score: int(r.Score), Depth: r.Depth, Nodes: r.Stats.Nodes, QSNodes: r.Stats.QSNodes,
 		MaxPly: r.Stats.MaxPly, MaxQSPly: r.Stats.MaxQSPly, ElapsedMS: r.Elapsed.Milliseconds(),
 		NPS: nps(r.Stats.Nodes, r.Elapsed.Seconds()), Status: string(trace.StopStatus(r.Stopped)), StopCause: stopCause(r.Stopped), Cutoffs: map[string]int64{}, PV: []string{}, res: r}
@@ -101,7 +101,7 @@ variant, switches and limits visit the same tree, node for node.`,
 				if p.ID != "" {
 					label = p.ID + " " + label
 				}
-				fmt.Fprintf(e.stdout, "info string position %s variant %s\n", label, o.Variant)
+				fmt.Fprintf(e.stdout, "info string position %s variant %s\n", label, engine.VariantSpec(o))
 				s.OnIteration = func(it engine.IterationInfo) {
 					fmt.Fprintln(e.stdout, uci.InfoLine(it.Depth, it.SelDepth, it.Score, true, it.Nodes, it.Elapsed, it.PV))
 				}

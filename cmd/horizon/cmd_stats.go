@@ -66,7 +66,7 @@ one's) and nodes^(1/depth).`,
 		s, err := st.Stats(e.ctx, r.ID)
 		// Empty tables are [] in JSON, not null.
 		s.Plies, s.QSPlies, s.QSLevels, s.Iterations = orEmpty(s.Plies), orEmpty(s.QSPlies), orEmpty(s.QSLevels), orEmpty(s.Iterations)
-		return statsJSON{Run: r.ID, Variant: r.Variant, Status: string(r.Status), Stats: s}, err
+		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), Stats: s}, err
 	})
 	if err != nil {
 		return err

@@ -296,7 +296,7 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 	var iter atomic.Int64
 	iter.Store(1)
 	s.OnIteration = func(it engine.IterationInfo) { iter.Store(int64(it.Depth + 1)) }
-	stopProgress := startProgress(e.stderr, label, o.Variant, rec, &iter, quiet)
+	stopProgress := startProgress(e.stderr, label, engine.VariantSpec(o), rec, &iter, quiet)
 	var res engine.Result
 	// The search stops at the recorder's node cap itself (see
 	// RecordOptions.Limit); the run records the user's limits.
@@ -333,7 +333,7 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 		// trace of the line the user asked about.
 		fmt.Fprintf(e.stderr, "horizon trace: run %d (%s): the search never entered the --under path %s (alpha-beta cut it off before: "+
 			"try a line of the principal variation), so %s rows were recorded of %s nodes searched\n",
-			j.Run, o.Variant, strings.Join(ro.Under, ","), engine.Commas(j.Rows), engine.Commas(j.Nodes))
+			j.Run, engine.VariantSpec(o), strings.Join(ro.Under, ","), engine.Commas(j.Rows), engine.Commas(j.Nodes))
 	}
 	return j, nil
 }
@@ -347,7 +347,7 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	if err != nil {
 		return traceRunJSON{}, err
 	}
-	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Variant, Status: string(r.Status),
+	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Label(), Status: string(r.Status),
 		Depth: r.Depth, BestMove: r.BestMove, Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
 		ElapsedMS: r.Elapsed.Milliseconds(), NodesPerS: nps(r.Nodes, r.Elapsed.Seconds()), Hotspots: []hotspotJSON{},
 		scores: r.Scores()}

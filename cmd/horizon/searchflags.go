@@ -25,7 +25,7 @@ type searchFlags struct {
 // defDepth the depth searched when the user gives no limit at all.
 func addSearchFlags(fs *flag.FlagSet, defQS string, defDepth int) *searchFlags {
 	sf := &searchFlags{fs: fs, defDepth: defDepth, switches: map[string]*string{}}
-	fs.StringVar(&sf.qs, "qs", defQS, "QS variant(s), comma-separated; 'horizon variants' lists them")
+	fs.StringVar(&sf.qs, "qs", defQS, "QS variant(s), comma-separated, each a preset with switches set on top if wanted (see+see-prune=false); 'horizon variants' lists them")
 	// The default depth is not the flag's default: a --nodes or --movetime
 	// given alone must not be cut short by a depth the user never asked for.
 	fs.IntVar(&sf.depth, "depth", 0, fmt.Sprintf("search depth in plies (iterations of iterative deepening); "+
@@ -70,7 +70,7 @@ func (sf *searchFlags) job(pf *positionFlags) (searchJob, error) {
 // options returns one Options per variant in --qs, with every switch the
 // user set explicitly applied on top of each preset.
 func (sf *searchFlags) options() ([]engine.Options, error) {
-	opts, err := engine.ParseVariantList(sf.qs)
+	opts, err := engine.ParseVariantSpecs(sf.qs)
 	if err != nil {
 		return nil, usagef("--qs: %v", err)
 	}
@@ -88,9 +88,16 @@ func (sf *searchFlags) options() ([]engine.Options, error) {
 	if serr != nil {
 		return nil, serr
 	}
+	seen := map[string]bool{}
 	for _, o := range opts {
 		if err := o.Validate(); err != nil {
 			return nil, usagef("%v", err)
+		}
+		// A switch flag set on top of every variant can make two of them one.
+		if l := engine.VariantSpec(o); seen[l] {
+			return nil, usagef("--qs: two variants are both %s once the switch flags are set", l)
+		} else {
+			seen[l] = true
 		}
 	}
 	return opts, nil
