@@ -482,7 +482,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 	enterDiff := a.Alpha != b.Alpha || a.Beta != b.Beta || a.Depth != b.Depth || a.Kind != b.Kind || a.QSLevel != b.QSLevel
 	changed := a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause
 	leaveDiff := changed || a.CutIndex != b.CutIndex || a.Best != b.Best || a.Generated != b.Generated ||
-		a.Searched != b.Searched || a.SubtreeSize != b.SubtreeSize
+		a.Searched != b.Searched || a.SearchedAtLeast != b.SearchedAtLeast || a.SubtreeSize != b.SubtreeSize
 	shifted := a.ID != b.ID && !w.filtered
 	if !enterDiff && !leaveDiff && !shifted {
 		return
@@ -552,7 +552,7 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 	if a.Best != b.Best {
 		add("best", "best move A %s, B %s", a.Best.Text(), b.Best.Text())
 	}
-	if a.Generated != b.Generated || a.Searched != b.Searched {
+	if a.Generated != b.Generated || a.Searched != b.Searched || a.SearchedAtLeast != b.SearchedAtLeast {
 		add("moves", "moves A %s, B %s", ra.MovesText(a), rb.MovesText(b))
 	}
 	if a.SubtreeSize != b.SubtreeSize {

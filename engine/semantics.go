@@ -204,12 +204,23 @@ func (o *Options) NodePasses(depth, qsPly int) bool {
 // MovesText is the one wording of a node's move counts (LeaveInfo's
 // Generated and Searched). Searched counts a search of every move in every
 // pass, so a node that passed more than once (passes, see NodePasses) says
-// so: it may have searched more moves than it generated.
-func MovesText(generated, searched int, passes bool) string {
+// so: it may have searched more moves than it generated. atLeast says
+// searched is only a lower bound ("255+ searched": a trace stores 255 at
+// most, and a recording filter left out the rows that would count it).
+func MovesText(generated, searched int, atLeast, passes bool) string {
+	s := fmt.Sprintf("%d generated, %s", generated, SearchedText(searched, atLeast))
 	if passes {
-		return fmt.Sprintf("%d generated, %d searched counted over all its passes", generated, searched)
+		s += " counted over all its passes"
 	}
-	return fmt.Sprintf("%d generated, %d searched", generated, searched)
+	return s
+}
+
+// SearchedText is MovesText's wording of the searched count alone.
+func SearchedText(searched int, atLeast bool) string {
+	if atLeast {
+		return fmt.Sprintf("%d+ searched", searched)
+	}
+	return fmt.Sprintf("%d searched", searched)
 }
 
 // CutText is the one wording of why a node stopped with its cut index

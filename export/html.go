@@ -175,15 +175,18 @@ type PageNodes struct {
 	CutIndex []int    `json:"cut_index"`
 	// CutText is engine.CutText's wording of a node with a cut index
 	// (the viewer's and diff's), "" for the others.
-	CutText    []string `json:"cut_text"`
-	Generated  []int    `json:"generated"`
-	Searched   []int    `json:"searched"`
-	Extension  []int    `json:"extension"`
-	InCheck    []int    `json:"in_check"`   // 0 or 1
-	Incomplete []int    `json:"incomplete"` // 0 or 1
-	PV         []int    `json:"pv"`         // 0 or 1: on the principal variation from the top node
-	Size       []int64  `json:"size"`
-	FEN        []string `json:"fen"`
+	CutText   []string `json:"cut_text"`
+	Generated []int    `json:"generated"`
+	Searched  []int    `json:"searched"`
+	// SearchedAtLeast lists the nodes (by index) whose searched count is
+	// only a lower bound (trace.Node.SearchedAtLeast): the page says "255+".
+	SearchedAtLeast []int    `json:"searched_at_least,omitempty"`
+	Extension       []int    `json:"extension"`
+	InCheck         []int    `json:"in_check"`   // 0 or 1
+	Incomplete      []int    `json:"incomplete"` // 0 or 1
+	PV              []int    `json:"pv"`         // 0 or 1: on the principal variation from the top node
+	Size            []int64  `json:"size"`
+	FEN             []string `json:"fen"`
 	// Match is, in a diff, the index of the aligned node in the other
 	// side, -1 when only this side has the node.
 	Match []int `json:"match,omitempty"`
@@ -304,6 +307,9 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	c.CutText = append(c.CutText, cut)
 	c.Generated = append(c.Generated, n.Generated)
 	c.Searched = append(c.Searched, n.Searched)
+	if n.SearchedAtLeast {
+		c.SearchedAtLeast = append(c.SearchedAtLeast, i)
+	}
 	c.Extension = append(c.Extension, n.Extension)
 	c.InCheck = append(c.InCheck, b01(n.InCheck))
 	c.Incomplete = append(c.Incomplete, b01(n.Incomplete))

@@ -33,34 +33,36 @@ type jsonRun struct {
 }
 
 type jsonNode struct {
-	ID          int64    `json:"id"`
-	Parent      int64    `json:"parent"` // -1 for the top node
-	MoveSAN     string   `json:"move_san,omitempty"`
-	MoveUCI     string   `json:"move_uci,omitempty"`
-	Order       int      `json:"order,omitempty"`
-	Repeat      int      `json:"repeat,omitempty"`
-	Via         []string `json:"via,omitempty"`
-	PV          bool     `json:"pv"`
-	Kind        string   `json:"kind"`
-	Ply         int      `json:"ply"`
-	Iteration   int      `json:"iteration"`
-	Depth       int      `json:"depth"`
-	QSLevel     int      `json:"qs_level"`
-	InCheck     bool     `json:"in_check"`
-	Alpha       int      `json:"alpha"`
-	Beta        int      `json:"beta"`
-	StandPat    *int     `json:"stand_pat"`
-	Score       int      `json:"score"`
-	Bound       string   `json:"bound"`
-	Cause       string   `json:"cause"`
-	CutIndex    int      `json:"cut_index"`
-	Best        string   `json:"best_uci,omitempty"`
-	Generated   int      `json:"generated"`
-	Searched    int      `json:"searched"`
-	Extension   int      `json:"extension"`
-	SubtreeSize int64    `json:"subtree_size"`
-	Incomplete  bool     `json:"incomplete"`
-	Summary     *int     `json:"summary,omitempty"` // index in summaries
+	ID        int64    `json:"id"`
+	Parent    int64    `json:"parent"` // -1 for the top node
+	MoveSAN   string   `json:"move_san,omitempty"`
+	MoveUCI   string   `json:"move_uci,omitempty"`
+	Order     int      `json:"order,omitempty"`
+	Repeat    int      `json:"repeat,omitempty"`
+	Via       []string `json:"via,omitempty"`
+	PV        bool     `json:"pv"`
+	Kind      string   `json:"kind"`
+	Ply       int      `json:"ply"`
+	Iteration int      `json:"iteration"`
+	Depth     int      `json:"depth"`
+	QSLevel   int      `json:"qs_level"`
+	InCheck   bool     `json:"in_check"`
+	Alpha     int      `json:"alpha"`
+	Beta      int      `json:"beta"`
+	StandPat  *int     `json:"stand_pat"`
+	Score     int      `json:"score"`
+	Bound     string   `json:"bound"`
+	Cause     string   `json:"cause"`
+	CutIndex  int      `json:"cut_index"`
+	Best      string   `json:"best_uci,omitempty"`
+	Generated int      `json:"generated"`
+	Searched  int      `json:"searched"`
+	// SearchedAtLeast: searched is a lower bound (trace.Node.SearchedAtLeast).
+	SearchedAtLeast bool  `json:"searched_at_least,omitempty"`
+	Extension       int   `json:"extension"`
+	SubtreeSize     int64 `json:"subtree_size"`
+	Incomplete      bool  `json:"incomplete"`
+	Summary         *int  `json:"summary,omitempty"` // index in summaries
 }
 
 type jsonSummary struct {
@@ -107,7 +109,7 @@ func (g *Graph) jsonNode(n Node) jsonNode {
 	j := jsonNode{ID: n.ID, Parent: -1, MoveSAN: n.SAN, Order: n.Order, Repeat: n.Repeat, Via: n.Via, PV: n.PV,
 		Kind: n.Kind.String(), Ply: n.Ply, Iteration: n.Iteration, Depth: n.Depth, QSLevel: n.QSLevel,
 		InCheck: n.InCheck, Alpha: int(n.Alpha), Beta: int(n.Beta), Score: int(n.Score), Bound: n.Bound.String(),
-		Cause: n.Cause.String(), CutIndex: n.CutIndex, Generated: n.Generated, Searched: n.Searched,
+		Cause: n.Cause.String(), CutIndex: n.CutIndex, Generated: n.Generated, Searched: n.Searched, SearchedAtLeast: n.SearchedAtLeast,
 		Extension: n.Extension, SubtreeSize: n.SubtreeSize, Incomplete: n.Incomplete}
 	if n.Parent >= 0 {
 		j.Parent = g.Nodes[n.Parent].ID

@@ -199,8 +199,13 @@ type Node struct {
 	CutIndex  int         // index of the move that failed high, -1 when none
 	Best      engine.Move // NoMove when none
 	Generated int
-	Searched  int
-	Extension int // plies of extension the move into this node got
+	// Searched counts the moves the node searched (every pass's). The file
+	// stores 255 at most; readers get the true count from the node's child
+	// rows, and where a recording filter left them out, 255 with
+	// SearchedAtLeast set: the node searched 255 moves or more.
+	Searched        int
+	SearchedAtLeast bool
+	Extension       int // plies of extension the move into this node got
 
 	// SubtreeSize counts the node and every descendant the search visited;
 	// the descendants are ids ID+1 .. ID+SubtreeSize-1. (With a recording

@@ -174,13 +174,13 @@ func (r Run) WindowScores(n Node) engine.ScoreFormat {
 func (r Run) MovesText(n Node) string {
 	if r.Engine != "" {
 		if n.Generated == 0 {
-			return fmt.Sprintf("generated not recorded, %d searched", n.Searched)
+			return "generated not recorded, " + engine.SearchedText(n.Searched, n.SearchedAtLeast)
 		}
-		return engine.MovesText(n.Generated, n.Searched, false)
+		return engine.MovesText(n.Generated, n.Searched, n.SearchedAtLeast, false)
 	}
 	passes := n.Searched > n.Generated
 	if o, err := r.SearchOptions(); err == nil && o != nil {
 		passes = o.NodePasses(n.Depth, n.QSPly)
 	}
-	return engine.MovesText(n.Generated, n.Searched, passes)
+	return engine.MovesText(n.Generated, n.Searched, n.SearchedAtLeast, passes)
 }

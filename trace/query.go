@@ -124,8 +124,57 @@ func (s *Store) q() *nodeQueries {
 	return &queries2
 }
 
-// scanNode reads one row of a node query and checks it (see checkRow).
-func (s *Store) scanNode(sc interface{ Scan(...any) error }, run int64) (Node, error) {
+// scanNode reads one row of a node query and checks it (see checkRow). A
+// searched count the file stores saturated is made true (searchedFromRows).
+func (s *Store) scanNode(ctx context.Context, sc interface{ Scan(...any) error }, run int64) (Node, error) {
+	n, err := s.scanRow(sc, run)
+	if err == nil && n.Searched >= maxCountStored && !n.Open {
+		err = s.searchedFromRows(ctx, &n)
+	}
+	return n, err
+}
+
+// searchedFromRows gives node n, whose searched count node_rows.counts
+// stores saturated (8 bits: a node of the threshold QS or the unified
+// search passes over its moves again and again, and searches hundreds),
+// its true count from its child rows: a search of each move made a child,
+// and a PVS re-search a second one, right after the null-window try of
+// the same move with a wider window (a later pass's try of the same move
+// never widens it: alpha only rises). Where the rows cannot give the
+// count, because a recording filter left the children out, n keeps the
+// stored count and says it is a lower bound (SearchedAtLeast).
+func (s *Store) searchedFromRows(ctx context.Context, n *Node) error {
+	rows, err := s.db.QueryContext(ctx, s.q().children, n.RunID, n.ID, n.End(), maxChildren+1)
+	if err != nil {
+		return sqliteErr(s.path, err)
+	}
+	defer rows.Close()
+	count := 0
+	var prev Node
+	for i := 0; rows.Next(); i++ {
+		k, err := s.scanRow(rows, n.RunID)
+		if err != nil {
+			return err
+		}
+		if i == 0 || k.Move != prev.Move || k.Beta-k.Alpha <= prev.Beta-prev.Alpha {
+			count++
+		}
+		prev = k
+	}
+	if err := rows.Err(); err != nil {
+		return sqliteErr(s.path, err)
+	}
+	if count >= n.Searched {
+		n.Searched = count
+	} else {
+		n.SearchedAtLeast = true
+	}
+	return nil
+}
+
+// scanRow reads one row of a node query as the file stores it, and checks
+// it (see checkRow).
+func (s *Store) scanRow(sc interface{ Scan(...any) error }, run int64) (Node, error) {
 	var id, up, size, info, counts, alpha, beta, score, move, best int64
 	var stand sql.NullInt64
 	if err := sc.Scan(&id, &up, &size, &info, &counts, &alpha, &beta, &score, &stand, &move, &best); err != nil {
@@ -241,7 +290,7 @@ func (s *Store) Node(ctx context.Context, run, id int64) (Node, error) {
 	if !validID(id) {
 		return Node{}, s.nodeErr(sql.ErrNoRows, run, id)
 	}
-	n, err := s.scanNode(s.db.QueryRowContext(ctx, s.q().node, run, id), run)
+	n, err := s.scanNode(ctx, s.db.QueryRowContext(ctx, s.q().node, run, id), run)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			if rerr := s.checkRun(ctx, run); rerr != nil {
@@ -284,7 +333,7 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 	}
 	prevEnd := id + 1
 	for rows.Next() {
-		n, err := s.scanNode(rows, run)
+		n, err := s.scanNode(ctx, rows, run)
 		if err != nil {
 			return nil, err
 		}
@@ -360,7 +409,7 @@ func (s *Store) Path(ctx context.Context, run, id int64) ([]Node, error) {
 	defer rows.Close()
 	var path []Node
 	for rows.Next() {
-		n, err := s.scanNode(rows, run)
+		n, err := s.scanNode(ctx, rows, run)
 		if err != nil {
 			return nil, err
 		}
@@ -583,7 +632,7 @@ func (s *Store) subtreeFrom(ctx context.Context, run, next, end int64, its []ite
 	}
 	defer rows.Close()
 	for rows.Next() {
-		n, err := s.scanNode(rows, run)
+		n, err := s.scanNode(ctx, rows, run)
 		if err != nil {
 			return 0, err
 		}

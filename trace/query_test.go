@@ -457,3 +457,89 @@ func TestStoredInfo(t *testing.T) {
 		t.Errorf("a QS node's stored info %#x takes more than 31 bits", s)
 	}
 }
+
+// TestSearchedBeyondStored: node_rows.counts keeps 8 bits of a node's
+// searched count, and a node that passes over its moves again and again
+// searches more (the walkthrough's unified node 192062 of Kiwipete: 288
+// child rows, "255 searched"). Readers get the true count from the child
+// rows, a PVS re-search not counted twice; where a recording filter left
+// the rows out, the stored 255 is a lower bound and says so.
+func TestSearchedBeyondStored(t *testing.T) {
+	const searched, research = 300, 25 // child 25 is a null-window try, re-searched
+	pos := engine.MustParseFEN(engine.StartFEN)
+	e4, err := pos.ParseMove("e2e4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos.MakeMove(e4)
+	replies := pos.LegalMoves()
+	for _, tc := range []struct {
+		name    string
+		under   []string
+		want    int
+		atLeast bool
+	}{
+		{"every node recorded", nil, searched, false},
+		{"recording filter", []string{"e4", pos.SAN(replies[0])}, 255, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := mustCreate(t)
+			rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: engine.StartFEN, Variant: "synthetic"}, RecordOptions{Under: tc.under})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.Enter(engine.EnterInfo{ID: 0, Parent: -1, Depth: 2, Alpha: -engine.Infinity, Beta: engine.Infinity, Kind: engine.KindRun, QSPly: -1, QSLevel: -1})
+			rec.Enter(engine.EnterInfo{ID: 1, Parent: 0, Depth: 2, Alpha: -10, Beta: 10, Kind: engine.KindRoot, QSPly: -1, QSLevel: -1, Iteration: 1})
+			rec.Enter(engine.EnterInfo{ID: 2, Parent: 1, Ply: 1, Depth: 1, Alpha: -10, Beta: 10, Kind: engine.KindPV, QSPly: -1, QSLevel: -1, Move: e4, Iteration: 1})
+			id := int64(3)
+			child := func(m engine.Move, alpha engine.Score) {
+				rec.Enter(engine.EnterInfo{ID: id, Parent: 2, Ply: 2, Depth: 0, Alpha: alpha, Beta: 10, Kind: engine.KindPV, QSPly: -1, QSLevel: -1, Move: m, Iteration: 1})
+				rec.Leave(engine.LeaveInfo{ID: id, Score: 0, Bound: engine.BoundExact, CutIndex: -1})
+				id++
+			}
+			for j := 0; j < searched; j++ {
+				m := replies[j%len(replies)]
+				if j == research {
+					child(m, 9) // the null-window try [9, 10] ...
+				}
+				child(m, -10) // ... and its re-search with the full window
+			}
+			rec.Leave(engine.LeaveInfo{ID: 2, Score: 0, Bound: engine.BoundExact, CutIndex: -1, Generated: len(replies), Searched: searched})
+			rec.Leave(engine.LeaveInfo{ID: 1, Score: 0, Bound: engine.BoundExact, CutIndex: -1, Best: e4, Generated: 20, Searched: 1})
+			rec.Leave(engine.LeaveInfo{ID: 0, Score: 0, Bound: engine.BoundExact, CutIndex: -1})
+			if err := rec.Finish(Result{Depth: 1}); err != nil {
+				t.Fatal(err)
+			}
+			ctx, run := context.Background(), rec.RunID()
+			var got []Node
+			n, err := s.Node(ctx, run, 2)
+			got = append(got, n)
+			kids, err2 := s.Children(ctx, run, 1, BySearch, 0, 0)
+			got = append(got, kids...)
+			path, err3 := s.Path(ctx, run, 2)
+			got = append(got, path[len(path)-1])
+			err4 := s.Subtree(ctx, run, 1, 1, func(n Node) error {
+				if n.ID == 2 {
+					got = append(got, n)
+				}
+				return nil
+			})
+			if err := errors.Join(err, err2, err3, err4); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 4 {
+				t.Fatalf("read %d copies of node 2, want 4", len(got))
+			}
+			for i, n := range got {
+				if n.ID != 2 || n.Searched != tc.want || n.SearchedAtLeast != tc.atLeast {
+					t.Errorf("read %d: node %d searched %d (at least: %v), want %d (%v)", i, n.ID, n.Searched, n.SearchedAtLeast, tc.want, tc.atLeast)
+				}
+			}
+			r, _ := s.Run(ctx, run)
+			if want := map[bool]string{false: "20 generated, 300 searched counted over all its passes",
+				true: "20 generated, 255+ searched counted over all its passes"}[tc.atLeast]; r.MovesText(got[0]) != want {
+				t.Errorf("moves %q, want %q", r.MovesText(got[0]), want)
+			}
+		})
+	}
+}

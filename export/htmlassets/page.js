@@ -358,7 +358,9 @@
     // A cut index is worded by the engine (engine.CutText), as the viewer and diff say it.
     let cause = N.cut_text[i] || (N.cause[i] === 0 ? '-' : (L.cause_texts[N.cause[i]] || L.causes[N.cause[i]]));
     add('cause', cause, L.cause_meanings[N.cause[i]]);
-    add('moves', N.generated[i] + ' generated, ' + N.searched[i] + ' searched');
+    // A trace stores 255 searched at most; where the rows could not count them it is a lower bound.
+    const atLeast = (N.searched_at_least || []).includes(i) ? '+' : '';
+    add('moves', N.generated[i] + ' generated, ' + N.searched[i] + atLeast + ' searched');
     const top = sd.N.size[0], p = N.parent[i];
     let sub = count(N.size[i]) + ' nodes, ' + share(N.size[i], top) + ' of the top';
     if (p >= 0) sub += ', ' + share(N.size[i], N.size[p]) + ' of its parent';
