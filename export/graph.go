@@ -346,10 +346,7 @@ func (b *builder) expand(i int) error {
 	}
 	// A recording filter may have left out some children: their nodes
 	// still count, in the summary.
-	missing := n.SubtreeSize - 1
-	for _, k := range kids {
-		missing -= k.SubtreeSize
-	}
+	missing := trace.Unrecorded(n.Node, kids)
 	if missing > 0 && !(g.QSOnly && i == 0) {
 		s := b.summary(i)
 		g.Summaries[s].Nodes += missing

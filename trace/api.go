@@ -350,18 +350,27 @@ type IterationStat struct {
 	RootID    int64 `json:"root_id"`   // id of the iteration's KindRoot node
 	Nodes     int64 `json:"nodes"`     // rows in the iteration's subtree, root included
 	QSNodes   int64 `json:"qs_nodes"`
-	// EBF is Nodes divided by the previous iteration's Nodes (0 for the
-	// first); PlyEBF is Nodes^(1/Iteration).
-	EBF    float64 `json:"ebf"`
-	PlyEBF float64 `json:"ply_ebf"`
+	// EBF is Nodes divided by the previous iteration's Nodes: nil for the
+	// first iteration with rows, which has none before it. PlyEBF is
+	// Nodes^(1/Iteration). Both are nil for a run recorded under a move
+	// path (Run.PathFiltered): its rows are not its iterations' nodes.
+	EBF    *float64 `json:"ebf"`
+	PlyEBF *float64 `json:"ply_ebf"`
+	// Partial: the run reports an earlier depth (Run.Depth), so this
+	// iteration did not finish (the search stopped in it, or it is still
+	// recorded): its counts, and its EBF, are of the part searched.
+	Partial bool `json:"partial"`
 }
 
 // Stats summarises the rows of one run.
 //
 // The JSON tags are the keys of 'horizon stats --json', which writes it.
 type Stats struct {
-	RunID   int64 `json:"-"`        // the command names the run itself
-	Nodes   int64 `json:"nodes"`    // rows
+	RunID int64 `json:"-"` // the command names the run itself
+	// Nodes, and every count here, counts the run's rows: the nodes
+	// recorded, fewer than the nodes searched (Run.Nodes) when a recording
+	// filter left some out (Run.Filter).
+	Nodes   int64 `json:"nodes"`
 	QSNodes int64 `json:"qs_nodes"` // rows of kind QS
 	// QSRoots counts QS roots (horizon nodes that entered QS); QS nodes
 	// below the horizon are QSNodes-QSRoots.

@@ -55,6 +55,37 @@ func (r Run) Label() string {
 	return r.Variant
 }
 
+// Unrecorded counts the nodes below n that the search visited but the file
+// has no row for, given n's children rows kids: a recording filter left
+// them out (and with them, children n searched that kids lacks). 0 when
+// every node below n was recorded.
+func Unrecorded(n Node, kids []Node) int64 {
+	missing := n.SubtreeSize - 1
+	for _, k := range kids {
+		missing -= k.SubtreeSize
+	}
+	return max(missing, 0)
+}
+
+// How the recorder describes its filters in runs.filter: "last-iteration",
+// "under e2e4 e7e5", joined by filterSep.
+const (
+	filterUnder = "under "
+	filterSep   = "; "
+)
+
+// PathFiltered reports whether the run was recorded under a move path
+// (RecordOptions.Under): its file holds the nodes on and below the path,
+// so its rows per iteration or ply are not the search's.
+func (r Run) PathFiltered() bool {
+	for _, f := range strings.Split(r.Filter, filterSep) {
+		if strings.HasPrefix(f, filterUnder) {
+			return true
+		}
+	}
+	return false
+}
+
 // Limits are the limits a run was searched with and how the search was
 // asked for, as the recorders store them (runs.limits, JSON): 'horizon
 // trace' writes the first group, a QS-only run adds the second, the UCI

@@ -821,7 +821,9 @@ func (s *Store) Stats(ctx context.Context, run int64) (Stats, error) {
 		if err != nil {
 			return Stats{}, err
 		}
-		return sum.stats(run), nil
+		st := sum.stats(run)
+		st.qualify(r)
+		return st, nil
 	}
 	rows, err := s.db.QueryContext(ctx, "SELECT dim, value, nodes, qs_nodes, root_id FROM stats WHERE run_id = ? ORDER BY dim, value", run)
 	if err != nil {
@@ -873,5 +875,6 @@ func (s *Store) Stats(ctx context.Context, run int64) (Stats, error) {
 		st.QSShare = float64(st.QSNodes) / float64(st.Nodes)
 		st.QSBelowShare = float64(st.QSNodes-st.QSRoots) / float64(st.Nodes)
 	}
+	st.qualify(r)
 	return st, nil
 }

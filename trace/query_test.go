@@ -332,6 +332,11 @@ func TestHotspotsAndStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	scanned := sum.stats(run)
+	r, err := s.Run(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scanned.qualify(r)
 	if !reflect.DeepEqual(scanned, got) {
 		t.Errorf("scanned stats differ from stored:\n%+v\n%+v", scanned, got)
 	}

@@ -149,7 +149,7 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 			uci = append(uci, m.UCI())
 			pos.MakeMove(m)
 		}
-		filters = append(filters, "under "+strings.Join(uci, " "))
+		filters = append(filters, filterUnder+strings.Join(uci, " "))
 	}
 	if opts.BatchRows <= 0 {
 		opts.BatchRows = defaultBatchRows
@@ -175,7 +175,7 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 		`INSERT INTO runs (created, fen, variant, options, limits, version, status, filter, engine, fail_hard, writer)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		start.UTC().Format(time.RFC3339Nano), info.FEN, info.Variant, orEmpty(info.Options, "{}"), orEmpty(info.Limits, "{}"),
-		info.Version, string(StatusRunning), strings.Join(filters, "; "), engineName, opts.FailHard, writer)
+		info.Version, string(StatusRunning), strings.Join(filters, filterSep), engineName, opts.FailHard, writer)
 	if err != nil {
 		return nil, fmt.Errorf("record into %s: %w", s.path, err)
 	}

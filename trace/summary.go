@@ -202,10 +202,25 @@ func (s *summary) stats(run int64) Stats {
 
 func finishIteration(it *IterationStat, prev int64) {
 	if prev > 0 {
-		it.EBF = float64(it.Nodes) / float64(prev)
+		ebf := float64(it.Nodes) / float64(prev)
+		it.EBF = &ebf
 	}
 	if it.Iteration > 0 {
-		it.PlyEBF = math.Pow(float64(it.Nodes), 1/float64(it.Iteration))
+		ply := math.Pow(float64(it.Nodes), 1/float64(it.Iteration))
+		it.PlyEBF = &ply
+	}
+}
+
+// qualify marks what the rows alone cannot tell about run r's iterations:
+// which did not finish, and that a run recorded under a move path has no
+// branching factors (its rows are a path's, not the iterations').
+func (st *Stats) qualify(r Run) {
+	for i := range st.Iterations {
+		it := &st.Iterations[i]
+		it.Partial = it.Iteration > r.Depth
+		if r.PathFiltered() {
+			it.EBF, it.PlyEBF = nil, nil
+		}
 	}
 }
 

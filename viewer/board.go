@@ -243,6 +243,9 @@ func (m *Model) details(p *pane) []detailLine {
 		}
 	}
 	add("moves", "%s, best %s", t.run.MovesText(n), best)
+	if in.unrecorded > 0 {
+		add("filtered", "%s nodes below not recorded (recording filter: %s)", engine.Commas(in.unrecorded), t.run.Filter)
+	}
 	if n.Extension != 0 {
 		add("extension", "%d ply", n.Extension)
 	}

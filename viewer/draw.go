@@ -155,7 +155,13 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 		qs = fmt.Sprintf(", %d%% QS", run.QSNodes*100/max(run.Nodes, 1))
 	}
 	if !stillOpen(t.runNode) {
-		parts = append(parts, fmt.Sprintf("%s nodes%s", engine.Commas(max(run.Rows, t.runNode.SubtreeSize)), qs))
+		size := max(run.Rows, t.runNode.SubtreeSize)
+		rec := ""
+		if run.Filter != "" && run.Rows < size {
+			// The tree shows only the rows: say it is not the whole search.
+			rec = fmt.Sprintf(", %s recorded (recording filter)", engine.Commas(run.Rows))
+		}
+		parts = append(parts, fmt.Sprintf("%s nodes%s%s", engine.Commas(size), qs, rec))
 	} else if run.Status == trace.StatusRunning {
 		parts = append(parts, "being recorded (r reloads)")
 	} else {

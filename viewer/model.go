@@ -246,7 +246,11 @@ type nodeInfo struct {
 	swing    []swingStep  // QS nodes: material along the path from the QS root
 	swingFor engine.Color // the side to move at the QS root, whose view the swing takes
 	qsRoot   int          // index in path of the QS root, -1 outside QS
-	err      error
+	// unrecorded counts the nodes below the node that a recording filter
+	// left out of the file (trace.Unrecorded): the tree pane cannot show
+	// them, so the details say how many there are.
+	unrecorded int64
+	err        error
 }
 
 // swingStep is one move of a QS line and the material balance after it,
@@ -340,6 +344,14 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 	in.pos = pos
 	in.fen = pos.FEN()
 	in.last = pos.LastMove()
+	if t.run.Filter != "" && n.SubtreeSize > 1 && !stillOpen(n) {
+		kids, err := t.src.Children(t.ctx, t.run.ID, n.ID, trace.BySearch, 0, 0)
+		if err != nil {
+			in.err = err
+			return in
+		}
+		in.unrecorded = trace.Unrecorded(n, kids)
+	}
 	return in
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/engine"
@@ -15,7 +16,14 @@ type statsJSON struct {
 	Run     int64  `json:"run"`
 	Variant string `json:"variant"`
 	Status  string `json:"status"`
+	// SearchedNodes is the nodes the search visited (runs' "nodes"); the
+	// counts of Stats are of the rows recorded, fewer when Filter, the
+	// recording filter, left nodes out.
+	SearchedNodes int64  `json:"searched_nodes"`
+	Filter        string `json:"filter,omitempty"`
 	trace.Stats
+
+	pathFiltered bool // trace.Run.PathFiltered: no branching factors
 }
 
 // statsResult is 'horizon stats': one entry per run.
@@ -66,7 +74,8 @@ one's) and nodes^(1/depth).`,
 		s, err := st.Stats(e.ctx, r.ID)
 		// Empty tables are [] in JSON, not null.
 		s.Plies, s.QSPlies, s.QSLevels, s.Iterations = orEmpty(s.Plies), orEmpty(s.QSPlies), orEmpty(s.QSLevels), orEmpty(s.Iterations)
-		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), Stats: s}, err
+		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), SearchedNodes: r.Nodes, Filter: r.Filter,
+			Stats: s, pathFiltered: r.PathFiltered()}, err
 	})
 	if err != nil {
 		return err
@@ -85,15 +94,31 @@ func (res statsResult) writeText(w io.Writer) error {
 
 func (j statsJSON) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "run %d  variant %s  %s\n", j.Run, j.Variant, j.Status)
+	nodes := engine.Commas(j.Nodes)
+	if j.SearchedNodes != j.Nodes {
+		// Every count below is of the rows: say so, beside what was searched.
+		nodes += " recorded (" + engine.Commas(j.SearchedNodes) + " searched"
+		if j.Filter != "" {
+			nodes += "; recording filter: " + j.Filter
+		}
+		nodes += ")"
+	}
 	fmt.Fprintf(w, "  nodes %s  QS nodes %s  QS roots %s  max ply %d  max QS ply %d\n",
-		engine.Commas(j.Nodes), engine.Commas(j.QSNodes), engine.Commas(j.QSRoots), j.MaxPly, j.MaxQSPly)
+		nodes, engine.Commas(j.QSNodes), engine.Commas(j.QSRoots), j.MaxPly, j.MaxQSPly)
 	fmt.Fprintf(w, "  QS share %.1f%% of nodes; below the horizon %.1f%%\n", 100*j.QSShare, 100*j.QSBelowShare)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "  iteration\tnodes\tQS nodes\tEBF\tnodes^(1/d)\t")
 	for _, it := range j.Iterations {
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%.2f\t%.2f\t\n", it.Iteration, engine.Commas(it.Nodes), engine.Commas(it.QSNodes), it.EBF, it.PlyEBF)
+		iter := strconv.Itoa(it.Iteration)
+		if it.Partial {
+			iter += " (unfinished)"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t\n", iter, engine.Commas(it.Nodes), engine.Commas(it.QSNodes), ratio(it.EBF), ratio(it.PlyEBF))
 	}
 	tw.Flush()
+	if j.pathFiltered {
+		fmt.Fprintln(w, "  no EBF or nodes^(1/d): the recording filter kept only the nodes under a move path, not whole iterations")
+	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "  ply\tnodes\tQS nodes\t")
 	for _, p := range j.Plies {
@@ -116,6 +141,14 @@ func (j statsJSON) writeText(w io.Writer) error {
 	}
 	_, err := fmt.Fprintln(w)
 	return err
+}
+
+// ratio prints a branching factor, "-" where there is none.
+func ratio(f *float64) string {
+	if f == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*f, 'f', 2, 64)
 }
 
 // eachRun opens a trace for reading and returns what fn makes of the run

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStatsSaysWhatItCounts: stats' figures are of the rows recorded, and
+// it says so where they are not the search's (a recording filter, runs'
+// nodes being the search's); it gives no branching factor where there is
+// none (the first iteration; a run recorded under a move path, whose rows
+// are not whole iterations) and marks an iteration the search stopped in.
+// The walkthrough found "EBF 0.00" for iteration 1, an unfinished
+// iteration's EBF unmarked, and "nodes 2,357" for a filtered run that
+// runs called 53,626 nodes with an EBF computed from those rows.
+func TestStatsSaysWhatItCounts(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		partial []bool // per iteration
+		ebf     []bool // per iteration: has an EBF
+		ply     bool   // nodes^(1/d) given
+		text    []string
+	}{
+		{"complete", []string{"--depth", "3"}, []bool{false, false, false}, []bool{false, true, true}, true,
+			[]string{"  nodes 778  QS nodes", "\n            1     25        24     -        25.00\n"}},
+		{"stopped in iteration 5", []string{"--nodes", "3000"}, []bool{false, false, false, false, true}, []bool{false, true, true, true, true}, true,
+			[]string{"  nodes 3,000  QS nodes", "\n    5 (unfinished)  "}},
+		{"under a path", []string{"--depth", "4", "--last-iteration", "--under", "Nf3,Nf6"}, []bool{false}, []bool{false}, false,
+			[]string{" recorded (", " searched; recording filter: last-iteration; under g1f3 g8f6)", "no EBF or nodes^(1/d)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file, _ := traceFile(t, append([]string{"--fen", "startpos", "--qs", "see", "--see-prune", "false"}, tc.args...)...)
+			var out []struct {
+				Nodes         int64  `json:"nodes"`
+				SearchedNodes int64  `json:"searched_nodes"`
+				Filter        string `json:"filter"`
+				Iterations    []struct {
+					EBF     *float64 `json:"ebf"`
+					PlyEBF  *float64 `json:"ply_ebf"`
+					Partial bool     `json:"partial"`
+				} `json:"iterations"`
+			}
+			cliJSON(t, &out, "stats", file, "--json")
+			if len(out) != 1 || len(out[0].Iterations) != len(tc.partial) {
+				t.Fatalf("stats --json: %+v", out)
+			}
+			j := out[0]
+			if filtered := len(tc.args) > 2; filtered != (j.SearchedNodes > j.Nodes) || filtered != (j.Filter != "") {
+				t.Errorf("%d nodes recorded, %d searched, filter %q", j.Nodes, j.SearchedNodes, j.Filter)
+			}
+			for i, it := range j.Iterations {
+				if it.Partial != tc.partial[i] || (it.EBF != nil) != tc.ebf[i] || (it.PlyEBF != nil) != tc.ply {
+					t.Errorf("iteration %d: partial %v, EBF %v, nodes^(1/d) %v; want %v, %v, %v", i+1, it.Partial, it.EBF, it.PlyEBF, tc.partial[i], tc.ebf[i], tc.ply)
+				}
+			}
+			_, text, _ := runCLI(t, "", "stats", file)
+			for _, want := range tc.text {
+				if !strings.Contains(text, want) {
+					t.Errorf("stats says\n%s\nwant %q", text, want)
+				}
+			}
+		})
+	}
+}

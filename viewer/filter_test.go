@@ -1,0 +1,66 @@
+package viewer
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
+)
+
+// TestFilteredRunSaysWhatIsMissing: a run recorded under a move path shows
+// only the path's nodes, so the viewer says what it cannot show: the header
+// how many rows of the search's nodes the file holds, and a node's details
+// how many nodes below it were not recorded (trace.Unrecorded, the rule
+// export's summaries use). The walkthrough found Nf3 with "20 generated,
+// 20 searched" and only Nf6 below, and nothing saying the rest was not
+// recorded.
+func TestFilteredRunSaysWhatIsMissing(t *testing.T) {
+	st, err := trace.Create(filepath.Join(t.TempDir(), "under.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	o, err := engine.VariantOptions("see")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := st.NewRecorder(context.Background(), trace.RunInfo{FEN: engine.StartFEN, Variant: o.Variant, Options: o.JSON()},
+		trace.RecordOptions{Under: []string{"Nf3", "Nf6"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := engine.NewSearcher(o).Search(rec.Context(), engine.MustParseFEN(engine.StartFEN), engine.Limits{Depth: 3}, rec)
+	if err := rec.FinishSearch(res); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	run, err := st.Run(ctx, rec.RunID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	nf3, err := st.Find(ctx, run.ID, 0, []string{"Nf3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kids, err := st.Children(ctx, run.ID, nf3.ID, trace.BySearch, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := trace.Unrecorded(nf3, kids)
+	if len(kids) != 1 || missing == 0 || run.Rows >= run.Nodes {
+		t.Fatalf("Nf3 has %d child rows, %d nodes unrecorded; run %d rows of %d nodes: the filter kept too much", len(kids), missing, run.Rows, run.Nodes)
+	}
+	r := newRig(t, st, 200, 50, Options{Path: []string{"Nf3"}})
+	text := r.text()
+	for _, want := range []string{
+		engine.Commas(run.Rows) + " recorded (recording filter)",
+		engine.Commas(missing) + " nodes below not recorded",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+			t.Errorf("the screen does not say %q:\n%s", want, text)
+		}
+	}
+}
