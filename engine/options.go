@@ -193,8 +193,9 @@ func VariantOptions(name string) (Options, error) {
 	return Options{}, fmt.Errorf("unknown QS variant %q (valid: %s)", name, strings.Join(VariantNames(), ", "))
 }
 
-// variantList is the comma-separated list of ParseVariantSpecs: each item, trimmed, through parse (empty ones skipped);
-// none given is an error listing the presets as valid says.
+// variantList is the comma-separated list of ParseVariantSpecs: each item,
+// trimmed, through parse (empty ones skipped); none given is an error
+// listing the presets as valid says.
 func variantList(list, valid string, parse func(string) (Options, error)) ([]Options, error) {
 	var out []Options
 	for _, item := range strings.Split(list, ",") {
