@@ -147,7 +147,11 @@ type PageRun struct {
 	QSNodes  int64  `json:"qs_nodes"`
 	BestMove string `json:"best_move"`
 	Score    int    `json:"score"`
-	Filter   string `json:"filter,omitempty"`
+	// ScoreText is Score as the run's scores print (trace.Run.Scores:
+	// #N for Horizon's mates, another engine's number as it is), "none"
+	// when the run has no score (no iteration finished).
+	ScoreText string `json:"score_text"`
+	Filter    string `json:"filter,omitempty"`
 }
 
 // PageNodes are the nodes drawn on their own, one column per field, in
@@ -264,8 +268,12 @@ func pageColors() PageColors {
 }
 
 func pageRun(r trace.Run) PageRun {
-	return PageRun{ID: r.ID, Variant: r.Label(), FEN: r.FEN, Status: string(r.Status), Depth: r.Depth,
-		Nodes: r.Nodes, QSNodes: r.QSNodes, BestMove: r.BestMove, Score: r.Score, Filter: r.Filter}
+	p := PageRun{ID: r.ID, Variant: r.Label(), FEN: r.FEN, Status: string(r.Status), Depth: r.Depth,
+		Nodes: r.Nodes, QSNodes: r.QSNodes, BestMove: r.BestMove, Score: r.Score, ScoreText: "none", Filter: r.Filter}
+	if r.Scored() {
+		p.ScoreText = r.Scores().Signed(engine.Score(r.Score))
+	}
+	return p
 }
 
 // add appends a node and returns its index.

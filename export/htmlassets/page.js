@@ -116,7 +116,7 @@
   sides.forEach(sd => {
     const r = sd.s.run;
     let t = (isDiff ? sd.s.label + ' of ' + sd.s.file : 'run ' + r.id + ' (' + sd.s.file + ')') + ': ' + r.variant + ', depth ' + r.depth + ' (' + r.status + '), ' + count(r.nodes) + ' nodes, ' +
-      share(r.qs_nodes, r.nodes) + ' QS; best ' + (r.best_move || '-') + ' ' + r.score + '; drawn ' + count(sd.n) +
+      share(r.qs_nodes, r.nodes) + ' QS; best ' + (r.best_move || '-') + ' ' + r.score_text + '; drawn ' + count(sd.n) +
       ' nodes and ' + count(sd.s.merged.parent.length) + ' merged runs of nodes narrower than 1/' + D.width + ' of the top';
     if (r.filter) t += '; recording filter: ' + r.filter;
     header.appendChild(el('div', {class: 'sub'}, t));
