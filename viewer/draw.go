@@ -176,7 +176,19 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 				best = p.SAN(mv)
 			}
 		}
-		parts = append(parts, fmt.Sprintf("best %s %s", best, m.g.fmtSigned(run.Scores(), engine.Score(run.Score))))
+		score := "no score"
+		if run.Scored() {
+			score = m.g.fmtSigned(run.Scores(), engine.Score(run.Score))
+			// Another engine's run can report only a bound (an MTD
+			// search's last fail-high probe): the run node has it.
+			switch t.runNode.Bound {
+			case engine.BoundLower:
+				score = m.g.ge + score
+			case engine.BoundUpper:
+				score = m.g.le + score
+			}
+		}
+		parts = append(parts, fmt.Sprintf("best %s %s", best, score))
 	}
 	parts = append(parts, run.FEN)
 	wr := m.writer(s, 0, 0, w)

@@ -28,7 +28,9 @@ func TestForeignScores(t *testing.T) {
 		node      int64
 		want, not []string
 	}{
-		{1, []string{"[-∞,∞]", "d1 [34663,34664]", "≤84", "window    [34663, 34664]", "score     +84 upper bound"}, []string{"[∞,∞]", "[∞, ∞]"}},
+		// The root failed low: no iteration concluded, so the run has
+		// no score (the header said "best e4 0").
+		{1, []string{"best e4 no score", "[-∞,∞]", "d1 [34663,34664]", "≤84", "window    [34663, 34664]", "score     +84 upper bound"}, []string{"[∞,∞]", "[∞, ∞]"}},
 		{2, []string{"window    [-34664, -34663]", "stand pat -84", "score     -84 lower bound"}, []string{"[-∞,-∞]", "[-∞, -∞]"}},
 	} {
 		r := newRig(t, st, 140, 40, Options{Run: 1, Node: &tc.node})
@@ -45,3 +47,25 @@ func TestForeignScores(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignBoundScore: an MTD run reports its last fail-high probe, a
+// lower bound: the header says ≥, not a bare score.
+func TestForeignBoundScore(t *testing.T) {
+	st, err := trace.Create(filepath.Join(t.TempDir(), "f.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := foreign.Import(context.Background(), st, strings.NewReader(mtdStream), foreign.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, st, 140, 40, Options{Run: 1})
+	if text := r.text(); !strings.Contains(text, "best e4 ≥+34700") {
+		t.Errorf("header does not give the run's lower bound:\n%s", text)
+	}
+}
+
+// mtdStream is a Sunfish-like MTD search: iteration 1's probe fails high
+// at 34700 and so does iteration 2's first, where the stream ends.
+const mtdStream = "HZT 1\nengine Sunfish\nposition startpos\nE - 1 34663 34664 i=1\nE e2e4 0 -34664 -34663\nS -34700\nL -34700\nL 34700\n" +
+	"E - 2 34699 34700 i=2\nE d2d4 1 -34700 -34699\nL -34710\nL 34710\nend best=e2e4\n"

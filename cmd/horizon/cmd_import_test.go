@@ -209,6 +209,19 @@ func TestImportNodeCounts(t *testing.T) {
 	if len(runs) != 1 || runs[0]["stream_nodes"] != 2.0 || runs[0]["reported_nodes"] != 5.0 || runs[0]["nodes"] != 3.0 || runs[0]["engine_nodes"] != nil {
 		t.Errorf("import --json: %s", js)
 	}
+	// An MTD run's score is its last fail-high probe's, a lower bound:
+	// the summary and --json say so.
+	in = writeFile(t, "mtd.hzt", "HZT 1\nengine Sunfish\nposition startpos\nE - 1 29 30 i=1\nE e2e4 0 -30 -29\nS -40\nL -40\nL 40\n"+
+		"E - 2 39 40 i=2\nE d2d4 1 -40 -39\nL -50\nL 50\nend best=e2e4\n")
+	mtd := filepath.Join(t.TempDir(), "mtd.trace")
+	if code, stdout, stderr := runCLI(t, "", "import", in, "-o", mtd); code != 0 || !strings.Contains(stdout, "score +40 (lower bound)") {
+		t.Errorf("import of an MTD run: exit %d, %s\n%s", code, stderr, stdout)
+	}
+	var mtdRuns []map[string]any
+	js = cliJSON(t, &mtdRuns, "import", in, "-o", filepath.Join(t.TempDir(), "mtd2.trace"), "--json")
+	if len(mtdRuns) != 1 || mtdRuns[0]["score"] != 40.0 || mtdRuns[0]["score_bound"] != "lower" {
+		t.Errorf("import --json of an MTD run: %s", js)
+	}
 	help := helpOf(t, "import")
 	for _, want := range []string{"stream_nodes is the nodes the stream holds", "reported_nodes the engine's own count"} {
 		if !strings.Contains(help, want) {

@@ -43,7 +43,8 @@ type traceRunJSON struct {
 	Depth      int           `json:"depth"`
 	BestMove   string        `json:"best_move"`
 	BestSAN    string        `json:"best_san"`
-	Score      *int          `json:"score"` // null when the run has no score (see trace.Run.Scored)
+	Score      *int          `json:"score"`                 // null when the run has no score (see trace.Run.Scored)
+	ScoreBound string        `json:"score_bound,omitempty"` // "lower" or "upper" when the score is only a bound (another engine's run); absent when exact
 	Nodes      int64         `json:"nodes"`
 	Rows       int64         `json:"rows"`             // node rows recorded: fewer than nodes under a recording filter
 	Filter     string        `json:"filter,omitempty"` // the recording filter (last-iteration, under PATH)
@@ -354,6 +355,11 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	if r.Scored() {
 		score := r.Score
 		j.Score = &score
+		// Another engine's run reports a bound when its last concluded
+		// iteration had no exact root (an MTD search's fail-high probe).
+		if rn, err := st.Node(ctx, run, 0); err == nil && (rn.Bound == engine.BoundLower || rn.Bound == engine.BoundUpper) {
+			j.ScoreBound = rn.Bound.String()
+		}
 	}
 	if writeErr != nil {
 		j.WriteError = writeErr.Error()
@@ -419,6 +425,9 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	score := "none (no iteration finished)"
 	if r.Score != nil {
 		score = r.scores.Signed(engine.Score(*r.Score))
+		if r.ScoreBound != "" {
+			score += " (" + r.ScoreBound + " bound)"
+		}
 	}
 	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, score)
 	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%.1f%%)  max QS ply %d  %.2fs (%s nodes/s)\n",
