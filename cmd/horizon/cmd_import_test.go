@@ -2,13 +2,11 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/horizonqs/horizon/trace"
 )
@@ -153,35 +151,12 @@ func TestTraceEngineInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "t.trace")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	// Ctrl-C once the search is being recorded (its run is in the file).
-	go func() {
-		for ctx.Err() == nil {
-			time.Sleep(20 * time.Millisecond)
-			if st, err := trace.OpenReadOnly(out); err == nil {
-				runs, err := st.Runs(context.Background())
-				st.Close()
-				if err == nil && len(runs) > 0 {
-					cancel()
-					return
-				}
-			}
-		}
-	}()
-	var stdout, stderr bytes.Buffer
-	code := run(ctx, []string{"trace", "--engine", eng, "--fen", "startpos", "--depth", "30", "-o", out}, strings.NewReader(""), &stdout, &stderr)
-	if code == 0 || !strings.Contains(stderr.String(), "interrupted") {
-		t.Errorf("exit %d, stderr %q; want the interruption said, exit 130", code, stderr.String())
+	code, _, stderr := runInterrupted(out, 0, "trace", "--engine", eng, "--fen", "startpos", "--depth", "30", "-o", out)
+	if code == 0 || !strings.Contains(stderr, "interrupted") {
+		t.Errorf("exit %d, stderr %q; want the interruption said, exit 130", code, stderr)
 	}
-	st, err := trace.OpenReadOnly(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	runs, err := st.Runs(context.Background())
-	if err != nil || len(runs) != 1 || runs[0].Status != trace.StatusInterrupted {
-		t.Fatalf("runs %+v, %v; want one interrupted run", runs, err)
+	if runs := stoppedRuns(t, out); len(runs) != 1 || runs[0].Status != trace.StatusInterrupted {
+		t.Fatalf("runs %+v; want one interrupted run", runs)
 	}
 }
 

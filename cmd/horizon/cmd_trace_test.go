@@ -94,29 +94,9 @@ func TestTraceNodeLimit(t *testing.T) {
 
 func TestTraceInterrupted(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "t.trace")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	// Cancel (as Ctrl-C does) once the run is being recorded.
-	go func() {
-		for ctx.Err() == nil {
-			time.Sleep(20 * time.Millisecond)
-			st, err := trace.OpenReadOnly(out)
-			if err != nil {
-				continue
-			}
-			runs, err := st.Runs(context.Background())
-			st.Close()
-			if err == nil && len(runs) > 0 {
-				time.Sleep(100 * time.Millisecond)
-				cancel()
-				return
-			}
-		}
-	}()
-	var stdout, stderr bytes.Buffer
-	code := run(ctx, []string{"trace", "--depth", "60", "--qs", "captures,see", "-o", out}, strings.NewReader(""), &stdout, &stderr)
-	if code != 1 || !strings.Contains(stderr.String(), "interrupted") {
-		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	code, stdout, stderr := runInterrupted(out, 100*time.Millisecond, "trace", "--depth", "60", "--qs", "captures,see", "-o", out)
+	if code != 1 || !strings.Contains(stderr, "interrupted") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	st, err := trace.Open(out)
 	if err != nil {
@@ -130,8 +110,8 @@ func TestTraceInterrupted(t *testing.T) {
 	if runs[0].Status != trace.StatusInterrupted || runs[0].Rows != runs[0].Nodes || runs[0].Rows == 0 {
 		t.Errorf("run: %s, %d rows, %d nodes", runs[0].Status, runs[0].Rows, runs[0].Nodes)
 	}
-	if !strings.Contains(stdout.String(), "interrupted") {
-		t.Errorf("the summary does not say interrupted:\n%s", stdout.String())
+	if !strings.Contains(stdout, "interrupted") {
+		t.Errorf("the summary does not say interrupted:\n%s", stdout)
 	}
 }
 

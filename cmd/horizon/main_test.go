@@ -12,8 +12,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/horizonqs/horizon/internal/horizonbin"
+	"github.com/horizonqs/horizon/trace"
 )
 
 // onceDir holds what the tests record or build once per test binary (the
@@ -47,9 +49,39 @@ func TestMain(m *testing.M) {
 // the exit status and what it wrote.
 func runCLI(t testing.TB, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runCLIContext(context.Background(), stdin, args...)
+}
+
+// runCLIContext is runCLI under ctx.
+func runCLIContext(ctx context.Context, stdin string, args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
-	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
+	code = run(ctx, args, strings.NewReader(stdin), &out, &errOut)
 	return code, out.String(), errOut.String()
+}
+
+// runInterrupted runs one horizon invocation that records into the trace
+// file out, and cancels it as Ctrl-C does once out holds a run and settle
+// has passed: the interruption falls inside the recording.
+func runInterrupted(out string, settle time.Duration, args ...string) (code int, stdout, stderr string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			time.Sleep(20 * time.Millisecond)
+			st, err := trace.OpenReadOnly(out)
+			if err != nil {
+				continue
+			}
+			runs, err := st.Runs(context.Background())
+			st.Close()
+			if err == nil && len(runs) > 0 {
+				time.Sleep(settle)
+				cancel()
+				return
+			}
+		}
+	}()
+	return runCLIContext(ctx, "", args...)
 }
 
 // writeFile writes content to name in a fresh temporary directory.
