@@ -11,20 +11,25 @@ import (
 // searchInto traces one real search into s.
 func searchInto(tb testing.TB, ctx context.Context, s *Store, fen, variant string, lim engine.Limits, opts RecordOptions) (*Recorder, engine.Result) {
 	tb.Helper()
-	o, err := engine.VariantOptions(variant)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	rec, err := s.NewRecorder(ctx, RunInfo{FEN: fen, Variant: variant, Options: o.String()}, opts)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	pos := engine.MustParseFEN(fen)
-	res := engine.NewSearcher(o).Search(rec.Context(), pos, lim, rec)
+	rec, o := newSearchRun(tb, ctx, s, fen, variant, opts)
+	res := engine.NewSearcher(o).Search(rec.Context(), engine.MustParseFEN(fen), lim, rec)
 	if err := rec.Finish(Result{Stopped: res.Stopped, BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth, Elapsed: res.Elapsed}); err != nil {
 		tb.Fatal(err)
 	}
 	return rec, res
+}
+
+// newSearchRun opens the run of a search of fen with variant's preset, for
+// the tests that run and finish the search themselves; it returns the
+// recorder and the preset.
+func newSearchRun(tb testing.TB, ctx context.Context, s *Store, fen, variant string, opts RecordOptions) (*Recorder, engine.Options) {
+	tb.Helper()
+	o := presetOf(tb, variant)
+	rec, err := s.NewRecorder(ctx, RunInfo{FEN: fen, Variant: variant, Options: o.String()}, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rec, o
 }
 
 func TestRealSearchRowsMatchEngineCounter(t *testing.T) {
@@ -64,11 +69,7 @@ func TestRealSearchRowsMatchEngineCounter(t *testing.T) {
 func TestRealSearchCancelled(t *testing.T) {
 	s, path := mustCreate(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	o, _ := engine.VariantOptions("captures")
-	rec, err := s.NewRecorder(ctx, RunInfo{FEN: tacticalFEN, Variant: "captures"}, RecordOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, o := newSearchRun(t, ctx, s, tacticalFEN, "captures", RecordOptions{})
 	// Cancel from another goroutine once the search is well under way, as
 	// a Ctrl-C would.
 	go func() {
@@ -123,11 +124,7 @@ func TestCancelAfterFinish(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := mustCreate(t)
 			ctx, cancel := context.WithCancel(context.Background())
-			o, _ := engine.VariantOptions("captures")
-			rec, err := s.NewRecorder(ctx, RunInfo{FEN: tacticalFEN, Variant: "captures"}, RecordOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rec, o := newSearchRun(t, ctx, s, tacticalFEN, "captures", RecordOptions{})
 			res := engine.NewSearcher(o).Search(rec.Context(), engine.MustParseFEN(tacticalFEN), engine.Limits{Depth: 3}, rec)
 			cancel()
 			if err := rec.Finish(tc.result(res)); err != nil {
