@@ -14,54 +14,46 @@ import (
 // numbers, never on Horizon's scale: Sunfish's MTD probe at 34663 read as
 // "[∞, ∞]" beside a score of +84. The run node keeps Horizon's full window.
 func TestForeignScores(t *testing.T) {
-	const stream = "HZT 1\nengine Sunfish\nposition startpos\n" +
+	const failLow = "HZT 1\nengine Sunfish\nposition startpos\n" +
 		"E - 1 34663 34664 i=1\nM e2e4 0\nE e2e4 0 -34664 -34663\nS -84\nL -84\nL 84\nend best=e2e4 nodes=2\n"
-	st, err := trace.Create(filepath.Join(t.TempDir(), "f.trace"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := foreign.Import(context.Background(), st, strings.NewReader(stream), foreign.Options{}); err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
-		node      int64
-		want, not []string
+		name, stream string
+		node         int64 // 0: the run's first screen
+		want, not    []string
 	}{
 		// The root failed low: no iteration concluded, so the run has
 		// no score (the header said "best e4 0").
-		{1, []string{"best e4 no score", "[-∞,∞]", "d1 [34663,34664]", "≤84", "window    [34663, 34664]", "score     +84 upper bound"}, []string{"[∞,∞]", "[∞, ∞]"}},
-		{2, []string{"window    [-34664, -34663]", "stand pat -84", "score     -84 lower bound"}, []string{"[-∞,-∞]", "[-∞, -∞]"}},
+		{"fail low, run node", failLow, 1, []string{"best e4 no score", "[-∞,∞]", "d1 [34663,34664]", "≤84", "window    [34663, 34664]", "score     +84 upper bound"}, []string{"[∞,∞]", "[∞, ∞]"}},
+		{"fail low, child", failLow, 2, []string{"window    [-34664, -34663]", "stand pat -84", "score     -84 lower bound"}, []string{"[-∞,-∞]", "[-∞, -∞]"}},
+		// An MTD run reports its last fail-high probe, a lower bound: the
+		// header says ≥, not a bare score.
+		{"lower bound", mtdStream, 0, []string{"best e4 ≥+34700"}, nil},
 	} {
-		r := newRig(t, st, 140, 40, Options{Run: 1, Node: &tc.node})
-		text := r.text()
-		for _, w := range tc.want {
-			if !strings.Contains(text, w) {
-				t.Errorf("node %d: screen lacks %q:\n%s", tc.node, w, text)
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := trace.Create(filepath.Join(t.TempDir(), "f.trace"))
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		for _, w := range tc.not {
-			if strings.Contains(text, w) {
-				t.Errorf("node %d: screen shows %q:\n%s", tc.node, w, text)
+			defer st.Close()
+			if _, err := foreign.Import(context.Background(), st, strings.NewReader(tc.stream), foreign.Options{}); err != nil {
+				t.Fatal(err)
 			}
-		}
-	}
-}
-
-// TestForeignBoundScore: an MTD run reports its last fail-high probe, a
-// lower bound: the header says ≥, not a bare score.
-func TestForeignBoundScore(t *testing.T) {
-	st, err := trace.Create(filepath.Join(t.TempDir(), "f.trace"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	if _, err := foreign.Import(context.Background(), st, strings.NewReader(mtdStream), foreign.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	r := newRig(t, st, 140, 40, Options{Run: 1})
-	if text := r.text(); !strings.Contains(text, "best e4 ≥+34700") {
-		t.Errorf("header does not give the run's lower bound:\n%s", text)
+			opt := Options{Run: 1}
+			if tc.node != 0 {
+				opt.Node = &tc.node
+			}
+			text := newRig(t, st, 140, 40, opt).text()
+			for _, w := range tc.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("screen lacks %q:\n%s", w, text)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(text, w) {
+					t.Errorf("screen shows %q:\n%s", w, text)
+				}
+			}
+		})
 	}
 }
 
