@@ -21,6 +21,21 @@ func (p *Position) moveErr(text, format string, a ...any) error {
 	return &MoveError{Text: text, FEN: p.FEN(), Msg: fmt.Sprintf(format, a...)}
 }
 
+// PlayUCI plays moves in UCI notation from p, as the moves list of a UCI
+// position command. At a move that is not legal where it stands it stops
+// and returns that move's index and ParseUCI's error, p holding the moves
+// before it.
+func (p *Position) PlayUCI(moves []string) (int, error) {
+	for i, s := range moves {
+		m, err := p.ParseUCI(s)
+		if err != nil {
+			return i, err
+		}
+		p.MakeMove(m)
+	}
+	return len(moves), nil
+}
+
 // ParseUCI parses a move in UCI notation ("e2e4", "e7e8q", "e1g1") and checks
 // that it is legal here.
 func (p *Position) ParseUCI(s string) (Move, error) {

@@ -226,3 +226,32 @@ func TestUCIOfAnyMoveValue(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayUCI: a moves list is played in order; at the first move that is
+// not legal where it stands PlayUCI stops, names it by index and leaves the
+// moves before it played.
+func TestPlayUCI(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		moves   []string
+		stopped int    // index returned
+		fen     string // the position after
+		err     string // "" when all moves are played
+	}{
+		{"none", nil, 0, StartFEN, ""},
+		{"all", []string{"e2e4", "e7e5", "g1f3"}, 3, "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", ""},
+		{"illegal second", []string{"e2e4", "e2e4", "g1f3"}, 1, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", `move "e2e4"`},
+		{"malformed", []string{"e2"}, 0, StartFEN, "malformed UCI move"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := MustParseFEN(StartFEN)
+			i, err := p.PlayUCI(tc.moves)
+			if i != tc.stopped || p.FEN() != tc.fen {
+				t.Errorf("index %d, position %s; want %d, %s", i, p.FEN(), tc.stopped, tc.fen)
+			}
+			if (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("error %v, want one saying %q", err, tc.err)
+			}
+		})
+	}
+}

@@ -508,12 +508,8 @@ func ParsePosition(text string) (*engine.Position, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, mv := range moves {
-		m, err := pos.ParseUCI(mv)
-		if err != nil {
-			return nil, fmt.Errorf("move %d (%s): %v", i+1, mv, err)
-		}
-		pos.MakeMove(m)
+	if i, err := pos.PlayUCI(moves); err != nil {
+		return nil, fmt.Errorf("move %d (%s): %v", i+1, moves[i], err)
 	}
 	// The search starts from here: a fresh position without the game's
 	// history, as the trace's root.

@@ -421,13 +421,9 @@ func (s *session) position(args []string) {
 		s.info("position: %v; previous position kept", err)
 		return
 	}
-	for i, text := range pa.moves {
-		m, err := pos.ParseUCI(text)
-		if err != nil {
-			s.info("position: move %d of %d: %v; previous position kept", i+1, len(pa.moves), err)
-			return
-		}
-		pos.MakeMove(m)
+	if i, err := pos.PlayUCI(pa.moves); err != nil {
+		s.info("position: move %d of %d: %v; previous position kept", i+1, len(pa.moves), err)
+		return
 	}
 	s.pos, s.posRoot, s.posMoves = pos, pa.fen, append([]string(nil), pa.moves...)
 }
