@@ -191,15 +191,8 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 	if opts.Changed <= 0 {
 		opts.Changed = 10
 	}
-	ra, rootA, err := a.Open(ctx)
+	ra, rootA, rb, rootB, err := OpenPair(ctx, a, b)
 	if err != nil {
-		return nil, err
-	}
-	rb, rootB, err := b.Open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if err := samePosition(a, ra, b, rb); err != nil {
 		return nil, err
 	}
 	rep := &Report{A: totals(a, ra), B: totals(b, rb)}
@@ -216,6 +209,20 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// OpenPair opens both sides of a comparison (Side.Open: the run and its
+// run node, where a walk of both trees starts) and checks that the runs
+// searched the same position, as SamePosition does.
+func OpenPair(ctx context.Context, a, b Side) (ra trace.Run, rootA trace.Node, rb trace.Run, rootB trace.Node, err error) {
+	if ra, rootA, err = a.Open(ctx); err != nil {
+		return
+	}
+	if rb, rootB, err = b.Open(ctx); err != nil {
+		return
+	}
+	err = samePosition(a, ra, b, rb)
+	return
 }
 
 func samePosition(a Side, ra trace.Run, b Side, rb trace.Run) error {

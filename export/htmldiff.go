@@ -140,11 +140,7 @@ func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*P
 	if err != nil {
 		return nil, err
 	}
-	ra, topA, err := a.Open(ctx)
-	if err != nil {
-		return nil, err
-	}
-	rb, topB, err := b.Open(ctx)
+	ra, topA, rb, topB, err := compare.OpenPair(ctx, a, b)
 	if err != nil {
 		return nil, err
 	}
