@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +16,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/uci"
 	"github.com/horizonqs/horizon/viewer"
 )
 
@@ -90,38 +89,36 @@ func uciSearch(t *testing.T, env []string, fen string, depth int, argv ...string
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), env...)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	u, err := uci.StartCmd(context.Background(), cmd)
+	if err != nil {
+		t.Fatalf("%s: %v", argv[0], err)
+	}
+	defer u.Close()
+	if err := u.SetPosition(fen); err != nil {
+		t.Fatalf("%s: %v", argv[0], err)
+	}
+	if err := u.Send("go depth " + strconv.Itoa(depth)); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Wait()
-	io.WriteString(in, "uci\nisready\nucinewgame\nposition fen "+fen+"\ngo depth "+strconv.Itoa(depth)+"\n")
-	sc := bufio.NewScanner(out)
-	nodes = -1
-	want := "depth " + strconv.Itoa(depth) + " "
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "info ") && strings.Contains(line, want) {
-			f := strings.Fields(line)
-			for i := 0; i+1 < len(f); i++ {
-				switch f[i] {
-				case "nodes":
-					nodes, _ = strconv.ParseInt(f[i+1], 10, 64)
-				case "pv":
-					pv = strings.Join(f[i+1:], " ")
-				}
-			}
-		}
-		if strings.HasPrefix(line, "bestmove") {
-			best = strings.Fields(line)[1]
-			break
-		}
+	lines, err := u.Until(5*time.Minute, func(l string) bool { return strings.HasPrefix(l, "bestmove") })
+	if err != nil {
+		t.Fatalf("%s gave no bestmove: %v", argv[0], err)
 	}
-	io.WriteString(in, "quit\n")
-	in.Close()
-	if best == "" {
-		t.Fatalf("%s gave no bestmove", argv[0])
+	best, nodes = strings.Fields(lines[len(lines)-1])[1], -1
+	for _, line := range lines[:len(lines)-1] {
+		in, ok, err := uci.ParseInfo(line)
+		if err != nil {
+			t.Fatalf("%s: %v", argv[0], err)
+		}
+		if !ok || in.Depth != depth {
+			continue
+		}
+		if in.Nodes >= 0 {
+			nodes = in.Nodes
+		}
+		if in.PV != nil {
+			pv = strings.Join(in.PV, " ")
+		}
 	}
 	return best, nodes, pv
 }
