@@ -3,13 +3,12 @@ package export
 import (
 	"context"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/foreign"
-	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // TestPseudoLegalRun: a run of a king-capture engine (a stream that
@@ -33,11 +32,7 @@ L 5
 end
 `
 	ctx := context.Background()
-	st, err := trace.Create(filepath.Join(t.TempDir(), "p.trace"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, _ := tracetest.CreateTrace(t)
 	for range 2 {
 		if _, err := foreign.Import(ctx, st, strings.NewReader(stream), foreign.Options{Engine: "kingcapture"}); err != nil {
 			t.Fatal(err)

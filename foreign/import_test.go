@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,17 +14,16 @@ import (
 	"github.com/horizonqs/horizon/emit"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
+// mustCreate makes an empty trace file (tracetest.CreateTrace) and returns
+// its store.
 func mustCreate(tb testing.TB) *trace.Store {
 	tb.Helper()
-	st, err := trace.Create(filepath.Join(tb.TempDir(), "t.trace"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
+	st, _ := tracetest.CreateTrace(tb)
 	return st
 }
 
@@ -438,12 +436,7 @@ func FuzzImport(f *testing.F) {
 	f.Add(stream)
 	f.Add([]byte("HZT 1\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\nS 3\nM e7e5 0\nX 1\nE e7e5 -1 0 1\nL 2 b=exact c=none m=- g=1 s=0 x=-1\nL 1\nA\nend best=e2e4 nodes=3\n"))
 	f.Add([]byte("HZT 1\nmoves pseudo\nscores hard\nposition fen 4k3/8/8/8/8/8/4r3/4K3 w - - 0 1\nE - 1 0 1\nE e1f1 0 -1 0 k=qs q=0 l=1\nL 0\n"))
-	dir := f.TempDir()
-	st, err := trace.Create(filepath.Join(dir, "f.trace"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { st.Close() })
+	st := mustCreate(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		runs, _ := Import(context.Background(), st, bytes.NewReader(data), Options{})
 		for _, r := range runs {

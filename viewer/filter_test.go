@@ -2,12 +2,12 @@ package viewer
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // TestFilteredRunSaysWhatIsMissing: a run recorded under a move path shows
@@ -18,26 +18,14 @@ import (
 // 20 searched" and only Nf6 below, and nothing saying the rest was not
 // recorded.
 func TestFilteredRunSaysWhatIsMissing(t *testing.T) {
-	st, err := trace.Create(filepath.Join(t.TempDir(), "under.trace"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, _ := tracetest.CreateTrace(t)
 	o, err := engine.VariantOptions("see")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := st.NewRecorder(context.Background(), trace.RunInfo{FEN: engine.StartFEN, Variant: o.Variant, Options: o.JSON()},
-		trace.RecordOptions{Under: []string{"Nf3", "Nf6"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := engine.NewSearcher(o).Search(rec.Context(), engine.MustParseFEN(engine.StartFEN), engine.Limits{Depth: 3}, rec)
-	if err := rec.FinishSearch(res); err != nil {
-		t.Fatal(err)
-	}
+	id := tracetest.RecordSearch(t, st, engine.StartFEN, o, engine.Limits{Depth: 3}, trace.RecordOptions{Under: []string{"Nf3", "Nf6"}})
 	ctx := context.Background()
-	run, err := st.Run(ctx, rec.RunID())
+	run, err := st.Run(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}

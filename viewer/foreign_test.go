@@ -2,12 +2,11 @@ package viewer
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/horizonqs/horizon/foreign"
-	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // TestForeignScores: another engine's windows and scores show as its own
@@ -30,11 +29,7 @@ func TestForeignScores(t *testing.T) {
 		{"lower bound", mtdStream, 0, []string{"best e4 ≥+34700"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, err := trace.Create(filepath.Join(t.TempDir(), "f.trace"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
+			st, _ := tracetest.CreateTrace(t)
 			if _, err := foreign.Import(context.Background(), st, strings.NewReader(tc.stream), foreign.Options{}); err != nil {
 				t.Fatal(err)
 			}
