@@ -534,17 +534,17 @@ func (c *checker) scores(f *cframe) {
 		return
 	case engine.BoundLower:
 		if n.Score < n.Beta {
-			c.violate(n.ID, RuleBound, "fails high (lower bound) with score %d below beta %d", n.Score, n.Beta)
+			c.violate(n.ID, RuleBound, "fails high (lower bound) with score %s below beta %s", c.sc(n.Score), c.sc(n.Beta))
 		}
 	case engine.BoundUpper:
 		if n.Score > n.Alpha {
-			c.violate(n.ID, RuleBound, "fails low (upper bound) with score %d above alpha %d", n.Score, n.Alpha)
+			c.violate(n.ID, RuleBound, "fails low (upper bound) with score %s above alpha %s", c.sc(n.Score), c.sc(n.Alpha))
 		}
 	}
 	searched := isSearchCause(n.Cause)
 	if searched || n.Cause == engine.CauseStandPat {
 		if want := boundOf(n.Score, n.Alpha, n.Beta); n.Bound != want {
-			c.violate(n.ID, RuleBound, "score %d in window [%d, %d] is a %s bound, the node says %s", n.Score, n.Alpha, n.Beta, want, n.Bound)
+			c.violate(n.ID, RuleBound, "score %s in window [%s, %s] is a %s bound, the node says %s", c.sc(n.Score), c.sc(n.Alpha), c.sc(n.Beta), want, n.Bound)
 		}
 	}
 	if isLeafCause(n.Cause) && len(f.kids) > 0 {
@@ -555,7 +555,7 @@ func (c *checker) scores(f *cframe) {
 	switch n.Cause {
 	case engine.CauseRepetition, engine.CauseFifty, engine.CauseMaterial:
 		if n.Score != engine.DrawScore {
-			c.violate(n.ID, RuleScore, "draw (%s) scored %d, want %d", n.Cause, n.Score, engine.DrawScore)
+			c.violate(n.ID, RuleScore, "draw (%s) scored %s, want %s", n.Cause, c.sc(n.Score), c.sc(engine.DrawScore))
 		}
 	case engine.CauseMate:
 		want := engine.DrawScore
@@ -563,11 +563,11 @@ func (c *checker) scores(f *cframe) {
 			want = -engine.MateScore + engine.Score(n.Ply)
 		}
 		if n.Score != want {
-			c.violate(n.ID, RuleScore, "no legal move (%s) scored %d, want %d", inCheckWord(n.InCheck), n.Score, want)
+			c.violate(n.ID, RuleScore, "no legal move (%s) scored %s, want %s", inCheckWord(n.InCheck), c.sc(n.Score), c.sc(want))
 		}
 	case engine.CauseHorizon:
 		if !n.HasStandPat || n.Score != n.StandPat {
-			c.violate(n.ID, RuleScore, "horizon node scored %d, want its static eval %s", n.Score, standText(n))
+			c.violate(n.ID, RuleScore, "horizon node scored %s, want its static eval %s", c.sc(n.Score), c.standText(n))
 		}
 	case engine.CauseStandPat:
 		switch {
@@ -576,8 +576,8 @@ func (c *checker) scores(f *cframe) {
 		case !n.HasStandPat:
 			c.violate(n.ID, RuleStandPat, "a stand-pat cutoff with no stand pat recorded")
 		case n.Score != n.StandPat || n.StandPat < n.Beta:
-			c.violate(n.ID, RuleStandPat, "stand-pat cutoff scored %d with stand pat %d and beta %d, want score = stand pat >= beta",
-				n.Score, n.StandPat, n.Beta)
+			c.violate(n.ID, RuleStandPat, "stand-pat cutoff scored %s with stand pat %s and beta %s, want score = stand pat >= beta",
+				c.sc(n.Score), c.sc(n.StandPat), c.sc(n.Beta))
 		}
 	}
 	// Nodes ended before their stand pat (a hash hit, a draw, the ply
@@ -587,10 +587,10 @@ func (c *checker) scores(f *cframe) {
 		case !n.HasStandPat:
 			c.violate(n.ID, RuleStandPat, "variant %s stands pat here, but no stand pat is recorded", c.opts.Variant)
 		case n.Score < n.StandPat:
-			c.violate(n.ID, RuleStandPat, "scored %d, below its stand pat %d", n.Score, n.StandPat)
+			c.violate(n.ID, RuleStandPat, "scored %s, below its stand pat %s", c.sc(n.Score), c.sc(n.StandPat))
 		case n.StandPat >= n.Beta && n.Cause != engine.CauseStandPat:
-			c.violate(n.ID, RuleStandPat, "stand pat %d reaches beta %d, but the node did not cut off (cutoff %s, %d children)",
-				n.StandPat, n.Beta, n.Cause, len(f.kids))
+			c.violate(n.ID, RuleStandPat, "stand pat %s reaches beta %s, but the node did not cut off (cutoff %s, %d children)",
+				c.sc(n.StandPat), c.sc(n.Beta), n.Cause, len(f.kids))
 		}
 	}
 	if n.Cause == engine.CauseSEE || n.Cause == engine.CauseDelta {
@@ -653,8 +653,8 @@ func (c *checker) prunedCause(f *cframe) {
 			}
 		}
 		if !o.StandsPat(n.InCheck) || eval+swing >= alpha {
-			c.violate(n.ID, rule, "delta-pruned before its moves, but stand pat %d + %d (queen, margin%s) reaches alpha %d",
-				eval, swing, map[bool]string{true: ", promotion", false: ""}[swing > engine.PieceValue(engine.Queen)+c.deltaMargin()], alpha)
+			c.violate(n.ID, rule, "delta-pruned before its moves, but stand pat %s + %d (queen, margin%s) reaches alpha %s",
+				c.sc(engine.Score(eval)), swing, map[bool]string{true: ", promotion", false: ""}[swing > engine.PieceValue(engine.Queen)+c.deltaMargin()], c.sc(engine.Score(alpha)))
 		}
 		return
 	}
@@ -675,7 +675,7 @@ func (c *checker) prunedCause(f *cframe) {
 	if n.Cause == engine.CauseSEE {
 		c.violate(n.ID, rule, "cutoff see: every capture pruned as losing by SEE, but none of the captures allowed here loses material")
 	} else {
-		c.violate(n.ID, rule, "cutoff delta: every capture delta-pruned, but none here is below alpha %d with eval %d and margin %d", alpha, eval, c.deltaMargin())
+		c.violate(n.ID, rule, "cutoff delta: every capture delta-pruned, but none here is below alpha %s with eval %s and margin %d", c.sc(engine.Score(alpha)), c.sc(engine.Score(eval)), c.deltaMargin())
 	}
 }
 
@@ -696,20 +696,24 @@ func (c *checker) deltaSearched(f *cframe, pass []kid) {
 		k := pass[i]
 		if pos.IsCapture(k.move) && k.move.Promotion() == engine.NoPieceType {
 			if gain := engine.PieceValue(pos.Captured(k.move)); eval+gain+c.deltaMargin() <= alpha {
-				c.violate(k.id, RuleDelta, "QS node %d searched %s with eval %d + victim %d + margin %d at or below alpha %d; delta pruning skips it",
-					n.ID, pos.SAN(k.move), eval, gain, c.deltaMargin(), alpha)
+				c.violate(k.id, RuleDelta, "QS node %d searched %s with eval %s + victim %d + margin %d at or below alpha %s; delta pruning skips it",
+					n.ID, pos.SAN(k.move), c.sc(engine.Score(eval)), gain, c.deltaMargin(), c.sc(engine.Score(alpha)))
 			}
 		}
 		alpha = max(alpha, int(c.value(f, k)))
 	}
 }
 
-func standText(n trace.Node) string {
+func (c *checker) standText(n trace.Node) string {
 	if n.HasStandPat {
-		return fmt.Sprint(n.StandPat)
+		return c.sc(n.StandPat)
 	}
 	return "(none recorded)"
 }
+
+// sc formats a score of the run as every reader does (trace.Run.Scores):
+// on Horizon's scale ∞ and #N, as the viewer, export and diff print them.
+func (c *checker) sc(s engine.Score) string { return c.run.Scores().Text(s) }
 
 // routine is the engine routine that searched n (engine.NodeRoutine);
 // the routines differ in how often they pass over the moves. Nodes of
@@ -814,13 +818,13 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 	var terms []string
 	if standsPat && n.HasStandPat {
 		best, have = n.StandPat, true
-		terms = append(terms, fmt.Sprintf("stand pat %d", n.StandPat))
+		terms = append(terms, "stand pat "+c.sc(n.StandPat))
 	}
 	for i := len(pass) - 1; i >= 0; i-- {
 		k := pass[i]
 		v := c.value(f, k)
 		if len(terms) < 6 {
-			terms = append(terms, fmt.Sprintf("%s %d (node %d)", k.move.UCI(), v, k.id))
+			terms = append(terms, fmt.Sprintf("%s %s (node %d)", k.move.UCI(), c.sc(v), k.id))
 		} else if len(terms) == 6 {
 			terms = append(terms, "...")
 		}
@@ -831,19 +835,19 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 	}
 	if n.Cause == engine.CauseAutoFailHigh {
 		best, have = max(best, n.Beta), true
-		terms = append(terms, fmt.Sprintf("auto-fail-high beta %d", n.Beta))
+		terms = append(terms, "auto-fail-high beta "+c.sc(n.Beta))
 	}
 	if !have && n.Kind == engine.KindQS && n.HasStandPat {
 		// Nothing searched and no stand pat: the static eval is all there is.
 		best, have = n.StandPat, true
-		terms = append(terms, fmt.Sprintf("static eval %d", n.StandPat))
+		terms = append(terms, "static eval "+c.sc(n.StandPat))
 	}
 	if !have {
 		c.violate(n.ID, RuleScore, "searched no move (cutoff %s) and has nothing to score", n.Cause)
 		return
 	}
 	if best != n.Score {
-		c.violate(n.ID, RuleScore, "scored %d, want %d = max(%s)", n.Score, best, strings.Join(terms, ", "))
+		c.violate(n.ID, RuleScore, "scored %s, want %s = max(%s)", c.sc(n.Score), c.sc(best), strings.Join(terms, ", "))
 	}
 	// A move that fails high ends its pass: it is the last one searched
 	// and the node reports the cutoff.
@@ -852,19 +856,19 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 		switch {
 		case v < n.Beta:
 		case i > 0:
-			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %d at or above beta %d, but the search went on to %d more moves",
-				k.move.UCI(), k.id, v, n.Beta, i)
+			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %s at or above beta %s, but the search went on to %d more moves",
+				k.move.UCI(), k.id, c.sc(v), c.sc(n.Beta), i)
 		case n.Cause != engine.CauseBeta:
-			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %d at or above beta %d, but the node reports cutoff %s",
-				k.move.UCI(), k.id, v, n.Beta, n.Cause)
+			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %s at or above beta %s, but the node reports cutoff %s",
+				k.move.UCI(), k.id, c.sc(v), c.sc(n.Beta), n.Cause)
 		}
 	}
 	if n.Cause == engine.CauseBeta {
 		if len(pass) == 0 {
 			c.violate(n.ID, RuleCutoff, "beta cutoff with no move searched")
 		} else if v := c.value(f, pass[0]); v < n.Beta {
-			c.violate(n.ID, RuleCutoff, "beta cutoff, but the last move searched, %s (node %d), scored %d below beta %d",
-				pass[0].move.UCI(), pass[0].id, v, n.Beta)
+			c.violate(n.ID, RuleCutoff, "beta cutoff, but the last move searched, %s (node %d), scored %s below beta %s",
+				pass[0].move.UCI(), pass[0].id, c.sc(v), c.sc(n.Beta))
 		}
 	}
 	if n.Best != engine.NoMove && n.Cause != engine.CauseAutoFailHigh {
@@ -873,10 +877,10 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 		case i < 0:
 			c.violate(n.ID, RuleBest, "best move %s was not searched in the last pass", n.Best.UCI())
 		case c.value(f, pass[i]) != n.Score:
-			c.violate(n.ID, RuleBest, "best move %s (node %d) scored %d, the node %d", n.Best.UCI(), pass[i].id, c.value(f, pass[i]), n.Score)
+			c.violate(n.ID, RuleBest, "best move %s (node %d) scored %s, the node %s", n.Best.UCI(), pass[i].id, c.sc(c.value(f, pass[i])), c.sc(n.Score))
 		case n.Bound == engine.BoundExact && pass[i].bound != engine.BoundExact:
-			c.violate(n.ID, RuleProved, "exact score %d taken from %s (node %d), whose search proved only a bound: %s",
-				n.Score, n.Best.UCI(), pass[i].id, pass[i].bound.LongLabel())
+			c.violate(n.ID, RuleProved, "exact score %s taken from %s (node %d), whose search proved only a bound: %s",
+				c.sc(n.Score), n.Best.UCI(), pass[i].id, pass[i].bound.LongLabel())
 		}
 	}
 }
@@ -892,7 +896,7 @@ func (c *checker) runNode(f *cframe) {
 		return
 	}
 	if n.Score != last.score {
-		c.violate(n.ID, RuleRun, "run scored %d, its last iteration (node %d) %d", n.Score, last.id, last.score)
+		c.violate(n.ID, RuleRun, "run scored %s, its last iteration (node %d) %s", c.sc(n.Score), last.id, c.sc(last.score))
 	}
 }
 

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
@@ -163,8 +164,8 @@ func firstNode(t *testing.T, st *trace.Store, run int64, what string, pick func(
 
 // damageAndFind runs query (its arguments: the victim's id, v, the run) on
 // the trace file, checks the run again and expects a violation of rule at
-// the victim.
-func damageAndFind(t *testing.T, st *trace.Store, path string, run int64, victim trace.Node, v int64, query, rule, what string) {
+// the victim, which it returns.
+func damageAndFind(t *testing.T, st *trace.Store, path string, run int64, victim trace.Node, v int64, query, rule, what string) Violation {
 	t.Helper()
 	db, err := sql.Open("sqlite3", path)
 	if err != nil {
@@ -181,8 +182,26 @@ func damageAndFind(t *testing.T, st *trace.Store, path string, run int64, victim
 	for _, got := range rep.Violations {
 		if got.Node == victim.ID && got.Rule == rule {
 			t.Logf("found: node %d %v: %s: %s", got.Node, got.Path, got.Rule, got.Detail)
-			return
+			return got
 		}
 	}
 	t.Errorf("damaged node %d%s, want a %s violation there; got %d: %+v", victim.ID, what, rule, rep.Count, rep.Violations)
+	return Violation{}
+}
+
+// TestCheckScoresPrintAsTheViewer: a violation's scores read as the
+// viewer, export and diff print them (∞ and #N on Horizon's scale), not
+// as the stored numbers: an iteration root's beta is ∞, not 32000.
+func TestCheckScoresPrintAsTheViewer(t *testing.T) {
+	st, path, run := cleanTrace(t, "captures")
+	root := firstNode(t, st, run, "iteration root", func(n trace.Node) bool {
+		return n.Kind == engine.KindRoot && n.Bound == engine.BoundExact
+	})
+	if root.Alpha != -engine.Infinity || root.Beta != engine.Infinity {
+		t.Fatalf("iteration root %d has window [%d, %d], want the full window", root.ID, root.Alpha, root.Beta)
+	}
+	got := damageAndFind(t, st, path, run, root, 0, "UPDATE node_rows SET info = (info & ~24) | 16 WHERE run_id = ?3 AND id = ?1", RuleBound, " (exact made lower)")
+	if !strings.Contains(got.Detail, "∞") || strings.Contains(got.Detail, "32000") {
+		t.Errorf("violation says %q, want the root's window end as ∞", got.Detail)
+	}
 }

@@ -59,11 +59,11 @@ func (c *checker) foreignScores(f *cframe) {
 	}
 	if n.Bound != engine.BoundNone {
 		if want := boundOf(n.Score, n.Alpha, n.Beta); n.Bound != want {
-			c.violate(n.ID, RuleBound, "score %d in window [%d, %d] is a %s bound, the node says %s", n.Score, n.Alpha, n.Beta, want, n.Bound)
+			c.violate(n.ID, RuleBound, "score %s in window [%s, %s] is a %s bound, the node says %s", c.sc(n.Score), c.sc(n.Alpha), c.sc(n.Beta), want, n.Bound)
 		}
 	}
 	if c.foreign.failHard && (n.Score < n.Alpha || n.Score > n.Beta) {
-		c.violate(n.ID, RuleScore, "fail-hard engine scored %d outside its window [%d, %d]", n.Score, n.Alpha, n.Beta)
+		c.violate(n.ID, RuleScore, "fail-hard engine scored %s outside its window [%s, %s]", c.sc(n.Score), c.sc(n.Alpha), c.sc(n.Beta))
 	}
 	// A real move searched against the node's beta (its child's alpha is
 	// -beta) that fails high cuts the node off: when it is the last child,
@@ -77,7 +77,7 @@ func (c *checker) foreignScores(f *cframe) {
 		return
 	}
 	if -k.score >= n.Beta && n.Score < n.Beta {
-		c.violate(n.ID, RuleCutoff, "its last move %s failed high (%d >= beta %d), but the node scored %d", k.move.UCI(),
-			-k.score, n.Beta, n.Score)
+		c.violate(n.ID, RuleCutoff, "its last move %s failed high (%s >= beta %s), but the node scored %s", k.move.UCI(),
+			c.sc(-k.score), c.sc(n.Beta), c.sc(n.Score))
 	}
 }
