@@ -601,7 +601,7 @@ func (im *importer) enter(b []byte) *StreamError {
 		v := kv[2:]
 		switch kv[0] {
 		case 'k':
-			k, ok := kindByName(string(v))
+			k, ok := byName[engine.NodeKind](engine.KindNames(), v)
 			if !ok {
 				return im.fail("E record: unknown kind %q (want root, pv, nonpv or qs)", v)
 			}
@@ -787,13 +787,13 @@ func (im *importer) leave(b []byte) *StreamError {
 		v := kv[2:]
 		switch kv[0] {
 		case 'b':
-			bd, ok := boundByName(string(v))
+			bd, ok := byName[engine.Bound](engine.BoundNames(), v)
 			if !ok {
 				return im.fail("L record: unknown bound %q (want upper, lower or exact)", v)
 			}
 			l.Bound = bd
 		case 'c':
-			c, ok := causeByName(string(v))
+			c, ok := byName[engine.Cause](engine.CauseNames(), v)
 			if !ok {
 				return im.fail("L record: unknown cause %q (see the protocol's list)", v)
 			}
@@ -1256,28 +1256,13 @@ func depthLimit(lim string) int {
 	return 0
 }
 
-func kindByName(s string) (engine.NodeKind, bool) {
-	for i, n := range engine.KindNames() {
-		if n == s {
-			return engine.NodeKind(i), true
-		}
-	}
-	return 0, false
-}
-
-func boundByName(s string) (engine.Bound, bool) {
-	for i, n := range engine.BoundNames() {
-		if n == s {
-			return engine.Bound(i), true
-		}
-	}
-	return 0, false
-}
-
-func causeByName(s string) (engine.Cause, bool) {
-	for i, n := range engine.CauseNames() {
-		if n == s {
-			return engine.Cause(i), true
+// byName returns the code whose name is s in names, the engine's list of
+// one code's names (engine.KindNames, BoundNames, CauseNames), indexed by
+// code.
+func byName[T ~uint8](names []string, s []byte) (T, bool) {
+	for i, n := range names {
+		if n == string(s) {
+			return T(i), true
 		}
 	}
 	return 0, false
