@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/foreign"
-	"github.com/horizonqs/horizon/trace/tracetest"
+	"github.com/horizonqs/horizon/foreign/foreigntest"
 )
 
 // TestCheckForeign: another engine's run is checked by the rules that hold
@@ -26,11 +26,7 @@ func TestCheckForeign(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st, _ := tracetest.CreateTrace(t)
-			runs, err := foreign.Import(context.Background(), st, strings.NewReader(tc.stream), foreign.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			st, runs := foreigntest.Import(t, tc.stream, foreign.Options{})
 			rep, err := Run(context.Background(), st, runs[0].RunID, Options{})
 			if err != nil {
 				t.Fatal(err)

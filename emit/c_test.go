@@ -1,8 +1,6 @@
 package emit
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/foreign"
+	"github.com/horizonqs/horizon/foreign/foreigntest"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -43,15 +42,7 @@ func TestCHeader(t *testing.T) {
 				}
 				return
 			}
-			st, err := trace.Create(filepath.Join(dir, tc.name+".trace"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			runs, err := foreign.Import(context.Background(), st, bytes.NewReader(data), foreign.Options{})
-			if err != nil {
-				t.Fatalf("import: %v\n%s", err, data)
-			}
+			_, runs := foreigntest.Import(t, string(data), foreign.Options{})
 			name := "hztest 1.0"
 			if tc.name == "lazy" { // HZ_POSITION opened the stream, unnamed
 				name = "unknown engine"

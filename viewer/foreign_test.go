@@ -1,12 +1,11 @@
 package viewer
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/horizonqs/horizon/foreign"
-	"github.com/horizonqs/horizon/trace/tracetest"
+	"github.com/horizonqs/horizon/foreign/foreigntest"
 )
 
 // TestForeignScores: another engine's windows and scores show as its own
@@ -29,10 +28,7 @@ func TestForeignScores(t *testing.T) {
 		{"lower bound", mtdStream, 0, []string{"best e4 ≥+34700"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, _ := tracetest.CreateTrace(t)
-			if _, err := foreign.Import(context.Background(), st, strings.NewReader(tc.stream), foreign.Options{}); err != nil {
-				t.Fatal(err)
-			}
+			st, _ := foreigntest.Import(t, tc.stream, foreign.Options{})
 			opt := Options{Run: 1}
 			if tc.node != 0 {
 				opt.Node = &tc.node
