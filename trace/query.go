@@ -283,6 +283,19 @@ func (s *Store) checkRun(ctx context.Context, run int64) error {
 
 func validID(id int64) bool { return id >= 0 && id < maxNodesPerRun }
 
+// ScoreBound is the bound of run's score (Run.Score), the one rule for
+// every reader: its run node's. Another engine's run reports only a bound
+// when its last concluded iteration's root proved one (an MTD search ends
+// on a fail-high probe); Horizon's runs report exact scores. A run with
+// no run node row (abandoned before its first commit) reports none.
+func (s *Store) ScoreBound(ctx context.Context, run int64) (engine.Bound, error) {
+	n, err := s.Node(ctx, run, 0)
+	if errors.Is(err, ErrNoNode) {
+		return engine.BoundNone, nil
+	}
+	return n.Bound, err
+}
+
 // Node returns one node; the error wraps ErrNoNode when the run has no row
 // with that id (and ErrNoRun when there is no such run), and ErrCorrupt
 // when the row breaks the rules every trace keeps.

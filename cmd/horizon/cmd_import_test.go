@@ -197,6 +197,14 @@ func TestImportNodeCounts(t *testing.T) {
 	if len(mtdRuns) != 1 || mtdRuns[0]["score"] != 40.0 || mtdRuns[0]["score_bound"] != "lower" {
 		t.Errorf("import --json of an MTD run: %s", js)
 	}
+	// runs says it too: the same score, the same bound, in both forms.
+	if code, stdout, stderr := runCLI(t, "", "runs", mtd); code != 0 || !strings.Contains(stdout, "+40 (lower bound)") {
+		t.Errorf("runs of an MTD run: exit %d, %s\n%s", code, stderr, stdout)
+	}
+	js = cliJSON(t, &mtdRuns, "runs", mtd, "--json")
+	if len(mtdRuns) != 1 || mtdRuns[0]["score"] != 40.0 || mtdRuns[0]["score_bound"] != "lower" {
+		t.Errorf("runs --json of an MTD run: %s", js)
+	}
 	help := helpOf(t, "import")
 	for _, want := range []string{"stream_nodes is the nodes the stream holds", "reported_nodes the engine's own count"} {
 		if !strings.Contains(help, want) {

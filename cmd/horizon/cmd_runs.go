@@ -12,42 +12,63 @@ import (
 
 // runJSON is a run in --json output.
 type runJSON struct {
-	ID        int64           `json:"id"`
-	Created   string          `json:"created"`
-	FEN       string          `json:"fen"`
-	Variant   string          `json:"variant"`
-	Options   json.RawMessage `json:"options"` // the stored object, typed values
-	Limits    json.RawMessage `json:"limits"`
-	Engine    string          `json:"engine"` // "" for Horizon's own engine
-	FailHard  bool            `json:"fail_hard"`
-	Version   string          `json:"version"`
-	Status    string          `json:"status"`
-	Filter    string          `json:"filter,omitempty"`
-	Nodes     int64           `json:"nodes"`
-	QSNodes   int64           `json:"qs_nodes"`
-	Rows      int64           `json:"rows"`
-	MaxPly    int             `json:"max_ply"`
-	MaxQSPly  int             `json:"max_qs_ply"`
-	ElapsedMS int64           `json:"elapsed_ms"`
-	BestMove  string          `json:"best_move"`
-	Score     *int            `json:"score"` // null when no iteration finished
-	PV        []string        `json:"pv"`
-	Depth     int             `json:"depth"`
+	ID         int64           `json:"id"`
+	Created    string          `json:"created"`
+	FEN        string          `json:"fen"`
+	Variant    string          `json:"variant"`
+	Options    json.RawMessage `json:"options"` // the stored object, typed values
+	Limits     json.RawMessage `json:"limits"`
+	Engine     string          `json:"engine"` // "" for Horizon's own engine
+	FailHard   bool            `json:"fail_hard"`
+	Version    string          `json:"version"`
+	Status     string          `json:"status"`
+	Filter     string          `json:"filter,omitempty"`
+	Nodes      int64           `json:"nodes"`
+	QSNodes    int64           `json:"qs_nodes"`
+	Rows       int64           `json:"rows"`
+	MaxPly     int             `json:"max_ply"`
+	MaxQSPly   int             `json:"max_qs_ply"`
+	ElapsedMS  int64           `json:"elapsed_ms"`
+	BestMove   string          `json:"best_move"`
+	Score      *int            `json:"score"`                 // null when no iteration finished
+	ScoreBound string          `json:"score_bound,omitempty"` // "lower" or "upper" when the score is only a bound (another engine's run); absent when exact
+	PV         []string        `json:"pv"`
+	Depth      int             `json:"depth"`
 }
 
-func newRunJSON(r trace.Run) runJSON {
+// boundWord is a run score's bound as --json and the text say it:
+// "lower" or "upper" when the score is only a bound, "" when exact (or
+// unknown).
+func boundWord(b engine.Bound) string {
+	if b == engine.BoundLower || b == engine.BoundUpper {
+		return b.String()
+	}
+	return ""
+}
+
+// scoreText is a run's score in the text of runs and trace: signed, with
+// its bound in words when it is only a bound.
+func scoreText(sf engine.ScoreFormat, score engine.Score, bound string) string {
+	if bound == "" {
+		return sf.Signed(score)
+	}
+	return sf.Signed(score) + " (" + bound + " bound)"
+}
+
+func newRunJSON(r trace.Run, bound engine.Bound) runJSON {
 	pv := r.PV
 	if pv == nil {
 		pv = []string{}
 	}
 	var score *int
+	var bw string
 	if r.Scored() {
-		score = &r.Score
+		score, bw = &r.Score, boundWord(bound)
 	}
 	return runJSON{ID: r.ID, Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, Variant: r.Label(),
 		Options: r.OptionsObject(), Limits: r.LimitsObject(), Engine: r.Engine, FailHard: r.FailHard, Version: r.Version, Status: string(r.Status), Filter: r.Filter,
 		Nodes: r.Nodes, QSNodes: r.QSNodes, Rows: r.Rows, MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly,
-		ElapsedMS: r.Elapsed.Milliseconds(), BestMove: r.BestMove, Score: score, PV: pv, Depth: r.Depth}
+		ElapsedMS: r.Elapsed.Milliseconds(), BestMove: r.BestMove, Score: score, ScoreBound: bw, PV: pv, Depth: r.Depth}
 }
 
 func runRuns(e *env, args []string) error {
@@ -56,7 +77,9 @@ func runRuns(e *env, args []string) error {
 nodes, QS share, best move, score and position. For a run still recorded or
 abandoned, nodes are the rows committed, and depth, best and score those of
 the last iteration they finish; the score is blank until an iteration
-finishes. A run's status is one of:
+finishes. Another engine's score that is only a bound says so ("+40 (lower
+bound)"; score_bound in --json): an MTD search ends on a fail-high probe.
+A run's status is one of:
 `+trace.StatusHelp("  "),
 		"horizon runs sample.trace", "horizon runs sample.trace --json")
 	asJSON := fs.Bool("json", false, "print JSON (an array of runs)")
@@ -73,20 +96,28 @@ finishes. A run's status is one of:
 	if err != nil {
 		return err
 	}
-	return e.print(runsResult{file: file, runs: runs}, formatOf(*asJSON, false))
+	res := runsResult{file: file, runs: runs, bounds: make([]engine.Bound, len(runs))}
+	for i, r := range runs {
+		if res.bounds[i], err = st.ScoreBound(e.ctx, r.ID); err != nil {
+			return err
+		}
+	}
+	return e.print(res, formatOf(*asJSON, false))
 }
 
-// runsResult is 'horizon runs': the runs of a file.
+// runsResult is 'horizon runs': the runs of a file, and the bound of each
+// one's score (trace.Store.ScoreBound).
 type runsResult struct {
-	file string
-	runs []trace.Run
+	file   string
+	runs   []trace.Run
+	bounds []engine.Bound
 }
 
 // MarshalJSON writes the runs as an array of runJSON.
 func (res runsResult) MarshalJSON() ([]byte, error) {
 	out := []runJSON{}
-	for _, r := range res.runs {
-		out = append(out, newRunJSON(r))
+	for i, r := range res.runs {
+		out = append(out, newRunJSON(r, res.bounds[i]))
 	}
 	return json.Marshal(out)
 }
@@ -98,7 +129,7 @@ func (res runsResult) writeText(w io.Writer) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tVARIANT\tSTATUS\tDEPTH\tNODES\tQS%\tBEST\tSCORE\tPOSITION")
-	for _, r := range res.runs {
+	for i, r := range res.runs {
 		share := 0.0
 		if r.Nodes > 0 {
 			share = 100 * float64(r.QSNodes) / float64(r.Nodes)
@@ -109,7 +140,7 @@ func (res runsResult) writeText(w io.Writer) error {
 		}
 		score := ""
 		if r.Scored() {
-			score = r.Scores().Signed(engine.Score(r.Score))
+			score = scoreText(r.Scores(), engine.Score(r.Score), boundWord(res.bounds[i]))
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Label(), status, r.Depth, engine.Commas(r.Nodes),
 			share, r.BestMove, score, r.FEN)

@@ -357,8 +357,8 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 		j.Score = &score
 		// Another engine's run reports a bound when its last concluded
 		// iteration had no exact root (an MTD search's fail-high probe).
-		if rn, err := st.Node(ctx, run, 0); err == nil && (rn.Bound == engine.BoundLower || rn.Bound == engine.BoundUpper) {
-			j.ScoreBound = rn.Bound.String()
+		if b, err := st.ScoreBound(ctx, run); err == nil {
+			j.ScoreBound = boundWord(b)
 		}
 	}
 	if writeErr != nil {
@@ -424,10 +424,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, r.Status)
 	score := "none (no iteration finished)"
 	if r.Score != nil {
-		score = r.scores.Signed(engine.Score(*r.Score))
-		if r.ScoreBound != "" {
-			score += " (" + r.ScoreBound + " bound)"
-		}
+		score = scoreText(r.scores, engine.Score(*r.Score), r.ScoreBound)
 	}
 	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, score)
 	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%.1f%%)  max QS ply %d  %.2fs (%s nodes/s)\n",
