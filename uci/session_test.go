@@ -3,7 +3,6 @@ package uci
 import (
 	"encoding/json"
 	"math"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -373,33 +372,6 @@ func TestSession(t *testing.T) {
 					c := tr.start(t)
 					sc.run(t, c)
 				})
-			}
-		})
-	}
-}
-
-// TestCommandLine checks the uci subcommand's own flags.
-func TestCommandLine(t *testing.T) {
-	bin := horizonbin.Path(t)
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
-		{[]string{"uci", "--help"}, 0, "Usage: horizon uci"},
-		{[]string{"uci", "extra"}, 2, "uci takes no arguments"},
-		{[]string{"uci", "--nope"}, 2, "nope"},
-	} {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			out, err := exec.Command(bin, tc.args...).CombinedOutput()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			if code != tc.code || !strings.Contains(string(out), tc.want) {
-				t.Errorf("exit %d, output:\n%s\nwant exit %d and %q", code, out, tc.code, tc.want)
 			}
 		})
 	}
