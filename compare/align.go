@@ -213,7 +213,9 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 
 // OpenPair opens both sides of a comparison (Side.Open: the run and its
 // run node, where a walk of both trees starts) and checks that the runs
-// searched the same position, as SamePosition does.
+// searched the same root position: the error wraps ErrDifferentPositions
+// when they did not (ErrNoRun from the trace package when a run does not
+// exist).
 func OpenPair(ctx context.Context, a, b Side) (ra trace.Run, rootA trace.Node, rb trace.Run, rootB trace.Node, err error) {
 	if ra, rootA, err = a.Open(ctx); err != nil {
 		return

@@ -10,17 +10,10 @@ import (
 // SamePosition returns an error wrapping ErrDifferentPositions unless the
 // two runs searched the same root position (and ErrNoRun from the trace
 // package when a run does not exist). A viewer calls it once before it
-// lines up two runs node by node.
+// lines up two runs node by node. It is OpenPair's check alone.
 func SamePosition(ctx context.Context, a, b Side) error {
-	ra, err := a.Store.Run(ctx, a.Run)
-	if err != nil {
-		return err
-	}
-	rb, err := b.Store.Run(ctx, b.Run)
-	if err != nil {
-		return err
-	}
-	return samePosition(a, ra, b, rb)
+	_, _, _, _, err := OpenPair(ctx, a, b)
+	return err
 }
 
 // KeyPath returns the key of every node on the path from the run node (not
