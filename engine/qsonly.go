@@ -10,7 +10,7 @@ type QSResult struct {
 	Score    Score
 	Bound    Bound // of Score against the window Quiesce was given
 	QSNodes  int64 // quiescence nodes, the QS root included
-	Nodes    int64 // every node entered, the run node included (as in Stats.Nodes)
+	Nodes    int64 // positions the QS visited (as in Stats.Nodes; the run node is not one)
 	MaxQSPly int   // deepest QS ply reached (0: the root alone)
 	Stats    Stats // the engine's counters for this QS
 	Elapsed  time.Duration

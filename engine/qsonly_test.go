@@ -43,15 +43,15 @@ func TestQuiesce(t *testing.T) {
 				if want := qsAlphaBeta(p.Copy(), -Infinity, Infinity); r.Score != want {
 					t.Errorf("%s: Quiesce = %d, exhaustive capture search %d", v, r.Score, want)
 				}
-				if r.Bound != BoundExact || r.Stopped != StopNone || r.QSNodes < 1 || r.Nodes != r.QSNodes+1 {
+				if r.Bound != BoundExact || r.Stopped != StopNone || r.QSNodes < 1 || r.Nodes != r.QSNodes {
 					t.Errorf("%s: bound %v stopped %v, %d QS nodes of %d", v, r.Bound, r.Stopped, r.QSNodes, r.Nodes)
 				}
 			}
 			// none has no QS: one horizon node with the static evaluation.
 			o, _ := VariantOptions("none")
 			r := NewSearcher(o).Quiesce(ctx, p, -Infinity, Infinity, Limits{}, nil)
-			if r.Score != p.Evaluate() || r.QSNodes != 0 || r.Nodes != 2 {
-				t.Errorf("none: %d in %d nodes (%d QS), want the eval %d in 2 (0 QS)", r.Score, r.Nodes, r.QSNodes, p.Evaluate())
+			if r.Score != p.Evaluate() || r.QSNodes != 0 || r.Nodes != 1 {
+				t.Errorf("none: %d in %d nodes (%d QS), want the eval %d in 1 (0 QS)", r.Score, r.Nodes, r.QSNodes, p.Evaluate())
 			}
 			if p.FEN() != fen && p.FEN() != MustParseFEN(fen).FEN() {
 				t.Errorf("position changed to %s", p.FEN())
@@ -76,7 +76,7 @@ func TestQuiesceTracedAndLimited(t *testing.T) {
 		if o.QSMoves == QSNone {
 			wantChild = KindRoot // no QS: a horizon node, a full-width leaf at ply 0
 		}
-		if tr.enters != traced.Nodes || tr.leaves != tr.enters || tr.qs != traced.QSNodes ||
+		if tr.enters != traced.Nodes+1 || tr.leaves != tr.enters || tr.qs != traced.QSNodes ||
 			tr.rootKind != KindRun || tr.rootChildKind != wantChild {
 			t.Errorf("%s: tracer saw %d enters, %d leaves, %d QS, kinds %v/%v; result %d nodes", v, tr.enters, tr.leaves,
 				tr.qs, tr.rootKind, tr.rootChildKind, traced.Nodes)

@@ -35,7 +35,7 @@ func (r StopReason) String() string { return stopNames[r] }
 
 // Stats are the engine's counters, kept whether or not a tracer listens.
 type Stats struct {
-	Nodes    int64 // every node entered, the run node included: a trace has this many rows
+	Nodes    int64 // positions the search visited, as engines count nodes: a trace has one more row, the run node
 	QSNodes  int64
 	MaxPly   int // deepest ply reached
 	MaxQSPly int // deepest QS ply (plies past the horizon) reached
@@ -191,11 +191,10 @@ func (s *Searcher) begin(ctx context.Context, pos *Position, lim Limits, tr Trac
 	}
 }
 
-// enterRun counts and reports the run node (id 0), the parent of what the
-// search visits, with the run's depth and window.
+// enterRun reports the run node (id 0), the parent of what the search
+// visits, with the run's depth and window. It is no position the search
+// visited, so no node is counted: Stats.Nodes is what engines report.
 func (s *Searcher) enterRun(depth int, alpha, beta Score) {
-	s.stats.Nodes++
-	s.stats.PlyNodes[0]++
 	s.nextID = 1
 	if traceHooks && s.tr != nil {
 		s.tr.Enter(EnterInfo{ID: 0, Parent: -1, Depth: depth, Alpha: alpha, Beta: beta,

@@ -63,17 +63,18 @@ func (g *Graph) title() []string {
 	lines := []string{fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes",
 		r.ID, r.Label(), r.Depth, r.Status, engine.Commas(r.Nodes))}
 	lines = append(lines, "FEN "+r.FEN)
-	where := "node " + strconv.FormatInt(g.Top.ID, 10)
+	where, size := "node "+strconv.FormatInt(g.Top.ID, 10), g.Top.SubtreeSize
 	switch g.Top.Kind {
 	case engine.KindRun:
-		where = "the whole run"
+		// Its positions, as the heading counts them: the run node is none.
+		where, size = "the whole run", size-1
 	case engine.KindRoot:
 		where += " (root of iteration " + strconv.Itoa(g.Top.Iteration) + ")"
 	default:
 		where += " (iteration " + strconv.Itoa(g.Top.Iteration) + ": " + strings.Join(g.TopPath, " ") + ")"
 	}
 	lines = append(lines, fmt.Sprintf("Subtree of %s: %s nodes; %d shown, %d summaries (budget %d)",
-		where, engine.Commas(g.Top.SubtreeSize), len(g.Nodes), len(g.Summaries), g.Options.MaxNodes))
+		where, engine.Commas(size), len(g.Nodes), len(g.Summaries), g.Options.MaxNodes))
 	if g.QSOnly {
 		lines = append(lines, fmt.Sprintf("QS only: %s QS trees (%s nodes) under it; %s full-width nodes left out",
 			engine.Commas(g.QSRoots), engine.Commas(g.QSNodes), engine.Commas(g.FullWidth)))

@@ -258,7 +258,8 @@ func summaryTotals(ctx context.Context, st trace.Reader, run trace.Run, top trac
 		totals[it.RootID] = subtreeTotals{nodes: it.Nodes, qs: it.QSNodes, maxQSPly: -1}
 	}
 	if top.Kind == engine.KindRun {
-		totals[top.ID] = subtreeTotals{nodes: run.Nodes, qs: run.QSNodes, maxQSPly: run.MaxQSPly}
+		// The run node's subtree is its positions and itself.
+		totals[top.ID] = subtreeTotals{nodes: run.Nodes + 1, qs: run.QSNodes, maxQSPly: run.MaxQSPly}
 	}
 	return totals, nil
 }

@@ -568,8 +568,10 @@ func (im *importer) enter(b []byte) *StreamError {
 			return se
 		}
 	}
-	if mx := im.opts.Record.MaxNodes; mx > 0 && im.nextID >= mx {
-		im.limited = true // the recorder's node limit, checked here so it is exact
+	if mx := im.opts.Record.MaxNodes; mx > 0 && im.nextID > mx {
+		// The recorder's node limit, checked here so it is exact: ids
+		// count the run node, so nextID-1 positions are in.
+		im.limited = true
 		return nil
 	}
 	var tok [12][]byte

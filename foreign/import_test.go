@@ -91,7 +91,8 @@ func bestText(m engine.Move) string {
 }
 
 // horizonStream searches fen with Horizon's engine and returns the stream
-// an emitter writes for it, and the search's node count (run node included).
+// an emitter writes for it, and the search's node count (positions: the
+// run node Horizon adds is not one).
 func horizonStream(tb testing.TB, fen, variant string, depth int) ([]byte, int64) {
 	tb.Helper()
 	stream, res := searchStream(tb, fen, variant, depth, false)
@@ -115,7 +116,7 @@ func searchStream(tb testing.TB, fen, variant string, depth int, bare bool) ([]b
 		tb.Fatal(err)
 	}
 	res := engine.NewSearcher(o).Search(context.Background(), pos, engine.Limits{Depth: depth}, emitter{w: w, bare: bare})
-	w.End(res.BestMove.UCI(), res.Stats.Nodes-1)
+	w.End(res.BestMove.UCI(), res.Stats.Nodes)
 	if err := w.Err(); err != nil {
 		tb.Fatal(err)
 	}
@@ -140,8 +141,8 @@ func TestHorizonRoundTrip(t *testing.T) {
 			if r.Status != trace.StatusComplete || r.Err != nil {
 				t.Fatalf("status %s, err %v", r.Status, r.Err)
 			}
-			if r.Nodes != nodes-1 || r.EngineNodes != nodes-1 {
-				t.Errorf("nodes %d (engine says %d), want %d", r.Nodes, r.EngineNodes, nodes-1)
+			if r.Nodes != nodes || r.EngineNodes != nodes {
+				t.Errorf("nodes %d (engine says %d), want %d", r.Nodes, r.EngineNodes, nodes)
 			}
 			run, err := st.Run(context.Background(), r.RunID)
 			if err != nil {
@@ -293,7 +294,7 @@ func TestStreamErrors(t *testing.T) {
 			var n int64
 			st.Subtree(context.Background(), run.ID, 0, -1, func(x trace.Node) error {
 				n++
-				if x.ID == 0 && x.SubtreeSize != run.Nodes {
+				if x.ID == 0 && x.SubtreeSize != run.Nodes+1 {
 					t.Errorf("run node subtree %d, nodes %d", x.SubtreeSize, run.Nodes)
 				}
 				return nil
@@ -447,7 +448,7 @@ func FuzzImport(f *testing.F) {
 			var rows int64
 			err = st.Subtree(context.Background(), run.ID, 0, -1, func(n trace.Node) error {
 				rows++
-				if n.SubtreeSize < 1 || n.End() > run.Nodes {
+				if n.SubtreeSize < 1 || n.End() > run.Nodes+1 {
 					t.Fatalf("node %d: subtree [%d, %d) outside the run's %d nodes", n.ID, n.ID, n.End(), run.Nodes)
 				}
 				return nil
@@ -455,7 +456,7 @@ func FuzzImport(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rows != run.Rows || rows != run.Nodes {
+			if rows != run.Rows || rows != run.Nodes+1 {
 				t.Fatalf("run %d: %d rows readable, %d listed, %d nodes", run.ID, rows, run.Rows, run.Nodes)
 			}
 		}
@@ -497,9 +498,9 @@ func TestDocExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	if run.Status != "complete" || run.Depth != 2 || !run.Scored() || run.Score != 30 || run.BestMove != "e2e4" ||
-		root.Bound != engine.BoundExact || run.Nodes != 5 || res.EngineNodes != 4 || run.Engine != "Tiny 1.0" {
+		root.Bound != engine.BoundExact || run.Nodes != 4 || res.EngineNodes != 4 || run.Engine != "Tiny 1.0" {
 		t.Errorf("the example imports as %s, depth %d, score %d (scored %v, %s), best %s, %d nodes (engine says %d), engine %q;"+
-			" want complete, depth 2, score 30 exact, best e2e4, 5 nodes (engine 4), engine Tiny 1.0",
+			" want complete, depth 2, score 30 exact, best e2e4, 4 nodes (engine 4), engine Tiny 1.0",
 			run.Status, run.Depth, run.Score, run.Scored(), root.Bound, run.BestMove, run.Nodes, res.EngineNodes, run.Engine)
 	}
 	rep, err := check.Run(ctx, st, run.ID, check.Options{})
@@ -558,8 +559,8 @@ func TestMaxNodes(t *testing.T) {
 	}
 	for _, r := range runs {
 		run, _ := st.Run(context.Background(), r.RunID)
-		if r.Status != trace.StatusTruncated || run.Nodes != 100 || run.Rows != 100 {
-			t.Errorf("run %+v: %d nodes, %d rows, want 100 truncated", r, run.Nodes, run.Rows)
+		if r.Status != trace.StatusTruncated || run.Nodes != 100 || run.Rows != 101 {
+			t.Errorf("run %+v: %d nodes, %d rows, want 100 truncated (and the run node's row)", r, run.Nodes, run.Rows)
 		}
 	}
 }

@@ -367,9 +367,10 @@ type IterationStat struct {
 // The JSON tags are the keys of 'horizon stats --json', which writes it.
 type Stats struct {
 	RunID int64 `json:"-"` // the command names the run itself
-	// Nodes, and every count here, counts the run's rows: the nodes
-	// recorded, fewer than the nodes searched (Run.Nodes) when a recording
-	// filter left some out (Run.Filter).
+	// Nodes, and every count here, counts the run's rows as positions:
+	// the nodes recorded, fewer than the nodes searched (Run.Nodes) when a
+	// recording filter left some out (Run.Filter); the run node's row, no
+	// position, is left out (of Nodes and of ply 0).
 	Nodes   int64 `json:"nodes"`
 	QSNodes int64 `json:"qs_nodes"` // rows of kind QS
 	// QSRoots counts QS roots (horizon nodes that entered QS); QS nodes

@@ -45,14 +45,14 @@ func TestRealSearchRowsMatchEngineCounter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Rows != res.Stats.Nodes || r.Nodes != res.Stats.Nodes || r.QSNodes != res.Stats.QSNodes {
+			if r.Rows != res.Stats.Nodes+1 || r.Nodes != res.Stats.Nodes || r.QSNodes != res.Stats.QSNodes {
 				t.Errorf("rows %d nodes %d qs %d; engine counted %d nodes, %d QS", r.Rows, r.Nodes, r.QSNodes, res.Stats.Nodes, res.Stats.QSNodes)
 			}
 			if r.MaxPly != res.Stats.MaxPly || r.Status != StatusComplete || r.BestMove != res.BestMove.UCI() {
 				t.Errorf("run %+v; engine max ply %d best %s", r, res.Stats.MaxPly, res.BestMove.UCI())
 			}
 			nodes := allNodes(t, s, r.ID)
-			if int64(len(nodes)) != res.Stats.Nodes {
+			if int64(len(nodes)) != res.Stats.Nodes+1 {
 				t.Fatalf("%d rows read back, engine counted %d", len(nodes), res.Stats.Nodes)
 			}
 			checkTreeShape(t, nodes)
@@ -89,8 +89,8 @@ func TestRealSearchCancelled(t *testing.T) {
 	}
 	s.Close()
 	s2, r := reopenInterrupted(t, path, rec.RunID())
-	if r.Rows != res.Stats.Nodes {
-		t.Errorf("%d rows, want %d", r.Rows, res.Stats.Nodes)
+	if r.Rows != res.Stats.Nodes+1 {
+		t.Errorf("%d rows, want %d positions and the run node", r.Rows, res.Stats.Nodes)
 	}
 	nodes := allNodes(t, s2, r.ID)
 	checkTreeShape(t, nodes)
@@ -134,7 +134,7 @@ func TestCancelAfterFinish(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Stopped != engine.StopNone || r.Status != StatusComplete || r.Rows != res.Stats.Nodes {
+			if res.Stopped != engine.StopNone || r.Status != StatusComplete || r.Rows != res.Stats.Nodes+1 {
 				t.Errorf("search %s, run %s with %d rows; want complete with %d", res.Stopped, r.Status, r.Rows, res.Stats.Nodes)
 			}
 		})
@@ -145,8 +145,8 @@ func TestRealSearchNodeLimit(t *testing.T) {
 	s, _ := mustCreate(t)
 	rec, res := searchInto(t, context.Background(), s, tacticalFEN, "captures", engine.Limits{Depth: 60, Nodes: 5000}, RecordOptions{MaxNodes: 5000})
 	r, _ := s.Run(context.Background(), rec.RunID())
-	if r.Status != StatusTruncated || r.Rows != res.Stats.Nodes {
-		t.Errorf("status %s rows %d; want truncated with %d rows", r.Status, r.Rows, res.Stats.Nodes)
+	if r.Status != StatusTruncated || r.Nodes != 5000 || r.Rows != res.Stats.Nodes+1 {
+		t.Errorf("status %s, %d nodes, %d rows; want truncated with 5000 nodes and the run node's row", r.Status, r.Nodes, r.Rows)
 	}
 }
 

@@ -835,6 +835,7 @@ func (s *Store) Stats(ctx context.Context, run int64) (Stats, error) {
 			return Stats{}, err
 		}
 		st := sum.stats(run)
+		st.countPositions()
 		st.qualify(r)
 		return st, nil
 	}
@@ -884,10 +885,23 @@ func (s *Store) Stats(ctx context.Context, run int64) (Stats, error) {
 	if err := rows.Err(); err != nil {
 		return Stats{}, sqliteErr(s.path, err)
 	}
+	st.countPositions()
+	st.qualify(r)
+	return st, nil
+}
+
+// countPositions turns row counts into node counts as engines count them,
+// and computes the shares: the run node (a row of every run, at ply 0) is
+// no position the search visited.
+func (st *Stats) countPositions() {
+	if st.Nodes > 0 {
+		st.Nodes--
+		if len(st.Plies) > 0 && st.Plies[0].Nodes > 0 {
+			st.Plies[0].Nodes--
+		}
+	}
 	if st.Nodes > 0 {
 		st.QSShare = float64(st.QSNodes) / float64(st.Nodes)
 		st.QSBelowShare = float64(st.QSNodes-st.QSRoots) / float64(st.Nodes)
 	}
-	st.qualify(r)
-	return st, nil
 }

@@ -83,7 +83,7 @@ type Recorder struct {
 	cur       *batch
 	gen       uint32
 	lastID    int64
-	entered   int64
+	entered   int64 // positions the search entered: every node but the run node
 	qsNodes   int64
 	maxPly    int
 	maxQSPly  int
@@ -243,8 +243,9 @@ func (r *Recorder) Context() context.Context { return r.ctx }
 // RunID returns the id of the run being recorded.
 func (r *Recorder) RunID() int64 { return r.run }
 
-// Nodes returns how many nodes the search has entered so far, updated every
-// 256 nodes; it may be called from any goroutine (for a progress line).
+// Nodes returns how many positions the search has entered so far (the run
+// node is not one), updated every 256 nodes; it may be called from any
+// goroutine (for a progress line).
 func (r *Recorder) Nodes() int64 { return r.progress.Load() }
 
 // UnderReached returns how many times the search entered the node at the
@@ -301,7 +302,11 @@ func (r *Recorder) Enter(e engine.EnterInfo) {
 		// placeholders' sizes then cover exactly the rows it holds.
 		r.handoff()
 	}
-	r.entered++
+	if e.Kind != engine.KindRun {
+		// The run node is Horizon's, not a position the search visited:
+		// nodes are counted as engines count them.
+		r.entered++
+	}
 	if r.entered&255 == 0 {
 		r.progress.Store(r.entered)
 	}

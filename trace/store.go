@@ -328,6 +328,11 @@ func (s *Store) prepareWrite(ctx context.Context) error {
 // (run_id, id); older files key it by run_id << 32 | id (queries1).
 const keyLayout = 3
 
+// positionNodes is the schema version from which runs.nodes counts the
+// positions the search visited, not the run node (004_positions.sql); an
+// older file read as it is counts one more.
+const positionNodes = 4
+
 // v1 reports whether the file has the old node layout of schema versions 1
 // and 2 (node_rows keyed by run_id << 32 | id).
 func (s *Store) v1() bool { return s.version < keyLayout }
@@ -621,6 +626,9 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 			return r, err
 		}
 		return r, s.readErr(err, fmt.Sprintf("run %d: its row in runs", r.ID))
+	}
+	if s.version < positionNodes && r.Nodes > 0 {
+		r.Nodes-- // the run node, counted by schemas 1 to 3
 	}
 	r.Status = Status(status)
 	r.Created, _ = time.Parse(time.RFC3339Nano, created)

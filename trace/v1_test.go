@@ -137,6 +137,17 @@ func TestV1ReadOnly(t *testing.T) {
 			if qs == 0 {
 				t.Fatal("no QS nodes in the fixture")
 			}
+			// Schemas up to 3 counted the run node among the nodes; read as
+			// they are, their runs count positions, as new ones do.
+			runs, err := s.Runs(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range runs {
+				if r.Filter == "" && r.Nodes != r.Rows-1 {
+					t.Errorf("run %d: %d nodes of %d rows; want every row but the run node's", r.ID, r.Nodes, r.Rows)
+				}
+			}
 			s.Close()
 			// Open (read-write) does not change the file either until a run
 			// is recorded.
@@ -164,6 +175,10 @@ func testUpgradeOnWrite(t *testing.T, p string) {
 		t.Fatal(err)
 	}
 	old := readAll(t, s)
+	oldRuns, err := s.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	s.Close()
 
 	w, err := Create(p)
@@ -191,6 +206,15 @@ func testUpgradeOnWrite(t *testing.T, p string) {
 			if now[id][i] != nodes[i] {
 				t.Fatalf("run %d node %d changed in the upgrade:\n%+v\n%+v", id, nodes[i].ID, nodes[i], now[id][i])
 			}
+		}
+	}
+	runs, err := s.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range oldRuns {
+		if runs[i].Nodes != r.Nodes {
+			t.Errorf("run %d: %d nodes after the upgrade, %d before", r.ID, runs[i].Nodes, r.Nodes)
 		}
 	}
 	if got := now[run]; len(got) != len(mem.nodes) {

@@ -161,7 +161,8 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 			// The tree shows only the rows: say it is not the whole search.
 			rec = fmt.Sprintf(", %s recorded (recording filter)", engine.Commas(run.Rows))
 		}
-		parts = append(parts, fmt.Sprintf("%s nodes%s%s", engine.Commas(size), qs, rec))
+		// Every row but the run node's is a position the search visited.
+		parts = append(parts, fmt.Sprintf("%s nodes%s%s", engine.Commas(size-1), qs, rec))
 	} else if run.Status == trace.StatusRunning {
 		parts = append(parts, "being recorded (r reloads)")
 	} else {

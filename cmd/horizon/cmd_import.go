@@ -39,7 +39,7 @@ does with sleep; 'horizon trace --engine' drives the engine for you.`,
 	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")
 	name := fs.String("engine-name", "", "engine name for streams that carry none")
 	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, "stop a run after this many nodes and mark it truncated")
-	asJSON := fs.Bool("json", false, "print the runs as JSON (an array); stream_nodes is the nodes the stream holds (nodes less Horizon's run node), "+
+	asJSON := fs.Bool("json", false, "print the runs as JSON (an array); stream_nodes is the nodes the stream holds (as nodes does: Horizon's run node is in neither), "+
 		"reported_nodes the engine's own count from its end record (absent without one): they differ when its instrumentation misses nodes")
 	stream, err := parseFileFlags(fs, args)
 	if err != nil {
@@ -118,8 +118,8 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 			return err
 		}
 		if f == formatText && r.EngineNodes >= 0 && r.EngineNodes != r.Nodes {
-			fmt.Fprintf(e.stderr, "horizon: run %d: the engine counted %s nodes, its stream holds %s (the run's %s nodes add Horizon's run node)\n",
-				r.RunID, engine.Commas(r.EngineNodes), engine.Commas(r.Nodes), engine.Commas(j.Nodes))
+			fmt.Fprintf(e.stderr, "horizon: run %d: the engine counted %s nodes, its stream holds %s\n",
+				r.RunID, engine.Commas(r.EngineNodes), engine.Commas(r.Nodes))
 		}
 	}
 	if err := st.Close(); err != nil {

@@ -61,7 +61,7 @@ type traceRunJSON struct {
 
 	// Runs of other engines (trace --engine, import).
 	// StreamNodes counts the nodes the engine's stream holds (the run's
-	// nodes less Horizon's run node); ReportedNodes is the count the
+	// nodes: Horizon's run node is not one); ReportedNodes is the count the
 	// engine reported itself (its end record, or its last UCI info). Two
 	// facts: they differ when the instrumentation misses nodes.
 	Engine        string `json:"engine,omitempty"`
@@ -126,7 +126,7 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 	under := fs.String("under", "", "keep only the nodes on and under this move path from the root, moves in SAN or UCI separated by commas or spaces, "+
 		"both sides' moves in turn (Nf3,Nf6 is 1.Nf3 Nf6); a line alpha-beta cuts off before reaching its end records nothing below (a warning says so)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON (an array of runs; with --engine each run also has stream_nodes, "+
-		"the nodes the engine's stream holds (nodes less Horizon's run node), and reported_nodes, the engine's own count: they differ when its instrumentation misses nodes)")
+		"the nodes the engine's stream holds (as nodes does: Horizon's run node is in neither), and reported_nodes, the engine's own count: they differ when its instrumentation misses nodes)")
 	viewAfter := fs.Bool("view", false, "open the viewer on the first run recorded (needs a terminal)")
 	engineCmd := fs.String("engine", "", "trace another UCI engine instead: its command line ('CMD [ARGS]'; more ARGS may follow the flags), instrumented to write the trace protocol to HORIZON_TRACE")
 	qsOnly := fs.Bool("qs-only", false, "record only the QS from the position, open window, as 'horizon qsbench' runs it (--depth is ignored); "+
@@ -448,10 +448,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	if r.StreamNodes != nil && r.ReportedNodes != nil && *r.ReportedNodes == *r.StreamNodes {
-		// The summary's "nodes searched" is the run's count, which
-		// adds the run node Horizon records above the engine's nodes.
-		fmt.Fprintf(w, "  %s counted %s nodes itself, as many as its stream holds (the %s nodes searched above add Horizon's run node)\n\n",
-			r.Engine, engine.Commas(*r.ReportedNodes), engine.Commas(r.Nodes))
+		fmt.Fprintf(w, "  %s counted %s nodes itself, as many as its stream holds\n\n", r.Engine, engine.Commas(*r.ReportedNodes))
 	}
 	return nil
 }

@@ -44,7 +44,7 @@ func TestTraceRunsStatsHotspots(t *testing.T) {
 
 	var runs []runJSON
 	cliJSON(t, &runs, "runs", out, "--json")
-	if len(runs) != 2 || runs[0].Rows != traced[0].Nodes || runs[1].Rows != traced[1].Nodes {
+	if len(runs) != 2 || runs[0].Rows != traced[0].Nodes+1 || runs[1].Rows != traced[1].Nodes+1 {
 		t.Fatalf("runs --json: %+v", runs)
 	}
 
@@ -107,7 +107,7 @@ func TestTraceInterrupted(t *testing.T) {
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("%d runs, %v; want the one interrupted run", len(runs), err)
 	}
-	if runs[0].Status != trace.StatusInterrupted || runs[0].Rows != runs[0].Nodes || runs[0].Rows == 0 {
+	if runs[0].Status != trace.StatusInterrupted || runs[0].Rows != runs[0].Nodes+1 || runs[0].Nodes == 0 {
 		t.Errorf("run: %s, %d rows, %d nodes", runs[0].Status, runs[0].Rows, runs[0].Nodes)
 	}
 	if !strings.Contains(stdout, "interrupted") {
@@ -338,5 +338,35 @@ func TestTraceQSOnlyScore(t *testing.T) {
 	code, text, _ := runCLI(t, "", "runs", tr)
 	if want := engine.Score(*runs[0].Score).Signed(); code != 0 || !strings.Contains(text, want) {
 		t.Errorf("runs: no score %s:\n%s", want, text)
+	}
+}
+
+// TestNodesArePositions: every command counts nodes as engines do, the
+// positions the search visited, never the run node Horizon adds above the
+// iterations: an all-QS search is 100% QS (it said "nodes searched 32, QS
+// nodes 31 (96.9%)"), and search, trace and the trace's rows agree on one
+// search (UCI said "info nodes 3706" for 3,705 positions).
+func TestNodesArePositions(t *testing.T) {
+	type run struct {
+		Nodes   int64   `json:"nodes"`
+		QSNodes int64   `json:"qs_nodes"`
+		QSShare float64 `json:"qs_share"`
+		Rows    int64   `json:"rows"`
+	}
+	var qs []run
+	cliJSON(t, &qs, "trace", "--qs-only", "--json", "-o", filepath.Join(t.TempDir(), "q.trace"))
+	for _, r := range qs {
+		if r.Nodes != r.QSNodes || r.QSShare != 1 || r.Rows != r.Nodes+1 {
+			t.Errorf("QS-only run: %+v; want every node a QS node, and one more row (the run node)", r)
+		}
+	}
+	var searched struct {
+		Nodes int64 `json:"nodes"`
+	}
+	cliJSON(t, &searched, "search", "--fen", "startpos", "--depth", "3", "--qs", "see", "--json")
+	var traced []run
+	cliJSON(t, &traced, "trace", "--fen", "startpos", "--depth", "3", "--qs", "see", "--json", "-o", filepath.Join(t.TempDir(), "s.trace"))
+	if len(traced) != 1 || traced[0].Nodes != searched.Nodes || traced[0].Rows != searched.Nodes+1 {
+		t.Errorf("search counts %d nodes, trace %+v; want the same nodes and one more row", searched.Nodes, traced)
 	}
 }
