@@ -231,6 +231,12 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 		}
 		conn.Close()
 	}
+	s.mu.Lock()
+	if s.recording == nil {
+		s.recording = make(map[int64]bool)
+	}
+	s.recording[run] = true
+	s.mu.Unlock()
 	go r.writer(conn)
 	return r, nil
 }
@@ -544,6 +550,9 @@ func (r *Recorder) Finish(res Result) error {
 	close(r.full)
 	<-r.done
 	r.release()
+	r.s.mu.Lock()
+	delete(r.s.recording, r.run)
+	r.s.mu.Unlock()
 
 	status := res.Status
 	if status == "" {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -87,6 +88,9 @@ type Store struct {
 	// upgradeHook, when set, runs inside the upgrade transaction before it
 	// commits; tests use it to fail or kill an upgrade half-way.
 	upgradeHook func() error
+	// recording holds the runs whose recorders are not finished: each
+	// holds a connection until Finish, which Close must not wait for.
+	recording map[int64]bool
 }
 
 // Open opens an existing trace for reading and writing (new runs can be
@@ -481,16 +485,56 @@ func (s *Store) File() string { return s.path }
 // and truncates the WAL (waiting, up to the busy timeout, for readers), then
 // leaves WAL mode, which succeeds unless another process still has the file
 // open; either way copying the .trace alone copies every run.
+//
+// Close never waits for a recorder that was not finished (it would wait
+// forever: the recorder holds its connection until Finish): it closes what
+// it can and returns an error naming the run, which keeps the rows of its
+// last commit and the status running, as after a kill. A query of this
+// process still holding a connection is waited for up to closeWait; after
+// that the WAL stays beside the file (SQLite moves it in when the last
+// connection closes, or the next open does) and Close says so.
 func (s *Store) Close() error {
+	var err error
 	if s.writer {
-		s.db.SetMaxOpenConns(1)
-		ctx := context.Background()
-		s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
-		s.db.ExecContext(ctx, "PRAGMA journal_mode=DELETE")
+		err = s.leaveWAL()
 	}
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("close trace %s: %w", s.path, err)
+	if cerr := s.db.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("close trace %s: %w", s.path, cerr)
 	}
+	return err
+}
+
+// closeWait bounds how long Close waits for a connection a query of this
+// process still holds (a variable so a test need not wait that long).
+var closeWait = 10 * time.Second
+
+// leaveWAL checkpoints the WAL into the file and leaves WAL mode, on the
+// store's one connection.
+func (s *Store) leaveWAL() error {
+	s.mu.Lock()
+	var open []int64
+	for run := range s.recording {
+		open = append(open, run)
+	}
+	s.mu.Unlock()
+	if len(open) > 0 {
+		slices.Sort(open)
+		return fmt.Errorf("close trace %s: run %d is still being recorded (its recorder was not finished): the run keeps the rows of its last commit and its status running", s.path, open[0])
+	}
+	// Leaving WAL needs the store's other connections closed: idle ones go
+	// with the limit.
+	s.db.SetMaxOpenConns(1)
+	ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+	conn, err := s.db.Conn(ctx)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("close trace %s: a query of this process still holds the file after %v: its WAL (%s-wal) is moved into the file when that query ends: %w",
+			s.path, closeWait, filepath.Base(s.path), err)
+	}
+	defer conn.Close()
+	ctx = context.Background()
+	conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	conn.ExecContext(ctx, "PRAGMA journal_mode=DELETE")
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/horizonqs/horizon/engine"
 )
@@ -521,4 +522,70 @@ func reopenInterrupted(t *testing.T, path string, id int64) (*Store, Run) {
 		t.Errorf("status = %s, want interrupted", r.Status)
 	}
 	return s, r
+}
+
+// TestCloseDoesNotHang: Close of a store whose recorder was not finished,
+// or while a query of the process still holds a connection, returns an
+// error that names the cause, where it used to wait forever in
+// database/sql for a connection never released (a test failing with a
+// recorder open hung until go test's timeout). The runs stay whole.
+func TestCloseDoesNotHang(t *testing.T) {
+	defer func(w time.Duration) { closeWait = w }(closeWait)
+	closeWait = 100 * time.Millisecond
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		// hold leaves a connection held and returns what releases it.
+		hold func(t *testing.T, s *Store) func() error
+		want string
+	}{
+		{"unfinished recorder", func(t *testing.T, s *Store) func() error {
+			rec, g := startRecording(t, s, RecordOptions{BatchRows: 64}, 2, engine.MustParseFEN(tacticalFEN))
+			g.run(2)
+			return func() error { return rec.Finish(Result{}) }
+		}, "run 2 is still being recorded"},
+		{"rows left open", func(t *testing.T, s *Store) func() error {
+			rows, err := s.db.QueryContext(ctx, "SELECT id FROM runs")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rows.Close
+		}, "still holds the file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "t.trace")
+			s, err := Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, mem := record(t, s, 1, 2, RecordOptions{}, nil)
+			release := c.hold(t, s)
+			done := make(chan error, 1)
+			go func() { done <- s.Close() }()
+			select {
+			case err = <-done:
+			case <-time.After(time.Minute):
+				t.Fatal("Close still waits after a minute")
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) || !containsPath(err.Error(), path) {
+				t.Errorf("Close = %v, want an error naming %s and saying %q", err, path, c.want)
+			}
+			// Whatever held the connection still ends without waiting
+			// forever, before or after the store is closed.
+			go func() { done <- release() }()
+			select {
+			case <-done:
+			case <-time.After(time.Minute):
+				t.Fatal("releasing the connection after Close still waits after a minute")
+			}
+			r, err := OpenReadOnly(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if got := allNodes(t, r, 1); len(got) != len(mem.nodes) {
+				t.Errorf("the finished run reads %d nodes after the Close, want %d", len(got), len(mem.nodes))
+			}
+		})
+	}
 }

@@ -52,11 +52,14 @@ func (m *Model) loadHot(p *pane, then rune) (bool, error) {
 	}
 	if m.post != nil && p.t.run.Status == trace.StatusRunning {
 		p.hotBusy = true
+		// The screen's post, not m.post: Loop clears that when it returns,
+		// which may be before the ranking is done.
+		post := m.post
 		go func() {
 			hot, gr, err := fetch()
 			ev := &hotLoaded{p: p, gen: gen, hot: hot, gr: gr, err: err, then: then}
 			ev.SetEventNow()
-			for m.post(ev) != nil && ctx.Err() == nil {
+			for post(ev) != nil && ctx.Err() == nil {
 				time.Sleep(10 * time.Millisecond) // the event queue is full
 			}
 		}()

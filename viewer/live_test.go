@@ -3,6 +3,7 @@ package viewer
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,11 +41,34 @@ func TestLiveTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	pt := &pausingTracer{Recorder: rec, pauseAt: 6000, paused: make(chan struct{}), resume: make(chan struct{})}
-	done := make(chan engine.Result)
+	done := make(chan engine.Result, 1)
 	go func() {
 		done <- engine.NewSearcher(o).Search(rec.Context(), engine.MustParseFEN(kiwipete), engine.Limits{Depth: 3}, pt)
 	}()
-	<-pt.paused
+	// A failure below must end the search and finish the recorder before
+	// the store is closed: a paused search never ends, and an unfinished
+	// recorder holds its connection.
+	var resume sync.Once
+	var res engine.Result
+	searched, finished := false, false
+	endSearch := func() {
+		resume.Do(func() { close(pt.resume) })
+		if !searched {
+			res, searched = <-done, true
+		}
+	}
+	t.Cleanup(func() {
+		endSearch()
+		if !finished {
+			rec.FinishSearch(res)
+		}
+	})
+	select {
+	case <-pt.paused:
+	case res = <-done:
+		searched = true
+		t.Fatalf("the search ended (%d nodes) before node %d, where the test looks at the trace", res.Stats.Nodes, pt.pauseAt)
+	}
 
 	r, err := trace.OpenReadOnly(path)
 	if err != nil {
@@ -98,8 +122,8 @@ func TestLiveTrace(t *testing.T) {
 	}
 	rig.m.post = nil
 
-	close(pt.resume)
-	res := <-done
+	endSearch()
+	finished = true
 	if err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth}); err != nil {
 		t.Fatal(err)
 	}

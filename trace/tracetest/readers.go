@@ -30,7 +30,9 @@ func Runs(tb testing.TB, path string) []trace.Run {
 // as the heap grows past heap bytes, and reports either overrun as an error
 // of the test: a reader of a damaged trace must end on its own, in bounded
 // time and memory. It returns fn's error, or the panic fn raised (with its
-// stack) as an error that says "panic".
+// stack) as an error that says "panic". An fn that does not end within
+// another limit once its context is cancelled fails the test at once
+// (Fatal), where waiting for it would hang the test binary.
 func Bounded(tb testing.TB, what string, limit time.Duration, heap uint64, fn func(ctx context.Context) error) error {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
@@ -57,13 +59,27 @@ func Bounded(tb testing.TB, what string, limit time.Duration, heap uint64, fn fu
 				tb.Errorf("%s: still running after %v (%v)", what, limit, err)
 			}
 			return err
+		case <-ctx.Done():
+			// fn must end soon once cancelled; one that does not would
+			// hang the test binary instead of failing this test.
+			select {
+			case err := <-done:
+				tb.Errorf("%s: still running after %v (%v)", what, limit, err)
+				return err
+			case <-time.After(limit):
+				tb.Fatalf("%s: still running %v after its context was cancelled at %v", what, limit, limit)
+			}
 		case <-tick.C:
 			runtime.ReadMemStats(&ms)
 			if ms.HeapAlloc > heap {
 				cancel()
-				err := <-done
-				tb.Errorf("%s: heap grew to %d MB", what, ms.HeapAlloc>>20)
-				return err
+				select {
+				case err := <-done:
+					tb.Errorf("%s: heap grew to %d MB", what, ms.HeapAlloc>>20)
+					return err
+				case <-time.After(limit):
+					tb.Fatalf("%s: heap grew to %d MB, and it is still running %v after its context was cancelled", what, ms.HeapAlloc>>20, limit)
+				}
 			}
 		}
 	}
