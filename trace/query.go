@@ -332,18 +332,20 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 	offset = max(offset, 0)
 	// A node has at most a few hundred children (legal moves and their
 	// re-searches), so the query reads them all and pages here.
-	rows, err := s.db.QueryContext(ctx, s.q().children, run, id, parent.End(), maxChildren+1)
-	if err != nil {
-		return nil, sqliteErr(s.path, err)
-	}
-	defer rows.Close()
-	var kids []Node
+	// The iterations first: a second query while rows is open would need
+	// a second connection.
 	var its []iterRoot
 	if parent.Kind != engine.KindRun {
 		its = []iterRoot{{id: 0, iteration: parent.Iteration}}
 	} else if its, err = s.iterations(ctx, run); err != nil {
 		return nil, err
 	}
+	rows, err := s.db.QueryContext(ctx, s.q().children, run, id, parent.End(), maxChildren+1)
+	if err != nil {
+		return nil, sqliteErr(s.path, err)
+	}
+	defer rows.Close()
+	var kids []Node
 	prevEnd := id + 1
 	for rows.Next() {
 		n, err := s.scanNode(ctx, rows, run)

@@ -589,3 +589,44 @@ func TestCloseDoesNotHang(t *testing.T) {
 		})
 	}
 }
+
+// TestReadsOnOneConnection: every read of the API holds one connection at
+// a time. A read that queried again while its rows were open (Children did,
+// for the run node's iterations) needs a second connection, and waits
+// forever for it when the pool allows one (as Close's does): here it ends
+// with its context's deadline instead.
+func TestReadsOnOneConnection(t *testing.T) {
+	s, _ := mustCreate(t)
+	run, mem := record(t, s, 1, 3, RecordOptions{}, nil)
+	s.db.SetMaxOpenConns(1)
+	deep := int64(0)
+	for id := range mem.nodes {
+		deep = max(deep, id)
+	}
+	for _, c := range []struct {
+		name string
+		read func(ctx context.Context) error
+	}{
+		{"Children of the run node", func(ctx context.Context) error {
+			_, err := s.Children(ctx, run, 0, BySize, 0, 0)
+			return err
+		}},
+		{"Children", func(ctx context.Context) error { _, err := s.Children(ctx, run, 1, BySearch, 0, 0); return err }},
+		{"ChildCount", func(ctx context.Context) error { _, err := s.ChildCount(ctx, run, 0); return err }},
+		{"Path", func(ctx context.Context) error { _, err := s.Path(ctx, run, deep); return err }},
+		{"PathSAN", func(ctx context.Context) error { _, err := s.PathSAN(ctx, run, deep); return err }},
+		{"Position", func(ctx context.Context) error { _, err := s.Position(ctx, run, deep); return err }},
+		{"Subtree", func(ctx context.Context) error {
+			return s.Subtree(ctx, run, 0, -1, func(Node) error { return nil })
+		}},
+		{"Hotspots", func(ctx context.Context) error { _, err := s.Hotspots(ctx, run, HotspotByGrowth, 10); return err }},
+		{"Stats", func(ctx context.Context) error { _, err := s.Stats(ctx, run); return err }},
+		{"Runs", func(ctx context.Context) error { _, err := s.Runs(ctx); return err }},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		if err := c.read(ctx); err != nil {
+			t.Errorf("%s with one connection: %v", c.name, err)
+		}
+		cancel()
+	}
+}
