@@ -37,11 +37,15 @@ func (c checked) ChildCount(ctx context.Context, run, id int64) (int, error) {
 }
 
 func (c checked) Children(ctx context.Context, run, id int64, order trace.Order, offset, limit int) ([]trace.Node, error) {
-	p, err := c.Node(ctx, run, id)
+	kids, err := c.Reader.Children(ctx, run, id, order, offset, limit)
 	if err != nil {
 		return nil, err
 	}
-	kids, err := c.Reader.Children(ctx, run, id, order, offset, limit)
+	// The parent after its children: in a run being recorded the open
+	// nodes grow between two reads, so a parent read first can end before
+	// an open child read later, and a sound run would read as damaged.
+	// Read after, it covers every child the file held before.
+	p, err := c.Node(ctx, run, id)
 	if err != nil {
 		return nil, err
 	}
