@@ -86,7 +86,8 @@ func TestLiveTrace(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	rig := newRig(t, r, 120, 30, Options{})
+	held := heldHotspots{Reader: r, release: make(chan struct{})}
+	rig := newRig(t, held, 120, 30, Options{})
 	screen := rig.text()
 	for _, want := range []string{"running", "being recorded", "iteration 3", "open"} {
 		if !strings.Contains(screen, want) {
@@ -103,12 +104,15 @@ func TestLiveTrace(t *testing.T) {
 	}
 
 	// Hotspots of a running run are ranked in the background (every row is
-	// read); the key takes effect when they arrive.
+	// read); the key takes effect when they arrive. They are held until the
+	// screen was seen: the rig handles every event pending after a key, so
+	// a ranking done that fast would be taken with the key.
 	rig.m.post = rig.s.PostEvent
 	rig.run("n")
 	if !strings.Contains(rig.text(), "ranking the hotspots") {
 		t.Errorf("n on a running run does not say the hotspots are being ranked:\n%s", rig.text())
 	}
+	close(held.release)
 	deadline = time.Now().Add(30 * time.Second)
 	for !rig.s.HasPendingEvent() {
 		if time.Now().After(deadline) {
@@ -137,6 +141,21 @@ func TestLiveTrace(t *testing.T) {
 	if strings.Contains(screen, "being recorded") {
 		t.Errorf("still 'being recorded' after reload:\n%s", screen)
 	}
+}
+
+// heldHotspots holds Hotspots until release is closed.
+type heldHotspots struct {
+	trace.Reader
+	release chan struct{}
+}
+
+func (h heldHotspots) Hotspots(ctx context.Context, run int64, order trace.HotspotOrder, limit int) ([]trace.Hotspot, error) {
+	select {
+	case <-h.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return h.Reader.Hotspots(ctx, run, order, limit)
 }
 
 // growing shows a finished run as if it were being recorded: each read sees
