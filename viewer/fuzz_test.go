@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/trace"
@@ -50,6 +51,17 @@ func (p *panicky) Path(ctx context.Context, run, id int64) ([]trace.Node, error)
 	return p.Store.Path(ctx, run, id)
 }
 
+// initSignal closes ready once the screen is initialised.
+type initSignal struct {
+	tcell.Screen
+	ready chan struct{}
+}
+
+func (s initSignal) Init() error {
+	defer close(s.ready)
+	return s.Screen.Init()
+}
+
 // TestRunRecoversPanic checks that a panic inside the viewer comes back as
 // an error from Run, after the screen was finalised.
 func TestRunRecoversPanic(t *testing.T) {
@@ -58,17 +70,25 @@ func TestRunRecoversPanic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := tcell.NewSimulationScreen("UTF-8")
+	s := initSignal{Screen: tcell.NewSimulationScreen("UTF-8"), ready: make(chan struct{})}
 	done := make(chan error, 1)
 	go func() { done <- Run(context.Background(), s, m) }()
 	src.armed.Store(true)
-	// The screen may not be initialised yet: retry until a key gets in.
-	for {
-		if s.PostEvent(tcell.NewEventKey(tcell.KeyRune, 'j', tcell.ModNone)) == nil {
-			break
-		}
+	// A key posted before Run initialised the screen would be lost (and
+	// race with Init).
+	select {
+	case <-s.ready:
+	case <-time.After(time.Minute):
+		t.Fatal("Run did not initialise the screen")
 	}
-	err = <-done
+	if err := s.PostEvent(tcell.NewEventKey(tcell.KeyRune, 'j', tcell.ModNone)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("Run did not return after the panic")
+	}
 	if err == nil || !strings.Contains(err.Error(), "test panic in Path") {
 		t.Fatalf("Run returned %v, want the panic as an error", err)
 	}
