@@ -14,9 +14,16 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
+// errTimeUp is the cause of a job's context cancelled by its own clock or
+// movetime (the time manager), as opposed to stop, quit or a new position:
+// the search then stopped at its time limit (a truncated run, not an
+// interrupted one).
+var errTimeUp = errors.New("the search's time is up")
+
 // job is one running search.
 type job struct {
-	cancel context.CancelFunc
+	cancel context.CancelFunc // stop, quit: the search is interrupted
+	timeUp func()             // the time manager: the search reached its time limit
 	// release is closed by stop and ponderhit: a search under go infinite or
 	// go ponder may send its bestmove only then, whenever it ends.
 	release     chan struct{}
@@ -104,8 +111,9 @@ func (s *session) goCmd(args []string, line string, cur *engine.Position) {
 		j.releaseBestmove()
 	}
 
-	jctx, cancel := context.WithCancel(s.ctx)
-	j.cancel = cancel
+	jctx, cancel := context.WithCancelCause(s.ctx)
+	j.cancel = func() { cancel(nil) }
+	j.timeUp = func() { cancel(errTimeUp) }
 	sctx := jctx
 	var rec *trace.Recorder
 	if s.store != nil {
@@ -147,10 +155,10 @@ func (s *session) ponderhit() {
 	now := time.Now()
 	switch p := j.params; {
 	case p.movetime > 0:
-		j.timer.Store(time.AfterFunc(p.movetime, j.cancel))
+		j.timer.Store(time.AfterFunc(p.movetime, j.timeUp))
 	case p.hasClock:
 		b := s.clockBudget(j)
-		j.timer.Store(time.AfterFunc(b.hard, j.cancel))
+		j.timer.Store(time.AfterFunc(b.hard, j.timeUp))
 		j.newIterationBefore.Store(now.Add(b.target / 2).UnixNano())
 	}
 	if !j.params.infinite {
@@ -186,7 +194,7 @@ func (s *session) search(j *job, ctx context.Context, sr *engine.Searcher, pos *
 	sr.OnIteration = func(it engine.IterationInfo) {
 		s.out.line(InfoLine(it.Depth, it.SelDepth, it.Score, true, it.Nodes, it.Elapsed, it.PV))
 		if t := j.newIterationBefore.Load(); t != 0 && time.Now().UnixNano() >= t {
-			j.cancel()
+			j.timeUp()
 		}
 	}
 	var tr engine.Tracer
@@ -194,6 +202,9 @@ func (s *session) search(j *job, ctx context.Context, sr *engine.Searcher, pos *
 		tr = rec
 	}
 	res = sr.Search(ctx, pos, lim, tr)
+	if res.Stopped == engine.StopCancel && errors.Is(context.Cause(ctx), errTimeUp) {
+		res.Stopped = engine.StopTime // the clock's soft or hard limit, through the context
+	}
 	sr.OnIteration = nil
 	if t := j.timer.Load(); t != nil {
 		t.Stop()

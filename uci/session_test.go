@@ -240,6 +240,22 @@ var scripts = []script{
 		}
 		checkBestmove(t, got[len(got)-1])
 	}},
+	{"a traced search the clock ends is truncated, not interrupted", func(t *testing.T, c *conn) {
+		// The time manager ends a clock search through the job's context
+		// (its soft limit after an iteration): that is the search's own
+		// time limit, which a run calls truncated; stop and quit
+		// interrupt. It was recorded as interrupted.
+		path := filepath.Join(t.TempDir(), "clock.trace")
+		c.send("setoption name Trace value "+path, "isready")
+		c.untilPrefix("readyok")
+		c.send("position startpos", "go wtime 300 btime 300")
+		c.legalBestmove()
+		c.quit()
+		runs := tracetest.Runs(t, path)
+		if len(runs) != 1 || runs[0].Status != trace.StatusTruncated {
+			t.Fatalf("runs %+v; want one truncated run", runs)
+		}
+	}},
 	{"traced go leaves runs in the trace file", func(t *testing.T, c *conn) {
 		path := filepath.Join(t.TempDir(), "games.trace")
 		c.send("setoption name Trace value "+path, "setoption name QSVariant value threshold",
