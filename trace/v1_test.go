@@ -19,12 +19,16 @@ func copyFixtureV1(t *testing.T) string { return copyFixture(t, "v1.trace") }
 
 // oldFixtures are traces written by earlier Horizons: v1.trace (schema 1,
 // three runs) and v2.trace (schema 2, the same node layout with the run
-// columns of other engines; captures and see at depth 2).
+// columns of other engines; captures and see at depth 2); v3.trace (schema
+// 3, the keyed layout, written by 359b488: captures and see at depth 2 on
+// Kiwipete, an imported two-node stream of another engine, and a see run
+// under --last-iteration --under Nf3), whose runs counted the run node
+// among their nodes.
 var oldFixtures = []struct {
 	name    string
 	version int
 	runs    int
-}{{"v1.trace", 1, 3}, {"v2.trace", 2, 2}}
+}{{"v1.trace", 1, 3}, {"v2.trace", 2, 2}, {"v3.trace", 3, 4}}
 
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
@@ -104,9 +108,9 @@ func readAll(t *testing.T, s *Store) map[int64][]Node {
 	return out
 }
 
-// TestV1ReadOnly: traces of schema versions 1 and 2 open read-only, every
-// query works, QS plies are derived (-depth), and the file is not changed
-// at all.
+// TestV1ReadOnly: traces of schema versions 1, 2 and 3 open read-only,
+// every query works, QS plies are derived (-depth) where none was stored,
+// and the file is not changed at all.
 func TestV1ReadOnly(t *testing.T) {
 	for _, f := range oldFixtures {
 		t.Run(f.name, func(t *testing.T) {
@@ -127,7 +131,8 @@ func TestV1ReadOnly(t *testing.T) {
 			for _, n := range nodes[1] {
 				if n.Kind == engine.KindQS {
 					qs++
-					if n.QSPly != -n.Depth {
+					// Schemas 1 and 2 had no QS ply: it is derived.
+					if f.version < 3 && n.QSPly != -n.Depth {
 						t.Fatalf("old QS node %d: QS ply %d, depth %d", n.ID, n.QSPly, n.Depth)
 					}
 				} else if n.QSPly != -1 {
@@ -161,7 +166,7 @@ func TestV1ReadOnly(t *testing.T) {
 	}
 }
 
-// TestV1UpgradeOnWrite: recording into a trace of schema version 1 or 2
+// TestV1UpgradeOnWrite: recording into a trace of schema version 1, 2 or 3
 // upgrades it, and the old runs read back the same.
 func TestV1UpgradeOnWrite(t *testing.T) {
 	for _, f := range oldFixtures {
@@ -228,9 +233,14 @@ func testUpgradeOnWrite(t *testing.T, p string) {
 }
 
 // TestV1FailedUpgrade: an upgrade that fails half-way leaves the file
-// exactly as it was.
+// exactly as it was, from every old schema.
 func TestV1FailedUpgrade(t *testing.T) {
-	p := copyFixtureV1(t)
+	for _, f := range oldFixtures {
+		t.Run(f.name, func(t *testing.T) { testFailedUpgrade(t, copyFixture(t, f.name), f.version) })
+	}
+}
+
+func testFailedUpgrade(t *testing.T, p string, version int) {
 	before, _ := os.ReadFile(p)
 	w, err := Create(p)
 	if err != nil {
@@ -252,8 +262,8 @@ func TestV1FailedUpgrade(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if s.version != 1 {
-		t.Errorf("schema version %d after a failed upgrade", s.version)
+	if s.version != version {
+		t.Errorf("schema version %d after a failed upgrade, want %d", s.version, version)
 	}
 	readAll(t, s)
 }

@@ -8,11 +8,12 @@ import (
 )
 
 // TestOldTracesOpenInEveryCommand: trace files written by earlier Horizons
-// (schema 1 at the start of the keyed-schema work, schema 2 after it) are
+// (schema 1 at the start of the keyed-schema work, schema 2 after it,
+// schema 3 the keyed layout, with another engine's run and a filtered one) are
 // read by every reading command without being changed, byte for byte: a
 // file is upgraded only when a run is recorded into it.
 func TestOldTracesOpenInEveryCommand(t *testing.T) {
-	for _, name := range []string{"v1.trace", "v2.trace"} {
+	for _, name := range []string{"v1.trace", "v2.trace", "v3.trace"} {
 		t.Run(name, func(t *testing.T) {
 			orig, err := os.ReadFile(filepath.Join("..", "..", "trace", "testdata", name))
 			if err != nil {
