@@ -9,6 +9,7 @@
 package check
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/horizonqs/horizon/trace"
@@ -88,6 +89,40 @@ func Children(parent trace.Node, kids []trace.Node) error {
 		next = k.End()
 	}
 	return nil
+}
+
+// ReadChildren reads node id's children through r, then the node itself,
+// and checks them: all of them with Children when they are the whole list
+// in search order, each with Child otherwise. It returns the node as read
+// after its children. The order is the point: in a run being recorded the
+// open nodes (the run node down to the node being searched) grow between
+// two reads, so a parent read before its children can end before its last,
+// open child read later, and a sound run would read as damaged ("node 3321
+// has subtree size 2567, which runs past its parent 0's subtree [0,
+// 5632)"). Read after, the parent covers every child the file held before.
+// A reader that holds a parent read earlier checks its children here, not
+// against that copy.
+func ReadChildren(ctx context.Context, r trace.Reader, run, id int64, order trace.Order, offset, limit int) (trace.Node, []trace.Node, error) {
+	kids, err := r.Children(ctx, run, id, order, offset, limit)
+	if err != nil {
+		return trace.Node{}, nil, err
+	}
+	p, err := r.Node(ctx, run, id)
+	if err != nil {
+		return trace.Node{}, nil, err
+	}
+	if order == trace.BySearch && offset == 0 && limit <= 0 {
+		return p, kids, Children(p, kids)
+	}
+	if err := Node(p); err != nil {
+		return trace.Node{}, nil, err
+	}
+	for _, k := range kids {
+		if err := Child(p, k); err != nil {
+			return trace.Node{}, nil, err
+		}
+	}
+	return p, kids, nil
 }
 
 // Child returns a *DamagedError unless k can be a child of parent: a

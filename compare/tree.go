@@ -105,7 +105,11 @@ type tree struct {
 
 func newTree(s Side) *tree { return &tree{Side: s, chunk: chunkNodes} }
 
-// children returns n's children in search order, in a fresh slice.
+// children returns n's children in search order, in a fresh slice, checked
+// with check.Children against n as read with them. That copy of n, not the
+// caller's, is the parent: in a run being recorded the open nodes grow
+// between two reads, and the last child, read later, can run past a copy
+// read before it.
 func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error) {
 	if n.SubtreeSize <= 1 {
 		return nil, nil
@@ -115,7 +119,8 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 	}
 	if !t.holds(n) {
 		if n.SubtreeSize > int64(t.chunk) {
-			return childList(ctx, t.Side, n)
+			_, kids, err := childList(ctx, t.Side, n.ID)
+			return kids, err
 		}
 		t.buf = t.buf[:0]
 		err := t.Store.Subtree(ctx, t.Run, n.ID, -1, func(x trace.Node) error {
@@ -126,24 +131,27 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 			t.buf = t.buf[:0]
 			return nil, err
 		}
+		// The buffer holds n's subtree as far as n reached when read;
+		// rows past that may be missing.
 		t.end = n.End()
 	}
 	i := t.index(n.ID)
 	if i < 0 {
 		return nil, nil
 	}
+	p := t.buf[i]
 	var kids []trace.Node
-	for j := i + 1; j < len(t.buf) && t.buf[j].ID < n.End(); {
+	for j := i + 1; j < len(t.buf) && t.buf[j].ID < p.End(); {
 		c := t.buf[j]
 		// The hop below moves on only when c's size is at least 1; a size
 		// from a damaged file must not make it stand still.
-		if err := check.Child(n, c); err != nil {
+		if err := check.Child(p, c); err != nil {
 			return nil, err
 		}
 		// A row whose parent is not n belongs to a child that has no row
 		// (still open while recording, or filtered out): Children drops
 		// those too, after hopping over their subtrees.
-		if c.Parent == n.ID {
+		if c.Parent == p.ID {
 			kids = append(kids, c)
 		}
 		// Hop over c's subtree; rows may be missing under a recording
@@ -151,7 +159,7 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 		from := j
 		j = from + sort.Search(len(t.buf)-from, func(k int) bool { return t.buf[from+k].ID >= c.End() })
 	}
-	return kids, nil
+	return kids, check.Children(p, kids)
 }
 
 // holds reports whether n's whole subtree is in the buffer.
@@ -182,14 +190,11 @@ func sortByID(ks []keyed) {
 	slices.SortFunc(ks, func(a, b keyed) int { return cmp.Compare(a.N.ID, b.N.ID) })
 }
 
-// childList returns parent's children in search order, checked with
-// check.Children.
-func childList(ctx context.Context, s Side, parent trace.Node) ([]trace.Node, error) {
-	kids, err := s.Store.Children(ctx, s.Run, parent.ID, trace.BySearch, 0, 0)
-	if err != nil {
-		return nil, err
-	}
-	return kids, check.Children(parent, kids)
+// childList returns node id's children in search order and the node, as
+// check.ReadChildren reads and checks them: the node after its children,
+// which in a run being recorded may have grown since a copy read before.
+func childList(ctx context.Context, s Side, id int64) (trace.Node, []trace.Node, error) {
+	return check.ReadChildren(ctx, s.Store, s.Run, id, trace.BySearch, 0, 0)
 }
 
 // VisitMark is the compact mark of a move's visit in a path ("dxe6·2": the

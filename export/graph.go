@@ -8,7 +8,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -292,16 +291,6 @@ func (b *builder) add(c *candidate) error {
 	return nil
 }
 
-// children returns n's children, checked: the builder adds up their sizes
-// and descends into them, which a damaged file's numbers must not derail.
-func (b *builder) children(n trace.Node) ([]trace.Node, error) {
-	kids, err := b.src.children(n.ID)
-	if err != nil {
-		return nil, err
-	}
-	return kids, check.Children(n, kids)
-}
-
 // summary returns the index of node i's summary, making it if needed.
 func (b *builder) summary(i int) int {
 	if s, ok := b.sums[i]; ok {
@@ -323,7 +312,7 @@ func (b *builder) expand(i int) error {
 		return nil
 	}
 	if g.Options.Depth >= 0 && n.Level >= g.Options.Depth {
-		kids, err := b.children(n.Node)
+		_, kids, err := b.src.children(n.Node)
 		if err != nil {
 			return err
 		}
@@ -340,13 +329,13 @@ func (b *builder) expand(i int) error {
 		}
 		return nil
 	}
-	kids, err := b.children(n.Node)
+	p, kids, err := b.src.children(n.Node)
 	if err != nil {
 		return err
 	}
 	// A recording filter may have left out some children: their nodes
 	// still count, in the summary.
-	missing := trace.Unrecorded(n.Node, kids)
+	missing := trace.Unrecorded(p, kids)
 	if missing > 0 && !(g.QSOnly && i == 0) {
 		s := b.summary(i)
 		g.Summaries[s].Nodes += missing
@@ -369,15 +358,15 @@ func (b *builder) expand(i int) error {
 
 // pvChain returns the ids of the principal variation from top, each
 // node's child by trace.PVChild.
-func pvChain(r trace.Run, top trace.Node, children func(int64) ([]trace.Node, error)) (map[int64]bool, error) {
+func pvChain(r trace.Run, top trace.Node, children func(trace.Node) (trace.Node, []trace.Node, error)) (map[int64]bool, error) {
 	pv := map[int64]bool{top.ID: true}
 	cur := top
 	for cur.SubtreeSize > 1 && (cur.Kind == engine.KindRun || cur.Best != engine.NoMove) {
-		kids, err := children(cur.ID)
+		p, kids, err := children(cur)
 		if err != nil {
 			return nil, err
 		}
-		i := trace.PVChild(r, cur, kids)
+		i := trace.PVChild(r, p, kids)
 		if i < 0 {
 			break
 		}

@@ -413,13 +413,11 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 	if err := b.ctx.Err(); err != nil {
 		return err
 	}
-	kids, err := b.st.Children(b.ctx, b.run.ID, n.ID, trace.BySearch, 0, 0)
-	if err != nil {
-		return err
-	}
 	// A damaged file's sizes must not send the layout round in circles or
-	// down without end (issue 17).
-	if err := check.Children(n, kids); err != nil {
+	// down without end (issue 17); n is checked as read after its
+	// children, as a run being recorded grows between the reads.
+	n, kids, err := check.ReadChildren(b.ctx, b.st, b.run.ID, n.ID, trace.BySearch, 0, 0)
+	if err != nil {
 		return err
 	}
 	if row >= check.MaxNesting && len(kids) > 0 {

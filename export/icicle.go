@@ -161,14 +161,13 @@ func (ic *icicle) walk(e *icicleEntry, pos *engine.Position) error {
 	switch {
 	case e.n.SubtreeSize <= 1:
 	case ic.opts.Depth < 0 || e.row < ic.opts.Depth:
-		var err error
-		if kids, err = ic.st.Children(ic.ctx, ic.run.ID, e.n.ID, trace.BySearch, 0, 0); err != nil {
-			return err
-		}
 		// The layout adds up the children's sizes and descends into
 		// them: a damaged file's numbers must not send it round in
-		// circles or down without end.
-		if err := check.Children(e.n, kids); err != nil {
+		// circles or down without end. They are checked against e's
+		// node as read after them, as a run being recorded grows
+		// between the reads.
+		var err error
+		if _, kids, err = check.ReadChildren(ic.ctx, ic.st, ic.run.ID, e.n.ID, trace.BySearch, 0, 0); err != nil {
 			return err
 		}
 		if e.row >= check.MaxNesting && len(kids) > 0 {

@@ -4,13 +4,19 @@ import (
 	"context"
 	"sort"
 
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/trace"
 )
 
 // source gives the graph builder the rows of the top node's subtree.
 type source interface {
-	// children returns node id's children in search order.
-	children(id int64) ([]trace.Node, error)
+	// children returns n's children in search order, and n,
+	// checked with check.Children: the builder adds up their sizes and
+	// descends into them, which a damaged file's numbers must not derail.
+	// The node is as the source read it with (or after) its children: a
+	// run being recorded grows between two reads, and a copy read before
+	// can end before its last child.
+	children(n trace.Node) (trace.Node, []trace.Node, error)
 	// walk streams the top node's subtree in pre-order.
 	walk(fn func(trace.Node) error) error
 	// below returns the nodes from just below the top node down to node
@@ -69,8 +75,8 @@ type storeSource struct {
 	top trace.Node
 }
 
-func (s *storeSource) children(id int64) ([]trace.Node, error) {
-	return s.st.Children(s.ctx, s.run, id, trace.BySearch, 0, 0)
+func (s *storeSource) children(n trace.Node) (trace.Node, []trace.Node, error) {
+	return check.ReadChildren(s.ctx, s.st, s.run, n.ID, trace.BySearch, 0, 0)
 }
 
 func (s *storeSource) walk(fn func(trace.Node) error) error {
@@ -97,16 +103,16 @@ func (m *memSource) index(id int64) (int, bool) {
 	return i, i < len(m.nodes) && m.nodes[i].ID == id
 }
 
-func (m *memSource) children(id int64) ([]trace.Node, error) {
-	i, ok := m.index(id)
+func (m *memSource) children(n trace.Node) (trace.Node, []trace.Node, error) {
+	i, ok := m.index(n.ID)
 	if !ok {
-		return nil, nil
+		return n, nil, nil
 	}
 	var kids []trace.Node
 	for c := m.first[i]; c >= 0; c = m.next[c] {
 		kids = append(kids, m.nodes[c])
 	}
-	return kids, nil
+	return m.nodes[i], kids, check.Children(m.nodes[i], kids)
 }
 
 func (m *memSource) walk(fn func(trace.Node) error) error {

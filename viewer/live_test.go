@@ -158,37 +158,6 @@ func (h heldHotspots) Hotspots(ctx context.Context, run int64, order trace.Hotsp
 	return h.Reader.Hotspots(ctx, run, order, limit)
 }
 
-// growing shows a finished run as if it were being recorded: each read sees
-// a later commit, in which the open nodes (the run node and the last
-// iteration's root, which end where the run does) end one node further on.
-type growing struct {
-	trace.Reader
-	reads int64
-}
-
-// at is n as read number read sees it.
-func (g *growing) at(ctx context.Context, n trace.Node, read int64) trace.Node {
-	if run, err := g.Reader.Node(ctx, n.RunID, 0); err == nil && n.End() == run.End() {
-		n.SubtreeSize -= 100 - read
-	}
-	return n
-}
-
-func (g *growing) Node(ctx context.Context, run, id int64) (trace.Node, error) {
-	n, err := g.Reader.Node(ctx, run, id)
-	g.reads++
-	return g.at(ctx, n, g.reads), err
-}
-
-func (g *growing) Children(ctx context.Context, run, id int64, order trace.Order, offset, limit int) ([]trace.Node, error) {
-	kids, err := g.Reader.Children(ctx, run, id, order, offset, limit)
-	g.reads++
-	for i := range kids {
-		kids[i] = g.at(ctx, kids[i], g.reads)
-	}
-	return kids, err
-}
-
 // TestLiveChildrenNotDamaged: the children of a run being recorded pass
 // the viewer's checks though the run grows between the reads. With the
 // parent read before its children, the last iteration's root ran past the
@@ -198,7 +167,7 @@ func (g *growing) Children(ctx context.Context, run, id int64, order trace.Order
 func TestLiveChildrenNotDamaged(t *testing.T) {
 	ctx := context.Background()
 	for _, order := range []trace.Order{trace.BySearch, trace.BySize} {
-		kids, err := checked{&growing{Reader: openFixture(t)}}.Children(ctx, 1, 0, order, 0, 0)
+		kids, err := checked{&tracetest.Growing{Reader: openFixture(t), Behind: 100}}.Children(ctx, 1, 0, order, 0, 0)
 		if err != nil {
 			t.Errorf("children of a growing run node (order %d): %v", order, err)
 		} else if len(kids) == 0 {
