@@ -124,14 +124,66 @@ func (s *Store) q() *nodeQueries {
 	return &queries2
 }
 
-// scanNode reads one row of a node query and checks it (see checkRow). A
-// searched count the file stores saturated is made true (searchedFromRows).
-func (s *Store) scanNode(ctx context.Context, sc interface{ Scan(...any) error }, run int64) (Node, error) {
-	n, err := s.scanRow(sc, run)
-	if err == nil && n.Searched >= maxCountStored && !n.Open {
-		err = s.searchedFromRows(ctx, &n)
+// scanNode reads the one row of a QueryRow and completes it (complete):
+// Scan has let the row's connection go by then.
+func (s *Store) scanNode(ctx context.Context, row *sql.Row, run int64) (Node, error) {
+	n, err := s.scanRow(row, run)
+	if err == nil && s.needsQuery(n) {
+		err = s.complete(ctx, &n)
 	}
 	return n, err
+}
+
+// needsQuery reports whether row n, as scanRow read it, takes a query of
+// its own to complete: a schema-1 placeholder size, or a searched count
+// the file stores saturated. A reader walking rows runs complete once it
+// has closed them: while they are open the query needs a second
+// connection, and waits for one for ever where the store allows one (as
+// Close does).
+func (s *Store) needsQuery(n Node) bool {
+	return s.placeholder(n) || n.Searched >= maxCountStored && !n.Open
+}
+
+// placeholder reports whether n is schema version 1's placeholder for an
+// open node: incomplete, its size reaching to the end of the id space.
+func (s *Store) placeholder(n Node) bool {
+	return s.v1() && n.Incomplete && n.SubtreeSize >= 1<<31
+}
+
+// complete finishes a row needsQuery named: a placeholder's size is cut
+// to the rows the run has and the row is checked (checkRow); a saturated
+// searched count is made true (searchedFromRows).
+func (s *Store) complete(ctx context.Context, n *Node) error {
+	if s.placeholder(*n) {
+		var last sql.NullInt64
+		err := s.db.QueryRowContext(ctx, "SELECT max(k) & 4294967295 FROM node_rows WHERE k >= (?1 << 32) + ?2 AND k < (?1 + 1) << 32", n.RunID, n.ID).Scan(&last)
+		if err != nil {
+			return sqliteErr(s.path, err)
+		}
+		if last.Valid {
+			n.SubtreeSize = last.Int64 - n.ID + 1
+		}
+		if err := s.checkRow(n); err != nil {
+			return err
+		}
+	}
+	if n.Searched >= maxCountStored && !n.Open {
+		return s.searchedFromRows(ctx, n)
+	}
+	return nil
+}
+
+// completeAll completes the rows of nodes that need it, once the rows
+// they were read from are closed.
+func (s *Store) completeAll(ctx context.Context, nodes []Node) error {
+	for i := range nodes {
+		if s.needsQuery(nodes[i]) {
+			if err := s.complete(ctx, &nodes[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // searchedFromRows gives node n, whose searched count node_rows.counts
@@ -173,7 +225,8 @@ func (s *Store) searchedFromRows(ctx context.Context, n *Node) error {
 }
 
 // scanRow reads one row of a node query as the file stores it, and checks
-// it (see checkRow).
+// it (see checkRow), but for a placeholder (see needsQuery), which complete
+// checks once its size is cut.
 func (s *Store) scanRow(sc interface{ Scan(...any) error }, run int64) (Node, error) {
 	var id, up, size, info, counts, alpha, beta, score, move, best int64
 	var stand sql.NullInt64
@@ -195,18 +248,9 @@ func (s *Store) scanRow(sc interface{ Scan(...any) error }, run int64) (Node, er
 		sp = &stand.Int64
 	}
 	n := decode(run, id, up, size, info, counts, alpha, beta, score, sp, move, best)
-	if s.v1() && n.Incomplete && n.SubtreeSize >= 1<<31 {
-		// Schema version 1's placeholder: its size reached to the end of
-		// the id space. Cut it to the rows the run has.
+	if s.placeholder(n) {
 		n.Open = true
-		var last sql.NullInt64
-		err := s.db.QueryRow("SELECT max(k) & 4294967295 FROM node_rows WHERE k >= (?1 << 32) + ?2 AND k < (?1 + 1) << 32", run, id).Scan(&last)
-		if err != nil {
-			return Node{}, sqliteErr(s.path, err)
-		}
-		if last.Valid {
-			n.SubtreeSize = last.Int64 - n.ID + 1
-		}
+		return n, nil
 	}
 	if err := s.checkRow(&n); err != nil {
 		return Node{}, err
@@ -348,7 +392,7 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 	var kids []Node
 	prevEnd := id + 1
 	for rows.Next() {
-		n, err := s.scanNode(ctx, rows, run)
+		n, err := s.scanRow(rows, run)
 		if err != nil {
 			return nil, err
 		}
@@ -368,6 +412,10 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 	}
 	if err := rows.Err(); err != nil {
 		return nil, sqliteErr(s.path, err)
+	}
+	rows.Close()
+	if err := s.completeAll(ctx, kids); err != nil {
+		return nil, err
 	}
 	if order == BySize {
 		slices.SortStableFunc(kids, func(a, b Node) int {
@@ -424,7 +472,7 @@ func (s *Store) Path(ctx context.Context, run, id int64) ([]Node, error) {
 	defer rows.Close()
 	var path []Node
 	for rows.Next() {
-		n, err := s.scanNode(ctx, rows, run)
+		n, err := s.scanRow(rows, run)
 		if err != nil {
 			return nil, err
 		}
@@ -437,6 +485,10 @@ func (s *Store) Path(ctx context.Context, run, id int64) ([]Node, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, sqliteErr(s.path, err)
+	}
+	rows.Close()
+	if err := s.completeAll(ctx, path); err != nil {
+		return nil, err
 	}
 	if len(path) > maxTreeDepth {
 		return nil, damagedf("trace %s: run %d node %d is more than %d levels below the run node", s.path, run, id, maxTreeDepth)
@@ -647,9 +699,21 @@ func (s *Store) subtreeFrom(ctx context.Context, run, next, end int64, its []ite
 	}
 	defer rows.Close()
 	for rows.Next() {
-		n, err := s.scanNode(ctx, rows, run)
+		n, err := s.scanRow(rows, run)
 		if err != nil {
 			return 0, err
+		}
+		// A row that needs a query of its own (needsQuery) ends this
+		// one: its rows close first, and the stream resumes after it.
+		resume := int64(-1)
+		if s.needsQuery(n) {
+			if err := rows.Close(); err != nil {
+				return 0, sqliteErr(s.path, err)
+			}
+			if err := s.complete(ctx, &n); err != nil {
+				return 0, err
+			}
+			resume = n.ID + 1
 		}
 		for len(*ends) > 0 && n.ID >= (*ends)[len(*ends)-1] {
 			*ends = (*ends)[:len(*ends)-1]
@@ -672,9 +736,12 @@ func (s *Store) subtreeFrom(ctx context.Context, run, next, end int64, its []ite
 			if n.SubtreeSize > 1 {
 				return n.End(), rows.Close()
 			}
-			continue
+		} else {
+			*ends = append(*ends, nEnd)
 		}
-		*ends = append(*ends, nEnd)
+		if resume >= 0 {
+			return resume, nil
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return 0, sqliteErr(s.path, err)
