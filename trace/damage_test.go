@@ -21,6 +21,13 @@ func damageFile(t *testing.T, stmts ...string) (string, int64, *memTracer) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
+	alterFile(t, path, stmts...)
+	return path, run, mem
+}
+
+// alterFile applies the SQL to the closed trace file path.
+func alterFile(t *testing.T, path string, stmts ...string) {
+	t.Helper()
 	db, err := sql.Open("sqlite3", path)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +38,6 @@ func damageFile(t *testing.T, stmts ...string) (string, int64, *memTracer) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	return path, run, mem
 }
 
 // readEverything calls every read method of the API on every node id the

@@ -173,9 +173,13 @@ func (s *Store) complete(ctx context.Context, n *Node) error {
 	return nil
 }
 
-// completeAll completes the rows of nodes that need it, once the rows
-// they were read from are closed.
-func (s *Store) completeAll(ctx context.Context, nodes []Node) error {
+// completeRows ends a walk of rows that read nodes: it closes them, then
+// completes the nodes that need it (needsQuery).
+func (s *Store) completeRows(ctx context.Context, rows *sql.Rows, nodes []Node) error {
+	if err := rows.Err(); err != nil {
+		return sqliteErr(s.path, err)
+	}
+	rows.Close()
 	for i := range nodes {
 		if s.needsQuery(nodes[i]) {
 			if err := s.complete(ctx, &nodes[i]); err != nil {
@@ -410,11 +414,7 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 		n.Iteration = iterationOf(its, n.ID)
 		kids = append(kids, n)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, sqliteErr(s.path, err)
-	}
-	rows.Close()
-	if err := s.completeAll(ctx, kids); err != nil {
+	if err := s.completeRows(ctx, rows, kids); err != nil {
 		return nil, err
 	}
 	if order == BySize {
@@ -483,11 +483,7 @@ func (s *Store) Path(ctx context.Context, run, id int64) ([]Node, error) {
 		}
 		path = append(path, n)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, sqliteErr(s.path, err)
-	}
-	rows.Close()
-	if err := s.completeAll(ctx, path); err != nil {
+	if err := s.completeRows(ctx, rows, path); err != nil {
 		return nil, err
 	}
 	if len(path) > maxTreeDepth {

@@ -3,6 +3,7 @@ package trace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -628,5 +629,90 @@ func TestReadsOnOneConnection(t *testing.T) {
 			t.Errorf("%s with one connection: %v", c.name, err)
 		}
 		cancel()
+	}
+}
+
+// TestRowsNeedingAQueryOnOneConnection: a row that takes a second query to
+// read (a searched count the file stores saturated, counted from the
+// child rows; a schema-1 placeholder size, cut to the rows the run has)
+// is read with the first query's rows closed. Read while they were open,
+// the second query needed a second connection: with one allowed (as in
+// Close) the saturated count waited until the context's deadline and the
+// placeholder, which had no context, for ever.
+func TestRowsNeedingAQueryOnOneConnection(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		path func(t *testing.T) string // run 1's last iteration root is the row
+		read func(Node) bool           // whether the row reads as changed
+	}{
+		{"saturated searched count", func(t *testing.T) string {
+			p, _, _ := damageFile(t, "UPDATE node_rows SET counts = counts | (255 << 8) "+
+				"WHERE run_id = 1 AND id = (SELECT max(id) FROM node_rows WHERE run_id = 1 AND id = up)")
+			return p
+		}, func(n Node) bool { return n.SearchedAtLeast }},
+		{"schema-1 placeholder", func(t *testing.T) string {
+			// As a recorder of schema 1 left an open node: incomplete,
+			// its size to the end of the ids.
+			p := copyFixtureV1(t)
+			alterFile(t, p, "UPDATE node_rows SET size = 4294967296 - (k & 4294967295), info = info | (1 << 35) "+
+				"WHERE k = (SELECT max(k) FROM node_rows WHERE k >> 32 = 1 AND k - up = 1 << 32)")
+			return p
+		}, func(n Node) bool { return n.Open }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := OpenReadOnly(tc.path(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			const run = 1
+			roots, err := s.Children(context.Background(), run, 0, BySearch, 0, 0)
+			if err != nil || len(roots) == 0 {
+				t.Fatalf("iteration roots: %v (%d)", err, len(roots))
+			}
+			last := roots[len(roots)-1]
+			if !tc.read(last) {
+				t.Fatalf("node %d does not read as changed: %+v", last.ID, last)
+			}
+			s.db.SetMaxOpenConns(1)
+			for _, r := range []struct {
+				name string
+				read func(ctx context.Context) error
+			}{
+				{"Children", func(ctx context.Context) error {
+					kids, err := s.Children(ctx, run, 0, BySearch, 0, 0)
+					if err == nil && len(kids) == 0 {
+						err = fmt.Errorf("no children")
+					}
+					return err
+				}},
+				{"Subtree", func(ctx context.Context) error {
+					return s.Subtree(ctx, run, 0, -1, func(Node) error { return nil })
+				}},
+				{"Subtree to depth 1", func(ctx context.Context) error {
+					return s.Subtree(ctx, run, 0, 1, func(Node) error { return nil })
+				}},
+				{"Path", func(ctx context.Context) error {
+					path, err := s.Path(ctx, run, last.ID+1)
+					if err == nil && (len(path) != 3 || path[1].ID != last.ID || path[1].SubtreeSize != last.SubtreeSize || path[1].Searched != last.Searched) {
+						err = fmt.Errorf("path %v, want the run node, %v and its first child", path, last)
+					}
+					return err
+				}},
+			} {
+				done := make(chan error, 1)
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				go func() { done <- r.read(ctx) }()
+				select {
+				case err := <-done:
+					if err != nil {
+						t.Errorf("%s with one connection: %v", r.name, err)
+					}
+				case <-time.After(20 * time.Second):
+					t.Errorf("%s with one connection: still waiting after 20 s, past its context's deadline", r.name)
+				}
+				cancel()
+			}
+		})
 	}
 }
