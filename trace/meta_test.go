@@ -156,6 +156,14 @@ func TestOldFixtureMetadata(t *testing.T) {
 			_, runs := openOldFixture(t, f.name)
 			for _, r := range runs {
 				o, err := r.SearchOptions()
+				if r.Engine != "" {
+					// Another engine's run (v3's imported stream) has no
+					// Horizon options.
+					if err != nil || o != nil {
+						t.Errorf("run %d of %s: options %v, %v; want none", r.ID, r.Engine, o, err)
+					}
+					continue
+				}
 				if err != nil || o == nil {
 					t.Fatalf("run %d: options %v, %v", r.ID, o, err)
 				}
@@ -170,7 +178,7 @@ func TestOldFixtureMetadata(t *testing.T) {
 					t.Errorf("run %d: check-ext %v, recorded %s", r.ID, o.CheckExt, r.Options)
 				}
 				lim, err := r.SearchLimits()
-				if err != nil || lim.Depth != 2 || lim.MaxNodes != 50000000 || lim.LastIteration != (r.Variant == "none") {
+				if err != nil || lim.Depth != r.Depth || lim.MaxNodes != 50000000 || lim.LastIteration != strings.Contains(r.Filter, "last-iteration") {
 					t.Errorf("run %d: limits %+v, %v", r.ID, lim, err)
 				}
 			}
