@@ -152,6 +152,10 @@ type PageRun struct {
 	// when the run has no score (no iteration finished).
 	ScoreText string `json:"score_text"`
 	Filter    string `json:"filter,omitempty"`
+	// OpenWord is what the page calls a node still open when its rows
+	// were written (PageNodes.Open): trace.Status.OpenNode; "" for a
+	// run that has no such node (trace.Status.Partial).
+	OpenWord string `json:"open_word,omitempty"`
 }
 
 // PageNodes are the nodes drawn on their own, one column per field, in
@@ -184,13 +188,17 @@ type PageNodes struct {
 	Searched  []int    `json:"searched"`
 	// SearchedAtLeast lists the nodes (by index) whose searched count is
 	// only a lower bound (trace.Node.SearchedAtLeast): the page says "255+".
-	SearchedAtLeast []int    `json:"searched_at_least,omitempty"`
-	Extension       []int    `json:"extension"`
-	InCheck         []int    `json:"in_check"`   // 0 or 1
-	Incomplete      []int    `json:"incomplete"` // 0 or 1
-	PV              []int    `json:"pv"`         // 0 or 1: on the principal variation from the top node
-	Size            []int64  `json:"size"`
-	FEN             []string `json:"fen"`
+	SearchedAtLeast []int `json:"searched_at_least,omitempty"`
+	// Open lists the nodes (by index) that were still open when their
+	// rows were written (trace.Node.Open): they never stopped, and their
+	// score is not known; the page calls them PageRun.OpenWord.
+	Open       []int    `json:"open,omitempty"`
+	Extension  []int    `json:"extension"`
+	InCheck    []int    `json:"in_check"`   // 0 or 1
+	Incomplete []int    `json:"incomplete"` // 0 or 1
+	PV         []int    `json:"pv"`         // 0 or 1: on the principal variation from the top node
+	Size       []int64  `json:"size"`
+	FEN        []string `json:"fen"`
 	// Match is, in a diff, the index of the aligned node in the other
 	// side, -1 when only this side has the node.
 	Match []int `json:"match,omitempty"`
@@ -273,6 +281,9 @@ func pageRun(r trace.Run) PageRun {
 	if r.Scored() {
 		p.ScoreText = r.Scores().Signed(engine.Score(r.Score))
 	}
+	if r.Status.Partial() {
+		p.OpenWord = r.Status.OpenNode()
+	}
 	return p
 }
 
@@ -317,6 +328,9 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	c.Searched = append(c.Searched, n.Searched)
 	if n.SearchedAtLeast {
 		c.SearchedAtLeast = append(c.SearchedAtLeast, i)
+	}
+	if n.Open {
+		c.Open = append(c.Open, i)
 	}
 	c.Extension = append(c.Extension, n.Extension)
 	c.InCheck = append(c.InCheck, b01(n.InCheck))

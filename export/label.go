@@ -62,6 +62,17 @@ func outcomeOf(n trace.Node) outcome {
 // "" for CauseNone.
 func causeText(c engine.Cause) string { return c.LongLabel() }
 
+// nodeCause is what a label says of why node n of run r stopped: a node
+// still open when its rows were written never stopped, and is called by
+// its run's word for such nodes (trace.Status.OpenNode, as the viewer
+// says it: "running", "abandoned").
+func nodeCause(r trace.Run, n trace.Node) string {
+	if n.Open {
+		return r.Status.OpenNode()
+	}
+	return causeText(n.Cause)
+}
+
 // window formats node n of run r's window as [alpha, beta].
 func window(r trace.Run, n trace.Node) string {
 	sf := r.WindowScores(n)
@@ -131,10 +142,15 @@ func nodeLines(r trace.Run, n trace.Node, san string) []string {
 	if n.HasStandPat {
 		lines = append(lines, "stand pat "+sf.Text(n.StandPat))
 	}
-	if n.Kind != engine.KindRun || n.Bound != engine.BoundNone {
+	switch {
+	case n.Open:
+		// A placeholder's score and bound are not the search's: the
+		// node had not returned when its rows were written.
+		lines = append(lines, "score not known")
+	case n.Kind != engine.KindRun || n.Bound != engine.BoundNone:
 		lines = append(lines, "score "+sf.Text(n.Score)+" "+n.Bound.String())
 	}
-	if c := causeText(n.Cause); c != "" {
+	if c := nodeCause(r, n); c != "" {
 		lines = append(lines, c)
 	}
 	if n.Incomplete {

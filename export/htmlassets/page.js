@@ -354,10 +354,17 @@
     add('depth', sd.where(i));
     if (N.kind[i] !== KIND_RUN) add('window', '[' + N.alpha[i] + ', ' + N.beta[i] + ']');
     add('stand pat', N.stand_pat[i] || '-');
-    add('score', N.score[i] + ' ' + L.bounds[N.bound[i]], L.bound_meanings[N.bound[i]]);
-    // A cut index is worded by the engine (engine.CutText), as the viewer and diff say it.
-    let cause = N.cut_text[i] || (N.cause[i] === 0 ? '-' : (L.cause_texts[N.cause[i]] || L.causes[N.cause[i]]));
-    add('cause', cause, L.cause_meanings[N.cause[i]]);
+    // A node still open when its rows were written never stopped: no score, and its run's word for it (trace.Status.OpenNode).
+    const open = (N.open || []).includes(i);
+    if (open) {
+      add('score', 'not known: the search had not left this node when its rows were written');
+      add('cause', sd.s.run.open_word);
+    } else {
+      add('score', N.score[i] + ' ' + L.bounds[N.bound[i]], L.bound_meanings[N.bound[i]]);
+      // A cut index is worded by the engine (engine.CutText), as the viewer and diff say it.
+      const cause = N.cut_text[i] || (N.cause[i] === 0 ? '-' : (L.cause_texts[N.cause[i]] || L.causes[N.cause[i]]));
+      add('cause', cause, L.cause_meanings[N.cause[i]]);
+    }
     // A trace stores 255 searched at most; where the rows could not count them it is a lower bound.
     const atLeast = (N.searched_at_least || []).includes(i) ? '+' : '';
     add('moves', N.generated[i] + ' generated, ' + N.searched[i] + atLeast + ' searched');
@@ -367,7 +374,7 @@
     add('subtree', sub);
     const flags = [];
     if (N.pv[i]) flags.push('principal variation');
-    if (N.incomplete[i]) flags.push('incomplete (search stopped)');
+    if (N.incomplete[i]) flags.push(open ? 'incomplete (still open)' : 'incomplete (search stopped)');
     if (N.match && N.match[i] < 0) flags.push('only in this run');
     if (flags.length) add('notes', flags.join(', '));
     return rows;
