@@ -39,23 +39,26 @@ type Options struct {
 
 // Totals describe one run as a whole.
 type Totals struct {
-	File      string          `json:"file"`
-	Run       int64           `json:"run"`
-	Variant   string          `json:"variant"`
-	Options   json.RawMessage `json:"options"` // the stored object, typed values
-	FEN       string          `json:"fen"`
-	Status    string          `json:"status"`
-	Filter    string          `json:"filter,omitempty"`
-	Nodes     int64           `json:"nodes"`
-	Rows      int64           `json:"rows"`
-	QSNodes   int64           `json:"qs_nodes"`
-	QSShare   float64         `json:"qs_share"`
-	MaxPly    int             `json:"max_ply"`
-	MaxQSPly  int             `json:"max_qs_ply"`
-	BestMove  string          `json:"best_move"` // SAN, "" when none
-	Score     int             `json:"score"`
-	Depth     int             `json:"depth"`
-	ElapsedMS int64           `json:"elapsed_ms"`
+	File     string          `json:"file"`
+	Run      int64           `json:"run"`
+	Variant  string          `json:"variant"`
+	Options  json.RawMessage `json:"options"` // the stored object, typed values
+	FEN      string          `json:"fen"`
+	Status   string          `json:"status"`
+	Filter   string          `json:"filter,omitempty"`
+	Nodes    int64           `json:"nodes"`
+	Rows     int64           `json:"rows"`
+	QSNodes  int64           `json:"qs_nodes"`
+	QSShare  float64         `json:"qs_share"`
+	MaxPly   int             `json:"max_ply"`
+	MaxQSPly int             `json:"max_qs_ply"`
+	BestMove string          `json:"best_move"` // UCI, as every command's JSON; "" when none
+	// BestSAN is BestMove in SAN, as 'horizon trace --json' gives it; ""
+	// when none or when the move does not parse in the run's position.
+	BestSAN   string `json:"best_san"`
+	Score     int    `json:"score"`
+	Depth     int    `json:"depth"`
+	ElapsedMS int64  `json:"elapsed_ms"`
 	// Scores is how the run's scores print (trace.Run.Scores).
 	Scores engine.ScoreFormat `json:"-"`
 }
@@ -257,7 +260,7 @@ func totals(s Side, r trace.Run) Totals {
 	if r.BestMove != "" {
 		if pos, err := engine.ParseFEN(r.FEN); err == nil {
 			if m, err := pos.ParseUCI(r.BestMove); err == nil {
-				t.BestMove = pos.SAN(m)
+				t.BestSAN = pos.SAN(m)
 			}
 		}
 	}

@@ -255,7 +255,7 @@ func (d diffResult) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "QS share\t%s\t%s\t\t\n", diffPct(r.A.QSShare), diffPct(r.B.QSShare))
 	row("max ply", int64(r.A.MaxPly), int64(r.B.MaxPly))
 	row("max QS ply", int64(r.A.MaxQSPly), int64(r.B.MaxQSPly))
-	fmt.Fprintf(tw, "best move\t%s\t%s\t\t\n", diffOrDash(r.A.BestMove), diffOrDash(r.B.BestMove))
+	fmt.Fprintf(tw, "best move\t%s\t%s\t\t\n", diffOrDash(bestText(r.A)), diffOrDash(bestText(r.B)))
 	fmt.Fprintf(tw, "score\t%s\t%s\t%s\t\n", r.A.Scores.Text(engine.Score(r.A.Score)), r.B.Scores.Text(engine.Score(r.B.Score)), scoreDiff(r.A, r.B))
 	row("depth", int64(r.A.Depth), int64(r.B.Depth))
 	fmt.Fprintf(tw, "time\t%dms\t%dms\t\t\n", r.A.ElapsedMS, r.B.ElapsedMS)
@@ -344,6 +344,15 @@ func diffSize(id *int64, n int64) string {
 	return engine.Commas(n)
 }
 
+// bestText is a run's best move for the text report: SAN where the move
+// reads in the run's position, else as stored.
+func bestText(t compare.Totals) string {
+	if t.BestSAN != "" {
+		return t.BestSAN
+	}
+	return t.BestMove
+}
+
 // writeDiffCSV writes the report as one long table: section,key,a,b,diff.
 func (d diffResult) writeCSV(w io.Writer) error {
 	r := d.Report
@@ -361,6 +370,7 @@ func (d diffResult) writeCSV(w io.Writer) error {
 	num("total", "max_ply", int64(r.A.MaxPly), int64(r.B.MaxPly))
 	num("total", "max_qs_ply", int64(r.A.MaxQSPly), int64(r.B.MaxQSPly))
 	rec("total", "best_move", r.A.BestMove, r.B.BestMove, "")
+	rec("total", "best_san", r.A.BestSAN, r.B.BestSAN, "")
 	num("total", "score", int64(r.A.Score), int64(r.B.Score))
 	num("total", "depth", int64(r.A.Depth), int64(r.B.Depth))
 	num("total", "elapsed_ms", r.A.ElapsedMS, r.B.ElapsedMS)

@@ -148,6 +148,11 @@ func TestTraceUnderPath(t *testing.T) {
 	}
 }
 
+var (
+	bestMoveValue = regexp.MustCompile(`"best_move": *"([^"]*)"`)
+	uciMove       = regexp.MustCompile(`^([a-h][1-8][a-h][1-8][qrbn]?)?$`)
+)
+
 // TestJSONVocabulary: every command's --json names the best move best_move,
 // gives a run's options and limits as objects with typed values (not JSON
 // text in a string), and runs --json says which engine searched.
@@ -171,6 +176,19 @@ func TestJSONVocabulary(t *testing.T) {
 		if strings.Contains(out, `"options": "`) || strings.Contains(out, `"limits": "`) {
 			t.Errorf("%v: options or limits as a string:\n%.900s", args, out)
 		}
+		// One notation: best_move is UCI everywhere (diff gave SAN).
+		for _, m := range bestMoveValue.FindAllStringSubmatch(out, -1) {
+			if !uciMove.MatchString(m[1]) {
+				t.Errorf("%v: best_move %q is not UCI", args, m[1])
+			}
+		}
+	}
+	code, out, errOut := runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--csv")
+	if code != 0 {
+		t.Fatalf("diff --csv: exit %d: %s", code, errOut)
+	}
+	if m := regexp.MustCompile(`(?m)^total,best_move,([^,]*),([^,]*),`).FindStringSubmatch(out); m == nil || !uciMove.MatchString(m[1]) || !uciMove.MatchString(m[2]) {
+		t.Errorf("diff --csv: best_move is not UCI: %q\n%s", m, out)
 	}
 	var runs []map[string]any
 	cliJSON(t, &runs, "runs", file, "--json")
