@@ -194,7 +194,7 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 		return nil, err
 	}
 	g := &Graph{Run: run, Top: top, TopPath: topPath, Options: opts}
-	src, err := newSource(ctx, st, run.ID, top)
+	src, err := newSource(ctx, st, run, top)
 	if err != nil {
 		return nil, err
 	}
@@ -620,7 +620,7 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 				c := b.collapsed[k]
 				wk := &walker{topRootPly: rootPly[c.parent]}
 				r := result{maxQSPly: -1}
-				err := src.st.Subtree(ctx, src.run, c.n.ID, -1, func(n trace.Node) error {
+				err := src.st.Subtree(ctx, src.run.ID, c.n.ID, -1, func(n trace.Node) error {
 					qs, qsPly, _ := wk.visit(n)
 					r.rows++
 					if qs {

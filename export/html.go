@@ -428,9 +428,9 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 		return err
 	}
 	// A damaged file's sizes must not send the layout round in circles or
-	// down without end (issue 17); n is checked as read after its
-	// children, as a run being recorded grows between the reads.
-	n, kids, err := check.ReadChildren(b.ctx, b.st, b.run.ID, n.ID, trace.BySearch, 0, 0)
+	// down without end (issue 17); while the run is recorded n is
+	// checked as read after its children, as it grows between the reads.
+	n, kids, err := check.RunChildren(b.ctx, b.st, b.run, n, trace.BySearch, 0, 0)
 	if err != nil {
 		return err
 	}

@@ -163,11 +163,11 @@ func (ic *icicle) walk(e *icicleEntry, pos *engine.Position) error {
 	case ic.opts.Depth < 0 || e.row < ic.opts.Depth:
 		// The layout adds up the children's sizes and descends into
 		// them: a damaged file's numbers must not send it round in
-		// circles or down without end. They are checked against e's
-		// node as read after them, as a run being recorded grows
+		// circles or down without end. While the run is recorded they
+		// are checked against e's node as read after them, as it grows
 		// between the reads.
 		var err error
-		if _, kids, err = check.ReadChildren(ic.ctx, ic.st, ic.run.ID, e.n.ID, trace.BySearch, 0, 0); err != nil {
+		if _, kids, err = check.RunChildren(ic.ctx, ic.st, ic.run, e.n, trace.BySearch, 0, 0); err != nil {
 			return err
 		}
 		if e.row >= check.MaxNesting && len(kids) > 0 {

@@ -30,13 +30,13 @@ type source interface {
 var memLimit = int64(100_000)
 
 // newSource picks the in-memory source for subtrees up to memLimit rows.
-func newSource(ctx context.Context, st trace.Reader, run int64, top trace.Node) (source, error) {
+func newSource(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) (source, error) {
 	if top.SubtreeSize > memLimit {
 		return &storeSource{ctx: ctx, st: st, run: run, top: top}, nil
 	}
 	m := &memSource{}
 	var stack []int32
-	err := st.Subtree(ctx, run, top.ID, -1, func(n trace.Node) error {
+	err := st.Subtree(ctx, run.ID, top.ID, -1, func(n trace.Node) error {
 		for len(stack) > 0 && m.nodes[stack[len(stack)-1]].End() <= n.ID {
 			stack = stack[:len(stack)-1]
 		}
@@ -71,20 +71,20 @@ func newSource(ctx context.Context, st trace.Reader, run int64, top trace.Node) 
 type storeSource struct {
 	ctx context.Context
 	st  trace.Reader
-	run int64
+	run trace.Run
 	top trace.Node
 }
 
 func (s *storeSource) children(n trace.Node) (trace.Node, []trace.Node, error) {
-	return check.ReadChildren(s.ctx, s.st, s.run, n.ID, trace.BySearch, 0, 0)
+	return check.RunChildren(s.ctx, s.st, s.run, n, trace.BySearch, 0, 0)
 }
 
 func (s *storeSource) walk(fn func(trace.Node) error) error {
-	return s.st.Subtree(s.ctx, s.run, s.top.ID, -1, fn)
+	return s.st.Subtree(s.ctx, s.run.ID, s.top.ID, -1, fn)
 }
 
 func (s *storeSource) below(id int64) ([]trace.Node, error) {
-	path, err := s.st.Path(s.ctx, s.run, id)
+	path, err := s.st.Path(s.ctx, s.run.ID, id)
 	if err != nil {
 		return nil, err
 	}

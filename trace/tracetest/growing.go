@@ -15,10 +15,15 @@ import (
 // nodes with ids before it, and the open ones (the run node down to the
 // node being searched, which reach past it) end at it, as a recorder's do.
 // A reader that checks children against a parent read earlier finds the
-// last child running past it, though the run is sound.
+// last child running past it, though the run is sound. Run and Runs say
+// what a run being recorded says, Status (running, unless set): a reader
+// that trusts a final status to skip a read must not skip it here.
 type Growing struct {
 	trace.Reader
 	Behind int64
+	// Status is the status Run and Runs give every run; empty means
+	// trace.StatusRunning.
+	Status trace.Status
 
 	mu    sync.Mutex
 	reads int64
@@ -55,6 +60,30 @@ func clip(n trace.Node, bound int64) (trace.Node, bool) {
 		n.SubtreeSize = bound - n.ID
 	}
 	return n, true
+}
+
+// status returns the status Growing gives its runs.
+func (g *Growing) status() trace.Status {
+	if g.Status == "" {
+		return trace.StatusRunning
+	}
+	return g.Status
+}
+
+// Run implements trace.Reader.
+func (g *Growing) Run(ctx context.Context, id int64) (trace.Run, error) {
+	r, err := g.Reader.Run(ctx, id)
+	r.Status = g.status()
+	return r, err
+}
+
+// Runs implements trace.Reader.
+func (g *Growing) Runs(ctx context.Context) ([]trace.Run, error) {
+	runs, err := g.Reader.Runs(ctx)
+	for i := range runs {
+		runs[i].Status = g.status()
+	}
+	return runs, err
 }
 
 // Node implements trace.Reader.
