@@ -116,7 +116,10 @@ variant, switches and limits visit the same tree, node for node.`,
 	if err := e.print(out, f); err != nil {
 		return err
 	}
-	if e.ctx.Err() != nil {
+	// The last search finished before the reader left (| head): as
+	// trace, nothing was stopped.
+	done := len(out) == len(job.positions)*len(job.opts) && (len(out) == 0 || out[len(out)-1].Status != string(trace.StatusInterrupted))
+	if e.ctx.Err() != nil && !e.readerLeftAfterAll(done) {
 		return fmt.Errorf("interrupted")
 	}
 	return nil

@@ -227,12 +227,10 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 	runs := res.runs
 	if e.ctx.Err() != nil {
 		why := "interrupted"
+		if e.readerLeftAfterAll(len(runs) == len(positions)*len(job.opts) && (len(runs) == 0 || runs[len(runs)-1].Status != string(trace.StatusInterrupted))) {
+			return nil
+		}
 		if e.outClosed != nil && e.outClosed() {
-			// The reader went away after the last run finished: nothing
-			// was stopped, so there is nothing to say (and no failure).
-			if len(runs) == len(positions)*len(job.opts) && (len(runs) == 0 || runs[len(runs)-1].Status != string(trace.StatusInterrupted)) {
-				return nil
-			}
 			why = "standard output closed (broken pipe): stopped, as Ctrl-C would,"
 		}
 		last := ""

@@ -209,6 +209,23 @@ func TestTraceOutputClosedAfterAll(t *testing.T) {
 	}
 }
 
+// TestOutputClosedAfterAll: as trace, a command whose reader left (| head)
+// after its work finished stopped nothing: exit 0, nothing on stderr
+// (search said "interrupted" and exited 130).
+func TestOutputClosedAfterAll(t *testing.T) {
+	for _, args := range [][]string{
+		{"search", "--fen", "startpos", "--depth", "1"},
+		{"search", "--fen", "startpos", "--depth", "2", "--json"},
+		{"compare", "--fen", "startpos", "--depth", "1"},
+		{"perft", "--fen", "startpos", "--depth", "2", "--divide"},
+	} {
+		var errOut bytes.Buffer
+		if code := run(context.Background(), args, strings.NewReader(""), &closedPipe{n: 1}, &errOut); code != 0 || errOut.Len() != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want 0 and nothing said", args, code, errOut.String())
+		}
+	}
+}
+
 // Issue 17 item 13: Ctrl-C during a query printed "context canceled".
 func TestInterruptedSaysSo(t *testing.T) {
 	file, _ := traceFile(t, "--fen", kiwipete, "--depth", "2", "--qs", "captures")

@@ -82,6 +82,14 @@ func file(w io.Writer) (*os.File, bool) {
 	return f, ok
 }
 
+// readerLeftAfterAll reports whether standard output's reader went away
+// (| head) only after every piece of the command's work ran to its end
+// (done): the context was cancelled but nothing was stopped, so the
+// command succeeded and has nothing to say.
+func (e *env) readerLeftAfterAll(done bool) bool {
+	return done && e.outClosed != nil && e.outClosed()
+}
+
 // command is one subcommand. run parses its own flags from args.
 type command struct {
 	name    string
