@@ -34,12 +34,16 @@ const bytesPerNode = 48
 
 // traceRunJSON is one run in --json output (and the summary printed).
 type traceRunJSON struct {
-	Run        int64         `json:"run"`
-	File       string        `json:"file"`
-	Position   string        `json:"position"`
-	FEN        string        `json:"fen"`
-	Variant    string        `json:"variant"`
-	Status     string        `json:"status"`
+	Run      int64  `json:"run"`
+	File     string `json:"file"`
+	Position string `json:"position"`
+	FEN      string `json:"fen"`
+	Variant  string `json:"variant"`
+	Status   string `json:"status"`
+	// StopCause is what stopped a run this command recorded, as search
+	// and compare say it (nodes, time, cancel; size for --max-size),
+	// absent when complete. A stored run does not keep it.
+	StopCause  string        `json:"stop_cause,omitempty"`
 	Depth      int           `json:"depth"`
 	BestMove   string        `json:"best_move"`
 	BestSAN    string        `json:"best_san"`
@@ -322,8 +326,12 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 		return traceRunJSON{}, writeErr
 	}
 	j, err := summarizeRun(e.ctx, st, rec.RunID(), label, writeErr)
-	if err != nil || len(ro.Under) == 0 {
+	if err != nil {
 		return j, err
+	}
+	j.StopCause = recordedStopCause(trace.Status(j.Status), res.Stopped, context.Cause(rec.Context()))
+	if len(ro.Under) == 0 {
+		return j, nil
 	}
 	hits := rec.UnderReached()
 	j.UnderReached = &hits
@@ -335,6 +343,25 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 			j.Run, engine.VariantSpec(o), strings.Join(ro.Under, ","), engine.Commas(j.Rows), engine.Commas(j.Nodes))
 	}
 	return j, nil
+}
+
+// recordedStopCause is what stopped a run recorded with status st, in
+// search's words (stopCause): the search's own reason, unless the
+// recorder's cap stopped it by cancelling its context (cause), which the
+// search saw as a cancel. "" for a complete or failed run (write_error
+// says why a run failed).
+func recordedStopCause(st trace.Status, stopped engine.StopReason, cause error) string {
+	switch {
+	case st == trace.StatusComplete, st == trace.StatusFailed:
+		return ""
+	case st == trace.StatusTruncated && errors.Is(cause, trace.ErrSizeLimit):
+		return "size"
+	case st == trace.StatusTruncated && errors.Is(cause, trace.ErrNodeLimit):
+		return engine.StopNodes.String()
+	case st == trace.StatusInterrupted:
+		return engine.StopCancel.String()
+	}
+	return stopCause(stopped)
 }
 
 // summarizeRun reads a run's totals and five biggest QS subtrees back from

@@ -387,3 +387,28 @@ func TestNodesArePositions(t *testing.T) {
 		t.Errorf("search counts %d nodes, trace %+v; want the same nodes and one more row", searched.Nodes, traced)
 	}
 }
+
+// TestTraceStopCause: trace --json says what stopped a run it recorded, as
+// search and compare do (it had no stop_cause): the search's node limit,
+// the recorder's node cap, the file size cap; none for a complete run.
+func TestTraceStopCause(t *testing.T) {
+	dir := t.TempDir()
+	for i, c := range []struct {
+		flags         []string
+		status, cause string
+	}{
+		{[]string{"--depth", "2"}, "complete", ""},
+		{[]string{"--depth", "8", "--nodes", "3000"}, "truncated", "nodes"},
+		{[]string{"--depth", "8", "--max-nodes", "2000"}, "truncated", "nodes"},
+		{[]string{"--depth", "8", "--max-size", "200KB"}, "truncated", "size"},
+	} {
+		args := append([]string{"trace", "--fen", "startpos", "--json", "-o", filepath.Join(dir, fmt.Sprint(i, ".trace"))}, c.flags...)
+		var runs []map[string]any
+		cliJSON(t, &runs, args...)
+		for _, r := range runs {
+			if cause, _ := r["stop_cause"].(string); r["status"] != c.status || cause != c.cause {
+				t.Errorf("%v: run %v: status %v, stop_cause %q; want %s, %q", c.flags, r["run"], r["status"], cause, c.status, c.cause)
+			}
+		}
+	}
+}
