@@ -185,12 +185,39 @@ func escapePath(p string) string {
 
 var errEmpty = errors.New("empty file")
 
+// fileError is a trace file that cannot be opened, in one wording for
+// every command ("open trace x.trace: no such file", not the OS's
+// "open trace x.trace: open x.trace: no such file or directory"); it
+// still matches the OS error (errors.Is(err, fs.ErrNotExist)).
+type fileError struct {
+	msg string
+	err error
+}
+
+func (e *fileError) Error() string { return e.msg }
+func (e *fileError) Unwrap() error { return e.err }
+
+// openError words err, from opening the trace at path.
+func openError(path string, err error) error {
+	why := err.Error()
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		why = "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		why = "permission denied"
+	case errors.As(err, &pe):
+		why = pe.Err.Error() // the path is said once
+	}
+	return &fileError{msg: "open trace " + path + ": " + why, err: err}
+}
+
 // checkHeader looks at the file's first 100 bytes before SQLite does, so a
 // file that is not SQLite, or a SQLite file cut short, gets a clear error.
 func checkHeader(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("open trace %s: %w", path, err)
+		return openError(path, err)
 	}
 	defer f.Close()
 	st, err := f.Stat()

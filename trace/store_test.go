@@ -479,6 +479,11 @@ func TestOpenErrors(t *testing.T) {
 				if !containsPath(err.Error(), tc.path) {
 					t.Errorf("error %q does not name the file", err)
 				}
+				// One wording for every command: the path once, no OS
+				// "open x: no such file or directory" after it.
+				if n := strings.Count(err.Error(), tc.path); n != 1 || strings.Contains(err.Error(), "or directory") {
+					t.Errorf("error %q names the file %d times", err, n)
+				}
 			}
 		})
 	}

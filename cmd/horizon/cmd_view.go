@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -81,12 +80,6 @@ func viewTrace(e *env, path string, run int64) error {
 // view checks everything it can before it takes over the terminal, so a
 // bad file, run, node or path is a one-line error and not a flash of screen.
 func view(e *env, path string, opt viewer.Options, asJSON bool) error {
-	if _, err := os.Stat(path); err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("%s: no such file", path)
-		}
-		return err
-	}
 	st, err := trace.OpenReadOnly(path)
 	if err != nil {
 		return err
