@@ -39,6 +39,22 @@ func (s *Store) readErr(err error, where string) error {
 	return sqliteErr(s.path, err)
 }
 
+// walkErr wraps an error that stopped a walk of run's rows from id from,
+// naming where it stopped (after the last row read, or at from when none
+// was), so a damaged page is a place in the tree: SQLite's "database disk
+// image is malformed" alone says nothing of where.
+func (s *Store) walkErr(err error, run, from, last int64) error {
+	where := fmt.Sprintf("run %d: the rows from node %d", run, from)
+	if last >= 0 {
+		where = fmt.Sprintf("run %d: the rows after node %d", run, last)
+	}
+	var se sqlite3.Error
+	if errors.As(err, &se) && se.Code == sqlite3.ErrCorrupt {
+		return fmt.Errorf("trace %s: %s: %v: %w", s.path, where, err, ErrCorrupt)
+	}
+	return sqliteErr(s.path, err)
+}
+
 // checkRow rejects a node row whose id, parent or subtree size breaks the
 // rules every trace keeps, so no reader loops, recurses or allocates on
 // the strength of a damaged number.

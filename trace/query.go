@@ -694,11 +694,13 @@ func (s *Store) subtreeFrom(ctx context.Context, run, next, end int64, its []ite
 		return 0, sqliteErr(s.path, err)
 	}
 	defer rows.Close()
+	last := int64(-1) // the last row read, to say where damage stopped the walk
 	for rows.Next() {
 		n, err := s.scanRow(rows, run)
 		if err != nil {
 			return 0, err
 		}
+		last = n.ID
 		// A row that needs a query of its own (needsQuery) ends this
 		// one: its rows close first, and the stream resumes after it.
 		resume := int64(-1)
@@ -740,7 +742,7 @@ func (s *Store) subtreeFrom(ctx context.Context, run, next, end int64, its []ite
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return 0, sqliteErr(s.path, err)
+		return 0, s.walkErr(err, run, next, last)
 	}
 	return end, nil
 }
