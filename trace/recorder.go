@@ -200,6 +200,20 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 			return nil, fmt.Errorf("record into %s: %w", s.path, err)
 		}
 	}
+	var startBytes int64
+	if opts.MaxBytes > 0 {
+		var pages, pageSize int64
+		err := conn.QueryRowContext(context.Background(), "PRAGMA page_count").Scan(&pages)
+		if err == nil {
+			err = conn.QueryRowContext(context.Background(), "PRAGMA page_size").Scan(&pageSize)
+		}
+		if err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("record into %s: %w", s.path, err)
+		}
+		startBytes = pages * pageSize
+		opts.BatchRows = batchRowsWithin(opts.MaxBytes-startBytes, opts.BatchRows)
+	}
 	r := &Recorder{
 		s:        s,
 		parent:   ctx,
@@ -216,6 +230,12 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 		sum:      newSummary(),
 	}
 	r.ctx, r.cancel = context.WithCancelCause(ctx)
+	if opts.MaxBytes > 0 && startBytes+int64(opts.BatchRows)*rowBytesGuess+reserveBytes(opts.BatchRows) > opts.MaxBytes {
+		// Even the smallest batches could not hold the cap (a file
+		// already near it): the run stops before its first node.
+		r.sizeHit.Store(true)
+		r.cancel(ErrSizeLimit)
+	}
 	for i := 0; i < numBatches; i++ {
 		b := &batch{rows: make([]row, 0, opts.BatchRows), late: make([]row, 0, 256)}
 		if i == 0 {

@@ -358,7 +358,40 @@ const (
 	// finishBytes: what Finish writes besides rows and the index (the
 	// summary, the hotspots, the run's row).
 	finishBytes = 64 << 10
+	// rowBytesGuess: a row's bytes before a commit measures them (34 to
+	// 38 measured; a row is not much bigger).
+	rowBytesGuess = 64
+	// minBatchRows: the smallest batch a size cap makes the recorder use.
+	minBatchRows = 256
+	// emptyFileBytes: a new trace file before its first batch, the schema
+	// and the run's row (53,248 bytes measured), rounded up.
+	emptyFileBytes = 64 << 10
 )
+
+// MinMaxBytes is the smallest RecordOptions.MaxBytes a new trace file can
+// be held to: the empty file, what Finish writes, and the rows a run may
+// write before its first size check (a first batch, the batches queued
+// behind it, and the search's latency in seeing the stop), at the smallest
+// batch size.
+const MinMaxBytes = emptyFileBytes + minBatchRows*rowBytesGuess + finishBytes +
+	(numBatches*minBatchRows+stopLatencyRows)*rowBytesGuess
+
+// reserveBytes is what projectedBytes adds to the file's size for batches
+// of batchRows rows before a commit has measured a row (no parent index:
+// a run that small gets none).
+func reserveBytes(batchRows int) int64 {
+	return int64(numBatches*batchRows+stopLatencyRows)*rowBytesGuess + finishBytes
+}
+
+// batchRowsWithin sizes batches to a size cap: the first batch is written
+// before any size check, so it and what may follow it (reserveBytes) must
+// fit in budget, the bytes the cap leaves above the file's size now. The
+// default size is kept where it fits; below minBatchRows rows a commit
+// costs more than it is worth.
+func batchRowsWithin(budget int64, batchRows int) int {
+	fit := (budget - finishBytes - stopLatencyRows*rowBytesGuess) / ((numBatches + 1) * rowBytesGuess)
+	return int(max(min(int64(batchRows), fit), minBatchRows))
+}
 
 // projectedBytes is the size the file could end with if the run goes on to
 // the next commit, when it is now bytes: the rows still to come at most
@@ -371,7 +404,7 @@ const (
 // batch before the next.
 func (r *Recorder) projectedBytes(now int64) int64 {
 	ahead := int64(numBatches*r.opts.BatchRows + stopLatencyRows)
-	rowBytes := int64(64) // until a commit gives the file's own figure
+	rowBytes := int64(rowBytesGuess) // until a commit gives the file's own figure
 	if r.committed > 0 {
 		rowBytes = max((now-r.startBytes)/r.committed, 1)
 	}

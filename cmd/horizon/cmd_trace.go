@@ -125,7 +125,7 @@ instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
 	id := fs.String("id", "", "with --epd: trace only the record with this id (its 'id' opcode)")
 	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")
 	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, fmt.Sprintf("stop a run after this many nodes and mark it truncated (the default reaches about %s of file)", formatBytes(defaultMaxNodes*bytesPerNode)))
-	maxSize := fs.String("max-size", "", "stop a run early enough that the finished trace file stays within this size (500MB, 2GB, 1.5GiB), index included, and mark it truncated")
+	maxSize := fs.String("max-size", "", fmt.Sprintf("stop a run early enough that the finished trace file stays within this size (500MB, 2GB, 1.5GiB; at least %s: the empty file and a first batch of rows), index included, and mark it truncated", minSizeText))
 	lastIter := fs.Bool("last-iteration", false, "keep only the last iteration's nodes (smaller traces)")
 	under := fs.String("under", "", "keep only the nodes on and under this move path from the root, moves in SAN or UCI separated by commas or spaces, "+
 		"both sides' moves in turn (Nf3,Nf6 is 1.Nf3 Nf6); a line alpha-beta cuts off before reaching its end records nothing below (a warning says so)")
@@ -505,6 +505,9 @@ func startProgress(w io.Writer, label, variant string, rec *trace.Recorder, iter
 // parseSize reads a byte count: a number with an optional unit, decimal
 // (kB, MB, GB, TB: powers of 1000) or binary (KiB, MiB, GiB, TiB; K, M, G,
 // T alone mean the same), case-insensitive; "2GB", "500 MB", "1.5GiB".
+// minSizeText is the smallest --max-size, as --help and its error say it.
+var minSizeText = fmt.Sprintf("%dKiB", trace.MinMaxBytes>>10)
+
 func parseSize(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	i := 0
@@ -524,8 +527,8 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("unknown unit %q; use kB, MB, GB, TB or KiB, MiB, GiB, TiB", t[i:])
 	}
 	n := v * mult
-	if n < 64<<10 || n > 1<<60 {
-		return 0, fmt.Errorf("want at least 64KiB (a trace's schema alone takes some)")
+	if n < trace.MinMaxBytes || n > 1<<60 {
+		return 0, fmt.Errorf("want at least %s (the empty trace file and the rows written before the first size check)", minSizeText)
 	}
 	return int64(n), nil
 }

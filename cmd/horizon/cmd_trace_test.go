@@ -308,9 +308,11 @@ func TestTraceMaxSize(t *testing.T) {
 	if runs[0].Status != "truncated" {
 		t.Errorf("status %s, want truncated", runs[0].Status)
 	}
-	for _, bad := range []string{"2XB", "abc", "-5MB", "10"} {
+	// A cap below trace.MinMaxBytes cannot be held (64KiB made a file of
+	// 1.3 MB): refused, naming the minimum.
+	for _, bad := range []string{"2XB", "abc", "-5MB", "10", "64KiB", "319KiB"} {
 		code, _, stderr := runCLI(t, "", "trace", "--max-size", bad, "-o", filepath.Join(t.TempDir(), "x.trace"))
-		if code != 2 || !strings.Contains(stderr, "--max-size") {
+		if code != 2 || !strings.Contains(stderr, "--max-size") || strings.HasSuffix(bad, "KiB") && !strings.Contains(stderr, "at least 320KiB") {
 			t.Errorf("--max-size %s: exit %d, %q", bad, code, stderr)
 		}
 	}
@@ -320,7 +322,7 @@ func TestParseSize(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		want int64
-	}{{"2GB", 2e9}, {"500 MB", 500e6}, {"1.5GiB", 3 << 29}, {"64k", 64 << 10}, {"1g", 1 << 30}, {"100kB", 1e5}} {
+	}{{"2GB", 2e9}, {"500 MB", 500e6}, {"1.5GiB", 3 << 29}, {"320k", 320 << 10}, {"1g", 1 << 30}, {"400kB", 4e5}} {
 		if got, err := parseSize(c.in); err != nil || got != c.want {
 			t.Errorf("parseSize(%q) = %d, %v; want %d", c.in, got, err, c.want)
 		}
