@@ -252,6 +252,9 @@ func (s *Store) scanRow(sc interface{ Scan(...any) error }, run int64) (Node, er
 		sp = &stand.Int64
 	}
 	n := decode(run, id, up, size, info, counts, alpha, beta, score, sp, move, best)
+	if s.levelless[run] {
+		n.QSLevel = -1
+	}
 	if s.placeholder(n) {
 		n.Open = true
 		return n, nil
@@ -941,7 +944,9 @@ func (s *Store) Stats(ctx context.Context, run int64) (Stats, error) {
 				st.MaxQSPly = max(st.MaxQSPly, value)
 			}
 		case "qs_level":
-			st.QSLevels = append(st.QSLevels, LevelStat{Level: value, Nodes: nodes})
+			if !s.levelless[run] {
+				st.QSLevels = append(st.QSLevels, LevelStat{Level: value, Nodes: nodes})
+			}
 		case "iteration":
 			it := IterationStat{Iteration: value, RootID: root.Int64, Nodes: nodes, QSNodes: qsNodes}
 			finishIteration(&it, prev)

@@ -91,6 +91,11 @@ type Store struct {
 	// recording holds the runs whose recorders are not finished: each
 	// holds a connection until Finish, which Close must not wait for.
 	recording map[int64]bool
+	// levelless holds the Horizon runs of a file older than keyLayout whose
+	// options use no QS levels: early files stored such a node's QS ply in
+	// the level field, which readers show as none. Filled at open, only
+	// read after.
+	levelless map[int64]bool
 }
 
 // Open opens an existing trace for reading and writing (new runs can be
@@ -322,6 +327,22 @@ func (s *Store) init(fresh, create bool) error {
 	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM runs").Scan(&n); err != nil {
 		return sqliteErr(s.path, err)
 	}
+	if !fresh && s.version < keyLayout {
+		runs, err := s.Runs(ctx)
+		if err != nil {
+			return err
+		}
+		for _, r := range runs {
+			// Another engine's run (nil options) and options this build
+			// cannot read keep what the file says.
+			if o, err := r.SearchOptions(); err == nil && o != nil && !o.UsesLevels() {
+				if s.levelless == nil {
+					s.levelless = make(map[int64]bool)
+				}
+				s.levelless[r.ID] = true
+			}
+		}
+	}
 	return nil
 }
 
@@ -423,6 +444,19 @@ func (s *Store) migrate(ctx context.Context, from int) error {
 	}
 	if err == nil && from > 0 && from < keyLayout {
 		err = parentIndexes(ctx, tx)
+	}
+	if err == nil && from > 0 && from < keyLayout {
+		// The upgraded file reads as the old one did (levelless): the QS
+		// ply early files kept in the level field (now bits 34-40) of
+		// runs without levels is no level.
+		for run := range s.levelless {
+			if _, err = tx.ExecContext(ctx, "UPDATE node_rows SET info = info & ~(127 << 34) WHERE run_id = ? AND (info >> 34) & 127 != 0", run); err != nil {
+				break
+			}
+			if _, err = tx.ExecContext(ctx, "DELETE FROM stats WHERE run_id = ? AND dim = 'qs_level'", run); err != nil {
+				break
+			}
+		}
 	}
 	if err == nil && s.upgradeHook != nil && from > 0 {
 		err = s.upgradeHook()

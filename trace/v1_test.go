@@ -142,6 +142,7 @@ func TestV1ReadOnly(t *testing.T) {
 			if qs == 0 {
 				t.Fatal("no QS nodes in the fixture")
 			}
+			checkNoLevels(t, s, nodes)
 			// Schemas up to 3 counted the run node among the nodes; read as
 			// they are, their runs count positions, as new ones do.
 			runs, err := s.Runs(context.Background())
@@ -229,6 +230,50 @@ func testUpgradeOnWrite(t *testing.T, p string) {
 	s.db.QueryRow("SELECT count(*) FROM nodes WHERE run_id = 1 AND qs_ply IS NOT NULL AND qs_ply <> -depth").Scan(&v)
 	if v != 0 {
 		t.Errorf("%d upgraded QS nodes have qs_ply <> -depth", v)
+	}
+	checkNoLevels(t, s, now)
+	for _, r := range oldRuns {
+		if o, err := r.SearchOptions(); err == nil && o != nil && !o.UsesLevels() {
+			s.db.QueryRow("SELECT count(*) FROM nodes WHERE run_id = ? AND qs_level IS NOT NULL", r.ID).Scan(&v)
+			if v != 0 {
+				t.Errorf("run %d uses no QS levels, and %d of its upgraded rows have one in the nodes view", r.ID, v)
+			}
+		}
+	}
+}
+
+// checkNoLevels: a Horizon run whose options use no QS levels reads none,
+// in its nodes and its stats. Schema 1 stored the QS ply in the level
+// field, and v1.trace's captures run read levels 0 to 3 at nodes 2, 3, 19
+// and 20 (diff against v3.trace reported "QS level A 0, B none").
+func checkNoLevels(t *testing.T, s *Store, nodes map[int64][]Node) {
+	t.Helper()
+	runs, err := s.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, r := range runs {
+		o, err := r.SearchOptions()
+		if err != nil || o == nil || o.UsesLevels() {
+			continue
+		}
+		checked++
+		for _, n := range nodes[r.ID] {
+			if n.QSLevel != -1 {
+				t.Fatalf("run %d (%s) node %d: QS level %d; the run uses no levels", r.ID, r.Variant, n.ID, n.QSLevel)
+			}
+		}
+		st, err := s.Stats(context.Background(), r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.QSLevels) != 0 {
+			t.Errorf("run %d (%s): stats by QS level %v; the run uses no levels", r.ID, r.Variant, st.QSLevels)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no run without QS levels in the fixture")
 	}
 }
 
