@@ -237,3 +237,22 @@ func BenchmarkQueryTimes(b *testing.B) {
 	}
 	b.ReportMetric(0, "ns/op")
 }
+
+// readmeSearchedQuery is the README's SQL for the moves a node searched
+// past the stored cap, for node id of run.
+func readmeSearchedQuery(t *testing.T, run, id int64) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Skipf("no README.md: %v", err)
+	}
+	const marker = "-- moves node 5000000 of run 2 searched"
+	text := string(b)
+	i := strings.Index(text, marker)
+	if i < 0 {
+		t.Fatalf("README.md has no query for a node's searched count (%q)", marker)
+	}
+	q, _, _ := strings.Cut(text[i:], ";")
+	q = strings.Replace(q, "run_id = 2", fmt.Sprintf("run_id = %d", run), 1)
+	return strings.Replace(q, "parent_id = 5000000", fmt.Sprintf("parent_id = %d", id), 1)
+}

@@ -543,6 +543,13 @@ func TestSearchedBeyondStored(t *testing.T) {
 					t.Errorf("read %d: node %d searched %d (at least: %v), want %d (%v)", i, n.ID, n.Searched, n.SearchedAtLeast, tc.want, tc.atLeast)
 				}
 			}
+			if !tc.atLeast {
+				// The README's SQL for the true count agrees.
+				var viaSQL int
+				if err := s.db.QueryRowContext(ctx, readmeSearchedQuery(t, run, 2)).Scan(&viaSQL); err != nil || viaSQL != searched {
+					t.Errorf("the README's query counts %d moves searched (%v), want %d", viaSQL, err, searched)
+				}
+			}
 			r, _ := s.Run(ctx, run)
 			if want := map[bool]string{false: "20 generated, 300 searched counted over all its passes",
 				true: "20 generated, 255+ searched counted over all its passes"}[tc.atLeast]; r.MovesText(got[0]) != want {
