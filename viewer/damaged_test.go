@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -169,6 +170,14 @@ func TestRecorderStatusWords(t *testing.T) {
 			header := strings.SplitN(screen, "\n", 2)[0]
 			if !strings.Contains(header, tc.header) || strings.Contains(header, tc.notHeader) {
 				t.Errorf("header %q: want %q in it and not %q", header, tc.header, tc.notHeader)
+			}
+			// A run that ended open counts the rows committed, as runs and
+			// stats say (the header said "size unknown" after a kill -9,
+			// while runs said 868,351 nodes).
+			if run, err := st.Run(context.Background(), 1); err != nil {
+				t.Fatal(err)
+			} else if nodes := engine.Commas(run.Nodes) + " nodes"; tc.status != trace.StatusRunning && !strings.Contains(header, nodes) {
+				t.Errorf("header %q: want %q, the run's nodes as runs and stats count them", header, nodes)
 			}
 			if !strings.Contains(screen, tc.status.OpenNode()) || strings.Contains(screen, tc.notOnScreen) {
 				t.Errorf("screen of a %s run: want %q on it and not %q:\n%s", tc.status, tc.status.OpenNode(), tc.notOnScreen, screen)

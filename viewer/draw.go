@@ -166,9 +166,15 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 	} else if run.Status == trace.StatusRunning {
 		parts = append(parts, "being recorded (r reloads)")
 	} else {
-		// The recorder stopped without closing the run (it died): the size
-		// of the whole is not known, and nothing more will come.
-		parts = append(parts, "size unknown: the recording ended without closing the run")
+		// The recorder stopped without closing the run (it died): the whole
+		// search's size is not known, and nothing more will come. Its
+		// nodes are the rows committed, as runs and stats count them.
+		rec := ""
+		if run.Filter != "" && run.Rows-1 < run.Nodes {
+			rec = fmt.Sprintf(", %s recorded (recording filter)", engine.Commas(max(run.Rows-1, 0)))
+		}
+		parts = append(parts, fmt.Sprintf("%s nodes committed%s%s (the recording ended without closing the run)",
+			engine.Commas(run.Nodes), qs, rec))
 	}
 	if run.BestMove != "" {
 		best := run.BestMove
