@@ -402,7 +402,7 @@ func TestTraceStopCause(t *testing.T) {
 		{[]string{"--depth", "2"}, "complete", ""},
 		{[]string{"--depth", "8", "--nodes", "3000"}, "truncated", "nodes"},
 		{[]string{"--depth", "8", "--max-nodes", "2000"}, "truncated", "nodes"},
-		{[]string{"--depth", "8", "--max-size", "200KB"}, "truncated", "size"},
+		{[]string{"--depth", "8", "--max-size", "400KB"}, "truncated", "size"},
 	} {
 		args := append([]string{"trace", "--fen", "startpos", "--json", "-o", filepath.Join(dir, fmt.Sprint(i, ".trace"))}, c.flags...)
 		var runs []map[string]any
