@@ -375,3 +375,50 @@ func TestSelfContainedWithReaderOpen(t *testing.T) {
 	defer os.Chmod(dir, 0o755)
 	checkReadsWhole(t, p, run, mem, "a self-contained trace in a read-only directory")
 }
+
+// TestDamagedPageNamesWhere: a page of node rows that SQLite finds
+// malformed stops a walk of the tree; the error says which run and after
+// which node (it said only "database disk image is malformed").
+func TestDamagedPageNamesWhere(t *testing.T) {
+	s, path := mustCreate(t)
+	run, _ := record(t, s, 7, 6, RecordOptions{}, nil)
+	var table string
+	var root int64
+	if err := s.db.QueryRow("SELECT name, rootpage FROM sqlite_master WHERE type = 'table' AND name LIKE 'node_rows%' ORDER BY name DESC LIMIT 1").Scan(&table, &root); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pageSize := int64(binary.BigEndian.Uint16(raw[16:18]))
+	page := func(n int64) []byte { return raw[(n-1)*pageSize : n*pageSize] }
+	// The leaf under the root's second cell: its rows come after others.
+	p := page(root)
+	if p[0] != 0x02 && p[0] != 0x05 || binary.BigEndian.Uint16(p[3:5]) < 2 {
+		t.Skipf("%s's root page %d is not an interior page with two cells (type %#x)", table, root, p[0])
+	}
+	cell := binary.BigEndian.Uint16(p[12+2 : 12+4])
+	leaf := int64(binary.BigEndian.Uint32(p[cell : cell+4]))
+	l := page(leaf)
+	if l[0] != 0x0a && l[0] != 0x0d {
+		t.Skipf("page %d is not a leaf (type %#x)", leaf, l[0])
+	}
+	for i := range int(binary.BigEndian.Uint16(l[3:5])) {
+		binary.BigEndian.PutUint16(l[8+2*i:], 0xffff) // as a damaged file had them: every cell out of range
+	}
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	err = r.Subtree(context.Background(), run, 0, -1, func(Node) error { return nil })
+	prefix := "trace " + path + ": run " + strconv.FormatInt(run, 10) + ": the rows after node "
+	if !errors.Is(err, ErrCorrupt) || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), "malformed") {
+		t.Errorf("walk over a damaged page: %v; want ErrCorrupt saying after which node", err)
+	}
+}
