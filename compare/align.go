@@ -400,7 +400,11 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 		return 0, err
 	}
 	w.seq++
-	w.rep.Matched++
+	if a.Parent >= 0 {
+		// Nodes are positions: the run nodes' pair is none, so
+		// Matched + OnlyA is A's nodes.
+		w.rep.Matched++
+	}
 	w.comparePair(a, b)
 
 	ka, err := w.ta.keyedChildren(w.ctx, a)

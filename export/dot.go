@@ -63,11 +63,10 @@ func (g *Graph) title() []string {
 	lines := []string{fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes",
 		r.ID, r.Label(), r.Depth, r.Status, engine.Commas(r.Nodes))}
 	lines = append(lines, "FEN "+r.FEN)
-	where, size := "node "+strconv.FormatInt(g.Top.ID, 10), g.Top.SubtreeSize
+	where, size := "node "+strconv.FormatInt(g.Top.ID, 10), g.Top.Nodes()
 	switch g.Top.Kind {
 	case engine.KindRun:
-		// Its positions, as the heading counts them: the run node is none.
-		where, size = "the whole run", size-1
+		where = "the whole run"
 	case engine.KindRoot:
 		where += " (root of iteration " + strconv.Itoa(g.Top.Iteration) + ")"
 	default:

@@ -126,6 +126,10 @@ type PageSide struct {
 	Hotspots []PageHotspot `json:"hotspots"`
 	// Read is how many rows were read from the trace below the top node.
 	Read int64 `json:"read"`
+	// TopNodes is the top node's node count (trace.Node.Nodes): its size
+	// less the run node's row when it is the run node. The page says it
+	// where it says the top's nodes; every other node's is its size.
+	TopNodes int64 `json:"top_nodes"`
 
 	// What labelling a chain's cause needs: the run's options (nil for
 	// another engine's run), each drawn node's move, and the top node's
@@ -508,7 +512,7 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), Hotspots: []PageHotspot{},
+	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), Hotspots: []PageHotspot{}, TopNodes: top.Nodes(),
 		Merged: PageMerged{Parent: []int{}, From: []int64{}, End: []int64{}, Count: []int64{}, QS: []int64{}, Size: []int64{}}}
 	// Options that no longer parse leave chains labelled ext (cause unknown).
 	s.opts, _ = run.SearchOptions()

@@ -383,7 +383,7 @@ func (ic *icicle) rect(b *bytes.Buffer, e *icicleEntry) {
 		px(x), y, px(w), h-1, fill(e), stroke)
 	lines := nodeLines(ic.run, e.n, e.san)
 	sub := "subtree: " + fine(float64(e.n.SubtreeSize)/float64(max(ic.top.SubtreeSize, 1))) + " of the chart, " +
-		qsShare(e.qsNodes, e.unread, e.n.SubtreeSize)
+		qsShare(e.qsNodes, e.unread, e.n.Nodes())
 	switch {
 	case e.maxQSPly >= 0:
 		sub += ", max QS ply " + strconv.Itoa(e.maxQSPly)
@@ -443,7 +443,7 @@ func (ic *icicle) write(w io.Writer, top *icicleEntry) error {
 		fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes", r.ID, r.Label(), r.Depth, r.Status, engine.Commas(r.Nodes)),
 		"FEN " + r.FEN,
 		fmt.Sprintf("Icicle of %s: %s nodes, %s; width = subtree size; %d rectangles, %d merged runs of nodes narrower than a pixel (not read below); %s rows read",
-			where, engine.Commas(ic.top.SubtreeSize), qsShare(top.qsNodes, top.unread, ic.top.SubtreeSize), ic.rects, ic.merged, engine.Commas(ic.read+1)),
+			where, engine.Commas(ic.top.Nodes()), qsShare(top.qsNodes, top.unread, ic.top.Nodes()), ic.rects, ic.merged, engine.Commas(ic.read+1)),
 	}
 	for i, l := range lines {
 		weight := ""

@@ -156,7 +156,7 @@ func nodeLines(r trace.Run, n trace.Node, san string) []string {
 	if n.Incomplete {
 		lines = append(lines, "incomplete")
 	}
-	lines = append(lines, "id "+strconv.FormatInt(n.ID, 10)+", "+engine.Commas(n.SubtreeSize)+" nodes")
+	lines = append(lines, "id "+strconv.FormatInt(n.ID, 10)+", "+engine.Commas(n.Nodes())+" nodes")
 	return lines
 }
 

@@ -168,6 +168,20 @@ type Run struct {
 	scored      bool // an iteration (or a QS-only run's QS) finished: Score is its score
 }
 
+// Recorded returns how many positions the file holds rows of: Rows less
+// the run node's row. It is the "recorded" figure beside Nodes.
+func (r Run) Recorded() int64 { return max(r.Rows-1, 0) }
+
+// QSShare returns QSNodes/Nodes: the share of the nodes searched spent in
+// QS (0 before any). Under a recording filter Stats.QSShare differs: it is
+// of the rows recorded.
+func (r Run) QSShare() float64 {
+	if r.Nodes <= 0 {
+		return 0
+	}
+	return float64(r.QSNodes) / float64(r.Nodes)
+}
+
 // Scored reports whether the run has a score: an iteration finished
 // (Depth > 0), or a QS-only run's quiescence search finished (its depth
 // is 0). Without one Score is 0 and means nothing; show it blank.
@@ -219,6 +233,17 @@ type Node struct {
 	// died): Incomplete, no score, and a SubtreeSize covering only the
 	// rows written so far.
 	Open bool
+}
+
+// Nodes returns how many positions n's subtree holds: SubtreeSize, less
+// the run node's own row when n is the run node (Horizon's parent of the
+// iterations is no position). Every figure that says "N nodes" of a
+// subtree uses it, so the run node's subtree reads as the run's nodes.
+func (n Node) Nodes() int64 {
+	if n.Parent < 0 {
+		return max(n.SubtreeSize-1, 0)
+	}
+	return n.SubtreeSize
 }
 
 // End returns the first id after the node's subtree.
@@ -354,11 +379,12 @@ type IterationStat struct {
 	// first iteration with rows, which has none before it. PlyEBF is
 	// Nodes^(1/Iteration). Both are nil for a run recorded under a move
 	// path (Run.PathFiltered): its rows are not its iterations' nodes.
+	// EBF is nil too for a Partial iteration.
 	EBF    *float64 `json:"ebf"`
 	PlyEBF *float64 `json:"ply_ebf"`
 	// Partial: the run reports an earlier depth (Run.Depth), so this
 	// iteration did not finish (the search stopped in it, or it is still
-	// recorded): its counts, and its EBF, are of the part searched.
+	// recorded): its counts are of the part searched, and it has no EBF.
 	Partial bool `json:"partial"`
 }
 

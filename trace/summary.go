@@ -218,6 +218,11 @@ func (st *Stats) qualify(r Run) {
 	for i := range st.Iterations {
 		it := &st.Iterations[i]
 		it.Partial = it.Iteration > r.Depth
+		if it.Partial {
+			// Part of an iteration over the whole of the one before is
+			// no branching factor.
+			it.EBF = nil
+		}
 		if r.PathFiltered() {
 			it.EBF, it.PlyEBF = nil, nil
 		}

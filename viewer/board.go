@@ -249,12 +249,12 @@ func (m *Model) details(p *pane) []detailLine {
 	if n.Extension != 0 {
 		add("extension", "%d ply", n.Extension)
 	}
-	size := engine.Commas(n.SubtreeSize) + " nodes"
+	size := engine.Commas(n.Nodes()) + " nodes"
 	if sizeOf(in.parent) > 0 {
-		size += fmt.Sprintf("  %.1f%% of parent", 100*float64(n.SubtreeSize)/float64(in.parent.SubtreeSize))
+		size += fmt.Sprintf("  %.1f%% of parent", 100*float64(n.Nodes())/float64(sizeOf(in.parent)))
 	}
 	if sizeOf(t.runNode) > 0 && n.Kind != engine.KindRun {
-		size += fmt.Sprintf("  %.2f%% of run", 100*float64(n.SubtreeSize)/float64(t.runNode.SubtreeSize))
+		size += fmt.Sprintf("  %.2f%% of run", 100*float64(n.Nodes())/float64(sizeOf(t.runNode)))
 	}
 	if stillOpen(n) {
 		size = "not known yet: the recorder is still in this node (r reloads)"
@@ -272,7 +272,7 @@ func (m *Model) details(p *pane) []detailLine {
 				entry = "after " + in.san[k]
 			}
 		}
-		add("QS root", "node %d, %s, %s nodes", root.ID, entry, engine.Commas(root.SubtreeSize))
+		add("QS root", "node %d, %s, %s nodes", root.ID, entry, engine.Commas(root.Nodes()))
 		if len(in.swing) > 0 {
 			side := "White"
 			if in.swingFor == engine.Black {

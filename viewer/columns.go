@@ -116,7 +116,7 @@ var treeColumns = [numCols]column{
 			if r.open {
 				return "open", m.st.base
 			}
-			return engine.Short(r.n.SubtreeSize), m.st.base
+			return engine.Short(r.n.Nodes()), m.st.base
 		},
 		differs: func(a, b trace.Node) bool { return a.SubtreeSize != b.SubtreeSize }},
 	colPct: {title: "%", width: 3, prio: 8,

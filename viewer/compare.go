@@ -182,9 +182,9 @@ func (m *Model) compareLines(p *pane) []detailLine {
 		return []detailLine{{label, shortErr(err), st.errMsg}}
 	}
 	d := diffNodes(n, c)
-	text := fmt.Sprintf("node %d  %s  %s  %s nodes", c.ID, m.g.fmtResult(o.t.run.Scores(), c), m.g.causeLabel(c), engine.Commas(c.SubtreeSize))
-	if n.SubtreeSize > 0 && c.SubtreeSize != n.SubtreeSize {
-		text += fmt.Sprintf(" (%+.0f%%)", 100*(float64(c.SubtreeSize)/float64(n.SubtreeSize)-1))
+	text := fmt.Sprintf("node %d  %s  %s  %s nodes", c.ID, m.g.fmtResult(o.t.run.Scores(), c), m.g.causeLabel(c), engine.Commas(c.Nodes()))
+	if n.Nodes() > 0 && c.Nodes() != n.Nodes() {
+		text += fmt.Sprintf(" (%+.0f%%)", 100*(float64(c.Nodes())/float64(n.Nodes())-1))
 	}
 	sty := st.base
 	if d != 0 {

@@ -152,17 +152,16 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 	parts = append(parts, st)
 	qs := ""
 	if run.Rows > 0 {
-		qs = fmt.Sprintf(", %d%% QS", run.QSNodes*100/max(run.Nodes, 1))
+		qs = fmt.Sprintf(", %.1f%% QS", 100*run.QSShare())
 	}
 	if !stillOpen(t.runNode) {
-		size := max(run.Rows, t.runNode.SubtreeSize)
+		nodes := max(run.Recorded(), t.runNode.Nodes())
 		rec := ""
-		if run.Filter != "" && run.Rows < size {
+		if run.Filter != "" && run.Recorded() < nodes {
 			// The tree shows only the rows: say it is not the whole search.
-			rec = fmt.Sprintf(", %s recorded (recording filter)", engine.Commas(run.Rows))
+			rec = fmt.Sprintf(", %s recorded (recording filter)", engine.Commas(run.Recorded()))
 		}
-		// Every row but the run node's is a position the search visited.
-		parts = append(parts, fmt.Sprintf("%s nodes%s%s", engine.Commas(size-1), qs, rec))
+		parts = append(parts, fmt.Sprintf("%s nodes%s%s", engine.Commas(nodes), qs, rec))
 	} else if run.Status == trace.StatusRunning {
 		parts = append(parts, "being recorded (r reloads)")
 	} else {
@@ -507,9 +506,9 @@ func (m *Model) nodeSummary(p *pane, n trace.Node) string {
 	if stillOpen(n) {
 		parts = append(parts, "still being searched")
 	} else {
-		parts = append(parts, engine.Commas(n.SubtreeSize)+" nodes")
+		parts = append(parts, engine.Commas(n.Nodes())+" nodes")
 		if p.sel != nil && sizeOf(p.sel.parent) > 0 && n.Kind != engine.KindRun {
-			parts[len(parts)-1] += fmt.Sprintf(" (%.1f%%)", 100*float64(n.SubtreeSize)/float64(p.sel.parent.SubtreeSize))
+			parts[len(parts)-1] += fmt.Sprintf(" (%.1f%%)", 100*float64(n.Nodes())/float64(sizeOf(p.sel.parent)))
 		}
 	}
 	if p.sel != nil && p.sel.fen != "" {

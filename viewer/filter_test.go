@@ -41,10 +41,20 @@ func TestFilteredRunSaysWhatIsMissing(t *testing.T) {
 	if len(kids) != 1 || missing == 0 || run.Rows >= run.Nodes {
 		t.Fatalf("Nf3 has %d child rows, %d nodes unrecorded; run %d rows of %d nodes: the filter kept too much", len(kids), missing, run.Rows, run.Nodes)
 	}
+	// "recorded" means what 'horizon stats' says: the positions the file
+	// holds (the run node's row is none). It said run.Rows, one more.
+	stats, err := st.Stats(ctx, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Nodes != run.Recorded() {
+		t.Fatalf("stats count %d nodes recorded, Run.Recorded %d", stats.Nodes, run.Recorded())
+	}
 	r := newRig(t, st, 200, 50, Options{Path: []string{"Nf3"}})
 	text := r.text()
 	for _, want := range []string{
-		engine.Commas(run.Rows) + " recorded (recording filter)",
+		engine.Commas(run.Nodes) + " nodes, ",
+		engine.Commas(stats.Nodes) + " recorded (recording filter)",
 		engine.Commas(missing) + " nodes below not recorded",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(text), " "), want) {

@@ -165,7 +165,7 @@ func (m *Model) goHot(p *pane, i int) error {
 			what = h.Cause.LongLabel() + ", " + what
 		}
 	}
-	m.setMsg("hotspot %d/%d: %s %s nodes (%.2f%% of the run), node %d", i+1, len(list), what, engine.Commas(h.Node.SubtreeSize), runShare(p, h.Node), h.Node.ID)
+	m.setMsg("hotspot %d/%d: %s %s nodes (%.2f%% of the run), node %d", i+1, len(list), what, engine.Commas(h.Node.Nodes()), runShare(p, h.Node), h.Node.ID)
 	return nil
 }
 
@@ -217,7 +217,7 @@ func (m *Model) drawHotspots(s tcell.Screen, body rect) {
 		if cause == "" {
 			cause = "-" // a full-width node ranked by growth that heads no chain
 		}
-		line := fmt.Sprintf("%4d %-13s %10d %3d %11s %7s  ", i+1, cause, h.Node.ID, h.Node.Iteration, engine.Commas(h.Node.SubtreeSize), val)
+		line := fmt.Sprintf("%4d %-13s %10d %3d %11s %7s  ", i+1, cause, h.Node.ID, h.Node.Iteration, engine.Commas(h.Node.Nodes()), val)
 		return line + clipLeft(m.hotPath(p, h.Node.ID), w-len(line), m.g.ellipsis)
 	})
 }
@@ -268,5 +268,5 @@ func (m *Model) visitPath(p *pane, in *nodeInfo) (string, error) {
 
 // runShare is n's subtree as a percentage of p's run.
 func runShare(p *pane, n trace.Node) float64 {
-	return 100 * float64(n.SubtreeSize) / float64(max(p.t.runNode.SubtreeSize, 1))
+	return 100 * float64(n.Nodes()) / float64(max(p.t.runNode.Nodes(), 1))
 }

@@ -83,12 +83,13 @@ func isQS(n trace.Node) bool { return n.Kind == engine.KindQS }
 // its subtree size covers only the rows written so far.
 func stillOpen(n trace.Node) bool { return n.Open }
 
-// sizeOf is n's subtree size for shares, 0 when it is not known yet.
+// sizeOf is n's node count (trace.Node.Nodes) for shares, 0 when it is
+// not known yet.
 func sizeOf(n trace.Node) int64 {
 	if stillOpen(n) {
 		return 0
 	}
-	return n.SubtreeSize
+	return n.Nodes()
 }
 
 // matches reports whether n itself passes the QS and cutoff filters (as

@@ -30,7 +30,7 @@ type variantTotals struct {
 	QSShare   float64 `json:"qs_share"`
 	MaxQSPly  int     `json:"max_qs_ply"`
 	ElapsedMS int64   `json:"elapsed_ms"`
-	NPS       int64   `json:"nps"`
+	NPS       *int64  `json:"nps"`
 }
 
 type benchRow struct {
@@ -46,7 +46,7 @@ type benchJSON struct {
 	Stockfish    string     `json:"stockfish,omitempty"`
 	StockfishNPS int64      `json:"stockfish_nps,omitempty"`
 	TotalNodes   int64      `json:"nodes"`
-	TotalNPS     int64      `json:"nps"`
+	TotalNPS     *int64     `json:"nps"`
 	positions    int
 	sfTime       time.Duration // Stockfish's time per position
 	sfSkipped    bool          // --stockfish none
@@ -122,7 +122,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 			searched.Add(1)
 		}
 		row.ElapsedMS = elapsed.Milliseconds()
-		row.NPS = nps(row.Nodes, elapsed.Seconds())
+		row.NPS = nps(row.Nodes, elapsed)
 		if row.Nodes > 0 {
 			row.QSShare = float64(row.QSNodes) / float64(row.Nodes)
 		}
@@ -131,7 +131,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 		out.Variants = append(out.Variants, row)
 	}
 	stopProgress()
-	out.TotalNPS = nps(out.TotalNodes, totalTime.Seconds())
+	out.TotalNPS = nps(out.TotalNodes, totalTime)
 
 	if *sfFlag != "none" {
 		path, err := perftStockfishPath(*sfFlag)
@@ -142,7 +142,9 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 			}
 			out.Stockfish, out.StockfishNPS = path, sfNPS
 			for i := range out.Variants {
-				out.Variants[i].Ratio = float64(out.Variants[i].NPS) / float64(max(sfNPS, 1))
+				if v := out.Variants[i].NPS; v != nil {
+					out.Variants[i].Ratio = float64(*v) / float64(max(sfNPS, 1))
+				}
 			}
 		} else if *sfFlag != "" {
 			return err
@@ -164,9 +166,9 @@ func (out benchJSON) writeText(w io.Writer) error {
 			ratio = fmt.Sprintf("%.2fx", r.Ratio)
 		}
 		fmt.Fprintf(w, "%-10s %12s %12s %5.1f%% %6d %9s %10s %7d %7s\n", r.Variant, engine.Commas(r.Nodes), engine.Commas(r.QSNodes),
-			100*r.QSShare, r.MaxQSPly, engine.Commas(r.ElapsedMS), engine.Commas(r.NPS), r.Capped, ratio)
+			100*r.QSShare, r.MaxQSPly, engine.Commas(r.ElapsedMS), npsText(r.NPS), r.Capped, ratio)
 	}
-	fmt.Fprintf(w, "\ntotal: %s nodes, %s nps\n", engine.Commas(out.TotalNodes), engine.Commas(out.TotalNPS))
+	fmt.Fprintf(w, "\ntotal: %s nodes, %s nps\n", engine.Commas(out.TotalNodes), npsText(out.TotalNPS))
 	switch {
 	case out.Stockfish != "":
 		fmt.Fprintf(w, "stockfish (%s, 1 thread, %s per position): %s nps\n", out.Stockfish, out.sfTime, engine.Commas(out.StockfishNPS))

@@ -36,7 +36,7 @@ type comparePos struct {
 	Status    string  `json:"status"`               // as search --json: trace's status words
 	StopCause string  `json:"stop_cause,omitempty"` // nodes, time or cancel
 	ElapsedMS int64   `json:"elapsed_ms"`
-	NPS       int64   `json:"nps"`
+	NPS       *int64  `json:"nps"`
 	Solved    *bool   `json:"solved"` // nil when the position has no bm or am
 	Run       int64   `json:"run,omitempty"`
 	elapsed   time.Duration
@@ -187,7 +187,7 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 	r := comparePos{Variant: engine.VariantSpec(o), FEN: p.FEN, Nodes: res.Stats.Nodes, QSNodes: res.Stats.QSNodes,
 		MaxPly: res.Stats.MaxPly, MaxQSPly: res.Stats.MaxQSPly, BestMove: res.BestMove.UCI(), Score: int(res.Score),
 		Depth: res.Depth, Status: string(trace.StopStatus(res.Stopped)), StopCause: stopCause(res.Stopped), ElapsedMS: res.Elapsed.Milliseconds(),
-		NPS: nps(res.Stats.Nodes, res.Elapsed.Seconds()), Run: run, elapsed: res.Elapsed}
+		NPS: nps(res.Stats.Nodes, res.Elapsed), Run: run, elapsed: res.Elapsed}
 	if r.Nodes > 0 {
 		r.QSShare = float64(r.QSNodes) / float64(r.Nodes)
 	}
@@ -223,7 +223,7 @@ func compareSum(opts []engine.Options, rows []comparePos) []compareVariant {
 			v.QSShare = float64(v.QSNodes) / float64(v.Nodes)
 		}
 		v.ElapsedMS = v.elapsed.Milliseconds()
-		v.NPS = nps(v.Nodes, v.elapsed.Seconds())
+		v.NPS = nps(v.Nodes, v.elapsed)
 	}
 	return out
 }
@@ -240,7 +240,7 @@ func (res compareResult) writeText(w io.Writer) error {
 	fmt.Fprintln(tw, head)
 	for _, v := range vs {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%.1f%%\t%d\t%.2fs\t%s\t", v.Variant, v.Positions, engine.Commas(v.Nodes), engine.Commas(v.QSNodes),
-			100*v.QSShare, v.MaxQSPly, v.elapsed.Seconds(), engine.Commas(v.NPS))
+			100*v.QSShare, v.MaxQSPly, v.elapsed.Seconds(), npsText(v.NPS))
 		if answers {
 			fmt.Fprintf(tw, "%d/%d\t", v.Solved, v.WithAnswer)
 		}
@@ -301,7 +301,7 @@ func (res compareResult) writeCSV(w io.Writer) error {
 		cw.Write([]string{r.Variant, strconv.Itoa(r.Position), r.Label, r.FEN, strconv.FormatInt(r.Nodes, 10),
 			strconv.FormatInt(r.QSNodes, 10), strconv.FormatFloat(r.QSShare, 'f', 4, 64), strconv.Itoa(r.MaxPly),
 			strconv.Itoa(r.MaxQSPly), r.BestMove, strconv.Itoa(r.Score), strconv.Itoa(r.Depth), r.Status, r.StopCause,
-			strconv.FormatInt(r.ElapsedMS, 10), strconv.FormatInt(r.NPS, 10), solved, run})
+			strconv.FormatInt(r.ElapsedMS, 10), npsCSV(r.NPS), solved, run})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -165,7 +165,7 @@ is written whole or not at all.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes
 		if err != nil {
 			return err
 		}
-		what = fmt.Sprintf("icicle of node %d (%s nodes)", top.ID, engine.Commas(top.SubtreeSize))
+		what = fmt.Sprintf("icicle of node %d (%s nodes)", top.ID, engine.Commas(top.Nodes()))
 	case export.HTML:
 		opts := export.HTMLOptions{Width: export.DefaultHTMLWidth, Depth: *depth}
 		fs.Visit(func(f *flag.Flag) {
@@ -179,7 +179,7 @@ is written whole or not at all.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes
 		if err != nil {
 			return err
 		}
-		what = fmt.Sprintf("page of node %d (%s nodes)", top.ID, engine.Commas(top.SubtreeSize))
+		what = fmt.Sprintf("page of node %d (%s nodes)", top.ID, engine.Commas(top.Nodes()))
 	default:
 		stop := rowsProgress(e.stderr, fmt.Sprintf("reading node %d's subtree", top.ID), &rows, 0)
 		g, err := export.Build(e.ctx, src, r, top, export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir})
@@ -187,7 +187,7 @@ is written whole or not at all.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes
 		if err != nil {
 			return err
 		}
-		what = fmt.Sprintf("node %d: %d of %s nodes shown, %d summaries", top.ID, len(g.Nodes), engine.Commas(top.SubtreeSize), len(g.Summaries))
+		what = fmt.Sprintf("node %d: %d of %s nodes shown, %d summaries", top.ID, len(g.Nodes), engine.Commas(top.Nodes()), len(g.Summaries))
 		if f == export.JSON {
 			err = g.WriteJSON(dst)
 		} else {

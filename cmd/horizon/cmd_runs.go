@@ -130,10 +130,7 @@ func (res runsResult) writeText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tVARIANT\tSTATUS\tDEPTH\tNODES\tQS%\tBEST\tSCORE\tPOSITION")
 	for i, r := range res.runs {
-		share := 0.0
-		if r.Nodes > 0 {
-			share = 100 * float64(r.QSNodes) / float64(r.Nodes)
-		}
+		share := 100 * r.QSShare()
 		status := string(r.Status)
 		if r.Filter != "" {
 			status += " (" + r.Filter + ")"

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -29,7 +31,7 @@ type searchJSON struct {
 	MaxPly    int              `json:"max_ply"`
 	MaxQSPly  int              `json:"max_qs_ply"`
 	ElapsedMS int64            `json:"elapsed_ms"`
-	NPS       int64            `json:"nps"`
+	NPS       *int64           `json:"nps"`
 	Status    string           `json:"status"`               // a run's status words (trace.StopStatus): complete, truncated, interrupted
 	StopCause string           `json:"stop_cause,omitempty"` // what stopped it: nodes, time or cancel
 	Cutoffs   map[string]int64 `json:"cutoffs"`
@@ -40,7 +42,7 @@ func newSearchJSON(p *engine.EPD, o engine.Options, r engine.Result) searchJSON 
 	j := searchJSON{FEN: p.FEN, ID: p.ID, Variant: engine.VariantSpec(o), Options: trace.ObjectJSON(o.JSON()), BestMove: r.BestMove.UCI(),
 		Score: int(r.Score), Depth: r.Depth, Nodes: r.Stats.Nodes, QSNodes: r.Stats.QSNodes,
 		MaxPly: r.Stats.MaxPly, MaxQSPly: r.Stats.MaxQSPly, ElapsedMS: r.Elapsed.Milliseconds(),
-		NPS: nps(r.Stats.Nodes, r.Elapsed.Seconds()), Status: string(trace.StopStatus(r.Stopped)), StopCause: stopCause(r.Stopped), Cutoffs: map[string]int64{}, PV: []string{}, res: r}
+		NPS: nps(r.Stats.Nodes, r.Elapsed), Status: string(trace.StopStatus(r.Stopped)), StopCause: stopCause(r.Stopped), Cutoffs: map[string]int64{}, PV: []string{}, res: r}
 	if r.Ponder != engine.NoMove {
 		j.Ponder = r.Ponder.UCI()
 	}
@@ -58,11 +60,35 @@ func newSearchJSON(p *engine.EPD, o engine.Options, r engine.Result) searchJSON 
 	return j
 }
 
-func nps(nodes int64, secs float64) int64 {
-	if secs <= 0 {
-		return 0
+// minRateElapsed is the shortest elapsed time a nodes/s figure is given
+// for: below it the time is mostly the clock's grain and the start-up,
+// and the rate would be 0 or millions by chance.
+const minRateElapsed = 10 * time.Millisecond
+
+// nps is nodes per second over elapsed; nil (JSON null, printed "-") when
+// elapsed is under minRateElapsed.
+func nps(nodes int64, elapsed time.Duration) *int64 {
+	if elapsed < minRateElapsed {
+		return nil
 	}
-	return int64(float64(nodes) / secs)
+	v := int64(float64(nodes) / elapsed.Seconds())
+	return &v
+}
+
+// npsCSV is an nps figure in a CSV cell: empty when there is none.
+func npsCSV(v *int64) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.FormatInt(*v, 10)
+}
+
+// npsText prints an nps figure: commas, "-" when there is none.
+func npsText(v *int64) string {
+	if v == nil {
+		return "-"
+	}
+	return engine.Commas(*v)
 }
 
 func runSearch(e *env, args []string) error {

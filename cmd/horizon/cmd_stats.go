@@ -105,7 +105,12 @@ func (j statsJSON) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "  nodes %s  QS nodes %s  QS roots %s  max ply %d  max QS ply %d\n",
 		nodes, engine.Commas(j.QSNodes), engine.Commas(j.QSRoots), j.MaxPly, j.MaxQSPly)
-	fmt.Fprintf(w, "  QS share %.1f%% of nodes; below the horizon %.1f%%\n", 100*j.QSShare, 100*j.QSBelowShare)
+	base := "nodes"
+	if j.SearchedNodes != j.Nodes {
+		// runs' and the viewer's QS% are of the nodes searched.
+		base = "the nodes recorded"
+	}
+	fmt.Fprintf(w, "  QS share %.1f%% of %s; below the horizon %.1f%%\n", 100*j.QSShare, base, 100*j.QSBelowShare)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "  iteration\tnodes\tQS nodes\tEBF\tnodes^(1/d)\t")
 	for _, it := range j.Iterations {

@@ -24,10 +24,11 @@ func TestStatsSaysWhatItCounts(t *testing.T) {
 	}{
 		{"complete", []string{"--depth", "3"}, []bool{false, false, false}, []bool{false, true, true}, true,
 			[]string{"  nodes 777  QS nodes", "\n            1     25        24     -        25.00\n"}},
-		{"stopped in iteration 5", []string{"--nodes", "3000"}, []bool{false, false, false, false, true}, []bool{false, true, true, true, true}, true,
+		{"stopped in iteration 5", []string{"--nodes", "3000"}, []bool{false, false, false, false, true}, []bool{false, true, true, true, false}, true,
 			[]string{"  nodes 3,000  QS nodes", "\n    5 (unfinished)  "}},
 		{"under a path", []string{"--depth", "4", "--last-iteration", "--under", "Nf3,Nf6"}, []bool{false}, []bool{false}, false,
-			[]string{" recorded (", " searched; recording filter: last-iteration; under g1f3 g8f6)", "no EBF or nodes^(1/d)"}},
+			[]string{" recorded (", " searched; recording filter: last-iteration; under g1f3 g8f6)", "no EBF or nodes^(1/d)",
+				"QS share ", "% of the nodes recorded;"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file, _ := traceFile(t, append([]string{"--fen", "startpos", "--qs", "see", "--see-prune", "false"}, tc.args...)...)

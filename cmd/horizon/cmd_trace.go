@@ -56,7 +56,7 @@ type traceRunJSON struct {
 	QSShare    float64       `json:"qs_share"`
 	MaxQSPly   int           `json:"max_qs_ply"`
 	ElapsedMS  int64         `json:"elapsed_ms"`
-	NodesPerS  int64         `json:"nps"`
+	NodesPerS  *int64        `json:"nps"`
 	Hotspots   []hotspotJSON `json:"hotspots"`
 	WriteError string        `json:"write_error,omitempty"`
 	// UnderReached counts the times the search entered the --under path's
@@ -375,7 +375,7 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	}
 	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Label(), Status: string(r.Status),
 		Depth: r.Depth, BestMove: r.BestMove, Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
-		ElapsedMS: r.Elapsed.Milliseconds(), NodesPerS: nps(r.Nodes, r.Elapsed.Seconds()), Hotspots: []hotspotJSON{},
+		ElapsedMS: r.Elapsed.Milliseconds(), NodesPerS: nps(r.Nodes, r.Elapsed), Hotspots: []hotspotJSON{},
 		scores: r.Scores()}
 	if r.Scored() {
 		score := r.Score
@@ -453,7 +453,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, score)
 	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%.1f%%)  max QS ply %d  %.2fs (%s nodes/s)\n",
-		engine.Commas(r.Nodes), engine.Commas(r.QSNodes), 100*r.QSShare, r.MaxQSPly, float64(r.ElapsedMS)/1000, engine.Commas(r.NodesPerS))
+		engine.Commas(r.Nodes), engine.Commas(r.QSNodes), 100*r.QSShare, r.MaxQSPly, float64(r.ElapsedMS)/1000, npsText(r.NodesPerS))
 	if r.Filter != "" {
 		fmt.Fprintf(w, "  recorded %s rows of the %s nodes searched (filter: %s)", engine.Commas(r.Rows), engine.Commas(r.Nodes), r.Filter)
 		if r.UnderReached != nil && *r.UnderReached == 0 {
@@ -498,7 +498,7 @@ func startProgress(w io.Writer, label, variant string, rec *trace.Recorder, iter
 	return progressLine(w, func(el time.Duration) string {
 		n := rec.Nodes()
 		return fmt.Sprintf("%s %s  iteration %d  nodes %s  %s nodes/s  file %s  %.1fs",
-			label, variant, iter.Load(), engine.Commas(n), engine.Commas(nps(n, el.Seconds())), formatBytes(rec.FileBytes()), el.Seconds())
+			label, variant, iter.Load(), engine.Commas(n), npsText(nps(n, el)), formatBytes(rec.FileBytes()), el.Seconds())
 	})
 }
 

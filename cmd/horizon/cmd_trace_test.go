@@ -414,3 +414,36 @@ func TestTraceStopCause(t *testing.T) {
 		}
 	}
 }
+
+// TestNodesPerSecondNeedsTime: a search timed at 0 or 1 ms has no rate to
+// speak of. 'trace' printed "0.00s (0 nodes/s)" and "0.00s (3,320,000
+// nodes/s)", --json nps 0; now "-" and null under minRateElapsed.
+func TestNodesPerSecondNeedsTime(t *testing.T) {
+	for _, tc := range []struct {
+		elapsed  time.Duration
+		text     string
+		jsonText string
+	}{
+		{0, "(- nodes/s)", `"nps":null`},
+		{time.Millisecond, "(- nodes/s)", `"nps":null`},
+		{minRateElapsed - 1, "(- nodes/s)", `"nps":null`},
+		{minRateElapsed, "(332,000 nodes/s)", `"nps":332000`},
+		{2 * time.Second, "(1,660 nodes/s)", `"nps":1660`},
+	} {
+		r := traceRunJSON{Nodes: 3320, ElapsedMS: tc.elapsed.Milliseconds(), NodesPerS: nps(3320, tc.elapsed)}
+		var b bytes.Buffer
+		if err := r.writeText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.text) {
+			t.Errorf("%v: text says\n%s\nwant %q", tc.elapsed, b.String(), tc.text)
+		}
+		j, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(j), tc.jsonText) {
+			t.Errorf("%v: JSON %s, want %s", tc.elapsed, j, tc.jsonText)
+		}
+	}
+}

@@ -35,6 +35,9 @@
   function Side(s, index) {
     const N = s.nodes, n = N.id.length;
     this.s = s; this.N = N; this.n = n; this.index = index;
+    // nodes(i) is node i's node count: the top (index 0) says its own, as
+    // the run node's row is no node.
+    this.nodes = i => i === 0 ? s.top_nodes : N.size[i];
     this.depth = new Int32Array(n);
     this.end = new Int32Array(n);      // first index after the node's drawn descendants
     this.below = new Int32Array(n);    // rows below the node (drawn nodes and merged runs)
@@ -257,7 +260,7 @@
     }
     if (w >= 20) {
       let t = sd.name(i);
-      const full = t + ' ' + count(N.size[i]) + (sd.causeShort(i) ? ' ' + sd.causeShort(i) : '');
+      const full = t + ' ' + count(sd.nodes(i)) + (sd.causeShort(i) ? ' ' + sd.causeShort(i) : '');
       if (g.measureText(full).width + 6 <= w) t = full;
       g.fillStyle = '#000';
       this.text(g, t, x, y, w);
@@ -318,7 +321,7 @@
       t = '+' + count(M.count[h.m]) + ' merged nodes, ' + count(M.size[h.m]) + ' with their subtrees';
     } else {
       const i = h.i;
-      t = sd.name(i) + '  ' + count(N.size[i]) + ' nodes (' + share(N.size[i], N.size[0]) + ')  ' +
+      t = sd.name(i) + '  ' + count(sd.nodes(i)) + ' nodes (' + share(sd.nodes(i), sd.nodes(0)) + ')  ' +
         N.score[i] + ' ' + L.bounds[N.bound[i]] + (sd.causeShort(i) ? '  ' + sd.causeShort(i) : '');
     }
     tip.textContent = t;
@@ -368,9 +371,9 @@
     // A trace stores 255 searched at most; where the rows could not count them it is a lower bound.
     const atLeast = (N.searched_at_least || []).includes(i) ? '+' : '';
     add('moves', N.generated[i] + ' generated, ' + N.searched[i] + atLeast + ' searched');
-    const top = sd.N.size[0], p = N.parent[i];
-    let sub = count(N.size[i]) + ' nodes, ' + share(N.size[i], top) + ' of the top';
-    if (p >= 0) sub += ', ' + share(N.size[i], N.size[p]) + ' of its parent';
+    const top = sd.nodes(0), p = N.parent[i];
+    let sub = count(sd.nodes(i)) + ' nodes, ' + share(sd.nodes(i), top) + ' of the top';
+    if (p >= 0) sub += ', ' + share(sd.nodes(i), sd.nodes(p)) + ' of its parent';
     add('subtree', sub);
     const flags = [];
     if (N.pv[i]) flags.push('principal variation');
@@ -461,7 +464,7 @@
     const hs = sd.s.hotspots;
     // Shares are of the run, as 'horizon hotspots' gives them; a run that
     // does not know its node count gets them of the page's top node, so said.
-    const run = sd.s.run.nodes, top = run > 0 ? run : sd.N.size[0], of = run > 0 ? ' of the run' : ' of the top node';
+    const run = sd.s.run.nodes, top = run > 0 ? run : sd.nodes(0), of = run > 0 ? ' of the run' : ' of the top node';
     // The last three moves of a path, after an ellipsis when there are more.
     const tail = i => { const p = sd.path(i); return (p.length > 3 ? '… ' : '') + p.slice(-3).join(' '); };
     const qs = hs.filter(h => h.what === 'qs'), ext = hs.filter(h => h.what === 'ext');
