@@ -169,8 +169,8 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 		// search's size is not known, and nothing more will come. Its
 		// nodes are the rows committed, as runs and stats count them.
 		rec := ""
-		if run.Filter != "" && run.Rows-1 < run.Nodes {
-			rec = fmt.Sprintf(", %s recorded (recording filter)", engine.Commas(max(run.Rows-1, 0)))
+		if run.Filter != "" && run.Recorded() < run.Nodes {
+			rec = fmt.Sprintf(", %s recorded (recording filter)", engine.Commas(run.Recorded()))
 		}
 		parts = append(parts, fmt.Sprintf("%s nodes committed%s%s (the recording ended without closing the run)",
 			engine.Commas(run.Nodes), qs, rec))
