@@ -379,12 +379,13 @@ type IterationStat struct {
 	// first iteration with rows, which has none before it. PlyEBF is
 	// Nodes^(1/Iteration). Both are nil for a run recorded under a move
 	// path (Run.PathFiltered): its rows are not its iterations' nodes.
-	// EBF is nil too for a Partial iteration.
+	// Both are nil for a Partial iteration too.
 	EBF    *float64 `json:"ebf"`
 	PlyEBF *float64 `json:"ply_ebf"`
 	// Partial: the run reports an earlier depth (Run.Depth), so this
 	// iteration did not finish (the search stopped in it, or it is still
-	// recorded): its counts are of the part searched, and it has no EBF.
+	// recorded): its counts are of the part searched, and it has no EBF
+	// or nodes^(1/d).
 	Partial bool `json:"partial"`
 }
 

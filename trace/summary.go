@@ -219,9 +219,9 @@ func (st *Stats) qualify(r Run) {
 		it := &st.Iterations[i]
 		it.Partial = it.Iteration > r.Depth
 		if it.Partial {
-			// Part of an iteration over the whole of the one before is
-			// no branching factor.
-			it.EBF = nil
+			// Part of an iteration, over the whole of the one before or
+			// as a depth-th root, is no branching factor.
+			it.EBF, it.PlyEBF = nil, nil
 		}
 		if r.PathFiltered() {
 			it.EBF, it.PlyEBF = nil, nil
