@@ -155,25 +155,16 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 		qs = fmt.Sprintf(", %.1f%% QS", 100*run.QSShare())
 	}
 	if !stillOpen(t.runNode) {
-		nodes := max(run.Recorded(), t.runNode.Nodes())
-		rec := ""
-		if run.Filter != "" && run.Recorded() < nodes {
-			// The tree shows only the rows: say it is not the whole search.
-			rec = fmt.Sprintf(", %s recorded (recording filter)", engine.Commas(run.Recorded()))
-		}
-		parts = append(parts, fmt.Sprintf("%s nodes%s%s", engine.Commas(nodes), qs, rec))
+		nodes := closedRunNodes(run, t.runNode)
+		parts = append(parts, fmt.Sprintf("%s nodes%s%s", engine.Commas(nodes), qs, recordedNote(run, nodes)))
 	} else if run.Status == trace.StatusRunning {
 		parts = append(parts, "being recorded (r reloads)")
 	} else {
 		// The recorder stopped without closing the run (it died): the whole
 		// search's size is not known, and nothing more will come. Its
 		// nodes are the rows committed, as runs and stats count them.
-		rec := ""
-		if run.Filter != "" && run.Recorded() < run.Nodes {
-			rec = fmt.Sprintf(", %s recorded (recording filter)", engine.Commas(run.Recorded()))
-		}
 		parts = append(parts, fmt.Sprintf("%s nodes committed%s%s (the recording ended without closing the run)",
-			engine.Commas(run.Nodes), qs, rec))
+			engine.Commas(run.Nodes), qs, recordedNote(run, run.Nodes)))
 	}
 	if run.BestMove != "" {
 		best := run.BestMove
@@ -560,4 +551,21 @@ func (m *Model) drawInfo(s tcell.Screen, r rect) {
 	}
 	bh := m.drawBoardPane(s, r, false)
 	m.drawDetails(s, rect{r.x, r.y + bh, r.w, r.h - bh})
+}
+
+// closedRunNodes is the nodes of a run whose run node is closed, as the
+// header and the reload message say it: its nodes searched (the run node
+// is none), never fewer than the rows it recorded.
+func closedRunNodes(run trace.Run, runNode trace.Node) int64 {
+	return max(run.Recorded(), runNode.Nodes())
+}
+
+// recordedNote says, after a run's count of nodes, how many a recording
+// filter kept when it left some out: the tree shows only those rows, not
+// the whole search.
+func recordedNote(run trace.Run, nodes int64) string {
+	if run.Filter != "" && run.Recorded() < nodes {
+		return fmt.Sprintf(", %s recorded (recording filter)", engine.Commas(run.Recorded()))
+	}
+	return ""
 }

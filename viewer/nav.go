@@ -369,6 +369,8 @@ func (m *Model) reload() error {
 			t.run.ID, t.run.Status, engine.Commas(t.runNode.SubtreeSize))
 		return nil
 	}
-	m.setMsg("reloaded: run %d %s, %s rows", t.run.ID, t.run.Status, engine.Commas(max(t.run.Rows, t.runNode.SubtreeSize)))
+	// The header's figures, not the file's rows.
+	nodes := closedRunNodes(t.run, t.runNode)
+	m.setMsg("reloaded: run %d %s, %s nodes%s", t.run.ID, t.run.Status, engine.Commas(nodes), recordedNote(t.run, nodes))
 	return nil
 }
