@@ -48,6 +48,13 @@ func (s *Store) walkErr(err error, run, from, last int64) error {
 	if last >= 0 {
 		where = fmt.Sprintf("run %d: the rows after node %d", run, last)
 	}
+	return s.placeErr(err, where)
+}
+
+// placeErr wraps an error of a read of the rows where says (a walk, a
+// node's children, the path to a node), naming that place when the file
+// is damaged there.
+func (s *Store) placeErr(err error, where string) error {
 	var se sqlite3.Error
 	if errors.As(err, &se) && se.Code == sqlite3.ErrCorrupt {
 		return fmt.Errorf("trace %s: %s: %v: %w", s.path, where, err, ErrCorrupt)

@@ -3,8 +3,10 @@ package trace
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -392,6 +394,15 @@ func TestDamagedPageNamesWhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	goodCopy := filepath.Join(t.TempDir(), "good.trace")
+	if err := os.WriteFile(goodCopy, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good, err := sql.Open("sqlite3", "file:"+goodCopy+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer good.Close()
 	pageSize := int64(binary.BigEndian.Uint16(raw[16:18]))
 	page := func(n int64) []byte { return raw[(n-1)*pageSize : n*pageSize] }
 	// The leaf under the root's second cell: its rows come after others.
@@ -420,5 +431,25 @@ func TestDamagedPageNamesWhere(t *testing.T) {
 	prefix := "trace " + path + ": run " + strconv.FormatInt(run, 10) + ": the rows after node "
 	if !errors.Is(err, ErrCorrupt) || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), "malformed") {
 		t.Errorf("walk over a damaged page: %v; want ErrCorrupt saying after which node", err)
+	}
+	// The viewer's reads say where too: the first row of the damaged leaf
+	// is the one after the last row the walk read; the children of its
+	// parent (read from the file as it was) and the path to it lie there.
+	var last int64
+	if _, err := fmt.Sscanf(strings.TrimPrefix(err.Error(), prefix), "%d", &last); err != nil {
+		t.Fatalf("no node in %v", err)
+	}
+	var parent int64
+	if err := good.QueryRow("SELECT parent_id FROM nodes WHERE run_id = ? AND id = ?", run, last+1).Scan(&parent); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	_, err = r.Children(ctx, run, parent, BySearch, 0, 0)
+	if want := fmt.Sprintf("run %d: the children of node %d: ", run, parent); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), want) {
+		t.Errorf("children over a damaged page: %v; want ErrCorrupt saying %q", err, want)
+	}
+	_, err = r.Path(ctx, run, last+1)
+	if want := fmt.Sprintf("run %d: the path to node %d: ", run, last+1); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), want) {
+		t.Errorf("path into a damaged page: %v; want ErrCorrupt saying %q", err, want)
 	}
 }

@@ -174,10 +174,11 @@ func (s *Store) complete(ctx context.Context, n *Node) error {
 }
 
 // completeRows ends a walk of rows that read nodes: it closes them, then
-// completes the nodes that need it (needsQuery).
-func (s *Store) completeRows(ctx context.Context, rows *sql.Rows, nodes []Node) error {
+// completes the nodes that need it (needsQuery); where names the walk in
+// an error (placeErr).
+func (s *Store) completeRows(ctx context.Context, rows *sql.Rows, nodes []Node, where string) error {
 	if err := rows.Err(); err != nil {
-		return sqliteErr(s.path, err)
+		return s.placeErr(err, where)
 	}
 	rows.Close()
 	for i := range nodes {
@@ -391,9 +392,10 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 	} else if its, err = s.iterations(ctx, run); err != nil {
 		return nil, err
 	}
+	where := fmt.Sprintf("run %d: the children of node %d", run, id)
 	rows, err := s.db.QueryContext(ctx, s.q().children, run, id, parent.End(), maxChildren+1)
 	if err != nil {
-		return nil, sqliteErr(s.path, err)
+		return nil, s.placeErr(err, where)
 	}
 	defer rows.Close()
 	var kids []Node
@@ -417,7 +419,7 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 		n.Iteration = iterationOf(its, n.ID)
 		kids = append(kids, n)
 	}
-	if err := s.completeRows(ctx, rows, kids); err != nil {
+	if err := s.completeRows(ctx, rows, kids, where); err != nil {
 		return nil, err
 	}
 	if order == BySize {
@@ -468,9 +470,10 @@ func (s *Store) Path(ctx context.Context, run, id int64) ([]Node, error) {
 		return nil, s.nodeErr(sql.ErrNoRows, run, id)
 	}
 	// Follow parent links up; the run node (id 0, up 1) ends the walk.
+	where := fmt.Sprintf("run %d: the path to node %d", run, id)
 	rows, err := s.db.QueryContext(ctx, s.q().path, run, id, 0, maxTreeDepth+1)
 	if err != nil {
-		return nil, sqliteErr(s.path, err)
+		return nil, s.placeErr(err, where)
 	}
 	defer rows.Close()
 	var path []Node
@@ -486,7 +489,7 @@ func (s *Store) Path(ctx context.Context, run, id int64) ([]Node, error) {
 		}
 		path = append(path, n)
 	}
-	if err := s.completeRows(ctx, rows, path); err != nil {
+	if err := s.completeRows(ctx, rows, path, where); err != nil {
 		return nil, err
 	}
 	if len(path) > maxTreeDepth {
