@@ -91,10 +91,11 @@ type Store struct {
 	// recording holds the runs whose recorders are not finished: each
 	// holds a connection until Finish, which Close must not wait for.
 	recording map[int64]bool
-	// levelless holds the Horizon runs of a file older than keyLayout whose
-	// options use no QS levels: early files stored such a node's QS ply in
-	// the level field, which readers show as none. Filled at open, only
-	// read after.
+	// levelless holds the Horizon runs of a file older than positionNodes
+	// whose options use no QS levels: early files stored such a node's QS
+	// ply in the level field, which readers show as none, and schema 3
+	// files the last release upgraded from them kept those bits. Filled at
+	// open, only read after.
 	levelless map[int64]bool
 }
 
@@ -327,7 +328,7 @@ func (s *Store) init(fresh, create bool) error {
 	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM runs").Scan(&n); err != nil {
 		return sqliteErr(s.path, err)
 	}
-	if !fresh && s.version < keyLayout {
+	if !fresh && s.version < positionNodes {
 		runs, err := s.Runs(ctx)
 		if err != nil {
 			return err
@@ -445,10 +446,11 @@ func (s *Store) migrate(ctx context.Context, from int) error {
 	if err == nil && from > 0 && from < keyLayout {
 		err = parentIndexes(ctx, tx)
 	}
-	if err == nil && from > 0 && from < keyLayout {
+	if err == nil && from > 0 && from < positionNodes {
 		// The upgraded file reads as the old one did (levelless): the QS
 		// ply early files kept in the level field (now bits 34-40) of
-		// runs without levels is no level.
+		// runs without levels is no level. From schema 3 too: the upgrade
+		// to it (before schema 4) copied those bits.
 		for run := range s.levelless {
 			if _, err = tx.ExecContext(ctx, "UPDATE node_rows SET info = info & ~(127 << 34) WHERE run_id = ? AND (info >> 34) & 127 != 0", run); err != nil {
 				break

@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -240,6 +241,46 @@ func testUpgradeOnWrite(t *testing.T, p string) {
 			}
 		}
 	}
+}
+
+// TestV3FromV1Levels: a schema 1 file the last release upgraded to schema
+// 3 on a write kept schema 1's QS plies in the level field of runs without
+// levels (its migration copied the bits): such a file reads no level for
+// them, and its upgrade to this schema clears the bits. v3.trace with the
+// bits set by hand on its captures run stands in for it.
+func TestV3FromV1Levels(t *testing.T) {
+	p := copyFixture(t, "v3.trace")
+	db, err := sql.Open("sqlite3", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// QS ply 1..3 in the level bits (34-40) of run 1's QS nodes, as the
+	// copied v1 rows had them.
+	res, err := db.Exec("UPDATE node_rows SET info = info | ((1 + id % 3) << 34) WHERE run_id = 1 AND id IN (SELECT id FROM nodes WHERE run_id = 1 AND kind = 'qs')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		t.Fatal("no QS node in run 1 of v3.trace")
+	}
+	db.Close()
+	s, err := OpenReadOnly(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkNoLevels(t, s, readAll(t, s))
+	s.Close()
+	testUpgradeOnWrite(t, p)
+	s, err = OpenReadOnly(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var left int
+	if err := s.db.QueryRow("SELECT count(*) FROM node_rows WHERE run_id = 1 AND (info >> 34) & 127 != 0").Scan(&left); err != nil || left != 0 {
+		t.Errorf("%d rows of run 1 keep level bits after the upgrade (%v)", left, err)
+	}
+	checkNoLevels(t, s, readAll(t, s))
 }
 
 // checkNoLevels: a Horizon run whose options use no QS levels reads none,
