@@ -2,8 +2,8 @@ package engine
 
 // Quiescence search. Three routines search QS nodes: qsearch (the capture
 // search with switches of none's successors: captures, mvv-lva, recapture,
-// beal, see), qsThreshold (001's levels) and the QS iteration of unified
-// (000). They share the QS steps here (the ply limits, stand pat with
+// beal, see), the same with level passes (001's threshold QS) and the QS
+// iteration of unified (000). They share the QS steps here (the ply limits, stand pat with
 // delta pruning of the whole node, move generation, pruning of single
 // captures) and the move-loop steps of search.go, so a switch is read in
 // one place and reaches every routine it can apply to. A new QS technique
@@ -25,9 +25,9 @@ func (s *Searcher) quiesce(alpha, beta Score, ply int) Score {
 		if f.threshold <= 0 {
 			f.threshold = 1 << 30 // from full-width nodes the threshold is infinite (001)
 		}
-		return s.qsThreshold(alpha, beta, ply)
+		return s.qsearch(RoutineThreshold, alpha, beta, ply)
 	}
-	return s.qsearch(alpha, beta, ply)
+	return s.qsearch(RoutineQS, alpha, beta, ply)
 }
 
 // horizon is a horizon node of a search without QS (qs-moves none): a
@@ -211,8 +211,10 @@ func (s *Searcher) qsFinish(f *frame, alpha, beta Score) Score {
 	return s.finish(f, f.best, boundOf(f.best, alpha, beta), f.bestMove)
 }
 
-// qsearch is the switch-driven quiescence search (fail-soft).
-func (s *Searcher) qsearch(alpha, beta Score, ply int) Score {
+// qsearch is the switch-driven quiescence search (fail-soft) of routines
+// RoutineQS and RoutineThreshold: they share steps 1 to 4, and a threshold
+// node then searches its moves in level passes (levelPasses).
+func (s *Searcher) qsearch(r Routine, alpha, beta Score, ply int) Score {
 	p := s.pos
 	// Step 1. Enter the node.
 	inCheck := s.qsInCheck()
@@ -233,6 +235,9 @@ func (s *Searcher) qsearch(alpha, beta Score, ply int) Score {
 	s.genQS(f)
 	if f.evasions && f.moves.N == 0 {
 		return s.noMoves(f, ply, true)
+	}
+	if r == RoutineThreshold {
+		return s.levelPasses(f, alpha, beta, ply)
 	}
 	// Step 5. Search them, best first, past the pruning guard.
 	if !s.moveLoop(RoutineQS, f, ply, 0, 0, beta) {
@@ -242,36 +247,17 @@ func (s *Searcher) qsearch(alpha, beta Score, ply int) Score {
 	return s.qsFinish(f, alpha, beta)
 }
 
-// qsThreshold is hgm's multi-level QS (001). The node's level is the
-// number of levels left; its threshold is the value of the piece captured
+// levelPasses searches the moves of a node of hgm's multi-level QS (001),
+// after qsearch's steps 1 to 4. The node's level is the number of levels left; its threshold is the value of the piece captured
 // on the previous ply. A capture whose estimated gain is <= threshold is
 // extended (keeps its level); others cost a level, and with none left the
 // node fails high by rule (auto-fail-high). At the QS root the levels are
 // iterated 0..level, stopping at the first pass that met no auto-fail-high:
-// its result holds at every higher level (depth bootstrapping).
-func (s *Searcher) qsThreshold(alpha, beta Score, ply int) Score {
+// its result holds at every higher level (depth bootstrapping). Every pass
+// starts from the scores the stand pat left (genQS does not touch them).
+func (s *Searcher) levelPasses(f *frame, alpha, beta Score, ply int) Score {
 	p := s.pos
-	// Step 1. Enter the node.
-	inCheck := s.qsInCheck()
-	f := s.enterQS(alpha, beta, ply, inCheck)
-	if s.stopped {
-		return s.stopAtEntry(f)
-	}
-	// Step 2. The static eval, and the ply limits.
-	f.eval = p.Evaluate()
-	if ply >= MaxPly || f.qsPly >= s.opts.MaxQSPly {
-		return s.qsLimit(f)
-	}
-	// Step 3. Stand pat, and delta pruning of the whole node.
-	if s.qsStand(f, inCheck, beta) {
-		return s.finishStand(f)
-	}
 	standBest, standAlpha, standScored := f.best, f.alpha, f.scored
-	// Step 4. The moves QS allows; in check with evasions, none is mate.
-	s.genQS(f)
-	if f.evasions && f.moves.N == 0 {
-		return s.noMoves(f, ply, true)
-	}
 	// Step 5. Estimated gain and extension. Non-extended captures are
 	// searched first, so they carry a higher ordering key, from which the
 	// extension is read back in the passes; the list is sorted once, so

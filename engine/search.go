@@ -531,10 +531,8 @@ func (s *Searcher) penalised(r Routine, f *frame, alpha, beta Score, depth, ply 
 // call enters routine r at ply.
 func (s *Searcher) call(r Routine, alpha, beta Score, depth, ply int) Score {
 	switch r {
-	case RoutineQS:
-		return s.qsearch(alpha, beta, ply)
-	case RoutineThreshold:
-		return s.qsThreshold(alpha, beta, ply)
+	case RoutineQS, RoutineThreshold:
+		return s.qsearch(r, alpha, beta, ply)
 	case RoutineUnified:
 		return s.unified(alpha, beta, depth, ply)
 	}

@@ -19,11 +19,7 @@ import (
 // recorded.
 func TestFilteredRunSaysWhatIsMissing(t *testing.T) {
 	st, _ := tracetest.CreateTrace(t)
-	o, err := engine.VariantOptions("see")
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := tracetest.RecordSearch(t, st, engine.StartFEN, o, engine.Limits{Depth: 3}, trace.RecordOptions{Under: []string{"Nf3", "Nf6"}})
+	id := tracetest.RecordSearch(t, st, engine.StartFEN, tracetest.VariantOptions(t, "see"), engine.Limits{Depth: 3}, trace.RecordOptions{Under: []string{"Nf3", "Nf6"}})
 	ctx := context.Background()
 	run, err := st.Run(ctx, id)
 	if err != nil {
