@@ -79,13 +79,52 @@ const (
 	// today (engine.Options.Validate); the Horizon that recorded it
 	// ignored the switch, so the options misstate the search.
 	RuleOptions = "options"
+	// RuleCounts: a node's move counts agree with its children: it
+	// searched as many moves as it has children, a PVS re-search (the
+	// same move again, at the same depth, with a wider window) not
+	// counted twice, and generated every move it searched.
+	RuleCounts = "counts"
 )
+
+// RuleInfo is a rule's name and what it says, in a few words for help
+// texts (lines after the first continue the summary).
+type RuleInfo struct {
+	Name, Summary string
+}
+
+// ruleTable is the one list of the rules, in the order of the package's
+// constants: Rules and the CLI's help read it.
+var ruleTable = []RuleInfo{
+	{RuleStructure, "ids, parents, plies, kinds and iterations form one tree"},
+	{RuleSize, "children tile their parent's id range; the run's totals match"},
+	{RuleMove, "every move is legal where it was played"},
+	{RuleInCheck, "a node's in-check flag matches its position"},
+	{RuleQSMoves, "QS nodes searched only the moves their variant allows"},
+	{RuleBound, "fail high at or above beta, fail low at or below alpha, exact inside"},
+	{RuleScore, "fail-soft: a node scores the maximum of its stand pat and its\nchildren's negated scores (last pass, last re-search); draws,\nmates and horizon nodes score what their rule says"},
+	{RuleCutoff, "a beta cutoff's last move scored at or above beta"},
+	{RuleStandPat, "QS nodes that stand pat never score below it and cut at beta"},
+	{RuleLeaf, "nodes ended before their moves have no children"},
+	{RuleBest, "the best move is a searched move that scored the node's score"},
+	{RuleRun, "the run's score is its last iteration's"},
+	{RuleSEE, "with see-prune, QS searched no capture that loses by SEE, and a\nnode cut off by see had one to prune"},
+	{RuleDelta, "with delta, QS searched no capture that cannot lift the eval to\nalpha, and a node cut off by delta had reason to"},
+	{RuleProved, "an exact score comes from a child whose score is exact"},
+	{RuleOptions, "the run's switches are a combination Horizon accepts today"},
+	{RuleCounts, "a node searched as many moves as it has children (a PVS re-search\ncounted once) and generated each of them"},
+}
 
 // Rules lists every rule name in the order of the package's constants.
 func Rules() []string {
-	return []string{RuleStructure, RuleSize, RuleMove, RuleInCheck, RuleQSMoves, RuleBound, RuleScore,
-		RuleCutoff, RuleStandPat, RuleLeaf, RuleBest, RuleRun, RuleSEE, RuleDelta, RuleProved, RuleOptions}
+	names := make([]string, len(ruleTable))
+	for i, r := range ruleTable {
+		names[i] = r.Name
+	}
+	return names
 }
+
+// RuleInfos lists every rule with its summary, in the order of Rules.
+func RuleInfos() []RuleInfo { return slices.Clone(ruleTable) }
 
 // Violation is one broken rule at one node.
 type Violation struct {
@@ -241,6 +280,7 @@ type kid struct {
 	score      engine.Score
 	depth      int
 	alpha      engine.Score // the window's lower end on entry
+	beta       engine.Score
 	ext        int
 	bound      engine.Bound
 	incomplete bool
@@ -273,6 +313,7 @@ type checker struct {
 
 	stack   []cframe
 	lists   []*engine.MoveList // move buffers by stack depth, reused
+	moves   []engine.Move      // scratch of distinctMoves
 	rows    int64
 	qsRows  int64
 	rootEnd int64
@@ -328,7 +369,7 @@ func (c *checker) visit(n trace.Node) {
 	}
 	p.next = n.End()
 	c.structure(p, &f)
-	p.kids = append(p.kids, kid{id: n.ID, move: n.Move, score: n.Score, depth: n.Depth, alpha: n.Alpha, ext: n.Extension, bound: n.Bound,
+	p.kids = append(p.kids, kid{id: n.ID, move: n.Move, score: n.Score, depth: n.Depth, alpha: n.Alpha, beta: n.Beta, ext: n.Extension, bound: n.Bound,
 		incomplete: n.Incomplete || n.Cause == engine.CauseStop})
 
 	if n.Kind == engine.KindQS {
@@ -479,6 +520,9 @@ func (c *checker) pop() {
 		c.foreignScores(f)
 	case f.tiled || !c.filtered:
 		c.scores(f)
+		if f.tiled {
+			c.counts(f)
+		}
 	}
 	if f.moved {
 		c.pos.UnmakeMove()
@@ -883,6 +927,47 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 				c.sc(n.Score), n.Best.UCI(), pass[i].id, pass[i].bound.LongLabel())
 		}
 	}
+}
+
+// counts checks a finished node's move counts against its children, all
+// of which the walk has seen. The file stores counts up to 255; trace
+// reads a larger searched count from the child rows, so there the rule
+// checks that reading.
+func (c *checker) counts(f *cframe) {
+	n := f.n
+	if n.Incomplete || n.Cause == engine.CauseStop {
+		return // a stopped node counted what it had searched so far
+	}
+	searched := len(f.kids)
+	if n.Kind != engine.KindRun { // the run node's children are its iterations, one search each
+		for i := 1; i < len(f.kids); i++ {
+			prev, k := f.kids[i-1], f.kids[i]
+			if k.move == prev.move && k.depth == prev.depth && k.beta-k.alpha > prev.beta-prev.alpha {
+				searched-- // the re-search of a move PVS tried with a null window
+			}
+		}
+	}
+	if n.Searched != searched || n.SearchedAtLeast {
+		c.violate(n.ID, RuleCounts, "%s, but its children are searches of %d moves", engine.SearchedText(n.Searched, n.SearchedAtLeast), searched)
+	}
+	if n.Kind == engine.KindRun || n.Generated >= searched {
+		return
+	}
+	// A pass searches each move once: the moves of the largest pass (PVS
+	// re-searches and later passes repeat moves) were all generated.
+	if distinct := c.distinctMoves(f.kids); n.Generated < distinct {
+		c.violate(n.ID, RuleCounts, "generated %d, but it searched %d different moves", n.Generated, distinct)
+	}
+}
+
+// distinctMoves counts the different moves among kids.
+func (c *checker) distinctMoves(kids []kid) int {
+	c.moves = c.moves[:0]
+	for _, k := range kids {
+		c.moves = append(c.moves, k.move)
+	}
+	slices.Sort(c.moves)
+	return len(slices.Compact(c.moves))
 }
 
 // runNode checks the run node against its last iteration.

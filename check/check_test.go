@@ -98,6 +98,14 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 				return 0
 			},
 			rule: RuleQSMoves}},
+		{"searched count", target{
+			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && hasKids(n) && n.Searched < 200 },
+			sql:  "UPDATE node_rows SET counts = counts + 256 WHERE run_id = ?3 AND id = ?1",
+			rule: RuleCounts}},
+		{"generated fewer than searched", target{
+			pick: func(n trace.Node) bool { return n.Kind == engine.KindNonPV && n.Searched >= 2 },
+			sql:  "UPDATE node_rows SET counts = (counts & ~255) | 1 WHERE run_id = ?3 AND id = ?1",
+			rule: RuleCounts}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, path, run := cleanTrace(t, "captures")

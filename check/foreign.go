@@ -27,8 +27,8 @@ func newForeignRules(r trace.Run) *foreignRules {
 
 // skipped says which rules are not applied and why.
 func (fr *foreignRules) skipped() string {
-	skip := []string{RuleQSMoves, RuleStandPat, RuleLeaf, RuleBest, RuleRun}
-	why := "rules of Horizon's own engine (its QS variants' move sets and stand pat, its leaf causes, best moves and run node)"
+	skip := []string{RuleQSMoves, RuleStandPat, RuleLeaf, RuleBest, RuleRun, RuleCounts}
+	why := "rules of Horizon's own engine (its QS variants' move sets and stand pat, its leaf causes, best moves, run node and move counts)"
 	if !fr.failHard {
 		skip = append(skip, RuleScore)
 		why += "; score: the engine declared fail-soft, whose scores may leave the window"

@@ -196,8 +196,10 @@ func (s *Store) completeRows(ctx context.Context, rows *sql.Rows, nodes []Node, 
 // search passes over its moves again and again, and searches hundreds),
 // its true count from its child rows: a search of each move made a child,
 // and a PVS re-search a second one, right after the null-window try of
-// the same move with a wider window (a later pass's try of the same move
-// never widens it: alpha only rises). Where the rows cannot give the
+// the same move, at the same depth, with a wider window (a later pass's
+// try of the same move never widens it: alpha only rises; the next
+// iteration of the unified search may, after a null-window try that cut
+// the last one off, but one ply deeper). Where the rows cannot give the
 // count, because a recording filter left the children out, n keeps the
 // stored count and says it is a lower bound (SearchedAtLeast).
 func (s *Store) searchedFromRows(ctx context.Context, n *Node) error {
@@ -213,7 +215,7 @@ func (s *Store) searchedFromRows(ctx context.Context, n *Node) error {
 		if err != nil {
 			return err
 		}
-		if i == 0 || k.Move != prev.Move || k.Beta-k.Alpha <= prev.Beta-prev.Alpha {
+		if i == 0 || k.Move != prev.Move || k.Depth != prev.Depth || k.Beta-k.Alpha <= prev.Beta-prev.Alpha {
 			count++
 		}
 		prev = k

@@ -473,7 +473,10 @@ func TestStoredInfo(t *testing.T) {
 // rows, a PVS re-search not counted twice; where a recording filter left
 // the rows out, the stored 255 is a lower bound and says so.
 func TestSearchedBeyondStored(t *testing.T) {
-	const searched, research = 300, 25 // child 25 is a null-window try, re-searched
+	// Child 25 is a null-window try, re-searched; child 40 one that cut off
+	// an iteration of the unified search, tried again one ply deeper and
+	// with the full window by the next: two searches.
+	const searched, research, deeper = 301, 25, 40
 	pos := engine.MustParseFEN(engine.StartFEN)
 	e4, err := pos.ParseMove("e2e4")
 	if err != nil {
@@ -500,17 +503,21 @@ func TestSearchedBeyondStored(t *testing.T) {
 			rec.Enter(engine.EnterInfo{ID: 1, Parent: 0, Depth: 2, Alpha: -10, Beta: 10, Kind: engine.KindRoot, QSPly: -1, QSLevel: -1, Iteration: 1})
 			rec.Enter(engine.EnterInfo{ID: 2, Parent: 1, Ply: 1, Depth: 1, Alpha: -10, Beta: 10, Kind: engine.KindPV, QSPly: -1, QSLevel: -1, Move: e4, Iteration: 1})
 			id := int64(3)
-			child := func(m engine.Move, alpha engine.Score) {
-				rec.Enter(engine.EnterInfo{ID: id, Parent: 2, Ply: 2, Depth: 0, Alpha: alpha, Beta: 10, Kind: engine.KindPV, QSPly: -1, QSLevel: -1, Move: m, Iteration: 1})
+			child := func(m engine.Move, alpha engine.Score, depth int) {
+				rec.Enter(engine.EnterInfo{ID: id, Parent: 2, Ply: 2, Depth: depth, Alpha: alpha, Beta: 10, Kind: engine.KindPV, QSPly: -1, QSLevel: -1, Move: m, Iteration: 1})
 				rec.Leave(engine.LeaveInfo{ID: id, Score: 0, Bound: engine.BoundExact, CutIndex: -1})
 				id++
 			}
-			for j := 0; j < searched; j++ {
-				m := replies[j%len(replies)]
-				if j == research {
-					child(m, 9) // the null-window try [9, 10] ...
+			for j := 0; j < searched-1; j++ {
+				m, depth := replies[j%len(replies)], 0
+				switch j {
+				case research:
+					child(m, 9, 0) // the null-window try [9, 10] ...
+				case deeper:
+					child(m, 9, 0) // a null-window try that cut off ...
+					depth = 1      // ... and the next iteration's search of the move
 				}
-				child(m, -10) // ... and its re-search with the full window
+				child(m, -10, depth) // ... and its re-search with the full window
 			}
 			rec.Leave(engine.LeaveInfo{ID: 2, Score: 0, Bound: engine.BoundExact, CutIndex: -1, Generated: len(replies), Searched: searched})
 			rec.Leave(engine.LeaveInfo{ID: 1, Score: 0, Bound: engine.BoundExact, CutIndex: -1, Best: e4, Generated: 20, Searched: 1})
@@ -551,7 +558,7 @@ func TestSearchedBeyondStored(t *testing.T) {
 				}
 			}
 			r, _ := s.Run(ctx, run)
-			if want := map[bool]string{false: "20 generated, 300 searched counted over all its passes",
+			if want := map[bool]string{false: "20 generated, 301 searched counted over all its passes",
 				true: "20 generated, 255+ searched counted over all its passes"}[tc.atLeast]; r.MovesText(got[0]) != want {
 				t.Errorf("moves %q, want %q", r.MovesText(got[0]), want)
 			}

@@ -22,26 +22,27 @@ func (e errViolations) Error() string {
 	return fmt.Sprintf("%d violations in %d of the runs checked", e.n, e.runs)
 }
 
+// ruleHelp lists check's rules for the help text, a line or more each.
+func ruleHelp() string {
+	var b strings.Builder
+	for _, r := range check.RuleInfos() {
+		for i, line := range strings.Split(r.Summary, "\n") {
+			name := ""
+			if i == 0 {
+				name = r.Name
+			}
+			fmt.Fprintf(&b, "  %-13s %s\n", name, line)
+		}
+	}
+	return b.String()
+}
+
 func runCheck(e *env, args []string) error {
 	fs := newFlags(e, "check", "FILE [--run N] [--max N] [--json]",
 		`Checks every node of a run (or of every run in the file) against the rules its
 search must keep, and prints each violation with the node id, its move path and
 the rule broken; exits 1 when there is any. Rules:
-  structure     ids, parents, plies, kinds and iterations form one tree
-  subtree-size  children tile their parent's id range; the run's totals match
-  legal-move    every move is legal where it was played
-  in-check      a node's in-check flag matches its position
-  qs-moves      QS nodes searched only the moves their variant allows
-  bound         fail high at or above beta, fail low at or below alpha, exact inside
-  score         fail-soft: a node scores the maximum of its stand pat and its
-                children's negated scores (last pass, last re-search); draws,
-                mates and horizon nodes score what their rule says
-  cutoff        a beta cutoff's last move scored at or above beta
-  stand-pat     QS nodes that stand pat never score below it and cut at beta
-  leaf-cause    nodes ended before their moves have no children
-  best-move     the best move is a searched move that scored the node's score
-  run           the run's score is its last iteration's
-Before the rules it runs SQLite's own integrity check (PRAGMA integrity_check)
+`+ruleHelp()+`Before the rules it runs SQLite's own integrity check (PRAGMA integrity_check)
 with the SQLite built into Horizon and reports what it finds (the damaged pages
 and their tables), also when damage keeps the file from being read. A run still
 being recorded, or whose recorder died, is checked as far as it was committed.

@@ -142,3 +142,15 @@ func TestCheckDamagedPages(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckHelpListsEveryRule: the help's list of rules is check's table,
+// so a rule the checker applies is never missing from it (see-prune,
+// delta-prune, proved and options were, in a list kept by hand).
+func TestCheckHelpListsEveryRule(t *testing.T) {
+	help := helpOf(t, "check")
+	for _, r := range check.RuleInfos() {
+		if !strings.Contains(help, "\n  "+r.Name+" ") {
+			t.Errorf("check --help does not list rule %s", r.Name)
+		}
+	}
+}
