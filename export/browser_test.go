@@ -3,6 +3,7 @@ package export
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -339,7 +340,7 @@ func TestHTMLInBrowser(t *testing.T) {
 		fmt.Sprintf("id %d", n2.ID),
 		window,
 		n2.Score.String() + " " + n2.Bound.String(),
-		fmt.Sprintf("%d generated, %d searched", n2.Generated, n2.Searched),
+		run.MovesText(n2),
 		engine.Commas(n2.SubtreeSize) + " nodes",
 	} {
 		if !strings.Contains(details, want) {
@@ -453,6 +454,37 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	if errs := b.consoleErrors(); len(errs) > 0 {
 		t.Errorf("console errors: %v", errs)
+	}
+
+	// A threshold QS root passes over its moves once a level: the page
+	// words its counts as the viewer does (trace.Run.MovesText), passes
+	// and all; it once printed "N generated, M searched" with M > N.
+	thr, _ := resolve(t, st, Selection{Run: 2, Node: -1})
+	var passes trace.Node
+	errFound := errors.New("found")
+	err = st.Subtree(ctx, thr.ID, 0, -1, func(n trace.Node) error {
+		if n.Kind == engine.KindQS && n.Searched > n.Generated {
+			passes = n
+			return errFound
+		}
+		return nil
+	})
+	if !errors.Is(err, errFound) {
+		t.Fatalf("no threshold QS node searched more moves than it generated (%v)", err)
+	}
+	page = filepath.Join(dir, "passes.html")
+	f, err = os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(ctx, st, thr, passes, HTMLOptions{Depth: -1}, f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	b.open(t, page)
+	words := thr.MovesText(passes)
+	if details := b.text(t, "#details"); !strings.Contains(words, "counted over all its passes") || !strings.Contains(details, words) {
+		t.Errorf("details of threshold node %d lack %q:\n%s", passes.ID, words, details)
 	}
 }
 

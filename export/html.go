@@ -187,12 +187,11 @@ type PageNodes struct {
 	CutIndex []int    `json:"cut_index"`
 	// CutText is engine.CutText's wording of a node with a cut index
 	// (the viewer's and diff's), "" for the others.
-	CutText   []string `json:"cut_text"`
-	Generated []int    `json:"generated"`
-	Searched  []int    `json:"searched"`
-	// SearchedAtLeast lists the nodes (by index) whose searched count is
-	// only a lower bound (trace.Node.SearchedAtLeast): the page says "255+".
-	SearchedAtLeast []int `json:"searched_at_least,omitempty"`
+	CutText []string `json:"cut_text"`
+	// MovesText is trace.Run.MovesText's wording of the node's move
+	// counts (the viewer's): passes, a lower bound, a count another
+	// engine left out.
+	MovesText []string `json:"moves_text"`
 	// Open lists the nodes (by index) that were still open when their
 	// rows were written (trace.Node.Open): they never stopped, and their
 	// score is not known; the page calls them PageRun.OpenWord.
@@ -328,11 +327,7 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 		cut = engine.CutText(n.Cause, n.CutIndex, n.Generated)
 	}
 	c.CutText = append(c.CutText, cut)
-	c.Generated = append(c.Generated, n.Generated)
-	c.Searched = append(c.Searched, n.Searched)
-	if n.SearchedAtLeast {
-		c.SearchedAtLeast = append(c.SearchedAtLeast, i)
-	}
+	c.MovesText = append(c.MovesText, s.run.MovesText(n))
 	if n.Open {
 		c.Open = append(c.Open, i)
 	}

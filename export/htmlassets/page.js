@@ -368,9 +368,8 @@
       const cause = N.cut_text[i] || (N.cause[i] === 0 ? '-' : (L.cause_texts[N.cause[i]] || L.causes[N.cause[i]]));
       add('cause', cause, L.cause_meanings[N.cause[i]]);
     }
-    // A trace stores 255 searched at most; where the rows could not count them it is a lower bound.
-    const atLeast = (N.searched_at_least || []).includes(i) ? '+' : '';
-    add('moves', N.generated[i] + ' generated, ' + N.searched[i] + atLeast + ' searched');
+    // Worded by trace.Run.MovesText, as the viewer says it.
+    add('moves', N.moves_text[i]);
     const top = sd.nodes(0), p = N.parent[i];
     let sub = count(sd.nodes(i)) + ' nodes, ' + share(sd.nodes(i), top) + ' of the top';
     if (p >= 0) sub += ', ' + share(sd.nodes(i), sd.nodes(p)) + ' of its parent';
