@@ -397,9 +397,10 @@ type Stats struct {
 	// Nodes, and every count here, counts the run's rows as positions:
 	// the nodes recorded, fewer than the nodes searched (Run.Nodes) when a
 	// recording filter left some out (Run.Filter); the run node's row, no
-	// position, is left out (of Nodes and of ply 0).
-	Nodes   int64 `json:"nodes"`
-	QSNodes int64 `json:"qs_nodes"` // rows of kind QS
+	// position, is left out (of Nodes and of ply 0). Their JSON keys say
+	// recorded: "nodes" and "qs_nodes" are the nodes searched everywhere.
+	Nodes   int64 `json:"recorded_nodes"`
+	QSNodes int64 `json:"recorded_qs_nodes"` // rows of kind QS
 	// QSRoots counts QS roots (horizon nodes that entered QS); QS nodes
 	// below the horizon are QSNodes-QSRoots.
 	QSRoots int64 `json:"qs_roots"`

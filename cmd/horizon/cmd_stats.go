@@ -16,11 +16,13 @@ type statsJSON struct {
 	Run     int64  `json:"run"`
 	Variant string `json:"variant"`
 	Status  string `json:"status"`
-	// SearchedNodes is the nodes the search visited (runs' "nodes"); the
-	// counts of Stats are of the rows recorded, fewer when Filter, the
-	// recording filter, left nodes out.
-	SearchedNodes int64  `json:"searched_nodes"`
-	Filter        string `json:"filter,omitempty"`
+	// SearchedNodes and SearchedQSNodes are the nodes the search visited,
+	// under the keys and with the meaning they have in runs; the counts of
+	// Stats are of the rows recorded, fewer when Filter, the recording
+	// filter, left nodes out.
+	SearchedNodes   int64  `json:"nodes"`
+	SearchedQSNodes int64  `json:"qs_nodes"`
+	Filter          string `json:"filter,omitempty"`
 	trace.Stats
 
 	pathFiltered bool // trace.Run.PathFiltered: no branching factors
@@ -65,7 +67,7 @@ effective branching factor of each iteration (its nodes over the previous
 one's) and nodes^(1/depth).`,
 		"horizon stats sample.trace --run 1", "horizon stats sample.trace --json")
 	run := fs.Int64("run", 0, "run id ('horizon runs FILE' lists them); 0 = every run")
-	asJSON := fs.Bool("json", false, "print JSON (an array, one object per run)")
+	asJSON := fs.Bool("json", false, "print JSON (an array, one object per run): nodes and qs_nodes are the nodes searched, as in runs;\nrecorded_nodes, recorded_qs_nodes and the tables count the rows a recording filter kept")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
 		return err
@@ -74,7 +76,7 @@ one's) and nodes^(1/depth).`,
 		s, err := st.Stats(e.ctx, r.ID)
 		// Empty tables are [] in JSON, not null.
 		s.Plies, s.QSPlies, s.QSLevels, s.Iterations = orEmpty(s.Plies), orEmpty(s.QSPlies), orEmpty(s.QSLevels), orEmpty(s.Iterations)
-		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), SearchedNodes: r.Nodes, Filter: r.Filter,
+		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), SearchedNodes: r.Nodes, SearchedQSNodes: r.QSNodes, Filter: r.Filter,
 			Stats: s, pathFiltered: r.PathFiltered()}, err
 	})
 	if err != nil {

@@ -33,9 +33,11 @@ func TestStatsSaysWhatItCounts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			file, _ := traceFile(t, append([]string{"--fen", "startpos", "--qs", "see", "--see-prune", "false"}, tc.args...)...)
 			var out []struct {
-				Nodes         int64  `json:"nodes"`
-				SearchedNodes int64  `json:"searched_nodes"`
-				Filter        string `json:"filter"`
+				Nodes           int64  `json:"nodes"`
+				QSNodes         int64  `json:"qs_nodes"`
+				RecordedNodes   int64  `json:"recorded_nodes"`
+				RecordedQSNodes int64  `json:"recorded_qs_nodes"`
+				Filter          string `json:"filter"`
 				Iterations    []struct {
 					EBF     *float64 `json:"ebf"`
 					PlyEBF  *float64 `json:"ply_ebf"`
@@ -47,8 +49,19 @@ func TestStatsSaysWhatItCounts(t *testing.T) {
 				t.Fatalf("stats --json: %+v", out)
 			}
 			j := out[0]
-			if filtered := len(tc.args) > 2; filtered != (j.SearchedNodes > j.Nodes) || filtered != (j.Filter != "") {
-				t.Errorf("%d nodes recorded, %d searched, filter %q", j.Nodes, j.SearchedNodes, j.Filter)
+			if filtered := len(tc.args) > 2; filtered != (j.Nodes > j.RecordedNodes) || filtered != (j.Filter != "") ||
+				filtered != (j.QSNodes > j.RecordedQSNodes) {
+				t.Errorf("%d nodes recorded, %d searched (QS: %d, %d), filter %q", j.RecordedNodes, j.Nodes, j.RecordedQSNodes, j.QSNodes, j.Filter)
+			}
+			// "nodes" and "qs_nodes" mean what they mean in runs: the
+			// nodes searched, also when a filter left some unrecorded.
+			var runs []struct {
+				Nodes   int64 `json:"nodes"`
+				QSNodes int64 `json:"qs_nodes"`
+			}
+			cliJSON(t, &runs, "runs", file, "--json")
+			if len(runs) != 1 || runs[0].Nodes != j.Nodes || runs[0].QSNodes != j.QSNodes {
+				t.Errorf("runs --json says %+v, stats --json %d nodes and %d QS nodes", runs, j.Nodes, j.QSNodes)
 			}
 			for i, it := range j.Iterations {
 				// An unfinished iteration has no nodes^(1/d) either.
