@@ -38,7 +38,7 @@ func TestStatsSaysWhatItCounts(t *testing.T) {
 				RecordedNodes   int64  `json:"recorded_nodes"`
 				RecordedQSNodes int64  `json:"recorded_qs_nodes"`
 				Filter          string `json:"filter"`
-				Iterations    []struct {
+				Iterations      []struct {
 					EBF     *float64 `json:"ebf"`
 					PlyEBF  *float64 `json:"ply_ebf"`
 					Partial bool     `json:"partial"`
