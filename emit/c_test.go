@@ -1,12 +1,14 @@
 package emit
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/foreign"
 	"github.com/horizonqs/horizon/foreign/foreigntest"
 	"github.com/horizonqs/horizon/trace"
@@ -21,7 +23,8 @@ func TestCHeader(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		flags []string
-	}{{"on", nil}, {"off", []string{"-DHORIZON_TRACE_OFF"}}, {"lazy", []string{"-DHZTEST_NO_INIT"}}} {
+	}{{"on", nil}, {"off", []string{"-DHORIZON_TRACE_OFF"}}, {"lazy", []string{"-DHZTEST_NO_INIT"}},
+		{"scale", []string{"-DHZTEST_SCALE"}}, {"off scale", []string{"-DHORIZON_TRACE_OFF", "-DHZTEST_SCALE"}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			bin := filepath.Join(dir, "hztest-"+tc.name)
 			args := append([]string{"-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-o", bin, "c/hztest.c"}, tc.flags...)
@@ -36,13 +39,13 @@ func TestCHeader(t *testing.T) {
 				t.Fatal(err)
 			}
 			data, _ := os.ReadFile(stream)
-			if tc.name == "off" {
+			if strings.HasPrefix(tc.name, "off") {
 				if len(data) != 0 || !strings.Contains(string(out), "active 0") {
 					t.Fatalf("tracing off wrote %d bytes, printed %q", len(data), out)
 				}
 				return
 			}
-			_, runs := foreigntest.Import(t, string(data), foreign.Options{})
+			st, runs := foreigntest.Import(t, string(data), foreign.Options{})
 			name := "hztest 1.0"
 			if tc.name == "lazy" { // HZ_POSITION opened the stream, unnamed
 				name = "unknown engine"
@@ -50,6 +53,19 @@ func TestCHeader(t *testing.T) {
 			if len(runs) != 1 || runs[0].Engine != name || runs[0].Status != trace.StatusComplete ||
 				runs[0].Nodes != runs[0].EngineNodes || runs[0].Nodes != 8 || !strings.Contains(string(out), "nodes 8 active 1") {
 				t.Fatalf("runs %+v, program said %q", runs, out)
+			}
+			// HZ_SCALE before HZ_INIT: a version 2 header declaring it;
+			// without it, version 1 and nothing declared.
+			run, err := st.Run(context.Background(), runs[0].RunID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, head := engine.ScoreScale{}, "HZT 1\n"
+			if tc.name == "scale" {
+				want, head = engine.ScoreScale{Mate: 900, MateMin: 800, Infinity: 1000}, "HZT 2\n"
+			}
+			if d, _ := run.Declared(); d.Scale() != want || !strings.HasPrefix(string(data), head) {
+				t.Errorf("declared %+v, want %+v; stream starts %q", d.Scale(), want, string(data[:min(len(data), 40)]))
 			}
 		})
 	}

@@ -30,8 +30,11 @@ import (
 // EnvVar names the environment variable Open reads.
 const EnvVar = "HORIZON_TRACE"
 
-// Version is the protocol version written on the header line.
-const Version = 1
+// Version is the newest protocol version this package writes. A stream
+// says the oldest version that holds its records: 1 without a Scale, so
+// older Horizons keep reading it, 2 with one (the "mate" and "infinity"
+// records, which an older Horizon refuses as unknown).
+const Version = 2
 
 // Writer writes one trace stream. Its methods are not safe for concurrent
 // use: trace one search thread. Write errors are sticky and reported by
@@ -43,20 +46,61 @@ type Writer struct {
 	err error
 }
 
+// Header is what a stream declares about its engine before its first
+// search.
+type Header struct {
+	Engine      string // the engine's name
+	FailHard    bool   // every score lies inside its node's window
+	PseudoLegal bool   // the engine searches pseudo-legal moves (Writer.PseudoLegal)
+	Scale       Scale  // its mate and infinity values; the zero Scale declares none
+}
+
+// Scale is an engine's score scale, so that Horizon prints its mates as
+// #N and its window's ends as ∞ (the protocol's "mate" and "infinity"
+// records). A zero field is not declared.
+type Scale struct {
+	// Mate is the score of a mate at distance 0: a score of Mate - k is a
+	// mate k plies away (k turns of the mated side with MateTurns), and
+	// -(Mate - k) the side to move's loss. Ethereal: MATE (32000).
+	Mate int
+	// MateMin is the smallest score that is a mate, MATE_IN_MAX in
+	// Ethereal (32000 - 128); required with Mate.
+	MateMin int
+	// MateTurns counts the distance in the mated side's turns, its mated
+	// position included (micro-Max's delayed-loss bonus), not in plies.
+	MateTurns bool
+	// Infinity is the engine's window end for "no bound" (Ethereal: MATE,
+	// the root's window [-MATE, MATE]).
+	Infinity int
+}
+
+// declared says whether s declares anything.
+func (s Scale) declared() bool { return s.Mate != 0 || s.Infinity != 0 }
+
 // Open starts a stream at the destination HORIZON_TRACE names, writing the
 // header with the engine's name and its score convention. It returns nil
 // and no error when HORIZON_TRACE is unset or empty: tracing is off.
 func Open(engineName string, failHard bool) (*Writer, error) {
+	return OpenHeader(Header{Engine: engineName, FailHard: failHard})
+}
+
+// OpenHeader is Open with everything a header may declare.
+func OpenHeader(h Header) (*Writer, error) {
 	dest := os.Getenv(EnvVar)
 	if dest == "" {
 		return nil, nil
 	}
-	return OpenDest(dest, engineName, failHard)
+	return OpenDestHeader(dest, h)
 }
 
 // OpenDest starts a stream at dest, a path or "fd:N": what a UCI engine
 // calls for "setoption name HorizonTrace value PATH".
 func OpenDest(dest, engineName string, failHard bool) (*Writer, error) {
+	return OpenDestHeader(dest, Header{Engine: engineName, FailHard: failHard})
+}
+
+// OpenDestHeader is OpenDest with everything a header may declare.
+func OpenDestHeader(dest string, h Header) (*Writer, error) {
 	var f *os.File
 	if fd, ok := strings.CutPrefix(dest, "fd:"); ok {
 		n, err := strconv.Atoi(fd)
@@ -74,22 +118,44 @@ func OpenDest(dest, engineName string, failHard bool) (*Writer, error) {
 			return nil, fmt.Errorf("%s: %w", EnvVar, err)
 		}
 	}
-	w := New(f, engineName, failHard)
+	w := NewHeader(f, h)
 	w.c = f
 	return w, w.err
 }
 
 // New starts a stream on w (the caller closes w after Close).
 func New(w io.Writer, engineName string, failHard bool) *Writer {
+	return NewHeader(w, Header{Engine: engineName, FailHard: failHard})
+}
+
+// NewHeader is New with everything a header may declare.
+func NewHeader(w io.Writer, h Header) *Writer {
 	t := &Writer{w: bufio.NewWriterSize(w, 1<<16), buf: make([]byte, 0, 128)}
-	t.line("HZT " + strconv.Itoa(Version))
-	if engineName != "" {
-		t.line("engine " + oneLine(engineName))
+	version := 1
+	if h.Scale.declared() {
+		version = 2
 	}
-	if failHard {
+	t.line("HZT " + strconv.Itoa(version))
+	if h.Engine != "" {
+		t.line("engine " + oneLine(h.Engine))
+	}
+	if h.FailHard {
 		t.line("scores hard")
 	} else {
 		t.line("scores soft")
+	}
+	if h.PseudoLegal {
+		t.PseudoLegal()
+	}
+	if sc := h.Scale; sc.Mate != 0 {
+		unit := " plies"
+		if sc.MateTurns {
+			unit = " turns"
+		}
+		t.line("mate " + strconv.Itoa(sc.Mate) + " " + strconv.Itoa(sc.MateMin) + unit)
+	}
+	if h.Scale.Infinity != 0 {
+		t.line("infinity " + strconv.Itoa(h.Scale.Infinity))
 	}
 	return t
 }

@@ -108,3 +108,30 @@ func BenchmarkEnterLeave(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// headers are stream heads with each kind of score scale, in Go and in the
+// Python emitter's keywords, and the text both write: a scale makes the
+// stream version 2, none leaves it version 1 for older Horizons.
+var headers = []struct {
+	scale Scale
+	py    string
+	want  string
+}{
+	{Scale{}, "", "HZT 1\nengine E\nscores soft\n"},
+	{Scale{Mate: 32000, MateMin: 31872, Infinity: 32000}, "mate=(32000, 31872), infinity=32000",
+		"HZT 2\nengine E\nscores soft\nmate 32000 31872 plies\ninfinity 32000\n"},
+	{Scale{Mate: 8000, MateMin: 7745, MateTurns: true}, "mate=(8000, 7745), mate_turns=True",
+		"HZT 2\nengine E\nscores soft\nmate 8000 7745 turns\n"},
+	{Scale{Infinity: 69290}, "infinity=69290", "HZT 2\nengine E\nscores soft\ninfinity 69290\n"},
+}
+
+// TestHeaderScale: the Go emitter's header for each scale.
+func TestHeaderScale(t *testing.T) {
+	for _, h := range headers {
+		var buf bytes.Buffer
+		w := NewHeader(&buf, Header{Engine: "E", Scale: h.scale})
+		if err := w.Flush(); err != nil || buf.String() != h.want {
+			t.Errorf("%+v: got %q (%v), want %q", h.scale, buf.String(), err, h.want)
+		}
+	}
+}

@@ -49,3 +49,22 @@ func needTool(t *testing.T, name string) string {
 	}
 	return path
 }
+
+// TestPythonHeaderScale: the Python emitter writes the same header for
+// each scale as the Go one (headers).
+func TestPythonHeaderScale(t *testing.T) {
+	py := needTool(t, "python3")
+	for _, h := range headers {
+		args := `out, "E"`
+		if h.py != "" {
+			args += ", " + h.py
+		}
+		script := "import io, sys, horizon_trace\nout = io.StringIO()\nhorizon_trace.Writer(" + args + ")\nsys.stdout.write(out.getvalue())\n"
+		cmd := exec.Command(py, "-B", "-c", script)
+		cmd.Dir = "python"
+		out, err := cmd.Output()
+		if err != nil || string(out) != h.want {
+			t.Errorf("Writer(%s): got %q (%v), want %q", args, out, err, h.want)
+		}
+	}
+}

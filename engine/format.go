@@ -5,66 +5,130 @@ import "strconv"
 // String formats a score the one way every part of Horizon prints it:
 // centipawns ("-35"), a mate as #N (the side to move mates in N moves) or
 // -#N (it is mated in N), and the window's infinite ends as ∞ and -∞ (a
-// rule's win or loss, never the number 32000).
-func (s Score) String() string {
+// rule's win or loss, never the number 32000). It is HorizonScores.Text.
+func (s Score) String() string { return HorizonScale.text(s) }
+
+// Signed is String with a "+" before positive centipawns, for columns
+// where the sign carries the meaning (a score, a difference).
+func (s Score) Signed() string { return HorizonScale.signed(s) }
+
+// ScoreScale is an engine's mate and infinity values, which give its
+// scores their meaning beyond centipawns: the values a run's stream
+// declares (docs/trace-protocol.md, the "mate" and "infinity" records),
+// or Horizon's own (HorizonScale). A zero field declares nothing: such
+// scores print as plain numbers.
+type ScoreScale struct {
+	// Mate is the score of a mate at distance 0: Mate - k is a mate k
+	// units away for the side to move, -(Mate - k) a loss; 0 when none
+	// was declared.
+	Mate Score
+	// MateMin is the smallest score that is a mate (Ethereal's
+	// MATE_IN_MAX): scores between it and Mate are mates, those below it
+	// centipawns (a tablebase win just under it stays a number).
+	MateMin Score
+	// MateTurns says the distance counts the mated side's turns to move,
+	// its mated position included (micro-Max and Fairy-Max, whose
+	// delayed-loss bonus adds a point at each of the losing side's
+	// nodes), not plies (Ethereal, Stockfish, Horizon).
+	MateTurns bool
+	// Infinity is the window's end for "no bound" and a win by rule: a
+	// score at or beyond it prints ∞ (-∞); 0 when none was declared.
+	Infinity Score
+}
+
+// HorizonScale is Horizon's own engine's: a mate k plies from the root
+// scores MateScore - k, the window's ends are ±Infinity.
+var HorizonScale = ScoreScale{Mate: MateScore, MateMin: MateBound + 1, Infinity: Infinity}
+
+// mateMoves is the number of moves to mate of a score in the mate band,
+// positive when the side to move mates, as the engine's own UCI "score
+// mate N" says it; ok is false for a score outside the band or one the
+// scale cannot place (above Mate).
+func (sc ScoreScale) mateMoves(s Score) (n int, ok bool) {
+	if sc.Mate <= 0 || (s < sc.MateMin && s > -sc.MateMin) {
+		return 0, false
+	}
+	k := int(sc.Mate) - int(s)
+	if s < 0 {
+		k = int(sc.Mate) + int(s)
+	}
 	switch {
-	case s >= Infinity:
+	case k < 0:
+		return 0, false
+	case sc.MateTurns && s > 0:
+		return k, true
+	case sc.MateTurns:
+		return -(k - 1), k >= 1 // the mated position is a turn of its own
+	case s > 0:
+		return (k + 1) / 2, true // a mate in k plies is the winner's (k+1)/2 moves
+	}
+	return -(k / 2), true
+}
+
+// text formats s on the scale (Score.String on Horizon's).
+func (sc ScoreScale) text(s Score) string {
+	switch {
+	case sc.Infinity > 0 && s >= sc.Infinity:
 		return "∞"
-	case s <= -Infinity:
+	case sc.Infinity > 0 && s <= -sc.Infinity:
 		return "-∞"
-	case s.IsMate() && s > 0:
-		return "#" + strconv.Itoa(s.MateIn())
-	case s.IsMate():
-		return "-#" + strconv.Itoa(-s.MateIn())
+	}
+	if n, ok := sc.mateMoves(s); ok {
+		if s > 0 {
+			return "#" + strconv.Itoa(n)
+		}
+		return "-#" + strconv.Itoa(-n)
 	}
 	return strconv.Itoa(int(s))
 }
 
-// Signed is String with a "+" before positive centipawns, for columns
-// where the sign carries the meaning (a score, a difference).
-func (s Score) Signed() string {
-	if s > 0 && !s.IsMate() && s < Infinity {
-		return "+" + s.String()
+// signed is text with a "+" before positive centipawns.
+func (sc ScoreScale) signed(s Score) string {
+	t := sc.text(s)
+	if s > 0 && t[0] >= '0' && t[0] <= '9' {
+		return "+" + t
 	}
-	return s.String()
+	return t
 }
 
 // ScoreFormat is how one run's scores print. Horizon's own runs use
 // Horizon's scale (Score.String: mates as #N, the window's ends as ∞).
 // Another engine's scores are its own units with its own mate and infinity
-// values, which the trace protocol does not declare: read on Horizon's
-// scale, Sunfish's 34663 would print as ∞ and Ethereal's mates as the
-// wrong #N, so they print as the plain numbers the engine wrote.
+// values: read on Horizon's scale, Sunfish's 34663 would print as ∞ and
+// Ethereal's mates as the wrong #N, so they print as the plain numbers the
+// engine wrote, except the mates and infinity its stream declared (Scale).
 type ScoreFormat struct {
-	// Raw prints every score as its number (another engine's run).
-	Raw bool
+	// Foreign says the scores are another engine's: only what Scale
+	// declares is read as a mate or ∞, the rest prints as numbers.
+	Foreign bool
+	// Scale is the engine's declared mate and infinity values (Foreign).
+	Scale ScoreScale
 }
 
-// HorizonScores and RawScores are the two formats: Horizon's own scale,
-// and another engine's plain numbers.
+// HorizonScores and RawScores are the two formats without a declaration:
+// Horizon's own scale, and another engine's plain numbers.
 var (
 	HorizonScores = ScoreFormat{}
-	RawScores     = ScoreFormat{Raw: true}
+	RawScores     = ScoreFormat{Foreign: true}
 )
 
-// Text formats s: Score.String on Horizon's scale, the number otherwise.
-func (f ScoreFormat) Text(s Score) string {
-	if f.Raw {
-		return strconv.Itoa(int(s))
+// DeclaredScores is the format of another engine's scores on the scale
+// its stream declared (RawScores when it declared nothing).
+func DeclaredScores(sc ScoreScale) ScoreFormat { return ScoreFormat{Foreign: true, Scale: sc} }
+
+func (f ScoreFormat) scale() ScoreScale {
+	if f.Foreign {
+		return f.Scale
 	}
-	return s.String()
+	return HorizonScale
 }
 
+// Text formats s: Score.String on Horizon's scale, the engine's declared
+// mates and infinity on another engine's, the number otherwise.
+func (f ScoreFormat) Text(s Score) string { return f.scale().text(s) }
+
 // Signed is Text with a "+" before positive centipawns (Score.Signed).
-func (f ScoreFormat) Signed(s Score) string {
-	if f.Raw {
-		if s > 0 {
-			return "+" + strconv.Itoa(int(s))
-		}
-		return strconv.Itoa(int(s))
-	}
-	return s.Signed()
-}
+func (f ScoreFormat) Signed(s Score) string { return f.scale().signed(s) }
 
 // Commas formats n with thousands separators: 12,345,678. It is the long
 // form of a count (a summary line, a details pane); Short is the column

@@ -23,9 +23,11 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
-// Version is the protocol version this package reads (the number on the
-// stream's first line, "HZT 1").
-const Version = 1
+// Version is the newest protocol version this package reads (the number
+// on the stream's first line, "HZT 1"). Version 2 adds the "mate" and
+// "infinity" records, which an older Horizon refuses as unknown; a stream
+// without them is version 1.
+const Version = 2
 
 // maxPly bounds a node's ply (the trace's limit), and so the stack.
 const maxPly = 500
@@ -193,9 +195,11 @@ type importer struct {
 
 	// Stream state that persists across searches.
 	header   bool
+	version  int // the header's
 	engine   string
 	failHard bool
 	pseudo   bool
+	scale    engine.ScoreScale // the "mate" and "infinity" records' values
 
 	// The current search.
 	active      bool // a position record started a search not yet ended
@@ -392,7 +396,7 @@ func (im *importer) record(b []byte) *StreamError {
 		if v > Version {
 			return im.fail("protocol version %d, this Horizon reads up to %d; upgrade Horizon", v, Version)
 		}
-		im.header = true
+		im.header, im.version = true, v
 		return nil
 	}
 	if len(b) >= 2 && b[1] == ' ' || len(b) == 1 {
@@ -415,7 +419,7 @@ func (im *importer) record(b []byte) *StreamError {
 	switch string(word) {
 	case "end":
 		return im.end(rest)
-	case "engine", "scores", "moves", "limits", "position":
+	case "engine", "scores", "moves", "mate", "infinity", "limits", "position":
 		if len(im.stack) > 1 {
 			return im.fail("%q record inside a node: header records come between searches", word)
 		}
@@ -443,11 +447,59 @@ func (im *importer) record(b []byte) *StreamError {
 		default:
 			return im.fail("moves %q: want legal or pseudo", rest)
 		}
+	case "mate", "infinity":
+		return im.scaleRecord(string(word), rest)
 	case "limits":
 		im.limits = strings.TrimSpace(string(rest))
 	case "position":
 		return im.position(string(rest))
 	}
+	return nil
+}
+
+// scaleRecord reads "mate VALUE MIN [plies|turns]" or "infinity VALUE":
+// the engine's score scale, kept for later searches.
+func (im *importer) scaleRecord(word string, rest []byte) *StreamError {
+	if im.version < 2 {
+		return im.fail("%q record in a version %d stream: the header must say \"HZT 2\" (older Horizons refuse the record)", word, im.version)
+	}
+	sc := im.scale
+	f := fields(rest)
+	if word == "infinity" {
+		if len(f) != 1 {
+			return im.fail("infinity %q: want one value, the engine's window end for no bound", rest)
+		}
+		v, ok := atoi(f[0])
+		if !ok || v <= 0 {
+			return im.fail("infinity %q: want a score above 0", f[0])
+		}
+		sc.Infinity = engine.Score(v)
+	} else {
+		if len(f) < 2 || len(f) > 3 {
+			return im.fail("mate %q: want VALUE MIN [plies|turns]: the score of a mate at distance 0 and the smallest mate score", rest)
+		}
+		v, ok1 := atoi(f[0])
+		lo, ok2 := atoi(f[1])
+		if !ok1 || !ok2 || lo <= 0 || lo > v {
+			return im.fail("mate %q: want 0 < MIN <= VALUE", rest)
+		}
+		sc.Mate, sc.MateMin, sc.MateTurns = engine.Score(v), engine.Score(lo), false
+		if len(f) == 3 {
+			switch string(f[2]) {
+			case "plies":
+			case "turns":
+				sc.MateTurns = true
+			default:
+				return im.fail("mate %q: unit %q: want plies or turns", rest, f[2])
+			}
+		}
+	}
+	// A mate score at or beyond infinity would print as ∞: no engine's
+	// mates lie outside its window.
+	if sc.Mate > 0 && sc.Infinity > 0 && (sc.Mate > sc.Infinity || sc.MateMin >= sc.Infinity) {
+		return im.fail("%s %q: the mate scores %d to %d do not fit below infinity %d", word, rest, sc.MateMin, sc.Mate, sc.Infinity)
+	}
+	im.scale = sc
 	return nil
 }
 
@@ -542,7 +594,12 @@ func (im *importer) begin() *StreamError {
 	if im.pseudo {
 		moves = "pseudo"
 	}
-	optJSON, _ := json.Marshal(map[string]any{"moves": moves, "scores": map[bool]string{false: "soft", true: "hard"}[im.failHard]})
+	decl := trace.EngineDeclared{Moves: moves, Scores: map[bool]string{false: "soft", true: "hard"}[im.failHard],
+		Mate: int(im.scale.Mate), MateMin: int(im.scale.MateMin), Infinity: int(im.scale.Infinity)}
+	if decl.Mate > 0 {
+		decl.MateUnit = map[bool]string{false: "plies", true: "turns"}[im.scale.MateTurns]
+	}
+	optJSON, _ := json.Marshal(decl)
 	rec, err := im.newSink(trace.RunInfo{FEN: im.fen, Variant: name, Options: string(optJSON),
 		Limits: string(limJSON), Version: im.opts.Version}, ro)
 	if err != nil {

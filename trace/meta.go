@@ -137,6 +137,19 @@ func (r Run) SearchLimits() (Limits, error) {
 type EngineDeclared struct {
 	Moves  string `json:"moves"`  // "legal" or "pseudo" (king-capture engines); "" = legal
 	Scores string `json:"scores"` // "soft" or "hard"
+	// The engine's score scale (the stream's "mate" and "infinity"
+	// records); absent when it declared none, and its scores print as
+	// numbers (engine.ScoreScale says what each means).
+	Mate     int    `json:"mate,omitempty"`      // the score of a mate at distance 0
+	MateMin  int    `json:"mate_min,omitempty"`  // the smallest score that is a mate
+	MateUnit string `json:"mate_unit,omitempty"` // "plies" or "turns"
+	Infinity int    `json:"infinity,omitempty"`  // the window's end for "no bound"
+}
+
+// Scale is the score scale d declares (the zero ScoreScale when none).
+func (d EngineDeclared) Scale() engine.ScoreScale {
+	return engine.ScoreScale{Mate: engine.Score(d.Mate), MateMin: engine.Score(d.MateMin), MateTurns: d.MateUnit == "turns",
+		Infinity: engine.Score(d.Infinity)}
 }
 
 // Declared returns what another engine's run declared; ok is false for
@@ -176,12 +189,14 @@ func (mr MoveRule) Playable(pos *engine.Position, m engine.Move) bool {
 func (mr MoveRule) Either(o MoveRule) MoveRule { return MoveRule{Pseudo: mr.Pseudo || o.Pseudo} }
 
 // Scores is how run r's scores print, the one rule for every reader
-// (viewer, export, diff, runs): Horizon's scale for Horizon's own runs,
-// the engine's own numbers for another engine's (engine.ScoreFormat says
-// why).
+// (viewer, export, diff, runs, check): Horizon's scale for Horizon's own
+// runs; for another engine's, its own numbers, with mates as #N and its
+// window's ends as ∞ where its stream declared its mate and infinity
+// values (engine.ScoreFormat says why).
 func (r Run) Scores() engine.ScoreFormat {
 	if r.Engine != "" {
-		return engine.RawScores
+		d, _ := r.Declared() // options that do not read declare nothing: raw numbers
+		return engine.DeclaredScores(d.Scale())
 	}
 	return engine.HorizonScores
 }

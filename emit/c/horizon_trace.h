@@ -24,7 +24,11 @@
  * and optionally HZ_INIT(name, fail_hard) at startup (names the engine and
  * declares fail-hard scores), HZ_ENTER_KIND (explicit pv/nonpv/qs),
  * HZ_STANDPAT, HZ_MOVE, HZ_EXTENSION, HZ_ABORT (a longjmp unwound the
- * search), HZ_PSEUDO_LEGAL (a king-capture engine).
+ * search), HZ_PSEUDO_LEGAL (a king-capture engine), and HZ_SCALE(mate,
+ * mate_min, mate_turns, infinity) before HZ_INIT: the engine's mate and
+ * infinity values, so that Horizon prints its mates as #N and its window's
+ * ends as ∞ (0 declares nothing; Ethereal: HZ_SCALE(MATE, MATE_IN_MAX, 0,
+ * MATE); docs/trace-protocol.md, "mate" and "infinity").
  *
  * Not thread-safe: trace one search thread.
  */
@@ -37,6 +41,8 @@
 #define HZ_U_(x) ((void)sizeof(x))
 #define HZ_INIT(engine_name, fail_hard) (HZ_U_(engine_name), HZ_U_(fail_hard))
 #define HZ_PSEUDO_LEGAL() ((void)0)
+#define HZ_SCALE(mate, mate_min, mate_turns, infinity) \
+    (HZ_U_(mate), HZ_U_(mate_min), HZ_U_(mate_turns), HZ_U_(infinity))
 #define HZ_POSITION(uci_args) HZ_U_(uci_args)
 #define HZ_LIMITS(text) HZ_U_(text)
 #define HZ_ROOT(depth, alpha, beta, iteration) (HZ_U_(depth), HZ_U_(alpha), HZ_U_(beta), HZ_U_(iteration))
@@ -67,6 +73,7 @@ extern FILE *hz_out;
 
 int hz_open(const char *dest, const char *engine_name, int fail_hard);
 void hz_init(const char *engine_name, int fail_hard);
+void hz_scale(long mate, long mate_min, int mate_turns, long infinity);
 void hz_line(const char *record, const char *text);
 void hz_position(const char *uci_args);
 void hz_enter(const char *move, int depth, int alpha, int beta, const char *kind, int iteration);
@@ -78,6 +85,7 @@ void hz_close(void);
 #define HZ_ACTIVE (hz_out != NULL)
 #define HZ_INIT(engine_name, fail_hard) hz_init((engine_name), (fail_hard))
 #define HZ_PSEUDO_LEGAL() do { if (hz_out) hz_line("moves", "pseudo"); } while (0)
+#define HZ_SCALE(mate, mate_min, mate_turns, infinity) hz_scale((mate), (mate_min), (mate_turns), (infinity))
 #define HZ_POSITION(uci_args) hz_position((uci_args))
 #define HZ_LIMITS(text) do { if (hz_out) hz_line("limits", (text)); } while (0)
 #define HZ_ROOT(depth, alpha, beta, iteration) \
@@ -121,6 +129,36 @@ static char *hz_str(char *p, const char *s, size_t max) {
     return p;
 }
 
+/* The score scale HZ_SCALE declared (0: none), written by hz_open. */
+static long hz_mate, hz_mate_min, hz_infinity;
+static int hz_mate_turns;
+
+static void hz_scale_records(void) {
+    char b[96], *p;
+    if (hz_mate) {
+        p = hz_str(b, "mate ", 5);
+        p = hz_itoa(p, hz_mate); *p++ = ' ';
+        p = hz_itoa(p, hz_mate_min);
+        p = hz_str(p, hz_mate_turns ? " turns\n" : " plies\n", 7);
+        fwrite(b, 1, (size_t)(p - b), hz_out);
+    }
+    if (hz_infinity) {
+        p = hz_str(b, "infinity ", 9);
+        p = hz_itoa(p, hz_infinity);
+        *p++ = '\n';
+        fwrite(b, 1, (size_t)(p - b), hz_out);
+    }
+}
+
+/* hz_scale declares the engine's mate and infinity values. Call it before
+ * the stream opens (HZ_INIT, the first HZ_POSITION): the header then says
+ * "HZT 2", the version that holds these records. Called later, it writes
+ * them into a version 1 stream, which Horizon refuses saying so. */
+void hz_scale(long mate, long mate_min, int mate_turns, long infinity) {
+    hz_mate = mate; hz_mate_min = mate_min; hz_mate_turns = mate_turns; hz_infinity = infinity;
+    if (hz_out) hz_scale_records();
+}
+
 /* hz_open starts a stream at dest (a path or "fd:N") and writes the header;
  * it returns 0, or -1 when dest cannot be opened (tracing stays off). */
 int hz_open(const char *dest, const char *engine_name, int fail_hard) {
@@ -142,9 +180,11 @@ int hz_open(const char *dest, const char *engine_name, int fail_hard) {
     if (hz_out != NULL) hz_close();
     setvbuf(f, hz_buf, _IOFBF, sizeof hz_buf);
     hz_out = f;
-    fputs("HZT 1\n", f);
+    /* A stream says the oldest version that holds its records. */
+    fputs(hz_mate || hz_infinity ? "HZT 2\n" : "HZT 1\n", f);
     if (engine_name && *engine_name) hz_line("engine", engine_name);
     hz_line("scores", fail_hard ? "hard" : "soft");
+    hz_scale_records();
     return 0;
 }
 

@@ -18,6 +18,9 @@ static int leaf(const char *move, int depth, int alpha, int beta, int score) {
 }
 
 int main(void) {
+#ifdef HZTEST_SCALE
+    HZ_SCALE(900, 800, 0, 1000); /* the window [-1000, 1000] is unbounded */
+#endif
 #ifndef HZTEST_NO_INIT
     HZ_INIT("hztest 1.0", 0);
 #endif

@@ -11,6 +11,11 @@ import` can record its search tree.
         tw.leave(score)                              # every return of a node
         tw.end("e7e5", nodes)
 
+An engine may declare its score scale, so that Horizon prints its mates as
+#N and its window's ends as infinity: from_env(..., mate=(VALUE, MIN),
+infinity=VALUE), and mate_turns=True when its mate distance counts the mated
+side's turns rather than plies (docs/trace-protocol.md, "mate", "infinity").
+
 HORIZON_TRACE is a file path, or "fd:N" for a file descriptor the parent
 process left open (horizon trace --engine passes a pipe that way). The
 stream is buffered (64 KiB, so a live reader follows); end() flushes it. Standard library only.
@@ -19,23 +24,32 @@ stream is buffered (64 KiB, so a live reader follows); end() flushes it. Standar
 import io
 import os
 
-VERSION = 1
+# The newest protocol version written; a stream says the oldest that holds
+# its records: 1, or 2 when it declares a score scale.
+VERSION = 2
 ENV_VAR = "HORIZON_TRACE"
 
 
 class Writer:
     """One trace stream. Not thread-safe: trace one search thread."""
 
-    def __init__(self, out, engine="", fail_hard=False, pseudo_legal=False):
-        """out: a text stream (the caller keeps ownership)."""
+    def __init__(self, out, engine="", fail_hard=False, pseudo_legal=False,
+                 mate=None, mate_turns=False, infinity=None):
+        """out: a text stream (the caller keeps ownership). mate is the
+        pair (score of a mate at distance 0, smallest mate score), infinity
+        the engine's window end for no bound; None declares nothing."""
         self._out = out
         self._w = out.write
-        self._w("HZT %d\n" % VERSION)
+        self._w("HZT %d\n" % (2 if mate or infinity else 1))
         if engine:
             self._w("engine %s\n" % _one_line(engine))
         self._w("scores %s\n" % ("hard" if fail_hard else "soft"))
         if pseudo_legal:
             self._w("moves pseudo\n")
+        if mate:
+            self._w("mate %d %d %s\n" % (mate[0], mate[1], "turns" if mate_turns else "plies"))
+        if infinity:
+            self._w("infinity %d\n" % infinity)
 
     def position(self, uci_args):
         """Start a search: the arguments of a UCI position command."""
@@ -109,20 +123,22 @@ def _one_line(s):
     return str(s).replace("\n", " ").replace("\r", " ")
 
 
-def open_dest(dest, engine="", fail_hard=False, pseudo_legal=False):
-    """A Writer on dest: a path or "fd:N"."""
+def open_dest(dest, engine="", fail_hard=False, pseudo_legal=False, **scale):
+    """A Writer on dest: a path or "fd:N"; scale: Writer's mate, mate_turns
+    and infinity."""
     if dest.startswith("fd:"):
         raw = os.fdopen(int(dest[3:]), "wb", buffering=0, closefd=True)
     else:
         raw = open(dest, "wb", buffering=0)
     out = io.TextIOWrapper(io.BufferedWriter(raw, buffer_size=1 << 16), encoding="ascii",
                            errors="replace", newline="\n", write_through=False)
-    return Writer(out, engine, fail_hard, pseudo_legal)
+    return Writer(out, engine, fail_hard, pseudo_legal, **scale)
 
 
-def from_env(engine="", fail_hard=False, pseudo_legal=False):
-    """A Writer on the destination HORIZON_TRACE names, or None when unset."""
+def from_env(engine="", fail_hard=False, pseudo_legal=False, **scale):
+    """A Writer on the destination HORIZON_TRACE names, or None when unset;
+    scale: Writer's mate, mate_turns and infinity."""
     dest = os.environ.get(ENV_VAR, "")
     if not dest:
         return None
-    return open_dest(dest, engine, fail_hard, pseudo_legal)
+    return open_dest(dest, engine, fail_hard, pseudo_legal, **scale)
