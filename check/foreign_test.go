@@ -16,13 +16,17 @@ func TestCheckForeign(t *testing.T) {
 	tests := []struct {
 		name, stream string
 		rule         string // "" for a clean run
+		msg          string // in the violation's message
 	}{
-		{"clean", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nE e7e5 0 -50 50\nL 10\nL -10\nE 0000 1 -51 -50\nL 60\nL 10\n", ""},
-		{"pseudo-legal declared", head + "moves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\nL 5\nL -5\n", ""},
-		{"cutoff", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL -70\nL 10\n", RuleCutoff},
-		{"bound", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 10 b=lower\nL -10\n", RuleBound},
-		{"fail-hard window", head + "scores hard\nposition startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 80\nL -50\n", RuleScore},
-		{"fail-soft allows it", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 80\nL -80\n", ""},
+		{"clean", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nE e7e5 0 -50 50\nL 10\nL -10\nE 0000 1 -51 -50\nL 60\nL 10\n", "", ""},
+		{"pseudo-legal declared", head + "moves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\nL 5\nL -5\n", "", ""},
+		{"cutoff", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL -70\nL 10\n", RuleCutoff, ""},
+		{"bound", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 10 b=lower\nL -10\n", RuleBound, ""},
+		{"fail-hard window", head + "scores hard\nposition startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 80\nL -50\n", RuleScore, ""},
+		{"fail-soft allows it", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 80\nL -80\n", "", ""},
+		// A declared scale words the messages: #N and ∞, not the numbers.
+		{"declared scale", "HZT 2\nengine Other\nscores hard\nmate 32000 31872\ninfinity 32000\nposition startpos\n" +
+			"E - 2 -32000 32000\nE e2e4 1 -32000 -31990\nL 31998\nL -31998\n", RuleScore, "fail-hard engine scored #1 outside its window [-∞, -#5]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -39,6 +43,8 @@ func TestCheckForeign(t *testing.T) {
 				t.Errorf("violations %+v, want none", rep.Violations)
 			case tc.rule != "" && rep.ByRule[tc.rule] == 0:
 				t.Errorf("violations %+v, want %s", rep.Violations, tc.rule)
+			case tc.msg != "" && !strings.Contains(rep.Violations[0].Detail, tc.msg):
+				t.Errorf("violation %q, want %q in it", rep.Violations[0].Detail, tc.msg)
 			}
 		})
 	}

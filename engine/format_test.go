@@ -30,8 +30,15 @@ func TestScoreString(t *testing.T) {
 }
 
 // TestScoreFormat: another engine's scores print as its numbers, never on
-// Horizon's scale (Sunfish's 34663 is not ∞, Ethereal's 31990 not #5).
+// Horizon's scale (Sunfish's 34663 is not ∞, Ethereal's 31990 not #5),
+// except the mates and infinity it declared, read on its own scale: in
+// plies as Ethereal's UCI says them ((k+1)/2 moves to mate, k/2 to be
+// mated), in the mated side's turns as Fairy-Max's delayed-loss bonus
+// counts them.
 func TestScoreFormat(t *testing.T) {
+	ethereal := DeclaredScores(ScoreScale{Mate: 32000, MateMin: 31872, Infinity: 32000})
+	fairy := DeclaredScores(ScoreScale{Mate: 8000, MateMin: 7745, MateTurns: true, Infinity: 8000})
+	sunfish := DeclaredScores(ScoreScale{Infinity: 69290})
 	for _, c := range []struct {
 		f            ScoreFormat
 		s            Score
@@ -45,6 +52,23 @@ func TestScoreFormat(t *testing.T) {
 		{RawScores, MateScore - 5, "30995", "+30995"},
 		{RawScores, -35, "-35", "-35"},
 		{RawScores, 0, "0", "0"},
+		{ethereal, 31999, "#1", "#1"},
+		{ethereal, 31990, "#5", "#5"},
+		{ethereal, -31998, "-#1", "-#1"},
+		{ethereal, 31872, "#64", "#64"},
+		{ethereal, 31871, "31871", "+31871"}, // a tablebase win, below MATE_IN_MAX
+		{ethereal, -31871, "-31871", "-31871"},
+		{ethereal, 32000, "∞", "∞"},
+		{ethereal, -32000, "-∞", "-∞"},
+		{ethereal, 35, "35", "+35"},
+		{fairy, 7999, "#1", "#1"},
+		{fairy, -7999, "-#0", "-#0"}, // mated: its own turn counts
+		{fairy, -7998, "-#1", "-#1"},
+		{fairy, 7744, "7744", "+7744"},
+		{fairy, 8000, "∞", "∞"},
+		{sunfish, 69290, "∞", "∞"},
+		{sunfish, 47998, "47998", "+47998"},
+		{DeclaredScores(ScoreScale{Mate: 100, MateMin: 50}), 120, "120", "+120"}, // above the declared mate: no distance
 	} {
 		if got := c.f.Text(c.s); got != c.want {
 			t.Errorf("%+v.Text(%d) = %q, want %q", c.f, int(c.s), got, c.want)

@@ -430,6 +430,11 @@ func (r *cancelReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// scaleSeed is a fuzz seed with the score scale's records, one of them
+// declared again between searches.
+const scaleSeed = "HZT 2\nmate 32000 31872 plies\ninfinity 32000\nposition startpos\nE - 1 -32000 32000\nL 31998\nend\n" +
+	"mate 8000 7745 turns\ninfinity 8000\nposition startpos\nE - 1 -8000 8000\nL -7998\n"
+
 // FuzzImport: no stream makes the importer panic, and what it keeps is a
 // whole tree.
 func FuzzImport(f *testing.F) {
@@ -437,6 +442,7 @@ func FuzzImport(f *testing.F) {
 	f.Add(stream)
 	f.Add([]byte("HZT 1\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\nS 3\nM e7e5 0\nX 1\nE e7e5 -1 0 1\nL 2 b=exact c=none m=- g=1 s=0 x=-1\nL 1\nA\nend best=e2e4 nodes=3\n"))
 	f.Add([]byte("HZT 1\nmoves pseudo\nscores hard\nposition fen 4k3/8/8/8/8/8/4r3/4K3 w - - 0 1\nE - 1 0 1\nE e1f1 0 -1 0 k=qs q=0 l=1\nL 0\n"))
+	f.Add([]byte(scaleSeed))
 	st := mustCreate(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		runs, _ := Import(context.Background(), st, bytes.NewReader(data), Options{})
@@ -527,6 +533,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(stream)
 	f.Add([]byte("HZT 1\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\nS 3\nM e7e5 0\nX 1\nE e7e5 -1 0 1\nL 2 b=exact c=none m=- g=1 s=0 x=-1\nL 1\nA\nend best=e2e4 nodes=3 time=4\n"))
 	f.Add([]byte("HZT 1\nmoves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\nE d2d1 0 0 1\nL 0\nL 0\n"))
+	f.Add([]byte(scaleSeed))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		im := newImporter(context.Background(), nil, Options{})
 		var c counter
@@ -847,5 +854,120 @@ end best=d2d4
 				t.Errorf("PV %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestScaleRecords: the "mate" and "infinity" records are kept in the
+// run's options and give its scores their meaning (trace.Run.Scores); a
+// bad one stops the import naming its line, and a version 1 stream may
+// not hold them (an older Horizon refuses them as unknown records).
+func TestScaleRecords(t *testing.T) {
+	search := "position startpos\nE - 1 -32000 32000\nE e2e4 0 -32000 32000\nL -31998\nL 31998\nend\n"
+	for _, tc := range []struct {
+		name, head string
+		want       trace.EngineDeclared
+		texts      map[engine.Score]string // score: as the run prints it
+	}{
+		{"none", "HZT 1\n", trace.EngineDeclared{Moves: "legal", Scores: "soft"},
+			map[engine.Score]string{31998: "31998", -32000: "-32000", 35: "35"}},
+		{"ethereal", "HZT 2\nmate 32000 31872\ninfinity 32000\n",
+			trace.EngineDeclared{Moves: "legal", Scores: "soft", Mate: 32000, MateMin: 31872, MateUnit: "plies", Infinity: 32000},
+			map[engine.Score]string{31999: "#1", 31998: "#1", 31997: "#2", -31998: "-#1", -31996: "-#2", 31872: "#64",
+				31871: "31871", -31871: "-31871", 32000: "∞", -32000: "-∞", 35: "35"}},
+		{"plies named, infinity first", "HZT 2\ninfinity 32001\nmate 32000 31754 plies\n",
+			trace.EngineDeclared{Moves: "legal", Scores: "soft", Mate: 32000, MateMin: 31754, MateUnit: "plies", Infinity: 32001},
+			map[engine.Score]string{32000: "#0", 32001: "∞", -32000: "-#0"}},
+		{"turns", "HZT 2\nmate 8000 7745 turns\ninfinity 8000\n",
+			trace.EngineDeclared{Moves: "legal", Scores: "soft", Mate: 8000, MateMin: 7745, MateUnit: "turns", Infinity: 8000},
+			map[engine.Score]string{7999: "#1", -7999: "-#0", -7998: "-#1", 7998: "#2", 8000: "∞", 7744: "7744"}},
+		{"infinity alone", "HZT 2\ninfinity 69290\n",
+			trace.EngineDeclared{Moves: "legal", Scores: "soft", Infinity: 69290},
+			map[engine.Score]string{69290: "∞", -69290: "-∞", 69289: "69289", 47998: "47998"}},
+		{"mate alone", "HZT 2\nmate 32000 31872\n",
+			trace.EngineDeclared{Moves: "legal", Scores: "soft", Mate: 32000, MateMin: 31872, MateUnit: "plies"},
+			map[engine.Score]string{31998: "#1", 32001: "32001"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, run, _ := importRun(t, tc.head+search)
+			d, ok := run.Declared()
+			if !ok || d != tc.want {
+				t.Errorf("declared %+v (%v), want %+v; options %s", d, ok, tc.want, run.Options)
+			}
+			for s, want := range tc.texts {
+				if got := run.Scores().Text(s); got != want {
+					t.Errorf("score %d prints %q, want %q", s, got, want)
+				}
+			}
+		})
+	}
+	for _, tc := range []struct{ name, stream, want string }{
+		{"version 1", "HZT 1\nmate 32000 31872\n", `record at byte 6 (line 2): "mate" record in a version 1 stream: the header must say "HZT 2"`},
+		{"infinity in version 1", "HZT 1\nengine E\ninfinity 32000\n", `(line 3): "infinity" record in a version 1 stream`},
+		{"mate one value", "HZT 2\nmate 32000\n", `(line 2): mate "32000": want VALUE MIN [plies|turns]`},
+		{"mate four values", "HZT 2\nmate 32000 31872 plies 1\n", "want VALUE MIN [plies|turns]"},
+		{"mate min above value", "HZT 2\nmate 32000 32001\n", `(line 2): mate "32000 32001": want 0 < MIN <= VALUE`},
+		{"mate min 0", "HZT 2\nmate 32000 0\n", "want 0 < MIN <= VALUE"},
+		{"mate negative", "HZT 2\nmate -32000 -31000\n", "want 0 < MIN <= VALUE"},
+		{"mate not a number", "HZT 2\nmate MATE 31872\n", "want 0 < MIN <= VALUE"},
+		{"mate unit", "HZT 2\nmate 32000 31872 moves\n", `unit "moves": want plies or turns`},
+		{"infinity 0", "HZT 2\ninfinity 0\n", `(line 2): infinity "0": want a score above 0`},
+		{"infinity word", "HZT 2\ninfinity inf\n", `infinity "inf": want a score above 0`},
+		{"infinity two", "HZT 2\ninfinity 1 2\n", "want one value"},
+		{"infinity overflow", "HZT 2\ninfinity 99999999999\n", "want a score above 0"},
+		{"infinity below mates", "HZT 2\nmate 32000 31872\ninfinity 31000\n",
+			`(line 3): infinity "31000": the mate scores 31872 to 32000 do not fit below infinity 31000`},
+		{"mates above infinity", "HZT 2\ninfinity 8000\nmate 9000 8500\n", "do not fit below infinity 8000"},
+		{"inside a node", "HZT 2\nposition startpos\nE - 1 0 1\nmate 32000 31872\n", `(line 4), node 1 (path (root)): "mate" record inside a node`},
+		{"version 3", "HZT 3\n", "protocol version 3, this Horizon reads up to 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Import(context.Background(), mustCreate(t), strings.NewReader(tc.stream), Options{})
+			if !errors.Is(err, ErrStream) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestScaleRoundTrip: Horizon's own search of a mate in 2, streamed with
+// Horizon's scale declared, prints every score and window of the imported
+// run as Horizon's own run prints them, #2 at the root.
+func TestScaleRoundTrip(t *testing.T) {
+	const fen = "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"
+	var buf bytes.Buffer
+	w := emit.NewHeader(&buf, emit.Header{Engine: "Horizon (via the protocol)",
+		Scale: emit.Scale{Mate: int(engine.MateScore), MateMin: int(engine.MateBound + 1), Infinity: int(engine.Infinity)}})
+	w.Position("fen " + fen)
+	o, _ := engine.VariantOptions("see")
+	pos, _ := engine.ParseFEN(fen)
+	res := engine.NewSearcher(o).Search(context.Background(), pos, engine.Limits{Depth: 4}, emitter{w: w})
+	w.End(res.BestMove.UCI(), res.Stats.Nodes)
+	st, run, _ := importRun(t, buf.String())
+	sf, mates := run.Scores(), 0
+	if got := sf.Signed(engine.Score(run.Score)); got != "#2" || res.Score.String() != "#2" {
+		t.Errorf("run score %d prints %q, Horizon's own %s; want #2", run.Score, got, res.Score)
+	}
+	err := st.Subtree(context.Background(), run.ID, 0, -1, func(n trace.Node) error {
+		if n.Kind == engine.KindRun {
+			return nil // Horizon's own node in every run
+		}
+		wf := run.WindowScores(n)
+		for _, s := range []engine.Score{n.Score, n.StandPat} {
+			if sf.Text(s) != s.String() || sf.Signed(s) != s.Signed() {
+				t.Fatalf("node %d: score %d prints %q (%q), Horizon's own %q (%q)", n.ID, s, sf.Text(s), sf.Signed(s), s, s.Signed())
+			}
+		}
+		for _, s := range []engine.Score{n.Alpha, n.Beta} {
+			if wf.Text(s) != s.String() {
+				t.Fatalf("node %d: window end %d prints %q, Horizon's own %q", n.ID, s, wf.Text(s), s)
+			}
+		}
+		if n.Score.IsMate() {
+			mates++
+		}
+		return nil
+	})
+	if err != nil || mates == 0 {
+		t.Fatalf("%d mate scores in the tree (%v)", mates, err)
 	}
 }

@@ -26,6 +26,11 @@ func TestForeignScores(t *testing.T) {
 		// An MTD run reports its last fail-high probe, a lower bound: the
 		// header says ≥, not a bare score.
 		{"lower bound", mtdStream, 0, []string{"best e4 ≥+34700"}, nil},
+		// An engine that declared its mate and infinity values: its mates
+		// show as #N, its window's ends as ∞; other scores stay numbers.
+		{"declared, run", declaredStream, 1, []string{"best Rd8# #1", "root     d2        [-∞,∞]", "=#1", "window    [-∞, ∞]", "score     #1 exact"}, []string{"31999", "32000"}},
+		{"declared, mated", declaredStream, 2, []string{"=-#0", "[-#0,-#1]", "≥-40", "score     -#0 exact"}, []string{"31999", "31998"}},
+		{"declared, QS", declaredStream, 4, []string{"[#1,#1]", "stand pat +40", "score     +40 upper bound"}, []string{"31998"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, _ := foreigntest.Import(t, tc.stream, foreign.Options{})
@@ -52,3 +57,9 @@ func TestForeignScores(t *testing.T) {
 // at 34700 and so does iteration 2's first, where the stream ends.
 const mtdStream = "HZT 1\nengine Sunfish\nposition startpos\nE - 1 34663 34664 i=1\nE e2e4 0 -34664 -34663\nS -34700\nL -34700\nL 34700\n" +
 	"E - 2 34699 34700 i=2\nE d2d4 1 -34700 -34699\nL -34710\nL 34710\nend best=e2e4\n"
+
+// declaredStream is an Ethereal-like search of a mate in 1 whose stream
+// declares Ethereal's values (MATE 32000, MATE_IN_MAX 31872, the root's
+// window [-MATE, MATE]).
+const declaredStream = "HZT 2\nengine Ethereal-like\nmate 32000 31872\ninfinity 32000\nposition fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\n" +
+	"E - 2 -32000 32000 i=2\nE d1d8 1 -32000 32000\nL -31999\nE d1d2 1 -31999 -31998\nE f7f6 0 31998 31999\nS 40\nL 40\nL -40\nL 31999\nend best=d1d8 nodes=4\n"
