@@ -83,9 +83,10 @@ func builtEngines(t *testing.T) string {
 }
 
 // uciSearch runs one search with a UCI engine and returns its bestmove, and
-// the node count (the engine's own count) and the pv of its last info line
-// at depth that has them.
-func uciSearch(t *testing.T, env []string, fen string, depth int, argv ...string) (best string, nodes int64, pv string) {
+// the node count (the engine's own count), the pv and the score (as
+// Horizon prints a score on its scale: "score mate 2" is #2) of its last
+// info line at depth that has them.
+func uciSearch(t *testing.T, env []string, fen string, depth int, argv ...string) (best string, nodes int64, pv, score string) {
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), env...)
@@ -119,8 +120,11 @@ func uciSearch(t *testing.T, env []string, fen string, depth int, argv ...string
 		if in.PV != nil {
 			pv = strings.Join(in.PV, " ")
 		}
+		if in.Scored {
+			score = in.Score.String()
+		}
 	}
-	return best, nodes, pv
+	return best, nodes, pv, score
 }
 
 // traceJSON is what the tests read of `trace --engine --json` and `import --json`.
@@ -186,7 +190,7 @@ const kiwipeteFEN = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w K
 func TestTraceEthereal(t *testing.T) {
 	dir := builtEngines(t)
 	const depth = 13
-	best, nodes, pv := uciSearch(t, nil, kiwipeteFEN, depth, filepath.Join(dir, "ethereal-plain"))
+	best, nodes, pv, _ := uciSearch(t, nil, kiwipeteFEN, depth, filepath.Join(dir, "ethereal-plain"))
 	file := filepath.Join(t.TempDir(), "ethereal.trace")
 	r := foreignRunJSON(t, "trace", "--engine", filepath.Join(dir, "ethereal"), "--fen", kiwipeteFEN, "--depth", strconv.Itoa(depth),
 		"-o", file, "--json")[0]
@@ -268,6 +272,45 @@ func TestTraceEthereal(t *testing.T) {
 	}
 }
 
+// TestTraceEtherealMate: Ethereal's stream declares its score scale
+// (ethereal.patch: MATE, MATE_IN_MAX), so its mate in 2 prints as #2 in
+// trace and runs, as Ethereal's own "score mate 2" says, and its root
+// window [-MATE, MATE] as [-∞, ∞].
+func TestTraceEtherealMate(t *testing.T) {
+	dir := builtEngines(t)
+	const fen, depth = "2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", 6 // Rd8+ Rxd8 Rxd8#
+	best, _, _, score := uciSearch(t, nil, fen, depth, filepath.Join(dir, "ethereal-plain"))
+	if score != "#2" || best != "d2d8" {
+		t.Fatalf("unpatched Ethereal: bestmove %s, score %s at depth %d; the test wants its mate in 2", best, score, depth)
+	}
+	file := filepath.Join(t.TempDir(), "mate.trace")
+	code, out, errOut := runCLI(t, "", "trace", "--engine", filepath.Join(dir, "ethereal"), "--fen", fen, "--depth", strconv.Itoa(depth), "-o", file)
+	if code != 0 || !strings.Contains(out, "best Rd8+ (d2d8)  score #2") {
+		t.Fatalf("trace --engine: exit %d, want score #2:\n%s%s", code, out, errOut)
+	}
+	if _, out, _ := runCLI(t, "", "runs", file); !regexp.MustCompile(`d2d8 +#2 `).MatchString(out) {
+		t.Errorf("runs does not print #2:\n%s", out)
+	}
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r, err := st.Run(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := st.Node(context.Background(), 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := r.WindowScores(root)
+	if d, _ := r.Declared(); d.Mate != 32000 || d.MateMin != 31872 || d.Infinity != 32000 || wf.Text(root.Alpha) != "-∞" || wf.Text(root.Beta) != "∞" {
+		t.Errorf("declared %+v; the first root's window [%d, %d] prints [%s, %s]", d, root.Alpha, root.Beta, wf.Text(root.Alpha), wf.Text(root.Beta))
+	}
+	checkClean(t, file, r.ID)
+}
+
 // runPV is the PV a trace file records for a run, as UCI moves.
 func runPV(t *testing.T, file string, run int64) string {
 	t.Helper()
@@ -307,9 +350,9 @@ func TestTraceSunfish(t *testing.T) {
 	dir := builtEngines(t)
 	const depth = 5
 	fen := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-	best, nodes, pv := uciSearch(t, nil, fen, depth, filepath.Join(dir, "sunfish-plain"))
+	best, nodes, pv, _ := uciSearch(t, nil, fen, depth, filepath.Join(dir, "sunfish-plain"))
 	stream := filepath.Join(t.TempDir(), "sunfish.hzt")
-	tbest, tnodes, _ := uciSearch(t, []string{"HORIZON_TRACE=" + stream}, fen, depth, filepath.Join(dir, "sunfish"))
+	tbest, tnodes, _, _ := uciSearch(t, []string{"HORIZON_TRACE=" + stream}, fen, depth, filepath.Join(dir, "sunfish"))
 	if tbest != best || tnodes != nodes {
 		t.Fatalf("traced Sunfish: bestmove %s, %d nodes at depth %d; as it ships: %s, %d", tbest, tnodes, depth, best, nodes)
 	}
@@ -326,11 +369,36 @@ func TestTraceSunfish(t *testing.T) {
 	if got := runPV(t, file, r.Run); got != best || !strings.HasPrefix(pv, got+" ") {
 		t.Errorf("the trace's PV %q, Sunfish's at depth %d %q", got, depth, pv)
 	}
+	// Its stream declares MATE_UPPER (K + 10 Q, sunfish.py) as its
+	// infinity: a king capture scores ∞, no mate value is declared.
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	run, err := st.Run(context.Background(), r.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mateUpper = 60000 + 10*929
+	sf, captures := run.Scores(), 0
+	if d, _ := run.Declared(); d.Infinity != mateUpper || d.Mate != 0 {
+		t.Errorf("Sunfish declared %+v, want infinity %d (MATE_UPPER) and no mate value", d, mateUpper)
+	}
 	walk(t, file, r.Run, func(n, p trace.Node) {
 		if n.Kind != engine.KindRoot && (n.Kind == engine.KindQS) != (n.Depth == 0) {
 			t.Fatalf("node %d: kind %s at depth %d; Sunfish's QS is depth 0", n.ID, n.Kind, n.Depth)
 		}
+		if n.Score == mateUpper {
+			captures++
+			if sf.Text(n.Score) != "∞" {
+				t.Fatalf("node %d: king capture %d prints %q", n.ID, n.Score, sf.Text(n.Score))
+			}
+		}
 	})
+	if captures == 0 {
+		t.Errorf("no node scored MATE_UPPER (a king capture) in a pseudo-legal search of depth %d", depth)
+	}
 
 	// The same through trace --engine.
 	file2 := filepath.Join(t.TempDir(), "sunfish2.trace")

@@ -12,6 +12,14 @@ attacked and refutes them by taking the king), so the stream says
 written as Sunfish clamps them (max(depth, 0)), so Horizon's QS nodes are
 exactly those.
 
+Sunfish's score scale: MATE_UPPER ends its MTD bracket (lower, upper = 1 -
+MATE_UPPER, MATE_UPPER) and is its king-capture token (a node whose king is
+gone scores -MATE_UPPER), a win or loss by rule, so the stream declares it
+as the engine's infinity. Its mate scores (MATE_LOWER and above) carry the
+depth left when the mate was found, in steps of EVAL_ROUGHNESS, not a
+distance in plies or turns, and Sunfish itself reports them as centipawns:
+the stream declares no mate value, and they print as numbers.
+
 SUNFISH_DIR names the folder holding sunfish.py and sunfish_ui/; without
 HORIZON_TRACE this runs Sunfish unchanged.
 """
@@ -128,7 +136,7 @@ def install(tw):
 
 
 def main():
-    tw = horizon_trace.from_env(sunfish.version, fail_hard=False, pseudo_legal=True)
+    tw = horizon_trace.from_env(sunfish.version, fail_hard=False, pseudo_legal=True, infinity=sunfish.MATE_UPPER)
     if tw is not None:
         install(tw)
     sunfish.main()
