@@ -152,7 +152,8 @@ type PageRun struct {
 	BestMove string `json:"best_move"`
 	Score    int    `json:"score"`
 	// ScoreText is Score as the run's scores print (trace.Run.Scores:
-	// #N for Horizon's mates, another engine's number as it is), "none"
+	// #N for Horizon's mates and another engine's declared ones, its
+	// other numbers as they are), "none"
 	// when the run has no score (no iteration finished).
 	ScoreText string `json:"score_text"`
 	Filter    string `json:"filter,omitempty"`

@@ -525,6 +525,40 @@ func TestDocExample(t *testing.T) {
 	}
 }
 
+// TestDocScaleExample: the protocol document's score scale example prints
+// as its text says, and without its records (a version 1 stream) as the
+// engine's numbers.
+func TestDocScaleExample(t *testing.T) {
+	b, err := os.ReadFile("../docs/trace-protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example := docBlock(t, string(b), "## Score scale")
+	plain := strings.NewReplacer("HZT 2", "HZT 1", "mate 32000 31872\n", "", "infinity 32000\n", "").Replace(example)
+	for _, tc := range []struct {
+		stream string
+		want   [4]string // the run's score, the root's window, Rd8's score, f6's stand pat
+	}{
+		{example, [4]string{"#1", "[-∞, ∞]", "-#0", "+40"}},
+		{plain, [4]string{"+31999", "[-32000, 32000]", "-31999", "+40"}},
+	} {
+		st, run, _ := importRun(t, tc.stream)
+		ctx := context.Background()
+		root, err1 := st.Node(ctx, run.ID, 1)
+		rd8, err2 := st.Node(ctx, run.ID, 2)
+		f6, err3 := st.Node(ctx, run.ID, 4)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			t.Fatal(err)
+		}
+		sf, wf := run.Scores(), run.WindowScores(root)
+		got := [4]string{sf.Signed(engine.Score(run.Score)), "[" + wf.Text(root.Alpha) + ", " + wf.Text(root.Beta) + "]",
+			sf.Text(rd8.Score), sf.Signed(f6.StandPat)}
+		if got != tc.want {
+			t.Errorf("the example prints %q, the document says %q", got, tc.want)
+		}
+	}
+}
+
 // FuzzRead fuzzes the reader alone (no trace file, so many more inputs a
 // second than FuzzImport): no input panics, and every node entered is left,
 // whatever the stream did.

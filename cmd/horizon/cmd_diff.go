@@ -208,8 +208,9 @@ func diffSigned(n int64) string {
 }
 
 // scoreDiff is B-A, or nothing when either score does not print as a
-// plain number in its run's format (a mate or infinity on Horizon's scale:
-// a difference of such scores means nothing).
+// plain number in its run's format (a mate or infinity, on Horizon's scale
+// or another engine's declared one: a difference of such scores means
+// nothing).
 func scoreDiff(a, b compare.Totals) string {
 	if a.Scores.Text(engine.Score(a.Score)) != strconv.Itoa(a.Score) || b.Scores.Text(engine.Score(b.Score)) != strconv.Itoa(b.Score) {
 		return ""
