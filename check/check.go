@@ -756,7 +756,8 @@ func (c *checker) standText(n trace.Node) string {
 }
 
 // sc formats a score of the run as every reader does (trace.Run.Scores):
-// on Horizon's scale ∞ and #N, as the viewer, export and diff print them.
+// ∞ and #N on Horizon's scale or the one another engine declared, as
+// the viewer, export and diff print them.
 func (c *checker) sc(s engine.Score) string { return c.run.Scores().Text(s) }
 
 // routine is the engine routine that searched n (engine.NodeRoutine);

@@ -430,19 +430,31 @@ func (r *cancelReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// scaleSeed is a fuzz seed with the score scale's records, one of them
-// declared again between searches.
-const scaleSeed = "HZT 2\nmate 32000 31872 plies\ninfinity 32000\nposition startpos\nE - 1 -32000 32000\nL 31998\nend\n" +
-	"mate 8000 7745 turns\ninfinity 8000\nposition startpos\nE - 1 -8000 8000\nL -7998\n"
+// fuzzSeeds are the hand-written streams both fuzz targets start from:
+// every record and option, pseudo-legal moves and fail-hard scores, and the
+// score scale's records, declared again between searches.
+var fuzzSeeds = []string{
+	"HZT 1\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\nS 3\nM e7e5 0\nX 1\nE e7e5 -1 0 1\nL 2 b=exact c=none m=- g=1 s=0 x=-1\nL 1\nA\nend best=e2e4 nodes=3 time=4\n",
+	"HZT 1\nmoves pseudo\nscores hard\nposition fen 4k3/8/8/8/8/8/4r3/4K3 w - - 0 1\nE - 1 0 1\nE e1f1 0 -1 0 k=qs q=0 l=1\nL 0\n",
+	"HZT 1\nmoves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\nE d2d1 0 0 1\nL 0\nL 0\n",
+	"HZT 2\nmate 32000 31872 plies\ninfinity 32000\nposition startpos\nE - 1 -32000 32000\nL 31998\nend\n" +
+		"mate 8000 7745 turns\ninfinity 8000\nposition startpos\nE - 1 -8000 8000\nL -7998\n",
+}
+
+// addSeeds adds to f the stream of Horizon's own search of Kiwipete with
+// variant, and fuzzSeeds.
+func addSeeds(f *testing.F, variant string) {
+	stream, _ := horizonStream(f, kiwipete, variant, 2)
+	f.Add(stream)
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+}
 
 // FuzzImport: no stream makes the importer panic, and what it keeps is a
 // whole tree.
 func FuzzImport(f *testing.F) {
-	stream, _ := horizonStream(f, kiwipete, "see", 2)
-	f.Add(stream)
-	f.Add([]byte("HZT 1\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\nS 3\nM e7e5 0\nX 1\nE e7e5 -1 0 1\nL 2 b=exact c=none m=- g=1 s=0 x=-1\nL 1\nA\nend best=e2e4 nodes=3\n"))
-	f.Add([]byte("HZT 1\nmoves pseudo\nscores hard\nposition fen 4k3/8/8/8/8/8/4r3/4K3 w - - 0 1\nE - 1 0 1\nE e1f1 0 -1 0 k=qs q=0 l=1\nL 0\n"))
-	f.Add([]byte(scaleSeed))
+	addSeeds(f, "see")
 	st := mustCreate(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		runs, _ := Import(context.Background(), st, bytes.NewReader(data), Options{})
@@ -563,11 +575,7 @@ func TestDocScaleExample(t *testing.T) {
 // second than FuzzImport): no input panics, and every node entered is left,
 // whatever the stream did.
 func FuzzRead(f *testing.F) {
-	stream, _ := horizonStream(f, kiwipete, "captures", 2)
-	f.Add(stream)
-	f.Add([]byte("HZT 1\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\nS 3\nM e7e5 0\nX 1\nE e7e5 -1 0 1\nL 2 b=exact c=none m=- g=1 s=0 x=-1\nL 1\nA\nend best=e2e4 nodes=3 time=4\n"))
-	f.Add([]byte("HZT 1\nmoves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\nE d2d1 0 0 1\nL 0\nL 0\n"))
-	f.Add([]byte(scaleSeed))
+	addSeeds(f, "captures")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		im := newImporter(context.Background(), nil, Options{})
 		var c counter
