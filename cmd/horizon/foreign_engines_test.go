@@ -40,9 +40,11 @@ func builtEngines(t *testing.T) string {
 	}
 	enginesOnce.Do(func() {
 		src := filepath.Join("..", "..", "..", "shared", "engines")
-		if _, err := os.Stat(filepath.Join(src, "ethereal", "src", "search.c")); err != nil {
-			enginesSkip = "../shared/engines is absent"
-			return
+		for _, f := range []string{"ethereal/src/search.c", "sunfish/sunfish.py", "fairymax/fairymax.c"} {
+			if _, err := os.Stat(filepath.Join(src, f)); err != nil {
+				enginesSkip = "../shared/engines/" + f + " is absent"
+				return
+			}
 		}
 		for _, tool := range []string{"cc", "patch", "python3"} {
 			if _, err := exec.LookPath(tool); err != nil {
@@ -88,6 +90,29 @@ func builtEngines(t *testing.T) string {
 // info line at depth that has them.
 func uciSearch(t *testing.T, env []string, fen string, depth int, argv ...string) (best string, nodes int64, pv, score string) {
 	t.Helper()
+	best, infos := uciInfos(t, env, fen, depth, argv...)
+	nodes = -1
+	for _, in := range infos {
+		if in.Depth != depth {
+			continue
+		}
+		if in.Nodes >= 0 {
+			nodes = in.Nodes
+		}
+		if in.PV != nil {
+			pv = strings.Join(in.PV, " ")
+		}
+		if in.Scored {
+			score = in.Score.String()
+		}
+	}
+	return best, nodes, pv, score
+}
+
+// uciInfos runs one search with a UCI engine to depth and returns its
+// bestmove and every info line it printed, in order.
+func uciInfos(t *testing.T, env []string, fen string, depth int, argv ...string) (best string, infos []uci.Info) {
+	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), env...)
 	u, err := uci.StartCmd(context.Background(), cmd)
@@ -105,26 +130,17 @@ func uciSearch(t *testing.T, env []string, fen string, depth int, argv ...string
 	if err != nil {
 		t.Fatalf("%s gave no bestmove: %v", argv[0], err)
 	}
-	best, nodes = strings.Fields(lines[len(lines)-1])[1], -1
+	best = strings.Fields(lines[len(lines)-1])[1]
 	for _, line := range lines[:len(lines)-1] {
 		in, ok, err := uci.ParseInfo(line)
 		if err != nil {
 			t.Fatalf("%s: %v", argv[0], err)
 		}
-		if !ok || in.Depth != depth {
-			continue
-		}
-		if in.Nodes >= 0 {
-			nodes = in.Nodes
-		}
-		if in.PV != nil {
-			pv = strings.Join(in.PV, " ")
-		}
-		if in.Scored {
-			score = in.Score.String()
+		if ok {
+			infos = append(infos, in)
 		}
 	}
-	return best, nodes, pv, score
+	return best, infos
 }
 
 // traceJSON is what the tests read of `trace --engine --json` and `import --json`.
@@ -137,6 +153,8 @@ type traceJSON struct {
 	StreamNodes   int64  `json:"stream_nodes"`
 	ReportedNodes int64  `json:"reported_nodes"`
 	Engine        string `json:"engine"`
+	Score         int64  `json:"score"`
+	Depth         int    `json:"depth"`
 }
 
 func foreignRunJSON(t *testing.T, args ...string) []traceJSON {
@@ -452,4 +470,123 @@ func TestImportHelpExample(t *testing.T) {
 	if err != nil || len(runs) != 1 || runs[0].Depth != 8 || runs[0].Status != trace.StatusComplete || runs[0].Nodes < 100 {
 		t.Fatalf("the example recorded %+v (%v), want one complete run of depth 8", runs, err)
 	}
+}
+
+// TestTraceFairyMax: Fairy-Max, an xboard engine patched by
+// examples/engines/fairymax.patch and driven through fairymax_uci.py,
+// searches exactly as the unpatched build (every thinking line the same);
+// its stream imports complete, from a file and through horizon trace
+// --engine's fd:3 alike, passes check, and its run's best move, score and PV
+// are the engine's. Its node count N counts passes of D()'s iteration loop,
+// not calls (the patch's comment says why they cannot be equal), so N is
+// checked against what the stream's calls can have made: at least one pass
+// each but those resumed from the hash table (none), at most one per depth
+// from 1 to max(n, 2), and the root's passes: one per iteration written,
+// its ordering pass and the pass that plays the move.
+func TestTraceFairyMax(t *testing.T) {
+	dir := builtEngines(t)
+	const depth = 5
+	fens := []string{
+		kiwipeteFEN, // castling both ways
+		"rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 0 1", // Black to move
+		"8/P5pk/8/8/8/8/6PK/8 w - - 0 1",                                 // a promotion
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",                      // e.p. captures in the tree
+	}
+	epd := filepath.Join(t.TempDir(), "fairymax.epd")
+	var epdText strings.Builder
+	imported := make([]traceJSON, len(fens))
+	for i, fen := range fens {
+		fmt.Fprintf(&epdText, "%s id p%d;\n", strings.Join(strings.Fields(fen)[:4], " "), i)
+		best, infos := uciInfos(t, nil, fen, depth, filepath.Join(dir, "fairymax-plain-uci"))
+		stream := filepath.Join(t.TempDir(), "fairymax.hzt")
+		tbest, tinfos := uciInfos(t, []string{"HORIZON_TRACE=" + stream}, fen, depth, filepath.Join(dir, "fairymax-uci"))
+		if tbest != best || !sameThinking(infos, tinfos) {
+			t.Fatalf("%s: traced Fairy-Max: bestmove %s, %+v; as it ships: %s, %+v", fen, tbest, tinfos, best, infos)
+		}
+		last := infos[len(infos)-1]
+		if last.Depth != depth || !last.Scored || last.Bound {
+			t.Fatalf("%s: Fairy-Max's last thinking line %+v, want depth %d with a score", fen, last, depth)
+		}
+		file := filepath.Join(t.TempDir(), "fairymax.trace")
+		r := foreignRunJSON(t, "import", stream, "-o", file, "--json")[0]
+		imported[i] = r
+		if r.Status != "complete" || r.BestMove != best || r.Depth != depth || r.Score != int64(last.Score) ||
+			!strings.HasPrefix(r.Engine, "Fairy-Max 5.0b") {
+			t.Fatalf("%s: imported %+v; Fairy-Max said bestmove %s, score %d at depth %d", fen, r, best, last.Score, depth)
+		}
+		checkClean(t, file, r.Run)
+		// The run's PV is read from exact nodes whose score equals a child's
+		// negated score; Fairy-Max's delayed-loss bonus ends it early.
+		enginePV := strings.Join(last.PV, " ")
+		if pv := runPV(t, file, r.Run); !strings.HasPrefix(pv, best) || !strings.HasPrefix(enginePV+" ", pv+" ") {
+			t.Errorf("%s: the trace's PV %q, Fairy-Max's %q", fen, pv, enginePV)
+		}
+
+		var roots, passed, most int64
+		walk(t, file, r.Run, func(n, p trace.Node) {
+			switch {
+			case n.Kind == engine.KindRoot:
+				roots++
+				return
+			case n.Cause == engine.CauseTT || n.Cause == engine.CauseRepetition:
+				if n.SubtreeSize != 1 {
+					t.Fatalf("%s: node %d, resumed from the hash table (%s), has children", fen, n.ID, n.Cause)
+				}
+				return
+			}
+			passed++
+			most += int64(max(n.Depth+2, 2))
+			if (n.Kind == engine.KindQS) != (n.Depth <= 0) {
+				t.Fatalf("%s: node %d: kind %s at depth %d; Fairy-Max's QS is depth <= 0", fen, n.ID, n.Kind, n.Depth)
+			}
+			// A QS pass starts from its stand pat and only ever raises it.
+			if n.Kind == engine.KindQS && n.HasStandPat && n.Score < n.StandPat {
+				t.Fatalf("%s: QS node %d scored %d below its stand pat %d", fen, n.ID, n.Score, n.StandPat)
+			}
+		})
+		if roots != depth+1 {
+			t.Fatalf("%s: %d roots, want one per iteration 0..%d", fen, roots, depth)
+		}
+		lo, hi := passed+roots+2, most+roots+2
+		t.Logf("%s: %d calls in the stream (%d with no pass: hash table or repetition), N = %d passes, within [%d, %d]",
+			fen, r.StreamNodes, r.StreamNodes-roots-passed, r.ReportedNodes, lo, hi)
+		if r.ReportedNodes < lo || r.ReportedNodes > hi || r.ReportedNodes < last.Nodes {
+			t.Errorf("%s: Fairy-Max counted %d passes; its %d calls can have made %d to %d (and its last thinking line said %d)",
+				fen, r.ReportedNodes, r.StreamNodes, lo, hi, last.Nodes)
+		}
+	}
+
+	// The same searches through horizon trace --engine (HORIZON_TRACE=fd:3
+	// passed on by the adapter).
+	if err := os.WriteFile(epd, []byte(epdText.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "fairymax-live.trace")
+	var runs []traceJSON
+	if out := cliJSON(t, &runs, "trace", "--engine", filepath.Join(dir, "fairymax-uci"), "--epd", epd, "--depth", strconv.Itoa(depth),
+		"-o", file, "--json"); len(runs) != len(fens) {
+		t.Fatalf("trace --engine: %d runs, want %d\n%s", len(runs), len(fens), out)
+	}
+	for i, r := range runs {
+		w := imported[i]
+		if r.Status != "complete" || r.StreamNodes != w.StreamNodes || r.ReportedNodes != w.ReportedNodes || r.BestMove != w.BestMove || r.Score != w.Score {
+			t.Errorf("%s: trace --engine %+v, import %+v", fens[i], r, w)
+		}
+		checkClean(t, file, r.Run)
+	}
+}
+
+// sameThinking says whether two engines' info lines say the same (their
+// times aside).
+func sameThinking(a, b []uci.Info) bool {
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Depth != y.Depth || x.Nodes != y.Nodes || x.Score != y.Score || x.Scored != y.Scored || strings.Join(x.PV, " ") != strings.Join(y.PV, " ") {
+			return false
+		}
+	}
+	return true
 }

@@ -23,8 +23,9 @@
  *                                                (HZ_END_MS adds its time in ms)
  * and optionally HZ_INIT(name, fail_hard) at startup (names the engine and
  * declares fail-hard scores), HZ_ENTER_KIND (explicit pv/nonpv/qs),
- * HZ_STANDPAT, HZ_MOVE, HZ_EXTENSION, HZ_ABORT (a longjmp unwound the
- * search), HZ_PSEUDO_LEGAL (a king-capture engine), and HZ_SCALE(mate,
+ * HZ_STANDPAT, HZ_MOVE, HZ_EXTENSION, HZ_LEAVE_WITH (a leave with its
+ * bound, cause or best move), HZ_ABORT (a longjmp unwound the search),
+ * HZ_PSEUDO_LEGAL (a king-capture engine), and HZ_SCALE(mate,
  * mate_min, mate_turns, infinity) before HZ_INIT: the engine's mate and
  * infinity values, so that Horizon prints its mates as #N and its window's
  * ends as ∞ (0 declares nothing; Ethereal: HZ_SCALE(MATE, MATE_IN_MAX, 0,
@@ -53,6 +54,7 @@
 #define HZ_MOVE(move, index) (HZ_U_(move), HZ_U_(index))
 #define HZ_EXTENSION(plies) HZ_U_(plies)
 #define HZ_LEAVE(score) HZ_U_(score)
+#define HZ_LEAVE_WITH(score, bound, cause, best) (HZ_U_(score), HZ_U_(bound), HZ_U_(cause), HZ_U_(best))
 #define HZ_ABORT() ((void)0)
 #define HZ_END(best, nodes) (HZ_U_(best), HZ_U_(nodes))
 #define HZ_END_MS(best, nodes, ms) (HZ_U_(best), HZ_U_(nodes), HZ_U_(ms))
@@ -78,6 +80,7 @@ void hz_line(const char *record, const char *text);
 void hz_position(const char *uci_args);
 void hz_enter(const char *move, int depth, int alpha, int beta, const char *kind, int iteration);
 void hz_int(char tag, long long value);
+void hz_leave(long long score, const char *bound, const char *cause, const char *best);
 void hz_move(const char *move, int index);
 void hz_end(const char *best, long long nodes, long long ms);
 void hz_close(void);
@@ -98,6 +101,9 @@ void hz_close(void);
 #define HZ_MOVE(move, index) do { if (hz_out) hz_move((move), (index)); } while (0)
 #define HZ_EXTENSION(plies) do { if (hz_out) hz_int('X', (plies)); } while (0)
 #define HZ_LEAVE(score) do { if (hz_out) hz_int('L', (score)); } while (0)
+/* bound, cause, best: NULL or "" leaves the field out (Horizon derives it). */
+#define HZ_LEAVE_WITH(score, bound, cause, best) \
+    do { if (hz_out) hz_leave((score), (bound), (cause), (best)); } while (0)
 #define HZ_ABORT() do { if (hz_out) fputs("A\n", hz_out); } while (0)
 #define HZ_END(best, nodes) do { if (hz_out) hz_end((best), (nodes), -1); } while (0)
 #define HZ_END_MS(best, nodes, ms) do { if (hz_out) hz_end((best), (nodes), (ms)); } while (0)
@@ -228,6 +234,18 @@ void hz_int(char tag, long long value) {
     char b[32], *p = b;
     *p++ = tag; *p++ = ' ';
     p = hz_itoa(p, value);
+    *p++ = '\n';
+    fwrite(b, 1, (size_t)(p - b), hz_out);
+}
+
+/* hz_leave writes "L score [b=bound] [c=cause] [m=best]". */
+void hz_leave(long long score, const char *bound, const char *cause, const char *best) {
+    char b[64], *p = b;
+    *p++ = 'L'; *p++ = ' ';
+    p = hz_itoa(p, score);
+    if (bound && *bound) { p = hz_str(p, " b=", 3); p = hz_str(p, bound, 5); }
+    if (cause && *cause) { p = hz_str(p, " c=", 3); p = hz_str(p, cause, 12); }
+    if (best && *best) { p = hz_str(p, " m=", 3); p = hz_str(p, best, 7); }
     *p++ = '\n';
     fwrite(b, 1, (size_t)(p - b), hz_out);
 }

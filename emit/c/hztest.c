@@ -36,7 +36,7 @@ int main(void) {
         HZ_EXTENSION(1);
         v = -leaf("0000", iter - 2, -1000, 1000, 30) > v ? -30 : v;
         HZ_LEAVE(v);
-        HZ_LEAVE(-v);
+        HZ_LEAVE_WITH(-v, NULL, NULL, "e2e4");
     }
     HZ_END("e2e4", nodes);
     printf("nodes %lld active %d\n", nodes, HZ_ACTIVE);

@@ -1,5 +1,6 @@
 #!/bin/sh
-# build.sh OUTDIR - build instrumented Ethereal and Sunfish into OUTDIR.
+# build.sh OUTDIR - build instrumented Ethereal, Sunfish and Fairy-Max into
+# OUTDIR.
 #
 #   OUTDIR/ethereal        Ethereal 12.00 with examples/engines/ethereal.patch
 #                          (writes the Horizon trace protocol to HORIZON_TRACE)
@@ -7,6 +8,13 @@
 #   OUTDIR/sunfish         Sunfish run through sunfish_traced.py (Searcher.bound
 #                          wrapped at run time; sunfish.py itself untouched)
 #   OUTDIR/sunfish-plain   Sunfish as it ships
+#   OUTDIR/fairymax        Fairy-Max 5.0b with examples/engines/fairymax.patch
+#                          (an xboard engine; writes the protocol to HORIZON_TRACE)
+#   OUTDIR/fairymax-plain  the same source unpatched
+#   OUTDIR/fairymax-uci, OUTDIR/fairymax-plain-uci
+#                          each as a UCI engine, through fairymax_uci.py (what
+#                          horizon trace --engine drives); both read
+#                          OUTDIR/fmax.ini, a copy of Fairy-Max's data/fmax.ini
 #
 # The engines' sources stay where they are (ENGINES, default ../shared/engines
 # beside the project); patches are applied to a copy in a temporary
@@ -25,7 +33,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cc=${CC:-cc}
 
-if [ ! -d "$engines/ethereal/src" ] || [ ! -f "$engines/sunfish/sunfish.py" ]; then
+if [ ! -d "$engines/ethereal/src" ] || [ ! -f "$engines/sunfish/sunfish.py" ] || [ ! -f "$engines/fairymax/fairymax.c" ]; then
     echo "build.sh: no engine sources in $engines (set ENGINES)" >&2
     exit 1
 fi
@@ -63,4 +71,31 @@ cat > "$out/sunfish-plain" <<LAUNCH
 cd '$sunfish_dir' && exec python3 -B sunfish.py "\$@"
 LAUNCH
 chmod +x "$out/sunfish" "$out/sunfish-plain"
-echo "built $out/ethereal $out/ethereal-plain $out/sunfish $out/sunfish-plain"
+
+# Fairy-Max: gcc -O2 fairymax.c as its README says, with the ini file's
+# folder compiled in (FAIRYDIR, as its Makefile does) so that the binary
+# finds fmax.ini wherever it is started; gnu89 because newer compilers
+# refuse its K&R definitions and implicit ints by default.
+cp "$engines/fairymax/data/fmax.ini" "$out/fmax.ini"
+build_fairymax() { # DIR OUTPUT
+    (cd "$1" && $cc -std=gnu89 -O2 -w -DFAIRYDIR="\"$out\"" fairymax.c -o "$2")
+}
+mkdir -p "$tmp/fm-plain" "$tmp/fm-traced"
+cp "$engines/fairymax/fairymax.c" "$tmp/fm-plain/"
+build_fairymax "$tmp/fm-plain" "$out/fairymax-plain"
+# The patch is written against the source with Unix line ends (it ships
+# with DOS ones).
+tr -d '\r' < "$engines/fairymax/fairymax.c" > "$tmp/fm-traced/fairymax.c"
+cp "$root/emit/c/horizon_trace.h" "$tmp/fm-traced/"
+(cd "$tmp/fm-traced" && patch -s -p1 < "$here/fairymax.patch")
+build_fairymax "$tmp/fm-traced" "$out/fairymax"
+cp "$here/fairymax_uci.py" "$out/"
+for v in fairymax fairymax-plain; do
+    cat > "$out/$v-uci" <<LAUNCH
+#!/bin/sh
+exec python3 -B '$out/fairymax_uci.py' '$out/$v' "\$@"
+LAUNCH
+    chmod +x "$out/$v-uci"
+done
+echo "built $out/ethereal $out/ethereal-plain $out/sunfish $out/sunfish-plain" \
+    "$out/fairymax $out/fairymax-plain $out/fairymax-uci $out/fairymax-plain-uci"
