@@ -112,7 +112,7 @@ HORIZON_TRACE pointing at a pipe, sends each position and 'go depth N' (or
 nodes, movetime), and records the trace protocol (docs/trace-protocol.md) the
 engine writes while it searches, so 'horizon view FILE' can follow it live.
 One run per position, named after the engine's 'id name'. The engine must be
-instrumented (examples/engines/build.sh builds Ethereal and Sunfish so).`,
+instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max so).`,
 		"horizon trace --view",
 		"horizon trace -o sample.trace",
 		"horizon trace --depth 9 --qs none,captures --max-size 2GB -o big.trace",
