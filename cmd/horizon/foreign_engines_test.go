@@ -290,43 +290,57 @@ func TestTraceEthereal(t *testing.T) {
 	}
 }
 
-// TestTraceEtherealMate: Ethereal's stream declares its score scale
-// (ethereal.patch: MATE, MATE_IN_MAX), so its mate in 2 prints as #2 in
-// trace and runs, as Ethereal's own "score mate 2" says, and its root
-// window [-MATE, MATE] as [-∞, ∞].
-func TestTraceEtherealMate(t *testing.T) {
+// TestTraceMate: Ethereal's and Fairy-Max's streams declare their score
+// scales (ethereal.patch: MATE, MATE_IN_MAX; fairymax.patch: I, I - S + 1 in
+// turns), so a mate in 2 prints as #2 in trace and runs, as each engine's
+// own "score mate 2" says, and its root window [-MATE, MATE] or [-I, I] as
+// [-∞, ∞].
+func TestTraceMate(t *testing.T) {
 	dir := builtEngines(t)
 	const fen, depth = "2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", 6 // Rd8+ Rxd8 Rxd8#
-	best, _, _, score := uciSearch(t, nil, fen, depth, filepath.Join(dir, "ethereal-plain"))
-	if score != "#2" || best != "d2d8" {
-		t.Fatalf("unpatched Ethereal: bestmove %s, score %s at depth %d; the test wants its mate in 2", best, score, depth)
+	for _, tc := range []struct {
+		plain, traced string
+		want          trace.EngineDeclared
+	}{
+		{"ethereal-plain", "ethereal", trace.EngineDeclared{Mate: 32000, MateMin: 31872, MateUnit: "plies", Infinity: 32000}},
+		// Fairy-Max counts a mate in the mated side's turns (its
+		// delayed-loss bonus) and calls a score above I - S a mate.
+		{"fairymax-plain-uci", "fairymax-uci", trace.EngineDeclared{Mate: 8000, MateMin: 7745, MateUnit: "turns", Infinity: 8000}},
+	} {
+		t.Run(tc.traced, func(t *testing.T) {
+			best, _, _, score := uciSearch(t, nil, fen, depth, filepath.Join(dir, tc.plain))
+			if score != "#2" || best != "d2d8" {
+				t.Fatalf("unpatched %s: bestmove %s, score %s at depth %d; the test wants its mate in 2", tc.plain, best, score, depth)
+			}
+			file := filepath.Join(t.TempDir(), "mate.trace")
+			code, out, errOut := runCLI(t, "", "trace", "--engine", filepath.Join(dir, tc.traced), "--fen", fen, "--depth", strconv.Itoa(depth), "-o", file)
+			if code != 0 || !strings.Contains(out, "best Rd8+ (d2d8)  score #2") {
+				t.Fatalf("trace --engine: exit %d, want score #2:\n%s%s", code, out, errOut)
+			}
+			if _, out, _ := runCLI(t, "", "runs", file); !regexp.MustCompile(`d2d8 +#2 `).MatchString(out) {
+				t.Errorf("runs does not print #2:\n%s", out)
+			}
+			st, err := trace.OpenReadOnly(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			r, err := st.Run(context.Background(), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root, err := st.Node(context.Background(), 1, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wf := r.WindowScores(root)
+			if d, _ := r.Declared(); d.Mate != tc.want.Mate || d.MateMin != tc.want.MateMin || d.MateUnit != tc.want.MateUnit ||
+				d.Infinity != tc.want.Infinity || wf.Text(root.Alpha) != "-∞" || wf.Text(root.Beta) != "∞" {
+				t.Errorf("declared %+v; the first root's window [%d, %d] prints [%s, %s]", d, root.Alpha, root.Beta, wf.Text(root.Alpha), wf.Text(root.Beta))
+			}
+			checkClean(t, file, r.ID)
+		})
 	}
-	file := filepath.Join(t.TempDir(), "mate.trace")
-	code, out, errOut := runCLI(t, "", "trace", "--engine", filepath.Join(dir, "ethereal"), "--fen", fen, "--depth", strconv.Itoa(depth), "-o", file)
-	if code != 0 || !strings.Contains(out, "best Rd8+ (d2d8)  score #2") {
-		t.Fatalf("trace --engine: exit %d, want score #2:\n%s%s", code, out, errOut)
-	}
-	if _, out, _ := runCLI(t, "", "runs", file); !regexp.MustCompile(`d2d8 +#2 `).MatchString(out) {
-		t.Errorf("runs does not print #2:\n%s", out)
-	}
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	r, err := st.Run(context.Background(), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := st.Node(context.Background(), 1, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wf := r.WindowScores(root)
-	if d, _ := r.Declared(); d.Mate != 32000 || d.MateMin != 31872 || d.Infinity != 32000 || wf.Text(root.Alpha) != "-∞" || wf.Text(root.Beta) != "∞" {
-		t.Errorf("declared %+v; the first root's window [%d, %d] prints [%s, %s]", d, root.Alpha, root.Beta, wf.Text(root.Alpha), wf.Text(root.Beta))
-	}
-	checkClean(t, file, r.ID)
 }
 
 // runPV is the PV a trace file records for a run, as UCI moves.

@@ -106,10 +106,13 @@ class Adapter:
             return
         sq = self.board()
         pv = [self.play(sq, m) for m in f[4:]]
-        if score > 90000:  # Fairy-Max writes a mate in N plies as 100000+N
-            sc = "mate %d" % ((score - 100000 + 1) // 2)
+        # Fairy-Max writes a mate as 100000 + k, k the mated side's turns
+        # (its delayed-loss bonus counts them): a mate in k moves, and
+        # -100000 - k a loss in k - 1.
+        if score > 90000:
+            sc = "mate %d" % (score - 100000)
         elif score < -90000:
-            sc = "mate -%d" % ((-score - 100000) // 2)
+            sc = "mate -%d" % (-score - 100000 - 1)
         else:
             sc = "cp %d" % score
         if pv:
