@@ -33,17 +33,29 @@ What it translates:
     search promotes to a queen only) by replaying the PV on its own board.
 """
 
+import ctypes
 import os
+import signal
 import subprocess
 import sys
 import threading
+
+
+def _die_with_parent():
+    """In the engine's process: ask Linux for SIGTERM when the adapter dies,
+    so an engine deep in a search that cannot be stopped does not outlive a
+    killed adapter (elsewhere nothing is asked)."""
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 class Adapter:
     def __init__(self, argv):
         # close_fds=False: the engine inherits fd 3 (HORIZON_TRACE=fd:3).
         self.eng = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    close_fds=False, text=True, bufsize=1)
+                                    close_fds=False, text=True, bufsize=1, preexec_fn=_die_with_parent)
         self.out_lock = threading.Lock()
         self.name = "Fairy-Max"
         self.ping = 0
