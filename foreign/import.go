@@ -133,6 +133,12 @@ func Import(ctx context.Context, st *trace.Store, r io.Reader, opts Options) (ru
 			runs, err = im.results, se
 		}
 	}()
+	if !opts.StopsOnCancel {
+		// A cancel ends the read at once, also one waiting on a stream
+		// that sends nothing. With StopsOnCancel the caller stops the
+		// engine instead, and the engine's last records are read.
+		r = newCtxReader(ctx, r, im.idle)
+	}
 	err = im.read(r)
 	return im.results, err
 }
@@ -185,6 +191,7 @@ type sink interface {
 	Context() context.Context
 	RunID() int64
 	Finish(trace.Result) error
+	Flush()
 }
 
 type importer struct {
@@ -192,6 +199,7 @@ type importer struct {
 	st      *trace.Store
 	opts    Options
 	newSink func(trace.RunInfo, trace.RecordOptions) (sink, error)
+	flushed time.Time // when idle last committed the run's rows
 
 	// Stream state that persists across searches.
 	header   bool
@@ -1402,4 +1410,21 @@ func atoi64(b []byte) (int64, bool) {
 		x = -x
 	}
 	return x, true
+}
+
+// flushEvery is how often, at most, a stream that pauses has its nodes
+// committed (sink.Flush): often enough for a live viewer, rarely enough
+// that an engine writing in bursts does not turn each burst into a
+// transaction.
+const flushEvery = 500 * time.Millisecond
+
+// idle is called when the stream has sent everything it has for now: the
+// run's rows so far are committed, so a viewer of the file sees them while
+// the engine thinks.
+func (im *importer) idle() {
+	if im.rec == nil || time.Since(im.flushed) < flushEvery {
+		return
+	}
+	im.rec.Flush()
+	im.flushed = time.Now()
 }

@@ -318,6 +318,18 @@ func (r *Recorder) handoff() {
 	r.gen++
 }
 
+// Flush hands the rows recorded so far to the writer, as a full batch
+// would be, so that readers see them soon: for a tracer whose source
+// pauses (another engine's stream, waiting for the engine). Between
+// batches nothing else commits a run's rows. It does nothing when no row
+// was recorded since the last batch, and after Finish.
+func (r *Recorder) Flush() {
+	if r.finished || len(r.cur.rows) == 0 && len(r.cur.late) == 0 {
+		return
+	}
+	r.handoff()
+}
+
 // Enter implements engine.Tracer.
 func (r *Recorder) Enter(e engine.EnterInfo) {
 	if r.finished {

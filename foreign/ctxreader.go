@@ -1,0 +1,98 @@
+package foreign
+
+import (
+	"context"
+	"io"
+)
+
+// ctxReader reads a stream in a goroutine of its own, so that a Read
+// waiting on a stream that sends nothing (a FIFO, the pipe of a live
+// engine that is thinking or hung) returns when ctx is cancelled: the
+// import then ends its run as interrupted, as a Ctrl-C asks, instead of
+// waiting until the writer closes its end. A regular file never waits,
+// and pays one copy of its bytes.
+//
+// Before a Read that would wait, idle is called: the importer commits the
+// nodes it holds then, so that a live viewer sees a stream that pauses.
+//
+// The goroutine ends at the stream's end or error; one blocked in a read
+// of a stream that neither sends nor closes stays blocked until it does
+// (the process exits, or the engine is killed, soon after a cancel).
+type ctxReader struct {
+	ctx    context.Context
+	chunks chan chunk
+	free   chan []byte
+	idle   func()
+	cur    []byte // what the caller has not read of the current chunk
+	buf    []byte // the current chunk's buffer, to hand back
+	err    error  // the stream's error after its last chunk
+}
+
+type chunk struct {
+	b   []byte
+	err error
+}
+
+// chunkSize is the size of one read of the stream.
+const chunkSize = 64 << 10
+
+func newCtxReader(ctx context.Context, r io.Reader, idle func()) *ctxReader {
+	c := &ctxReader{ctx: ctx, chunks: make(chan chunk, 1), free: make(chan []byte, 2), idle: idle}
+	c.free <- make([]byte, chunkSize)
+	c.free <- make([]byte, chunkSize)
+	go c.pump(r)
+	return c
+}
+
+// pump reads the stream ahead of the importer, a chunk at a time.
+func (c *ctxReader) pump(r io.Reader) {
+	for {
+		var buf []byte
+		select {
+		case buf = <-c.free:
+		case <-c.ctx.Done():
+			return
+		}
+		n, err := r.Read(buf)
+		select {
+		case c.chunks <- chunk{buf[:n], err}:
+		case <-c.ctx.Done():
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Read implements io.Reader: the stream's bytes, then its error; ctx's
+// error once ctx is cancelled while it waits.
+func (c *ctxReader) Read(p []byte) (int, error) {
+	for len(c.cur) == 0 {
+		if c.err != nil {
+			return 0, c.err
+		}
+		if c.buf != nil {
+			c.free <- c.buf[:cap(c.buf)]
+			c.buf = nil
+		}
+		var ch chunk
+		select {
+		case ch = <-c.chunks:
+		default:
+			if c.idle != nil {
+				c.idle()
+			}
+			select {
+			case ch = <-c.chunks:
+			case <-c.ctx.Done():
+				c.err = c.ctx.Err()
+				return 0, c.err
+			}
+		}
+		c.cur, c.buf, c.err = ch.b, ch.b, ch.err
+	}
+	n := copy(p, c.cur)
+	c.cur = c.cur[n:]
+	return n, nil
+}
