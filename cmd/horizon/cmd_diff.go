@@ -220,8 +220,10 @@ func scoreDiff(a, b compare.Totals) string {
 
 func diffPct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
 
-// diffPath writes a move path as "d4: Nxe5 dxe6#2": the iteration, then
-// the moves, each second or later visit of a move under one node marked.
+// diffPath writes a move path as "it 4: Nxe5 dxe6#2": the iteration (as
+// hotspot lists name it; "d4" would read as a remaining depth, as it does
+// in the viewer and the exports), then the moves, each second or later
+// visit of a move under one node marked.
 func diffPath(iter int, path []string, visits []int) string {
 	moves := make([]string, len(path))
 	for i, m := range path {
@@ -235,7 +237,7 @@ func diffPath(iter int, path []string, visits []int) string {
 		s = "(root)"
 	}
 	if iter > 0 {
-		return fmt.Sprintf("d%d: %s", iter, s)
+		return fmt.Sprintf("it %d: %s", iter, s)
 	}
 	return s
 }

@@ -88,6 +88,11 @@ func TestDiffOutputs(t *testing.T) {
 	if code != 0 {
 		t.Errorf("text: exit %d", code)
 	}
+	// The iteration is named as hotspot lists name it: "d1" read as a
+	// remaining depth, which is what d means in the viewer and exports.
+	if it := fmt.Sprintf("at it %d: ", want.First.Iteration); !strings.Contains(out, it) || strings.Contains(out, fmt.Sprintf("at d%d: ", want.First.Iteration)) {
+		t.Errorf("the first difference is not placed %q:\n%s", it, out)
+	}
 
 	code, out, _ = runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--top", "5", "--csv")
 	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
