@@ -63,10 +63,14 @@ type Result struct {
 	Ponder   Move
 	Score    Score
 	PV       []Move
-	Depth    int // last completed iteration
-	Stats    Stats
-	Elapsed  time.Duration
-	Stopped  StopReason
+	// Depth is the last completed iteration; 0 when a stop came before
+	// the first finished. BestMove is then the unfinished iteration's
+	// best so far or, with none, the first legal move (a UCI engine must
+	// play one), and Score and PV are no search result: see Finished.
+	Depth   int
+	Stats   Stats
+	Elapsed time.Duration
+	Stopped StopReason
 }
 
 // frame is the per-ply state of the search: preallocated so a node
@@ -260,14 +264,25 @@ func (s *Searcher) Search(ctx context.Context, pos *Position, lim Limits, tr Tra
 		if s.stopped {
 			cause = CauseStop
 		}
-		s.tr.Leave(LeaveInfo{ID: 0, Score: res.Score, Bound: BoundExact, Cause: cause, CutIndex: -1,
-			Best: res.BestMove, Generated: iterations, Searched: iterations})
+		// With no iteration finished the run has no answer: no bound, no
+		// best move (the one to play was not searched to an end).
+		bound, best := BoundExact, res.BestMove
+		if !res.Finished() {
+			bound, best = BoundNone, NoMove
+		}
+		s.tr.Leave(LeaveInfo{ID: 0, Score: res.Score, Bound: bound, Cause: cause, CutIndex: -1,
+			Best: best, Generated: iterations, Searched: iterations})
 	}
 	res.Stats = s.stats
 	res.Elapsed = time.Since(s.start)
 	res.Stopped = s.stopReason
 	return res
 }
+
+// Finished reports whether an iteration finished, so that Score, PV and
+// BestMove are a search's answer; without one BestMove is only a move to
+// play.
+func (r Result) Finished() bool { return r.Depth > 0 }
 
 // Stats returns the counters of the last (or current) search.
 func (s *Searcher) Stats() Stats { return s.stats }

@@ -30,8 +30,8 @@ type comparePos struct {
 	QSShare   float64 `json:"qs_share"`
 	MaxPly    int     `json:"max_ply"`
 	MaxQSPly  int     `json:"max_qs_ply"`
-	BestMove  string  `json:"best_move"` // UCI, as 'horizon search --json'
-	Score     int     `json:"score"`
+	BestMove  *string `json:"best_move"` // UCI, as 'horizon search --json'; null when no iteration finished
+	Score     *int    `json:"score"`     // null when no iteration finished
 	Depth     int     `json:"depth"`
 	Status    string  `json:"status"`               // as search --json: trace's status words
 	StopCause string  `json:"stop_cause,omitempty"` // nodes, time or cancel
@@ -185,14 +185,17 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 		run = rec.RunID()
 	}
 	r := comparePos{Variant: engine.VariantSpec(o), FEN: p.FEN, Nodes: res.Stats.Nodes, QSNodes: res.Stats.QSNodes,
-		MaxPly: res.Stats.MaxPly, MaxQSPly: res.Stats.MaxQSPly, BestMove: res.BestMove.UCI(), Score: int(res.Score),
+		MaxPly: res.Stats.MaxPly, MaxQSPly: res.Stats.MaxQSPly,
 		Depth: res.Depth, Status: string(trace.StopStatus(res.Stopped)), StopCause: stopCause(res.Stopped), ElapsedMS: res.Elapsed.Milliseconds(),
 		NPS: nps(res.Stats.Nodes, res.Elapsed), Run: run, elapsed: res.Elapsed}
+	r.BestMove, r.Score = answer(res)
 	if r.Nodes > 0 {
 		r.QSShare = float64(r.QSNodes) / float64(r.Nodes)
 	}
 	if len(p.BestMoves) > 0 || len(p.AvoidMoves) > 0 {
-		ok := p.Solved(res.BestMove)
+		// A search stopped before its first iteration finished solved
+		// nothing: the move it would play was not searched to an end.
+		ok := res.Finished() && p.Solved(res.BestMove)
 		r.Solved = &ok
 	}
 	return r, nil
@@ -300,8 +303,8 @@ func (res compareResult) writeCSV(w io.Writer) error {
 		}
 		cw.Write([]string{r.Variant, strconv.Itoa(r.Position), r.Label, r.FEN, strconv.FormatInt(r.Nodes, 10),
 			strconv.FormatInt(r.QSNodes, 10), strconv.FormatFloat(r.QSShare, 'f', 4, 64), strconv.Itoa(r.MaxPly),
-			strconv.Itoa(r.MaxQSPly), r.BestMove, strconv.Itoa(r.Score), strconv.Itoa(r.Depth), r.Status, r.StopCause,
-			strconv.FormatInt(r.ElapsedMS, 10), npsCSV(r.NPS), solved, run})
+			strconv.Itoa(r.MaxQSPly), cell(r.BestMove), cell(r.Score), strconv.Itoa(r.Depth), r.Status, r.StopCause,
+			strconv.FormatInt(r.ElapsedMS, 10), cell(r.NPS), solved, run})
 	}
 	cw.Flush()
 	return cw.Error()

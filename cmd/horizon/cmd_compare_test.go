@@ -47,7 +47,7 @@ func TestCompareEqualsSearch(t *testing.T) {
 			for i, w := range want {
 				g := got.Positions[i]
 				if g.Variant != w.Variant || g.FEN != w.FEN || g.Nodes != w.Nodes || g.QSNodes != w.QSNodes ||
-					g.MaxPly != w.MaxPly || g.MaxQSPly != w.MaxQSPly || g.BestMove != w.BestMove || g.Score != w.Score ||
+					g.MaxPly != w.MaxPly || g.MaxQSPly != w.MaxQSPly || !equalPtr(g.BestMove, w.BestMove) || !equalPtr(g.Score, w.Score) ||
 					g.Depth != w.Depth || g.Status != w.Status || g.StopCause != w.StopCause {
 					t.Errorf("row %d: compare %+v\nsearch %+v", i, g, w)
 				}
@@ -55,6 +55,9 @@ func TestCompareEqualsSearch(t *testing.T) {
 		})
 	}
 }
+
+// equalPtr reports whether a and b are both nil or point to equal values.
+func equalPtr[T comparable](a, b *T) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
 func TestCompareTotalsAndSolved(t *testing.T) {
 	epd := writeFile(t, "bk.epd", bkHead)
@@ -81,8 +84,8 @@ func TestCompareTotalsAndSolved(t *testing.T) {
 			for _, m := range recs[pi].BestMoves {
 				best = append(best, m.UCI())
 			}
-			if r.Solved == nil || *r.Solved != slices.Contains(best, r.BestMove) {
-				t.Errorf("%s %s: solved %v, best move %s, bm %v", v.Variant, r.Label, r.Solved, r.BestMove, best)
+			if r.Solved == nil || r.BestMove == nil || *r.Solved != slices.Contains(best, *r.BestMove) {
+				t.Errorf("%s %s: solved %v, best move %v, bm %v", v.Variant, r.Label, r.Solved, r.BestMove, best)
 			}
 			if *r.Solved {
 				solved++
@@ -127,7 +130,7 @@ func TestCompareTrace(t *testing.T) {
 	}
 	for i, r := range runs {
 		p := got.Positions[i]
-		if r.Variant != p.Variant || r.Nodes != p.Nodes || r.QSNodes != p.QSNodes || r.ID != p.Run || r.BestMove != p.BestMove {
+		if r.Variant != p.Variant || r.Nodes != p.Nodes || r.QSNodes != p.QSNodes || r.ID != p.Run || p.BestMove == nil || r.BestMove != *p.BestMove {
 			t.Errorf("run %+v, compare row %+v", r, p)
 		}
 	}

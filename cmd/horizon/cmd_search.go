@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -19,10 +18,10 @@ type searchJSON struct {
 	FEN       string           `json:"fen"`
 	ID        string           `json:"id,omitempty"`
 	Variant   string           `json:"variant"`
-	Options   json.RawMessage  `json:"options"` // every switch, typed, as runs --json gives a run's
-	BestMove  string           `json:"best_move"`
+	Options   json.RawMessage  `json:"options"`   // every switch, typed, as runs --json gives a run's
+	BestMove  *string          `json:"best_move"` // null when no iteration finished (engine.Result.Finished)
 	Ponder    string           `json:"ponder,omitempty"`
-	Score     int              `json:"score"`
+	Score     *int             `json:"score"` // null when no iteration finished
 	Mate      int              `json:"mate,omitempty"`
 	PV        []string         `json:"pv"`
 	Depth     int              `json:"depth"`
@@ -39,18 +38,20 @@ type searchJSON struct {
 }
 
 func newSearchJSON(p *engine.EPD, o engine.Options, r engine.Result) searchJSON {
-	j := searchJSON{FEN: p.FEN, ID: p.ID, Variant: engine.VariantSpec(o), Options: trace.ObjectJSON(o.JSON()), BestMove: r.BestMove.UCI(),
-		Score: int(r.Score), Depth: r.Depth, Nodes: r.Stats.Nodes, QSNodes: r.Stats.QSNodes,
+	j := searchJSON{FEN: p.FEN, ID: p.ID, Variant: engine.VariantSpec(o), Options: trace.ObjectJSON(o.JSON()),
+		Depth: r.Depth, Nodes: r.Stats.Nodes, QSNodes: r.Stats.QSNodes,
 		MaxPly: r.Stats.MaxPly, MaxQSPly: r.Stats.MaxQSPly, ElapsedMS: r.Elapsed.Milliseconds(),
 		NPS: nps(r.Stats.Nodes, r.Elapsed), Status: string(trace.StopStatus(r.Stopped)), StopCause: stopCause(r.Stopped), Cutoffs: map[string]int64{}, PV: []string{}, res: r}
-	if r.Ponder != engine.NoMove {
-		j.Ponder = r.Ponder.UCI()
-	}
-	if r.Score.IsMate() {
-		j.Mate = r.Score.MateIn()
-	}
-	for _, m := range r.PV {
-		j.PV = append(j.PV, m.UCI())
+	if j.BestMove, j.Score = answer(r); r.Finished() {
+		if r.Ponder != engine.NoMove {
+			j.Ponder = r.Ponder.UCI()
+		}
+		if r.Score.IsMate() {
+			j.Mate = r.Score.MateIn()
+		}
+		for _, m := range r.PV {
+			j.PV = append(j.PV, m.UCI())
+		}
 	}
 	for c, name := range engine.CauseNames() {
 		if n := r.Stats.Cutoffs[c]; n > 0 {
@@ -58,6 +59,16 @@ func newSearchJSON(p *engine.EPD, o engine.Options, r engine.Result) searchJSON 
 		}
 	}
 	return j
+}
+
+// answer is a search's best move (UCI) and score for JSON: null when no
+// iteration finished (engine.Result.Finished), whatever move it would play.
+func answer(r engine.Result) (best *string, score *int) {
+	if !r.Finished() {
+		return nil, nil
+	}
+	b, sc := r.BestMove.UCI(), int(r.Score)
+	return &b, &sc
 }
 
 // minRateElapsed is the shortest elapsed time a nodes/s figure is given
@@ -75,12 +86,13 @@ func nps(nodes int64, elapsed time.Duration) *int64 {
 	return &v
 }
 
-// npsCSV is an nps figure in a CSV cell: empty when there is none.
-func npsCSV(v *int64) string {
+// cell is an optional figure (nps, a best move, a score) in a CSV cell:
+// empty when there is none.
+func cell[T int | int64 | string](v *T) string {
 	if v == nil {
 		return ""
 	}
-	return strconv.FormatInt(*v, 10)
+	return fmt.Sprint(*v)
 }
 
 // npsText prints an nps figure: commas, "-" when there is none.
@@ -178,6 +190,9 @@ func (j searchJSON) writeText(w io.Writer) error {
 		cause = " stop_cause " + j.StopCause
 	}
 	fmt.Fprintf(w, "info string nodes %d qsnodes %d maxqsply %d status %s%s\n", r.Stats.Nodes, r.Stats.QSNodes, r.Stats.MaxQSPly, j.Status, cause)
+	if !r.Finished() {
+		fmt.Fprintln(w, "info string no iteration finished: the bestmove below was not searched to an end, and there is no score")
+	}
 	_, err := fmt.Fprintln(w, uci.BestmoveLine(r))
 	return err
 }
