@@ -57,7 +57,9 @@ func TestCompareEqualsSearch(t *testing.T) {
 }
 
 // equalPtr reports whether a and b are both nil or point to equal values.
-func equalPtr[T comparable](a, b *T) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+func equalPtr[T comparable](a, b *T) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
 
 func TestCompareTotalsAndSolved(t *testing.T) {
 	epd := writeFile(t, "bk.epd", bkHead)
