@@ -442,8 +442,10 @@ type RecordOptions struct {
 	// MaxBytes stops recording early enough that the finished trace file,
 	// the run's parent index included, stays within this many bytes: a
 	// commit after which the rows still to come could cross it stops the
-	// search, like MaxNodes does (the run is marked truncated). 0: no
-	// limit.
+	// search, like MaxNodes does (the run is marked truncated). A file
+	// with too little room left for a run to stop within the cap (an
+	// appended run needs about 256 KiB) gets no run: NewRecorder returns
+	// a *RoomError (ErrNoRoom) before it writes anything. 0: no limit.
 	MaxBytes int64
 	// BatchRows is the number of rows per batch handed to the writer
 	// goroutine; 0 picks a default.

@@ -2,7 +2,10 @@ package trace
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
@@ -171,12 +174,7 @@ func TestMaxBytesHolds(t *testing.T) {
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
-		var size int64
-		for _, suffix := range []string{"", "-wal", "-journal"} {
-			if fi, err := os.Stat(path + suffix); err == nil {
-				size += fi.Size()
-			}
-		}
+		size := traceBytes(path)
 		if r.Status != StatusTruncated || r.Rows == 0 || maxBytes >= 8<<20 && r.Rows < parentIndexMinRows {
 			t.Fatalf("cap %d: run %s with %d rows; want truncated by the cap with rows (%d or more for the big cap, so it is indexed)", maxBytes, r.Status, r.Rows, parentIndexMinRows)
 		}
@@ -232,4 +230,120 @@ func TestSearchNodeLimitTruncates(t *testing.T) {
 	if r.Status != StatusTruncated || r.Nodes != 5000 {
 		t.Errorf("status %s with %d nodes, want truncated with 5000", r.Status, r.Nodes)
 	}
+}
+
+// TestMaxBytesAppend: runs appended to a file under a size cap keep the
+// finished file within it, and a run the file has no room for is refused
+// before it writes anything. The recorder stopped only after its first
+// batch, so each run appended to a file at or near the cap added 257 rows
+// and a summary past it (a file capped at its own 69,632 bytes grew to
+// 86,016, 94,208 and 110,592 bytes in three runs).
+func TestMaxBytesAppend(t *testing.T) {
+	// appendRun records a deep search into the file at path under maxBytes
+	// (the search stops at the cap) and closes the file; it returns the
+	// run, or the error of a run refused.
+	appendRun := func(t *testing.T, path string, maxBytes int64) (Run, error) {
+		t.Helper()
+		s, err := Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		o := presetOf(t, "captures")
+		rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN, Variant: "captures", Options: o.String()}, RecordOptions{MaxBytes: maxBytes})
+		if err != nil {
+			return Run{}, err
+		}
+		res := engine.NewSearcher(o).Search(rec.Context(), engine.MustParseFEN(tacticalFEN), engine.Limits{Depth: 60}, rec)
+		if err := rec.FinishSearch(res); err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Run(context.Background(), rec.RunID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return r, nil
+	}
+	refused := func(t *testing.T, path string, maxBytes int64) {
+		t.Helper()
+		before, runs := traceBytes(path), len(runsIn(t, path))
+		_, err := appendRun(t, path, maxBytes)
+		var room *RoomError
+		if !errors.Is(err, ErrNoRoom) || !errors.As(err, &room) || room.Max != maxBytes || room.Used != before {
+			t.Fatalf("a file of %d bytes under a cap of %d: %v; want no room for another run, with the figures", before, maxBytes, err)
+		}
+		if after := traceBytes(path); after > maxBytes || after != before || len(runsIn(t, path)) != runs {
+			t.Errorf("the refused run left a file of %d bytes (was %d, cap %d), %d runs (was %d)", after, before, maxBytes, len(runsIn(t, path)), runs)
+		}
+	}
+
+	t.Run("at the cap", func(t *testing.T) {
+		// A file written without a cap, then capped at its own size.
+		path := filepath.Join(t.TempDir(), "t.trace")
+		s, err := Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		searchInto(t, context.Background(), s, tacticalFEN, "captures", engine.Limits{Depth: 2}, RecordOptions{})
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		size := traceBytes(path)
+		refused(t, path, size)
+		refused(t, path, size+MinRunBytes-1)
+	})
+	for _, maxBytes := range []int64{MinMaxBytes, 500e3, 1e6, 3e6} {
+		t.Run(fmt.Sprint(maxBytes), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "t.trace")
+			n := 0
+			for ; n < 10; n++ {
+				r, err := appendRun(t, path, maxBytes)
+				if errors.Is(err, ErrNoRoom) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				size := traceBytes(path)
+				t.Logf("run %d: %s, %d rows; file %d bytes of the cap's %d", r.ID, r.Status, r.Rows, size, maxBytes)
+				if r.Status != StatusTruncated || r.Rows == 0 || size > maxBytes {
+					t.Fatalf("run %d: %s with %d rows, file %d bytes; want truncated by the cap with rows, the file within %d", r.ID, r.Status, r.Rows, size, maxBytes)
+				}
+			}
+			if n == 0 || n == 10 {
+				t.Fatalf("%d runs recorded under a cap of %d; want at least one, then no room", n, maxBytes)
+			}
+			refused(t, path, maxBytes)
+		})
+	}
+}
+
+// traceBytes is the size of the trace file at path with its -wal and
+// -journal, as os.Stat gives them.
+func traceBytes(path string) int64 {
+	var size int64
+	for _, suffix := range []string{"", "-wal", "-journal"} {
+		if fi, err := os.Stat(path + suffix); err == nil {
+			size += fi.Size()
+		}
+	}
+	return size
+}
+
+// runsIn lists the runs of the trace at path, opened read-only.
+func runsIn(t *testing.T, path string) []Run {
+	t.Helper()
+	s, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	runs, err := s.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
 }

@@ -21,7 +21,54 @@ var (
 	ErrSizeLimit = errors.New("file size limit reached")
 	// errWrite wraps a write failure as the cause of the recorder's context.
 	errWrite = errors.New("writing the trace failed")
+	// ErrNoRoom: NewRecorder refused a run under RecordOptions.MaxBytes
+	// because the file has no room left for one (a *RoomError says how
+	// much is used).
+	ErrNoRoom = errors.New("no room for another run")
 )
+
+// RoomError is NewRecorder's refusal of a run under a size cap: the file
+// already uses Used of the cap's Max bytes, and a run needs Need bytes
+// free to stay within the cap (its first rows, the rows a search adds
+// before it sees the stop, and its summary). It matches ErrNoRoom.
+type RoomError struct {
+	Path            string
+	Used, Max, Need int64
+}
+
+func (e *RoomError) Error() string {
+	return fmt.Sprintf("%s: %s of the size cap's %s bytes used, a run needs %s free: %v",
+		e.Path, engine.Commas(e.Used), engine.Commas(e.Max), engine.Commas(e.Need), ErrNoRoom)
+}
+
+// Is makes errors.Is(err, ErrNoRoom) hold.
+func (e *RoomError) Is(target error) bool { return target == ErrNoRoom }
+
+// room returns the bytes the file uses now, or a *RoomError when a run
+// capped at maxBytes has no room in it.
+func (s *Store) room(ctx context.Context, maxBytes int64) (int64, error) {
+	used, err := s.fileBytes(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if used+MinRunBytes > maxBytes {
+		return used, &RoomError{Path: s.path, Used: used, Max: maxBytes, Need: MinRunBytes}
+	}
+	return used, nil
+}
+
+// fileBytes is the file's size: its pages, those still in the WAL too.
+func (s *Store) fileBytes(ctx context.Context) (int64, error) {
+	var pages, pageSize int64
+	err := s.db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages)
+	if err == nil {
+		err = s.db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize)
+	}
+	if err != nil {
+		return 0, sqliteErr(s.path, err)
+	}
+	return pages * pageSize, nil
+}
 
 const (
 	// defaultBatchRows: rows per batch and per transaction. Small enough
@@ -126,6 +173,12 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 	if s.readOnly {
 		return nil, fmt.Errorf("trace %s: opened read-only, cannot record", s.path)
 	}
+	if opts.MaxBytes > 0 {
+		// Before an older file is upgraded too: its upgrade is a write.
+		if _, err := s.room(ctx, opts.MaxBytes); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.prepareWrite(ctx); err != nil {
 		return nil, err
 	}
@@ -162,6 +215,15 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 			return def
 		}
 		return s
+	}
+	if opts.MaxBytes > 0 {
+		// The room is measured before the run's row is written: a run
+		// refused leaves the file as it was (finishBytes holds the row).
+		used, err := s.room(ctx, opts.MaxBytes)
+		if err != nil {
+			return nil, err
+		}
+		opts.BatchRows = batchRowsWithin(opts.MaxBytes-used, opts.BatchRows)
 	}
 	start := time.Now()
 	var engineName, writer any
@@ -200,20 +262,6 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 			return nil, fmt.Errorf("record into %s: %w", s.path, err)
 		}
 	}
-	var startBytes int64
-	if opts.MaxBytes > 0 {
-		var pages, pageSize int64
-		err := conn.QueryRowContext(context.Background(), "PRAGMA page_count").Scan(&pages)
-		if err == nil {
-			err = conn.QueryRowContext(context.Background(), "PRAGMA page_size").Scan(&pageSize)
-		}
-		if err != nil {
-			conn.Close()
-			return nil, fmt.Errorf("record into %s: %w", s.path, err)
-		}
-		startBytes = pages * pageSize
-		opts.BatchRows = batchRowsWithin(opts.MaxBytes-startBytes, opts.BatchRows)
-	}
 	r := &Recorder{
 		s:        s,
 		parent:   ctx,
@@ -230,12 +278,6 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 		sum:      newSummary(),
 	}
 	r.ctx, r.cancel = context.WithCancelCause(ctx)
-	if opts.MaxBytes > 0 && startBytes+int64(opts.BatchRows)*rowBytesGuess+reserveBytes(opts.BatchRows) > opts.MaxBytes {
-		// Even the smallest batches could not hold the cap (a file
-		// already near it): the run stops before its first node.
-		r.sizeHit.Store(true)
-		r.cancel(ErrSizeLimit)
-	}
 	for i := 0; i < numBatches; i++ {
 		b := &batch{rows: make([]row, 0, opts.BatchRows), late: make([]row, 0, 256)}
 		if i == 0 {

@@ -373,8 +373,13 @@ const (
 // write before its first size check (a first batch, the batches queued
 // behind it, and the search's latency in seeing the stop), at the smallest
 // batch size.
-const MinMaxBytes = emptyFileBytes + minBatchRows*rowBytesGuess + finishBytes +
-	(numBatches*minBatchRows+stopLatencyRows)*rowBytesGuess
+const MinMaxBytes = emptyFileBytes + MinRunBytes
+
+// MinRunBytes is the room a run under a size cap needs in the file: a
+// first batch of the smallest size and what may follow it before the first
+// size check (reserveBytes). NewRecorder refuses a run with less
+// (ErrNoRoom): it could not stop within the cap.
+const MinRunBytes = minBatchRows*rowBytesGuess + numBatches*minBatchRows*rowBytesGuess + stopLatencyRows*rowBytesGuess + finishBytes
 
 // reserveBytes is what projectedBytes adds to the file's size for batches
 // of batchRows rows before a commit has measured a row (no parent index:

@@ -164,6 +164,11 @@ func runTraceEngine(e *env, fs *flag.FlagSet, sf *searchFlags, argv []string, pf
 	if bad != "" {
 		return usagef("--%s applies to Horizon's own engine, not with --engine", bad)
 	}
+	if flagGiven(fs, "max-size") {
+		// The importer does not stop another engine's stream at a size
+		// cap yet; a cap silently ignored would let the file outgrow it.
+		return usagef("--max-size is not supported with --engine; cap the run with --max-nodes")
+	}
 	lim, err := sf.limits()
 	if err != nil {
 		return err

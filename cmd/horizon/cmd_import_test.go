@@ -89,6 +89,11 @@ func TestTraceEngineErrors(t *testing.T) {
 		!strings.Contains(stderr, "--qs applies to Horizon's own engine") {
 		t.Errorf("--qs with --engine: exit %d, %s", code, stderr)
 	}
+	// --max-size was ignored with --engine, the file free to outgrow it.
+	if code, _, stderr := runCLI(t, "", "trace", "--engine", "/bin/true", "--max-size", "1MB", "-o", out); code != 2 ||
+		!strings.Contains(stderr, "--max-size is not supported with --engine") {
+		t.Errorf("--max-size with --engine: exit %d, %s", code, stderr)
+	}
 	code, _, stderr := runCLI(t, "", "trace", "--engine", "/nonexistent/engine", "--depth", "3", "-o", out)
 	if code != 1 {
 		t.Errorf("missing engine: exit %d, %s", code, stderr)

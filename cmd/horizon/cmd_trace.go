@@ -125,7 +125,7 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	id := fs.String("id", "", "with --epd: trace only the record with this id (its 'id' opcode)")
 	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")
 	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, fmt.Sprintf("stop a run after this many nodes and mark it truncated (the default reaches about %s of file)", formatBytes(defaultMaxNodes*bytesPerNode)))
-	maxSize := fs.String("max-size", "", fmt.Sprintf("stop a run early enough that the finished trace file stays within this size (500MB, 2GB, 1.5GiB; at least %s: the empty file and a first batch of rows), index included, and mark it truncated", minSizeText))
+	maxSize := fs.String("max-size", "", fmt.Sprintf("stop a run early enough that the finished trace file stays within this size (500MB, 2GB, 1.5GiB; at least %s: the empty file and a first batch of rows), index included, and mark it truncated; runs appended to a file with less than %s left under it are refused (exit 1)", minSizeText, formatBytes(trace.MinRunBytes)))
 	lastIter := fs.Bool("last-iteration", false, "keep only the last iteration's nodes (smaller traces)")
 	under := fs.String("under", "", "keep only the nodes on and under this move path from the root, moves in SAN or UCI separated by commas or spaces, "+
 		"both sides' moves in turn (Nf3,Nf6 is 1.Nf3 Nf6); a line alpha-beta cuts off before reaching its end records nothing below (a warning says so)")
@@ -206,13 +206,18 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	}
 	defer st.Close()
 	res := traceResult{file: *out}
+	var full error // the --max-size cap left no room for the next run
 	for i := range positions {
 		p := &positions[i]
 		for _, o := range job.opts {
-			if e.ctx.Err() != nil {
+			if e.ctx.Err() != nil || full != nil {
 				break
 			}
 			r, err := traceOne(e, st, p, pf.label(p), o, job.lim, rec, *asJSON, *qsOnly)
+			if errors.Is(err, trace.ErrNoRoom) {
+				full = noRoomError(err, len(res.runs), len(positions)*len(job.opts))
+				break
+			}
 			if err != nil {
 				return err
 			}
@@ -227,6 +232,9 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	}
 	if err := e.print(res, f); err != nil {
 		return err
+	}
+	if full != nil {
+		return full
 	}
 	runs := res.runs
 	if e.ctx.Err() != nil {
@@ -362,6 +370,17 @@ func recordedStopCause(st trace.Status, stopped engine.StopReason, cause error) 
 		return engine.StopCancel.String()
 	}
 	return stopCause(stopped)
+}
+
+// noRoomError words a run refused under --max-size (a *trace.RoomError):
+// the file's bytes used against the cap, and the runs recorded before.
+func noRoomError(err error, done, total int) error {
+	var room *trace.RoomError
+	if !errors.As(err, &room) {
+		return err
+	}
+	return fmt.Errorf("%s: %s of --max-size %s bytes used, a run needs %s free: no room for another run; %d of %d runs recorded",
+		room.Path, engine.Commas(room.Used), engine.Commas(room.Max), engine.Commas(room.Need), done, total)
 }
 
 // summarizeRun reads a run's totals and five biggest QS subtrees back from

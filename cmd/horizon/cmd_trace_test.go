@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -318,6 +319,46 @@ func TestTraceMaxSize(t *testing.T) {
 	}
 }
 
+// TestTraceMaxSizeFull: under --max-size, a run the file has no room for is
+// refused before it writes anything: trace keeps the runs it recorded,
+// prints them, says so in one line and exits 1, and the file stays within
+// the cap. Each run appended to a file near its cap added 257 rows past it.
+func TestTraceMaxSizeFull(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "t.trace")
+	const maxSize = 400_000
+	args := []string{"trace", "--fen", "startpos", "--depth", "8", "--qs", "captures,see", "--max-size", "400KB", "--json", "-o", file}
+	var sizes []int64
+	for i := 0; i < 2; i++ {
+		code, stdout, stderr := runCLI(t, "", args...)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1: %s", code, stderr)
+		}
+		checkOneLineError(t, stderr, file+": ", "of --max-size 400,000 bytes used", "no room for another run")
+		var runs []traceRunJSON
+		if err := json.Unmarshal([]byte(stdout), &runs); err != nil {
+			t.Fatalf("%v: %s", err, stdout)
+		}
+		// The first invocation records the first variant, stopped by the
+		// cap; the second one nothing.
+		if want := 1 - i; len(runs) != want || want == 1 && (runs[0].Status != "truncated" || runs[0].StopCause != "size") {
+			t.Fatalf("invocation %d printed %s; want %d run(s), truncated by the size cap", i+1, stdout, want)
+		}
+		if want := fmt.Sprintf("; %d of 2 runs recorded", 1-i); !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q does not say %q", stderr, want)
+		}
+		fi, err := os.Stat(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sizes = append(sizes, fi.Size()); fi.Size() > maxSize || i > 0 && fi.Size() != sizes[0] {
+			t.Errorf("file sizes %v bytes; want at most %d, unchanged by the refused run", sizes, maxSize)
+		}
+	}
+	if runs := stoppedRuns(t, file); len(runs) != 1 {
+		t.Errorf("the file holds %d runs, want 1", len(runs))
+	}
+}
+
 func TestParseSize(t *testing.T) {
 	for _, c := range []struct {
 		in   string
@@ -402,7 +443,9 @@ func TestTraceStopCause(t *testing.T) {
 		{[]string{"--depth", "2"}, "complete", ""},
 		{[]string{"--depth", "8", "--nodes", "3000"}, "truncated", "nodes"},
 		{[]string{"--depth", "8", "--max-nodes", "2000"}, "truncated", "nodes"},
-		{[]string{"--depth", "8", "--max-size", "400KB"}, "truncated", "size"},
+		// One variant: a second run would find no room left under the cap
+		// (TestTraceMaxSizeFull).
+		{[]string{"--depth", "8", "--qs", "captures", "--max-size", "400KB"}, "truncated", "size"},
 	} {
 		args := append([]string{"trace", "--fen", "startpos", "--json", "-o", filepath.Join(dir, fmt.Sprint(i, ".trace"))}, c.flags...)
 		var runs []map[string]any
