@@ -124,6 +124,23 @@ func (s *Store) q() *nodeQueries {
 	return &queries2
 }
 
+// nodeQuery runs the node query pick takes from the layout of the file's
+// schema version, and once more when it fails because another process
+// upgraded the file since this store read the version (see upgraded): the
+// query of the old layout then fails to prepare, before any row is read.
+func (s *Store) nodeQuery(ctx context.Context, pick func(*nodeQueries) string, args ...any) (*sql.Rows, error) {
+	rows, err := s.db.QueryContext(ctx, pick(s.q()), args...)
+	if err != nil && s.upgraded(ctx) {
+		rows, err = s.db.QueryContext(ctx, pick(s.q()), args...)
+	}
+	return rows, err
+}
+
+// The node queries, for nodeQuery.
+func childrenSQL(q *nodeQueries) string { return q.children }
+func pathSQL(q *nodeQueries) string     { return q.path }
+func subtreeSQL(q *nodeQueries) string  { return q.subtree }
+
 // scanNode reads the one row of a QueryRow and completes it (complete):
 // Scan has let the row's connection go by then.
 func (s *Store) scanNode(ctx context.Context, row *sql.Row, run int64) (Node, error) {
@@ -203,7 +220,7 @@ func (s *Store) completeRows(ctx context.Context, rows *sql.Rows, nodes []Node, 
 // count, because a recording filter left the children out, n keeps the
 // stored count and says it is a lower bound (SearchedAtLeast).
 func (s *Store) searchedFromRows(ctx context.Context, n *Node) error {
-	rows, err := s.db.QueryContext(ctx, s.q().children, n.RunID, n.ID, n.End(), maxChildren+1)
+	rows, err := s.nodeQuery(ctx, childrenSQL, n.RunID, n.ID, n.End(), maxChildren+1)
 	if err != nil {
 		return sqliteErr(s.path, err)
 	}
@@ -358,6 +375,10 @@ func (s *Store) Node(ctx context.Context, run, id int64) (Node, error) {
 		return Node{}, s.nodeErr(sql.ErrNoRows, run, id)
 	}
 	n, err := s.scanNode(ctx, s.db.QueryRowContext(ctx, s.q().node, run, id), run)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) && s.upgraded(ctx) {
+		// As nodeQuery: the file was upgraded since the version was read.
+		n, err = s.scanNode(ctx, s.db.QueryRowContext(ctx, s.q().node, run, id), run)
+	}
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			if rerr := s.checkRun(ctx, run); rerr != nil {
@@ -395,7 +416,7 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 		return nil, err
 	}
 	where := fmt.Sprintf("run %d: the children of node %d", run, id)
-	rows, err := s.db.QueryContext(ctx, s.q().children, run, id, parent.End(), maxChildren+1)
+	rows, err := s.nodeQuery(ctx, childrenSQL, run, id, parent.End(), maxChildren+1)
 	if err != nil {
 		return nil, s.placeErr(err, where)
 	}
@@ -456,6 +477,9 @@ func (s *Store) ChildCount(ctx context.Context, run, id int64) (int, error) {
 	}
 	var n int
 	err = s.db.QueryRowContext(ctx, s.q().childCount, run, id, parent.End(), maxChildren+1).Scan(&n)
+	if err != nil && s.upgraded(ctx) {
+		err = s.db.QueryRowContext(ctx, s.q().childCount, run, id, parent.End(), maxChildren+1).Scan(&n)
+	}
 	if err != nil {
 		return 0, sqliteErr(s.path, err)
 	}
@@ -473,7 +497,7 @@ func (s *Store) Path(ctx context.Context, run, id int64) ([]Node, error) {
 	}
 	// Follow parent links up; the run node (id 0, up 1) ends the walk.
 	where := fmt.Sprintf("run %d: the path to node %d", run, id)
-	rows, err := s.db.QueryContext(ctx, s.q().path, run, id, 0, maxTreeDepth+1)
+	rows, err := s.nodeQuery(ctx, pathSQL, run, id, 0, maxTreeDepth+1)
 	if err != nil {
 		return nil, s.placeErr(err, where)
 	}
@@ -697,7 +721,7 @@ func (s *Store) Subtree(ctx context.Context, run, id int64, maxDepth int, fn fun
 // are skipped by a seek instead of being read. Rows nested deeper than any
 // search goes are damage.
 func (s *Store) subtreeFrom(ctx context.Context, run, next, end int64, its []iterRoot, ends *[]int64, maxDepth int, fn func(Node) error) (int64, error) {
-	rows, err := s.db.QueryContext(ctx, s.q().subtree, run, next, end, 1)
+	rows, err := s.nodeQuery(ctx, subtreeSQL, run, next, end, 1)
 	if err != nil {
 		return 0, sqliteErr(s.path, err)
 	}

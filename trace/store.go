@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -80,10 +81,11 @@ type Store struct {
 	// connection: tests use it to make the disk "full".
 	maxPages int
 
-	// version is the file's schema version. A version 1 file is read
-	// through its own layout (queries1) and upgraded by the first write.
+	// version is the file's schema version (see schema). A version 1
+	// file is read through its own layout (queries1) and upgraded by the
+	// first write.
+	version atomic.Int64
 	mu      sync.Mutex
-	version int
 	ready   bool // prepared for writing: upgraded, WAL, lookups filled
 	// upgradeHook, when set, runs inside the upgrade transaction before it
 	// commits; tests use it to fail or kill an upgrade half-way.
@@ -313,7 +315,7 @@ func (s *Store) init(fresh, create bool) error {
 	} else if version < 1 {
 		return fmt.Errorf("open trace %s: a Horizon trace without a schema version: %w", s.path, ErrCorrupt)
 	}
-	s.version = version
+	s.version.Store(int64(version))
 	if fresh {
 		// A new file gets its schema now; an existing one is upgraded and
 		// switched to WAL only when a run is recorded into it, so that
@@ -328,7 +330,7 @@ func (s *Store) init(fresh, create bool) error {
 	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM runs").Scan(&n); err != nil {
 		return sqliteErr(s.path, err)
 	}
-	if !fresh && s.version < positionNodes {
+	if !fresh && version < positionNodes {
 		runs, err := s.Runs(ctx)
 		if err != nil {
 			return err
@@ -362,10 +364,10 @@ func (s *Store) prepareWrite(ctx context.Context) error {
 	// The upgrade runs before WAL is turned on: in the rollback journal a
 	// killed upgrade is undone by the next open, and the file is left as
 	// it was, byte for byte.
-	if err := s.migrate(ctx, s.version); err != nil {
+	if err := s.migrate(ctx, s.schema()); err != nil {
 		return err
 	}
-	s.version = SchemaVersion()
+	s.version.Store(int64(SchemaVersion()))
 	if _, err := s.db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); err != nil {
 		return sqliteErr(s.path, err)
 	}
@@ -388,7 +390,48 @@ const positionNodes = 4
 
 // v1 reports whether the file has the old node layout of schema versions 1
 // and 2 (node_rows keyed by run_id << 32 | id).
-func (s *Store) v1() bool { return s.version < keyLayout }
+func (s *Store) v1() bool { return s.schema() < keyLayout }
+
+// schema is the file's schema version as this store last read it.
+func (s *Store) schema() int { return int(s.version.Load()) }
+
+// upgraded reports whether another process has upgraded the file since
+// this store read its schema version (a newer Horizon recording into it:
+// schema 3 to 4, or 1 to 4), and takes the new version: the node queries,
+// the decoding of rows and the run columns follow it. Readers call it when
+// a node query fails (the old layout's queries then fail to prepare), so
+// that the hot read paths pay nothing for it; Runs and Run read the
+// version with the runs themselves instead (takeVersion), as an upgrade
+// that changes only what runs.nodes counts fails no query.
+func (s *Store) upgraded(ctx context.Context) bool {
+	var v int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return false
+	}
+	return errors.Is(s.takeVersion(v), errUpgraded)
+}
+
+// takeVersion takes the schema version v the file has now, when it
+// differs from the store's: it reports errUpgraded then, or an error
+// wrapping ErrNewerSchema when this build cannot read v.
+func (s *Store) takeVersion(v int) error {
+	now := s.schema()
+	switch {
+	case v == now:
+		return nil
+	case v > SchemaVersion():
+		return fmt.Errorf("trace %s: upgraded to schema version %d by a newer Horizon meanwhile; this Horizon knows up to %d: %w",
+			s.path, v, SchemaVersion(), ErrNewerSchema)
+	case v < 1:
+		return damagedf("trace %s: schema version %d", s.path, v)
+	}
+	s.version.CompareAndSwap(int64(now), int64(v))
+	return errUpgraded
+}
+
+// errUpgraded: the file's schema version changed while the store read it
+// (see upgraded); the read is repeated.
+var errUpgraded = errors.New("the trace was upgraded while it was read")
 
 func (s *Store) isEmptyDB(ctx context.Context) bool {
 	var n int
@@ -701,17 +744,38 @@ const (
 	runColumns1 = runColumns + `, NULL, 0, NULL, NULL, 0`
 )
 
-func (s *Store) runCols() string {
+// runSelect selects the runs of a file of schema version v, and the
+// version the file has when the statement reads them (scanRun compares).
+// SQLite evaluates the version's subquery once per statement.
+func runSelect(v int) string {
+	cols := runColumns3
 	switch {
-	case s.version < 2:
-		return runColumns1
-	case s.version < 3:
-		return runColumns2
+	case v < 2:
+		cols = runColumns1
+	case v < 3:
+		cols = runColumns2
 	}
-	return runColumns3
+	return "SELECT " + cols + ", (SELECT user_version FROM pragma_user_version) FROM runs"
 }
 
-func (s *Store) scanRun(sc interface{ Scan(...any) error }) (Run, error) {
+// readRuns runs read, a query of runs (runSelect) by the store's schema
+// version, again when it read a file another process has upgraded since
+// (errUpgraded): then the store has taken the new version.
+func readRuns[T any](s *Store, read func(v int) (T, error)) (T, error) {
+	var (
+		res T
+		err error
+	)
+	for range 3 {
+		if res, err = read(s.schema()); !errors.Is(err, errUpgraded) {
+			break
+		}
+	}
+	return res, err
+}
+
+// scanRun reads a row of runSelect(v).
+func (s *Store) scanRun(sc interface{ Scan(...any) error }, v int) (Run, error) {
 	var (
 		r       Run
 		created string
@@ -724,17 +788,26 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 		writer  sql.NullString
 		sumAt   sql.NullString
 		status  string
+		fileV   int
 	)
 	err := sc.Scan(&r.ID, &created, &r.FEN, &r.Variant, &r.Options, &r.Limits, &r.Version, &status, &r.Filter,
 		&r.Nodes, &r.QSNodes, &r.Rows, &r.MaxPly, &r.MaxQSPly, &elapsed, &best, &score, &pv, &depth,
-		&engine, &r.FailHard, &writer, &sumAt, &r.FileBytes)
+		&engine, &r.FailHard, &writer, &sumAt, &r.FileBytes, &fileV)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return r, err
 		}
 		return r, s.readErr(err, fmt.Sprintf("run %d: its row in runs", r.ID))
 	}
-	if s.version < positionNodes && r.Nodes > 0 {
+	if fileV != v {
+		// Upgraded by another process since the store read the version:
+		// the row is read again by the new one (readRuns).
+		if err := s.takeVersion(fileV); err != nil {
+			return r, err
+		}
+		return r, errUpgraded
+	}
+	if v < positionNodes && r.Nodes > 0 {
 		r.Nodes-- // the run node, counted by schemas 1 to 3
 	}
 	r.Status = Status(status)
@@ -763,13 +836,17 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 
 // Runs lists the runs in the file by id.
 func (s *Store) Runs(ctx context.Context) ([]Run, error) {
-	scan := func(rows *sql.Rows) (Run, error) { return s.scanRun(rows) }
-	return queryRows(ctx, s, scan, "SELECT "+s.runCols()+" FROM runs ORDER BY id")
+	return readRuns(s, func(v int) ([]Run, error) {
+		scan := func(rows *sql.Rows) (Run, error) { return s.scanRun(rows, v) }
+		return queryRows(ctx, s, scan, runSelect(v)+" ORDER BY id")
+	})
 }
 
 // Run returns one run; the error wraps ErrNoRun when there is none.
 func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
-	r, err := s.scanRun(s.db.QueryRowContext(ctx, "SELECT "+s.runCols()+" FROM runs WHERE id = ?", id))
+	r, err := readRuns(s, func(v int) (Run, error) {
+		return s.scanRun(s.db.QueryRowContext(ctx, runSelect(v)+" WHERE id = ?", id), v)
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, fmt.Errorf("trace %s: run %d: %w", s.path, id, ErrNoRun)
 	}
