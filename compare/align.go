@@ -39,20 +39,23 @@ type Options struct {
 
 // Totals describe one run as a whole.
 type Totals struct {
-	File     string          `json:"file"`
-	Run      int64           `json:"run"`
-	Variant  string          `json:"variant"`
-	Options  json.RawMessage `json:"options"` // the stored object, typed values
-	FEN      string          `json:"fen"`
-	Status   string          `json:"status"`
-	Filter   string          `json:"filter,omitempty"`
-	Nodes    int64           `json:"nodes"`
-	Rows     int64           `json:"rows"`
-	QSNodes  int64           `json:"qs_nodes"`
-	QSShare  float64         `json:"qs_share"`
-	MaxPly   int             `json:"max_ply"`
-	MaxQSPly int             `json:"max_qs_ply"`
-	BestMove string          `json:"best_move"` // UCI, as every command's JSON; "" when none
+	File    string          `json:"file"`
+	Run     int64           `json:"run"`
+	Variant string          `json:"variant"`
+	Options json.RawMessage `json:"options"` // the stored object, typed values
+	FEN     string          `json:"fen"`
+	Status  string          `json:"status"`
+	// StopCause is what stopped a truncated or interrupted run
+	// (trace.Run.StopCause); null when none or not kept.
+	StopCause *string `json:"stop_cause"`
+	Filter    string  `json:"filter,omitempty"`
+	Nodes     int64   `json:"nodes"`
+	Rows      int64   `json:"rows"`
+	QSNodes   int64   `json:"qs_nodes"`
+	QSShare   float64 `json:"qs_share"`
+	MaxPly    int     `json:"max_ply"`
+	MaxQSPly  int     `json:"max_qs_ply"`
+	BestMove  string  `json:"best_move"` // UCI, as every command's JSON; "" when none
 	// BestSAN is BestMove in SAN, as 'horizon trace --json' gives it; ""
 	// when none or when the move does not parse in the run's position.
 	BestSAN   string `json:"best_san"`
@@ -254,6 +257,9 @@ func totals(s Side, r trace.Run) Totals {
 		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
 		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, BestMove: r.BestMove, Score: r.Score, Depth: r.Depth,
 		ElapsedMS: r.Elapsed.Milliseconds(), Scores: r.Scores()}
+	if r.StopCause != "" {
+		t.StopCause = &r.StopCause
+	}
 	if r.Nodes > 0 {
 		t.QSShare = float64(r.QSNodes) / float64(r.Nodes)
 	}

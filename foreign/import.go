@@ -222,8 +222,9 @@ type importer struct {
 	cur         iteration         // the iteration whose roots are being read
 	done        iteration         // the last iteration known to have concluded
 	aborted     bool
-	limited     bool // Record.MaxNodes reached: end the run
-	skipping    bool // dropping the rest of a search that reached the limit
+	stop        string // the stop cause of the run finish ends, when the importer knows it (trace.Result.StopCause)
+	limited     bool   // Record.MaxNodes reached: end the run
+	skipping    bool   // dropping the rest of a search that reached the limit
 	engineNodes int64
 	bestMove    string
 	start       time.Time
@@ -636,7 +637,7 @@ func (im *importer) enter(b []byte) *StreamError {
 	if mx := im.opts.Record.MaxNodes; mx > 0 && im.nextID > mx {
 		// The recorder's node limit, checked here so it is exact: ids
 		// count the run node, so nextID-1 positions are in.
-		im.limited = true
+		im.limited, im.stop = true, trace.StopNodes
 		return nil
 	}
 	var tok [12][]byte
@@ -1185,15 +1186,37 @@ func (im *importer) endSearch() {
 	case im.opts.StopsOnCancel && im.ctx.Err() != nil && (im.aborted || !depthReached(lim, im.cur.iter)):
 		status = trace.StatusInterrupted
 	case im.aborted:
-		status = trace.StatusTruncated
+		status, im.stop = trace.StatusTruncated, trace.StopAbort
 	case limitStopped(lim, im.cur.iter):
 		// The last iteration still concluded when its root score is exact.
 		if im.cur.roots > 0 && im.cur.last.bound == engine.BoundExact {
 			im.done = im.cur
 		}
-		status = trace.StatusTruncated
+		status, im.stop = trace.StatusTruncated, limitCause(lim)
 	}
 	im.finish(status, nil)
+}
+
+// limitCause names the limit of lim that stopped a search limitStopped
+// says a limit stopped (trace.StopNodes or StopTime), "" when it had both
+// and the stream does not say which.
+func limitCause(lim string) string {
+	var nodes, time bool
+	for _, f := range strings.Fields(lim) {
+		switch f {
+		case "nodes":
+			nodes = true
+		case "movetime", "wtime", "btime":
+			time = true
+		}
+	}
+	switch {
+	case nodes && !time:
+		return trace.StopNodes
+	case time && !nodes:
+		return trace.StopTime
+	}
+	return ""
 }
 
 // limitStopped says whether a search with limits text lim ("go nodes 5000",
@@ -1274,11 +1297,18 @@ func (im *importer) finish(status trace.Status, cause error) {
 	if status == trace.StatusComplete {
 		status = "" // let the recorder tell a node limit apart
 	}
+	stop := im.stop
+	im.stop = ""
+	if status == trace.StatusInterrupted && cause != nil && im.ctx.Err() == nil {
+		// Not a cancel: the stream ended or broke in the middle of the
+		// search.
+		stop = trace.StopStream
+	}
 	elapsed := im.elapsed
 	if elapsed == 0 {
 		elapsed = time.Since(im.start)
 	}
-	res := trace.Result{Status: status, BestMove: best, Score: score, Depth: im.done.iter, Elapsed: elapsed}
+	res := trace.Result{Status: status, StopCause: stop, BestMove: best, Score: score, Depth: im.done.iter, Elapsed: elapsed}
 	switch {
 	case len(reported.pv) > 0 && reported.pv[0] == best:
 		res.PV = reported.pv

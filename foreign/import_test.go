@@ -290,6 +290,11 @@ func TestStreamErrors(t *testing.T) {
 			if run.Rows != tc.rows {
 				t.Errorf("%d rows kept, want %d", run.Rows, tc.rows)
 			}
+			// A stream cut short stopped the run: it says so; a failed one
+			// says nothing (its error does).
+			if want := map[trace.Status]string{trace.StatusInterrupted: trace.StopStream}[tc.status]; run.StopCause != want {
+				t.Errorf("stop cause %q, want %q", run.StopCause, want)
+			}
 			// The tree is whole: sizes tile.
 			var n int64
 			st.Subtree(context.Background(), run.ID, 0, -1, func(x trace.Node) error {
@@ -341,27 +346,32 @@ func TestSeveralSearches(t *testing.T) {
 
 // TestLimitStopStatus: a search that ends by itself is truncated when its
 // own time or node limit stopped it before its depth, complete otherwise
-// (trace.StatusTruncated), whether or not the engine wrote an abort record.
+// (trace.StatusTruncated), whether or not the engine wrote an abort record;
+// the run's stop cause names the limit when the search had one kind.
 func TestLimitStopStatus(t *testing.T) {
 	for _, tc := range []struct {
 		limits string
 		want   trace.Status
+		cause  string
 	}{
-		{"", trace.StatusComplete},
-		{"go depth 1", trace.StatusComplete},
-		{"go nodes 5000", trace.StatusTruncated},
-		{"go movetime 200", trace.StatusTruncated},
-		{"go wtime 1000 btime 1000", trace.StatusTruncated},
-		{"go depth 1 nodes 5000", trace.StatusComplete}, // reached its depth
-		{"go depth 3 movetime 200", trace.StatusTruncated},
+		{"", trace.StatusComplete, ""},
+		{"go depth 1", trace.StatusComplete, ""},
+		{"go nodes 5000", trace.StatusTruncated, trace.StopNodes},
+		{"go movetime 200", trace.StatusTruncated, trace.StopTime},
+		{"go wtime 1000 btime 1000", trace.StatusTruncated, trace.StopTime},
+		{"go depth 1 nodes 5000", trace.StatusComplete, ""}, // reached its depth
+		{"go depth 3 movetime 200", trace.StatusTruncated, trace.StopTime},
+		{"go nodes 5000 movetime 200", trace.StatusTruncated, ""}, // the stream does not say which
 	} {
 		stream := "HZT 1\nengine E\nlimits " + tc.limits + "\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\nL 0\nL 0\nend nodes=2\n"
-		runs, err := Import(context.Background(), mustCreate(t), strings.NewReader(stream), Options{})
+		st := mustCreate(t)
+		runs, err := Import(context.Background(), st, strings.NewReader(stream), Options{})
 		if err != nil || len(runs) != 1 {
 			t.Fatalf("limits %q: runs %+v, err %v", tc.limits, runs, err)
 		}
-		if runs[0].Status != tc.want {
-			t.Errorf("limits %q: status %s, want %s", tc.limits, runs[0].Status, tc.want)
+		run, err := st.Run(context.Background(), runs[0].RunID)
+		if runs[0].Status != tc.want || err != nil || run.StopCause != tc.cause {
+			t.Errorf("limits %q: status %s, stop cause %q (%v); want %s, %q", tc.limits, runs[0].Status, run.StopCause, err, tc.want, tc.cause)
 		}
 	}
 }
@@ -381,12 +391,13 @@ func TestStopOnCancelStatus(t *testing.T) {
 		cancel        bool
 		tail          string // the records read after the cancel
 		want          trace.Status
+		cause         string // the run's stop cause
 	}{
-		{"abort after the cancel", 30, true, true, "A\nend nodes=2\n", trace.StatusInterrupted},
-		{"no abort record, depth not reached", 30, true, true, "L 0\nL 0\nend nodes=2\n", trace.StatusInterrupted},
-		{"depth reached", 1, true, true, "L 0\nL 0\nend nodes=2\n", trace.StatusComplete},
-		{"no cancel", 30, true, false, "A\nend nodes=2\n", trace.StatusTruncated},
-		{"an imported file", 30, false, false, "A\nend nodes=2\n", trace.StatusTruncated},
+		{"abort after the cancel", 30, true, true, "A\nend nodes=2\n", trace.StatusInterrupted, trace.StopCancel},
+		{"no abort record, depth not reached", 30, true, true, "L 0\nL 0\nend nodes=2\n", trace.StatusInterrupted, trace.StopCancel},
+		{"depth reached", 1, true, true, "L 0\nL 0\nend nodes=2\n", trace.StatusComplete, ""},
+		{"no cancel", 30, true, false, "A\nend nodes=2\n", trace.StatusTruncated, trace.StopAbort},
+		{"an imported file", 30, false, false, "A\nend nodes=2\n", trace.StatusTruncated, trace.StopAbort},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stream := fmt.Sprintf(head, tc.depth)
@@ -396,12 +407,14 @@ func TestStopOnCancelStatus(t *testing.T) {
 			if tc.cancel {
 				in.cancel = cancel
 			}
-			runs, err := Import(ctx, mustCreate(t), in, Options{StopsOnCancel: tc.stopsOnCancel})
+			st := mustCreate(t)
+			runs, err := Import(ctx, st, in, Options{StopsOnCancel: tc.stopsOnCancel})
 			if err != nil || len(runs) != 1 {
 				t.Fatalf("runs %+v, err %v", runs, err)
 			}
-			if runs[0].Status != tc.want {
-				t.Errorf("status %s, want %s", runs[0].Status, tc.want)
+			run, err := st.Run(context.Background(), runs[0].RunID)
+			if runs[0].Status != tc.want || err != nil || run.StopCause != tc.cause {
+				t.Errorf("status %s, stop cause %q (%v); want %s, %q", runs[0].Status, run.StopCause, err, tc.want, tc.cause)
 			}
 		})
 	}

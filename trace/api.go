@@ -120,6 +120,18 @@ func (s Status) Partial() bool {
 	return s == StatusRunning || s == StatusAbandoned || s == StatusFailed
 }
 
+// Stop causes (Run.StopCause): what stopped a truncated or interrupted
+// run, in the words 'horizon search' prints (engine.StopReason's names)
+// and a few of the recorder's and the importer's own.
+const (
+	StopNodes  = "nodes"  // a node limit: the search's own, or the recorder's cap (RecordOptions.MaxNodes)
+	StopTime   = "time"   // the search's time limit
+	StopSize   = "size"   // the recorder's size cap (RecordOptions.MaxBytes)
+	StopCancel = "cancel" // the search was cancelled: Ctrl-C, a signal, a UCI stop
+	StopAbort  = "abort"  // another engine's stream says it aborted the search
+	StopStream = "stream" // another engine's stream ended or broke before its search did
+)
+
 // Run is one search of one position with one QS variant.
 type Run struct {
 	ID      int64
@@ -130,6 +142,10 @@ type Run struct {
 	Limits  string // depth, node limit and so on, as JSON
 	Version string // Horizon version that recorded the run
 	Status  Status
+	// StopCause says what stopped a truncated or interrupted run (StopNodes,
+	// StopSize, ...); "" for a complete or failed run, one still recorded,
+	// and runs of files older than schema version 5, which did not keep it.
+	StopCause string
 
 	// Totals over every node the search visited (including nodes a
 	// recording filter left out of the file). While the run is recorded,
@@ -470,10 +486,14 @@ type Result struct {
 	// (truncated when the recorder's own cap cancelled it). A search that
 	// did not report it is still seen as stopped when a node left with
 	// CauseStop or was open at Finish.
-	Stopped  engine.StopReason
-	BestMove engine.Move
-	Score    engine.Score
-	PV       []engine.Move
-	Depth    int
-	Elapsed  time.Duration // 0: time from NewRecorder to Finish
+	Stopped engine.StopReason
+	// StopCause overrides the run's stop cause (Run.StopCause), which the
+	// recorder otherwise infers from Stopped and its own caps: for a
+	// caller that knows better (another engine's stream).
+	StopCause string
+	BestMove  engine.Move
+	Score     engine.Score
+	PV        []engine.Move
+	Depth     int
+	Elapsed   time.Duration // 0: time from NewRecorder to Finish
 }

@@ -2,11 +2,13 @@ package trace
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/horizonqs/horizon/engine"
 )
@@ -346,4 +348,53 @@ func runsIn(t *testing.T, path string) []Run {
 		t.Fatal(err)
 	}
 	return runs
+}
+
+// TestStopCauseStored: a run keeps what stopped it (runs.stop_cause, schema
+// 5), as 'horizon search' and 'trace' say it: the search's own node or time
+// limit, the recorder's node or size cap, a cancel; none for a complete
+// run. Runs kept only their status: a truncated run did not say which
+// limit.
+func TestStopCauseStored(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name   string
+		ctx    context.Context
+		lim    engine.Limits
+		opts   RecordOptions
+		status Status
+		cause  string
+	}{
+		{"complete", context.Background(), engine.Limits{Depth: 2}, RecordOptions{}, StatusComplete, ""},
+		{"search nodes", context.Background(), engine.Limits{Depth: 30, Nodes: 3000}, RecordOptions{}, StatusTruncated, StopNodes},
+		{"search time", context.Background(), engine.Limits{Depth: 60, MoveTime: 20 * time.Millisecond}, RecordOptions{}, StatusTruncated, StopTime},
+		{"max nodes", context.Background(), engine.Limits{Depth: 30}, RecordOptions{MaxNodes: 2000}, StatusTruncated, StopNodes},
+		{"max bytes", context.Background(), engine.Limits{Depth: 60}, RecordOptions{MaxBytes: MinMaxBytes}, StatusTruncated, StopSize},
+		{"cancel", cancelled, engine.Limits{Depth: 30}, RecordOptions{}, StatusInterrupted, StopCancel},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, path := mustCreate(t)
+			rec, _ := searchInto(t, tc.ctx, s, tacticalFEN, "captures", tc.lim, tc.opts)
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			r, err := OpenReadOnly(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			run, err := r.Run(context.Background(), rec.RunID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stored sql.NullString
+			if err := r.db.QueryRow("SELECT stop_cause FROM runs WHERE id = ?", run.ID).Scan(&stored); err != nil {
+				t.Fatal(err)
+			}
+			if run.Status != tc.status || run.StopCause != tc.cause || stored.String != tc.cause || stored.Valid != (tc.cause != "") {
+				t.Errorf("run %s, stop cause %q (stored %v); want %s, %q", run.Status, run.StopCause, stored, tc.status, tc.cause)
+			}
+		})
+	}
 }

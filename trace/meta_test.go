@@ -178,7 +178,9 @@ func TestOldFixtureMetadata(t *testing.T) {
 					t.Errorf("run %d: check-ext %v, recorded %s", r.ID, o.CheckExt, r.Options)
 				}
 				lim, err := r.SearchLimits()
-				if err != nil || lim.Depth != r.Depth || lim.MaxNodes != 50000000 || lim.LastIteration != strings.Contains(r.Filter, "last-iteration") {
+				// (A truncated run, v4's, stopped before its depth.)
+				if err != nil || lim.Depth != r.Depth && r.Status != StatusTruncated || lim.MaxNodes != 50000000 ||
+					lim.LastIteration != strings.Contains(r.Filter, "last-iteration") {
 					t.Errorf("run %d: limits %+v, %v", r.ID, lim, err)
 				}
 			}

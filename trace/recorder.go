@@ -590,6 +590,29 @@ func (r *Recorder) status(stopped engine.StopReason, hadOpen bool) Status {
 	return StatusInterrupted
 }
 
+// stopCause is what stopped a run that ended with status st (Run.StopCause):
+// the caller's word (res.StopCause), else the recorder's cap when one
+// cancelled the search (cause, its context's cause: the search saw a
+// cancel), else the search's own reason. "" for a complete or failed run
+// (the write error says why a run failed).
+func stopCause(st Status, res Result, cause error) string {
+	switch {
+	case st == StatusComplete, st == StatusFailed:
+		return ""
+	case res.StopCause != "":
+		return res.StopCause
+	case st == StatusTruncated && errors.Is(cause, ErrSizeLimit):
+		return StopSize
+	case st == StatusTruncated && errors.Is(cause, ErrNodeLimit):
+		return StopNodes
+	case st == StatusInterrupted:
+		return StopCancel
+	case res.Stopped != engine.StopNone:
+		return res.Stopped.String()
+	}
+	return ""
+}
+
 // StopStatus is the status of a search that ended for reason stopped, in
 // the words of a run's status, for commands that report searches they do
 // not record (search, compare): complete, truncated by its node or time
@@ -653,11 +676,16 @@ func (r *Recorder) Finish(res Result) error {
 		}
 		pv = sb.String()
 	}
+	capCause := context.Cause(r.ctx) // before Finish cancels it
 	update := func(tx *sql.Tx) error {
+		var cause any
+		if c := stopCause(status, res, capCause); c != "" {
+			cause = c
+		}
 		_, err := tx.Exec(`UPDATE runs SET status = ?, nodes = ?, qs_nodes = ?, rows = ?, max_ply = ?, max_qs_ply = ?,
-			elapsed_ms = ?, best_move = ?, score = ?, pv = ?, depth = ?, writer = NULL, file_bytes = ? WHERE id = ?`,
+			elapsed_ms = ?, best_move = ?, score = ?, pv = ?, depth = ?, writer = NULL, file_bytes = ?, stop_cause = ? WHERE id = ?`,
 			string(status), r.entered, r.qsNodes, r.committed, r.maxPly, r.maxQSPly, elapsed.Milliseconds(),
-			best, int(res.Score), pv, res.Depth, r.fileBytes.Load(), r.run)
+			best, int(res.Score), pv, res.Depth, r.fileBytes.Load(), cause, r.run)
 		return err
 	}
 	var err error

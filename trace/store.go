@@ -734,26 +734,33 @@ func CheckFileIntegrity(ctx context.Context, path string, limit int) ([]string, 
 const runColumns = `id, created, fen, variant, options, limits, version, status, filter, nodes, qs_nodes, rows,
 	max_ply, max_qs_ply, elapsed_ms, best_move, score, pv, depth`
 
-// runColumns3 adds the run columns of schema versions 2 (engine,
-// fail_hard) and 3 (writer, summary_at, file_bytes).
-const runColumns3 = runColumns + `, engine, fail_hard, writer, summary_at, file_bytes`
+// runColumns5 adds the run columns of schema versions 2 (engine,
+// fail_hard), 3 (writer, summary_at, file_bytes) and 5 (stop_cause).
+const runColumns5 = runColumns + `, engine, fail_hard, writer, summary_at, file_bytes, stop_cause`
 
-// runColumns2 and runColumns1 read older files with the same shape.
+// runColumns3, runColumns2 and runColumns1 read older files with the same
+// shape.
 const (
-	runColumns2 = runColumns + `, engine, fail_hard, NULL, NULL, 0`
-	runColumns1 = runColumns + `, NULL, 0, NULL, NULL, 0`
+	runColumns3 = runColumns + `, engine, fail_hard, writer, summary_at, file_bytes, NULL`
+	runColumns2 = runColumns + `, engine, fail_hard, NULL, NULL, 0, NULL`
+	runColumns1 = runColumns + `, NULL, 0, NULL, NULL, 0, NULL`
 )
+
+// stopCauses is the schema version from which runs keep their stop cause.
+const stopCauses = 5
 
 // runSelect selects the runs of a file of schema version v, and the
 // version the file has when the statement reads them (scanRun compares).
 // SQLite evaluates the version's subquery once per statement.
 func runSelect(v int) string {
-	cols := runColumns3
+	cols := runColumns5
 	switch {
 	case v < 2:
 		cols = runColumns1
 	case v < 3:
 		cols = runColumns2
+	case v < stopCauses:
+		cols = runColumns3
 	}
 	return "SELECT " + cols + ", (SELECT user_version FROM pragma_user_version) FROM runs"
 }
@@ -788,11 +795,12 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }, v int) (Run, error) 
 		writer  sql.NullString
 		sumAt   sql.NullString
 		status  string
+		cause   sql.NullString
 		fileV   int
 	)
 	err := sc.Scan(&r.ID, &created, &r.FEN, &r.Variant, &r.Options, &r.Limits, &r.Version, &status, &r.Filter,
 		&r.Nodes, &r.QSNodes, &r.Rows, &r.MaxPly, &r.MaxQSPly, &elapsed, &best, &score, &pv, &depth,
-		&engine, &r.FailHard, &writer, &sumAt, &r.FileBytes, &fileV)
+		&engine, &r.FailHard, &writer, &sumAt, &r.FileBytes, &cause, &fileV)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return r, err
@@ -811,6 +819,7 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }, v int) (Run, error) 
 		r.Nodes-- // the run node, counted by schemas 1 to 3
 	}
 	r.Status = Status(status)
+	r.StopCause = cause.String
 	r.Created, _ = time.Parse(time.RFC3339Nano, created)
 	r.Elapsed = time.Duration(elapsed) * time.Millisecond
 	r.BestMove = best.String

@@ -24,12 +24,14 @@ func copyFixtureV1(t *testing.T) string { return copyFixture(t, "v1.trace") }
 // 3, the keyed layout, written by 359b488: captures and see at depth 2 on
 // Kiwipete, an imported two-node stream of another engine, and a see run
 // under --last-iteration --under Nf3), whose runs counted the run node
-// among their nodes.
+// among their nodes; v4.trace (schema 4, written by 3d038e6 before runs
+// kept their stop cause: captures and see at depth 2 on Kiwipete, and a
+// captures run at depth 6 truncated by --nodes 400).
 var oldFixtures = []struct {
 	name    string
 	version int
 	runs    int
-}{{"v1.trace", 1, 3}, {"v2.trace", 2, 2}, {"v3.trace", 3, 4}}
+}{{"v1.trace", 1, 3}, {"v2.trace", 2, 2}, {"v3.trace", 3, 4}, {"v4.trace", 4, 3}}
 
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
@@ -154,6 +156,10 @@ func TestV1ReadOnly(t *testing.T) {
 				if r.Filter == "" && r.Nodes != r.Rows-1 {
 					t.Errorf("run %d: %d nodes of %d rows; want every row but the run node's", r.ID, r.Nodes, r.Rows)
 				}
+				// Files before schema 5 kept no stop cause.
+				if r.StopCause != "" {
+					t.Errorf("run %d: stop cause %q; want none", r.ID, r.StopCause)
+				}
 			}
 			s.Close()
 			// Open (read-write) does not change the file either until a run
@@ -234,14 +240,19 @@ func testUpgradeOnWrite(t *testing.T, p string, readerOpen bool) {
 		t.Fatal(err)
 	}
 	for i, r := range oldRuns {
-		if runs[i].Nodes != r.Nodes {
-			t.Errorf("run %d: %d nodes after the upgrade, %d before", r.ID, runs[i].Nodes, r.Nodes)
+		if runs[i].Nodes != r.Nodes || runs[i].StopCause != "" {
+			t.Errorf("run %d: %d nodes after the upgrade, %d before; stop cause %q, want none", r.ID, runs[i].Nodes, r.Nodes, runs[i].StopCause)
 		}
+	}
+	// The upgraded file has the column; its runs hold no cause (the new
+	// one is complete).
+	var v int
+	if err := s.db.QueryRow("SELECT count(*) FROM runs WHERE stop_cause IS NOT NULL").Scan(&v); err != nil || v != 0 {
+		t.Errorf("upgraded runs with a stop cause: %d, %v; want none", v, err)
 	}
 	if got := now[run]; len(got) != len(mem.nodes) {
 		t.Errorf("new run: %d rows, want %d", len(got), len(mem.nodes))
 	}
-	var v int
 	s.db.QueryRow("SELECT count(*) FROM nodes WHERE run_id = 1 AND qs_ply IS NOT NULL AND qs_ply <> -depth").Scan(&v)
 	if v != 0 {
 		t.Errorf("%d upgraded QS nodes have qs_ply <> -depth", v)

@@ -22,6 +22,7 @@ type runJSON struct {
 	FailHard   bool            `json:"fail_hard"`
 	Version    string          `json:"version"`
 	Status     string          `json:"status"`
+	StopCause  *string         `json:"stop_cause"` // what stopped a truncated or interrupted run (trace.Run.StopCause); null when none or not kept (files before schema 5)
 	Filter     string          `json:"filter,omitempty"`
 	Nodes      int64           `json:"nodes"`
 	QSNodes    int64           `json:"qs_nodes"`
@@ -66,21 +67,43 @@ func newRunJSON(r trace.Run, bound engine.Bound) runJSON {
 		score, bw = &r.Score, boundWord(bound)
 	}
 	return runJSON{ID: r.ID, Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, Variant: r.Label(),
-		Options: r.OptionsObject(), Limits: r.LimitsObject(), Engine: r.Engine, FailHard: r.FailHard, Version: r.Version, Status: string(r.Status), Filter: r.Filter,
+		Options: r.OptionsObject(), Limits: r.LimitsObject(), Engine: r.Engine, FailHard: r.FailHard, Version: r.Version, Status: string(r.Status), StopCause: stopCauseJSON(r.StopCause), Filter: r.Filter,
 		Nodes: r.Nodes, QSNodes: r.QSNodes, Rows: r.Rows, MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly,
 		ElapsedMS: r.Elapsed.Milliseconds(), BestMove: r.BestMove, Score: score, ScoreBound: bw, PV: pv, Depth: r.Depth}
 }
 
+// stopCauseJSON is a run's stop cause in --json: null when it has none.
+func stopCauseJSON(cause string) *string {
+	if cause == "" {
+		return nil
+	}
+	return &cause
+}
+
+// statusText is a run's status as the text of runs, stats and diff say
+// it, with what stopped it when the file keeps that: "truncated (stop
+// cause: size)".
+func statusText(st trace.Status, cause *string) string {
+	if cause == nil {
+		return string(st)
+	}
+	return string(st) + " (stop cause: " + *cause + ")"
+}
+
 func runRuns(e *env, args []string) error {
 	fs := newFlags(e, "runs", "FILE [--json]",
-		`Lists the runs in a trace file: id, variant, status, depth reached,
-nodes, QS share, best move, score and position. For a run still recorded or
+		`Lists the runs in a trace file: id, variant, status, what stopped it,
+depth reached, nodes, QS share, best move, score and position. For a run still recorded or
 abandoned, nodes are the rows committed, and depth, best and score those of
 the last iteration they finish; the score is blank until an iteration
 finishes. Another engine's score that is only a bound says so ("+40 (lower
 bound)"; score_bound in --json): an MTD search ends on a fail-high probe.
 A run's status is one of:
-`+trace.StatusHelp("  "),
+`+trace.StatusHelp("  ")+`A truncated or interrupted run's STOP (stop_cause in --json) says what
+stopped it: nodes (a node limit), time, size (--max-size), cancel (Ctrl-C, a
+signal, a UCI stop), abort or stream (another engine's); "-" (null) when none,
+and for runs of files written before Horizon kept it (schema version 5).
+`,
 		"horizon runs sample.trace", "horizon runs sample.trace --json")
 	asJSON := fs.Bool("json", false, "print JSON (an array of runs)")
 	file, err := parseFileFlags(fs, args)
@@ -128,7 +151,7 @@ func (res runsResult) writeText(w io.Writer) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tVARIANT\tSTATUS\tDEPTH\tNODES\tQS%\tBEST\tSCORE\tPOSITION")
+	fmt.Fprintln(tw, "RUN\tVARIANT\tSTATUS\tSTOP\tDEPTH\tNODES\tQS%\tBEST\tSCORE\tPOSITION")
 	for i, r := range res.runs {
 		share := 100 * r.QSShare()
 		status := string(r.Status)
@@ -139,7 +162,11 @@ func (res runsResult) writeText(w io.Writer) error {
 		if r.Scored() {
 			score = scoreText(r.Scores(), engine.Score(r.Score), boundWord(res.bounds[i]))
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Label(), status, r.Depth, engine.Commas(r.Nodes),
+		stop := r.StopCause
+		if stop == "" {
+			stop = "-"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Label(), status, stop, r.Depth, engine.Commas(r.Nodes),
 			share, r.BestMove, score, r.FEN)
 	}
 	return tw.Flush()

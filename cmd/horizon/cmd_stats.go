@@ -16,6 +16,9 @@ type statsJSON struct {
 	Run     int64  `json:"run"`
 	Variant string `json:"variant"`
 	Status  string `json:"status"`
+	// StopCause is what stopped a truncated or interrupted run
+	// (trace.Run.StopCause); null when none or not kept.
+	StopCause *string `json:"stop_cause"`
 	// SearchedNodes and SearchedQSNodes are the nodes the search visited,
 	// under the keys and with the meaning they have in runs; the counts of
 	// Stats are of the rows recorded, fewer when Filter, the recording
@@ -76,7 +79,7 @@ one's) and nodes^(1/depth).`,
 		s, err := st.Stats(e.ctx, r.ID)
 		// Empty tables are [] in JSON, not null.
 		s.Plies, s.QSPlies, s.QSLevels, s.Iterations = orEmpty(s.Plies), orEmpty(s.QSPlies), orEmpty(s.QSLevels), orEmpty(s.Iterations)
-		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), SearchedNodes: r.Nodes, SearchedQSNodes: r.QSNodes, Filter: r.Filter,
+		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), StopCause: stopCauseJSON(r.StopCause), SearchedNodes: r.Nodes, SearchedQSNodes: r.QSNodes, Filter: r.Filter,
 			Stats: s, pathFiltered: r.PathFiltered()}, err
 	})
 	if err != nil {
@@ -95,7 +98,7 @@ func (res statsResult) writeText(w io.Writer) error {
 }
 
 func (j statsJSON) writeText(w io.Writer) error {
-	fmt.Fprintf(w, "run %d  variant %s  %s\n", j.Run, j.Variant, j.Status)
+	fmt.Fprintf(w, "run %d  variant %s  %s\n", j.Run, j.Variant, statusText(trace.Status(j.Status), j.StopCause))
 	nodes := engine.Commas(j.Nodes)
 	if j.SearchedNodes != j.Nodes {
 		// Every count below is of the rows: say so, beside what was searched.

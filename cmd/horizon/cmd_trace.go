@@ -40,9 +40,9 @@ type traceRunJSON struct {
 	FEN      string `json:"fen"`
 	Variant  string `json:"variant"`
 	Status   string `json:"status"`
-	// StopCause is what stopped a run this command recorded, as search
-	// and compare say it (nodes, time, cancel; size for --max-size),
-	// absent when complete. A stored run does not keep it.
+	// StopCause is what stopped the run, as search and compare say it
+	// (nodes, time, cancel; size for --max-size; trace.Run.StopCause),
+	// absent when complete.
 	StopCause  string        `json:"stop_cause,omitempty"`
 	Depth      int           `json:"depth"`
 	BestMove   string        `json:"best_move"`
@@ -337,7 +337,6 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 	if err != nil {
 		return j, err
 	}
-	j.StopCause = recordedStopCause(trace.Status(j.Status), res.Stopped, context.Cause(rec.Context()))
 	if len(ro.Under) == 0 {
 		return j, nil
 	}
@@ -351,25 +350,6 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 			j.Run, engine.VariantSpec(o), strings.Join(ro.Under, ","), engine.Commas(j.Rows), engine.Commas(j.Nodes))
 	}
 	return j, nil
-}
-
-// recordedStopCause is what stopped a run recorded with status st, in
-// search's words (stopCause): the search's own reason, unless the
-// recorder's cap stopped it by cancelling its context (cause), which the
-// search saw as a cancel. "" for a complete or failed run (write_error
-// says why a run failed).
-func recordedStopCause(st trace.Status, stopped engine.StopReason, cause error) string {
-	switch {
-	case st == trace.StatusComplete, st == trace.StatusFailed:
-		return ""
-	case st == trace.StatusTruncated && errors.Is(cause, trace.ErrSizeLimit):
-		return "size"
-	case st == trace.StatusTruncated && errors.Is(cause, trace.ErrNodeLimit):
-		return engine.StopNodes.String()
-	case st == trace.StatusInterrupted:
-		return engine.StopCancel.String()
-	}
-	return stopCause(stopped)
 }
 
 // noRoomError words a run refused under --max-size (a *trace.RoomError):
@@ -392,7 +372,7 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	if err != nil {
 		return traceRunJSON{}, err
 	}
-	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Label(), Status: string(r.Status),
+	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Label(), Status: string(r.Status), StopCause: r.StopCause,
 		Depth: r.Depth, BestMove: r.BestMove, Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
 		ElapsedMS: r.Elapsed.Milliseconds(), NodesPerS: nps(r.Nodes, r.Elapsed), Hotspots: []hotspotJSON{},
 		scores: r.Scores()}

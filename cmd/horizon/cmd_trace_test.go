@@ -433,7 +433,9 @@ func TestNodesArePositions(t *testing.T) {
 
 // TestTraceStopCause: trace --json says what stopped a run it recorded, as
 // search and compare do (it had no stop_cause): the search's node limit,
-// the recorder's node cap, the file size cap; none for a complete run.
+// the recorder's node cap, the file size cap; none for a complete run. The
+// file keeps it: runs (text and --json), stats and diff's run header say
+// it where they say the status (they said only the status).
 func TestTraceStopCause(t *testing.T) {
 	dir := t.TempDir()
 	for i, c := range []struct {
@@ -447,12 +449,36 @@ func TestTraceStopCause(t *testing.T) {
 		// (TestTraceMaxSizeFull).
 		{[]string{"--depth", "8", "--qs", "captures", "--max-size", "400KB"}, "truncated", "size"},
 	} {
-		args := append([]string{"trace", "--fen", "startpos", "--json", "-o", filepath.Join(dir, fmt.Sprint(i, ".trace"))}, c.flags...)
+		file := filepath.Join(dir, fmt.Sprint(i, ".trace"))
+		args := append([]string{"trace", "--fen", "startpos", "--json", "-o", file}, c.flags...)
 		var runs []map[string]any
 		cliJSON(t, &runs, args...)
 		for _, r := range runs {
 			if cause, _ := r["stop_cause"].(string); r["status"] != c.status || cause != c.cause {
 				t.Errorf("%v: run %v: status %v, stop_cause %q; want %s, %q", c.flags, r["run"], r["status"], cause, c.status, c.cause)
+			}
+		}
+		var want any // --json: null when none
+		status, stop := c.status, "-"
+		if c.cause != "" {
+			want, status, stop = c.cause, c.status+" (stop cause: "+c.cause+")", c.cause
+		}
+		var stored []map[string]any
+		cliJSON(t, &stored, "runs", file, "--json")
+		cliJSON(t, &runs, "stats", file, "--json")
+		for _, r := range append(stored, runs...) {
+			if cause, ok := r["stop_cause"]; !ok || cause != want {
+				t.Errorf("%v: stored run: stop_cause %v (present %v); want %v", c.flags, cause, ok, want)
+			}
+		}
+		_, text, _ := runCLI(t, "", "runs", file)
+		if lines := strings.Split(text, "\n"); len(lines) < 2 || strings.Join(strings.Fields(lines[0])[2:4], " ") != "STATUS STOP" ||
+			strings.Join(strings.Fields(lines[1])[2:4], " ") != c.status+" "+stop {
+			t.Errorf("%v: runs says\n%s\nwant status %s and stop %s", c.flags, text, c.status, stop)
+		}
+		for _, cmd := range [][]string{{"stats", file}, {"diff", file, "--run", "1", "--run", "1"}} {
+			if _, text, _ := runCLI(t, "", cmd...); !strings.Contains(text, ", "+status+"\n") && !strings.Contains(text, "  "+status+"\n") {
+				t.Errorf("%v: %s says\n%s\nwant the status %q", c.flags, cmd[0], text, status)
 			}
 		}
 	}

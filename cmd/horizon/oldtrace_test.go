@@ -9,11 +9,12 @@ import (
 
 // TestOldTracesOpenInEveryCommand: trace files written by earlier Horizons
 // (schema 1 at the start of the keyed-schema work, schema 2 after it,
-// schema 3 the keyed layout, with another engine's run and a filtered one) are
+// schema 3 the keyed layout, with another engine's run and a filtered one;
+// schema 4 before runs kept their stop cause, with truncated runs) are
 // read by every reading command without being changed, byte for byte: a
 // file is upgraded only when a run is recorded into it.
 func TestOldTracesOpenInEveryCommand(t *testing.T) {
-	for _, name := range []string{"v1.trace", "v2.trace", "v3.trace"} {
+	for _, name := range []string{"v1.trace", "v2.trace", "v3.trace", "v4.trace"} {
 		t.Run(name, func(t *testing.T) {
 			orig, err := os.ReadFile(filepath.Join("..", "..", "trace", "testdata", name))
 			if err != nil {
@@ -37,6 +38,14 @@ func TestOldTracesOpenInEveryCommand(t *testing.T) {
 			} {
 				if code, _, stderr := runCLI(t, "", args...); code != 0 {
 					t.Errorf("horizon %v: exit %d: %s", args[:1], code, stderr)
+				}
+			}
+			// Files before schema 5 kept no stop cause: null.
+			var runs []map[string]any
+			cliJSON(t, &runs, "runs", p, "--json")
+			for _, r := range runs {
+				if cause, ok := r["stop_cause"]; !ok || cause != nil {
+					t.Errorf("run %v: stop_cause %v (present %v); want null", r["id"], cause, ok)
 				}
 			}
 			now, err := os.ReadFile(p)

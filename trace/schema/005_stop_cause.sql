@@ -1,0 +1,12 @@
+-- Horizon trace schema, version 5: what stopped a run.
+--
+-- runs.status says a search was truncated (a limit stopped it before its
+-- depth) or interrupted (cancelled); stop_cause says which limit or what
+-- cancelled it, in the words 'horizon search' and 'horizon trace' print:
+-- nodes (a node limit: the search's own, or the recorder's --max-nodes),
+-- time (a time limit), size (the recorder's --max-size), cancel (Ctrl-C, a
+-- signal, a UCI stop), abort (another engine's stream says it aborted the
+-- search), stream (another engine's stream ended or broke before its search
+-- did). NULL for a complete or failed run, for a run still recorded, and
+-- for every run recorded before version 5.
+ALTER TABLE runs ADD COLUMN stop_cause TEXT;
