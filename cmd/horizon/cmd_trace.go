@@ -445,7 +445,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	if r.BestSAN != "" {
 		best = r.BestSAN + " (" + r.BestMove + ")"
 	}
-	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, r.Status)
+	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, statusText(trace.Status(r.Status), stopCauseJSON(r.StopCause)))
 	score := "none (no iteration finished)"
 	if r.Score != nil {
 		score = scoreText(r.scores, engine.Score(*r.Score), r.ScoreBound)
