@@ -243,8 +243,8 @@ func TestSearchNodeLimitTruncates(t *testing.T) {
 func TestMaxBytesAppend(t *testing.T) {
 	// appendRun records a deep search into the file at path under maxBytes
 	// (the search stops at the cap) and closes the file; it returns the
-	// run, or the error of a run refused.
-	appendRun := func(t *testing.T, path string, maxBytes int64) (Run, error) {
+	// run, or the error of a run refused, and the runs in the file.
+	appendRun := func(t *testing.T, path string, maxBytes int64) (Run, int, error) {
 		t.Helper()
 		s, err := Create(path)
 		if err != nil {
@@ -254,7 +254,11 @@ func TestMaxBytesAppend(t *testing.T) {
 		o := presetOf(t, "captures")
 		rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN, Variant: "captures", Options: o.String()}, RecordOptions{MaxBytes: maxBytes})
 		if err != nil {
-			return Run{}, err
+			runs, rerr := s.Runs(context.Background())
+			if rerr != nil {
+				t.Fatal(rerr)
+			}
+			return Run{}, len(runs), err
 		}
 		res := engine.NewSearcher(o).Search(rec.Context(), engine.MustParseFEN(tacticalFEN), engine.Limits{Depth: 60}, rec)
 		if err := rec.FinishSearch(res); err != nil {
@@ -267,18 +271,20 @@ func TestMaxBytesAppend(t *testing.T) {
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
-		return r, nil
+		return r, int(r.ID), nil // runs are 1, 2, ... in these files
 	}
-	refused := func(t *testing.T, path string, maxBytes int64) {
+	// refused appends a run to the file at path, holding want runs, that
+	// must be refused and leave the file as it was.
+	refused := func(t *testing.T, path string, maxBytes int64, want int) {
 		t.Helper()
-		before, runs := traceBytes(path), len(runsIn(t, path))
-		_, err := appendRun(t, path, maxBytes)
+		before := traceBytes(path)
+		_, runs, err := appendRun(t, path, maxBytes)
 		var room *RoomError
 		if !errors.Is(err, ErrNoRoom) || !errors.As(err, &room) || room.Max != maxBytes || room.Used != before {
 			t.Fatalf("a file of %d bytes under a cap of %d: %v; want no room for another run, with the figures", before, maxBytes, err)
 		}
-		if after := traceBytes(path); after > maxBytes || after != before || len(runsIn(t, path)) != runs {
-			t.Errorf("the refused run left a file of %d bytes (was %d, cap %d), %d runs (was %d)", after, before, maxBytes, len(runsIn(t, path)), runs)
+		if after := traceBytes(path); after > maxBytes || after != before || runs != want {
+			t.Errorf("the refused run left a file of %d bytes (was %d, cap %d), %d runs (want %d)", after, before, maxBytes, runs, want)
 		}
 	}
 
@@ -294,15 +300,15 @@ func TestMaxBytesAppend(t *testing.T) {
 			t.Fatal(err)
 		}
 		size := traceBytes(path)
-		refused(t, path, size)
-		refused(t, path, size+MinRunBytes-1)
+		refused(t, path, size, 1)
+		refused(t, path, size+MinRunBytes-1, 1)
 	})
 	for _, maxBytes := range []int64{MinMaxBytes, 500e3, 1e6, 3e6} {
 		t.Run(fmt.Sprint(maxBytes), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "t.trace")
 			n := 0
 			for ; n < 10; n++ {
-				r, err := appendRun(t, path, maxBytes)
+				r, _, err := appendRun(t, path, maxBytes)
 				if errors.Is(err, ErrNoRoom) {
 					break
 				}
@@ -318,7 +324,7 @@ func TestMaxBytesAppend(t *testing.T) {
 			if n == 0 || n == 10 {
 				t.Fatalf("%d runs recorded under a cap of %d; want at least one, then no room", n, maxBytes)
 			}
-			refused(t, path, maxBytes)
+			refused(t, path, maxBytes, n)
 		})
 	}
 }
@@ -333,21 +339,6 @@ func traceBytes(path string) int64 {
 		}
 	}
 	return size
-}
-
-// runsIn lists the runs of the trace at path, opened read-only.
-func runsIn(t *testing.T, path string) []Run {
-	t.Helper()
-	s, err := OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	runs, err := s.Runs(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return runs
 }
 
 // TestStopCauseStored: a run keeps what stopped it (runs.stop_cause, schema

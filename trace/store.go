@@ -399,8 +399,9 @@ func (s *Store) v1() bool { return s.schema() < keyLayout }
 func (s *Store) schema() int { return int(s.version.Load()) }
 
 // upgraded reports whether another process has upgraded the file since
-// this store read its schema version (a newer Horizon recording into it:
-// schema 3 to 4, or 1 to 4), and takes the new version: the node queries,
+// this store read its schema version (a newer Horizon recording into it
+// upgrades it to the version it writes: schema 3 to 4, say, or 1 to 5),
+// and takes the new version: the node queries,
 // the decoding of rows and the run columns follow it. Readers call it when
 // a node query fails (the old layout's queries then fail to prepare), so
 // that the hot read paths pay nothing for it; Runs and Run read the
