@@ -19,8 +19,17 @@ const DefaultTraceMaxNodes = 1_000_000
 // maxSpin is the largest spin value offered: GUIs store spins in 32 bits.
 const maxSpin = 1<<31 - 1
 
-// option is one UCI option. Engine switches keep the engine's name (spec)
-// so that a value set here is an override on top of the QSVariant preset.
+// Preset is the value of a switch option that means "the QSVariant
+// preset's own value": the default of every switch, so that a GUI that
+// sends every option at its default (as many do at startup) leaves the
+// preset it chose exactly as it is. A spin option says it with presetSpin.
+const Preset = "preset"
+
+// presetSpin is a spin switch's Preset: spins hold numbers only.
+const presetSpin = -1
+
+// option is one UCI option. Engine switches keep the engine's name (spec):
+// a value other than Preset set here overrides the QSVariant preset's.
 type option struct {
 	name string // as shown to the GUI
 	typ  string // check, spin, combo, string
@@ -29,7 +38,10 @@ type option struct {
 	min  int
 	max  int
 	spec string // engine.OptionSpec name, "" for the session's own options
-	help string
+	// preset: the option offers Preset (a combo's var, a spin's
+	// presetSpin), which check returns as Preset.
+	preset bool
+	help   string
 }
 
 // acronyms are the parts of engine option names written in capitals in
@@ -57,12 +69,16 @@ func normName(s string) string {
 	return strings.NewReplacer("-", "", "_", "", " ", "").Replace(s)
 }
 
-// buildOptions lists the options in the order `uci` announces them; def is
-// the preset whose values the switches show as their defaults.
+// buildOptions lists the options in the order `uci` announces them. The
+// switches come from engine.OptionSpecs, the one table of them: each
+// defaults to Preset, and offers the values of its kind besides (a check
+// switch is a combo of preset, true and false: a check holds no third
+// value). Hash, which GUIs know as a spin of MiB, keeps the number def
+// gives it (every preset's).
 func buildOptions(def engine.Options) []option {
 	opts := []option{
 		{name: "QSVariant", typ: "combo", def: DefaultVariant, vars: engine.VariantNames(),
-			help: "QS preset; the switches below override it"},
+			help: "QS preset; a switch set to other than preset overrides its value"},
 		{name: "Hash", typ: "spin", def: strconv.Itoa(def.HashMB), min: 1, max: 4096, spec: "hash",
 			help: "transposition table size in MiB (cleared at every go, so searches are reproducible)"},
 		{name: "Trace", typ: "string", def: "",
@@ -74,14 +90,16 @@ func buildOptions(def engine.Options) []option {
 		if s.Name == "hash" {
 			continue // announced above under the name GUIs know
 		}
-		o := option{name: uciName(s.Name), def: s.Get(&def), spec: s.Name, help: s.Usage}
+		o := option{name: uciName(s.Name), def: Preset, spec: s.Name, preset: true, help: s.Usage}
 		switch s.Kind {
 		case "bool":
-			o.typ = "check"
+			o.typ, o.vars = "combo", []string{Preset, "true", "false"}
 		case "int":
-			o.typ, o.min, o.max = "spin", s.Min, min(s.Max, maxSpin)
+			o.typ, o.min, o.max = "spin", presetSpin, min(s.Max, maxSpin)
+			o.def = strconv.Itoa(presetSpin)
+			o.help += fmt.Sprintf(" (%d: the preset's value)", presetSpin)
 		case "enum":
-			o.typ, o.vars = "combo", s.Enum
+			o.typ, o.vars = "combo", append([]string{Preset}, s.Enum...)
 		default:
 			continue // a kind this package does not know how to offer
 		}
@@ -126,7 +144,14 @@ func (o option) check(v string) (string, error) {
 	case "spin":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < o.min || n > o.max {
+			if o.preset {
+				return "", fmt.Errorf("option %s: value %q is not a whole number from %d to %d (%d: the preset's value)",
+					o.name, v, o.min, o.max, presetSpin)
+			}
 			return "", fmt.Errorf("option %s: value %q is not a whole number from %d to %d", o.name, v, o.min, o.max)
+		}
+		if o.preset && n == presetSpin {
+			return Preset, nil
 		}
 		return strconv.Itoa(n), nil
 	case "combo":
@@ -153,24 +178,20 @@ func optionNames(opts []option) string {
 	return strings.Join(names, ", ")
 }
 
-// checkCombination applies overrides, and spec=value when spec is not "",
-// to the preset variant and reports a combination the engine refuses
-// (engine.Options.Validate), so that setoption can refuse it at once.
-func checkCombination(variant string, overrides map[string]string, spec, value string) error {
+// withOverrides returns the preset variant with overrides (engine option
+// name -> value) applied, in OptionSpecs order, and whether the engine
+// accepts the combination (engine.Options.Validate).
+func withOverrides(variant string, overrides map[string]string) (engine.Options, error) {
 	o, err := engine.VariantOptions(variant)
 	if err != nil {
-		return err
+		return o, err
 	}
 	for _, s := range engine.OptionSpecs() {
-		v, ok := overrides[s.Name]
-		if s.Name == spec {
-			v, ok = value, true
-		}
-		if ok {
+		if v, ok := overrides[s.Name]; ok {
 			if err := o.Set(s.Name, v); err != nil {
-				return err
+				return o, err
 			}
 		}
 	}
-	return o.Validate()
+	return o, o.Validate()
 }

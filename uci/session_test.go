@@ -55,7 +55,7 @@ var scripts = []script{
 			opts[f[2]] = l
 		}
 		want := map[string]string{"QSVariant": "combo", "Hash": "spin", "Trace": "string", "TraceMaxNodes": "spin",
-			"QSLevels": "spin", "SEEPrune": "check", "QSMoves": "combo"}
+			"QSLevels": "spin", "SEEPrune": "combo", "QSMoves": "combo"}
 		for name, typ := range want {
 			if !strings.Contains(opts[name], " type "+typ+" ") {
 				t.Errorf("option %s: got %q, want type %s", name, opts[name], typ)
@@ -203,15 +203,25 @@ var scripts = []script{
 		for _, tc := range []struct{ line, want string }{
 			// A switch the variant cannot apply is refused.
 			{"setoption name QSVariant value none", ""},
-			{"setoption name SEEPrune value true", "switch see-prune cannot apply to variant none"},
+			{"setoption name SEEPrune value true", "setoption SEEPrune true ignored (QSVariant is none): switch see-prune cannot apply to variant none"},
 			{"setoption name QSVariant value unified", ""},
 			{"setoption name QSLevels value 3", "switch qs-levels cannot apply to variant unified"},
 			{"setoption name CheckExt value true", ""},
+			// A variant the switches set cannot go with is refused, and
+			// the message names them and how to let it through.
+			{"setoption name QSVariant value see", ""},
+			{"setoption name SEEPrune value true", ""},
+			{"setoption name QSVariant value none", "QSVariant none ignored, the variant stays see: switch see-prune cannot apply to variant none"},
+			{"setoption name QSVariant value none", "SEEPrune is true: set it to preset first"},
+			{"setoption name SEEPrune value preset", ""},
+			{"setoption name QSVariant value none", ""},
+			{"setoption name QSLevels value -2", "-1: the preset's value"},
+			{"setoption name MaxQSPly value 0", "max-qs-ply"},
 			// Malformed input is reported and ignored.
 			{"foo bar", "unknown command"},
 			{"setoption name NoSuchOption value 3", "unknown option"},
 			{"setoption name Hash value 0", "Hash"},
-			{"setoption name SEEPrune value maybe", "true or false"},
+			{"setoption name SEEPrune value maybe", "not one of preset, true, false"},
 			{"setoption name QSVariant value nonsense", "QSVariant"},
 			{"setoption", "want name"},
 			{"position fen 8/8/8/8 w - - 0 1", "previous position kept"},
@@ -239,6 +249,54 @@ var scripts = []script{
 			t.Errorf("go depth x: info strings %q, want one naming x", msgs)
 		}
 		checkBestmove(t, got[len(got)-1])
+	}},
+	// A GUI that sends every option at its advertised default, before or
+	// after the QSVariant it chose, runs that preset exactly. The
+	// switches advertised the see preset's values as their defaults and
+	// set them as overrides: QSVariant threshold ran
+	// threshold+see-prune=true+delta=true+qs-checks=true+qs-evasions=true.
+	{"every option at its default keeps the chosen preset", func(t *testing.T, c *conn) {
+		c.send("uci")
+		var defaults []string
+		for _, l := range c.untilPrefix("uciok") {
+			f := strings.Fields(l)
+			// The trace file is this test's; QSVariant is the GUI's choice.
+			if len(f) < 7 || f[0] != "option" || f[2] == "Trace" || f[2] == "QSVariant" {
+				continue
+			}
+			defaults = append(defaults, "setoption name "+f[2]+" value "+f[6])
+		}
+		path := filepath.Join(t.TempDir(), "defaults.trace")
+		c.send("setoption name Trace value " + path)
+		var want []string
+		for _, v := range []string{"threshold", "recapture", "none", "unified", "see"} {
+			for _, after := range []bool{true, false} {
+				variant := "setoption name QSVariant value " + v
+				lines := append([]string{variant}, defaults...)
+				if after {
+					lines = append(append([]string(nil), defaults...), variant)
+				}
+				c.send(append(lines, "isready")...)
+				if msgs := infoStrings(c.untilPrefix("readyok")); len(msgs) > 1 || len(msgs) == 1 && !strings.Contains(msgs[0], "tracing every go") {
+					t.Errorf("%s with every option at its default: info strings %q", v, msgs)
+				}
+				c.send("position startpos", "go depth 2")
+				c.legalBestmove()
+				want = append(want, v)
+			}
+		}
+		c.quit()
+		runs := tracetest.Runs(t, path)
+		if len(runs) != len(want) {
+			t.Fatalf("%d runs, want %d", len(runs), len(want))
+		}
+		for i, r := range runs {
+			got, err := engine.ParseOptionsJSON(r.Options, "")
+			preset, _ := engine.VariantOptions(want[i])
+			if err != nil || got != preset || engine.VariantSpec(got) != want[i] {
+				t.Errorf("run %d: options %s (%s, %v), want the %s preset exactly", i+1, r.Options, engine.VariantSpec(got), err, want[i])
+			}
+		}
 	}},
 	{"a traced search the clock ends is truncated, not interrupted", func(t *testing.T, c *conn) {
 		// The time manager ends a clock search through the job's context

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -349,8 +350,8 @@ func (s *session) setOption(rest string) {
 	}
 	switch o.name {
 	case "QSVariant":
-		if err := checkCombination(v, s.overrides, "", ""); err != nil {
-			s.info("setoption ignored: %v", err)
+		if _, err := withOverrides(v, s.overrides); err != nil {
+			s.info("setoption QSVariant %s ignored, the variant stays %s: %v; %s", v, s.variant, err, s.blame(v))
 			return
 		}
 		s.variant = v
@@ -360,18 +361,19 @@ func (s *session) setOption(rest string) {
 		n, _ := strconv.ParseInt(v, 10, 64)
 		s.traceMax = n
 	default:
-		// Validate against the engine too, so a bad value is reported now
-		// rather than at the next go.
-		probe, _ := engine.VariantOptions(s.variant)
-		if err := probe.Set(o.spec, v); err != nil {
-			s.info("setoption ignored: %v", err)
+		// Validate against the engine now, so a bad value or combination
+		// is reported at once rather than at the next go.
+		next := maps.Clone(s.overrides)
+		if v == Preset {
+			delete(next, o.spec)
+		} else {
+			next[o.spec] = v
+		}
+		if _, err := withOverrides(s.variant, next); err != nil {
+			s.info("setoption %s %s ignored (QSVariant is %s): %v", o.name, v, s.variant, err)
 			return
 		}
-		if err := checkCombination(s.variant, s.overrides, o.spec, v); err != nil {
-			s.info("setoption ignored: %v", err)
-			return
-		}
-		s.overrides[o.spec] = v
+		s.overrides = next
 	}
 	if s.debug {
 		s.info("%s set to %q", o.name, v)
@@ -430,18 +432,32 @@ func (s *session) position(args []string) {
 
 // engineOptions returns the preset with the GUI's overrides applied.
 func (s *session) engineOptions() (engine.Options, error) {
-	o, err := engine.VariantOptions(s.variant)
-	if err != nil {
-		return o, err
-	}
-	for _, spec := range engine.OptionSpecs() {
-		if v, ok := s.overrides[spec.Name]; ok {
-			if err := o.Set(spec.Name, v); err != nil {
-				return o, err
-			}
+	return withOverrides(s.variant, s.overrides)
+}
+
+// blame names the switches the GUI set away from their preset that keep
+// variant from being chosen: those that cannot go with its preset alone,
+// or every one set when only their combination cannot.
+func (s *session) blame(variant string) string {
+	var one, all []string
+	for _, o := range s.options {
+		v, ok := s.overrides[o.spec]
+		if o.spec == "" || !ok {
+			continue
+		}
+		set := o.name + " is " + v
+		all = append(all, set)
+		if _, err := withOverrides(variant, map[string]string{o.spec: v}); err != nil {
+			one = append(one, set)
 		}
 	}
-	return o, nil
+	if len(one) == 0 {
+		one = all
+	}
+	if len(one) == 1 {
+		return one[0] + ": set it to preset first"
+	}
+	return strings.Join(one, ", ") + ": set them to preset first"
 }
 
 // busy reports whether a search is running. A search that has sent its

@@ -12,10 +12,16 @@ func runUCI(e *env, args []string) error {
 		`Speak the UCI protocol on standard input and output, so that chess GUIs,
 match runners (cutechess-cli, fastchess) and adapters (polyglot) can use
 Horizon's engine. Options (shown by the "uci" command): QSVariant picks the
-QS preset, one option per engine switch overrides it, Hash sizes the
-transposition table, and Trace names a trace file into which every "go" is
-recorded as a run (with the position and moves that led to it), bounded by
-TraceMaxNodes. Bad input is answered with "info string" and ignored. The end
+QS preset, and one option per engine switch overrides it. A switch's default
+is "preset" (a spin's is -1), the chosen preset's own value, so a GUI that
+sends every option at its default runs the preset exactly; true, false or a
+number overrides it. A combination that cannot mean anything (SEEPrune true
+with QSVariant none) is refused with an "info string" naming the switch to
+set back to preset. Hash sizes the transposition table, and Trace names a
+trace file into which every "go" is recorded as a run (with the position and
+moves that led to it), bounded by TraceMaxNodes. "go perft N" counts the
+legal move tree as Stockfish does ("e2e4: 20" lines, then "Nodes searched:
+N"). Bad input is answered with "info string" and ignored. The end
 of the input stops a running search, as in Stockfish (its bestmove is sent and
 its trace completed), so a script keeps its input open until the bestmove.`,
 		`(printf 'position startpos moves e2e4\ngo depth 6\n'; sleep 5) | horizon uci`,
