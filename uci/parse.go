@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/horizonqs/horizon/engine"
 )
 
 // commands are the GUI-to-engine commands this package knows.
@@ -45,8 +47,13 @@ type goParams struct {
 	ponder    bool
 	hasClock  bool // wtime or btime was given
 	moves     []string
-	// rejected: a depth, nodes, mate or movetime value was ignored as bad.
+	// rejected: a depth, nodes, mate or movetime value, or an unknown
+	// token, was ignored as bad.
 	rejected bool
+	// perft: go perft N, a count of the legal move tree instead of a
+	// search; perftBad: its depth was not one Horizon counts.
+	perft    int
+	perftBad bool
 }
 
 // parseGo parses the arguments of `go`. It never fails: bad values are
@@ -69,16 +76,35 @@ func parseGo(args []string) (p goParams, warnings []string) {
 					p.moves = append(p.moves, args[i])
 				}
 			default:
-				warnings = append(warnings, fmt.Sprintf("go: unknown token %q ignored", t))
+				// Left out, it could leave no limit: a search that runs
+				// until stop for a command that never asked for one.
+				warnings = append(warnings, fmt.Sprintf("go: unknown token %q ignored", truncate(t, 40)))
+				p.rejected = true
 			}
 			continue
 		}
 		// A keyword with a numeric value.
 		if i+1 >= len(args) || goKeywords[args[i+1]] {
+			if t == "perft" {
+				warnings = append(warnings, fmt.Sprintf("go perft: want a depth from 1 to %d; go ignored", engine.MaxPerftDepth))
+				p.perftBad = true
+				continue
+			}
 			warnings = append(warnings, fmt.Sprintf("go %s: missing value, ignored", t))
+			p.rejected = true
 			continue
 		}
 		i++
+		if t == "perft" {
+			n, err := strconv.Atoi(args[i])
+			if err != nil || n < 1 || n > engine.MaxPerftDepth {
+				warnings = append(warnings, fmt.Sprintf("go perft %q: want a depth from 1 to %d; go ignored", truncate(args[i], 40), engine.MaxPerftDepth))
+				p.perftBad = true
+				continue
+			}
+			p.perft = n
+			continue
+		}
 		n, err := strconv.ParseInt(args[i], 10, 64)
 		if errors.Is(err, strconv.ErrRange) {
 			err = nil // n is the nearest int64, which the limits below clamp
@@ -134,7 +160,8 @@ func parseGo(args []string) (p goParams, warnings []string) {
 const maxClock = 1000 * time.Hour
 
 var goKeywords = map[string]bool{"infinite": true, "ponder": true, "depth": true, "nodes": true, "mate": true,
-	"movestogo": true, "movetime": true, "wtime": true, "btime": true, "winc": true, "binc": true, "searchmoves": true}
+	"movestogo": true, "movetime": true, "wtime": true, "btime": true, "winc": true, "binc": true, "searchmoves": true,
+	"perft": true}
 
 // positionArgs is a parsed `position` command before its moves are played.
 type positionArgs struct {

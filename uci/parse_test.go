@@ -53,13 +53,22 @@ func TestParseGo(t *testing.T) {
 		{"mate 3", goParams{mate: 3}, 0},
 		{"searchmoves e2e4 d2d4 depth 2", goParams{moves: []string{"e2e4", "d2d4"}, depth: 2}, 0},
 		// Bad values are skipped, the next keyword still counts.
-		{"depth infinite", goParams{infinite: true}, 1},
+		{"depth infinite", goParams{infinite: true, rejected: true}, 1},
 		{"depth x nodes 5", goParams{nodes: 5, rejected: true}, 1},
 		{"depth 0", goParams{rejected: true}, 1},
 		{"nodes -5 depth 2", goParams{depth: 2, rejected: true}, 1},
-		{"depth", goParams{}, 1},
-		{"wtime", goParams{}, 1},
-		{"frobnicate depth 3", goParams{depth: 3}, 1},
+		// A missing value or an unknown token is a limit lost: with no
+		// other limit the go searches to depth 1, not until stop.
+		{"depth", goParams{rejected: true}, 1},
+		{"wtime", goParams{rejected: true}, 1},
+		{"frobnicate depth 3", goParams{depth: 3, rejected: true}, 1},
+		{"frobnicate", goParams{rejected: true}, 1},
+		{"perft 2", goParams{perft: 2}, 0},
+		{"perft 3 depth 2", goParams{perft: 3, depth: 2}, 0},
+		{"perft 0", goParams{perftBad: true}, 1},
+		{"perft 16", goParams{perftBad: true}, 1},
+		{"perft x", goParams{perftBad: true}, 1},
+		{"perft", goParams{perftBad: true}, 1},
 		{"depth 99999999999999999999", goParams{depth: 1000}, 0}, // beyond int64: as deep as allowed
 		{"depth abc", goParams{rejected: true}, 1},
 		{"nodes -99999999999999999999", goParams{rejected: true}, 1},

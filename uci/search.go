@@ -59,6 +59,13 @@ func (s *session) goCmd(args []string, line string, cur *engine.Position) {
 	for _, w := range warnings {
 		s.info("%s", w)
 	}
+	switch {
+	case p.perftBad:
+		return // a perft of no depth: refused, as its warning says
+	case p.perft > 0:
+		s.perft(p, cur)
+		return
+	}
 	if len(p.moves) > 0 {
 		s.info("go searchmoves is not supported: searching every move")
 	}
@@ -132,6 +139,40 @@ func (s *session) goCmd(args []string, line string, cur *engine.Position) {
 	}
 	s.job = j
 	go s.search(j, sctx, s.searcher, pos, lim, rec, hold)
+}
+
+// perft runs `go perft N` as Stockfish does: the count below each legal
+// move ("e2e4: 20"), then "Nodes searched: N" between empty lines, from
+// the engine's own perft. It runs as a job like a search, so the command
+// loop answers meanwhile, stop ends it (with no count), and a go sent
+// during it waits for it.
+func (s *session) perft(p goParams, cur *engine.Position) {
+	if p.depth > 0 || p.nodes > 0 || p.mate > 0 || p.movetime > 0 || p.hasClock || p.infinite || p.ponder {
+		s.info("go perft %d: the search limits beside it are ignored", p.perft)
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	j := &job{cancel: cancel, timeUp: cancel, release: make(chan struct{}), done: make(chan struct{}), limited: true, params: p}
+	j.releaseBestmove()
+	pos := cur.Copy()
+	s.job = j
+	go func() {
+		defer close(j.done)
+		defer cancel()
+		div, err := engine.DivideContext(ctx, pos, p.perft)
+		j.answered.Store(true) // the answer follows: a command after it finds the engine idle
+		if err != nil {
+			s.info("perft %d stopped before its count", p.perft)
+			return
+		}
+		var total uint64
+		for _, d := range div {
+			s.out.line(fmt.Sprintf("%s: %d", d.Move.UCI(), d.Nodes))
+			total += d.Nodes
+		}
+		s.out.line("")
+		s.out.line(fmt.Sprintf("Nodes searched: %d", total))
+		s.out.line("")
+	}()
 }
 
 // clockBudget is the time manager's answer for the side to move.

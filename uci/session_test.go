@@ -2,6 +2,7 @@ package uci
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -389,9 +390,72 @@ var scripts = []script{
 			}
 		}
 	}},
+	// go perft N counts as Stockfish does. It was an unknown token that
+	// left the go with no limit: a search until stop, after which go
+	// depth 1 was refused as if go infinite ran.
+	{"go perft", func(t *testing.T, c *conn) {
+		for _, tc := range []struct {
+			moves []string
+			depth int
+		}{{nil, 2}, {[]string{"e2e4", "d7d5"}, 3}, {nil, 1}} {
+			pos := mustPosition(t, "startpos", tc.moves...)
+			c.send("position startpos moves "+strings.Join(tc.moves, " "), "go perft "+strconv.Itoa(tc.depth))
+			got := c.untilPrefix("Nodes searched: ")
+			if msgs := infoStrings(got); len(msgs) > 0 {
+				t.Errorf("go perft %d: info strings %q", tc.depth, msgs)
+			}
+			want := map[string]uint64{}
+			for _, d := range engine.Divide(pos.Copy(), tc.depth) {
+				want[d.Move.UCI()] = d.Nodes
+			}
+			lines := 0
+			for _, l := range got[:len(got)-1] {
+				if l == "" {
+					continue
+				}
+				mv, n, _ := strings.Cut(l, ": ")
+				if c, err := strconv.ParseUint(n, 10, 64); err != nil || want[mv] != c {
+					t.Errorf("go perft %d: line %q, want %s: %d", tc.depth, l, mv, want[mv])
+				}
+				lines++
+			}
+			if total := fmt.Sprint(engine.Perft(pos.Copy(), tc.depth)); lines != len(want) || got[len(got)-1] != "Nodes searched: "+total {
+				t.Errorf("go perft %d: %d move lines (want %d), last %q (want Nodes searched: %s)", tc.depth, lines, len(want), got[len(got)-1], total)
+			}
+		}
+		// The engine is idle: a go is searched, not refused.
+		c.send("go depth 1")
+		got := c.untilPrefix("bestmove")
+		if msgs := infoStrings(got); len(msgs) > 0 {
+			t.Errorf("go depth 1 after go perft: info strings %q", msgs)
+		}
+		// A bad depth refuses the go, saying so; stop ends a long count.
+		c.answers("go perft 0", "go ignored")
+		c.answers("go perft", "go ignored")
+		c.send("position startpos", "go perft 7", "stop", "go depth 1")
+		got = c.untilPrefix("bestmove")
+		if !slices.ContainsFunc(infoStrings(got), func(s string) bool { return strings.Contains(s, "perft 7 stopped") }) {
+			t.Errorf("stop during go perft 7: %q, want it said the count stopped", got)
+		}
+	}},
+	// An unknown token keeps the other limits and never leaves a go
+	// with none (a search until stop): it searches to depth 1.
+	{"go with an unknown token is not infinite", func(t *testing.T, c *conn) {
+		c.send("position startpos", "go frobnicate")
+		got := c.untilPrefix("bestmove")
+		said := strings.Join(infoStrings(got), "\n")
+		if !strings.Contains(said, `"frobnicate"`) || !strings.Contains(said, "depth 1") {
+			t.Errorf("go frobnicate: info strings %q, want frobnicate named and depth 1", said)
+		}
+		c.send("go frobnicate depth 3")
+		got = c.untilPrefix("bestmove")
+		if ins := infos(got); len(ins) == 0 || ins[len(ins)-1].fields["depth"] != "3" {
+			t.Errorf("go frobnicate depth 3: %q, want a search to depth 3", got)
+		}
+	}},
 	// Issue 17 item 17: go depth abc started a search that ran until stop.
 	{"go with a bad limit searches to depth 1", func(t *testing.T, c *conn) {
-		for _, g := range []string{"go depth abc", "go depth 0", "go nodes 3e8", "go movetime -5"} {
+		for _, g := range []string{"go depth abc", "go depth 0", "go nodes 3e8", "go movetime -5", "go depth"} {
 			c.send("position startpos", g)
 			got := c.untilPrefix("bestmove")
 			said := strings.Join(got, "\n")
