@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -230,6 +231,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlag
 	}
 	defer st.Close()
 
+	stream := &watchedStream{r: u.trace}
 	finished := make(chan foreign.RunResult, 16)
 	var mu sync.Mutex
 	var cur *trace.Recorder
@@ -238,7 +240,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlag
 	importDone := make(chan struct{})
 	go func() {
 		defer close(importDone)
-		runs, ierr = foreign.Import(e.ctx, st, u.trace, foreign.Options{Engine: u.Name, PreferName: true, Version: version(),
+		runs, ierr = foreign.Import(e.ctx, st, stream, foreign.Options{Engine: u.Name, PreferName: true, Version: version(),
 			Limits: goCommand(lim), Record: trace.RecordOptions{MaxNodes: maxNodes}, StopsOnCancel: true,
 			OnRun: func(_ int64, rec *trace.Recorder) {
 				mu.Lock()
@@ -253,7 +255,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlag
 			}})
 		// Keep the pipe drained after an early stop, so the engine never
 		// blocks writing to it.
-		io.Copy(io.Discard, u.trace)
+		io.Copy(io.Discard, stream)
 	}()
 
 	var searchErr error
@@ -271,6 +273,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlag
 			break
 		}
 		u.Send("position fen " + p.FEN)
+		before := stream.read.Load()
 		u.Send(goCommand(lim))
 		stop := progressLine(e.stderr, func(el time.Duration) string {
 			mu.Lock()
@@ -288,15 +291,11 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlag
 			searchErr = err
 			break
 		}
-		select {
-		case r := <-finished:
-			if uciNodes >= 0 {
-				reported[r.RunID] = uciNodes
-			}
-		case <-importDone:
-		case <-time.After(10 * time.Second):
-			searchErr = fmt.Errorf("%s answered bestmove but wrote no trace of the search: is it instrumented (HORIZON_TRACE)?", u.Name)
+		r, ok, err := stream.awaitRun(finished, importDone, before, u.Name)
+		if ok && uciNodes >= 0 {
+			reported[r.RunID] = uciNodes
 		}
+		searchErr = err
 		if searchErr != nil || ierr != nil {
 			break
 		}
@@ -324,6 +323,63 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlag
 		return viewTrace(e, out, runs[0].RunID)
 	}
 	return nil
+}
+
+// watchedStream is the engine's trace stream as the importer reads it: how
+// many bytes it has read, and since when it has been waiting for more, so
+// that trace --engine can tell an engine that writes no stream from one
+// whose stream is late or has stalled.
+type watchedStream struct {
+	r       io.Reader
+	read    atomic.Int64
+	waiting atomic.Int64 // Unix ns the pending Read began; 0 when none is pending
+}
+
+func (w *watchedStream) Read(p []byte) (int, error) {
+	w.waiting.Store(time.Now().UnixNano())
+	n, err := w.r.Read(p)
+	w.waiting.Store(0)
+	w.read.Add(int64(n))
+	return n, err
+}
+
+// streamGrace is how long after its bestmove an engine's stream may still
+// begin: emitters buffer, and an engine may flush after the bestmove line
+// (Sunfish's wrapper writes its end record after go_loop printed
+// bestmove). A stream silent that long after the search ended is none.
+var streamGrace = time.Second
+
+// streamStall is how long a begun stream may stay silent, the importer
+// waiting for it, before the search it never ended is given up on.
+var streamStall = 10 * time.Second
+
+// awaitRun waits, after the engine's bestmove, for the run of the search
+// whose go was sent when the stream had given before bytes: ok when it
+// was finished; neither it nor an error when the import ended (its error
+// says why). An engine that wrote nothing for the search is said to be
+// so at once, after streamGrace; a stream that began and then went
+// silent, after streamStall.
+func (w *watchedStream) awaitRun(finished <-chan foreign.RunResult, importDone <-chan struct{}, before int64, name string) (r foreign.RunResult, ok bool, err error) {
+	bestmove := time.Now()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case r := <-finished:
+			return r, true, nil
+		case <-importDone:
+			return r, false, nil
+		case now := <-tick.C:
+			if w.read.Load() == before && now.Sub(bestmove) >= streamGrace {
+				return r, false, fmt.Errorf("%s answered bestmove but wrote no trace of the search to HORIZON_TRACE within %s: is it instrumented? "+
+					"(docs/trace-protocol.md; examples/engines/build.sh builds instrumented engines)", name, streamGrace)
+			}
+			if since := w.waiting.Load(); since != 0 && now.Sub(time.Unix(0, max(since, bestmove.UnixNano()))) >= streamStall {
+				return r, false, fmt.Errorf("%s answered bestmove, but its trace stream went silent for %s before the search's end record "+
+					"(%d bytes read in all)", name, streamStall, w.read.Load())
+			}
+		}
+	}
 }
 
 func (u *uciEngine) waitFor(want string, timeout time.Duration) error {
