@@ -138,6 +138,9 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 		if err == nil && path != "" {
 			sfNPS, err := stockfishNPS(e, path, positions, *sfTime)
 			if err != nil {
+				if e.ctx.Err() != nil {
+					return fmt.Errorf("interrupted") // as in Horizon's searches: not the engine's failure
+				}
 				return fmt.Errorf("stockfish: %v", err)
 			}
 			out.Stockfish, out.StockfishNPS = path, sfNPS
@@ -198,6 +201,8 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 		return 0, err
 	}
 	var nodes, ms int64
+	var searched atomic.Int64
+	defer countProgress(e.stderr, "Stockfish searches", &searched, len(positions))()
 	for i := range positions {
 		if err := u.SetPosition(positions[i].FEN); err != nil {
 			return 0, err
@@ -223,6 +228,7 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 		}
 		nodes += n
 		ms += t
+		searched.Add(1)
 	}
 	if ms == 0 {
 		return 0, fmt.Errorf("reported no time")

@@ -335,6 +335,9 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 	res := perftBenchJSON{Stockfish: sfPath, Runs: runs}
 	if sfPath != "" {
 		if sf, err = uci.StartEngine(e.ctx, sfPath); err != nil {
+			if e.ctx.Err() != nil {
+				return fmt.Errorf("interrupted")
+			}
 			return fmt.Errorf("starting %s: %v", sfPath, err)
 		}
 		defer sf.Close()
@@ -366,6 +369,9 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 			row.sfElapsed = time.Duration(1<<63 - 1)
 			for r := 0; r < runs; r++ {
 				_, n, d, err := sf.Perft(b.fen, b.depth)
+				if err != nil && e.ctx.Err() != nil {
+					return fmt.Errorf("interrupted")
+				}
 				if err != nil {
 					return fmt.Errorf("stockfish perft of %s: %v", b.name, err)
 				}

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeTerminal makes every writer count as a terminal for one test, so
@@ -92,6 +95,78 @@ func TestLongCommandsStop(t *testing.T) {
 			code := run(ctx, args, strings.NewReader(""), &stdout, errOut)
 			if code != 130 || !strings.Contains(errOut.String(), "interrupted") {
 				t.Errorf("exit %d, stderr %q; want 130 and interrupted", code, errOut.String())
+			}
+		})
+	}
+}
+
+// fakeStockfish writes a UCI engine in sh that answers uci and isready and,
+// on the command named by hang, touches the file marker and hangs; on go
+// otherwise it reports 1,000 nodes in 10 ms at once.
+func fakeStockfish(t *testing.T, hang, marker string) string {
+	t.Helper()
+	eng := writeFile(t, "fakefish.sh", `#!/bin/sh
+while read -r cmd rest; do
+	[ "$cmd" = "`+hang+`" ] && { touch '`+marker+`'; exec sleep 60; }
+	case "$cmd" in
+	uci) echo "id name Fakefish"; echo uciok ;;
+	isready) echo readyok ;;
+	go) echo "info depth 1 nodes 1000 time 10"; echo "bestmove e2e4" ;;
+	quit) exit 0 ;;
+	esac
+done
+`)
+	if err := os.Chmod(eng, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
+// TestStockfishPhase: bench's Stockfish searches show progress on a
+// terminal as its own do; Ctrl-C while Stockfish starts or searches
+// says "interrupted", as every command does, not "context canceled".
+func TestStockfishPhase(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	t.Run("progress", func(t *testing.T) {
+		fakeTerminal(t)
+		eng := fakeStockfish(t, "none", filepath.Join(t.TempDir(), "unused"))
+		var out, errOut lockedBuffer
+		code := run(context.Background(), []string{"bench", "--depth", "1", "--qs", "none", "--fen", "startpos", "--stockfish", eng},
+			strings.NewReader(""), &out, &errOut)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		if e := errOut.String(); !strings.Contains(e, "/1 Stockfish searches") || !strings.HasSuffix(e, "\r\033[K") {
+			t.Errorf("stderr holds no cleared progress line of Stockfish's searches: %q", e)
+		}
+	})
+	for _, tc := range []struct {
+		name, hang string
+		args       []string
+	}{
+		{"bench", "go", []string{"bench", "--depth", "1", "--qs", "none", "--fen", "startpos"}},
+		{"perft --bench", "uci", []string{"perft", "--bench"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			marker := filepath.Join(t.TempDir(), "hung")
+			eng := fakeStockfish(t, tc.hang, marker)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go func() {
+				for ctx.Err() == nil {
+					if _, err := os.Stat(marker); err == nil {
+						cancel()
+						return
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}()
+			code, _, stderr := runCLIContext(ctx, "", append(tc.args, "--stockfish", eng)...)
+			name := strings.Fields(tc.name)[0]
+			if code == 0 || stderr != "horizon "+name+": interrupted\n" {
+				t.Errorf("exit %d, stderr %q; want horizon %s: interrupted", code, stderr, name)
 			}
 		})
 	}
