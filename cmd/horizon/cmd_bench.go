@@ -35,8 +35,33 @@ type variantTotals struct {
 
 type benchRow struct {
 	variantTotals
-	Ratio  float64 `json:"stockfish_ratio,omitempty"` // our nps / Stockfish's nps
-	Capped int     `json:"capped"`                    // searches stopped by the node cap
+	// NPSRatio is Horizon's nodes per second over Stockfish's
+	// (horizonOverStockfish); absent without Stockfish.
+	NPSRatio float64 `json:"horizon_over_stockfish_nps,omitempty"`
+	Capped   int     `json:"capped"` // searches stopped by the node cap
+}
+
+// Horizon's speed beside Stockfish's is one figure, in one direction, in
+// bench and perft --bench alike: Horizon's nodes per second over
+// Stockfish's, so that above 1 Horizon is the faster.
+const (
+	npsRatioHead = "H/SF nps"
+	npsRatioNote = "H/SF nps = Horizon's nodes per second / Stockfish's (above 1: Horizon is faster)"
+	npsRatioHelp = "H/SF nps: Horizon's nodes per second over Stockfish's, so that above 1\n" +
+		"Horizon is the faster (horizon_over_stockfish_nps in --json)"
+)
+
+// horizonOverStockfish is the H/SF nps figure.
+func horizonOverStockfish(horizonNPS, stockfishNPS float64) float64 {
+	return horizonNPS / max(stockfishNPS, 1e-9)
+}
+
+// npsRatioText prints an H/SF nps figure, "-" when there is none.
+func npsRatioText(r float64) string {
+	if r <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fx", r)
 }
 
 type benchJSON struct {
@@ -59,7 +84,8 @@ variant at a fixed depth, untraced, and prints per variant: nodes, QS nodes, QS
 share, deepest QS ply, time and nodes per second. The node counts are the bench
 signature: any change to the search changes them (testdata/bench.golden keeps
 them for review). When Stockfish is found, it searches the same positions in
-the same run (one thread, --sf-movetime each) and the nps ratio is printed.
+the same run (one thread, --sf-movetime each), and each variant gets its
+`+npsRatioHelp+`.
 A node cap per search keeps the artificial stress positions from dominating.`,
 		"horizon bench", "horizon bench --depth 4 --nodes 1000000", "horizon bench --depth 5 --qs see,captures --stockfish none")
 	// The defaults are those of testdata/bench.golden, so the signature
@@ -146,7 +172,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 			out.Stockfish, out.StockfishNPS = path, sfNPS
 			for i := range out.Variants {
 				if v := out.Variants[i].NPS; v != nil {
-					out.Variants[i].Ratio = float64(*v) / float64(max(sfNPS, 1))
+					out.Variants[i].NPSRatio = horizonOverStockfish(float64(*v), float64(sfNPS))
 				}
 			}
 		} else if *sfFlag != "" {
@@ -162,19 +188,16 @@ func (out benchJSON) writeText(w io.Writer) error {
 		nodeCap = "node cap " + engine.Commas(out.NodeCap) + " per search"
 	}
 	fmt.Fprintf(w, "bench: %d positions, depth %d, %s, untraced\n\n", out.positions, out.Depth, nodeCap)
-	fmt.Fprintf(w, "%-10s %12s %12s %6s %6s %9s %10s %7s %7s\n", "variant", "nodes", "qs nodes", "qs%", "maxqs", "time ms", "nps", "capped", "vs SF")
+	// The column names are compare's, which prints the same totals.
+	fmt.Fprintf(w, "%-10s %12s %12s %8s %10s %9s %10s %7s %9s\n", "variant", "nodes", "QS nodes", "QS share", "max QS ply", "time ms", "nps", "capped", npsRatioHead)
 	for _, r := range out.Variants {
-		ratio := "-"
-		if r.Ratio > 0 {
-			ratio = fmt.Sprintf("%.2fx", r.Ratio)
-		}
-		fmt.Fprintf(w, "%-10s %12s %12s %5.1f%% %6d %9s %10s %7d %7s\n", r.Variant, engine.Commas(r.Nodes), engine.Commas(r.QSNodes),
-			100*r.QSShare, r.MaxQSPly, engine.Commas(r.ElapsedMS), npsText(r.NPS), r.Capped, ratio)
+		fmt.Fprintf(w, "%-10s %12s %12s %7.1f%% %10d %9s %10s %7d %9s\n", r.Variant, engine.Commas(r.Nodes), engine.Commas(r.QSNodes),
+			100*r.QSShare, r.MaxQSPly, engine.Commas(r.ElapsedMS), npsText(r.NPS), r.Capped, npsRatioText(r.NPSRatio))
 	}
 	fmt.Fprintf(w, "\ntotal: %s nodes, %s nps\n", engine.Commas(out.TotalNodes), npsText(out.TotalNPS))
 	switch {
 	case out.Stockfish != "":
-		fmt.Fprintf(w, "stockfish (%s, 1 thread, %s per position): %s nps\n", out.Stockfish, out.sfTime, engine.Commas(out.StockfishNPS))
+		fmt.Fprintf(w, "stockfish (%s, 1 thread, %s per position): %s nps\n%s\n", out.Stockfish, out.sfTime, engine.Commas(out.StockfishNPS), npsRatioNote)
 	case out.sfSkipped:
 		fmt.Fprintln(w, "stockfish: skipped (--stockfish none), no speed ratio")
 	default:

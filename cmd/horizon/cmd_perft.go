@@ -68,8 +68,9 @@ type perftBenchRow struct {
 	ElapsedMS   float64 `json:"elapsed_ms"`
 	Mnps        float64 `json:"mnps"`
 	StockfishMS float64 `json:"stockfish_ms,omitempty"`
-	// Ratio is Horizon's time over Stockfish's: 2 means Horizon takes twice as long.
-	Ratio float64 `json:"ratio,omitempty"`
+	// NPSRatio is Horizon's nodes per second over Stockfish's, as in
+	// bench (horizonOverStockfish): 0.5 means Horizon takes twice as long.
+	NPSRatio float64 `json:"horizon_over_stockfish_nps,omitempty"`
 	// The best times, Horizon's and Stockfish's (0: not run).
 	elapsed, sfElapsed time.Duration
 }
@@ -94,7 +95,8 @@ Stockfish's "go perft", so the two can be diffed. With --epd it checks every
 (exit status 1 if any failed); adding --depth instead counts every position of
 the file at that depth. --bench times the start position at depth 6 and
 Kiwipete at depth 5 and, when Stockfish is installed, runs the same perfts in
-Stockfish in the same run and prints the time ratio.`,
+Stockfish in the same run and prints
+`+npsRatioHelp+`.`,
 		"horizon perft --fen startpos --depth 5",
 		"horizon perft --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' --depth 3 --divide",
 		"horizon perft --epd testdata/perftsuite.epd --max-depth 4",
@@ -380,8 +382,7 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 				}
 				row.sfElapsed = min(row.sfElapsed, d)
 			}
-			row.StockfishMS = float64(row.sfElapsed.Microseconds()) / 1e3
-			row.Ratio = best.Seconds() / row.sfElapsed.Seconds()
+			row.withStockfish(row.sfElapsed)
 		}
 		res.Results = append(res.Results, row)
 		if err := e.printPart(row, f); err != nil {
@@ -391,13 +392,20 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 	return e.print(res, f)
 }
 
+// withStockfish completes a row with Stockfish's best time for its count.
+func (row *perftBenchRow) withStockfish(sf time.Duration) {
+	row.sfElapsed = sf
+	row.StockfishMS = float64(sf.Microseconds()) / 1e3
+	row.NPSRatio = horizonOverStockfish(perftMnps(row.Nodes, row.elapsed), perftMnps(row.Nodes, sf))
+}
+
 // perftBenchHead is the head of the --bench table.
 type perftBenchHead perftBenchJSON
 
 func (h perftBenchHead) writeText(w io.Writer) error {
 	if h.Stockfish != "" {
 		fmt.Fprintf(w, "perft benchmark, Horizon and %s (%s) in the same run, best of %d\n", h.sfName, h.Stockfish, h.Runs)
-		_, err := fmt.Fprintf(w, "%-9s %5s %11s %10s %7s %12s %7s %6s\n", "position", "depth", "nodes", "horizon s", "Mnps", "stockfish s", "Mnps", "ratio")
+		_, err := fmt.Fprintf(w, "%-9s %5s %11s %10s %7s %12s %7s %8s\n", "position", "depth", "nodes", "horizon s", "Mnps", "stockfish s", "Mnps", npsRatioHead)
 		return err
 	}
 	fmt.Fprintf(w, "perft benchmark, best of %d (Stockfish not found: no comparison; install it or pass --stockfish PATH)\n", h.Runs)
@@ -408,7 +416,7 @@ func (h perftBenchHead) writeText(w io.Writer) error {
 func (row perftBenchRow) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "%-9s %5d %11d %10.3f %7.1f", row.Name, row.Depth, row.Nodes, row.elapsed.Seconds(), row.Mnps)
 	if row.sfElapsed > 0 {
-		fmt.Fprintf(w, " %12.3f %7.1f %6.2f", row.sfElapsed.Seconds(), perftMnps(row.Nodes, row.sfElapsed), row.Ratio)
+		fmt.Fprintf(w, " %12.3f %7.1f %8s", row.sfElapsed.Seconds(), perftMnps(row.Nodes, row.sfElapsed), npsRatioText(row.NPSRatio))
 	}
 	_, err := fmt.Fprintln(w)
 	return err
@@ -426,11 +434,11 @@ func (res perftBenchJSON) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "%-9s %5s %11d %10.3f %7.1f", "total", "", nodes, h.Seconds(), perftMnps(nodes, h))
 	if res.Stockfish != "" {
-		fmt.Fprintf(w, " %12.3f %7.1f %6.2f", sf.Seconds(), perftMnps(nodes, sf), h.Seconds()/sf.Seconds())
+		fmt.Fprintf(w, " %12.3f %7.1f %8s", sf.Seconds(), perftMnps(nodes, sf), npsRatioText(horizonOverStockfish(perftMnps(nodes, h), perftMnps(nodes, sf))))
 	}
 	fmt.Fprintln(w)
 	if res.Stockfish != "" {
-		fmt.Fprintln(w, "ratio = Horizon's time / Stockfish's time (Stockfish timed from sending \"go perft\" to its node count)")
+		fmt.Fprintln(w, npsRatioNote+"; Stockfish timed from sending \"go perft\" to its node count")
 	}
 	return nil
 }

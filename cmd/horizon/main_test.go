@@ -465,7 +465,7 @@ func TestPerftBench(t *testing.T) {
 		if r.Mnps <= 0 || r.ElapsedMS <= 0 {
 			t.Errorf("%s: no timing: %+v", r.Name, r)
 		}
-		if r.StockfishMS != 0 || r.Ratio != 0 {
+		if r.StockfishMS != 0 || r.NPSRatio != 0 {
 			t.Errorf("%s: Stockfish times with --stockfish none: %+v", r.Name, r)
 		}
 	}

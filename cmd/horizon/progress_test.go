@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -169,5 +170,58 @@ func TestStockfishPhase(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want horizon %s: interrupted", code, stderr, name)
 			}
 		})
+	}
+}
+
+// TestStockfishSpeedRatio: bench and perft --bench compare with Stockfish
+// by one figure in one direction, H/SF nps (Horizon's nodes per second
+// over Stockfish's), under one name in text and JSON, with bench's other
+// columns named as compare names them. bench printed "vs SF" (Horizon's
+// nps over Stockfish's) and perft --bench "ratio" (Horizon's time over
+// Stockfish's, the other way round).
+func TestStockfishSpeedRatio(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	eng := fakeStockfish(t, "none", filepath.Join(t.TempDir(), "unused")) // 1,000 nodes in 10 ms: 100,000 nps
+	args := []string{"bench", "--depth", "5", "--qs", "see", "--fen", kiwipete, "--stockfish", eng}
+	var b struct {
+		StockfishNPS int64 `json:"stockfish_nps"`
+		Variants     []struct {
+			NPS      *int64   `json:"nps"`
+			NPSRatio *float64 `json:"horizon_over_stockfish_nps"`
+		} `json:"variants"`
+	}
+	js := cliJSON(t, &b, append(args, "--json")...)
+	if b.StockfishNPS != 100_000 || len(b.Variants) != 1 || b.Variants[0].NPS == nil || b.Variants[0].NPSRatio == nil ||
+		math.Abs(*b.Variants[0].NPSRatio-float64(*b.Variants[0].NPS)/100_000) > 1e-9 {
+		t.Errorf("bench --json: %s; want horizon_over_stockfish_nps = nps / stockfish_nps", js)
+	}
+	code, out, stderr := runCLI(t, "", args...)
+	if code != 0 {
+		t.Fatalf("bench: exit %d, %s", code, stderr)
+	}
+	for _, want := range []string{" QS nodes ", " QS share ", " max QS ply ", " H/SF nps\n", npsRatioNote} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench does not print %q:\n%s", want, out)
+		}
+	}
+	// perft --bench: half Stockfish's speed is 0.50x, as in bench.
+	row := perftBenchRow{Name: "startpos", Depth: 6, Nodes: 119060324, elapsed: 2 * time.Second}
+	row.withStockfish(time.Second)
+	var text strings.Builder
+	if err := row.writeText(&text); err != nil || row.NPSRatio != 0.5 || !strings.HasSuffix(text.String(), " 0.50x\n") {
+		t.Errorf("perft --bench row at half Stockfish's speed: %q, horizon_over_stockfish_nps %v", text.String(), row.NPSRatio)
+	}
+	text.Reset()
+	perftBenchHead{Stockfish: eng, Runs: 1}.writeText(&text)
+	perftBenchJSON{Stockfish: eng, Results: []perftBenchRow{row}}.writeText(&text)
+	if s := text.String(); !strings.Contains(s, " H/SF nps\n") || !strings.Contains(s, " 0.50x\n") || !strings.Contains(s, npsRatioNote) {
+		t.Errorf("perft --bench head and total:\n%s", s)
+	}
+	for _, cmd := range []string{"bench", "perft"} {
+		if h := helpOf(t, cmd); !strings.Contains(h, "H/SF nps: Horizon's nodes per second over Stockfish's") || !strings.Contains(h, "horizon_over_stockfish_nps") {
+			t.Errorf("%s --help does not say what H/SF nps is", cmd)
+		}
 	}
 }
