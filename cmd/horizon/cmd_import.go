@@ -328,7 +328,10 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlag
 // watchedStream is the engine's trace stream as the importer reads it: how
 // many bytes it has read, and since when it has been waiting for more, so
 // that trace --engine can tell an engine that writes no stream from one
-// whose stream is late or has stalled.
+// whose stream is late or has stalled. With StopsOnCancel the importer
+// reads it on its own goroutine, with no read ahead: a pending Read means
+// it has used all the stream gave and waits for the engine, never that it
+// is busy recording (a long finish of a big run is no stall).
 type watchedStream struct {
 	r       io.Reader
 	read    atomic.Int64
