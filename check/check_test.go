@@ -109,7 +109,7 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, path, run := cleanTrace(t, "captures")
-			victim := firstNode(t, st, run, "node to damage", func(n trace.Node) bool { return n.Ply >= 2 && tc.pick(n) })
+			victim := tracetest.FirstNode(t, st, run, "node to damage", func(n trace.Node) bool { return n.Ply >= 2 && tc.pick(n) })
 			var v int64
 			if tc.value != nil {
 				v = tc.value(t, st, run, victim)
@@ -150,26 +150,6 @@ func cleanTrace(t *testing.T, preset string) (st *trace.Store, path string, run 
 	return st, path, run
 }
 
-// firstNode is the run's first node, in search order, for which pick is
-// true; the test stops when there is none, saying what it looked for.
-func firstNode(t *testing.T, st *trace.Store, run int64, what string, pick func(trace.Node) bool) trace.Node {
-	t.Helper()
-	var found *trace.Node
-	err := st.Subtree(context.Background(), run, 0, -1, func(n trace.Node) error {
-		if found == nil && pick(n) {
-			found = &n
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if found == nil {
-		t.Fatalf("no %s", what)
-	}
-	return *found
-}
-
 // damageAndFind runs query (its arguments: the victim's id, v, the run) on
 // the trace file, checks the run again and expects a violation of rule at
 // the victim, which it returns.
@@ -202,7 +182,7 @@ func damageAndFind(t *testing.T, st *trace.Store, path string, run int64, victim
 // as the stored numbers: an iteration root's beta is ∞, not 32000.
 func TestCheckScoresPrintAsTheViewer(t *testing.T) {
 	st, path, run := cleanTrace(t, "captures")
-	root := firstNode(t, st, run, "iteration root", func(n trace.Node) bool {
+	root := tracetest.FirstNode(t, st, run, "iteration root", func(n trace.Node) bool {
 		return n.Kind == engine.KindRoot && n.Bound == engine.BoundExact
 	})
 	if root.Alpha != -engine.Infinity || root.Beta != engine.Infinity {

@@ -106,7 +106,7 @@ func TestCheckFindsCorruptPruning(t *testing.T) {
 		return *found, int64(move)
 	}
 	deltaNode := func(t *testing.T, st *trace.Store, run int64) (trace.Node, int64) {
-		n := firstNode(t, st, run, "node delta-pruned before its moves", func(n trace.Node) bool {
+		n := tracetest.FirstNode(t, st, run, "node delta-pruned before its moves", func(n trace.Node) bool {
 			return n.Cause == engine.CauseDelta && n.Generated == 0
 		})
 		return n, int64(n.Alpha) // a stand pat at alpha: a queen lifts it above

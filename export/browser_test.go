@@ -3,8 +3,8 @@ package export
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +24,7 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/golden"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // kiwipete is the README's sample position (horizon trace's default).
@@ -134,6 +135,23 @@ func (b *browser) consoleErrors() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return append([]string(nil), b.errors...)
+}
+
+// openPage writes a page into the file path with write, and opens it.
+func (b *browser) openPage(tb testing.TB, path string, write func(io.Writer) error) {
+	tb.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b.open(tb, path)
 }
 
 // open loads a page file (with an optional #fragment) and waits until its
@@ -306,15 +324,7 @@ func TestHTMLInBrowser(t *testing.T) {
 	ctx := context.Background()
 	run, top := resolve(t, st, Selection{Node: -1})
 	page := filepath.Join(dir, "tree.html")
-	f, err := os.Create(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteHTML(ctx, st, run, top, HTMLOptions{Depth: -1}, f); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	b.open(t, page)
+	b.openPage(t, page, func(w io.Writer) error { return WriteHTML(ctx, st, run, top, HTMLOptions{Depth: -1}, w) })
 
 	// Two levels down the biggest subtrees: click the child, then its child.
 	n1 := biggestChild(t, st, run.ID, top.ID)
@@ -460,28 +470,9 @@ func TestHTMLInBrowser(t *testing.T) {
 	// words its counts as the viewer does (trace.Run.MovesText), passes
 	// and all; it once printed "N generated, M searched" with M > N.
 	thr, _ := resolve(t, st, Selection{Run: 2, Node: -1})
-	var passes trace.Node
-	errFound := errors.New("found")
-	err = st.Subtree(ctx, thr.ID, 0, -1, func(n trace.Node) error {
-		if n.Kind == engine.KindQS && n.Searched > n.Generated {
-			passes = n
-			return errFound
-		}
-		return nil
-	})
-	if !errors.Is(err, errFound) {
-		t.Fatalf("no threshold QS node searched more moves than it generated (%v)", err)
-	}
-	page = filepath.Join(dir, "passes.html")
-	f, err = os.Create(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteHTML(ctx, st, thr, passes, HTMLOptions{Depth: -1}, f); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	b.open(t, page)
+	passes := tracetest.FirstNode(t, st, thr.ID, "threshold QS node that searched more moves than it generated",
+		func(n trace.Node) bool { return n.Kind == engine.KindQS && n.Searched > n.Generated })
+	b.openPage(t, filepath.Join(dir, "passes.html"), func(w io.Writer) error { return WriteHTML(ctx, st, thr, passes, HTMLOptions{Depth: -1}, w) })
 	words := thr.MovesText(passes)
 	if details := b.text(t, "#details"); !strings.Contains(words, "counted over all its passes") || !strings.Contains(details, words) {
 		t.Errorf("details of threshold node %d lack %q:\n%s", passes.ID, words, details)
@@ -501,15 +492,7 @@ func TestHTMLDiffInBrowser(t *testing.T) {
 	ctx := context.Background()
 	a, bs := compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}
 	page := filepath.Join(dir, "diff.html")
-	f, err := os.Create(page)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteDiffHTML(ctx, a, bs, HTMLOptions{Depth: -1}, f); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	b.open(t, page)
+	b.openPage(t, page, func(w io.Writer) error { return WriteDiffHTML(ctx, a, bs, HTMLOptions{Depth: -1}, w) })
 
 	// The last iteration, then its biggest child, in A.
 	it := biggestChild(t, st, 1, 0)

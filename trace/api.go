@@ -39,6 +39,18 @@ var (
 	// ErrNoMove: a move of a path given to Find is not legal, or no child
 	// node was reached by it.
 	ErrNoMove = errors.New("no such move")
+	// ErrNoRoom: NewRecorder refused a run under RecordOptions.MaxBytes
+	// because the file has no room left for one (a *RoomError says how
+	// much is used).
+	ErrNoRoom = errors.New("no room for another run")
+
+	// A Recorder's context is cancelled with these (context.Cause tells
+	// them apart from the caller's own cancellation).
+
+	// ErrNodeLimit: RecordOptions.MaxNodes was reached.
+	ErrNodeLimit = errors.New("node limit reached")
+	// ErrSizeLimit: the file would outgrow RecordOptions.MaxBytes.
+	ErrSizeLimit = errors.New("file size limit reached")
 )
 
 // Status tells how a run ended.

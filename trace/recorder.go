@@ -12,20 +12,9 @@ import (
 	"github.com/horizonqs/horizon/engine"
 )
 
-// Errors a Recorder's context is cancelled with (context.Cause tells them
-// apart from the caller's own cancellation).
-var (
-	// ErrNodeLimit: RecordOptions.MaxNodes was reached.
-	ErrNodeLimit = errors.New("node limit reached")
-	// ErrSizeLimit: the file would outgrow RecordOptions.MaxBytes.
-	ErrSizeLimit = errors.New("file size limit reached")
-	// errWrite wraps a write failure as the cause of the recorder's context.
-	errWrite = errors.New("writing the trace failed")
-	// ErrNoRoom: NewRecorder refused a run under RecordOptions.MaxBytes
-	// because the file has no room left for one (a *RoomError says how
-	// much is used).
-	ErrNoRoom = errors.New("no room for another run")
-)
+// errWrite wraps a write failure as the cause of the recorder's context
+// (beside ErrNodeLimit and ErrSizeLimit, api.go).
+var errWrite = errors.New("writing the trace failed")
 
 // RoomError is NewRecorder's refusal of a run under a size cap: the file
 // already uses Used of the cap's Max bytes, and a run needs Need bytes

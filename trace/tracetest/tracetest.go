@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,3 +81,24 @@ func BenchFENs(tb testing.TB, n int) []string {
 
 // Kiwipete is the perft position of many captures, castlings and checks.
 const Kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10"
+
+// FirstNode returns the first node of run, in search order, that pick
+// accepts; the test stops when there is none (what names it).
+func FirstNode(tb testing.TB, st trace.Reader, run int64, what string, pick func(trace.Node) bool) trace.Node {
+	tb.Helper()
+	var found trace.Node
+	err := st.Subtree(context.Background(), run, 0, -1, func(n trace.Node) error {
+		if pick(n) {
+			found = n
+			return errFound
+		}
+		return nil
+	})
+	if !errors.Is(err, errFound) {
+		tb.Fatalf("run %d has no %s (%v)", run, what, err)
+	}
+	return found
+}
+
+// errFound ends FirstNode's walk at the node it looked for.
+var errFound = errors.New("found")
