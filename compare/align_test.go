@@ -66,7 +66,8 @@ func TestAlignSelfIsIdentical(t *testing.T) {
 func goldenReport(rep *Report) []byte {
 	r := *rep
 	for _, tot := range []*Totals{&r.A, &r.B} {
-		tot.ElapsedMS, tot.File = 0, ""
+		zero := int64(0)
+		tot.ElapsedMS, tot.File = &zero, ""
 	}
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {

@@ -215,6 +215,11 @@ func (r Run) QSShare() float64 {
 // is 0). Without one Score is 0 and means nothing; show it blank.
 func (r Run) Scored() bool { return r.scored }
 
+// ElapsedKnown reports whether Elapsed is the search's time: a run still
+// recorded, or whose recorder died, stores it only at the end (0 until
+// then).
+func (r Run) ElapsedKnown() bool { return r.Status != StatusRunning && r.Status != StatusAbandoned }
+
 // Node is one row of the node table: one node a run's search visited.
 type Node struct {
 	RunID  int64
@@ -503,9 +508,13 @@ type Result struct {
 	// recorder otherwise infers from Stopped and its own caps: for a
 	// caller that knows better (another engine's stream).
 	StopCause string
-	BestMove  engine.Move
-	Score     engine.Score
-	PV        []engine.Move
-	Depth     int
-	Elapsed   time.Duration // 0: time from NewRecorder to Finish
+	// NoAnswer says the search gave no answer, no iteration having
+	// finished (engine.Result.Finished): the run stores no best move, score
+	// or PV, whatever BestMove, Score and PV hold.
+	NoAnswer bool
+	BestMove engine.Move
+	Score    engine.Score
+	PV       []engine.Move
+	Depth    int
+	Elapsed  time.Duration // 0: time from NewRecorder to Finish
 }

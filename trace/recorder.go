@@ -546,7 +546,7 @@ func (r *Recorder) emit(o *openNode) {
 // FinishSearch is Finish with the answer and stop reason of the engine's
 // search that was recorded.
 func (r *Recorder) FinishSearch(res engine.Result) error {
-	return r.Finish(Result{Stopped: res.Stopped, BestMove: res.BestMove, Score: res.Score, PV: res.PV,
+	return r.Finish(Result{Stopped: res.Stopped, NoAnswer: !res.Finished(), BestMove: res.BestMove, Score: res.Score, PV: res.PV,
 		Depth: res.Depth, Elapsed: res.Elapsed})
 }
 
@@ -652,6 +652,10 @@ func (r *Recorder) Finish(res Result) error {
 		elapsed = time.Since(r.start)
 	}
 	var best, pv any
+	var score any = int(res.Score)
+	if res.NoAnswer {
+		res.BestMove, res.PV, score = engine.NoMove, nil, nil
+	}
 	if res.BestMove != engine.NoMove {
 		best = res.BestMove.UCI()
 	}
@@ -674,7 +678,7 @@ func (r *Recorder) Finish(res Result) error {
 		_, err := tx.Exec(`UPDATE runs SET status = ?, nodes = ?, qs_nodes = ?, rows = ?, max_ply = ?, max_qs_ply = ?,
 			elapsed_ms = ?, best_move = ?, score = ?, pv = ?, depth = ?, writer = NULL, file_bytes = ?, stop_cause = ? WHERE id = ?`,
 			string(status), r.entered, r.qsNodes, r.committed, r.maxPly, r.maxQSPly, elapsed.Milliseconds(),
-			best, int(res.Score), pv, res.Depth, r.fileBytes.Load(), cause, r.run)
+			best, score, pv, res.Depth, r.fileBytes.Load(), cause, r.run)
 		return err
 	}
 	var err error

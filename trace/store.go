@@ -837,6 +837,12 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }, v int) (Run, error) 
 	lim, _ := r.SearchLimits()
 	r.scored = score.Valid && (r.Depth > 0 || lim.QSOnly && r.Status == StatusComplete)
 	r.Engine = engine.String
+	if !r.scored && r.Engine == "" {
+		// Horizon's search with no answer: files before Result.NoAnswer
+		// kept the move it would have played (the first legal move, never
+		// searched, or the unfinished iteration's best so far).
+		r.BestMove, r.PV = "", nil
+	}
 	r.liveSummary = sumAt.Valid
 	if r.Status == StatusRunning && writer.Valid && writerGone(writer.String) {
 		r.Status = StatusAbandoned

@@ -132,7 +132,7 @@ func TestCompareTrace(t *testing.T) {
 	}
 	for i, r := range runs {
 		p := got.Positions[i]
-		if r.Variant != p.Variant || r.Nodes != p.Nodes || r.QSNodes != p.QSNodes || r.ID != p.Run || p.BestMove == nil || r.BestMove != *p.BestMove {
+		if r.Variant != p.Variant || r.Nodes != p.Nodes || r.QSNodes != p.QSNodes || r.ID != p.Run || p.BestMove == nil || !equalPtr(r.BestMove, p.BestMove) {
 			t.Errorf("run %+v, compare row %+v", r, p)
 		}
 	}

@@ -207,15 +207,32 @@ func diffSigned(n int64) string {
 	return engine.Commas(n)
 }
 
-// scoreDiff is B-A, or nothing when either score does not print as a
-// plain number in its run's format (a mate or infinity, on Horizon's scale
-// or another engine's declared one: a difference of such scores means
-// nothing).
+// scoreDiff is B-A, or nothing when either run has no score or either
+// score does not print as a plain number in its run's format (a mate or
+// infinity, on Horizon's scale or another engine's declared one: a
+// difference of such scores means nothing).
 func scoreDiff(a, b compare.Totals) string {
-	if a.Scores.Text(engine.Score(a.Score)) != strconv.Itoa(a.Score) || b.Scores.Text(engine.Score(b.Score)) != strconv.Itoa(b.Score) {
+	if a.Score == nil || b.Score == nil ||
+		a.Scores.Text(engine.Score(*a.Score)) != strconv.Itoa(*a.Score) || b.Scores.Text(engine.Score(*b.Score)) != strconv.Itoa(*b.Score) {
 		return ""
 	}
-	return diffSigned(int64(b.Score - a.Score))
+	return diffSigned(int64(*b.Score - *a.Score))
+}
+
+// scoreCell is a run's score in diff's table: "none" when it has none.
+func scoreCell(t compare.Totals) string {
+	if t.Score == nil {
+		return "none"
+	}
+	return t.Scores.Text(engine.Score(*t.Score))
+}
+
+// timeCell is a run's time in diff's table: "-" while it is unknown.
+func timeCell(t compare.Totals) string {
+	if t.ElapsedMS == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%dms", *t.ElapsedMS)
 }
 
 func diffPct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
@@ -259,9 +276,9 @@ func (d diffResult) writeText(w io.Writer) error {
 	row("max ply", int64(r.A.MaxPly), int64(r.B.MaxPly))
 	row("max QS ply", int64(r.A.MaxQSPly), int64(r.B.MaxQSPly))
 	fmt.Fprintf(tw, "best move\t%s\t%s\t\t\n", diffOrDash(bestText(r.A)), diffOrDash(bestText(r.B)))
-	fmt.Fprintf(tw, "score\t%s\t%s\t%s\t\n", r.A.Scores.Text(engine.Score(r.A.Score)), r.B.Scores.Text(engine.Score(r.B.Score)), scoreDiff(r.A, r.B))
+	fmt.Fprintf(tw, "score\t%s\t%s\t%s\t\n", scoreCell(r.A), scoreCell(r.B), scoreDiff(r.A, r.B))
 	row("depth", int64(r.A.Depth), int64(r.B.Depth))
-	fmt.Fprintf(tw, "time\t%dms\t%dms\t\t\n", r.A.ElapsedMS, r.B.ElapsedMS)
+	fmt.Fprintf(tw, "time\t%s\t%s\t\t\n", timeCell(r.A), timeCell(r.B))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -356,6 +373,15 @@ func bestText(t compare.Totals) string {
 	return t.BestMove
 }
 
+// optDiff is B-A of two figures that may be missing, for a CSV cell: empty
+// when either is.
+func optDiff[T int | int64](a, b *T) string {
+	if a == nil || b == nil {
+		return ""
+	}
+	return fmt.Sprint(*b - *a)
+}
+
 // writeDiffCSV writes the report as one long table: section,key,a,b,diff.
 func (d diffResult) writeCSV(w io.Writer) error {
 	r := d.Report
@@ -374,9 +400,9 @@ func (d diffResult) writeCSV(w io.Writer) error {
 	num("total", "max_qs_ply", int64(r.A.MaxQSPly), int64(r.B.MaxQSPly))
 	rec("total", "best_move", r.A.BestMove, r.B.BestMove, "")
 	rec("total", "best_san", r.A.BestSAN, r.B.BestSAN, "")
-	num("total", "score", int64(r.A.Score), int64(r.B.Score))
+	rec("total", "score", cell(r.A.Score), cell(r.B.Score), optDiff(r.A.Score, r.B.Score))
 	num("total", "depth", int64(r.A.Depth), int64(r.B.Depth))
-	num("total", "elapsed_ms", r.A.ElapsedMS, r.B.ElapsedMS)
+	rec("total", "elapsed_ms", cell(r.A.ElapsedMS), cell(r.B.ElapsedMS), optDiff(r.A.ElapsedMS, r.B.ElapsedMS))
 	rec("align", "matched", i64(r.Matched), i64(r.Matched), "")
 	num("align", "only", r.OnlyA, r.OnlyB)
 	rec("align", "changed", i64(r.Changed), i64(r.Changed), "")

@@ -79,7 +79,7 @@ one's) and nodes^(1/depth).`,
 		s, err := st.Stats(e.ctx, r.ID)
 		// Empty tables are [] in JSON, not null.
 		s.Plies, s.QSPlies, s.QSLevels, s.Iterations = orEmpty(s.Plies), orEmpty(s.QSPlies), orEmpty(s.QSLevels), orEmpty(s.Iterations)
-		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), StopCause: stopCauseJSON(r.StopCause), SearchedNodes: r.Nodes, SearchedQSNodes: r.QSNodes, Filter: r.Filter,
+		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause), SearchedNodes: r.Nodes, SearchedQSNodes: r.QSNodes, Filter: r.Filter,
 			Stats: s, pathFiltered: r.PathFiltered()}, err
 	})
 	if err != nil {

@@ -45,8 +45,8 @@ type traceRunJSON struct {
 	// absent when complete.
 	StopCause  string        `json:"stop_cause,omitempty"`
 	Depth      int           `json:"depth"`
-	BestMove   string        `json:"best_move"`
-	BestSAN    string        `json:"best_san"`
+	BestMove   *string       `json:"best_move"` // UCI; null when none (no iteration finished)
+	BestSAN    *string       `json:"best_san"`
 	Score      *int          `json:"score"`                 // null when the run has no score (see trace.Run.Scored)
 	ScoreBound string        `json:"score_bound,omitempty"` // "lower" or "upper" when the score is only a bound (another engine's run); absent when exact
 	Nodes      int64         `json:"nodes"`
@@ -324,7 +324,16 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 	stopProgress()
 
 	var writeErr error
-	if err := rec.FinishSearch(res); err != nil {
+	finish := rec.FinishSearch
+	if qsOnly {
+		// One quiescence search, no iterations: its answer stands unless
+		// it was stopped.
+		finish = func(res engine.Result) error {
+			return rec.Finish(trace.Result{Stopped: res.Stopped, NoAnswer: res.Stopped != engine.StopNone,
+				BestMove: res.BestMove, Score: res.Score, PV: res.PV, Elapsed: res.Elapsed})
+		}
+	}
+	if err := finish(res); err != nil {
 		writeErr = err
 	}
 	// A write error cancels the recorder's context, which the search saw
@@ -373,7 +382,7 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 		return traceRunJSON{}, err
 	}
 	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Label(), Status: string(r.Status), StopCause: r.StopCause,
-		Depth: r.Depth, BestMove: r.BestMove, Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
+		Depth: r.Depth, BestMove: orNull(r.BestMove), Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
 		ElapsedMS: r.Elapsed.Milliseconds(), NodesPerS: nps(r.Nodes, r.Elapsed), Hotspots: []hotspotJSON{},
 		scores: r.Scores()}
 	if r.Scored() {
@@ -393,7 +402,7 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	}
 	if pos, err := engine.ParseFEN(r.FEN); err == nil && r.BestMove != "" {
 		if m, err := pos.ParseUCI(r.BestMove); err == nil {
-			j.BestSAN = pos.SAN(m)
+			j.BestSAN = orNull(pos.SAN(m))
 		}
 	}
 	hs, err := hotspotsJSON(ctx, st, run, trace.HotspotBySize, 5)
@@ -441,11 +450,14 @@ func (res traceResult) writeText(w io.Writer) error {
 
 // writeText is a run's summary: its figures and its biggest growth.
 func (r traceRunJSON) writeText(w io.Writer) error {
-	best := r.BestMove
-	if r.BestSAN != "" {
-		best = r.BestSAN + " (" + r.BestMove + ")"
+	best := "none"
+	switch {
+	case r.BestSAN != nil:
+		best = *r.BestSAN + " (" + *r.BestMove + ")"
+	case r.BestMove != nil:
+		best = *r.BestMove
 	}
-	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, statusText(trace.Status(r.Status), stopCauseJSON(r.StopCause)))
+	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, statusText(trace.Status(r.Status), orNull(r.StopCause)))
 	score := "none (no iteration finished)"
 	if r.Score != nil {
 		score = scoreText(r.scores, engine.Score(*r.Score), r.ScoreBound)

@@ -34,8 +34,8 @@ func TestTraceRunsStatsHotspots(t *testing.T) {
 	var searched []searchJSON
 	cliJSON(t, &searched, "search", "--fen", sampleFEN, "--depth", "3", "--qs", "captures,see", "--json")
 	for i, r := range traced {
-		if r.Status != "complete" || r.Nodes != searched[i].Nodes || searched[i].BestMove == nil || r.BestMove != *searched[i].BestMove {
-			t.Errorf("run %d: %s, %d nodes, best %s; search: %d nodes, best %v", r.Run, r.Status, r.Nodes, r.BestMove,
+		if r.Status != "complete" || r.Nodes != searched[i].Nodes || searched[i].BestMove == nil || !equalPtr(r.BestMove, searched[i].BestMove) {
+			t.Errorf("run %d: %s, %d nodes, best %v; search: %d nodes, best %v", r.Run, r.Status, r.Nodes, r.BestMove,
 				searched[i].Nodes, searched[i].BestMove)
 		}
 		if len(r.Hotspots) == 0 || len(r.Hotspots) > 5 {
