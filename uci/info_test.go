@@ -1,6 +1,8 @@
 package uci
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -62,4 +64,31 @@ func FuzzParseInfo(f *testing.F) {
 			t.Fatalf("%q: an empty PV is nil", line)
 		}
 	})
+}
+
+// TestInfoLineSelDepth: seldepth is the deepest ply the search reached,
+// also below the nominal depth: a mate in 1 searched to depth 4 never goes
+// past ply 1 after Rd8# is found, and its info line said "depth 4
+// seldepth 4".
+func TestInfoLineSelDepth(t *testing.T) {
+	pos := engine.MustParseFEN("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+	o, err := engine.VariantOptions(DefaultVariant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := engine.NewSearcher(o)
+	var lines []string
+	shallow := false
+	s.OnIteration = func(it engine.IterationInfo) {
+		line := InfoLine(it.Depth, it.SelDepth, it.Score, true, it.Nodes, it.Elapsed, it.PV)
+		lines = append(lines, line)
+		if !strings.Contains(line, fmt.Sprintf(" depth %d seldepth %d ", it.Depth, it.SelDepth)) {
+			t.Errorf("iteration %d reached ply %d: %q", it.Depth, it.SelDepth, line)
+		}
+		shallow = shallow || it.SelDepth < it.Depth
+	}
+	s.Search(context.Background(), pos, engine.Limits{Depth: 4}, nil)
+	if !shallow {
+		t.Errorf("no iteration stayed above its depth, the case this test is for: %q", lines)
+	}
 }

@@ -282,7 +282,7 @@ func InfoLine(depth, seldepth int, score engine.Score, withScore bool, nodes int
 	var b strings.Builder
 	b.WriteString("info")
 	if withScore {
-		fmt.Fprintf(&b, " depth %d seldepth %d", depth, max(seldepth, depth))
+		fmt.Fprintf(&b, " depth %d seldepth %d", depth, seldepth)
 		if score.IsMate() {
 			fmt.Fprintf(&b, " score mate %d", score.MateIn())
 		} else {
