@@ -63,7 +63,7 @@ is written whole or not at all.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes
 		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg")
 	run := fs.Int64("run", 0, "run id ('horizon runs FILE' lists them); 0 = the file's last run")
 	node := fs.Int64("node", -1, "id of the subtree's top node; -1 = the last iteration's root")
-	path := fs.String("path", "", `move path from the last iteration's root (or from --node), e.g. "e4 e5 Nf3"`)
+	path := fs.String("path", "", `move path from the last iteration's root (or from --node), SAN or UCI separated by spaces or commas, e.g. "e4 e5 Nf3"`)
 	depth := fs.Int("depth", -1, "plies shown below the top node (below each QS root with --qs-only); -1 = no limit")
 	maxNodes := fs.Int("max-nodes", export.DefaultMaxNodes, "node budget of the graph formats (the icicle merges by pixel instead)")
 	qsOnly := fs.Bool("qs-only", false, "graph only the QS trees under the top node, biggest first, each hung from it by its full-width path")
@@ -117,7 +117,7 @@ is written whole or not at all.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes
 	if dir != "TB" && dir != "LR" {
 		return usagef("--rankdir %q: want TB or LR", *rankdir)
 	}
-	sel := export.Selection{Run: *run, Node: *node, Path: strings.Fields(*path)}
+	sel := export.Selection{Run: *run, Node: *node, Path: movePath(*path)}
 
 	st, err := trace.OpenReadOnly(file)
 	if err != nil {

@@ -61,6 +61,15 @@ func TestExport(t *testing.T) {
 				t.Fatalf("page data: kind %q, width %d, %d sides", d.Kind, d.Width, len(d.Sides))
 			}
 		}},
+		// Paths take commas as trace --under does ("not a legal move" before).
+		{"path with commas", []string{"--format", "json", "--path", "Qxf6,Bxf6", "--max-nodes", "3"}, "p.json", func(t *testing.T, b []byte) {
+			var g struct {
+				TopPath []string `json:"top_path"`
+			}
+			if err := json.Unmarshal(b, &g); err != nil || strings.Join(g.TopPath, " ") != "Qxf6 Bxf6" {
+				t.Fatalf("JSON: %v, top path %v", err, g.TopPath)
+			}
+		}},
 		{"icicle of the run", []string{"--format", "icicle", "--node", "0"}, "i.svg", func(t *testing.T, b []byte) {
 			if !bytes.Contains(b, []byte("Horizon icicle")) {
 				t.Fatalf("not an icicle: %.200q", b)

@@ -36,7 +36,7 @@ func runView(e *env, args []string) error {
 		"horizon view qs.trace --node 123456 --ascii --uci")
 	run := fs.Int64("run", 0, "run id to open (0: the last run; a file with several runs opens the run picker)")
 	node := fs.Int64("node", -1, "select this node id at start (0: the run node; default: the last iteration's root)")
-	path := fs.String("path", "", "select the node this move path leads to at start (SAN or UCI, from the root position, in the last iteration)")
+	path := fs.String("path", "", "select the node this move path leads to at start (SAN or UCI separated by spaces or commas, from the root position, in the last iteration)")
 	ascii := fs.Bool("ascii", false, "plain ASCII board, markers and bars")
 	uci := fs.Bool("uci", false, "show moves in UCI instead of SAN")
 	asJSON := fs.Bool("json", false, "on exit print the selected node as JSON instead of its FEN")
@@ -58,7 +58,7 @@ func runView(e *env, args []string) error {
 	if *run < 0 {
 		return usagef("--run %d: run ids start at 1", *run)
 	}
-	opt := viewer.Options{Run: *run, Path: strings.Fields(*path), ASCII: *ascii, UCI: *uci}
+	opt := viewer.Options{Run: *run, Path: movePath(*path), ASCII: *ascii, UCI: *uci}
 	if flagGiven(fs, "node") {
 		if *node < 0 {
 			return usagef("--node %d: node ids start at 0", *node)

@@ -99,3 +99,9 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
 }
+
+// movePath splits a move path flag (--under, --path) into its moves: SAN
+// or UCI, separated by spaces or commas, as every path flag takes them.
+func movePath(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+}
