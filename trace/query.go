@@ -344,7 +344,7 @@ func (s *Store) checkRun(ctx context.Context, run int64) error {
 	var one int
 	err := s.db.QueryRowContext(ctx, "SELECT 1 FROM runs WHERE id = ?", run).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("trace %s: run %d: %w", s.path, run, ErrNoRun)
+		return s.noRun(ctx, run)
 	}
 	if err != nil {
 		return sqliteErr(s.path, err)

@@ -882,6 +882,27 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 	})
 }
 
+// noRun is the error for a run id the file does not hold. It lists the
+// runs the file does hold, so the user sees which to give: every command
+// says it this way.
+func (s *Store) noRun(ctx context.Context, id int64) error {
+	runs, _ := s.Runs(ctx)
+	return fmt.Errorf("trace %s: run %d: %w (its runs: %s)", s.path, id, ErrNoRun, RunList(runs))
+}
+
+// RunList names runs for a message, id and label: "1 see, 2 captures";
+// "none" when there are none.
+func RunList(runs []Run) string {
+	if len(runs) == 0 {
+		return "none"
+	}
+	ids := make([]string, len(runs))
+	for i, r := range runs {
+		ids[i] = fmt.Sprintf("%d %s", r.ID, r.Label())
+	}
+	return strings.Join(ids, ", ")
+}
+
 // Run returns one run; the error wraps ErrNoRun when there is none.
 func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
 	r, err := readRuns(s, func(v int) (Run, error) {
@@ -892,7 +913,7 @@ func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
 		return s.scanRun(s.db.QueryRowContext(ctx, q, id), v)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, fmt.Errorf("trace %s: run %d: %w", s.path, id, ErrNoRun)
+		return r, s.noRun(ctx, id)
 	}
 	if err != nil {
 		return r, err

@@ -35,7 +35,7 @@ func TestViewErrors(t *testing.T) {
 		{"no file", []string{"view"}, 2, "missing FILE"},
 		{"missing file", []string{"view", filepath.Join(tmpDir, "nope.trace")}, 1, "nope.trace: no such file"},
 		{"not a trace", []string{"view", notTrace}, 1, "not a Horizon trace"},
-		{"no such run", []string{"view", fix, "--run", "9"}, 1, "no run 9 (runs: 1, 2, 3, 4)"},
+		{"no such run", []string{"view", fix, "--run", "9"}, 1, "run 9: no such run (its runs: 1 "},
 		{"negative run", []string{"view", "--run", "-1", fix}, 2, "--run -1"},
 		{"no such node", []string{"view", fix, "--run", "1", "--node", "123456789"}, 1, "node 123456789: no such node"},
 		{"bad path", []string{"view", fix, "--path", "e4 e5"}, 1, `--path "e4 e5": move 1 (e4)`},

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
@@ -131,11 +130,10 @@ func New(ctx context.Context, src trace.Reader, opt Options) (*Model, error) {
 	if id == 0 {
 		id = runs[len(runs)-1].ID
 	} else if !m.hasRun(id) {
-		ids := make([]string, len(runs))
-		for i, r := range runs {
-			ids[i] = strconv.FormatInt(r.ID, 10)
+		if _, err := src.Run(ctx, id); err != nil {
+			return nil, err // trace's wording, with the runs there are
 		}
-		return nil, fmt.Errorf("%s: no run %d (runs: %s): %w", nameOr(opt.File, "trace"), id, strings.Join(ids, ", "), trace.ErrNoRun)
+		return nil, fmt.Errorf("%s: run %d: %w", nameOr(opt.File, "trace"), id, trace.ErrNoRun)
 	}
 	t, err := newTree(ctx, src, id)
 	if err != nil {

@@ -335,7 +335,7 @@ func TestNewErrors(t *testing.T) {
 		want error
 		text string
 	}{
-		{"no such run", Options{Run: 42}, trace.ErrNoRun, "no run 42 (runs: 1, 2, 3, 4)"},
+		{"no such run", Options{Run: 42}, trace.ErrNoRun, "run 42: no such run (its runs: 1 "},
 		{"no such node", Options{Run: 1, Node: ptr(1 << 30)}, trace.ErrNoNode, "--node 1073741824"},
 		{"illegal move", Options{Run: 1, Path: []string{"Ke9"}}, nil, `--path "Ke9": move 1 (Ke9)`},
 		{"move not searched", Options{Run: 1, Path: []string{"a3", "Kd8", "a4", "Kc8"}}, trace.ErrNoMove, "has no child for it"},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -125,7 +124,7 @@ func diffSides(e *env, files []string, runs runIDs) (a, b compare.Side, closeAll
 		if len(rs) == 1 {
 			return rs[0].ID, nil
 		}
-		return 0, usagef("%s holds %d runs (%s): choose with --run", st.File(), len(rs), diffRunList(rs))
+		return 0, usagef("%s holds %d runs (%s): choose with --run", st.File(), len(rs), trace.RunList(rs))
 	}
 	switch len(files) {
 	case 0:
@@ -141,7 +140,7 @@ func diffSides(e *env, files []string, runs runIDs) (a, b compare.Side, closeAll
 				return fail(err)
 			}
 			if len(rs) != 2 {
-				return fail(usagef("%s holds %d runs (%s): give the two to compare with --run A --run B", files[0], len(rs), diffRunList(rs)))
+				return fail(usagef("%s holds %d runs (%s): give the two to compare with --run A --run B", files[0], len(rs), trace.RunList(rs)))
 			}
 			runs = runIDs{rs[0].ID, rs[1].ID}
 		}
@@ -179,25 +178,10 @@ func diffSides(e *env, files []string, runs runIDs) (a, b compare.Side, closeAll
 	}
 	for _, s := range []compare.Side{a, b} {
 		if _, err := s.Store.Run(e.ctx, s.Run); err != nil {
-			if errors.Is(err, trace.ErrNoRun) {
-				rs, _ := s.Store.Runs(e.ctx)
-				return fail(fmt.Errorf("%s has no run %d (its runs: %s)", s.Store.File(), s.Run, diffRunList(rs)))
-			}
 			return fail(err)
 		}
 	}
 	return a, b, closeAll, nil
-}
-
-func diffRunList(rs []trace.Run) string {
-	if len(rs) == 0 {
-		return "none"
-	}
-	ids := make([]string, len(rs))
-	for i, r := range rs {
-		ids[i] = fmt.Sprintf("%d %s", r.ID, r.Label())
-	}
-	return strings.Join(ids, ", ")
 }
 
 func diffSigned(n int64) string {

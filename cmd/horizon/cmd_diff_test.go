@@ -137,7 +137,7 @@ func TestDiffErrors(t *testing.T) {
 		code int
 		want []string
 	}{
-		{"unknown run", []string{file, "--run", "1", "--run", "9"}, 1, []string{"no run 9", "1 captures", "2 see"}},
+		{"unknown run", []string{file, "--run", "1", "--run", "9"}, 1, []string{"run 9: no such run", "1 captures", "2 see"}},
 		{"different positions", []string{mixed, "--run", "1", "--run", "2"}, 1, []string{"different positions", "run 1", "run 2"}},
 		{"three runs, no --run", []string{three}, 2, []string{"holds 3 runs", "--run"}},
 		{"one --run", []string{file, "--run", "1"}, 2, []string{"--run twice"}},

@@ -151,13 +151,18 @@ func TestTraceCommandErrors(t *testing.T) {
 			}
 		})
 	}
-	// A run that does not exist.
+	// A run that does not exist: every command says it in trace's words,
+	// with the runs the file holds (view, diff and the rest had three
+	// wordings).
 	out, _ := traceFile(t, "--depth", "2", "--qs", "none")
-	code, _, stderr := runCLI(t, "", "stats", out, "--run", "9")
-	if code != 1 {
-		t.Errorf("exit %d", code)
+	want := "trace " + out + ": run 9: no such run (its runs: 1 none)\n"
+	for _, args := range [][]string{{"stats", out, "--run", "9"}, {"export", out, "--run", "9"}, {"check", out, "--run", "9"},
+		{"diff", out, "--run", "9", "--run", "1"}, {"view", out, "--run", "9"}, {"hotspots", out, "--run", "9"}} {
+		code, _, stderr := runCLI(t, "", args...)
+		if code != 1 || stderr != "horizon "+args[0]+": "+want {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and %q", args, code, stderr, want)
+		}
 	}
-	checkOneLineError(t, stderr, "run 9", "no such run")
 }
 
 // closedPipe is a standard output whose reader reads n writes and goes
