@@ -16,11 +16,7 @@ package export
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -138,75 +134,3 @@ func Resolve(ctx context.Context, st trace.Reader, sel Selection) (trace.Run, tr
 	}
 	return run, n, nil
 }
-
-// Output is a file being written: bytes go to a temporary file in the
-// target's directory, which Commit renames over the target, so a failed
-// export never leaves a partial file behind.
-type Output struct {
-	path string
-	tmp  *os.File
-	done bool
-}
-
-// Create opens a temporary file next to path. Doing it before the export's
-// work means an unwritable target fails at once.
-func Create(path string) (*Output, error) {
-	if path == "" {
-		return nil, errors.New("output: empty file name")
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("output %s: is a directory", path)
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the temporary file's name would only confuse
-		}
-		return nil, fmt.Errorf("output %s: cannot write in %s: %w", path, dir, err)
-	}
-	return &Output{path: path, tmp: tmp}, nil
-}
-
-// Write writes to the temporary file.
-func (o *Output) Write(p []byte) (int, error) { return o.tmp.Write(p) }
-
-// Commit closes the temporary file and renames it to the target.
-func (o *Output) Commit() error {
-	if o.done {
-		return fmt.Errorf("output %s: already closed", o.path)
-	}
-	o.done = true
-	name := o.tmp.Name()
-	if err := o.tmp.Chmod(0o644); err != nil {
-		o.tmp.Close()
-		os.Remove(name)
-		return fmt.Errorf("output %s: %w", o.path, err)
-	}
-	if err := o.tmp.Close(); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("output %s: %w", o.path, err)
-	}
-	if err := os.Rename(name, o.path); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("output %s: %w", o.path, err)
-	}
-	return nil
-}
-
-// Abort removes the temporary file; after Commit it does nothing, so it can
-// be deferred.
-func (o *Output) Abort() {
-	if o.done {
-		return
-	}
-	o.done = true
-	o.tmp.Close()
-	os.Remove(o.tmp.Name())
-}
-
-var _ io.Writer = (*Output)(nil)

@@ -7,8 +7,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -411,67 +409,6 @@ func TestParseFormat(t *testing.T) {
 	}
 	if _, ok := FormatOf("tree.txt"); ok {
 		t.Fatal("FormatOf(tree.txt) guessed a format")
-	}
-}
-
-// TestOutput checks that an export writes its file whole or not at all.
-func TestOutput(t *testing.T) {
-	dir := t.TempDir()
-	// The second case writes over the file the first one committed.
-	for _, c := range []struct {
-		name, write string
-		commit      bool
-		want        string
-	}{
-		{"commit", "digraph {}\n", true, "digraph {}\n"},
-		{"abort keeps the old file", "half", false, "digraph {}\n"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(dir, "a.dot")
-			before, errBefore := os.ReadFile(path)
-			o, err := Create(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			io.WriteString(o, c.write)
-			if b, err := os.ReadFile(path); (err == nil) != (errBefore == nil) || string(b) != string(before) {
-				t.Fatalf("file changed to %q (%v) before Commit or Abort", b, err)
-			}
-			if c.commit {
-				if err := o.Commit(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			o.Abort() // after Commit: nothing happens
-			if b, err := os.ReadFile(path); err != nil || string(b) != c.want {
-				t.Fatalf("read back %q, %v; want %q", b, err, c.want)
-			}
-			onlyFiles(t, dir, "a.dot")
-		})
-	}
-	for _, bad := range []string{filepath.Join(dir, "no", "such", "dir.svg"), dir, ""} {
-		t.Run("unwritable "+bad, func(t *testing.T) {
-			if _, err := Create(bad); err == nil {
-				t.Fatalf("Create(%q) succeeded", bad)
-			}
-			onlyFiles(t, dir, "a.dot")
-		})
-	}
-}
-
-// onlyFiles fails unless dir holds exactly the named files.
-func onlyFiles(t *testing.T, dir string, names ...string) {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range ents {
-		got = append(got, e.Name())
-	}
-	if strings.Join(got, ",") != strings.Join(names, ",") {
-		t.Fatalf("%s holds %v, want %v", dir, got, names)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/outfile"
 )
 
 // A second oracle (a UCI engine's values) is stored apart from the set, in
@@ -35,11 +36,11 @@ func FormatSecond(p *Position, o Oracle) string {
 
 // WriteSecond writes a second-oracle file for set, through a temporary file.
 func WriteSecond(path, header string, set []*Position, vals []Oracle) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := outfile.Create(path)
 	if err != nil {
 		return err
 	}
+	defer f.Abort()
 	bw := bufio.NewWriter(f)
 	for _, l := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
 		fmt.Fprintf(bw, "# %s\n", l)
@@ -49,15 +50,10 @@ func WriteSecond(path, header string, set []*Position, vals []Oracle) error {
 			fmt.Fprintln(bw, FormatSecond(p, vals[i]))
 		}
 	}
-	err = bw.Flush()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := bw.Flush(); err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	return f.Commit()
 }
 
 // ReadSecondOracle reads a second-oracle file and returns its values by the

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/outfile"
 )
 
 // Classes of a horizon position, by what QS can do there.
@@ -236,21 +237,15 @@ func Write(w io.Writer, header string, set []*Position) error {
 // WriteFile writes a benchmark set to path through a temporary file, so
 // an interrupted write never leaves a half-written set behind.
 func WriteFile(path, header string, set []*Position) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := outfile.Create(path)
 	if err != nil {
 		return err
 	}
+	defer f.Abort()
 	if err := Write(f, header, set); err != nil {
-		f.Close()
-		os.Remove(tmp)
 		return err
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
+	return f.Commit()
 }
 
 // quote writes an EPD string operand. EPD has no escapes inside quotes, so

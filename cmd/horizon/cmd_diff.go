@@ -11,6 +11,7 @@ import (
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/export"
+	"github.com/horizonqs/horizon/internal/outfile"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -425,7 +426,7 @@ func b2i(b bool) int {
 
 // writeDiffHTML writes the diff page to out, whole or not at all.
 func writeDiffHTML(e *env, a, b compare.Side, out string, opts export.HTMLOptions) error {
-	f, err := export.Create(out)
+	f, err := outfile.Create(out)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/export/render"
+	"github.com/horizonqs/horizon/internal/outfile"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -127,12 +128,12 @@ is written whole or not at all.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes
 	// Open the output before the work, so an unwritable path fails at once;
 	// the file appears only when everything succeeded.
 	var dst io.Writer
-	var outFile *export.Output
+	var outFile *outfile.File
 	var buf bytes.Buffer
 	if *out == "-" {
 		dst = &buf // standard output gets all or nothing too
 	} else {
-		if outFile, err = export.Create(*out); err != nil {
+		if outFile, err = outfile.Create(*out); err != nil {
 			return err
 		}
 		defer outFile.Abort()

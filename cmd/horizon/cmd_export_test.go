@@ -185,3 +185,49 @@ func pageData(t *testing.T, page []byte) *export.PageData {
 	}
 	return &d
 }
+
+// TestOutputsWriteIntoTheirTarget: the commands that write -o files write
+// into what the name is instead of replacing it (internal/outfile): as root,
+// 'export -o /dev/null' once turned /dev/null into a regular file, and a
+// symbolic link became a file while its target stayed as it was.
+func TestOutputsWriteIntoTheirTarget(t *testing.T) {
+	tr := exportTrace(t)
+	dir := t.TempDir()
+	null, err := os.Stat("/dev/null")
+	if err != nil || null.Mode()&os.ModeCharDevice == 0 {
+		t.Skip("no /dev/null character device here")
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want string // in the written file
+	}{
+		{"export", []string{"export", tr, "--max-nodes", "5", "--format", "dot"}, "digraph horizon {"},
+		{"diff --html", []string{"diff", tr, tr, "--html"}, "<!DOCTYPE html>"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if code, _, stderr := runCLI(t, "", append(c.args, "-o", "/dev/null")...); code != 0 {
+				t.Fatalf("-o /dev/null: exit %d: %s", code, stderr)
+			}
+			if after, err := os.Stat("/dev/null"); err != nil || after.Mode() != null.Mode() || !os.SameFile(null, after) {
+				t.Fatalf("/dev/null changed: %v -> %v (%v)", null.Mode(), after.Mode(), err)
+			}
+			target, link := filepath.Join(dir, c.name+".txt"), filepath.Join(dir, c.name+".link")
+			if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Base(target), link); err != nil {
+				t.Skipf("no symbolic links: %v", err)
+			}
+			if code, _, stderr := runCLI(t, "", append(c.args, "-o", link)...); code != 0 {
+				t.Fatalf("-o a link: exit %d: %s", code, stderr)
+			}
+			if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+				t.Fatalf("the link is no longer a link: %v %v", st.Mode(), err)
+			}
+			if b, err := os.ReadFile(target); err != nil || !strings.Contains(string(b), c.want) {
+				t.Fatalf("the link's target holds %.60q (%v), want %q in it", b, err, c.want)
+			}
+		})
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/outfile"
 	"github.com/horizonqs/horizon/qsbench"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/uci"
@@ -315,19 +316,17 @@ func shellQuote(s string) string {
 }
 
 func writeQSPlot(path string, sums []qsbench.Summary, o qsbench.Oracle, n int) error {
-	f, err := os.Create(path)
+	f, err := outfile.Create(path)
 	if err != nil {
 		return err
 	}
+	defer f.Abort()
 	err = qsbench.WritePlot(f, sums, "QS cost against QS accuracy",
 		fmt.Sprintf("%d horizon positions; oracle: %s, depth %d; scores clamped to ±%d cp", n, o.Name, o.Depth, qsbench.Clamp))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
 		return fmt.Errorf("plot %s: %v", path, err)
 	}
-	return nil
+	return f.Commit()
 }
 
 func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench.Results, sums []qsbench.Summary, second bool, limit int64) {

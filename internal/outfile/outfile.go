@@ -1,0 +1,211 @@
+// Package outfile writes the files that commands are told to write with
+// -o (and --plot): whole or not at all, and into what the name names.
+//
+// A regular file, existing or new, is written through a temporary file in
+// its directory that Commit renames over it, so an error or Ctrl-C never
+// leaves half a file. A symbolic link is followed and its target written
+// that way (a dangling link's target is created), so the link stays a link.
+// Anything else a name may be (a character device such as /dev/null, a
+// FIFO, /dev/stdout, a shell's /dev/fd/N) cannot be replaced without
+// breaking whoever uses it: it is opened for writing as it is, and the
+// bytes are held back until Commit, so a failed command writes nothing to
+// it either.
+package outfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// maxLinks bounds a chain of symbolic links, as the kernel's ELOOP does.
+const maxLinks = 40
+
+// File is an output being written; Commit makes it appear, Abort drops it.
+type File struct {
+	path string // the name the user gave, for messages
+
+	// A regular file: tmp is renamed to target on Commit.
+	tmp    *os.File
+	target string
+	mode   fs.FileMode
+
+	// Anything else: direct is the file opened as it is; buf holds the
+	// bytes until Commit.
+	direct *os.File
+	buf    bytes.Buffer
+
+	done bool
+}
+
+// Create opens path for writing. It is called before a command's work, so
+// an unwritable target fails at once and nothing has been spent.
+func Create(path string) (*File, error) {
+	if path == "" {
+		return nil, errors.New("output: empty file name")
+	}
+	target, mode, direct, err := resolve(path)
+	if err != nil {
+		return nil, fmt.Errorf("output %s: %w", path, err)
+	}
+	if direct {
+		f, err := openDirect(path)
+		if err != nil {
+			return nil, fmt.Errorf("output %s: %w", path, unwrapPath(err))
+		}
+		return &File{path: path, direct: f}, nil
+	}
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		// The temporary file's name would only confuse.
+		return nil, fmt.Errorf("output %s: cannot write in %s: %w", path, dir, unwrapPath(err))
+	}
+	return &File{path: path, tmp: tmp, target: target, mode: mode}, nil
+}
+
+// resolve follows path's symbolic links to what is to be written. For a
+// regular file, existing or not, it returns its name (links resolved) and
+// the permissions it is to have: an existing file keeps its own, a new one
+// gets 0644. direct is set for anything that is not a regular file.
+func resolve(path string) (target string, mode fs.FileMode, direct bool, err error) {
+	p := path
+	for links := 0; ; links++ {
+		if procFile(p) {
+			// /dev/stdout, /dev/fd/N, /proc/self/fd/N: their links name
+			// open files ("pipe:[123]"), not paths to rename over.
+			return "", 0, true, nil
+		}
+		fi, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return p, 0o644, false, nil
+		case err != nil:
+			return "", 0, false, unwrapPath(err)
+		case fi.Mode().IsRegular():
+			return p, fi.Mode().Perm(), false, nil
+		case fi.IsDir():
+			return "", 0, false, errors.New("is a directory")
+		case fi.Mode()&fs.ModeSymlink == 0:
+			return "", 0, true, nil // device, FIFO, socket
+		case links == maxLinks:
+			return "", 0, false, errors.New("too many levels of symbolic links")
+		}
+		to, err := os.Readlink(p)
+		if err != nil {
+			return "", 0, false, unwrapPath(err)
+		}
+		if !filepath.IsAbs(to) {
+			// Relative to the link's directory, as the kernel reads it;
+			// that directory's own links resolved first, so ".." in the
+			// link means what it does to the kernel.
+			dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+			if err != nil {
+				return "", 0, false, unwrapPath(err)
+			}
+			to = filepath.Join(dir, to)
+		}
+		p = to
+	}
+}
+
+// procFile reports whether p names one of a process's open files through
+// /proc or /dev/fd rather than a file of its own.
+func procFile(p string) bool {
+	p = filepath.Clean(p)
+	switch p {
+	case "/dev/stdin", "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/")
+}
+
+// openDirect opens a file that is not to be replaced, truncating it where
+// it can be truncated.
+func openDirect(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if errors.Is(err, syscall.EINVAL) {
+		f, err = os.OpenFile(path, os.O_WRONLY, 0)
+	}
+	return f, err
+}
+
+// unwrapPath drops an fs.PathError's operation and path: messages name the
+// output themselves.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Write writes to the temporary file, or holds the bytes for Commit.
+func (f *File) Write(p []byte) (int, error) {
+	if f.done {
+		return 0, fmt.Errorf("output %s: already closed", f.path)
+	}
+	if f.direct != nil {
+		return f.buf.Write(p)
+	}
+	return f.tmp.Write(p)
+}
+
+// Commit makes the output appear: it renames the temporary file over the
+// target, or writes the held bytes to the file opened as it is.
+func (f *File) Commit() error {
+	if f.done {
+		return fmt.Errorf("output %s: already closed", f.path)
+	}
+	f.done = true
+	if f.direct != nil {
+		_, err := f.direct.Write(f.buf.Bytes())
+		if cerr := f.direct.Close(); err == nil {
+			err = cerr
+		}
+		f.buf = bytes.Buffer{}
+		if err != nil {
+			return fmt.Errorf("output %s: %w", f.path, unwrapPath(err))
+		}
+		return nil
+	}
+	name := f.tmp.Name()
+	err := f.tmp.Chmod(f.mode)
+	if cerr := f.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, f.target)
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("output %s: %w", f.path, unwrapPath(err))
+	}
+	return nil
+}
+
+// Abort drops the output: the temporary file is removed, held bytes are
+// never written. After Commit it does nothing, so it can be deferred.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	if f.direct != nil {
+		f.direct.Close()
+		return
+	}
+	f.tmp.Close()
+	os.Remove(f.tmp.Name())
+}
+
+var _ io.Writer = (*File)(nil)

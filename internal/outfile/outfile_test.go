@@ -1,0 +1,236 @@
+package outfile
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// write creates path, writes s and commits (or aborts).
+func write(t *testing.T, path, s string, commit bool) {
+	t.Helper()
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	if _, err := io.WriteString(f, s); err != nil {
+		t.Fatal(err)
+	}
+	if commit {
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// onlyFiles fails unless dir holds exactly the named files (no temporary
+// file left behind).
+func onlyFiles(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name())
+	}
+	sort.Strings(names)
+	if strings.Join(got, " ") != strings.Join(names, " ") {
+		t.Fatalf("%s holds %q, want %q", dir, got, names)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestRegularFile: a regular file is written whole or not at all, and an
+// existing one keeps its permissions.
+func TestRegularFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.dot")
+	// The cases run in order, each on the file the one before left.
+	for _, c := range []struct {
+		name, write string
+		commit      bool
+		want        string
+		perm        fs.FileMode
+	}{
+		{"new file", "digraph {}\n", true, "digraph {}\n", 0o644},
+		{"abort keeps the old file", "half", false, "digraph {}\n", 0o644},
+		{"replaced", "digraph { a }\n", true, "digraph { a }\n", 0o644},
+		{"permissions kept", "digraph { b }\n", true, "digraph { b }\n", 0o600},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := os.Chmod(path, c.perm); err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			before, errBefore := os.ReadFile(path)
+			f, err := Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(f, c.write)
+			if b, err := os.ReadFile(path); (err == nil) != (errBefore == nil) || string(b) != string(before) {
+				t.Fatalf("file changed to %q (%v) before Commit or Abort", b, err)
+			}
+			if c.commit {
+				if err := f.Commit(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f.Abort() // after Commit: nothing happens
+			if got := readFile(t, path); got != c.want {
+				t.Fatalf("read back %q; want %q", got, c.want)
+			}
+			if st, err := os.Stat(path); err != nil || st.Mode() != c.perm {
+				t.Fatalf("mode %v (%v), want %v", st.Mode(), err, c.perm)
+			}
+			onlyFiles(t, dir, "a.dot")
+		})
+	}
+	for _, bad := range []string{filepath.Join(dir, "no", "such", "dir.svg"), filepath.Join(dir, "a.dot", "x.svg"), dir, ""} {
+		t.Run("unwritable "+bad, func(t *testing.T) {
+			if _, err := Create(bad); err == nil {
+				t.Fatalf("Create(%q) succeeded", bad)
+			}
+			onlyFiles(t, dir, "a.dot")
+		})
+	}
+}
+
+// TestSymlink: a link's target gets the bytes and the link stays a link,
+// whether the target exists or not.
+func TestSymlink(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "target.txt"), []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, link, to, target string
+	}{
+		{"relative", "link.svg", "target.txt", "target.txt"},
+		{"absolute", "abs.svg", filepath.Join(dir, "target.txt"), "target.txt"},
+		{"chain, up a directory", "sub/chain.svg", "../link.svg", "target.txt"},
+		{"dangling", "new.svg", "sub/created.svg", "sub/created.svg"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			link := filepath.Join(dir, c.link)
+			if err := os.Symlink(c.to, link); err != nil {
+				t.Skipf("no symbolic links here: %v", err)
+			}
+			write(t, link, "content of "+c.name, true)
+			if st, err := os.Lstat(link); err != nil || st.Mode()&fs.ModeSymlink == 0 {
+				t.Fatalf("%s is no longer a link: %v %v", c.link, st.Mode(), err)
+			}
+			if got := readFile(t, filepath.Join(dir, c.target)); got != "content of "+c.name {
+				t.Fatalf("target %s holds %q", c.target, got)
+			}
+		})
+	}
+	if st, err := os.Stat(filepath.Join(dir, "target.txt")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("target's mode %v (%v), want its own 0600", st.Mode(), err)
+	}
+	onlyFiles(t, dir, "abs.svg", "link.svg", "new.svg", "sub", "target.txt")
+	onlyFiles(t, sub, "chain.svg", "created.svg")
+
+	loop := filepath.Join(t.TempDir(), "loop.svg")
+	os.Symlink("loop.svg", loop)
+	if _, err := Create(loop); err == nil || !strings.Contains(err.Error(), "symbolic links") {
+		t.Fatalf("a link to itself: %v", err)
+	}
+}
+
+// TestDevNull: /dev/null is written to, not replaced (it was, as root,
+// and every program using it broke).
+func TestDevNull(t *testing.T) {
+	before, err := os.Stat("/dev/null")
+	if err != nil || before.Mode()&fs.ModeCharDevice == 0 {
+		t.Skip("no /dev/null character device here")
+	}
+	for _, commit := range []bool{true, false} {
+		write(t, "/dev/null", "digraph {}\n", commit)
+		after, err := os.Stat("/dev/null")
+		if err != nil || after.Mode() != before.Mode() || !os.SameFile(before, after) {
+			t.Fatalf("/dev/null changed: %v -> %v (%v)", before.Mode(), after.Mode(), err)
+		}
+	}
+}
+
+// TestFIFO: a reader at a FIFO gets the whole output on Commit and nothing
+// on Abort, and the FIFO stays a FIFO.
+func TestFIFO(t *testing.T) {
+	dir := t.TempDir()
+	ff := filepath.Join(dir, "ff.svg")
+	if err := syscall.Mkfifo(ff, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	big := strings.Repeat("<svg/>\n", 100000) // more than a pipe holds
+	for _, commit := range []bool{true, false} {
+		got := make(chan string)
+		go func() {
+			r, err := os.Open(ff)
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			b, _ := io.ReadAll(r)
+			r.Close()
+			got <- string(b)
+		}()
+		write(t, ff, big, commit)
+		want := big
+		if !commit {
+			want = ""
+		}
+		if g := <-got; g != want {
+			t.Fatalf("commit %v: the reader got %d bytes, want %d", commit, len(g), len(want))
+		}
+		if st, err := os.Lstat(ff); err != nil || st.Mode()&fs.ModeNamedPipe == 0 {
+			t.Fatalf("ff.svg is no longer a FIFO: %v %v", st.Mode(), err)
+		}
+	}
+	onlyFiles(t, dir, "ff.svg")
+}
+
+// TestOpenFile: a process's open file named through /proc/self/fd (what a
+// shell's >(cmd) and /dev/stdout are) is written to, not renamed over.
+func TestOpenFile(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	path := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("no /proc/self/fd here: %v", err)
+	}
+	got := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- string(b)
+	}()
+	write(t, path, "12345", true)
+	w.Close()
+	if g := <-got; g != "12345" {
+		t.Fatalf("the pipe got %q", g)
+	}
+}
