@@ -152,6 +152,11 @@ func Commas(n int64) string {
 	return string(b)
 }
 
+// Percent formats a share (0.948) as a percentage with one decimal:
+// "94.8%". It is how a run's QS share reads everywhere (runs, stats,
+// trace, the viewer, HTML pages), so that one run never shows two figures.
+func Percent(share float64) string { return strconv.FormatFloat(100*share, 'f', 1, 64) + "%" }
+
 // Short formats a count in at most five characters with one rule: exact
 // below 10,000, above that three significant digits (rounded) before k, M,
 // G, T, P or E: 9999, 12.3k, 123k, 1.23M, 9.36M, 10.3M. So neighbouring

@@ -455,6 +455,27 @@ func TestHTMLInBrowser(t *testing.T) {
 	if !strings.HasPrefix(entry, "… ") || !strings.Contains(entry, "of the run)") {
 		t.Errorf("the biggest QS tree's entry %q: want a path after '… ' and a share 'of the run'", entry)
 	}
+	// The run's QS share reads as runs, stats and the viewer print it
+	// (the page said "95%" where they say 94.8%).
+	if head, want := b.text(t, "header .sub"), fmt.Sprintf(", %.1f%% QS; ", 100*run.QSShare()); !strings.Contains(head, want) {
+		t.Errorf("the header %q does not say %q", head, want)
+	}
+	// The search box's example is a line the page holds (it was "Qg6
+	// hxg6", illegal on most pages): searching it zooms, with no message.
+	var found struct {
+		Placeholder, Said string
+		Zoom              int64
+	}
+	b.eval(t, `(() => {
+		const i = document.getElementById('search-input'), m = i.placeholder.match(/e\.g\. (.+) \(SAN or UCI\)$/);
+		if (!m) return {Placeholder: i.placeholder};
+		i.value = m[1];
+		document.getElementById('search').requestSubmit();
+		return {Placeholder: i.placeholder, Said: document.getElementById('search-msg').textContent, Zoom: horizon.state()[0].Zoom};
+	})()`, &found)
+	if found.Said != "" || found.Zoom == top.ID || !strings.Contains(found.Placeholder, "e.g. ") {
+		t.Errorf("the search box's example: placeholder %q, searching it says %q and zooms to %d", found.Placeholder, found.Said, found.Zoom)
+	}
 	// A node the page does not hold (the previous iteration's last) is said.
 	b.open(t, page+fmt.Sprintf("#node=%d", top.ID-1))
 	var said string

@@ -73,7 +73,7 @@ func (g *Graph) title() []string {
 		where += " (iteration " + strconv.Itoa(g.Top.Iteration) + ": " + strings.Join(g.TopPath, " ") + ")"
 	}
 	lines = append(lines, fmt.Sprintf("Subtree of %s: %s nodes; %d shown, %d summaries (budget %d)",
-		where, engine.Commas(size), len(g.Nodes), len(g.Summaries), g.Options.MaxNodes))
+		where, engine.Commas(size), g.Shown(), len(g.Summaries), g.Options.MaxNodes))
 	if g.QSOnly {
 		lines = append(lines, fmt.Sprintf("QS only: %s QS trees (%s nodes) under it; %s full-width nodes left out",
 			engine.Commas(g.QSRoots), engine.Commas(g.QSNodes), engine.Commas(g.FullWidth)))

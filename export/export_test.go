@@ -89,6 +89,49 @@ func TestGoldenJSON(t *testing.T) {
 	}
 }
 
+// TestJSONNulls: the top node's parent is its real parent's id (null only
+// for the run node, which has none), and qs_level is null where the engine
+// has no QS level, as SQL and the other JSON say it (both were -1).
+func TestJSONNulls(t *testing.T) {
+	st, _ := recordedTrace(t, "levels.horizon", fixedFEN, 2, false, "threshold")
+	for name, sel := range map[string]Selection{"run node": {Node: 0}, "last iteration": {Node: -1}, "Qg6": {Node: -1, Path: []string{"Qg6"}}} {
+		t.Run(name, func(t *testing.T) {
+			g := buildCase(t, st, sel, Options{MaxNodes: 400, Depth: -1})
+			var out bytes.Buffer
+			if err := g.WriteJSON(&out); err != nil {
+				t.Fatal(err)
+			}
+			var back struct {
+				Nodes []struct {
+					ID      int64
+					Parent  *int64
+					Kind    string
+					QSLevel *int `json:"qs_level"`
+				}
+			}
+			if err := json.Unmarshal(out.Bytes(), &back); err != nil {
+				t.Fatal(err)
+			}
+			top := back.Nodes[0]
+			if g.Top.Parent < 0 != (top.Parent == nil) || top.Parent != nil && *top.Parent != g.Top.Parent {
+				t.Fatalf("the top node %d's parent is %v, want %d (null for the run node)", top.ID, top.Parent, g.Top.Parent)
+			}
+			levels := 0
+			for i, n := range back.Nodes {
+				if (n.QSLevel == nil) != (g.Nodes[i].QSLevel < 0) || n.QSLevel != nil && *n.QSLevel != g.Nodes[i].QSLevel {
+					t.Fatalf("node %d (%s): qs_level %v, the trace's %d", n.ID, n.Kind, n.QSLevel, g.Nodes[i].QSLevel)
+				}
+				if n.QSLevel != nil {
+					levels++
+				}
+			}
+			if levels == 0 || levels == len(back.Nodes) {
+				t.Fatalf("%d of %d nodes have a QS level: want some of each", levels, len(back.Nodes))
+			}
+		})
+	}
+}
+
 // dotNodeLine matches a tree node's or a summary's statement in the DOT text.
 var dotNodeLine = regexp.MustCompile(`(?m)^\t([ns])\d+ \[`)
 
@@ -184,6 +227,32 @@ func checkGraph(t *testing.T, g *Graph, budget int) {
 	}
 	if got := int64(len(g.Nodes)) + rows; got != g.Top.SubtreeSize {
 		t.Fatalf("%d nodes shown + %d rows counted in summaries = %d, subtree holds %d", len(g.Nodes), rows, got, g.Top.SubtreeSize)
+	}
+}
+
+// TestShownCount: a graph that shows everything says "N nodes; N shown",
+// N the top node's Nodes(), whether the top is the run node (no position,
+// so in neither figure: it said "88 of 87") or an iteration root.
+func TestShownCount(t *testing.T) {
+	st, _ := recordedTrace(t, "small.horizon", fixedFEN, 1, false, "see")
+	for _, node := range []int64{0, -1} {
+		t.Run(fmt.Sprintf("node %d", node), func(t *testing.T) {
+			g := buildCase(t, st, Selection{Node: node}, Options{MaxNodes: 100000, Depth: -1})
+			if len(g.Summaries) != 0 {
+				t.Fatalf("%d summaries: the trace does not fit the budget", len(g.Summaries))
+			}
+			if int64(g.Shown()) != g.Top.Nodes() {
+				t.Fatalf("Shown() = %d of %d nodes", g.Shown(), g.Top.Nodes())
+			}
+			var dot bytes.Buffer
+			if err := g.WriteDOT(&dot); err != nil {
+				t.Fatal(err)
+			}
+			want := fmt.Sprintf(": %d nodes; %d shown, 0 summaries", g.Top.Nodes(), g.Top.Nodes())
+			if !strings.Contains(dot.String(), want) {
+				t.Fatalf("the title does not say %q:\n%.600s", want, dot.String())
+			}
+		})
 	}
 }
 

@@ -104,6 +104,16 @@ type Summary struct {
 	QSTrees bool
 }
 
+// Shown counts the shown nodes that are positions, the figure to set
+// against Top.Nodes(): the run node, drawn as the top of a whole run, is
+// no position and in neither count (trace.Node.Nodes).
+func (g *Graph) Shown() int {
+	if len(g.Nodes) > 0 && g.Nodes[0].Kind == engine.KindRun {
+		return len(g.Nodes) - 1
+	}
+	return len(g.Nodes)
+}
+
 // QSShare is the share of the summary's rows that are QS nodes.
 func (s Summary) QSShare() float64 {
 	if s.Rows == 0 {

@@ -142,15 +142,18 @@ type PageSide struct {
 
 // PageRun describes the run a side shows.
 type PageRun struct {
-	ID       int64  `json:"id"`
-	Variant  string `json:"variant"`
-	FEN      string `json:"fen"`
-	Status   string `json:"status"`
-	Depth    int    `json:"depth"`
-	Nodes    int64  `json:"nodes"`
-	QSNodes  int64  `json:"qs_nodes"`
-	BestMove string `json:"best_move"`
-	Score    int    `json:"score"`
+	ID      int64  `json:"id"`
+	Variant string `json:"variant"`
+	FEN     string `json:"fen"`
+	Status  string `json:"status"`
+	Depth   int    `json:"depth"`
+	Nodes   int64  `json:"nodes"`
+	QSNodes int64  `json:"qs_nodes"`
+	// QSShareText is the run's QS share as runs, stats and the viewer
+	// print it (engine.Percent of trace.Run.QSShare).
+	QSShareText string `json:"qs_share_text"`
+	BestMove    string `json:"best_move"`
+	Score       int    `json:"score"`
 	// ScoreText is Score as the run's scores print (trace.Run.Scores:
 	// #N for Horizon's mates and another engine's declared ones, its
 	// other numbers as they are), "none"
@@ -281,7 +284,7 @@ func pageColors() PageColors {
 
 func pageRun(r trace.Run) PageRun {
 	p := PageRun{ID: r.ID, Variant: r.Label(), FEN: r.FEN, Status: string(r.Status), Depth: r.Depth,
-		Nodes: r.Nodes, QSNodes: r.QSNodes, BestMove: r.BestMove, Score: r.Score, ScoreText: "none", Filter: r.Filter}
+		Nodes: r.Nodes, QSNodes: r.QSNodes, QSShareText: engine.Percent(r.QSShare()), BestMove: r.BestMove, Score: r.Score, ScoreText: "none", Filter: r.Filter}
 	if r.Scored() {
 		p.ScoreText = r.Scores().Signed(engine.Score(r.Score))
 	}

@@ -33,8 +33,10 @@ type jsonRun struct {
 }
 
 type jsonNode struct {
-	ID        int64    `json:"id"`
-	Parent    int64    `json:"parent"` // -1 for the top node
+	ID int64 `json:"id"`
+	// Parent is the parent's id; the top node's parent is not among the
+	// nodes (unless the top is the run node, which has none: null).
+	Parent    *int64   `json:"parent"`
 	MoveSAN   string   `json:"move_san,omitempty"`
 	MoveUCI   string   `json:"move_uci,omitempty"`
 	Order     int      `json:"order,omitempty"`
@@ -45,7 +47,7 @@ type jsonNode struct {
 	Ply       int      `json:"ply"`
 	Iteration int      `json:"iteration"`
 	Depth     int      `json:"depth"`
-	QSLevel   int      `json:"qs_level"`
+	QSLevel   *int     `json:"qs_level"` // null where the engine has none, as in the trace's SQL
 	InCheck   bool     `json:"in_check"`
 	Alpha     int      `json:"alpha"`
 	Beta      int      `json:"beta"`
@@ -106,13 +108,23 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 }
 
 func (g *Graph) jsonNode(n Node) jsonNode {
-	j := jsonNode{ID: n.ID, Parent: -1, MoveSAN: n.SAN, Order: n.Order, Repeat: n.Repeat, Via: n.Via, PV: n.PV,
-		Kind: n.Kind.String(), Ply: n.Ply, Iteration: n.Iteration, Depth: n.Depth, QSLevel: n.QSLevel,
+	j := jsonNode{ID: n.ID, MoveSAN: n.SAN, Order: n.Order, Repeat: n.Repeat, Via: n.Via, PV: n.PV,
+		Kind: n.Kind.String(), Ply: n.Ply, Iteration: n.Iteration, Depth: n.Depth,
 		InCheck: n.InCheck, Alpha: int(n.Alpha), Beta: int(n.Beta), Score: int(n.Score), Bound: n.Bound.String(),
 		Cause: n.Cause.String(), CutIndex: n.CutIndex, Generated: n.Generated, Searched: n.Searched, SearchedAtLeast: n.SearchedAtLeast,
 		Extension: n.Extension, SubtreeSize: n.SubtreeSize, Incomplete: n.Incomplete}
-	if n.Parent >= 0 {
-		j.Parent = g.Nodes[n.Parent].ID
+	// n.Parent indexes the shown nodes; the top's parent is the trace's.
+	switch {
+	case n.Parent >= 0:
+		id := g.Nodes[n.Parent].ID
+		j.Parent = &id
+	case n.Node.Parent >= 0:
+		id := n.Node.Parent
+		j.Parent = &id
+	}
+	if n.QSLevel >= 0 {
+		l := n.QSLevel
+		j.QSLevel = &l
 	}
 	if n.Move != engine.NoMove {
 		j.MoveUCI = n.Move.UCI()

@@ -152,7 +152,7 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 	parts = append(parts, st)
 	qs := ""
 	if run.Rows > 0 {
-		qs = fmt.Sprintf(", %.1f%% QS", 100*run.QSShare())
+		qs = ", " + engine.Percent(run.QSShare()) + " QS"
 	}
 	if !stillOpen(t.runNode) {
 		nodes := closedRunNodes(run, t.runNode)

@@ -49,7 +49,7 @@ as zoomable icicles, aligned node by node (clicking a node in one zooms the
 other to its counterpart), nodes only one run has hatched, and the first
 difference and the --top subtrees listed; click one to zoom to it.`,
 		"horizon diff sample.trace --run 1 --run 2",
-		"horizon diff captures.trace see.trace --top 20",
+		"horizon trace --qs captures -o captures.trace && horizon trace --qs see -o see.trace && horizon diff captures.trace see.trace --top 20",
 		"horizon diff sample.trace --run 1 --run 2 --json | jq .first_difference",
 		"horizon diff sample.trace --run 1 --run 2 --html -o diff.html")
 	var runs runIDs

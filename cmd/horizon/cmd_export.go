@@ -56,9 +56,10 @@ deep, narrow one of 100,000 nodes can draw as many.
 
 The format defaults to the output file's extension (.dot/.gv, .svg, .png,
 .json, .html), else dot. Output goes to standard output unless -o is given; a file
-is written whole or not at all.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes),
+is written whole or not at all (through a link, its target), and a device, FIFO
+or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes),
 		"horizon export sample.trace -o tree.svg",
-		`horizon export sample.trace --path "Qg6 hxg6" --max-nodes 60 --rankdir LR -o line.png`,
+		`horizon export sample.trace --path "dxe6 fxe6" --max-nodes 60 --rankdir LR -o line.png`,
 		"horizon export sample.trace --node 0 --format icicle -o map.svg",
 		"horizon export sample.trace -o tree.html",
 		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg")
@@ -188,7 +189,7 @@ is written whole or not at all.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes
 		if err != nil {
 			return err
 		}
-		what = fmt.Sprintf("node %d: %d of %s nodes shown, %d summaries", top.ID, len(g.Nodes), engine.Commas(top.Nodes()), len(g.Summaries))
+		what = fmt.Sprintf("node %d: %d of %s nodes shown, %d summaries", top.ID, g.Shown(), engine.Commas(top.Nodes()), len(g.Summaries))
 		if f == export.JSON {
 			err = g.WriteJSON(dst)
 		} else {

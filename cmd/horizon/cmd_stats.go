@@ -115,7 +115,7 @@ func (j statsJSON) writeText(w io.Writer) error {
 		// runs' and the viewer's QS% are of the nodes searched.
 		base = "the nodes recorded"
 	}
-	fmt.Fprintf(w, "  QS share %.1f%% of %s; below the horizon %.1f%%\n", 100*j.QSShare, base, 100*j.QSBelowShare)
+	fmt.Fprintf(w, "  QS share %s of %s; below the horizon %s\n", engine.Percent(j.QSShare), base, engine.Percent(j.QSBelowShare))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "  iteration\tnodes\tQS nodes\tEBF\tnodes^(1/d)\t")
 	for _, it := range j.Iterations {

@@ -463,8 +463,8 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 		score = scoreText(r.scores, engine.Score(*r.Score), r.ScoreBound)
 	}
 	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, score)
-	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%.1f%%)  max QS ply %d  %.2fs (%s nodes/s)\n",
-		engine.Commas(r.Nodes), engine.Commas(r.QSNodes), 100*r.QSShare, r.MaxQSPly, float64(r.ElapsedMS)/1000, npsText(r.NodesPerS))
+	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%s)  max QS ply %d  %.2fs (%s nodes/s)\n",
+		engine.Commas(r.Nodes), engine.Commas(r.QSNodes), engine.Percent(r.QSShare), r.MaxQSPly, float64(r.ElapsedMS)/1000, npsText(r.NodesPerS))
 	if r.Filter != "" {
 		fmt.Fprintf(w, "  recorded %s rows of the %s nodes searched (filter: %s)", engine.Commas(r.Rows), engine.Commas(r.Nodes), r.Filter)
 		if r.UnderReached != nil && *r.UnderReached == 0 {

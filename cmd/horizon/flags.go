@@ -14,10 +14,16 @@ func newFlags(e *env, name, usage, about string, examples ...string) *flag.FlagS
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		w := e.stdout
-		fmt.Fprintf(w, "Usage: horizon %s %s\n\n%s\n\nFlags:\n", name, usage, strings.TrimSpace(about))
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+		fmt.Fprintf(w, "%s\n\n%s\n", strings.TrimSpace("Usage: horizon "+name+" "+usage), strings.TrimSpace(about))
+		// A command without flags (uci) gets no empty "Flags:" heading.
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(w, "\nFlags:")
+			fs.SetOutput(w)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
 		if len(examples) > 0 {
 			fmt.Fprintln(w, "\nExamples:")
 			for _, ex := range examples {

@@ -119,7 +119,7 @@
   sides.forEach(sd => {
     const r = sd.s.run;
     let t = (isDiff ? sd.s.label + ' of ' + sd.s.file : 'run ' + r.id + ' (' + sd.s.file + ')') + ': ' + r.variant + ', depth ' + r.depth + ' (' + r.status + '), ' + count(r.nodes) + ' nodes, ' +
-      share(r.qs_nodes, r.nodes) + ' QS; best ' + (r.best_move || '-') + ' ' + r.score_text + '; drawn ' + count(sd.n) +
+      r.qs_share_text + ' QS; best ' + (r.best_move || '-') + ' ' + r.score_text + '; drawn ' + count(sd.n - (sd.N.kind[0] === KIND_RUN ? 1 : 0)) +
       ' nodes and ' + count(sd.s.merged.parent.length) + ' merged runs of nodes narrower than 1/' + D.width + ' of the top';
     if (r.filter) t += '; recording filter: ' + r.filter;
     header.appendChild(el('div', {class: 'sub'}, t));
@@ -136,7 +136,17 @@
   document.body.appendChild(header);
 
   const crumbs = el('div', {id: 'crumbs'});
-  const input = el('input', {type: 'text', id: 'search-input', placeholder: 'moves from the top, e.g. Qg6 hxg6 (SAN or UCI)'});
+  // The placeholder's example is a line this page holds: the biggest drawn
+  // child's move, twice down (a fixed "Qg6 hxg6" was illegal on most pages).
+  const example = [];
+  for (let i = 0, sd = topSide; example.length < 2;) {
+    const k = sd.kids[i].filter(k => sd.N.san[k]).sort((a, b) => sd.N.size[b] - sd.N.size[a])[0];
+    if (k === undefined) break;
+    example.push(sd.N.san[k]);
+    i = k;
+  }
+  const input = el('input', {type: 'text', id: 'search-input',
+    placeholder: 'moves from the top' + (example.length ? ', e.g. ' + example.join(' ') : '') + ' (SAN or UCI)'});
   const msg = el('span', {id: 'search-msg'});
   const form = el('form', {id: 'search'}, input, el('button', {type: 'submit'}, 'find'), msg);
   document.body.appendChild(el('div', {id: 'bar'}, crumbs, form));

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/horizonqs/horizon/internal/horizonbin"
+)
+
+// helpExamples returns every example of every command's --help (qsbench's
+// subcommands included), the recording command's first: the others read
+// the files its examples write.
+func helpExamples(t *testing.T) []string {
+	t.Helper()
+	names := []string{}
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	sort.SliceStable(names, func(i, j int) bool { return names[i] == "trace" && names[j] != "trace" })
+	sub := regexp.MustCompile(`(?m)^\s+horizon (\w+ \w+) \[flags\]`)
+	var out []string
+	for i := 0; i < len(names); i++ {
+		help := helpOf(t, strings.Fields(names[i])...)
+		for _, m := range sub.FindAllStringSubmatch(help, -1) {
+			names = append(names, m[1])
+		}
+		_, ex, ok := strings.Cut(help, "\nExamples:\n")
+		if !ok {
+			t.Errorf("horizon %s --help has no examples", names[i])
+			continue
+		}
+		for _, l := range strings.Split(strings.TrimRight(ex, "\n"), "\n") {
+			out = append(out, strings.TrimSpace(l))
+		}
+	}
+	return out
+}
+
+// TestHelpExamples runs every example of every --help exactly as written,
+// in one directory as a user following them would (testdata/ is the
+// checkout's), and fails on an exit status other than 0: examples read
+// sample.trace, which 'horizon trace -o sample.trace' writes, or write the
+// files they read. Examples that need a terminal, an engine Horizon does
+// not ship or minutes of work are named and skipped.
+func TestHelpExamples(t *testing.T) {
+	bin := horizonbin.Path(t)
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash: the examples are shell lines")
+	}
+	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(testdata, filepath.Join(dir, "testdata")); err != nil {
+		t.Skipf("cannot link testdata: %v", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	skips := []struct{ has, why string }{
+		{"--view", "needs a terminal"},
+		{"horizon view ", "needs a terminal"},
+		{"ethereal", "needs an engine Horizon does not ship (docs/foreign-engines.md)"},
+		{"cutechess-cli", "needs cutechess-cli and a GUI's worth of games"},
+		{"< /tmp/fifo", "needs an engine writing a stream into /tmp/fifo"},
+		{"--oracle-engine", "values 1,200 positions with Stockfish (minutes)"},
+		{"qsbench collect", "rebuilds the benchmark set in testdata (minutes)"},
+		{"horizon qsbench oracle", "recomputes the benchmark set's oracle values (minutes)"},
+		{"--depth 9", "records for about 100 seconds"},
+	}
+	path := filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH") + string(os.PathListSeparator) + "/usr/games"
+	ran := 0
+	for _, ex := range helpExamples(t) {
+		why := ""
+		for _, s := range skips {
+			if strings.Contains(ex, s.has) {
+				why = s.why
+				break
+			}
+		}
+		if strings.Contains(ex, "| jq") {
+			if _, err := exec.LookPath("jq"); err != nil {
+				why = "jq is not installed"
+			}
+		}
+		if why != "" {
+			t.Logf("skipped (%s): %s", why, ex)
+			continue
+		}
+		ran++
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		cmd := exec.CommandContext(ctx, bash, "-c", "set -o pipefail; "+ex)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "PATH="+path)
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Errorf("%s\n  %v: %s", ex, err, lastLine(string(out)))
+		}
+	}
+	if ran < 30 {
+		t.Fatalf("ran %d examples: the help texts were not read", ran)
+	}
+}
+
+// lastLine is the last non-empty line of s: where an error says itself.
+func lastLine(s string) string {
+	l := strings.Split(strings.TrimSpace(s), "\n")
+	return l[len(l)-1]
+}
+
+// TestHelpLayout: no help line ends in a space and a "Flags:" heading
+// always has flags under it ('uci --help' had "Usage: horizon uci " and an
+// empty Flags: section).
+func TestHelpLayout(t *testing.T) {
+	for _, c := range commands {
+		help := helpOf(t, c.name)
+		for i, l := range strings.Split(help, "\n") {
+			if strings.TrimRight(l, " \t") != l {
+				t.Errorf("horizon %s --help, line %d ends in a space: %q", c.name, i+1, l)
+			}
+		}
+		if _, flags, ok := strings.Cut(help, "\nFlags:\n"); ok && !strings.HasPrefix(flags, "  -") {
+			t.Errorf("horizon %s --help: a Flags: heading without flags", c.name)
+		}
+	}
+}
