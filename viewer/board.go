@@ -251,7 +251,7 @@ func (m *Model) details(p *pane) []detailLine {
 	}
 	size := engine.Commas(n.Nodes()) + " nodes"
 	if sizeOf(in.parent) > 0 {
-		size += fmt.Sprintf("  %.1f%% of parent", 100*float64(n.Nodes())/float64(sizeOf(in.parent)))
+		size += "  " + engine.Percent(float64(n.Nodes())/float64(sizeOf(in.parent))) + " of parent"
 	}
 	if sizeOf(t.runNode) > 0 && n.Kind != engine.KindRun {
 		size += fmt.Sprintf("  %.2f%% of run", 100*float64(n.Nodes())/float64(sizeOf(t.runNode)))

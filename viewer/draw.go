@@ -503,7 +503,7 @@ func (m *Model) nodeSummary(p *pane, n trace.Node) string {
 	} else {
 		parts = append(parts, engine.Commas(n.Nodes())+" nodes")
 		if p.sel != nil && sizeOf(p.sel.parent) > 0 && n.Kind != engine.KindRun {
-			parts[len(parts)-1] += fmt.Sprintf(" (%.1f%%)", 100*float64(n.Nodes())/float64(sizeOf(p.sel.parent)))
+			parts[len(parts)-1] += " (" + engine.Percent(float64(n.Nodes())/float64(sizeOf(p.sel.parent))) + ")"
 		}
 	}
 	if p.sel != nil && p.sel.fen != "" {

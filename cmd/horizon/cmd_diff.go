@@ -220,8 +220,6 @@ func timeCell(t compare.Totals) string {
 	return fmt.Sprintf("%dms", *t.ElapsedMS)
 }
 
-func diffPct(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
-
 // diffPath writes a move path as "it 4: Nxe5 dxe6#2": the iteration (as
 // hotspot lists name it; "d4" would read as a remaining depth, as it does
 // in the viewer and the exports), then the moves, each second or later
@@ -257,7 +255,7 @@ func (d diffResult) writeText(w io.Writer) error {
 	}
 	row("nodes", r.A.Nodes, r.B.Nodes)
 	row("QS nodes", r.A.QSNodes, r.B.QSNodes)
-	fmt.Fprintf(tw, "QS share\t%s\t%s\t\t\n", diffPct(r.A.QSShare), diffPct(r.B.QSShare))
+	fmt.Fprintf(tw, "QS share\t%s\t%s\t\t\n", engine.Percent(r.A.QSShare), engine.Percent(r.B.QSShare))
 	row("max ply", int64(r.A.MaxPly), int64(r.B.MaxPly))
 	row("max QS ply", int64(r.A.MaxQSPly), int64(r.B.MaxQSPly))
 	fmt.Fprintf(tw, "best move\t%s\t%s\t\t\n", diffOrDash(bestText(r.A)), diffOrDash(bestText(r.B)))

@@ -343,11 +343,11 @@ func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench
 		if s.Pareto {
 			pareto = "*"
 		}
-		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%s\t%d\t%.1f\t%.1f\t%.1f%%\t%.1f%%\t%d\t%+.1f\t%s\t", s.Variant, s.QSNodesMean,
+		fmt.Fprintf(tw, "%s\t%.1f\t%s\t%s\t%d\t%.1f\t%.1f\t%s\t%s\t%d\t%+.1f\t%s\t", s.Variant, s.QSNodesMean,
 			engine.Commas(s.QSNodesP90), engine.Commas(s.QSNodesMax), s.Stopped, s.TimeUSMean, s.Error.MAE,
-			100*s.Error.Off100, 100*s.Error.Off300, s.Error.SignErrors, s.Error.Bias, pareto)
+			engine.Percent(s.Error.Off100), engine.Percent(s.Error.Off300), s.Error.SignErrors, s.Error.Bias, pareto)
 		if second && s.Second != nil {
-			fmt.Fprintf(tw, "%.1f\t%.1f%%\t%d\t", s.Second.MAE, 100*s.Second.Off300, s.Second.SignErrors)
+			fmt.Fprintf(tw, "%.1f\t%s\t%d\t", s.Second.MAE, engine.Percent(s.Second.Off300), s.Second.SignErrors)
 		}
 		fmt.Fprintln(tw)
 	}

@@ -478,7 +478,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	if len(r.Hotspots) > 0 {
 		fmt.Fprintln(w, "  biggest growth: QS trees and extension chains (nodes, share, cause, node id, iteration: path):")
 		for _, h := range r.Hotspots {
-			fmt.Fprintf(w, "    %10s %6s  %-13s #%-9d it %-2d %s\n", engine.Commas(h.Size), diffPct(h.Share), h.Cause, h.Node, h.Iteration,
+			fmt.Fprintf(w, "    %10s %6s  %-13s #%-9d it %-2d %s\n", engine.Commas(h.Size), engine.Percent(h.Share), h.Cause, h.Node, h.Iteration,
 				strings.Join(h.PathSAN, " "))
 		}
 	}
