@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"text/tabwriter"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -235,7 +234,7 @@ func (res compareResult) writeText(w io.Writer) error {
 	vs, rows, traceFile := res.Variants, res.Positions, res.Trace
 	npos := len(rows) / len(vs)
 	answers := vs[0].WithAnswer > 0
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := figureTable(w)
 	head := "variant\tpositions\tnodes\tQS nodes\tQS share\tmax QS ply\ttime\tnodes/s\t"
 	if answers {
 		head += "solved\t"
@@ -253,7 +252,7 @@ func (res compareResult) writeText(w io.Writer) error {
 	// A per-position view of the node counts, while it fits on a screen.
 	if npos > 1 && npos <= 20 {
 		fmt.Fprintln(w, "\nnodes by position:")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		tw = figureTable(w)
 		fmt.Fprint(tw, "position\t")
 		for _, v := range vs {
 			fmt.Fprintf(tw, "%s\t", v.Variant)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
@@ -248,7 +247,7 @@ func (d diffResult) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "B: run %d of %s, variant %s, %s\n", r.B.Run, r.B.File, r.B.Variant, statusText(trace.Status(r.B.Status), r.B.StopCause))
 	fmt.Fprintf(w, "position: %s\n\n", r.A.FEN)
 
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := figureTable(w)
 	fmt.Fprintln(tw, "\tA\tB\tB-A\t")
 	row := func(name string, a, b int64) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, engine.Commas(a), engine.Commas(b), diffSigned(b-a))
@@ -280,7 +279,7 @@ func (d diffResult) writeText(w io.Writer) error {
 	}
 
 	fmt.Fprintln(w, "\nnodes by ply:")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw = figureTable(w)
 	fmt.Fprintln(tw, "ply\tA\tB\tB-A\tQS A\tQS B\t")
 	for _, p := range r.Plies {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t\n", p.Ply, engine.Commas(p.NodesA), engine.Commas(p.NodesB), diffSigned(p.NodesB-p.NodesA),
@@ -294,7 +293,7 @@ func (d diffResult) writeText(w io.Writer) error {
 			return nil
 		}
 		fmt.Fprintf(w, "\n%s:\n", title)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		tw := figureTable(w)
 		fmt.Fprintf(tw, "%s\tA\tB\tB-A\t\n", col)
 		for _, l := range rows {
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t\n", l.Level, engine.Commas(l.NodesA), engine.Commas(l.NodesB), diffSigned(l.NodesB-l.NodesA))
@@ -314,7 +313,7 @@ func (d diffResult) writeText(w io.Writer) error {
 
 	if len(r.Top) > 0 {
 		fmt.Fprintln(w, "\nsubtrees whose sizes differ most (dN: iteration N; ·n: n-th visit of a move under one node; -: not searched):")
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		tw = textTable(w)
 		fmt.Fprintln(tw, "#\tB-A\tA\tB\tpath")
 		for i, s := range r.Top {
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, diffSigned(s.Diff), diffSize(s.IDA, s.NodesA), diffSize(s.IDB, s.NodesB),

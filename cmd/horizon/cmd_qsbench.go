@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"text/tabwriter"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -332,7 +331,7 @@ func writeQSPlot(path string, sums []qsbench.Summary, o qsbench.Oracle, n int) e
 func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench.Results, sums []qsbench.Summary, second bool, limit int64) {
 	o := set[0].Oracle
 	fmt.Fprintf(w, "%s: %d of %d positions; oracle %s at depth %d; QS alone, open window\n\n", epd, res.Completed, len(set), o.Name, o.Depth)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := figureTable(w)
 	head := "variant\tQS nodes mean\tp90\tmax\tstopped\ttime µs/pos\tMAE cp\t>100cp\t>300cp\tsign err\tbias cp\tPareto\t"
 	if second {
 		head += "MAE 2nd\t>300 2nd\tsign 2nd\t"

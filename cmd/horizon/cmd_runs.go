@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -155,7 +154,7 @@ func (res runsResult) writeText(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "%s holds no runs\n", res.file)
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := textTable(w)
 	fmt.Fprintln(tw, "RUN\tVARIANT\tSTATUS\tSTOP\tDEPTH\tNODES\tQS%\tBEST\tSCORE\tPOSITION")
 	for i, r := range res.runs {
 		share := 100 * r.QSShare()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -239,7 +238,7 @@ func (vs variantsResult) writeText(w io.Writer) error {
 	fmt.Fprintln(w, "\nSwitches (set any on top of a variant, e.g. --qs threshold --qs-levels 6):")
 	// A tabwriter sizes each column to its widest cell ("recaptures" is
 	// wider than any variant's name).
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := textTable(w)
 	row := []string{" "}
 	for _, v := range vs {
 		row = append(row, v.Name)

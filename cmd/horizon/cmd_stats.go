@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -116,7 +115,7 @@ func (j statsJSON) writeText(w io.Writer) error {
 		base = "the nodes recorded"
 	}
 	fmt.Fprintf(w, "  QS share %s of %s; below the horizon %s\n", engine.Percent(j.QSShare), base, engine.Percent(j.QSBelowShare))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := figureTable(w)
 	fmt.Fprintln(tw, "  iteration\tnodes\tQS nodes\tEBF\tnodes^(1/d)\t")
 	for _, it := range j.Iterations {
 		iter := strconv.Itoa(it.Iteration)
@@ -129,7 +128,7 @@ func (j statsJSON) writeText(w io.Writer) error {
 	if j.pathFiltered {
 		fmt.Fprintln(w, "  no EBF or nodes^(1/d): the recording filter kept only the nodes under a move path, not whole iterations")
 	}
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw = figureTable(w)
 	fmt.Fprintln(tw, "  ply\tnodes\tQS nodes\t")
 	for _, p := range j.Plies {
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t\n", p.Ply, engine.Commas(p.Nodes), engine.Commas(p.QSNodes))
@@ -142,7 +141,7 @@ func (j statsJSON) writeText(w io.Writer) error {
 		if len(t.rows) == 0 {
 			continue
 		}
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		tw = figureTable(w)
 		fmt.Fprintf(tw, "  %s\tnodes\t\n", t.name)
 		for _, p := range t.rows {
 			fmt.Fprintf(tw, "  %d\t%s\t\n", p.Level, engine.Commas(p.Nodes))

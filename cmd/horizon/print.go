@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"text/tabwriter"
 )
 
 // Every command is parse, do, print: it parses its flags, does its work
@@ -108,3 +109,13 @@ func oneOrMany[T any](l []T) ([]byte, error) {
 	}
 	return json.Marshal(l)
 }
+
+// figureTable starts a text table in the CLI's one style for figures:
+// columns two spaces apart, right-aligned, so digits line up.
+func figureTable(w io.Writer) *tabwriter.Writer {
+	return tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+}
+
+// textTable is figureTable for columns of words (runs, variants),
+// left-aligned.
+func textTable(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
