@@ -41,7 +41,8 @@ func runCheck(e *env, args []string) error {
 	fs := newFlags(e, "check", "FILE [--run N] [--max N] [--json]",
 		`Checks every node of a run (or of every run in the file) against the rules its
 search must keep, and prints each violation with the node id, its move path and
-the rule broken; exits 1 when there is any. Rules:
+the rule broken, and ends with "N passed, N failed" (a run passes when it
+breaks no rule); exits 1 when there is any violation. Rules:
 `+ruleHelp()+`Before the rules it runs SQLite's own integrity check (PRAGMA integrity_check)
 with the SQLite built into Horizon and reports what it finds (the damaged pages
 and their tables), also when damage keeps the file from being read. A run still
@@ -134,8 +135,17 @@ func printSkipped(w io.Writer, rep *check.Report) {
 // is done.
 type checkResult []*check.Report
 
-// writeText writes nothing: each run's report was printed as it was done.
-func (checkResult) writeText(io.Writer) error { return nil }
+// writeText ends the reports, each printed as it was done, with the
+// suite's tally: a run passes when it broke no rule.
+func (res checkResult) writeText(w io.Writer) error {
+	failed := 0
+	for _, rep := range res {
+		if rep.Count > 0 {
+			failed++
+		}
+	}
+	return writeTally(w, len(res)-failed, failed)
+}
 
 // checkIntegrity runs SQLite's own integrity check, with the SQLite built
 // into Horizon (an older sqlite3 shell may report false errors on a sound

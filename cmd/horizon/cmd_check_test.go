@@ -24,7 +24,7 @@ func TestCheckCommand(t *testing.T) {
 		t.Fatalf("recording: %s", errOut)
 	}
 	code, out, errOut := runCLI(t, "", "check", file)
-	if code != 0 || strings.Count(out, "no violations") != 3 {
+	if code != 0 || strings.Count(out, "no violations") != 3 || !strings.HasSuffix(out, "\n3 passed, 0 failed\n") {
 		t.Fatalf("clean trace: exit %d\n%s%s", code, out, errOut)
 	}
 	if !strings.Contains(out, "SQLite integrity check ok") {
@@ -62,6 +62,9 @@ func TestCheckCommand(t *testing.T) {
 		t.Fatalf("damaged trace: exit %d, want 1\n%s", code, out)
 	}
 	checkOneLineError(t, errOut, "violations in 1 of the runs")
+	if !strings.HasSuffix(out, "\n2 passed, 1 failed\n") {
+		t.Errorf("damaged trace: the report does not end with the suite's tally:\n%s", out)
+	}
 	if want := fmt.Sprintf("node %d [", victim.ID); !strings.Contains(out, want) || !strings.Contains(out, "score:") {
 		t.Errorf("output does not name node %d and the score rule:\n%s", victim.ID, out)
 	}

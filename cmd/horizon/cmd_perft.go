@@ -307,8 +307,7 @@ func (c perftChecked) writeText(w io.Writer) error {
 // writeText is the suite's closing lines.
 func (res perftCheckJSON) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "%d positions, %d nodes in %.2f s (%.1f Mnps)\n", res.Positions, res.Nodes, res.elapsed.Seconds(), perftMnps(res.Nodes, res.elapsed))
-	_, err := fmt.Fprintf(w, "%d passed, %d failed\n", res.Passed, res.Failed)
-	return err
+	return writeTally(w, res.Passed, res.Failed)
 }
 
 // perftStockfishPath resolves --stockfish: "" looks in PATH, then in

@@ -119,3 +119,10 @@ func figureTable(w io.Writer) *tabwriter.Writer {
 // textTable is figureTable for columns of words (runs, variants),
 // left-aligned.
 func textTable(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
+
+// writeTally ends a suite check's text with its one closing line, "N
+// passed, N failed", as test runners do.
+func writeTally(w io.Writer, passed, failed int) error {
+	_, err := fmt.Fprintf(w, "%d passed, %d failed\n", passed, failed)
+	return err
+}
