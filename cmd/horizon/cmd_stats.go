@@ -115,20 +115,22 @@ func (j statsJSON) writeText(w io.Writer) error {
 		base = "the nodes recorded"
 	}
 	fmt.Fprintf(w, "  QS share %s of %s; below the horizon %s\n", engine.Percent(j.QSShare), base, engine.Percent(j.QSBelowShare))
-	tw := figureTable(w)
-	fmt.Fprintln(tw, "  iteration\tnodes\tQS nodes\tEBF\tnodes^(1/d)\t")
-	for _, it := range j.Iterations {
-		iter := strconv.Itoa(it.Iteration)
-		if it.Partial {
-			iter += " (unfinished)"
+	if len(j.Iterations) > 0 { // a QS-only run has none
+		tw := figureTable(w)
+		fmt.Fprintln(tw, "  iteration\tnodes\tQS nodes\tEBF\tnodes^(1/d)\t")
+		for _, it := range j.Iterations {
+			iter := strconv.Itoa(it.Iteration)
+			if it.Partial {
+				iter += " (unfinished)"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t\n", iter, engine.Commas(it.Nodes), engine.Commas(it.QSNodes), ratio(it.EBF), ratio(it.PlyEBF))
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t\n", iter, engine.Commas(it.Nodes), engine.Commas(it.QSNodes), ratio(it.EBF), ratio(it.PlyEBF))
+		tw.Flush()
 	}
-	tw.Flush()
 	if j.pathFiltered {
 		fmt.Fprintln(w, "  no EBF or nodes^(1/d): the recording filter kept only the nodes under a move path, not whole iterations")
 	}
-	tw = figureTable(w)
+	tw := figureTable(w)
 	fmt.Fprintln(tw, "  ply\tnodes\tQS nodes\t")
 	for _, p := range j.Plies {
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t\n", p.Ply, engine.Commas(p.Nodes), engine.Commas(p.QSNodes))

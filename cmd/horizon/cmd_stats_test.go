@@ -79,3 +79,13 @@ func TestStatsSaysWhatItCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestStatsQSOnly: a QS-only run has no iterations, and stats prints no
+// iteration table for it (it printed the header over no rows).
+func TestStatsQSOnly(t *testing.T) {
+	file, _ := traceFile(t, "--fen", kiwipete, "--qs-only", "--qs", "see")
+	code, out, errOut := runCLI(t, "", "stats", file)
+	if code != 0 || strings.Contains(out, "iteration") || !strings.Contains(out, "  ply  nodes  QS nodes") {
+		t.Errorf("stats: exit %d\n%s%s", code, out, errOut)
+	}
+}
