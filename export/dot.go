@@ -70,7 +70,17 @@ func (g *Graph) title() []string {
 	case engine.KindRoot:
 		where += " (root of iteration " + strconv.Itoa(g.Top.Iteration) + ")"
 	default:
-		where += " (iteration " + strconv.Itoa(g.Top.Iteration) + ": " + strings.Join(g.TopPath, " ") + ")"
+		// A QS-only run's root is no iteration's and has no path.
+		var about []string
+		if g.Top.Iteration > 0 {
+			about = append(about, "iteration "+strconv.Itoa(g.Top.Iteration))
+		}
+		if len(g.TopPath) > 0 {
+			about = append(about, strings.Join(g.TopPath, " "))
+		}
+		if len(about) > 0 {
+			where += " (" + strings.Join(about, ": ") + ")"
+		}
 	}
 	lines = append(lines, fmt.Sprintf("Subtree of %s: %s nodes; %d shown, %d summaries (budget %d)",
 		where, engine.Commas(size), g.Shown(), len(g.Summaries), g.Options.MaxNodes))

@@ -80,12 +80,17 @@ func TestStatsSaysWhatItCounts(t *testing.T) {
 	}
 }
 
-// TestStatsQSOnly: a QS-only run has no iterations, and stats prints no
-// iteration table for it (it printed the header over no rows).
-func TestStatsQSOnly(t *testing.T) {
+// TestQSOnlyRunHasNoIteration: a QS-only run has no iterations: stats
+// prints no iteration table for it (it printed the header over no rows),
+// and export names its top node without one (it said "(iteration 0: )").
+func TestQSOnlyRunHasNoIteration(t *testing.T) {
 	file, _ := traceFile(t, "--fen", kiwipete, "--qs-only", "--qs", "see")
 	code, out, errOut := runCLI(t, "", "stats", file)
 	if code != 0 || strings.Contains(out, "iteration") || !strings.Contains(out, "  ply  nodes  QS nodes") {
 		t.Errorf("stats: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "", "export", file, "--max-nodes", "5")
+	if code != 0 || strings.Contains(out, "iteration 0") || !strings.Contains(out, "Subtree of node 1: ") {
+		t.Errorf("export: exit %d\n%.600s%s", code, out, errOut)
 	}
 }
