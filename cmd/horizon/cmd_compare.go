@@ -62,14 +62,15 @@ and deterministic, so every row equals what 'horizon search' prints for the
 same position and settings. With --trace every search is also recorded into
 one trace file, for 'horizon diff' or 'horizon view'. A trace file takes one
 writer at a time, so with --trace the searches run one after another (and
-their times include the recording).`,
+their times include the recording). Ctrl-C prints the figures of the
+positions every variant had searched to the end, and says how many.`,
 		"horizon compare --epd testdata/wacnew.epd --depth 4 --qs captures,see,threshold",
 		"horizon compare --fen startpos --depth 5 --qs captures,see --trace cmp.trace",
 		"horizon compare --epd testdata/bratko_kopec.epd --depth 4 --csv > bk.csv")
 	pf := addPositionFlags(fs, fenUsage, "EPD file: search every position in it")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "positions searched at once")
 	traceFile := fs.String("trace", "", "also record every search into this trace file (searches then run one at a time)")
-	asJSON := fs.Bool("json", false, "print JSON: {variants: [...], positions: [...]}")
+	asJSON := fs.Bool("json", false, "print JSON: {variants: [...], positions: [...], interrupted}")
 	asCSV := fs.Bool("csv", false, "print CSV: one row per position and variant")
 	sf := addSearchFlags(fs, strings.Join(engine.VariantNames(), ","), 4)
 	if err := parseNoArgs(fs, args); err != nil {
@@ -104,20 +105,54 @@ their times include the recording).`,
 	}
 
 	rows := make([]comparePos, len(positions)*len(opts))
+	got := make([]bool, len(rows))
 	var done atomic.Int64
 	stopProgress := countProgress(e.stderr, "searches", &done, len(rows))
 	err = compareRun(e.ctx, positions, opts, lim, *jobs, st, func(pi, vi int, r comparePos) {
-		rows[pi*len(opts)+vi] = r
+		rows[pi*len(opts)+vi], got[pi*len(opts)+vi] = r, true
 		done.Add(1)
 	})
 	stopProgress()
-	if err != nil {
+	interrupted := errors.Is(err, qsbench.ErrInterrupted)
+	if err != nil && !interrupted {
 		return err
+	}
+	if interrupted {
+		// A Ctrl-C keeps the positions every variant searched to the end:
+		// sums over some variants' searches of a position would compare
+		// unlike work.
+		if rows = wholePositions(rows, got, len(opts)); len(rows) == 0 {
+			return errors.New("interrupted before any position was searched by every variant")
+		}
 	}
 	for i := range rows {
 		rows[i].Label = pf.label(&positions[rows[i].Position-1])
 	}
-	return e.print(compareResult{Variants: compareSum(opts, rows), Positions: rows, Trace: *traceFile}, formatOf(*asJSON, *asCSV))
+	res := compareResult{Variants: compareSum(opts, rows), Positions: rows, Trace: *traceFile, Interrupted: interrupted}
+	if err := e.print(res, formatOf(*asJSON, *asCSV)); err != nil {
+		return err
+	}
+	if interrupted {
+		return fmt.Errorf("interrupted after %d of %d positions; the figures above are theirs", len(rows)/len(opts), len(positions))
+	}
+	return nil
+}
+
+// wholePositions keeps, in order, the positions whose searches (got, by
+// variant, nvar to a position) all ended by themselves: none missing,
+// none interrupted.
+func wholePositions(rows []comparePos, got []bool, nvar int) []comparePos {
+	var out []comparePos
+	for p := 0; p+nvar <= len(rows); p += nvar {
+		whole := true
+		for i := p; i < p+nvar; i++ {
+			whole = whole && got[i] && rows[i].Status != string(trace.StatusInterrupted)
+		}
+		if whole {
+			out = append(out, rows[p:p+nvar]...)
+		}
+	}
+	return out
 }
 
 // compareResult is 'horizon compare': each variant's sums, and each
@@ -126,6 +161,9 @@ type compareResult struct {
 	Variants  []compareVariant `json:"variants"`
 	Positions []comparePos     `json:"positions"`
 	Trace     string           `json:"trace,omitempty"`
+	// Interrupted: a Ctrl-C stopped the comparison; the figures are those
+	// of the positions every variant had searched.
+	Interrupted bool `json:"interrupted"`
 }
 
 // jobsSet reports whether --jobs was given on the command line.
@@ -158,10 +196,7 @@ func compareRun(ctx context.Context, positions []engine.EPD, opts []engine.Optio
 			return nil
 		}
 	}, nil)
-	if errors.Is(err, qsbench.ErrInterrupted) {
-		return fmt.Errorf("interrupted")
-	}
-	return err
+	return err // qsbench.ErrInterrupted after a cancel
 }
 
 // compareOne runs one search, recorded into st when st is not nil.

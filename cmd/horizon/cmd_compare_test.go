@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
 )
 
 // bkHead is the first three Bratko-Kopec records (testdata/bratko_kopec.epd),
@@ -19,8 +24,9 @@ r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - bm Nd5 a4; id "BK.05";
 `
 
 type compareOut struct {
-	Variants  []compareVariant `json:"variants"`
-	Positions []comparePos     `json:"positions"`
+	Variants    []compareVariant `json:"variants"`
+	Positions   []comparePos     `json:"positions"`
+	Interrupted bool             `json:"interrupted"`
 }
 
 func runCompareJSON(t *testing.T, args ...string) compareOut {
@@ -162,5 +168,58 @@ func TestCompareErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			checkFails(t, append([]string{"compare"}, tc.args...), tc.code, tc.want...)
 		})
+	}
+}
+
+// TestWholePositions: an interrupted comparison keeps the positions every
+// variant searched to the end, in order.
+func TestWholePositions(t *testing.T) {
+	row := func(pos int, status trace.Status) comparePos { return comparePos{Position: pos, Status: string(status)} }
+	done, cut := trace.StatusComplete, trace.StatusInterrupted
+	rows := []comparePos{row(1, done), row(1, done), row(2, done), row(2, cut), row(3, done), {}, row(4, done), row(4, done)}
+	got := []bool{true, true, true, true, true, false, true, true}
+	var kept []int
+	for _, r := range wholePositions(rows, got, 2) {
+		kept = append(kept, r.Position)
+	}
+	if fmt.Sprint(kept) != "[1 1 4 4]" {
+		t.Errorf("kept rows of positions %v, want [1 1 4 4]", kept)
+	}
+}
+
+// TestCompareInterrupted: Ctrl-C during compare prints the positions every
+// variant had searched (it printed nothing), says how many, and fails.
+// The cancel comes once the file --trace records into holds a third run:
+// the first position's two searches are done, the second's under way.
+func TestCompareInterrupted(t *testing.T) {
+	epd := writeFile(t, "bk.epd", bkHead)
+	file := filepath.Join(t.TempDir(), "c.trace")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			time.Sleep(10 * time.Millisecond)
+			if st, err := trace.OpenReadOnly(file); err == nil {
+				runs, err := st.Runs(context.Background())
+				st.Close()
+				if err == nil && len(runs) >= 3 {
+					cancel()
+				}
+			}
+		}
+	}()
+	code, out, errOut := runCLIContext(ctx, "", "compare", "--epd", epd, "--depth", "8", "--qs", "captures,see", "--trace", file, "--json")
+	var c compareOut
+	// run returns 1; main, seeing the signal, exits 130.
+	if err := json.Unmarshal([]byte(out), &c); code != 1 || err != nil || !c.Interrupted || len(c.Positions) < 2 || len(c.Positions)%2 != 0 {
+		t.Fatalf("exit %d (want 1 from run), %v\n%s%s", code, err, out, errOut)
+	}
+	for _, p := range c.Positions {
+		if p.Status == string(trace.StatusInterrupted) {
+			t.Errorf("an interrupted search is among the figures: %+v", p)
+		}
+	}
+	if want := fmt.Sprintf("interrupted after %d of 3 positions", len(c.Positions)/2); !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q, want %q", errOut, want)
 	}
 }
