@@ -174,7 +174,9 @@ func TestCompareErrors(t *testing.T) {
 // TestWholePositions: an interrupted comparison keeps the positions every
 // variant searched to the end, in order.
 func TestWholePositions(t *testing.T) {
-	row := func(pos int, status trace.Status) comparePos { return comparePos{Position: pos, Status: string(status)} }
+	row := func(pos int, status trace.Status) comparePos {
+		return comparePos{Position: pos, Status: string(status)}
+	}
 	done, cut := trace.StatusComplete, trace.StatusInterrupted
 	rows := []comparePos{row(1, done), row(1, done), row(2, done), row(2, cut), row(3, done), {}, row(4, done), row(4, done)}
 	got := []bool{true, true, true, true, true, false, true, true}
