@@ -135,19 +135,27 @@ func TestJSONNulls(t *testing.T) {
 // dotNodeLine matches a tree node's or a summary's statement in the DOT text.
 var dotNodeLine = regexp.MustCompile(`(?m)^\t([ns])\d+ \[`)
 
-// TestBudget checks, over budgets from 1 to more than the tree, that the
-// graph keeps to the budget and that no node is lost: the shown nodes and
-// the summaries' counts add up to the subtree.
+// TestBudget checks, over budgets from 1 to more than the tree, from the
+// last iteration and from the run node, that the graph keeps to the budget
+// and that no node is lost: the shown nodes and the summaries' counts add
+// up to the subtree. From the run node the budget counted the run node
+// ("9 of 122 nodes shown" under --max-nodes 10), and --qs-only failed,
+// calling the file damaged when it met an iteration's root.
 func TestBudget(t *testing.T) {
 	st, _ := fixedTrace(t)
-	for _, qsOnly := range []bool{false, true} {
-		for _, depth := range []int{-1, 2} {
-			for _, budget := range []int{1, 2, 5, 40, 200, 20000} {
-				name := fmt.Sprintf("qsonly=%v/depth=%d/max=%d", qsOnly, depth, budget)
-				t.Run(name, func(t *testing.T) {
-					g := buildCase(t, st, Selection{Node: -1}, Options{MaxNodes: budget, Depth: depth, QSOnly: qsOnly})
-					checkGraph(t, g, budget)
-				})
+	for _, top := range []int64{-1, 0} {
+		for _, qsOnly := range []bool{false, true} {
+			for _, depth := range []int{-1, 2} {
+				for _, budget := range []int{1, 2, 5, 40, 200, 20000} {
+					name := fmt.Sprintf("top=%d/qsonly=%v/depth=%d/max=%d", top, qsOnly, depth, budget)
+					t.Run(name, func(t *testing.T) {
+						g := buildCase(t, st, Selection{Node: top}, Options{MaxNodes: budget, Depth: depth, QSOnly: qsOnly})
+						checkGraph(t, g, budget)
+						if top == 0 && budget < 40 && g.Shown() != budget {
+							t.Errorf("%d nodes shown under a budget of %d", g.Shown(), budget)
+						}
+					})
+				}
 			}
 		}
 	}
@@ -170,8 +178,8 @@ func checkGraph(t *testing.T, g *Graph, budget int) {
 	if shown != len(g.Nodes) || sums != len(g.Summaries) {
 		t.Fatalf("DOT has %d nodes and %d summaries, the graph %d and %d", shown, sums, len(g.Nodes), len(g.Summaries))
 	}
-	if shown > budget {
-		t.Fatalf("%d nodes shown, budget %d", shown, budget)
+	if g.Shown() > budget {
+		t.Fatalf("%d nodes shown, budget %d", g.Shown(), budget)
 	}
 	if sums > shown {
 		t.Fatalf("%d summaries for %d shown nodes: at most one each", sums, shown)

@@ -14,9 +14,10 @@ import (
 
 // Options shape a graph.
 type Options struct {
-	// MaxNodes is the budget of tree nodes shown, the top node included
-	// (summary nodes come on top of it, at most one per shown node);
-	// <= 0 means DefaultMaxNodes.
+	// MaxNodes is the budget of tree nodes shown, the top node included,
+	// counted as Graph.Shown counts them (the run node, no position, is
+	// drawn beyond it); summary nodes come on top of it, at most one per
+	// shown node. <= 0 means DefaultMaxNodes.
 	MaxNodes int
 	// Depth is how many plies below the top node are shown (with QSOnly:
 	// below each QS root); < 0 means no limit. Children below the limit are
@@ -228,7 +229,7 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 	} else if err := b.expand(0); err != nil {
 		return nil, err
 	}
-	for len(g.Nodes) < opts.MaxNodes && b.heap.Len() > 0 {
+	for g.Shown() < opts.MaxNodes && b.heap.Len() > 0 {
 		c := heap.Pop(&b.heap).(*candidate)
 		if err := b.add(c); err != nil {
 			return nil, err
@@ -438,7 +439,7 @@ func (w *walker) visit(n trace.Node) (qs bool, qsPly int, qsRoot bool) {
 // straight into the top node's summary.
 func (b *builder) seedQSRoots(path []trace.Node) error {
 	g := b.g
-	keep := g.Options.MaxNodes - 1
+	keep := g.Options.MaxNodes - g.Shown() // the top node is in
 	var roots qsRootHeap // min-heap of the biggest roots seen so far
 	var rootNodes int64
 	w := newWalker(path)
@@ -480,6 +481,9 @@ func (b *builder) seedQSRoots(path []trace.Node) error {
 		var via []string
 		san := ""
 		for i, n := range below {
+			if n.Kind == engine.KindRoot {
+				continue // an iteration's root, below the run node: no move
+			}
 			if !b.rule.Playable(pos, n.Move) {
 				return fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w",
 					g.Run.ID, n.ID, n.Move.UCI(), pos.FEN(), trace.ErrCorrupt)
