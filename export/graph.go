@@ -440,7 +440,7 @@ func (w *walker) visit(n trace.Node) (qs bool, qsPly int, qsRoot bool) {
 func (b *builder) seedQSRoots(path []trace.Node) error {
 	g := b.g
 	keep := g.Options.MaxNodes - g.Shown() // the top node is in
-	var roots qsRootHeap // min-heap of the biggest roots seen so far
+	var roots qsRootHeap                   // min-heap of the biggest roots seen so far
 	var rootNodes int64
 	w := newWalker(path)
 	err := b.src.walk(func(n trace.Node) error {
