@@ -10,7 +10,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/viewer"
-	"golang.org/x/term"
 )
 
 const viewAbout = `
@@ -90,8 +89,7 @@ func view(e *env, path string, opt viewer.Options, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	f, ok := file(e.stdout)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
+	if !isTerminal(e.stdout) {
 		return errors.New("view needs a terminal: standard output is not one (run it in a terminal, not through a pipe or a file)")
 	}
 	scr, err := tcell.NewScreen()

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,5 +31,22 @@ func TestViewNodeFlag(t *testing.T) {
 		if code != tc.code || !strings.Contains(errOut, tc.want) {
 			t.Errorf("view %s: exit %d, %q; want exit %d, %q", strings.Join(tc.args, " "), code, errOut, tc.code, tc.want)
 		}
+	}
+}
+
+// TestViewNeedsATerminalNotADevice: /dev/null on standard output is a
+// character device but no terminal: trace --view refuses it before it
+// records (it recorded, then the viewer refused), as view does.
+func TestViewNeedsATerminalNotADevice(t *testing.T) {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no %s: %v", os.DevNull, err)
+	}
+	defer null.Close()
+	out := filepath.Join(t.TempDir(), "v.trace")
+	var errOut bytes.Buffer
+	code := run(context.Background(), []string{"trace", "--fen", "startpos", "--depth", "2", "--view", "-o", out}, strings.NewReader(""), null, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), "--view needs a terminal") || fileExists(out) {
+		t.Errorf("exit %d, stderr %q, file recorded: %v", code, errOut.String(), fileExists(out))
 	}
 }

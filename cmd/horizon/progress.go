@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"golang.org/x/term"
 )
 
 // countingReader counts the rows a long command reads through it, for its
@@ -46,15 +46,13 @@ func rowsProgress(w io.Writer, what string, rows *atomic.Int64, total int64) fun
 	})
 }
 
-// isTerminal reports whether w is a terminal (a character device). A
-// variable, so that tests can have a progress line drawn into a buffer.
+// isTerminal reports whether w is a terminal: not a pipe, a file or
+// another character device such as /dev/null (trace --view > /dev/null
+// recorded, then the viewer refused). A variable, so that tests can have a
+// progress line drawn into a buffer.
 var isTerminal = func(w io.Writer) bool {
 	f, ok := file(w)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // progressLine draws line(elapsed) on w at once and then five times a
