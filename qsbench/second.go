@@ -2,6 +2,7 @@ package qsbench
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -35,8 +36,8 @@ func FormatSecond(p *Position, o Oracle) string {
 }
 
 // WriteSecond writes a second-oracle file for set, through a temporary file.
-func WriteSecond(path, header string, set []*Position, vals []Oracle) error {
-	f, err := outfile.Create(path)
+func WriteSecond(ctx context.Context, path, header string, set []*Position, vals []Oracle) error {
+	f, err := outfile.Create(ctx, path)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ package qsbench
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -236,8 +237,8 @@ func Write(w io.Writer, header string, set []*Position) error {
 
 // WriteFile writes a benchmark set to path through a temporary file, so
 // an interrupted write never leaves a half-written set behind.
-func WriteFile(path, header string, set []*Position) error {
-	f, err := outfile.Create(path)
+func WriteFile(ctx context.Context, path, header string, set []*Position) error {
+	f, err := outfile.Create(ctx, path)
 	if err != nil {
 		return err
 	}

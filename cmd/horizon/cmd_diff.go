@@ -423,7 +423,7 @@ func b2i(b bool) int {
 
 // writeDiffHTML writes the diff page to out, whole or not at all.
 func writeDiffHTML(e *env, a, b compare.Side, out string, opts export.HTMLOptions) error {
-	f, err := outfile.Create(out)
+	f, err := outfile.Create(e.ctx, out)
 	if err != nil {
 		return err
 	}

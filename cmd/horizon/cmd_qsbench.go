@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -152,7 +153,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 	}
 	sums := qsbench.Summarize(res, secondVals)
 	if *plot != "" && res.Completed > 0 {
-		if err := writeQSPlot(*plot, sums, set[0].Oracle, res.Completed); err != nil {
+		if err := writeQSPlot(e.ctx, *plot, sums, set[0].Oracle, res.Completed); err != nil {
 			return err
 		}
 	}
@@ -314,8 +315,8 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func writeQSPlot(path string, sums []qsbench.Summary, o qsbench.Oracle, n int) error {
-	f, err := outfile.Create(path)
+func writeQSPlot(ctx context.Context, path string, sums []qsbench.Summary, o qsbench.Oracle, n int) error {
+	f, err := outfile.Create(ctx, path)
 	if err != nil {
 		return err
 	}
@@ -513,7 +514,7 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 Regenerate: horizon qsbench collect --sources %s --skip '%s' --depth %d --qs %s --tactical %d --quiet %d --per-source %d -o %s`,
 		engine.VariantSpec(o), *depth, *sources, skipNote, len(srcs), *tactical, *quiet, *sources, *skip, *depth,
 		engine.VariantSpec(o), *tactical, *quiet, *per, *out)
-	if err := qsbench.WriteFile(*out, header, set); err != nil {
+	if err := qsbench.WriteFile(e.ctx, *out, header, set); err != nil {
 		return err
 	}
 	return e.print(message(fmt.Sprintf("wrote %d positions (%d tactical, %d quiet) from %d sources to %s in %.1fs",
@@ -575,7 +576,7 @@ shows as extra columns. An interrupted run writes nothing.`,
 	if dst == "" {
 		dst = *epd
 	}
-	if err := qsbench.WriteFile(dst, header, set); err != nil {
+	if err := qsbench.WriteFile(e.ctx, dst, header, set); err != nil {
 		return err
 	}
 	return e.print(message(fmt.Sprintf("valued %d positions with %s to depth %d in %.1fs (--jobs %d); wrote %s",
@@ -643,7 +644,7 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 	el := time.Since(start)
 	header := fmt.Sprintf("Second oracle for %s: %s to depth %d, one thread, 16 MiB hash; %s with --jobs %d.\nRegenerate: horizon qsbench oracle --epd %s --oracle-engine %s --engine-depth %d",
 		epd, n, depth, el.Round(time.Second), jobs, epd, eng, depth)
-	if err := qsbench.WriteSecond(out, header, set, vals); err != nil {
+	if err := qsbench.WriteSecond(e.ctx, out, header, set, vals); err != nil {
 		return err
 	}
 	return e.print(message(fmt.Sprintf("valued %d positions with %s to depth %d in %.1fs (--jobs %d); wrote %s",

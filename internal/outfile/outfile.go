@@ -14,6 +14,7 @@ package outfile
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // maxLinks bounds a chain of symbolic links, as the kernel's ELOOP does.
@@ -45,8 +47,10 @@ type File struct {
 }
 
 // Create opens path for writing. It is called before a command's work, so
-// an unwritable target fails at once and nothing has been spent.
-func Create(path string) (*File, error) {
+// an unwritable target fails at once and nothing has been spent. A FIFO is
+// opened when it has a reader, as a shell's redirection waits for one; ctx
+// ends the wait (Ctrl-C), which a plain open would not.
+func Create(ctx context.Context, path string) (*File, error) {
 	if path == "" {
 		return nil, errors.New("output: empty file name")
 	}
@@ -55,7 +59,7 @@ func Create(path string) (*File, error) {
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
 	if direct {
-		f, err := openDirect(path)
+		f, err := openDirect(ctx, path)
 		if err != nil {
 			return nil, fmt.Errorf("output %s: %w", path, unwrapPath(err))
 		}
@@ -130,14 +134,29 @@ func procFile(p string) bool {
 }
 
 // openDirect opens a file that is not to be replaced, truncating it where
-// it can be truncated.
-func openDirect(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
-	if errors.Is(err, syscall.EINVAL) {
-		f, err = os.OpenFile(path, os.O_WRONLY, 0)
+// it can be truncated. It opens without blocking (a blocking open of a FIFO
+// with no reader cannot be stopped by a signal Go has caught): a FIFO with
+// no reader yet is tried again until one comes or ctx is done. Go's poller
+// makes the writes to a non-blocking file wait as usual.
+func openDirect(ctx context.Context, path string) (*os.File, error) {
+	for {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC|syscall.O_NONBLOCK, 0)
+		if errors.Is(err, syscall.EINVAL) {
+			f, err = os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		}
+		if !errors.Is(err, syscall.ENXIO) {
+			return f, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(fifoRetry):
+		}
 	}
-	return f, err
 }
+
+// fifoRetry is how often a FIFO with no reader is opened again.
+const fifoRetry = 20 * time.Millisecond
 
 // unwrapPath drops an fs.PathError's operation and path: messages name the
 // output themselves.

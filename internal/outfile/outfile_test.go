@@ -1,6 +1,8 @@
 package outfile
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,12 +12,13 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // write creates path, writes s and commits (or aborts).
 func write(t *testing.T, path, s string, commit bool) {
 	t.Helper()
-	f, err := Create(path)
+	f, err := Create(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +82,7 @@ func TestRegularFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			before, errBefore := os.ReadFile(path)
-			f, err := Create(path)
+			f, err := Create(context.Background(), path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +107,7 @@ func TestRegularFile(t *testing.T) {
 	}
 	for _, bad := range []string{filepath.Join(dir, "no", "such", "dir.svg"), filepath.Join(dir, "a.dot", "x.svg"), dir, ""} {
 		t.Run("unwritable "+bad, func(t *testing.T) {
-			if _, err := Create(bad); err == nil {
+			if _, err := Create(context.Background(), bad); err == nil {
 				t.Fatalf("Create(%q) succeeded", bad)
 			}
 			onlyFiles(t, dir, "a.dot")
@@ -153,7 +156,7 @@ func TestSymlink(t *testing.T) {
 
 	loop := filepath.Join(t.TempDir(), "loop.svg")
 	os.Symlink("loop.svg", loop)
-	if _, err := Create(loop); err == nil || !strings.Contains(err.Error(), "symbolic links") {
+	if _, err := Create(context.Background(), loop); err == nil || !strings.Contains(err.Error(), "symbolic links") {
 		t.Fatalf("a link to itself: %v", err)
 	}
 }
@@ -232,5 +235,35 @@ func TestOpenFile(t *testing.T) {
 	w.Close()
 	if g := <-got; g != "12345" {
 		t.Fatalf("the pipe got %q", g)
+	}
+}
+
+// TestFIFOWithoutReaderStopsOnCancel: a FIFO with no reader is waited for,
+// as a shell's redirection waits, but a cancel (Ctrl-C) ends the wait; a
+// blocking open could not be stopped (export -o FIFO ignored SIGINT and
+// SIGTERM until killed).
+func TestFIFOWithoutReaderStopsOnCancel(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "f")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Create(ctx, fifo)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Create of a FIFO with no reader: %v, want the context's error", err)
+		}
+	case <-time.After(10 * time.Second):
+		// Unblock the open, so the test ends.
+		if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			defer r.Close()
+		}
+		t.Fatal("Create kept waiting for a reader after the cancel")
 	}
 }
