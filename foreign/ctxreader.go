@@ -15,9 +15,11 @@ import (
 // Before a Read that would wait, idle is called: the importer commits the
 // nodes it holds then, so that a live viewer sees a stream that pauses.
 //
-// The goroutine ends at the stream's end or error; one blocked in a read
-// of a stream that neither sends nor closes stays blocked until it does
-// (the process exits, or the engine is killed, soon after a cancel).
+// The goroutine ends at the stream's end or error, or when ctx is done
+// (Import cancels it as it returns); it may have read up to two chunks past
+// where its reader stopped. One blocked inside a read of a stream that
+// neither sends nor closes stays there until the stream does (the process
+// exits, or the engine is killed, soon after a cancel).
 type ctxReader struct {
 	ctx    context.Context
 	chunks chan chunk

@@ -136,8 +136,11 @@ func Import(ctx context.Context, st *trace.Store, r io.Reader, opts Options) (ru
 	if !opts.StopsOnCancel {
 		// A cancel ends the read at once, also one waiting on a stream
 		// that sends nothing. With StopsOnCancel the caller stops the
-		// engine instead, and the engine's last records are read.
-		r = newCtxReader(ctx, r, im.idle)
+		// engine instead, and the engine's last records are read. The
+		// reader's own context ends with Import, and its goroutine with it.
+		rctx, stop := context.WithCancel(ctx)
+		defer stop()
+		r = newCtxReader(rctx, r, im.idle)
 	}
 	err = im.read(r)
 	return im.results, err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -1102,4 +1103,38 @@ func recordedNodes(t *testing.T, path string) int64 {
 		return -1
 	}
 	return runs[0].Recorded()
+}
+
+// TestImportLeavesNoReader: an import that stops early at a fault in the
+// stream, while its writer goes on writing, leaves no goroutine reading
+// the stream behind (the reader's goroutine outlived Import, blocked
+// handing over a chunk no one would take).
+func TestImportLeavesNoReader(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	go func() {
+		io.WriteString(pw, "HZT 1\nengine Busy\nposition startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nnot a record\n")
+		for {
+			if _, err := io.WriteString(pw, strings.Repeat("E e2e4 1 -50 50\nL 10\n", 100)); err != nil {
+				return
+			}
+		}
+	}()
+	st := mustCreate(t) // its own goroutines are no reader's
+	time.Sleep(50 * time.Millisecond)
+	before := runtime.NumGoroutine()
+	if _, err := Import(context.Background(), st, pr, Options{}); err == nil {
+		t.Fatal("a stream with a bad record imported without an error")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines before Import, %d after it returned", before, after)
+	}
 }
