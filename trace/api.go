@@ -430,8 +430,9 @@ type Stats struct {
 	// Nodes, and every count here, counts the run's rows as positions:
 	// the nodes recorded, fewer than the nodes searched (Run.Nodes) when a
 	// recording filter left some out (Run.Filter); the run node's row, no
-	// position, is left out (of Nodes and of ply 0). Their JSON keys say
-	// recorded: "nodes" and "qs_nodes" are the nodes searched everywhere.
+	// position, is left out (of Nodes and of ply 0). The JSON keys of the
+	// figures runs and trace also give say recorded: "nodes", "qs_nodes",
+	// "qs_share", "max_ply" and "max_qs_ply" are the search's everywhere.
 	Nodes   int64 `json:"recorded_nodes"`
 	QSNodes int64 `json:"recorded_qs_nodes"` // rows of kind QS
 	// QSRoots counts QS roots (horizon nodes that entered QS); QS nodes
@@ -440,10 +441,10 @@ type Stats struct {
 	// QSShare is QSNodes/Nodes: the share of nodes spent in QS.
 	// QSBelowShare is (QSNodes-QSRoots)/Nodes: the share QS added beyond
 	// the horizon nodes a search without QS would also visit.
-	QSShare      float64         `json:"qs_share"`
+	QSShare      float64         `json:"recorded_qs_share"`
 	QSBelowShare float64         `json:"qs_below_horizon_share"`
-	MaxPly       int             `json:"max_ply"`
-	MaxQSPly     int             `json:"max_qs_ply"`
+	MaxPly       int             `json:"recorded_max_ply"`
+	MaxQSPly     int             `json:"recorded_max_qs_ply"`
 	Plies        []PlyStat       `json:"plies"`      // by ply, ascending
 	QSPlies      []LevelStat     `json:"qs_plies"`   // by distance from the QS root (0 = the QS root)
 	QSLevels     []LevelStat     `json:"qs_levels"`  // by engine QS level (threshold variant), ascending

@@ -18,13 +18,16 @@ type statsJSON struct {
 	// StopCause is what stopped a truncated or interrupted run
 	// (trace.Run.StopCause); null when none or not kept.
 	StopCause *string `json:"stop_cause"`
-	// SearchedNodes and SearchedQSNodes are the nodes the search visited,
-	// under the keys and with the meaning they have in runs; the counts of
-	// Stats are of the rows recorded, fewer when Filter, the recording
-	// filter, left nodes out.
-	SearchedNodes   int64  `json:"nodes"`
-	SearchedQSNodes int64  `json:"qs_nodes"`
-	Filter          string `json:"filter,omitempty"`
+	// The Searched figures are the search's, under the keys and with the
+	// meaning they have in runs and trace; the figures of Stats are of the
+	// rows recorded, fewer when Filter, the recording filter, left nodes
+	// out.
+	SearchedNodes    int64   `json:"nodes"`
+	SearchedQSNodes  int64   `json:"qs_nodes"`
+	SearchedQSShare  float64 `json:"qs_share"`
+	SearchedMaxPly   int     `json:"max_ply"`
+	SearchedMaxQSPly int     `json:"max_qs_ply"`
+	Filter           string  `json:"filter,omitempty"`
 	trace.Stats
 
 	pathFiltered bool // trace.Run.PathFiltered: no branching factors
@@ -69,7 +72,7 @@ effective branching factor of each iteration (its nodes over the previous
 one's) and nodes^(1/depth).`,
 		"horizon stats sample.trace --run 1", "horizon stats sample.trace --json")
 	run := fs.Int64("run", 0, "run id ('horizon runs FILE' lists them); 0 = every run")
-	asJSON := fs.Bool("json", false, "print JSON (an array, one object per run): nodes and qs_nodes are the nodes searched, as in runs;\nrecorded_nodes, recorded_qs_nodes and the tables count the rows a recording filter kept")
+	asJSON := fs.Bool("json", false, "print JSON (an array, one object per run): nodes, qs_nodes, qs_share, max_ply and max_qs_ply are the search's,\nas in runs and trace; the recorded_ figures and the tables count the rows a recording filter kept")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
 		return err
@@ -78,7 +81,8 @@ one's) and nodes^(1/depth).`,
 		s, err := st.Stats(e.ctx, r.ID)
 		// Empty tables are [] in JSON, not null.
 		s.Plies, s.QSPlies, s.QSLevels, s.Iterations = orEmpty(s.Plies), orEmpty(s.QSPlies), orEmpty(s.QSLevels), orEmpty(s.Iterations)
-		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause), SearchedNodes: r.Nodes, SearchedQSNodes: r.QSNodes, Filter: r.Filter,
+		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause), SearchedNodes: r.Nodes, SearchedQSNodes: r.QSNodes,
+			SearchedQSShare: r.QSShare(), SearchedMaxPly: r.MaxPly, SearchedMaxQSPly: r.MaxQSPly, Filter: r.Filter,
 			Stats: s, pathFiltered: r.PathFiltered()}, err
 	})
 	if err != nil {

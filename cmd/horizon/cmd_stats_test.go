@@ -33,11 +33,12 @@ func TestStatsSaysWhatItCounts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			file, _ := traceFile(t, append([]string{"--fen", "startpos", "--qs", "see", "--see-prune", "false"}, tc.args...)...)
 			var out []struct {
-				Nodes           int64  `json:"nodes"`
-				QSNodes         int64  `json:"qs_nodes"`
-				RecordedNodes   int64  `json:"recorded_nodes"`
-				RecordedQSNodes int64  `json:"recorded_qs_nodes"`
-				Filter          string `json:"filter"`
+				Nodes           int64   `json:"nodes"`
+				QSNodes         int64   `json:"qs_nodes"`
+				QSShare         float64 `json:"qs_share"`
+				RecordedNodes   int64   `json:"recorded_nodes"`
+				RecordedQSNodes int64   `json:"recorded_qs_nodes"`
+				Filter          string  `json:"filter"`
 				Iterations      []struct {
 					EBF     *float64 `json:"ebf"`
 					PlyEBF  *float64 `json:"ply_ebf"`
@@ -62,6 +63,11 @@ func TestStatsSaysWhatItCounts(t *testing.T) {
 			cliJSON(t, &runs, "runs", file, "--json")
 			if len(runs) != 1 || runs[0].Nodes != j.Nodes || runs[0].QSNodes != j.QSNodes {
 				t.Errorf("runs --json says %+v, stats --json %d nodes and %d QS nodes", runs, j.Nodes, j.QSNodes)
+			}
+			// And qs_share what it means in trace --json: of the nodes
+			// searched (it was of the rows, under a filter).
+			if want := float64(j.QSNodes) / float64(j.Nodes); j.QSShare != want {
+				t.Errorf("stats --json qs_share %v, want %v (%d of %d)", j.QSShare, want, j.QSNodes, j.Nodes)
 			}
 			for i, it := range j.Iterations {
 				// An unfinished iteration has no nodes^(1/d) either.
