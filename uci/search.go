@@ -251,8 +251,16 @@ func (s *session) search(j *job, ctx context.Context, sr *engine.Searcher, pos *
 		t.Stop()
 	}
 	if res.Stopped != engine.StopNone {
-		// The last iteration did not complete: report the totals.
-		s.out.line(InfoLine(res.Depth, res.Stats.MaxPly, res.Score, res.Depth > 0, res.Stats.Nodes, res.Elapsed, res.PV))
+		// The last iteration did not complete: report the totals, and
+		// with no iteration finished neither a score nor a PV.
+		var pv []engine.Move
+		if res.Finished() {
+			pv = res.PV
+		}
+		s.out.line(InfoLine(res.Depth, res.Stats.MaxPly, res.Score, res.Finished(), res.Stats.Nodes, res.Elapsed, pv))
+		if !res.Finished() {
+			s.out.line(NoAnswerLine)
+		}
 	}
 	if rec != nil {
 		limitHit := errors.Is(context.Cause(ctx), trace.ErrNodeLimit)
@@ -302,6 +310,11 @@ func InfoLine(depth, seldepth int, score engine.Score, withScore bool, nodes int
 	}
 	return b.String()
 }
+
+// NoAnswerLine says, before its bestmove, that a search stopped before its
+// first iteration finished: the move was not searched to an end, and there
+// is no score (engine.Result.Finished).
+const NoAnswerLine = "info string no iteration finished: the bestmove below was not searched to an end, and there is no score"
 
 // BestmoveLine answers a go; "0000" (the UCI null move) when there is no
 // legal move.

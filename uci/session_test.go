@@ -453,6 +453,16 @@ var scripts = []script{
 			t.Errorf("go frobnicate depth 3: %q, want a search to depth 3", got)
 		}
 	}},
+	// A search stopped before its first iteration finished has no answer:
+	// its last info line gives no score and no PV (it gave "pv e1d1", the
+	// first legal move, never searched), and an info string says so.
+	{"no iteration finished", func(t *testing.T, c *conn) {
+		c.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "go nodes 10")
+		got := c.untilPrefix("bestmove")
+		if len(got) < 3 || got[len(got)-2] != NoAnswerLine || strings.Contains(got[len(got)-3], " pv ") || strings.Contains(got[len(got)-3], " score ") {
+			t.Errorf("go nodes 10 on Kiwipete: %q", got)
+		}
+	}},
 	// Issue 17 item 17: go depth abc started a search that ran until stop.
 	{"go with a bad limit searches to depth 1", func(t *testing.T, c *conn) {
 		for _, g := range []string{"go depth abc", "go depth 0", "go nodes 3e8", "go movetime -5", "go depth"} {

@@ -190,7 +190,7 @@ func (j searchJSON) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "info string nodes %d qsnodes %d maxqsply %d status %s%s\n", r.Stats.Nodes, r.Stats.QSNodes, r.Stats.MaxQSPly, j.Status, cause)
 	if !r.Finished() {
-		fmt.Fprintln(w, "info string no iteration finished: the bestmove below was not searched to an end, and there is no score")
+		fmt.Fprintln(w, uci.NoAnswerLine)
 	}
 	_, err := fmt.Fprintln(w, uci.BestmoveLine(r))
 	return err
