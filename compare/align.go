@@ -55,12 +55,12 @@ type Totals struct {
 	QSShare   float64 `json:"qs_share"`
 	MaxPly    int     `json:"max_ply"`
 	MaxQSPly  int     `json:"max_qs_ply"`
-	BestMove  string  `json:"best_move"` // UCI, as every command's JSON; "" when none
+	BestMove  *string `json:"best_move"` // UCI, as every command's JSON; null when none
 	// BestSAN is BestMove in SAN, as 'horizon trace --json' gives it; ""
 	// when none or when the move does not parse in the run's position.
-	BestSAN string `json:"best_san"`
-	Score   *int   `json:"score"` // null when the run has no score (trace.Run.Scored)
-	Depth   int    `json:"depth"`
+	BestSAN *string `json:"best_san"`
+	Score   *int    `json:"score"` // null when the run has no score (trace.Run.Scored)
+	Depth   int     `json:"depth"`
 	// ElapsedMS is null while the run is recorded, or after its recorder
 	// died (trace.Run.ElapsedKnown).
 	ElapsedMS *int64 `json:"elapsed_ms"`
@@ -257,7 +257,7 @@ func samePosition(a Side, ra trace.Run, b Side, rb trace.Run) error {
 func totals(s Side, r trace.Run) Totals {
 	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Label(), Options: r.OptionsObject(), FEN: r.FEN,
 		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
-		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, BestMove: r.BestMove, Depth: r.Depth, Scores: r.Scores()}
+		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, Depth: r.Depth, Scores: r.Scores()}
 	if r.Scored() {
 		t.Score = &r.Score
 	}
@@ -272,9 +272,12 @@ func totals(s Side, r trace.Run) Totals {
 		t.QSShare = float64(r.QSNodes) / float64(r.Nodes)
 	}
 	if r.BestMove != "" {
+		best := r.BestMove
+		t.BestMove = &best
 		if pos, err := engine.ParseFEN(r.FEN); err == nil {
 			if m, err := pos.ParseUCI(r.BestMove); err == nil {
-				t.BestSAN = pos.SAN(m)
+				san := pos.SAN(m)
+				t.BestSAN = &san
 			}
 		}
 	}

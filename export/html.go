@@ -153,7 +153,7 @@ type PageRun struct {
 	// print it (engine.Percent of trace.Run.QSShare).
 	QSShareText string `json:"qs_share_text"`
 	BestMove    string `json:"best_move"`
-	Score       int    `json:"score"`
+	Score       *int   `json:"score"` // null when the run has no score
 	// ScoreText is Score as the run's scores print (trace.Run.Scores:
 	// #N for Horizon's mates and another engine's declared ones, its
 	// other numbers as they are), "none"
@@ -284,8 +284,9 @@ func pageColors() PageColors {
 
 func pageRun(r trace.Run) PageRun {
 	p := PageRun{ID: r.ID, Variant: r.Label(), FEN: r.FEN, Status: string(r.Status), Depth: r.Depth,
-		Nodes: r.Nodes, QSNodes: r.QSNodes, QSShareText: engine.Percent(r.QSShare()), BestMove: r.BestMove, Score: r.Score, ScoreText: "none", Filter: r.Filter}
+		Nodes: r.Nodes, QSNodes: r.QSNodes, QSShareText: engine.Percent(r.QSShare()), BestMove: r.BestMove, ScoreText: "none", Filter: r.Filter}
 	if r.Scored() {
+		p.Score = &r.Score
 		p.ScoreText = r.Scores().Signed(engine.Score(r.Score))
 	}
 	if r.Status.Partial() {

@@ -886,19 +886,31 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 // runs the file does hold, so the user sees which to give: every command
 // says it this way.
 func (s *Store) noRun(ctx context.Context, id int64) error {
-	runs, _ := s.Runs(ctx)
+	runs, err := s.Runs(ctx)
+	if err != nil {
+		return fmt.Errorf("trace %s: run %d: %w (its runs cannot be listed: %v)", s.path, id, ErrNoRun, err)
+	}
 	return fmt.Errorf("trace %s: run %d: %w (its runs: %s)", s.path, id, ErrNoRun, RunList(runs))
 }
 
 // RunList names runs for a message, id and label: "1 see, 2 captures";
-// "none" when there are none.
+// "none" when there are none. A long list keeps its first and last runs
+// (the newest are most often the ones meant) and says how many it left
+// out, so a message stays one line.
 func RunList(runs []Run) string {
+	const first, last = 3, 5
 	if len(runs) == 0 {
 		return "none"
 	}
-	ids := make([]string, len(runs))
+	name := func(r Run) string { return fmt.Sprintf("%d %s", r.ID, r.Label()) }
+	var ids []string
 	for i, r := range runs {
-		ids[i] = fmt.Sprintf("%d %s", r.ID, r.Label())
+		switch {
+		case len(runs) <= first+last+1 || i < first || i >= len(runs)-last:
+			ids = append(ids, name(r))
+		case i == first:
+			ids = append(ids, fmt.Sprintf("... %d more", len(runs)-first-last))
+		}
 	}
 	return strings.Join(ids, ", ")
 }

@@ -721,3 +721,28 @@ func TestRowsNeedingAQueryOnOneConnection(t *testing.T) {
 		})
 	}
 }
+
+// TestRunList: a long list of runs keeps its first and last and says how
+// many it left out (600 runs made a 6.8 KB message, cut at the newest).
+func TestRunList(t *testing.T) {
+	runs := func(n int) []Run {
+		var rs []Run
+		for i := 1; i <= n; i++ {
+			rs = append(rs, Run{ID: int64(i), Variant: "see"})
+		}
+		return rs
+	}
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{
+		{0, "none"},
+		{2, "1 see, 2 see"},
+		{9, "1 see, 2 see, 3 see, 4 see, 5 see, 6 see, 7 see, 8 see, 9 see"},
+		{600, "1 see, 2 see, 3 see, ... 592 more, 596 see, 597 see, 598 see, 599 see, 600 see"},
+	} {
+		if got := RunList(runs(tc.n)); got != tc.want {
+			t.Errorf("%d runs: %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

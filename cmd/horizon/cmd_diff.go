@@ -349,10 +349,13 @@ func diffSize(id *int64, n int64) string {
 // bestText is a run's best move for the text report: SAN where the move
 // reads in the run's position, else as stored.
 func bestText(t compare.Totals) string {
-	if t.BestSAN != "" {
-		return t.BestSAN
+	switch {
+	case t.BestSAN != nil:
+		return *t.BestSAN
+	case t.BestMove != nil:
+		return *t.BestMove
 	}
-	return t.BestMove
+	return ""
 }
 
 // optDiff is B-A of two figures that may be missing, for a CSV cell: empty
@@ -380,8 +383,8 @@ func (d diffResult) writeCSV(w io.Writer) error {
 	rec("total", "qs_share", strconv.FormatFloat(r.A.QSShare, 'f', 4, 64), strconv.FormatFloat(r.B.QSShare, 'f', 4, 64), "")
 	num("total", "max_ply", int64(r.A.MaxPly), int64(r.B.MaxPly))
 	num("total", "max_qs_ply", int64(r.A.MaxQSPly), int64(r.B.MaxQSPly))
-	rec("total", "best_move", r.A.BestMove, r.B.BestMove, "")
-	rec("total", "best_san", r.A.BestSAN, r.B.BestSAN, "")
+	rec("total", "best_move", cell(r.A.BestMove), cell(r.B.BestMove), "")
+	rec("total", "best_san", cell(r.A.BestSAN), cell(r.B.BestSAN), "")
 	rec("total", "score", cell(r.A.Score), cell(r.B.Score), optDiff(r.A.Score, r.B.Score))
 	num("total", "depth", int64(r.A.Depth), int64(r.B.Depth))
 	rec("total", "elapsed_ms", cell(r.A.ElapsedMS), cell(r.B.ElapsedMS), optDiff(r.A.ElapsedMS, r.B.ElapsedMS))

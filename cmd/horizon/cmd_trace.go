@@ -441,7 +441,7 @@ type traceResult struct {
 }
 
 // MarshalJSON writes the runs as an array.
-func (res traceResult) MarshalJSON() ([]byte, error) { return json.Marshal(res.runs) }
+func (res traceResult) MarshalJSON() ([]byte, error) { return json.Marshal(orEmpty(res.runs)) }
 
 func (res traceResult) writeText(w io.Writer) error {
 	_, err := fmt.Fprintf(w, "wrote %d run(s) to %s; browse with: horizon view %s\n", len(res.runs), res.file, res.file)

@@ -340,8 +340,8 @@ func TestTraceMaxSizeFull(t *testing.T) {
 		}
 		checkOneLineError(t, stderr, file+": ", "of --max-size 400,000 bytes used", "no room for another run")
 		var runs []traceRunJSON
-		if err := json.Unmarshal([]byte(stdout), &runs); err != nil {
-			t.Fatalf("%v: %s", err, stdout)
+		if err := json.Unmarshal([]byte(stdout), &runs); err != nil || runs == nil {
+			t.Fatalf("%v: %s (no run is [], not null)", err, stdout)
 		}
 		// The first invocation records the first variant, stopped by the
 		// cap; the second one nothing.

@@ -74,12 +74,14 @@ func TestNoIterationFinished(t *testing.T) {
 		}
 		var d struct {
 			A struct {
-				Score *int `json:"score"`
+				Score    *int    `json:"score"`
+				BestMove *string `json:"best_move"`
+				BestSAN  *string `json:"best_san"`
 			} `json:"a"`
 		}
 		cliJSON(t, &d, "diff", file, "--run", "1", "--run", "2", "--json")
-		if d.A.Score != nil {
-			t.Errorf("%s: diff --json scores run 1 %d", what, *d.A.Score)
+		if d.A.Score != nil || d.A.BestMove != nil || d.A.BestSAN != nil {
+			t.Errorf("%s: diff --json gives run 1 score %v, best move %v (%v); want nulls", what, d.A.Score, d.A.BestMove, d.A.BestSAN)
 		}
 		_, text, _ := runCLI(t, "", "diff", file, "--run", "1", "--run", "2")
 		if !strings.Contains(text, "score   none") {

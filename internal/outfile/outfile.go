@@ -19,8 +19,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -69,7 +71,7 @@ func Create(ctx context.Context, path string) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	tmp, err := createTemp(dir, base, mode)
 	if err != nil {
 		// The temporary file's name would only confuse.
 		return nil, fmt.Errorf("output %s: cannot write in %s: %w", path, dir, unwrapPath(err))
@@ -79,8 +81,10 @@ func Create(ctx context.Context, path string) (*File, error) {
 
 // resolve follows path's symbolic links to what is to be written. For a
 // regular file, existing or not, it returns its name (links resolved) and
-// the permissions it is to have: an existing file keeps its own, a new one
-// gets 0644. direct is set for anything that is not a regular file.
+// the permissions it is to have: an existing file keeps its own; a new
+// one's are 0 here, and it gets what a new file gets (0666 less the umask,
+// as a shell's redirection gives it). direct is set for anything that is
+// not a regular file.
 func resolve(path string) (target string, mode fs.FileMode, direct bool, err error) {
 	p := path
 	for links := 0; ; links++ {
@@ -92,7 +96,7 @@ func resolve(path string) (target string, mode fs.FileMode, direct bool, err err
 		fi, err := os.Lstat(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return p, 0o644, false, nil
+			return p, 0, false, nil
 		case err != nil:
 			return "", 0, false, unwrapPath(err)
 		case fi.Mode().IsRegular():
@@ -119,6 +123,24 @@ func resolve(path string) (target string, mode fs.FileMode, direct bool, err err
 			to = filepath.Join(dir, to)
 		}
 		p = to
+	}
+}
+
+// createTemp creates a temporary file beside the target, hidden and
+// unique. A new target's is created with 0666 for the umask to shape, as
+// os.Create would create the target itself; an existing target's with
+// 0600 until Commit gives it the target's own permissions.
+func createTemp(dir, base string, mode fs.FileMode) (*os.File, error) {
+	perm := fs.FileMode(0o666)
+	if mode != 0 {
+		perm = 0o600
+	}
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if !errors.Is(err, fs.ErrExist) || try == 100 {
+			return f, err
+		}
 	}
 }
 
@@ -198,7 +220,10 @@ func (f *File) Commit() error {
 		return nil
 	}
 	name := f.tmp.Name()
-	err := f.tmp.Chmod(f.mode)
+	var err error
+	if f.mode != 0 {
+		err = f.tmp.Chmod(f.mode) // an existing file's own, which the umask did not shape
+	}
 	if cerr := f.tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -267,3 +267,20 @@ func TestFIFOWithoutReaderStopsOnCancel(t *testing.T) {
 		t.Fatal("Create kept waiting for a reader after the cancel")
 	}
 }
+
+// TestNewFileTakesTheUmask: a new output file gets what the shell's
+// redirection would give it, 0666 less the umask (it got 0644 whatever
+// the umask; under 077 others could read it).
+func TestNewFileTakesTheUmask(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	path := filepath.Join(t.TempDir(), "new.dot")
+	write(t, path, "digraph {}\n", true)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fi.Mode().Perm(); got != 0o600 {
+		t.Errorf("new file under umask 077: mode %o, want 600", got)
+	}
+}
