@@ -86,6 +86,16 @@ const (
 	StatusAbandoned Status = "abandoned"
 )
 
+// StatusText is a run's status as the commands and the viewer print it,
+// with what stopped it where the file says (Run.StopCause; "" when none
+// or not kept): "truncated (stop cause: size)".
+func StatusText(st Status, cause string) string {
+	if cause == "" {
+		return string(st)
+	}
+	return string(st) + " (stop cause: " + cause + ")"
+}
+
 // Statuses lists every run status, in the order help texts give them.
 var Statuses = []Status{StatusComplete, StatusTruncated, StatusInterrupted, StatusRunning, StatusAbandoned, StatusFailed}
 

@@ -145,9 +145,9 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 		o := m.panes[1-m.focus].t.run
 		parts[len(parts)-1] += fmt.Sprintf(" vs run %d %s", o.ID, o.Label())
 	}
-	st := string(run.Status)
+	st := trace.StatusText(run.Status, run.StopCause)
 	if run.Depth > 0 {
-		st = fmt.Sprintf("depth %d %s", run.Depth, run.Status)
+		st = fmt.Sprintf("depth %d %s", run.Depth, st)
 	}
 	parts = append(parts, st)
 	qs := ""

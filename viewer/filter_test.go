@@ -62,11 +62,17 @@ func TestFilteredRunSaysWhatIsMissing(t *testing.T) {
 // TestNoAnswerSaysSo: a run stopped before its first iteration finished
 // has no best move and no score, and the header says so; it said "best Kd1
 // no score" (Kiwipete at 10 nodes: the first legal move, never searched).
+// It also says what stopped the run.
 func TestNoAnswerSaysSo(t *testing.T) {
 	st, _ := tracetest.CreateTrace(t)
 	tracetest.RecordSearch(t, st, kiwipete, tracetest.VariantOptions(t, "see"), engine.Limits{Nodes: 10})
 	header, _, _ := strings.Cut(newRig(t, st, 200, 30, Options{Run: 1}).text(), "\n")
 	if !strings.Contains(header, "no best move or score (no iteration finished)") || strings.Contains(header, "best K") {
 		t.Errorf("header %q", header)
+	}
+	// What stopped it, as runs, stats and diff say it (the header had the
+	// status alone).
+	if !strings.Contains(header, "truncated (stop cause: nodes)") {
+		t.Errorf("header %q does not say what stopped the run", header)
 	}
 }

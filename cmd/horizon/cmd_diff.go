@@ -243,8 +243,8 @@ func diffPath(iter int, path []string, visits []int) string {
 
 func (d diffResult) writeText(w io.Writer) error {
 	r := d.Report
-	fmt.Fprintf(w, "A: run %d of %s, variant %s, %s\n", r.A.Run, r.A.File, r.A.Variant, statusText(trace.Status(r.A.Status), r.A.StopCause))
-	fmt.Fprintf(w, "B: run %d of %s, variant %s, %s\n", r.B.Run, r.B.File, r.B.Variant, statusText(trace.Status(r.B.Status), r.B.StopCause))
+	fmt.Fprintf(w, "A: run %d of %s, variant %s, %s\n", r.A.Run, r.A.File, r.A.Variant, trace.StatusText(trace.Status(r.A.Status), cell(r.A.StopCause)))
+	fmt.Fprintf(w, "B: run %d of %s, variant %s, %s\n", r.B.Run, r.B.File, r.B.Variant, trace.StatusText(trace.Status(r.B.Status), cell(r.B.StopCause)))
 	fmt.Fprintf(w, "position: %s\n\n", r.A.FEN)
 
 	tw := figureTable(w)

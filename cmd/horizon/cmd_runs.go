@@ -84,16 +84,6 @@ func orNull(s string) *string {
 	return &s
 }
 
-// statusText is a run's status as the text of runs, stats and diff say
-// it, with what stopped it when the file keeps that: "truncated (stop
-// cause: size)".
-func statusText(st trace.Status, cause *string) string {
-	if cause == nil {
-		return string(st)
-	}
-	return string(st) + " (stop cause: " + *cause + ")"
-}
-
 func runRuns(e *env, args []string) error {
 	fs := newFlags(e, "runs", "FILE [--json]",
 		`Lists the runs in a trace file: id, variant, status, what stopped it,

@@ -457,7 +457,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	case r.BestMove != nil:
 		best = *r.BestMove
 	}
-	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, statusText(trace.Status(r.Status), orNull(r.StopCause)))
+	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, trace.StatusText(trace.Status(r.Status), r.StopCause))
 	score := "none (no iteration finished)"
 	if r.Score != nil {
 		score = scoreText(r.scores, engine.Score(*r.Score), r.ScoreBound)
