@@ -54,7 +54,7 @@ func RecordSearch(tb testing.TB, st *trace.Store, fen string, o engine.Options, 
 		tb.Fatal(err)
 	}
 	res := engine.NewSearcher(o).Search(rec.Context(), pos, lim, rec)
-	if err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth, Elapsed: res.Elapsed}); err != nil {
+	if err := rec.FinishSearch(res); err != nil { // the one way a search's result is stored
 		tb.Fatal(err)
 	}
 	return rec.RunID()
