@@ -28,6 +28,10 @@ import (
 	"time"
 )
 
+// newFile stands for the permissions of a target that does not exist yet
+// (an existing file's may be anything, 0 included).
+const newFile = ^fs.FileMode(0)
+
 // maxLinks bounds a chain of symbolic links, as the kernel's ELOOP does.
 const maxLinks = 40
 
@@ -82,9 +86,9 @@ func Create(ctx context.Context, path string) (*File, error) {
 // resolve follows path's symbolic links to what is to be written. For a
 // regular file, existing or not, it returns its name (links resolved) and
 // the permissions it is to have: an existing file keeps its own; a new
-// one's are 0 here, and it gets what a new file gets (0666 less the umask,
-// as a shell's redirection gives it). direct is set for anything that is
-// not a regular file.
+// one's are newFile here, and it gets what a new file gets (0666 less the
+// umask, as a shell's redirection gives it). direct is set for anything
+// that is not a regular file.
 func resolve(path string) (target string, mode fs.FileMode, direct bool, err error) {
 	p := path
 	for links := 0; ; links++ {
@@ -96,7 +100,7 @@ func resolve(path string) (target string, mode fs.FileMode, direct bool, err err
 		fi, err := os.Lstat(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return p, 0, false, nil
+			return p, newFile, false, nil
 		case err != nil:
 			return "", 0, false, unwrapPath(err)
 		case fi.Mode().IsRegular():
@@ -132,7 +136,7 @@ func resolve(path string) (target string, mode fs.FileMode, direct bool, err err
 // 0600 until Commit gives it the target's own permissions.
 func createTemp(dir, base string, mode fs.FileMode) (*os.File, error) {
 	perm := fs.FileMode(0o666)
-	if mode != 0 {
+	if mode != newFile {
 		perm = 0o600
 	}
 	for try := 0; ; try++ {
@@ -221,7 +225,7 @@ func (f *File) Commit() error {
 	}
 	name := f.tmp.Name()
 	var err error
-	if f.mode != 0 {
+	if f.mode != newFile {
 		err = f.tmp.Chmod(f.mode) // an existing file's own, which the umask did not shape
 	}
 	if cerr := f.tmp.Close(); err == nil {

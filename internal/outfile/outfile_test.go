@@ -284,3 +284,23 @@ func TestNewFileTakesTheUmask(t *testing.T) {
 		t.Errorf("new file under umask 077: mode %o, want 600", got)
 	}
 }
+
+// TestExistingModeZeroKept: an existing file keeps its permissions, also
+// none at all (0 once stood for "a new file").
+func TestExistingModeZeroKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "locked.dot")
+	if err := os.WriteFile(path, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	write(t, path, "digraph {}\n", true)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fi.Mode().Perm(); got != 0 {
+		t.Errorf("mode %o after the write, want 0 as it was", got)
+	}
+}
