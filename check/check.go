@@ -93,7 +93,7 @@ type RuleInfo struct {
 }
 
 // ruleTable is the one list of the rules, in the order of the package's
-// constants: Rules and the CLI's help read it.
+// constants: RuleInfos, and through it the CLI's help, read it.
 var ruleTable = []RuleInfo{
 	{RuleStructure, "ids, parents, plies, kinds and iterations form one tree"},
 	{RuleSize, "children tile their parent's id range; the run's totals match"},
@@ -114,16 +114,8 @@ var ruleTable = []RuleInfo{
 	{RuleCounts, "a node searched as many moves as it has children (a PVS re-search\ncounted once) and generated each of them"},
 }
 
-// Rules lists every rule name in the order of the package's constants.
-func Rules() []string {
-	names := make([]string, len(ruleTable))
-	for i, r := range ruleTable {
-		names[i] = r.Name
-	}
-	return names
-}
-
-// RuleInfos lists every rule with its summary, in the order of Rules.
+// RuleInfos lists every rule with its summary, in the order of the
+// package's constants.
 func RuleInfos() []RuleInfo { return slices.Clone(ruleTable) }
 
 // Violation is one broken rule at one node.
