@@ -379,36 +379,40 @@ func testFailedUpgrade(t *testing.T, p string, version int) {
 	readAll(t, s)
 }
 
-// TestV1KilledUpgrade kills a process in the middle of the upgrade (inside
-// its transaction, after every table is copied) and checks that the next
-// open finds the file as it was, byte for byte.
+// TestV1KilledUpgrade kills a process in the middle of the upgrade of each
+// older schema's file (inside its transaction, after the migrations ran)
+// and checks that the next open finds the file as it was, byte for byte.
 func TestV1KilledUpgrade(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a subprocess")
 	}
-	p := copyFixtureV1(t)
-	before, _ := os.ReadFile(p)
-	cmd, out := startHelper(t, "TestHelperUpgradeAndHang", p)
-	// The helper creates this file once its upgrade is inside the
-	// transaction.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if _, err := os.Stat(p + ".hanging"); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
+	for _, f := range oldFixtures {
+		t.Run(f.name, func(t *testing.T) {
+			p := copyFixture(t, f.name)
+			before, _ := os.ReadFile(p)
+			cmd, out := startHelper(t, "TestHelperUpgradeAndHang", p)
+			// The helper creates this file once its upgrade is inside the
+			// transaction.
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				if _, err := os.Stat(p + ".hanging"); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("the helper never reached the upgrade:\n%s", out)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
 			cmd.Process.Kill()
-			t.Fatalf("the helper never reached the upgrade:\n%s", out)
-		}
-		time.Sleep(10 * time.Millisecond)
+			cmd.Wait()
+			if mid, _ := os.ReadFile(p); bytes.Equal(mid, before) {
+				t.Log("the killed upgrade had not written into the file yet")
+			}
+			// A hot journal is left; the next read-write open rolls it back.
+			readWriteUnchanged(t, p, before, "a killed upgrade")
+		})
 	}
-	cmd.Process.Kill()
-	cmd.Wait()
-	if mid, _ := os.ReadFile(p); bytes.Equal(mid, before) {
-		t.Log("the killed upgrade had not written into the file yet")
-	}
-	// A hot journal is left; the next read-write open rolls it back.
-	readWriteUnchanged(t, p, before, "a killed upgrade")
 }
 
 // TestHelperUpgradeAndHang is TestV1KilledUpgrade's subprocess.
