@@ -6,8 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -126,9 +124,8 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 	var totalTime time.Duration
 	// Progress on a terminal only, as every command's: a pipe or a log
 	// gets the table and nothing else.
-	var searched atomic.Int64
-	stopProgress := sync.OnceFunc(countProgress(e.stderr, "searches", &searched, len(opts)*len(positions)))
-	defer stopProgress()
+	prog := countProgress(e.stderr, "searches", len(opts)*len(positions))
+	defer prog.Stop()
 	for _, o := range opts {
 		row := benchRow{variantTotals: variantTotals{Variant: engine.VariantSpec(o), Positions: len(positions)}}
 		s := engine.NewSearcher(o)
@@ -145,7 +142,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 			if r.Stopped == engine.StopNodes {
 				row.Capped++
 			}
-			searched.Add(1)
+			prog.Add(1)
 		}
 		row.ElapsedMS = elapsed.Milliseconds()
 		row.NPS = nps(row.Nodes, elapsed)
@@ -156,7 +153,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 		totalTime += elapsed
 		out.Variants = append(out.Variants, row)
 	}
-	stopProgress()
+	prog.Stop()
 	out.TotalNPS = nps(out.TotalNodes, totalTime)
 
 	if *sfFlag != "none" {
@@ -224,8 +221,8 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 		return 0, err
 	}
 	var nodes, ms int64
-	var searched atomic.Int64
-	defer countProgress(e.stderr, "Stockfish searches", &searched, len(positions))()
+	prog := countProgress(e.stderr, "Stockfish searches", len(positions))
+	defer prog.Stop()
 	for i := range positions {
 		if err := u.SetPosition(positions[i].FEN); err != nil {
 			return 0, err
@@ -251,7 +248,7 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 		}
 		nodes += n
 		ms += t
-		searched.Add(1)
+		prog.Add(1)
 	}
 	if ms == 0 {
 		return 0, fmt.Errorf("reported no time")

@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -106,13 +105,12 @@ positions every variant had searched to the end, and says how many.`,
 
 	rows := make([]comparePos, len(positions)*len(opts))
 	got := make([]bool, len(rows))
-	var done atomic.Int64
-	stopProgress := countProgress(e.stderr, "searches", &done, len(rows))
+	prog := countProgress(e.stderr, "searches", len(rows))
 	err = compareRun(e.ctx, positions, opts, lim, *jobs, st, func(pi, vi int, r comparePos) {
 		rows[pi*len(opts)+vi], got[pi*len(opts)+vi] = r, true
-		done.Add(1)
+		prog.Add(1)
 	})
-	stopProgress()
+	prog.Stop()
 	interrupted := errors.Is(err, qsbench.ErrInterrupted)
 	if err != nil && !interrupted {
 		return err

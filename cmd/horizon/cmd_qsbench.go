@@ -142,11 +142,9 @@ Ctrl-C prints the figures of the positions done so far.`,
 	}
 
 	vs := qsbench.NewVariants(opts)
-	var done atomic.Int64
-	stopProgress := countProgress(e.stderr, "positions", &done, len(set))
-	res, err := qsbench.Bench(e.ctx, set, vs, qsbench.Config{Jobs: *jobs, NodeLimit: *maxNodes, Repeat: *repeat},
-		func(n int) { done.Store(int64(n)) })
-	stopProgress()
+	prog := countProgress(e.stderr, "positions", len(set))
+	res, err := qsbench.Bench(e.ctx, set, vs, qsbench.Config{Jobs: *jobs, NodeLimit: *maxNodes, Repeat: *repeat}, prog.Set)
+	prog.Stop()
 	interrupted := errors.Is(err, qsbench.ErrInterrupted)
 	if err != nil && !interrupted {
 		return err
@@ -494,11 +492,10 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 		return usagef("--sources: no files given")
 	}
 	start := time.Now()
-	var done atomic.Int64
-	stop := countProgress(e.stderr, "sources searched", &done, len(srcs))
+	prog := countProgress(e.stderr, "sources searched", len(srcs))
 	set, err := qsbench.Collect(e.ctx, srcs, qsbench.CollectConfig{Options: o, Depth: *depth, PerSource: *per,
-		Quiet: *quiet, Tactical: *tactical, Jobs: *jobs}, func(n int) { done.Store(int64(n)) })
-	stop()
+		Quiet: *quiet, Tactical: *tactical, Jobs: *jobs}, prog.Set)
+	prog.Stop()
 	if err != nil {
 		if errors.Is(err, qsbench.ErrInterrupted) {
 			return fmt.Errorf("interrupted; %s not written", *out)
@@ -555,14 +552,13 @@ shows as extra columns. An interrupted run writes nothing.`,
 		return err
 	}
 	start := time.Now()
-	var done atomic.Int64
 	if *eng != "" {
 		return engineOracle(e, set, *epd, *eng, *engDepth, *jobs, *out)
 	}
 	o := qsbench.OracleOptions()
-	stop := countProgress(e.stderr, "positions valued", &done, len(set))
-	err = qsbench.ComputeOracles(e.ctx, set, o, *depth, *jobs, func(n int) { done.Store(int64(n)) })
-	stop()
+	prog := countProgress(e.stderr, "positions valued", len(set))
+	err = qsbench.ComputeOracles(e.ctx, set, o, *depth, *jobs, prog.Set)
+	prog.Stop()
 	if err != nil {
 		if errors.Is(err, qsbench.ErrInterrupted) {
 			return fmt.Errorf("interrupted; %s not changed", *epd)
@@ -599,7 +595,6 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 	}
 	start := time.Now()
 	vals := make([]qsbench.Oracle, len(set))
-	var done atomic.Int64
 	var name atomic.Value
 	var mu sync.Mutex
 	var engines []*uci.Engine
@@ -608,7 +603,7 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 			u.Close()
 		}
 	}()
-	stop := countProgress(e.stderr, "positions valued by "+filepath.Base(path), &done, len(set))
+	prog := countProgress(e.stderr, "positions valued by "+filepath.Base(path), len(set))
 	err := qsbench.Parallel(e.ctx, len(set), jobs, func() func(int) error {
 		var u *uci.Engine
 		return func(i int) error {
@@ -632,8 +627,8 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 			vals[i] = v
 			return nil
 		}
-	}, func(n int) { done.Store(int64(n)) })
-	stop()
+	}, prog.Set)
+	prog.Stop()
 	if err != nil {
 		if errors.Is(err, qsbench.ErrInterrupted) {
 			return fmt.Errorf("interrupted; %s not written", out)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -85,10 +86,22 @@ func progressLine(w io.Writer, line func(time.Duration) string) func() {
 	}
 }
 
-// countProgress shows "[###...] done/total what" on w while it is a terminal.
-func countProgress(w io.Writer, what string, done *atomic.Int64, total int) func() {
-	return progressLine(w, func(el time.Duration) string {
-		n := done.Load()
+// progress is work done toward a known total, drawn as a bar on a
+// terminal while the work runs. Set and Add may be called from any
+// goroutine; Stop may be called more than once (a deferred Stop after
+// the one that clears the bar before a table is printed).
+type progress struct {
+	done atomic.Int64
+	stop func()
+	once sync.Once
+}
+
+// countProgress shows "[###...] done/total what" on w while it is a
+// terminal, until Stop.
+func countProgress(w io.Writer, what string, total int) *progress {
+	p := &progress{}
+	p.stop = progressLine(w, func(el time.Duration) string {
+		n := p.done.Load()
 		const width = 30
 		fill := int(int64(width) * n / int64(max(total, 1)))
 		eta := ""
@@ -99,4 +112,15 @@ func countProgress(w io.Writer, what string, done *atomic.Int64, total int) func
 		return fmt.Sprintf("[%s%s] %d/%d %s  %.0fs%s", strings.Repeat("#", fill), strings.Repeat(".", width-fill),
 			n, total, what, el.Seconds(), eta)
 	})
+	return p
 }
+
+// Add counts n more done.
+func (p *progress) Add(n int) { p.done.Add(int64(n)) }
+
+// Set says n are done in all: the form of the callbacks by which qsbench
+// reports its progress.
+func (p *progress) Set(n int) { p.done.Store(int64(n)) }
+
+// Stop stops the bar and clears it.
+func (p *progress) Stop() { p.once.Do(p.stop) }

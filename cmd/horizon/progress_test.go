@@ -47,8 +47,8 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestLongCommandsShowProgress: check and export draw a progress line on
-// a terminal's stderr, and clear it (issue 16).
+// TestLongCommandsShowProgress: check, export, compare and bench draw a
+// progress line on a terminal's stderr, and clear it (issue 16).
 func TestLongCommandsShowProgress(t *testing.T) {
 	tr := exportTrace(t)
 	fakeTerminal(t)
@@ -60,6 +60,8 @@ func TestLongCommandsShowProgress(t *testing.T) {
 		{"check", []string{"check", tr}, "checking run 1: 0 of "},
 		{"export dot", []string{"export", tr, "--node", "0"}, "reading node 0's subtree"},
 		{"export icicle", []string{"export", tr, "--node", "0", "--format", "icicle"}, "reading node 0's subtree"},
+		{"compare", []string{"compare", "--fen", "startpos", "--depth", "2", "--qs", "see,unified"}, "[" + strings.Repeat(".", 30) + "] 0/2 searches"},
+		{"bench", []string{"bench", "--fen", "startpos", "--depth", "2", "--qs", "see,unified", "--stockfish", "none"}, "[" + strings.Repeat(".", 30) + "] 0/2 searches"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errOut lockedBuffer
@@ -75,6 +77,39 @@ func TestLongCommandsShowProgress(t *testing.T) {
 				t.Errorf("the progress line is not cleared at the end: %q", e)
 			}
 		})
+	}
+}
+
+// TestCountProgress: a bar counts what any goroutine adds, and a second
+// Stop (a deferred one after the one before the table) is harmless.
+func TestCountProgress(t *testing.T) {
+	fakeTerminal(t)
+	var w lockedBuffer
+	p := countProgress(&w, "things", 40)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				p.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if got := p.done.Load(); got != 20 {
+		t.Errorf("after 4x5 Adds the count is %d", got)
+	}
+	p.Set(30)
+	time.Sleep(450 * time.Millisecond) // two ticks of the bar
+	p.Stop()
+	p.Stop()
+	s := w.String()
+	if !strings.Contains(s, "["+strings.Repeat("#", 22)+strings.Repeat(".", 8)+"] 30/40 things") {
+		t.Errorf("no bar at 30 of 40 in %q", s)
+	}
+	if !strings.HasSuffix(s, "\r\033[K") {
+		t.Errorf("the bar is not cleared at the end: %q", s)
 	}
 }
 
