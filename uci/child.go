@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/horizonqs/horizon/engine"
 )
 
 // Engine is another UCI engine run as a child process: Horizon's side of
@@ -202,6 +204,25 @@ func (e *Engine) Perft(fen string, depth int) (divide map[string]uint64, total u
 		}
 		divide[mv] = n
 	}
+}
+
+// GoCommand is the go command that searches with lim's limits: go
+// infinite when it has none.
+func GoCommand(lim engine.Limits) string {
+	s := "go"
+	if lim.Depth > 0 {
+		s += " depth " + strconv.Itoa(lim.Depth)
+	}
+	if lim.Nodes > 0 {
+		s += " nodes " + strconv.FormatInt(lim.Nodes, 10)
+	}
+	if lim.MoveTime > 0 {
+		s += " movetime " + strconv.FormatInt(lim.MoveTime.Milliseconds(), 10)
+	}
+	if s == "go" {
+		s += " infinite"
+	}
+	return s
 }
 
 // CloseInput closes the engine's standard input, as after "quit", without

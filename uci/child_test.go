@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/horizonqs/horizon/engine"
 )
 
 func TestEngineStockfishPerft(t *testing.T) {
@@ -54,5 +56,23 @@ func TestEngineNotUCI(t *testing.T) {
 	}
 	if _, err := StartEngine(ctx, "/nonexistent/engine"); err == nil {
 		t.Errorf("StartEngine of a missing file succeeded")
+	}
+}
+
+// TestGoCommand: the go command for each limit, and for none.
+func TestGoCommand(t *testing.T) {
+	for _, c := range []struct {
+		lim  engine.Limits
+		want string
+	}{
+		{engine.Limits{}, "go infinite"},
+		{engine.Limits{Depth: 8}, "go depth 8"},
+		{engine.Limits{Nodes: 100000}, "go nodes 100000"},
+		{engine.Limits{MoveTime: 1500 * time.Millisecond}, "go movetime 1500"},
+		{engine.Limits{Depth: 5, Nodes: 10, MoveTime: time.Second}, "go depth 5 nodes 10 movetime 1000"},
+	} {
+		if got := GoCommand(c.lim); got != c.want {
+			t.Errorf("GoCommand(%+v) = %q, want %q", c.lim, got, c.want)
+		}
 	}
 }

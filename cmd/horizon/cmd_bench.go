@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
@@ -227,7 +226,7 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 		if err := u.SetPosition(positions[i].FEN); err != nil {
 			return 0, err
 		}
-		if err := u.Send("go movetime " + strconv.FormatInt(movetime.Milliseconds(), 10)); err != nil {
+		if err := u.Send(uci.GoCommand(engine.Limits{MoveTime: movetime})); err != nil {
 			return 0, err
 		}
 		lines, err := u.Until(movetime+10*time.Second, func(l string) bool { return strings.HasPrefix(l, "bestmove") })

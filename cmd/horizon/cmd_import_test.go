@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/horizonqs/horizon/trace"
 )
@@ -126,70 +125,6 @@ func TestTraceEngineNoStream(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, file left %v", code, stdout, fileExists(out))
 	}
 	checkOneLineError(t, stderr, "wrote no trace", "HORIZON_TRACE")
-}
-
-// TestTraceEngineStreamEnds: trace --engine tells an engine that writes
-// no stream from one whose stream is late or stalls. An uninstrumented
-// engine was said to be so only after a silent 10 s wait; it is now when
-// its search ended (bestmove) and nothing came within streamGrace, however
-// long a stalled stream is waited for (streamStall, an hour here).
-func TestTraceEngineStreamEnds(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
-	defer func(g, s time.Duration) { streamGrace, streamStall = g, s }(streamGrace, streamStall)
-	// The engines' go: what each writes to its stream (fd 3) around its
-	// bestmove.
-	const stream = `printf 'HZT 1\nengine Fake\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\n' >&3`
-	for _, tc := range []struct {
-		name, goCmd string
-		stall       time.Duration
-		code        int
-		want        []string
-	}{
-		{"uninstrumented", `echo "bestmove e2e4"`, time.Hour, 1,
-			[]string{"Fake answered bestmove but wrote no trace of the search to HORIZON_TRACE", "is it instrumented?"}},
-		// Sunfish's wrapper writes its end record after the bestmove line.
-		{"stream after bestmove", `echo "bestmove e2e4"; sleep 0.2; ` + stream + `; printf 'end nodes=2\n' >&3`, time.Hour, 0, nil},
-		{"stream without an end", stream + `; echo "bestmove e2e4"`, 300 * time.Millisecond, 1,
-			[]string{"its trace stream went silent for 300ms before the search's end record"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			streamStall = tc.stall
-			eng := writeFile(t, "fake.sh", "#!/bin/sh\nwhile read -r cmd rest; do\n\tcase \"$cmd\" in\n"+
-				"\tuci) echo \"id name Fake\"; echo uciok ;;\n\tisready) echo readyok ;;\n"+
-				"\tgo) "+tc.goCmd+" ;;\n\tquit) exit 0 ;;\n\tesac\ndone\n")
-			if err := os.Chmod(eng, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			out := filepath.Join(t.TempDir(), "t.trace")
-			type result struct {
-				code           int
-				stdout, stderr string
-			}
-			done := make(chan result, 1)
-			go func() {
-				code, stdout, stderr := runCLI(t, "", "trace", "--engine", eng, "--fen", "startpos", "--depth", "1", "-o", out)
-				done <- result{code, stdout, stderr}
-			}()
-			var r result
-			select {
-			case r = <-done:
-			case <-time.After(2 * time.Minute):
-				t.Fatal("trace --engine still waits for the stream after 2 minutes")
-			}
-			if r.code != tc.code {
-				t.Fatalf("exit %d, want %d; stderr %q", r.code, tc.code, r.stderr)
-			}
-			if tc.code == 0 {
-				if !strings.Contains(r.stdout, "wrote 1 run(s)") {
-					t.Errorf("stdout %q, want the run recorded", r.stdout)
-				}
-				return
-			}
-			checkOneLineError(t, r.stderr, tc.want...)
-		})
-	}
 }
 
 // stoppableEngine is a UCI engine in sh that writes a trace stream on fd 3:

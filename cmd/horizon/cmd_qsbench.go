@@ -652,7 +652,7 @@ func uciValue(u *uci.Engine, p *qsbench.Position, depth int) (qsbench.Oracle, er
 	if err := u.SetPosition(p.Parent, p.LastMove); err != nil {
 		return qsbench.Oracle{}, err
 	}
-	if err := u.Send("go depth " + strconv.Itoa(depth)); err != nil {
+	if err := u.Send(uci.GoCommand(engine.Limits{Depth: depth})); err != nil {
 		return qsbench.Oracle{}, err
 	}
 	o := qsbench.Oracle{Name: u.Name}
