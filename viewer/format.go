@@ -29,7 +29,7 @@ var unicodeGlyphs = glyphs{
 
 var asciiGlyphs = glyphs{
 	closed: "+ ", opened: "- ", leaf: "  ",
-	ge: ">", le: "<", inf: "inf", ellipsis: "~",
+	ge: ">=", le: "<=", inf: "inf", ellipsis: "~",
 	differs: "!", missing: "+",
 	bar: []string{".", ".", ".", ":", ":", ":", "#", "#", "#"},
 	sep: "|",
