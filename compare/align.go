@@ -61,8 +61,9 @@ type Totals struct {
 	BestSAN *string `json:"best_san"`
 	Score   *int    `json:"score"` // null when the run has no score (trace.Run.Scored)
 	Depth   int     `json:"depth"`
-	// ElapsedMS is null while the run is recorded, or after its recorder
-	// died (trace.Run.ElapsedKnown).
+	// ElapsedMS is null while the run is recorded, after its recorder
+	// died, or when another engine's stream gave no time
+	// (trace.Run.ElapsedKnown).
 	ElapsedMS *int64 `json:"elapsed_ms"`
 	// Scores is how the run's scores print (trace.Run.Scores).
 	Scores engine.ScoreFormat `json:"-"`
@@ -257,13 +258,9 @@ func samePosition(a Side, ra trace.Run, b Side, rb trace.Run) error {
 func totals(s Side, r trace.Run) Totals {
 	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Label(), Options: r.OptionsObject(), FEN: r.FEN,
 		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
-		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, Depth: r.Depth, Scores: r.Scores()}
+		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, Depth: r.Depth, ElapsedMS: r.ElapsedMS(), Scores: r.Scores()}
 	if r.Scored() {
 		t.Score = &r.Score
-	}
-	if r.ElapsedKnown() {
-		ms := r.Elapsed.Milliseconds()
-		t.ElapsedMS = &ms
 	}
 	if r.StopCause != "" {
 		t.StopCause = &r.StopCause

@@ -98,6 +98,12 @@ type Options struct {
 	// truncated (or complete). An imported file's abort records are the
 	// engine's own stops and keep their meaning.
 	StopsOnCancel bool
+	// Live says the stream is read as the engine writes it (horizon trace
+	// --engine): a search whose end record gives no time= is timed by the
+	// clock, from its position record to its end. Without Live such a
+	// search's time is unknown (trace.Run.ElapsedKnown): the time a file
+	// took to import is no time of the search.
+	Live bool
 }
 
 // RunResult is one search of the stream, recorded as one run.
@@ -1308,10 +1314,11 @@ func (im *importer) finish(status trace.Status, cause error) {
 		stop = trace.StopStream
 	}
 	elapsed := im.elapsed
-	if elapsed == 0 {
-		elapsed = time.Since(im.start)
+	if elapsed == 0 && im.opts.Live {
+		elapsed = max(time.Since(im.start), time.Millisecond) // a stored 0 is "unknown"
 	}
-	res := trace.Result{Status: status, StopCause: stop, BestMove: best, Score: score, Depth: im.done.iter, Elapsed: elapsed}
+	res := trace.Result{Status: status, StopCause: stop, BestMove: best, Score: score, Depth: im.done.iter, Elapsed: elapsed,
+		TimeUnknown: elapsed == 0}
 	switch {
 	case len(reported.pv) > 0 && reported.pv[0] == best:
 		res.PV = reported.pv

@@ -114,7 +114,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 	go func() {
 		defer close(importDone)
 		runs, ierr = Import(ctx, st, stream, Options{Engine: u.Name, PreferName: true, Version: opts.Version,
-			Limits: goCmd, Record: opts.Record, StopsOnCancel: true,
+			Limits: goCmd, Record: opts.Record, StopsOnCancel: true, Live: true,
 			OnRun: func(_ int64, rec *trace.Recorder) {
 				mu.Lock()
 				cur = rec

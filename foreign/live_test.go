@@ -111,7 +111,8 @@ func TestTraceProgress(t *testing.T) {
 		t.Errorf("Name %q, want the UCI id name Fake", g.Name())
 	}
 	var calls []string
-	runs, err := g.Trace(context.Background(), mustCreate(t), []string{engine.StartFEN, engine.StartFEN}, EngineOptions{
+	st := mustCreate(t)
+	runs, err := g.Trace(context.Background(), st, []string{engine.StartFEN, engine.StartFEN}, EngineOptions{
 		Limits: engine.Limits{Depth: 1},
 		OnSearch: func(i int, nodes func() int64) func() {
 			calls = append(calls, "search "+string(rune('0'+i)))
@@ -127,6 +128,32 @@ func TestTraceProgress(t *testing.T) {
 	for _, r := range runs {
 		if r.Engine != "Fake" || r.EngineNodes != 7 || r.Nodes != 2 {
 			t.Errorf("run %d: engine %q, engine nodes %d, stream nodes %d; want Fake, 7 and 2", r.RunID, r.Engine, r.EngineNodes, r.Nodes)
+		}
+		// The stream gives no time: a live search is timed by the clock.
+		if run, err := st.Run(context.Background(), r.RunID); err != nil || !run.ElapsedKnown() || run.Elapsed <= 0 {
+			t.Errorf("run %d: elapsed %v known %v (%v); want the clock's time", r.RunID, run.Elapsed, run.ElapsedKnown(), err)
+		}
+	}
+}
+
+// TestImportedTimeUnknown: a stream read from a file whose end record
+// gives no time has none (it got the import's time); with time= it has
+// the engine's.
+func TestImportedTimeUnknown(t *testing.T) {
+	const search = "HZT 1\nengine Other\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\n"
+	for _, tc := range []struct {
+		end   string
+		known bool
+		want  time.Duration
+	}{
+		{"end nodes=2\n", false, 0},
+		{"end\n", false, 0},
+		{"end time=0\n", false, 0},
+		{"end nodes=2 time=35\n", true, 35 * time.Millisecond},
+	} {
+		_, run, _ := importRun(t, search+tc.end)
+		if run.ElapsedKnown() != tc.known || run.Elapsed != tc.want || (run.ElapsedMS() == nil) == tc.known {
+			t.Errorf("%q: elapsed %v, known %v; want %v, %v", tc.end, run.Elapsed, run.ElapsedKnown(), tc.want, tc.known)
 		}
 	}
 }

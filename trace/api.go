@@ -135,6 +135,10 @@ func StatusHelp(indent string) string {
 	return string(b)
 }
 
+// Ended reports whether a run with this status was finished by its
+// recorder: not still recorded (running), nor abandoned.
+func (s Status) Ended() bool { return s != StatusRunning && s != StatusAbandoned }
+
 // Partial reports whether a run with this status may lack rows a finished
 // run would have: it is still recorded, its recorder died, or writing
 // failed.
@@ -225,10 +229,26 @@ func (r Run) QSShare() float64 {
 // is 0). Without one Score is 0 and means nothing; show it blank.
 func (r Run) Scored() bool { return r.scored }
 
-// ElapsedKnown reports whether Elapsed is the search's time: a run still
+// Ended reports whether the run's recorder finished it: the run is
+// neither still recorded nor left behind by a recorder that died.
+func (r Run) Ended() bool { return r.Status.Ended() }
+
+// ElapsedKnown reports whether Elapsed is the search's time. A run still
 // recorded, or whose recorder died, stores it only at the end (0 until
-// then).
-func (r Run) ElapsedKnown() bool { return r.Status != StatusRunning && r.Status != StatusAbandoned }
+// then). Another engine's run stores 0 when its stream gave no time: an
+// end record without time= in a stream imported from a file, whose import
+// time is no time of the search (foreign.Options.Live).
+func (r Run) ElapsedKnown() bool { return r.Ended() && (r.Engine == "" || r.Elapsed > 0) }
+
+// ElapsedMS is Elapsed in milliseconds, nil (JSON null) when it is not
+// known (ElapsedKnown).
+func (r Run) ElapsedMS() *int64 {
+	if !r.ElapsedKnown() {
+		return nil
+	}
+	ms := r.Elapsed.Milliseconds()
+	return &ms
+}
 
 // Node is one row of the node table: one node a run's search visited.
 type Node struct {
@@ -528,4 +548,9 @@ type Result struct {
 	PV       []engine.Move
 	Depth    int
 	Elapsed  time.Duration // 0: time from NewRecorder to Finish
+	// TimeUnknown says the search's time is not known (another engine's
+	// stream imported from a file gave none): Elapsed is ignored and 0
+	// stored, which readers of an engine's run show as unknown
+	// (Run.ElapsedKnown).
+	TimeUnknown bool
 }

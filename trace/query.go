@@ -888,7 +888,7 @@ func (s *Store) chainsStored(ctx context.Context, run int64) (bool, error) {
 // stored when it finished, or (schema version 3) by its recorder as it
 // writes.
 func (r Run) storedSummary() bool {
-	return r.liveSummary || r.Status != StatusRunning && r.Status != StatusAbandoned
+	return r.liveSummary || r.Ended()
 }
 
 // scanSummary computes a run's summary by reading all its rows, keeping

@@ -648,7 +648,10 @@ func (r *Recorder) Finish(res Result) error {
 		status = StatusFailed
 	}
 	elapsed := res.Elapsed
-	if elapsed == 0 {
+	switch {
+	case res.TimeUnknown:
+		elapsed = 0
+	case elapsed == 0:
 		elapsed = time.Since(r.start)
 	}
 	var best, pv any

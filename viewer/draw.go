@@ -186,7 +186,7 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 			}
 		}
 		parts = append(parts, fmt.Sprintf("best %s %s", best, score))
-	} else if !run.Scored() && run.ElapsedKnown() {
+	} else if !run.Scored() && run.Ended() {
 		// A run that ended before its first iteration did: no answer at
 		// all, where a live run has none yet.
 		parts = append(parts, "no best move or score (no iteration finished)")

@@ -182,7 +182,7 @@ func (c checkedRun) writeText(w io.Writer) error {
 	rep := c.Report
 	r := rep.Run
 	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Label(), r.Status, r.Depth, engine.Commas(rep.Rows))
-	if r.Status == trace.StatusRunning || r.Status == trace.StatusAbandoned {
+	if !r.Ended() {
 		fmt.Fprint(w, "the rows committed so far (nodes still open are checked for structure only), ")
 	}
 	if rep.Count == 0 {

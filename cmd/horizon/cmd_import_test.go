@@ -241,3 +241,37 @@ func TestExportReportedIteration(t *testing.T) {
 		t.Errorf("export starts at %q, want iteration 1's root (node 1)", first)
 	}
 }
+
+// TestImportTimeUnknown: a stream imported from a file whose end record
+// gives no time has no time, nor nodes per second: import printed the
+// time the import took as the search's ("0.03s (2,400 nodes/s)").
+func TestImportTimeUnknown(t *testing.T) {
+	const search = "position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\n"
+	for _, tc := range []struct {
+		name, end    string
+		elapsed, nps string // their JSON values, in import's and in runs'
+		text         string
+	}{
+		{"no time", "end nodes=2\n", "null", "null", "time unknown (the stream gave none)"},
+		{"time", "end nodes=2 time=20\n", "20", "100", "0.02s (100 nodes/s)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := writeFile(t, "s.hzt", "HZT 1\nengine Tiny\n"+search+tc.end)
+			out := filepath.Join(t.TempDir(), "t.trace")
+			code, stdout, stderr := runCLI(t, "", "import", in, "-o", out)
+			if code != 0 || !strings.Contains(stdout, tc.text) {
+				t.Fatalf("exit %d, stdout %q, want %q; stderr %s", code, stdout, tc.text, stderr)
+			}
+			want := `"elapsed_ms":` + tc.elapsed
+			for _, args := range [][]string{{"import", in, "-o", filepath.Join(t.TempDir(), "u.trace"), "--json"}, {"runs", out, "--json"}} {
+				_, js, _ := runCLI(t, "", args...)
+				if js = strings.ReplaceAll(js, " ", ""); !strings.Contains(js, want) {
+					t.Errorf("%s --json: %s, want %s", args[0], js, want)
+				}
+				if args[0] == "import" && !strings.Contains(js, `"nps":`+tc.nps) {
+					t.Errorf("import --json: %s, want nps %s", js, tc.nps)
+				}
+			}
+		})
+	}
+}

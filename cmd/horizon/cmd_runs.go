@@ -28,7 +28,7 @@ type runJSON struct {
 	Rows       int64           `json:"rows"`
 	MaxPly     int             `json:"max_ply"`
 	MaxQSPly   int             `json:"max_qs_ply"`
-	ElapsedMS  *int64          `json:"elapsed_ms"`            // null while recorded, or after the recorder died (trace.Run.ElapsedKnown)
+	ElapsedMS  *int64          `json:"elapsed_ms"`            // null while recorded, after the recorder died, or when another engine's stream gave no time (trace.Run.ElapsedKnown)
 	BestMove   *string         `json:"best_move"`             // UCI; null when none (no iteration finished)
 	Score      *int            `json:"score"`                 // null when no iteration finished
 	ScoreBound string          `json:"score_bound,omitempty"` // "lower" or "upper" when the score is only a bound (another engine's run); absent when exact
@@ -65,12 +65,7 @@ func newRunJSON(r trace.Run, bound engine.Bound) runJSON {
 	if r.Scored() {
 		score, bw = &r.Score, boundWord(bound)
 	}
-	var elapsed *int64
-	if r.ElapsedKnown() {
-		ms := r.Elapsed.Milliseconds()
-		elapsed = &ms
-	}
-	return runJSON{ID: r.ID, ElapsedMS: elapsed, Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, Variant: r.Label(),
+	return runJSON{ID: r.ID, ElapsedMS: r.ElapsedMS(), Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, Variant: r.Label(),
 		Options: r.OptionsObject(), Limits: r.LimitsObject(), Engine: r.Engine, FailHard: r.FailHard, Version: r.Version, Status: string(r.Status), StopCause: orNull(r.StopCause), Filter: r.Filter,
 		Nodes: r.Nodes, QSNodes: r.QSNodes, Rows: r.Rows, MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly,
 		BestMove: orNull(r.BestMove), Score: score, ScoreBound: bw, PV: pv, Depth: r.Depth}

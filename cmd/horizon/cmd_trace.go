@@ -55,7 +55,7 @@ type traceRunJSON struct {
 	QSNodes    int64         `json:"qs_nodes"`
 	QSShare    float64       `json:"qs_share"`
 	MaxQSPly   int           `json:"max_qs_ply"`
-	ElapsedMS  int64         `json:"elapsed_ms"`
+	ElapsedMS  *int64        `json:"elapsed_ms"` // null when not known (trace.Run.ElapsedKnown)
 	NodesPerS  *int64        `json:"nps"`
 	Hotspots   []hotspotJSON `json:"hotspots"`
 	WriteError string        `json:"write_error,omitempty"`
@@ -383,8 +383,10 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	}
 	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Label(), Status: string(r.Status), StopCause: r.StopCause,
 		Depth: r.Depth, BestMove: orNull(r.BestMove), Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
-		ElapsedMS: r.Elapsed.Milliseconds(), NodesPerS: nps(r.Nodes, r.Elapsed), Hotspots: []hotspotJSON{},
-		scores: r.Scores()}
+		ElapsedMS: r.ElapsedMS(), Hotspots: []hotspotJSON{}, scores: r.Scores()}
+	if r.ElapsedKnown() {
+		j.NodesPerS = nps(r.Nodes, r.Elapsed)
+	}
 	if r.Scored() {
 		score := r.Score
 		j.Score = &score
@@ -463,8 +465,12 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 		score = scoreText(r.scores, engine.Score(*r.Score), r.ScoreBound)
 	}
 	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, score)
-	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%s)  max QS ply %d  %.2fs (%s nodes/s)\n",
-		engine.Commas(r.Nodes), engine.Commas(r.QSNodes), engine.Percent(r.QSShare), r.MaxQSPly, float64(r.ElapsedMS)/1000, npsText(r.NodesPerS))
+	took := "time unknown (the stream gave none)"
+	if r.ElapsedMS != nil {
+		took = fmt.Sprintf("%.2fs (%s nodes/s)", float64(*r.ElapsedMS)/1000, npsText(r.NodesPerS))
+	}
+	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%s)  max QS ply %d  %s\n",
+		engine.Commas(r.Nodes), engine.Commas(r.QSNodes), engine.Percent(r.QSShare), r.MaxQSPly, took)
 	if r.Filter != "" {
 		fmt.Fprintf(w, "  recorded %s rows of the %s nodes searched (filter: %s)", engine.Commas(r.Rows), engine.Commas(r.Nodes), r.Filter)
 		if r.UnderReached != nil && *r.UnderReached == 0 {

@@ -503,8 +503,14 @@ func TestNodesPerSecondNeedsTime(t *testing.T) {
 		{minRateElapsed - 1, "(- nodes/s)", `"nps":null`},
 		{minRateElapsed, "(332,000 nodes/s)", `"nps":332000`},
 		{2 * time.Second, "(1,660 nodes/s)", `"nps":1660`},
+		// Unknown (another engine's stream gave no time): not 0.00s.
+		{-1, "time unknown (the stream gave none)", `"elapsed_ms":null,"nps":null`},
 	} {
-		r := traceRunJSON{Nodes: 3320, ElapsedMS: tc.elapsed.Milliseconds(), NodesPerS: nps(3320, tc.elapsed)}
+		r := traceRunJSON{Nodes: 3320}
+		if tc.elapsed >= 0 {
+			ms := tc.elapsed.Milliseconds()
+			r.ElapsedMS, r.NodesPerS = &ms, nps(3320, tc.elapsed)
+		}
 		var b bytes.Buffer
 		if err := r.writeText(&b); err != nil {
 			t.Fatal(err)
