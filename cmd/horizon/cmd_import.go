@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -43,6 +45,7 @@ does with sleep; 'horizon trace --engine' drives the engine for you.`,
 		return usagef("--max-nodes %d: want a positive number", *maxNodes)
 	}
 	var in io.Reader = e.stdin
+	size := int64(-1)
 	if p := stream; p != "-" {
 		f, err := os.Open(p)
 		if err != nil {
@@ -50,6 +53,9 @@ does with sleep; 'horizon trace --engine' drives the engine for you.`,
 		}
 		defer f.Close()
 		in = f
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
 	}
 	created := !fileExists(*out)
 	st, err := trace.Create(*out)
@@ -57,9 +63,59 @@ does with sleep; 'horizon trace --engine' drives the engine for you.`,
 		return err
 	}
 	defer st.Close()
-	runs, ierr := foreign.Import(e.ctx, st, in, foreign.Options{Engine: *name, Version: version(),
-		Record: trace.RecordOptions{MaxNodes: *maxNodes}})
+	prog := startImportProgress(e.stderr, stream, size, in)
+	runs, ierr := foreign.Import(e.ctx, st, prog, foreign.Options{Engine: *name, Version: version(),
+		Record: trace.RecordOptions{MaxNodes: *maxNodes}, OnRun: prog.onRun})
+	prog.stop()
 	return reportForeign(e, st, runs, ierr, *out, *asJSON, created)
+}
+
+// importProgress is the stream import reads, counted for the progress
+// line it shows on a terminal: how much of the stream is read (of the
+// file's size, when it is one), and the run being recorded.
+type importProgress struct {
+	r    io.Reader
+	read atomic.Int64
+	run  atomic.Int64
+	rec  atomic.Pointer[trace.Recorder]
+	stop func()
+}
+
+// startImportProgress shows "importing NAME: 41% of 120.0MB  run 3  nodes
+// 1,234,567  12.3s" on w while it is a terminal (size < 0: the bytes read
+// alone) until stop.
+func startImportProgress(w io.Writer, name string, size int64, r io.Reader) *importProgress {
+	p := &importProgress{r: r}
+	if name == "-" {
+		name = "standard input"
+	} else {
+		name = shorten(filepath.Base(name), 40)
+	}
+	p.stop = progressLine(w, func(el time.Duration) string {
+		n := p.read.Load()
+		read := formatBytes(n) + " read"
+		if size > 0 {
+			read = fmt.Sprintf("%d%% of %s", 100*min(n, size)/size, formatBytes(size))
+		}
+		line := fmt.Sprintf("importing %s: %s", name, read)
+		if rec := p.rec.Load(); rec != nil {
+			line += fmt.Sprintf("  run %d  nodes %s", p.run.Load(), engine.Commas(rec.Nodes()))
+		}
+		return line + fmt.Sprintf("  %.1fs", el.Seconds())
+	})
+	return p
+}
+
+func (p *importProgress) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.read.Add(int64(n))
+	return n, err
+}
+
+// onRun is foreign.Options.OnRun: the run now recorded.
+func (p *importProgress) onRun(run int64, rec *trace.Recorder) {
+	p.run.Store(run)
+	p.rec.Store(rec)
 }
 
 func fileExists(path string) bool {
