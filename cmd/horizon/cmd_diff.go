@@ -426,7 +426,7 @@ func b2i(b bool) int {
 
 // writeDiffHTML writes the diff page to out, whole or not at all.
 func writeDiffHTML(e *env, a, b compare.Side, out string, opts export.HTMLOptions) error {
-	f, err := outfile.Create(e.ctx, out)
+	f, err := outfile.Create(e.ctx, out, a.Store.File(), b.Store.File())
 	if err != nil {
 		return err
 	}

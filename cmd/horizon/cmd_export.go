@@ -134,7 +134,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 	if *out == "-" {
 		dst = &buf // standard output gets all or nothing too
 	} else {
-		if outFile, err = outfile.Create(e.ctx, *out); err != nil {
+		if outFile, err = outfile.Create(e.ctx, *out, file); err != nil {
 			return err
 		}
 		defer outFile.Abort()

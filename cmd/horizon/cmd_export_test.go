@@ -231,3 +231,53 @@ func TestOutputsWriteIntoTheirTarget(t *testing.T) {
 		})
 	}
 }
+
+// TestOutputIsInputRefused: export, diff --html and qsbench refuse to
+// write their output over a file they read, by its name or through a link
+// (exit 1, the file unchanged). Both replaced the trace with the page or picture
+// and exited 0; the next command found "not a SQLite file".
+func TestOutputIsInputRefused(t *testing.T) {
+	src, err := os.ReadFile(exportTrace(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "t.trace")
+	if err := os.WriteFile(tr, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.svg")
+	if err := os.Symlink("t.trace", link); err != nil {
+		t.Fatal(err)
+	}
+	// qsbench's outputs are written after long work: refused before it.
+	epdText := "8/8/8/4k3/8/8/3K4/8 w - - id \"x\";\n"
+	epd := writeFile(t, "set.epd", epdText)
+	plot := filepath.Join(dir, "plot.svg")
+	if err := os.Symlink(epd, plot); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"export", tr, "--format", "svg", "-o", tr},
+		{"export", tr, "--format", "svg", "-o", link},
+		{"export", tr, "--format", "html", "-o", tr},
+		{"diff", tr, "--run", "1", "--run", "1", "--html", "-o", tr},
+		{"qsbench", "--epd", epd, "--plot", plot},
+		{"qsbench", "collect", "--sources", epd, "-o", epd},
+	} {
+		code, _, stderr := runCLI(t, "", args...)
+		if code != 1 {
+			t.Errorf("%v: exit %d, want 1", args, code)
+		}
+		checkOneLineError(t, stderr, "which this command reads", "name another file")
+		if b, err := os.ReadFile(tr); err != nil || !bytes.Equal(b, src) {
+			t.Fatalf("%v: the trace changed (%v)", args, err)
+		}
+		if b, err := os.ReadFile(epd); err != nil || string(b) != epdText {
+			t.Fatalf("%v: the EPD file changed (%v)", args, err)
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "runs", tr); code != 0 {
+		t.Errorf("runs after the refusals: exit %d: %s", code, stderr)
+	}
+}

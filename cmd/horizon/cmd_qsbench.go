@@ -109,6 +109,11 @@ Ctrl-C prints the figures of the positions done so far.`,
 	if err != nil {
 		return usagef("--qs: %v", err)
 	}
+	if *plot != "" {
+		if err := outfile.NotInput(*plot, *epd); err != nil {
+			return err
+		}
+	}
 	set, err := qsbench.ReadFile(*epd)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) && *epd == defaultQSBenchEPD {
@@ -457,6 +462,9 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 		file = strings.TrimSpace(file)
 		if file == "" {
 			continue
+		}
+		if err := outfile.NotInput(*out, file); err != nil {
+			return err
 		}
 		recs, err := loadPositions("", file)
 		if err != nil {

@@ -56,9 +56,16 @@ type File struct {
 // an unwritable target fails at once and nothing has been spent. A FIFO is
 // opened when it has a reader, as a shell's redirection waits for one; ctx
 // ends the wait (Ctrl-C), which a plain open would not.
-func Create(ctx context.Context, path string) (*File, error) {
+//
+// inputs are the files the command reads: an output that is one of them,
+// by whatever name (a symbolic or hard link), is refused, since writing it
+// would destroy what is read (export -o of the trace it exports).
+func Create(ctx context.Context, path string, inputs ...string) (*File, error) {
 	if path == "" {
 		return nil, errors.New("output: empty file name")
+	}
+	if err := NotInput(path, inputs...); err != nil {
+		return nil, err
 	}
 	target, mode, direct, err := resolve(path)
 	if err != nil {
@@ -81,6 +88,22 @@ func Create(ctx context.Context, path string) (*File, error) {
 		return nil, fmt.Errorf("output %s: cannot write in %s: %w", path, dir, unwrapPath(err))
 	}
 	return &File{path: path, tmp: tmp, target: target, mode: mode}, nil
+}
+
+// NotInput is Create's refusal of an output that is one of the inputs,
+// for a command that writes its output only after long work and should
+// refuse before it.
+func NotInput(path string, inputs ...string) error {
+	out, err := os.Stat(path)
+	if err != nil {
+		return nil // a new file is no input
+	}
+	for _, in := range inputs {
+		if fi, err := os.Stat(in); err == nil && os.SameFile(out, fi) {
+			return fmt.Errorf("output %s: that is %s, which this command reads: writing it would destroy it; name another file", path, in)
+		}
+	}
+	return nil
 }
 
 // resolve follows path's symbolic links to what is to be written. For a

@@ -304,3 +304,53 @@ func TestExistingModeZeroKept(t *testing.T) {
 		t.Errorf("mode %o after the write, want 0 as it was", got)
 	}
 }
+
+// TestInputRefused: an output that is one of the command's inputs, by its
+// own name or through a symbolic or hard link, is refused before anything
+// is written, and the input is left as it was (export -o of the trace it
+// read replaced the trace with the SVG).
+func TestInputRefused(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "t.trace")
+	if err := os.WriteFile(in, []byte("the trace"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.trace")
+	if err := os.WriteFile(other, []byte("another"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("t.trace", filepath.Join(dir, "link.svg")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(in, filepath.Join(dir, "hard.svg")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		out     string
+		refused bool
+	}{
+		{"t.trace", true},
+		{"./t.trace", true},
+		{"link.svg", true},
+		{"hard.svg", true},
+		{"other.trace", false},
+		{"new.svg", false},
+	} {
+		out := filepath.Join(dir, c.out)
+		f, err := Create(context.Background(), out, other+".missing", in)
+		if c.refused {
+			if err == nil || !strings.Contains(err.Error(), "which this command reads") || !strings.Contains(err.Error(), in) {
+				t.Errorf("%s: error %v, want a refusal naming %s", c.out, err, in)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.out, err)
+			continue
+		}
+		f.Abort()
+	}
+	if b, err := os.ReadFile(in); err != nil || string(b) != "the trace" {
+		t.Errorf("the input now holds %q (%v)", b, err)
+	}
+}
