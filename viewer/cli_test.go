@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -45,6 +46,9 @@ func TestViewErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cmd := exec.Command(bin, c.args...)
+			// A session of its own: no controlling terminal, as in CI,
+			// even when the test runs in one.
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
@@ -173,6 +177,18 @@ func TestViewInTmux(t *testing.T) {
 	// --json is indented like every command's: compare without spaces.
 	if !strings.Contains(strings.NewReplacer("\n", "", " ", "").Replace(screen), want) {
 		t.Errorf("--json output should hold %s; the pane shows:\n%s", want, screen)
+	}
+
+	// Standard output redirected, as in fen=$(horizon view ...): the
+	// viewer runs on the terminal and the node left on goes to the file.
+	// It was refused ("standard output is not one").
+	out := filepath.Join(t.TempDir(), "node.json")
+	x.start(80, 24, fmt.Sprintf("%s view %s --run 1 --node %d --json > %s; echo EXIT=$?; sleep 60", bin, fix, moves[1].ID, out))
+	x.waitFor("#" + fmt.Sprint(moves[1].ID))
+	x.run("send-keys", "-t", "view", "q")
+	x.waitFor("EXIT=0")
+	if b, err := os.ReadFile(out); err != nil || !strings.Contains(strings.NewReplacer("\n", "", " ", "").Replace(string(b)), want) {
+		t.Errorf("the redirected output holds %q (%v), want %s", b, err, want)
 	}
 }
 

@@ -230,8 +230,8 @@ func runTraceEngine(e *env, fs *flag.FlagSet, sf *searchFlags, argv []string, pf
 	if positions, err = pf.withID(positions, id); err != nil {
 		return err
 	}
-	if viewAfter && !isTerminal(e.stdout) {
-		return fmt.Errorf("--view needs a terminal on standard output; record without it and run 'horizon view %s' in a terminal", out)
+	if viewAfter && !hasTerminal() {
+		return noTerminalToView(out)
 	}
 	return traceEngine(e, argv, positions, pf, lim, out, maxNodes, asJSON, viewAfter)
 }

@@ -186,8 +186,8 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	}
 	// Check what can be checked before the search and before the file is
 	// touched, so a mistake costs neither a long search nor a stray file.
-	if *viewAfter && !isTerminal(e.stdout) {
-		return fmt.Errorf("--view needs a terminal on standard output; record without it and run 'horizon view %s' in a terminal", *out)
+	if *viewAfter && !hasTerminal() {
+		return noTerminalToView(*out)
 	}
 	for i := range positions {
 		pos := positions[i].Pos.Copy()

@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/viewer"
+	"golang.org/x/term"
 )
 
 const viewAbout = `
@@ -89,8 +91,8 @@ func view(e *env, path string, opt viewer.Options, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	if !isTerminal(e.stdout) {
-		return errors.New("view needs a terminal: standard output is not one (run it in a terminal, not through a pipe or a file)")
+	if !hasTerminal() {
+		return errors.New("view needs a terminal: this process has none (no /dev/tty: a cron job, CI, ssh without -t); run it in one")
 	}
 	scr, err := tcell.NewScreen()
 	if err != nil {
@@ -101,6 +103,28 @@ func view(e *env, path string, opt viewer.Options, asJSON bool) error {
 	}
 	n := m.SelectedNode()
 	return e.print(viewJSON{File: path, Run: n.RunID, Node: n.ID, FEN: m.SelectedFEN()}, formatOf(asJSON, false))
+}
+
+// hasTerminal reports whether the process has a terminal for the viewer.
+// tcell draws on and reads keys from the controlling terminal (/dev/tty),
+// whatever standard output is, so that 'fen=$(horizon view t.trace)' and
+// 'horizon view t.trace --json | jq' work; a cron job, CI or 'ssh host
+// cmd' has none. A variable, so that tests never take over the terminal
+// they were started from.
+var hasTerminal = func() bool {
+	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return term.IsTerminal(int(f.Fd()))
+}
+
+// noTerminalToView is the error of a command told to --view what it
+// records (into out) when the process has no terminal: checked before it
+// records, so the search is not spent for nothing.
+func noTerminalToView(out string) error {
+	return fmt.Errorf("--view needs a terminal and this process has none (no /dev/tty); record without it and run 'horizon view %s' in a terminal", out)
 }
 
 // writeText is the FEN of the node the viewer was left on, for a pipe.

@@ -37,6 +37,9 @@ func testDir() (string, error) {
 // TestMain removes onceDir and the horizon command the tests that run it
 // built.
 func TestMain(m *testing.M) {
+	// The tests run as without a terminal, wherever they were started
+	// from: a viewer must never take over the one 'go test' runs in.
+	hasTerminal = func() bool { return false }
 	code := m.Run()
 	horizonbin.Remove()
 	if onceDir.path != "" {
