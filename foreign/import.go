@@ -121,6 +121,10 @@ type RunResult struct {
 	BestMove    string
 	// Err is the stream error that ended the run, if any.
 	Err error
+	// Warning is a doubt about the run that is no error (horizon trace
+	// --engine: the engine searched the position sent with other castling
+	// rights or en-passant square), "" when none.
+	Warning string
 }
 
 // Import reads a trace stream from r and records each search in it as a

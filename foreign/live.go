@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -23,10 +25,16 @@ import (
 type Engine struct {
 	u     *uci.Engine
 	trace *os.File // the read end of the trace pipe
+	name  string   // for messages: the UCI id name, else the program's file name
 }
 
 // StartEngine starts argv with the trace pipe as fd 3 and waits for its
-// uciok. The engine is killed when ctx ends.
+// uciok; ctx bounds that wait. The engine is not killed when ctx ends:
+// Trace's own ctx stops its search (UCI stop) so that the search is
+// recorded, and Close or Trace end the engine. It runs in a process group
+// of its own, so that Ctrl-C reaches Horizon alone, and so that a wrapper
+// script's children, which hold the trace pipe too, are killed with it
+// when it must be killed.
 func StartEngine(ctx context.Context, argv []string) (*Engine, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -35,6 +43,7 @@ func StartEngine(ctx context.Context, argv []string) (*Engine, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "HORIZON_TRACE=fd:3")
 	cmd.ExtraFiles = []*os.File{pw}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	u, err := uci.StartCmd(ctx, cmd)
 	pw.Close() // the engine holds the write end
 	if err != nil {
@@ -44,18 +53,30 @@ func StartEngine(ctx context.Context, argv []string) (*Engine, error) {
 		}
 		return nil, err
 	}
-	return &Engine{u: u, trace: pr}, nil
+	name := u.Name
+	if name == "" {
+		name = filepath.Base(argv[0])
+	}
+	return &Engine{u: u, trace: pr, name: name}, nil
 }
 
-// Name is what the engine calls itself (its UCI id name), "" when it does
-// not say.
-func (g *Engine) Name() string { return g.u.Name }
+// Name is what the engine calls itself (its UCI id name) or, when it does
+// not say, its program's file name.
+func (g *Engine) Name() string { return g.name }
 
 // Close ends the engine, if Trace has not, and the trace pipe.
 func (g *Engine) Close() error {
 	err := g.u.Close()
 	g.trace.Close()
 	return err
+}
+
+// kill kills the engine's process group: the engine and any child of it
+// (a wrapper script's engine) that still holds the trace pipe.
+func (g *Engine) kill() {
+	if err := syscall.Kill(-g.u.Pid(), syscall.SIGKILL); err != nil {
+		g.u.Kill()
+	}
 }
 
 // EngineOptions say how Trace searches and records.
@@ -71,8 +92,9 @@ type EngineOptions struct {
 	Record trace.RecordOptions
 	// OnSearch, when set, is called as the search of position i begins,
 	// with a func that tells how many nodes of it are recorded so far (for
-	// a progress line); the func it returns is called when the engine has
-	// answered bestmove.
+	// a progress line); the func it returns is called when the search has
+	// ended: the engine answered bestmove, or the wait for it ended on an
+	// error or a cancel.
 	OnSearch func(i int, nodes func() int64) (ended func())
 }
 
@@ -86,6 +108,16 @@ var streamGrace = time.Second
 // waiting for it, before the search it never ended is given up on.
 var streamStall = 10 * time.Second
 
+// answerWait is how long the engine may take to answer isready, and
+// bestmove after a stop.
+var answerWait = 30 * time.Second
+
+// quitWait is how long the engine may take to exit after quit before it is
+// killed; killedWait how long, after the kill, the trace pipe may take to
+// reach its end before it is cut (a child that left the engine's process
+// group may still hold it).
+var quitWait, killedWait = 10 * time.Second, time.Second
+
 // Trace has the engine search each FEN in turn with opts.Limits and
 // records the stream it writes, one run per search, into st, reading the
 // stream as it comes (a live viewer sees the runs grow). A cancel of ctx
@@ -95,13 +127,19 @@ var streamStall = 10 * time.Second
 //
 // It returns the runs recorded, the engine's own node count (from its last
 // UCI info line) standing in for a stream that gives none, and the first
-// error: what went wrong with the engine (it answered bestmove but wrote
-// no stream, its stream stalled, it exited) rather than the stream error
-// that only follows from it.
+// error: a fault of the stream, which comes first when the stream broke
+// while the engine was still fine; what went wrong with the engine (it
+// answered bestmove but wrote no stream, its stream stalled, it closed
+// its stream before the last search, it exited) rather than the stream
+// error that only follows from it; a search of another position than the
+// one sent.
 func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts EngineOptions) ([]RunResult, error) {
 	u := g.u
 	stream := &watchedStream{r: g.trace}
 	finished := make(chan RunResult, 16)
+	// loopDone is closed when the searches are over: no one reads finished
+	// any more, and the importer must not wait to hand it a run.
+	loopDone := make(chan struct{})
 	var mu sync.Mutex
 	var cur *trace.Recorder
 	var runs []RunResult
@@ -113,7 +151,9 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 	goCmd := uci.GoCommand(opts.Limits)
 	go func() {
 		defer close(importDone)
-		runs, ierr = Import(ctx, st, stream, Options{Engine: u.Name, PreferName: true, Version: opts.Version,
+		// The UCI id name names the runs, over the stream's engine record;
+		// an engine without one is named by its stream, else its program.
+		runs, ierr = Import(ctx, st, stream, Options{Engine: g.name, PreferName: u.Name != "", Version: opts.Version,
 			Limits: goCmd, Record: opts.Record, StopsOnCancel: true, Live: true,
 			OnRun: func(_ int64, rec *trace.Recorder) {
 				mu.Lock()
@@ -124,7 +164,10 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 				if r.Status == trace.StatusTruncated {
 					u.Send("stop") // the node limit: the rest of the search would be dropped
 				}
-				finished <- r
+				select {
+				case finished <- r:
+				case <-loopDone: // more runs than searches, or an early end
+				}
 			}})
 		close(importEnded)
 		// Keep the pipe drained after an early stop, so the engine never
@@ -141,13 +184,17 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		return rec.Nodes()
 	}
 
-	var searchErr error
+	var searchErr, rootErr error
+	streamFirst := false          // the import had ended when searchErr arose: a broken stream had the engine stopped
+	streamClosed := -1            // searches with a run when a stream that was whole ended early
+	searched := 0                 // searches with a run
 	reported := map[int64]int64{} // run: nodes in the engine's last UCI info line
+	warnings := map[int64]string{}
 	for i, fen := range fens {
 		if ctx.Err() != nil {
 			break
 		}
-		if err := u.SetPosition(fen); err != nil {
+		if err := g.newPosition(ctx, fen); err != nil {
 			searchErr = fmt.Errorf("waiting for \"readyok\": %w", err)
 			break
 		}
@@ -160,40 +207,165 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		uciNodes, err := waitBestmove(ctx, u, importEnded)
 		ended()
 		if err != nil {
+			searchErr, streamFirst = err, closed(importEnded)
+			break
+		}
+		r, ok, err := stream.awaitRun(ctx, finished, importEnded, before, g.name)
+		if ok {
+			searched++
+			if uciNodes >= 0 {
+				reported[r.RunID] = uciNodes
+			}
+			warning, rerr := g.checkRoot(r, fen)
+			if rootErr == nil {
+				rootErr = rerr
+			}
+			if warning != "" {
+				warnings[r.RunID] = warning
+			}
+		}
+		if err != nil {
 			searchErr = err
 			break
 		}
-		r, ok, err := stream.awaitRun(finished, importEnded, before, u.Name)
-		if ok && uciNodes >= 0 {
-			reported[r.RunID] = uciNodes
-		}
-		if searchErr = err; searchErr != nil {
+		if closed(importEnded) {
+			// The import is over: a broken stream (its error says why), or
+			// one the engine closed, a search short of the last.
+			if i < len(fens)-1 || !ok {
+				streamClosed = searched
+			}
 			break
 		}
-		select {
-		case <-importEnded: // a broken stream: its error says why
-		default:
-			continue
+	}
+	close(loopDone)
+	cut := g.quit(ctx, importDone)
+	if cut && errors.Is(ierr, os.ErrDeadlineExceeded) {
+		// A process the engine started still held the stream: it was cut
+		// where it was, between searches (all is in) or inside one.
+		ierr = nil
+		if n := len(runs); n > 0 && errors.Is(runs[n-1].Err, os.ErrDeadlineExceeded) {
+			ierr = fmt.Errorf("%s did not exit within %s of quit and was killed, and a process it started held its trace stream, "+
+				"cut at byte %d in the middle of run %d", g.name, quitWait, stream.read.Load(), runs[n-1].RunID)
 		}
-		break
 	}
-	u.Send("quit")
-	u.CloseInput()
-	select {
-	case <-importDone:
-	case <-time.After(10 * time.Second):
-		u.Kill()
-		<-importDone
-	}
-	if searchErr != nil && ctx.Err() == nil {
+	switch {
+	case ctx.Err() != nil || searchErr == nil:
+	case streamFirst && streamFault(ierr):
+		ierr = fmt.Errorf("%w; then, after Horizon told %s to stop: %w", ierr, g.name, searchErr)
+	default:
 		ierr = searchErr
+	}
+	if ierr == nil && ctx.Err() == nil && streamClosed >= 0 {
+		ierr = fmt.Errorf("%s closed its trace stream after %d of %d searches: the rest were not searched", g.name, streamClosed, len(fens))
+	}
+	if ierr == nil {
+		ierr = rootErr
 	}
 	for i := range runs {
 		if n, ok := reported[runs[i].RunID]; ok && runs[i].EngineNodes < 0 {
 			runs[i].EngineNodes = n
 		}
+		runs[i].Warning = warnings[runs[i].RunID]
 	}
 	return runs, ierr
+}
+
+// streamFault says whether err is a fault in the stream's content, not its
+// end: a stream cut short follows from what happened to the engine.
+func streamFault(err error) bool {
+	var se *StreamError
+	return errors.As(err, &se) && !se.Truncated
+}
+
+// closed says whether c is closed.
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// quit tells the engine to quit and waits until its trace stream is
+// drained. An engine that does not exit within quitWait, or when ctx ends
+// during that wait (a second Ctrl-C after the searches), is killed with
+// its process group; a stream still held open after that (a child that
+// left the group) is cut, which quit reports.
+func (g *Engine) quit(ctx context.Context, importDone <-chan struct{}) (cut bool) {
+	g.u.Send("quit")
+	g.u.CloseInput()
+	// A cancel that came before quit was sent is the Ctrl-C that stopped
+	// the search: the engine still writes its stream's last records.
+	var cancel <-chan struct{}
+	if ctx.Err() == nil {
+		cancel = ctx.Done()
+	}
+	t := time.NewTimer(quitWait)
+	defer t.Stop()
+	select {
+	case <-importDone:
+		return false
+	case <-t.C:
+	case <-cancel:
+	}
+	g.kill()
+	t.Reset(killedWait)
+	select {
+	case <-importDone:
+		return false
+	case <-t.C:
+	}
+	if err := g.trace.SetReadDeadline(time.Now()); err != nil {
+		g.trace.Close()
+	}
+	<-importDone
+	return true
+}
+
+// newPosition sets up fen for the next search (ucinewgame, position) and
+// waits for the engine's readyok, answerWait at most for each line.
+func (g *Engine) newPosition(ctx context.Context, fen string) error {
+	// A send to an engine that exited fails with a broken pipe; its closed
+	// output says more, so the wait for readyok tells.
+	serr := g.u.Send("ucinewgame", "position fen "+fen, "isready")
+	for {
+		l, err := nextLine(ctx, g.u, answerWait)
+		switch {
+		case err != nil && serr != nil && !errors.Is(err, errExited) && ctx.Err() == nil:
+			return fmt.Errorf("%w (%v)", err, serr)
+		case err != nil:
+			return err
+		case l == "readyok":
+			return nil
+		}
+	}
+}
+
+// checkRoot compares the root of run r with fen, the position Trace sent,
+// not their move counters: an error naming both when the placement or the
+// side to move differ; a warning when only the castling rights or the
+// en-passant square do, which an engine set up without them (Fairy-Max
+// behind its adapter, README) searches as it takes them to be. Either way
+// the run is kept as the engine searched it.
+func (g *Engine) checkRoot(r RunResult, fen string) (warning string, err error) {
+	sent, perr := engine.ParseFEN(fen)
+	root, rerr := engine.ParseFEN(r.FEN)
+	if perr != nil || rerr != nil {
+		return "", nil // the engine said nothing of a position it could not be sent
+	}
+	s, t := strings.Fields(sent.FEN()), strings.Fields(root.FEN())
+	switch {
+	case len(s) < 4 || len(t) < 4:
+	case s[0] != t[0] || s[1] != t[1]:
+		return "", fmt.Errorf("run %d: %s searched another position than the one sent: sent %q, its stream's root is %q "+
+			"(the run is kept as the engine searched it)", r.RunID, g.name, sent.FEN(), root.FEN())
+	case s[2] != t[2] || s[3] != t[3]:
+		return fmt.Sprintf("%s searched the position sent with other castling rights or en-passant square: sent %q, its stream's root is %q "+
+			"(an engine set up without them, as Fairy-Max behind its adapter, takes them as it sees the board; the run is kept as the engine searched it)",
+			g.name, sent.FEN(), root.FEN()), nil
+	}
+	return "", nil
 }
 
 // watchedStream is the engine's trace stream as the importer reads it: how
@@ -220,10 +392,10 @@ func (w *watchedStream) Read(p []byte) (int, error) {
 // awaitRun waits, after the engine's bestmove, for the run of the search
 // whose go was sent when the stream had given before bytes: ok when it
 // was finished; neither it nor an error when the import ended (its error
-// says why). An engine that wrote nothing for the search is said to be
+// says why), ctx's error when ctx ended. An engine that wrote nothing for the search is said to be
 // so at once, after streamGrace; a stream that began and then went
 // silent, after streamStall.
-func (w *watchedStream) awaitRun(finished <-chan RunResult, importEnded <-chan struct{}, before int64, name string) (r RunResult, ok bool, err error) {
+func (w *watchedStream) awaitRun(ctx context.Context, finished <-chan RunResult, importEnded <-chan struct{}, before int64, name string) (r RunResult, ok bool, err error) {
 	bestmove := time.Now()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
@@ -233,6 +405,8 @@ func (w *watchedStream) awaitRun(finished <-chan RunResult, importEnded <-chan s
 			return r, true, nil
 		case <-importEnded:
 			return r, false, nil
+		case <-ctx.Done():
+			return r, false, ctx.Err()
 		case now := <-tick.C:
 			if w.read.Load() == before && now.Sub(bestmove) >= streamGrace {
 				return r, false, fmt.Errorf("%s answered bestmove but wrote no trace of the search to HORIZON_TRACE within %s: is it instrumented? "+
@@ -271,7 +445,7 @@ func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{
 				line = strings.TrimSpace(l)
 			}
 		} else {
-			line, err = u.Next(30 * time.Second)
+			line, err = nextLine(ctx, u, answerWait)
 			if err != nil {
 				return nodes, fmt.Errorf("waiting for \"bestmove\": %w", err)
 			}
@@ -282,5 +456,26 @@ func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{
 		if in, ok, _ := uci.ParseInfo(line); ok && in.Nodes >= 0 {
 			nodes = in.Nodes
 		}
+	}
+}
+
+// errExited is the engine closing its output.
+var errExited = errors.New("the engine exited")
+
+// nextLine is the engine's next output line, trimmed: uci.Engine.Next with
+// Trace's ctx (StartEngine's may be another).
+func nextLine(ctx context.Context, u *uci.Engine, timeout time.Duration) (string, error) {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case l, ok := <-u.Lines():
+		if !ok {
+			return "", errExited
+		}
+		return strings.TrimSpace(l), nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case <-t.C:
+		return "", fmt.Errorf("no answer in %s", timeout)
 	}
 }

@@ -13,15 +13,19 @@ import (
 )
 
 // fakeEngine writes a UCI engine in sh named Fake whose go runs goCmd (its
-// stream is fd 3) and returns its path.
-func fakeEngine(t *testing.T, goCmd string) string {
+// stream is fd 3) and returns its path. Each of arms is a case arm of its
+// own ("quit) sleep 60 ;;"), matched before the usual ones.
+func fakeEngine(t *testing.T, goCmd string, arms ...string) string {
 	t.Helper()
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh")
 	}
 	path := filepath.Join(t.TempDir(), "fake.sh")
-	script := "#!/bin/sh\nwhile read -r cmd rest; do\n\tcase \"$cmd\" in\n" +
-		"\tuci) echo \"id name Fake\"; echo uciok ;;\n\tisready) echo readyok ;;\n" +
+	script := "#!/bin/sh\nwhile read -r cmd rest; do\n\tcase \"$cmd\" in\n"
+	for _, a := range arms {
+		script += "\t" + a + "\n"
+	}
+	script += "\tuci) echo \"id name Fake\"; echo uciok ;;\n\tisready) echo readyok ;;\n" +
 		"\tgo) " + goCmd + " ;;\n\tquit) exit 0 ;;\n\tesac\ndone\n"
 	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
@@ -155,5 +159,158 @@ func TestImportedTimeUnknown(t *testing.T) {
 		if run.ElapsedKnown() != tc.known || run.Elapsed != tc.want || (run.ElapsedMS() == nil) == tc.known {
 			t.Errorf("%q: elapsed %v, known %v; want %v, %v", tc.end, run.Elapsed, run.ElapsedKnown(), tc.want, tc.known)
 		}
+	}
+}
+
+// oneSearch is a go's stream of one search of pos (a UCI position's
+// arguments), a root and one child by move, for a fake engine; it begins
+// with the header on the engine's first search.
+func oneSearch(pos, move string) string {
+	return `[ -z "$begun" ] && { printf 'HZT 1\n' >&3; begun=1; }; printf 'position ` + pos + `\nE - 1 -50 50\nE ` + move +
+		` 0 -50 50\nL 10\nL -10\nend\n' >&3`
+}
+
+// TestTraceEngineFaults: what Trace does with an engine that misbehaves
+// around its searches. Each case ends (none hangs: it used to, on an
+// engine writing more runs than it was asked for, a child of the engine
+// holding the trace pipe after the kill, Ctrl-C after a bestmove) and
+// says what went wrong, naming the engine, with the runs before kept.
+func TestTraceEngineFaults(t *testing.T) {
+	defer func(s, a, q, k time.Duration) { streamStall, answerWait, quitWait, killedWait = s, a, q, k }(streamStall, answerWait, quitWait, killedWait)
+	streamStall, answerWait, quitWait, killedWait = time.Hour, 500*time.Millisecond, 500*time.Millisecond, 200*time.Millisecond
+	start := oneSearch("startpos", "e2e4")
+	for _, tc := range []struct {
+		name, goCmd string
+		arms        []string
+		fens        []string // default: the start position
+		cancel      string   // "ended": Ctrl-C when the first search has ended (bestmove); "touch": when the engine creates file $HZ_TOUCH; "soon": at once
+		want        []string // in the error, in order; none: no error
+		runs        int
+		check       func(t *testing.T, runs []RunResult)
+	}{
+		// A search that wrote 20 runs: the importer blocked handing over the
+		// 18th, and Trace waited for it forever.
+		{name: "more runs than searches", goCmd: `for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do ` + start + `; done; echo "bestmove e2e4"`, runs: 20},
+		// An engine that does not quit: killed with its child (the sleep
+		// that holds the trace pipe), which kept Trace waiting for the
+		// pipe's end.
+		{name: "quit ignored", goCmd: start + `; echo "bestmove e2e4"`, arms: []string{"quit) sleep 30 ;;"}, runs: 1},
+		// A child that left the engine's process group survives the kill:
+		// its hold on the pipe is cut.
+		{name: "child outside the group", goCmd: start + `; echo "bestmove e2e4"`,
+			arms: []string{"quit) setsid sleep 30 </dev/null >/dev/null 2>&1 & sleep 30 ;;"}, runs: 1},
+		// Ctrl-C while waiting for the engine to quit ends the wait.
+		{name: "Ctrl-C while quitting", goCmd: start + `; echo "bestmove e2e4"`, cancel: "touch",
+			arms: []string{`quit) touch "$HZ_TOUCH"; sleep 30 ;;`}, runs: 1},
+		// Ctrl-C after bestmove, the stream waited for: the wait was for
+		// streamStall.
+		{name: "Ctrl-C waiting for the stream", goCmd: `printf 'HZT 1\nposition startpos\nE - 1 -50 50\n' >&3; echo "bestmove e2e4"`, cancel: "ended", runs: 1},
+		// Ctrl-C while the engine has not answered isready: the wait was
+		// StartEngine's ctx's.
+		{name: "Ctrl-C waiting for readyok", arms: []string{"isready) sleep 30 ;;"}, cancel: "soon"},
+		// An engine that exits before its search: its broken pipe said
+		// less than its exit.
+		{name: "exits before the search", arms: []string{"ucinewgame) exit 3 ;;"}, want: []string{`waiting for "readyok": the engine exited`}},
+		// The broken stream's error came second to the stop's answer.
+		{name: "broken stream, slow stop", goCmd: `printf 'HZT 1\nposition startpos\nE - 1 -50 50\nE e2e5 0 -50 50\n' >&3; sleep 3; echo "bestmove e2e4"`,
+			want: []string{"line 4", "illegal move e2e5", `then, after Horizon told Fake to stop: waiting for "bestmove": no answer in 500ms`}, runs: 1},
+		// A stream closed between searches lost the rest without a word.
+		{name: "stream closed after a search", goCmd: start + `; exec 3>&-; echo "bestmove e2e4"`, fens: []string{engine.StartFEN, kiwipete, engine.StartFEN},
+			want: []string{"Fake closed its trace stream after 1 of 3 searches"}, runs: 1},
+		// An engine with no name is named after its program.
+		{name: "no name", goCmd: start + `; echo "bestmove e2e4"`, arms: []string{"uci) echo uciok ;;"}, runs: 1,
+			check: func(t *testing.T, runs []RunResult) {
+				if runs[0].Engine != "fake.sh" {
+					t.Errorf("engine %q, want the program's name fake.sh", runs[0].Engine)
+				}
+			}},
+		{name: "no name, no stream", goCmd: `echo "bestmove e2e4"`, arms: []string{"uci) echo uciok ;;"},
+			want: []string{"fake.sh answered bestmove but wrote no trace"}},
+		// The engine searched another position than the one sent.
+		{name: "another position", goCmd: start + `; echo "bestmove e2e4"`, fens: []string{kiwipete}, runs: 1,
+			want: []string{"run 1: Fake searched another position than the one sent", `sent "` + kiwipete + `"`,
+				`its stream's root is "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"`}},
+		// Without castling rights (Fairy-Max behind its adapter): a warning.
+		{name: "castling rights lost", goCmd: oneSearch("fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 7", "e2a6") + `; echo "bestmove e2a6"`,
+			fens: []string{kiwipete}, runs: 1, check: func(t *testing.T, runs []RunResult) {
+				if w := runs[0].Warning; !strings.Contains(w, "other castling rights or en-passant square") || !strings.Contains(w, kiwipete) {
+					t.Errorf("warning %q", w)
+				}
+			}},
+		{name: "same position, other counters", goCmd: oneSearch("fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 3 9", "e2a6") + `; echo "bestmove e2a6"`,
+			fens: []string{kiwipete}, runs: 1, check: func(t *testing.T, runs []RunResult) {
+				if runs[0].Warning != "" {
+					t.Errorf("warning %q, want none", runs[0].Warning)
+				}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			touch := filepath.Join(t.TempDir(), "quitting")
+			t.Setenv("HZ_TOUCH", touch)
+			g, err := StartEngine(context.Background(), []string{fakeEngine(t, tc.goCmd, tc.arms...)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			opts := EngineOptions{Limits: engine.Limits{Depth: 1}}
+			switch tc.cancel {
+			case "ended":
+				opts.OnSearch = func(int, func() int64) func() { return cancel }
+			case "soon":
+				time.AfterFunc(300*time.Millisecond, cancel)
+			case "touch":
+				go func() {
+					for ctx.Err() == nil {
+						if _, err := os.Stat(touch); err == nil {
+							cancel()
+						}
+						time.Sleep(10 * time.Millisecond)
+					}
+				}()
+			}
+			fens := tc.fens
+			if fens == nil {
+				fens = []string{engine.StartFEN}
+			}
+			type result struct {
+				runs []RunResult
+				err  error
+			}
+			done := make(chan result, 1)
+			go func() {
+				runs, err := g.Trace(ctx, mustCreate(t), fens, opts)
+				done <- result{runs, err}
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("Trace still waits after 20 s")
+			}
+			if len(r.runs) != tc.runs {
+				t.Errorf("%d runs, want %d", len(r.runs), tc.runs)
+			}
+			switch {
+			case tc.want == nil && r.err != nil && ctx.Err() == nil:
+				t.Errorf("error %v, want none", r.err)
+			case tc.want != nil && r.err == nil:
+				t.Errorf("no error, want %q", tc.want)
+			case tc.want != nil:
+				msg, at := r.err.Error(), 0
+				for _, w := range tc.want {
+					i := strings.Index(msg[at:], w)
+					if i < 0 {
+						t.Errorf("error %q does not say %q (after what came before)", msg, w)
+						break
+					}
+					at += i + len(w)
+				}
+			}
+			if tc.check != nil && len(r.runs) > 0 {
+				tc.check(t, r.runs)
+			}
+		})
 	}
 }

@@ -232,6 +232,10 @@ func (e *Engine) CloseInput() { e.in.Close() }
 // Kill kills the engine's process at once.
 func (e *Engine) Kill() { e.cmd.Process.Kill() }
 
+// Pid is the engine's process id (for a caller that started it in a
+// process group of its own and kills the group).
+func (e *Engine) Pid() int { return e.cmd.Process.Pid }
+
 // Close asks the engine to quit and waits for it, killing it when it does
 // not exit within two seconds.
 func (e *Engine) Close() error {

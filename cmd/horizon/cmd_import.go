@@ -163,6 +163,7 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 		if r.Err != nil {
 			j.StreamError = r.Err.Error()
 		}
+		j.Warning = r.Warning
 		res.runs = append(res.runs, j)
 		if err := e.printPart(j, f); err != nil {
 			return err
@@ -170,6 +171,9 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 		if f == formatText && r.EngineNodes >= 0 && r.EngineNodes != r.Nodes {
 			fmt.Fprintf(e.stderr, "horizon: run %d: the engine counted %s nodes, its stream holds %s\n",
 				r.RunID, engine.Commas(r.EngineNodes), engine.Commas(r.Nodes))
+		}
+		if r.Warning != "" {
+			fmt.Fprintf(e.stderr, "horizon: run %d: %s\n", r.RunID, r.Warning)
 		}
 	}
 	if err := st.Close(); err != nil {

@@ -72,6 +72,9 @@ type traceRunJSON struct {
 	StreamNodes   *int64 `json:"stream_nodes,omitempty"`
 	ReportedNodes *int64 `json:"reported_nodes,omitempty"`
 	StreamError   string `json:"stream_error,omitempty"`
+	// Warning is a doubt about an engine's run that is no error (it
+	// searched the position sent with other castling rights).
+	Warning string `json:"warning,omitempty"`
 
 	scores engine.ScoreFormat // how the run's scores print (trace.Run.Scores)
 }
