@@ -235,6 +235,7 @@ type importer struct {
 	cur         iteration         // the iteration whose roots are being read
 	done        iteration         // the last iteration known to have concluded
 	aborted     bool
+	cutRoot     bool   // an abort closed a root: the iteration's last root was cut short
 	stop        string // the stop cause of the run finish ends, when the importer knows it (trace.Result.StopCause)
 	limited     bool   // Record.MaxNodes reached: end the run
 	skipping    bool   // dropping the rest of a search that reached the limit
@@ -540,7 +541,7 @@ func (im *importer) position(text string) *StreamError {
 	im.pos = pos
 	im.fen = pos.FEN()
 	im.active = true
-	im.aborted = false
+	im.aborted, im.cutRoot = false, false
 	im.engineNodes = -1
 	im.bestMove = ""
 	im.elapsed = 0
@@ -1135,6 +1136,7 @@ func (im *importer) abort(b []byte) *StreamError {
 	if im.rec == nil {
 		return nil
 	}
+	im.cutRoot = im.cutRoot || len(im.stack) > 1
 	for n := len(im.stack); n > 1; n = len(im.stack) {
 		fr := &im.stack[n-1]
 		im.rec.Leave(engine.LeaveInfo{ID: fr.id, Cause: engine.CauseStop, CutIndex: -1})
@@ -1201,10 +1203,6 @@ func (im *importer) endSearch() {
 	case im.aborted:
 		status, im.stop = trace.StatusTruncated, trace.StopAbort
 	case limitStopped(lim, im.cur.iter):
-		// The last iteration still concluded when its root score is exact.
-		if im.cur.roots > 0 && im.cur.last.bound == engine.BoundExact {
-			im.done = im.cur
-		}
 		status, im.stop = trace.StatusTruncated, limitCause(lim)
 	}
 	im.finish(status, nil)
@@ -1275,9 +1273,12 @@ func (im *importer) finish(status trace.Status, cause error) {
 	}
 	// The run reports its last concluded iteration, as the engine's own
 	// info lines do: one that a later iteration followed, or the last one
-	// when the search ended on its own with an exact root score. A probe
-	// of an iteration cut short is no conclusion of the engine.
-	if status == trace.StatusComplete && im.cur.roots > 0 && im.cur.last.bound == engine.BoundExact {
+	// when its last root closed with an exact score and nothing opened
+	// after it, however the search then ended (by itself, at a limit, an
+	// abort or a fault in the stream). A probe of an iteration cut short
+	// (a root still open, or closed by an abort) is no conclusion of the
+	// engine.
+	if len(im.stack) <= 1 && !im.cutRoot && im.cur.roots > 0 && im.cur.last.bound == engine.BoundExact {
 		im.done = im.cur
 	}
 	reported := im.done.result()

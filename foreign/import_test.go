@@ -755,6 +755,11 @@ end
 		{"cut", cut, 1, 20, "e2e4", engine.BoundExact},
 		{"complete", full, 2, 25, "d2d4", engine.BoundExact},
 		{"no iteration", low, 0, 0, "", engine.BoundNone},
+		// A fault or an abort after a concluded iteration keeps it, as
+		// the end of the search would (a stray leave wiped it out).
+		{"extra leave", strings.TrimSuffix(full, "end\n") + "L 0\n", 2, 25, "d2d4", engine.BoundExact},
+		{"unknown record", strings.TrimSuffix(full, "end\n") + "Q 1\n", 2, 25, "d2d4", engine.BoundExact},
+		{"abort between iterations", iter1 + "A\nend\n", 1, 20, "e2e4", engine.BoundExact},
 	}
 	ctx := context.Background()
 	for _, tc := range tests {
