@@ -225,7 +225,8 @@ type importer struct {
 	// The current search.
 	active      bool // a position record started a search not yet ended
 	fen         string
-	limits      string
+	limits      string // the search's limits record, "" when it has none
+	nextLimits  string // a limits record written before the next search's position
 	pos         *engine.Position
 	rec         sink
 	runID       int64
@@ -473,7 +474,14 @@ func (im *importer) record(b []byte) *StreamError {
 	case "mate", "infinity":
 		return im.scaleRecord(string(word), rest)
 	case "limits":
-		im.limits = strings.TrimSpace(string(rest))
+		// A search's limits are its own: written after its position
+		// record (the emitters do), before its first node; one written
+		// between searches is the next search's.
+		if im.active && im.rec == nil {
+			im.limits = strings.TrimSpace(string(rest))
+		} else {
+			im.nextLimits = strings.TrimSpace(string(rest))
+		}
 	case "position":
 		return im.position(string(rest))
 	}
@@ -541,6 +549,7 @@ func (im *importer) position(text string) *StreamError {
 	im.pos = pos
 	im.fen = pos.FEN()
 	im.active = true
+	im.limits, im.nextLimits = im.nextLimits, ""
 	im.aborted, im.cutRoot = false, false
 	im.engineNodes = -1
 	im.bestMove = ""

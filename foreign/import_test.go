@@ -1143,3 +1143,35 @@ func TestImportLeavesNoReader(t *testing.T) {
 		t.Errorf("%d goroutines before Import, %d after it returned", before, after)
 	}
 }
+
+// TestLimitsPerSearch: a limits record is its search's alone; the limits
+// of one search leaked into every later one of the stream.
+func TestLimitsPerSearch(t *testing.T) {
+	const search = "E - 1 -100 100\nL 5\n"
+	for _, tc := range []struct {
+		name, stream string
+		want         []string // each run's go limits
+	}{
+		{"after the position", "position startpos\nlimits depth 9\n" + search + "position startpos moves e2e4\n" + search, []string{"depth 9", ""}},
+		{"each its own", "position startpos\nlimits depth 9\n" + search + "position startpos\nlimits nodes 5\n" + search, []string{"depth 9", "nodes 5"}},
+		{"before the position", "limits depth 3\nposition startpos\n" + search + "position startpos\n" + search, []string{"depth 3", ""}},
+		{"after a search: the next one's", "position startpos\n" + search + "limits depth 4\nposition startpos\n" + search, []string{"", "depth 4"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := mustCreate(t)
+			runs, err := Import(context.Background(), st, strings.NewReader("HZT 1\n"+tc.stream), Options{})
+			if err != nil || len(runs) != len(tc.want) {
+				t.Fatalf("runs %+v, error %v; want %d", runs, err, len(tc.want))
+			}
+			for i, r := range runs {
+				run, err := st.Run(context.Background(), r.RunID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if lim, err := run.SearchLimits(); err != nil || lim.Go != tc.want[i] {
+					t.Errorf("run %d: limits %s (%v), want go %q", i+1, run.Limits, err, tc.want[i])
+				}
+			}
+		})
+	}
+}

@@ -404,7 +404,13 @@ func (w *watchedStream) awaitRun(ctx context.Context, finished <-chan RunResult,
 		case r := <-finished:
 			return r, true, nil
 		case <-importEnded:
-			return r, false, nil
+			// The run may have been handed over as the import ended.
+			select {
+			case r := <-finished:
+				return r, true, nil
+			default:
+				return r, false, nil
+			}
 		case <-ctx.Done():
 			return r, false, ctx.Err()
 		case now := <-tick.C:
