@@ -1196,10 +1196,10 @@ func (im *importer) end(rest []byte) *StreamError {
 
 // endSearch finishes the current search's run. A search that ended by
 // itself is truncated when its own time or node limit stopped it before
-// its depth (trace.StatusTruncated), as Horizon's own runs are: an engine
-// stopping at 'go nodes N' or 'go movetime T' writes no abort record. One
-// that the caller stopped on a cancel (Options.StopsOnCancel) is
-// interrupted.
+// its depth (trace.StatusTruncated), as Horizon's own runs are, whether it
+// wrote an abort record (Ethereal) or not (Sunfish, Fairy-Max); the stop
+// cause names the limit when the search had one of the two. One that the
+// caller stopped on a cancel (Options.StopsOnCancel) is interrupted.
 func (im *importer) endSearch() {
 	status := trace.StatusComplete
 	lim := im.limits
@@ -1210,7 +1210,15 @@ func (im *importer) endSearch() {
 	case im.opts.StopsOnCancel && im.ctx.Err() != nil && (im.aborted || !depthReached(lim, im.cur.iter)):
 		status = trace.StatusInterrupted
 	case im.aborted:
+		// An abort that no cancel of the caller's asked for, in a search
+		// with one time or node limit, is that limit running out (Ethereal
+		// writes one then, where others end without one): the same limit
+		// gets the same cause. A file's stream cannot say whether a GUI's
+		// stop came first; with both limits, or none, it stays an abort.
 		status, im.stop = trace.StatusTruncated, trace.StopAbort
+		if c := limitCause(lim); c != "" {
+			im.stop = c
+		}
 	case limitStopped(lim, im.cur.iter):
 		status, im.stop = trace.StatusTruncated, limitCause(lim)
 	}

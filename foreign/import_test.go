@@ -349,31 +349,41 @@ func TestSeveralSearches(t *testing.T) {
 // TestLimitStopStatus: a search that ends by itself is truncated when its
 // own time or node limit stopped it before its depth, complete otherwise
 // (trace.StatusTruncated), whether or not the engine wrote an abort record;
-// the run's stop cause names the limit when the search had one kind.
+// the run's stop cause names the limit when the search had one kind. An
+// abort record is that limit's too (Ethereal writes one when its time runs
+// out, and its runs said "abort" where other engines' said "time"); with
+// no such limit, or both, it says abort.
 func TestLimitStopStatus(t *testing.T) {
 	for _, tc := range []struct {
-		limits string
-		want   trace.Status
-		cause  string
+		limits     string
+		want       trace.Status
+		cause      string
+		abortCause string // the stop cause of the search aborted (always truncated)
 	}{
-		{"", trace.StatusComplete, ""},
-		{"go depth 1", trace.StatusComplete, ""},
-		{"go nodes 5000", trace.StatusTruncated, trace.StopNodes},
-		{"go movetime 200", trace.StatusTruncated, trace.StopTime},
-		{"go wtime 1000 btime 1000", trace.StatusTruncated, trace.StopTime},
-		{"go depth 1 nodes 5000", trace.StatusComplete, ""}, // reached its depth
-		{"go depth 3 movetime 200", trace.StatusTruncated, trace.StopTime},
-		{"go nodes 5000 movetime 200", trace.StatusTruncated, ""}, // the stream does not say which
+		{"", trace.StatusComplete, "", trace.StopAbort},
+		{"go depth 1", trace.StatusComplete, "", trace.StopAbort},
+		{"go nodes 5000", trace.StatusTruncated, trace.StopNodes, trace.StopNodes},
+		{"go movetime 200", trace.StatusTruncated, trace.StopTime, trace.StopTime},
+		{"go wtime 1000 btime 1000", trace.StatusTruncated, trace.StopTime, trace.StopTime},
+		{"go depth 1 nodes 5000", trace.StatusComplete, "", trace.StopNodes}, // reached its depth
+		{"go depth 3 movetime 200", trace.StatusTruncated, trace.StopTime, trace.StopTime},
+		{"go nodes 5000 movetime 200", trace.StatusTruncated, "", trace.StopAbort}, // the stream does not say which
 	} {
-		stream := "HZT 1\nengine E\nlimits " + tc.limits + "\nposition startpos\nE - 1 0 1\nE e2e4 0 -1 0\nL 0\nL 0\nend nodes=2\n"
-		st := mustCreate(t)
-		runs, err := Import(context.Background(), st, strings.NewReader(stream), Options{})
-		if err != nil || len(runs) != 1 {
-			t.Fatalf("limits %q: runs %+v, err %v", tc.limits, runs, err)
-		}
-		run, err := st.Run(context.Background(), runs[0].RunID)
-		if runs[0].Status != tc.want || err != nil || run.StopCause != tc.cause {
-			t.Errorf("limits %q: status %s, stop cause %q (%v); want %s, %q", tc.limits, runs[0].Status, run.StopCause, err, tc.want, tc.cause)
+		for _, abort := range []bool{false, true} {
+			tail, want, cause := "L 0\nL 0\n", tc.want, tc.cause
+			if abort {
+				tail, want, cause = "A\n", trace.StatusTruncated, tc.abortCause
+			}
+			stream := "HZT 1\nengine E\nposition startpos\nlimits " + tc.limits + "\nE - 1 0 1\nE e2e4 0 -1 0\n" + tail + "end nodes=2\n"
+			st := mustCreate(t)
+			runs, err := Import(context.Background(), st, strings.NewReader(stream), Options{})
+			if err != nil || len(runs) != 1 {
+				t.Fatalf("limits %q: runs %+v, err %v", tc.limits, runs, err)
+			}
+			run, err := st.Run(context.Background(), runs[0].RunID)
+			if runs[0].Status != want || err != nil || run.StopCause != cause {
+				t.Errorf("limits %q, abort %v: status %s, stop cause %q (%v); want %s, %q", tc.limits, abort, runs[0].Status, run.StopCause, err, want, cause)
+			}
 		}
 	}
 }

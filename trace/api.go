@@ -154,7 +154,7 @@ const (
 	StopTime   = "time"   // the search's time limit
 	StopSize   = "size"   // the recorder's size cap (RecordOptions.MaxBytes)
 	StopCancel = "cancel" // the search was cancelled: Ctrl-C, a signal, a UCI stop
-	StopAbort  = "abort"  // another engine's stream says it aborted the search
+	StopAbort  = "abort"  // another engine's stream says it aborted the search, which had no single time or node limit to name
 	StopStream = "stream" // another engine's stream ended or broke before its search did
 )
 
