@@ -275,3 +275,48 @@ func TestImportTimeUnknown(t *testing.T) {
 		})
 	}
 }
+
+// TestTraceEngineOutcomes: what trace --engine says of an engine that
+// closes its stream early or searches another position than the one sent:
+// the runs it wrote are kept and the command says what is wrong (exit 1),
+// where it said "wrote 1 run(s)" for a 3-position EPD, or recorded
+// Kiwipete's search as the start position's, and exited 0. A root that
+// lost only its castling rights (Fairy-Max behind its adapter) is a note.
+func TestTraceEngineOutcomes(t *testing.T) {
+	const kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+	search := func(pos, move string) string {
+		return `printf 'position ` + pos + `\nE - 1 -50 50\nE ` + move + ` 0 -50 50\nL 10\nL -10\nend\n' >&3`
+	}
+	for _, tc := range []struct {
+		name, goCmd string
+		args        []string
+		code        int
+		stderr      []string // in its one line
+	}{
+		{"stream closed", search("startpos", "e2e4") + "; exec 3>&-", []string{"--epd", "three"}, 1,
+			[]string{"Fake closed its trace stream after 1 of 3 searches", "kept in"}},
+		{"another position", search("startpos", "e2e4"), []string{"--fen", kiwi}, 1,
+			[]string{"run 1: Fake searched another position than the one sent", kiwi, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}},
+		{"castling lost", search("fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", "e2a6"), []string{"--fen", kiwi}, 0,
+			[]string{"horizon: run 1: Fake searched the position sent with other castling rights or en-passant square"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			eng := writeFile(t, "fake.sh", "#!/bin/sh\nprintf 'HZT 1\\n' >&3\nwhile read -r cmd rest; do\n\tcase \"$cmd\" in\n"+
+				"\tuci) echo \"id name Fake\"; echo uciok ;;\n\tisready) echo readyok ;;\n\tgo) "+tc.goCmd+"; echo \"bestmove e2e4\" ;;\n"+
+				"\tquit) exit 0 ;;\n\tesac\ndone\n")
+			if err := os.Chmod(eng, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			args := tc.args
+			if args[0] == "--epd" {
+				args = []string{"--epd", writeFile(t, "three.epd", strings.Repeat("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"s\";\n", 3))}
+			}
+			out := filepath.Join(t.TempDir(), "t.trace")
+			code, stdout, stderr := runCLI(t, "", append([]string{"trace", "--engine", eng, "--depth", "1", "-o", out}, args...)...)
+			if code != tc.code || !strings.Contains(stdout, "wrote 1 run(s)") {
+				t.Fatalf("exit %d, want %d; stdout %q, stderr %q", code, tc.code, stdout, stderr)
+			}
+			checkOneLineError(t, stderr, tc.stderr...)
+		})
+	}
+}
