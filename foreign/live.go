@@ -330,9 +330,9 @@ func (g *Engine) newPosition(ctx context.Context, fen string) error {
 	// output says more, so the wait for readyok tells.
 	serr := g.u.Send("ucinewgame", "position fen "+fen, "isready")
 	for {
-		l, err := nextLine(ctx, g.u, answerWait)
+		l, err := g.u.NextContext(ctx, answerWait)
 		switch {
-		case err != nil && serr != nil && !errors.Is(err, errExited) && ctx.Err() == nil:
+		case err != nil && serr != nil && !errors.Is(err, uci.ErrExited) && ctx.Err() == nil:
 			return fmt.Errorf("%w (%v)", err, serr)
 		case err != nil:
 			return err
@@ -451,7 +451,7 @@ func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{
 				line = strings.TrimSpace(l)
 			}
 		} else {
-			line, err = nextLine(ctx, u, answerWait)
+			line, err = u.NextContext(ctx, answerWait)
 			if err != nil {
 				return nodes, fmt.Errorf("waiting for \"bestmove\": %w", err)
 			}
@@ -462,26 +462,5 @@ func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{
 		if in, ok, _ := uci.ParseInfo(line); ok && in.Nodes >= 0 {
 			nodes = in.Nodes
 		}
-	}
-}
-
-// errExited is the engine closing its output.
-var errExited = errors.New("the engine exited")
-
-// nextLine is the engine's next output line, trimmed: uci.Engine.Next with
-// Trace's ctx (StartEngine's may be another).
-func nextLine(ctx context.Context, u *uci.Engine, timeout time.Duration) (string, error) {
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	select {
-	case l, ok := <-u.Lines():
-		if !ok {
-			return "", errExited
-		}
-		return strings.TrimSpace(l), nil
-	case <-ctx.Done():
-		return "", ctx.Err()
-	case <-t.C:
-		return "", fmt.Errorf("no answer in %s", timeout)
 	}
 }

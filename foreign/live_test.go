@@ -33,6 +33,30 @@ func fakeEngine(t *testing.T, goCmd string, arms ...string) string {
 	return path
 }
 
+// traced is what Trace returned.
+type traced struct {
+	runs []RunResult
+	err  error
+}
+
+// traceWithin runs g.Trace into a new store and fails the test when it has
+// not returned within limit (it hangs).
+func traceWithin(t *testing.T, ctx context.Context, limit time.Duration, g *Engine, fens []string, opts EngineOptions) traced {
+	t.Helper()
+	done := make(chan traced, 1)
+	go func() {
+		runs, err := g.Trace(ctx, mustCreate(t), fens, opts)
+		done <- traced{runs, err}
+	}()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(limit):
+		t.Fatalf("Trace still waits after %s", limit)
+		return traced{}
+	}
+}
+
 // TestTraceStreamEnds: Trace tells an engine that writes no stream from
 // one whose stream is late or stalls. An uninstrumented engine was said to
 // be so only after a silent 10 s wait; it is now when its search ended
@@ -67,21 +91,7 @@ func TestTraceStreamEnds(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer g.Close()
-			type result struct {
-				runs []RunResult
-				err  error
-			}
-			done := make(chan result, 1)
-			go func() {
-				runs, err := g.Trace(context.Background(), mustCreate(t), []string{engine.StartFEN}, EngineOptions{Limits: engine.Limits{Depth: 1}})
-				done <- result{runs, err}
-			}()
-			var r result
-			select {
-			case r = <-done:
-			case <-time.After(2 * time.Minute):
-				t.Fatal("Trace still waits for the stream after 2 minutes")
-			}
+			r := traceWithin(t, context.Background(), 2*time.Minute, g, []string{engine.StartFEN}, EngineOptions{Limits: engine.Limits{Depth: 1}})
 			if tc.want == nil {
 				if r.err != nil || len(r.runs) != 1 || r.runs[0].Nodes != 2 {
 					t.Fatalf("runs %+v, error %v; want one run of 2 nodes", r.runs, r.err)
@@ -274,21 +284,7 @@ func TestTraceEngineFaults(t *testing.T) {
 			if fens == nil {
 				fens = []string{engine.StartFEN}
 			}
-			type result struct {
-				runs []RunResult
-				err  error
-			}
-			done := make(chan result, 1)
-			go func() {
-				runs, err := g.Trace(ctx, mustCreate(t), fens, opts)
-				done <- result{runs, err}
-			}()
-			var r result
-			select {
-			case r = <-done:
-			case <-time.After(20 * time.Second):
-				t.Fatal("Trace still waits after 20 s")
-			}
+			r := traceWithin(t, ctx, 20*time.Second, g, fens, opts)
 			if len(r.runs) != tc.runs {
 				t.Errorf("%d runs, want %d", len(r.runs), tc.runs)
 			}

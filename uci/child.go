@@ -121,22 +121,29 @@ func (e *Engine) Send(lines ...string) error {
 	return nil
 }
 
-// errExited is the engine closing its output.
-var errExited = errors.New("the engine exited")
+// ErrExited is the engine closing its output (it exited).
+var ErrExited = errors.New("the engine exited")
 
 // Next returns the engine's next output line, trimmed; an error when the
-// engine exited, the context ended or nothing came within timeout.
+// engine exited (ErrExited), the context ended or nothing came within
+// timeout.
 func (e *Engine) Next(timeout time.Duration) (string, error) {
+	return e.NextContext(e.ctx, timeout)
+}
+
+// NextContext is Next with its wait ended by ctx rather than StartCmd's
+// (a caller whose own cancel must not end the engine's other waits).
+func (e *Engine) NextContext(ctx context.Context, timeout time.Duration) (string, error) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
 	case line, ok := <-e.lines:
 		if !ok {
-			return "", errExited
+			return "", ErrExited
 		}
 		return strings.TrimSpace(line), nil
-	case <-e.ctx.Done():
-		return "", e.ctx.Err()
+	case <-ctx.Done():
+		return "", ctx.Err()
 	case <-t.C:
 		return "", fmt.Errorf("no answer in %s", timeout)
 	}
