@@ -596,6 +596,11 @@ func (s *Searcher) extend(f, child *frame, m Move, depth int) int {
 	return newDepth
 }
 
+// FullWidthKind is the kind of a full-width node at ply entered with the
+// window (alpha, beta): root, pv or nonpv. A trace reader gives it to the
+// horizon nodes of early files of variant none, which recorded them as QS.
+func FullWidthKind(ply int, alpha, beta Score) NodeKind { return kindOf(ply, alpha, beta) }
+
 // kindOf is a full-width node's kind by its window.
 func kindOf(ply int, alpha, beta Score) NodeKind {
 	switch {

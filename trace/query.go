@@ -275,6 +275,9 @@ func (s *Store) scanRow(sc interface{ Scan(...any) error }, run int64) (Node, er
 	if s.levelless[run] {
 		n.QSLevel = -1
 	}
+	if s.noQS[run] {
+		noQSNode(&n)
+	}
 	if s.placeholder(n) {
 		n.Open = true
 		return n, nil
@@ -809,6 +812,14 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 			return nil, err
 		}
 	}
+	if stored && s.noQS[run] {
+		// The QS roots an early file ranked by size are horizon nodes
+		// (noQS): a run without QS has none to rank.
+		by = slices.DeleteFunc(by, func(b string) bool { return b == "size" })
+		if len(by) == 0 {
+			return []Hotspot{}, nil
+		}
+	}
 	var ids []hotspot
 	if stored {
 		q := "SELECT node_id, MAX(growth) FROM hotspots WHERE run_id = ? AND rank > 0 AND rank_by IN (?" +
@@ -957,6 +968,14 @@ func (s *Store) Stats(ctx context.Context, run int64) (Stats, error) {
 		}
 		if value < 0 || value > maxTreeDepth && dim != "iteration" || value > 1<<20 || nodes < 0 || qsNodes < 0 {
 			return Stats{}, damagedf("trace %s: run %d: stats row %s %d counts %d nodes", s.path, run, dim, value, nodes)
+		}
+		if s.noQS[run] {
+			// An early file's QS figures of a run without QS counted its
+			// horizon nodes (noQS).
+			if dim == "qs_ply" || dim == "qs_level" {
+				continue
+			}
+			qsNodes = 0
 		}
 		switch dim {
 		case "ply":

@@ -99,6 +99,13 @@ type Store struct {
 	// files the last release upgraded from them kept those bits. Filled at
 	// open, only read after.
 	levelless map[int64]bool
+	// noQS holds the Horizon runs whose options search no QS (qs-moves
+	// none). Horizons before 4a9794d recorded such a run's horizon nodes
+	// as QS nodes at QS ply 0 and counted them in runs.qs_nodes, its stats
+	// and its QS hotspots; readers see them as a new Horizon records them,
+	// full-width nodes (noQSNode), and no QS figure. A run recorded now
+	// has none of those to correct. Filled at open, only read after.
+	noQS map[int64]bool
 	// stmts holds the statements prepared (prepared), by their text; the
 	// database closes them with its connections.
 	stmts sync.Map
@@ -333,6 +340,9 @@ func (s *Store) init(fresh, create bool) error {
 	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM runs").Scan(&n); err != nil {
 		return sqliteErr(s.path, err)
 	}
+	if !fresh {
+		s.findNoQS(ctx)
+	}
 	if !fresh && version < positionNodes {
 		runs, err := s.Runs(ctx)
 		if err != nil {
@@ -350,6 +360,42 @@ func (s *Store) init(fresh, create bool) error {
 		}
 	}
 	return nil
+}
+
+// findNoQS fills noQS. Only runs whose options or variant name say none
+// are read: a file may hold thousands of runs. A run it cannot read is
+// left out: reading it reports the damage where a reader meets it, and
+// the file still opens, as it did.
+func (s *Store) findNoQS(ctx context.Context) {
+	ids, _ := queryRows(ctx, s, func(rows *sql.Rows) (int64, error) {
+		var id int64
+		return id, rows.Scan(&id)
+	}, "SELECT id FROM runs WHERE options LIKE '%none%' OR variant LIKE '%none%'")
+	for _, id := range ids {
+		r, err := s.Run(ctx, id)
+		if err != nil {
+			continue
+		}
+		// Another engine's run (nil options) and options this build
+		// cannot read keep what the file says.
+		if o, err := r.SearchOptions(); err == nil && o != nil && !o.HasQS() {
+			if s.noQS == nil {
+				s.noQS = make(map[int64]bool)
+			}
+			s.noQS[id] = true
+		}
+	}
+}
+
+// noQSNode turns a node of a run without QS (noQS) that an early Horizon
+// recorded as a QS node into the full-width horizon node a Horizon records
+// now: a QS node's window is the one it was entered with, and it has
+// neither QS level nor QS ply.
+func noQSNode(n *Node) {
+	if n.Kind == engine.KindQS {
+		n.Kind = engine.FullWidthKind(n.Ply, n.Alpha, n.Beta)
+		n.QSLevel, n.QSPly = -1, -1
+	}
 }
 
 // prepareWrite readies the file for recording, once: it upgrades an older
@@ -821,6 +867,10 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }, v int) (Run, error) 
 	}
 	if v < positionNodes && r.Nodes > 0 {
 		r.Nodes-- // the run node, counted by schemas 1 to 3
+	}
+	if s.noQS[r.ID] {
+		// Early files counted variant none's horizon nodes as QS (noQS).
+		r.QSNodes, r.MaxQSPly = 0, 0
 	}
 	r.Status = Status(status)
 	r.StopCause = cause.String

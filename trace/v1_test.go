@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -455,4 +456,110 @@ func TestV1TwoWriters(t *testing.T) {
 			t.Errorf("runs: %v, %v", runs, err)
 		}
 	}
+}
+
+// TestOldNoQSReadsAsNew: variant none searches no QS, but Horizons before
+// 4a9794d recorded its horizon nodes (depth-0 leaves returning the static
+// eval, cause horizon) as QS nodes at QS ply 0 and counted them in
+// runs.qs_nodes, the stats and the QS hotspots: diff of v1.trace's run 3
+// against the same search recorded now read "QS nodes 207 vs 0". Read
+// through this package, the old run must say what a new recording of the
+// same search says, from the file as it is and from the file upgraded by
+// a write, and reading must leave the file unchanged.
+func TestOldNoQSReadsAsNew(t *testing.T) {
+	ctx := context.Background()
+	p := copyFixtureV1(t)
+	before, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := mustCreate(t)
+	old, err := OpenReadOnly(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := old.Run(ctx, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	if r.Variant != "none" || r.Filter != "last-iteration" || r.Depth != 2 {
+		t.Fatalf("v1.trace run 3 is %s, filter %q, depth %d; the test expects none, last-iteration, 2", r.Variant, r.Filter, r.Depth)
+	}
+	rec, _ := searchInto(t, ctx, fresh, r.FEN, "none", engine.Limits{Depth: 2}, RecordOptions{LastIterationOnly: true})
+	compare := func(t *testing.T, s *Store) {
+		t.Helper()
+		a, err := s.Run(ctx, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := fresh.Run(ctx, rec.RunID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Nodes != b.Nodes || a.QSNodes != b.QSNodes || a.MaxQSPly != b.MaxQSPly || a.QSShare() != b.QSShare() {
+			t.Errorf("old run: nodes %d, QS nodes %d, max QS ply %d, QS share %.3f; new: %d, %d, %d, %.3f",
+				a.Nodes, a.QSNodes, a.MaxQSPly, a.QSShare(), b.Nodes, b.QSNodes, b.MaxQSPly, b.QSShare())
+		}
+		an, bn := allNodes(t, s, a.ID), allNodes(t, fresh, b.ID)
+		if len(an) != len(bn) {
+			t.Fatalf("old run %d nodes, new %d", len(an), len(bn))
+		}
+		for i := range an {
+			x, y := an[i], bn[i]
+			if x.ID != y.ID || x.Move != y.Move || x.Kind != y.Kind || x.QSLevel != y.QSLevel || x.QSPly != y.QSPly ||
+				x.Depth != y.Depth || x.Cause != y.Cause || x.Score != y.Score || x.Bound != y.Bound || x.InCheck != y.InCheck {
+				t.Fatalf("node %d: old reads %s qs level %d qs ply %d depth %d cause %s in check %v; new %s %d %d %d %s %v",
+					x.ID, x.Kind, x.QSLevel, x.QSPly, x.Depth, x.Cause, x.InCheck, y.Kind, y.QSLevel, y.QSPly, y.Depth, y.Cause, y.InCheck)
+			}
+		}
+		as, err := s.Stats(ctx, a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs, err := fresh.Stats(ctx, b.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		as.RunID = bs.RunID
+		if !reflect.DeepEqual(as, bs) {
+			t.Errorf("stats differ:\nold %+v\nnew %+v", as, bs)
+		}
+		for _, order := range []HotspotOrder{HotspotBySize, HotspotByGrowth, HotspotQS, HotspotChains} {
+			ah, err := s.Hotspots(ctx, a.ID, order, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bh, err := fresh.Hotspots(ctx, b.ID, order, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ah) != len(bh) {
+				t.Fatalf("hotspots by %s: old %d, new %d", order, len(ah), len(bh))
+			}
+			for i := range ah {
+				if ah[i].Node.ID != bh[i].Node.ID || ah[i].Node.Kind != bh[i].Node.Kind || ah[i].Growth != bh[i].Growth || ah[i].Cause != bh[i].Cause {
+					t.Errorf("hotspot %d by %s: old %+v, new %+v", i, order, ah[i], bh[i])
+				}
+			}
+		}
+	}
+	t.Run("as stored", func(t *testing.T) {
+		s, err := OpenReadOnly(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare(t, s)
+		s.Close()
+		readWriteUnchanged(t, p, before, "reading run 3")
+	})
+	t.Run("upgraded", func(t *testing.T) {
+		testUpgradeOnWrite(t, p, false)
+		s, err := OpenReadOnly(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		compare(t, s)
+	})
 }
