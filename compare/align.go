@@ -65,7 +65,7 @@ type Totals struct {
 	// died, or when another engine's stream gave no time
 	// (trace.Run.ElapsedKnown).
 	ElapsedMS *int64 `json:"elapsed_ms"`
-	// Scores is how the run's scores print (trace.Run.Scores).
+	// Scores is how the run's score prints (trace.Run.ResultScores).
 	Scores engine.ScoreFormat `json:"-"`
 }
 
@@ -258,7 +258,7 @@ func samePosition(a Side, ra trace.Run, b Side, rb trace.Run) error {
 func totals(s Side, r trace.Run) Totals {
 	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Label(), Options: r.OptionsObject(), FEN: r.FEN,
 		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
-		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, Depth: r.Depth, ElapsedMS: r.ElapsedMS(), Scores: r.Scores()}
+		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, Depth: r.Depth, ElapsedMS: r.ElapsedMS(), Scores: r.ResultScores()}
 	if r.Scored() {
 		t.Score = &r.Score
 	}
@@ -571,7 +571,7 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 		add("qs_level", "QS level A %s, B %s", levelText(a.QSLevel), levelText(b.QSLevel))
 	}
 	if a.Score != b.Score {
-		add("score", "score A %s, B %s", ra.Scores().Text(a.Score), rb.Scores().Text(b.Score))
+		add("score", "score A %s, B %s", ra.NodeScores(a).Text(a.Score), rb.NodeScores(b).Text(b.Score))
 	}
 	if a.Bound != b.Bound {
 		add("bound", "bound A %s, B %s", a.Bound.LongLabel(), b.Bound.LongLabel())

@@ -6,11 +6,11 @@ import "strconv"
 // centipawns ("-35"), a mate as #N (the side to move mates in N moves) or
 // -#N (it is mated in N), and the window's infinite ends as ∞ and -∞ (a
 // rule's win or loss, never the number 32000). It is HorizonScores.Text.
-func (s Score) String() string { return HorizonScale.text(s) }
+func (s Score) String() string { return HorizonScale.text(s, false) }
 
 // Signed is String with a "+" before positive centipawns, for columns
 // where the sign carries the meaning (a score, a difference).
-func (s Score) Signed() string { return HorizonScale.signed(s) }
+func (s Score) Signed() string { return HorizonScale.signed(s, false) }
 
 // ScoreScale is an engine's mate and infinity values, which give its
 // scores their meaning beyond centipawns: the values a run's stream
@@ -43,8 +43,9 @@ var HorizonScale = ScoreScale{Mate: MateScore, MateMin: MateBound + 1, Infinity:
 // mateMoves is the number of moves to mate of a score in the mate band,
 // positive when the side to move mates, as the engine's own UCI "score
 // mate N" says it; ok is false for a score outside the band or one the
-// scale cannot place (above Mate).
-func (sc ScoreScale) mateMoves(s Score) (n int, ok bool) {
+// scale cannot place (above Mate). root says s is a root's score (see
+// ScoreFormat.Root).
+func (sc ScoreScale) mateMoves(s Score, root bool) (n int, ok bool) {
 	if sc.Mate <= 0 || (s < sc.MateMin && s > -sc.MateMin) {
 		return 0, false
 	}
@@ -57,6 +58,8 @@ func (sc ScoreScale) mateMoves(s Score) (n int, ok bool) {
 		return 0, false
 	case sc.MateTurns && s > 0:
 		return k, true
+	case sc.MateTurns && root:
+		return -k, true // no bonus of the root's own: k counts the turns after it
 	case sc.MateTurns:
 		return -(k - 1), k >= 1 // the mated position is a turn of its own
 	case s > 0:
@@ -65,15 +68,16 @@ func (sc ScoreScale) mateMoves(s Score) (n int, ok bool) {
 	return -(k / 2), true
 }
 
-// text formats s on the scale (Score.String on Horizon's).
-func (sc ScoreScale) text(s Score) string {
+// text formats s on the scale (Score.String on Horizon's), a root's
+// score when root is set.
+func (sc ScoreScale) text(s Score, root bool) string {
 	switch {
 	case sc.Infinity > 0 && s >= sc.Infinity:
 		return "∞"
 	case sc.Infinity > 0 && s <= -sc.Infinity:
 		return "-∞"
 	}
-	if n, ok := sc.mateMoves(s); ok {
+	if n, ok := sc.mateMoves(s, root); ok {
 		if s > 0 {
 			return "#" + strconv.Itoa(n)
 		}
@@ -83,8 +87,8 @@ func (sc ScoreScale) text(s Score) string {
 }
 
 // signed is text with a "+" before positive centipawns.
-func (sc ScoreScale) signed(s Score) string {
-	t := sc.text(s)
+func (sc ScoreScale) signed(s Score, root bool) string {
+	t := sc.text(s, root)
 	if s > 0 && t[0] >= '0' && t[0] <= '9' {
 		return "+" + t
 	}
@@ -103,6 +107,20 @@ type ScoreFormat struct {
 	Foreign bool
 	// Scale is the engine's declared mate and infinity values (Foreign).
 	Scale ScoreScale
+	// root says the scores are a root's (Root).
+	root bool
+}
+
+// Root is the format of a root's scores: an iteration's root and the
+// run's result, as the engine reports them. A micro-Max engine (a scale
+// in turns) adds its delayed-loss bonus to a node's score as the node
+// returns, and reports its root's score before that: Fairy-Max's root
+// mated in one scores -(Mate - 1), where a node deeper in the tree, whose
+// bonus counted its own turn, would score -(Mate - 2) (docs/trace-protocol.md,
+// Score scale). On a scale in plies the two formats are one.
+func (f ScoreFormat) Root() ScoreFormat {
+	f.root = true
+	return f
 }
 
 // HorizonScores and RawScores are the two formats without a declaration:
@@ -125,10 +143,10 @@ func (f ScoreFormat) scale() ScoreScale {
 
 // Text formats s: Score.String on Horizon's scale, the engine's declared
 // mates and infinity on another engine's, the number otherwise.
-func (f ScoreFormat) Text(s Score) string { return f.scale().text(s) }
+func (f ScoreFormat) Text(s Score) string { return f.scale().text(s, f.root) }
 
 // Signed is Text with a "+" before positive centipawns (Score.Signed).
-func (f ScoreFormat) Signed(s Score) string { return f.scale().signed(s) }
+func (f ScoreFormat) Signed(s Score) string { return f.scale().signed(s, f.root) }
 
 // Commas formats n with thousands separators: 12,345,678. It is the long
 // form of a count (a summary line, a details pane); Short is the column

@@ -64,6 +64,16 @@ func TestScoreFormat(t *testing.T) {
 		{fairy, 7999, "#1", "#1"},
 		{fairy, -7999, "-#0", "-#0"}, // mated: its own turn counts
 		{fairy, -7998, "-#1", "-#1"},
+		// A root's score is reported before its own delayed-loss bonus:
+		// Fairy-Max's root mated in one (k7/8/1K6/8/8/8/8/7R b) scores
+		// -7999 and printed -#0; its mate in one, 7999, has no bonus.
+		{fairy.Root(), -7999, "-#1", "-#1"},
+		{fairy.Root(), -7997, "-#3", "-#3"},
+		{fairy.Root(), -8000, "-∞", "-∞"},
+		{fairy.Root(), 7999, "#1", "#1"},
+		{fairy.Root(), -35, "-35", "-35"},
+		{ethereal.Root(), -31998, "-#1", "-#1"}, // plies: a root as any node
+		{HorizonScores.Root(), -(MateScore - 2), "-#1", "-#1"},
 		{fairy, 7744, "7744", "+7744"},
 		{fairy, 8000, "∞", "∞"},
 		{sunfish, 69290, "∞", "∞"},

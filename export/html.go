@@ -287,7 +287,7 @@ func pageRun(r trace.Run) PageRun {
 		Nodes: r.Nodes, QSNodes: r.QSNodes, QSShareText: engine.Percent(r.QSShare()), BestMove: r.BestMove, ScoreText: "none", Filter: r.Filter}
 	if r.Scored() {
 		p.Score = &r.Score
-		p.ScoreText = r.Scores().Signed(engine.Score(r.Score))
+		p.ScoreText = r.ResultScores().Signed(engine.Score(r.Score))
 	}
 	if r.Status.Partial() {
 		p.OpenWord = r.Status.OpenNode()
@@ -322,7 +322,7 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	c.Alpha = append(c.Alpha, wf.Text(n.Alpha))
 	c.Beta = append(c.Beta, wf.Text(n.Beta))
 	c.StandPat = append(c.StandPat, sp)
-	c.Score = append(c.Score, s.run.Scores().Text(n.Score))
+	c.Score = append(c.Score, s.run.NodeScores(n).Text(n.Score))
 	c.Bound = append(c.Bound, int(n.Bound))
 	c.Cause = append(c.Cause, int(n.Cause))
 	c.Outcome = append(c.Outcome, int(outcomeOf(n)))

@@ -148,7 +148,7 @@ func nodeLines(r trace.Run, n trace.Node, san string) []string {
 		// node had not returned when its rows were written.
 		lines = append(lines, "score not known")
 	case n.Kind != engine.KindRun || n.Bound != engine.BoundNone:
-		lines = append(lines, "score "+sf.Text(n.Score)+" "+n.Bound.String())
+		lines = append(lines, "score "+r.NodeScores(n).Text(n.Score)+" "+n.Bound.String())
 	}
 	if c := nodeCause(r, n); c != "" {
 		lines = append(lines, c)

@@ -201,6 +201,21 @@ func (r Run) Scores() engine.ScoreFormat {
 	return engine.HorizonScores
 }
 
+// NodeScores is how node n's score prints: as Scores, but a root's (the
+// run node's and an iteration root's) as a root's (engine.ScoreFormat.Root:
+// a micro-Max engine reports its root's score before the delayed-loss
+// bonus its other nodes add).
+func (r Run) NodeScores(n Node) engine.ScoreFormat {
+	if n.Kind == engine.KindRun || n.Kind == engine.KindRoot {
+		return r.ResultScores()
+	}
+	return r.Scores()
+}
+
+// ResultScores is how the run's score (Run.Score, its reported root's)
+// prints.
+func (r Run) ResultScores() engine.ScoreFormat { return r.Scores().Root() }
+
 // WindowScores is how node n's window prints: as Scores, except the run
 // node's, which is Horizon's own node in every run and so has Horizon's
 // full window (±∞), never one of the engine's numbers.

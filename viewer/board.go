@@ -210,7 +210,7 @@ func (m *Model) details(p *pane) []detailLine {
 	if n.HasStandPat {
 		add("stand pat", "%s", m.g.fmtSigned(t.run.Scores(), n.StandPat))
 	}
-	sc := detailLine{"score", fmt.Sprintf("%s  %s", m.g.fmtSigned(t.run.Scores(), n.Score), boundText(n.Bound)), st.base}
+	sc := detailLine{"score", fmt.Sprintf("%s  %s", m.g.fmtSigned(t.run.NodeScores(n), n.Score), boundText(n.Bound)), st.base}
 	switch n.Bound {
 	case engine.BoundExact:
 		sc.style = st.exact

@@ -87,11 +87,11 @@ var treeColumns = [numCols]column{
 			}
 			switch r.n.Bound {
 			case engine.BoundExact:
-				return m.g.fmtResult(r.run.Scores(), r.n), m.st.exact
+				return m.g.fmtResult(r.run.NodeScores(r.n), r.n), m.st.exact
 			case engine.BoundLower:
-				return m.g.fmtResult(r.run.Scores(), r.n), m.st.beta
+				return m.g.fmtResult(r.run.NodeScores(r.n), r.n), m.st.beta
 			}
-			return m.g.fmtResult(r.run.Scores(), r.n), m.st.base
+			return m.g.fmtResult(r.run.NodeScores(r.n), r.n), m.st.base
 		},
 		differs: func(a, b trace.Node) bool { return a.Score != b.Score || a.Bound != b.Bound }},
 	colCause: {title: "cause", width: 10, left: true, prio: 4,

@@ -175,7 +175,7 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 		}
 		score := "no score"
 		if run.Scored() {
-			score = m.g.fmtSigned(run.Scores(), engine.Score(run.Score))
+			score = m.g.fmtSigned(run.ResultScores(), engine.Score(run.Score))
 			// Another engine's run can report only a bound (an MTD
 			// search's last fail-high probe): the run node has it.
 			switch t.runNode.Bound {
@@ -494,7 +494,7 @@ func (m *Model) nodeSummary(p *pane, n trace.Node) string {
 	if n.HasStandPat {
 		parts = append(parts, "stand "+m.g.fmtScore(p.t.run.Scores(), n.StandPat))
 	}
-	parts = append(parts, m.g.fmtResult(p.t.run.Scores(), n))
+	parts = append(parts, m.g.fmtResult(p.t.run.NodeScores(n), n))
 	if c := m.g.causeLabel(n); c != "" {
 		parts = append(parts, c)
 	}

@@ -149,7 +149,7 @@ func (res runsResult) writeText(w io.Writer) error {
 		}
 		score := ""
 		if r.Scored() {
-			score = scoreText(r.Scores(), engine.Score(r.Score), boundWord(res.bounds[i]))
+			score = scoreText(r.ResultScores(), engine.Score(r.Score), boundWord(res.bounds[i]))
 		}
 		stop := r.StopCause
 		if stop == "" {

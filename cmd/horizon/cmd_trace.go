@@ -76,7 +76,7 @@ type traceRunJSON struct {
 	// searched the position sent with other castling rights).
 	Warning string `json:"warning,omitempty"`
 
-	scores engine.ScoreFormat // how the run's scores print (trace.Run.Scores)
+	scores engine.ScoreFormat // how the run's score prints (trace.Run.ResultScores)
 }
 
 // hotspotJSON is one ranked node with its move path.
@@ -386,7 +386,7 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	}
 	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Label(), Status: string(r.Status), StopCause: r.StopCause,
 		Depth: r.Depth, BestMove: orNull(r.BestMove), Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
-		ElapsedMS: r.ElapsedMS(), Hotspots: []hotspotJSON{}, scores: r.Scores()}
+		ElapsedMS: r.ElapsedMS(), Hotspots: []hotspotJSON{}, scores: r.ResultScores()}
 	if r.ElapsedKnown() {
 		j.NodesPerS = nps(r.Nodes, r.Elapsed)
 	}

@@ -294,53 +294,94 @@ func TestTraceEthereal(t *testing.T) {
 // scales (ethereal.patch: MATE, MATE_IN_MAX; fairymax.patch: I, I - S + 1 in
 // turns), so a mate in 2 prints as #2 in trace and runs, as each engine's
 // own "score mate 2" says, and its root window [-MATE, MATE] or [-I, I] as
-// [-∞, ∞].
+// [-∞, ∞]. The mated side's root reads -#N as Horizon's own engine says
+// it: Fairy-Max reports its root's score before the delayed-loss bonus
+// its other nodes add, and its root mated in one (-7999) printed -#0, its
+// UCI adapter "mate -0"; the root's child, the mate in one, reads #1.
 func TestTraceMate(t *testing.T) {
 	dir := builtEngines(t)
-	const fen, depth = "2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", 6 // Rd8+ Rxd8 Rxd8#
-	for _, tc := range []struct {
-		plain, traced string
-		want          trace.EngineDeclared
+	for _, pos := range []struct {
+		fen         string
+		depth       int
+		best, score string // best "" when the mated side has equal moves
+		san         string // the best move in trace's summary line
+		child       string // the score of the root's best child
+		fairyOnly   bool   // Ethereal's pruning finds a longer mate
 	}{
-		{"ethereal-plain", "ethereal", trace.EngineDeclared{Mate: 32000, MateMin: 31872, MateUnit: "plies", Infinity: 32000}},
-		// Fairy-Max counts a mate in the mated side's turns (its
-		// delayed-loss bonus) and calls a score above I - S a mate.
-		{"fairymax-plain-uci", "fairymax-uci", trace.EngineDeclared{Mate: 8000, MateMin: 7745, MateUnit: "turns", Infinity: 8000}},
+		{"2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", 6, "d2d8", "#2", "Rd8+ (d2d8)", "-#1", false}, // Rd8+ Rxd8 Rxd8#
+		{"k7/8/1K6/8/8/8/8/7R b - - 0 1", 6, "a8b8", "-#1", "Kb8 (a8b8)", "#1", false},              // Kb8 Rh8#
+		{"1k6/8/2K5/8/8/8/8/7R b - - 0 1", 6, "", "-#2", "", "#2", true},                            // Ka8 (or Ka7) Kb6 Kb8 Rh8#
 	} {
-		t.Run(tc.traced, func(t *testing.T) {
-			best, _, _, score := uciSearch(t, nil, fen, depth, filepath.Join(dir, tc.plain))
-			if score != "#2" || best != "d2d8" {
-				t.Fatalf("unpatched %s: bestmove %s, score %s at depth %d; the test wants its mate in 2", tc.plain, best, score, depth)
+		for _, tc := range []struct {
+			plain, traced string
+			want          trace.EngineDeclared
+		}{
+			{"ethereal-plain", "ethereal", trace.EngineDeclared{Mate: 32000, MateMin: 31872, MateUnit: "plies", Infinity: 32000}},
+			// Fairy-Max counts a mate in the mated side's turns (its
+			// delayed-loss bonus) and calls a score above I - S a mate.
+			{"fairymax-plain-uci", "fairymax-uci", trace.EngineDeclared{Mate: 8000, MateMin: 7745, MateUnit: "turns", Infinity: 8000}},
+		} {
+			if pos.fairyOnly && tc.traced != "fairymax-uci" {
+				continue
 			}
-			file := filepath.Join(t.TempDir(), "mate.trace")
-			code, out, errOut := runCLI(t, "", "trace", "--engine", filepath.Join(dir, tc.traced), "--fen", fen, "--depth", strconv.Itoa(depth), "-o", file)
-			if code != 0 || !strings.Contains(out, "best Rd8+ (d2d8)  score #2") {
-				t.Fatalf("trace --engine: exit %d, want score #2:\n%s%s", code, out, errOut)
-			}
-			if _, out, _ := runCLI(t, "", "runs", file); !regexp.MustCompile(`d2d8 +#2 `).MatchString(out) {
-				t.Errorf("runs does not print #2:\n%s", out)
-			}
-			st, err := trace.OpenReadOnly(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			r, err := st.Run(context.Background(), 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			root, err := st.Node(context.Background(), 1, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wf := r.WindowScores(root)
-			if d, _ := r.Declared(); d.Mate != tc.want.Mate || d.MateMin != tc.want.MateMin || d.MateUnit != tc.want.MateUnit ||
-				d.Infinity != tc.want.Infinity || wf.Text(root.Alpha) != "-∞" || wf.Text(root.Beta) != "∞" {
-				t.Errorf("declared %+v; the first root's window [%d, %d] prints [%s, %s]", d, root.Alpha, root.Beta, wf.Text(root.Alpha), wf.Text(root.Beta))
-			}
-			checkClean(t, file, r.ID)
-		})
+			t.Run(tc.traced+" "+pos.score, func(t *testing.T) {
+				testTraceMate(t, dir, pos.fen, pos.depth, pos.best, pos.score, pos.san, pos.child, tc.plain, tc.traced, tc.want)
+			})
+		}
 	}
+}
+
+func testTraceMate(t *testing.T, dir, fen string, depth int, wantBest, wantScore, san, child, plain, traced string, want trace.EngineDeclared) {
+	best, _, _, score := uciSearch(t, nil, fen, depth, filepath.Join(dir, plain))
+	if score != wantScore || wantBest != "" && best != wantBest {
+		t.Fatalf("unpatched %s: bestmove %s, score %s at depth %d; the test wants %s %s", plain, best, score, depth, wantBest, wantScore)
+	}
+	file := filepath.Join(t.TempDir(), "mate.trace")
+	code, out, errOut := runCLI(t, "", "trace", "--engine", filepath.Join(dir, traced), "--fen", fen, "--depth", strconv.Itoa(depth), "-o", file)
+	if code != 0 || !strings.Contains(out, "best "+san) || !strings.Contains(out, "  score "+wantScore+"\n") {
+		t.Fatalf("trace --engine: exit %d, want best %s score %s:\n%s%s", code, san, wantScore, out, errOut)
+	}
+	if _, out, _ := runCLI(t, "", "runs", file); !regexp.MustCompile(best + ` +` + regexp.QuoteMeta(wantScore) + ` `).MatchString(out) {
+		t.Errorf("runs does not print %s %s:\n%s", best, wantScore, out)
+	}
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	r, err := st.Run(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := st.Node(ctx, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf := r.WindowScores(root)
+	if d, _ := r.Declared(); d.Mate != want.Mate || d.MateMin != want.MateMin || d.MateUnit != want.MateUnit ||
+		d.Infinity != want.Infinity || wf.Text(root.Alpha) != "-∞" || wf.Text(root.Beta) != "∞" {
+		t.Errorf("declared %+v; the first root's window [%d, %d] prints [%s, %s]", d, root.Alpha, root.Beta, wf.Text(root.Alpha), wf.Text(root.Beta))
+	}
+	// The last iteration's root and its best child, as the viewer and
+	// export print them.
+	roots, err := st.Children(ctx, 1, 0, trace.BySearch, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := roots[len(roots)-1]
+	kids, err := st.Children(ctx, 1, last.ID, trace.BySearch, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := trace.PVChild(r, last, kids)
+	if got := r.NodeScores(last).Text(last.Score); got != wantScore || i < 0 {
+		t.Fatalf("the last root scores %d, printed %s, want %s; its PV child %d", last.Score, got, wantScore, i)
+	}
+	if k := kids[i]; r.NodeScores(k).Text(k.Score) != child {
+		t.Errorf("the root's PV child %s scores %d, printed %s, want %s", k.Move.UCI(), k.Score, r.NodeScores(k).Text(k.Score), child)
+	}
+	checkClean(t, file, r.ID)
 }
 
 // runPV is the PV a trace file records for a run, as UCI moves.

@@ -118,13 +118,14 @@ class Adapter:
             return
         sq = self.board()
         pv = [self.play(sq, m) for m in f[4:]]
-        # Fairy-Max writes a mate as 100000 + k, k the mated side's turns
-        # (its delayed-loss bonus counts them): a mate in k moves, and
-        # -100000 - k a loss in k - 1.
+        # Fairy-Max writes its root's mate as 100000 + k, a mate in k moves,
+        # and -100000 - k, mated in k (WinBoard's convention): its root
+        # score counts the mated side's turns after the root, for the
+        # delayed-loss bonus of the root's own turn is not in it.
         if score > 90000:
             sc = "mate %d" % (score - 100000)
         elif score < -90000:
-            sc = "mate -%d" % (-score - 100000 - 1)
+            sc = "mate -%d" % (-score - 100000)
         else:
             sc = "cp %d" % score
         if pv:
