@@ -40,20 +40,27 @@ CREATE TABLE runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT, -- run id; node rows carry it
     created TEXT NOT NULL,                -- when recording started, RFC 3339 UTC
     fen TEXT NOT NULL,                    -- root position
-    variant TEXT NOT NULL,                -- QS variant name
-    options TEXT NOT NULL,                -- every search option as JSON, to repeat the run exactly
+    variant TEXT NOT NULL,                -- QS variant name; another engine's run: the engine's name
+    options TEXT NOT NULL,                -- every search option as JSON, to repeat the run exactly;
+                                          -- another engine's run: what its stream declared (mate, infinity, ...)
     limits TEXT NOT NULL,                 -- depth, node limit, ... as JSON
     version TEXT NOT NULL,                -- Horizon version that recorded the run
-    status TEXT NOT NULL,                 -- running, complete, interrupted, truncated (node limit), failed (write error)
+    status TEXT NOT NULL,                 -- running, complete, interrupted (cancelled), truncated (a limit stopped
+                                          -- the search before its depth: nodes, time, size), failed (write error);
+                                          -- readers show a running run whose recorder died as abandoned
     filter TEXT NOT NULL DEFAULT '',      -- recording filter: '' (all nodes), 'last-iteration', 'under e2e4 e7e5', ...
-    nodes INTEGER NOT NULL DEFAULT 0,     -- nodes the search visited (rows may be fewer when filtered)
+    nodes INTEGER NOT NULL DEFAULT 0,     -- positions the search visited (UCI info nodes): an unfiltered run has
+                                          -- one row more, the run node; a filtered one fewer rows
     qs_nodes INTEGER NOT NULL DEFAULT 0,  -- of them, quiescence nodes
     rows INTEGER NOT NULL DEFAULT 0,      -- node rows stored for this run
     max_ply INTEGER NOT NULL DEFAULT 0,   -- deepest ply reached
     max_qs_ply INTEGER NOT NULL DEFAULT 0,-- deepest QS node's distance in plies from its QS root
-    elapsed_ms INTEGER NOT NULL DEFAULT 0,-- wall time of the search
+    elapsed_ms INTEGER NOT NULL DEFAULT 0,-- wall time of the search; 0 until it ends, or when not known
     best_move TEXT,                       -- UCI; NULL when none
-    score INTEGER,                        -- centipawns, side to move's view
+    score INTEGER,                        -- the reported root's score, side to move's view, in the engine's units:
+                                          -- Horizon's centipawns (a mate k plies away: 31000 - k), another
+                                          -- engine's own numbers (its mates and infinity as declared in options);
+                                          -- NULL when the search gave no answer
     pv TEXT,                              -- principal variation, UCI moves separated by spaces
     depth INTEGER                         -- last completed iteration
 );
@@ -87,11 +94,11 @@ CREATE TABLE iterations (
     PRIMARY KEY (run_id, root_id)
 ) WITHOUT ROWID;
 
--- Summary counts of a run's rows, written when recording finishes.
+-- Summary counts of a run's rows, kept up to date by the recorder.
 -- dim is 'ply' (value = ply), 'qs_ply' (value = distance from the QS root),
 -- 'qs_level' (value = engine QS level) or 'iteration' (value = nominal depth).
 CREATE TABLE stats (
-    run_id INTEGER NOT NULL REFERENCES runs(id),
+    run_id INTEGER NOT NULL REFERENCES runs(id), -- the run
     dim TEXT NOT NULL,            -- what value counts: ply, qs_ply, qs_level, iteration
     value INTEGER NOT NULL,       -- the ply, QS ply, level or iteration
     nodes INTEGER NOT NULL,       -- rows with that value
@@ -100,15 +107,18 @@ CREATE TABLE stats (
     PRIMARY KEY (run_id, dim, value)
 ) WITHOUT ROWID;
 
--- The biggest nodes of a run, ranked when recording finishes.
+-- The biggest nodes of a run, kept up to date by the recorder.
 -- rank_by 'size': QS roots (first QS node below a full-width node) by
--- subtree size; 'growth': full-width nodes by subtree_size^(1/(depth+1)).
+-- subtree size; 'chain': extension chains' top nodes by subtree size (rank
+-- 0 counts the run's chains); 'growth': full-width nodes by
+-- subtree_size^(1/(depth+1)).
 CREATE TABLE hotspots (
-    run_id INTEGER NOT NULL REFERENCES runs(id),
-    rank_by TEXT NOT NULL,  -- size or growth
-    rank INTEGER NOT NULL,  -- 1 = biggest
-    node_id INTEGER NOT NULL,
-    growth REAL NOT NULL,   -- subtree_size^(1/(max(depth,0)+1))
+    run_id INTEGER NOT NULL REFERENCES runs(id), -- the run
+    rank_by TEXT NOT NULL,  -- size (QS trees), chain (extension chains) or growth (full-width nodes)
+    rank INTEGER NOT NULL,  -- 1 = biggest; rank 0 of chain: the count of the run's chains
+    node_id INTEGER NOT NULL, -- the ranked node (-1 for rank 0 of chain)
+    growth REAL NOT NULL,   -- growth: subtree_size^(1/(max(depth,0)+1)); size and chain: the subtree size;
+                            -- rank 0 of chain: the chains' count
     PRIMARY KEY (run_id, rank_by, rank)
 ) WITHOUT ROWID;
 

@@ -68,7 +68,7 @@ ALTER TABLE node_rows2 RENAME TO node_rows;
 
 -- Iteration roots, key first.
 CREATE TABLE iterations2 (
-    run_id INTEGER NOT NULL REFERENCES runs(id),
+    run_id INTEGER NOT NULL REFERENCES runs(id), -- the run
     root_id INTEGER NOT NULL,   -- id of the iteration's root node
     iteration INTEGER NOT NULL, -- nominal depth of the iteration
     PRIMARY KEY (run_id, root_id)
@@ -77,10 +77,12 @@ INSERT INTO iterations2 (run_id, root_id, iteration) SELECT run_id, root_id, ite
 DROP TABLE iterations;
 ALTER TABLE iterations2 RENAME TO iterations;
 
--- The recorder that writes a run, and what it has written so far.
-ALTER TABLE runs ADD COLUMN writer TEXT;    -- the recording process (boot id, pid, start time) while status is running
-ALTER TABLE runs ADD COLUMN summary_at TEXT; -- when the recorder last stored stats and hotspots (live runs too)
-ALTER TABLE runs ADD COLUMN file_bytes INTEGER NOT NULL DEFAULT 0; -- the file's size when the run last committed
+-- The recorder that writes a run, and what it has written so far. SQLite
+-- keeps an added column's comment only inside its statement, and a --
+-- comment there would end the CREATE TABLE it rewrites: they are /* */.
+ALTER TABLE runs ADD COLUMN writer TEXT /* the recording process (boot id, pid, start time) while status is running */;
+ALTER TABLE runs ADD COLUMN summary_at TEXT /* when the recorder last stored stats and hotspots (live runs too) */;
+ALTER TABLE runs ADD COLUMN file_bytes INTEGER NOT NULL DEFAULT 0 /* the file's size when the run last committed */;
 
 -- The node table with every field decoded, under names users can rely on.
 -- run_id and id are the table's key, and parent_id (id - up) is indexed per

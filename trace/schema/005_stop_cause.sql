@@ -9,4 +9,4 @@
 -- search), stream (another engine's stream ended or broke before its search
 -- did). NULL for a complete or failed run, for a run still recorded, and
 -- for every run recorded before version 5.
-ALTER TABLE runs ADD COLUMN stop_cause TEXT;
+ALTER TABLE runs ADD COLUMN stop_cause TEXT /* what stopped a truncated or interrupted run: nodes, time, size, cancel, abort, stream; NULL otherwise */;
