@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"path/filepath"
@@ -12,44 +13,23 @@ import (
 	"github.com/horizonqs/horizon/internal/golden"
 )
 
-// newSchema returns the schema objects of a new trace file: type, name and
-// the SQL SQLite keeps for each (comments inside a statement included).
-func newSchema(t *testing.T) (*sql.DB, []schemaObject) {
+// newSchema returns a new trace file's store and its schema objects: type,
+// name and the SQL SQLite keeps for each (comments inside a statement
+// included).
+func newSchema(t *testing.T) (*Store, []schemaObject) {
 	t.Helper()
-	_, p := mustCreate(t)
-	db, err := sql.Open("sqlite3", "file:"+filepath.ToSlash(p)+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	objs, err := queryAll(db, "SELECT type, name, coalesce(sql, '') FROM sqlite_schema ORDER BY type, name", func(r *sql.Rows) (schemaObject, error) {
+	s, _ := mustCreate(t)
+	objs, err := queryRows(context.Background(), s, func(r *sql.Rows) (schemaObject, error) {
 		var o schemaObject
 		return o, r.Scan(&o.typ, &o.name, &o.sql)
-	})
+	}, "SELECT type, name, coalesce(sql, '') FROM sqlite_schema ORDER BY type, name")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return db, objs
+	return s, objs
 }
 
 type schemaObject struct{ typ, name, sql string }
-
-func queryAll[T any](db *sql.DB, q string, read func(*sql.Rows) (T, error)) ([]T, error) {
-	rows, err := db.Query(q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := read(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
 
 var (
 	sqlComment = regexp.MustCompile(`--[^\n]*|/\*(?s:.*?)\*/`)
@@ -69,21 +49,21 @@ func stripComments(s string) string {
 // in testdata/schema.golden. Editing the migrations' comments must leave
 // it as it is; a change of schema shows here (go test -update rewrites it).
 func TestSchemaEffect(t *testing.T) {
-	db, objs := newSchema(t)
+	s, objs := newSchema(t)
 	var b strings.Builder
 	for _, o := range objs {
 		fmt.Fprintf(&b, "%s %s\n  %s\n", o.typ, o.name, stripComments(o.sql))
 		if o.typ != "table" {
 			continue
 		}
-		cols, err := queryAll(db, "SELECT cid, name, type, \"notnull\", coalesce(dflt_value, 'NULL'), pk FROM pragma_table_info('"+o.name+"')", func(r *sql.Rows) (string, error) {
+		cols, err := queryRows(context.Background(), s, func(r *sql.Rows) (string, error) {
 			var (
 				cid, notNull, pk int
 				name, typ, dflt  string
 			)
 			err := r.Scan(&cid, &name, &typ, &notNull, &dflt, &pk)
 			return fmt.Sprintf("  %d %s %s notnull=%d default=%s pk=%d", cid, name, typ, notNull, dflt, pk), err
-		})
+		}, "SELECT cid, name, type, \"notnull\", coalesce(dflt_value, 'NULL'), pk FROM pragma_table_info(?)", o.name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,16 +78,16 @@ func TestSchemaEffect(t *testing.T) {
 // only inside the statement, and a `--` comment there cuts the rewritten
 // CREATE TABLE short ("incomplete input"): those take /* */.
 func TestSchemaComments(t *testing.T) {
-	db, objs := newSchema(t)
+	s, objs := newSchema(t)
 	comments := map[string]string{} // table.column -> its definition's text, comment included
 	for _, o := range objs {
 		if o.typ != "table" || o.name == "sqlite_sequence" {
 			continue
 		}
-		names, err := queryAll(db, "SELECT name FROM pragma_table_info('"+o.name+"')", func(r *sql.Rows) (string, error) {
-			var s string
-			return s, r.Scan(&s)
-		})
+		names, err := queryRows(context.Background(), s, func(r *sql.Rows) (string, error) {
+			var n string
+			return n, r.Scan(&n)
+		}, "SELECT name FROM pragma_table_info(?)", o.name)
 		if err != nil {
 			t.Fatal(err)
 		}
