@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -45,7 +46,9 @@ the rule broken, and ends with "N passed, N failed" (a run passes when it
 breaks no rule); exits 1 when there is any violation. Rules:
 `+ruleHelp()+`Before the rules it runs SQLite's own integrity check (PRAGMA integrity_check)
 with the SQLite built into Horizon and reports what it finds (the damaged pages
-and their tables), also when damage keeps the file from being read. A run still
+and their tables), also when damage keeps the file from being read; then it
+checks every run it can still read, and a run whose rows it cannot read fails,
+its error naming the run and the rows where reading stopped. A run still
 being recorded, or whose recorder died, is checked as far as it was committed.
 The variant's switches come from the run's recorded options. Nodes a stop left
 incomplete are checked for structure only. Runs of other engines (trace
@@ -60,7 +63,7 @@ skipped, and the report says so.`,
 		"horizon check sample.trace --json | jq '.[].by_rule'")
 	run := fs.Int64("run", 0, "run id ('horizon runs FILE' lists them); 0 = every run")
 	maxV := fs.Int("max", 50, "violations to print per run (all are counted)")
-	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, rows, violations, by_rule, listed)")
+	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, rows, violations, by_rule, listed, error);\na run that could not be read has null rows and violations and its error, null otherwise")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
 		return err
@@ -89,39 +92,40 @@ skipped, and the report says so.`,
 	if len(runs) == 0 {
 		return fmt.Errorf("%s holds no runs", file)
 	}
-	if err := checkIntegrity(e, file, st.IntegrityCheck); err != nil {
-		return err
-	}
 	f := formatOf(*asJSON, false)
-	if err := e.printPart(integrityOK(file), f); err != nil {
+	// Damage is reported, then every run is checked that can still be
+	// read: a damaged page costs the runs whose rows it held, not the
+	// report on the others.
+	fileErr := checkIntegrity(e, file, st.IntegrityCheck)
+	if fileErr != nil && e.ctx.Err() != nil {
+		return fileErr
+	}
+	var status result = integrityOK(file)
+	if fileErr != nil {
+		status = message(fileErr.Error())
+	}
+	if err := e.printPart(status, f); err != nil {
 		return err
 	}
 	var reports checkResult
-	var bad errViolations
 	for _, r := range runs {
 		var rows atomic.Int64
 		stop := rowsProgress(e.stderr, fmt.Sprintf("checking run %d", r.ID), &rows, r.Rows)
 		rep, err := check.Run(e.ctx, countingReader{st, &rows}, r.ID, check.Options{Max: *maxV})
 		stop()
-		if err != nil {
+		if err != nil && e.ctx.Err() != nil {
 			return err
 		}
-		reports = append(reports, rep)
-		if rep.Count > 0 {
-			bad.n += rep.Count
-			bad.runs++
-		}
-		if err := e.printPart(checkedRun{rep}, f); err != nil {
+		c := checkedRun{Report: rep, run: r, err: err}
+		reports = append(reports, c)
+		if err := e.printPart(c, f); err != nil {
 			return err
 		}
 	}
 	if err := e.print(reports, f); err != nil {
 		return err
 	}
-	if bad.n > 0 {
-		return bad
-	}
-	return nil
+	return reports.err(fileErr)
 }
 
 // printSkipped notes the rules a run of another engine was not checked by.
@@ -133,18 +137,57 @@ func printSkipped(w io.Writer, rep *check.Report) {
 
 // checkResult is 'horizon check': a report per run, each printed as it
 // is done.
-type checkResult []*check.Report
+type checkResult []checkedRun
 
 // writeText ends the reports, each printed as it was done, with the
-// suite's tally: a run passes when it broke no rule.
+// suite's tally: a run passes when it was read to the end and broke no
+// rule.
 func (res checkResult) writeText(w io.Writer) error {
 	failed := 0
-	for _, rep := range res {
-		if rep.Count > 0 {
+	for _, c := range res {
+		if !c.passed() {
 			failed++
 		}
 	}
 	return writeTally(w, len(res)-failed, failed)
+}
+
+// err is check's exit: nil when the file is sound and every run passed,
+// otherwise one line saying what failed (fileErr is the integrity
+// check's finding, nil when it found none).
+func (res checkResult) err(fileErr error) error {
+	var parts []string
+	if fileErr != nil {
+		parts = append(parts, fileErr.Error())
+	}
+	var unread []string
+	var bad errViolations
+	for _, c := range res {
+		switch {
+		case c.err != nil:
+			unread = append(unread, fmt.Sprint(c.run.ID))
+		case c.Count > 0:
+			bad.n += c.Count
+			bad.runs++
+		}
+	}
+	switch len(unread) {
+	case 0:
+	case 1:
+		parts = append(parts, "run "+unread[0]+" could not be read")
+	default:
+		parts = append(parts, "runs "+strings.Join(unread, ", ")+" could not be read")
+	}
+	if bad.n > 0 {
+		if len(parts) == 0 {
+			return bad
+		}
+		parts = append(parts, bad.Error())
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(parts, "; "))
 }
 
 // checkIntegrity runs SQLite's own integrity check, with the SQLite built
@@ -175,10 +218,47 @@ func (file integrityOK) writeText(w io.Writer) error {
 	return err
 }
 
-// checkedRun is one run's report in text.
-type checkedRun struct{ *check.Report }
+// checkedRun is one run's outcome: its report, or the error that kept
+// it from being checked (a damaged page of its rows).
+type checkedRun struct {
+	*check.Report
+	run trace.Run
+	err error
+}
+
+// passed reports whether the run was read to the end and broke no rule.
+func (c checkedRun) passed() bool { return c.err == nil && c.Count == 0 }
+
+// checkedRunJSON is a run's object in check --json. A run that could
+// not be read has null counts (nothing was checked) and its error.
+type checkedRunJSON struct {
+	Run        int64             `json:"run"`
+	Variant    string            `json:"variant"`
+	Rows       *int64            `json:"rows"`
+	Count      *int64            `json:"violations"`
+	ByRule     map[string]int64  `json:"by_rule"`
+	Violations []check.Violation `json:"listed"`
+	Skipped    string            `json:"skipped,omitempty"`
+	Error      *string           `json:"error"` // null when the run was read to the end
+}
+
+func (c checkedRun) MarshalJSON() ([]byte, error) {
+	if c.err != nil {
+		msg := c.err.Error()
+		return json.Marshal(checkedRunJSON{Run: c.run.ID, Variant: c.run.Variant, ByRule: map[string]int64{},
+			Violations: []check.Violation{}, Error: &msg})
+	}
+	rep := c.Report
+	return json.Marshal(checkedRunJSON{Run: rep.RunID, Variant: rep.Variant, Rows: &rep.Rows, Count: &rep.Count,
+		ByRule: rep.ByRule, Violations: rep.Violations, Skipped: rep.Skipped})
+}
 
 func (c checkedRun) writeText(w io.Writer) error {
+	if c.err != nil {
+		r := c.run
+		_, err := fmt.Fprintf(w, "run %d (%s, %s, depth %d): not checked: %v\n", r.ID, r.Label(), r.Status, r.Depth, c.err)
+		return err
+	}
 	rep := c.Report
 	r := rep.Run
 	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Label(), r.Status, r.Depth, engine.Commas(rep.Rows))

@@ -146,6 +146,87 @@ func TestCheckDamagedPages(t *testing.T) {
 	}
 }
 
+// TestCheckDamagedRun: a damaged page of one run's rows made check stop
+// at the integrity report, printing nothing on stdout (no JSON, no tally)
+// and checking none of the runs the file still held whole. Every run that
+// can be read is checked; the one that cannot is a failed run whose error
+// names it; the tally and the JSON are printed; exit 1.
+func TestCheckDamagedRun(t *testing.T) {
+	clean := filepath.Join(t.TempDir(), "clean.trace")
+	if code, _, errOut := runCLI(t, "", "trace", "--fen", kiwipete, "--depth", "3", "--qs", "captures,see,none", "-o", clean); code != 0 {
+		t.Fatalf("trace: %s", errOut)
+	}
+	db, err := sql.Open("sqlite3", "file:"+clean+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pageSize int
+	err = db.QueryRow("PRAGMA page_size").Scan(&pageSize)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The runs are written one after the other, so a leaf page of the
+	// nodes (a b-tree leaf: type byte 10 or 13) half-way through the file
+	// holds a run's rows, and not the first run's.
+	page := len(b) / pageSize / 2
+	for page*pageSize < len(b) && b[page*pageSize] != 10 && b[page*pageSize] != 13 {
+		page++
+	}
+	if page*pageSize >= len(b) {
+		t.Fatal("no leaf page in the second half of the file")
+	}
+	for i := page * pageSize; i < (page+1)*pageSize; i++ {
+		b[i] = 0xa5
+	}
+	file := filepath.Join(t.TempDir(), "damaged.trace")
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	code, out, errOut := runCLI(t, "", "check", file)
+	if code != 1 || strings.Contains(errOut, "panic") {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "no violations") || !strings.Contains(out, "not checked: ") ||
+		!strings.HasSuffix(out, " passed, 1 failed\n") || strings.HasPrefix(out, "0 passed") {
+		t.Errorf("text: want the readable runs checked, the damaged one failed and the tally:\n%s", out)
+	}
+	last := errOut[strings.LastIndex(strings.TrimSuffix(errOut, "\n"), "\n")+1:]
+	if !strings.Contains(last, "the file is damaged") || !strings.Contains(last, "could not be read") {
+		t.Errorf("the last line of stderr does not say what failed: %q", last)
+	}
+
+	code, out, _ = runCLI(t, "", "check", file, "--json")
+	var reps []struct {
+		Run        int64   `json:"run"`
+		Violations *int64  `json:"violations"`
+		Error      *string `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(out), &reps); err != nil || code != 1 || len(reps) != 3 {
+		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
+	}
+	failed := 0
+	for _, r := range reps {
+		switch {
+		case r.Error == nil && r.Violations == nil:
+			t.Errorf("run %d: neither checked nor failed", r.Run)
+		case r.Error != nil:
+			failed++
+			if want := fmt.Sprintf("run %d: the rows ", r.Run); !strings.Contains(*r.Error, want) || r.Violations != nil {
+				t.Errorf("run %d: error %q (violations %v); want it to name %q and no count", r.Run, *r.Error, r.Violations, want)
+			}
+		}
+	}
+	if failed != 1 {
+		t.Errorf("--json: %d runs failed, want 1\n%s", failed, out)
+	}
+}
+
 // TestCheckHelpListsEveryRule: the help's list of rules is check's table,
 // so a rule the checker applies is never missing from it (see-prune,
 // delta-prune, proved and options were, in a list kept by hand).
