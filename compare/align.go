@@ -156,11 +156,13 @@ type Subtree struct {
 type Report struct {
 	A Totals `json:"a"`
 	B Totals `json:"b"`
-	// Node counts of the alignment: pairs, and nodes only one tree has.
+	// Node counts of the alignment: pairs of positions (the run nodes'
+	// pair is not one), and nodes only one tree has.
 	Matched int64 `json:"matched"`
 	OnlyA   int64 `json:"only_a"`
 	OnlyB   int64 `json:"only_b"`
-	// Changed counts matched nodes whose score, bound or cutoff differ;
+	// Changed counts matched nodes whose score, bound or cutoff differ
+	// (positions, as Matched: never the run node);
 	// ChangedNodes lists the first of them the searches finished (so a
 	// changed node comes before its changed ancestors).
 	Changed      int64        `json:"changed"`
@@ -414,9 +416,7 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 		return 0, err
 	}
 	w.seq++
-	if a.Parent >= 0 {
-		// Nodes are positions: the run nodes' pair is none, so
-		// Matched + OnlyA is A's nodes.
+	if isPosition(a) {
 		w.rep.Matched++
 	}
 	w.comparePair(a, b)
@@ -482,6 +482,12 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	return diff, nil
 }
 
+// isPosition reports whether n is a position of the search, which is
+// what Matched and Changed count: every node but the run node, which holds
+// the run's totals (its root's score, its best move). So Matched + OnlyA is
+// A's nodes, and Changed is at most Matched.
+func isPosition(n trace.Node) bool { return n.Parent >= 0 }
+
 // only records a subtree that one tree has and the other does not. Its
 // place among the differences is when its root was entered; parting
 // describes it, seeing both trees at that id.
@@ -510,8 +516,8 @@ func (w *walker) only(a, b *trace.Node, parentA int64) {
 // only written for the few differences the report will show.
 func (w *walker) comparePair(a, b trace.Node) {
 	enterDiff := a.Alpha != b.Alpha || a.Beta != b.Beta || a.Depth != b.Depth || a.Kind != b.Kind || a.QSLevel != b.QSLevel
-	changed := a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause
-	leaveDiff := changed || a.CutIndex != b.CutIndex || a.Best != b.Best || a.Generated != b.Generated ||
+	changed := isPosition(a) && (a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause)
+	leaveDiff := changed || a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause || a.CutIndex != b.CutIndex || a.Best != b.Best || a.Generated != b.Generated ||
 		a.Searched != b.Searched || a.SearchedAtLeast != b.SearchedAtLeast || a.SubtreeSize != b.SubtreeSize
 	shifted := a.ID != b.ID && !w.filtered
 	if !enterDiff && !leaveDiff && !shifted {
@@ -893,8 +899,7 @@ func topFirstDropped(a, b *topItem) bool {
 // changedFirstDropped orders the changed nodes' heap by the time a pair
 // was left, latest at the root: the walk keeps the changed nodes the
 // searches finished first, which are the deepest of a chain of changed
-// ancestors (the run node, always changed when anything is, finishes
-// last).
+// ancestors.
 func changedFirstDropped(a, b *diffItem) bool { return b.left.less(a.left) }
 
 // levelText is a node's engine QS level, "none" outside level-based QS.

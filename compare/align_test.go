@@ -86,6 +86,9 @@ func TestAlignGolden(t *testing.T) {
 	}{
 		{"diff_kiwipete_captures_see.golden", kiwipete, "captures", "see", 3},
 		{"diff_kiwipete_mvv-lva_threshold.golden", kiwipete, "mvv-lva", "threshold", 2},
+		// The root scores differ (-455 and 26): the run nodes' pair,
+		// which is no position, was counted changed though not matched.
+		{"diff_kiwipete_none_captures.golden", kiwipete, "none", "captures", 1},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			st, _ := tracetest.CreateTrace(t)
@@ -115,6 +118,15 @@ func checkCounts(t *testing.T, ctx context.Context, st *trace.Store, a, b int64,
 	}
 	if rep.Identical() {
 		t.Errorf("two variants gave identical trees")
+	}
+	// Changed counts what Matched counts: positions, not the run node.
+	if rep.Changed > rep.Matched {
+		t.Errorf("%d changed nodes of %d matched", rep.Changed, rep.Matched)
+	}
+	for _, d := range rep.ChangedNodes {
+		if d.A == nil || d.A.ID == 0 || len(d.Path) == 0 {
+			t.Errorf("changed nodes list the run node, or a node of one side: %+v", d)
+		}
 	}
 	for _, s := range rep.Top {
 		if s.IDA != nil {
