@@ -60,7 +60,11 @@ type Totals struct {
 	// when none or when the move does not parse in the run's position.
 	BestSAN *string `json:"best_san"`
 	Score   *int    `json:"score"` // null when the run has no score (trace.Run.Scored)
-	Depth   int     `json:"depth"`
+	// ScoreBound is "lower" or "upper" when the score is only a bound
+	// (another engine's run; trace.BoundWord), absent when exact, as in
+	// 'horizon runs --json'.
+	ScoreBound string `json:"score_bound,omitempty"`
+	Depth      int    `json:"depth"`
 	// ElapsedMS is null while the run is recorded, after its recorder
 	// died, or when another engine's stream gave no time
 	// (trace.Run.ElapsedKnown).
@@ -206,7 +210,7 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{A: totals(a, ra), B: totals(b, rb)}
+	rep := &Report{A: totals(a, ra, rootA), B: totals(b, rb, rootB)}
 	if err := levelTables(ctx, a, b, usesLevels(ra) && usesLevels(rb), rep); err != nil {
 		return nil, err
 	}
@@ -257,12 +261,14 @@ func samePosition(a Side, ra trace.Run, b Side, rb trace.Run) error {
 	return nil
 }
 
-func totals(s Side, r trace.Run) Totals {
+func totals(s Side, r trace.Run, root trace.Node) Totals {
 	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Label(), Options: r.OptionsObject(), FEN: r.FEN,
 		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
 		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, Depth: r.Depth, ElapsedMS: r.ElapsedMS(), Scores: r.ResultScores()}
 	if r.Scored() {
-		t.Score = &r.Score
+		// A run's score is its run node's, and so is its bound
+		// (trace.Store.ScoreBound).
+		t.Score, t.ScoreBound = &r.Score, trace.BoundWord(root.Bound)
 	}
 	if r.StopCause != "" {
 		t.StopCause = &r.StopCause

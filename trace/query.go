@@ -370,6 +370,16 @@ func (s *Store) ScoreBound(ctx context.Context, run int64) (engine.Bound, error)
 	return n.Bound, err
 }
 
+// BoundWord is a run score's bound (ScoreBound) as every command says it,
+// in text and as --json's score_bound: "lower" or "upper" when the score
+// is only a bound, "" when it is exact (or unknown).
+func BoundWord(b engine.Bound) string {
+	if b == engine.BoundLower || b == engine.BoundUpper {
+		return b.String()
+	}
+	return ""
+}
+
 // Node returns one node; the error wraps ErrNoNode when the run has no row
 // with that id (and ErrNoRun when there is no such run), and ErrCorrupt
 // when the row breaks the rules every trace keeps.

@@ -191,24 +191,26 @@ func diffSigned(n int64) string {
 	return engine.Commas(n)
 }
 
-// scoreDiff is B-A, or nothing when either run has no score or either
-// score does not print as a plain number in its run's format (a mate or
-// infinity, on Horizon's scale or another engine's declared one: a
-// difference of such scores means nothing).
+// scoreDiff is B-A, or nothing when either run has no score, either
+// score is only a bound (two bounds say nothing of how far apart the
+// scores are), or either does not print as a plain number in its run's
+// format (a mate or infinity, on Horizon's scale or another engine's
+// declared one: a difference of such scores means nothing).
 func scoreDiff(a, b compare.Totals) string {
-	if a.Score == nil || b.Score == nil ||
+	if a.Score == nil || b.Score == nil || a.ScoreBound != "" || b.ScoreBound != "" ||
 		a.Scores.Text(engine.Score(*a.Score)) != strconv.Itoa(*a.Score) || b.Scores.Text(engine.Score(*b.Score)) != strconv.Itoa(*b.Score) {
 		return ""
 	}
 	return diffSigned(int64(*b.Score - *a.Score))
 }
 
-// scoreCell is a run's score in diff's table: "none" when it has none.
+// scoreCell is a run's score in diff's table as runs writes it, bound
+// and all: "none" when it has none.
 func scoreCell(t compare.Totals) string {
 	if t.Score == nil {
 		return "none"
 	}
-	return t.Scores.Text(engine.Score(*t.Score))
+	return scoreText(t.Scores, engine.Score(*t.Score), t.ScoreBound)
 }
 
 // timeCell is a run's time in diff's table: "-" while it is unknown.
@@ -385,7 +387,12 @@ func (d diffResult) writeCSV(w io.Writer) error {
 	num("total", "max_qs_ply", int64(r.A.MaxQSPly), int64(r.B.MaxQSPly))
 	rec("total", "best_move", cell(r.A.BestMove), cell(r.B.BestMove), "")
 	rec("total", "best_san", cell(r.A.BestSAN), cell(r.B.BestSAN), "")
-	rec("total", "score", cell(r.A.Score), cell(r.B.Score), optDiff(r.A.Score, r.B.Score))
+	scoreDiff := optDiff(r.A.Score, r.B.Score)
+	if r.A.ScoreBound != "" || r.B.ScoreBound != "" {
+		scoreDiff = "" // as in the text: bounds are no distance
+	}
+	rec("total", "score", cell(r.A.Score), cell(r.B.Score), scoreDiff)
+	rec("total", "score_bound", r.A.ScoreBound, r.B.ScoreBound, "")
 	num("total", "depth", int64(r.A.Depth), int64(r.B.Depth))
 	rec("total", "elapsed_ms", cell(r.A.ElapsedMS), cell(r.B.ElapsedMS), optDiff(r.A.ElapsedMS, r.B.ElapsedMS))
 	rec("align", "matched", i64(r.Matched), i64(r.Matched), "")

@@ -184,3 +184,48 @@ func TestDiffHTML(t *testing.T) {
 		t.Fatalf("sides %s/%s, run nodes matched %d/%d", a.Run.Variant, b.Run.Variant, a.Nodes.Match[0], b.Nodes.Match[0])
 	}
 }
+
+// TestDiffScoreBound: an MTD engine's score is a bound, and diff dropped
+// it: its table read "score 40 35 -5" where runs says "+40 (lower
+// bound)", and --json's a and b had no score_bound. The table writes the
+// score as runs does and leaves B-A out (two bounds, or a bound and a
+// score, are no distance); --json and --csv give the bound.
+func TestDiffScoreBound(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "mtd.trace")
+	for _, stream := range []string{
+		// A fail-high probe ends the search: +40 is a lower bound (as in
+		// TestImportNodeCounts).
+		"HZT 1\nengine Sunfish\nposition startpos\nE - 1 29 30 i=1\nE e2e4 0 -30 -29\nS -40\nL -40\nL 40\n" +
+			"E - 2 39 40 i=2\nE d2d4 1 -40 -39\nL -50\nL 50\nend best=e2e4\n",
+		// A full window: +35 is exact.
+		"HZT 1\nengine Sunfish\nposition startpos\nE - 1 -100 100 i=1\nE e2e4 0 -100 100\nS -35\nL -35\nL 35\nend best=e2e4\n",
+	} {
+		if code, _, stderr := runCLI(t, "", "import", writeFile(t, "s.hzt", stream), "-o", file); code != 0 {
+			t.Fatalf("import: %s", stderr)
+		}
+	}
+	code, out, stderr := runCLI(t, "", "diff", file, "--run", "1", "--run", "2")
+	if code != 0 {
+		t.Fatalf("diff: exit %d: %s", code, stderr)
+	}
+	var row string
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && f[0] == "score" {
+			row = strings.Join(f, " ")
+		}
+	}
+	if want := "score +40 (lower bound) +35"; row != want {
+		t.Errorf("score row %q, want %q\n%s", row, want, out)
+	}
+	var rep compare.Report
+	js := cliJSON(t, &rep, "diff", file, "--run", "1", "--run", "2", "--json")
+	if rep.A.ScoreBound != "lower" || rep.B.ScoreBound != "" || !strings.Contains(js, `"score_bound": "lower"`) {
+		t.Errorf("--json: a.score_bound %q, b.score_bound %q, want lower and none\n%s", rep.A.ScoreBound, rep.B.ScoreBound, js)
+	}
+	_, out, _ = runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--csv")
+	for _, want := range []string{"\ntotal,score,40,35,\n", "\ntotal,score_bound,lower,,\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--csv has no %q:\n%s", want, out)
+		}
+	}
+}

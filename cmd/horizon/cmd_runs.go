@@ -36,18 +36,8 @@ type runJSON struct {
 	Depth      int             `json:"depth"`
 }
 
-// boundWord is a run score's bound as --json and the text say it:
-// "lower" or "upper" when the score is only a bound, "" when exact (or
-// unknown).
-func boundWord(b engine.Bound) string {
-	if b == engine.BoundLower || b == engine.BoundUpper {
-		return b.String()
-	}
-	return ""
-}
-
-// scoreText is a run's score in the text of runs and trace: signed, with
-// its bound in words when it is only a bound.
+// scoreText is a run's score in the text of runs, trace and diff: signed,
+// with its bound in words (trace.BoundWord) when it is only a bound.
 func scoreText(sf engine.ScoreFormat, score engine.Score, bound string) string {
 	if bound == "" {
 		return sf.Signed(score)
@@ -63,7 +53,7 @@ func newRunJSON(r trace.Run, bound engine.Bound) runJSON {
 	var score *int
 	var bw string
 	if r.Scored() {
-		score, bw = &r.Score, boundWord(bound)
+		score, bw = &r.Score, trace.BoundWord(bound)
 	}
 	return runJSON{ID: r.ID, ElapsedMS: r.ElapsedMS(), Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, Variant: r.Label(),
 		Options: r.OptionsObject(), Limits: r.LimitsObject(), Engine: r.Engine, FailHard: r.FailHard, Version: r.Version, Status: string(r.Status), StopCause: orNull(r.StopCause), Filter: r.Filter,
@@ -149,7 +139,7 @@ func (res runsResult) writeText(w io.Writer) error {
 		}
 		score := ""
 		if r.Scored() {
-			score = scoreText(r.ResultScores(), engine.Score(r.Score), boundWord(res.bounds[i]))
+			score = scoreText(r.ResultScores(), engine.Score(r.Score), trace.BoundWord(res.bounds[i]))
 		}
 		stop := r.StopCause
 		if stop == "" {

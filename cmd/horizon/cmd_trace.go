@@ -396,7 +396,7 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 		// Another engine's run reports a bound when its last concluded
 		// iteration had no exact root (an MTD search's fail-high probe).
 		if b, err := st.ScoreBound(ctx, run); err == nil {
-			j.ScoreBound = boundWord(b)
+			j.ScoreBound = trace.BoundWord(b)
 		}
 	}
 	if writeErr != nil {
