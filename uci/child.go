@@ -224,7 +224,9 @@ func GoCommand(lim engine.Limits) string {
 		s += " nodes " + strconv.FormatInt(lim.Nodes, 10)
 	}
 	if lim.MoveTime > 0 {
-		s += " movetime " + strconv.FormatInt(lim.MoveTime.Milliseconds(), 10)
+		// UCI counts whole milliseconds, and to Stockfish "movetime 0"
+		// is no limit at all: a limit under 1ms is sent as 1.
+		s += " movetime " + strconv.FormatInt(max(lim.MoveTime.Milliseconds(), 1), 10)
 	}
 	if s == "go" {
 		s += " infinite"

@@ -70,6 +70,8 @@ func TestGoCommand(t *testing.T) {
 		{engine.Limits{Nodes: 100000}, "go nodes 100000"},
 		{engine.Limits{MoveTime: 1500 * time.Millisecond}, "go movetime 1500"},
 		{engine.Limits{Depth: 5, Nodes: 10, MoveTime: time.Second}, "go depth 5 nodes 10 movetime 1000"},
+		// "movetime 0" would be no limit to Stockfish.
+		{engine.Limits{MoveTime: 500 * time.Microsecond}, "go movetime 1"},
 	} {
 		if got := GoCommand(c.lim); got != c.want {
 			t.Errorf("GoCommand(%+v) = %q, want %q", c.lim, got, c.want)

@@ -92,13 +92,21 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 	qs := fs.String("qs", strings.Join(engine.VariantNames(), ","), "QS variants to bench")
 	pf := addPositionFlags(fs, "bench this position instead of the built-in ones", "bench the positions of this EPD file instead")
 	sfFlag := fs.String("stockfish", "", "Stockfish binary for the speed ratio (default: PATH or /usr/games/stockfish; 'none' to skip)")
-	sfTime := fs.Duration("sf-movetime", 200*time.Millisecond, "Stockfish's time per position")
+	sfTime := fs.Duration("sf-movetime", 200*time.Millisecond, "Stockfish's time per position (at least 1ms)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *depth < 1 || *depth >= engine.MaxPly {
 		return usagef("--depth %d: want 1 to %d", *depth, engine.MaxPly-1)
+	}
+	if *nodes < 0 {
+		return usagef("--nodes %d: want a node cap, or 0 for none", *nodes)
+	}
+	// Stockfish is told "go movetime N" in whole milliseconds; no time
+	// would be a search that never ends.
+	if *sfTime < time.Millisecond {
+		return usagef("--sf-movetime %s: want at least 1ms", *sfTime)
 	}
 	opts, err := engine.ParseVariantSpecs(*qs)
 	if err != nil {
