@@ -103,11 +103,16 @@ func TestCountProgress(t *testing.T) {
 		t.Errorf("after 4x5 Adds the count is %d", got)
 	}
 	p.Set(30)
-	time.Sleep(450 * time.Millisecond) // two ticks of the bar
+	// The bar is drawn on a tick: wait for it to show 30 (a loaded
+	// machine may take many ticks), not for a fixed time.
+	bar := "[" + strings.Repeat("#", 22) + strings.Repeat(".", 8) + "] 30/40 things"
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(w.String(), bar) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	p.Stop()
 	p.Stop()
 	s := w.String()
-	if !strings.Contains(s, "["+strings.Repeat("#", 22)+strings.Repeat(".", 8)+"] 30/40 things") {
+	if !strings.Contains(s, bar) {
 		t.Errorf("no bar at 30 of 40 in %q", s)
 	}
 	if !strings.HasSuffix(s, "\r\033[K") {
