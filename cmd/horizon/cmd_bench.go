@@ -40,13 +40,54 @@ type benchRow struct {
 
 // Horizon's speed beside Stockfish's is one figure, in one direction, in
 // bench and perft --bench alike: Horizon's nodes per second over
-// Stockfish's, so that above 1 Horizon is the faster.
-const (
-	npsRatioHead = "H/SF nps"
-	npsRatioNote = "H/SF nps = Horizon's nodes per second / Stockfish's (above 1: Horizon is faster)"
-	npsRatioHelp = "H/SF nps: Horizon's nodes per second over Stockfish's, so that above 1\n" +
-		"Horizon is the faster (horizon_over_stockfish_nps in --json)"
-)
+// Stockfish's, so that above 1 Horizon is the faster. --stockfish may
+// name another UCI engine: the figure is then against that engine, and
+// the text names it (speedRival); the JSON keys stay.
+const npsRatioHelp = "H/SF nps: Horizon's nodes per second over Stockfish's, so that above 1\n" +
+	"Horizon is the faster (horizon_over_stockfish_nps in --json). --stockfish may\n" +
+	"name any UCI engine: the ratio is then against that engine, whose UCI id name\n" +
+	"the text gives (H/Ethereal nps) and --json's stockfish_name; the keys stay"
+
+// speedRival is the engine bench and perft --bench set Horizon's speed
+// beside: whichever --stockfish names, called by its UCI id name. It is
+// the one home of their labels for it.
+type speedRival struct {
+	name string // its 'id name'
+	path string
+}
+
+// word is the first word of the rival's name ("Stockfish", "Ethereal").
+func (r speedRival) word() string {
+	if f := strings.Fields(r.name); len(f) > 0 {
+		return f[0]
+	}
+	return "engine"
+}
+
+// label is the rival as a table's title names it: "Stockfish 15.1
+// (/usr/games/stockfish)".
+func (r speedRival) label() string { return r.name + " (" + r.path + ")" }
+
+// ratioHead is the ratio's column: "H/SF nps" against Stockfish,
+// "H/Ethereal nps" against Ethereal.
+func (r speedRival) ratioHead() string {
+	if strings.EqualFold(r.word(), "stockfish") {
+		return "H/SF nps"
+	}
+	return "H/" + r.word() + " nps"
+}
+
+// timeHead is the column of the rival's times in perft --bench:
+// "stockfish s".
+func (r speedRival) timeHead() string { return strings.ToLower(r.word()) + " s" }
+
+// ratioWidth is the ratio column's width: its head's, 8 at least.
+func (r speedRival) ratioWidth() int { return max(8, len(r.ratioHead())) }
+
+// ratioNote says under a table what the ratio is.
+func (r speedRival) ratioNote() string {
+	return fmt.Sprintf("%s = Horizon's nodes per second / %s's (above 1: Horizon is faster)", r.ratioHead(), r.name)
+}
 
 // horizonOverStockfish is the H/SF nps figure.
 func horizonOverStockfish(horizonNPS, stockfishNPS float64) float64 {
@@ -62,16 +103,19 @@ func npsRatioText(r float64) string {
 }
 
 type benchJSON struct {
-	Depth        int        `json:"depth"`
-	NodeCap      int64      `json:"node_cap"`
-	Variants     []benchRow `json:"variants"`
-	Stockfish    string     `json:"stockfish,omitempty"`
-	StockfishNPS int64      `json:"stockfish_nps,omitempty"`
-	TotalNodes   int64      `json:"nodes"`
-	TotalNPS     *int64     `json:"nps"`
-	positions    int
-	sfTime       time.Duration // Stockfish's time per position
-	sfSkipped    bool          // --stockfish none
+	Depth    int        `json:"depth"`
+	NodeCap  int64      `json:"node_cap"`
+	Variants []benchRow `json:"variants"`
+	// Stockfish is the path of the engine --stockfish named (Stockfish
+	// or another), StockfishName its UCI id name; absent without one.
+	Stockfish     string `json:"stockfish,omitempty"`
+	StockfishName string `json:"stockfish_name,omitempty"`
+	StockfishNPS  int64  `json:"stockfish_nps,omitempty"`
+	TotalNodes    int64  `json:"nodes"`
+	TotalNPS      *int64 `json:"nps"`
+	positions     int
+	sfTime        time.Duration // Stockfish's time per position
+	sfSkipped     bool          // --stockfish none
 }
 
 func runBench(e *env, args []string) error {
@@ -91,7 +135,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 	nodes := fs.Int64("nodes", 100_000, "node cap per search (0 = none)")
 	qs := fs.String("qs", strings.Join(engine.VariantNames(), ","), "QS variants to bench")
 	pf := addPositionFlags(fs, "bench this position instead of the built-in ones", "bench the positions of this EPD file instead")
-	sfFlag := fs.String("stockfish", "", "Stockfish binary for the speed ratio (default: PATH or /usr/games/stockfish; 'none' to skip)")
+	sfFlag := fs.String("stockfish", "", "Stockfish (or another UCI engine) for the speed ratio (default: PATH or /usr/games/stockfish; 'none' to skip)")
 	sfTime := fs.Duration("sf-movetime", 200*time.Millisecond, "Stockfish's time per position (at least 1ms)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseFlags(fs, args); err != nil {
@@ -166,14 +210,14 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 	if *sfFlag != "none" {
 		path, err := perftStockfishPath(*sfFlag)
 		if err == nil && path != "" {
-			sfNPS, err := stockfishNPS(e, path, positions, *sfTime)
+			sfNPS, name, err := stockfishNPS(e, path, positions, *sfTime)
 			if err != nil {
 				if e.ctx.Err() != nil {
 					return fmt.Errorf("interrupted") // as in Horizon's searches: not the engine's failure
 				}
 				return fmt.Errorf("stockfish: %v", err)
 			}
-			out.Stockfish, out.StockfishNPS = path, sfNPS
+			out.Stockfish, out.StockfishName, out.StockfishNPS = path, name, sfNPS
 			for i := range out.Variants {
 				if v := out.Variants[i].NPS; v != nil {
 					out.Variants[i].NPSRatio = horizonOverStockfish(float64(*v), float64(sfNPS))
@@ -193,15 +237,20 @@ func (out benchJSON) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "bench: %d positions, depth %d, %s, untraced\n\n", out.positions, out.Depth, nodeCap)
 	// The column names are compare's, which prints the same totals.
-	fmt.Fprintf(w, "%-10s %12s %12s %8s %10s %9s %10s %7s %9s\n", "variant", "nodes", "QS nodes", "QS share", "max QS ply", "time ms", "nps", "capped", npsRatioHead)
+	rival := speedRival{out.StockfishName, out.Stockfish}
+	if out.Stockfish == "" {
+		rival.name = "Stockfish" // the column reads "-"
+	}
+	rw := max(9, rival.ratioWidth())
+	fmt.Fprintf(w, "%-10s %12s %12s %8s %10s %9s %10s %7s %*s\n", "variant", "nodes", "QS nodes", "QS share", "max QS ply", "time ms", "nps", "capped", rw, rival.ratioHead())
 	for _, r := range out.Variants {
-		fmt.Fprintf(w, "%-10s %12s %12s %7.1f%% %10d %9s %10s %7d %9s\n", r.Variant, engine.Commas(r.Nodes), engine.Commas(r.QSNodes),
-			100*r.QSShare, r.MaxQSPly, engine.Commas(r.ElapsedMS), npsText(r.NPS), r.Capped, npsRatioText(r.NPSRatio))
+		fmt.Fprintf(w, "%-10s %12s %12s %7.1f%% %10d %9s %10s %7d %*s\n", r.Variant, engine.Commas(r.Nodes), engine.Commas(r.QSNodes),
+			100*r.QSShare, r.MaxQSPly, engine.Commas(r.ElapsedMS), npsText(r.NPS), r.Capped, rw, npsRatioText(r.NPSRatio))
 	}
 	fmt.Fprintf(w, "\ntotal: %s nodes, %s nps\n", engine.Commas(out.TotalNodes), npsText(out.TotalNPS))
 	switch {
 	case out.Stockfish != "":
-		fmt.Fprintf(w, "stockfish (%s, 1 thread, %s per position): %s nps\n%s\n", out.Stockfish, out.sfTime, engine.Commas(out.StockfishNPS), npsRatioNote)
+		fmt.Fprintf(w, "%s, 1 thread, %s per position: %s nps\n%s\n", rival.label(), out.sfTime, engine.Commas(out.StockfishNPS), rival.ratioNote())
 	case out.sfSkipped:
 		fmt.Fprintln(w, "stockfish: skipped (--stockfish none), no speed ratio")
 	default:
@@ -216,30 +265,31 @@ func (out benchJSON) writeText(w io.Writer) error {
 	return nil
 }
 
-// stockfishNPS searches each position for movetime in Stockfish (one thread)
-// and returns its nodes per second over all of them, from its own reports.
-func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Duration) (int64, error) {
+// stockfishNPS searches each position for movetime in Stockfish (or the
+// UCI engine at path; one thread) and returns its nodes per second over
+// all of them, from its own reports, and its UCI id name.
+func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Duration) (int64, string, error) {
 	u, err := uci.StartEngine(e.ctx, path)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	defer u.Close()
 	if err := u.Send("setoption name Threads value 1", "setoption name Hash value 16"); err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	var nodes, ms int64
-	prog := countProgress(e.stderr, "Stockfish searches", len(positions))
+	prog := countProgress(e.stderr, speedRival{name: u.Name}.word()+" searches", len(positions))
 	defer prog.Stop()
 	for i := range positions {
 		if err := u.SetPosition(positions[i].FEN); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		if err := u.Send(uci.GoCommand(engine.Limits{MoveTime: movetime})); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		lines, err := u.Until(movetime+10*time.Second, func(l string) bool { return strings.HasPrefix(l, "bestmove") })
 		if err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		// The search's totals are those of its last info line that
 		// gives them.
@@ -258,7 +308,7 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 		prog.Add(1)
 	}
 	if ms == 0 {
-		return 0, fmt.Errorf("reported no time")
+		return 0, "", fmt.Errorf("reported no time")
 	}
-	return nodes * 1000 / ms, nil
+	return nodes * 1000 / ms, u.Name, nil
 }

@@ -54,11 +54,15 @@ type perftFailureJSON struct {
 
 // perftBenchJSON is the --json output of --bench.
 type perftBenchJSON struct {
-	Stockfish string          `json:"stockfish"` // path of the Stockfish run alongside, "" if none
-	Runs      int             `json:"runs"`
-	Results   []perftBenchRow `json:"results"`
-	sfName    string          // Stockfish's 'id name'
+	Stockfish string `json:"stockfish"` // path of the Stockfish (or the engine --stockfish named) run alongside, "" if none
+	// StockfishName is its UCI id name; absent without one.
+	StockfishName string          `json:"stockfish_name,omitempty"`
+	Runs          int             `json:"runs"`
+	Results       []perftBenchRow `json:"results"`
 }
+
+// rival is the engine run alongside.
+func (res perftBenchJSON) rival() speedRival { return speedRival{res.StockfishName, res.Stockfish} }
 
 type perftBenchRow struct {
 	Name        string  `json:"name"`
@@ -73,6 +77,7 @@ type perftBenchRow struct {
 	NPSRatio float64 `json:"horizon_over_stockfish_nps,omitempty"`
 	// The best times, Horizon's and Stockfish's (0: not run).
 	elapsed, sfElapsed time.Duration
+	ratioWidth         int // the ratio column's (speedRival.ratioWidth)
 }
 
 // perftBenchPositions are the issue's benchmark: start position depth 6 and
@@ -342,7 +347,7 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 			return fmt.Errorf("starting %s: %v", sfPath, err)
 		}
 		defer sf.Close()
-		res.sfName = sf.Name
+		res.StockfishName = sf.Name
 	}
 	// The table's head first: the rows come as they are timed.
 	if err := e.printPart(perftBenchHead(res), f); err != nil {
@@ -382,6 +387,7 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 				row.sfElapsed = min(row.sfElapsed, d)
 			}
 			row.withStockfish(row.sfElapsed)
+			row.ratioWidth = res.rival().ratioWidth()
 		}
 		res.Results = append(res.Results, row)
 		if err := e.printPart(row, f); err != nil {
@@ -403,8 +409,10 @@ type perftBenchHead perftBenchJSON
 
 func (h perftBenchHead) writeText(w io.Writer) error {
 	if h.Stockfish != "" {
-		fmt.Fprintf(w, "perft benchmark, Horizon and %s (%s) in the same run, best of %d\n", h.sfName, h.Stockfish, h.Runs)
-		_, err := fmt.Fprintf(w, "%-9s %5s %11s %10s %7s %12s %7s %8s\n", "position", "depth", "nodes", "horizon s", "Mnps", "stockfish s", "Mnps", npsRatioHead)
+		r := perftBenchJSON(h).rival()
+		fmt.Fprintf(w, "perft benchmark, Horizon and %s in the same run, best of %d\n", r.label(), h.Runs)
+		_, err := fmt.Fprintf(w, "%-9s %5s %11s %10s %7s %12s %7s %*s\n", "position", "depth", "nodes", "horizon s", "Mnps",
+			r.timeHead(), "Mnps", r.ratioWidth(), r.ratioHead())
 		return err
 	}
 	fmt.Fprintf(w, "perft benchmark, best of %d (Stockfish not found: no comparison; install it or pass --stockfish PATH)\n", h.Runs)
@@ -415,7 +423,7 @@ func (h perftBenchHead) writeText(w io.Writer) error {
 func (row perftBenchRow) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "%-9s %5d %11d %10.3f %7.1f", row.Name, row.Depth, row.Nodes, row.elapsed.Seconds(), row.Mnps)
 	if row.sfElapsed > 0 {
-		fmt.Fprintf(w, " %12.3f %7.1f %8s", row.sfElapsed.Seconds(), perftMnps(row.Nodes, row.sfElapsed), npsRatioText(row.NPSRatio))
+		fmt.Fprintf(w, " %12.3f %7.1f %*s", row.sfElapsed.Seconds(), perftMnps(row.Nodes, row.sfElapsed), max(8, row.ratioWidth), npsRatioText(row.NPSRatio))
 	}
 	_, err := fmt.Fprintln(w)
 	return err
@@ -433,11 +441,11 @@ func (res perftBenchJSON) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "%-9s %5s %11d %10.3f %7.1f", "total", "", nodes, h.Seconds(), perftMnps(nodes, h))
 	if res.Stockfish != "" {
-		fmt.Fprintf(w, " %12.3f %7.1f %8s", sf.Seconds(), perftMnps(nodes, sf), npsRatioText(horizonOverStockfish(perftMnps(nodes, h), perftMnps(nodes, sf))))
+		fmt.Fprintf(w, " %12.3f %7.1f %*s", sf.Seconds(), perftMnps(nodes, sf), res.rival().ratioWidth(), npsRatioText(horizonOverStockfish(perftMnps(nodes, h), perftMnps(nodes, sf))))
 	}
 	fmt.Fprintln(w)
 	if res.Stockfish != "" {
-		fmt.Fprintln(w, npsRatioNote+"; Stockfish timed from sending \"go perft\" to its node count")
+		fmt.Fprintf(w, "%s; %s timed from sending \"go perft\" to its node count\n", res.rival().ratioNote(), res.rival().word())
 	}
 	return nil
 }

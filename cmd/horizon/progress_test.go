@@ -181,8 +181,8 @@ func TestStockfishPhase(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut.String())
 		}
-		if e := errOut.String(); !strings.Contains(e, "/1 Stockfish searches") || !strings.HasSuffix(e, "\r\033[K") {
-			t.Errorf("stderr holds no cleared progress line of Stockfish's searches: %q", e)
+		if e := errOut.String(); !strings.Contains(e, "/1 Fakefish searches") || !strings.HasSuffix(e, "\r\033[K") {
+			t.Errorf("stderr holds no cleared progress line of the engine's searches (named by its id name): %q", e)
 		}
 	})
 	for _, tc := range []struct {
@@ -228,14 +228,15 @@ func TestStockfishSpeedRatio(t *testing.T) {
 	eng := fakeStockfish(t, "none", filepath.Join(t.TempDir(), "unused")) // 1,000 nodes in 10 ms: 100,000 nps
 	args := []string{"bench", "--depth", "5", "--qs", "see", "--fen", kiwipete, "--stockfish", eng}
 	var b struct {
-		StockfishNPS int64 `json:"stockfish_nps"`
-		Variants     []struct {
+		StockfishName string `json:"stockfish_name"`
+		StockfishNPS  int64  `json:"stockfish_nps"`
+		Variants      []struct {
 			NPS      *int64   `json:"nps"`
 			NPSRatio *float64 `json:"horizon_over_stockfish_nps"`
 		} `json:"variants"`
 	}
 	js := cliJSON(t, &b, append(args, "--json")...)
-	if b.StockfishNPS != 100_000 || len(b.Variants) != 1 || b.Variants[0].NPS == nil || b.Variants[0].NPSRatio == nil ||
+	if b.StockfishNPS != 100_000 || b.StockfishName != "Fakefish" || len(b.Variants) != 1 || b.Variants[0].NPS == nil || b.Variants[0].NPSRatio == nil ||
 		math.Abs(*b.Variants[0].NPSRatio-float64(*b.Variants[0].NPS)/100_000) > 1e-9 {
 		t.Errorf("bench --json: %s; want horizon_over_stockfish_nps = nps / stockfish_nps", js)
 	}
@@ -243,10 +244,16 @@ func TestStockfishSpeedRatio(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("bench: exit %d, %s", code, stderr)
 	}
-	for _, want := range []string{" QS nodes ", " QS share ", " max QS ply ", " H/SF nps\n", npsRatioNote} {
+	// The engine is named by its UCI id name, whichever --stockfish
+	// names: it was "stockfish (PATH)" and "H/SF nps" for any engine.
+	for _, want := range []string{" QS nodes ", " QS share ", " max QS ply ", " H/Fakefish nps\n", "\nFakefish (" + eng + "), 1 thread",
+		"H/Fakefish nps = Horizon's nodes per second / Fakefish's (above 1: Horizon is faster)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bench does not print %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "stockfish (") || strings.Contains(out, "SF") {
+		t.Errorf("bench calls Fakefish Stockfish:\n%s", out)
 	}
 	// perft --bench: half Stockfish's speed is 0.50x, as in bench.
 	row := perftBenchRow{Name: "startpos", Depth: 6, Nodes: 119060324, elapsed: 2 * time.Second}
@@ -256,14 +263,17 @@ func TestStockfishSpeedRatio(t *testing.T) {
 		t.Errorf("perft --bench row at half Stockfish's speed: %q, horizon_over_stockfish_nps %v", text.String(), row.NPSRatio)
 	}
 	text.Reset()
-	perftBenchHead{Stockfish: eng, Runs: 1}.writeText(&text)
-	perftBenchJSON{Stockfish: eng, Results: []perftBenchRow{row}}.writeText(&text)
-	if s := text.String(); !strings.Contains(s, " H/SF nps\n") || !strings.Contains(s, " 0.50x\n") || !strings.Contains(s, npsRatioNote) {
+	perftBenchHead{Stockfish: eng, StockfishName: "Stockfish 16", Runs: 1}.writeText(&text)
+	perftBenchJSON{Stockfish: eng, StockfishName: "Stockfish 16", Results: []perftBenchRow{row}}.writeText(&text)
+	if s := text.String(); !strings.Contains(s, "Horizon and Stockfish 16 ("+eng+") in the same run") || !strings.Contains(s, " stockfish s ") ||
+		!strings.Contains(s, " H/SF nps\n") || !strings.Contains(s, " 0.50x\n") ||
+		!strings.Contains(s, "H/SF nps = Horizon's nodes per second / Stockfish 16's (above 1: Horizon is faster)") {
 		t.Errorf("perft --bench head and total:\n%s", s)
 	}
 	for _, cmd := range []string{"bench", "perft"} {
-		if h := helpOf(t, cmd); !strings.Contains(h, "H/SF nps: Horizon's nodes per second over Stockfish's") || !strings.Contains(h, "horizon_over_stockfish_nps") {
-			t.Errorf("%s --help does not say what H/SF nps is", cmd)
+		if h := helpOf(t, cmd); !strings.Contains(h, "H/SF nps: Horizon's nodes per second over Stockfish's") || !strings.Contains(h, "horizon_over_stockfish_nps") ||
+			!strings.Contains(h, "the ratio is then against that engine") {
+			t.Errorf("%s --help does not say what H/SF nps is, against which engine", cmd)
 		}
 	}
 }
