@@ -579,9 +579,7 @@ func (c *checker) scores(f *cframe) {
 	}
 	searched := isSearchCause(n.Cause)
 	if searched || n.Cause == engine.CauseStandPat {
-		if want := boundOf(n.Score, n.Alpha, n.Beta); n.Bound != want {
-			c.violate(n.ID, RuleBound, "score %s in window [%s, %s] is a %s bound, the node says %s", c.sc(n.Score), c.sc(n.Alpha), c.sc(n.Beta), want, n.Bound)
-		}
+		c.windowBound(n)
 	}
 	if isLeafCause(n.Cause) && len(f.kids) > 0 {
 		c.violate(n.ID, RuleLeaf, "ended by %s before its moves, but has %d children", n.Cause, len(f.kids))
@@ -1019,4 +1017,24 @@ func lastMoveHistory(r trace.Run) (*engine.Position, bool) {
 		return nil, false
 	}
 	return pos, true
+}
+
+// windowBound reports a node whose bound is not the one its score makes
+// in its window (boundOf).
+func (c *checker) windowBound(n trace.Node) {
+	if want := boundOf(n.Score, n.Alpha, n.Beta); n.Bound != want {
+		c.violate(n.ID, RuleBound, "score %s in window [%s, %s] is %s, the node says %s", c.sc(n.Score), c.sc(n.Alpha), c.sc(n.Beta), boundPhrase(want), n.Bound)
+	}
+}
+
+// boundPhrase is what a score is when its bound is b: "a lower bound",
+// "an upper bound", "exact".
+func boundPhrase(b engine.Bound) string {
+	switch b {
+	case engine.BoundLower:
+		return "a lower bound"
+	case engine.BoundUpper:
+		return "an upper bound"
+	}
+	return b.String()
 }

@@ -58,9 +58,7 @@ func (c *checker) foreignScores(f *cframe) {
 		return
 	}
 	if n.Bound != engine.BoundNone {
-		if want := boundOf(n.Score, n.Alpha, n.Beta); n.Bound != want {
-			c.violate(n.ID, RuleBound, "score %s in window [%s, %s] is a %s bound, the node says %s", c.sc(n.Score), c.sc(n.Alpha), c.sc(n.Beta), want, n.Bound)
-		}
+		c.windowBound(n)
 	}
 	if c.foreign.failHard && (n.Score < n.Alpha || n.Score > n.Beta) {
 		c.violate(n.ID, RuleScore, "fail-hard engine scored %s outside its window [%s, %s]", c.sc(n.Score), c.sc(n.Alpha), c.sc(n.Beta))

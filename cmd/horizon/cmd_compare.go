@@ -95,10 +95,10 @@ positions every variant had searched to the end, and says how many.`,
 		// A trace of a runaway search fills the disk: compareOne caps each
 		// recorded search as 'horizon trace' does.
 		if lim.Nodes == 0 || lim.Nodes > defaultMaxNodes {
-			fmt.Fprintf(e.stderr, "horizon compare: --trace caps each search at %s nodes (set --nodes to change it)\n", engine.Commas(defaultMaxNodes))
+			e.notef("--trace caps each search at %s nodes (set --nodes to change it)", engine.Commas(defaultMaxNodes))
 		}
 		if jobsSet(fs) && *jobs > 1 {
-			fmt.Fprintln(e.stderr, "horizon compare: --trace records one search at a time; --jobs ignored")
+			e.notef("--trace records one search at a time; --jobs ignored")
 		}
 		*jobs = 1
 	}

@@ -169,7 +169,7 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 			return err
 		}
 		if f == formatText && r.EngineNodes >= 0 && r.EngineNodes != r.Nodes {
-			fmt.Fprintf(e.stderr, "horizon: run %d: the engine counted %s nodes, its stream holds %s\n",
+			e.notef("run %d: the engine counted %s nodes, its stream holds %s",
 				r.RunID, engine.Commas(r.EngineNodes), engine.Commas(r.Nodes))
 		}
 		if r.Warning != "" {

@@ -184,6 +184,11 @@ func TestImportNodeCounts(t *testing.T) {
 	// the stream's count beside reported_nodes, the engine's), and --help
 	// says what each means. An engine that counts 5 tells them apart.
 	in = writeFile(t, "s5.hzt", "HZT 1\nengine Tiny\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=5\n")
+	// The text notes the difference on stderr, prefixed as import's
+	// errors are (it read "horizon: run 1: ...").
+	if _, _, stderr := runCLI(t, "", "import", in, "-o", filepath.Join(t.TempDir(), "t5text.trace")); stderr != "horizon import: run 1: the engine counted 5 nodes, its stream holds 2\n" {
+		t.Errorf("import's note: %q", stderr)
+	}
 	var runs []map[string]any
 	js := cliJSON(t, &runs, "import", in, "-o", filepath.Join(t.TempDir(), "t5.trace"), "--json")
 	if len(runs) != 1 || runs[0]["stream_nodes"] != 2.0 || runs[0]["reported_nodes"] != 5.0 || runs[0]["nodes"] != 2.0 || runs[0]["engine_nodes"] != nil {

@@ -107,7 +107,7 @@ Stockfish in the same run and prints
 		"horizon perft --epd testdata/perftsuite.epd --max-depth 4",
 		"horizon perft --bench")
 	pf := addPositionFlags(fs, fenUsage, "EPD file: check its ;Dn perft counts (or count each position at --depth)")
-	depth := fs.Int("depth", 0, "perft depth in plies")
+	depth := fs.Int("depth", 0, "perft depth in plies (0 counts the position itself: 1)")
 	maxDepth := fs.Int("max-depth", 0, "with --epd: check only the counts of depth <= N (0: all)")
 	divide := fs.Bool("divide", false, "print the count below each legal move (\"e2e4: 9771\")")
 	bench := fs.Bool("bench", false, "benchmark: startpos depth 6 and Kiwipete depth 5, side by side with Stockfish")
@@ -124,8 +124,11 @@ Stockfish in the same run and prints
 		return usagef("--depth and --max-depth go up to %d", engine.MaxPerftDepth)
 	}
 	f := formatOf(*asJSON, false)
+	// --depth 0 is a count (perft(0) = 1, the position itself); no
+	// --depth is none.
+	depthGiven := flagGiven(fs, "depth")
 	if *bench {
-		if pf.given() || *depth != 0 || *divide || *maxDepth != 0 {
+		if pf.given() || depthGiven || *divide || *maxDepth != 0 {
 			return usagef("--bench runs fixed positions: it takes no --fen, --epd, --depth, --divide or --max-depth")
 		}
 		if *runs < 1 {
@@ -137,7 +140,7 @@ Stockfish in the same run and prints
 	if err != nil {
 		return err
 	}
-	if *depth == 0 {
+	if !depthGiven {
 		if pf.epd == "" {
 			return usagef("--depth N is required with --fen")
 		}
@@ -155,6 +158,9 @@ Stockfish in the same run and prints
 // perftRoot counts perft below each root move, checking ctx between root
 // moves so that a long count can be interrupted.
 func perftRoot(ctx context.Context, p *engine.Position, depth int) ([]engine.DivideEntry, uint64, error) {
+	if depth == 0 {
+		return nil, 1, nil // the position itself, below no move
+	}
 	out, err := engine.DivideContext(ctx, p, depth)
 	if err != nil {
 		return nil, 0, fmt.Errorf("interrupted")

@@ -357,11 +357,24 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 	if hits == 0 {
 		// A filtered run that kept only its roots must not pass for a
 		// trace of the line the user asked about.
-		fmt.Fprintf(e.stderr, "horizon trace: run %d (%s): the search never entered the --under path %s (alpha-beta cut it off before: "+
-			"try a line of the principal variation), so %s rows were recorded of %s nodes searched\n",
-			j.Run, engine.VariantSpec(o), strings.Join(ro.Under, ","), engine.Commas(j.Rows), engine.Commas(j.Nodes))
+		e.notef("run %d (%s): the search never entered the --under path %s (%s), so %s rows were recorded of %s nodes searched",
+			j.Run, engine.VariantSpec(o), strings.Join(ro.Under, ","), underMissed(len(ro.Under), j.Depth, res.Stats.MaxPly),
+			engine.Commas(j.Rows), engine.Commas(j.Nodes))
 	}
 	return j, nil
+}
+
+// underMissed says why a search never entered an --under path of n
+// moves: too long for the plies the search reached (maxPly) or for its
+// full-width depth, or else cut off by alpha-beta.
+func underMissed(n, depth, maxPly int) string {
+	switch {
+	case n > maxPly:
+		return fmt.Sprintf("it is %d moves long, longer than the search went: depth %d, ply %d at most", n, depth, maxPly)
+	case n > depth:
+		return fmt.Sprintf("it is %d moves long, past the search's depth %d, beyond which it plays only the moves its QS allows", n, depth)
+	}
+	return "alpha-beta cut it off before: try a line of the principal variation"
 }
 
 // noRoomError words a run refused under --max-size (a *trace.RoomError):

@@ -46,6 +46,16 @@ type env struct {
 	// outClosed reports whether stdout's reader went away (see
 	// outputGuard); the command's context is then cancelled.
 	outClosed func() bool
+	cmd       string // the command's name ("trace"), for notef
+}
+
+// prefix starts every line Horizon writes on stderr about command cmd,
+// its notes and its error alike: "horizon trace: ".
+func prefix(cmd string) string { return "horizon " + cmd + ": " }
+
+// notef writes a note on stderr, a line prefixed as the command's errors.
+func (e *env) notef(format string, a ...any) {
+	fmt.Fprintf(e.stderr, prefix(e.cmd)+format+"\n", a...)
 }
 
 // outputGuard is a command's standard output. When the reader goes away
@@ -185,7 +195,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := &outputGuard{w: stdout, stop: cancel}
-	e := &env{ctx: ctx, stdin: stdin, stdout: out, stderr: stderr, outClosed: out.closed.Load}
+	e := &env{ctx: ctx, stdin: stdin, stdout: out, stderr: stderr, outClosed: out.closed.Load, cmd: c.name}
 	err := c.run(e, args[1:])
 	var ue *usageError
 	switch {
@@ -196,7 +206,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if ue.help != "" {
 			help = ue.help
 		}
-		fmt.Fprintf(stderr, "horizon %s: %s\nrun 'horizon %s --help' for usage\n", help, oneLine(ue.msg), help)
+		fmt.Fprintf(stderr, "%s%s\nrun 'horizon %s --help' for usage\n", prefix(help), oneLine(ue.msg), help)
 		return 2
 	case out.closed.Load() && errors.Is(err, context.Canceled):
 		// The reader of the output went away (| head): stop quietly, as
@@ -204,13 +214,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 130
 	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
 		// Ctrl-C or SIGTERM reached a query: say so, not "context canceled".
-		fmt.Fprintf(stderr, "horizon %s: interrupted\n", c.name)
+		fmt.Fprintln(stderr, prefix(c.name)+"interrupted")
 		return 130
 	case ctx.Err() != nil && out.closed.Load():
-		fmt.Fprintf(stderr, "horizon %s: %s\n", c.name, oneLine(err.Error()))
+		fmt.Fprintln(stderr, prefix(c.name)+oneLine(err.Error()))
 		return 130
 	default:
-		fmt.Fprintf(stderr, "horizon %s: %s\n", c.name, oneLine(err.Error()))
+		fmt.Fprintln(stderr, prefix(c.name)+oneLine(err.Error()))
 		return 1
 	}
 }

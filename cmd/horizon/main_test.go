@@ -174,6 +174,9 @@ func TestPerftCount(t *testing.T) {
 		depth string
 		want  string
 	}{
+		// perft(0) = 1, the position itself: --depth 0 was refused as
+		// "--depth N is required".
+		{"startpos", "0", "Nodes searched: 1\n"},
 		{"startpos", "3", "Nodes searched: 8902\n"},
 		{kiwipete, "2", "Nodes searched: 2039\n"},
 		{"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "4", "Nodes searched: 43238\n"},

@@ -140,8 +140,20 @@ func TestTraceUnderPath(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "never entered the --under path e4,e5") || !strings.Contains(errOut, "rows were recorded of") {
+	if !strings.Contains(errOut, "never entered the --under path e4,e5 (alpha-beta cut it off before") || !strings.Contains(errOut, "rows were recorded of") {
 		t.Errorf("no warning on stderr: %q", errOut)
+	}
+	// A path longer than the search went, or than its full width, was
+	// blamed on alpha-beta too.
+	for _, tc := range []struct{ under, want string }{
+		{"e4,e5,Nf3,Nc6,Bb5", "(it is 5 moves long, longer than the search went: depth 2, ply "},
+		{"e4,e5,Nf3", "(it is 3 moves long, past the search's depth 2, beyond which it plays only the moves its QS allows)"},
+	} {
+		_, _, errOut = runCLI(t, "", "trace", "--fen", "startpos", "--depth", "2", "--qs", "captures",
+			"--under", tc.under, "-o", filepath.Join(t.TempDir(), "long.trace"))
+		if want := "horizon trace: run 1 (captures): the search never entered the --under path " + tc.under + " " + tc.want; !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q, want %q", errOut, want)
+		}
 	}
 	if !strings.Contains(out, "the --under path was never searched") || !regexp.MustCompile(`recorded 3 rows of the [0-9,]+ nodes searched`).MatchString(out) {
 		t.Errorf("the summary does not tell rows recorded from nodes searched:\n%s", out)
