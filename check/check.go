@@ -1023,18 +1023,6 @@ func lastMoveHistory(r trace.Run) (*engine.Position, bool) {
 // in its window (boundOf).
 func (c *checker) windowBound(n trace.Node) {
 	if want := boundOf(n.Score, n.Alpha, n.Beta); n.Bound != want {
-		c.violate(n.ID, RuleBound, "score %s in window [%s, %s] is %s, the node says %s", c.sc(n.Score), c.sc(n.Alpha), c.sc(n.Beta), boundPhrase(want), n.Bound)
+		c.violate(n.ID, RuleBound, "score %s in window [%s, %s] makes the bound %s, the node says %s", c.sc(n.Score), c.sc(n.Alpha), c.sc(n.Beta), want, n.Bound)
 	}
-}
-
-// boundPhrase is what a score is when its bound is b: "a lower bound",
-// "an upper bound", "exact".
-func boundPhrase(b engine.Bound) string {
-	switch b {
-	case engine.BoundLower:
-		return "a lower bound"
-	case engine.BoundUpper:
-		return "an upper bound"
-	}
-	return b.String()
 }

@@ -94,34 +94,37 @@ func TestCheckCommand(t *testing.T) {
 	}
 }
 
+// fileLayout returns a trace file's page size and the root page of each
+// table named, where a test damages it as a bad disk would.
+func fileLayout(t *testing.T, path string, tables ...string) (pageSize int64, roots map[string]int64) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.QueryRow("PRAGMA page_size").Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	roots = map[string]int64{}
+	for _, table := range tables {
+		var root int64
+		if err := db.QueryRow("SELECT rootpage FROM sqlite_master WHERE name = ?", table).Scan(&root); err != nil {
+			t.Fatal(err)
+		}
+		roots[table] = root
+	}
+	return pageSize, roots
+}
+
 // TestCheckDamagedPages: a trace with a damaged page of its runs or its
 // nodes table failed with SQLite's bare "database disk image is
 // malformed" before any integrity report. check runs SQLite's integrity
 // check when reading fails and reports the damaged page and its table,
 // exit 1.
 func TestCheckDamagedPages(t *testing.T) {
-	clean := filepath.Join(t.TempDir(), "clean.trace")
-	if code, _, errOut := runCLI(t, "", "trace", "--fen", kiwipete, "--depth", "3", "--qs", "captures", "-o", clean); code != 0 {
-		t.Fatalf("trace: %s", errOut)
-	}
-	db, err := sql.Open("sqlite3", "file:"+clean+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pageSize int64
-	roots := map[string]int64{}
-	err = db.QueryRow("PRAGMA page_size").Scan(&pageSize)
-	for _, table := range []string{"runs", "node_rows"} {
-		var root int64
-		if err == nil {
-			err = db.QueryRow("SELECT rootpage FROM sqlite_master WHERE name = ?", table).Scan(&root)
-		}
-		roots[table] = root
-	}
-	db.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	clean, _ := traceFile(t, "--fen", kiwipete, "--depth", "3", "--qs", "captures")
+	pageSize, roots := fileLayout(t, clean, "runs", "node_rows")
 	orig, err := os.ReadFile(clean)
 	if err != nil {
 		t.Fatal(err)
@@ -152,20 +155,9 @@ func TestCheckDamagedPages(t *testing.T) {
 // can be read is checked; the one that cannot is a failed run whose error
 // names it; the tally and the JSON are printed; exit 1.
 func TestCheckDamagedRun(t *testing.T) {
-	clean := filepath.Join(t.TempDir(), "clean.trace")
-	if code, _, errOut := runCLI(t, "", "trace", "--fen", kiwipete, "--depth", "3", "--qs", "captures,see,none", "-o", clean); code != 0 {
-		t.Fatalf("trace: %s", errOut)
-	}
-	db, err := sql.Open("sqlite3", "file:"+clean+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pageSize int
-	err = db.QueryRow("PRAGMA page_size").Scan(&pageSize)
-	db.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	clean, _ := traceFile(t, "--fen", kiwipete, "--depth", "3", "--qs", "captures,see,none")
+	size, _ := fileLayout(t, clean)
+	pageSize := int(size)
 	b, err := os.ReadFile(clean)
 	if err != nil {
 		t.Fatal(err)
