@@ -130,57 +130,116 @@ func (o *Options) Penalty(score, eval Score) Score {
 	return score
 }
 
-// Validate refuses a combination of switches that cannot mean anything,
-// in one line naming the switch and the variant: of the two switches in
-// conflict, the one set away from the variant's preset. Presets are valid.
-// Readers of traces do not call it (see ParseOptionsJSON).
+// A dependency is a switch (child) that only matters while another
+// (parent) is on: with the parent off, the child set to anything but its
+// inert value changes nothing the search does, so a run labelled with it
+// would claim a difference that is not there. This table is the one home
+// of such rules: Validate refuses them (a command line asked for
+// something that cannot happen), DropInert sets them back (a UCI GUI sends
+// every option, in its own order). Parents come before children whose own
+// switch is a child further down (delta before delta-margin, qs-levels
+// before qs-threshold), so one pass of DropInert leaves a valid set.
+type dependency struct {
+	child, parent string
+	off           func(o *Options) bool // the parent leaves the child without effect
+	isSet         func(o *Options) bool // the child is away from its inert value
+	reset         func(o *Options)      // sets the child to its inert value
+	needs         string                // what the child needs of the parent
+	why           string
+}
+
+func boolDep(child, parent string, off func(*Options) bool, f func(*Options) *bool, needs, why string) dependency {
+	return dependency{child: child, parent: parent, off: off, needs: needs, why: why,
+		isSet: func(o *Options) bool { return *f(o) },
+		reset: func(o *Options) { *f(o) = false }}
+}
+
+func intDep(child, parent string, off func(*Options) bool, f func(*Options) *int, inert int, needs, why string) dependency {
+	return dependency{child: child, parent: parent, off: off, needs: needs, why: why,
+		isSet: func(o *Options) bool { return *f(o) != inert },
+		reset: func(o *Options) { *f(o) = inert }}
+}
+
+func noQS(o *Options) bool { return o.QSMoves == QSNone }
+
+const (
+	needsQS = "qs-moves other than none"
+	whyNoQS = "qs-moves none has no QS: horizon nodes return the static eval"
+)
+
+var dependencies = []dependency{
+	boolDep("stand-pat", "qs-moves", noQS, func(o *Options) *bool { return &o.StandPat }, needsQS, whyNoQS),
+	boolDep("see-prune", "qs-moves", noQS, func(o *Options) *bool { return &o.SEEPrune }, needsQS, whyNoQS),
+	boolDep("delta", "qs-moves", noQS, func(o *Options) *bool { return &o.DeltaPrune }, needsQS, whyNoQS),
+	boolDep("qs-checks", "qs-moves", noQS, func(o *Options) *bool { return &o.QSChecks }, needsQS, whyNoQS),
+	boolDep("qs-evasions", "qs-moves", noQS, func(o *Options) *bool { return &o.QSEvasions }, needsQS, whyNoQS),
+	intDep("qs-levels", "qs-moves", noQS, func(o *Options) *int { return &o.QSLevels }, 0, needsQS, whyNoQS),
+	intDep("max-qs-ply", "qs-moves", noQS, func(o *Options) *int { return &o.MaxQSPly }, base().MaxQSPly, needsQS, whyNoQS),
+	intDep("qs-levels", "unified", func(o *Options) bool { return o.Unified }, func(o *Options) *int { return &o.QSLevels }, 0,
+		"unified false", "the unified search runs its own QS as its depth<=0 iteration"),
+	intDep("qs-threshold", "qs-levels", func(o *Options) bool { return o.QSLevels == 0 }, func(o *Options) *int { return &o.Threshold }, 0,
+		"qs-levels above 0", "it is an argument of the threshold QS, which qs-levels 0 turns off"),
+	intDep("delta-margin", "delta", func(o *Options) bool { return !o.DeltaPrune }, func(o *Options) *int { return &o.DeltaMargin }, base().DeltaMargin,
+		"delta true", "it is the margin of delta pruning, which delta false turns off"),
+	intDep("hash", "tt", func(o *Options) bool { return !o.TT }, func(o *Options) *int { return &o.HashMB }, base().HashMB,
+		"tt true", "it sizes the transposition table, which tt false turns off"),
+}
+
+// Validate refuses a combination of switches that cannot mean anything: a
+// switch set while the switch it needs leaves it without effect (see
+// dependencies). The one line names the switch and the variant, of the
+// two switches the one set away from the variant's preset, and says which
+// switch needs which. Presets are valid. Readers of traces do not call it
+// (see ParseOptionsJSON).
 func (o Options) Validate() error {
 	preset, err := VariantOptions(o.Variant)
 	if err != nil {
 		preset = base()
 	}
-	// pick names the switch of the pair that the user changed.
-	pick := func(a, b string) string {
-		sa := optionSpecByName(a)
-		if sa.get(&o) != sa.get(&preset) {
-			return a
+	for _, d := range dependencies {
+		if !d.off(&o) || !d.isSet(&o) {
+			continue
 		}
-		return b
-	}
-	refuse := func(sw, why string) error {
-		return fmt.Errorf("switch %s cannot apply to variant %s: %s", sw, o.Variant, why)
-	}
-	if o.QSMoves == QSNone {
-		const why = "there is no QS (qs-moves none: horizon nodes return the static eval)"
-		switch {
-		case o.StandPat:
-			return refuse(pick("stand-pat", "qs-moves"), why)
-		case o.SEEPrune:
-			return refuse(pick("see-prune", "qs-moves"), why)
-		case o.DeltaPrune:
-			return refuse(pick("delta", "qs-moves"), why)
-		case o.QSChecks:
-			return refuse(pick("qs-checks", "qs-moves"), why)
-		case o.QSEvasions:
-			return refuse(pick("qs-evasions", "qs-moves"), why)
-		case o.QSLevels > 0:
-			return refuse(pick("qs-levels", "qs-moves"), why)
-		case o.MaxQSPly != base().MaxQSPly:
-			return refuse(pick("max-qs-ply", "qs-moves"), why)
+		sw := d.child
+		if s := optionSpecByName(sw); s.get(&o) == s.get(&preset) {
+			sw = d.parent // the preset set the child: the user changed the parent
 		}
-	}
-	if o.Unified && o.QSLevels > 0 {
-		return refuse(pick("qs-levels", "unified"), "the unified search runs its own QS as its depth<=0 iteration, so threshold levels (qs-levels) cannot apply with unified")
-	}
-	if o.Threshold != 0 && o.QSLevels == 0 {
-		return refuse(pick("qs-threshold", "qs-levels"), "qs-threshold is an argument of the threshold QS, which is off (qs-levels 0)")
-	}
-	// A parameter set away from its default without its switch. (hash is
-	// not refused with tt off: GUIs send Hash whatever else they set.)
-	if !o.DeltaPrune && o.DeltaMargin != base().DeltaMargin {
-		return refuse(pick("delta-margin", "delta"), "delta-margin is the margin of delta pruning, which is off (delta false)")
+		in := Inert{Switch: d.child, Parent: d.parent, Needs: d.needs, Why: d.why}
+		return fmt.Errorf("switch %s cannot apply to variant %s: %s", sw, o.Variant, in.Reason())
 	}
 	return nil
+}
+
+// Inert is a switch that DropInert set back because the switch it needs
+// left it without effect.
+type Inert struct {
+	Switch string // the switch set back, e.g. "hash"
+	Parent string // the switch it needs, e.g. "tt"
+	Value  string // the value it had
+	Needs  string // what it needs of the parent, e.g. "tt true"
+	Why    string // why, e.g. "it sizes the transposition table, which tt false turns off"
+}
+
+// Reason says which switch needs which, and why, in Validate's words.
+func (in Inert) Reason() string { return fmt.Sprintf("%s needs %s (%s)", in.Switch, in.Needs, in.Why) }
+
+// DropInert returns o with every switch that has no effect under the
+// others set back to its inert value (false, or the value of every
+// preset), and those switches: the options the search then really runs,
+// which pass Validate. A UCI session applies the GUI's options through it:
+// a GUI sends every option in an order of its own, so a switch set while
+// the one it needs is off is kept for when that is on, as engines keep
+// UCI_Elo while UCI_LimitStrength is off.
+func (o Options) DropInert() (Options, []Inert) {
+	var dropped []Inert
+	for _, d := range dependencies {
+		if d.off(&o) && d.isSet(&o) {
+			dropped = append(dropped, Inert{Switch: d.child, Parent: d.parent,
+				Value: optionSpecByName(d.child).get(&o), Needs: d.needs, Why: d.why})
+			d.reset(&o)
+		}
+	}
+	return o, dropped
 }
 
 func optionSpecByName(name string) OptionSpec {

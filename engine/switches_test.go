@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -152,27 +153,92 @@ func TestValidate(t *testing.T) {
 			t.Errorf("preset %s refused: %v", v, err)
 		}
 	}
-	for _, tc := range []struct{ variant, sw, value string }{
-		{"none", "see-prune", "true"},
-		{"none", "stand-pat", "true"},
-		{"none", "qs-evasions", "true"},
-		{"none", "qs-levels", "3"},
-		{"unified", "qs-levels", "3"},
-		{"mvv-lva", "qs-threshold", "200"},
-		{"mvv-lva", "delta-margin", "100"},
+	// set is switch=value pairs applied in order; sw is the switch the
+	// refusal names (the one set away from the preset) and needs what it
+	// says that switch needs.
+	for _, tc := range []struct{ variant, set, sw, needs string }{
+		{"none", "see-prune=true", "see-prune", "see-prune needs qs-moves other than none"},
+		{"none", "stand-pat=true", "stand-pat", "stand-pat needs qs-moves other than none"},
+		{"none", "qs-evasions=true", "qs-evasions", "qs-evasions needs qs-moves other than none"},
+		{"none", "qs-levels=3", "qs-levels", "qs-levels needs qs-moves other than none"},
+		{"none", "max-qs-ply=10", "max-qs-ply", "max-qs-ply needs qs-moves other than none"},
+		{"see", "qs-moves=none", "qs-moves", "stand-pat needs qs-moves other than none"},
+		{"unified", "qs-levels=3", "qs-levels", "qs-levels needs unified false"},
+		{"threshold", "unified=true", "unified", "qs-levels needs unified false"},
+		{"mvv-lva", "qs-threshold=200", "qs-threshold", "qs-threshold needs qs-levels above 0"},
+		{"threshold", "qs-threshold=200,qs-levels=0", "qs-threshold", "qs-threshold needs qs-levels above 0"},
+		{"mvv-lva", "delta-margin=100", "delta-margin", "delta-margin needs delta true"},
+		{"see", "delta=false,delta-margin=50", "delta-margin", "delta-margin needs delta true"},
+		{"see", "tt=false,hash=64", "hash", "hash needs tt true"},
+		{"see", "hash=64,tt=false", "hash", "hash needs tt true"},
 	} {
 		o := mustVariant(tc.variant)
-		if err := o.Set(tc.sw, tc.value); err != nil {
-			t.Fatal(err)
+		for _, kv := range strings.Split(tc.set, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			if err := o.Set(k, v); err != nil {
+				t.Fatal(err)
+			}
 		}
 		err := o.Validate()
 		if err == nil {
-			t.Errorf("%s %s=%s accepted", tc.variant, tc.sw, tc.value)
+			t.Errorf("%s %s accepted", tc.variant, tc.set)
 			continue
 		}
 		msg := err.Error()
-		if !strings.HasPrefix(msg, "switch "+tc.sw+" cannot apply to variant "+tc.variant+": ") || strings.Contains(msg, "\n") {
-			t.Errorf("%s %s=%s: %q", tc.variant, tc.sw, tc.value, msg)
+		if !strings.HasPrefix(msg, "switch "+tc.sw+" cannot apply to variant "+tc.variant+": ") ||
+			!strings.Contains(msg, tc.needs) || strings.Contains(msg, "\n") {
+			t.Errorf("%s %s: %q, want it to name %s and say %q", tc.variant, tc.set, msg, tc.sw, tc.needs)
+		}
+		// The same options through DropInert are valid, with the
+		// switch it names, or the one its parent leaves without effect,
+		// set back.
+		d, dropped := o.DropInert()
+		if err := d.Validate(); err != nil || len(dropped) == 0 {
+			t.Errorf("%s %s: DropInert left %v (dropped %v)", tc.variant, tc.set, err, dropped)
+		}
+	}
+	// A parent off with its child at the inert value is no conflict.
+	for _, spec := range []string{"see+tt=false", "see+delta=false", "mvv-lva+hash=64", "see+delta-margin=50", "none+qs-moves=captures"} {
+		if _, err := ParseVariantSpec(spec); err != nil {
+			t.Errorf("%s refused: %v", spec, err)
+		}
+	}
+}
+
+// TestDropInert: what DropInert sets back and what it leaves, for the
+// options a UCI GUI may send in any order.
+func TestDropInert(t *testing.T) {
+	for _, tc := range []struct {
+		variant, set string
+		want         string // the canonical spec after DropInert
+		dropped      []string
+	}{
+		{"see", "tt=false,hash=64", "see+tt=false", []string{"hash"}},
+		{"see", "hash=64", "see+hash=64", nil},
+		{"mvv-lva", "delta-margin=50", "mvv-lva", []string{"delta-margin"}},
+		{"see", "qs-moves=none", "see+qs-moves=none+stand-pat=false+see-prune=false+delta=false+qs-checks=false+qs-evasions=false",
+			[]string{"stand-pat", "see-prune", "delta", "qs-checks", "qs-evasions"}},
+		{"see", "qs-moves=none,delta-margin=50", "see+qs-moves=none+stand-pat=false+see-prune=false+delta=false+qs-checks=false+qs-evasions=false",
+			[]string{"stand-pat", "see-prune", "delta", "qs-checks", "qs-evasions", "delta-margin"}},
+		{"threshold", "unified=true,qs-threshold=100", "threshold+qs-levels=0+unified=true", []string{"qs-levels", "qs-threshold"}},
+	} {
+		o := mustVariant(tc.variant)
+		for _, kv := range strings.Split(tc.set, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			if err := o.Set(k, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d, dropped := o.DropInert()
+		var names []string
+		for _, in := range dropped {
+			names = append(names, in.Switch)
+			if !strings.HasPrefix(in.Reason(), in.Switch+" needs ") || in.Value == "" {
+				t.Errorf("%s %s: dropped %+v", tc.variant, tc.set, in)
+			}
+		}
+		if got := VariantSpec(d); got != tc.want || !slices.Equal(names, tc.dropped) || d.Validate() != nil {
+			t.Errorf("%s %s: DropInert gives %s dropping %v, want %s dropping %v", tc.variant, tc.set, got, names, tc.want, tc.dropped)
 		}
 	}
 }

@@ -179,19 +179,26 @@ func optionNames(opts []option) string {
 }
 
 // withOverrides returns the preset variant with overrides (engine option
-// name -> value) applied, in OptionSpecs order, and whether the engine
-// accepts the combination (engine.Options.Validate).
-func withOverrides(variant string, overrides map[string]string) (engine.Options, error) {
-	o, err := engine.VariantOptions(variant)
+// name -> value) applied, in OptionSpecs order, as the search runs them: a
+// switch that the one it needs leaves without effect (delta-margin with
+// delta off, Hash with TT off) is set back (engine.Options.DropInert) and
+// listed in inert. It is not refused: a GUI sends every option in an
+// order of its own (Hash comes before TT), and a value refused would be
+// lost when the switch it needs is turned on later; it is kept in the
+// overrides, as engines keep UCI_Elo while UCI_LimitStrength is off. The
+// error is the engine's word on the combination (engine.Options.Validate).
+func withOverrides(variant string, overrides map[string]string) (o engine.Options, inert []engine.Inert, err error) {
+	o, err = engine.VariantOptions(variant)
 	if err != nil {
-		return o, err
+		return o, nil, err
 	}
 	for _, s := range engine.OptionSpecs() {
 		if v, ok := overrides[s.Name]; ok {
 			if err := o.Set(s.Name, v); err != nil {
-				return o, err
+				return o, nil, err
 			}
 		}
 	}
-	return o, o.Validate()
+	o, inert = o.DropInert()
+	return o, inert, o.Validate()
 }

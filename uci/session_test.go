@@ -202,20 +202,30 @@ var scripts = []script{
 	// none; a refused line changes nothing, and the engine still searches.
 	{"input lines and their answers", func(t *testing.T, c *conn) {
 		for _, tc := range []struct{ line, want string }{
-			// A switch the variant cannot apply is refused.
+			// A switch that the one it needs leaves without effect is
+			// kept, for when that is on, and the GUI is told: a GUI sends
+			// every option in its own order, and refusing made the order
+			// matter (Hash before TT refused TT false).
 			{"setoption name QSVariant value none", ""},
-			{"setoption name SEEPrune value true", "setoption SEEPrune true ignored (QSVariant is none): switch see-prune cannot apply to variant none"},
+			{"setoption name SEEPrune value true", "SEEPrune true has no effect for now: see-prune needs qs-moves other than none"},
 			{"setoption name QSVariant value unified", ""},
-			{"setoption name QSLevels value 3", "switch qs-levels cannot apply to variant unified"},
+			{"setoption name QSLevels value 3", "QSLevels 3 has no effect for now: qs-levels needs unified false"},
 			{"setoption name CheckExt value true", ""},
-			// A variant the switches set cannot go with is refused, and
-			// the message names them and how to let it through.
 			{"setoption name QSVariant value see", ""},
-			{"setoption name SEEPrune value true", ""},
-			{"setoption name QSVariant value none", "QSVariant none ignored, the variant stays see: switch see-prune cannot apply to variant none"},
-			{"setoption name QSVariant value none", "SEEPrune is true: set it to preset first"},
+			{"setoption name QSVariant value none", "SEEPrune true, QSLevels 3 have no effect for now: see-prune, qs-levels need qs-moves other than none"},
 			{"setoption name SEEPrune value preset", ""},
-			{"setoption name QSVariant value none", ""},
+			{"setoption name QSLevels value -1", ""},
+			{"setoption name QSVariant value see", ""},
+			{"setoption name Hash value 64", ""},
+			{"setoption name TT value false", "Hash 64 has no effect for now: hash needs tt true"},
+			{"setoption name TT value preset", ""},
+			{"setoption name Hash value 16", ""},
+			{"setoption name DeltaMargin value 50", ""},
+			{"setoption name Delta value false", "DeltaMargin 50 has no effect for now: delta-margin needs delta true"},
+			{"setoption name QSMoves value none", "StandPat true, SEEPrune true, QSChecks true, QSEvasions true have no effect for now"},
+			{"setoption name QSMoves value preset", ""},
+			{"setoption name Delta value preset", ""},
+			{"setoption name DeltaMargin value -1", ""},
 			{"setoption name QSLevels value -2", "-1: the preset's value"},
 			{"setoption name MaxQSPly value 0", "max-qs-ply"},
 			// Malformed input is reported and ignored.
@@ -250,6 +260,31 @@ var scripts = []script{
 			t.Errorf("go depth x: info strings %q, want one naming x", msgs)
 		}
 		checkBestmove(t, got[len(got)-1])
+	}},
+	// A switch without effect for now is kept for when the switch it needs
+	// is on, and the runs say what was searched: TT false with Hash 64 ran
+	// labelled see+tt=false+hash=64 with the nodes of see+tt=false, and
+	// DeltaMargin 50 with Delta false was refused, so it was lost when
+	// Delta came back on.
+	{"a switch without effect is kept and left out of the run", func(t *testing.T, c *conn) {
+		path := filepath.Join(t.TempDir(), "inert.trace")
+		c.send("setoption name Trace value "+path, "setoption name Hash value 64", "setoption name TT value false",
+			"setoption name Delta value false", "setoption name DeltaMargin value 50", "position startpos", "go depth 2")
+		c.legalBestmove()
+		c.send("setoption name TT value preset", "setoption name Delta value preset", "go depth 2")
+		c.legalBestmove()
+		c.quit()
+		runs := tracetest.Runs(t, path)
+		want := []string{"see+delta=false+tt=false", "see+delta-margin=50+hash=64"}
+		if len(runs) != len(want) {
+			t.Fatalf("%d runs, want %d", len(runs), len(want))
+		}
+		for i, r := range runs {
+			o, err := engine.ParseOptionsJSON(r.Options, "")
+			if got := engine.VariantSpec(o); err != nil || got != want[i] || o.Validate() != nil {
+				t.Errorf("run %d: options %s (%v), want %s", i+1, got, err, want[i])
+			}
+		}
 	}},
 	// A GUI that sends every option at its advertised default, before or
 	// after the QSVariant it chose, runs that preset exactly. The

@@ -350,11 +350,13 @@ func (s *session) setOption(rest string) {
 	}
 	switch o.name {
 	case "QSVariant":
-		if _, err := withOverrides(v, s.overrides); err != nil {
-			s.info("setoption QSVariant %s ignored, the variant stays %s: %v; %s", v, s.variant, err, s.blame(v))
+		_, inert, err := withOverrides(v, s.overrides)
+		if err != nil {
+			s.info("setoption QSVariant %s ignored, the variant stays %s: %v", v, s.variant, err)
 			return
 		}
 		s.variant = v
+		s.sayInert(inert, "")
 	case "Trace":
 		s.setTrace(v)
 	case "TraceMaxNodes":
@@ -369,11 +371,13 @@ func (s *session) setOption(rest string) {
 		} else {
 			next[o.spec] = v
 		}
-		if _, err := withOverrides(s.variant, next); err != nil {
+		_, inert, err := withOverrides(s.variant, next)
+		if err != nil {
 			s.info("setoption %s %s ignored (QSVariant is %s): %v", o.name, v, s.variant, err)
 			return
 		}
 		s.overrides = next
+		s.sayInert(inert, o.spec)
 	}
 	if s.debug {
 		s.info("%s set to %q", o.name, v)
@@ -430,34 +434,44 @@ func (s *session) position(args []string) {
 	s.pos, s.posRoot, s.posMoves = pos, pa.fen, append([]string(nil), pa.moves...)
 }
 
-// engineOptions returns the preset with the GUI's overrides applied.
+// engineOptions returns the preset with the GUI's overrides applied, as
+// the search runs them (withOverrides).
 func (s *session) engineOptions() (engine.Options, error) {
-	return withOverrides(s.variant, s.overrides)
+	o, _, err := withOverrides(s.variant, s.overrides)
+	return o, err
 }
 
-// blame names the switches the GUI set away from their preset that keep
-// variant from being chosen: those that cannot go with its preset alone,
-// or every one set when only their combination cannot.
-func (s *session) blame(variant string) string {
-	var one, all []string
-	for _, o := range s.options {
-		v, ok := s.overrides[o.spec]
-		if o.spec == "" || !ok {
-			continue
+// sayInert tells the GUI, in one info string, which switches have no
+// effect for now because a switch they need is off (withOverrides): those
+// that the option spec, just set, is or needs, or all when spec is "" (a
+// new QSVariant). Switches with the same need are named together.
+func (s *session) sayInert(inert []engine.Inert, spec string) {
+	var parts []string
+	for i := 0; i < len(inert); {
+		j, shown, names := i, []string{}, []string{}
+		for ; j < len(inert) && inert[j].Needs == inert[i].Needs && inert[j].Why == inert[i].Why; j++ {
+			in := inert[j]
+			if spec != "" && in.Switch != spec && in.Parent != spec {
+				continue
+			}
+			name := in.Switch
+			if k, ok := s.byName[normName(in.Switch)]; ok {
+				name = s.options[k].name
+			}
+			shown, names = append(shown, name+" "+in.Value), append(names, in.Switch)
 		}
-		set := o.name + " is " + v
-		all = append(all, set)
-		if _, err := withOverrides(variant, map[string]string{o.spec: v}); err != nil {
-			one = append(one, set)
+		switch {
+		case len(shown) == 1:
+			parts = append(parts, fmt.Sprintf("%s has no effect for now: %s", shown[0], inert[i].Reason()))
+		case len(shown) > 1:
+			parts = append(parts, fmt.Sprintf("%s have no effect for now: %s need %s (%s)",
+				strings.Join(shown, ", "), strings.Join(names, ", "), inert[i].Needs, inert[i].Why))
 		}
+		i = j
 	}
-	if len(one) == 0 {
-		one = all
+	if len(parts) > 0 {
+		s.info("%s", strings.Join(parts, "; "))
 	}
-	if len(one) == 1 {
-		return one[0] + ": set it to preset first"
-	}
-	return strings.Join(one, ", ") + ": set them to preset first"
 }
 
 // busy reports whether a search is running. A search that has sent its

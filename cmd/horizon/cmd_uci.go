@@ -15,9 +15,10 @@ Horizon's engine. Options (shown by the "uci" command): QSVariant picks the
 QS preset, and one option per engine switch overrides it. A switch's default
 is "preset" (a spin's is -1), the chosen preset's own value, so a GUI that
 sends every option at its default runs the preset exactly; true, false or a
-number overrides it. A combination that cannot mean anything (SEEPrune true
-with QSVariant none) is refused with an "info string" naming the switch to
-set back to preset. Hash sizes the transposition table, and Trace names a
+number overrides it. A switch set while a switch it needs is off (SEEPrune
+true with QSVariant none, Hash with TT false) is kept for when that is on:
+an "info string" says it has no effect for now, and searches go without it.
+Hash sizes the transposition table, and Trace names a
 trace file into which every "go" is recorded as a run (with the position and
 moves that led to it), bounded by TraceMaxNodes. "go perft N" counts the
 legal move tree as Stockfish does ("e2e4: 20" lines, then "Nodes searched:

@@ -496,6 +496,16 @@ func TestRefusedSwitches(t *testing.T) {
 		{[]string{"search", "--fen", "startpos", "--depth", "2", "--qs", "none", "--see-prune", "true"}, []string{"switch see-prune", "variant none"}},
 		{[]string{"trace", "--fen", "startpos", "--depth", "2", "--qs", "unified", "--qs-levels", "3", "-o", "x.trace"}, []string{"switch qs-levels", "variant unified"}},
 		{[]string{"compare", "--fen", "startpos", "--depth", "2", "--qs", "mvv-lva,see", "--qs-threshold", "100"}, []string{"switch qs-threshold", "variant mvv-lva"}},
+		// A parameter whose switch is off: refused in every command, the
+		// error saying which switch needs which. hash with tt off ran
+		// labelled see+tt=false+hash=64 with the nodes of see+tt=false.
+		{[]string{"search", "--fen", "startpos", "--depth", "4", "--qs", "see", "--tt", "false", "--hash", "64"}, []string{"switch hash", "variant see", "hash needs tt true"}},
+		{[]string{"search", "--fen", "startpos", "--depth", "2", "--qs", "see", "--delta", "false", "--delta-margin", "50"}, []string{"switch delta-margin", "delta-margin needs delta true"}},
+		{[]string{"trace", "--fen", "startpos", "--depth", "2", "--qs", "see+hash=64+tt=false", "-o", "x.trace"}, []string{"switch hash", "hash needs tt true"}},
+		{[]string{"compare", "--fen", "startpos", "--depth", "2", "--qs", "see,mvv-lva", "--tt", "false", "--hash", "8"}, []string{"switch hash", "hash needs tt true"}},
+		{[]string{"bench", "--qs", "see+tt=false+hash=64"}, []string{"switch hash", "hash needs tt true"}},
+		{[]string{"qsbench", "--qs", "see+tt=false+hash=64"}, []string{"switch hash", "hash needs tt true"}},
+		{[]string{"search", "--fen", "startpos", "--depth", "2", "--qs", "threshold", "--unified", "true"}, []string{"switch unified", "variant threshold", "qs-levels needs unified false"}},
 	} {
 		code, out, errOut := runCLI(t, "", c.args...)
 		if code != 2 || out != "" {
