@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -139,6 +140,11 @@ type Searcher struct {
 
 	// OnIteration, if set, is called after each completed iteration.
 	OnIteration func(IterationInfo)
+	// RootMoves, if not empty, restricts the root of Search to those of
+	// its legal moves (UCI's go searchmoves): the root generates and
+	// searches only them, and the best move is one of them. When none of
+	// them is legal at the root, the root searches every move.
+	RootMoves []Move
 }
 
 // NewSearcher returns a searcher with the given options.
@@ -251,6 +257,7 @@ func (s *Searcher) Search(ctx context.Context, pos *Position, lim Limits, tr Tra
 		// Stopped before any move was scored: any legal move beats none.
 		var l MoveList
 		pos.Generate(GenAll, &l)
+		restrictTo(&l, s.RootMoves)
 		if l.N > 0 {
 			res.BestMove = l.Moves[0]
 			res.PV = []Move{l.Moves[0]}
@@ -664,6 +671,9 @@ func (s *Searcher) search(alpha, beta Score, depth, ply int) Score {
 
 	// Step 5. Generate and order.
 	p.Generate(GenAll, &f.moves)
+	if ply == 0 && len(s.RootMoves) > 0 {
+		restrictTo(&f.moves, s.RootMoves)
+	}
 	f.generated = f.moves.N
 	if f.moves.N == 0 {
 		return s.noMoves(f, ply, inCheck)
@@ -686,6 +696,21 @@ func (s *Searcher) search(alpha, beta Score, depth, ply int) Score {
 		s.tt.store(p.key, f.bestMove, f.best, depth, b, ply)
 	}
 	return s.finish(f, f.best, b, f.bestMove)
+}
+
+// restrictTo keeps the moves of l that keep lists, in l's order; when none
+// of them is in l (or keep is empty), l stays whole.
+func restrictTo(l *MoveList, keep []Move) {
+	n := 0
+	for _, m := range l.Slice() {
+		if slices.Contains(keep, m) {
+			l.Moves[n] = m
+			n++
+		}
+	}
+	if n > 0 {
+		l.N = n
+	}
 }
 
 func (s *Searcher) drawCause() Cause {

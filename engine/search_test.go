@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -464,6 +467,93 @@ func TestSetOptionsReusesSearcher(t *testing.T) {
 		}
 		if shared.tt != table {
 			t.Errorf("%s: the hash table was allocated again", v)
+		}
+	}
+}
+
+// rootTracer notes the moves searched at the root (the moves into ply 1)
+// and the root's generated counts.
+type rootTracer struct {
+	moves     map[Move]bool
+	rootIDs   map[int64]bool
+	generated []int
+}
+
+func (r *rootTracer) Enter(e EnterInfo) {
+	if e.Kind == KindRoot {
+		r.rootIDs[e.ID] = true
+	}
+	if e.Ply == 1 {
+		r.moves[e.Move] = true
+	}
+}
+func (r *rootTracer) StandPat(StandPatInfo)   {}
+func (r *rootTracer) Move(MoveInfo)           {}
+func (r *rootTracer) Extension(ExtensionInfo) {}
+func (r *rootTracer) Leave(l LeaveInfo) {
+	if r.rootIDs[l.ID] {
+		r.generated = append(r.generated, l.Generated)
+	}
+}
+
+// TestRootMoves: Searcher.RootMoves (UCI go searchmoves) restricts the
+// root to the listed moves in every routine, even when the best move is
+// left out (here Rxd5, winning a queen); a list of which no move is legal
+// searches every move. Before, searchmoves was ignored: go searchmoves
+// e1e2 e1f1 played d2d5.
+func TestRootMoves(t *testing.T) {
+	const fen = "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1"
+	pos := MustParseFEN(fen)
+	move := func(s string) Move {
+		m, err := pos.ParseUCI(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	elsewhere, err := MustParseFEN(StartFEN).ParseUCI("a2a3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range VariantNames() {
+		for _, tc := range []struct {
+			name string
+			list []Move
+			want []string // the moves the root may search; nil: every legal move
+			best string   // "": any of want
+		}{
+			{"every move", nil, nil, "d2d5"},
+			{"best left out", []Move{move("e1e2"), move("e1f1")}, []string{"e1e2", "e1f1"}, ""},
+			{"one move", []Move{move("d2d4")}, []string{"d2d4"}, "d2d4"},
+			{"best among others", []Move{move("d2d3"), move("d2d5")}, []string{"d2d3", "d2d5"}, "d2d5"},
+			{"none legal here", []Move{elsewhere}, nil, "d2d5"},
+		} {
+			s := NewSearcher(mustVariant(v))
+			s.RootMoves = tc.list
+			tr := &rootTracer{moves: map[Move]bool{}, rootIDs: map[int64]bool{}}
+			res := s.Search(context.Background(), pos.Copy(), Limits{Depth: 3}, tr)
+			best := res.BestMove.UCI()
+			var allowed []string
+			if tc.want == nil {
+				for _, m := range pos.LegalMoves() {
+					allowed = append(allowed, m.UCI())
+				}
+			} else {
+				allowed = tc.want
+			}
+			if !slices.Contains(allowed, best) || (tc.best != "" && best != tc.best) {
+				t.Errorf("%s, %s: bestmove %s, want %v", v, tc.name, best, cmp.Or(tc.best, strings.Join(allowed, " or ")))
+			}
+			for m := range tr.moves {
+				if !slices.Contains(allowed, m.UCI()) {
+					t.Errorf("%s, %s: the root searched %s, outside %v", v, tc.name, m.UCI(), allowed)
+				}
+			}
+			for _, g := range tr.generated {
+				if g != len(allowed) {
+					t.Errorf("%s, %s: the root generated %d moves, want %d", v, tc.name, g, len(allowed))
+				}
+			}
 		}
 	}
 }

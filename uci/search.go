@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -66,9 +67,7 @@ func (s *session) goCmd(args []string, line string, cur *engine.Position) {
 		s.perft(p, cur)
 		return
 	}
-	if len(p.moves) > 0 {
-		s.info("go searchmoves is not supported: searching every move")
-	}
+	rootMoves := s.searchMoves(p.moves, cur)
 	opts, err := s.engineOptions()
 	if err != nil {
 		// Cannot happen with options checked at setoption; search anyway,
@@ -102,7 +101,7 @@ func (s *session) goCmd(args []string, line string, cur *engine.Position) {
 		if !p.ponder {
 			lim.MoveTime = b.hard
 			soft := start.Add(b.target / 2)
-			if len(pos.LegalMoves()) == 1 {
+			if len(rootMoves) == 1 || len(pos.LegalMoves()) == 1 {
 				soft = start // a forced move: one iteration for the info line and the ponder move
 			}
 			j.newIterationBefore.Store(soft.UnixNano())
@@ -138,7 +137,38 @@ func (s *session) goCmd(args []string, line string, cur *engine.Position) {
 		s.info("time: target %dms, hard limit %dms", b.target.Milliseconds(), b.hard.Milliseconds())
 	}
 	s.job = j
+	s.searcher.RootMoves = rootMoves // the search goroutine reads it; the loop leaves the searcher alone until done
 	go s.search(j, sctx, s.searcher, pos, lim, rec, hold)
+}
+
+// searchMoves turns go searchmoves' list into the root moves of the search
+// of pos: a move that is not legal there, or not a UCI move, is skipped
+// with an info string, and a list left empty searches every move (nil),
+// as the GUI still waits for a bestmove.
+func (s *session) searchMoves(list []string, pos *engine.Position) []engine.Move {
+	if len(list) == 0 {
+		return nil
+	}
+	var moves []engine.Move
+	for _, text := range list {
+		m, err := pos.ParseUCI(text)
+		if err != nil {
+			why := err.Error()
+			var me *engine.MoveError
+			if errors.As(err, &me) {
+				why = me.Msg
+			}
+			s.info("go searchmoves: %s skipped: %s", truncate(text, 40), why)
+			continue
+		}
+		if !slices.Contains(moves, m) {
+			moves = append(moves, m)
+		}
+	}
+	if len(moves) == 0 {
+		s.info("go searchmoves: no legal move in the list; searching every move")
+	}
+	return moves
 }
 
 // perft runs `go perft N` as Stockfish does: the count below each legal

@@ -159,6 +159,50 @@ var scripts = []script{
 			t.Errorf("mated side answered %q, want bestmove 0000", got[len(got)-1])
 		}
 	}},
+	// go searchmoves restricts the root: go searchmoves a2a3 h2h4 played
+	// g1f3. Bad moves in the list are skipped with an info string each,
+	// and a list with no legal move left searches every move.
+	{"go searchmoves", func(t *testing.T, c *conn) {
+		c.send("position startpos", "go depth 3 searchmoves a2a3 h2h4")
+		got := c.untilPrefix("bestmove")
+		if best, _ := bestmove(t, got[len(got)-1]); best != "a2a3" && best != "h2h4" {
+			t.Errorf("searchmoves a2a3 h2h4: bestmove %s", best)
+		}
+		if msgs := infoStrings(got); len(msgs) != 0 {
+			t.Errorf("searchmoves a2a3 h2h4: info strings %q, want none", msgs)
+		}
+		for _, in := range infos(got) {
+			if pv := in.fields["pv"]; pv != "" && !strings.HasPrefix(pv, "a2a3") && !strings.HasPrefix(pv, "h2h4") {
+				t.Errorf("searchmoves a2a3 h2h4: info line with pv %s", pv)
+			}
+		}
+		// The best move (Rxd5, winning the queen) left out of the list.
+		const fen = "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1"
+		play := func(cmd string) (string, []string) {
+			c.send(cmd)
+			got := c.untilPrefix("bestmove")
+			best, _ := bestmove(t, got[len(got)-1])
+			return best, infoStrings(got)
+		}
+		c.send("position fen " + fen)
+		if best, _ := play("go depth 3"); best != "d2d5" {
+			t.Fatalf("%s: bestmove %s, want d2d5", fen, best)
+		}
+		best, msgs := play("go depth 3 searchmoves e1e2 d2d5x e1e3 e1f1 e1e2")
+		if best != "e1e2" && best != "e1f1" {
+			t.Errorf("searchmoves without d2d5: bestmove %s, want e1e2 or e1f1", best)
+		}
+		if len(msgs) != 2 || !strings.Contains(msgs[0], "d2d5x skipped") || !strings.Contains(msgs[1], "e1e3 skipped") {
+			t.Errorf("searchmoves with bad moves: info strings %q, want one for d2d5x and one for e1e3", msgs)
+		}
+		if best, msgs := play("go depth 3 searchmoves e2e4"); best != "d2d5" || len(msgs) != 2 || !strings.Contains(msgs[1], "searching every move") {
+			t.Errorf("searchmoves of no legal move: bestmove %s, info strings %q, want d2d5 from every move, and why", best, msgs)
+		}
+		// The next go without searchmoves searches every move again.
+		if best, _ := play("go depth 3"); best != "d2d5" {
+			t.Errorf("go after go searchmoves: bestmove %s, want d2d5", best)
+		}
+	}},
 	{"mate score and go mate", func(t *testing.T, c *conn) {
 		c.send("position startpos moves f2f3 e7e5 g2g4", "go depth 3")
 		got := c.untilPrefix("bestmove")

@@ -20,7 +20,8 @@ true with QSVariant none, Hash with TT false) is kept for when that is on:
 an "info string" says it has no effect for now, and searches go without it.
 Hash sizes the transposition table, and Trace names a
 trace file into which every "go" is recorded as a run (with the position and
-moves that led to it), bounded by TraceMaxNodes. "go perft N" counts the
+moves that led to it), bounded by TraceMaxNodes. "go searchmoves" restricts
+the root to the moves listed (illegal ones are skipped). "go perft N" counts the
 legal move tree as Stockfish does ("e2e4: 20" lines, then "Nodes searched:
 N"). Bad input is answered with "info string" and ignored. The end
 of the input stops a running search, as in Stockfish (its bestmove is sent and
