@@ -442,7 +442,8 @@ type IterationStat struct {
 	// first iteration with rows, which has none before it. PlyEBF is
 	// Nodes^(1/Iteration). Both are nil for a run recorded under a move
 	// path (Run.PathFiltered): its rows are not its iterations' nodes.
-	// Both are nil for a Partial iteration too.
+	// Both are nil for a Partial iteration too, and for one with nodes
+	// past the recording's cap (Run.FirstNodes): its rows are part of it.
 	EBF    *float64 `json:"ebf"`
 	PlyEBF *float64 `json:"ply_ebf"`
 	// Partial: the run reports an earlier depth (Run.Depth), so this
@@ -497,6 +498,15 @@ type RecordOptions struct {
 	// marked Incomplete and the run is marked truncated. 0 means no limit
 	// (pass the limit to the search as well, so it stops promptly).
 	MaxNodes int64
+	// KeepSearching makes MaxNodes bound the recording alone: past the
+	// cap the search goes on unrecorded, as it would untraced. The nodes
+	// entered after it have no rows (the nodes open then keep theirs, with
+	// their real results), the run's totals, answer and status are the
+	// search's, and the run's filter says "first N nodes" (Run.Filter): a
+	// recording filter, as readers show, with fewer rows than nodes.
+	// Limit then leaves the search's limits alone. For a UCI session,
+	// whose traced games must play as untraced ones.
+	KeepSearching bool
 	// LastIterationOnly keeps only the last iteration's nodes (and the run
 	// node): each new iteration replaces the previous one in the file.
 	LastIterationOnly bool

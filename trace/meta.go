@@ -68,11 +68,30 @@ func Unrecorded(n Node, kids []Node) int64 {
 }
 
 // How the recorder describes its filters in runs.filter: "last-iteration",
-// "under e2e4 e7e5", joined by filterSep.
+// "under e2e4 e7e5", "first 1000 nodes" (RecordOptions.KeepSearching, once
+// the cap is reached), joined by filterSep.
 const (
 	filterUnder = "under "
 	filterSep   = "; "
 )
+
+// filterFirst is the filter of a run whose recording stopped at its node
+// cap while the search went on (RecordOptions.KeepSearching).
+func filterFirst(n int64) string { return fmt.Sprintf("first %d nodes", n) }
+
+// FirstNodes returns the node cap of a run whose recording stopped there
+// while the search went on (RecordOptions.KeepSearching): the nodes with
+// ids up to it have rows, of those after it only the iteration roots.
+// 0 for any other run.
+func (r Run) FirstNodes() int64 {
+	for _, f := range strings.Split(r.Filter, filterSep) {
+		var n int64
+		if _, err := fmt.Sscanf(f, "first %d nodes", &n); err == nil && n > 0 && f == filterFirst(n) {
+			return n
+		}
+	}
+	return 0
+}
 
 // PathFiltered reports whether the run was recorded under a move path
 // (RecordOptions.Under): its file holds the nodes on and below the path,

@@ -79,6 +79,9 @@ type batch struct {
 	iters []iterRoot // iteration roots entered in this batch
 	del   [2]int64   // LastIterationOnly: delete ids in [del[0], del[1]) before inserting the rows
 	last  bool       // the final batch of the run
+	// filter, when not "", is the run's filter from this batch on: the
+	// node cap of KeepSearching was reached while it filled.
+	filter string
 	// The search's totals when the batch was handed off, stored in the
 	// run's row with it.
 	entered, qsNodes int64
@@ -124,10 +127,12 @@ type Recorder struct {
 	maxPly    int
 	maxQSPly  int
 	truncated bool
-	stopSeen  bool  // a node left with CauseStop: the search was stopped, not finished
-	prevRoot  int64 // LastIterationOnly: id of the previous iteration root, -1 before the first
-	underHits int64 // Under: times the search entered the path's last node, in the iterations kept
-	nextExt   int32 // plies of extension reported for the next child entered
+	capped    bool     // KeepSearching: the node cap was reached, later nodes get no rows
+	filters   []string // the recording filters in runs.filter
+	stopSeen  bool     // a node left with CauseStop: the search was stopped, not finished
+	prevRoot  int64    // LastIterationOnly: id of the previous iteration root, -1 before the first
+	underHits int64    // Under: times the search entered the path's last node, in the iterations kept
+	nextExt   int32    // plies of extension reported for the next child entered
 	finished  bool
 	progress  atomic.Int64
 
@@ -256,6 +261,7 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 		parent:   ctx,
 		run:      run,
 		opts:     opts,
+		filters:  filters,
 		under:    under,
 		start:    start,
 		stack:    make([]openNode, 0, 256),
@@ -299,6 +305,11 @@ func (r *Recorder) Context() context.Context { return r.ctx }
 
 // RunID returns the id of the run being recorded.
 func (r *Recorder) RunID() int64 { return r.run }
+
+// Capped reports whether the node cap of KeepSearching was reached: the
+// nodes after it were searched but not recorded. Call it from the search's
+// goroutine or after Finish.
+func (r *Recorder) Capped() bool { return r.capped }
 
 // Nodes returns how many positions the search has entered so far (the run
 // node is not one), updated every 256 nodes; it may be called from any
@@ -344,7 +355,7 @@ func (r *Recorder) handoff() {
 	r.full <- r.cur
 	b := <-r.free
 	b.rows, b.late, b.iters = b.rows[:0], b.late[:0], b.iters[:0]
-	b.del = [2]int64{}
+	b.del, b.filter = [2]int64{}, ""
 	r.cur = b
 	r.gen++
 }
@@ -379,7 +390,12 @@ func (r *Recorder) Enter(e engine.EnterInfo) {
 	if r.entered&255 == 0 {
 		r.progress.Store(r.entered)
 	}
-	if r.opts.MaxNodes > 0 && r.entered >= r.opts.MaxNodes && !r.truncated {
+	if r.opts.MaxNodes > 0 && r.entered > r.opts.MaxNodes && !r.capped && r.opts.KeepSearching {
+		// The cap's first node past it: the search goes on, its
+		// nodes from here on are counted but get no rows.
+		r.capped = true
+		r.cur.filter = strings.Join(append(r.filters, filterFirst(r.opts.MaxNodes)), filterSep)
+	} else if r.opts.MaxNodes > 0 && r.entered >= r.opts.MaxNodes && !r.truncated && !r.opts.KeepSearching {
 		r.truncated = true
 		r.cancel(ErrNodeLimit)
 	}
@@ -417,7 +433,7 @@ func (r *Recorder) Enter(e engine.EnterInfo) {
 			r.prevRoot = e.ID
 			r.underHits = 0
 		}
-	case parent == nil || !parent.keep:
+	case parent == nil || !parent.keep || r.capped:
 		o.keep = false
 	case len(r.under) > 0:
 		o.matched = parent.matched
@@ -552,9 +568,10 @@ func (r *Recorder) FinishSearch(res engine.Result) error {
 
 // Limit caps the search's node limit at the recorder's, so that the search
 // stops at the node limit itself: the recorder's own stop, through the
-// context, is seen only at the search's next poll.
+// context, is seen only at the search's next poll. With KeepSearching the
+// cap bounds the recording alone, and lim is returned as it is.
 func (o RecordOptions) Limit(lim engine.Limits) engine.Limits {
-	if o.MaxNodes > 0 && (lim.Nodes == 0 || lim.Nodes > o.MaxNodes) {
+	if o.MaxNodes > 0 && !o.KeepSearching && (lim.Nodes == 0 || lim.Nodes > o.MaxNodes) {
 		lim.Nodes = o.MaxNodes
 	}
 	return lim

@@ -323,6 +323,76 @@ func TestLimitsTruncate(t *testing.T) {
 	}
 }
 
+// TestKeepSearching: with KeepSearching the node cap bounds the recording
+// alone: the search is not stopped (the context stays live), the run's
+// nodes are the search's, its rows the first MaxNodes nodes and the
+// iteration roots after them, each as the search left it, and its filter
+// says so. Before, the cap stopped the search itself.
+func TestKeepSearching(t *testing.T) {
+	s, _ := mustCreate(t)
+	const max = 300
+	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN, Variant: "synthetic"},
+		RecordOptions{MaxNodes: max, KeepSearching: true, BatchRows: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := newMemTracer()
+	g := newSynth(teeTracer{rec, mem}, 9, engine.MustParseFEN(tacticalFEN))
+	g.ctx = rec.Context()
+	g.run(4)
+	if err := context.Cause(rec.Context()); err != nil || !rec.Capped() {
+		t.Fatalf("the search was stopped (%v), or the cap not reached (capped %v)", err, rec.Capped())
+	}
+	if err := rec.Finish(Result{Depth: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(mem.nodes))-1 <= max+64 {
+		t.Fatalf("the synthetic search entered %d nodes: too few to test a cap of %d", len(mem.nodes)-1, max)
+	}
+	var want []int64
+	for id := int64(0); id < int64(len(mem.nodes)); id++ {
+		if n := mem.nodes[id]; id <= max || n.Kind == engine.KindRoot {
+			want = append(want, id)
+		}
+	}
+	var ids []int64
+	for _, n := range allNodes(t, s, rec.RunID()) {
+		ids = append(ids, n.ID)
+		if w := *mem.nodes[n.ID]; n.Score != w.Score || n.SubtreeSize != w.SubtreeSize || n.Cause != w.Cause {
+			t.Errorf("node %d differs from the search's", n.ID)
+		}
+	}
+	if !reflect.DeepEqual(ids, want) {
+		t.Fatalf("kept %d rows, want the run node, the first %d nodes and the later roots (%d rows)", len(ids), max, len(want))
+	}
+	r, _ := s.Run(context.Background(), rec.RunID())
+	if r.Status != StatusComplete || r.StopCause != "" || r.Nodes != int64(len(mem.nodes))-1 || r.Rows != int64(len(want)) || r.Filter != "first 300 nodes" {
+		t.Errorf("run %s (%q), %d nodes, %d rows, filter %q; want complete, %d nodes, %d rows, first 300 nodes",
+			r.Status, r.StopCause, r.Nodes, r.Rows, r.Filter, len(mem.nodes)-1, len(want))
+	}
+	if r.FirstNodes() != max {
+		t.Errorf("FirstNodes %d, want %d", r.FirstNodes(), max)
+	}
+	// Branching factors only for the iterations recorded whole.
+	st, err := s.Stats(context.Background(), r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, it := range st.Iterations {
+		end := r.Nodes
+		if i+1 < len(st.Iterations) {
+			end = st.Iterations[i+1].RootID - 1
+		}
+		if whole := end <= max; (it.PlyEBF != nil) != whole || it.Partial {
+			t.Errorf("iteration %d (ids %d to %d): nodes^(1/d) %v, partial %v; want one only when recorded whole, never partial",
+				it.Iteration, it.RootID, end, it.PlyEBF, it.Partial)
+		}
+	}
+	if lim := (RecordOptions{MaxNodes: max, KeepSearching: true}).Limit(engine.Limits{Depth: 5}); lim != (engine.Limits{Depth: 5}) {
+		t.Errorf("Limit gave the search %+v: the cap must not limit it", lim)
+	}
+}
+
 func TestLastIterationOnly(t *testing.T) {
 	s, _ := mustCreate(t)
 	run, mem := record(t, s, 9, 4, RecordOptions{LastIterationOnly: true, BatchRows: 30}, nil)

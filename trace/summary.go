@@ -212,8 +212,9 @@ func finishIteration(it *IterationStat, prev int64) {
 }
 
 // qualify marks what the rows alone cannot tell about run r's iterations:
-// which did not finish, and that a run recorded under a move path has no
-// branching factors (its rows are a path's, not the iterations').
+// which did not finish, and that a run recorded under a move path, or an
+// iteration past a recording's node cap, has no branching factors (its
+// rows are a path's, or part of the iteration's).
 func (st *Stats) qualify(r Run) {
 	for i := range st.Iterations {
 		it := &st.Iterations[i]
@@ -225,6 +226,18 @@ func (st *Stats) qualify(r Run) {
 		}
 		if r.PathFiltered() {
 			it.EBF, it.PlyEBF = nil, nil
+		}
+		// An iteration with nodes past the recording's cap has only part
+		// of them in rows: no branching factor, though the search
+		// finished it (so it is not Partial).
+		if limit := r.FirstNodes(); limit > 0 {
+			end := r.Nodes
+			if i+1 < len(st.Iterations) {
+				end = st.Iterations[i+1].RootID - 1
+			}
+			if end > limit {
+				it.EBF, it.PlyEBF = nil, nil
+			}
 		}
 	}
 }

@@ -319,6 +319,12 @@ func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
 		b.entered, b.qsNodes, rows, b.maxPly, b.maxQSPly, r.fileBytes.Load(), r.depth, score, best, r.run); err != nil {
 		return err
 	}
+	if b.filter != "" {
+		// In the commit whose totals first count nodes without rows.
+		if err := ins.execAny("UPDATE runs SET filter = ? WHERE id = ?", b.filter, r.run); err != nil {
+			return err
+		}
+	}
 	if !b.last {
 		hot := time.Since(r.lastSum) >= summaryEvery
 		if err := writeSummary(ins.execAny, r.run, r.sum.withOpen(r.open), hot); err != nil {

@@ -84,7 +84,7 @@ func buildOptions(def engine.Options) []option {
 		{name: "Trace", typ: "string", def: "",
 			help: "trace file: every go is recorded there as a run (empty: no tracing)"},
 		{name: "TraceMaxNodes", typ: "spin", def: strconv.Itoa(DefaultTraceMaxNodes), min: 0, max: maxSpin,
-			help: "a traced search stops after this many nodes (0: no limit)"},
+			help: "a traced search's recording stops after this many nodes, the search goes on unrecorded (0: no limit)"},
 	}
 	for _, s := range engine.OptionSpecs() {
 		if s.Name == "hash" {

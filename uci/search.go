@@ -43,6 +43,7 @@ type job struct {
 	newIterationBefore atomic.Int64
 	timer              atomic.Pointer[time.Timer] // ponderhit's hard limit
 	traceFile          string                     // where rec, if any, writes
+	traceMax           int64                      // TraceMaxNodes when the search started
 }
 
 func (j *job) stop() {
@@ -92,7 +93,7 @@ func (s *session) goCmd(args []string, line string, cur *engine.Position) {
 		s.info("go: no usable limit left; searching to depth 1")
 	}
 	j := &job{release: make(chan struct{}), done: make(chan struct{}), params: p, side: pos.SideToMove(),
-		pondering: p.ponder, traceFile: s.traceFile}
+		pondering: p.ponder, traceFile: s.traceFile, traceMax: s.traceMax}
 	start := time.Now()
 	var b budget
 	clock := p.hasClock && p.movetime == 0 && !p.infinite
@@ -125,7 +126,10 @@ func (s *session) goCmd(args []string, line string, cur *engine.Position) {
 	if s.store != nil {
 		info := trace.RunInfo{FEN: pos.FEN(), Variant: opts.Variant, Options: opts.JSON(),
 			Limits: s.limitsJSON(p, lim, b, line), Version: s.cfg.Version}
-		ro := trace.RecordOptions{MaxNodes: s.traceMax}
+		// TraceMaxNodes bounds the file, not the game: past it the
+		// search goes on unrecorded, so a traced game plays as an
+		// untraced one.
+		ro := trace.RecordOptions{MaxNodes: s.traceMax, KeepSearching: true}
 		r, err := s.store.NewRecorder(jctx, info, ro)
 		if err != nil {
 			s.info("trace: %v; searching without tracing", err)
@@ -293,13 +297,13 @@ func (s *session) search(j *job, ctx context.Context, sr *engine.Searcher, pos *
 		}
 	}
 	if rec != nil {
-		limitHit := errors.Is(context.Cause(ctx), trace.ErrNodeLimit)
 		err := rec.FinishSearch(res)
 		switch {
 		case err != nil:
 			s.info("trace: %v", err)
-		case limitHit:
-			s.info("trace: run %d in %s stopped at TraceMaxNodes (%d nodes)", rec.RunID(), j.traceFile, res.Stats.Nodes)
+		case rec.Capped():
+			s.info("trace: run %d in %s recorded the first %d of the search's %d nodes (TraceMaxNodes)",
+				rec.RunID(), j.traceFile, j.traceMax, res.Stats.Nodes)
 		default:
 			s.info("trace: run %d in %s, %d nodes", rec.RunID(), j.traceFile, res.Stats.Nodes)
 		}
@@ -374,7 +378,7 @@ type limitsJSON struct {
 	TargetMS      int64 `json:"target_ms,omitempty"`
 	Infinite      bool  `json:"infinite,omitempty"`
 	Ponder        bool  `json:"ponder,omitempty"`
-	TraceMaxNodes int64 `json:"trace_max_nodes,omitempty"` // the search stopped there at the latest
+	TraceMaxNodes int64 `json:"trace_max_nodes,omitempty"` // the recording stopped there at the latest; the search went on
 }
 
 func (s *session) limitsJSON(p goParams, lim engine.Limits, b budget, line string) string {

@@ -401,9 +401,27 @@ var scripts = []script{
 		c.untilPrefix("readyok")
 		c.send("position startpos moves e2e4 e7e5 g1f3", "go depth 3")
 		best := c.legalBestmove("e2e4", "e7e5", "g1f3")
+		// TraceMaxNodes bounds the recording, not the search: it stopped
+		// go depth 5 after 500 nodes at depth 3, so a traced game played
+		// otherwise than an untraced one. The same go untraced gives the
+		// same answer and nodes.
+		lastInfo := func(lines []string) (best, nodes string) {
+			ins := infos(lines)
+			best, _ = bestmove(t, lines[len(lines)-1])
+			return best, ins[len(ins)-1].fields["nodes"]
+		}
 		c.send("setoption name TraceMaxNodes value 500", "setoption name QSVariant value mvv-lva",
-			"position startpos", "go depth 30")
-		best2 := c.legalBestmove()
+			"position startpos", "go depth 5")
+		got := c.untilPrefix("bestmove")
+		best2, nodes2 := lastInfo(got)
+		if msgs := infoStrings(got); len(msgs) != 1 || !strings.Contains(msgs[0], "recorded the first 500 of the search's "+nodes2+" nodes") {
+			t.Errorf("go depth 5 past TraceMaxNodes: info strings %q", msgs)
+		}
+		c.send("setoption name Trace value <empty>", "go depth 5")
+		got = c.untilPrefix("bestmove")
+		if best, nodes := lastInfo(got); best != best2 || nodes != nodes2 {
+			t.Errorf("untraced: bestmove %s after %s nodes; traced past TraceMaxNodes: %s after %s", best, nodes, best2, nodes2)
+		}
 		c.quit()
 
 		runs := tracetest.Runs(t, path)
@@ -433,10 +451,14 @@ var scripts = []script{
 			lim.Depth != 3 || lim.Go != "go depth 3" {
 			t.Errorf("run 1 limits %s: want startpos, moves e2e4 e7e5 g1f3, depth 3, go depth 3", r.Limits)
 		}
+		// The run is the search's (status, depth, nodes, answer); its
+		// rows are the first 500 nodes and the iteration roots after
+		// them, as its recording filter says.
 		r = runs[1]
-		if r.Variant != "mvv-lva" || r.Status != trace.StatusTruncated || r.Nodes > 500 || r.BestMove != best2 {
-			t.Errorf("run 2: variant %q status %q nodes %d bestmove %q; want mvv-lva truncated <=500 %s",
-				r.Variant, r.Status, r.Nodes, r.BestMove, best2)
+		if r.Variant != "mvv-lva" || r.Status != trace.StatusComplete || r.Depth != 5 || strconv.FormatInt(r.Nodes, 10) != nodes2 ||
+			r.BestMove != best2 || r.Filter != "first 500 nodes" || r.Recorded() < 500 || r.Recorded() > 505 {
+			t.Errorf("run 2: variant %q status %q depth %d nodes %d recorded %d filter %q bestmove %q; want mvv-lva complete 5 %s, 500 to 505, first 500 nodes, %s",
+				r.Variant, r.Status, r.Depth, r.Nodes, r.Recorded(), r.Filter, r.BestMove, nodes2, best2)
 		}
 	}},
 	// Issue 17 item 9: a go sent during a long limited search blocked the

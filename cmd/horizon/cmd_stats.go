@@ -30,7 +30,8 @@ type statsJSON struct {
 	Filter           string  `json:"filter,omitempty"`
 	trace.Stats
 
-	pathFiltered bool // trace.Run.PathFiltered: no branching factors
+	pathFiltered bool  // trace.Run.PathFiltered: no branching factors
+	firstNodes   int64 // trace.Run.FirstNodes: no branching factors past it
 }
 
 // statsResult is 'horizon stats': one entry per run.
@@ -83,7 +84,7 @@ one's) and nodes^(1/depth).`,
 		s.Plies, s.QSPlies, s.QSLevels, s.Iterations = orEmpty(s.Plies), orEmpty(s.QSPlies), orEmpty(s.QSLevels), orEmpty(s.Iterations)
 		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause), SearchedNodes: r.Nodes, SearchedQSNodes: r.QSNodes,
 			SearchedQSShare: r.QSShare(), SearchedMaxPly: r.MaxPly, SearchedMaxQSPly: r.MaxQSPly, Filter: r.Filter,
-			Stats: s, pathFiltered: r.PathFiltered()}, err
+			Stats: s, pathFiltered: r.PathFiltered(), firstNodes: r.FirstNodes()}, err
 	})
 	if err != nil {
 		return err
@@ -133,6 +134,9 @@ func (j statsJSON) writeText(w io.Writer) error {
 	}
 	if j.pathFiltered {
 		fmt.Fprintln(w, "  no EBF or nodes^(1/d): the recording filter kept only the nodes under a move path, not whole iterations")
+	}
+	if j.firstNodes > 0 {
+		fmt.Fprintf(w, "  no EBF or nodes^(1/d) past the first %s nodes: the recording stopped there, the search went on (later iterations keep their roots only)\n", engine.Commas(j.firstNodes))
 	}
 	tw := figureTable(w)
 	fmt.Fprintln(tw, "  ply\tnodes\tQS nodes\t")

@@ -20,7 +20,9 @@ true with QSVariant none, Hash with TT false) is kept for when that is on:
 an "info string" says it has no effect for now, and searches go without it.
 Hash sizes the transposition table, and Trace names a
 trace file into which every "go" is recorded as a run (with the position and
-moves that led to it), bounded by TraceMaxNodes. "go searchmoves" restricts
+moves that led to it); TraceMaxNodes bounds the recording, not the search,
+which goes on unrecorded past it, so a traced game plays as an untraced one
+(the run's filter says "first N nodes"). "go searchmoves" restricts
 the root to the moves listed (illegal ones are skipped). "go perft N" counts the
 legal move tree as Stockfish does ("e2e4: 20" lines, then "Nodes searched:
 N"). Bad input is answered with "info string" and ignored. The end
