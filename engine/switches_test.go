@@ -172,13 +172,7 @@ func TestValidate(t *testing.T) {
 		{"see", "tt=false,hash=64", "hash", "hash needs tt true"},
 		{"see", "hash=64,tt=false", "hash", "hash needs tt true"},
 	} {
-		o := mustVariant(tc.variant)
-		for _, kv := range strings.Split(tc.set, ",") {
-			k, v, _ := strings.Cut(kv, "=")
-			if err := o.Set(k, v); err != nil {
-				t.Fatal(err)
-			}
-		}
+		o := withSwitches(t, tc.variant, tc.set)
 		err := o.Validate()
 		if err == nil {
 			t.Errorf("%s %s accepted", tc.variant, tc.set)
@@ -205,6 +199,20 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// withSwitches returns the preset variant with set, switch=value pairs
+// separated by commas, applied in order.
+func withSwitches(t *testing.T, variant, set string) Options {
+	t.Helper()
+	o := mustVariant(variant)
+	for _, kv := range strings.Split(set, ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := o.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return o
+}
+
 // TestDropInert: what DropInert sets back and what it leaves, for the
 // options a UCI GUI may send in any order.
 func TestDropInert(t *testing.T) {
@@ -222,13 +230,7 @@ func TestDropInert(t *testing.T) {
 			[]string{"stand-pat", "see-prune", "delta", "qs-checks", "qs-evasions", "delta-margin"}},
 		{"threshold", "unified=true,qs-threshold=100", "threshold+qs-levels=0+unified=true", []string{"qs-levels", "qs-threshold"}},
 	} {
-		o := mustVariant(tc.variant)
-		for _, kv := range strings.Split(tc.set, ",") {
-			k, v, _ := strings.Cut(kv, "=")
-			if err := o.Set(k, v); err != nil {
-				t.Fatal(err)
-			}
-		}
+		o := withSwitches(t, tc.variant, tc.set)
 		d, dropped := o.DropInert()
 		var names []string
 		for _, in := range dropped {
