@@ -521,9 +521,16 @@ func (w *walker) only(a, b *trace.Node, parentA int64) {
 // after the first difference differ at least in their ids, so the text is
 // only written for the few differences the report will show.
 func (w *walker) comparePair(a, b trace.Node) {
+	if !isPosition(a) {
+		// The run nodes hold the runs' totals (the table above the
+		// differences): they differ whenever anything below does, and
+		// would be reported as the first difference, "at (root):
+		// depth A 2, B 3", before the subtree only one run has.
+		return
+	}
 	enterDiff := a.Alpha != b.Alpha || a.Beta != b.Beta || a.Depth != b.Depth || a.Kind != b.Kind || a.QSLevel != b.QSLevel
-	changed := isPosition(a) && (a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause)
-	leaveDiff := changed || a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause || a.CutIndex != b.CutIndex || a.Best != b.Best || a.Generated != b.Generated ||
+	changed := a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause
+	leaveDiff := changed || a.CutIndex != b.CutIndex || a.Best != b.Best || a.Generated != b.Generated ||
 		a.Searched != b.Searched || a.SearchedAtLeast != b.SearchedAtLeast || a.SubtreeSize != b.SubtreeSize
 	shifted := a.ID != b.ID && !w.filtered
 	if !enterDiff && !leaveDiff && !shifted {

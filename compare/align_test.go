@@ -61,6 +61,28 @@ func TestAlignSelfIsIdentical(t *testing.T) {
 	}
 }
 
+// TestAlignRunNodeIsNoDifference: B searched one iteration more than A,
+// which matches B's first iterations. The first difference was the run
+// nodes' pair ("at (root): depth A 2, B 3", their totals), before the
+// iteration only B has; the run node is no position, as in Matched and
+// Changed.
+func TestAlignRunNodeIsNoDifference(t *testing.T) {
+	st, _ := tracetest.CreateTrace(t)
+	o := tracetest.VariantOptions(t, "captures")
+	a := tracetest.RecordSearch(t, st, kiwipete, o, engine.Limits{Depth: 2})
+	b := tracetest.RecordSearch(t, st, kiwipete, o, engine.Limits{Depth: 3})
+	rep, err := Align(context.Background(), Side{st, a}, Side{st, b}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OnlyA != 0 || rep.OnlyB == 0 || rep.Changed != 0 {
+		t.Fatalf("only A %d, only B %d, changed %d: want B's third iteration only in B, nothing else", rep.OnlyA, rep.OnlyB, rep.Changed)
+	}
+	if f := rep.First; f == nil || f.A != nil || f.B == nil || f.Iteration != 3 || len(f.Path) != 0 {
+		t.Errorf("first difference %+v, want B's iteration 3 root", f)
+	}
+}
+
 // goldenReport is a report with the fields that change from run to run
 // (times, file names) cleared.
 func goldenReport(rep *Report) []byte {
