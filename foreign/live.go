@@ -258,6 +258,12 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 	if ierr == nil && ctx.Err() == nil && streamClosed >= 0 {
 		ierr = fmt.Errorf("%s closed its trace stream after %d of %d searches: the rest were not searched", g.name, streamClosed, len(fens))
 	}
+	// Runs are matched to searches in order: with more runs than searches
+	// the matching, and what was checked of each run against its
+	// position (rootErr), cannot be trusted.
+	if ierr == nil && ctx.Err() == nil && len(runs) > searched {
+		ierr = fmt.Errorf("%s wrote %d runs for %d searches: its runs cannot be matched to the positions sent", g.name, len(runs), searched)
+	}
 	if ierr == nil {
 		ierr = rootErr
 	}

@@ -200,7 +200,12 @@ func TestTraceEngineFaults(t *testing.T) {
 	}{
 		// A search that wrote 20 runs: the importer blocked handing over the
 		// 18th, and Trace waited for it forever.
-		{name: "more runs than searches", goCmd: `for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do ` + start + `; done; echo "bestmove e2e4"`, runs: 20},
+		{name: "more runs than searches", goCmd: `for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do ` + start + `; done; echo "bestmove e2e4"`, runs: 20,
+			want: []string{"Fake wrote 20 runs for 1 searches"}},
+		// Two runs a search: the second was taken for the next search's,
+		// which was blamed for searching another position.
+		{name: "two runs a search", goCmd: start + `; ` + start + `; echo "bestmove e2e4"`, fens: []string{engine.StartFEN, kiwipete}, runs: 4,
+			want: []string{"Fake wrote 4 runs for 2 searches: its runs cannot be matched to the positions sent"}},
 		// An engine that does not quit: killed with its child (the sleep
 		// that holds the trace pipe), which kept Trace waiting for the
 		// pipe's end.

@@ -173,7 +173,7 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 				r.RunID, engine.Commas(r.EngineNodes), engine.Commas(r.Nodes))
 		}
 		if r.Warning != "" {
-			fmt.Fprintf(e.stderr, "horizon: run %d: %s\n", r.RunID, r.Warning)
+			e.notef("run %d: %s", r.RunID, r.Warning)
 		}
 	}
 	if err := st.Close(); err != nil {

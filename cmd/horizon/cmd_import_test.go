@@ -303,7 +303,7 @@ func TestTraceEngineOutcomes(t *testing.T) {
 		{"another position", search("startpos", "e2e4"), []string{"--fen", kiwi}, 1,
 			[]string{"run 1: Fake searched another position than the one sent", kiwi, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"}},
 		{"castling lost", search("fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", "e2a6"), []string{"--fen", kiwi}, 0,
-			[]string{"horizon: run 1: Fake searched the position sent with other castling rights or en-passant square"}},
+			[]string{"horizon trace: run 1: Fake searched the position sent with other castling rights or en-passant square"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			eng := writeFile(t, "fake.sh", "#!/bin/sh\nprintf 'HZT 1\\n' >&3\nwhile read -r cmd rest; do\n\tcase \"$cmd\" in\n"+
