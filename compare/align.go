@@ -793,9 +793,21 @@ func (w *walker) finish() error {
 			if n == nil {
 				n = f.b
 			}
-			if n.Kind == engine.KindRoot {
+			// The other run may have searched it and not recorded it: a
+			// recording filter (first N nodes, last iteration, a path)
+			// says nothing of what the search left out.
+			other, ro := "B", w.rb
+			if side == "B" {
+				other, ro = "A", w.ra
+			}
+			switch {
+			case ro.Filter != "" && n.Kind == engine.KindRoot:
+				d.Reason = fmt.Sprintf("iteration %d is recorded only in %s (%s's recording filter: %s)", n.Iteration, side, other, ro.Filter)
+			case ro.Filter != "":
+				d.Reason = fmt.Sprintf("move %s is recorded only in %s (%s's recording filter: %s)", lastOr(p, "?"), side, other, ro.Filter)
+			case n.Kind == engine.KindRoot:
 				d.Reason = fmt.Sprintf("iteration %d is only in %s", n.Iteration, side)
-			} else {
+			default:
 				d.Reason = fmt.Sprintf("move %s searched only by %s", lastOr(p, "?"), side)
 			}
 			w.rep.First = &d

@@ -336,8 +336,11 @@ func TestAlignFiltered(t *testing.T) {
 		ro    trace.RecordOptions
 		first string
 	}{
-		{"last iteration", trace.RecordOptions{LastIterationOnly: true}, "iteration 1 is only in B"},
-		{"under a path", trace.RecordOptions{Under: []string{"dxe6"}}, "searched only by B"},
+		// What A did not record it may have searched: said so, not
+		// "only in B" (it read "iteration 1 is only in B").
+		{"last iteration", trace.RecordOptions{LastIterationOnly: true}, "iteration 1 is recorded only in B (A's recording filter: last-iteration)"},
+		{"under a path", trace.RecordOptions{Under: []string{"dxe6"}}, "is recorded only in B (A's recording filter: under "},
+		{"first nodes", trace.RecordOptions{MaxNodes: 300, KeepSearching: true}, "is recorded only in B (A's recording filter: first 300 nodes)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := tracetest.RecordSearch(t, st, kiwipete, o, lim, tc.ro)
