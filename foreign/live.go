@@ -295,7 +295,9 @@ func closed(c <-chan struct{}) bool {
 
 // quit tells the engine to quit and waits until its trace stream is
 // drained. An engine that does not exit within quitWait, or when ctx ends
-// during that wait (a second Ctrl-C after the searches), is killed with
+// during that wait (a Ctrl-C that first comes after the searches; a
+// second one is not seen, ctx ending once, so an engine that ignores quit
+// after a Ctrl-C during a search is waited for quitWait), is killed with
 // its process group; a stream still held open after that (a child that
 // left the group) is cut, which quit reports.
 func (g *Engine) quit(ctx context.Context, importDone <-chan struct{}) (cut bool) {
