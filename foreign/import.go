@@ -613,10 +613,7 @@ func (im *importer) begin() *StreamError {
 	if name == "" {
 		name = "unknown engine"
 	}
-	lim := im.limits
-	if lim == "" {
-		lim = im.opts.Limits
-	}
+	lim := im.searchLimits()
 	limJSON, _ := json.Marshal(map[string]any{"go": lim, "max_nodes": im.opts.Record.MaxNodes})
 	ro := im.opts.Record
 	ro.Engine, ro.FailHard = name, im.failHard
@@ -1202,10 +1199,7 @@ func (im *importer) end(rest []byte) *StreamError {
 // caller stopped on a cancel (Options.StopsOnCancel) is interrupted.
 func (im *importer) endSearch() {
 	status := trace.StatusComplete
-	lim := im.limits
-	if lim == "" {
-		lim = im.opts.Limits
-	}
+	lim := im.searchLimits()
 	switch {
 	case im.opts.StopsOnCancel && im.ctx.Err() != nil && (im.aborted || !depthReached(lim, im.cur.iter)):
 		status = trace.StatusInterrupted
@@ -1245,6 +1239,18 @@ func limitCause(lim string) string {
 		return trace.StopTime
 	}
 	return ""
+}
+
+// searchLimits is the current search's limits text: the go command the
+// caller sent when it drives the engine live (Options.Live: trace
+// --engine), whatever the engine's limits record says it made of it (the
+// Fairy-Max adapter writes "depth 60" for go nodes 3000); otherwise the
+// stream's limits record, or Options.Limits without one.
+func (im *importer) searchLimits() string {
+	if im.limits == "" || im.opts.Live && im.opts.Limits != "" {
+		return im.opts.Limits
+	}
+	return im.limits
 }
 
 // limitStopped says whether a search with limits text lim ("go nodes 5000",

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
 )
 
 // fakeEngine writes a UCI engine in sh named Fake whose go runs goCmd (its
@@ -313,5 +314,32 @@ func TestTraceEngineFaults(t *testing.T) {
 				tc.check(t, r.runs)
 			}
 		})
+	}
+}
+
+// TestTraceRecordsGoSent: a live run's limits are the go command Horizon
+// sent, over the engine's own limits record (the Fairy-Max adapter writes
+// "depth 60" for go nodes 3000), and an abort under it is that limit's
+// stop: the run read "go depth 60", stop cause abort, where Ethereal and
+// Sunfish under the same command read "go nodes 3000", stop cause nodes.
+func TestTraceRecordsGoSent(t *testing.T) {
+	eng := fakeEngine(t, `[ -z "$begun" ] && { printf 'HZT 1\n' >&3; begun=1; }; `+
+		`printf 'position startpos\nlimits depth 60\nE - 1 -50 50\nE e2e4 0 -50 50\nA\nend\n' >&3; echo "bestmove e2e4"`)
+	g, err := StartEngine(context.Background(), []string{eng})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	st := mustCreate(t)
+	runs, err := g.Trace(context.Background(), st, []string{engine.StartFEN}, EngineOptions{Limits: engine.Limits{Nodes: 3000}})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("runs %+v, error %v; want one", runs, err)
+	}
+	run, err := st.Run(context.Background(), runs[0].RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(run.Limits, `"go":"go nodes 3000"`) || run.Status != trace.StatusTruncated || run.StopCause != trace.StopNodes {
+		t.Errorf("limits %s, status %s, stop cause %q; want go nodes 3000, truncated, nodes", run.Limits, run.Status, run.StopCause)
 	}
 }
