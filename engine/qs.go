@@ -375,11 +375,7 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply int) Score {
 			}
 		}
 	} else {
-		p.Generate(GenAll, &f.moves)
-		if ply == 0 && len(s.RootMoves) > 0 {
-			restrictTo(&f.moves, s.RootMoves)
-		}
-		f.generated = f.moves.N
+		s.generateAll(f, ply)
 		if f.moves.N == 0 {
 			return s.noMoves(f, ply, inCheck)
 		}

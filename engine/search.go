@@ -670,11 +670,7 @@ func (s *Searcher) search(alpha, beta Score, depth, ply int) Score {
 	}
 
 	// Step 5. Generate and order.
-	p.Generate(GenAll, &f.moves)
-	if ply == 0 && len(s.RootMoves) > 0 {
-		restrictTo(&f.moves, s.RootMoves)
-	}
-	f.generated = f.moves.N
+	s.generateAll(f, ply)
 	if f.moves.N == 0 {
 		return s.noMoves(f, ply, inCheck)
 	}
@@ -696,6 +692,17 @@ func (s *Searcher) search(alpha, beta Score, depth, ply int) Score {
 		s.tt.store(p.key, f.bestMove, f.best, depth, b, ply)
 	}
 	return s.finish(f, f.best, b, f.bestMove)
+}
+
+// generateAll fills f with every move of the position, the root's
+// restricted to RootMoves (UCI searchmoves): the move generation of the
+// full-width search and of the unified QS's full-width nodes.
+func (s *Searcher) generateAll(f *frame, ply int) {
+	s.pos.Generate(GenAll, &f.moves)
+	if ply == 0 && len(s.RootMoves) > 0 {
+		restrictTo(&f.moves, s.RootMoves)
+	}
+	f.generated = f.moves.N
 }
 
 // restrictTo keeps the moves of l that keep lists, in l's order; when none
