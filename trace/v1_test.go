@@ -27,7 +27,9 @@ func copyFixtureV1(t *testing.T) string { return copyFixture(t, "v1.trace") }
 // under --last-iteration --under Nf3), whose runs counted the run node
 // among their nodes; v4.trace (schema 4, written by 3d038e6 before runs
 // kept their stop cause: captures and see at depth 2 on Kiwipete, and a
-// captures run at depth 6 truncated by --nodes 400).
+// captures run at depth 6 truncated by --nodes 400). v5.trace, the
+// previous release's file of this schema, has a test of its own
+// (TestPreviousReleaseTrace): it needs no upgrade.
 var oldFixtures = []struct {
 	name    string
 	version int
@@ -562,4 +564,74 @@ func TestOldNoQSReadsAsNew(t *testing.T) {
 		defer s.Close()
 		compare(t, s)
 	})
+}
+
+// TestPreviousReleaseTrace: v5.trace was written by the previous Horizon
+// (07571f9, schema 5, before this schema's comments changed and before old
+// variant-none runs and no-time imports were read anew): captures and none
+// at depth 2 on Kiwipete, a captures run cut by --nodes 400 before its
+// first iteration (stop cause nodes), and an imported two-node stream
+// without a time. It reads as it was written, is not changed by reading,
+// and takes a new run with no upgrade, its runs reading back the same.
+func TestPreviousReleaseTrace(t *testing.T) {
+	p := copyFixture(t, "v5.trace")
+	before, _ := os.ReadFile(p)
+	s, err := OpenReadOnly(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := s.schema(); v != 5 {
+		t.Fatalf("schema version %d, want 5", v)
+	}
+	old := readAll(t, s)
+	oldRuns, err := s.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if len(oldRuns) != 4 || oldRuns[1].Variant != "none" || oldRuns[1].QSNodes != 0 || oldRuns[2].StopCause != StopNodes ||
+		oldRuns[2].Scored() || oldRuns[3].Engine != "Tiny" || !oldRuns[3].ElapsedKnown() {
+		t.Fatalf("runs read %+v", oldRuns)
+	}
+	readWriteUnchanged(t, p, before, "reading the previous release's trace")
+
+	w, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, mem := record(t, w, 5, 3, RecordOptions{}, nil)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = OpenReadOnly(p); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v := s.schema(); v != 5 {
+		t.Errorf("schema version %d after a write, want 5 (no upgrade)", v)
+	}
+	now := readAll(t, s)
+	for id, nodes := range old {
+		if len(now[id]) != len(nodes) {
+			t.Fatalf("run %d: %d rows after a run was added, %d before", id, len(now[id]), len(nodes))
+		}
+		for i := range nodes {
+			if now[id][i] != nodes[i] {
+				t.Fatalf("run %d node %d changed:\n%+v\n%+v", id, nodes[i].ID, nodes[i], now[id][i])
+			}
+		}
+	}
+	runs, err := s.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range oldRuns {
+		g := runs[i]
+		if g.Nodes != r.Nodes || g.QSNodes != r.QSNodes || g.StopCause != r.StopCause || g.Elapsed != r.Elapsed || g.Score != r.Score || g.BestMove != r.BestMove {
+			t.Errorf("run %d changed: %+v, was %+v", r.ID, g, r)
+		}
+	}
+	if got := now[run]; len(got) != len(mem.nodes) {
+		t.Errorf("new run: %d rows, want %d", len(got), len(mem.nodes))
+	}
 }
