@@ -80,6 +80,22 @@ func readWriteUnchanged(t *testing.T, p string, before []byte, what string) {
 	}
 }
 
+// sameNodes fails unless every run of old reads back row for row in now,
+// after what happened to the file in between.
+func sameNodes(t *testing.T, after string, old, now map[int64][]Node) {
+	t.Helper()
+	for id, nodes := range old {
+		if len(now[id]) != len(nodes) {
+			t.Fatalf("run %d: %d rows after %s, %d before", id, len(now[id]), after, len(nodes))
+		}
+		for i := range nodes {
+			if now[id][i] != nodes[i] {
+				t.Fatalf("run %d node %d changed after %s:\n%+v\n%+v", id, nodes[i].ID, after, nodes[i], now[id][i])
+			}
+		}
+	}
+}
+
 // readAll reads everything a reader would from every run of s.
 func readAll(t *testing.T, s *Store) map[int64][]Node {
 	t.Helper()
@@ -228,16 +244,7 @@ func testUpgradeOnWrite(t *testing.T, p string, readerOpen bool) {
 			t.Errorf("schema version %d after a write, want %d", v, SchemaVersion())
 		}
 	}()
-	for id, nodes := range old {
-		if len(now[id]) != len(nodes) {
-			t.Fatalf("run %d: %d rows after the upgrade, %d before", id, len(now[id]), len(nodes))
-		}
-		for i := range nodes {
-			if now[id][i] != nodes[i] {
-				t.Fatalf("run %d node %d changed in the upgrade:\n%+v\n%+v", id, nodes[i].ID, nodes[i], now[id][i])
-			}
-		}
-	}
+	sameNodes(t, "the upgrade", old, now)
 	runs, err := s.Runs(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -611,16 +618,7 @@ func TestPreviousReleaseTrace(t *testing.T) {
 		t.Errorf("schema version %d after a write, want 5 (no upgrade)", v)
 	}
 	now := readAll(t, s)
-	for id, nodes := range old {
-		if len(now[id]) != len(nodes) {
-			t.Fatalf("run %d: %d rows after a run was added, %d before", id, len(now[id]), len(nodes))
-		}
-		for i := range nodes {
-			if now[id][i] != nodes[i] {
-				t.Fatalf("run %d node %d changed:\n%+v\n%+v", id, nodes[i].ID, nodes[i], now[id][i])
-			}
-		}
-	}
+	sameNodes(t, "a run was added", old, now)
 	runs, err := s.Runs(context.Background())
 	if err != nil {
 		t.Fatal(err)
