@@ -3,6 +3,7 @@ package foreign
 import (
 	"context"
 	"io"
+	"time"
 )
 
 // ctxReader reads a stream in a goroutine of its own, so that a Read
@@ -13,7 +14,9 @@ import (
 // and pays one copy of its bytes.
 //
 // Before a Read that would wait, idle is called: the importer commits the
-// nodes it holds then, so that a live viewer sees a stream that pauses.
+// nodes it holds then, so that a live viewer sees a stream that pauses;
+// when idle asks to be called again after a while (it commits at most so
+// often), it is, if the stream still sends nothing.
 //
 // The goroutine ends at the stream's end or error, or when ctx is done
 // (Import cancels it as it returns); it may have read up to two chunks past
@@ -24,7 +27,7 @@ type ctxReader struct {
 	ctx    context.Context
 	chunks chan chunk
 	free   chan []byte
-	idle   func()
+	idle   func() (again time.Duration)
 	cur    []byte // what the caller has not read of the current chunk
 	buf    []byte // the current chunk's buffer, to hand back
 	err    error  // the stream's error after its last chunk
@@ -38,7 +41,7 @@ type chunk struct {
 // chunkSize is the size of one read of the stream.
 const chunkSize = 64 << 10
 
-func newCtxReader(ctx context.Context, r io.Reader, idle func()) *ctxReader {
+func newCtxReader(ctx context.Context, r io.Reader, idle func() time.Duration) *ctxReader {
 	c := &ctxReader{ctx: ctx, chunks: make(chan chunk, 1), free: make(chan []byte, 2), idle: idle}
 	c.free <- make([]byte, chunkSize)
 	c.free <- make([]byte, chunkSize)
@@ -78,23 +81,40 @@ func (c *ctxReader) Read(p []byte) (int, error) {
 			c.free <- c.buf[:cap(c.buf)]
 			c.buf = nil
 		}
-		var ch chunk
-		select {
-		case ch = <-c.chunks:
-		default:
-			if c.idle != nil {
-				c.idle()
-			}
-			select {
-			case ch = <-c.chunks:
-			case <-c.ctx.Done():
-				c.err = c.ctx.Err()
-				return 0, c.err
-			}
+		ch, err := c.next()
+		if err != nil {
+			c.err = err
+			return 0, err
 		}
 		c.cur, c.buf, c.err = ch.b, ch.b, ch.err
 	}
 	n := copy(p, c.cur)
 	c.cur = c.cur[n:]
 	return n, nil
+}
+
+// next waits for the next chunk, calling idle while the stream pauses.
+func (c *ctxReader) next() (chunk, error) {
+	select {
+	case ch := <-c.chunks:
+		return ch, nil
+	default:
+	}
+	again := time.NewTimer(0)
+	defer again.Stop()
+	for {
+		again.Stop()
+		if c.idle != nil {
+			if d := c.idle(); d > 0 {
+				again.Reset(d)
+			}
+		}
+		select {
+		case ch := <-c.chunks:
+			return ch, nil
+		case <-c.ctx.Done():
+			return chunk{}, c.ctx.Err()
+		case <-again.C:
+		}
+	}
 }

@@ -121,6 +121,9 @@ type RunResult struct {
 	BestMove    string
 	// Err is the stream error that ended the run, if any.
 	Err error
+	// Limited says the run reached Options.Record.MaxNodes: the rest of
+	// its search is dropped (the engine may still be searching it).
+	Limited bool
 	// Warning is a doubt about the run that is no error (horizon trace
 	// --engine: the engine searched the position sent with other castling
 	// rights or en-passant square), "" when none.
@@ -143,16 +146,18 @@ func Import(ctx context.Context, st *trace.Store, r io.Reader, opts Options) (ru
 			runs, err = im.results, se
 		}
 	}()
-	if !opts.StopsOnCancel {
-		// A cancel ends the read at once, also one waiting on a stream
-		// that sends nothing. With StopsOnCancel the caller stops the
-		// engine instead, and the engine's last records are read. The
-		// reader's own context ends with Import, and its goroutine with it.
-		rctx, stop := context.WithCancel(ctx)
-		defer stop()
-		r = newCtxReader(rctx, r, im.idle)
+	// A cancel ends the read at once, also one waiting on a stream that
+	// sends nothing. With StopsOnCancel the caller stops the engine
+	// instead, and the engine's last records are read: the reader goes on
+	// past a cancel. Either way it commits what a paused stream sent (idle),
+	// and its context, and goroutine, end with Import.
+	rctx := ctx
+	if opts.StopsOnCancel {
+		rctx = context.WithoutCancel(ctx)
 	}
-	err = im.read(r)
+	rctx, stop := context.WithCancel(rctx)
+	defer stop()
+	err = im.read(newCtxReader(rctx, r, im.idle))
 	return im.results, err
 }
 
@@ -266,8 +271,12 @@ type importer struct {
 func newImporter(ctx context.Context, st *trace.Store, opts Options) *importer {
 	im := &importer{ctx: ctx, st: st, opts: opts, stack: make([]frame, 0, 256), engine: opts.Engine,
 		exactLine: make([][]engine.Move, maxPly+2), lastLine: make([][]engine.Move, maxPly+2)}
+	rctx := ctx
+	if opts.StopsOnCancel {
+		rctx = context.WithoutCancel(ctx) // the engine's records after the cancel are recorded too
+	}
 	im.newSink = func(info trace.RunInfo, ro trace.RecordOptions) (sink, error) {
-		return st.NewRecorder(ctx, info, ro)
+		return st.NewRecorder(rctx, info, ro)
 	}
 	return im
 }
@@ -290,7 +299,9 @@ func (im *importer) read(r io.Reader) error {
 	br := bufio.NewReaderSize(r, 1<<16)
 	for {
 		if im.line&4095 == 0 {
-			if err := im.ctx.Err(); err != nil {
+			// With StopsOnCancel the engine, told to stop, ends the
+			// stream itself.
+			if err := im.ctx.Err(); err != nil && !im.opts.StopsOnCancel {
 				im.finish(trace.StatusInterrupted, err)
 				return err
 			}
@@ -1367,6 +1378,7 @@ func (im *importer) finish(status trace.Status, cause error) {
 		cause = werr
 	}
 	r.Err = cause
+	r.Limited = im.skipping // set by read as the limit ends the run
 	if im.st == nil {
 		r.Status = status
 	} else if run, err := im.st.Run(context.WithoutCancel(im.ctx), im.runID); err == nil {
@@ -1488,11 +1500,18 @@ const flushEvery = 500 * time.Millisecond
 
 // idle is called when the stream has sent everything it has for now: the
 // run's rows so far are committed, so a viewer of the file sees them while
-// the engine thinks.
-func (im *importer) idle() {
-	if im.rec == nil || time.Since(im.flushed) < flushEvery {
-		return
+// the engine thinks, and a Horizon killed then loses none of them. Within
+// flushEvery of the last commit it commits nothing and returns how long
+// until it may: the reader calls it again then if the stream still
+// pauses.
+func (im *importer) idle() (again time.Duration) {
+	if im.rec == nil {
+		return 0
+	}
+	if wait := flushEvery - time.Since(im.flushed); wait > 0 {
+		return wait
 	}
 	im.rec.Flush()
 	im.flushed = time.Now()
+	return 0
 }

@@ -432,6 +432,25 @@ func TestStopOnCancelStatus(t *testing.T) {
 	}
 }
 
+// TestStopOnCancelReadsToTheEnd: with StopsOnCancel, what the engine
+// writes after the cancel (its search unwinding after Horizon's stop) is
+// read to the stream's end, however long: the importer's periodic check
+// of ctx, every 4,096 lines, ended the run there, dropping the rest.
+func TestStopOnCancelReadsToTheEnd(t *testing.T) {
+	const pairs = 3000 // 6,000 lines after the cancel
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := &cancelReader{parts: []string{"HZT 1\nengine E\nlimits go depth 30\nposition startpos\nE - 1 0 1\n",
+		strings.Repeat("E e2e4 0 -1 0\nL 0\n", pairs) + "A\nend\n"}, cancel: cancel}
+	runs, err := Import(ctx, mustCreate(t), in, Options{StopsOnCancel: true})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("runs %+v, err %v", runs, err)
+	}
+	if r := runs[0]; r.Status != trace.StatusInterrupted || r.Nodes != pairs+1 {
+		t.Errorf("%s with %d nodes, want interrupted with %d", r.Status, r.Nodes, pairs+1)
+	}
+}
+
 // cancelReader reads parts in turn, one a Read, and calls cancel (if set)
 // before it gives the second: the stream's reader has consumed the first
 // part when the "Ctrl-C" comes.
@@ -1052,42 +1071,19 @@ func TestScaleRoundTrip(t *testing.T) {
 // a FIFO ignored Ctrl-C and SIGTERM until the writer closed, and a live
 // viewer saw none of its ~2,000 nodes.
 func TestImportCancelWhileWaiting(t *testing.T) {
-	st, path := tracetest.CreateTrace(t)
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pr.Close()
-	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	path, pw, done := importPiped(t, ctx, Options{})
 	// The root and three replies left; the root stays open, as in an
 	// engine that is still thinking.
 	stream := "HZT 1\nengine Slow\nposition startpos\nE - 2 -50 50\n" + strings.Repeat("E e2e4 1 -50 50\nE e7e5 0 -50 50\nL 10\nL -10\n", 3)
 	if _, err := io.WriteString(pw, stream); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	type result struct {
-		runs []RunResult
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		runs, err := Import(ctx, st, pr, Options{})
-		done <- result{runs, err}
-	}()
 
 	// A reader of the file sees the nodes while the stream pauses.
 	const sent = 7 // the root and three moves with a reply each
-	seen := int64(-1)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if seen = recordedNodes(t, path); seen == sent {
-			break
-		}
-	}
-	if seen != sent {
-		t.Errorf("while the stream paused a reader saw %d nodes, want the %d sent", seen, sent)
-	}
+	seesWhilePaused(t, path, sent)
 
 	cancel()
 	select {
@@ -1102,6 +1098,79 @@ func TestImportCancelWhileWaiting(t *testing.T) {
 		pw.Close() // let the import end, so the test does not hang
 		t.Fatal("the import kept waiting for the stream after the cancel")
 	}
+}
+
+// TestImportCommitsEveryPause: nodes that came less than flushEvery after
+// the last commit are committed when the stream then pauses, also for
+// trace --engine (StopsOnCancel). They waited for the stream's next
+// record: a viewer saw the first burst of a thinking engine and nothing
+// after, and trace --engine committed nothing before a batch was full,
+// so a Horizon killed during a long think lost the whole run.
+func TestImportCommitsEveryPause(t *testing.T) {
+	for _, stopsOnCancel := range []bool{false, true} {
+		t.Run(fmt.Sprint("StopsOnCancel=", stopsOnCancel), func(t *testing.T) {
+			path, pw, done := importPiped(t, context.Background(), Options{StopsOnCancel: stopsOnCancel})
+			// The second burst comes 100 ms after the first, then the
+			// stream pauses with the root open.
+			bursts := []string{"HZT 1\nengine Slow\nposition startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nE e7e5 0 -50 50\nL 10\nL -10\n",
+				"E d2d4 1 -50 50\nE d7d5 0 -50 50\nL 10\nL -10\n"}
+			const sent = 5
+			for _, b := range bursts {
+				if _, err := io.WriteString(pw, b); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			seesWhilePaused(t, path, sent)
+			pw.Close()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the import did not end at the stream's end")
+			}
+		})
+	}
+}
+
+// imported is what Import returned.
+type imported struct {
+	runs []RunResult
+	err  error
+}
+
+// importPiped runs Import into a new trace file from a pipe that the test
+// writes, and returns the file's path, the pipe's write end and where
+// Import's result comes. The pipe is closed when the test ends.
+func importPiped(t *testing.T, ctx context.Context, opts Options) (path string, pw *os.File, done <-chan imported) {
+	t.Helper()
+	st, path := tracetest.CreateTrace(t)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		pw.Close()
+		pr.Close()
+	})
+	ch := make(chan imported, 1)
+	go func() {
+		runs, err := Import(ctx, st, pr, opts)
+		ch <- imported{runs, err}
+	}()
+	return path, pw, ch
+}
+
+// seesWhilePaused fails unless a reader of the file at path sees the sent
+// nodes of its first run within 10 s (a stream paused after them).
+func seesWhilePaused(t *testing.T, path string, sent int64) {
+	t.Helper()
+	seen := int64(-1)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if seen = recordedNodes(t, path); seen == sent {
+			return
+		}
+	}
+	t.Errorf("while the stream paused a reader saw %d nodes, want the %d sent", seen, sent)
 }
 
 // recordedNodes returns the nodes a reader of the file sees in its first

@@ -57,7 +57,30 @@ func StartEngine(ctx context.Context, argv []string) (*Engine, error) {
 	if name == "" {
 		name = filepath.Base(argv[0])
 	}
-	return &Engine{u: u, trace: pr, name: name}, nil
+	g := &Engine{u: u, trace: pr, name: name}
+	running.Lock()
+	running.engines[g] = true
+	running.Unlock()
+	return g, nil
+}
+
+// running is every engine started and not yet closed, for KillEngines.
+var running = struct {
+	sync.Mutex
+	engines map[*Engine]bool
+}{engines: map[*Engine]bool{}}
+
+// KillEngines kills the process group of every engine not yet closed, for
+// a program about to exit without its cleanup (a second Ctrl-C): the
+// engines run in process groups of their own, which the terminal's
+// Ctrl-C does not reach, and one that ignores its closed input would run
+// on.
+func KillEngines() {
+	running.Lock()
+	defer running.Unlock()
+	for g := range running.engines {
+		g.kill()
+	}
 }
 
 // Name is what the engine calls itself (its UCI id name) or, when it does
@@ -66,6 +89,9 @@ func (g *Engine) Name() string { return g.name }
 
 // Close ends the engine, if Trace has not, and the trace pipe.
 func (g *Engine) Close() error {
+	running.Lock()
+	delete(running.engines, g)
+	running.Unlock()
 	err := g.u.Close()
 	g.trace.Close()
 	return err
@@ -161,8 +187,10 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 				mu.Unlock()
 			},
 			OnFinish: func(r RunResult) {
-				if r.Status == trace.StatusTruncated {
-					u.Send("stop") // the node limit: the rest of the search would be dropped
+				if r.Limited {
+					// The rest of the search would be dropped. Not
+					// for the engine's own limits: it has stopped.
+					u.Send("stop")
 				}
 				select {
 				case finished <- r:
@@ -204,7 +232,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		if opts.OnSearch != nil {
 			ended = opts.OnSearch(i, nodes)
 		}
-		uciNodes, err := waitBestmove(ctx, u, importEnded)
+		uciNodes, overran, err := waitBestmove(ctx, u, importEnded, opts.Limits.MoveTime)
 		ended()
 		if err != nil {
 			searchErr, streamFirst = err, closed(importEnded)
@@ -219,6 +247,12 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 			warning, rerr := g.checkRoot(r, fen)
 			if rootErr == nil {
 				rootErr = rerr
+			}
+			if overran > 0 {
+				if warning != "" {
+					warning += "; "
+				}
+				warning += fmt.Sprintf("%s searched %s past %q and was told to stop", g.name, overran.Round(100*time.Millisecond), goCmd)
 			}
 			if warning != "" {
 				warnings[r.RunID] = warning
@@ -295,11 +329,12 @@ func closed(c <-chan struct{}) bool {
 
 // quit tells the engine to quit and waits until its trace stream is
 // drained. An engine that does not exit within quitWait, or when ctx ends
-// during that wait (a Ctrl-C that first comes after the searches; a
-// second one is not seen, ctx ending once, so an engine that ignores quit
-// after a Ctrl-C during a search is waited for quitWait), is killed with
-// its process group; a stream still held open after that (a child that
-// left the group) is cut, which quit reports.
+// during that wait (a Ctrl-C that first comes after the searches; ctx
+// ends once, so an engine that ignores quit after a Ctrl-C during a
+// search is waited for quitWait, unless a second Ctrl-C quits Horizon and
+// KillEngines kills it), is killed with its process group; a stream still
+// held open after that (a child that left the group) is cut, which quit
+// reports.
 func (g *Engine) quit(ctx context.Context, importDone <-chan struct{}) (cut bool) {
 	g.u.Send("quit")
 	g.u.CloseInput()
@@ -434,12 +469,26 @@ func (w *watchedStream) awaitRun(ctx context.Context, finished <-chan RunResult,
 	}
 }
 
+// overdue is how long past its go movetime an engine may search before
+// Horizon tells it to stop: time enough for any engine's own margin, and
+// a bound on the wait for one that lost its clock or hung.
+var overdue = answerWait
+
 // waitBestmove reads until bestmove and returns the node count of the
 // last info line (-1: none); when the import stopped early (node limit, a
-// broken stream) it tells the engine to stop.
-func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{}) (int64, error) {
+// broken stream) it tells the engine to stop. Under a go movetime it tells
+// the engine to stop when overdue has passed beyond it (overran), and an
+// engine that does not answer answerWait after a stop is an error.
+func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{}, moveTime time.Duration) (nodes int64, overran time.Duration, err error) {
 	stopped := false
-	nodes := int64(-1)
+	nodes = -1
+	var late <-chan time.Time
+	start := time.Now()
+	if moveTime > 0 {
+		t := time.NewTimer(moveTime + overdue)
+		defer t.Stop()
+		late = t.C
+	}
 	for {
 		var line string
 		var err error
@@ -449,23 +498,32 @@ func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{
 				u.Send("stop")
 				stopped = true
 				continue
+			case <-late:
+				u.Send("stop")
+				stopped = true
+				overran = time.Since(start) - moveTime
+				continue
 			case <-ctx.Done():
 				u.Send("stop")
-				return nodes, ctx.Err()
+				return nodes, overran, ctx.Err()
 			case l, ok := <-u.Lines():
 				if !ok {
-					return nodes, errors.New("the engine exited during its search")
+					return nodes, overran, errors.New("the engine exited during its search")
 				}
 				line = strings.TrimSpace(l)
 			}
 		} else {
 			line, err = u.NextContext(ctx, answerWait)
+			if err != nil && overran > 0 {
+				return nodes, overran, fmt.Errorf("waiting for \"bestmove\" %s past the go command's movetime, and after Horizon sent stop: %w",
+					overran.Round(time.Second), err)
+			}
 			if err != nil {
-				return nodes, fmt.Errorf("waiting for \"bestmove\": %w", err)
+				return nodes, overran, fmt.Errorf("waiting for \"bestmove\": %w", err)
 			}
 		}
 		if strings.HasPrefix(line, "bestmove") {
-			return nodes, nil
+			return nodes, overran, nil
 		}
 		if in, ok, _ := uci.ParseInfo(line); ok && in.Nodes >= 0 {
 			nodes = in.Nodes

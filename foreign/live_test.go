@@ -187,15 +187,21 @@ func oneSearch(pos, move string) string {
 // holding the trace pipe after the kill, Ctrl-C after a bestmove) and
 // says what went wrong, naming the engine, with the runs before kept.
 func TestTraceEngineFaults(t *testing.T) {
-	defer func(s, a, q, k time.Duration) { streamStall, answerWait, quitWait, killedWait = s, a, q, k }(streamStall, answerWait, quitWait, killedWait)
-	streamStall, answerWait, quitWait, killedWait = time.Hour, 500*time.Millisecond, 500*time.Millisecond, 200*time.Millisecond
+	defer func(s, a, q, k, o time.Duration) {
+		streamStall, answerWait, quitWait, killedWait, overdue = s, a, q, k, o
+	}(streamStall, answerWait, quitWait, killedWait, overdue)
+	streamStall, answerWait, quitWait, killedWait, overdue = time.Hour, 500*time.Millisecond, 500*time.Millisecond, 200*time.Millisecond, 300*time.Millisecond
 	start := oneSearch("startpos", "e2e4")
+	// searching is a go that begins a search and goes on thinking.
+	const searching = `printf 'HZT 1\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\n' >&3`
 	for _, tc := range []struct {
 		name, goCmd string
 		arms        []string
-		fens        []string // default: the start position
-		cancel      string   // "ended": Ctrl-C when the first search has ended (bestmove); "touch": when the engine creates file $HZ_TOUCH; "soon": at once
-		want        []string // in the error, in order; none: no error
+		moveTime    time.Duration // go movetime; default: go depth 1
+		maxNodes    int64         // the recording's node cap
+		fens        []string      // default: the start position
+		cancel      string        // "ended": Ctrl-C when the first search has ended (bestmove); "touch": when the engine creates file $HZ_TOUCH; "soon": at once
+		want        []string      // in the error, in order; none: no error
 		runs        int
 		check       func(t *testing.T, runs []RunResult)
 	}{
@@ -253,6 +259,27 @@ func TestTraceEngineFaults(t *testing.T) {
 					t.Errorf("warning %q", w)
 				}
 			}},
+		// An engine that overruns its go movetime is told to stop; one
+		// that ignores the stop is an error, not waited for forever.
+		{name: "movetime overrun", goCmd: searching, arms: []string{`stop) printf 'L 10\nL -10\nend\n' >&3; echo "bestmove e2e4" ;;`},
+			moveTime: 100 * time.Millisecond, runs: 1, check: func(t *testing.T, runs []RunResult) {
+				if w := runs[0].Warning; !strings.Contains(w, `Fake searched `) || !strings.Contains(w, `past "go movetime 100" and was told to stop`) {
+					t.Errorf("warning %q", w)
+				}
+			}},
+		{name: "movetime overrun, deaf to stop", goCmd: searching, arms: []string{`stop) ;;`}, moveTime: 100 * time.Millisecond, runs: 1,
+			want: []string{`waiting for "bestmove"`, "past the go command's movetime, and after Horizon sent stop: no answer in 500ms"}},
+		// The recording's cap stops the engine, whose search would be
+		// dropped; a stop after the engine's own limit is none of
+		// Horizon's (the stop came and this engine wrote a bad record).
+		{name: "recording cap", goCmd: searching, arms: []string{`stop) printf 'L 10\nL -10\nend\n' >&3; echo "bestmove e2e4" ;;`},
+			maxNodes: 1, runs: 1, check: func(t *testing.T, runs []RunResult) {
+				if !runs[0].Limited || runs[0].Status != trace.StatusTruncated {
+					t.Errorf("run %+v, want it cut at the cap", runs[0])
+				}
+			}},
+		{name: "no stop after its own limit", goCmd: start + `; echo "bestmove e2e4"`, arms: []string{`stop) printf 'L 1\n' >&3 ;;`},
+			moveTime: 100 * time.Millisecond, runs: 1},
 		{name: "same position, other counters", goCmd: oneSearch("fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 3 9", "e2a6") + `; echo "bestmove e2a6"`,
 			fens: []string{kiwipete}, runs: 1, check: func(t *testing.T, runs []RunResult) {
 				if runs[0].Warning != "" {
@@ -271,6 +298,10 @@ func TestTraceEngineFaults(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			opts := EngineOptions{Limits: engine.Limits{Depth: 1}}
+			if tc.moveTime > 0 {
+				opts.Limits = engine.Limits{MoveTime: tc.moveTime}
+			}
+			opts.Record.MaxNodes = tc.maxNodes
 			switch tc.cancel {
 			case "ended":
 				opts.OnSearch = func(int, func() int64) func() { return cancel }

@@ -127,34 +127,40 @@ func TestTraceEngineNoStream(t *testing.T) {
 	checkOneLineError(t, stderr, "wrote no trace", "HORIZON_TRACE")
 }
 
-// stoppableEngine is a UCI engine in sh that writes a trace stream on fd 3:
-// its search enters two nodes and waits for stop, then unwinds (an abort
-// record), as Ethereal does when Horizon stops it on Ctrl-C.
-const stoppableEngine = `#!/bin/sh
-printf 'HZT 1\nengine Stoppable\n' >&3
+// thinkingEngine writes a UCI engine in sh named name that writes a trace
+// stream on fd 3: its search enters two nodes and waits for stop, on which
+// it runs onStop; it returns the engine's path.
+func thinkingEngine(t *testing.T, name, onStop string) string {
+	t.Helper()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	eng := writeFile(t, name+".sh", `#!/bin/sh
+printf 'HZT 1\nengine `+name+`\n' >&3
 while read -r cmd rest; do
 	case "$cmd" in
-	uci) echo "id name Stoppable"; echo uciok ;;
+	uci) echo "id name `+name+`"; echo uciok ;;
 	isready) echo readyok ;;
 	go) printf 'position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\n' >&3; echo "info depth 1 nodes 2" ;;
-	stop) printf 'A\nend nodes=2\n' >&3; echo "bestmove e2e4" ;;
+	stop) `+onStop+` ;;
 	quit) exit 0 ;;
 	esac
 done
-`
+`)
+	if err := os.Chmod(eng, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
 
 // TestTraceEngineInterrupted: Ctrl-C during trace --engine is an
 // interruption: the engine answers Horizon's stop with an abort record and a
 // clean end, yet the run is interrupted (not truncated, the engine's own
 // limit) and the command fails as interrupted (exit 130), not exit 0.
 func TestTraceEngineInterrupted(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
-	eng := writeFile(t, "stoppable.sh", stoppableEngine)
-	if err := os.Chmod(eng, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	// It unwinds on stop (an abort record), as Ethereal does when
+	// Horizon stops it on Ctrl-C.
+	eng := thinkingEngine(t, "Stoppable", `printf 'A\nend nodes=2\n' >&3; echo "bestmove e2e4"`)
 	out := filepath.Join(t.TempDir(), "t.trace")
 	code, _, stderr := runInterrupted(out, 0, "trace", "--engine", eng, "--fen", "startpos", "--depth", "30", "-o", out)
 	if code == 0 || !strings.Contains(stderr, "interrupted") {

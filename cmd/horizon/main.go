@@ -14,15 +14,21 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/foreign"
+	"github.com/horizonqs/horizon/internal/outfile"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM,
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM,
 		// A closed terminal or SSH session (SIGHUP) stops a trace as cleanly
 		// as Ctrl-C: the run is finished, marked interrupted, its file whole.
 		syscall.SIGHUP)
+	go stopOnSignals(sigs, cancel, os.Stderr)
 	// SIGPIPE is received and dropped, so that a write to a closed pipe
 	// fails with EPIPE instead of killing the process (Go's default for
 	// stdout): run's outputGuard stops the command when stdout's reader
@@ -33,8 +39,34 @@ func main() {
 	if code != 0 && ctx.Err() != nil {
 		code = 130 // stopped by a signal, as shells report it
 	}
-	stop()
 	os.Exit(code)
+}
+
+// forceNoteAfter is how long Horizon may take to stop after a first
+// signal before it says how to quit at once.
+var forceNoteAfter = 2 * time.Second
+
+// stopOnSignals stops the command on the first signal (cancel: a search
+// is finished and its run marked interrupted, an engine told to stop and
+// quit, an output dropped) and quits at once on the second, for when that
+// stopping waits on something that does not answer (an engine that
+// ignores stop is waited for 30 s). Quitting at once loses nothing
+// committed: a trace keeps its committed rows and reads its unfinished run
+// as one whose recorder died; engines started in their own process groups
+// are killed, and no output's temporary file is left.
+func stopOnSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer) {
+	<-sigs
+	cancel()
+	select {
+	case <-sigs:
+	case <-time.After(forceNoteAfter):
+		fmt.Fprintln(stderr, "horizon: stopping; press Ctrl-C again to quit at once")
+		<-sigs
+	}
+	foreign.KillEngines()
+	outfile.RemoveTemps()
+	fmt.Fprintln(stderr, "horizon: quit at once on a second signal; a trace being written keeps what it had committed")
+	os.Exit(130)
 }
 
 // env is what a subcommand gets from the outside world; tests pass buffers.

@@ -6,16 +6,20 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/horizonqs/horizon/internal/horizonbin"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // onceDir holds what the tests record or build once per test binary (the
@@ -518,5 +522,77 @@ func TestRefusedSwitches(t *testing.T) {
 			continue
 		}
 		checkOneLineError(t, lines[0]+"\n", c.want...)
+	}
+}
+
+// TestSecondSignalQuitsAtOnce: a second Ctrl-C quits at once, where the
+// first waits for what it stopped: here an engine that ignores stop, which
+// Horizon waits 30 s for. After 2 s Horizon says how to quit at once. The
+// engine, in its own process group (no terminal's Ctrl-C reaches it), is
+// killed, and the trace keeps what it had committed. The second Ctrl-C
+// was dropped: Horizon waited out the 30 s.
+func TestSecondSignalQuitsAtOnce(t *testing.T) {
+	bin := horizonbin.Path(t)
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "engine.pid")
+	eng := thinkingEngine(t, "Deaf", `echo $$ > '`+pidFile+`'.tmp; mv '`+pidFile+`'.tmp '`+pidFile+`'; exec sleep 600`)
+	out := filepath.Join(dir, "t.trace")
+	cmd := exec.Command(bin, "trace", "--engine", eng, "--fen", "startpos", "--depth", "30", "-o", out)
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	defer func() {
+		cmd.Process.Kill()
+		<-exited
+	}()
+	// waitFor polls cond until it holds; the limits only catch a hang.
+	waitFor := func(what string, cond func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("waited 20 s for %s; stderr %q", what, stderr.String())
+			}
+		}
+	}
+	waitFor("a run in the trace", func() bool {
+		st, err := trace.OpenReadOnly(out)
+		if err != nil {
+			return false
+		}
+		defer st.Close()
+		runs, err := st.Runs(context.Background())
+		return err == nil && len(runs) > 0
+	})
+	cmd.Process.Signal(os.Interrupt)
+	waitFor("the engine told to stop", func() bool { return fileExists(pidFile) })
+	waitFor("the note on quitting at once", func() bool { return strings.Contains(stderr.String(), "press Ctrl-C again to quit at once") })
+	cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-exited:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("Horizon still runs 10 s after a second Ctrl-C; stderr %q", stderr.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("exit %d, want 130; stderr %q", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "quit at once on a second signal") {
+		t.Errorf("stderr %q does not say Horizon quit at once", stderr.String())
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor("the engine killed", func() bool { return syscall.Kill(pid, 0) == syscall.ESRCH })
+	runs := tracetest.Runs(t, out)
+	if len(runs) != 1 || runs[0].Rows < 2 {
+		t.Errorf("runs %+v; want the run with the rows it had committed", runs)
 	}
 }

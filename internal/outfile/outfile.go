@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -87,7 +88,37 @@ func Create(ctx context.Context, path string, inputs ...string) (*File, error) {
 		// The temporary file's name would only confuse.
 		return nil, fmt.Errorf("output %s: cannot write in %s: %w", path, dir, unwrapPath(err))
 	}
-	return &File{path: path, tmp: tmp, target: target, mode: mode}, nil
+	f := &File{path: path, tmp: tmp, target: target, mode: mode}
+	temps.Lock()
+	temps.files[f] = true
+	temps.Unlock()
+	return f, nil
+}
+
+// temps is every temporary file not yet renamed or removed, for
+// RemoveTemps; quitting is set by it. Commit holds the lock over the
+// rename, so that an output is either renamed whole or its temporary file
+// removed.
+var temps = struct {
+	sync.Mutex
+	files    map[*File]bool
+	quitting bool
+}{files: map[*File]bool{}}
+
+// errQuitting is an output's Commit after RemoveTemps.
+var errQuitting = errors.New("not written: Horizon is quitting")
+
+// RemoveTemps removes the temporary file of every output not yet
+// committed or aborted, for a program about to exit without its cleanup
+// (a second Ctrl-C), so that no half-written file is left beside its
+// target; a later Commit writes nothing.
+func RemoveTemps() {
+	temps.Lock()
+	defer temps.Unlock()
+	temps.quitting = true
+	for f := range temps.files {
+		os.Remove(f.tmp.Name())
+	}
 }
 
 // NotInput is Create's refusal of an output that is one of the inputs,
@@ -246,9 +277,14 @@ func (f *File) Commit() error {
 		}
 		return nil
 	}
+	temps.Lock()
+	defer temps.Unlock()
+	delete(temps.files, f)
 	name := f.tmp.Name()
 	var err error
-	if f.mode != newFile {
+	if temps.quitting {
+		err = errQuitting
+	} else if f.mode != newFile {
 		err = f.tmp.Chmod(f.mode) // an existing file's own, which the umask did not shape
 	}
 	if cerr := f.tmp.Close(); err == nil {
@@ -275,6 +311,9 @@ func (f *File) Abort() {
 		f.direct.Close()
 		return
 	}
+	temps.Lock()
+	defer temps.Unlock()
+	delete(temps.files, f)
 	f.tmp.Close()
 	os.Remove(f.tmp.Name())
 }

@@ -354,3 +354,41 @@ func TestInputRefused(t *testing.T) {
 		t.Errorf("the input now holds %q (%v)", b, err)
 	}
 }
+
+// TestRemoveTemps: a program quitting at once (a second Ctrl-C) leaves
+// no temporary file beside an output being written, nor the output: an
+// existing file keeps its old content, and a Commit after it writes
+// nothing.
+func TestRemoveTemps(t *testing.T) {
+	defer func() {
+		temps.Lock()
+		temps.quitting = false
+		temps.Unlock()
+	}()
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.svg")
+	write(t, old, "before", true)
+	var files []*File
+	for _, name := range []string{"new.svg", "old.svg"} {
+		f, err := Create(context.Background(), filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Abort()
+		if _, err := io.WriteString(f, "half"); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	RemoveTemps()
+	onlyFiles(t, dir, "old.svg")
+	for _, f := range files {
+		if err := f.Commit(); err == nil || !strings.Contains(err.Error(), "quitting") {
+			t.Errorf("Commit of %s after RemoveTemps: %v, want it refused", f.path, err)
+		}
+	}
+	onlyFiles(t, dir, "old.svg")
+	if got := readFile(t, old); got != "before" {
+		t.Errorf("old.svg holds %q, want its old content", got)
+	}
+}
