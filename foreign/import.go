@@ -10,12 +10,12 @@ package foreign
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 
@@ -306,13 +306,17 @@ func (im *importer) read(r io.Reader) error {
 				return err
 			}
 			if im.rec != nil && im.rec.Context().Err() != nil {
-				// The recorder's node limit (or a write error): stop here.
 				cause := context.Cause(im.rec.Context())
 				if errors.Is(cause, trace.ErrNodeLimit) {
+					// The recorder's node limit, reached at the last
+					// node entered (before enter's own check at the next
+					// one): the rest of this search is dropped, and the
+					// stream's later searches are read.
+					im.stop, im.skipping = trace.StopNodes, true
 					im.finish(trace.StatusTruncated, nil)
-					return nil
+					continue
 				}
-				im.finish(trace.StatusFailed, cause)
+				im.finish(trace.StatusFailed, cause) // a write error
 				return cause
 			}
 		}
@@ -360,11 +364,13 @@ func (im *importer) read(r io.Reader) error {
 		}
 		if im.skipping {
 			// After a node limit: the rest of that search is dropped, up
-			// to the next position record.
-			if !bytes.HasPrefix(line, []byte("position ")) {
+			// to the next position record; the records between searches
+			// before it (limits, mate, ...) are the next search's.
+			word, _ := cut(line[:len(line)-1])
+			if !betweenSearches[string(word)] {
 				continue
 			}
-			im.skipping = false
+			im.skipping = string(word) != "position"
 		}
 		se := im.record(line[:len(line)-1])
 		if im.limited {
@@ -412,6 +418,14 @@ func shortText(b []byte) string {
 }
 
 // record handles one line (without its newline).
+// maxTimeMS is the longest search time an end record may give, in
+// milliseconds: the most a time.Duration holds (292 years).
+const maxTimeMS = math.MaxInt64 / int64(time.Millisecond)
+
+// betweenSearches are the records that come between searches (a search
+// begins with its position record).
+var betweenSearches = map[string]bool{"engine": true, "scores": true, "moves": true, "mate": true, "infinity": true, "limits": true, "position": true}
+
 func (im *importer) record(b []byte) *StreamError {
 	if n := len(b); n > 0 && b[n-1] == '\r' {
 		b = b[:n-1]
@@ -451,15 +465,14 @@ func (im *importer) record(b []byte) *StreamError {
 		}
 	}
 	word, rest := cut(b)
-	switch string(word) {
-	case "end":
+	if string(word) == "end" {
 		return im.end(rest)
-	case "engine", "scores", "moves", "mate", "infinity", "limits", "position":
-		if len(im.stack) > 1 {
-			return im.fail("%q record inside a node: header records come between searches", word)
-		}
-	default:
+	}
+	if !betweenSearches[string(word)] {
 		return im.fail("unknown record %q", shortText(b))
+	}
+	if len(im.stack) > 1 {
+		return im.fail("%q record inside a node: header records come between searches", word)
 	}
 	switch string(word) {
 	case "engine":
@@ -1193,6 +1206,9 @@ func (im *importer) end(rest []byte) *StreamError {
 			if !ok || x < 0 {
 				return im.fail("end record: time %q is not a number of milliseconds", v)
 			}
+			if x > maxTimeMS {
+				return im.fail("end record: time %q is out of range (milliseconds, at most %d)", v, int64(maxTimeMS))
+			}
 			im.elapsed = time.Duration(x) * time.Millisecond
 		default:
 			// Unknown keys are allowed: later protocol versions may add some.
@@ -1484,7 +1500,11 @@ func atoi64(b []byte) (int64, bool) {
 		if c < '0' || c > '9' {
 			return 0, false
 		}
-		x = x*10 + int64(c-'0')
+		d := int64(c - '0')
+		if x > (math.MaxInt64-d)/10 {
+			return 0, false // out of int64's range
+		}
+		x = x*10 + d
 	}
 	if neg {
 		x = -x

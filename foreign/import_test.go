@@ -262,6 +262,11 @@ func TestStreamErrors(t *testing.T) {
 		{"cut short", head + "E e2e4 0 -50 50\nL 1\n", "ends with 1 node(s) open", trace.StatusInterrupted, 3},
 		{"root with move", head + "L 0\nE e2e4 1 0 1\n", "a root has no move", trace.StatusFailed, 2},
 		{"unknown record", head + "Q 1\n", "unknown record", trace.StatusFailed, 2},
+		// A time past a time.Duration's range was stored wrapped (99999999999999
+		// read 7,766,279,631,451 ms), one past int64's as no time at all.
+		{"time out of range", head + "L 0\nend time=99999999999999\n", `(line 5), node 0 (path (root)): end record: time "99999999999999" is out of range (milliseconds, at most 9223372036854)`, trace.StatusFailed, 2},
+		{"time at int64's end", head + "L 0\nend time=9223372036854775807\n", `end record: time "9223372036854775807" is out of range`, trace.StatusFailed, 2},
+		{"time past int64", head + "L 0\nend time=9223372036854775808\n", `end record: time "9223372036854775808" is not a number of milliseconds`, trace.StatusFailed, 2},
 		{"no position", "HZT 1\nE - 1 0 1\n", "before any position", "", 0},
 		{"bad header", "hello\n", "not a Horizon trace stream", "", 0},
 		{"newer", "HZT 9\n", "protocol version 9", "", 0},
@@ -655,6 +660,34 @@ func TestMaxNodes(t *testing.T) {
 		run, _ := st.Run(context.Background(), r.RunID)
 		if r.Status != trace.StatusTruncated || run.Nodes != 100 || run.Rows != 101 {
 			t.Errorf("run %+v: %d nodes, %d rows, want 100 truncated (and the run node's row)", r, run.Nodes, run.Rows)
+		}
+	}
+}
+
+// TestMaxNodesAnyLine: wherever the node limit falls, the rest of its
+// search is dropped and the stream's later searches are recorded, with the
+// records between searches that come before them. When the limit fell on
+// the importer's every-4,096-lines check (cap 2,047 here), the import
+// ended there with exit 0 and every later search lost; and the skipping
+// dropped a limits record between the searches, so the next run read
+// complete with no limits.
+func TestMaxNodesAnyLine(t *testing.T) {
+	const kids = 3000
+	stream := "HZT 1\nposition startpos\nE - 1 -50 50\n" + strings.Repeat("E e2e4 0 -50 50\nL 10\n", kids) + "L -10\nend\n" +
+		"limits depth 9\nposition startpos\nE - 1 -50 50\nE d2d4 0 -50 50\nL 10\nL -10\nend\n"
+	for mx := int64(2030); mx <= 2060; mx++ {
+		st := mustCreate(t)
+		runs, err := Import(context.Background(), st, strings.NewReader(stream), Options{Record: trace.RecordOptions{MaxNodes: mx}})
+		if err != nil || len(runs) != 2 {
+			t.Fatalf("cap %d: runs %+v, err %v; want both searches", mx, runs, err)
+		}
+		first, _ := st.Run(context.Background(), runs[0].RunID)
+		second, _ := st.Run(context.Background(), runs[1].RunID)
+		if first.Status != trace.StatusTruncated || first.Nodes != mx || first.StopCause != trace.StopNodes || !runs[0].Limited {
+			t.Errorf("cap %d: run 1 %s (%s) with %d nodes, want truncated by the cap", mx, first.Status, first.StopCause, first.Nodes)
+		}
+		if second.Status != trace.StatusComplete || second.Nodes != 2 || !strings.Contains(second.Limits, "depth 9") {
+			t.Errorf("cap %d: run 2 %s with %d nodes, limits %s; want complete, 2 nodes, depth 9", mx, second.Status, second.Nodes, second.Limits)
 		}
 	}
 }
