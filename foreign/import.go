@@ -124,9 +124,10 @@ type RunResult struct {
 	// Limited says the run reached Options.Record.MaxNodes: the rest of
 	// its search is dropped (the engine may still be searching it).
 	Limited bool
-	// Warning is a doubt about the run that is no error (horizon trace
-	// --engine: the engine searched the position sent with other castling
-	// rights or en-passant square), "" when none.
+	// Warning is a doubt about the run that is no error, "" when none:
+	// its end record named an illegal best move; under horizon trace
+	// --engine, the engine searched the position sent with other castling
+	// rights or en-passant square, or overran its movetime.
 	Warning string
 }
 
@@ -247,6 +248,7 @@ type importer struct {
 	skipping    bool   // dropping the rest of a search that reached the limit
 	engineNodes int64
 	bestMove    string
+	warning     string // RunResult.Warning
 	start       time.Time
 	elapsed     time.Duration // the engine's own search time (end time=), 0 when not given
 
@@ -577,6 +579,7 @@ func (im *importer) position(text string) *StreamError {
 	im.aborted, im.cutRoot = false, false
 	im.engineNodes = -1
 	im.bestMove = ""
+	im.warning = ""
 	im.elapsed = 0
 	im.cur, im.done = iteration{}, iteration{}
 	im.start = time.Now()
@@ -1194,7 +1197,17 @@ func (im *importer) end(rest []byte) *StreamError {
 		}
 		switch key {
 		case "best":
-			im.bestMove = v
+			switch _, err := im.pos.ParseUCI(v); {
+			case v == "0000" || v == "(none)":
+				// UCI's words for no move (a mated or stalemated root).
+			case err != nil:
+				// The tree is sound; the engine's claim about it is not.
+				// Said, not fatal: the run's best move is its tree's.
+				im.warning = fmt.Sprintf("the end record at byte %d (line %d) names best move %s, no legal move of the searched position: "+
+					"the run's best move is read from its tree", im.recOffset, im.line, v)
+			default:
+				im.bestMove = v
+			}
 		case "nodes":
 			x, ok := atoi64([]byte(v))
 			if !ok || x < 0 {
@@ -1386,6 +1399,7 @@ func (im *importer) finish(status trace.Status, cause error) {
 	r := &im.results[len(im.results)-1]
 	r.EngineNodes = im.engineNodes
 	r.BestMove = im.bestMove
+	r.Warning = im.warning
 	if r.BestMove == "" && best != engine.NoMove {
 		r.BestMove = best.UCI()
 	}

@@ -46,6 +46,27 @@ func importRun(t *testing.T, stream string) (*trace.Store, trace.Run, RunResult)
 	return st, run, runs[0]
 }
 
+// TestEndBestMove: the end record's best move is the run's when it is
+// legal in the searched position; UCI's "0000" is no move; an illegal one
+// is a warning naming the record, and the run's best move is its tree's.
+// best=a1a8 in the start position was dropped without a word.
+func TestEndBestMove(t *testing.T) {
+	const search = "HZT 1\nposition startpos\nE - 1 -50 50 i=1\nE e2e4 0 -50 50\nL -10\nE d2d4 0 -50 50\nL -20\nL 20\n"
+	for _, tc := range []struct {
+		end, best, warning string
+	}{
+		{"end best=e2e4\n", "e2e4", ""}, // the engine's choice over its tree's
+		{"end\n", "d2d4", ""},
+		{"end best=0000\n", "d2d4", ""},
+		{"end best=a1a8\n", "d2d4", "the end record at byte 90 (line 9) names best move a1a8, no legal move of the searched position"},
+	} {
+		_, run, r := importRun(t, search+tc.end)
+		if got := run.BestMove; got != tc.best || !strings.Contains(r.Warning, tc.warning) || (tc.warning == "") != (r.Warning == "") {
+			t.Errorf("%q: best %s, warning %q; want %s, %q", tc.end, got, r.Warning, tc.best, tc.warning)
+		}
+	}
+}
+
 // emitter turns Horizon's own search into a protocol stream, as an
 // instrumented engine would write it. A bare emitter writes only what the
 // protocol requires (move, depth, window, score), as a minimal

@@ -249,10 +249,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 				rootErr = rerr
 			}
 			if overran > 0 {
-				if warning != "" {
-					warning += "; "
-				}
-				warning += fmt.Sprintf("%s searched %s past %q and was told to stop", g.name, overran.Round(100*time.Millisecond), goCmd)
+				warning = alsoWarn(warning, fmt.Sprintf("%s searched %s past %q and was told to stop", g.name, overran.Round(100*time.Millisecond), goCmd))
 			}
 			if warning != "" {
 				warnings[r.RunID] = warning
@@ -305,9 +302,17 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		if n, ok := reported[runs[i].RunID]; ok && runs[i].EngineNodes < 0 {
 			runs[i].EngineNodes = n
 		}
-		runs[i].Warning = warnings[runs[i].RunID]
+		runs[i].Warning = alsoWarn(runs[i].Warning, warnings[runs[i].RunID])
 	}
 	return runs, ierr
+}
+
+// alsoWarn adds warning w to a run's warnings.
+func alsoWarn(warnings, w string) string {
+	if warnings == "" || w == "" {
+		return warnings + w
+	}
+	return warnings + "; " + w
 }
 
 // streamFault says whether err is a fault in the stream's content, not its
