@@ -108,13 +108,13 @@ func (s Status) Meaning() string {
 	case StatusTruncated:
 		return "a limit stopped the search before its depth: its own node or time limit, or the recorder's node or size cap"
 	case StatusInterrupted:
-		return "the search was cancelled (Ctrl-C, a signal) before it finished"
+		return "the search was cancelled (Ctrl-C, a signal) before it finished, or another engine's stream ended in the middle of it"
 	case StatusRunning:
 		return "the recorder is still writing it"
 	case StatusAbandoned:
 		return "the recorder died (killed, crashed); its committed rows are kept"
 	case StatusFailed:
-		return "writing failed (a full disk); the rows written before are kept"
+		return "writing failed (a full disk), or another engine's stream broke a rule (an illegal move); the rows before are kept"
 	}
 	return "a status this Horizon does not know"
 }

@@ -46,7 +46,8 @@ the rule broken, and ends with "N passed, N failed" (a run passes when it
 breaks no rule); exits 1 when there is any violation. Rules:
 `+ruleHelp()+`Before the rules it runs SQLite's own integrity check (PRAGMA integrity_check)
 with the SQLite built into Horizon and reports what it finds (the damaged pages
-and their tables), also when damage keeps the file from being read; then it
+and their tables), also when damage keeps the runs from being read (a file cut
+short, smaller than its header says, is reported as that alone); then it
 checks every run it can still read, and a run whose rows it cannot read fails,
 its error naming the run and the rows where reading stopped. A run still
 being recorded, or whose recorder died, is checked as far as it was committed.

@@ -120,7 +120,7 @@ positions every variant had searched to the end, and says how many.`,
 		// sums over some variants' searches of a position would compare
 		// unlike work.
 		if rows = wholePositions(rows, got, len(opts)); len(rows) == 0 {
-			return errors.New("interrupted before any position was searched by every variant")
+			return errors.New(e.stopped() + " before any position was searched by every variant")
 		}
 	}
 	for i := range rows {
@@ -131,7 +131,7 @@ positions every variant had searched to the end, and says how many.`,
 		return err
 	}
 	if interrupted {
-		return fmt.Errorf("interrupted after %d of %d positions; the figures above are theirs", len(rows)/len(opts), len(positions))
+		return fmt.Errorf("%s after %d of %d positions; the figures printed are theirs", e.stopped(), len(rows)/len(opts), len(positions))
 	}
 	return nil
 }

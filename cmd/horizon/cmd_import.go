@@ -128,6 +128,9 @@ func fileExists(path string) bool {
 // it is an error, and the file, if this command created it, is removed: an
 // empty trace would only pass the failure on to whoever opens it.
 func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error, out string, asJSON, created bool) error {
+	// Whether the import was stopped: a reader of the output that goes
+	// away while the runs are printed (| head) stops nothing.
+	stopped := e.ctx.Err() != nil
 	if len(runs) == 0 {
 		cerr := st.Close()
 		if created {
@@ -136,8 +139,8 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 			}
 		}
 		switch {
-		case e.ctx.Err() != nil:
-			return errors.New("interrupted before any search was recorded")
+		case stopped:
+			return errors.New(e.stopped() + " before any search was recorded")
 		case ierr != nil:
 			return ierr
 		case cerr != nil:
@@ -182,10 +185,10 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 	if err := e.print(res, f); err != nil {
 		return err
 	}
-	if e.ctx.Err() != nil {
+	if stopped {
 		// Ctrl-C stopped the command even when the stream ended cleanly
 		// after it (the engine answered Horizon's stop): exit 130.
-		return fmt.Errorf("interrupted; the runs so far are in %s", out)
+		return fmt.Errorf("%s; the runs so far are in %s", e.stopped(), out)
 	}
 	if ierr != nil {
 		if len(runs) > 0 {

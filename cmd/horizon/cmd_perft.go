@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -163,7 +164,7 @@ func perftRoot(ctx context.Context, p *engine.Position, depth int) ([]engine.Div
 	}
 	out, err := engine.DivideContext(ctx, p, depth)
 	if err != nil {
-		return nil, 0, fmt.Errorf("interrupted")
+		return nil, 0, err // ctx's: run says what stopped the command
 	}
 	var total uint64
 	for _, d := range out {
@@ -348,7 +349,7 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 	if sfPath != "" {
 		if sf, err = uci.StartEngine(e.ctx, sfPath); err != nil {
 			if e.ctx.Err() != nil {
-				return fmt.Errorf("interrupted")
+				return errors.New(e.stopped())
 			}
 			return fmt.Errorf("starting %s: %v", sfPath, err)
 		}
@@ -382,7 +383,7 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 			for r := 0; r < runs; r++ {
 				_, n, d, err := sf.Perft(b.fen, b.depth)
 				if err != nil && e.ctx.Err() != nil {
-					return fmt.Errorf("interrupted")
+					return errors.New(e.stopped())
 				}
 				if err != nil {
 					return fmt.Errorf("stockfish perft of %s: %v", b.name, err)

@@ -198,7 +198,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 		return err
 	}
 	if interrupted {
-		return fmt.Errorf("interrupted after %d of %d positions; the figures above are theirs", res.Completed, len(set))
+		return fmt.Errorf("%s after %d of %d positions; the figures printed are theirs", e.stopped(), res.Completed, len(set))
 	}
 	return nil
 }
@@ -506,7 +506,7 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 	prog.Stop()
 	if err != nil {
 		if errors.Is(err, qsbench.ErrInterrupted) {
-			return fmt.Errorf("interrupted; %s not written", *out)
+			return fmt.Errorf("%s; %s not written", e.stopped(), *out)
 		}
 		return err
 	}
@@ -569,7 +569,7 @@ shows as extra columns. An interrupted run writes nothing.`,
 	prog.Stop()
 	if err != nil {
 		if errors.Is(err, qsbench.ErrInterrupted) {
-			return fmt.Errorf("interrupted; %s not changed", *epd)
+			return fmt.Errorf("%s; %s not changed", e.stopped(), *epd)
 		}
 		return err
 	}
@@ -639,7 +639,7 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 	prog.Stop()
 	if err != nil {
 		if errors.Is(err, qsbench.ErrInterrupted) {
-			return fmt.Errorf("interrupted; %s not written", out)
+			return fmt.Errorf("%s; %s not written", e.stopped(), out)
 		}
 		return err
 	}

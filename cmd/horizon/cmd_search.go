@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -128,7 +129,7 @@ variant, switches and limits visit the same tree, node for node.`,
 		p := &job.positions[i]
 		for _, o := range job.opts {
 			if e.ctx.Err() != nil {
-				return fmt.Errorf("interrupted")
+				return errors.New(e.stopped())
 			}
 			s := engine.NewSearcher(o)
 			if f == formatText {
@@ -157,7 +158,7 @@ variant, switches and limits visit the same tree, node for node.`,
 	// trace, nothing was stopped.
 	done := len(out) == len(job.positions)*len(job.opts) && (len(out) == 0 || out[len(out)-1].Status != string(trace.StatusInterrupted))
 	if e.ctx.Err() != nil && !e.readerLeftAfterAll(done) {
-		return fmt.Errorf("interrupted")
+		return errors.New(e.stopped())
 	}
 	return nil
 }

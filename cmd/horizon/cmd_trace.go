@@ -241,19 +241,15 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	}
 	runs := res.runs
 	if e.ctx.Err() != nil {
-		why := "interrupted"
 		if e.readerLeftAfterAll(len(runs) == len(positions)*len(job.opts) && (len(runs) == 0 || runs[len(runs)-1].Status != string(trace.StatusInterrupted))) {
 			return nil
-		}
-		if e.outClosed != nil && e.outClosed() {
-			why = "standard output closed (broken pipe): stopped, as Ctrl-C would,"
 		}
 		last := ""
 		if len(runs) > 0 {
 			last = fmt.Sprintf(" (run %d %s)", runs[len(runs)-1].Run, runs[len(runs)-1].Status)
 		}
 		return fmt.Errorf("%s after %d of %d runs%s; the runs so far are in %s",
-			why, len(runs), len(positions)*len(job.opts), last, *out)
+			e.stopped(), len(runs), len(positions)*len(job.opts), last, *out)
 	}
 	if *viewAfter && len(runs) > 0 {
 		return viewTrace(e, *out, runs[0].Run)
@@ -462,6 +458,11 @@ type traceResult struct {
 func (res traceResult) MarshalJSON() ([]byte, error) { return json.Marshal(orEmpty(res.runs)) }
 
 func (res traceResult) writeText(w io.Writer) error {
+	if len(res.runs) == 0 {
+		// Nothing to browse (a --max-size file with no room for a run).
+		_, err := fmt.Fprintf(w, "wrote no run to %s\n", res.file)
+		return err
+	}
 	_, err := fmt.Fprintf(w, "wrote %d run(s) to %s; browse with: horizon view %s\n", len(res.runs), res.file, res.file)
 	return err
 }

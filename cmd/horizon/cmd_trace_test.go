@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -199,6 +200,30 @@ func TestTraceOutputClosed(t *testing.T) {
 	}
 }
 
+// TestOutputClosedSaid: a command whose output's reader went away says so,
+// not "interrupted" (no Ctrl-C came), and one that had done all its work
+// when it went away stopped nothing: import read its whole stream before
+// it printed, and said "interrupted; the runs so far are in ..." with
+// exit 130.
+func TestOutputClosedSaid(t *testing.T) {
+	stream := writeFile(t, "two.hzt", "HZT 1\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend\n"+
+		"position startpos\nE - 1 -50 50\nE d2d4 0 -50 50\nL 10\nL -10\nend\n")
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"search", "--fen", kiwipete, "--depth", "6"}, 130, "horizon search: standard output closed (broken pipe)\n"},
+		{[]string{"import", stream, "-o", filepath.Join(t.TempDir(), "i.trace")}, 0, ""},
+	} {
+		var errOut bytes.Buffer
+		code := run(context.Background(), tc.args, strings.NewReader(""), &closedPipe{n: 1}, &errOut)
+		if code != tc.code || errOut.String() != tc.stderr {
+			t.Errorf("%s: exit %d, stderr %q; want %d, %q", tc.args[0], code, errOut.String(), tc.code, tc.stderr)
+		}
+	}
+}
+
 // TestTraceOutputClosedAfterAll: a reader that goes away after the last
 // run finished stopped nothing: no "stopped, as Ctrl-C would" about runs
 // that were complete, exit 0, every run recorded.
@@ -361,6 +386,11 @@ func TestTraceMaxSizeFull(t *testing.T) {
 	}
 	if runs := stoppedRuns(t, file); len(runs) != 1 {
 		t.Errorf("the file holds %d runs, want 1", len(runs))
+	}
+	// The text offers nothing to browse: it said "wrote 0 run(s) to
+	// t.trace; browse with: horizon view t.trace".
+	if _, stdout, _ := runCLI(t, "", slices.DeleteFunc(args, func(a string) bool { return a == "--json" })...); stdout != "wrote no run to "+file+"\n" {
+		t.Errorf("text %q, want only that no run was written", stdout)
 	}
 }
 

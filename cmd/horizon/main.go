@@ -90,6 +90,16 @@ func (e *env) notef(format string, a ...any) {
 	fmt.Fprintf(e.stderr, prefix(e.cmd)+format+"\n", a...)
 }
 
+// stopped says what stopped the command when its context ended: a
+// signal (Ctrl-C, SIGTERM, SIGHUP), or its output's reader going away
+// (outputGuard), which stops it the same way.
+func (e *env) stopped() string {
+	if e.outClosed != nil && e.outClosed() {
+		return "standard output closed (broken pipe)"
+	}
+	return "interrupted"
+}
+
 // outputGuard is a command's standard output. When the reader goes away
 // (EPIPE: '| head' has what it wanted, a GUI closed its pipe), it stops
 // the command like Ctrl-C does (cancelling its context: a search in
