@@ -80,6 +80,21 @@ func readWriteUnchanged(t *testing.T, p string, before []byte, what string) {
 	}
 }
 
+// appendRun records a run into the file at p, as a new Horizon appends to
+// an old file, and returns it and what was recorded.
+func appendRun(t *testing.T, p string) (int64, *memTracer) {
+	t.Helper()
+	w, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, mem := record(t, w, 5, 3, RecordOptions{}, nil)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return run, mem
+}
+
 // sameNodes fails unless every run of old reads back row for row in now,
 // after what happened to the file in between.
 func sameNodes(t *testing.T, after string, old, now map[int64][]Node) {
@@ -224,14 +239,7 @@ func testUpgradeOnWrite(t *testing.T, p string, readerOpen bool) {
 		s.Close()
 	}
 
-	w, err := Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, mem := record(t, w, 5, 3, RecordOptions{}, nil)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	run, mem := appendRun(t, p)
 	if !readerOpen {
 		if s, err = OpenReadOnly(p); err != nil {
 			t.Fatal(err)
@@ -602,14 +610,7 @@ func TestPreviousReleaseTrace(t *testing.T) {
 	}
 	readWriteUnchanged(t, p, before, "reading the previous release's trace")
 
-	w, err := Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, mem := record(t, w, 5, 3, RecordOptions{}, nil)
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	run, mem := appendRun(t, p)
 	if s, err = OpenReadOnly(p); err != nil {
 		t.Fatal(err)
 	}

@@ -127,30 +127,35 @@ func TestTraceEngineNoStream(t *testing.T) {
 	checkOneLineError(t, stderr, "wrote no trace", "HORIZON_TRACE")
 }
 
+// shEngine writes a UCI engine in sh named name and returns its path:
+// prelude runs first; it answers uci and isready and exits on quit; each
+// of arms is a case arm of its own ("go) echo \"bestmove e2e4\" ;;"),
+// matched before those.
+func shEngine(t *testing.T, name, prelude string, arms ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	script := "#!/bin/sh\n" + prelude + "\nwhile read -r cmd rest; do\n\tcase \"$cmd\" in\n"
+	for _, a := range arms {
+		script += "\t" + a + "\n"
+	}
+	script += "\tuci) echo \"id name " + name + "\"; echo uciok ;;\n\tisready) echo readyok ;;\n\tquit) exit 0 ;;\n\tesac\ndone\n"
+	eng := writeFile(t, name+".sh", script)
+	if err := os.Chmod(eng, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
 // thinkingEngine writes a UCI engine in sh named name that writes a trace
 // stream on fd 3: its search enters two nodes and waits for stop, on which
 // it runs onStop; it returns the engine's path.
 func thinkingEngine(t *testing.T, name, onStop string) string {
 	t.Helper()
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
-	eng := writeFile(t, name+".sh", `#!/bin/sh
-printf 'HZT 1\nengine `+name+`\n' >&3
-while read -r cmd rest; do
-	case "$cmd" in
-	uci) echo "id name `+name+`"; echo uciok ;;
-	isready) echo readyok ;;
-	go) printf 'position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\n' >&3; echo "info depth 1 nodes 2" ;;
-	stop) `+onStop+` ;;
-	quit) exit 0 ;;
-	esac
-done
-`)
-	if err := os.Chmod(eng, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return eng
+	return shEngine(t, name, `printf 'HZT 1\nengine `+name+`\n' >&3`,
+		`go) printf 'position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\n' >&3; echo "info depth 1 nodes 2" ;;`,
+		"stop) "+onStop+" ;;")
 }
 
 // TestTraceEngineInterrupted: Ctrl-C during trace --engine is an

@@ -148,21 +148,8 @@ func TestLongCommandsStop(t *testing.T) {
 // otherwise it reports 1,000 nodes in 10 ms at once.
 func fakeStockfish(t *testing.T, hang, marker string) string {
 	t.Helper()
-	eng := writeFile(t, "fakefish.sh", `#!/bin/sh
-while read -r cmd rest; do
-	[ "$cmd" = "`+hang+`" ] && { touch '`+marker+`'; exec sleep 60; }
-	case "$cmd" in
-	uci) echo "id name Fakefish"; echo uciok ;;
-	isready) echo readyok ;;
-	go) echo "info depth 1 nodes 1000 time 10"; echo "bestmove e2e4" ;;
-	quit) exit 0 ;;
-	esac
-done
-`)
-	if err := os.Chmod(eng, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return eng
+	return shEngine(t, "Fakefish", "", hang+") touch '"+marker+"'; exec sleep 60 ;;",
+		`go) echo "info depth 1 nodes 1000 time 10"; echo "bestmove e2e4" ;;`)
 }
 
 // TestStockfishPhase: bench's Stockfish searches show progress on a
