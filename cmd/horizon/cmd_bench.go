@@ -2,7 +2,6 @@ package main
 
 import (
 	_ "embed"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -184,7 +183,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 		var elapsed time.Duration
 		for i := range positions {
 			if e.ctx.Err() != nil {
-				return errors.New(e.stopped())
+				return e.stoppedErr()
 			}
 			r := s.Search(e.ctx, positions[i].Pos.Copy(), lim, nil)
 			row.Nodes += r.Stats.Nodes
@@ -214,7 +213,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 			sfNPS, name, err := stockfishNPS(e, path, positions, *sfTime)
 			if err != nil {
 				if e.ctx.Err() != nil {
-					return errors.New(e.stopped()) // as in Horizon's searches: not the engine's failure
+					return e.stoppedErr() // as in Horizon's searches: not the engine's failure
 				}
 				return fmt.Errorf("stockfish: %v", err)
 			}

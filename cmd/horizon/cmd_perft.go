@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -349,7 +348,7 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 	if sfPath != "" {
 		if sf, err = uci.StartEngine(e.ctx, sfPath); err != nil {
 			if e.ctx.Err() != nil {
-				return errors.New(e.stopped())
+				return e.stoppedErr()
 			}
 			return fmt.Errorf("starting %s: %v", sfPath, err)
 		}
@@ -383,7 +382,7 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 			for r := 0; r < runs; r++ {
 				_, n, d, err := sf.Perft(b.fen, b.depth)
 				if err != nil && e.ctx.Err() != nil {
-					return errors.New(e.stopped())
+					return e.stoppedErr()
 				}
 				if err != nil {
 					return fmt.Errorf("stockfish perft of %s: %v", b.name, err)

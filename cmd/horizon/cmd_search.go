@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -129,7 +128,7 @@ variant, switches and limits visit the same tree, node for node.`,
 		p := &job.positions[i]
 		for _, o := range job.opts {
 			if e.ctx.Err() != nil {
-				return errors.New(e.stopped())
+				return e.stoppedErr()
 			}
 			s := engine.NewSearcher(o)
 			if f == formatText {
@@ -158,7 +157,7 @@ variant, switches and limits visit the same tree, node for node.`,
 	// trace, nothing was stopped.
 	done := len(out) == len(job.positions)*len(job.opts) && (len(out) == 0 || out[len(out)-1].Status != string(trace.StatusInterrupted))
 	if e.ctx.Err() != nil && !e.readerLeftAfterAll(done) {
-		return errors.New(e.stopped())
+		return e.stoppedErr()
 	}
 	return nil
 }

@@ -100,6 +100,10 @@ func (e *env) stopped() string {
 	return "interrupted"
 }
 
+// stoppedErr is the error of a command stopped with nothing more to say
+// than what stopped it.
+func (e *env) stoppedErr() error { return errors.New(e.stopped()) }
+
 // outputGuard is a command's standard output. When the reader goes away
 // (EPIPE: '| head' has what it wanted, a GUI closed its pipe), it stops
 // the command like Ctrl-C does (cancelling its context: a search in
