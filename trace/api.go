@@ -68,7 +68,9 @@ const (
 	StatusComplete Status = "complete"
 	// StatusInterrupted: the search was cancelled (Ctrl-C, SIGTERM, a
 	// cancelled context) before it finished: it says it stopped, or nodes
-	// were still open. The open path is stored, marked Incomplete.
+	// were still open; or another engine's stream ended in the middle of
+	// its search (stop cause "stream"). The open path is stored, marked
+	// Incomplete.
 	StatusInterrupted Status = "interrupted"
 	// StatusTruncated: a limit stopped the search before its depth: the
 	// search's own node or time limit (Horizon's --nodes/--movetime, or
@@ -76,8 +78,9 @@ const (
 	// an abort record), or the recorder's node or size cap. The open path
 	// is stored, marked Incomplete. One rule for every engine.
 	StatusTruncated Status = "truncated"
-	// StatusFailed: writing the trace failed (disk full, ...); the rows
-	// written before the failure are kept.
+	// StatusFailed: writing the trace failed (disk full, ...), or another
+	// engine's stream broke a rule of the protocol (an illegal move); the
+	// rows written before the failure are kept.
 	StatusFailed Status = "failed"
 	// StatusAbandoned: the file says running, but the process recording
 	// the run has died (SIGKILL, a crash, a power cut). Readers show this;
