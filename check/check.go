@@ -268,6 +268,7 @@ func RunOptions(r trace.Run) (engine.Options, error) {
 // kid is what a node's checks need of one child.
 type kid struct {
 	id         int64
+	kind       engine.NodeKind // says how its score prints (trace.Run.NodeScores)
 	move       engine.Move
 	score      engine.Score
 	depth      int
@@ -361,7 +362,7 @@ func (c *checker) visit(n trace.Node) {
 	}
 	p.next = n.End()
 	c.structure(p, &f)
-	p.kids = append(p.kids, kid{id: n.ID, move: n.Move, score: n.Score, depth: n.Depth, alpha: n.Alpha, beta: n.Beta, ext: n.Extension, bound: n.Bound,
+	p.kids = append(p.kids, kid{id: n.ID, kind: n.Kind, move: n.Move, score: n.Score, depth: n.Depth, alpha: n.Alpha, beta: n.Beta, ext: n.Extension, bound: n.Bound,
 		incomplete: n.Incomplete || n.Cause == engine.CauseStop})
 
 	if n.Kind == engine.KindQS {
@@ -570,11 +571,11 @@ func (c *checker) scores(f *cframe) {
 		return
 	case engine.BoundLower:
 		if n.Score < n.Beta {
-			c.violate(n.ID, RuleBound, "fails high (lower bound) with score %s below beta %s", c.sc(n.Score), c.sc(n.Beta))
+			c.violate(n.ID, RuleBound, "fails high (lower bound) with score %s below beta %s", c.score(n, n.Score), c.window(n, n.Beta))
 		}
 	case engine.BoundUpper:
 		if n.Score > n.Alpha {
-			c.violate(n.ID, RuleBound, "fails low (upper bound) with score %s above alpha %s", c.sc(n.Score), c.sc(n.Alpha))
+			c.violate(n.ID, RuleBound, "fails low (upper bound) with score %s above alpha %s", c.score(n, n.Score), c.window(n, n.Alpha))
 		}
 	}
 	searched := isSearchCause(n.Cause)
@@ -589,7 +590,7 @@ func (c *checker) scores(f *cframe) {
 	switch n.Cause {
 	case engine.CauseRepetition, engine.CauseFifty, engine.CauseMaterial:
 		if n.Score != engine.DrawScore {
-			c.violate(n.ID, RuleScore, "draw (%s) scored %s, want %s", n.Cause, c.sc(n.Score), c.sc(engine.DrawScore))
+			c.violate(n.ID, RuleScore, "draw (%s) scored %s, want %s", n.Cause, c.score(n, n.Score), c.score(n, engine.DrawScore))
 		}
 	case engine.CauseMate:
 		want := engine.DrawScore
@@ -597,11 +598,11 @@ func (c *checker) scores(f *cframe) {
 			want = -engine.MateScore + engine.Score(n.Ply)
 		}
 		if n.Score != want {
-			c.violate(n.ID, RuleScore, "no legal move (%s) scored %s, want %s", inCheckWord(n.InCheck), c.sc(n.Score), c.sc(want))
+			c.violate(n.ID, RuleScore, "no legal move (%s) scored %s, want %s", inCheckWord(n.InCheck), c.score(n, n.Score), c.score(n, want))
 		}
 	case engine.CauseHorizon:
 		if !n.HasStandPat || n.Score != n.StandPat {
-			c.violate(n.ID, RuleScore, "horizon node scored %s, want its static eval %s", c.sc(n.Score), c.standText(n))
+			c.violate(n.ID, RuleScore, "horizon node scored %s, want its static eval %s", c.score(n, n.Score), c.standText(n))
 		}
 	case engine.CauseStandPat:
 		switch {
@@ -611,7 +612,7 @@ func (c *checker) scores(f *cframe) {
 			c.violate(n.ID, RuleStandPat, "a stand-pat cutoff with no stand pat recorded")
 		case n.Score != n.StandPat || n.StandPat < n.Beta:
 			c.violate(n.ID, RuleStandPat, "stand-pat cutoff scored %s with stand pat %s and beta %s, want score = stand pat >= beta",
-				c.sc(n.Score), c.sc(n.StandPat), c.sc(n.Beta))
+				c.score(n, n.Score), c.sc(n.StandPat), c.window(n, n.Beta))
 		}
 	}
 	// Nodes ended before their stand pat (a hash hit, a draw, the ply
@@ -621,10 +622,10 @@ func (c *checker) scores(f *cframe) {
 		case !n.HasStandPat:
 			c.violate(n.ID, RuleStandPat, "variant %s stands pat here, but no stand pat is recorded", c.opts.Variant)
 		case n.Score < n.StandPat:
-			c.violate(n.ID, RuleStandPat, "scored %s, below its stand pat %s", c.sc(n.Score), c.sc(n.StandPat))
+			c.violate(n.ID, RuleStandPat, "scored %s, below its stand pat %s", c.score(n, n.Score), c.sc(n.StandPat))
 		case n.StandPat >= n.Beta && n.Cause != engine.CauseStandPat:
 			c.violate(n.ID, RuleStandPat, "stand pat %s reaches beta %s, but the node did not cut off (cutoff %s, %d children)",
-				c.sc(n.StandPat), c.sc(n.Beta), n.Cause, len(f.kids))
+				c.sc(n.StandPat), c.window(n, n.Beta), n.Cause, len(f.kids))
 		}
 	}
 	if n.Cause == engine.CauseSEE || n.Cause == engine.CauseDelta {
@@ -688,7 +689,7 @@ func (c *checker) prunedCause(f *cframe) {
 		}
 		if !o.StandsPat(n.InCheck) || eval+swing >= alpha {
 			c.violate(n.ID, rule, "delta-pruned before its moves, but stand pat %s + %d (queen, margin%s) reaches alpha %s",
-				c.sc(engine.Score(eval)), swing, map[bool]string{true: ", promotion", false: ""}[swing > engine.PieceValue(engine.Queen)+c.deltaMargin()], c.sc(engine.Score(alpha)))
+				c.sc(engine.Score(eval)), swing, map[bool]string{true: ", promotion", false: ""}[swing > engine.PieceValue(engine.Queen)+c.deltaMargin()], c.window(n, engine.Score(alpha)))
 		}
 		return
 	}
@@ -709,7 +710,7 @@ func (c *checker) prunedCause(f *cframe) {
 	if n.Cause == engine.CauseSEE {
 		c.violate(n.ID, rule, "cutoff see: every capture pruned as losing by SEE, but none of the captures allowed here loses material")
 	} else {
-		c.violate(n.ID, rule, "cutoff delta: every capture delta-pruned, but none here is below alpha %s with eval %s and margin %d", c.sc(engine.Score(alpha)), c.sc(engine.Score(eval)), c.deltaMargin())
+		c.violate(n.ID, rule, "cutoff delta: every capture delta-pruned, but none here is below alpha %s with eval %s and margin %d", c.window(n, engine.Score(alpha)), c.sc(engine.Score(eval)), c.deltaMargin())
 	}
 }
 
@@ -731,7 +732,7 @@ func (c *checker) deltaSearched(f *cframe, pass []kid) {
 		if pos.IsCapture(k.move) && k.move.Promotion() == engine.NoPieceType {
 			if gain := engine.PieceValue(pos.Captured(k.move)); eval+gain+c.deltaMargin() <= alpha {
 				c.violate(k.id, RuleDelta, "QS node %d searched %s with eval %s + victim %d + margin %d at or below alpha %s; delta pruning skips it",
-					n.ID, pos.SAN(k.move), c.sc(engine.Score(eval)), gain, c.deltaMargin(), c.sc(engine.Score(alpha)))
+					n.ID, pos.SAN(k.move), c.sc(engine.Score(eval)), gain, c.deltaMargin(), c.window(n, engine.Score(alpha)))
 			}
 		}
 		alpha = max(alpha, int(c.value(f, k)))
@@ -747,8 +748,20 @@ func (c *checker) standText(n trace.Node) string {
 
 // sc formats a score of the run as every reader does (trace.Run.Scores):
 // ∞ and #N on Horizon's scale or the one another engine declared, as
-// the viewer, export and diff print them.
+// the viewer, export and diff print them. It is the format of a stand pat
+// and of a node below the roots; a node's own score prints with score and
+// its window with window, since a root's score and the run node's window
+// print differently (trace.Run.NodeScores, WindowScores).
 func (c *checker) sc(s engine.Score) string { return c.run.Scores().Text(s) }
+
+// score formats s as node n's score prints in every reader
+// (trace.Run.NodeScores): a root's score as a root's, which a micro-Max
+// engine reports before its delayed-loss bonus.
+func (c *checker) score(n trace.Node, s engine.Score) string { return c.run.NodeScores(n).Text(s) }
+
+// window formats s as an end of node n's window prints
+// (trace.Run.WindowScores).
+func (c *checker) window(n trace.Node, s engine.Score) string { return c.run.WindowScores(n).Text(s) }
 
 // routine is the engine routine that searched n (engine.NodeRoutine);
 // the routines differ in how often they pass over the moves. Nodes of
@@ -870,7 +883,7 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 	}
 	if n.Cause == engine.CauseAutoFailHigh {
 		best, have = max(best, n.Beta), true
-		terms = append(terms, "auto-fail-high beta "+c.sc(n.Beta))
+		terms = append(terms, "auto-fail-high beta "+c.window(n, n.Beta))
 	}
 	if !have && n.Kind == engine.KindQS && n.HasStandPat {
 		// Nothing searched and no stand pat: the static eval is all there is.
@@ -882,7 +895,7 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 		return
 	}
 	if best != n.Score {
-		c.violate(n.ID, RuleScore, "scored %s, want %s = max(%s)", c.sc(n.Score), c.sc(best), strings.Join(terms, ", "))
+		c.violate(n.ID, RuleScore, "scored %s, want %s = max(%s)", c.score(n, n.Score), c.score(n, best), strings.Join(terms, ", "))
 	}
 	// A move that fails high ends its pass: it is the last one searched
 	// and the node reports the cutoff.
@@ -892,10 +905,10 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 		case v < n.Beta:
 		case i > 0:
 			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %s at or above beta %s, but the search went on to %d more moves",
-				k.move.UCI(), k.id, c.sc(v), c.sc(n.Beta), i)
+				k.move.UCI(), k.id, c.sc(v), c.window(n, n.Beta), i)
 		case n.Cause != engine.CauseBeta:
 			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %s at or above beta %s, but the node reports cutoff %s",
-				k.move.UCI(), k.id, c.sc(v), c.sc(n.Beta), n.Cause)
+				k.move.UCI(), k.id, c.sc(v), c.window(n, n.Beta), n.Cause)
 		}
 	}
 	if n.Cause == engine.CauseBeta {
@@ -903,7 +916,7 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 			c.violate(n.ID, RuleCutoff, "beta cutoff with no move searched")
 		} else if v := c.value(f, pass[0]); v < n.Beta {
 			c.violate(n.ID, RuleCutoff, "beta cutoff, but the last move searched, %s (node %d), scored %s below beta %s",
-				pass[0].move.UCI(), pass[0].id, c.sc(v), c.sc(n.Beta))
+				pass[0].move.UCI(), pass[0].id, c.sc(v), c.window(n, n.Beta))
 		}
 	}
 	if n.Best != engine.NoMove && n.Cause != engine.CauseAutoFailHigh {
@@ -912,10 +925,10 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 		case i < 0:
 			c.violate(n.ID, RuleBest, "best move %s was not searched in the last pass", n.Best.UCI())
 		case c.value(f, pass[i]) != n.Score:
-			c.violate(n.ID, RuleBest, "best move %s (node %d) scored %s, the node %s", n.Best.UCI(), pass[i].id, c.sc(c.value(f, pass[i])), c.sc(n.Score))
+			c.violate(n.ID, RuleBest, "best move %s (node %d) scored %s, the node %s", n.Best.UCI(), pass[i].id, c.sc(c.value(f, pass[i])), c.score(n, n.Score))
 		case n.Bound == engine.BoundExact && pass[i].bound != engine.BoundExact:
 			c.violate(n.ID, RuleProved, "exact score %s taken from %s (node %d), whose search proved only a bound: %s",
-				c.sc(n.Score), n.Best.UCI(), pass[i].id, pass[i].bound.LongLabel())
+				c.score(n, n.Score), n.Best.UCI(), pass[i].id, pass[i].bound.LongLabel())
 		}
 	}
 }
@@ -972,7 +985,8 @@ func (c *checker) runNode(f *cframe) {
 		return
 	}
 	if n.Score != last.score {
-		c.violate(n.ID, RuleRun, "run scored %s, its last iteration (node %d) %s", c.sc(n.Score), last.id, c.sc(last.score))
+		c.violate(n.ID, RuleRun, "run scored %s, its last iteration (node %d) %s", c.score(n, n.Score), last.id,
+			c.score(trace.Node{Kind: last.kind}, last.score))
 	}
 }
 
@@ -1023,6 +1037,6 @@ func lastMoveHistory(r trace.Run) (*engine.Position, bool) {
 // in its window (boundOf).
 func (c *checker) windowBound(n trace.Node) {
 	if want := boundOf(n.Score, n.Alpha, n.Beta); n.Bound != want {
-		c.violate(n.ID, RuleBound, "score %s in window [%s, %s] makes the bound %s, the node says %s", c.sc(n.Score), c.sc(n.Alpha), c.sc(n.Beta), want, n.Bound)
+		c.violate(n.ID, RuleBound, "score %s in window %s makes the bound %s, the node says %s", c.score(n, n.Score), c.run.WindowText(n), want, n.Bound)
 	}
 }

@@ -61,7 +61,7 @@ func (c *checker) foreignScores(f *cframe) {
 		c.windowBound(n)
 	}
 	if c.foreign.failHard && (n.Score < n.Alpha || n.Score > n.Beta) {
-		c.violate(n.ID, RuleScore, "fail-hard engine scored %s outside its window [%s, %s]", c.sc(n.Score), c.sc(n.Alpha), c.sc(n.Beta))
+		c.violate(n.ID, RuleScore, "fail-hard engine scored %s outside its window %s", c.score(n, n.Score), c.run.WindowText(n))
 	}
 	// A real move searched against the node's beta (its child's alpha is
 	// -beta) that fails high cuts the node off: when it is the last child,
@@ -76,6 +76,6 @@ func (c *checker) foreignScores(f *cframe) {
 	}
 	if -k.score >= n.Beta && n.Score < n.Beta {
 		c.violate(n.ID, RuleCutoff, "its last move %s failed high (%s >= beta %s), but the node scored %s", k.move.UCI(),
-			c.sc(-k.score), c.sc(n.Beta), c.sc(n.Score))
+			c.sc(-k.score), c.window(n, n.Beta), c.score(n, n.Score))
 	}
 }

@@ -29,6 +29,13 @@ func TestCheckForeign(t *testing.T) {
 		// A declared scale words the messages: #N and ∞, not the numbers.
 		{"declared scale", "HZT 2\nengine Other\nscores hard\nmate 32000 31872\ninfinity 32000\nposition startpos\n" +
 			"E - 2 -32000 32000\nE e2e4 1 -32000 -31990\nL 31998\nL -31998\n", RuleScore, "fail-hard engine scored #1 outside its window [-∞, -#5]"},
+		// A micro-Max engine (a scale in turns) reports its root's score
+		// before the delayed-loss bonus: the root's -7999 is -#1 as import,
+		// runs and export print it (trace.Run.NodeScores), not the -#0 a
+		// node below it would print.
+		{"root on a scale in turns", "HZT 2\nmate 8000 7745 turns\ninfinity 8000\nposition startpos\n" +
+			"E - 1 -100 100\nE e2e4 0 -100 100\nL 7999\nL -7999 b=exact\nend best=e2e4 time=5\n", RuleBound,
+			"score -#1 in window [-100, 100] makes the bound upper, the node says exact"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -577,8 +577,7 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 		why = append(why, fmt.Sprintf(format, args...))
 	}
 	if a.Alpha != b.Alpha || a.Beta != b.Beta {
-		wa, wb := ra.WindowScores(a), rb.WindowScores(b)
-		add("window", "window A [%s, %s], B [%s, %s]", wa.Text(a.Alpha), wa.Text(a.Beta), wb.Text(b.Alpha), wb.Text(b.Beta))
+		add("window", "window A %s, B %s", ra.WindowText(a), rb.WindowText(b))
 	}
 	if a.Depth != b.Depth {
 		add("depth", "depth A %d, B %d", a.Depth, b.Depth)

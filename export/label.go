@@ -73,12 +73,6 @@ func nodeCause(r trace.Run, n trace.Node) string {
 	return causeText(n.Cause)
 }
 
-// window formats node n of run r's window as [alpha, beta].
-func window(r trace.Run, n trace.Node) string {
-	sf := r.WindowScores(n)
-	return "[" + sf.Text(n.Alpha) + ", " + sf.Text(n.Beta) + "]"
-}
-
 // percent formats a share as a whole percentage; shares that are not
 // exactly 0 or 1 never round to "0%" or "100%".
 func percent(f float64) string {
@@ -137,7 +131,7 @@ func nodeLines(r trace.Run, n trace.Node, san string) []string {
 	}
 	lines = append(lines, d)
 	if n.Kind != engine.KindRun {
-		lines = append(lines, window(r, n))
+		lines = append(lines, r.WindowText(n))
 	}
 	if n.HasStandPat {
 		lines = append(lines, "stand pat "+sf.Text(n.StandPat))

@@ -245,6 +245,14 @@ func (r Run) WindowScores(n Node) engine.ScoreFormat {
 	return r.Scores()
 }
 
+// WindowText is node n's window as [alpha, beta] in WindowScores, as
+// export's labels, diff and check print it (the viewer's columns, which
+// may swap ∞ for an ASCII glyph, write their own).
+func (r Run) WindowText(n Node) string {
+	sf := r.WindowScores(n)
+	return "[" + sf.Text(n.Alpha) + ", " + sf.Text(n.Beta) + "]"
+}
+
 // MovesText says a node's move counts as the run can vouch for them
 // (engine.MovesText's wording). Another engine's stream may leave a node's
 // generated count out, which the file stores as 0: for such runs a 0 reads
