@@ -138,7 +138,7 @@ type Options struct {
 type Report struct {
 	Run        trace.Run        `json:"-"`
 	RunID      int64            `json:"run"`
-	Variant    string           `json:"variant"`
+	Variant    string           `json:"variant"` // the run's label (trace.Run.Label), as runs names it
 	Rows       int64            `json:"rows"`
 	Count      int64            `json:"violations"`
 	ByRule     map[string]int64 `json:"by_rule"`
@@ -180,7 +180,7 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	// recorder died or failed: tiling rules are relaxed there.
 	partial := r.Filter != "" || r.Status.Partial()
 	c := &checker{st: st, run: r, opts: o, pos: pos, max: opts.Max, filtered: partial, foreign: fr,
-		rep: &Report{Run: r, RunID: r.ID, Variant: r.Variant, ByRule: map[string]int64{}, Violations: []Violation{}}}
+		rep: &Report{Run: r, RunID: r.ID, Variant: r.Label(), ByRule: map[string]int64{}, Violations: []Violation{}}}
 	if fr != nil {
 		c.rep.Skipped = fr.skipped()
 	} else if err := o.Validate(); err != nil {

@@ -246,7 +246,7 @@ type checkedRunJSON struct {
 func (c checkedRun) MarshalJSON() ([]byte, error) {
 	if c.err != nil {
 		msg := c.err.Error()
-		return json.Marshal(checkedRunJSON{Run: c.run.ID, Variant: c.run.Variant, ByRule: map[string]int64{},
+		return json.Marshal(checkedRunJSON{Run: c.run.ID, Variant: c.run.Label(), ByRule: map[string]int64{},
 			Violations: []check.Violation{}, Error: &msg})
 	}
 	rep := c.Report

@@ -28,6 +28,8 @@ func TestVariantLabel(t *testing.T) {
 		{[]string{"stats", file, "--run", "1"}, "variant " + label},
 		{[]string{"hotspots", file, "--run", "1"}, "variant " + label},
 		{[]string{"check", file, "--run", "1"}, "(" + label + ","},
+		{[]string{"check", file, "--run", "1", "--json"}, `"variant": "` + label + `"`},
+		{[]string{"stats", file, "--run", "1", "--json"}, `"variant": "` + label + `"`},
 		{[]string{"diff", file, "--run", "1", "--run", "2"}, "variant " + label + ", complete\nB: run 2 of " + file + ", variant see,"},
 		{[]string{"export", file, "--run", "1", "--format", "json"}, `"variant": "` + label + `"`},
 		{[]string{"export", file, "--run", "1", "--format", "dot", "--max-nodes", "5"}, "variant " + label + ", depth 3"},
