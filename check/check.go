@@ -208,18 +208,21 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	// open nodes: following parent ids from the file instead (trace's
 	// Path) would trust the very numbers a damaged file gets wrong.
 	for i := range c.rep.Violations {
-		c.rep.Violations[i].Path = sanPath(r.FEN, c.paths[i])
+		c.rep.Violations[i].Path = sanPath(r, c.paths[i])
 	}
 	return c.rep, nil
 }
 
-// sanPath writes moves played from fen in SAN, and in UCI from the first
-// move that is not legal where it was played.
-func sanPath(fen string, moves []engine.Move) []string {
+// sanPath writes moves played from r's root position in SAN, as
+// trace.Store.PathSAN does for every other reader, and in UCI from the first
+// move that may not be played where it was (by the run's move rule: an
+// engine that declared pseudo-legal moves plays them).
+func sanPath(r trace.Run, moves []engine.Move) []string {
 	out := make([]string, 0, len(moves))
-	pos, err := engine.ParseFEN(fen)
+	rule := r.MoveRule()
+	pos, err := engine.ParseFEN(r.FEN)
 	for _, m := range moves {
-		if err == nil && pos.IsLegal(m) {
+		if err == nil && rule.Playable(pos, m) {
 			out = append(out, pos.SAN(m))
 			pos.MakeMove(m)
 			continue

@@ -21,8 +21,7 @@ type foreignRules struct {
 }
 
 func newForeignRules(r trace.Run) *foreignRules {
-	d, _ := r.Declared() // a run without the key is legal-move
-	return &foreignRules{pseudo: d.Moves == "pseudo", failHard: r.FailHard}
+	return &foreignRules{pseudo: r.MoveRule().Pseudo, failHard: r.FailHard}
 }
 
 // skipped says which rules are not applied and why.

@@ -17,25 +17,30 @@ func TestCheckForeign(t *testing.T) {
 		name, stream string
 		rule         string // "" for a clean run
 		msg          string // in the violation's message
+		path         string // the violation's path, when not ""
 	}{
-		{"clean", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nE e7e5 0 -50 50\nL 10\nL -10\nE 0000 1 -51 -50\nL 60\nL 10\n", "", ""},
-		{"pseudo-legal declared", head + "moves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\nL 5\nL -5\n", "", ""},
-		{"cutoff", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL -70\nL 10\n", RuleCutoff, ""},
-		{"bound", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 10 b=lower\nL -10\n", RuleBound, "score 10 in window [-50, 50] makes the bound exact, the node says lower"},
+		{"clean", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nE e7e5 0 -50 50\nL 10\nL -10\nE 0000 1 -51 -50\nL 60\nL 10\n", "", "", ""},
+		{"pseudo-legal declared", head + "moves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\nL 5\nL -5\n", "", "", ""},
+		{"cutoff", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL -70\nL 10\n", RuleCutoff, "", ""},
+		{"bound", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 10 b=lower\nL -10\n", RuleBound, "score 10 in window [-50, 50] makes the bound exact, the node says lower", ""},
 		// "is a upper bound" (and "is a exact bound") was the message's grammar.
-		{"upper bound", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL -60 b=exact\nL 60\n", RuleBound, "score -60 in window [-50, 50] makes the bound upper, the node says exact"},
-		{"fail-hard window", head + "scores hard\nposition startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 80\nL -50\n", RuleScore, ""},
-		{"fail-soft allows it", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 80\nL -80\n", "", ""},
+		{"upper bound", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL -60 b=exact\nL 60\n", RuleBound, "score -60 in window [-50, 50] makes the bound upper, the node says exact", ""},
+		{"fail-hard window", head + "scores hard\nposition startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 80\nL -50\n", RuleScore, "", ""},
+		{"fail-soft allows it", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 80\nL -80\n", "", "", ""},
 		// A declared scale words the messages: #N and ∞, not the numbers.
 		{"declared scale", "HZT 2\nengine Other\nscores hard\nmate 32000 31872\ninfinity 32000\nposition startpos\n" +
-			"E - 2 -32000 32000\nE e2e4 1 -32000 -31990\nL 31998\nL -31998\n", RuleScore, "fail-hard engine scored #1 outside its window [-∞, -#5]"},
+			"E - 2 -32000 32000\nE e2e4 1 -32000 -31990\nL 31998\nL -31998\n", RuleScore, "fail-hard engine scored #1 outside its window [-∞, -#5]", ""},
 		// A micro-Max engine (a scale in turns) reports its root's score
 		// before the delayed-loss bonus: the root's -7999 is -#1 as import,
 		// runs and export print it (trace.Run.NodeScores), not the -#0 a
 		// node below it would print.
 		{"root on a scale in turns", "HZT 2\nmate 8000 7745 turns\ninfinity 8000\nposition startpos\n" +
 			"E - 1 -100 100\nE e2e4 0 -100 100\nL 7999\nL -7999 b=exact\nend best=e2e4 time=5\n", RuleBound,
-			"score -#1 in window [-100, 100] makes the bound upper, the node says exact"},
+			"score -#1 in window [-100, 100] makes the bound upper, the node says exact", ""},
+		// A path through a pseudo-legal move reads in SAN, as hotspots and
+		// export write it (it read "e1d1 d2e2").
+		{"path through a pseudo-legal move", head + "moves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\n" +
+			"E - 2 -50 50\nE e1d1 1 -50 50\nE d2e2 0 -50 50\nL 10 b=lower\nL -10\nL 10\n", RuleBound, "", "Kd1 Re2+"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -54,6 +59,8 @@ func TestCheckForeign(t *testing.T) {
 				t.Errorf("violations %+v, want %s", rep.Violations, tc.rule)
 			case tc.msg != "" && !strings.Contains(rep.Violations[0].Detail, tc.msg):
 				t.Errorf("violation %q, want %q in it", rep.Violations[0].Detail, tc.msg)
+			case tc.path != "" && strings.Join(rep.Violations[0].Path, " ") != tc.path:
+				t.Errorf("violation at %q, want %q", rep.Violations[0].Path, tc.path)
 			}
 		})
 	}
