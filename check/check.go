@@ -478,14 +478,14 @@ func (c *checker) standsPat(n trace.Node) bool { return c.opts.StandsPat(n.InChe
 func (c *checker) qsMove(p *cframe, n trace.Node) {
 	m, pos, o := n.Move, c.pos, &c.opts
 	if o.QSMoves == engine.QSNone {
-		c.violate(n.ID, RuleQSMoves, "QS searched %s, but variant %s has no QS moves", pos.SAN(m), o.Variant)
+		c.violate(n.ID, RuleQSMoves, "QS searched %s, but variant %s has no QS moves", pos.SAN(m), c.rep.Variant)
 		return
 	}
 	if o.Evades(p.n.InCheck) {
 		return // every evasion, none pruned
 	}
 	if !o.QSAllows(pos, m, p.qsPly) {
-		c.violate(n.ID, RuleQSMoves, "QS node %d (QS ply %d) searched %s; variant %s allows %s", p.n.ID, p.qsPly, pos.SAN(m), o.Variant,
+		c.violate(n.ID, RuleQSMoves, "QS node %d (QS ply %d) searched %s; variant %s allows %s", p.n.ID, p.qsPly, pos.SAN(m), c.rep.Variant,
 			o.QSMovesText(pos, p.qsPly))
 	}
 	if o.SEEPrune && pos.IsCapture(m) {
@@ -623,7 +623,7 @@ func (c *checker) scores(f *cframe) {
 	if sp && (searched || n.Cause == engine.CauseStandPat) {
 		switch {
 		case !n.HasStandPat:
-			c.violate(n.ID, RuleStandPat, "variant %s stands pat here, but no stand pat is recorded", c.opts.Variant)
+			c.violate(n.ID, RuleStandPat, "variant %s stands pat here, but no stand pat is recorded", c.rep.Variant)
 		case n.Score < n.StandPat:
 			c.violate(n.ID, RuleStandPat, "scored %s, below its stand pat %s", c.score(n, n.Score), c.sc(n.StandPat))
 		case n.StandPat >= n.Beta && n.Cause != engine.CauseStandPat:

@@ -41,6 +41,7 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 		sql   string
 		value func(t *testing.T, st *trace.Store, run int64, n trace.Node) int64
 		rule  string
+		says  string // in the violation's detail, when not ""
 	}
 	hasKids := func(n trace.Node) bool { return n.SubtreeSize > 1 }
 	for _, tc := range []struct {
@@ -97,7 +98,10 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 				t.Skip("no quiet move in the position")
 				return 0
 			},
-			rule: RuleQSMoves}},
+			rule: RuleQSMoves,
+			// The run's label (trace.Run.Label), as runs and check's
+			// header name it: it read "variant captures allows".
+			says: "variant captures+tt=false allows"}},
 		{"searched count", target{
 			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && hasKids(n) && n.Searched < 200 },
 			sql:  "UPDATE node_rows SET counts = counts + 256 WHERE run_id = ?3 AND id = ?1",
@@ -114,7 +118,10 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 			if tc.value != nil {
 				v = tc.value(t, st, run, victim)
 			}
-			damageAndFind(t, st, path, run, victim, v, tc.sql, tc.rule, " ("+tc.name+")")
+			got := damageAndFind(t, st, path, run, victim, v, tc.sql, tc.rule, " ("+tc.name+")")
+			if !strings.Contains(got.Detail, tc.says) {
+				t.Errorf("violation says %q, want %q in it", got.Detail, tc.says)
+			}
 		})
 	}
 }
