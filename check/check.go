@@ -407,6 +407,10 @@ func (c *checker) visit(n trace.Node) {
 	c.push(f)
 }
 
+// cutText says why node n stopped, with the move that cut it off, as
+// diff, export and the viewer word it (engine.CutText).
+func cutText(n trace.Node) string { return engine.CutText(n.Cause, n.CutIndex, n.Generated) }
+
 func inCheckWord(b bool) string {
 	if b {
 		return "in check"
@@ -570,7 +574,7 @@ func (c *checker) scores(f *cframe) {
 	}
 	switch n.Bound {
 	case engine.BoundNone:
-		c.violate(n.ID, RuleBound, "bound none on a node that finished (cutoff %s)", n.Cause)
+		c.violate(n.ID, RuleBound, "bound none on a node that finished (%s)", cutText(n))
 		return
 	case engine.BoundLower:
 		if n.Score < n.Beta {
@@ -586,14 +590,14 @@ func (c *checker) scores(f *cframe) {
 		c.windowBound(n)
 	}
 	if isLeafCause(n.Cause) && len(f.kids) > 0 {
-		c.violate(n.ID, RuleLeaf, "ended by %s before its moves, but has %d children", n.Cause, len(f.kids))
+		c.violate(n.ID, RuleLeaf, "ended before its moves (%s), but has %d children", n.Cause.LongLabel(), len(f.kids))
 	}
 	qs := n.Kind == engine.KindQS
 	sp := qs && c.standsPat(n)
 	switch n.Cause {
 	case engine.CauseRepetition, engine.CauseFifty, engine.CauseMaterial:
 		if n.Score != engine.DrawScore {
-			c.violate(n.ID, RuleScore, "draw (%s) scored %s, want %s", n.Cause, c.score(n, n.Score), c.score(n, engine.DrawScore))
+			c.violate(n.ID, RuleScore, "%s scored %s, want %s", n.Cause.LongLabel(), c.score(n, n.Score), c.score(n, engine.DrawScore))
 		}
 	case engine.CauseMate:
 		want := engine.DrawScore
@@ -627,8 +631,8 @@ func (c *checker) scores(f *cframe) {
 		case n.Score < n.StandPat:
 			c.violate(n.ID, RuleStandPat, "scored %s, below its stand pat %s", c.score(n, n.Score), c.sc(n.StandPat))
 		case n.StandPat >= n.Beta && n.Cause != engine.CauseStandPat:
-			c.violate(n.ID, RuleStandPat, "stand pat %s reaches beta %s, but the node did not cut off (cutoff %s, %d children)",
-				c.sc(n.StandPat), c.window(n, n.Beta), n.Cause, len(f.kids))
+			c.violate(n.ID, RuleStandPat, "stand pat %s reaches beta %s, but the node did not cut off (%s, %d children)",
+				c.sc(n.StandPat), c.window(n, n.Beta), cutText(n), len(f.kids))
 		}
 	}
 	if n.Cause == engine.CauseSEE || n.Cause == engine.CauseDelta {
@@ -655,19 +659,19 @@ func (c *checker) prunedCause(f *cframe) {
 	}
 	switch {
 	case !on:
-		c.violate(n.ID, rule, "cutoff %s, but the run's options have %s off", n.Cause, rule)
+		c.violate(n.ID, rule, "%s, but the run's options have %s off", n.Cause.LongLabel(), rule)
 		return
 	case n.Kind != engine.KindQS:
-		c.violate(n.ID, rule, "cutoff %s in a %s node: only QS prunes", n.Cause, n.Kind)
+		c.violate(n.ID, rule, "%s in a %s node: only QS prunes", n.Cause.LongLabel(), n.Kind)
 		return
 	case o.Evades(n.InCheck):
-		c.violate(n.ID, rule, "cutoff %s in a node searching evasions, which prunes nothing", n.Cause)
+		c.violate(n.ID, rule, "%s in a node searching evasions, which prunes nothing", n.Cause.LongLabel())
 		return
 	case len(f.kids) > 0:
-		c.violate(n.ID, rule, "cutoff %s says every move was pruned, but the node searched %d", n.Cause, len(f.kids))
+		c.violate(n.ID, rule, "%s says every move was pruned, but the node searched %d", n.Cause.LongLabel(), len(f.kids))
 		return
 	case !n.HasStandPat:
-		c.violate(n.ID, rule, "cutoff %s with no static eval recorded", n.Cause)
+		c.violate(n.ID, rule, "%s with no static eval recorded", n.Cause.LongLabel())
 		return
 	}
 	eval := int(n.StandPat)
@@ -711,9 +715,9 @@ func (c *checker) prunedCause(f *cframe) {
 		}
 	}
 	if n.Cause == engine.CauseSEE {
-		c.violate(n.ID, rule, "cutoff see: every capture pruned as losing by SEE, but none of the captures allowed here loses material")
+		c.violate(n.ID, rule, "%s: every capture pruned as losing by SEE, but none of the captures allowed here loses material", n.Cause.LongLabel())
 	} else {
-		c.violate(n.ID, rule, "cutoff delta: every capture delta-pruned, but none here is below alpha %s with eval %s and margin %d", c.window(n, engine.Score(alpha)), c.sc(engine.Score(eval)), c.deltaMargin())
+		c.violate(n.ID, rule, "%s: every capture delta-pruned, but none here is below alpha %s with eval %s and margin %d", n.Cause.LongLabel(), c.window(n, engine.Score(alpha)), c.sc(engine.Score(eval)), c.deltaMargin())
 	}
 }
 
@@ -822,8 +826,8 @@ func (c *checker) lastPass(f *cframe) (pass []kid, ok bool) {
 			want = n.CutIndex
 		}
 		if want < 0 || want > len(kids) {
-			c.violate(n.ID, RuleCutoff, "cutoff %s at move %d of %d generated implies %d moves in the last pass, but the node has %d children",
-				n.Cause, n.CutIndex+1, n.Generated, want, len(kids))
+			c.violate(n.ID, RuleCutoff, "%s implies %d moves in the last pass, but the node has %d children",
+				cutText(n), want, len(kids))
 			return nil, false
 		}
 		kids = kids[len(kids)-want:]
@@ -894,7 +898,7 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 		terms = append(terms, "static eval "+c.sc(n.StandPat))
 	}
 	if !have {
-		c.violate(n.ID, RuleScore, "searched no move (cutoff %s) and has nothing to score", n.Cause)
+		c.violate(n.ID, RuleScore, "searched no move (%s) and has nothing to score", cutText(n))
 		return
 	}
 	if best != n.Score {
@@ -910,8 +914,8 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %s at or above beta %s, but the search went on to %d more moves",
 				k.move.UCI(), k.id, c.sc(v), c.window(n, n.Beta), i)
 		case n.Cause != engine.CauseBeta:
-			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %s at or above beta %s, but the node reports cutoff %s",
-				k.move.UCI(), k.id, c.sc(v), c.window(n, n.Beta), n.Cause)
+			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %s at or above beta %s, but the node reports %s",
+				k.move.UCI(), k.id, c.sc(v), c.window(n, n.Beta), cutText(n))
 		}
 	}
 	if n.Cause == engine.CauseBeta {

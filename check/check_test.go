@@ -44,14 +44,15 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 		says  string // in the violation's detail, when not ""
 	}
 	hasKids := func(n trace.Node) bool { return n.SubtreeSize > 1 }
+	betaCut := func(n trace.Node) bool {
+		return n.Kind == engine.KindNonPV && hasKids(n) && n.Cause == engine.CauseBeta
+	}
 	for _, tc := range []struct {
 		name string
 		target
 	}{
 		{"score of a full-width node", target{
-			pick: func(n trace.Node) bool {
-				return n.Kind == engine.KindNonPV && hasKids(n) && n.Cause == engine.CauseBeta
-			},
+			pick: betaCut,
 			sql:  "UPDATE node_rows SET score = score + 7, stand_diff = stand_diff + 7 WHERE run_id = ?3 AND id = ?1",
 			rule: RuleScore}},
 		{"score of a QS node", target{
@@ -102,6 +103,13 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 			// The run's label (trace.Run.Label), as runs and check's
 			// header name it: it read "variant captures allows".
 			says: "variant captures+tt=false allows"}},
+		// Causes read in the words diff, export and the viewer use
+		// (engine.Cause.LongLabel): it read "ended by tt".
+		{"hash cutoff with children", target{
+			pick: betaCut,
+			sql:  "UPDATE node_rows SET info = (info & ~992) | 96 WHERE run_id = ?3 AND id = ?1",
+			rule: RuleLeaf,
+			says: "ended before its moves (TT cutoff), but has"}},
 		{"searched count", target{
 			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && hasKids(n) && n.Searched < 200 },
 			sql:  "UPDATE node_rows SET counts = counts + 256 WHERE run_id = ?3 AND id = ?1",
