@@ -1012,7 +1012,7 @@ func (c *checker) runTotals() {
 			engine.Commas(c.rootEnd), engine.Commas(c.rootEnd-1))
 	}
 	if c.qsRows != r.QSNodes {
-		c.violate(0, RuleSize, "the run counts %d QS nodes, the file holds %d", r.QSNodes, c.qsRows)
+		c.violate(0, RuleSize, "the run counts %s QS nodes, the file holds %s", engine.Commas(r.QSNodes), engine.Commas(c.qsRows))
 	}
 }
 

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -206,5 +207,25 @@ func TestCheckScoresPrintAsTheViewer(t *testing.T) {
 	got := damageAndFind(t, st, path, run, root, 0, "UPDATE node_rows SET info = (info & ~24) | 16 WHERE run_id = ?3 AND id = ?1", RuleBound, " (exact made lower)")
 	if !strings.Contains(got.Detail, "∞") || strings.Contains(got.Detail, "32000") {
 		t.Errorf("violation says %q, want the root's window end as ∞", got.Detail)
+	}
+}
+
+// TestCheckRunTotalsPrintAsRuns: the run's totals read with thousands
+// separators (engine.Commas), as runs and stats print them: the QS count
+// read "the run counts 21284 QS nodes".
+func TestCheckRunTotalsPrintAsRuns(t *testing.T) {
+	st, path, run := cleanTrace(t, "captures")
+	r, err := st.Run(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.QSNodes < 1000 {
+		t.Fatalf("the clean trace has %d QS nodes, want at least 1,000 for a separator", r.QSNodes)
+	}
+	// ?1 and ?2 are 0 here.
+	got := damageAndFind(t, st, path, run, trace.Node{}, 0, "UPDATE runs SET qs_nodes = qs_nodes + 1 + ?1 + ?2 WHERE id = ?3", RuleSize, " (QS count)")
+	want := fmt.Sprintf("the run counts %s QS nodes, the file holds %s", engine.Commas(r.QSNodes+1), engine.Commas(r.QSNodes))
+	if got.Detail != want {
+		t.Errorf("violation says %q, want %q", got.Detail, want)
 	}
 }
