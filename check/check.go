@@ -236,7 +236,9 @@ func sanPath(r trace.Run, moves []engine.Move) []string {
 var errIllegal = errors.New("illegal move")
 
 // pathTo returns the moves from the run node down to node id: the open
-// nodes' moves, then the node being visited when it is not open yet.
+// nodes' moves, then node id's own when it is a child of the innermost
+// open node (a rule run at a node names one of its children, closed by
+// then) or the node being visited, not open yet.
 func (c *checker) pathTo(id int64) []engine.Move {
 	var moves []engine.Move
 	for _, f := range c.stack {
@@ -247,8 +249,17 @@ func (c *checker) pathTo(id int64) []engine.Move {
 			return moves
 		}
 	}
-	if c.cur.ID == id && c.cur.Move != engine.NoMove {
-		moves = append(moves, c.cur.Move)
+	m := engine.NoMove
+	if d := len(c.stack); d > 0 {
+		if i := slices.IndexFunc(c.stack[d-1].kids, func(k kid) bool { return k.id == id }); i >= 0 {
+			m = c.stack[d-1].kids[i].move
+		}
+	}
+	if c.cur.ID == id {
+		m = c.cur.Move
+	}
+	if m != engine.NoMove {
+		moves = append(moves, m)
 	}
 	return moves
 }

@@ -229,3 +229,45 @@ func TestCheckRunTotalsPrintAsRuns(t *testing.T) {
 		t.Errorf("violation says %q, want %q", got.Detail, want)
 	}
 }
+
+// TestViolationPathLeadsToItsNode: a violation's path is the moves to its
+// own node (trace.Store.PathSAN), also when the rule that found it ran at
+// the node's parent: delta pruning's rule names the child that should have
+// been pruned, and its path read the parent's.
+func TestViolationPathLeadsToItsNode(t *testing.T) {
+	ctx := context.Background()
+	st, path, run := cleanTrace(t, "see")
+	victim := tracetest.FirstNode(t, st, run, "QS node with a finite alpha that searched a capture", func(n trace.Node) bool {
+		return n.Kind == engine.KindQS && n.SubtreeSize > 1 && n.HasStandPat && !n.InCheck && n.Alpha > -engine.MateScore
+	})
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// A stand pat 3000 lower makes every capture the node searched one
+	// delta pruning skips.
+	if _, err := db.Exec("UPDATE node_rows SET stand_diff = stand_diff + 3000 WHERE run_id = ?1 AND id = ?2", run, victim.ID); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(ctx, st, run, Options{Max: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	children := 0
+	for _, v := range rep.Violations {
+		want, err := st.PathSAN(ctx, run, v.Node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(v.Path, " ") != strings.Join(want, " ") {
+			t.Errorf("node %d %s: path %q, want %q", v.Node, v.Rule, v.Path, want)
+		}
+		if v.Node != victim.ID {
+			children++
+		}
+	}
+	if rep.ByRule[RuleDelta] == 0 || children == 0 {
+		t.Errorf("violations %+v, want delta-prune at a child of node %d", rep.Violations, victim.ID)
+	}
+}
