@@ -120,11 +120,19 @@ func RuleInfos() []RuleInfo { return slices.Clone(ruleTable) }
 
 // Violation is one broken rule at one node.
 type Violation struct {
-	Run    int64    `json:"run"`
-	Node   int64    `json:"node"`
-	Path   []string `json:"path"` // SAN from the root position (UCI when a move on it is illegal)
-	Rule   string   `json:"rule"`
-	Detail string   `json:"detail"`
+	Run  int64 `json:"run"`
+	Node int64 `json:"node"`
+	// Iteration, Path and Visits place the node as diff places one
+	// (compare.Difference): the iteration whose tree holds it (0 for the
+	// run node), the moves to it in SAN from the root position (UCI from
+	// a move that may not be played where it was), and each move's visit
+	// among the same move's searches under its parent (2: a PVS
+	// re-search, a later internal iteration or level pass).
+	Iteration int      `json:"iteration"`
+	Path      []string `json:"path"`
+	Visits    []int    `json:"visits"`
+	Rule      string   `json:"rule"`
+	Detail    string   `json:"detail"`
 }
 
 // Options tune Run.
@@ -208,7 +216,8 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	// open nodes: following parent ids from the file instead (trace's
 	// Path) would trust the very numbers a damaged file gets wrong.
 	for i := range c.rep.Violations {
-		c.rep.Violations[i].Path = sanPath(r, c.paths[i])
+		v, pl := &c.rep.Violations[i], c.places[i]
+		v.Iteration, v.Path, v.Visits = pl.iteration, sanPath(r, pl.moves), pl.visits
 	}
 	return c.rep, nil
 }
@@ -235,33 +244,56 @@ func sanPath(r trace.Run, moves []engine.Move) []string {
 
 var errIllegal = errors.New("illegal move")
 
-// pathTo returns the moves from the run node down to node id: the open
-// nodes' moves, then node id's own when it is a child of the innermost
-// open node (a rule run at a node names one of its children, closed by
-// then) or the node being visited, not open yet.
-func (c *checker) pathTo(id int64) []engine.Move {
-	var moves []engine.Move
-	for _, f := range c.stack {
-		if f.n.Move != engine.NoMove {
-			moves = append(moves, f.n.Move)
+// place is where a listed violation's node stands (Violation's
+// Iteration, Path and Visits), the moves not yet written in SAN.
+type place struct {
+	iteration int
+	moves     []engine.Move
+	visits    []int
+}
+
+// placeOf places node id: the open nodes' moves, then node id's own when
+// it is a child of the innermost open node (a rule run at a node names one
+// of its children, closed by then) or the node being visited, not open
+// yet. Its iteration is that of the iteration root it lies under (the
+// node itself for a child of the run node).
+func (c *checker) placeOf(id int64) place {
+	pl := place{moves: []engine.Move{}, visits: []int{}}
+	add := func(parent *cframe, n kid, iteration int) {
+		if parent.n.Kind == engine.KindRun {
+			pl.iteration = iteration
+		}
+		if n.move == engine.NoMove {
+			return
+		}
+		visit := 1
+		for _, k := range parent.kids {
+			if k.move == n.move && k.id < n.id {
+				visit++
+			}
+		}
+		pl.moves = append(pl.moves, n.move)
+		pl.visits = append(pl.visits, visit)
+	}
+	for i := range c.stack {
+		f := &c.stack[i]
+		if i > 0 {
+			add(&c.stack[i-1], kid{id: f.n.ID, move: f.n.Move}, f.n.Iteration)
 		}
 		if f.n.ID == id {
-			return moves
+			return pl
 		}
 	}
-	m := engine.NoMove
 	if d := len(c.stack); d > 0 {
-		if i := slices.IndexFunc(c.stack[d-1].kids, func(k kid) bool { return k.id == id }); i >= 0 {
-			m = c.stack[d-1].kids[i].move
+		top := &c.stack[d-1]
+		switch i := slices.IndexFunc(top.kids, func(k kid) bool { return k.id == id }); {
+		case c.cur.ID == id:
+			add(top, kid{id: id, move: c.cur.Move}, c.cur.Iteration)
+		case i >= 0:
+			add(top, top.kids[i], top.kids[i].iteration)
 		}
 	}
-	if c.cur.ID == id {
-		m = c.cur.Move
-	}
-	if m != engine.NoMove {
-		moves = append(moves, m)
-	}
-	return moves
+	return pl
 }
 
 // RunOptions returns the engine.Options of a Horizon run; it is
@@ -283,6 +315,7 @@ func RunOptions(r trace.Run) (engine.Options, error) {
 type kid struct {
 	id         int64
 	kind       engine.NodeKind // says how its score prints (trace.Run.NodeScores)
+	iteration  int
 	move       engine.Move
 	score      engine.Score
 	depth      int
@@ -325,8 +358,8 @@ type checker struct {
 	qsRows  int64
 	rootEnd int64
 
-	cur   trace.Node      // the node being visited
-	paths [][]engine.Move // the moves to each listed violation's node
+	cur    trace.Node // the node being visited
+	places []place    // where each listed violation's node stands
 }
 
 func (c *checker) violate(id int64, rule, format string, a ...any) {
@@ -334,7 +367,7 @@ func (c *checker) violate(id int64, rule, format string, a ...any) {
 	c.rep.ByRule[rule]++
 	if len(c.rep.Violations) < c.max {
 		c.rep.Violations = append(c.rep.Violations, Violation{Run: c.run.ID, Node: id, Rule: rule, Detail: fmt.Sprintf(format, a...)})
-		c.paths = append(c.paths, c.pathTo(id))
+		c.places = append(c.places, c.placeOf(id))
 	}
 }
 
@@ -376,7 +409,7 @@ func (c *checker) visit(n trace.Node) {
 	}
 	p.next = n.End()
 	c.structure(p, &f)
-	p.kids = append(p.kids, kid{id: n.ID, kind: n.Kind, move: n.Move, score: n.Score, depth: n.Depth, alpha: n.Alpha, beta: n.Beta, ext: n.Extension, bound: n.Bound,
+	p.kids = append(p.kids, kid{id: n.ID, kind: n.Kind, iteration: n.Iteration, move: n.Move, score: n.Score, depth: n.Depth, alpha: n.Alpha, beta: n.Beta, ext: n.Extension, bound: n.Bound,
 		incomplete: n.Incomplete || n.Cause == engine.CauseStop})
 
 	if n.Kind == engine.KindQS {

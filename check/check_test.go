@@ -3,7 +3,9 @@ package check
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -269,5 +271,66 @@ func TestViolationPathLeadsToItsNode(t *testing.T) {
 	}
 	if rep.ByRule[RuleDelta] == 0 || children == 0 {
 		t.Errorf("violations %+v, want delta-prune at a child of node %d", rep.Violations, victim.ID)
+	}
+}
+
+// TestViolationPlace: a violation names its node's place as diff does
+// (compare.Difference): its iteration, its path, and each move's visit
+// among the same move's searches under its parent, so that a node below a
+// threshold level pass or a PVS re-search does not read as its namesake
+// in the first search.
+func TestViolationPlace(t *testing.T) {
+	ctx := context.Background()
+	st, path, run := cleanTrace(t, "threshold")
+	// The first QS node with children below a move's second visit, with
+	// the visits of the moves to it.
+	type open struct {
+		n      trace.Node
+		visit  int
+		visits map[engine.Move]int // of its children so far
+	}
+	var stack []open
+	var victim trace.Node
+	var visits []int
+	errDone := errors.New("found")
+	err := st.Subtree(ctx, run, 0, -1, func(n trace.Node) error {
+		for len(stack) > 0 && n.ID >= stack[len(stack)-1].n.End() {
+			stack = stack[:len(stack)-1]
+		}
+		o := open{n: n, visits: map[engine.Move]int{}}
+		if len(stack) > 0 && n.Move != engine.NoMove {
+			p := stack[len(stack)-1]
+			p.visits[n.Move]++
+			o.visit = p.visits[n.Move]
+		}
+		stack = append(stack, o)
+		if n.Kind != engine.KindQS || n.SubtreeSize < 2 || n.Cause != engine.CauseNone {
+			return nil
+		}
+		var v []int
+		again := false
+		for _, f := range stack {
+			if f.visit > 0 {
+				v = append(v, f.visit)
+				again = again || f.visit > 1
+			}
+		}
+		if !again {
+			return nil
+		}
+		victim, visits = n, v
+		return errDone
+	})
+	if !errors.Is(err, errDone) {
+		t.Fatalf("no QS node with children below a second visit (%v)", err)
+	}
+	got := damageAndFind(t, st, path, run, victim, 0, "UPDATE node_rows SET score = score - 3, stand_diff = stand_diff - 3 WHERE run_id = ?3 AND id = ?1", RuleScore, " (score)")
+	san, err := st.PathSAN(ctx, run, victim.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Iteration != victim.Iteration || !slices.Equal(got.Path, san) || !slices.Equal(got.Visits, visits) {
+		t.Errorf("node %d placed at iteration %d, %q, visits %v; want %d, %q, %v", victim.ID, got.Iteration, got.Path, got.Visits,
+			victim.Iteration, san, visits)
 	}
 }

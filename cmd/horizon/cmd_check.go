@@ -41,9 +41,11 @@ func ruleHelp() string {
 func runCheck(e *env, args []string) error {
 	fs := newFlags(e, "check", "FILE [--run N] [--max N] [--json]",
 		`Checks every node of a run (or of every run in the file) against the rules its
-search must keep, and prints each violation with the node id, its move path and
-the rule broken, and ends with "N passed, N failed" (a run passes when it
-breaks no rule); exits 1 when there is any violation. Rules:
+search must keep, and prints each violation with the node id, its place as diff
+writes it (iteration and moves, a move searched again under one node marked
+with its visit: "it 3: Bxa6 bxc3·2") and the rule broken, and ends with
+"N passed, N failed" (a run passes when it breaks no rule); exits 1 when there
+is any violation. Rules:
 `+ruleHelp()+`Before the rules it runs SQLite's own integrity check (PRAGMA integrity_check)
 with the SQLite built into Horizon and reports what it finds (the damaged pages
 and their tables), also when damage keeps the runs from being read (a file cut
@@ -64,7 +66,7 @@ skipped, and the report says so.`,
 		"horizon check sample.trace --json | jq '.[].by_rule'")
 	run := fs.Int64("run", 0, "run id ('horizon runs FILE' lists them); 0 = every run")
 	maxV := fs.Int("max", 50, "violations to print per run (all are counted)")
-	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, rows, violations, by_rule, listed, error);\na run that could not be read has null rows and violations and its error, null otherwise")
+	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, rows, violations, by_rule, listed, error);\nlisted violations have run, node, iteration, path (SAN), visits, rule, detail;\na run that could not be read has null rows and violations and its error, null otherwise")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
 		return err
@@ -282,11 +284,7 @@ func (c checkedRun) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "%s violations (%s)\n", engine.Commas(rep.Count), strings.Join(parts, ", "))
 	for _, v := range rep.Violations {
-		path := strings.Join(v.Path, " ")
-		if path == "" {
-			path = "(root)"
-		}
-		fmt.Fprintf(w, "  node %d [%s] %s: %s\n", v.Node, path, v.Rule, v.Detail)
+		fmt.Fprintf(w, "  node %d [%s] %s: %s\n", v.Node, placeText(v.Iteration, v.Path, v.Visits), v.Rule, v.Detail)
 	}
 	if n := rep.Count - int64(len(rep.Violations)); n > 0 {
 		fmt.Fprintf(w, "  ... and %s more (raise --max to list them)\n", engine.Commas(n))

@@ -68,6 +68,7 @@ func TestCheckCommand(t *testing.T) {
 	if want := fmt.Sprintf("node %d [", victim.ID); !strings.Contains(out, want) || !strings.Contains(out, "score:") {
 		t.Errorf("output does not name node %d and the score rule:\n%s", victim.ID, out)
 	}
+	text := out
 
 	code, out, _ = runCLI(t, "", "check", file, "--run", "2", "--json")
 	var reps []check.Report
@@ -76,6 +77,12 @@ func TestCheckCommand(t *testing.T) {
 	}
 	if r := reps[0]; r.RunID != 2 || r.Count == 0 || r.ByRule[check.RuleScore] == 0 || r.Violations[0].Rule == "" {
 		t.Errorf("--json report %+v", r)
+	}
+	// The text places each node as diff does ("it 3: Bxa6 bxc3·2").
+	for _, v := range reps[0].Violations {
+		if want := fmt.Sprintf("  node %d [%s] %s: %s\n", v.Node, placeText(v.Iteration, v.Path, v.Visits), v.Rule, v.Detail); !strings.Contains(text, want) {
+			t.Errorf("text does not say\n%s(from --json %+v):\n%s", want, v, text)
+		}
 	}
 
 	for _, tc := range []struct {

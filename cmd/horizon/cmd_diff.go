@@ -221,11 +221,12 @@ func timeCell(t compare.Totals) string {
 	return fmt.Sprintf("%dms", *t.ElapsedMS)
 }
 
-// diffPath writes a move path as "it 4: Nxe5 dxe6#2": the iteration (as
-// hotspot lists name it; "d4" would read as a remaining depth, as it does
-// in the viewer and the exports), then the moves, each second or later
-// visit of a move under one node marked.
-func diffPath(iter int, path []string, visits []int) string {
+// placeText writes where a node stands, as diff and check print it:
+// "it 4: Nxe5 dxe6·2": the iteration (as hotspot lists name it; "d4" would
+// read as a remaining depth, as it does in the viewer and the exports),
+// then the moves, each second or later visit of a move under one node
+// marked (compare.VisitMark).
+func placeText(iter int, path []string, visits []int) string {
 	moves := make([]string, len(path))
 	for i, m := range path {
 		moves[i] = m
@@ -277,7 +278,7 @@ func (d diffResult) writeText(w io.Writer) error {
 		fmt.Fprintln(w, "(a recording filter left rows out: node ids do not line up, differences are taken in A's visit order)")
 	}
 	if f := r.First; f != nil {
-		fmt.Fprintf(w, "\nfirst difference, in visit order, at %s:\n  %s\n", diffPath(f.Iteration, f.Path, f.Visits), f.Reason)
+		fmt.Fprintf(w, "\nfirst difference, in visit order, at %s:\n  %s\n", placeText(f.Iteration, f.Path, f.Visits), f.Reason)
 	}
 
 	fmt.Fprintln(w, "\nnodes by ply:")
@@ -319,7 +320,7 @@ func (d diffResult) writeText(w io.Writer) error {
 		fmt.Fprintln(tw, "#\tB-A\tA\tB\tpath")
 		for i, s := range r.Top {
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, diffSigned(s.Diff), diffSize(s.IDA, s.NodesA), diffSize(s.IDB, s.NodesB),
-				diffPath(s.Iteration, s.Path, s.Visits))
+				placeText(s.Iteration, s.Path, s.Visits))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -328,7 +329,7 @@ func (d diffResult) writeText(w io.Writer) error {
 	if len(r.ChangedNodes) > 0 {
 		fmt.Fprintf(w, "\nchanged nodes (the first %d the searches finished):\n", len(r.ChangedNodes))
 		for _, d := range r.ChangedNodes {
-			fmt.Fprintf(w, "  %s (A node %d, B node %d): %s\n", diffPath(d.Iteration, d.Path, d.Visits), d.A.ID, d.B.ID, d.Reason)
+			fmt.Fprintf(w, "  %s (A node %d, B node %d): %s\n", placeText(d.Iteration, d.Path, d.Visits), d.A.ID, d.B.ID, d.Reason)
 		}
 	}
 	return nil
@@ -418,7 +419,7 @@ func (d diffResult) writeCSV(w io.Writer) error {
 		if s.IDB != nil {
 			b = i64(s.NodesB)
 		}
-		rec("top", diffPath(s.Iteration, s.Path, s.Visits), a, b, i64(s.Diff))
+		rec("top", placeText(s.Iteration, s.Path, s.Visits), a, b, i64(s.Diff))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -80,7 +80,7 @@ func TestDiffOutputs(t *testing.T) {
 
 	code, out, _ := runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--top", "5")
 	for _, s := range []string{"variant captures", "variant see", "first difference", want.First.Reason, "nodes by ply",
-		"subtrees whose sizes differ most", diffPath(want.Top[0].Iteration, want.Top[0].Path, want.Top[0].Visits), "changed nodes"} {
+		"subtrees whose sizes differ most", placeText(want.Top[0].Iteration, want.Top[0].Path, want.Top[0].Visits), "changed nodes"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("text output lacks %q", s)
 		}
