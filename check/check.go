@@ -187,7 +187,7 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	// Rows may be missing under a recording filter, and from a run whose
 	// recorder died or failed: tiling rules are relaxed there.
 	partial := r.Filter != "" || r.Status.Partial()
-	c := &checker{st: st, run: r, opts: o, pos: pos, max: opts.Max, filtered: partial, foreign: fr,
+	c := &checker{st: st, run: r, opts: o, pos: pos, max: opts.Max, filtered: partial, foreign: fr, rule: r.MoveRule(),
 		rep: &Report{Run: r, RunID: r.ID, Variant: r.Label(), ByRule: map[string]int64{}, Violations: []Violation{}}}
 	if fr != nil {
 		c.rep.Skipped = fr.skipped()
@@ -349,6 +349,7 @@ type checker struct {
 	max      int
 	filtered bool
 	foreign  *foreignRules // set for another engine's run
+	rule     trace.MoveRule
 	rep      *Report
 
 	stack   []cframe
@@ -515,6 +516,16 @@ func (c *checker) legal(p *cframe, m engine.Move) bool {
 		p.hasGen = true
 	}
 	return slices.Contains(p.legal.Slice(), m)
+}
+
+// san writes move m of node f's position in SAN, as paths and every
+// reader's moves read, and in UCI where the walk does not know the
+// position or the run's move rule does not let m be played there.
+func (c *checker) san(f *cframe, m engine.Move) string {
+	if f.broken || !c.rule.Playable(c.pos, m) {
+		return m.UCI()
+	}
+	return c.pos.SAN(m)
 }
 
 // standsPat reports whether QS node n stands pat by its variant's switches.
@@ -883,7 +894,7 @@ func (c *checker) lastPass(f *cframe) (pass []kid, ok bool) {
 			continue // the null-window search before its re-search
 		}
 		if slices.ContainsFunc(pass, func(x kid) bool { return x.move == k.move }) {
-			c.violate(n.ID, RuleStructure, "move %s searched twice in one pass (nodes %d and %d)", k.move.UCI(), k.id,
+			c.violate(n.ID, RuleStructure, "move %s searched twice in one pass (nodes %d and %d)", c.san(f, k.move), k.id,
 				pass[slices.IndexFunc(pass, func(x kid) bool { return x.move == k.move })].id)
 			return nil, false
 		}
@@ -923,7 +934,7 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 		k := pass[i]
 		v := c.value(f, k)
 		if len(terms) < 6 {
-			terms = append(terms, fmt.Sprintf("%s %s (node %d)", k.move.UCI(), c.sc(v), k.id))
+			terms = append(terms, fmt.Sprintf("%s %s (node %d)", c.san(f, k.move), c.sc(v), k.id))
 		} else if len(terms) == 6 {
 			terms = append(terms, "...")
 		}
@@ -956,10 +967,10 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 		case v < n.Beta:
 		case i > 0:
 			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %s at or above beta %s, but the search went on to %d more moves",
-				k.move.UCI(), k.id, c.sc(v), c.window(n, n.Beta), i)
+				c.san(f, k.move), k.id, c.sc(v), c.window(n, n.Beta), i)
 		case n.Cause != engine.CauseBeta:
 			c.violate(n.ID, RuleCutoff, "%s (node %d) scored %s at or above beta %s, but the node reports %s",
-				k.move.UCI(), k.id, c.sc(v), c.window(n, n.Beta), cutText(n))
+				c.san(f, k.move), k.id, c.sc(v), c.window(n, n.Beta), cutText(n))
 		}
 	}
 	if n.Cause == engine.CauseBeta {
@@ -967,19 +978,19 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 			c.violate(n.ID, RuleCutoff, "beta cutoff with no move searched")
 		} else if v := c.value(f, pass[0]); v < n.Beta {
 			c.violate(n.ID, RuleCutoff, "beta cutoff, but the last move searched, %s (node %d), scored %s below beta %s",
-				pass[0].move.UCI(), pass[0].id, c.sc(v), c.window(n, n.Beta))
+				c.san(f, pass[0].move), pass[0].id, c.sc(v), c.window(n, n.Beta))
 		}
 	}
 	if n.Best != engine.NoMove && n.Cause != engine.CauseAutoFailHigh {
 		i := slices.IndexFunc(pass, func(k kid) bool { return k.move == n.Best })
 		switch {
 		case i < 0:
-			c.violate(n.ID, RuleBest, "best move %s was not searched in the last pass", n.Best.UCI())
+			c.violate(n.ID, RuleBest, "best move %s was not searched in the last pass", c.san(f, n.Best))
 		case c.value(f, pass[i]) != n.Score:
-			c.violate(n.ID, RuleBest, "best move %s (node %d) scored %s, the node %s", n.Best.UCI(), pass[i].id, c.sc(c.value(f, pass[i])), c.score(n, n.Score))
+			c.violate(n.ID, RuleBest, "best move %s (node %d) scored %s, the node %s", c.san(f, n.Best), pass[i].id, c.sc(c.value(f, pass[i])), c.score(n, n.Score))
 		case n.Bound == engine.BoundExact && pass[i].bound != engine.BoundExact:
 			c.violate(n.ID, RuleProved, "exact score %s taken from %s (node %d), whose search proved only a bound: %s",
-				c.score(n, n.Score), n.Best.UCI(), pass[i].id, pass[i].bound.LongLabel())
+				c.score(n, n.Score), c.san(f, n.Best), pass[i].id, pass[i].bound.LongLabel())
 		}
 	}
 }

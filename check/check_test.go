@@ -334,3 +334,21 @@ func TestViolationPlace(t *testing.T) {
 			victim.Iteration, san, visits)
 	}
 }
+
+// TestCheckMovesInSAN: the moves a violation names read in SAN, as its
+// path and every reader's moves do (they read "f3f6 -531 (node 56)").
+func TestCheckMovesInSAN(t *testing.T) {
+	st, path, run := cleanTrace(t, "captures")
+	victim := tracetest.FirstNode(t, st, run, "QS node with children", func(n trace.Node) bool {
+		return n.Kind == engine.KindQS && n.SubtreeSize > 1 && n.Cause == engine.CauseNone
+	})
+	child := tracetest.FirstNode(t, st, run, "its first child", func(n trace.Node) bool { return n.Parent == victim.ID })
+	pos, err := st.Position(context.Background(), run, victim.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := damageAndFind(t, st, path, run, victim, 0, "UPDATE node_rows SET score = score - 3, stand_diff = stand_diff - 3 WHERE run_id = ?3 AND id = ?1", RuleScore, " (score)")
+	if want := fmt.Sprintf("%s %s (node %d)", pos.SAN(child.Move), engine.HorizonScores.Text(-child.Score), child.ID); !strings.Contains(got.Detail, want) {
+		t.Errorf("violation says %q, want %q in it", got.Detail, want)
+	}
+}

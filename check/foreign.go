@@ -74,7 +74,7 @@ func (c *checker) foreignScores(f *cframe) {
 		return
 	}
 	if -k.score >= n.Beta && n.Score < n.Beta {
-		c.violate(n.ID, RuleCutoff, "its last move %s failed high (%s >= beta %s), but the node scored %s", k.move.UCI(),
+		c.violate(n.ID, RuleCutoff, "its last move %s failed high (%s >= beta %s), but the node scored %s", c.san(f, k.move),
 			c.sc(-k.score), c.window(n, n.Beta), c.score(n, n.Score))
 	}
 }

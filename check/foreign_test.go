@@ -21,7 +21,7 @@ func TestCheckForeign(t *testing.T) {
 	}{
 		{"clean", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nE e7e5 0 -50 50\nL 10\nL -10\nE 0000 1 -51 -50\nL 60\nL 10\n", "", "", ""},
 		{"pseudo-legal declared", head + "moves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\nL 5\nL -5\n", "", "", ""},
-		{"cutoff", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL -70\nL 10\n", RuleCutoff, "", ""},
+		{"cutoff", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL -70\nL 10\n", RuleCutoff, "its last move e4 failed high (70 >= beta 50), but the node scored 10", ""},
 		{"bound", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL 10 b=lower\nL -10\n", RuleBound, "score 10 in window [-50, 50] makes the bound exact, the node says lower", ""},
 		// "is a upper bound" (and "is a exact bound") was the message's grammar.
 		{"upper bound", head + "position startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nL -60 b=exact\nL 60\n", RuleBound, "score -60 in window [-50, 50] makes the bound upper, the node says exact", ""},
