@@ -259,12 +259,12 @@ func (c checkedRun) MarshalJSON() ([]byte, error) {
 func (c checkedRun) writeText(w io.Writer) error {
 	if c.err != nil {
 		r := c.run
-		_, err := fmt.Fprintf(w, "run %d (%s, %s, depth %d): not checked: %v\n", r.ID, r.Label(), r.Status, r.Depth, c.err)
+		_, err := fmt.Fprintf(w, "run %d (%s, %s, depth %d): not checked: %v\n", r.ID, r.Label(), trace.StatusText(r.Status, r.StopCause), r.Depth, c.err)
 		return err
 	}
 	rep := c.Report
 	r := rep.Run
-	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Label(), r.Status, r.Depth, engine.Commas(rep.Rows))
+	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Label(), trace.StatusText(r.Status, r.StopCause), r.Depth, engine.Commas(rep.Rows))
 	if !r.Ended() {
 		fmt.Fprint(w, "the rows committed so far (nodes still open are checked for structure only), ")
 	}

@@ -469,8 +469,9 @@ func TestNodesArePositions(t *testing.T) {
 // TestTraceStopCause: trace --json says what stopped a run it recorded, as
 // search and compare do (it had no stop_cause): the search's node limit,
 // the recorder's node cap, the file size cap; none for a complete run. The
-// file keeps it: runs (text and --json), stats and diff's run header say
-// it where they say the status (they said only the status).
+// file keeps it: runs (text and --json), stats, diff's run header and
+// check's run lines say it where they say the status (they said only the
+// status).
 func TestTraceStopCause(t *testing.T) {
 	dir := t.TempDir()
 	for i, c := range []struct {
@@ -515,6 +516,10 @@ func TestTraceStopCause(t *testing.T) {
 			if _, text, _ := runCLI(t, "", cmd...); !strings.Contains(text, ", "+status+"\n") && !strings.Contains(text, "  "+status+"\n") {
 				t.Errorf("%v: %s says\n%s\nwant the status %q", c.flags, cmd[0], text, status)
 			}
+		}
+		// check's run lines said only the status.
+		if _, text, _ := runCLI(t, "", "check", file); !strings.Contains(text, ", "+status+", depth ") {
+			t.Errorf("%v: check says\n%s\nwant the status %q", c.flags, text, status)
 		}
 	}
 }
