@@ -280,7 +280,7 @@ func (c checkedRun) writeText(w io.Writer) error {
 	sort.Strings(rules)
 	parts := make([]string, len(rules))
 	for i, k := range rules {
-		parts[i] = fmt.Sprintf("%s %d", k, rep.ByRule[k])
+		parts[i] = k + " " + engine.Commas(rep.ByRule[k])
 	}
 	fmt.Fprintf(w, "%s violations (%s)\n", engine.Commas(rep.Count), strings.Join(parts, ", "))
 	for _, v := range rep.Violations {

@@ -237,3 +237,17 @@ func TestCheckHelpListsEveryRule(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckCountsByRule: the counts by rule read with thousands
+// separators, as the total beside them does ("1,234 violations (bound
+// 1234)" before).
+func TestCheckCountsByRule(t *testing.T) {
+	rep := &check.Report{Run: trace.Run{ID: 1, Status: trace.StatusComplete}, Rows: 5000, Count: 1234, ByRule: map[string]int64{check.RuleBound: 1234}}
+	var b strings.Builder
+	if err := (checkedRun{Report: rep, run: rep.Run}).writeText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "1,234 violations (bound 1,234)"; !strings.Contains(b.String(), want) {
+		t.Errorf("check says\n%s\nwant %q", b.String(), want)
+	}
+}
