@@ -560,7 +560,7 @@ func (c *checker) pop() {
 	f := &c.stack[len(c.stack)-1]
 	n := f.n
 	if !c.filtered && f.last+1 != n.End() {
-		c.violate(n.ID, RuleSize, "subtree size %d says ids %d..%d, but the last descendant is id %d", n.SubtreeSize, n.ID, n.End()-1, f.last)
+		c.violate(n.ID, RuleSize, "subtree size %s says ids %d..%d, but the last descendant is id %d", engine.Commas(n.SubtreeSize), n.ID, n.End()-1, f.last)
 	}
 	if !c.filtered && len(f.kids) > 0 && f.next != n.End() {
 		c.violate(n.ID, RuleSize, "children end at id %d, the subtree at %d", f.next, n.End())

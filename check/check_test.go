@@ -212,9 +212,9 @@ func TestCheckScoresPrintAsTheViewer(t *testing.T) {
 	}
 }
 
-// TestCheckRunTotalsPrintAsRuns: the run's totals read with thousands
-// separators (engine.Commas), as runs and stats print them: the QS count
-// read "the run counts 21284 QS nodes".
+// TestCheckRunTotalsPrintAsRuns: the run's totals and a subtree's size read
+// with thousands separators (engine.Commas), as runs, stats and export's
+// labels print them: the QS count read "the run counts 21284 QS nodes".
 func TestCheckRunTotalsPrintAsRuns(t *testing.T) {
 	st, path, run := cleanTrace(t, "captures")
 	r, err := st.Run(context.Background(), run)
@@ -224,11 +224,16 @@ func TestCheckRunTotalsPrintAsRuns(t *testing.T) {
 	if r.QSNodes < 1000 {
 		t.Fatalf("the clean trace has %d QS nodes, want at least 1,000 for a separator", r.QSNodes)
 	}
-	// ?1 and ?2 are 0 here.
-	got := damageAndFind(t, st, path, run, trace.Node{}, 0, "UPDATE runs SET qs_nodes = qs_nodes + 1 + ?1 + ?2 WHERE id = ?3", RuleSize, " (QS count)")
+	got := damageAndFind(t, st, path, run, trace.Node{}, 0, "UPDATE runs SET qs_nodes = qs_nodes + 1 WHERE id = ?3", RuleSize, " (QS count)")
 	want := fmt.Sprintf("the run counts %s QS nodes, the file holds %s", engine.Commas(r.QSNodes+1), engine.Commas(r.QSNodes))
 	if got.Detail != want {
 		t.Errorf("violation says %q, want %q", got.Detail, want)
+	}
+	// A subtree's size reads as export's labels count nodes.
+	root := tracetest.FirstNode(t, st, run, "iteration root of 1,000 nodes", func(n trace.Node) bool { return n.Kind == engine.KindRoot && n.SubtreeSize >= 1000 })
+	got = damageAndFind(t, st, path, run, root, 0, "UPDATE node_rows SET size = size - 1 WHERE run_id = ?3 AND id = ?1", RuleSize, " (size)")
+	if want := "subtree size " + engine.Commas(root.SubtreeSize-1) + " says"; !strings.Contains(got.Detail, want) {
+		t.Errorf("violation says %q, want %q in it", got.Detail, want)
 	}
 }
 
