@@ -52,7 +52,9 @@ and their tables), also when damage keeps the runs from being read (a file cut
 short, smaller than its header says, is reported as that alone); then it
 checks every run it can still read, and a run whose rows it cannot read fails,
 its error naming the run and the rows where reading stopped. A run still
-being recorded, or whose recorder died, is checked as far as it was committed.
+being recorded, or whose recorder died, is checked as far as it was committed;
+a run recorded under a filter (trace --last-iteration, --under) is checked
+by the rows it kept, and the report names the filter.
 The variant's switches come from the run's recorded options. Nodes a stop left
 incomplete are checked for structure only. Runs of other engines (trace
 --engine, import) are checked by the rules that hold for any engine:
@@ -267,6 +269,12 @@ func (c checkedRun) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Label(), trace.StatusText(r.Status, r.StopCause), r.Depth, engine.Commas(rep.Rows))
 	if !r.Ended() {
 		fmt.Fprint(w, "the rows committed so far (nodes still open are checked for structure only), ")
+	}
+	if r.Filter != "" {
+		// As runs and stats say it: the rows are not the whole search,
+		// and the rules that need every child of a node pass over the
+		// nodes the filter left children of out.
+		fmt.Fprintf(w, "the rows kept by recording filter: %s (nodes missing children, and the run's totals, are not held to the rules that need them), ", r.Filter)
 	}
 	if rep.Count == 0 {
 		fmt.Fprintln(w, "no violations")

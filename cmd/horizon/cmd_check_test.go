@@ -251,3 +251,14 @@ func TestCheckCountsByRule(t *testing.T) {
 		t.Errorf("check says\n%s\nwant %q", b.String(), want)
 	}
 }
+
+// TestCheckNamesTheFilter: a run recorded under a filter is checked by
+// the rows it kept, and check says so as runs and stats do ("no
+// violations" read as if the whole search had been checked).
+func TestCheckNamesTheFilter(t *testing.T) {
+	file, _ := traceFile(t, "--fen", "startpos", "--depth", "3", "--qs", "captures", "--last-iteration")
+	code, out, stderr := runCLI(t, "", "check", file)
+	if code != 0 || !strings.Contains(out, "rows checked, the rows kept by recording filter: last-iteration (") {
+		t.Errorf("check: exit %d\n%s%s\nwant the filter named", code, out, stderr)
+	}
+}
