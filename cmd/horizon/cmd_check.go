@@ -68,7 +68,7 @@ skipped, and the report says so.`,
 		"horizon check sample.trace --json | jq '.[].by_rule'")
 	run := fs.Int64("run", 0, "run id ('horizon runs FILE' lists them); 0 = every run")
 	maxV := fs.Int("max", 50, "violations to print per run (all are counted)")
-	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, rows, violations, by_rule, listed,\nskipped (only when rules were skipped), error);\nlisted violations have run, node, iteration, path (SAN), visits, rule, detail;\na run that could not be read has null rows and violations and its error, null otherwise")
+	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, status, stop_cause, filter (only when\nthere is one), depth, rows, violations, by_rule, listed, skipped (only when rules were skipped), error);\nlisted violations have run, node, iteration, path (SAN), visits, rule, detail;\na run that could not be read has null rows and violations and its error, null otherwise")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
 		return err
@@ -237,8 +237,14 @@ func (c checkedRun) passed() bool { return c.err == nil && c.Count == 0 }
 // checkedRunJSON is a run's object in check --json. A run that could
 // not be read has null counts (nothing was checked) and its error.
 type checkedRunJSON struct {
-	Run        int64             `json:"run"`
-	Variant    string            `json:"variant"`
+	Run     int64  `json:"run"`
+	Variant string `json:"variant"`
+	// Status, StopCause, Filter and Depth are the run's, as runs --json
+	// gives them: what the rows checked are of.
+	Status     string            `json:"status"`
+	StopCause  *string           `json:"stop_cause"`
+	Filter     string            `json:"filter,omitempty"`
+	Depth      int               `json:"depth"`
 	Rows       *int64            `json:"rows"`
 	Count      *int64            `json:"violations"`
 	ByRule     map[string]int64  `json:"by_rule"`
@@ -248,14 +254,17 @@ type checkedRunJSON struct {
 }
 
 func (c checkedRun) MarshalJSON() ([]byte, error) {
+	r := c.run
+	j := checkedRunJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause), Filter: r.Filter,
+		Depth: r.Depth, ByRule: map[string]int64{}, Violations: []check.Violation{}}
 	if c.err != nil {
 		msg := c.err.Error()
-		return json.Marshal(checkedRunJSON{Run: c.run.ID, Variant: c.run.Label(), ByRule: map[string]int64{},
-			Violations: []check.Violation{}, Error: &msg})
+		j.Error = &msg
+		return json.Marshal(j)
 	}
 	rep := c.Report
-	return json.Marshal(checkedRunJSON{Run: rep.RunID, Variant: rep.Variant, Rows: &rep.Rows, Count: &rep.Count,
-		ByRule: rep.ByRule, Violations: rep.Violations, Skipped: rep.Skipped})
+	j.Rows, j.Count, j.ByRule, j.Violations, j.Skipped = &rep.Rows, &rep.Count, rep.ByRule, rep.Violations, rep.Skipped
+	return json.Marshal(j)
 }
 
 func (c checkedRun) writeText(w io.Writer) error {

@@ -253,12 +253,21 @@ func TestCheckCountsByRule(t *testing.T) {
 }
 
 // TestCheckNamesTheFilter: a run recorded under a filter is checked by
-// the rows it kept, and check says so as runs and stats do ("no
-// violations" read as if the whole search had been checked).
+// the rows it kept, and check (text and --json) says so as runs and stats
+// do ("no violations" read as if the whole search had been checked).
 func TestCheckNamesTheFilter(t *testing.T) {
 	file, _ := traceFile(t, "--fen", "startpos", "--depth", "3", "--qs", "captures", "--last-iteration")
 	code, out, stderr := runCLI(t, "", "check", file)
 	if code != 0 || !strings.Contains(out, "rows checked, the rows kept by recording filter: last-iteration (") {
 		t.Errorf("check: exit %d\n%s%s\nwant the filter named", code, out, stderr)
+	}
+	var runs []struct {
+		Filter string `json:"filter"`
+		Depth  int    `json:"depth"`
+		Status string `json:"status"`
+	}
+	cliJSON(t, &runs, "check", file, "--json")
+	if len(runs) != 1 || runs[0].Filter != "last-iteration" || runs[0].Depth != 3 || runs[0].Status != "complete" {
+		t.Errorf("check --json %+v, want the run's filter, depth and status", runs)
 	}
 }

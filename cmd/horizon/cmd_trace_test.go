@@ -470,8 +470,8 @@ func TestNodesArePositions(t *testing.T) {
 // search and compare do (it had no stop_cause): the search's node limit,
 // the recorder's node cap, the file size cap; none for a complete run. The
 // file keeps it: runs (text and --json), stats, diff's run header and
-// check's run lines say it where they say the status (they said only the
-// status).
+// check (text and --json) say it where they say the status (they said only
+// the status; check --json, neither).
 func TestTraceStopCause(t *testing.T) {
 	dir := t.TempDir()
 	for i, c := range []struct {
@@ -502,7 +502,9 @@ func TestTraceStopCause(t *testing.T) {
 		var stored []map[string]any
 		cliJSON(t, &stored, "runs", file, "--json")
 		cliJSON(t, &runs, "stats", file, "--json")
-		for _, r := range append(stored, runs...) {
+		var checked []map[string]any
+		cliJSON(t, &checked, "check", file, "--json")
+		for _, r := range append(append(stored, runs...), checked...) {
 			if cause, ok := r["stop_cause"]; !ok || cause != want {
 				t.Errorf("%v: stored run: stop_cause %v (present %v); want %v", c.flags, cause, ok, want)
 			}
