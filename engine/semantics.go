@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // This file is the one home of what the switches mean at a node: which
 // routine searches it, which moves QS allows there, whether it may stand
@@ -187,21 +190,33 @@ var dependencies = []dependency{
 
 // Validate refuses a combination of switches that cannot mean anything: a
 // switch set while the switch it needs leaves it without effect (see
-// dependencies). The one line names the switch and the variant, of the
-// two switches the one set away from the variant's preset, and says which
+// dependencies). given names the switches a user set by name (a command's
+// switch flags, a variant spec's +name=value): such a switch is judged set
+// whatever its value, so --delta false --delta-margin 200 is refused as
+// --delta-margin 50 is, though 200 is every preset's margin. The one
+// exception is a given switch set to its inert value away from the
+// preset's: that is what turns it off (see+qs-moves=none+stand-pat=false,
+// DropInert's label, must parse back). The one line names the switch and
+// the variant, of the two switches the one the user set, and says which
 // switch needs which. Presets are valid. Readers of traces do not call it
 // (see ParseOptionsJSON).
-func (o Options) Validate() error {
+func (o Options) Validate(given ...string) error {
 	preset, err := VariantOptions(o.Variant)
 	if err != nil {
 		preset = base()
 	}
 	for _, d := range dependencies {
-		if !d.off(&o) || !d.isSet(&o) {
+		if !d.off(&o) {
+			continue
+		}
+		s := optionSpecByName(d.child)
+		atPreset := s.get(&o) == s.get(&preset)
+		childGiven := slices.Contains(given, d.child)
+		if !d.isSet(&o) && !(childGiven && atPreset) {
 			continue
 		}
 		sw := d.child
-		if s := optionSpecByName(sw); s.get(&o) == s.get(&preset) {
+		if atPreset && !childGiven {
 			sw = d.parent // the preset set the child: the user changed the parent
 		}
 		in := Inert{Switch: d.child, Parent: d.parent, Needs: d.needs, Why: d.why}

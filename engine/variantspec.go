@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -13,8 +14,18 @@ import (
 
 // ParseVariantSpec parses one variant spec: a preset name, then
 // "+switch=value" for each switch to change. A switch may be given once,
-// and the result must pass Options.Validate.
+// and the result must pass Options.Validate, which judges every switch the
+// spec names as set whatever its value (captures+delta-margin=200 is
+// refused: captures has no delta pruning for a margin to apply to).
 func ParseVariantSpec(spec string) (Options, error) {
+	return parseVariantSpec(spec, nil)
+}
+
+// A Switch is one switch set by name, as a command's switch flag sets it
+// on top of every variant spec (--delta false).
+type Switch struct{ Name, Value string }
+
+func parseVariantSpec(spec string, onTop []Switch) (Options, error) {
 	parts := strings.Split(strings.TrimSpace(spec), "+")
 	name := strings.TrimSpace(parts[0])
 	if name == "" {
@@ -24,22 +35,28 @@ func ParseVariantSpec(spec string) (Options, error) {
 	if err != nil {
 		return o, fmt.Errorf("variant spec %q: %v", spec, err)
 	}
-	seen := map[string]bool{}
+	var given []string
 	for _, kv := range parts[1:] {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		if !ok || k == "" || v == "" {
 			return o, fmt.Errorf("variant spec %q: %q is not switch=value", spec, kv)
 		}
-		if seen[k] {
+		if slices.Contains(given, k) {
 			return o, fmt.Errorf("variant spec %q: switch %s given twice", spec, k)
 		}
-		seen[k] = true
+		given = append(given, k)
 		if err := o.Set(k, v); err != nil {
 			return o, fmt.Errorf("variant spec %q: %v", spec, err)
 		}
 	}
-	if err := o.Validate(); err != nil {
+	for _, sw := range onTop {
+		if err := o.Set(sw.Name, sw.Value); err != nil {
+			return o, fmt.Errorf("variant spec %q with %s=%s: %v", spec, sw.Name, sw.Value, err)
+		}
+		given = append(given, sw.Name)
+	}
+	if err := o.Validate(given...); err != nil {
 		return o, fmt.Errorf("variant spec %q: %v", spec, err)
 	}
 	return o, nil
@@ -64,16 +81,21 @@ func VariantSpec(o Options) string {
 }
 
 // ParseVariantSpecs parses a comma-separated list of variant specs,
-// rejecting an empty list and two specs that name the same options.
-func ParseVariantSpecs(list string) ([]Options, error) {
+// rejecting an empty list and two specs that name the same options. The
+// switches of onTop (a command's switch flags) are set on every spec after
+// its own and judged by Validate as the spec's own are.
+func ParseVariantSpecs(list string, onTop ...Switch) ([]Options, error) {
 	seen := map[string]string{}
 	return variantList(list, "valid presets", func(spec string) (Options, error) {
-		o, err := ParseVariantSpec(spec)
+		o, err := parseVariantSpec(spec, onTop)
 		if err != nil {
 			return o, err
 		}
 		c := VariantSpec(o)
 		if prev, dup := seen[c]; dup {
+			if len(onTop) > 0 {
+				return o, fmt.Errorf("variant specs %q and %q are both %s once the switches set on top of every spec are applied", prev, spec, c)
+			}
 			return o, fmt.Errorf("variant specs %q and %q name the same options (%s)", prev, spec, c)
 		}
 		seen[c] = spec

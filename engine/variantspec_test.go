@@ -24,6 +24,21 @@ func TestParseVariantSpec(t *testing.T) {
 		{"see+qs-levels=99", "", "not a number from 0 to 16"},
 		{"see+qs-checks=false+qs-checks=true", "", "given twice"},
 		{"none+qs-checks=true", "", "cannot apply to variant none"},
+		// A switch the spec names is judged set whatever its value: these
+		// changed nothing and were accepted while their values were
+		// the presets' (200 is every preset's margin, 16 its hash).
+		{"captures+delta-margin=200", "", "switch delta-margin cannot apply to variant captures: delta-margin needs delta true"},
+		{"see+delta=false+delta-margin=200", "", "switch delta-margin cannot apply to variant see: delta-margin needs delta true"},
+		{"see+tt=false+hash=16", "", "switch hash cannot apply to variant see: hash needs tt true"},
+		{"none+stand-pat=false", "", "switch stand-pat cannot apply to variant none"},
+		{"mvv-lva+qs-threshold=0", "", "switch qs-threshold cannot apply to variant mvv-lva"},
+		{"unified+qs-levels=0", "", "switch qs-levels cannot apply to variant unified"},
+		// A switch set to its inert value away from the preset's is what
+		// turns it off: DropInert's label parses back.
+		{"see+qs-moves=none+stand-pat=false+see-prune=false+delta=false+qs-checks=false+qs-evasions=false",
+			"see+qs-moves=none+stand-pat=false+see-prune=false+delta=false+qs-checks=false+qs-evasions=false", ""},
+		{"see+qs-moves=none+stand-pat=false+see-prune=false+delta=false+qs-checks=false+qs-evasions=false+delta-margin=200", "",
+			"switch delta-margin cannot apply to variant see"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.spec, func(t *testing.T) {
@@ -62,6 +77,32 @@ func TestParseVariantSpecs(t *testing.T) {
 	for _, bad := range []string{"", " , ", "see,see+qs-checks=true", "see,nosuch"} {
 		if _, err := ParseVariantSpecs(bad); err == nil {
 			t.Errorf("ParseVariantSpecs(%q): no error", bad)
+		}
+	}
+
+	// Switches on top (a command's flags) are judged as a spec's own are,
+	// and may make two specs one.
+	for _, tc := range []struct {
+		list  string
+		onTop []Switch
+		want  string // the error, or the canonical specs
+	}{
+		{"see,captures", []Switch{{"delta-margin", "200"}}, `variant spec "captures": switch delta-margin cannot apply to variant captures`},
+		{"see+delta-margin=200", []Switch{{"delta", "false"}}, `variant spec "see+delta-margin=200": switch delta-margin cannot apply to variant see`},
+		{"see", []Switch{{"delta", "false"}, {"delta-margin", "200"}}, "switch delta-margin cannot apply to variant see"},
+		{"see,see+tt=false", []Switch{{"tt", "false"}}, "are both see+tt=false once the switches set on top"},
+		{"see,captures", []Switch{{"tt", "false"}, {"hash", "16"}}, "switch hash cannot apply to variant see"},
+		{"see+delta-margin=100,captures+delta=true", []Switch{{"qs-checks", "false"}},
+			"see+delta-margin=100+qs-checks=false,captures+delta=true"},
+		{"see", []Switch{{"delta-margin", "x"}}, `variant spec "see" with delta-margin=x: option delta-margin`},
+	} {
+		os, err := ParseVariantSpecs(tc.list, tc.onTop...)
+		var got []string
+		for _, o := range os {
+			got = append(got, VariantSpec(o))
+		}
+		if err != nil && !strings.Contains(err.Error(), tc.want) || err == nil && strings.Join(got, ",") != tc.want {
+			t.Errorf("ParseVariantSpecs(%q, %v) = %v, %v; want %q", tc.list, tc.onTop, got, err, tc.want)
 		}
 	}
 }

@@ -493,23 +493,37 @@ func TestPerftStockfishPath(t *testing.T) {
 // TestRefusedSwitches: a switch that the variant cannot apply is a usage
 // error naming the switch and the variant, in every command that searches.
 func TestRefusedSwitches(t *testing.T) {
+	// A refusal that regressed must not leave a trace file behind.
+	out := filepath.Join(t.TempDir(), "x.trace")
 	for _, c := range []struct {
 		args []string
 		want []string
 	}{
 		{[]string{"search", "--fen", "startpos", "--depth", "2", "--qs", "none", "--see-prune", "true"}, []string{"switch see-prune", "variant none"}},
-		{[]string{"trace", "--fen", "startpos", "--depth", "2", "--qs", "unified", "--qs-levels", "3", "-o", "x.trace"}, []string{"switch qs-levels", "variant unified"}},
+		{[]string{"trace", "--fen", "startpos", "--depth", "2", "--qs", "unified", "--qs-levels", "3", "-o", out}, []string{"switch qs-levels", "variant unified"}},
 		{[]string{"compare", "--fen", "startpos", "--depth", "2", "--qs", "mvv-lva,see", "--qs-threshold", "100"}, []string{"switch qs-threshold", "variant mvv-lva"}},
 		// A parameter whose switch is off: refused in every command, the
 		// error saying which switch needs which. hash with tt off ran
 		// labelled see+tt=false+hash=64 with the nodes of see+tt=false.
 		{[]string{"search", "--fen", "startpos", "--depth", "4", "--qs", "see", "--tt", "false", "--hash", "64"}, []string{"switch hash", "variant see", "hash needs tt true"}},
 		{[]string{"search", "--fen", "startpos", "--depth", "2", "--qs", "see", "--delta", "false", "--delta-margin", "50"}, []string{"switch delta-margin", "delta-margin needs delta true"}},
-		{[]string{"trace", "--fen", "startpos", "--depth", "2", "--qs", "see+hash=64+tt=false", "-o", "x.trace"}, []string{"switch hash", "hash needs tt true"}},
+		{[]string{"trace", "--fen", "startpos", "--depth", "2", "--qs", "see+hash=64+tt=false", "-o", out}, []string{"switch hash", "hash needs tt true"}},
 		{[]string{"compare", "--fen", "startpos", "--depth", "2", "--qs", "see,mvv-lva", "--tt", "false", "--hash", "8"}, []string{"switch hash", "hash needs tt true"}},
 		{[]string{"bench", "--qs", "see+tt=false+hash=64"}, []string{"switch hash", "hash needs tt true"}},
 		{[]string{"qsbench", "--qs", "see+tt=false+hash=64"}, []string{"switch hash", "hash needs tt true"}},
 		{[]string{"search", "--fen", "startpos", "--depth", "2", "--qs", "threshold", "--unified", "true"}, []string{"switch unified", "variant threshold", "qs-levels needs unified false"}},
+		// A switch given is judged set whatever its value: these ran
+		// silently because 200 is every preset's delta margin and 16 its
+		// hash, while --delta-margin 50 was refused.
+		{[]string{"search", "--fen", "startpos", "--depth", "2", "--qs", "see", "--delta-margin", "200", "--delta", "false"}, []string{"switch delta-margin", "variant see", "delta-margin needs delta true"}},
+		{[]string{"search", "--fen", "startpos", "--depth", "2", "--qs", "captures", "--delta-margin", "200"}, []string{"switch delta-margin", "variant captures", "delta-margin needs delta true"}},
+		{[]string{"search", "--fen", "startpos", "--depth", "2", "--qs", "see+delta-margin=200", "--delta", "false"}, []string{"switch delta-margin", "variant see"}},
+		{[]string{"trace", "--fen", "startpos", "--depth", "2", "--qs", "see", "--tt", "false", "--hash", "16", "-o", out}, []string{"switch hash", "hash needs tt true"}},
+		{[]string{"trace", "--fen", "startpos", "--depth", "2", "--qs", "captures+delta-margin=200", "-o", out}, []string{"switch delta-margin", "variant captures"}},
+		{[]string{"compare", "--fen", "startpos", "--depth", "2", "--qs", "see,captures", "--delta-margin", "200"}, []string{"switch delta-margin", "variant captures"}},
+		{[]string{"compare", "--fen", "startpos", "--depth", "2", "--qs", "see,threshold", "--qs-threshold", "0", "--qs-levels", "0"}, []string{"switch qs-threshold", "qs-threshold needs qs-levels above 0"}},
+		{[]string{"bench", "--qs", "captures+delta-margin=200"}, []string{"switch delta-margin", "variant captures"}},
+		{[]string{"qsbench", "--qs", "none+stand-pat=false"}, []string{"switch stand-pat", "variant none", "stand-pat needs qs-moves other than none"}},
 	} {
 		code, out, errOut := runCLI(t, "", c.args...)
 		if code != 2 || out != "" {

@@ -68,37 +68,32 @@ func (sf *searchFlags) job(pf *positionFlags) (searchJob, error) {
 }
 
 // options returns one Options per variant in --qs, with every switch the
-// user set explicitly applied on top of each preset.
+// user set explicitly applied on top of each preset. A switch flag is
+// judged set whatever its value (engine.Options.Validate): --delta false
+// --delta-margin 200 is refused as --delta-margin 50 is.
 func (sf *searchFlags) options() ([]engine.Options, error) {
-	opts, err := engine.ParseVariantSpecs(sf.qs)
-	if err != nil {
+	// The specs alone first, so that a mistake in --qs is blamed on --qs.
+	if _, err := engine.ParseVariantSpecs(sf.qs); err != nil {
 		return nil, usagef("--qs: %v", err)
 	}
+	var onTop []engine.Switch
 	var serr error
 	sf.fs.Visit(func(f *flag.Flag) {
 		if v, ok := sf.switches[f.Name]; ok && serr == nil {
-			for i := range opts {
-				if err := opts[i].Set(f.Name, *v); err != nil {
-					serr = usagef("--%s: %v", f.Name, err)
-					return
-				}
+			var probe engine.Options
+			if err := probe.Set(f.Name, *v); err != nil {
+				serr = usagef("--%s: %v", f.Name, err)
+				return
 			}
+			onTop = append(onTop, engine.Switch{Name: f.Name, Value: *v})
 		}
 	})
 	if serr != nil {
 		return nil, serr
 	}
-	seen := map[string]bool{}
-	for _, o := range opts {
-		if err := o.Validate(); err != nil {
-			return nil, usagef("%v", err)
-		}
-		// A switch flag set on top of every variant can make two of them one.
-		if l := engine.VariantSpec(o); seen[l] {
-			return nil, usagef("--qs: two variants are both %s once the switch flags are set", l)
-		} else {
-			seen[l] = true
-		}
+	opts, err := engine.ParseVariantSpecs(sf.qs, onTop...)
+	if err != nil {
+		return nil, usagef("%v", err)
 	}
 	return opts, nil
 }
