@@ -448,7 +448,7 @@ func (s *session) engineOptions() (engine.Options, error) {
 func (s *session) sayInert(inert []engine.Inert, spec string) {
 	var parts []string
 	for i := 0; i < len(inert); {
-		j, shown, names := i, []string{}, []string{}
+		j, said, shown := i, []engine.Inert{}, []string{}
 		for ; j < len(inert) && inert[j].Needs == inert[i].Needs && inert[j].Why == inert[i].Why; j++ {
 			in := inert[j]
 			if spec != "" && in.Switch != spec && in.Parent != spec {
@@ -458,20 +458,33 @@ func (s *session) sayInert(inert []engine.Inert, spec string) {
 			if k, ok := s.byName[normName(in.Switch)]; ok {
 				name = s.options[k].name
 			}
-			shown, names = append(shown, name+" "+in.Value), append(names, in.Switch)
+			said, shown = append(said, in), append(shown, name+" "+in.Value)
 		}
-		switch {
-		case len(shown) == 1:
-			parts = append(parts, fmt.Sprintf("%s has no effect for now: %s", shown[0], inert[i].Reason()))
-		case len(shown) > 1:
-			parts = append(parts, fmt.Sprintf("%s have no effect for now: %s need %s (%s)",
-				strings.Join(shown, ", "), strings.Join(names, ", "), inert[i].Needs, inert[i].Why))
+		if len(said) > 0 {
+			parts = append(parts, inertText(said, shown))
 		}
 		i = j
 	}
 	if len(parts) > 0 {
 		s.info("%s", strings.Join(parts, "; "))
 	}
+}
+
+// inertText says that the switches said, which share one need, have no
+// effect for now; shown are their UCI names and values. Every word comes
+// from the switches said: the group they were found in may hold others
+// (QSMoves none leaves StandPat and SEEPrune without effect, but a
+// SEEPrune just set names see-prune alone).
+func inertText(said []engine.Inert, shown []string) string {
+	if len(said) == 1 {
+		return fmt.Sprintf("%s has no effect for now: %s", shown[0], said[0].Reason())
+	}
+	names := make([]string, len(said))
+	for i, in := range said {
+		names[i] = in.Switch
+	}
+	return fmt.Sprintf("%s have no effect for now: %s need %s (%s)",
+		strings.Join(shown, ", "), strings.Join(names, ", "), said[0].Needs, said[0].Why)
 }
 
 // busy reports whether a search is running. A search that has sent its
