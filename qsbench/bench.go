@@ -28,7 +28,7 @@ func NewVariants(opts []engine.Options) []Variant {
 // Config bounds a benchmark run.
 type Config struct {
 	Jobs      int   // positions searched at once
-	NodeLimit int64 // QS nodes after which one QS is stopped and counted as such (0: none)
+	NodeLimit int64 // a QS that reaches this many nodes is stopped and counted as such (0: none)
 	// Repeat runs each QS this many times (at least once) and keeps the
 	// fastest time: a single QS takes microseconds, and one preemption of
 	// the thread would otherwise outweigh hundreds of them. Every
@@ -64,16 +64,23 @@ type Results struct {
 // done, if not nil, gets the count of positions finished.
 func Bench(ctx context.Context, set []*Position, vs []Variant, cfg Config, done func(int)) (*Results, error) {
 	r := &Results{Variants: vs, Set: set, Runs: make([][]Run, len(set)), Done: make([]bool, len(set))}
-	lim := engine.Limits{Nodes: cfg.NodeLimit}
-	if cfg.NodeLimit > 0 {
-		lim.Nodes = cfg.NodeLimit + 1 // the run node counts too
-	}
+	// The engine stops a QS on entering its NodeLimit-th node, as it stops
+	// a search at --nodes: a stopped QS counts NodeLimit nodes, a finished
+	// one fewer. (It was NodeLimit+1, for a run node the engine does not
+	// count: --max-qs-nodes 5 showed stopped runs of 6 QS nodes.)
+	capped := engine.Limits{Nodes: cfg.NodeLimit}
 	err := Parallel(ctx, len(set), cfg.Jobs, func() func(int) error {
 		s := engine.NewSearcher(vs[0].Options)
 		return func(i int) error {
 			runs := make([]Run, len(vs))
 			for vi, v := range vs {
 				s.SetOptions(v.Options)
+				lim := capped
+				if v.Options.QSMoves == engine.QSNone {
+					// No QS to run away: the one horizon node is a node
+					// to the engine, and a cap of 1 would stop it.
+					lim = engine.Limits{}
+				}
 				pos := set[i].Pos()
 				var first engine.QSResult
 				for rep := 0; rep < max(cfg.Repeat, 1); rep++ {
@@ -127,28 +134,45 @@ type ErrorStats struct {
 	Bias       float64 `json:"bias_cp"` // mean of QS - oracle: positive when the QS is optimistic
 }
 
-// Summary is one variant's figures over the positions done.
+// Summary is one variant's figures. Positions and Stopped count every
+// position done; every other figure is over the Compared positions, those
+// that every variant finished (all positions done unless the node limit
+// stopped a QS): a stopped QS has no value, and its node count is the
+// limit's, so figures over each variant's own finished positions would
+// set variants against each other on different positions.
 type Summary struct {
 	Variant      string         `json:"variant"`
 	Options      engine.Options `json:"-"` // every switch; the command's --json writes it as an object
 	Positions    int            `json:"positions"`
+	Stopped      int            `json:"stopped"`  // this variant's QS runs cut by the node limit
+	Compared     int            `json:"compared"` // positions every variant finished: the figures below are over them
 	QSNodesMean  float64        `json:"qs_nodes_mean"`
 	QSNodesP90   int64          `json:"qs_nodes_p90"`
 	QSNodesMax   int64          `json:"qs_nodes_max"`
 	QSNodesTotal int64          `json:"qs_nodes_total"`
 	MaxQSPly     int            `json:"max_qs_ply"`
-	Stopped      int            `json:"stopped"` // QS runs cut by the node limit: no value, left out of Error and Second
 	TimeMS       float64        `json:"time_ms"` // summed over positions, single-threaded
 	TimeUSMean   float64        `json:"time_us_mean"`
 	Error        ErrorStats     `json:"error"`
 	Second       *ErrorStats    `json:"second_oracle,omitempty"`
-	Pareto       bool           `json:"pareto"` // no other variant has fewer mean QS nodes and a lower MAE
+	Pareto       bool           `json:"pareto"` // no other variant has fewer mean QS nodes and a lower MAE (none when Compared is 0)
 }
 
-// Summarize computes each variant's figures over the positions done.
-// second, if not nil, holds a second oracle's values by position index
-// (invalid where it has none).
+// Compared reports, by position, whether every variant finished its QS
+// there: the positions Summarize takes its figures over.
+func (r *Results) Compared() []bool {
+	out := make([]bool, len(r.Done))
+	for pi, ok := range r.Done {
+		out[pi] = ok && !slices.ContainsFunc(r.Runs[pi], func(run Run) bool { return run.Stopped })
+	}
+	return out
+}
+
+// Summarize computes each variant's figures over the positions every
+// variant finished (see Summary). second, if not nil, holds a second
+// oracle's values by position index (invalid where it has none).
 func Summarize(r *Results, second []Oracle) []Summary {
+	compared := r.Compared()
 	out := make([]Summary, len(r.Variants))
 	for vi, v := range r.Variants {
 		s := &out[vi]
@@ -162,17 +186,17 @@ func Summarize(r *Results, second []Oracle) []Summary {
 				continue
 			}
 			run := r.Runs[pi][vi]
+			s.Positions++
+			if run.Stopped {
+				s.Stopped++
+			}
+			if !compared[pi] {
+				continue
+			}
 			nodes = append(nodes, run.QSNodes)
 			s.QSNodesTotal += run.QSNodes
 			s.MaxQSPly = max(s.MaxQSPly, run.MaxQSPly)
 			el += run.Elapsed
-			if run.Stopped {
-				// A QS cut by the node limit has no value (its score is
-				// -Infinity or whatever it held): an error taken from it
-				// would be the limit's, not the variant's.
-				s.Stopped++
-				continue
-			}
 			if o := r.Set[pi].Oracle; o.Valid() {
 				e1.add(run.Score, o)
 			}
@@ -180,7 +204,7 @@ func Summarize(r *Results, second []Oracle) []Summary {
 				e2.add(run.Score, second[pi])
 			}
 		}
-		s.Positions = len(nodes)
+		s.Compared = len(nodes)
 		if len(nodes) > 0 {
 			slices.Sort(nodes)
 			s.QSNodesMean = float64(s.QSNodesTotal) / float64(len(nodes))
@@ -200,10 +224,11 @@ func Summarize(r *Results, second []Oracle) []Summary {
 }
 
 // markPareto sets Pareto on the summaries no other beats: none has both
-// fewer mean QS nodes and a lower MAE (and is not equal on both).
+// fewer mean QS nodes and a lower MAE (and is not equal on both). With no
+// position compared there are no figures to beat or be beaten on.
 func markPareto(sums []Summary) {
 	for i := range sums {
-		sums[i].Pareto = true
+		sums[i].Pareto = sums[i].Compared > 0
 		for j := range sums {
 			a, b := &sums[i], &sums[j]
 			if i != j && b.QSNodesMean <= a.QSNodesMean && b.Error.MAE <= a.Error.MAE &&

@@ -213,3 +213,64 @@ func TestBenchStoppedRuns(t *testing.T) {
 		t.Errorf("StoppedRuns gave %d, want %d", len(got), stopped)
 	}
 }
+
+// The node limit is a cap on the QS's nodes: a stopped QS counts exactly
+// NodeLimit (it counted one more, for a run node the engine does not
+// count), a finished one fewer. A variant without QS visits one horizon
+// node, which a limit of 1 must not stop.
+func TestBenchNodeLimit(t *testing.T) {
+	set := readCommitted(t)[:40]
+	none, err := engine.VariantOptions("none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []int64{1, 2, 5} {
+		vs := NewVariants([]engine.Options{OracleOptions(), none})
+		r, err := Bench(context.Background(), set, vs, Config{Jobs: 1, NodeLimit: limit}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pi := range set {
+			q, h := r.Runs[pi][0], r.Runs[pi][1]
+			if q.Stopped && q.QSNodes != limit || !q.Stopped && q.QSNodes >= limit {
+				t.Errorf("limit %d, %s: stopped %v after %d QS nodes; want stopped at %d exactly, else fewer",
+					limit, set[pi].ID, q.Stopped, q.QSNodes, limit)
+			}
+			if h.Stopped {
+				t.Errorf("limit %d, %s: the variant without QS was stopped", limit, set[pi].ID)
+			}
+		}
+	}
+}
+
+// Every figure, and so the Pareto front, is over the positions every
+// variant finished. Here b stopped on p1, where a erred by 300: over its
+// own finished positions b matched a's MAE with half the nodes and took a
+// off the front, though on the positions both finished a erred by 0 and b
+// by 100.
+func TestSummarizeCompared(t *testing.T) {
+	o := Oracle{Name: "test", Score: 0}
+	set := []*Position{{ID: "p0", Oracle: o}, {ID: "p1", Oracle: o}, {ID: "p2", Oracle: o}}
+	a := func(score int) Run { return Run{Score: score, QSNodes: 10} }
+	b := func(score int) Run { return Run{Score: score, QSNodes: 5} }
+	r := &Results{Variants: []Variant{{Spec: "a"}, {Spec: "b"}}, Set: set, Done: []bool{true, true, true}, Completed: 3,
+		Runs: [][]Run{{a(0), b(100)}, {a(300), {QSNodes: 5, Stopped: true}}, {a(0), b(100)}}}
+	sums := Summarize(r, nil)
+	for _, s := range sums {
+		if s.Positions != 3 || s.Compared != 2 || s.Error.Positions != 2 || s.QSNodesTotal != 2*s.QSNodesMax || !s.Pareto {
+			t.Errorf("%s: %d positions, %d compared, errors over %d, %d QS nodes, Pareto %v; want 3, 2, 2, twice the max, on the front",
+				s.Variant, s.Positions, s.Compared, s.Error.Positions, s.QSNodesTotal, s.Pareto)
+		}
+	}
+	if sums[0].Error.MAE != 0 || sums[1].Error.MAE != 100 || sums[1].Stopped != 1 || sums[0].Stopped != 0 {
+		t.Errorf("MAE %.1f and %.1f, stopped %d and %d; want 0 and 100, 0 and 1", sums[0].Error.MAE, sums[1].Error.MAE,
+			sums[0].Stopped, sums[1].Stopped)
+	}
+	// Where no position was finished by every variant there is no front.
+	r.Runs[0][1].Stopped, r.Runs[2][1].Stopped = true, true
+	for _, s := range Summarize(r, nil) {
+		if s.Compared != 0 || s.Pareto {
+			t.Errorf("%s: %d compared, Pareto %v; want none", s.Variant, s.Compared, s.Pareto)
+		}
+	}
+}

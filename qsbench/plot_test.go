@@ -14,7 +14,7 @@ import (
 // labels that would collide if placed naively.
 func plotSums() []Summary {
 	mk := func(v string, nodes, mae float64) Summary {
-		return Summary{Variant: v, QSNodesMean: nodes, Error: ErrorStats{MAE: mae}}
+		return Summary{Variant: v, Compared: 100, QSNodesMean: nodes, Error: ErrorStats{MAE: mae}}
 	}
 	sums := []Summary{mk("none", 1, 300), mk("captures", 20, 130), mk("mvv-lva", 21, 130), mk("recapture", 2, 190),
 		mk("beal", 25, 129), mk("threshold", 40, 130), mk("unified", 21, 130), mk("see", 8.2, 118), mk("see+qs-checks=false", 6, 125)}

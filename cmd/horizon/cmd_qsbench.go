@@ -66,8 +66,11 @@ extra columns). See testdata/README.md.
 
 A variant is a preset with switches set on top: see+qs-checks=false,
 threshold+qs-levels=6 ('horizon variants' lists presets and switches).
-A QS cut by --max-qs-nodes has no value: it is counted under "stopped"
-and left out of the error figures (the --worst list flags it).
+A QS that reaches --max-qs-nodes is stopped there, as --nodes stops a
+search: it has no value, and its node count is the cap's, so it is counted
+under "stopped" (the --worst list flags it) and the positions where any
+variant's QS stopped are left out of every other figure: all variants are
+measured, and the Pareto front drawn, on the same positions.
 --json prints each variant's figures and the --worst rows; --csv one row
 per position and variant.
 Every figure but the time is the same from run to run and for any --jobs.
@@ -83,7 +86,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 	plot := fs.String("plot", "", "write an SVG scatter plot (QS nodes against error, Pareto front) to this `file`")
 	worst := fs.Int("worst", 0, "list each variant's N worst positions with the command that traces them")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "positions run at once")
-	maxNodes := fs.Int64("max-qs-nodes", 2_000_000, "stop one QS after this many nodes and count it as stopped")
+	maxNodes := fs.Int64("max-qs-nodes", 2_000_000, "stop a QS when it reaches this many nodes and count it as stopped (at least 1)")
 	second := fs.String("second", "", "second oracle `file` (default: the set's .stockfish.epd beside it, if present; 'none' to skip)")
 	limit := fs.Int("limit", 0, "use only the first N positions of the set (0: all)")
 	repeat := fs.Int("repeat", 3, "run each QS this many times and keep its fastest time (one preemption outweighs hundreds of QS runs)")
@@ -102,8 +105,13 @@ Ctrl-C prints the figures of the positions done so far.`,
 	if *jobs < 1 {
 		return usagef("--jobs %d: want at least 1", *jobs)
 	}
-	if *worst < 0 || *limit < 0 || *maxNodes < 0 || *repeat < 1 {
-		return usagef("--worst, --limit and --max-qs-nodes want a number >= 0, --repeat one >= 1")
+	if *worst < 0 || *limit < 0 || *repeat < 1 {
+		return usagef("--worst and --limit want a number >= 0, --repeat one >= 1")
+	}
+	// As --max-nodes: a cap of 0 would mean no cap to some and stop
+	// everything to others; a QS is never uncapped by accident.
+	if *maxNodes < 1 {
+		return usagef("--max-qs-nodes %d: want a positive number", *maxNodes)
 	}
 	opts, err := engine.ParseVariantSpecs(*qs)
 	if err != nil {
@@ -155,8 +163,12 @@ Ctrl-C prints the figures of the positions done so far.`,
 		return err
 	}
 	sums := qsbench.Summarize(res, secondVals)
-	if *plot != "" && res.Completed > 0 {
-		if err := writeQSPlot(e.ctx, *plot, sums, set[0].Oracle, res.Completed); err != nil {
+	compared := sums[0].Compared
+	if *plot != "" && compared == 0 {
+		e.notef("--plot %s not written: no position was finished by every variant", *plot)
+	}
+	if *plot != "" && compared > 0 {
+		if err := writeQSPlot(e.ctx, *plot, sums, set[0].Oracle, compared); err != nil {
 			return err
 		}
 	}
@@ -191,7 +203,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 	out := qsBenchResult{File: *epd, Positions: len(set), Completed: res.Completed, Oracle: set[0].Oracle.Name,
 		OracleDepth: set[0].Oracle.Depth, Clamp: qsbench.Clamp, MaxQSNodes: *maxNodes, Variants: variants, Worst: worstRows,
 		Interrupted: interrupted, set: set, res: res, sums: sums, second: secondVals != nil}
-	if *plot != "" && res.Completed > 0 {
+	if *plot != "" && compared > 0 {
 		out.plot = *plot
 	}
 	if err := e.print(out, formatOf(*asJSON, *asCSV)); err != nil {
@@ -334,7 +346,11 @@ func writeQSPlot(ctx context.Context, path string, sums []qsbench.Summary, o qsb
 
 func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench.Results, sums []qsbench.Summary, second bool, limit int64) {
 	o := set[0].Oracle
-	fmt.Fprintf(w, "%s: %d of %d positions; oracle %s at depth %d; QS alone, open window\n\n", epd, res.Completed, len(set), o.Name, o.Depth)
+	over := ""
+	if n := sums[0].Compared; n < res.Completed {
+		over = fmt.Sprintf(" (figures over the %d every variant finished: see stopped)", n)
+	}
+	fmt.Fprintf(w, "%s: %d of %d positions%s; oracle %s at depth %d; QS alone, open window\n\n", epd, res.Completed, len(set), over, o.Name, o.Depth)
 	tw := figureTable(w)
 	head := "variant\tQS nodes mean\tp90\tmax\tstopped\ttime µs/pos\tMAE cp\t>100cp\t>300cp\tsign err\tbias cp\tPareto\t"
 	if second {
@@ -342,6 +358,15 @@ func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench
 	}
 	fmt.Fprintln(tw, head)
 	for _, s := range sums {
+		if s.Compared == 0 {
+			// No position to take a figure over: a mean of none is no 0.
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t%d\t-\t-\t-\t-\t-\t-\t\t", s.Variant, s.Stopped)
+			if second {
+				fmt.Fprint(tw, "-\t-\t-\t")
+			}
+			fmt.Fprintln(tw)
+			continue
+		}
 		pareto := ""
 		if s.Pareto {
 			pareto = "*"
@@ -358,11 +383,9 @@ func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench
 	fmt.Fprintf(w, "\nerrors against the oracle's ce with both scores clamped to ±%d cp; sign err: one says >= +%d, the other <= -%d;\n",
 		qsbench.Clamp, qsbench.SignMargin, qsbench.SignMargin)
 	fmt.Fprintln(w, "Pareto *: no other variant has both fewer mean QS nodes and a lower MAE; time: mean per position of each QS's fastest of --repeat runs")
-	for _, s := range sums {
-		if s.Stopped > 0 {
-			fmt.Fprintf(w, "stopped: QS runs cut by --max-qs-nodes %s; they have no value and are left out of the error columns\n", engine.Commas(limit))
-			break
-		}
+	if n := sums[0].Compared; n < res.Completed {
+		fmt.Fprintf(w, "stopped: QS runs that reached --max-qs-nodes %s; they have no value, so the %d positions where any variant's QS stopped are left out\n"+
+			"  of every column but stopped: all figures are over the %d positions every variant finished\n", engine.Commas(limit), res.Completed-n, n)
 	}
 	if second && sums[0].Second != nil {
 		fmt.Fprintf(w, "2nd: against %s (%d positions; a different evaluation, so its errors include evaluation differences)\n",
@@ -378,7 +401,7 @@ func printQSWorst(w io.Writer, rows []qsWorstJSON) {
 			fmt.Fprintf(w, "\nworst positions of %s:\n", cur)
 		}
 		if r.Stopped {
-			fmt.Fprintf(w, "  %s %-8s QS stopped after %s QS nodes (no value), oracle %s\n", r.ID, r.Class,
+			fmt.Fprintf(w, "  %s %-8s QS stopped on reaching %s QS nodes (no value), oracle %s\n", r.ID, r.Class,
 				engine.Commas(r.QSNodes), engine.Score(r.Oracle).Signed())
 		} else {
 			fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s QS nodes\n", r.ID, r.Class, engine.Score(*r.Score).Signed(),

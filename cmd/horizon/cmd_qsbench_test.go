@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,19 +141,31 @@ func TestQSBenchCollectDefaultSkip(t *testing.T) {
 	checkFails(t, []string{"qsbench", "collect", "--depth", "0"}, 2, "'horizon qsbench collect --help'")
 	checkFails(t, []string{"qsbench", "oracle", "--depth", "0"}, 2, "'horizon qsbench oracle --help'")
 	checkFails(t, []string{"qsbench", "--plot", filepath.Join(t.TempDir(), "x.png")}, 2, "--plot", ".svg")
+	// As --max-nodes: 0 is no cap to some readers and stops every QS to
+	// others; it was accepted and ran uncapped without the help saying so.
+	checkFails(t, []string{"qsbench", "--max-qs-nodes", "0"}, 2, "--max-qs-nodes 0: want a positive number")
 }
 
 // A QS stopped by --max-qs-nodes has no value: it is counted per variant,
-// left out of the error figures, and flagged in the worst rows (JSON and
-// text) instead of being scored -∞. The variants' options are an object
-// with typed values.
+// flagged in the worst rows (JSON and text) instead of being scored -∞,
+// and the positions where any variant stopped are left out of every
+// variant's figures, so all are compared on the same positions (each
+// variant's errors were over its own finished positions, and a variant
+// stopped more often could take the Pareto front on easier ones). A
+// stopped QS counts exactly the cap's nodes (it counted one more). The
+// variants' options are an object with typed values.
 func TestQSBenchStopped(t *testing.T) {
-	args := []string{"qsbench", "--epd", "../../testdata/qsbench.epd", "--limit", "30", "--qs", "see", "--max-qs-nodes", "3",
+	const n = 30
+	args := []string{"qsbench", "--epd", "../../testdata/qsbench.epd", "--limit", "30", "--qs", "see,captures", "--max-qs-nodes", "3",
 		"--worst", "30", "--repeat", "1", "--second", "none"}
 	var got struct {
 		Variants []struct {
-			Stopped int `json:"stopped"`
-			Error   struct {
+			Variant    string `json:"variant"`
+			Positions  int    `json:"positions"`
+			Stopped    int    `json:"stopped"`
+			Compared   int    `json:"compared"`
+			QSNodesMax int64  `json:"qs_nodes_max"`
+			Error      struct {
 				Positions  int     `json:"positions"`
 				MAE        float64 `json:"mae_cp"`
 				SignErrors int     `json:"sign_errors"`
@@ -162,33 +175,48 @@ func TestQSBenchStopped(t *testing.T) {
 		Worst []qsWorstJSON `json:"worst"`
 	}
 	cliJSON(t, &got, append(args, "--json")...)
-	v := got.Variants[0]
-	if v.Stopped == 0 || v.Stopped == 30 || v.Error.Positions != 30-v.Stopped {
-		t.Fatalf("stopped %d, errors over %d positions; want some stopped and the rest of 30", v.Stopped, v.Error.Positions)
-	}
-	if v.Options["variant"] != "see" || v.Options["qs_checks"] == nil {
-		t.Errorf("options %v: want an object with variant and every switch", v.Options)
-	}
-	if _, ok := v.Options["qs_checks"].(bool); !ok {
-		t.Errorf("options.qs_checks is %T, want a JSON boolean", v.Options["qs_checks"])
-	}
-	stopped := 0
+	anyStopped := map[string]bool{}
+	stopped := map[string]int{}
 	for _, w := range got.Worst {
-		if w.Stopped {
-			stopped++
-			if w.Score != nil || w.Error != nil || !strings.Contains(w.QSLine, "stopped by --max-qs-nodes 3") {
-				t.Errorf("stopped row %s: score %v, error %v, line %q", w.ID, w.Score, w.Error, w.QSLine)
+		switch {
+		case w.Stopped:
+			anyStopped[w.ID] = true
+			stopped[w.Variant]++
+			if w.Score != nil || w.Error != nil || !strings.Contains(w.QSLine, "stopped by --max-qs-nodes 3") || w.QSNodes != 3 {
+				t.Errorf("%s stopped row %s: score %v, error %v, %d QS nodes, line %q; want no value and the cap's 3 nodes",
+					w.Variant, w.ID, w.Score, w.Error, w.QSNodes, w.QSLine)
 			}
-		} else if w.Score == nil || *w.Score <= -int(engine.Infinity) {
-			t.Errorf("row %s: score %v", w.ID, w.Score)
+		case w.Score == nil || *w.Score <= -int(engine.Infinity) || w.QSNodes >= 3:
+			t.Errorf("%s row %s: score %v after %d QS nodes; want a value in fewer than the cap's 3", w.Variant, w.ID, w.Score, w.QSNodes)
 		}
 	}
-	if stopped != v.Stopped {
-		t.Errorf("%d stopped rows in worst, want %d", stopped, v.Stopped)
+	compared := n - len(anyStopped)
+	for _, v := range got.Variants {
+		if v.Stopped == 0 || v.Stopped == n || v.Positions != n || stopped[v.Variant] != v.Stopped {
+			t.Errorf("%s: %d of %d positions stopped (%d stopped rows in worst); want some, not all, of %d", v.Variant, v.Stopped,
+				v.Positions, stopped[v.Variant], n)
+		}
+		if v.Compared != compared || v.Error.Positions != compared || v.QSNodesMax >= 3 {
+			t.Errorf("%s: figures over %d positions, errors over %d, QS nodes max %d; want both over the %d every variant finished",
+				v.Variant, v.Compared, v.Error.Positions, v.QSNodesMax, compared)
+		}
+		if v.Options["qs_checks"] == nil {
+			t.Errorf("options %v: want an object with variant and every switch", v.Options)
+		}
+		if _, ok := v.Options["qs_checks"].(bool); !ok {
+			t.Errorf("options.qs_checks is %T, want a JSON boolean", v.Options["qs_checks"])
+		}
+	}
+	if len(got.Variants) != 2 || compared == 0 || compared == n-got.Variants[0].Stopped && compared == n-got.Variants[1].Stopped {
+		t.Fatalf("%d variants, %d compared positions; the test wants the variants stopped on different positions", len(got.Variants), compared)
 	}
 	code, out, _ := runCLI(t, "", args...)
-	if code != 0 || strings.Contains(out, "-∞") || !strings.Contains(out, "QS stopped after") || !strings.Contains(out, "left out of the error columns") {
-		t.Errorf("table: exit %d\n%s", code, out)
+	want := []string{"QS stopped on reaching 3 QS nodes", fmt.Sprintf("figures over the %d every variant finished", compared),
+		fmt.Sprintf("all figures are over the %d positions every variant finished", compared)}
+	for _, w := range want {
+		if code != 0 || strings.Contains(out, "-∞") || !strings.Contains(out, w) {
+			t.Errorf("table: exit %d, want %q in\n%s", code, w, out)
+		}
 	}
 }
 
