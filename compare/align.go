@@ -595,7 +595,7 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 		add("bound", "bound A %s, B %s", a.Bound.LongLabel(), b.Bound.LongLabel())
 	}
 	if a.Cause != b.Cause || a.CutIndex != b.CutIndex {
-		add("cutoff", "A %s, B %s", cutoff(a), cutoff(b))
+		add("cutoff", "A %s, B %s", ra.CutText(a), rb.CutText(b))
 	}
 	if a.Best != b.Best {
 		add("best", "best move A %s, B %s", a.Best.Text(), b.Best.Text())
@@ -616,9 +616,6 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 	}
 	return Difference{Iteration: a.Iteration, A: ref(a), B: ref(b), Fields: fields, Reason: strings.Join(why, "; ")}
 }
-
-// cutoff says in words why a node stopped (engine.CutText).
-func cutoff(n trace.Node) string { return engine.CutText(n.Cause, n.CutIndex, n.Generated) }
 
 func (w *walker) noteFirst(it *diffItem) {
 	if w.first == nil || it.ev.less(w.first.ev) {

@@ -301,17 +301,23 @@ func SearchedText(searched int, atLeast bool) string {
 // (LeaveInfo's Cause and CutIndex, the index of the move in the node's
 // order of its generated moves). An auto-fail-high's move is not searched:
 // it is the move that had no level left, and the node fails high on it by
-// rule.
+// rule. A generated count below 0 is one nobody recorded (another
+// engine's stream may leave it out): the move's number stands alone, with
+// no "of N generated".
 func CutText(c Cause, cutIndex, generated int) string {
 	s := c.LongLabel()
 	if s == "" {
 		s = "searched every move"
 	}
-	switch {
-	case cutIndex < 0:
+	if cutIndex < 0 {
 		return s
-	case c == CauseAutoFailHigh:
-		return fmt.Sprintf("%s: move %d of %d generated had no level left (not searched)", s, cutIndex+1, generated)
 	}
-	return fmt.Sprintf("%s at move %d of %d generated", s, cutIndex+1, generated)
+	of := ""
+	if generated >= 0 {
+		of = fmt.Sprintf(" of %d generated", generated)
+	}
+	if c == CauseAutoFailHigh {
+		return fmt.Sprintf("%s: move %d%s had no level left (not searched)", s, cutIndex+1, of)
+	}
+	return fmt.Sprintf("%s at move %d%s", s, cutIndex+1, of)
 }

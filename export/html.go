@@ -189,7 +189,7 @@ type PageNodes struct {
 	Cause    []int    `json:"cause"`   // engine.Cause
 	Outcome  []int    `json:"outcome"` // colour of the outcome stripe (PageColors.Outcomes)
 	CutIndex []int    `json:"cut_index"`
-	// CutText is engine.CutText's wording of a node with a cut index
+	// CutText is trace.Run.CutText's wording of a node with a cut index
 	// (the viewer's and diff's), "" for the others.
 	CutText []string `json:"cut_text"`
 	// MovesText is trace.Run.MovesText's wording of the node's move
@@ -329,7 +329,7 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	c.CutIndex = append(c.CutIndex, n.CutIndex)
 	cut := ""
 	if n.CutIndex >= 0 {
-		cut = engine.CutText(n.Cause, n.CutIndex, n.Generated)
+		cut = s.run.CutText(n)
 	}
 	c.CutText = append(c.CutText, cut)
 	c.MovesText = append(c.MovesText, s.run.MovesText(n))

@@ -37,6 +37,10 @@ func checkPageData(t *testing.T, st *trace.Store, d *PageData) {
 				t.Fatalf("side %d: a column has %d entries, want %d", si, len(col), n)
 			}
 		}
+		run, err := st.Run(ctx, s.Run.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
 		top := c.Size[0]
 		covered := make([]int64, n) // nodes of each subtree drawn or merged below it
 		for i := 1; i < n; i++ {
@@ -60,7 +64,7 @@ func checkPageData(t *testing.T, st *trace.Store, d *PageData) {
 				t.Errorf("side %d: node %d differs from the trace", si, c.ID[i])
 			}
 			// The page words a cut as the viewer and diff do.
-			if want.CutIndex >= 0 && c.CutText[i] != engine.CutText(want.Cause, want.CutIndex, want.Generated) {
+			if want.CutIndex >= 0 && c.CutText[i] != run.CutText(want) {
 				t.Errorf("side %d: node %d: cut text %q", si, c.ID[i], c.CutText[i])
 			}
 			{
@@ -262,7 +266,7 @@ func TestHTMLPageSize(t *testing.T) {
 }
 
 // TestPageWordsCutsAsTheEngine: the page shows the data's cut_text
-// (engine.CutText) and words no cut of its own ("by move N of <searched>"
+// (trace.Run.CutText) and words no cut of its own ("by move N of <searched>"
 // once disagreed with the viewer's "move N of M generated").
 func TestPageWordsCutsAsTheEngine(t *testing.T) {
 	if !strings.Contains(pageJS, "N.cut_text[i]") || strings.Contains(pageJS, "' by move '") {

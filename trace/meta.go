@@ -261,7 +261,7 @@ func (r Run) WindowText(n Node) string {
 // engine's node never claims passes.
 func (r Run) MovesText(n Node) string {
 	if r.Engine != "" {
-		if n.Generated == 0 {
+		if !r.generatedRecorded(n) {
 			return "generated not recorded, " + engine.SearchedText(n.Searched, n.SearchedAtLeast)
 		}
 		return engine.MovesText(n.Generated, n.Searched, n.SearchedAtLeast, false)
@@ -271,4 +271,21 @@ func (r Run) MovesText(n Node) string {
 		passes = o.NodePasses(n.Depth, n.QSPly)
 	}
 	return engine.MovesText(n.Generated, n.Searched, n.SearchedAtLeast, passes)
+}
+
+// generatedRecorded reports whether node n's generated count is one the
+// run recorded: another engine's 0 is a count its stream left out
+// (MovesText).
+func (r Run) generatedRecorded(n Node) bool { return r.Engine == "" || n.Generated != 0 }
+
+// CutText says why node n stopped, with its cut index (engine.CutText's
+// wording), by the same rule as MovesText: a generated count the run did
+// not record is not given ("at move 5", never "at move 5 of 0
+// generated"). Every reader that words a cutoff calls this.
+func (r Run) CutText(n Node) string {
+	generated := n.Generated
+	if !r.generatedRecorded(n) {
+		generated = -1
+	}
+	return engine.CutText(n.Cause, n.CutIndex, generated)
 }

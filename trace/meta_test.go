@@ -190,22 +190,33 @@ func TestOldFixtureMetadata(t *testing.T) {
 
 // TestRunMovesText: another engine's node that did not record its
 // generated count says so and never claims passes (Ethereal's node 508
-// once read "0 generated, 1 searched counted over all its passes").
+// once read "0 generated, 1 searched counted over all its passes"), and
+// its cutoff gives the cutting move's number alone (fairymax's node 63
+// read "beta cutoff at move 5 of 0 generated" beside "generated not
+// recorded").
 func TestRunMovesText(t *testing.T) {
 	foreign := Run{Engine: "Ethereal", Options: `{"moves":"legal"}`}
 	own := Run{Variant: "captures"}
 	cases := []struct {
-		r    Run
-		n    Node
-		want string
+		r         Run
+		n         Node
+		want, cut string
 	}{
-		{foreign, Node{Kind: engine.KindQS, Generated: 0, Searched: 1}, "generated not recorded, 1 searched"},
-		{foreign, Node{Kind: engine.KindPV, Generated: 3, Searched: 5}, "3 generated, 5 searched"},
-		{own, Node{Kind: engine.KindQS, Generated: 4, Searched: 2, QSPly: 1}, "4 generated, 2 searched"},
+		{foreign, Node{Kind: engine.KindQS, Generated: 0, Searched: 1, CutIndex: -1}, "generated not recorded, 1 searched", "searched every move"},
+		{foreign, Node{Kind: engine.KindPV, Generated: 3, Searched: 5, CutIndex: -1}, "3 generated, 5 searched", "searched every move"},
+		{foreign, Node{Kind: engine.KindPV, Cause: engine.CauseBeta, CutIndex: 4, Searched: 2}, "generated not recorded, 2 searched", "beta cutoff at move 5"},
+		{foreign, Node{Kind: engine.KindPV, Cause: engine.CauseBeta, CutIndex: 4, Generated: 20, Searched: 2}, "20 generated, 2 searched", "beta cutoff at move 5 of 20 generated"},
+		{own, Node{Kind: engine.KindQS, Generated: 4, Searched: 2, QSPly: 1, CutIndex: -1}, "4 generated, 2 searched", "searched every move"},
+		// Horizon records every count: its 0 is a real 0.
+		{own, Node{Kind: engine.KindQS, Cause: engine.CauseAutoFailHigh, CutIndex: 0, QSPly: 1}, "0 generated, 0 searched",
+			"auto fail high: move 1 of 0 generated had no level left (not searched)"},
 	}
 	for i, c := range cases {
 		if got := c.r.MovesText(c.n); got != c.want {
 			t.Errorf("case %d: %q, want %q", i, got, c.want)
+		}
+		if got := c.r.CutText(c.n); got != c.cut {
+			t.Errorf("case %d: cut %q, want %q", i, got, c.cut)
 		}
 	}
 }

@@ -224,7 +224,7 @@ func (m *Model) details(p *pane) []detailLine {
 		}
 	}
 	out = append(out, sc)
-	cs := detailLine{"cause", causeText(n), st.base}
+	cs := detailLine{"cause", causeText(t.run, n), st.base}
 	if stillOpen(n) {
 		cs.value = t.run.Status.OpenNode()
 	}

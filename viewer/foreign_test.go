@@ -31,6 +31,10 @@ func TestForeignScores(t *testing.T) {
 		{"declared, run", declaredStream, 1, []string{"best Rd8# #1", "root     d2        [-∞,∞]", "=#1", "window    [-∞, ∞]", "score     #1 exact"}, []string{"31999", "32000"}},
 		{"declared, mated", declaredStream, 2, []string{"=-#0", "[-#0,-#1]", "≥-40", "score     -#0 exact"}, []string{"31999", "31998"}},
 		{"declared, QS", declaredStream, 4, []string{"[#1,#1]", "stand pat +40", "score     +40 upper bound"}, []string{"31998"}},
+		// A stream that gives a cut index but no generated count: the
+		// cutoff names the move alone (fairymax's node 63 read "beta
+		// cutoff at move 5 of 0 generated").
+		{"cut, generated not recorded", cutStream, 2, []string{"cause     beta cutoff at move 2\n", "generated not recorded"}, []string{"of 0 generated"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, _ := foreigntest.Import(t, tc.stream, foreign.Options{})
@@ -57,6 +61,11 @@ func TestForeignScores(t *testing.T) {
 // at 34700 and so does iteration 2's first, where the stream ends.
 const mtdStream = "HZT 1\nengine Sunfish\nposition startpos\nE - 1 34663 34664 i=1\nE e2e4 0 -34664 -34663\nS -34700\nL -34700\nL 34700\n" +
 	"E - 2 34699 34700 i=2\nE d2d4 1 -34700 -34699\nL -34710\nL 34710\nend best=e2e4\n"
+
+// cutStream is a search whose node after 1. e4 fails high on its second
+// move, with the cut index given and the generated count left out.
+const cutStream = "HZT 1\nengine Cutter\nposition startpos\nE - 2 -100 100 i=2\nM e2e4 0\nE e2e4 1 -100 100\n" +
+	"M a7a6 0\nE a7a6 0 -100 100\nL -10\nM e7e5 1\nE e7e5 0 -100 100\nL -200\nL 200 c=beta x=1\nL -200\nend best=e2e4 nodes=4\n"
 
 // declaredStream is an Ethereal-like search of a mate in 1 whose stream
 // declares Ethereal's values (MATE 32000, MATE_IN_MAX 31872, the root's

@@ -80,10 +80,11 @@ func (g *glyphs) causeLabel(n trace.Node) string {
 	return s
 }
 
-// causeText explains a cause in words, for the details pane.
-func causeText(n trace.Node) string {
+// causeText explains a cause in words, for the details pane of node n of
+// run r (trace.Run.CutText when the node has a cut index).
+func causeText(r trace.Run, n trace.Node) string {
 	if n.CutIndex >= 0 {
-		return engine.CutText(n.Cause, n.CutIndex, n.Generated)
+		return r.CutText(n)
 	}
 	return n.Cause.String() + ": " + n.Cause.Meaning()
 }
