@@ -2,6 +2,8 @@ package viewer
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -30,9 +32,26 @@ func (p *pausingTracer) Enter(e engine.EnterInfo) {
 	p.Recorder.Enter(e)
 }
 
-// TestLiveTrace opens a trace while its run is being recorded, then
-// reloads it once the run is finished.
-func TestLiveTrace(t *testing.T) {
+// paused is a captures search of Kiwipete to depth 3 being recorded,
+// stopped inside its tracer: a test looks at the trace in the middle of
+// being written.
+type paused struct {
+	rec      *trace.Recorder
+	path     string
+	done     chan engine.Result
+	resume   sync.Once
+	pt       *pausingTracer
+	res      engine.Result
+	searched bool
+	finished bool
+}
+
+// startPaused starts the search, which stops at node pauseAt; setup, if
+// not nil, may set the searcher's hooks (its OnIteration may move
+// pt.pauseAt on: it runs on the search's goroutine). It returns once the
+// search stopped.
+func startPaused(t *testing.T, pauseAt int64, setup func(s *engine.Searcher, pt *pausingTracer)) *paused {
+	t.Helper()
 	w, path := tracetest.CreateTrace(t)
 	o := tracetest.VariantOptions(t, "captures")
 	rec, err := w.NewRecorder(context.Background(), trace.RunInfo{FEN: kiwipete, Variant: "captures", Options: o.String()},
@@ -40,52 +59,69 @@ func TestLiveTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pt := &pausingTracer{Recorder: rec, pauseAt: 6000, paused: make(chan struct{}), resume: make(chan struct{})}
-	done := make(chan engine.Result, 1)
-	go func() {
-		done <- engine.NewSearcher(o).Search(rec.Context(), engine.MustParseFEN(kiwipete), engine.Limits{Depth: 3}, pt)
-	}()
-	// A failure below must end the search and finish the recorder before
-	// the store is closed: a paused search never ends, and an unfinished
-	// recorder holds its connection.
-	var resume sync.Once
-	var res engine.Result
-	searched, finished := false, false
-	endSearch := func() {
-		resume.Do(func() { close(pt.resume) })
-		if !searched {
-			res, searched = <-done, true
-		}
+	p := &paused{rec: rec, path: path, done: make(chan engine.Result, 1),
+		pt: &pausingTracer{Recorder: rec, pauseAt: pauseAt, paused: make(chan struct{}), resume: make(chan struct{})}}
+	s := engine.NewSearcher(o)
+	if setup != nil {
+		setup(s, p.pt)
 	}
+	go func() {
+		p.done <- s.Search(rec.Context(), engine.MustParseFEN(kiwipete), engine.Limits{Depth: 3}, p.pt)
+	}()
+	// A failure must end the search and finish the recorder before the
+	// store is closed: a paused search never ends, and an unfinished
+	// recorder holds its connection.
 	t.Cleanup(func() {
-		endSearch()
-		if !finished {
-			rec.FinishSearch(res)
+		p.endSearch()
+		if !p.finished {
+			rec.FinishSearch(p.res)
 		}
 	})
 	select {
-	case <-pt.paused:
-	case res = <-done:
-		searched = true
-		t.Fatalf("the search ended (%d nodes) before node %d, where the test looks at the trace", res.Stats.Nodes, pt.pauseAt)
+	case <-p.pt.paused:
+	case p.res = <-p.done:
+		p.searched = true
+		t.Fatalf("the search ended (%d nodes) before node %d, where the test looks at the trace", p.res.Stats.Nodes, p.pt.pauseAt)
 	}
+	return p
+}
 
-	r, err := trace.OpenReadOnly(path)
+// endSearch lets the search go on and waits for its end.
+func (p *paused) endSearch() {
+	p.resume.Do(func() { close(p.pt.resume) })
+	if !p.searched {
+		p.res, p.searched = <-p.done, true
+	}
+}
+
+// open opens the trace read-only, closed with the test, once the run's
+// row says ready(run) (the writer goroutine may still be inserting the
+// last full batch).
+func (p *paused) open(t *testing.T, ready func(r *trace.Store, run int64) bool) *trace.Store {
+	t.Helper()
+	r, err := trace.OpenReadOnly(p.path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
-	// The writer goroutine may still be inserting the last full batch.
+	t.Cleanup(func() { r.Close() })
 	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if n, err := r.ChildCount(context.Background(), rec.RunID(), 0); err == nil && n >= 3 {
-			break
-		}
+	for !ready(r, p.rec.RunID()) {
 		if time.Now().After(deadline) {
 			t.Fatal("the rows of the first iterations never appeared")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	return r
+}
+
+// TestLiveTrace opens a trace while its run is being recorded, then
+// reloads it once the run is finished.
+func TestLiveTrace(t *testing.T) {
+	p := startPaused(t, 6000, nil)
+	r := p.open(t, func(r *trace.Store, run int64) bool {
+		n, err := r.ChildCount(context.Background(), run, 0)
+		return err == nil && n >= 3
+	})
 	held := heldHotspots{Reader: r, release: make(chan struct{})}
 	rig := newRig(t, held, 120, 30, Options{})
 	screen := rig.text()
@@ -113,7 +149,7 @@ func TestLiveTrace(t *testing.T) {
 		t.Errorf("n on a running run does not say the hotspots are being ranked:\n%s", rig.text())
 	}
 	close(held.release)
-	deadline = time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !rig.s.HasPendingEvent() {
 		if time.Now().After(deadline) {
 			t.Fatal("the hotspots ranked in the background never arrived")
@@ -126,9 +162,10 @@ func TestLiveTrace(t *testing.T) {
 	}
 	rig.m.post = nil
 
-	endSearch()
-	finished = true
-	if err := rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth}); err != nil {
+	p.endSearch()
+	p.finished = true
+	res := p.res
+	if err := p.rec.Finish(trace.Result{BestMove: res.BestMove, Score: res.Score, PV: res.PV, Depth: res.Depth}); err != nil {
 		t.Fatal(err)
 	}
 	rig.run("r")
@@ -173,5 +210,64 @@ func TestLiveChildrenNotDamaged(t *testing.T) {
 		} else if len(kids) == 0 {
 			t.Errorf("no children of the run node (order %d)", order)
 		}
+	}
+}
+
+// TestPVOfAbandonedRun: v on a run whose recorder died in iteration 3,
+// after iterations 1 and 2 finished, goes to the end of iteration 2's PV,
+// as on an interrupted run. The header said depth 7 abandoned and runs
+// best e2a6 -33, and v said "run 1 has no principal variation (still
+// running, or no move)": an abandoned run's row holds no PV. A run still
+// being recorded has none yet.
+func TestPVOfAbandonedRun(t *testing.T) {
+	var pv []engine.Move
+	p := startPaused(t, -1, func(s *engine.Searcher, pt *pausingTracer) {
+		s.OnIteration = func(it engine.IterationInfo) {
+			if it.Depth == 2 {
+				// Stop well into iteration 3, past a batch of rows.
+				pv, pt.pauseAt = append([]engine.Move(nil), it.PV...), it.Nodes+1000
+			}
+		}
+	})
+	ctx := context.Background()
+	st := p.open(t, func(r *trace.Store, run int64) bool {
+		got, err := r.Run(ctx, run)
+		return err == nil && got.Depth == 2
+	})
+	if run, err := st.Run(ctx, 1); err != nil || len(run.PV) != 0 || len(pv) < 2 {
+		t.Fatalf("a run cut short holds PV %v (%v); iteration 2's is %v: the test needs none and a PV of 2 plies or more", run.PV, err, pv)
+	}
+	for _, tc := range []struct {
+		status trace.Status
+		msg    string
+	}{
+		{trace.StatusAbandoned, "PV of iteration 2: " + strconv.Itoa(len(pv)) + " moves"},
+		{trace.StatusFailed, "PV of iteration 2: "},
+		{trace.StatusRunning, "has no principal variation (still running"},
+	} {
+		t.Run(string(tc.status), func(t *testing.T) {
+			rig := newRig(t, &ended{Store: st, status: tc.status}, 160, 40, Options{Run: 1})
+			rig.run("v")
+			if !strings.Contains(rig.m.msg, tc.msg) {
+				t.Fatalf("v says %q, want %q:\n%s", rig.m.msg, tc.msg, rig.text())
+			}
+			if tc.status == trace.StatusRunning {
+				return
+			}
+			path, err := st.Path(ctx, 1, rig.m.cur().sel.node.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var moves []engine.Move
+			for _, n := range path {
+				if n.Kind != engine.KindRun && n.Kind != engine.KindRoot {
+					moves = append(moves, n.Move)
+				}
+			}
+			if path[1].Iteration != 2 || !slices.Equal(moves, pv) {
+				t.Errorf("v selects node %d of iteration %d by %v, want the end of iteration 2's PV %v",
+					rig.m.cur().sel.node.ID, path[1].Iteration, moves, pv)
+			}
+		})
 	}
 }

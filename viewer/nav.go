@@ -131,8 +131,7 @@ func (m *Model) heaviest() error {
 func (m *Model) toPV() error {
 	t := m.cur().t
 	if len(t.run.PV) == 0 {
-		m.setMsg("run %d has no principal variation (still running, or no move)", t.run.ID)
-		return nil
+		return m.toTreePV()
 	}
 	n := t.runNode
 	cnt, err := t.src.ChildCount(t.ctx, t.run.ID, 0)
@@ -172,6 +171,47 @@ func (m *Model) toPV() error {
 	}
 	if m.msg == "" {
 		m.setMsg("PV of iteration %d: %d of %d moves found in the tree", n.Iteration, done, len(t.run.PV))
+	}
+	return nil
+}
+
+// toTreePV selects the last node of the principal variation the tree
+// holds, for a run that recorded no PV but whose search finished an
+// iteration. An abandoned run's row keeps only what the writer commits
+// while the search runs (the last finished iteration's depth, best move
+// and score); the PV the search returns was never written. The tree has
+// it: the search builds its PV from the moves it records as each node's
+// best, so the chain of trace.PVChild (the diagrams' PV) from the
+// reported iteration's root is the PV of that iteration. A run still
+// being recorded has none yet: its readers follow the iteration under way.
+func (m *Model) toTreePV() error {
+	t := m.cur().t
+	if t.run.Status == trace.StatusRunning || t.run.Depth <= 0 || t.run.BestMove == "" {
+		m.setMsg("run %d has no principal variation (still running, or no move)", t.run.ID)
+		return nil
+	}
+	n, err := t.src.Node(t.ctx, t.run.ID, 0)
+	if err != nil {
+		return err
+	}
+	plies := -1 // the run node is not a ply
+	for {
+		kids, err := t.children(n.ID, trace.BySearch, 0, 0)
+		if err != nil {
+			return err
+		}
+		i := trace.PVChild(t.run, n, kids)
+		if i < 0 {
+			break
+		}
+		n = kids[i]
+		plies++
+	}
+	if err := m.reveal(n.ID); err != nil {
+		return err
+	}
+	if m.msg == "" {
+		m.setMsg("PV of iteration %d: %d moves, each node's best in the tree (the %s run recorded no PV)", n.Iteration, plies, t.run.Status)
 	}
 	return nil
 }
