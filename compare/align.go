@@ -749,9 +749,9 @@ func (w *walker) parting(id int64) (*Difference, error) {
 // describeNode names a node by its path for a reason text.
 func describeNode(n trace.Node, path []string) string {
 	if n.Kind == engine.KindRoot {
-		return fmt.Sprintf("iteration %d", n.Iteration)
+		return trace.IterationLabel(n.Iteration)
 	}
-	return fmt.Sprintf("[%s] (iteration %d)", strings.Join(path, " "), n.Iteration)
+	return fmt.Sprintf("[%s] (%s)", strings.Join(path, " "), trace.IterationLabel(n.Iteration))
 }
 
 // finish looks up the SAN paths of the reported nodes and sorts the lists.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace"
 )
 
 // WriteDOT writes the graph in Graphviz's DOT language. The text depends
@@ -73,7 +74,7 @@ func (g *Graph) title() []string {
 		// A QS-only run's root is no iteration's and has no path.
 		var about []string
 		if g.Top.Iteration > 0 {
-			about = append(about, "iteration "+strconv.Itoa(g.Top.Iteration))
+			about = append(about, trace.IterationLabel(g.Top.Iteration))
 		}
 		if len(g.TopPath) > 0 {
 			about = append(about, strings.Join(g.TopPath, " "))
@@ -136,7 +137,7 @@ func (g *Graph) edgeAttrs(parent, n *Node, lastSearch bool) string {
 	style := ""
 	switch {
 	case n.Kind == engine.KindRoot:
-		label = "iteration " + strconv.Itoa(n.Iteration)
+		label = trace.IterationLabel(n.Iteration)
 	case n.Via != nil || (g.QSOnly && n.Parent == 0):
 		label = strings.Join(n.Via, " ")
 		if label == "" {

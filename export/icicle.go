@@ -409,7 +409,7 @@ func (ic *icicle) label(e *icicleEntry, w float64) string {
 	case e.n.Kind == engine.KindRun:
 		name = "run " + strconv.FormatInt(e.n.RunID, 10)
 	case e.n.Kind == engine.KindRoot:
-		name = "iteration " + strconv.Itoa(e.n.Iteration)
+		name = trace.IterationLabel(e.n.Iteration)
 	case name == "":
 		name = e.n.Move.UCI()
 	}

@@ -94,7 +94,7 @@ func depthText(n trace.Node) string {
 	case engine.KindRun:
 		return "run"
 	case engine.KindRoot:
-		return "iteration " + strconv.Itoa(n.Iteration) + ", d" + strconv.Itoa(n.Depth)
+		return trace.IterationLabel(n.Iteration) + ", d" + strconv.Itoa(n.Depth)
 	case engine.KindQS:
 		s := "qs " + strconv.Itoa(n.QSPly)
 		if n.QSLevel >= 0 && n.QSLevel != n.QSPly {

@@ -137,7 +137,7 @@ func (m *Model) moveLabel(t *tree, parentFEN string, n trace.Node) string {
 	case engine.KindRun:
 		return "run " + strconv.FormatInt(t.run.ID, 10)
 	case engine.KindRoot:
-		return "iteration " + strconv.Itoa(n.Iteration)
+		return trace.IterationLabel(n.Iteration)
 	}
 	if n.Move == engine.NoMove {
 		return trace.QSRootLabel

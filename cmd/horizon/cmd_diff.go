@@ -222,10 +222,10 @@ func timeCell(t compare.Totals) string {
 }
 
 // placeText writes where a node stands, as diff and check print it:
-// "it 4: Nxe5 dxe6·2": the iteration (as hotspot lists name it; "d4" would
-// read as a remaining depth, as it does in the viewer and the exports),
-// then the moves, each second or later visit of a move under one node
-// marked (compare.VisitMark).
+// "iteration 4: Nxe5 dxe6·2": the iteration (trace.IterationLabel, as the
+// viewer and diff's reasons name it; "d4" would read as a remaining depth,
+// as it does in the viewer and the exports), then the moves, each second
+// or later visit of a move under one node marked (compare.VisitMark).
 func placeText(iter int, path []string, visits []int) string {
 	moves := make([]string, len(path))
 	for i, m := range path {
@@ -239,7 +239,7 @@ func placeText(iter int, path []string, visits []int) string {
 		s = "(root)"
 	}
 	if iter > 0 {
-		return fmt.Sprintf("it %d: %s", iter, s)
+		return trace.IterationLabel(iter) + ": " + s
 	}
 	return s
 }
@@ -315,7 +315,7 @@ func (d diffResult) writeText(w io.Writer) error {
 	}
 
 	if len(r.Top) > 0 {
-		fmt.Fprintln(w, "\nsubtrees whose sizes differ most (dN: iteration N; ·n: n-th visit of a move under one node; -: not searched):")
+		fmt.Fprintln(w, "\nsubtrees whose sizes differ most (·n: n-th visit of a move under one node; -: not searched):")
 		tw = textTable(w)
 		fmt.Fprintln(tw, "#\tB-A\tA\tB\tpath")
 		for i, s := range r.Top {

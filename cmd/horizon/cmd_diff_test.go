@@ -88,10 +88,30 @@ func TestDiffOutputs(t *testing.T) {
 	if code != 0 {
 		t.Errorf("text: exit %d", code)
 	}
-	// The iteration is named as hotspot lists name it: "d1" read as a
-	// remaining depth, which is what d means in the viewer and exports.
-	if it := fmt.Sprintf("at it %d: ", want.First.Iteration); !strings.Contains(out, it) || strings.Contains(out, fmt.Sprintf("at d%d: ", want.First.Iteration)) {
+	// The iteration is named as the viewer and the reasons name it: "d1"
+	// read as a remaining depth, which is what d means in the viewer and
+	// exports. The subtrees' legend said "dN: iteration N" over rows
+	// written "it 8: (root)": legend and rows use one vocabulary.
+	if it := fmt.Sprintf("at iteration %d: ", want.First.Iteration); !strings.Contains(out, it) || strings.Contains(out, fmt.Sprintf("at d%d: ", want.First.Iteration)) {
 		t.Errorf("the first difference is not placed %q:\n%s", it, out)
+	}
+	_, top, _ := strings.Cut(out, "subtrees whose sizes differ most")
+	top, _, _ = strings.Cut(top, "changed nodes")
+	legend, below, _ := strings.Cut(top, "\n")
+	if strings.Contains(legend, "dN") || strings.Contains(legend, "it N") {
+		t.Errorf("the subtrees' legend names iterations in words its rows do not use: %s", legend)
+	}
+	for _, s := range want.Top {
+		if row := trace.IterationLabel(s.Iteration) + ": "; !strings.Contains(below, row) {
+			t.Errorf("no subtree row places its path %q:\n%s", row, below)
+		}
+	}
+	if strings.Contains(out, "it 1: ") || strings.Contains(out, "it 2: ") || strings.Contains(out, "it 3: ") {
+		t.Errorf("a path is placed \"it N:\", which nothing else says:\n%s", out)
+	}
+	// check places its violations as diff does, and its help shows one.
+	if place := placeText(3, []string{"Bxa6", "bxc3"}, []int{1, 2}); !strings.Contains(helpOf(t, "check"), `"`+place+`"`) {
+		t.Errorf("check --help does not show a place as check prints it, %q", place)
 	}
 
 	code, out, _ = runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--top", "5", "--csv")
