@@ -1,6 +1,9 @@
 package engine
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+)
 
 // String formats a score the one way every part of Horizon prints it:
 // centipawns ("-35"), a mate as #N (the side to move mates in N moves) or
@@ -174,6 +177,22 @@ func Commas(n int64) string {
 // "94.8%". It is how a run's QS share reads everywhere (runs, stats,
 // trace, the viewer, HTML pages), so that one run never shows two figures.
 func Percent(share float64) string { return strconv.FormatFloat(100*share, 'f', 1, 64) + "%" }
+
+// MinRateElapsed is the shortest elapsed time a rate (nodes per second)
+// is given for: below it the time is mostly the clock's grain and the
+// start-up, and the rate would be 0 or millions by chance.
+const MinRateElapsed = 10 * time.Millisecond
+
+// NodesPerSecond is the one rule of a rate: nodes over elapsed, and
+// whether there is one (false under MinRateElapsed). Every command's text
+// and JSON, and the UCI info lines, give a rate by it: "-" in text, null in
+// JSON, no nps field in an info line when there is none.
+func NodesPerSecond(nodes int64, elapsed time.Duration) (float64, bool) {
+	if elapsed < MinRateElapsed {
+		return 0, false
+	}
+	return float64(nodes) / elapsed.Seconds(), true
+}
 
 // Short formats a count in at most five characters with one rule: exact
 // below 10,000, above that three significant digits (rounded) before k, M,

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/horizonqs/horizon/engine"
 )
@@ -90,5 +91,35 @@ func TestInfoLineSelDepth(t *testing.T) {
 	s.Search(context.Background(), pos, engine.Limits{Depth: 4}, nil)
 	if !shallow {
 		t.Errorf("no iteration stayed above its depth, the case this test is for: %q", lines)
+	}
+}
+
+// TestInfoLineRate: an info line gives nps only where there is a rate
+// (engine.NodesPerSecond), and ParseInfo reads the line either way.
+// 'horizon search' printed "nodes 25 nps 95786 time 0" where its --json
+// said "nps": null.
+func TestInfoLineRate(t *testing.T) {
+	for _, tc := range []struct {
+		elapsed time.Duration
+		want    string
+	}{
+		{0, " nodes 25 time 0 pv e2e4"},
+		{time.Millisecond, " nodes 25 time 1 pv e2e4"},
+		{engine.MinRateElapsed - 1, " nodes 25 time 9 pv e2e4"},
+		{engine.MinRateElapsed, " nodes 25 nps 2500 time 10 pv e2e4"},
+		{2 * time.Second, " nodes 25 nps 12 time 2000 pv e2e4"},
+	} {
+		e4, err := engine.MustParseFEN(engine.StartFEN).ParseUCI("e2e4")
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := InfoLine(1, 1, 20, true, 25, tc.elapsed, []engine.Move{e4})
+		if !strings.HasSuffix(line, tc.want) {
+			t.Errorf("%v: %q, want it to end %q", tc.elapsed, line, tc.want)
+		}
+		in, ok, err := ParseInfo(line)
+		if !ok || err != nil || in.Nodes != 25 || in.TimeMS != tc.elapsed.Milliseconds() {
+			t.Errorf("%v: %q reads back as %+v (%v, %v)", tc.elapsed, line, in, ok, err)
+		}
 	}
 }

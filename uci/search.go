@@ -331,11 +331,13 @@ func InfoLine(depth, seldepth int, score engine.Score, withScore bool, nodes int
 			fmt.Fprintf(&b, " score cp %d", score)
 		}
 	}
-	nps := int64(0)
-	if elapsed > 0 {
-		nps = int64(float64(nodes) / elapsed.Seconds())
+	fmt.Fprintf(&b, " nodes %d", nodes)
+	// UCI lets a line leave a field out: one with no rate to give
+	// (engine.NodesPerSecond) has no nps, never "nps 310540 time 0".
+	if nps, ok := engine.NodesPerSecond(nodes, elapsed); ok {
+		fmt.Fprintf(&b, " nps %d", int64(nps))
 	}
-	fmt.Fprintf(&b, " nodes %d nps %d time %d", nodes, nps, elapsed.Milliseconds())
+	fmt.Fprintf(&b, " time %d", elapsed.Milliseconds())
 	if len(pv) > 0 {
 		b.WriteString(" pv")
 		for _, m := range pv {

@@ -80,10 +80,17 @@ var scripts = []script{
 			if in.fields["score cp"] == "" && in.fields["score mate"] == "" {
 				t.Errorf("info line without a score: %v", in.fields)
 			}
-			for _, k := range []string{"seldepth", "nodes", "nps", "time"} {
+			for _, k := range []string{"seldepth", "nodes", "time"} {
 				if _, err := strconv.Atoi(in.fields[k]); err != nil {
 					t.Errorf("info %s = %q, want a number", k, in.fields[k])
 				}
+			}
+			// A rate only where there is one (engine.NodesPerSecond).
+			ms, _ := strconv.Atoi(in.fields["time"])
+			if nps, ok := in.fields["nps"]; ok != (int64(ms) >= engine.MinRateElapsed.Milliseconds()) {
+				t.Errorf("info nps %q at time %d ms: a rate is given from %v", nps, ms, engine.MinRateElapsed)
+			} else if _, err := strconv.Atoi(nps); ok && err != nil {
+				t.Errorf("info nps = %q, want a number", nps)
 			}
 			if len(in.pv) == 0 {
 				t.Errorf("info line without a pv: %v", in.fields)

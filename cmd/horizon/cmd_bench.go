@@ -307,8 +307,10 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 		ms += t
 		prog.Add(1)
 	}
-	if ms == 0 {
-		return 0, "", fmt.Errorf("reported no time")
+	// Its rate by Horizon's one rule (engine.NodesPerSecond).
+	r, ok := engine.NodesPerSecond(nodes, time.Duration(ms)*time.Millisecond)
+	if !ok {
+		return 0, "", fmt.Errorf("reported %d ms in all, under the %d ms a rate needs", ms, engine.MinRateElapsed.Milliseconds())
 	}
-	return nodes * 1000 / ms, u.Name, nil
+	return int64(r), u.Name, nil
 }

@@ -18,7 +18,7 @@ type perftJSON struct {
 	Depth     int               `json:"depth"`
 	Nodes     uint64            `json:"nodes"`
 	ElapsedMS int64             `json:"elapsed_ms"`
-	NPS       int64             `json:"nps"`
+	NPS       *int64            `json:"nps"` // null when there is no rate (engine.NodesPerSecond)
 	Divide    []perftDivideJSON `json:"divide,omitempty"`
 	elapsed   time.Duration
 	label     string // the position's name when there are several
@@ -38,7 +38,7 @@ type perftCheckJSON struct {
 	Failed    int                `json:"failed"`
 	Nodes     uint64             `json:"nodes"`
 	ElapsedMS int64              `json:"elapsed_ms"`
-	NPS       int64              `json:"nps"`
+	NPS       *int64             `json:"nps"` // null when there is no rate (engine.NodesPerSecond)
 	Failures  []perftFailureJSON `json:"failures"`
 	elapsed   time.Duration
 }
@@ -65,13 +65,13 @@ type perftBenchJSON struct {
 func (res perftBenchJSON) rival() speedRival { return speedRival{res.StockfishName, res.Stockfish} }
 
 type perftBenchRow struct {
-	Name        string  `json:"name"`
-	FEN         string  `json:"fen"`
-	Depth       int     `json:"depth"`
-	Nodes       uint64  `json:"nodes"`
-	ElapsedMS   float64 `json:"elapsed_ms"`
-	Mnps        float64 `json:"mnps"`
-	StockfishMS float64 `json:"stockfish_ms,omitempty"`
+	Name        string   `json:"name"`
+	FEN         string   `json:"fen"`
+	Depth       int      `json:"depth"`
+	Nodes       uint64   `json:"nodes"`
+	ElapsedMS   float64  `json:"elapsed_ms"`
+	Mnps        *float64 `json:"mnps"` // null when there is no rate (engine.NodesPerSecond)
+	StockfishMS float64  `json:"stockfish_ms,omitempty"`
 	// NPSRatio is Horizon's nodes per second over Stockfish's, as in
 	// bench (horizonOverStockfish): 0.5 means Horizon takes twice as long.
 	NPSRatio float64 `json:"horizon_over_stockfish_nps,omitempty"`
@@ -172,11 +172,34 @@ func perftRoot(ctx context.Context, p *engine.Position, depth int) ([]engine.Div
 	return out, total, nil
 }
 
-func perftMnps(nodes uint64, d time.Duration) float64 {
-	if d <= 0 {
+// perftMnps is a perft's rate in millions of nodes per second, nil when
+// there is none (engine.NodesPerSecond: d under engine.MinRateElapsed).
+func perftMnps(nodes uint64, d time.Duration) *float64 {
+	r, ok := engine.NodesPerSecond(int64(nodes), d)
+	if !ok {
+		return nil
+	}
+	r /= 1e6
+	return &r
+}
+
+// mnpsText prints a perft rate: "62.3", "-" when there is none.
+func mnpsText(nodes uint64, d time.Duration) string {
+	r := perftMnps(nodes, d)
+	if r == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", *r)
+}
+
+// perftRatio is Horizon's rate over Stockfish's (horizonOverStockfish),
+// 0 (none) when either has no rate.
+func perftRatio(nodes uint64, horizon, stockfish time.Duration) float64 {
+	h, sf := perftMnps(nodes, horizon), perftMnps(nodes, stockfish)
+	if h == nil || sf == nil {
 		return 0
 	}
-	return float64(nodes) / d.Seconds() / 1e6
+	return horizonOverStockfish(*h, *sf)
 }
 
 func perftCount(e *env, pf *positionFlags, positions []engine.EPD, depth int, divide bool, f format) error {
@@ -192,7 +215,7 @@ func perftCount(e *env, pf *positionFlags, positions []engine.EPD, depth int, di
 		// Sorted by move text, so the output diffs cleanly against another engine's.
 		sort.Slice(div, func(a, b int) bool { return div[a].Move.UCI() < div[b].Move.UCI() })
 		j := perftJSON{FEN: pos.FEN, ID: pos.ID, Depth: depth, Nodes: total, ElapsedMS: elapsed.Milliseconds(),
-			NPS: int64(perftMnps(total, elapsed) * 1e6), elapsed: elapsed}
+			NPS: nps(int64(total), elapsed), elapsed: elapsed}
 		if divide {
 			j.Divide = []perftDivideJSON{}
 			for _, d := range div {
@@ -236,7 +259,7 @@ func (j perftJSON) writeText(w io.Writer) error {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "Nodes searched: %d\n", j.Nodes)
-	_, err := fmt.Fprintf(w, "Time: %.3f s (%.1f Mnps)\n", j.elapsed.Seconds(), perftMnps(j.Nodes, j.elapsed))
+	_, err := fmt.Fprintf(w, "Time: %.3f s (%s Mnps)\n", j.elapsed.Seconds(), mnpsText(j.Nodes, j.elapsed))
 	return err
 }
 
@@ -285,7 +308,7 @@ func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, f for
 	}
 	res.elapsed = time.Since(start)
 	res.ElapsedMS = res.elapsed.Milliseconds()
-	res.NPS = int64(perftMnps(res.Nodes, res.elapsed) * 1e6)
+	res.NPS = nps(int64(res.Nodes), res.elapsed)
 	if err := e.print(res, f); err != nil {
 		return err
 	}
@@ -317,7 +340,7 @@ func (c perftChecked) writeText(w io.Writer) error {
 
 // writeText is the suite's closing lines.
 func (res perftCheckJSON) writeText(w io.Writer) error {
-	fmt.Fprintf(w, "%d positions, %d nodes in %.2f s (%.1f Mnps)\n", res.Positions, res.Nodes, res.elapsed.Seconds(), perftMnps(res.Nodes, res.elapsed))
+	fmt.Fprintf(w, "%d positions, %d nodes in %.2f s (%s Mnps)\n", res.Positions, res.Nodes, res.elapsed.Seconds(), mnpsText(res.Nodes, res.elapsed))
 	return writeTally(w, res.Passed, res.Failed)
 }
 
@@ -407,7 +430,7 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 func (row *perftBenchRow) withStockfish(sf time.Duration) {
 	row.sfElapsed = sf
 	row.StockfishMS = float64(sf.Microseconds()) / 1e3
-	row.NPSRatio = horizonOverStockfish(perftMnps(row.Nodes, row.elapsed), perftMnps(row.Nodes, sf))
+	row.NPSRatio = perftRatio(row.Nodes, row.elapsed, sf)
 }
 
 // perftBenchHead is the head of the --bench table.
@@ -427,9 +450,9 @@ func (h perftBenchHead) writeText(w io.Writer) error {
 }
 
 func (row perftBenchRow) writeText(w io.Writer) error {
-	fmt.Fprintf(w, "%-9s %5d %11d %10.3f %7.1f", row.Name, row.Depth, row.Nodes, row.elapsed.Seconds(), row.Mnps)
+	fmt.Fprintf(w, "%-9s %5d %11d %10.3f %7s", row.Name, row.Depth, row.Nodes, row.elapsed.Seconds(), mnpsText(row.Nodes, row.elapsed))
 	if row.sfElapsed > 0 {
-		fmt.Fprintf(w, " %12.3f %7.1f %*s", row.sfElapsed.Seconds(), perftMnps(row.Nodes, row.sfElapsed), max(8, row.ratioWidth), npsRatioText(row.NPSRatio))
+		fmt.Fprintf(w, " %12.3f %7s %*s", row.sfElapsed.Seconds(), mnpsText(row.Nodes, row.sfElapsed), max(8, row.ratioWidth), npsRatioText(row.NPSRatio))
 	}
 	_, err := fmt.Fprintln(w)
 	return err
@@ -445,9 +468,9 @@ func (res perftBenchJSON) writeText(w io.Writer) error {
 		h += r.elapsed
 		sf += r.sfElapsed
 	}
-	fmt.Fprintf(w, "%-9s %5s %11d %10.3f %7.1f", "total", "", nodes, h.Seconds(), perftMnps(nodes, h))
+	fmt.Fprintf(w, "%-9s %5s %11d %10.3f %7s", "total", "", nodes, h.Seconds(), mnpsText(nodes, h))
 	if res.Stockfish != "" {
-		fmt.Fprintf(w, " %12.3f %7.1f %*s", sf.Seconds(), perftMnps(nodes, sf), res.rival().ratioWidth(), npsRatioText(horizonOverStockfish(perftMnps(nodes, h), perftMnps(nodes, sf))))
+		fmt.Fprintf(w, " %12.3f %7s %*s", sf.Seconds(), mnpsText(nodes, sf), res.rival().ratioWidth(), npsRatioText(perftRatio(nodes, h, sf)))
 	}
 	fmt.Fprintln(w)
 	if res.Stockfish != "" {

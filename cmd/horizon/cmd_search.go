@@ -70,18 +70,14 @@ func answer(r engine.Result) (best *string, score *int) {
 	return &b, &sc
 }
 
-// minRateElapsed is the shortest elapsed time a nodes/s figure is given
-// for: below it the time is mostly the clock's grain and the start-up,
-// and the rate would be 0 or millions by chance.
-const minRateElapsed = 10 * time.Millisecond
-
-// nps is nodes per second over elapsed; nil (JSON null, printed "-") when
-// elapsed is under minRateElapsed.
+// nps is nodes per second over elapsed (engine.NodesPerSecond); nil (JSON
+// null, printed "-") when there is no rate.
 func nps(nodes int64, elapsed time.Duration) *int64 {
-	if elapsed < minRateElapsed {
+	r, ok := engine.NodesPerSecond(nodes, elapsed)
+	if !ok {
 		return nil
 	}
-	v := int64(float64(nodes) / elapsed.Seconds())
+	v := int64(r)
 	return &v
 }
 

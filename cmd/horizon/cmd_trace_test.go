@@ -528,7 +528,7 @@ func TestTraceStopCause(t *testing.T) {
 
 // TestNodesPerSecondNeedsTime: a search timed at 0 or 1 ms has no rate to
 // speak of. 'trace' printed "0.00s (0 nodes/s)" and "0.00s (3,320,000
-// nodes/s)", --json nps 0; now "-" and null under minRateElapsed.
+// nodes/s)", --json nps 0; now "-" and null under engine.MinRateElapsed.
 func TestNodesPerSecondNeedsTime(t *testing.T) {
 	for _, tc := range []struct {
 		elapsed  time.Duration
@@ -537,8 +537,8 @@ func TestNodesPerSecondNeedsTime(t *testing.T) {
 	}{
 		{0, "(- nodes/s)", `"nps":null`},
 		{time.Millisecond, "(- nodes/s)", `"nps":null`},
-		{minRateElapsed - 1, "(- nodes/s)", `"nps":null`},
-		{minRateElapsed, "(332,000 nodes/s)", `"nps":332000`},
+		{engine.MinRateElapsed - 1, "(- nodes/s)", `"nps":null`},
+		{engine.MinRateElapsed, "(332,000 nodes/s)", `"nps":332000`},
 		{2 * time.Second, "(1,660 nodes/s)", `"nps":1660`},
 		// Unknown (another engine's stream gave no time): not 0.00s.
 		{-1, "time unknown (the stream gave none)", `"elapsed_ms":null,"nps":null`},
