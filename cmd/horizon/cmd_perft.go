@@ -30,17 +30,22 @@ type perftDivideJSON struct {
 	Nodes uint64 `json:"nodes"`
 }
 
-// perftCheckJSON is the --json output of checking an EPD perft suite.
+// perftCheckJSON is the --json output of checking an EPD perft suite. Its
+// tally counts positions: a position passes when every one of its counts
+// checked matches. Counts and FailedCounts are the counts themselves, and
+// Failures lists each wrong one.
 type perftCheckJSON struct {
-	File      string             `json:"file"`
-	Positions int                `json:"positions"`
-	Passed    int                `json:"passed"`
-	Failed    int                `json:"failed"`
-	Nodes     uint64             `json:"nodes"`
-	ElapsedMS int64              `json:"elapsed_ms"`
-	NPS       *int64             `json:"nps"` // null when there is no rate (engine.NodesPerSecond)
-	Failures  []perftFailureJSON `json:"failures"`
-	elapsed   time.Duration
+	File         string             `json:"file"`
+	Positions    int                `json:"positions"`
+	Passed       int                `json:"passed"`
+	Failed       int                `json:"failed"`
+	Counts       int                `json:"counts"`
+	FailedCounts int                `json:"failed_counts"`
+	Nodes        uint64             `json:"nodes"`
+	ElapsedMS    int64              `json:"elapsed_ms"`
+	NPS          *int64             `json:"nps"` // null when there is no rate (engine.NodesPerSecond)
+	Failures     []perftFailureJSON `json:"failures"`
+	elapsed      time.Duration
 }
 
 type perftFailureJSON struct {
@@ -97,7 +102,8 @@ chess move generator. With --fen it prints the count, and with --divide the
 count below each legal move first, as "e2e4: 9771" lines in the format of
 Stockfish's "go perft", so the two can be diffed. With --epd it checks every
 ";D1 20"-style count of an EPD perft suite and ends with "N passed, N failed"
-(exit status 1 if any failed); adding --depth instead counts every position of
+over positions: a position passes when all its counts match (exit status 1 if
+any failed); adding --depth instead counts every position of
 the file at that depth. --bench times the start position at depth 6 and
 Kiwipete at depth 5 and, when Stockfish is installed, runs the same perfts in
 Stockfish in the same run and prints
@@ -288,12 +294,16 @@ func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, f for
 			c.nodes += got
 			if want := pos.Perft[d]; got != want {
 				c.failures = append(c.failures, perftFailureJSON{Line: pos.Line, ID: pos.ID, FEN: pos.FEN, Depth: d, Got: got, Want: want})
-			} else {
-				res.Passed++
 			}
 		}
 		c.elapsed = time.Since(posStart)
-		res.Failed += len(c.failures)
+		if len(c.failures) == 0 {
+			res.Passed++
+		} else {
+			res.Failed++
+		}
+		res.Counts += len(depths)
+		res.FailedCounts += len(c.failures)
 		res.Failures = append(res.Failures, c.failures...)
 		res.Nodes += c.nodes
 		if err := e.printPart(c, f); err != nil {
@@ -313,7 +323,7 @@ func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, f for
 		return err
 	}
 	if res.Failed > 0 {
-		return fmt.Errorf("%d of %d perft counts in %s are wrong", res.Failed, res.Passed+res.Failed, file)
+		return fmt.Errorf("%d of %d positions in %s have a wrong perft count (%d of %d counts wrong)", res.Failed, res.Positions, file, res.FailedCounts, res.Counts)
 	}
 	return nil
 }
@@ -338,9 +348,11 @@ func (c perftChecked) writeText(w io.Writer) error {
 	return nil
 }
 
-// writeText is the suite's closing lines.
+// writeText is the suite's closing lines; the tally counts positions, as
+// the line above it says.
 func (res perftCheckJSON) writeText(w io.Writer) error {
-	fmt.Fprintf(w, "%d positions, %d nodes in %.2f s (%s Mnps)\n", res.Positions, res.Nodes, res.elapsed.Seconds(), mnpsText(res.Nodes, res.elapsed))
+	fmt.Fprintf(w, "%d positions, %d perft counts (%d wrong), %d nodes in %.2f s (%s Mnps); a position passes when all its counts match\n",
+		res.Positions, res.Counts, res.FailedCounts, res.Nodes, res.elapsed.Seconds(), mnpsText(res.Nodes, res.elapsed))
 	return writeTally(w, res.Passed, res.Failed)
 }
 

@@ -258,6 +258,10 @@ const smallSuite = `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1
 4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66 ;D3 1197
 `
 
+// TestPerftEPDCheck: the tally counts positions, one passing when all its
+// counts match, as the line above it says. 3 positions holding 4 counts,
+// one wrong, printed "3 positions, ..." and then "3 passed, 1 failed"
+// (counts), and only stderr said "1 of 4 perft counts".
 func TestPerftEPDCheck(t *testing.T) {
 	t.Run("all pass", func(t *testing.T) {
 		path := writeFile(t, "suite.epd", smallSuite)
@@ -265,7 +269,7 @@ func TestPerftEPDCheck(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d, stderr %q", code, errOut)
 		}
-		if !strings.HasSuffix(out, "\n6 passed, 0 failed\n") {
+		if !strings.HasSuffix(out, "\n2 passed, 0 failed\n") || !strings.Contains(out, "2 positions, 6 perft counts (0 wrong), ") {
 			t.Errorf("stdout does not end with the tally:\n%s", out)
 		}
 		if strings.Count(out, "ok   ") != 2 {
@@ -275,7 +279,7 @@ func TestPerftEPDCheck(t *testing.T) {
 	t.Run("max depth", func(t *testing.T) {
 		path := writeFile(t, "suite.epd", smallSuite)
 		code, out, _ := runCLI(t, "", "perft", "--epd", path, "--max-depth", "2")
-		if code != 0 || !strings.HasSuffix(out, "\n4 passed, 0 failed\n") {
+		if code != 0 || !strings.HasSuffix(out, "\n2 passed, 0 failed\n") || !strings.Contains(out, "2 positions, 4 perft counts (0 wrong), ") {
 			t.Errorf("exit %d, stdout:\n%s", code, out)
 		}
 	})
@@ -285,10 +289,21 @@ func TestPerftEPDCheck(t *testing.T) {
 		if code != 1 {
 			t.Fatalf("exit %d, want 1", code)
 		}
-		if !strings.Contains(out, "FAIL "+path+":2 depth 2: got 66, want 67") || !strings.HasSuffix(out, "\n5 passed, 1 failed\n") {
+		if !strings.Contains(out, "FAIL "+path+":2 depth 2: got 66, want 67") || !strings.HasSuffix(out, "\n1 passed, 1 failed\n") {
 			t.Errorf("stdout does not report the failure:\n%s", out)
 		}
-		checkOneLineError(t, errOut, "1 of 6 perft counts")
+		checkOneLineError(t, errOut, "1 of 2 positions in "+path+" have a wrong perft count (1 of 6 counts wrong)")
+	})
+	t.Run("positions with one count and with several", func(t *testing.T) {
+		suite := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n" +
+			"4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n"
+		path := writeFile(t, "three.epd", suite)
+		code, out, errOut := runCLI(t, "", "perft", "--epd", path)
+		if code != 1 || !strings.Contains(out, "\n3 positions, 4 perft counts (1 wrong), ") ||
+			!strings.Contains(out, "a position passes when all its counts match\n2 passed, 1 failed\n") {
+			t.Errorf("exit %d, stdout:\n%s", code, out)
+		}
+		checkOneLineError(t, errOut, "1 of 3 positions in "+path+" have a wrong perft count (1 of 4 counts wrong)")
 	})
 	t.Run("json", func(t *testing.T) {
 		path := writeFile(t, "bad.epd", strings.Replace(smallSuite, ";D3 8902", ";D3 8903", 1))
@@ -298,12 +313,14 @@ func TestPerftEPDCheck(t *testing.T) {
 		}
 		var got struct {
 			Passed, Failed, Positions int
+			Counts                    int `json:"counts"`
+			FailedCounts              int `json:"failed_counts"`
 			Failures                  []map[string]any
 		}
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("stdout is not JSON: %v\n%s", err, out)
 		}
-		if got.Passed != 5 || got.Failed != 1 || got.Positions != 2 || len(got.Failures) != 1 {
+		if got.Passed != 1 || got.Failed != 1 || got.Positions != 2 || got.Counts != 6 || got.FailedCounts != 1 || len(got.Failures) != 1 {
 			t.Fatalf("JSON %s", out)
 		}
 		for _, k := range []string{"line", "fen", "depth", "got", "want"} {

@@ -69,7 +69,7 @@ func TestOneRateRule(t *testing.T) {
 		var b strings.Builder
 		perftJSON{Nodes: 8902, elapsed: tc.elapsed}.writeText(&b)
 		perftCheckJSON{Positions: 1, Nodes: 8902, elapsed: tc.elapsed}.writeText(&b)
-		if want := "(" + tc.mnps + " Mnps)\n"; strings.Count(b.String(), want) != 2 {
+		if want := "(" + tc.mnps + " Mnps)"; strings.Count(b.String(), want) != 2 {
 			t.Errorf("%v: perft says\n%s\nwant %q twice", tc.elapsed, b.String(), want)
 		}
 		row := perftBenchRow{Name: "startpos", Depth: 1, Nodes: 8902, Mnps: perftMnps(8902, tc.elapsed), elapsed: tc.elapsed, ratioWidth: 8}
