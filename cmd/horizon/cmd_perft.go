@@ -11,18 +11,29 @@ import (
 	"github.com/horizonqs/horizon/uci"
 )
 
+// perftTimed is a node count and the time it took, with the rate by
+// Horizon's one rule (engine.NodesPerSecond): what --fen's and --epd's
+// outputs both end with.
+type perftTimed struct {
+	Nodes     uint64 `json:"nodes"`
+	ElapsedMS int64  `json:"elapsed_ms"`
+	NPS       *int64 `json:"nps"` // null when there is no rate
+	elapsed   time.Duration
+}
+
+func timedPerft(nodes uint64, elapsed time.Duration) perftTimed {
+	return perftTimed{Nodes: nodes, ElapsedMS: elapsed.Milliseconds(), NPS: nps(int64(nodes), elapsed), elapsed: elapsed}
+}
+
 // perftJSON is the --json output of one perft count.
 type perftJSON struct {
-	FEN       string            `json:"fen"`
-	ID        string            `json:"id,omitempty"`
-	Depth     int               `json:"depth"`
-	Nodes     uint64            `json:"nodes"`
-	ElapsedMS int64             `json:"elapsed_ms"`
-	NPS       *int64            `json:"nps"` // null when there is no rate (engine.NodesPerSecond)
-	Divide    []perftDivideJSON `json:"divide,omitempty"`
-	elapsed   time.Duration
-	label     string // the position's name when there are several
-	first     bool
+	FEN   string `json:"fen"`
+	ID    string `json:"id,omitempty"`
+	Depth int    `json:"depth"`
+	perftTimed
+	Divide []perftDivideJSON `json:"divide,omitempty"`
+	label  string            // the position's name when there are several
+	first  bool
 }
 
 type perftDivideJSON struct {
@@ -35,17 +46,14 @@ type perftDivideJSON struct {
 // checked matches. Counts and FailedCounts are the counts themselves, and
 // Failures lists each wrong one.
 type perftCheckJSON struct {
-	File         string             `json:"file"`
-	Positions    int                `json:"positions"`
-	Passed       int                `json:"passed"`
-	Failed       int                `json:"failed"`
-	Counts       int                `json:"counts"`
-	FailedCounts int                `json:"failed_counts"`
-	Nodes        uint64             `json:"nodes"`
-	ElapsedMS    int64              `json:"elapsed_ms"`
-	NPS          *int64             `json:"nps"` // null when there is no rate (engine.NodesPerSecond)
-	Failures     []perftFailureJSON `json:"failures"`
-	elapsed      time.Duration
+	File         string `json:"file"`
+	Positions    int    `json:"positions"`
+	Passed       int    `json:"passed"`
+	Failed       int    `json:"failed"`
+	Counts       int    `json:"counts"`
+	FailedCounts int    `json:"failed_counts"`
+	perftTimed
+	Failures []perftFailureJSON `json:"failures"`
 }
 
 type perftFailureJSON struct {
@@ -220,8 +228,7 @@ func perftCount(e *env, pf *positionFlags, positions []engine.EPD, depth int, di
 		elapsed := time.Since(start)
 		// Sorted by move text, so the output diffs cleanly against another engine's.
 		sort.Slice(div, func(a, b int) bool { return div[a].Move.UCI() < div[b].Move.UCI() })
-		j := perftJSON{FEN: pos.FEN, ID: pos.ID, Depth: depth, Nodes: total, ElapsedMS: elapsed.Milliseconds(),
-			NPS: nps(int64(total), elapsed), elapsed: elapsed}
+		j := perftJSON{FEN: pos.FEN, ID: pos.ID, Depth: depth, perftTimed: timedPerft(total, elapsed)}
 		if divide {
 			j.Divide = []perftDivideJSON{}
 			for _, d := range div {
@@ -271,6 +278,7 @@ func (j perftJSON) writeText(w io.Writer) error {
 
 func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, f format) error {
 	res := perftCheckJSON{File: file, Failures: []perftFailureJSON{}}
+	var nodes uint64
 	start := time.Now()
 	for i := range positions {
 		pos := &positions[i]
@@ -305,7 +313,7 @@ func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, f for
 		res.Counts += len(depths)
 		res.FailedCounts += len(c.failures)
 		res.Failures = append(res.Failures, c.failures...)
-		res.Nodes += c.nodes
+		nodes += c.nodes
 		if err := e.printPart(c, f); err != nil {
 			return err
 		}
@@ -316,9 +324,7 @@ func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, f for
 		}
 		return fmt.Errorf("%s: no ;Dn perft counts", file)
 	}
-	res.elapsed = time.Since(start)
-	res.ElapsedMS = res.elapsed.Milliseconds()
-	res.NPS = nps(int64(res.Nodes), res.elapsed)
+	res.perftTimed = timedPerft(nodes, time.Since(start))
 	if err := e.print(res, f); err != nil {
 		return err
 	}

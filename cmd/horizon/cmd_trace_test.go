@@ -529,20 +529,26 @@ func TestTraceStopCause(t *testing.T) {
 // TestNodesPerSecondNeedsTime: a search timed at 0 or 1 ms has no rate to
 // speak of. 'trace' printed "0.00s (0 nodes/s)" and "0.00s (3,320,000
 // nodes/s)", --json nps 0; now "-" and null under engine.MinRateElapsed.
+// perft's texts, and --bench's rows, by the same rule (they gave 62.3
+// Mnps at 0 ms); TestOneRateRule runs the commands.
 func TestNodesPerSecondNeedsTime(t *testing.T) {
 	for _, tc := range []struct {
 		elapsed  time.Duration
 		text     string
 		jsonText string
+		mnps     string // perft's text, 3320 nodes
 	}{
-		{0, "(- nodes/s)", `"nps":null`},
-		{time.Millisecond, "(- nodes/s)", `"nps":null`},
-		{engine.MinRateElapsed - 1, "(- nodes/s)", `"nps":null`},
-		{engine.MinRateElapsed, "(332,000 nodes/s)", `"nps":332000`},
-		{2 * time.Second, "(1,660 nodes/s)", `"nps":1660`},
+		{0, "(- nodes/s)", `"nps":null`, "-"},
+		{time.Millisecond, "(- nodes/s)", `"nps":null`, "-"},
+		{engine.MinRateElapsed - 1, "(- nodes/s)", `"nps":null`, "-"},
+		{engine.MinRateElapsed, "(332,000 nodes/s)", `"nps":332000`, "0.3"},
+		{2 * time.Second, "(1,660 nodes/s)", `"nps":1660`, "0.0"},
 		// Unknown (another engine's stream gave no time): not 0.00s.
-		{-1, "time unknown (the stream gave none)", `"elapsed_ms":null,"nps":null`},
+		{-1, "time unknown (the stream gave none)", `"elapsed_ms":null,"nps":null`, ""},
 	} {
+		if tc.elapsed >= 0 {
+			checkPerftRate(t, 3320, tc.elapsed, tc.mnps)
+		}
 		r := traceRunJSON{Nodes: 3320}
 		if tc.elapsed >= 0 {
 			ms := tc.elapsed.Milliseconds()
@@ -562,5 +568,33 @@ func TestNodesPerSecondNeedsTime(t *testing.T) {
 		if !strings.Contains(string(j), tc.jsonText) {
 			t.Errorf("%v: JSON %s, want %s", tc.elapsed, j, tc.jsonText)
 		}
+	}
+}
+
+// checkPerftRate checks perft's texts of nodes counted in elapsed: --fen's
+// and --epd's closing lines, and a --bench row, Horizon's and Stockfish's
+// rates (Stockfish timed as Horizon; a time of 0 is none run, and leaves
+// its columns out).
+func checkPerftRate(t *testing.T, nodes uint64, elapsed time.Duration, mnps string) {
+	t.Helper()
+	var b strings.Builder
+	timed := timedPerft(nodes, elapsed)
+	perftJSON{perftTimed: timed}.writeText(&b)
+	perftCheckJSON{Positions: 1, perftTimed: timed}.writeText(&b)
+	if want := "(" + mnps + " Mnps)"; strings.Count(b.String(), want) != 2 {
+		t.Errorf("%v: perft says\n%s\nwant %q twice", elapsed, b.String(), want)
+	}
+	row := perftBenchRow{Name: "startpos", Depth: 1, Nodes: nodes, Mnps: perftMnps(nodes, elapsed), elapsed: elapsed, ratioWidth: 8}
+	row.withStockfish(elapsed)
+	b.Reset()
+	row.writeText(&b)
+	f := strings.Fields(b.String())
+	rates := []string{f[4]}
+	if elapsed > 0 && len(f) == 8 {
+		rates = append(rates, f[6])
+	}
+	if (row.Mnps == nil) != (mnps == "-") || (row.NPSRatio == 0) != (mnps == "-") ||
+		slices.ContainsFunc(rates, func(r string) bool { return r != mnps }) || len(f) != map[bool]int{true: 8, false: 5}[elapsed > 0] {
+		t.Errorf("%v: perft --bench row %q, mnps %v, ratio %v", elapsed, b.String(), row.Mnps, row.NPSRatio)
 	}
 }
