@@ -223,7 +223,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 			break
 		}
 		if err := g.newPosition(ctx, fen); err != nil {
-			searchErr = fmt.Errorf("waiting for \"readyok\": %w", err)
+			searchErr = fmt.Errorf("%s: waiting for \"readyok\": %w", g.name, err)
 			break
 		}
 		before := stream.read.Load()
@@ -372,22 +372,17 @@ func (g *Engine) quit(ctx context.Context, importDone <-chan struct{}) (cut bool
 }
 
 // newPosition sets up fen for the next search (ucinewgame, position) and
-// waits for the engine's readyok, answerWait at most for each line.
+// waits for the engine's readyok, answerWait at most in all (an engine
+// that talks on without answering is given up on as well).
 func (g *Engine) newPosition(ctx context.Context, fen string) error {
 	// A send to an engine that exited fails with a broken pipe; its closed
 	// output says more, so the wait for readyok tells.
 	serr := g.u.Send("ucinewgame", "position fen "+fen, "isready")
-	for {
-		l, err := g.u.NextContext(ctx, answerWait)
-		switch {
-		case err != nil && serr != nil && !errors.Is(err, uci.ErrExited) && ctx.Err() == nil:
-			return fmt.Errorf("%w (%v)", err, serr)
-		case err != nil:
-			return err
-		case l == "readyok":
-			return nil
-		}
+	_, err := g.u.Until(ctx, answerWait, "readyok")
+	if err != nil && serr != nil && !errors.Is(err, uci.ErrExited) && ctx.Err() == nil {
+		return fmt.Errorf("%w (%v)", err, serr)
 	}
+	return err
 }
 
 // checkRoot compares the root of run r with fen, the position Trace sent,
@@ -483,7 +478,8 @@ var overdue = answerWait
 // last info line (-1: none); when the import stopped early (node limit, a
 // broken stream) it tells the engine to stop. Under a go movetime it tells
 // the engine to stop when overdue has passed beyond it (overran), and an
-// engine that does not answer answerWait after a stop is an error.
+// engine that has not answered answerWait after a stop (however much else
+// it said) is an error.
 func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{}, moveTime time.Duration) (nodes int64, overran time.Duration, err error) {
 	stopped := false
 	nodes = -1
@@ -494,44 +490,44 @@ func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{
 		defer t.Stop()
 		late = t.C
 	}
-	for {
-		var line string
-		var err error
-		if !stopped {
-			select {
-			case <-importEnded:
-				u.Send("stop")
-				stopped = true
-				continue
-			case <-late:
-				u.Send("stop")
-				stopped = true
-				overran = time.Since(start) - moveTime
-				continue
-			case <-ctx.Done():
-				u.Send("stop")
-				return nodes, overran, ctx.Err()
-			case l, ok := <-u.Lines():
-				if !ok {
-					return nodes, overran, errors.New("the engine exited during its search")
-				}
-				line = strings.TrimSpace(l)
-			}
-		} else {
-			line, err = u.NextContext(ctx, answerWait)
-			if err != nil && overran > 0 {
-				return nodes, overran, fmt.Errorf("waiting for \"bestmove\" %s past the go command's movetime, and after Horizon sent stop: %w",
-					overran.Round(time.Second), err)
-			}
-			if err != nil {
-				return nodes, overran, fmt.Errorf("waiting for \"bestmove\": %w", err)
-			}
-		}
-		if strings.HasPrefix(line, "bestmove") {
-			return nodes, overran, nil
-		}
+	info := func(line string) {
 		if in, ok, _ := uci.ParseInfo(line); ok && in.Nodes >= 0 {
 			nodes = in.Nodes
 		}
 	}
+	for !stopped {
+		select {
+		case <-importEnded:
+			u.Send("stop")
+			stopped = true
+		case <-late:
+			u.Send("stop")
+			stopped = true
+			overran = time.Since(start) - moveTime
+		case <-ctx.Done():
+			u.Send("stop")
+			return nodes, overran, ctx.Err()
+		case l, ok := <-u.Lines():
+			if !ok {
+				return nodes, overran, errors.New("the engine exited during its search")
+			}
+			line := strings.TrimSpace(l)
+			if strings.HasPrefix(line, "bestmove") {
+				return nodes, overran, nil
+			}
+			info(line)
+		}
+	}
+	lines, err := u.Until(ctx, answerWait, "bestmove")
+	for _, line := range lines {
+		info(line)
+	}
+	if err != nil && overran > 0 {
+		return nodes, overran, fmt.Errorf("waiting for \"bestmove\" %s past the go command's movetime, and after Horizon sent stop: %w",
+			overran.Round(time.Second), err)
+	}
+	if err != nil {
+		return nodes, overran, fmt.Errorf("waiting for \"bestmove\": %w", err)
+	}
+	return nodes, overran, nil
 }

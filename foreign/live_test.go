@@ -232,7 +232,11 @@ func TestTraceEngineFaults(t *testing.T) {
 		{name: "Ctrl-C waiting for readyok", arms: []string{"isready) sleep 30 ;;"}, cancel: "soon"},
 		// An engine that exits before its search: its broken pipe said
 		// less than its exit.
-		{name: "exits before the search", arms: []string{"ucinewgame) exit 3 ;;"}, want: []string{`waiting for "readyok": the engine exited`}},
+		{name: "exits before the search", arms: []string{"ucinewgame) exit 3 ;;"}, want: []string{`Fake: waiting for "readyok": the engine exited`}},
+		// An engine that talks on without answering isready: answerWait
+		// was for each line, so it was waited for forever.
+		{name: "chatty, no readyok", arms: []string{`isready) while :; do echo "info string busy"; sleep 0.02; done ;;`},
+			want: []string{`Fake: waiting for "readyok": sent `, ` other lines in 500ms`}},
 		// The broken stream's error came second to the stop's answer.
 		{name: "broken stream, slow stop", goCmd: `printf 'HZT 1\nposition startpos\nE - 1 -50 50\nE e2e5 0 -50 50\n' >&3; sleep 3; echo "bestmove e2e4"`,
 			want: []string{"line 4", "illegal move e2e5", `then, after Horizon told Fake to stop: waiting for "bestmove": no answer in 500ms`}, runs: 1},
@@ -269,6 +273,10 @@ func TestTraceEngineFaults(t *testing.T) {
 			}},
 		{name: "movetime overrun, deaf to stop", goCmd: searching, arms: []string{`stop) ;;`}, moveTime: 100 * time.Millisecond, runs: 1,
 			want: []string{`waiting for "bestmove"`, "past the go command's movetime, and after Horizon sent stop: no answer in 500ms"}},
+		// One that talks on after the stop: answerWait was for each line.
+		{name: "movetime overrun, chatty and deaf to stop", goCmd: searching + `; while :; do echo "info nodes 7"; sleep 0.02; done`,
+			moveTime: 100 * time.Millisecond, runs: 1,
+			want: []string{`waiting for "bestmove"`, "past the go command's movetime, and after Horizon sent stop: sent ", " other lines in 500ms"}},
 		// The recording's cap stops the engine, whose search would be
 		// dropped; a stop after the engine's own limit is none of
 		// Horizon's (the stop came and this engine wrote a bad record).

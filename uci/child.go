@@ -27,7 +27,14 @@ type Engine struct {
 	cmd   *exec.Cmd
 	in    io.WriteCloser
 	lines chan string
+	// program is the engine's program's file name, for messages before
+	// it says its name.
+	program string
 }
+
+// uciokWait is how long in all an engine may take to answer uci with
+// uciok (however much else it says first).
+var uciokWait = 10 * time.Second
 
 // StartEngine starts the engine at path and waits for its uciok. The
 // engine is killed when ctx ends.
@@ -43,30 +50,31 @@ func StartEngine(ctx context.Context, path string, args ...string) (*Engine, err
 }
 
 // StartCmd starts cmd, which the caller has set up (its environment, extra
-// files), as a UCI engine and waits for its uciok; ctx ends the waits.
-// Name is "" when the engine does not say its name.
+// files), as a UCI engine and waits for its uciok, uciokWait in all; ctx
+// ends the waits. Name is "" when the engine does not say its name. Its
+// errors name the engine (its program's file name).
 func StartCmd(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 	e, err := startChild(ctx, cmd)
 	if err != nil {
 		return nil, err
 	}
-	if err := e.Send("uci"); err != nil {
+	fail := func(err error) (*Engine, error) {
 		e.Close()
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", e.program, err)
 	}
-	for {
-		line, err := e.Next(10 * time.Second)
-		if err != nil {
-			e.Close()
-			return nil, fmt.Errorf("no uciok: %w", err)
-		}
+	if err := e.Send("uci"); err != nil {
+		return fail(err)
+	}
+	lines, err := e.Until(ctx, uciokWait, "uciok")
+	if err != nil {
+		return fail(fmt.Errorf("waiting for \"uciok\": %w", err))
+	}
+	for _, line := range lines {
 		if name, ok := strings.CutPrefix(line, "id name "); ok {
 			e.Name = strings.TrimSpace(name)
 		}
-		if line == "uciok" {
-			return e, nil
-		}
 	}
+	return e, nil
 }
 
 // startChild starts cmd with its standard input and output piped to an
@@ -86,6 +94,7 @@ func startChild(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 	}
 	e := talkOver(ctx, in, out)
 	e.cmd = cmd
+	e.program = filepath.Base(cmd.Args[0])
 	return e, nil
 }
 
@@ -94,10 +103,10 @@ func startChild(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 // a test's to a session run in-process over pipes.
 func talkOver(ctx context.Context, in io.WriteCloser, out io.Reader) *Engine {
 	// The buffer lets a chatty engine run ahead of a reader busy elsewhere.
-	e := &Engine{ctx: ctx, in: in, lines: make(chan string, 4096)}
+	e := &Engine{ctx: ctx, in: in, lines: make(chan string, 4096), program: "engine"}
 	go func() {
 		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 1<<16), 1<<20)
+		sc.Buffer(make([]byte, 1<<16), maxLine)
 		for sc.Scan() {
 			e.lines <- sc.Text()
 		}
@@ -136,6 +145,19 @@ func (e *Engine) Next(timeout time.Duration) (string, error) {
 func (e *Engine) NextContext(ctx context.Context, timeout time.Duration) (string, error) {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
+	line, err := e.next(ctx, t.C)
+	if errors.Is(err, errTimedOut) {
+		return "", fmt.Errorf("no answer in %s", timeout)
+	}
+	return line, err
+}
+
+// errTimedOut is next's wait ended by its timer.
+var errTimedOut = errors.New("timed out")
+
+// next returns the engine's next output line, trimmed, or an error: the
+// output's end (ErrExited), ctx's, errTimedOut when timeout fires first.
+func (e *Engine) next(ctx context.Context, timeout <-chan time.Time) (string, error) {
 	select {
 	case line, ok := <-e.lines:
 		if !ok {
@@ -144,22 +166,35 @@ func (e *Engine) NextContext(ctx context.Context, timeout time.Duration) (string
 		return strings.TrimSpace(line), nil
 	case <-ctx.Done():
 		return "", ctx.Err()
-	case <-t.C:
-		return "", fmt.Errorf("no answer in %s", timeout)
+	case <-timeout:
+		return "", errTimedOut
 	}
 }
 
-// Until reads lines up to and including the first for which stop is true
-// and returns them; timeout bounds the wait for each line.
-func (e *Engine) Until(timeout time.Duration, stop func(string) bool) ([]string, error) {
+// Until reads lines up to and including the first whose first word is
+// word ("bestmove" for "bestmove e2e4 ponder e7e5") and returns them.
+// timeout bounds the whole wait, not each line's, so an engine that talks
+// on without ever sending word (info strings, a program that is not UCI)
+// is given up on in time; ctx ends the wait too. The lines read are
+// returned with any error; the timeout's says how many came ("sent 1,234
+// other lines in 10s"), for the caller to say what was awaited and from
+// whom.
+func (e *Engine) Until(ctx context.Context, timeout time.Duration, word string) ([]string, error) {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
 	var got []string
 	for {
-		line, err := e.Next(timeout)
-		if err != nil {
+		line, err := e.next(ctx, t.C)
+		switch {
+		case errors.Is(err, errTimedOut) && len(got) == 0:
+			return got, fmt.Errorf("no answer in %s", timeout)
+		case errors.Is(err, errTimedOut):
+			return got, fmt.Errorf("sent %s other lines in %s", engine.Commas(int64(len(got))), timeout)
+		case err != nil:
 			return got, err
 		}
 		got = append(got, line)
-		if stop(line) {
+		if first, _, _ := strings.Cut(line, " "); first == word {
 			return got, nil
 		}
 	}
@@ -175,8 +210,19 @@ func (e *Engine) SetPosition(fen string, moves ...string) error {
 	if err := e.Send("ucinewgame", pos, "isready"); err != nil {
 		return err
 	}
-	_, err := e.Until(10*time.Second, func(l string) bool { return l == "readyok" })
-	return err
+	if _, err := e.Until(e.ctx, 10*time.Second, "readyok"); err != nil {
+		return fmt.Errorf("%s: waiting for \"readyok\": %w", e.who(), err)
+	}
+	return nil
+}
+
+// who is the engine's name for messages: its id name, else its program's
+// file name.
+func (e *Engine) who() string {
+	if e.Name != "" {
+		return e.Name
+	}
+	return e.program
 }
 
 // Perft runs Stockfish's "go perft depth" on fen: the count of each root

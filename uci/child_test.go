@@ -2,6 +2,9 @@ package uci
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -76,5 +79,63 @@ func TestGoCommand(t *testing.T) {
 		if got := GoCommand(c.lim); got != c.want {
 			t.Errorf("GoCommand(%+v) = %q, want %q", c.lim, got, c.want)
 		}
+	}
+}
+
+// shEngine writes script, a program in sh, as the file name in a new
+// directory and returns its path; the test is skipped without sh.
+func shEngine(t *testing.T, name, script string) string {
+	t.Helper()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestStartNoUciok: the wait for uciok is uciokWait in all, however much
+// else the program says (it was 10 s for each line, so a program that
+// never stops talking, `horizon trace --engine yes`, was waited for
+// forever), and its error names the program and says what it did.
+func TestStartNoUciok(t *testing.T) {
+	defer func(w time.Duration) { uciokWait = w }(uciokWait)
+	uciokWait = 300 * time.Millisecond
+	for _, tc := range []struct {
+		name, script string
+		want         []string
+	}{
+		{"chatty", "while :; do echo 'info string still here'; sleep 0.02; done\n",
+			[]string{`chatty.sh: waiting for "uciok": sent `, ` other lines in 300ms`}},
+		{"silent", "sleep 30\n", []string{`silent.sh: waiting for "uciok": no answer in 300ms`}},
+		{"exits", "echo 'id name Quitter'\n", []string{`exits.sh: waiting for "uciok": the engine exited`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := shEngine(t, tc.name+".sh", tc.script)
+			done := make(chan error, 1)
+			go func() {
+				e, err := StartEngine(context.Background(), path)
+				if err == nil {
+					e.Close()
+				}
+				done <- err
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("StartEngine still waits for uciok after 20s")
+			}
+			if err == nil {
+				t.Fatal("StartEngine succeeded")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+		})
 	}
 }

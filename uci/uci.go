@@ -33,8 +33,9 @@ type Config struct {
 	Version string // appended to the name and recorded in every traced run
 }
 
-// maxLine bounds an input line. A game of 500 moves needs about 3 KiB; a
-// longer line is ignored rather than buffered without end.
+// maxLine bounds a UCI line read, a GUI's to Horizon or an engine's to
+// Horizon (Engine). A game of 500 moves needs about 3 KiB, an info line
+// with a long PV a few; a longer line is not buffered without end.
 const maxLine = 1 << 20
 
 // Run plays the UCI protocol: commands from in, answers to out, until quit,

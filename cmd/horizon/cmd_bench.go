@@ -287,9 +287,9 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 		if err := u.Send(uci.GoCommand(engine.Limits{MoveTime: movetime})); err != nil {
 			return 0, "", err
 		}
-		lines, err := u.Until(movetime+10*time.Second, func(l string) bool { return strings.HasPrefix(l, "bestmove") })
+		lines, err := u.Until(e.ctx, movetime+10*time.Second, "bestmove")
 		if err != nil {
-			return 0, "", err
+			return 0, "", fmt.Errorf("%s: waiting for \"bestmove\": %w", u.Name, err)
 		}
 		// The search's totals are those of its last info line that
 		// gives them.

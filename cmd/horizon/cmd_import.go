@@ -249,7 +249,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlag
 	asJSON, viewAfter bool) error {
 	u, err := foreign.StartEngine(e.ctx, argv)
 	if err != nil {
-		return fmt.Errorf("%s: %w", argv[0], err)
+		return err // it names the engine
 	}
 	defer u.Close()
 	created := !fileExists(out)

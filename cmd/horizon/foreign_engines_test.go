@@ -126,7 +126,7 @@ func uciInfos(t *testing.T, env []string, fen string, depth int, argv ...string)
 	if err := u.Send("go depth " + strconv.Itoa(depth)); err != nil {
 		t.Fatal(err)
 	}
-	lines, err := u.Until(5*time.Minute, func(l string) bool { return strings.HasPrefix(l, "bestmove") })
+	lines, err := u.Until(context.Background(), 5*time.Minute, "bestmove")
 	if err != nil {
 		t.Fatalf("%s gave no bestmove: %v", argv[0], err)
 	}
