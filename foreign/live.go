@@ -29,12 +29,13 @@ type Engine struct {
 }
 
 // StartEngine starts argv with the trace pipe as fd 3 and waits for its
-// uciok; ctx bounds that wait. The engine is not killed when ctx ends:
-// Trace's own ctx stops its search (UCI stop) so that the search is
-// recorded, and Close or Trace end the engine. It runs in a process group
-// of its own, so that Ctrl-C reaches Horizon alone, and so that a wrapper
-// script's children, which hold the trace pipe too, are killed with it
-// when it must be killed.
+// uciok; ctx bounds that wait. The engine is not killed when ctx ends
+// after that: Trace's own ctx stops its search (UCI stop) so that the
+// search is recorded, and Close or Trace end the engine. It runs in a
+// process group of its own, so that Ctrl-C reaches Horizon alone, and so
+// that a wrapper script's children, which hold the trace pipe too, are
+// killed with it when it must be killed: when the handshake fails (no
+// uciok, Ctrl-C), or on a forced quit during it or after (KillEngines).
 func StartEngine(ctx context.Context, argv []string) (*Engine, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -44,23 +45,25 @@ func StartEngine(ctx context.Context, argv []string) (*Engine, error) {
 	cmd.Env = append(os.Environ(), "HORIZON_TRACE=fd:3")
 	cmd.ExtraFiles = []*os.File{pw}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	u, err := uci.StartCmd(ctx, cmd)
+	u, err := uci.StartChild(ctx, cmd)
 	pw.Close() // the engine holds the write end
 	if err != nil {
 		pr.Close()
-		if cmd.Process == nil {
-			return nil, fmt.Errorf("start engine: %w", err)
-		}
-		return nil, err
+		return nil, fmt.Errorf("start engine: %w", err)
 	}
-	name := u.Name
-	if name == "" {
-		name = filepath.Base(argv[0])
-	}
-	g := &Engine{u: u, trace: pr, name: name}
+	g := &Engine{u: u, trace: pr}
 	running.Lock()
 	running.engines[g] = true
 	running.Unlock()
+	if err := u.Handshake(ctx); err != nil {
+		g.kill()
+		g.Close()
+		return nil, err
+	}
+	g.name = u.Name
+	if g.name == "" {
+		g.name = filepath.Base(argv[0])
+	}
 	return g, nil
 }
 
@@ -99,11 +102,7 @@ func (g *Engine) Close() error {
 
 // kill kills the engine's process group: the engine and any child of it
 // (a wrapper script's engine) that still holds the trace pipe.
-func (g *Engine) kill() {
-	if err := syscall.Kill(-g.u.Pid(), syscall.SIGKILL); err != nil {
-		g.u.Kill()
-	}
-}
+func (g *Engine) kill() { g.u.Kill() }
 
 // EngineOptions say how Trace searches and records.
 type EngineOptions struct {
@@ -375,13 +374,7 @@ func (g *Engine) quit(ctx context.Context, importDone <-chan struct{}) (cut bool
 // waits for the engine's readyok, answerWait at most in all (an engine
 // that talks on without answering is given up on as well).
 func (g *Engine) newPosition(ctx context.Context, fen string) error {
-	// A send to an engine that exited fails with a broken pipe; its closed
-	// output says more, so the wait for readyok tells.
-	serr := g.u.Send("ucinewgame", "position fen "+fen, "isready")
-	_, err := g.u.Until(ctx, answerWait, "readyok")
-	if err != nil && serr != nil && !errors.Is(err, uci.ErrExited) && ctx.Err() == nil {
-		return fmt.Errorf("%w (%v)", err, serr)
-	}
+	_, err := g.u.Ask(ctx, answerWait, "readyok", "ucinewgame", "position fen "+fen, "isready")
 	return err
 }
 

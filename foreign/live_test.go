@@ -1,11 +1,14 @@
 package foreign
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -381,4 +384,90 @@ func TestTraceRecordsGoSent(t *testing.T) {
 	if !strings.Contains(run.Limits, `"go":"go nodes 3000"`) || run.Status != trace.StatusTruncated || run.StopCause != trace.StopNodes {
 		t.Errorf("limits %s, status %s, stop cause %q; want go nodes 3000, truncated, nodes", run.Limits, run.Status, run.StopCause)
 	}
+}
+
+// TestStartEngineKillsGroup: an engine whose handshake is cut short
+// (Ctrl-C, or a forced quit, before its uciok) is killed with its process
+// group. A wrapper script's child ran on: the failed handshake killed the
+// script alone, and a forced quit during it killed nothing, as the engine
+// was not yet known to KillEngines.
+func TestStartEngineKillsGroup(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	for _, tc := range []struct {
+		name string
+		cut  func(cancel func())
+	}{
+		{"Ctrl-C", func(cancel func()) { cancel() }},
+		{"forced quit", func(func()) { KillEngines() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			pidFile := filepath.Join(dir, "pid")
+			eng := filepath.Join(dir, "wrapper.sh")
+			if err := os.WriteFile(eng, []byte("#!/bin/sh\nsleep 313 &\necho $! >\""+pidFile+".tmp\"\nmv \""+pidFile+".tmp\" \""+pidFile+"\"\nwait\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				g, err := StartEngine(ctx, []string{eng})
+				if err == nil {
+					g.Close()
+				}
+				done <- err
+			}()
+			pid := waitPidFile(t, pidFile)
+			tc.cut(cancel)
+			select {
+			case err := <-done:
+				if err == nil {
+					t.Fatal("StartEngine succeeded")
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("StartEngine still waits 20s after the cut")
+			}
+			if !processGone(pid) {
+				t.Errorf("the wrapper's child %d (sleep 313) still runs after StartEngine failed", pid)
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		})
+	}
+}
+
+// waitPidFile waits for the process id that a test's engine writes to
+// path; the limit only catches a hang.
+func waitPidFile(t *testing.T, path string) int {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if b, err := os.ReadFile(path); err == nil {
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return pid
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s after 20s", path)
+		}
+	}
+}
+
+// processGone reports whether process pid has died (or is a zombie no one
+// has reaped yet: an orphan's new parent may never reap it) within a few
+// seconds; the limit only catches one that lives on.
+func processGone(pid int) bool {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil && syscall.Kill(pid, 0) == syscall.ESRCH {
+			return true
+		}
+		// The state follows the command name in parentheses.
+		if i := bytes.LastIndexByte(stat, ')'); i >= 0 && bytes.HasPrefix(stat[i:], []byte(") Z")) {
+			return true
+		}
+	}
+	return false
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -50,37 +51,47 @@ func StartEngine(ctx context.Context, path string, args ...string) (*Engine, err
 }
 
 // StartCmd starts cmd, which the caller has set up (its environment, extra
-// files), as a UCI engine and waits for its uciok, uciokWait in all; ctx
-// ends the waits. Name is "" when the engine does not say its name. Its
-// errors name the engine (its program's file name).
+// files), as a UCI engine and waits for its uciok (Handshake); ctx ends
+// the waits. Name is "" when the engine does not say its name. When the
+// handshake fails the engine is killed (with its process group, when cmd
+// starts one: Kill).
 func StartCmd(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
-	e, err := startChild(ctx, cmd)
+	e, err := StartChild(ctx, cmd)
 	if err != nil {
 		return nil, err
 	}
-	fail := func(err error) (*Engine, error) {
+	if err := e.Handshake(ctx); err != nil {
+		e.Kill()
 		e.Close()
-		return nil, fmt.Errorf("%s: %w", e.program, err)
+		return nil, err
 	}
-	if err := e.Send("uci"); err != nil {
-		return fail(err)
-	}
-	lines, err := e.Until(ctx, uciokWait, "uciok")
+	return e, nil
+}
+
+// Handshake says uci and waits for uciok, uciokWait in all, reading Name
+// from the engine's id name on the way; ctx ends the wait. Its errors name
+// the engine's program. It leaves the engine running either way: StartCmd
+// is the start and handshake together, for a caller that need not know of
+// the engine before its uciok.
+func (e *Engine) Handshake(ctx context.Context) error {
+	lines, err := e.Ask(ctx, uciokWait, "uciok", "uci")
 	if err != nil {
-		return fail(fmt.Errorf("waiting for \"uciok\": %w", err))
+		return fmt.Errorf("%s: waiting for \"uciok\": %w", e.program, err)
 	}
 	for _, line := range lines {
 		if name, ok := strings.CutPrefix(line, "id name "); ok {
 			e.Name = strings.TrimSpace(name)
 		}
 	}
-	return e, nil
+	return nil
 }
 
-// startChild starts cmd with its standard input and output piped to an
+// StartChild starts cmd with its standard input and output piped to an
 // Engine, before any word is said: StartCmd's start without the
-// handshake, for a test that sends "uci" itself or speaks xboard.
-func startChild(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
+// handshake, for a caller that must know of the engine while it answers
+// uci (to kill it on a forced quit), and for a test that sends "uci"
+// itself or speaks xboard.
+func StartChild(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -99,7 +110,7 @@ func startChild(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 }
 
 // talkOver is an Engine that sends to in and reads the lines of out, with
-// no process of its own (Close and Kill need one): startChild's talk, and
+// no process of its own (Close and Kill need one): StartChild's talk, and
 // a test's to a session run in-process over pipes.
 func talkOver(ctx context.Context, in io.WriteCloser, out io.Reader) *Engine {
 	// The buffer lets a chatty engine run ahead of a reader busy elsewhere.
@@ -200,6 +211,19 @@ func (e *Engine) Until(ctx context.Context, timeout time.Duration, word string) 
 	}
 }
 
+// Ask sends lines and then reads until word (Until). A send to an engine
+// that exited fails with a broken pipe, which its closed output explains
+// (ErrExited); a send error is said only after an error of the wait that
+// says less.
+func (e *Engine) Ask(ctx context.Context, timeout time.Duration, word string, lines ...string) ([]string, error) {
+	serr := e.Send(lines...)
+	got, err := e.Until(ctx, timeout, word)
+	if err != nil && serr != nil && !errors.Is(err, ErrExited) && ctx.Err() == nil {
+		err = fmt.Errorf("%w (%v)", err, serr)
+	}
+	return got, err
+}
+
 // SetPosition starts a new game at fen (after moves, in UCI notation) and
 // waits until the engine is ready, so that what follows can be timed alone.
 func (e *Engine) SetPosition(fen string, moves ...string) error {
@@ -207,10 +231,7 @@ func (e *Engine) SetPosition(fen string, moves ...string) error {
 	if len(moves) > 0 {
 		pos += " moves " + strings.Join(moves, " ")
 	}
-	if err := e.Send("ucinewgame", pos, "isready"); err != nil {
-		return err
-	}
-	if _, err := e.Until(e.ctx, 10*time.Second, "readyok"); err != nil {
+	if _, err := e.Ask(e.ctx, 10*time.Second, "readyok", "ucinewgame", pos, "isready"); err != nil {
 		return fmt.Errorf("%s: waiting for \"readyok\": %w", e.who(), err)
 	}
 	return nil
@@ -284,12 +305,17 @@ func GoCommand(lim engine.Limits) string {
 // waiting for it to exit.
 func (e *Engine) CloseInput() { e.in.Close() }
 
-// Kill kills the engine's process at once.
-func (e *Engine) Kill() { e.cmd.Process.Kill() }
-
-// Pid is the engine's process id (for a caller that started it in a
-// process group of its own and kills the group).
-func (e *Engine) Pid() int { return e.cmd.Process.Pid }
+// Kill kills the engine's process at once; one started in a process group
+// of its own (Setpgid) is killed with its group: a wrapper script's engine
+// would run on, and hold what the script passed it, after the script died.
+func (e *Engine) Kill() {
+	if a := e.cmd.SysProcAttr; a != nil && a.Setpgid && a.Pgid == 0 {
+		if err := syscall.Kill(-e.cmd.Process.Pid, syscall.SIGKILL); err == nil {
+			return
+		}
+	}
+	e.cmd.Process.Kill()
+}
 
 // Close asks the engine to quit and waits for it, killing it when it does
 // not exit within two seconds.
@@ -305,7 +331,7 @@ func (e *Engine) Close() error {
 	select {
 	case <-done:
 	case <-time.After(2 * time.Second):
-		e.cmd.Process.Kill()
+		e.Kill()
 	}
 	return e.cmd.Wait()
 }

@@ -109,7 +109,7 @@ func TestStartNoUciok(t *testing.T) {
 	}{
 		{"chatty", "while :; do echo 'info string still here'; sleep 0.02; done\n",
 			[]string{`chatty.sh: waiting for "uciok": sent `, ` other lines in 300ms`}},
-		{"silent", "sleep 30\n", []string{`silent.sh: waiting for "uciok": no answer in 300ms`}},
+		{"silent", "exec sleep 30\n", []string{`silent.sh: waiting for "uciok": no answer in 300ms`}},
 		{"exits", "echo 'id name Quitter'\n", []string{`exits.sh: waiting for "uciok": the engine exited`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -141,7 +141,7 @@ func startProcess(t testing.TB, name string, args ...string) *conn {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = t.TempDir() // whatever a child writes (logs, relative traces) is cleaned up
 	cmd.Stderr = &testWriter{t: t, prefix: filepath.Base(name) + " stderr: "}
-	e, err := startChild(context.Background(), cmd)
+	e, err := StartChild(context.Background(), cmd)
 	if err != nil {
 		t.Fatalf("start %s: %v", name, err)
 	}
