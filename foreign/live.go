@@ -502,6 +502,9 @@ func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{
 			return nodes, overran, ctx.Err()
 		case l, ok := <-u.Lines():
 			if !ok {
+				if err := u.Err(); !errors.Is(err, uci.ErrExited) {
+					return nodes, overran, err
+				}
 				return nodes, overran, errors.New("the engine exited during its search")
 			}
 			line := strings.TrimSpace(l)

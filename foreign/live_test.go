@@ -386,6 +386,35 @@ func TestTraceRecordsGoSent(t *testing.T) {
 	}
 }
 
+// TestTraceLongLine: a line over the longest read from an engine is said
+// to be that, at once. It was said to be "the engine exited during its
+// search", and the engine, blocked writing the rest of it, could not read
+// its quit and was waited for quitWait (an hour here).
+func TestTraceLongLine(t *testing.T) {
+	defer func(q time.Duration) { quitWait = q }(quitWait)
+	quitWait = time.Hour
+	eng := fakeEngine(t, oneSearch("startpos", "e2e4")+`; head -c 2000000 /dev/zero | tr '\0' a; echo; echo "bestmove e2e4"`)
+	g, err := StartEngine(context.Background(), []string{eng})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		// Close waited forever for the engine blocked writing.
+		closed := make(chan struct{})
+		go func() { g.Close(); close(closed) }()
+		select {
+		case <-closed:
+		case <-time.After(20 * time.Second):
+			g.kill()
+			t.Error("Close still waits after 20s")
+		}
+	}()
+	r := traceWithin(t, context.Background(), 20*time.Second, g, []string{engine.StartFEN}, EngineOptions{Limits: engine.Limits{Depth: 1}})
+	if want := "the engine sent a line longer than 1 MiB, the longest Horizon reads"; r.err == nil || !strings.Contains(r.err.Error(), want) {
+		t.Errorf("error %v, want %q", r.err, want)
+	}
+}
+
 // TestStartEngineKillsGroup: an engine whose handshake is cut short
 // (Ctrl-C, or a forced quit, before its uciok) is killed with its process
 // group. A wrapper script's child ran on: the failed handshake killed the

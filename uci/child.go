@@ -31,7 +31,18 @@ type Engine struct {
 	// program is the engine's program's file name, for messages before
 	// it says its name.
 	program string
+	// readErr is why lines was closed before the output's end (a line
+	// over maxLine), set before the close.
+	readErr error
+	// drained is closed at the output's end: after a line too long the
+	// reader reads on to it, so that the engine never blocks writing and
+	// can read its quit.
+	drained chan struct{}
 }
+
+// errLongLine is an engine's line over maxLine: a line that long is no
+// UCI, and the conversation has lost its place.
+var errLongLine = fmt.Errorf("the engine sent a line longer than %d MiB, the longest Horizon reads: no UCI line is that long", maxLine>>20)
 
 // uciokWait is how long in all an engine may take to answer uci with
 // uciok (however much else it says first).
@@ -114,22 +125,37 @@ func StartChild(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 // a test's to a session run in-process over pipes.
 func talkOver(ctx context.Context, in io.WriteCloser, out io.Reader) *Engine {
 	// The buffer lets a chatty engine run ahead of a reader busy elsewhere.
-	e := &Engine{ctx: ctx, in: in, lines: make(chan string, 4096), program: "engine"}
+	e := &Engine{ctx: ctx, in: in, lines: make(chan string, 4096), program: "engine", drained: make(chan struct{})}
 	go func() {
+		defer close(e.drained)
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<16), maxLine)
 		for sc.Scan() {
 			e.lines <- sc.Text()
 		}
+		if errors.Is(sc.Err(), bufio.ErrTooLong) {
+			e.readErr = errLongLine
+		}
 		close(e.lines)
+		io.Copy(io.Discard, out)
 	}()
 	return e
 }
 
 // Lines is the engine's output, one line a value (untrimmed), closed when
-// the engine closes its output: for a caller that waits on it together
-// with other events; Next is the plain read.
+// the engine closes its output or sent a line too long to read (Err says
+// which): for a caller that waits on it together with other events; Next
+// is the plain read.
 func (e *Engine) Lines() <-chan string { return e.lines }
+
+// Err is why Lines was closed, once it is: ErrExited when the engine
+// closed its output, else what it sent that cannot be read.
+func (e *Engine) Err() error {
+	if e.readErr != nil {
+		return e.readErr
+	}
+	return ErrExited
+}
 
 // Send writes command lines to the engine.
 func (e *Engine) Send(lines ...string) error {
@@ -145,8 +171,8 @@ func (e *Engine) Send(lines ...string) error {
 var ErrExited = errors.New("the engine exited")
 
 // Next returns the engine's next output line, trimmed; an error when the
-// engine exited (ErrExited), the context ended or nothing came within
-// timeout.
+// engine exited (ErrExited) or its output cannot be read on (Err), the
+// context ended or nothing came within timeout.
 func (e *Engine) Next(timeout time.Duration) (string, error) {
 	return e.NextContext(e.ctx, timeout)
 }
@@ -167,12 +193,12 @@ func (e *Engine) NextContext(ctx context.Context, timeout time.Duration) (string
 var errTimedOut = errors.New("timed out")
 
 // next returns the engine's next output line, trimmed, or an error: the
-// output's end (ErrExited), ctx's, errTimedOut when timeout fires first.
+// output's end (Err), ctx's, errTimedOut when timeout fires first.
 func (e *Engine) next(ctx context.Context, timeout <-chan time.Time) (string, error) {
 	select {
 	case line, ok := <-e.lines:
 		if !ok {
-			return "", ErrExited
+			return "", e.Err()
 		}
 		return strings.TrimSpace(line), nil
 	case <-ctx.Done():
@@ -322,14 +348,12 @@ func (e *Engine) Kill() {
 func (e *Engine) Close() error {
 	e.Send("quit")
 	e.in.Close()
-	done := make(chan struct{})
 	go func() {
 		for range e.lines {
 		}
-		close(done)
 	}()
 	select {
-	case <-done:
+	case <-e.drained:
 	case <-time.After(2 * time.Second):
 		e.Kill()
 	}

@@ -111,6 +111,9 @@ func TestStartNoUciok(t *testing.T) {
 			[]string{`chatty.sh: waiting for "uciok": sent `, ` other lines in 300ms`}},
 		{"silent", "exec sleep 30\n", []string{`silent.sh: waiting for "uciok": no answer in 300ms`}},
 		{"exits", "echo 'id name Quitter'\n", []string{`exits.sh: waiting for "uciok": the engine exited`}},
+		// It was said to have exited.
+		{"long line", "head -c 2000000 /dev/zero | tr '\\0' a; echo; echo uciok; exec sleep 30\n",
+			[]string{`long line.sh: waiting for "uciok": the engine sent a line longer than 1 MiB, the longest Horizon reads`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := shEngine(t, tc.name+".sh", tc.script)
