@@ -12,6 +12,7 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/foreign"
+	"github.com/horizonqs/horizon/internal/fifo"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -20,7 +21,7 @@ func runImport(e *env, args []string) error {
 		`Reads a stream in the Horizon trace protocol (docs/trace-protocol.md), as an
 instrumented engine writes it to the file HORIZON_TRACE names, replays every
 move from the root position and records each search in it as a run. STREAM
-is a file, or - for standard input.
+is a file, a FIFO (read once its writer comes), or - for standard input.
 
 A fault in the stream (a malformed record, an illegal move, more leaves than
 enters, a stream cut short) stops the import with an error naming the record's
@@ -47,7 +48,8 @@ does with sleep; 'horizon trace --engine' drives the engine for you.`,
 	var in io.Reader = e.stdin
 	size := int64(-1)
 	if p := stream; p != "-" {
-		f, err := os.Open(p)
+		// A FIFO is read when its writer has come; Ctrl-C ends the wait.
+		f, err := fifo.Open(e.ctx, p, os.O_RDONLY)
 		if err != nil {
 			return err
 		}

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/horizonqs/horizon/internal/fifo"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -255,6 +259,60 @@ func TestExportReportedIteration(t *testing.T) {
 	}
 	if first, _, _ := strings.Cut(string(b), "\n"); first != "// horizon export: run 1, node 1" {
 		t.Errorf("export starts at %q, want iteration 1's root (node 1)", first)
+	}
+}
+
+// TestImportFIFO: import of a FIFO reads it when its writer comes, and
+// Ctrl-C ends the wait for one: the open of a FIFO with no writer blocked,
+// and Ctrl-C did not end it (mkfifo ff; horizon import ff & kill -INT).
+func TestImportFIFO(t *testing.T) {
+	for _, writer := range []bool{false, true} {
+		ff := filepath.Join(t.TempDir(), "ff")
+		if err := syscall.Mkfifo(ff, 0o600); err != nil {
+			t.Skipf("no FIFOs here: %v", err)
+		}
+		out := filepath.Join(t.TempDir(), "t.trace")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		type result struct {
+			code   int
+			stdout string
+			stderr string
+		}
+		done := make(chan result, 1)
+		go func() {
+			code, stdout, stderr := runCLIContext(ctx, "", "import", ff, "-o", out)
+			done <- result{code, stdout, stderr}
+		}()
+		time.Sleep(100 * time.Millisecond) // let import wait
+		if writer {
+			wctx, wcancel := context.WithTimeout(ctx, 20*time.Second)
+			defer wcancel()
+			w, err := fifo.Open(wctx, ff, os.O_WRONLY)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.WriteString("HZT 1\nengine Late\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2\n")
+			w.Close()
+		} else {
+			cancel()
+		}
+		var r result
+		select {
+		case r = <-done:
+		case <-time.After(20 * time.Second):
+			// Unblock an open that waits for a writer, so the test ends.
+			if w, err := os.OpenFile(ff, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				w.Close()
+			}
+			t.Fatalf("writer %v: import still runs 20s later", writer)
+		}
+		switch {
+		case writer && (r.code != 0 || !strings.Contains(r.stdout, "Late")):
+			t.Errorf("import of a FIFO with a writer: exit %d, stdout %q, stderr %q; want its run", r.code, r.stdout, r.stderr)
+		case !writer && (r.code != 130 || !strings.Contains(r.stderr, "interrupted")):
+			t.Errorf("import of a FIFO with no writer, Ctrl-C: exit %d, stderr %q; want 130, interrupted", r.code, r.stderr)
+		}
 	}
 }
 

@@ -26,7 +26,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
+
+	"github.com/horizonqs/horizon/internal/fifo"
 )
 
 // newFile stands for the permissions of a target that does not exist yet
@@ -214,29 +215,15 @@ func procFile(p string) bool {
 }
 
 // openDirect opens a file that is not to be replaced, truncating it where
-// it can be truncated. It opens without blocking (a blocking open of a FIFO
-// with no reader cannot be stopped by a signal Go has caught): a FIFO with
-// no reader yet is tried again until one comes or ctx is done. Go's poller
-// makes the writes to a non-blocking file wait as usual.
+// it can be truncated; a FIFO when it has a reader, ctx ending the wait
+// (fifo.Open).
 func openDirect(ctx context.Context, path string) (*os.File, error) {
-	for {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC|syscall.O_NONBLOCK, 0)
-		if errors.Is(err, syscall.EINVAL) {
-			f, err = os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
-		}
-		if !errors.Is(err, syscall.ENXIO) {
-			return f, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(fifoRetry):
-		}
+	f, err := fifo.Open(ctx, path, os.O_WRONLY|os.O_TRUNC)
+	if errors.Is(err, syscall.EINVAL) {
+		f, err = fifo.Open(ctx, path, os.O_WRONLY)
 	}
+	return f, err
 }
-
-// fifoRetry is how often a FIFO with no reader is opened again.
-const fifoRetry = 20 * time.Millisecond
 
 // unwrapPath drops an fs.PathError's operation and path: messages name the
 // output themselves.

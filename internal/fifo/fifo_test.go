@@ -1,0 +1,107 @@
+package fifo
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// mkfifo makes a FIFO in a new directory, or skips the test.
+func mkfifo(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "f")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	return path
+}
+
+// TestOpenWaitsForTheOtherEnd: a FIFO with no other end is waited for
+// until ctx ends, for reading as for writing (a blocking open could not be
+// stopped); a plain file is opened at once.
+func TestOpenWaitsForTheOtherEnd(t *testing.T) {
+	plain := filepath.Join(t.TempDir(), "plain")
+	if err := os.WriteFile(plain, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		path string
+		flag int
+		want error
+	}{
+		{"read, no writer", mkfifo(t), os.O_RDONLY, context.DeadlineExceeded},
+		{"write, no reader", mkfifo(t), os.O_WRONLY, context.DeadlineExceeded},
+		{"plain file", plain, os.O_RDONLY, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				f, err := Open(ctx, tc.path, tc.flag)
+				if err == nil {
+					f.Close()
+				}
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, tc.want) {
+					t.Errorf("Open: %v, want %v", err, tc.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Open still waits 10s after its ctx ended")
+			}
+		})
+	}
+}
+
+// TestOpenReadsWhatTheWriterSends: a FIFO's read end opened before its
+// writer reads what the writer sends, not an end at once (a non-blocking
+// read end with no writer reads as ended); a writer that sends nothing
+// and closes is an empty stream.
+func TestOpenReadsWhatTheWriterSends(t *testing.T) {
+	for _, sent := range []string{"HZT 1\nengine Late\n", ""} {
+		path := mkfifo(t)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		got := make(chan string, 1)
+		go func() {
+			f, err := Open(ctx, path, os.O_RDONLY)
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			defer f.Close()
+			b, err := io.ReadAll(f)
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			got <- string(b)
+		}()
+		// The writer comes after the reader waits, and does not wait for a
+		// reader itself: it finds the read end Open holds.
+		time.Sleep(100 * time.Millisecond)
+		w, err := Open(ctx, path, os.O_WRONLY)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.WriteString(sent)
+		w.Close()
+		select {
+		case g := <-got:
+			if g != sent {
+				t.Errorf("read %q, want %q", g, sent)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the reader still waits 10s after the writer closed")
+		}
+	}
+}
