@@ -54,10 +54,10 @@ type jsonNode struct {
 	StandPat  *int     `json:"stand_pat"`
 	Score     int      `json:"score"`
 	Bound     string   `json:"bound"`
-	Cause     string   `json:"cause"`
+	Cutoff    string   `json:"cutoff"` // the names of the trace's SQL view nodes and of diff --json
 	CutIndex  int      `json:"cut_index"`
-	Best      string   `json:"best_uci,omitempty"`
-	Generated int      `json:"generated"`
+	Best      string   `json:"best,omitempty"` // UCI
+	Generated *int     `json:"generated"`      // null where another engine's stream left it out (trace.Run.GeneratedRecorded)
 	Searched  int      `json:"searched"`
 	// SearchedAtLeast: searched is a lower bound (trace.Node.SearchedAtLeast).
 	SearchedAtLeast bool  `json:"searched_at_least,omitempty"`
@@ -111,7 +111,7 @@ func (g *Graph) jsonNode(n Node) jsonNode {
 	j := jsonNode{ID: n.ID, MoveSAN: n.SAN, Order: n.Order, Repeat: n.Repeat, Via: n.Via, PV: n.PV,
 		Kind: n.Kind.String(), Ply: n.Ply, Iteration: n.Iteration, Depth: n.Depth,
 		InCheck: n.InCheck, Alpha: int(n.Alpha), Beta: int(n.Beta), Score: int(n.Score), Bound: n.Bound.String(),
-		Cause: n.Cause.String(), CutIndex: n.CutIndex, Generated: n.Generated, Searched: n.Searched, SearchedAtLeast: n.SearchedAtLeast,
+		Cutoff: n.Cause.String(), CutIndex: n.CutIndex, Searched: n.Searched, SearchedAtLeast: n.SearchedAtLeast,
 		Extension: n.Extension, SubtreeSize: n.SubtreeSize, Incomplete: n.Incomplete}
 	// n.Parent indexes the shown nodes; the top's parent is the trace's.
 	switch {
@@ -125,6 +125,10 @@ func (g *Graph) jsonNode(n Node) jsonNode {
 	if n.QSLevel >= 0 {
 		l := n.QSLevel
 		j.QSLevel = &l
+	}
+	if g.Run.GeneratedRecorded(n.Node) {
+		gen := n.Generated
+		j.Generated = &gen
 	}
 	if n.Move != engine.NoMove {
 		j.MoveUCI = n.Move.UCI()

@@ -261,7 +261,7 @@ func (r Run) WindowText(n Node) string {
 // engine's node never claims passes.
 func (r Run) MovesText(n Node) string {
 	if r.Engine != "" {
-		if !r.generatedRecorded(n) {
+		if !r.GeneratedRecorded(n) {
 			return "generated not recorded, " + engine.SearchedText(n.Searched, n.SearchedAtLeast)
 		}
 		return engine.MovesText(n.Generated, n.Searched, n.SearchedAtLeast, false)
@@ -273,10 +273,10 @@ func (r Run) MovesText(n Node) string {
 	return engine.MovesText(n.Generated, n.Searched, n.SearchedAtLeast, passes)
 }
 
-// generatedRecorded reports whether node n's generated count is one the
+// GeneratedRecorded reports whether node n's generated count is one the
 // run recorded: another engine's 0 is a count its stream left out
-// (MovesText).
-func (r Run) generatedRecorded(n Node) bool { return r.Engine == "" || n.Generated != 0 }
+// (MovesText; export's JSON gives it as null).
+func (r Run) GeneratedRecorded(n Node) bool { return r.Engine == "" || n.Generated != 0 }
 
 // CutText says why node n stopped, with its cut index (engine.CutText's
 // wording), by the same rule as MovesText: a generated count the run did
@@ -284,7 +284,7 @@ func (r Run) generatedRecorded(n Node) bool { return r.Engine == "" || n.Generat
 // generated"). Every reader that words a cutoff calls this.
 func (r Run) CutText(n Node) string {
 	generated := n.Generated
-	if !r.generatedRecorded(n) {
+	if !r.GeneratedRecorded(n) {
 		generated = -1
 	}
 	return engine.CutText(n.Cause, n.CutIndex, generated)

@@ -32,7 +32,8 @@ silently. Boxes are full-width nodes, ellipses QS nodes; colours and borders
 tell fail high / beta cutoff, stand-pat cutoff, exact score and fail low; the
 principal variation is bold; edges are labelled with the move's place in the
 search order. DOT and JSON are written by Horizon (same trace, same bytes);
-SVG and PNG are laid out by Graphviz (go-graphviz, built in). PNGs are scaled
+JSON names a node's fields as the trace's SQL view nodes does (cutoff, best,
+generated: null where another engine's stream left it out). SVG and PNG are laid out by Graphviz (go-graphviz, built in). PNGs are scaled
 down to at most 8000 pixels a side and 24 million pixels.
 
 --format icicle writes an SVG icicle chart of the whole subtree instead: one

@@ -281,3 +281,37 @@ func TestOutputIsInputRefused(t *testing.T) {
 		t.Errorf("runs after the refusals: exit %d: %s", code, stderr)
 	}
 }
+
+// TestExportJSONNames: export's JSON names a node's cutoff and best move as
+// the trace's SQL view nodes and diff --json do (it said "cause", which
+// hotspots --json uses for a growth cause, and "best_uci"), and gives a
+// generated count another engine's stream left out as null, not 0.
+func TestExportJSONNames(t *testing.T) {
+	stream := writeFile(t, "s.hzt", "HZT 1\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10 g=3\nE d2d4 0 -50 50\nL 20\nL -10\nend\n")
+	tr := filepath.Join(t.TempDir(), "s.trace")
+	if code, _, stderr := runCLI(t, "", "import", stream, "-o", tr); code != 0 {
+		t.Fatal(stderr)
+	}
+	var g struct {
+		Nodes []map[string]any `json:"nodes"`
+	}
+	cliJSON(t, &g, "export", tr, "--format", "json")
+	want := map[string]any{"e2e4": float64(3), "d2d4": nil}
+	for _, n := range g.Nodes {
+		move, _ := n["move_uci"].(string)
+		if _, ok := n["cause"]; ok {
+			t.Errorf("node %v has the key cause", n["id"])
+		}
+		if n["cutoff"] == nil {
+			t.Errorf("node %v has no cutoff", n["id"])
+		}
+		if n["id"] == float64(1) && n["best"] != "e2e4" {
+			t.Errorf("root best %v, want e2e4", n["best"])
+		}
+		if w, ok := want[move]; ok {
+			if got, has := n["generated"]; !has || got != w {
+				t.Errorf("%s: generated %v, want %v", move, got, w)
+			}
+		}
+	}
+}

@@ -210,18 +210,22 @@ shared/seeds each follows, what it does, and the value of every switch.`,
 			return err
 		}
 		delete(sw, "variant")
-		out = append(out, variantJSON{v.Name, v.Source, v.Summary, sw, v.Options})
+		var source *string
+		if v.Source != "-" {
+			source = &v.Source
+		}
+		out = append(out, variantJSON{v.Name, source, v.Summary, sw, v.Options})
 	}
 	return e.print(out, formatOf(*asJSON, false))
 }
 
 // variantJSON is a QS variant in 'horizon variants --json'.
 type variantJSON struct {
-	Name     string         `json:"name"`
-	Source   string         `json:"source"`
-	Summary  string         `json:"summary"`
-	Switches map[string]any `json:"switches"`
-	opts     engine.Options
+	Name    string         `json:"name"`
+	Source  *string        `json:"source"` // null for a variant that follows no document
+	Summary string         `json:"summary"`
+	Options map[string]any `json:"options"` // as search and runs --json name a run's switches
+	opts    engine.Options
 }
 
 // variantsResult is 'horizon variants': every preset.
@@ -229,7 +233,11 @@ type variantsResult []variantJSON
 
 func (vs variantsResult) writeText(w io.Writer) error {
 	for _, v := range vs {
-		fmt.Fprintf(w, "%-10s %s\n           source: %s\n", v.Name, v.Summary, v.Source)
+		source := "-"
+		if v.Source != nil {
+			source = *v.Source
+		}
+		fmt.Fprintf(w, "%-10s %s\n           source: %s\n", v.Name, v.Summary, source)
 	}
 	fmt.Fprintln(w, "\nSwitches (set any on top of a variant, e.g. --qs threshold --qs-levels 6):")
 	// A tabwriter sizes each column to its widest cell ("recaptures" is

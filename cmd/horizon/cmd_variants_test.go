@@ -54,17 +54,23 @@ func equalInts(a, b []int) bool {
 }
 
 // TestVariantsJSONTyped: switch values are JSON booleans, numbers and
-// strings, keys snake_case; issue 16.
+// strings, keys snake_case (issue 16), under "options" as search and runs
+// --json name them (it said "switches"); a variant that follows no
+// document has a null source (it said "-").
 func TestVariantsJSONTyped(t *testing.T) {
 	var got []struct {
 		Name     string         `json:"name"`
-		Switches map[string]any `json:"switches"`
+		Source   *string        `json:"source"`
+		Switches map[string]any `json:"options"`
 	}
 	cliJSON(t, &got, "variants", "--json")
 	if len(got) < 8 {
 		t.Fatalf("%d variants", len(got))
 	}
 	for _, v := range got {
+		if (v.Source == nil) != (v.Name == "none" || v.Name == "see") || v.Source != nil && *v.Source == "-" {
+			t.Errorf("%s: source %v", v.Name, v.Source)
+		}
 		if _, ok := v.Switches["stand_pat"].(bool); !ok {
 			t.Errorf("%s: stand_pat is %#v, want a boolean", v.Name, v.Switches["stand_pat"])
 		}
