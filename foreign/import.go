@@ -98,6 +98,14 @@ type Options struct {
 	// truncated (or complete). An imported file's abort records are the
 	// engine's own stops and keep their meaning.
 	StopsOnCancel bool
+	// CancelStopped, with StopsOnCancel, says whether the caller told the
+	// engine to stop its current search on the cancel, before the engine
+	// answered bestmove: that search is interrupted, even when its stream
+	// shows it had begun its last iteration (a stop in the middle of it
+	// leaves nodes that close as if it had finished). When nil, a search
+	// that ends after the cancel is interrupted when it wrote an abort
+	// record or had not begun its last iteration.
+	CancelStopped func() bool
 	// Live says the stream is read as the engine writes it (horizon trace
 	// --engine): a search whose end record gives no time= is timed by the
 	// clock, from its position record to its end. Without Live such a
@@ -1241,7 +1249,7 @@ func (im *importer) endSearch() {
 	status := trace.StatusComplete
 	lim := im.searchLimits()
 	switch {
-	case im.opts.StopsOnCancel && im.ctx.Err() != nil && (im.aborted || !depthReached(lim, im.cur.iter)):
+	case im.opts.StopsOnCancel && im.ctx.Err() != nil && im.cancelStopped(lim):
 		status = trace.StatusInterrupted
 	case im.aborted:
 		// An abort that no cancel of the caller's asked for, in a search
@@ -1257,6 +1265,15 @@ func (im *importer) endSearch() {
 		status, im.stop = trace.StatusTruncated, limitCause(lim)
 	}
 	im.finish(status, nil)
+}
+
+// cancelStopped says whether the cancel stopped the search that ends
+// (Options.CancelStopped); lim is its limits text.
+func (im *importer) cancelStopped(lim string) bool {
+	if im.opts.CancelStopped != nil {
+		return im.opts.CancelStopped()
+	}
+	return im.aborted || !depthReached(lim, im.cur.iter)
 }
 
 // limitCause names the limit of lim that stopped a search limitStopped

@@ -174,12 +174,16 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 	// may not do before it quits.
 	importEnded, importDone := make(chan struct{}), make(chan struct{})
 	goCmd := uci.GoCommand(opts.Limits)
+	// cancelStop is set when a cancel had Horizon stop the engine's search
+	// before its bestmove: the search is interrupted, whatever depth its
+	// stream shows it reached (Options.CancelStopped).
+	var cancelStop atomic.Bool
 	go func() {
 		defer close(importDone)
 		// The UCI id name names the runs, over the stream's engine record;
 		// an engine without one is named by its stream, else its program.
 		runs, ierr = Import(ctx, st, stream, Options{Engine: g.name, PreferName: u.Name != "", Version: opts.Version,
-			Limits: goCmd, Record: opts.Record, StopsOnCancel: true, Live: true,
+			Limits: goCmd, Record: opts.Record, StopsOnCancel: true, CancelStopped: cancelStop.Load, Live: true,
 			OnRun: func(_ int64, rec *trace.Recorder) {
 				mu.Lock()
 				cur = rec
@@ -231,7 +235,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		if opts.OnSearch != nil {
 			ended = opts.OnSearch(i, nodes)
 		}
-		uciNodes, overran, err := waitBestmove(ctx, u, importEnded, opts.Limits.MoveTime)
+		uciNodes, overran, err := waitBestmove(ctx, u, importEnded, opts.Limits.MoveTime, &cancelStop)
 		ended()
 		if err != nil {
 			searchErr, streamFirst = err, closed(importEnded)
@@ -473,7 +477,7 @@ var overdue = answerWait
 // the engine to stop when overdue has passed beyond it (overran), and an
 // engine that has not answered answerWait after a stop (however much else
 // it said) is an error.
-func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{}, moveTime time.Duration) (nodes int64, overran time.Duration, err error) {
+func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{}, moveTime time.Duration, cancelStop *atomic.Bool) (nodes int64, overran time.Duration, err error) {
 	stopped := false
 	nodes = -1
 	var late <-chan time.Time
@@ -498,6 +502,7 @@ func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{
 			stopped = true
 			overran = time.Since(start) - moveTime
 		case <-ctx.Done():
+			cancelStop.Store(true) // before the stop: the importer may read the search's end at once
 			u.Send("stop")
 			return nodes, overran, ctx.Err()
 		case l, ok := <-u.Lines():

@@ -291,6 +291,16 @@ func TestTraceEngineFaults(t *testing.T) {
 			}},
 		{name: "no stop after its own limit", goCmd: start + `; echo "bestmove e2e4"`, arms: []string{`stop) printf 'L 1\n' >&3 ;;`},
 			moveTime: 100 * time.Millisecond, runs: 1},
+		// A Ctrl-C in the search's last iteration: the engine's stop
+		// closes its nodes as a finished search would (no abort record),
+		// yet Horizon stopped it: interrupted. It read complete, the
+		// stream showing depth 1 of 1 begun.
+		{name: "Ctrl-C in the last iteration", goCmd: searching, arms: []string{`stop) printf 'L 10\nL -10\nend\n' >&3; echo "bestmove e2e4" ;;`},
+			cancel: "soon", runs: 1, check: func(t *testing.T, runs []RunResult) {
+				if runs[0].Status != trace.StatusInterrupted {
+					t.Errorf("status %s, want interrupted", runs[0].Status)
+				}
+			}},
 		{name: "same position, other counters", goCmd: oneSearch("fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 3 9", "e2a6") + `; echo "bestmove e2a6"`,
 			fens: []string{kiwipete}, runs: 1, check: func(t *testing.T, runs []RunResult) {
 				if runs[0].Warning != "" {
