@@ -3,6 +3,7 @@ package foreign
 import (
 	"context"
 	"io"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,9 +29,14 @@ type ctxReader struct {
 	chunks chan chunk
 	free   chan []byte
 	idle   func() (again time.Duration)
-	cur    []byte // what the caller has not read of the current chunk
-	buf    []byte // the current chunk's buffer, to hand back
-	err    error  // the stream's error after its last chunk
+	// waiting, when set, holds the Unix ns since which the caller has
+	// waited for the stream's next chunk, 0 while it has one: the stream's
+	// silence, which the pump's reading ahead cannot tell (its Read waits
+	// while the caller is still busy with what it read).
+	waiting *atomic.Int64
+	cur     []byte // what the caller has not read of the current chunk
+	buf     []byte // the current chunk's buffer, to hand back
+	err     error  // the stream's error after its last chunk
 }
 
 type chunk struct {
@@ -41,8 +47,8 @@ type chunk struct {
 // chunkSize is the size of one read of the stream.
 const chunkSize = 64 << 10
 
-func newCtxReader(ctx context.Context, r io.Reader, idle func() time.Duration) *ctxReader {
-	c := &ctxReader{ctx: ctx, chunks: make(chan chunk, 1), free: make(chan []byte, 2), idle: idle}
+func newCtxReader(ctx context.Context, r io.Reader, idle func() time.Duration, waiting *atomic.Int64) *ctxReader {
+	c := &ctxReader{ctx: ctx, chunks: make(chan chunk, 1), free: make(chan []byte, 2), idle: idle, waiting: waiting}
 	c.free <- make([]byte, chunkSize)
 	c.free <- make([]byte, chunkSize)
 	go c.pump(r)
@@ -99,6 +105,10 @@ func (c *ctxReader) next() (chunk, error) {
 	case ch := <-c.chunks:
 		return ch, nil
 	default:
+	}
+	if c.waiting != nil {
+		c.waiting.Store(time.Now().UnixNano())
+		defer c.waiting.Store(0)
 	}
 	again := time.NewTimer(0)
 	defer again.Stop()

@@ -17,6 +17,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
@@ -106,6 +107,11 @@ type Options struct {
 	// that ends after the cancel is interrupted when it wrote an abort
 	// record or had not begun its last iteration.
 	CancelStopped func() bool
+	// Waiting, when set, holds the Unix ns since which Import has waited
+	// for the stream's next bytes, 0 while it has bytes to read or is busy
+	// recording what it read: how long the stream has been silent (the
+	// stream is read ahead, so a pending Read of it says less).
+	Waiting *atomic.Int64
 	// Live says the stream is read as the engine writes it (horizon trace
 	// --engine): a search whose end record gives no time= is timed by the
 	// clock, from its position record to its end. Without Live such a
@@ -166,7 +172,7 @@ func Import(ctx context.Context, st *trace.Store, r io.Reader, opts Options) (ru
 	}
 	rctx, stop := context.WithCancel(rctx)
 	defer stop()
-	err = im.read(newCtxReader(rctx, r, im.idle))
+	err = im.read(newCtxReader(rctx, r, im.idle, opts.Waiting))
 	return im.results, err
 }
 

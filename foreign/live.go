@@ -178,12 +178,14 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 	// before its bestmove: the search is interrupted, whatever depth its
 	// stream shows it reached (Options.CancelStopped).
 	var cancelStop atomic.Bool
+	// capped says the recording's node cap cut the current search's run.
+	capped := make(chan struct{}, 1)
 	go func() {
 		defer close(importDone)
 		// The UCI id name names the runs, over the stream's engine record;
 		// an engine without one is named by its stream, else its program.
 		runs, ierr = Import(ctx, st, stream, Options{Engine: g.name, PreferName: u.Name != "", Version: opts.Version,
-			Limits: goCmd, Record: opts.Record, StopsOnCancel: true, CancelStopped: cancelStop.Load, Live: true,
+			Limits: goCmd, Record: opts.Record, StopsOnCancel: true, CancelStopped: cancelStop.Load, Waiting: &stream.waiting, Live: true,
 			OnRun: func(_ int64, rec *trace.Recorder) {
 				mu.Lock()
 				cur = rec
@@ -191,9 +193,13 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 			},
 			OnFinish: func(r RunResult) {
 				if r.Limited {
-					// The rest of the search would be dropped. Not
-					// for the engine's own limits: it has stopped.
-					u.Send("stop")
+					// The rest of the search would be dropped:
+					// waitBestmove stops it. Not for the engine's own
+					// limits: it has stopped.
+					select {
+					case capped <- struct{}{}:
+					default:
+					}
 				}
 				select {
 				case finished <- r:
@@ -230,12 +236,16 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 			break
 		}
 		before := stream.read.Load()
+		select {
+		case <-capped: // the last search's, which had ended
+		default:
+		}
 		u.Send(goCmd)
 		ended := func() {}
 		if opts.OnSearch != nil {
 			ended = opts.OnSearch(i, nodes)
 		}
-		uciNodes, overran, err := waitBestmove(ctx, u, importEnded, opts.Limits.MoveTime, &cancelStop)
+		uciNodes, overran, err := waitBestmove(ctx, u, stopWhen{importEnded, capped}, opts.Limits.MoveTime, &cancelStop)
 		ended()
 		if err != nil {
 			searchErr, streamFirst = err, closed(importEnded)
@@ -409,22 +419,19 @@ func (g *Engine) checkRoot(r RunResult, fen string) (warning string, err error) 
 }
 
 // watchedStream is the engine's trace stream as the importer reads it: how
-// many bytes it has read, and since when it has been waiting for more, so
-// that Trace can tell an engine that writes no stream from one whose
-// stream is late or has stalled. With StopsOnCancel the importer reads it
-// on its own goroutine, with no read ahead: a pending Read means it has
-// used all the stream gave and waits for the engine, never that it is busy
-// recording (a long finish of a big run is no stall).
+// many bytes it has read, and since when the importer has been waiting for
+// more (Options.Waiting), so that Trace can tell an engine that writes no
+// stream from one whose stream is late or has stalled. The stream is read
+// ahead, so a pending Read of it would say the importer waits when it is
+// still busy recording (a long finish of a big run is no stall).
 type watchedStream struct {
 	r       io.Reader
 	read    atomic.Int64
-	waiting atomic.Int64 // Unix ns the pending Read began; 0 when none is pending
+	waiting atomic.Int64 // Unix ns since which the importer has waited for bytes; 0 when it is not waiting
 }
 
 func (w *watchedStream) Read(p []byte) (int, error) {
-	w.waiting.Store(time.Now().UnixNano())
 	n, err := w.r.Read(p)
-	w.waiting.Store(0)
 	w.read.Add(int64(n))
 	return n, err
 }
@@ -471,13 +478,21 @@ func (w *watchedStream) awaitRun(ctx context.Context, finished <-chan RunResult,
 // a bound on the wait for one that lost its clock or hung.
 var overdue = answerWait
 
+// stopWhen are what has waitBestmove stop the engine's search: the import
+// ended early (a broken stream), or the recording's node cap cut the run.
+type stopWhen struct {
+	importEnded <-chan struct{}
+	capped      <-chan struct{}
+}
+
 // waitBestmove reads until bestmove and returns the node count of the
-// last info line (-1: none); when the import stopped early (node limit, a
-// broken stream) it tells the engine to stop. Under a go movetime it tells
+// last info line (-1: none); when the import stopped early or the cap cut
+// the run (stop) it tells the engine to stop. Under a go movetime it tells
 // the engine to stop when overdue has passed beyond it (overran), and an
 // engine that has not answered answerWait after a stop (however much else
 // it said) is an error.
-func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{}, moveTime time.Duration, cancelStop *atomic.Bool) (nodes int64, overran time.Duration, err error) {
+
+func waitBestmove(ctx context.Context, u *uci.Engine, stop stopWhen, moveTime time.Duration, cancelStop *atomic.Bool) (nodes int64, overran time.Duration, err error) {
 	stopped := false
 	nodes = -1
 	var late <-chan time.Time
@@ -494,7 +509,10 @@ func waitBestmove(ctx context.Context, u *uci.Engine, importEnded <-chan struct{
 	}
 	for !stopped {
 		select {
-		case <-importEnded:
+		case <-stop.importEnded:
+			u.Send("stop")
+			stopped = true
+		case <-stop.capped:
 			u.Send("stop")
 			stopped = true
 		case <-late:

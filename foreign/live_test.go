@@ -289,6 +289,10 @@ func TestTraceEngineFaults(t *testing.T) {
 					t.Errorf("run %+v, want it cut at the cap", runs[0])
 				}
 			}},
+		// One deaf to the cap's stop is an error answerWait after it;
+		// it was waited for until Ctrl-C.
+		{name: "recording cap, deaf to stop", goCmd: searching, arms: []string{`stop) ;;`}, maxNodes: 1, runs: 1,
+			want: []string{`waiting for "bestmove"`}},
 		{name: "no stop after its own limit", goCmd: start + `; echo "bestmove e2e4"`, arms: []string{`stop) printf 'L 1\n' >&3 ;;`},
 			moveTime: 100 * time.Millisecond, runs: 1},
 		// A Ctrl-C in the search's last iteration: the engine's stop
@@ -509,4 +513,32 @@ func processGone(pid int) bool {
 		}
 	}
 	return false
+}
+
+// TestBigRunIsNoStall: the time the importer takes to record a big run
+// after the engine wrote it all is not the stream's silence. The stream is
+// read ahead, and its pending Read was taken for the importer waiting: a
+// complete 500,000-node stream was said to have "gone silent" (here with
+// streamStall 100 ms; a run of tens of millions of nodes passed the real
+// 10 s).
+func TestBigRunIsNoStall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a 500,000-node stream")
+	}
+	defer func(s time.Duration) { streamStall = s }(streamStall)
+	streamStall = 100 * time.Millisecond
+	const kids = 500_000
+	stream := filepath.Join(t.TempDir(), "big.hzt")
+	if err := os.WriteFile(stream, []byte("HZT 1\nposition startpos\nE - 1 -50 50\n"+strings.Repeat("E e2e4 0 -50 50\nL 10\n", kids)+"L -10\nend\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := StartEngine(context.Background(), []string{fakeEngine(t, `cat '`+stream+`' >&3; echo "bestmove e2e4"`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	r := traceWithin(t, context.Background(), 60*time.Second, g, []string{engine.StartFEN}, EngineOptions{Limits: engine.Limits{Depth: 1}})
+	if r.err != nil || len(r.runs) != 1 || r.runs[0].Nodes != kids+1 {
+		t.Fatalf("runs %+v, err %v; want one run of %d nodes", r.runs, r.err, kids+1)
+	}
 }

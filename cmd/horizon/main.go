@@ -50,7 +50,7 @@ var forceNoteAfter = 2 * time.Second
 // is finished and its run marked interrupted, an engine told to stop and
 // quit, an output dropped) and quits at once on the second, for when that
 // stopping waits on something that does not answer (an engine that
-// ignores stop is waited for 30 s). Quitting at once loses nothing
+// ignores stop and quit is waited for 10 s before it is killed). Quitting at once loses nothing
 // committed: a trace keeps its committed rows and reads its unfinished run
 // as one whose recorder died; engines started in their own process groups
 // are killed, and no output's temporary file is left.

@@ -557,11 +557,11 @@ func TestRefusedSwitches(t *testing.T) {
 }
 
 // TestSecondSignalQuitsAtOnce: a second Ctrl-C quits at once, where the
-// first waits for what it stopped: here an engine that ignores stop, which
-// Horizon waits 30 s for. After 2 s Horizon says how to quit at once. The
+// first waits for what it stopped: here an engine that ignores stop and
+// quit, which Horizon waits 10 s for. After 2 s Horizon says how to quit at once. The
 // engine, in its own process group (no terminal's Ctrl-C reaches it), is
 // killed, and the trace keeps what it had committed. The second Ctrl-C
-// was dropped: Horizon waited out the 30 s.
+// was dropped: Horizon waited out the 10 s.
 func TestSecondSignalQuitsAtOnce(t *testing.T) {
 	bin := horizonbin.Path(t)
 	dir := t.TempDir()
