@@ -2,6 +2,7 @@ package qsbench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -134,6 +135,22 @@ type ErrorStats struct {
 	Bias       float64 `json:"bias_cp"` // mean of QS - oracle: positive when the QS is optimistic
 }
 
+// MarshalJSON gives the means and shares over no position as null, not 0:
+// a variant with no compared position has no error, rather than none.
+func (s ErrorStats) MarshalJSON() ([]byte, error) {
+	type plain ErrorStats
+	if s.Positions > 0 {
+		return json.Marshal(plain(s))
+	}
+	return json.Marshal(struct {
+		plain
+		MAE    *float64 `json:"mae_cp"`
+		Off100 *float64 `json:"off_100"`
+		Off300 *float64 `json:"off_300"`
+		Bias   *float64 `json:"bias_cp"`
+	}{plain: plain(s)})
+}
+
 // Summary is one variant's figures. Positions and Stopped count every
 // position done; every other figure is over the Compared positions, those
 // that every variant finished (all positions done unless the node limit
@@ -189,6 +206,15 @@ func Summarize(r *Results, second []Oracle) []Summary {
 			s.Positions++
 			if run.Stopped {
 				s.Stopped++
+			}
+			// The oracles are named whether or not a position is
+			// compared: with none, the figures are missing, not the
+			// oracle.
+			if o := r.Set[pi].Oracle; o.Valid() {
+				e1.name = o.Name
+			}
+			if second != nil && second[pi].Valid() {
+				e2.name = second[pi].Name
 			}
 			if !compared[pi] {
 				continue

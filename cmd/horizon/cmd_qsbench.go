@@ -254,6 +254,24 @@ type qsVariantJSON struct {
 	Options json.RawMessage `json:"options"`
 }
 
+// MarshalJSON gives the node and time figures of a variant with no
+// compared position (every one stopped somewhere) as null, as the text
+// gives them as "-": a mean over no position is none, not 0.
+func (v qsVariantJSON) MarshalJSON() ([]byte, error) {
+	type plain qsVariantJSON
+	if v.Compared > 0 {
+		return json.Marshal(plain(v))
+	}
+	return json.Marshal(struct {
+		plain
+		QSNodesMean *float64 `json:"qs_nodes_mean"`
+		QSNodesP90  *int64   `json:"qs_nodes_p90"`
+		QSNodesMax  *int64   `json:"qs_nodes_max"`
+		MaxQSPly    *int     `json:"max_qs_ply"`
+		TimeUSMean  *float64 `json:"time_us_mean"`
+	}{plain: plain(v)})
+}
+
 // qsWorstJSON is one of a variant's worst positions, or one of its runs
 // stopped by --max-qs-nodes (stopped: true; score and error_cp null, as
 // such a QS has no value).

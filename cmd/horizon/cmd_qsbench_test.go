@@ -146,6 +146,32 @@ func TestQSBenchCollectDefaultSkip(t *testing.T) {
 	checkFails(t, []string{"qsbench", "--max-qs-nodes", "0"}, 2, "--max-qs-nodes 0: want a positive number")
 }
 
+// TestQSBenchNoneCompared: when every position has some variant's QS
+// stopped, --json gives the figures over no position as null, as the text
+// gives "-" (it gave 0 for the means and MAE), and names the oracle (it
+// gave "", and the text's footer "against  (0 positions").
+func TestQSBenchNoneCompared(t *testing.T) {
+	var got struct {
+		Variants []map[string]any `json:"variants"`
+	}
+	cliJSON(t, &got, "qsbench", "--epd", "../../testdata/qsbench.epd", "--limit", "5", "--qs", "see,captures", "--max-qs-nodes", "1",
+		"--repeat", "1", "--second", "none", "--json")
+	for _, v := range got.Variants {
+		if v["compared"] != float64(0) {
+			t.Fatalf("%v compared %v positions, want none", v["variant"], v["compared"])
+		}
+		for _, k := range []string{"qs_nodes_mean", "qs_nodes_p90", "qs_nodes_max", "max_qs_ply", "time_us_mean"} {
+			if x, ok := v[k]; !ok || x != nil {
+				t.Errorf("%v: %s %v, want null", v["variant"], k, x)
+			}
+		}
+		e, _ := v["error"].(map[string]any)
+		if e["mae_cp"] != nil || e["bias_cp"] != nil || e["oracle"] == "" || e["oracle"] == nil {
+			t.Errorf("%v: error %v, want null figures and the oracle named", v["variant"], e)
+		}
+	}
+}
+
 // A QS stopped by --max-qs-nodes has no value: it is counted per variant,
 // flagged in the worst rows (JSON and text) instead of being scored -∞,
 // and the positions where any variant stopped are left out of every
