@@ -190,6 +190,19 @@ func TestViewInTmux(t *testing.T) {
 	if b, err := os.ReadFile(out); err != nil || !strings.Contains(strings.NewReplacer("\n", "", " ", "").Replace(string(b)), want) {
 		t.Errorf("the redirected output holds %q (%v), want %s", b, err, want)
 	}
+
+	// A signal (kill, a closed terminal) ends the viewer as one ends any
+	// command: exit 130, the terminal restored, and no node printed, as
+	// none was chosen (it printed the FEN and exited 0).
+	out = filepath.Join(t.TempDir(), "fen.txt")
+	x.start(80, 24, fmt.Sprintf("%s view %s --run 1 --node %d > %s & pid=$!; sleep 1; kill -TERM $pid; wait $pid; echo EXIT=$?; sleep 60", bin, fix, moves[1].ID, out))
+	screen = x.waitFor("EXIT=130")
+	if b, err := os.ReadFile(out); err != nil || len(b) != 0 {
+		t.Errorf("after a SIGTERM the viewer printed %q (%v), want nothing", b, err)
+	}
+	if !strings.Contains(screen, "horizon view: interrupted") {
+		t.Errorf("the pane does not say the viewer was interrupted:\n%s", screen)
+	}
 }
 
 // TestTmuxSessionsInARow starts sessions one after another as

@@ -98,8 +98,16 @@ func view(e *env, path string, opt viewer.Options, asJSON bool) error {
 	if err != nil {
 		return fmt.Errorf("open the terminal: %w", err)
 	}
-	if err := viewer.Run(e.ctx, scr, m); err != nil {
+	fullScreen.set(scr.Fini)
+	err = viewer.Run(e.ctx, scr, m)
+	fullScreen.set(nil)
+	if err != nil {
 		return err
+	}
+	if e.ctx.Err() != nil {
+		// A signal (kill, a closed terminal) ended the viewer: no node
+		// was chosen, so none is printed for 'fen=$(horizon view ...)'.
+		return e.stoppedErr()
 	}
 	n := m.SelectedNode()
 	return e.print(viewJSON{File: path, Run: n.RunID, Node: n.ID, FEN: m.SelectedFEN()}, formatOf(asJSON, false))

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -46,6 +47,29 @@ func main() {
 // signal before it says how to quit at once.
 var forceNoteAfter = 2 * time.Second
 
+// fullScreen is the viewer's terminal while it runs (tcell's Fini): a
+// quit at once restores the terminal first, and no note is written over
+// the screen. Ctrl-C in the viewer is a key; signals come from elsewhere
+// (kill, a closed terminal).
+var fullScreen screenFini
+
+type screenFini struct {
+	mu   sync.Mutex
+	fini func()
+}
+
+func (s *screenFini) set(fini func()) {
+	s.mu.Lock()
+	s.fini = fini
+	s.mu.Unlock()
+}
+
+func (s *screenFini) get() func() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fini
+}
+
 // stopOnSignals stops the command on the first signal (cancel: a search
 // is finished and its run marked interrupted, an engine told to stop and
 // quit, an output dropped) and quits at once on the second, for when that
@@ -60,8 +84,13 @@ func stopOnSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.W
 	select {
 	case <-sigs:
 	case <-time.After(forceNoteAfter):
-		fmt.Fprintln(stderr, "horizon: stopping; press Ctrl-C again to quit at once")
+		if fullScreen.get() == nil {
+			fmt.Fprintln(stderr, "horizon: stopping; press Ctrl-C again to quit at once")
+		}
 		<-sigs
+	}
+	if fini := fullScreen.get(); fini != nil {
+		fini() // the terminal back to its modes, before the line below
 	}
 	foreign.KillEngines()
 	outfile.RemoveTemps()
