@@ -248,7 +248,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		uciNodes, overran, err := waitBestmove(ctx, u, stopWhen{importEnded, capped}, opts.Limits.MoveTime, &cancelStop)
 		ended()
 		if err != nil {
-			searchErr, streamFirst = err, closed(importEnded)
+			searchErr, streamFirst = fmt.Errorf("%s, searching position %d of %d: %w", g.name, i+1, len(fens), err), closed(importEnded)
 			break
 		}
 		r, ok, err := stream.awaitRun(ctx, finished, importEnded, before, g.name)
@@ -295,7 +295,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 	switch {
 	case ctx.Err() != nil || searchErr == nil:
 	case streamFirst && streamFault(ierr):
-		ierr = fmt.Errorf("%w; then, after Horizon told %s to stop: %w", ierr, g.name, searchErr)
+		ierr = fmt.Errorf("%w; then, after Horizon told the engine to stop: %w", ierr, searchErr)
 	default:
 		ierr = searchErr
 	}

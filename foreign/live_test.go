@@ -242,7 +242,7 @@ func TestTraceEngineFaults(t *testing.T) {
 			want: []string{`Fake: waiting for "readyok": sent `, ` other lines in 500ms`}},
 		// The broken stream's error came second to the stop's answer.
 		{name: "broken stream, slow stop", goCmd: `printf 'HZT 1\nposition startpos\nE - 1 -50 50\nE e2e5 0 -50 50\n' >&3; sleep 3; echo "bestmove e2e4"`,
-			want: []string{"line 4", "illegal move e2e5", `then, after Horizon told Fake to stop: waiting for "bestmove": no answer in 500ms`}, runs: 1},
+			want: []string{"line 4", "illegal move e2e5", `then, after Horizon told the engine to stop: Fake, searching position 1 of 1: waiting for "bestmove": no answer in 500ms`}, runs: 1},
 		// A stream closed between searches lost the rest without a word.
 		{name: "stream closed after a search", goCmd: start + `; exec 3>&-; echo "bestmove e2e4"`, fens: []string{engine.StartFEN, kiwipete, engine.StartFEN},
 			want: []string{"Fake closed its trace stream after 1 of 3 searches"}, runs: 1},
@@ -424,7 +424,7 @@ func TestTraceLongLine(t *testing.T) {
 		}
 	}()
 	r := traceWithin(t, context.Background(), 20*time.Second, g, []string{engine.StartFEN}, EngineOptions{Limits: engine.Limits{Depth: 1}})
-	if want := "the engine sent a line longer than 1 MiB, the longest Horizon reads"; r.err == nil || !strings.Contains(r.err.Error(), want) {
+	if want := "Fake, searching position 1 of 1: the engine sent a line longer than 1 MiB, the longest Horizon reads"; r.err == nil || !strings.Contains(r.err.Error(), want) {
 		t.Errorf("error %v, want %q", r.err, want)
 	}
 }
