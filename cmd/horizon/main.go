@@ -74,10 +74,11 @@ func (s *screenFini) get() func() {
 // is finished and its run marked interrupted, an engine told to stop and
 // quit, an output dropped) and quits at once on the second, for when that
 // stopping waits on something that does not answer (an engine that
-// ignores stop and quit is waited for 10 s before it is killed). Quitting at once loses nothing
-// committed: a trace keeps its committed rows and reads its unfinished run
-// as one whose recorder died; engines started in their own process groups
-// are killed, and no output's temporary file is left.
+// ignores stop and quit is waited for 10 s before it is killed). Quitting
+// at once loses nothing committed: a trace keeps its committed rows and
+// reads its unfinished run as one whose recorder died; engines started in
+// their own process groups are killed, no output's temporary file is
+// left, and the viewer's terminal is restored.
 func stopOnSignals(sigs <-chan os.Signal, cancel context.CancelFunc, stderr io.Writer) {
 	<-sigs
 	cancel()
