@@ -134,7 +134,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 	depth := fs.Int("depth", 3, "search depth of every search")
 	nodes := fs.Int64("nodes", 100_000, "node cap per search (0 = none)")
 	qs := fs.String("qs", strings.Join(engine.VariantNames(), ","), "QS variants to bench")
-	pf := addPositionFlags(fs, "bench this position instead of the built-in ones", "bench the positions of this EPD file instead")
+	pf := addPositionFlags(e.ctx, fs, "bench this position instead of the built-in ones", "bench the positions of this EPD file instead")
 	sfFlag := fs.String("stockfish", "", "Stockfish (or another UCI engine) for the speed ratio (default: PATH or /usr/games/stockfish; 'none' to skip)")
 	sfTime := fs.Duration("sf-movetime", 200*time.Millisecond, "Stockfish's time per position (at least 1ms)")
 	asJSON := fs.Bool("json", false, "print JSON")

@@ -66,7 +66,7 @@ positions every variant had searched to the end, and says how many.`,
 		"horizon compare --epd testdata/wacnew.epd --depth 4 --qs captures,see,threshold",
 		"horizon compare --fen startpos --depth 5 --qs captures,see --trace cmp.trace",
 		"horizon compare --epd testdata/bratko_kopec.epd --depth 4 --csv > bk.csv")
-	pf := addPositionFlags(fs, fenUsage, "EPD file: search every position in it")
+	pf := addPositionFlags(e.ctx, fs, fenUsage, "EPD file: search every position in it")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "positions searched at once")
 	traceFile := fs.String("trace", "", "also record every search into this trace file (searches then run one at a time)")
 	asJSON := fs.Bool("json", false, "print JSON: {variants: [...], positions: [...], interrupted}")

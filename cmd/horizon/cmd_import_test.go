@@ -262,56 +262,69 @@ func TestExportReportedIteration(t *testing.T) {
 	}
 }
 
-// TestImportFIFO: import of a FIFO reads it when its writer comes, and
-// Ctrl-C ends the wait for one: the open of a FIFO with no writer blocked,
-// and Ctrl-C did not end it (mkfifo ff; horizon import ff & kill -INT).
-func TestImportFIFO(t *testing.T) {
-	for _, writer := range []bool{false, true} {
-		ff := filepath.Join(t.TempDir(), "ff")
-		if err := syscall.Mkfifo(ff, 0o600); err != nil {
-			t.Skipf("no FIFOs here: %v", err)
-		}
-		out := filepath.Join(t.TempDir(), "t.trace")
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		type result struct {
-			code   int
-			stdout string
-			stderr string
-		}
-		done := make(chan result, 1)
-		go func() {
-			code, stdout, stderr := runCLIContext(ctx, "", "import", ff, "-o", out)
-			done <- result{code, stdout, stderr}
-		}()
-		time.Sleep(100 * time.Millisecond) // let import wait
-		if writer {
-			wctx, wcancel := context.WithTimeout(ctx, 20*time.Second)
-			defer wcancel()
-			w, err := fifo.Open(wctx, ff, os.O_WRONLY)
-			if err != nil {
-				t.Fatal(err)
+// TestReadFIFO: a FIFO given as input (import's stream, --epd) is read
+// when its writer comes, and Ctrl-C ends the wait for one: the open of a
+// FIFO with no writer blocked, and Ctrl-C did not end it (mkfifo ff;
+// horizon import ff & kill -INT).
+func TestReadFIFO(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		args    func(ff, out string) []string
+		content string // what the writer sends
+		want    string // in stdout, when it came
+	}{
+		{"import", func(ff, out string) []string { return []string{"import", ff, "-o", out} },
+			"HZT 1\nengine Late\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2\n", "Late"},
+		{"search --epd", func(ff, _ string) []string { return []string{"search", "--epd", ff, "--depth", "1", "--qs", "none"} },
+			"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"late\";\n", "bestmove"},
+	} {
+		for _, writer := range []bool{false, true} {
+			ff := filepath.Join(t.TempDir(), "ff")
+			if err := syscall.Mkfifo(ff, 0o600); err != nil {
+				t.Skipf("no FIFOs here: %v", err)
 			}
-			w.WriteString("HZT 1\nengine Late\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2\n")
-			w.Close()
-		} else {
-			cancel()
-		}
-		var r result
-		select {
-		case r = <-done:
-		case <-time.After(20 * time.Second):
-			// Unblock an open that waits for a writer, so the test ends.
-			if w, err := os.OpenFile(ff, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			out := filepath.Join(t.TempDir(), "t.trace")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			type result struct {
+				code   int
+				stdout string
+				stderr string
+			}
+			done := make(chan result, 1)
+			go func() {
+				code, stdout, stderr := runCLIContext(ctx, "", tc.args(ff, out)...)
+				done <- result{code, stdout, stderr}
+			}()
+			time.Sleep(100 * time.Millisecond) // let the command wait
+			if writer {
+				wctx, wcancel := context.WithTimeout(ctx, 20*time.Second)
+				defer wcancel()
+				w, err := fifo.Open(wctx, ff, os.O_WRONLY)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.WriteString(tc.content)
 				w.Close()
+			} else {
+				cancel()
 			}
-			t.Fatalf("writer %v: import still runs 20s later", writer)
-		}
-		switch {
-		case writer && (r.code != 0 || !strings.Contains(r.stdout, "Late")):
-			t.Errorf("import of a FIFO with a writer: exit %d, stdout %q, stderr %q; want its run", r.code, r.stdout, r.stderr)
-		case !writer && (r.code != 130 || !strings.Contains(r.stderr, "interrupted")):
-			t.Errorf("import of a FIFO with no writer, Ctrl-C: exit %d, stderr %q; want 130, interrupted", r.code, r.stderr)
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(20 * time.Second):
+				// Unblock an open that waits for a writer, so the test ends.
+				if w, err := os.OpenFile(ff, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+					w.Close()
+				}
+				t.Fatalf("%s, writer %v: still runs 20s later", tc.name, writer)
+			}
+			switch {
+			case writer && (r.code != 0 || !strings.Contains(r.stdout, tc.want)):
+				t.Errorf("%s of a FIFO with a writer: exit %d, stdout %q, stderr %q; want %q", tc.name, r.code, r.stdout, r.stderr, tc.want)
+			case !writer && (r.code != 130 || !strings.Contains(r.stderr, "interrupted")):
+				t.Errorf("%s of a FIFO with no writer, Ctrl-C: exit %d, stderr %q; want 130, interrupted", tc.name, r.code, r.stderr)
+			}
 		}
 	}
 }

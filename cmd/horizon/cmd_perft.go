@@ -120,7 +120,7 @@ Stockfish in the same run and prints
 		"horizon perft --fen 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' --depth 3 --divide",
 		"horizon perft --epd testdata/perftsuite.epd --max-depth 4",
 		"horizon perft --bench")
-	pf := addPositionFlags(fs, fenUsage, "EPD file: check its ;Dn perft counts (or count each position at --depth)")
+	pf := addPositionFlags(e.ctx, fs, fenUsage, "EPD file: check its ;Dn perft counts (or count each position at --depth)")
 	depth := fs.Int("depth", 0, "perft depth in plies (0 counts the position itself: 1)")
 	maxDepth := fs.Int("max-depth", 0, "with --epd: check only the counts of depth <= N (0: all)")
 	divide := fs.Bool("divide", false, "print the count below each legal move (\"e2e4: 9771\")")

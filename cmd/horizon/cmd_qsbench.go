@@ -507,7 +507,7 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 		if err := outfile.NotInput(*out, file); err != nil {
 			return err
 		}
-		recs, err := loadPositions("", file)
+		recs, err := loadPositions(e.ctx, "", file)
 		if err != nil {
 			return err
 		}

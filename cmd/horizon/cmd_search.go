@@ -108,7 +108,7 @@ variant, switches and limits visit the same tree, node for node.`,
 		"horizon search --fen startpos --movetime 500ms",
 		"horizon search --fen '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1' --depth 5 --qs captures,see",
 		"horizon search --epd testdata/wacnew.epd --depth 4 --qs see --json")
-	pf := addPositionFlags(fs, fenUsage, "EPD file: search every position in it")
+	pf := addPositionFlags(e.ctx, fs, fenUsage, "EPD file: search every position in it")
 	asJSON := fs.Bool("json", false, "print one JSON object per search (an array for several)")
 	sf := addSearchFlags(fs, "see", 6)
 	if err := parseNoArgs(fs, args); err != nil {

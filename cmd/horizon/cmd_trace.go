@@ -123,7 +123,7 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 		"horizon trace --epd testdata/wacnew.epd --id WAC.002 --depth 4 --qs threshold --qs-levels 6 -o t.trace",
 		"horizon trace --fen startpos --depth 6 --last-iteration --under Nf3,Nf6 -o small.trace",
 		"horizon trace --engine /tmp/e/ethereal --fen startpos --depth 10 -o ethereal.trace")
-	pf := addPositionFlags(fs, fenUsage+"; default: the built-in sample", "EPD file: trace every position in it (or the one named by --id)")
+	pf := addPositionFlags(e.ctx, fs, fenUsage+"; default: the built-in sample", "EPD file: trace every position in it (or the one named by --id)")
 	pf.def = sampleFEN
 	id := fs.String("id", "", "with --epd: trace only the record with this id (its 'id' opcode)")
 	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")

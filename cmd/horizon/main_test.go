@@ -442,7 +442,7 @@ func TestLoadPositions(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ps, err := loadPositionsOr(c.fen, c.epd, c.def)
+			ps, err := loadPositionsOr(context.Background(), c.fen, c.epd, c.def)
 			var ue *usageError
 			switch {
 			case c.usage:
@@ -468,7 +468,7 @@ func TestLoadPositions(t *testing.T) {
 			}
 		})
 	}
-	if _, err := loadPositions("", ""); err == nil {
+	if _, err := loadPositions(context.Background(), "", ""); err == nil {
 		t.Errorf("loadPositions with no default accepted no position")
 	}
 }

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
 	"strconv"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/fifo"
 )
 
 // fenUsage is the help of a command's --fen flag, which loadPositions
@@ -17,13 +19,15 @@ const fenUsage = "position as FEN ('startpos' for the initial position)"
 // or "startpos") or from --epd (a file of EPD records). Exactly one of the
 // two must be given; errors name the FEN field, or the file and line, that
 // is wrong.
-func loadPositions(fen, epd string) ([]engine.EPD, error) {
-	return loadPositionsOr(fen, epd, "")
+func loadPositions(ctx context.Context, fen, epd string) ([]engine.EPD, error) {
+	return loadPositionsOr(ctx, fen, epd, "")
 }
 
 // loadPositionsOr is loadPositions for commands that have a default
 // position: def (a FEN or "startpos") is used when neither flag is given.
-func loadPositionsOr(fen, epd, def string) ([]engine.EPD, error) {
+// An EPD file that is a FIFO is waited for until it has a writer, or ctx
+// ends (Ctrl-C).
+func loadPositionsOr(ctx context.Context, fen, epd, def string) ([]engine.EPD, error) {
 	switch {
 	case fen != "" && epd != "":
 		return nil, usagef("give a position with --fen or --epd, not both")
@@ -40,7 +44,7 @@ func loadPositionsOr(fen, epd, def string) ([]engine.EPD, error) {
 		}
 		return []engine.EPD{{FEN: p.FEN(), Pos: p, Ops: map[string]string{}, Perft: map[int]uint64{}}}, nil
 	}
-	f, err := os.Open(epd)
+	f, err := fifo.Open(ctx, epd, os.O_RDONLY)
 	if err != nil {
 		return nil, err // *PathError names the file
 	}
@@ -62,6 +66,7 @@ func positionLabel(epdFile string, e *engine.EPD) string {
 
 // positionFlags are a command's --fen and --epd: the positions it works on.
 type positionFlags struct {
+	ctx      context.Context // ends the wait for an --epd FIFO's writer
 	fen, epd string
 	// def is the FEN (or "startpos") used when neither flag is given; ""
 	// makes one of them required.
@@ -69,8 +74,8 @@ type positionFlags struct {
 }
 
 // addPositionFlags registers --fen and --epd with their help texts.
-func addPositionFlags(fs *flag.FlagSet, fenHelp, epdHelp string) *positionFlags {
-	pf := &positionFlags{}
+func addPositionFlags(ctx context.Context, fs *flag.FlagSet, fenHelp, epdHelp string) *positionFlags {
+	pf := &positionFlags{ctx: ctx}
 	fs.StringVar(&pf.fen, "fen", "", fenHelp)
 	fs.StringVar(&pf.epd, "epd", "", epdHelp)
 	return pf
@@ -78,7 +83,7 @@ func addPositionFlags(fs *flag.FlagSet, fenHelp, epdHelp string) *positionFlags 
 
 // load reads the positions the flags give (see loadPositionsOr).
 func (pf *positionFlags) load() ([]engine.EPD, error) {
-	return loadPositionsOr(pf.fen, pf.epd, pf.def)
+	return loadPositionsOr(pf.ctx, pf.fen, pf.epd, pf.def)
 }
 
 // given reports whether --fen or --epd was given.
