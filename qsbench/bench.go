@@ -135,8 +135,9 @@ type ErrorStats struct {
 	Bias       float64 `json:"bias_cp"` // mean of QS - oracle: positive when the QS is optimistic
 }
 
-// MarshalJSON gives the means and shares over no position as null, not 0:
-// a variant with no compared position has no error, rather than none.
+// MarshalJSON gives the figures over no position as null, not 0, as the
+// text gives "-": a variant with no compared position has no error, rather
+// than none.
 func (s ErrorStats) MarshalJSON() ([]byte, error) {
 	type plain ErrorStats
 	if s.Positions > 0 {
@@ -144,10 +145,11 @@ func (s ErrorStats) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(struct {
 		plain
-		MAE    *float64 `json:"mae_cp"`
-		Off100 *float64 `json:"off_100"`
-		Off300 *float64 `json:"off_300"`
-		Bias   *float64 `json:"bias_cp"`
+		MAE        *float64 `json:"mae_cp"`
+		Off100     *float64 `json:"off_100"`
+		Off300     *float64 `json:"off_300"`
+		SignErrors *int     `json:"sign_errors"`
+		Bias       *float64 `json:"bias_cp"`
 	}{plain: plain(s)})
 }
 

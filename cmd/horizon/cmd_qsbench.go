@@ -256,7 +256,7 @@ type qsVariantJSON struct {
 
 // MarshalJSON gives the node and time figures of a variant with no
 // compared position (every one stopped somewhere) as null, as the text
-// gives them as "-": a mean over no position is none, not 0.
+// gives them as "-": a figure over no position is none, not 0.
 func (v qsVariantJSON) MarshalJSON() ([]byte, error) {
 	type plain qsVariantJSON
 	if v.Compared > 0 {
@@ -264,11 +264,13 @@ func (v qsVariantJSON) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(struct {
 		plain
-		QSNodesMean *float64 `json:"qs_nodes_mean"`
-		QSNodesP90  *int64   `json:"qs_nodes_p90"`
-		QSNodesMax  *int64   `json:"qs_nodes_max"`
-		MaxQSPly    *int     `json:"max_qs_ply"`
-		TimeUSMean  *float64 `json:"time_us_mean"`
+		QSNodesMean  *float64 `json:"qs_nodes_mean"`
+		QSNodesP90   *int64   `json:"qs_nodes_p90"`
+		QSNodesMax   *int64   `json:"qs_nodes_max"`
+		QSNodesTotal *int64   `json:"qs_nodes_total"`
+		MaxQSPly     *int     `json:"max_qs_ply"`
+		TimeMS       *float64 `json:"time_ms"`
+		TimeUSMean   *float64 `json:"time_us_mean"`
 	}{plain: plain(v)})
 }
 

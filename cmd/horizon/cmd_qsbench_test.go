@@ -160,13 +160,13 @@ func TestQSBenchNoneCompared(t *testing.T) {
 		if v["compared"] != float64(0) {
 			t.Fatalf("%v compared %v positions, want none", v["variant"], v["compared"])
 		}
-		for _, k := range []string{"qs_nodes_mean", "qs_nodes_p90", "qs_nodes_max", "max_qs_ply", "time_us_mean"} {
+		for _, k := range []string{"qs_nodes_mean", "qs_nodes_p90", "qs_nodes_max", "qs_nodes_total", "max_qs_ply", "time_ms", "time_us_mean"} {
 			if x, ok := v[k]; !ok || x != nil {
 				t.Errorf("%v: %s %v, want null", v["variant"], k, x)
 			}
 		}
 		e, _ := v["error"].(map[string]any)
-		if e["mae_cp"] != nil || e["bias_cp"] != nil || e["oracle"] == "" || e["oracle"] == nil {
+		if e["mae_cp"] != nil || e["bias_cp"] != nil || e["sign_errors"] != nil || e["oracle"] == "" || e["oracle"] == nil {
 			t.Errorf("%v: error %v, want null figures and the oracle named", v["variant"], e)
 		}
 	}
