@@ -56,7 +56,7 @@ func StartEngine(ctx context.Context, argv []string) (*Engine, error) {
 	running.engines[g] = true
 	running.Unlock()
 	if err := u.Handshake(ctx); err != nil {
-		g.kill()
+		g.u.Kill() // its process group: a wrapper's engine holds the trace pipe too
 		g.Close()
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func KillEngines() {
 	running.Lock()
 	defer running.Unlock()
 	for g := range running.engines {
-		g.kill()
+		g.u.Kill()
 	}
 }
 
@@ -99,10 +99,6 @@ func (g *Engine) Close() error {
 	g.trace.Close()
 	return err
 }
-
-// kill kills the engine's process group: the engine and any child of it
-// (a wrapper script's engine) that still holds the trace pipe.
-func (g *Engine) kill() { g.u.Kill() }
 
 // EngineOptions say how Trace searches and records.
 type EngineOptions struct {
@@ -370,7 +366,7 @@ func (g *Engine) quit(ctx context.Context, importDone <-chan struct{}) (cut bool
 	case <-t.C:
 	case <-cancel:
 	}
-	g.kill()
+	g.u.Kill()
 	t.Reset(killedWait)
 	select {
 	case <-importDone:

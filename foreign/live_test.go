@@ -419,7 +419,7 @@ func TestTraceLongLine(t *testing.T) {
 		select {
 		case <-closed:
 		case <-time.After(20 * time.Second):
-			g.kill()
+			g.u.Kill()
 			t.Error("Close still waits after 20s")
 		}
 	}()
