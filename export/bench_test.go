@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/horizonqs/horizon/export/render"
+	"github.com/horizonqs/horizon/internal/cputime"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -56,7 +56,7 @@ func benchExportSVG(b *testing.B, st *trace.Store, run trace.Run, top trace.Node
 	}
 	var buildTime, renderTime time.Duration
 	var svgBytes, drawn int
-	c0 := cpuTime()
+	c0 := cputime.Used()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
@@ -79,7 +79,7 @@ func benchExportSVG(b *testing.B, st *trace.Store, run trace.Run, top trace.Node
 	b.ReportMetric(float64(drawn), "drawn-nodes")
 	b.ReportMetric(float64(buildTime.Milliseconds())/float64(b.N), "build-ms/op")
 	b.ReportMetric(float64(renderTime.Milliseconds())/float64(b.N), "render-ms/op")
-	b.ReportMetric((cpuTime()-c0).Seconds()*1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric((cputime.Used()-c0).Seconds()*1000/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(svgBytes)/1e6, "svg-MB")
 }
 
@@ -139,16 +139,6 @@ func cachedTrace(b *testing.B, name, variant string, depth int, minRows int64) (
 	return st, run
 }
 
-// cpuTime is the process's user and system CPU time so far: on a shared
-// machine it says more about the work than the wall clock does.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // peakHeap samples the Go heap while fn runs and returns its peak.
 func peakHeap(fn func()) (peak uint64) {
 	var mu sync.Mutex
@@ -193,7 +183,7 @@ func BenchmarkIcicle5M(b *testing.B) {
 	var size int
 	var peak uint64
 	var read int64
-	c0 := cpuTime()
+	c0 := cputime.Used()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		var out bytes.Buffer
@@ -205,7 +195,7 @@ func BenchmarkIcicle5M(b *testing.B) {
 		peak = max(peak, p)
 		size = out.Len()
 	}
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Used()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(top.SubtreeSize), "nodes")
 	b.ReportMetric(float64(read), "rows-read")
 	b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
@@ -224,7 +214,7 @@ func BenchmarkGraphBigIteration(b *testing.B) {
 		b.Fatal(err)
 	}
 	var peak uint64
-	c0 := cpuTime()
+	c0 := cputime.Used()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		peak = max(peak, peakHeap(func() {
@@ -233,7 +223,7 @@ func BenchmarkGraphBigIteration(b *testing.B) {
 			}
 		}))
 	}
-	b.ReportMetric((cpuTime()-c0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((cputime.Used()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(top.SubtreeSize), "nodes")
 	b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
 }

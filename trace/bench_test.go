@@ -3,10 +3,10 @@ package trace
 import (
 	"context"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/horizonqs/horizon/internal/cputime"
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
@@ -16,17 +16,6 @@ const (
 	benchSeed  = 42
 	benchIters = 9
 )
-
-// cpuTime returns the CPU time the process has used. Benchmarks report
-// CPU per row beside rows/s: on a machine shared with other work the wall
-// clock rate swings with the load, the CPU cost much less.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // recordBench records the benchmark tree into s and returns the run.
 func recordBench(tb testing.TB, s *Store) (run, nodes int64) {
@@ -51,13 +40,13 @@ func BenchmarkRecorder(b *testing.B) {
 	s, _ := mustCreate(b)
 	var rows int64
 	b.ResetTimer()
-	start, cpu := time.Now(), cpuTime()
+	start, cpu := time.Now(), cputime.Used()
 	for i := 0; i < b.N; i++ {
 		_, n := recordBench(b, s)
 		rows += n
 	}
 	b.ReportMetric(float64(rows)/time.Since(start).Seconds(), "rows/s")
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(rows), "cpu-ns/row")
+	b.ReportMetric(float64(cputime.Used()-cpu)/float64(rows), "cpu-ns/row")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -85,7 +74,7 @@ func BenchmarkBareInsert(b *testing.B) {
 	}
 	var rows int64
 	b.ResetTimer()
-	start, cpu := time.Now(), cpuTime()
+	start, cpu := time.Now(), cputime.Used()
 	for i := 0; i < b.N; i++ {
 		run := int64(1000 + i) // keys of runs that do not exist; the bare table does not care
 		err := conn.Raw(func(dc any) error {
@@ -118,7 +107,7 @@ func BenchmarkBareInsert(b *testing.B) {
 		rows += int64(len(prepared))
 	}
 	b.ReportMetric(float64(rows)/time.Since(start).Seconds(), "rows/s")
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(rows), "cpu-ns/row")
+	b.ReportMetric(float64(cputime.Used()-cpu)/float64(rows), "cpu-ns/row")
 	b.ReportMetric(0, "ns/op")
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/cputime"
 )
 
 // searchInto traces one real search into s.
@@ -194,13 +195,13 @@ func BenchmarkTracedSearch(b *testing.B) {
 	s, _ := mustCreate(b)
 	var rows int64
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	for i := 0; i < b.N; i++ {
 		_, res := searchInto(b, context.Background(), s, tacticalFEN, "captures", engine.Limits{Depth: 7}, RecordOptions{})
 		rows += res.Stats.Nodes
 	}
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(rows), "cpu-ns/row")
+	b.ReportMetric(float64(cputime.Used()-cpu)/float64(rows), "cpu-ns/row")
 }
 
 // BenchmarkUntracedSearch is the same search with no tracer, for the
@@ -208,13 +209,13 @@ func BenchmarkTracedSearch(b *testing.B) {
 func BenchmarkUntracedSearch(b *testing.B) {
 	o, _ := engine.VariantOptions("captures")
 	var nodes int64
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	for i := 0; i < b.N; i++ {
 		res := engine.NewSearcher(o).Search(context.Background(), engine.MustParseFEN(tacticalFEN), engine.Limits{Depth: 6}, nil)
 		nodes += res.Stats.Nodes
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(nodes), "cpu-ns/node")
+	b.ReportMetric(float64(cputime.Used()-cpu)/float64(nodes), "cpu-ns/node")
 }
 
 // TestSearchNodeLimitTruncates: a search stopped by its own node limit (not
