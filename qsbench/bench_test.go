@@ -11,7 +11,7 @@ const committedSet = "../testdata/qsbench.epd"
 
 func readCommitted(t *testing.T) []*Position {
 	t.Helper()
-	set, err := ReadFile(committedSet)
+	set, err := ReadFile(context.Background(), committedSet)
 	if err != nil {
 		t.Fatal(err)
 	}

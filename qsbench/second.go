@@ -2,14 +2,15 @@ package qsbench
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/fifo"
 	"github.com/horizonqs/horizon/internal/outfile"
 )
 
@@ -60,14 +61,13 @@ func WriteSecond(ctx context.Context, path, header string, set []*Position, vals
 // ReadSecondOracle reads a second-oracle file and returns its values by the
 // index of set's positions (invalid where it has none). A record whose id
 // is not in the set, or whose position differs from the set's, is an error
-// naming its line.
-func ReadSecondOracle(path string, set []*Position) ([]Oracle, error) {
-	f, err := os.Open(path)
+// naming its line. A FIFO is waited for until it has a writer, or ctx ends.
+func ReadSecondOracle(ctx context.Context, path string, set []*Position) ([]Oracle, error) {
+	text, err := fifo.ReadFile(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return readSecond(f, path, set)
+	return readSecond(bytes.NewReader(text), path, set)
 }
 
 func readSecond(r io.Reader, name string, set []*Position) ([]Oracle, error) {
@@ -104,16 +104,11 @@ func readSecond(r io.Reader, name string, set []*Position) ([]Oracle, error) {
 	return out, nil
 }
 
-// ReadHeader returns the comment lines at the top of a set file, without
-// their "# ".
-func ReadHeader(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
+// ReadHeader returns the comment lines at the top of a set, without their
+// "# ".
+func ReadHeader(r io.Reader) (string, error) {
 	var lines []string
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for sc.Scan() {
 		t := sc.Text()

@@ -6,14 +6,15 @@ package qsbench
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/fifo"
 	"github.com/horizonqs/horizon/internal/outfile"
 )
 
@@ -210,14 +211,14 @@ func Read(r io.Reader, name string) ([]*Position, error) {
 	return out, nil
 }
 
-// ReadFile reads a benchmark set from a file.
-func ReadFile(path string) ([]*Position, error) {
-	f, err := os.Open(path)
+// ReadFile reads a benchmark set from a file. A FIFO is waited for until
+// it has a writer, or ctx ends (Ctrl-C).
+func ReadFile(ctx context.Context, path string) ([]*Position, error) {
+	text, err := fifo.ReadFile(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return Read(f, path)
+	return Read(bytes.NewReader(text), path)
 }
 
 // Write writes a benchmark set, a header comment first (each line

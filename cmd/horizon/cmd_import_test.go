@@ -262,11 +262,15 @@ func TestExportReportedIteration(t *testing.T) {
 	}
 }
 
-// TestReadFIFO: a FIFO given as input (import's stream, --epd) is read
-// when its writer comes, and Ctrl-C ends the wait for one: the open of a
-// FIFO with no writer blocked, and Ctrl-C did not end it (mkfifo ff;
-// horizon import ff & kill -INT).
+// TestReadFIFO: a FIFO given as input (import's stream, the --epd of
+// search and qsbench) is read when its writer comes, and Ctrl-C ends the
+// wait for one: the open of a FIFO with no writer blocked, and Ctrl-C did
+// not end it (mkfifo ff; horizon import ff & kill -INT).
 func TestReadFIFO(t *testing.T) {
+	// qsbenchRecord is the first record of testdata/qsbench.epd.
+	const qsbenchRecord = `3rr3/3q2pk/p2p1pnp/8/2QpPP2/PP6/6PP/4RRK1 w - - id "qsb.0001"; class tactical; src "BK.19"; lm c5d4; ` +
+		`lmpos "3rr3/3q2pk/p2p1pnp/2p5/2QBPP2/PP6/6PP/4RRK1 b - - 0 2"; ce -235; acd 7; acn 920192; pv Qxd4 Qg4 h3 Qg3 Qe3 Qh4 f5; ` +
+		`oracle "horizon see+see-prune=false+delta=false"; hmvc 0; fmvn 3;`
 	for _, tc := range []struct {
 		name    string
 		args    func(ff, out string) []string
@@ -277,6 +281,9 @@ func TestReadFIFO(t *testing.T) {
 			"HZT 1\nengine Late\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2\n", "Late"},
 		{"search --epd", func(ff, _ string) []string { return []string{"search", "--epd", ff, "--depth", "1", "--qs", "none"} },
 			"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"late\";\n", "bestmove"},
+		{"qsbench --epd", func(ff, _ string) []string {
+			return []string{"qsbench", "--epd", ff, "--qs", "see", "--second", "none", "--jobs", "1"}
+		}, qsbenchRecord + "\n", "1 of 1 positions"},
 	} {
 		for _, writer := range []bool{false, true} {
 			ff := filepath.Join(t.TempDir(), "ff")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/fifo"
 	"github.com/horizonqs/horizon/internal/outfile"
 	"github.com/horizonqs/horizon/qsbench"
 	"github.com/horizonqs/horizon/trace"
@@ -122,7 +124,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 			return err
 		}
 	}
-	set, err := qsbench.ReadFile(*epd)
+	set, err := qsbench.ReadFile(e.ctx, *epd)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) && *epd == defaultQSBenchEPD {
 			return fmt.Errorf("%v (run from the repository root, or give --epd FILE)", err)
@@ -148,7 +150,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 		if !explicit {
 			path = secondOraclePath(*epd)
 		}
-		secondVals, err = qsbench.ReadSecondOracle(path, set)
+		secondVals, err = qsbench.ReadSecondOracle(e.ctx, path, set)
 		if err != nil && (explicit || !errors.Is(err, os.ErrNotExist)) {
 			return err
 		}
@@ -594,11 +596,17 @@ shows as extra columns. An interrupted run writes nothing.`,
 	if *depth < 1 || *depth > 20 || *jobs < 1 || *engDepth < 1 {
 		return usagef("--depth wants 1 to 20; --jobs and --engine-depth positive numbers")
 	}
-	set, err := qsbench.ReadFile(*epd)
+	// One read of the file gives the set and its header: a FIFO has no
+	// second read.
+	text, err := fifo.ReadFile(e.ctx, *epd)
 	if err != nil {
 		return err
 	}
-	header, err := qsbench.ReadHeader(*epd)
+	set, err := qsbench.Read(bytes.NewReader(text), *epd)
+	if err != nil {
+		return err
+	}
+	header, err := qsbench.ReadHeader(bytes.NewReader(text))
 	if err != nil {
 		return err
 	}

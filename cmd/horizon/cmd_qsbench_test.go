@@ -42,7 +42,7 @@ func TestQSBenchEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("oracle: exit %d, %s", code, errOut)
 	}
-	recs, err := qsbench.ReadFile(set)
+	recs, err := qsbench.ReadFile(context.Background(), set)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 
 	"github.com/horizonqs/horizon/engine"
@@ -44,12 +44,11 @@ func loadPositionsOr(ctx context.Context, fen, epd, def string) ([]engine.EPD, e
 		}
 		return []engine.EPD{{FEN: p.FEN(), Pos: p, Ops: map[string]string{}, Perft: map[int]uint64{}}}, nil
 	}
-	f, err := fifo.Open(ctx, epd, os.O_RDONLY)
+	text, err := fifo.ReadFile(ctx, epd)
 	if err != nil {
 		return nil, err // *PathError names the file
 	}
-	defer f.Close()
-	return engine.ReadEPD(f, epd)
+	return engine.ReadEPD(bytes.NewReader(text), epd)
 }
 
 // positionLabel names a position in output: its EPD id, else file:line,

@@ -6,6 +6,7 @@ package fifo
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -48,6 +49,26 @@ func Open(ctx context.Context, path string, flag int) (*os.File, error) {
 		case <-time.After(retry):
 		}
 	}
+}
+
+// ReadFile reads the whole of path, as os.ReadFile does, opened by Open:
+// a FIFO's writer is waited for, and read from, until ctx ends, so a
+// writer that stalls or never comes cannot keep a Ctrl-C waiting.
+func ReadFile(ctx context.Context, path string) ([]byte, error) {
+	f, err := Open(ctx, path, os.O_RDONLY)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// A regular file has no deadline (SetReadDeadline fails): it never
+	// blocks long.
+	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
+	defer stop()
+	b, err := io.ReadAll(f)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return b, err
 }
 
 // isFIFO reports whether f is a FIFO.

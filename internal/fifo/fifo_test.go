@@ -105,3 +105,44 @@ func TestOpenReadsWhatTheWriterSends(t *testing.T) {
 		}
 	}
 }
+
+// TestReadFileStopsOnCancel: a FIFO whose writer came, sent part of its
+// text and stalls is read until ctx ends, not until the writer closes;
+// a writer that closes gives its whole text, as a plain file does.
+func TestReadFileStopsOnCancel(t *testing.T) {
+	for _, closes := range []bool{false, true} {
+		path := mkfifo(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		var got []byte
+		go func() {
+			var err error
+			got, err = ReadFile(ctx, path)
+			done <- err
+		}()
+		w, err := Open(context.Background(), path, os.O_WRONLY)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.WriteString("8/8/8/8/8/8/8/K6k w - -")
+		if closes {
+			w.Close()
+		} else {
+			defer w.Close()
+			time.Sleep(50 * time.Millisecond)
+			cancel()
+		}
+		select {
+		case err := <-done:
+			switch {
+			case closes && (err != nil || string(got) != "8/8/8/8/8/8/8/K6k w - -"):
+				t.Errorf("writer closed: ReadFile = %q, %v; want its text", got, err)
+			case !closes && !errors.Is(err, context.Canceled):
+				t.Errorf("writer stalled, ctx cancelled: ReadFile = %q, %v; want context.Canceled", got, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("writer closes %v: ReadFile still reads 10s later", closes)
+		}
+		cancel()
+	}
+}
