@@ -44,7 +44,12 @@ type Totals struct {
 	Variant string          `json:"variant"`
 	Options json.RawMessage `json:"options"` // the stored object, typed values
 	FEN     string          `json:"fen"`
-	Status  string          `json:"status"`
+	// EPDID is the id of the EPD record searched (trace.Run.EPDID); null
+	// when none. Position is the position as readers show it
+	// (trace.Run.Position).
+	EPDID    *string `json:"epd_id"`
+	Position string  `json:"-"`
+	Status   string  `json:"status"`
 	// StopCause is what stopped a truncated or interrupted run
 	// (trace.Run.StopCause); null when none or not kept.
 	StopCause *string `json:"stop_cause"`
@@ -262,7 +267,7 @@ func samePosition(a Side, ra trace.Run, b Side, rb trace.Run) error {
 }
 
 func totals(s Side, r trace.Run, root trace.Node) Totals {
-	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Label(), Options: r.OptionsObject(), FEN: r.FEN,
+	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Label(), Options: r.OptionsObject(), FEN: r.FEN, Position: r.Position(),
 		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
 		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, Depth: r.Depth, ElapsedMS: r.ElapsedMS(), Scores: r.ResultScores()}
 	if r.Scored() {
@@ -272,6 +277,9 @@ func totals(s Side, r trace.Run, root trace.Node) Totals {
 	}
 	if r.StopCause != "" {
 		t.StopCause = &r.StopCause
+	}
+	if r.EPDID != "" {
+		t.EPDID = &r.EPDID
 	}
 	if r.Nodes > 0 {
 		t.QSShare = float64(r.QSNodes) / float64(r.Nodes)

@@ -82,6 +82,10 @@ type Options struct {
 	PreferName bool
 	// Limits describes the search limits when the stream does not.
 	Limits string
+	// EPDID, when set, gives the EPD id a run records
+	// (trace.RunInfo.EPDID): that of the stream's i-th run (0 for the
+	// first), whose root position is root, a FEN.
+	EPDID func(i int, root string) string
 	// Version is Horizon's version, recorded in every run.
 	Version string
 	// Record is passed to each run's recorder (MaxNodes and so on);
@@ -670,7 +674,11 @@ func (im *importer) begin() *StreamError {
 		decl.MateUnit = map[bool]string{false: "plies", true: "turns"}[im.scale.MateTurns]
 	}
 	optJSON, _ := json.Marshal(decl)
-	rec, err := im.newSink(trace.RunInfo{FEN: im.fen, Variant: name, Options: string(optJSON),
+	epdID := ""
+	if im.opts.EPDID != nil {
+		epdID = im.opts.EPDID(len(im.results), im.fen)
+	}
+	rec, err := im.newSink(trace.RunInfo{FEN: im.fen, EPDID: epdID, Variant: name, Options: string(optJSON),
 		Limits: string(limJSON), Version: im.opts.Version}, ro)
 	if err != nil {
 		return &StreamError{Offset: im.recOffset, Line: im.line, Node: -1, Msg: err.Error()}

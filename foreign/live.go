@@ -107,6 +107,10 @@ type EngineOptions struct {
 	Limits engine.Limits
 	// Version is Horizon's version, recorded in every run.
 	Version string
+	// EPDIDs are the EPD ids of the positions, by their index in fens
+	// ("" for none): a run whose root is the position sent records its
+	// id (trace.RunInfo.EPDID).
+	EPDIDs []string
 	// Record is passed to each run's recorder. A run cut at its MaxNodes
 	// has the engine told to stop, as the rest of its search would be
 	// dropped.
@@ -181,7 +185,12 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		// The UCI id name names the runs, over the stream's engine record;
 		// an engine without one is named by its stream, else its program.
 		runs, ierr = Import(ctx, st, stream, Options{Engine: g.name, PreferName: u.Name != "", Version: opts.Version,
-			Limits: goCmd, Record: opts.Record, StopsOnCancel: true, CancelStopped: cancelStop.Load, Waiting: &stream.waiting, Live: true,
+			Limits: goCmd, Record: opts.Record, EPDID: func(i int, root string) string {
+				if i < len(fens) && i < len(opts.EPDIDs) && !otherPosition(fens[i], root) {
+					return opts.EPDIDs[i]
+				}
+				return ""
+			}, StopsOnCancel: true, CancelStopped: cancelStop.Load, Waiting: &stream.waiting, Live: true,
 			OnRun: func(_ int64, rec *trace.Recorder) {
 				mu.Lock()
 				cur = rec
@@ -395,23 +404,55 @@ func (g *Engine) newPosition(ctx context.Context, fen string) error {
 // behind its adapter, README) searches as it takes them to be. Either way
 // the run is kept as the engine searched it.
 func (g *Engine) checkRoot(r RunResult, fen string) (warning string, err error) {
-	sent, perr := engine.ParseFEN(fen)
-	root, rerr := engine.ParseFEN(r.FEN)
-	if perr != nil || rerr != nil {
-		return "", nil // the engine said nothing of a position it could not be sent
-	}
-	s, t := strings.Fields(sent.FEN()), strings.Fields(root.FEN())
 	switch {
-	case len(s) < 4 || len(t) < 4:
-	case s[0] != t[0] || s[1] != t[1]:
+	case otherPosition(fen, r.FEN):
 		return "", fmt.Errorf("run %d: %s searched another position than the one sent: sent %q, its stream's root is %q "+
-			"(the run is kept as the engine searched it)", r.RunID, g.name, sent.FEN(), root.FEN())
-	case s[2] != t[2] || s[3] != t[3]:
+			"(the run is kept as the engine searched it)", r.RunID, g.name, normalFEN(fen), normalFEN(r.FEN))
+	case otherRights(fen, r.FEN):
 		return fmt.Sprintf("%s searched the position sent with other castling rights or en-passant square: sent %q, its stream's root is %q "+
 			"(an engine set up without them, as Fairy-Max behind its adapter, takes them as it sees the board; the run is kept as the engine searched it)",
-			g.name, sent.FEN(), root.FEN()), nil
+			g.name, normalFEN(fen), normalFEN(r.FEN)), nil
 	}
 	return "", nil
+}
+
+// rootFields are the fields of the FENs sent and root that checkRoot
+// compares (placement, side, castling, en passant), as Horizon writes
+// them; nil when either does not parse: the engine said nothing of a
+// position it could not be sent.
+func rootFields(sent, root string) (s, t []string) {
+	ps, perr := engine.ParseFEN(sent)
+	pr, rerr := engine.ParseFEN(root)
+	if perr != nil || rerr != nil {
+		return nil, nil
+	}
+	if s, t = strings.Fields(ps.FEN()), strings.Fields(pr.FEN()); len(s) < 4 || len(t) < 4 {
+		return nil, nil
+	}
+	return s, t
+}
+
+// otherPosition reports whether root, a stream's root FEN, has another
+// placement or side to move than sent.
+func otherPosition(sent, root string) bool {
+	s, t := rootFields(sent, root)
+	return s != nil && (s[0] != t[0] || s[1] != t[1])
+}
+
+// otherRights reports whether root differs from sent in its castling
+// rights or en-passant square only.
+func otherRights(sent, root string) bool {
+	s, t := rootFields(sent, root)
+	return s != nil && !otherPosition(sent, root) && (s[2] != t[2] || s[3] != t[3])
+}
+
+// normalFEN is fen as Horizon writes it, or fen itself when it does not
+// parse.
+func normalFEN(fen string) string {
+	if p, err := engine.ParseFEN(fen); err == nil {
+		return p.FEN()
+	}
+	return fen
 }
 
 // watchedStream is the engine's trace stream as the importer reads it: how

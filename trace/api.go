@@ -167,6 +167,10 @@ type Run struct {
 	ID      int64
 	Created time.Time
 	FEN     string // root position
+	// EPDID is the id opcode of the EPD record whose position the run
+	// searched ("WAC.002"); "" when the position came otherwise, its
+	// record had no id, or the file is older than schema version 6.
+	EPDID   string
 	Variant string // the variant column: the preset name (another engine's name); readers show Label
 	Options string // every search option, as JSON, so the run can be repeated exactly
 	Limits  string // depth, node limit and so on, as JSON
@@ -495,6 +499,7 @@ type Stats struct {
 // RunInfo describes a run about to be recorded.
 type RunInfo struct {
 	FEN     string // required: the root position
+	EPDID   string // the id of the EPD record FEN came from, if any
 	Variant string
 	Options string // JSON
 	Limits  string // JSON

@@ -55,6 +55,15 @@ func (r Run) Label() string {
 	return r.Variant
 }
 
+// Position names the run's position as readers show it: its FEN, after
+// the id of its EPD record when it has one ("WAC.002 2rr3k/pp3pp1/...").
+func (r Run) Position() string {
+	if r.EPDID == "" {
+		return r.FEN
+	}
+	return r.EPDID + " " + r.FEN
+}
+
 // Unrecorded counts the nodes below n that the search visited but the file
 // has no row for, given n's children rows kids: a recording filter left
 // them out (and with them, children n searched that kids lacks). 0 when

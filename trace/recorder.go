@@ -220,18 +220,21 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 		opts.BatchRows = batchRowsWithin(opts.MaxBytes-used, opts.BatchRows)
 	}
 	start := time.Now()
-	var engineName, writer any
+	var engineName, writer, epdID any // NULL when ""
 	if opts.Engine != "" {
 		engineName = opts.Engine
 	}
 	if writerID != "" {
 		writer = writerID
 	}
+	if info.EPDID != "" {
+		epdID = info.EPDID
+	}
 	res, err := s.db.ExecContext(context.Background(),
-		`INSERT INTO runs (created, fen, variant, options, limits, version, status, filter, engine, fail_hard, writer)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		`INSERT INTO runs (created, fen, variant, options, limits, version, status, filter, engine, fail_hard, writer, epd_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		start.UTC().Format(time.RFC3339Nano), info.FEN, info.Variant, orEmpty(info.Options, "{}"), orEmpty(info.Limits, "{}"),
-		info.Version, string(StatusRunning), strings.Join(filters, filterSep), engineName, opts.FailHard, writer)
+		info.Version, string(StatusRunning), strings.Join(filters, filterSep), engineName, opts.FailHard, writer, epdID)
 	if err != nil {
 		return nil, fmt.Errorf("record into %s: %w", s.path, err)
 	}

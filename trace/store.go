@@ -784,26 +784,32 @@ func CheckFileIntegrity(ctx context.Context, path string, limit int) ([]string, 
 const runColumns = `id, created, fen, variant, options, limits, version, status, filter, nodes, qs_nodes, rows,
 	max_ply, max_qs_ply, elapsed_ms, best_move, score, pv, depth`
 
-// runColumns5 adds the run columns of schema versions 2 (engine,
-// fail_hard), 3 (writer, summary_at, file_bytes) and 5 (stop_cause).
-const runColumns5 = runColumns + `, engine, fail_hard, writer, summary_at, file_bytes, stop_cause`
+// runColumns6 adds the run columns of schema versions 2 (engine,
+// fail_hard), 3 (writer, summary_at, file_bytes), 5 (stop_cause) and 6
+// (epd_id).
+const runColumns6 = runColumns + `, engine, fail_hard, writer, summary_at, file_bytes, stop_cause, epd_id`
 
-// runColumns3, runColumns2 and runColumns1 read older files with the same
-// shape.
+// runColumns5, runColumns3, runColumns2 and runColumns1 read older files
+// with the same shape.
 const (
-	runColumns3 = runColumns + `, engine, fail_hard, writer, summary_at, file_bytes, NULL`
-	runColumns2 = runColumns + `, engine, fail_hard, NULL, NULL, 0, NULL`
-	runColumns1 = runColumns + `, NULL, 0, NULL, NULL, 0, NULL`
+	runColumns5 = runColumns + `, engine, fail_hard, writer, summary_at, file_bytes, stop_cause, NULL`
+	runColumns3 = runColumns + `, engine, fail_hard, writer, summary_at, file_bytes, NULL, NULL`
+	runColumns2 = runColumns + `, engine, fail_hard, NULL, NULL, 0, NULL, NULL`
+	runColumns1 = runColumns + `, NULL, 0, NULL, NULL, 0, NULL, NULL`
 )
 
-// stopCauses is the schema version from which runs keep their stop cause.
-const stopCauses = 5
+// stopCauses is the schema version from which runs keep their stop cause;
+// epdIDs the one from which they keep their EPD record's id.
+const (
+	stopCauses = 5
+	epdIDs     = 6
+)
 
 // runSelect selects the runs of a file of schema version v, and the
 // version the file has when the statement reads them (scanRun compares).
 // SQLite evaluates the version's subquery once per statement.
 func runSelect(v int) string {
-	cols := runColumns5
+	cols := runColumns6
 	switch {
 	case v < 2:
 		cols = runColumns1
@@ -811,6 +817,8 @@ func runSelect(v int) string {
 		cols = runColumns2
 	case v < stopCauses:
 		cols = runColumns3
+	case v < epdIDs:
+		cols = runColumns5
 	}
 	return "SELECT " + cols + ", (SELECT user_version FROM pragma_user_version) FROM runs"
 }
@@ -846,11 +854,12 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }, v int) (Run, error) 
 		sumAt   sql.NullString
 		status  string
 		cause   sql.NullString
+		epdID   sql.NullString
 		fileV   int
 	)
 	err := sc.Scan(&r.ID, &created, &r.FEN, &r.Variant, &r.Options, &r.Limits, &r.Version, &status, &r.Filter,
 		&r.Nodes, &r.QSNodes, &r.Rows, &r.MaxPly, &r.MaxQSPly, &elapsed, &best, &score, &pv, &depth,
-		&engine, &r.FailHard, &writer, &sumAt, &r.FileBytes, &cause, &fileV)
+		&engine, &r.FailHard, &writer, &sumAt, &r.FileBytes, &cause, &epdID, &fileV)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return r, err
@@ -874,6 +883,7 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }, v int) (Run, error) 
 	}
 	r.Status = Status(status)
 	r.StopCause = cause.String
+	r.EPDID = epdID.String
 	r.Created, _ = time.Parse(time.RFC3339Nano, created)
 	r.Elapsed = time.Duration(elapsed) * time.Millisecond
 	r.BestMove = best.String

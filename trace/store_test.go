@@ -2,6 +2,7 @@ package trace
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -813,6 +814,37 @@ func TestRunList(t *testing.T) {
 	} {
 		if got := RunList(runs(tc.n)); got != tc.want {
 			t.Errorf("%d runs: %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestEPDIDRecorded: a run's EPD id reads back as recorded, through Runs
+// and the runs table's epd_id; a run without one has NULL there, not "".
+func TestEPDIDRecorded(t *testing.T) {
+	s, _ := mustCreate(t)
+	ids := map[int64]string{}
+	for _, id := range []string{"WAC.002", ""} {
+		rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN, EPDID: id, Variant: "synthetic"}, RecordOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		newSynth(rec, 1, engine.MustParseFEN(tacticalFEN)).run(1)
+		if err := rec.Finish(Result{}); err != nil {
+			t.Fatal(err)
+		}
+		ids[rec.RunID()] = id
+	}
+	runs, err := s.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		var stored sql.NullString
+		if err := s.db.QueryRow("SELECT epd_id FROM runs WHERE id = ?", r.ID).Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		if want := ids[r.ID]; r.EPDID != want || stored.Valid != (want != "") || stored.String != want {
+			t.Errorf("run %d: EPDID %q, epd_id %v; want %q (NULL when empty)", r.ID, r.EPDID, stored, want)
 		}
 	}
 }

@@ -587,7 +587,8 @@ func TestOldNoQSReadsAsNew(t *testing.T) {
 // at depth 2 on Kiwipete, a captures run cut by --nodes 400 before its
 // first iteration (stop cause nodes), and an imported two-node stream
 // without a time. It reads as it was written, is not changed by reading,
-// and takes a new run with no upgrade, its runs reading back the same.
+// and takes a new run after an upgrade to schema 6, its runs reading back
+// the same, with no EPD id (epd_id NULL).
 func TestPreviousReleaseTrace(t *testing.T) {
 	p := copyFixture(t, "v5.trace")
 	before, _ := os.ReadFile(p)
@@ -615,8 +616,12 @@ func TestPreviousReleaseTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if v := s.schema(); v != 5 {
-		t.Errorf("schema version %d after a write, want 5 (no upgrade)", v)
+	if v := s.schema(); v != SchemaVersion() {
+		t.Errorf("schema version %d after a write, want %d", v, SchemaVersion())
+	}
+	var withID int
+	if err := s.db.QueryRow("SELECT count(*) FROM runs WHERE epd_id IS NOT NULL").Scan(&withID); err != nil || withID != 0 {
+		t.Errorf("runs with an epd_id after the upgrade: %d, %v; want 0", withID, err)
 	}
 	now := readAll(t, s)
 	sameNodes(t, "a run was added", old, now)
@@ -626,7 +631,7 @@ func TestPreviousReleaseTrace(t *testing.T) {
 	}
 	for i, r := range oldRuns {
 		g := runs[i]
-		if g.Nodes != r.Nodes || g.QSNodes != r.QSNodes || g.StopCause != r.StopCause || g.Elapsed != r.Elapsed || g.Score != r.Score || g.BestMove != r.BestMove {
+		if g.Nodes != r.Nodes || g.QSNodes != r.QSNodes || g.StopCause != r.StopCause || g.Elapsed != r.Elapsed || g.Score != r.Score || g.BestMove != r.BestMove || g.EPDID != "" {
 			t.Errorf("run %d changed: %+v, was %+v", r.ID, g, r)
 		}
 	}

@@ -191,7 +191,7 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 		// all, where a live run has none yet.
 		parts = append(parts, "no best move or score (no iteration finished)")
 	}
-	parts = append(parts, run.FEN)
+	parts = append(parts, run.Position())
 	wr := m.writer(s, 0, 0, w)
 	wr.put(" "+clip(strings.Join(parts, " "+m.g.sep+" "), w-1, m.g.ellipsis), m.st.header)
 	wr.fill(m.st.header)

@@ -106,7 +106,7 @@ func (m *Model) drawRuns(s tcell.Screen, body rect) {
 			mark = "*"
 		}
 		return fmt.Sprintf("%s%4d  %-*s %5d %-11s %12s  %s", mark, r.ID, vw, r.Label(), r.Depth, r.Status,
-			engine.Commas(max(r.Recorded(), r.Nodes)), r.FEN)
+			engine.Commas(max(r.Recorded(), r.Nodes)), r.Position())
 	})
 }
 

@@ -80,6 +80,6 @@ func (m *Model) pickListEntry() {
 		}
 		p := m.cur()
 		p.t, p.sel, p.hot, p.hotGr, p.hotIdx = t, nil, nil, nil, -1
-		m.setMsg("run %d: %s, %s", t.run.ID, t.run.Label(), t.run.FEN)
+		m.setMsg("run %d: %s, %s", t.run.ID, t.run.Label(), t.run.Position())
 	}
 }

@@ -205,7 +205,7 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 		res = s.Search(ctx, p.Pos.Copy(), lim, nil)
 	} else {
 		ro := trace.RecordOptions{MaxNodes: defaultMaxNodes}
-		rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: p.FEN, Variant: o.Variant, Options: o.JSON(),
+		rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: p.FEN, EPDID: p.ID, Variant: o.Variant, Options: o.JSON(),
 			Limits: limitsJSON(lim, ro), Version: version()}, ro)
 		if err != nil {
 			return comparePos{}, err

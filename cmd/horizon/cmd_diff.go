@@ -248,7 +248,7 @@ func (d diffResult) writeText(w io.Writer) error {
 	r := d.Report
 	fmt.Fprintf(w, "A: run %d of %s, variant %s, %s\n", r.A.Run, r.A.File, r.A.Variant, trace.StatusText(trace.Status(r.A.Status), cell(r.A.StopCause)))
 	fmt.Fprintf(w, "B: run %d of %s, variant %s, %s\n", r.B.Run, r.B.File, r.B.Variant, trace.StatusText(trace.Status(r.B.Status), cell(r.B.StopCause)))
-	fmt.Fprintf(w, "position: %s\n\n", r.A.FEN)
+	fmt.Fprintf(w, "position: %s\n\n", r.A.Position)
 
 	tw := figureTable(w)
 	fmt.Fprintln(tw, "\tA\tB\tB-A\t")

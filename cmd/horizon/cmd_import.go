@@ -260,11 +260,11 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlag
 		return err
 	}
 	defer st.Close()
-	fens := make([]string, len(positions))
+	fens, ids := make([]string, len(positions)), make([]string, len(positions))
 	for i := range positions {
-		fens[i] = positions[i].FEN
+		fens[i], ids[i] = positions[i].FEN, positions[i].ID
 	}
-	runs, ierr := u.Trace(e.ctx, st, fens, foreign.EngineOptions{Limits: lim, Version: version(),
+	runs, ierr := u.Trace(e.ctx, st, fens, foreign.EngineOptions{Limits: lim, Version: version(), EPDIDs: ids,
 		Record: trace.RecordOptions{MaxNodes: maxNodes},
 		OnSearch: func(i int, nodes func() int64) func() {
 			label := shorten(pf.label(&positions[i]), 40)

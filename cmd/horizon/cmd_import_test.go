@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/fifo"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -411,6 +413,55 @@ func TestTraceEngineOutcomes(t *testing.T) {
 				t.Fatalf("exit %d, want %d; stdout %q, stderr %q", code, tc.code, stdout, stderr)
 			}
 			checkOneLineError(t, stderr, tc.stderr...)
+		})
+	}
+}
+
+// TestTraceEPDIDs: a run traced from an EPD file keeps its record's id,
+// which runs and diff show before the FEN and runs gives as epd_id in
+// --json (null for a record without one). Under trace --engine a run
+// whose root is not the position sent does not take that position's id:
+// the engine searched another.
+func TestTraceEPDIDs(t *testing.T) {
+	const kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
+	epd := writeFile(t, "s.epd", engine.StartFEN+" id \"first\";\n"+engine.StartFEN+"\n"+kiwi+" id \"kiwi\";\n")
+	fake := shEngine(t, "Fake", `printf 'HZT 1\n' >&3`,
+		`go) printf 'position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend\n' >&3; echo "bestmove e2e4" ;;`)
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want []any // each run's epd_id
+	}{
+		{"horizon", []string{"--qs", "none"}, 0, []any{"first", nil, "kiwi"}},
+		{"engine", []string{"--engine", fake}, 1, []any{"first", nil, nil}}, // Fake searched startpos for kiwi
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "t.trace")
+			code, _, stderr := runCLI(t, "", append([]string{"trace", "--epd", epd, "--depth", "1", "-o", out}, tc.args...)...)
+			if code != tc.code {
+				t.Fatalf("trace: exit %d, want %d; stderr %q", code, tc.code, stderr)
+			}
+			code, stdout, stderr := runCLI(t, "", "runs", out, "--json")
+			var runs []map[string]any
+			if err := json.Unmarshal([]byte(stdout), &runs); code != 0 || err != nil {
+				t.Fatalf("runs --json: exit %d, %v; stderr %q", code, err, stderr)
+			}
+			if len(runs) != len(tc.want) {
+				t.Fatalf("%d runs, want %d", len(runs), len(tc.want))
+			}
+			for i, r := range runs {
+				if id, ok := r["epd_id"]; !ok || id != tc.want[i] {
+					t.Errorf("run %d: epd_id %v (present %v), want %v", i+1, id, ok, tc.want[i])
+				}
+			}
+			_, text, _ := runCLI(t, "", "runs", out)
+			if !strings.Contains(text, "  first "+engine.StartFEN) {
+				t.Errorf("runs does not show the first run's id before its FEN:\n%s", text)
+			}
+			if _, text, _ = runCLI(t, "", "diff", out, "--run", "1", "--run", "2"); !strings.Contains(text, "position: first "+engine.StartFEN+"\n") {
+				t.Errorf("diff of runs 1 and 2 does not name run 1's record:\n%s", text)
+			}
 		})
 	}
 }

@@ -14,6 +14,7 @@ type runJSON struct {
 	ID         int64           `json:"id"`
 	Created    string          `json:"created"`
 	FEN        string          `json:"fen"`
+	EPDID      *string         `json:"epd_id"` // the id of the EPD record searched; null when none (trace.Run.EPDID)
 	Variant    string          `json:"variant"`
 	Options    json.RawMessage `json:"options"` // the stored object, typed values
 	Limits     json.RawMessage `json:"limits"`
@@ -55,7 +56,7 @@ func newRunJSON(r trace.Run, bound engine.Bound) runJSON {
 	if r.Scored() {
 		score, bw = &r.Score, trace.BoundWord(bound)
 	}
-	return runJSON{ID: r.ID, ElapsedMS: r.ElapsedMS(), Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, Variant: r.Label(),
+	return runJSON{ID: r.ID, ElapsedMS: r.ElapsedMS(), Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, EPDID: orNull(r.EPDID), Variant: r.Label(),
 		Options: r.OptionsObject(), Limits: r.LimitsObject(), Engine: r.Engine, FailHard: r.FailHard, Version: r.Version, Status: string(r.Status), StopCause: orNull(r.StopCause), Filter: r.Filter,
 		Nodes: r.Nodes, QSNodes: r.QSNodes, Rows: r.Rows, MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly,
 		BestMove: orNull(r.BestMove), Score: score, ScoreBound: bw, PV: pv, Depth: r.Depth}
@@ -72,7 +73,8 @@ func orNull(s string) *string {
 func runRuns(e *env, args []string) error {
 	fs := newFlags(e, "runs", "FILE [--json]",
 		`Lists the runs in a trace file: id, variant, status, what stopped it,
-depth reached, nodes, QS share, best move, score and position. For a run still recorded or
+depth reached, nodes, QS share, best move, score and position (its FEN, after
+the id of its EPD record for a run of trace --epd). For a run still recorded or
 abandoned, nodes are the rows committed, and depth, best and score those of
 the last iteration they finish; the score is blank until an iteration
 finishes. Another engine's score that is only a bound says so ("+40 (lower
@@ -146,7 +148,7 @@ func (res runsResult) writeText(w io.Writer) error {
 			stop = "-"
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Label(), status, stop, r.Depth, engine.Commas(r.Nodes),
-			share, r.BestMove, score, r.FEN)
+			share, r.BestMove, score, r.Position())
 	}
 	return tw.Flush()
 }

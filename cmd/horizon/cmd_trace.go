@@ -38,8 +38,11 @@ type traceRunJSON struct {
 	File     string `json:"file"`
 	Position string `json:"position"`
 	FEN      string `json:"fen"`
-	Variant  string `json:"variant"`
-	Status   string `json:"status"`
+	// EPDID is the id of the EPD record searched (trace.Run.EPDID); null
+	// when none.
+	EPDID   *string `json:"epd_id"`
+	Variant string  `json:"variant"`
+	Status  string  `json:"status"`
 	// StopCause is what stopped the run, as search and compare say it
 	// (nodes, time, cancel; size for --max-size; trace.Run.StopCause),
 	// absent when complete.
@@ -297,7 +300,7 @@ func traceOne(e *env, st *trace.Store, p *engine.EPD, label string, o engine.Opt
 	if qsOnly {
 		limits = qsOnlyLimitsJSON(lim, ro, pos)
 	}
-	rec, err := st.NewRecorder(e.ctx, trace.RunInfo{FEN: p.FEN, Variant: o.Variant, Options: o.JSON(),
+	rec, err := st.NewRecorder(e.ctx, trace.RunInfo{FEN: p.FEN, EPDID: p.ID, Variant: o.Variant, Options: o.JSON(),
 		Limits: limits, Version: version()}, ro)
 	if err != nil {
 		return traceRunJSON{}, err
@@ -393,7 +396,7 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	if err != nil {
 		return traceRunJSON{}, err
 	}
-	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, Variant: r.Label(), Status: string(r.Status), StopCause: r.StopCause,
+	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, EPDID: orNull(r.EPDID), Variant: r.Label(), Status: string(r.Status), StopCause: r.StopCause,
 		Depth: r.Depth, BestMove: orNull(r.BestMove), Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
 		ElapsedMS: r.ElapsedMS(), Hotspots: []hotspotJSON{}, scores: r.ResultScores()}
 	if r.ElapsedKnown() {
