@@ -287,11 +287,8 @@ func totals(s Side, r trace.Run, root trace.Node) Totals {
 	if r.BestMove != "" {
 		best := r.BestMove
 		t.BestMove = &best
-		if pos, err := engine.ParseFEN(r.FEN); err == nil {
-			if m, err := pos.ParseUCI(r.BestMove); err == nil {
-				san := pos.SAN(m)
-				t.BestSAN = &san
-			}
+		if san := r.BestSAN(); san != "" {
+			t.BestSAN = &san
 		}
 	}
 	return t

@@ -202,6 +202,26 @@ type MoveRule struct {
 	Pseudo bool
 }
 
+// BestSAN is the run's best move in SAN, read in its root position: how
+// every command's text names it (runs, trace, diff, the viewer) and their
+// --json's best_san. It is "" when the run has none, or when the stored move
+// does not read there (a damaged or foreign file): readers then show
+// BestMove as stored.
+func (r Run) BestSAN() string {
+	if r.BestMove == "" {
+		return ""
+	}
+	pos, err := engine.ParseFEN(r.FEN)
+	if err != nil {
+		return ""
+	}
+	m, err := pos.ParseUCI(r.BestMove)
+	if err != nil {
+		return ""
+	}
+	return pos.SAN(m)
+}
+
 // MoveRule returns the rule of run r's moves.
 func (r Run) MoveRule() MoveRule {
 	d, _ := r.Declared()

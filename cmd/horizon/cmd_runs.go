@@ -31,6 +31,7 @@ type runJSON struct {
 	MaxQSPly   int             `json:"max_qs_ply"`
 	ElapsedMS  *int64          `json:"elapsed_ms"`            // null while recorded, after the recorder died, or when another engine's stream gave no time (trace.Run.ElapsedKnown)
 	BestMove   *string         `json:"best_move"`             // UCI; null when none (no iteration finished)
+	BestSAN    *string         `json:"best_san"`              // SAN, as the text gives it (trace.Run.BestSAN); null when none or unreadable
 	Score      *int            `json:"score"`                 // null when no iteration finished
 	ScoreBound string          `json:"score_bound,omitempty"` // "lower" or "upper" when the score is only a bound (another engine's run); absent when exact
 	PV         []string        `json:"pv"`
@@ -59,7 +60,7 @@ func newRunJSON(r trace.Run, bound engine.Bound) runJSON {
 	return runJSON{ID: r.ID, ElapsedMS: r.ElapsedMS(), Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, EPDID: orNull(r.EPDID), Variant: r.Label(),
 		Options: r.OptionsObject(), Limits: r.LimitsObject(), Engine: r.Engine, FailHard: r.FailHard, Version: r.Version, Status: string(r.Status), StopCause: orNull(r.StopCause), Filter: r.Filter,
 		Nodes: r.Nodes, QSNodes: r.QSNodes, Rows: r.Rows, MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly,
-		BestMove: orNull(r.BestMove), Score: score, ScoreBound: bw, PV: pv, Depth: r.Depth}
+		BestMove: orNull(r.BestMove), BestSAN: orNull(r.BestSAN()), Score: score, ScoreBound: bw, PV: pv, Depth: r.Depth}
 }
 
 // orNull is s for JSON (a best move, a stop cause), null when it is empty.
@@ -73,8 +74,9 @@ func orNull(s string) *string {
 func runRuns(e *env, args []string) error {
 	fs := newFlags(e, "runs", "FILE [--json]",
 		`Lists the runs in a trace file: id, variant, status, what stopped it,
-depth reached, nodes, QS share, best move, score and position (its FEN, after
-the id of its EPD record for a run of trace --epd). For a run still recorded or
+depth reached, nodes, QS share, best move (SAN; best_move in UCI and best_san
+in --json), score and position (its FEN, after the id of its EPD record for a
+run of trace --epd). For a run still recorded or
 abandoned, nodes are the rows committed, and depth, best and score those of
 the last iteration they finish; the score is blank until an iteration
 finishes. Another engine's score that is only a bound says so ("+40 (lower
@@ -147,8 +149,12 @@ func (res runsResult) writeText(w io.Writer) error {
 		if stop == "" {
 			stop = "-"
 		}
+		best := r.BestSAN()
+		if best == "" {
+			best = r.BestMove
+		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Label(), status, stop, r.Depth, engine.Commas(r.Nodes),
-			share, r.BestMove, score, r.Position())
+			share, best, score, r.Position())
 	}
 	return tw.Flush()
 }

@@ -417,11 +417,7 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	if r.Nodes > 0 {
 		j.QSShare = float64(r.QSNodes) / float64(r.Nodes)
 	}
-	if pos, err := engine.ParseFEN(r.FEN); err == nil && r.BestMove != "" {
-		if m, err := pos.ParseUCI(r.BestMove); err == nil {
-			j.BestSAN = orNull(pos.SAN(m))
-		}
-	}
+	j.BestSAN = orNull(r.BestSAN())
 	hs, err := hotspotsJSON(ctx, st, run, trace.HotspotBySize, 5)
 	if err != nil {
 		return j, err
