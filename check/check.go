@@ -152,8 +152,9 @@ type Report struct {
 	ByRule     map[string]int64 `json:"by_rule"`
 	Violations []Violation      `json:"listed"`
 	// Skipped names the rules not applied and why (another engine's run
-	// is checked only by the rules that hold for any engine).
-	Skipped string `json:"skipped,omitempty"`
+	// is checked only by the rules that hold for any engine); nil when
+	// every rule applied.
+	Skipped *Skipped `json:"skipped"`
 }
 
 // Run walks run's tree once, in search order, and checks every node

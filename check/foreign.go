@@ -24,15 +24,29 @@ func newForeignRules(r trace.Run) *foreignRules {
 	return &foreignRules{pseudo: r.MoveRule().Pseudo, failHard: r.FailHard}
 }
 
+// SkippedOtherEngine is Skipped.Reason for another engine's run, checked
+// only by the rules that hold for any engine.
+const SkippedOtherEngine = "other_engine"
+
+// Skipped is the rules a run was not checked by and why: a reason code
+// (SkippedOtherEngine), the rules by name, and the sentence the report
+// prints.
+type Skipped struct {
+	Reason string   `json:"reason"`
+	Rules  []string `json:"rules"`
+	Text   string   `json:"text"`
+}
+
 // skipped says which rules are not applied and why.
-func (fr *foreignRules) skipped() string {
+func (fr *foreignRules) skipped() *Skipped {
 	skip := []string{RuleQSMoves, RuleStandPat, RuleLeaf, RuleBest, RuleRun, RuleCounts}
 	why := "rules of Horizon's own engine (its QS variants' move sets and stand pat, its leaf causes, best moves, run node and move counts)"
 	if !fr.failHard {
 		skip = append(skip, RuleScore)
 		why += "; score: the engine declared fail-soft, whose scores may leave the window"
 	}
-	return "skipped for another engine's run: " + strings.Join(skip, ", ") + " (" + why + ")"
+	return &Skipped{Reason: SkippedOtherEngine, Rules: skip,
+		Text: "skipped for another engine's run: " + strings.Join(skip, ", ") + " (" + why + ")"}
 }
 
 // legalFor reports whether m may be played at p's position: legal, or for

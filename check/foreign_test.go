@@ -49,8 +49,8 @@ func TestCheckForeign(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(rep.Skipped, "qs-moves") {
-				t.Errorf("skipped %q, want the Horizon-only rules named", rep.Skipped)
+			if rep.Skipped == nil || rep.Skipped.Reason != SkippedOtherEngine || !strings.Contains(rep.Skipped.Text, "qs-moves") || rep.Skipped.Rules[0] != RuleQSMoves {
+				t.Errorf("skipped %+v, want the Horizon-only rules named", rep.Skipped)
 			}
 			switch {
 			case tc.rule == "" && rep.Count != 0:

@@ -68,7 +68,7 @@ skipped, and the report says so.`,
 		"horizon check sample.trace --json | jq '.[].by_rule'")
 	run := fs.Int64("run", 0, "run id ('horizon runs FILE' lists them); 0 = every run")
 	maxV := fs.Int("max", 50, "violations to print per run (all are counted)")
-	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, status, stop_cause, filter (only when\nthere is one), depth, rows, violations, by_rule, listed, skipped (only when rules were skipped), error);\nlisted violations have run, node, iteration, path (SAN), visits, rule, detail;\na run that could not be read has null rows and violations and its error, null otherwise")
+	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, status, stop_cause, filter (only when\nthere is one), depth, rows, violations, by_rule, listed, skipped, error);\nskipped is null, or for another engine's run {reason: \"other_engine\", rules: [...], text};\nlisted violations have run, node, iteration, path (SAN), visits, rule, detail;\na run that could not be read has null rows and violations and its error, null otherwise")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
 		return err
@@ -135,8 +135,8 @@ skipped, and the report says so.`,
 
 // printSkipped notes the rules a run of another engine was not checked by.
 func printSkipped(w io.Writer, rep *check.Report) {
-	if rep.Skipped != "" {
-		fmt.Fprintf(w, "  note: %s\n", rep.Skipped)
+	if rep.Skipped != nil {
+		fmt.Fprintf(w, "  note: %s\n", rep.Skipped.Text)
 	}
 }
 
@@ -249,8 +249,8 @@ type checkedRunJSON struct {
 	Count      *int64            `json:"violations"`
 	ByRule     map[string]int64  `json:"by_rule"`
 	Violations []check.Violation `json:"listed"`
-	Skipped    string            `json:"skipped,omitempty"`
-	Error      *string           `json:"error"` // null when the run was read to the end
+	Skipped    *check.Skipped    `json:"skipped"` // null when no rule was skipped
+	Error      *string           `json:"error"`   // null when the run was read to the end
 }
 
 func (c checkedRun) MarshalJSON() ([]byte, error) {
@@ -306,7 +306,7 @@ func (c checkedRun) writeText(w io.Writer) error {
 	if n := rep.Count - int64(len(rep.Violations)); n > 0 {
 		fmt.Fprintf(w, "  ... and %s more (raise --max to list them)\n", engine.Commas(n))
 	}
-	if rep.Skipped != "" {
+	if rep.Skipped != nil {
 		printSkipped(w, rep)
 	}
 	return nil

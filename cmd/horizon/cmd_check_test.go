@@ -271,3 +271,44 @@ func TestCheckNamesTheFilter(t *testing.T) {
 		t.Errorf("check --json %+v, want the run's filter, depth and status", runs)
 	}
 }
+
+// TestCheckSkippedTyped: check --json says which rules another engine's run
+// was not checked by as data, a reason code and the rules by name beside
+// the sentence the text prints (skipped was that sentence alone), and
+// null for Horizon's own runs, where no rule is skipped. The text is as
+// before.
+func TestCheckSkippedTyped(t *testing.T) {
+	dir := t.TempDir()
+	stream := writeFile(t, "soft.hzt", "HZT 1\nengine Other\nposition startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nE e7e5 0 -50 50\nL 10\nL -10\nL 10\nend best=e2e4 time=5\n")
+	file := filepath.Join(dir, "t.trace")
+	if code, _, errOut := runCLI(t, "", "import", stream, "-o", file); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "trace", "--fen", "startpos", "--depth", "1", "--qs", "captures", "-o", file); code != 0 {
+		t.Fatalf("trace: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "", "check", file)
+	if code != 0 || !strings.Contains(out, "  note: skipped for another engine's run: qs-moves, stand-pat, leaf-cause, best-move, run, counts, score (rules of Horizon's own engine") {
+		t.Errorf("check: exit %d, want the note on skipped rules:\n%s%s", code, out, errOut)
+	}
+	var runs []map[string]json.RawMessage
+	cliJSON(t, &runs, "check", file, "--json")
+	if len(runs) != 2 {
+		t.Fatalf("check --json: %d runs, want 2", len(runs))
+	}
+	var skipped struct {
+		Reason string   `json:"reason"`
+		Rules  []string `json:"rules"`
+		Text   string   `json:"text"`
+	}
+	if err := json.Unmarshal(runs[0]["skipped"], &skipped); err != nil {
+		t.Fatalf("check --json: skipped %s is not an object: %v", runs[0]["skipped"], err)
+	}
+	want := []string{check.RuleQSMoves, check.RuleStandPat, check.RuleLeaf, check.RuleBest, check.RuleRun, check.RuleCounts, check.RuleScore}
+	if skipped.Reason != "other_engine" || fmt.Sprint(skipped.Rules) != fmt.Sprint(want) || !strings.HasPrefix(skipped.Text, "skipped for another engine's run: ") {
+		t.Errorf("check --json: skipped %+v, want reason other_engine, rules %v and the text", skipped, want)
+	}
+	if got, ok := runs[1]["skipped"]; !ok || string(got) != "null" {
+		t.Errorf("check --json of Horizon's run: skipped %s (present %v), want null", got, ok)
+	}
+}
