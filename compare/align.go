@@ -97,24 +97,29 @@ type LevelRow struct {
 
 // NodeRef describes one node of one tree in a report.
 type NodeRef struct {
-	ID       int64  `json:"id"`
-	Kind     string `json:"kind"`
-	Depth    int    `json:"depth"`
-	Alpha    int    `json:"alpha"`
-	Beta     int    `json:"beta"`
-	Score    int    `json:"score"`
-	Bound    string `json:"bound"`
-	Cutoff   string `json:"cutoff"`
-	CutIndex int    `json:"cut_index"`
-	Best     string `json:"best,omitempty"` // UCI
-	Nodes    int64  `json:"nodes"`          // subtree size
+	ID       int64   `json:"id"`
+	Kind     string  `json:"kind"`
+	Depth    int     `json:"depth"`
+	Alpha    int     `json:"alpha"`
+	Beta     int     `json:"beta"`
+	Score    int     `json:"score"`
+	Bound    string  `json:"bound"`
+	Cutoff   string  `json:"cutoff"`
+	CutIndex *int    `json:"cut_index"` // null where no move failed high (the SQL view says -1)
+	Best     *string `json:"best"`      // UCI; null when none
+	Nodes    int64   `json:"nodes"`     // subtree size
 }
 
 func ref(n trace.Node) *NodeRef {
 	r := &NodeRef{ID: n.ID, Kind: n.Kind.String(), Depth: n.Depth, Alpha: int(n.Alpha), Beta: int(n.Beta),
-		Score: int(n.Score), Bound: n.Bound.String(), Cutoff: n.Cause.String(), CutIndex: n.CutIndex, Nodes: n.SubtreeSize}
+		Score: int(n.Score), Bound: n.Bound.String(), Cutoff: n.Cause.String(), Nodes: n.SubtreeSize}
+	if n.CutIndex >= 0 {
+		i := n.CutIndex
+		r.CutIndex = &i
+	}
 	if n.Best != engine.NoMove {
-		r.Best = n.Best.UCI()
+		best := n.Best.UCI()
+		r.Best = &best
 	}
 	return r
 }

@@ -14,7 +14,7 @@ type jsonGraph struct {
 	Top       int64         `json:"top"`
 	TopPath   []string      `json:"top_path"`
 	MaxNodes  int           `json:"max_nodes"`
-	Depth     int           `json:"depth"` // -1: no limit
+	Depth     *int          `json:"depth"` // null: no limit
 	QSOnly    bool          `json:"qs_only"`
 	QSRoots   int64         `json:"qs_roots,omitempty"`
 	QSNodes   int64         `json:"qs_nodes,omitempty"`
@@ -37,8 +37,8 @@ type jsonNode struct {
 	// Parent is the parent's id; the top node's parent is not among the
 	// nodes (unless the top is the run node, which has none: null).
 	Parent    *int64   `json:"parent"`
-	MoveSAN   string   `json:"move_san,omitempty"`
-	MoveUCI   string   `json:"move_uci,omitempty"`
+	MoveSAN   *string  `json:"move_san"` // null for the run node and iteration roots, as move in the SQL view
+	MoveUCI   *string  `json:"move_uci"`
 	Order     int      `json:"order,omitempty"`
 	Repeat    int      `json:"repeat,omitempty"`
 	Via       []string `json:"via,omitempty"`
@@ -54,10 +54,10 @@ type jsonNode struct {
 	StandPat  *int     `json:"stand_pat"`
 	Score     int      `json:"score"`
 	Bound     string   `json:"bound"`
-	Cutoff    string   `json:"cutoff"` // the names of the trace's SQL view nodes and of diff --json
-	CutIndex  int      `json:"cut_index"`
-	Best      string   `json:"best,omitempty"` // UCI
-	Generated *int     `json:"generated"`      // null where another engine's stream left it out (trace.Run.GeneratedRecorded)
+	Cutoff    string   `json:"cutoff"`    // the names of the trace's SQL view nodes and of diff --json
+	CutIndex  *int     `json:"cut_index"` // null where no move failed high (the SQL view says -1)
+	Best      *string  `json:"best"`      // UCI; null when none
+	Generated *int     `json:"generated"` // null where another engine's stream left it out (trace.Run.GeneratedRecorded)
 	Searched  int      `json:"searched"`
 	// SearchedAtLeast: searched is a lower bound (trace.Node.SearchedAtLeast).
 	SearchedAtLeast bool  `json:"searched_at_least,omitempty"`
@@ -74,7 +74,7 @@ type jsonSummary struct {
 	Rows       int64   `json:"rows"`
 	QSRows     int64   `json:"qs_rows"`
 	QSShare    float64 `json:"qs_share"`
-	MaxQSPly   int     `json:"max_qs_ply"` // -1: no QS node
+	MaxQSPly   *int    `json:"max_qs_ply"` // null: no QS node
 	Unrecorded int64   `json:"unrecorded"`
 	DepthLimit bool    `json:"depth_limit"`
 	QSTrees    bool    `json:"qs_trees"`
@@ -86,7 +86,7 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 	out := jsonGraph{
 		Run:     jsonRun{ID: r.ID, FEN: r.FEN, Variant: r.Label(), Status: string(r.Status), Depth: r.Depth, Nodes: r.Nodes},
 		Top:     g.Top.ID,
-		TopPath: g.TopPath, MaxNodes: g.Options.MaxNodes, Depth: g.Options.Depth, QSOnly: g.QSOnly,
+		TopPath: g.TopPath, MaxNodes: g.Options.MaxNodes, Depth: nonNegative(g.Options.Depth), QSOnly: g.QSOnly,
 		QSRoots: g.QSRoots, QSNodes: g.QSNodes, FullWidth: g.FullWidth,
 		Nodes:     make([]jsonNode, 0, len(g.Nodes)),
 		Summaries: make([]jsonSummary, 0, len(g.Summaries)),
@@ -99,7 +99,7 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 	}
 	for _, s := range g.Summaries {
 		out.Summaries = append(out.Summaries, jsonSummary{Parent: g.Nodes[s.Parent].ID, Children: s.Children,
-			Nodes: s.Nodes, Rows: s.Rows, QSRows: s.QSRows, QSShare: round3(s.QSShare()), MaxQSPly: s.MaxQSPly,
+			Nodes: s.Nodes, Rows: s.Rows, QSRows: s.QSRows, QSShare: round3(s.QSShare()), MaxQSPly: nonNegative(s.MaxQSPly),
 			Unrecorded: s.Unrecorded, DepthLimit: s.DepthLimit, QSTrees: s.QSTrees})
 	}
 	enc := json.NewEncoder(w)
@@ -108,10 +108,10 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 }
 
 func (g *Graph) jsonNode(n Node) jsonNode {
-	j := jsonNode{ID: n.ID, MoveSAN: n.SAN, Order: n.Order, Repeat: n.Repeat, Via: n.Via, PV: n.PV,
+	j := jsonNode{ID: n.ID, Order: n.Order, Repeat: n.Repeat, Via: n.Via, PV: n.PV,
 		Kind: n.Kind.String(), Ply: n.Ply, Iteration: n.Iteration, Depth: n.Depth,
 		InCheck: n.InCheck, Alpha: int(n.Alpha), Beta: int(n.Beta), Score: int(n.Score), Bound: n.Bound.String(),
-		Cutoff: n.Cause.String(), CutIndex: n.CutIndex, Searched: n.Searched, SearchedAtLeast: n.SearchedAtLeast,
+		Cutoff: n.Cause.String(), CutIndex: nonNegative(n.CutIndex), Searched: n.Searched, SearchedAtLeast: n.SearchedAtLeast,
 		Extension: n.Extension, SubtreeSize: n.SubtreeSize, Incomplete: n.Incomplete}
 	// n.Parent indexes the shown nodes; the top's parent is the trace's.
 	switch {
@@ -131,10 +131,15 @@ func (g *Graph) jsonNode(n Node) jsonNode {
 		j.Generated = &gen
 	}
 	if n.Move != engine.NoMove {
-		j.MoveUCI = n.Move.UCI()
+		uci := n.Move.UCI()
+		j.MoveUCI = &uci
+	}
+	if n.SAN != "" {
+		j.MoveSAN = &n.SAN
 	}
 	if n.Best != engine.NoMove {
-		j.Best = n.Best.UCI()
+		best := n.Best.UCI()
+		j.Best = &best
 	}
 	if n.HasStandPat {
 		sp := int(n.StandPat)
@@ -145,6 +150,15 @@ func (g *Graph) jsonNode(n Node) jsonNode {
 		j.Summary = &s
 	}
 	return j
+}
+
+// nonNegative is v for JSON, null when it is negative: the -1 that stands
+// for none in a count or index (no depth limit, no cut, no QS node).
+func nonNegative(v int) *int {
+	if v < 0 {
+		return nil
+	}
+	return &v
 }
 
 func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }

@@ -33,7 +33,9 @@ tell fail high / beta cutoff, stand-pat cutoff, exact score and fail low; the
 principal variation is bold; edges are labelled with the move's place in the
 search order. DOT and JSON are written by Horizon (same trace, same bytes);
 JSON names a node's fields as the trace's SQL view nodes does (cutoff, best,
-generated: null where another engine's stream left it out). SVG and PNG are laid out by Graphviz (go-graphviz, built in). PNGs are scaled
+generated: null where another engine's stream left it out), and gives what
+is absent as null: cut_index where no move failed high (the view says -1),
+best, the move of the run node and of iteration roots, depth with no --depth. SVG and PNG are laid out by Graphviz (go-graphviz, built in). PNGs are scaled
 down to at most 8000 pixels a side and 24 million pixels.
 
 --format icicle writes an SVG icicle chart of the whole subtree instead: one

@@ -315,3 +315,57 @@ func TestExportJSONNames(t *testing.T) {
 		}
 	}
 }
+
+// TestExportJSONAbsentIsNull: export --format json and diff --json give
+// what a node or the export lacks as null, not as a sentinel a script must
+// know: cut_index of a node no move failed high at (it was -1), best of a
+// node with no best move and the run node's move (the keys were left out),
+// the export's depth with no --depth (-1) and a summary's max_qs_ply when
+// it holds no QS node (-1). Present values stay numbers and strings.
+func TestExportJSONAbsentIsNull(t *testing.T) {
+	file, _ := traceFile(t, "--fen", kiwipete, "--depth", "2", "--qs", "captures,see")
+	var g struct {
+		Depth     json.RawMessage              `json:"depth"`
+		Nodes     []map[string]json.RawMessage `json:"nodes"`
+		Summaries []map[string]json.RawMessage `json:"summaries"`
+	}
+	cliJSON(t, &g, "export", file, "--node", "0", "--format", "json", "--max-nodes", "40")
+	if string(g.Depth) != "null" {
+		t.Errorf("export --json: depth %s with no --depth, want null", g.Depth)
+	}
+	var cut, noCut, noBest, root bool
+	for _, n := range g.Nodes {
+		for _, k := range []string{"cut_index", "best", "move_san", "move_uci"} {
+			if _, ok := n[k]; !ok {
+				t.Errorf("node %s lacks %s", n["id"], k)
+			}
+		}
+		switch c := string(n["cut_index"]); {
+		case c == "-1":
+			t.Errorf("node %s: cut_index -1, want null", n["id"])
+		case c == "null":
+			noCut = true
+		default:
+			cut = true
+		}
+		noBest = noBest || string(n["best"]) == "null"
+		if string(n["id"]) == "0" {
+			root = string(n["move_san"]) == "null" && string(n["move_uci"]) == "null"
+		}
+	}
+	for _, s := range g.Summaries {
+		if string(s["max_qs_ply"]) == "-1" {
+			t.Errorf("summary of %s: max_qs_ply -1, want null", s["parent"])
+		}
+	}
+	if !cut || !noCut || !noBest || !root {
+		t.Errorf("export --json: want nodes with and without a cut index (%v, %v), one with no best move (%v), the run node's move null (%v)", cut, noCut, noBest, root)
+	}
+	code, out, errOut := runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--json")
+	if code != 0 {
+		t.Fatalf("diff --json: exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, `"cut_index": -1`) || !strings.Contains(out, `"cut_index": null`) {
+		t.Errorf("diff --json: want cut_index null where no move failed high:\n%.3000s", out)
+	}
+}
