@@ -31,8 +31,8 @@ type comparePos struct {
 	BestMove  *string `json:"best_move"` // UCI, as 'horizon search --json'; null when no iteration finished
 	Score     *int    `json:"score"`     // null when no iteration finished
 	Depth     int     `json:"depth"`
-	Status    string  `json:"status"`               // as search --json: trace's status words
-	StopCause string  `json:"stop_cause,omitempty"` // nodes, time or cancel
+	Status    string  `json:"status"`     // as search --json: trace's status words
+	StopCause *string `json:"stop_cause"` // nodes, time or cancel; null when none
 	ElapsedMS int64   `json:"elapsed_ms"`
 	NPS       *int64  `json:"nps"`
 	Solved    *bool   `json:"solved"` // nil when the position has no bm or am
@@ -218,7 +218,7 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 	}
 	r := comparePos{Variant: engine.VariantSpec(o), FEN: p.FEN, Nodes: res.Stats.Nodes, QSNodes: res.Stats.QSNodes,
 		MaxPly: res.Stats.MaxPly, MaxQSPly: res.Stats.MaxQSPly,
-		Depth: res.Depth, Status: string(trace.StopStatus(res.Stopped)), StopCause: stopCause(res.Stopped), ElapsedMS: res.Elapsed.Milliseconds(),
+		Depth: res.Depth, Status: string(trace.StopStatus(res.Stopped)), StopCause: orNull(stopCause(res.Stopped)), ElapsedMS: res.Elapsed.Milliseconds(),
 		NPS: nps(res.Stats.Nodes, res.Elapsed), Run: run, elapsed: res.Elapsed}
 	r.BestMove, r.Score = answer(res)
 	if r.Nodes > 0 {
@@ -335,7 +335,7 @@ func (res compareResult) writeCSV(w io.Writer) error {
 		}
 		cw.Write([]string{r.Variant, strconv.Itoa(r.Position), r.Label, r.FEN, strconv.FormatInt(r.Nodes, 10),
 			strconv.FormatInt(r.QSNodes, 10), strconv.FormatFloat(r.QSShare, 'f', 4, 64), strconv.Itoa(r.MaxPly),
-			strconv.Itoa(r.MaxQSPly), cell(r.BestMove), cell(r.Score), strconv.Itoa(r.Depth), r.Status, r.StopCause,
+			strconv.Itoa(r.MaxQSPly), cell(r.BestMove), cell(r.Score), strconv.Itoa(r.Depth), r.Status, cell(r.StopCause),
 			strconv.FormatInt(r.ElapsedMS, 10), cell(r.NPS), solved, run})
 	}
 	cw.Flush()

@@ -19,9 +19,9 @@ type searchJSON struct {
 	Variant   string           `json:"variant"`
 	Options   json.RawMessage  `json:"options"`   // every switch, typed, as runs --json gives a run's
 	BestMove  *string          `json:"best_move"` // null when no iteration finished (engine.Result.Finished)
-	Ponder    string           `json:"ponder,omitempty"`
-	Score     *int             `json:"score"` // null when no iteration finished
-	Mate      int              `json:"mate,omitempty"`
+	Ponder    *string          `json:"ponder"`    // UCI; null when the PV ends at the best move
+	Score     *int             `json:"score"`     // null when no iteration finished
+	Mate      *int             `json:"mate"`      // moves to mate, as UCI's score mate (negative: mated); null when no mate is found
 	PV        []string         `json:"pv"`
 	Depth     int              `json:"depth"`
 	Nodes     int64            `json:"nodes"`
@@ -30,8 +30,8 @@ type searchJSON struct {
 	MaxQSPly  int              `json:"max_qs_ply"`
 	ElapsedMS int64            `json:"elapsed_ms"`
 	NPS       *int64           `json:"nps"`
-	Status    string           `json:"status"`               // a run's status words (trace.StopStatus): complete, truncated, interrupted
-	StopCause string           `json:"stop_cause,omitempty"` // what stopped it: nodes, time or cancel
+	Status    string           `json:"status"`     // a run's status words (trace.StopStatus): complete, truncated, interrupted
+	StopCause *string          `json:"stop_cause"` // what stopped it: nodes, time or cancel; null when none, as in runs --json
 	Cutoffs   map[string]int64 `json:"cutoffs"`
 	res       engine.Result
 }
@@ -40,13 +40,14 @@ func newSearchJSON(p *engine.EPD, o engine.Options, r engine.Result) searchJSON 
 	j := searchJSON{FEN: p.FEN, ID: p.ID, Variant: engine.VariantSpec(o), Options: trace.ObjectJSON(o.JSON()),
 		Depth: r.Depth, Nodes: r.Stats.Nodes, QSNodes: r.Stats.QSNodes,
 		MaxPly: r.Stats.MaxPly, MaxQSPly: r.Stats.MaxQSPly, ElapsedMS: r.Elapsed.Milliseconds(),
-		NPS: nps(r.Stats.Nodes, r.Elapsed), Status: string(trace.StopStatus(r.Stopped)), StopCause: stopCause(r.Stopped), Cutoffs: map[string]int64{}, PV: []string{}, res: r}
+		NPS: nps(r.Stats.Nodes, r.Elapsed), Status: string(trace.StopStatus(r.Stopped)), StopCause: orNull(stopCause(r.Stopped)), Cutoffs: map[string]int64{}, PV: []string{}, res: r}
 	if j.BestMove, j.Score = answer(r); r.Finished() {
 		if r.Ponder != engine.NoMove {
-			j.Ponder = r.Ponder.UCI()
+			j.Ponder = orNull(r.Ponder.UCI())
 		}
 		if r.Score.IsMate() {
-			j.Mate = r.Score.MateIn()
+			mate := r.Score.MateIn()
+			j.Mate = &mate
 		}
 		for _, m := range r.PV {
 			j.PV = append(j.PV, m.UCI())
@@ -181,8 +182,8 @@ func stopCause(r engine.StopReason) string {
 func (j searchJSON) writeText(w io.Writer) error {
 	r := j.res
 	cause := ""
-	if j.StopCause != "" {
-		cause = " stop_cause " + j.StopCause
+	if j.StopCause != nil {
+		cause = " stop_cause " + *j.StopCause
 	}
 	fmt.Fprintf(w, "info string nodes %d qsnodes %d maxqsply %d status %s%s\n", r.Stats.Nodes, r.Stats.QSNodes, r.Stats.MaxQSPly, j.Status, cause)
 	if !r.Finished() {

@@ -45,8 +45,8 @@ type traceRunJSON struct {
 	Status  string  `json:"status"`
 	// StopCause is what stopped the run, as search and compare say it
 	// (nodes, time, cancel; size for --max-size; trace.Run.StopCause),
-	// absent when complete.
-	StopCause  string        `json:"stop_cause,omitempty"`
+	// null when none, as in runs --json.
+	StopCause  *string       `json:"stop_cause"`
 	Depth      int           `json:"depth"`
 	BestMove   *string       `json:"best_move"` // UCI; null when none (no iteration finished)
 	BestSAN    *string       `json:"best_san"`
@@ -396,7 +396,7 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	if err != nil {
 		return traceRunJSON{}, err
 	}
-	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, EPDID: orNull(r.EPDID), Variant: r.Label(), Status: string(r.Status), StopCause: r.StopCause,
+	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, EPDID: orNull(r.EPDID), Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause),
 		Depth: r.Depth, BestMove: orNull(r.BestMove), Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
 		ElapsedMS: r.ElapsedMS(), Hotspots: []hotspotJSON{}, scores: r.ResultScores()}
 	if r.ElapsedKnown() {
@@ -475,7 +475,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	case r.BestMove != nil:
 		best = *r.BestMove
 	}
-	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, trace.StatusText(trace.Status(r.Status), r.StopCause))
+	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, trace.StatusText(trace.Status(r.Status), cell(r.StopCause)))
 	score := "none (no iteration finished)"
 	if r.Score != nil {
 		score = scoreText(r.scores, engine.Score(*r.Score), r.ScoreBound)

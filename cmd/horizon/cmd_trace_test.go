@@ -370,7 +370,7 @@ func TestTraceMaxSizeFull(t *testing.T) {
 		}
 		// The first invocation records the first variant, stopped by the
 		// cap; the second one nothing.
-		if want := 1 - i; len(runs) != want || want == 1 && (runs[0].Status != "truncated" || runs[0].StopCause != "size") {
+		if want := 1 - i; len(runs) != want || want == 1 && (runs[0].Status != "truncated" || cell(runs[0].StopCause) != "size") {
 			t.Fatalf("invocation %d printed %s; want %d run(s), truncated by the size cap", i+1, stdout, want)
 		}
 		if want := fmt.Sprintf("; %d of 2 runs recorded", 1-i); !strings.Contains(stderr, want) {

@@ -74,13 +74,13 @@ func TestLimitAloneIsNotCapped(t *testing.T) {
 	}
 	var c compareResult
 	cliJSON(t, &c, "compare", "--fen", "startpos", "--nodes", "5000", "--qs", "captures", "--json")
-	if len(c.Positions) != 1 || c.Positions[0].Status != string(trace.StatusTruncated) || c.Positions[0].StopCause != "nodes" {
+	if len(c.Positions) != 1 || c.Positions[0].Status != string(trace.StatusTruncated) || cell(c.Positions[0].StopCause) != "nodes" {
 		t.Errorf("compare --nodes 5000: %+v, want status truncated, stop cause nodes", c.Positions)
 	}
 	var done searchJSON
 	cliJSON(t, &done, "search", "--fen", "startpos", "--depth", "2", "--json")
-	if done.Status != string(trace.StatusComplete) || done.StopCause != "" {
-		t.Errorf("search --depth 2: status %q, stop cause %q; want complete and none", done.Status, done.StopCause)
+	if done.Status != string(trace.StatusComplete) || done.StopCause != nil {
+		t.Errorf("search --depth 2: status %q, stop cause %q; want complete and none", done.Status, *done.StopCause)
 	}
 
 	dir := t.TempDir()

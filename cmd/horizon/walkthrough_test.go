@@ -230,3 +230,56 @@ func TestNoCommand(t *testing.T) {
 		t.Errorf("horizon --help: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestJSONAbsentIsNull: a field a result lacks is null in every command's
+// --json, under the same key, not left out in some and null in others:
+// stop_cause of a search nothing stopped (search, compare and trace left it
+// out where runs, stats, check and diff gave null), and search's ponder and
+// mate (left out). A search a node limit stopped says "nodes" everywhere.
+func TestJSONAbsentIsNull(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		limit []string
+		cause string
+	}{
+		{[]string{"--depth", "2"}, "null"},
+		{[]string{"--nodes", "300"}, `"nodes"`},
+	} {
+		file := filepath.Join(dir, strings.TrimLeft(tc.limit[0], "-")+".trace")
+		base := append([]string{"--fen", "startpos", "--qs", "see"}, tc.limit...)
+		for _, args := range [][]string{
+			append(append([]string{"search"}, base...), "--json"),
+			append(append([]string{"compare"}, base...), "--json"),
+			append(append([]string{"trace"}, base...), "--json", "-o", file),
+			{"runs", file, "--json"},
+			{"stats", file, "--json"},
+			{"check", file, "--json"},
+		} {
+			code, out, errOut := runCLI(t, "", args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, errOut)
+			}
+			got := regexp.MustCompile(`"stop_cause": ([^,\n]*)`).FindAllStringSubmatch(out, -1)
+			if len(got) == 0 {
+				t.Errorf("%v: no stop_cause:\n%.1500s", args, out)
+			}
+			for _, m := range got {
+				if m[1] != tc.cause {
+					t.Errorf("%v: stop_cause %s, want %s", args, m[1], tc.cause)
+				}
+			}
+		}
+	}
+	var s map[string]any
+	cliJSON(t, &s, "search", "--fen", "startpos", "--depth", "2", "--json")
+	for _, k := range []string{"ponder", "mate"} {
+		if v, ok := s[k]; !ok || (k == "mate" && v != nil) {
+			t.Errorf("search --json: %s %v (present %v); want it present, mate null where no mate is found", k, v, ok)
+		}
+	}
+	var mate map[string]any
+	cliJSON(t, &mate, "search", "--fen", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "--depth", "2", "--json")
+	if p, ok := mate["ponder"]; mate["mate"] != float64(1) || !ok || p != nil {
+		t.Errorf("search --json of a mate in one: mate %v, ponder %v (present %v); want 1 and null", mate["mate"], p, ok)
+	}
+}
