@@ -85,7 +85,7 @@ type traceRunJSON struct {
 // hotspotJSON is one ranked node with its move path.
 type hotspotJSON struct {
 	Node      int64    `json:"node"`
-	Cause     string   `json:"cause"` // qs, recapture-ext, check-ext, threshold-ext, ext; "" for a full-width node ranked by growth
+	Cause     *string  `json:"cause"` // qs, recapture-ext, check-ext, threshold-ext, ext; null for a full-width node ranked by growth
 	Iteration int      `json:"iteration"`
 	Size      int64    `json:"subtree_size"`
 	Share     float64  `json:"share"` // subtree_size over the run's nodes
@@ -440,7 +440,7 @@ func hotspotsJSON(ctx context.Context, st *trace.Store, run int64, order trace.H
 		if san == nil {
 			san = []string{}
 		}
-		out = append(out, hotspotJSON{Node: h.Node.ID, Cause: h.Cause.String(), Iteration: h.Node.Iteration,
+		out = append(out, hotspotJSON{Node: h.Node.ID, Cause: orNull(h.Cause.String()), Iteration: h.Node.Iteration,
 			Size: h.Node.SubtreeSize, Share: h.Share, Depth: h.Node.Depth, Growth: h.Growth, PathSAN: san})
 	}
 	return out, nil
@@ -500,7 +500,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	if len(r.Hotspots) > 0 {
 		fmt.Fprintln(w, "  biggest growth: QS trees and extension chains (nodes, share, cause, node id, iteration: path):")
 		for _, h := range r.Hotspots {
-			fmt.Fprintf(w, "    %10s %6s  %-13s #%-9d it %-2d %s\n", engine.Commas(h.Size), engine.Percent(h.Share), h.Cause, h.Node, h.Iteration,
+			fmt.Fprintf(w, "    %10s %6s  %-13s #%-9d it %-2d %s\n", engine.Commas(h.Size), engine.Percent(h.Share), cell(h.Cause), h.Node, h.Iteration,
 				strings.Join(h.PathSAN, " "))
 		}
 	}

@@ -283,3 +283,35 @@ func TestJSONAbsentIsNull(t *testing.T) {
 		t.Errorf("search --json of a mate in one: mate %v, ponder %v (present %v); want 1 and null", mate["mate"], p, ok)
 	}
 }
+
+// TestHotspotsCauseNull: hotspots --json --by growth gives the cause of a
+// full-width node that tops no extension chain as null (it was "", where the
+// text prints "-"); a QS tree or a chain's top keeps its cause's name.
+func TestHotspotsCauseNull(t *testing.T) {
+	file, _ := traceFile(t, "--fen", kiwipete, "--depth", "3", "--qs", "captures")
+	for _, tc := range []struct {
+		by    string
+		cause func(any) bool
+	}{
+		{"growth", func(c any) bool { s, ok := c.(string); return c == nil || ok && s != "" }},
+		{"qs", func(c any) bool { return c == "qs" }},
+	} {
+		var runs []struct {
+			Hotspots []map[string]any `json:"hotspots"`
+		}
+		cliJSON(t, &runs, "hotspots", file, "--by", tc.by, "--limit", "3", "--json")
+		if len(runs) != 1 || len(runs[0].Hotspots) == 0 {
+			t.Fatalf("hotspots --by %s: %+v", tc.by, runs)
+		}
+		none := false
+		for _, h := range runs[0].Hotspots {
+			if c, ok := h["cause"]; !ok || !tc.cause(c) {
+				t.Errorf("hotspots --by %s: node %v cause %#v (present %v)", tc.by, h["node"], c, ok)
+			}
+			none = none || h["cause"] == nil
+		}
+		if tc.by == "growth" && !none {
+			t.Errorf("hotspots --by growth: no full-width node without a cause among %v", runs[0].Hotspots)
+		}
+	}
+}
