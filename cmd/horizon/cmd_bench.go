@@ -2,6 +2,7 @@ package main
 
 import (
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -33,9 +34,9 @@ type variantTotals struct {
 type benchRow struct {
 	variantTotals
 	// NPSRatio is Horizon's nodes per second over Stockfish's
-	// (horizonOverStockfish); absent without Stockfish.
-	NPSRatio float64 `json:"horizon_over_stockfish_nps,omitempty"`
-	Capped   int     `json:"capped"` // searches stopped by the node cap
+	// (horizonOverStockfish); null without Stockfish.
+	NPSRatio *float64 `json:"horizon_over_stockfish_nps"`
+	Capped   int      `json:"capped"` // searches stopped by the node cap
 }
 
 // Horizon's speed beside Stockfish's is one figure, in one direction, in
@@ -95,11 +96,20 @@ func horizonOverStockfish(horizonNPS, stockfishNPS float64) float64 {
 }
 
 // npsRatioText prints an H/SF nps figure, "-" when there is none.
-func npsRatioText(r float64) string {
-	if r <= 0 {
+func npsRatioText(r *float64) string {
+	if r == nil {
 		return "-"
 	}
-	return fmt.Sprintf("%.2fx", r)
+	return fmt.Sprintf("%.2fx", *r)
+}
+
+// positiveOrNull is v for JSON, null when it is not positive: a figure of
+// an engine that was not run (Stockfish's rate or time).
+func positiveOrNull[T int64 | float64](v T) *T {
+	if v <= 0 {
+		return nil
+	}
+	return &v
 }
 
 type benchJSON struct {
@@ -107,15 +117,28 @@ type benchJSON struct {
 	NodeCap  int64      `json:"node_cap"`
 	Variants []benchRow `json:"variants"`
 	// Stockfish is the path of the engine --stockfish named (Stockfish
-	// or another), StockfishName its UCI id name; absent without one.
-	Stockfish     string `json:"stockfish,omitempty"`
-	StockfishName string `json:"stockfish_name,omitempty"`
-	StockfishNPS  int64  `json:"stockfish_nps,omitempty"`
+	// or another), StockfishName its UCI id name; null without one
+	// (MarshalJSON).
+	Stockfish     string `json:"-"`
+	StockfishName string `json:"-"`
+	StockfishNPS  int64  `json:"-"`
 	TotalNodes    int64  `json:"nodes"`
 	TotalNPS      *int64 `json:"nps"`
 	positions     int
 	sfTime        time.Duration // Stockfish's time per position
 	sfSkipped     bool          // --stockfish none
+}
+
+// MarshalJSON writes the Stockfish figures as null when none was run (the
+// text says why: skipped or not found).
+func (out benchJSON) MarshalJSON() ([]byte, error) {
+	type fields benchJSON // its fields, without this method
+	return json.Marshal(struct {
+		fields
+		Stockfish     *string `json:"stockfish"`
+		StockfishName *string `json:"stockfish_name"`
+		StockfishNPS  *int64  `json:"stockfish_nps"`
+	}{fields(out), orNull(out.Stockfish), orNull(out.StockfishName), positiveOrNull(out.StockfishNPS)})
 }
 
 func runBench(e *env, args []string) error {
@@ -220,7 +243,8 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 			out.Stockfish, out.StockfishName, out.StockfishNPS = path, name, sfNPS
 			for i := range out.Variants {
 				if v := out.Variants[i].NPS; v != nil {
-					out.Variants[i].NPSRatio = horizonOverStockfish(float64(*v), float64(sfNPS))
+					r := horizonOverStockfish(float64(*v), float64(sfNPS))
+					out.Variants[i].NPSRatio = &r
 				}
 			}
 		} else if *sfFlag != "" {

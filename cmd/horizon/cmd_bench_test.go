@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
 
 // TestBenchRefusesBadLimits: 'bench --sf-movetime 0s' hung, Stockfish
 // being told "go infinite" (and under 1ms, "go movetime 0", which is no
@@ -22,4 +27,52 @@ func TestBenchRefusesBadLimits(t *testing.T) {
 		})
 	}
 	checkFails(t, []string{"perft", "--bench", "--runs", "0", "--stockfish", "none"}, 2, "--runs")
+}
+
+// TestSpeedJSONAbsentIsNull: bench --json and perft --bench --json give
+// the figures of a Stockfish not run as null under their keys (bench left
+// stockfish, stockfish_name, stockfish_nps and horizon_over_stockfish_nps
+// out; perft --bench gave stockfish as "" and left the others out), and
+// perft --bench --stockfish none says Stockfish was skipped, as bench does,
+// not that it was not found.
+func TestSpeedJSONAbsentIsNull(t *testing.T) {
+	nullKeys := func(what string, obj map[string]json.RawMessage, keys ...string) {
+		t.Helper()
+		for _, k := range keys {
+			if v, ok := obj[k]; !ok || string(v) != "null" {
+				t.Errorf("%s: %s is %s (present %v), want null", what, k, v, ok)
+			}
+		}
+	}
+	var b struct {
+		Variants []map[string]json.RawMessage `json:"variants"`
+	}
+	var top map[string]json.RawMessage
+	args := []string{"bench", "--depth", "1", "--qs", "see", "--fen", kiwipete, "--stockfish", "none", "--json"}
+	js := cliJSON(t, &top, args...)
+	if err := json.Unmarshal([]byte(js), &b); err != nil || len(b.Variants) != 1 {
+		t.Fatalf("bench --json: %v\n%s", err, js)
+	}
+	nullKeys("bench --json", top, "stockfish", "stockfish_name", "stockfish_nps")
+	nullKeys("bench --json variant", b.Variants[0], "horizon_over_stockfish_nps")
+
+	row := perftBenchRow{Name: "startpos", Depth: 1, Nodes: 20, elapsed: time.Second}
+	js2, err := json.Marshal(perftBenchJSON{Runs: 1, Results: []perftBenchRow{row}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Results []map[string]json.RawMessage `json:"results"`
+	}
+	if err := json.Unmarshal(js2, &top); err != nil || json.Unmarshal(js2, &p) != nil || len(p.Results) != 1 {
+		t.Fatalf("perft --bench --json: %v\n%s", err, js2)
+	}
+	nullKeys("perft --bench --json", top, "stockfish", "stockfish_name")
+	nullKeys("perft --bench --json row", p.Results[0], "stockfish_ms", "horizon_over_stockfish_nps")
+
+	var text strings.Builder
+	perftBenchHead{Runs: 1, sfSkipped: true}.writeText(&text)
+	if s := text.String(); strings.Contains(s, "not found") || !strings.Contains(s, "skipped (--stockfish none)") {
+		t.Errorf("perft --bench --stockfish none says:\n%s", s)
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -67,11 +68,23 @@ type perftFailureJSON struct {
 
 // perftBenchJSON is the --json output of --bench.
 type perftBenchJSON struct {
-	Stockfish string `json:"stockfish"` // path of the Stockfish (or the engine --stockfish named) run alongside, "" if none
-	// StockfishName is its UCI id name; absent without one.
-	StockfishName string          `json:"stockfish_name,omitempty"`
+	Stockfish string `json:"-"` // path of the Stockfish (or the engine --stockfish named) run alongside, "" if none (null in JSON)
+	// StockfishName is its UCI id name; null in JSON without one.
+	StockfishName string          `json:"-"`
 	Runs          int             `json:"runs"`
 	Results       []perftBenchRow `json:"results"`
+	sfSkipped     bool            // --stockfish none
+}
+
+// MarshalJSON writes stockfish and stockfish_name as null when no engine
+// was run alongside.
+func (res perftBenchJSON) MarshalJSON() ([]byte, error) {
+	type fields perftBenchJSON // its fields, without this method
+	return json.Marshal(struct {
+		Stockfish     *string `json:"stockfish"`
+		StockfishName *string `json:"stockfish_name"`
+		fields
+	}{orNull(res.Stockfish), orNull(res.StockfishName), fields(res)})
 }
 
 // rival is the engine run alongside.
@@ -83,11 +96,12 @@ type perftBenchRow struct {
 	Depth       int      `json:"depth"`
 	Nodes       uint64   `json:"nodes"`
 	ElapsedMS   float64  `json:"elapsed_ms"`
-	Mnps        *float64 `json:"mnps"` // null when there is no rate (engine.NodesPerSecond)
-	StockfishMS float64  `json:"stockfish_ms,omitempty"`
+	Mnps        *float64 `json:"mnps"`         // null when there is no rate (engine.NodesPerSecond)
+	StockfishMS *float64 `json:"stockfish_ms"` // null when Stockfish was not run
 	// NPSRatio is Horizon's nodes per second over Stockfish's, as in
-	// bench (horizonOverStockfish): 0.5 means Horizon takes twice as long.
-	NPSRatio float64 `json:"horizon_over_stockfish_nps,omitempty"`
+	// bench (horizonOverStockfish): 0.5 means Horizon takes twice as long;
+	// null without Stockfish or when either has no rate.
+	NPSRatio *float64 `json:"horizon_over_stockfish_nps"`
 	// The best times, Horizon's and Stockfish's (0: not run).
 	elapsed, sfElapsed time.Duration
 	ratioWidth         int // the ratio column's (speedRival.ratioWidth)
@@ -207,13 +221,14 @@ func mnpsText(nodes uint64, d time.Duration) string {
 }
 
 // perftRatio is Horizon's rate over Stockfish's (horizonOverStockfish),
-// 0 (none) when either has no rate.
-func perftRatio(nodes uint64, horizon, stockfish time.Duration) float64 {
+// nil (none) when either has no rate.
+func perftRatio(nodes uint64, horizon, stockfish time.Duration) *float64 {
 	h, sf := perftMnps(nodes, horizon), perftMnps(nodes, stockfish)
 	if h == nil || sf == nil {
-		return 0
+		return nil
 	}
-	return horizonOverStockfish(*h, *sf)
+	r := horizonOverStockfish(*h, *sf)
+	return &r
 }
 
 func perftCount(e *env, pf *positionFlags, positions []engine.EPD, depth int, divide bool, f format) error {
@@ -385,7 +400,7 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 		return err
 	}
 	var sf *uci.Engine
-	res := perftBenchJSON{Stockfish: sfPath, Runs: runs}
+	res := perftBenchJSON{Stockfish: sfPath, Runs: runs, sfSkipped: sfFlag == "none"}
 	if sfPath != "" {
 		if sf, err = uci.StartEngine(e.ctx, sfPath); err != nil {
 			if e.ctx.Err() != nil {
@@ -447,7 +462,8 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 // withStockfish completes a row with Stockfish's best time for its count.
 func (row *perftBenchRow) withStockfish(sf time.Duration) {
 	row.sfElapsed = sf
-	row.StockfishMS = float64(sf.Microseconds()) / 1e3
+	ms := float64(sf.Microseconds()) / 1e3
+	row.StockfishMS = &ms
 	row.NPSRatio = perftRatio(row.Nodes, row.elapsed, sf)
 }
 
@@ -462,7 +478,11 @@ func (h perftBenchHead) writeText(w io.Writer) error {
 			r.timeHead(), "Mnps", r.ratioWidth(), r.ratioHead())
 		return err
 	}
-	fmt.Fprintf(w, "perft benchmark, best of %d (Stockfish not found: no comparison; install it or pass --stockfish PATH)\n", h.Runs)
+	why := "Stockfish not found: no comparison; install it or pass --stockfish PATH"
+	if h.sfSkipped {
+		why = "Stockfish skipped (--stockfish none): no comparison"
+	}
+	fmt.Fprintf(w, "perft benchmark, best of %d (%s)\n", h.Runs, why)
 	_, err := fmt.Fprintf(w, "%-9s %5s %11s %10s %7s\n", "position", "depth", "nodes", "horizon s", "Mnps")
 	return err
 }
