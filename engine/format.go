@@ -173,6 +173,15 @@ func Commas(n int64) string {
 	return string(b)
 }
 
+// Count is n with thousands separators and its noun, singular for one:
+// "1 node", "12,345 nodes".
+func Count(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return Commas(n) + " " + noun + "s"
+}
+
 // Percent formats a share (0.948) as a percentage with one decimal:
 // "94.8%". It is how a run's QS share reads everywhere (runs, stats,
 // trace, the viewer, HTML pages), so that one run never shows two figures.

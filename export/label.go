@@ -150,16 +150,13 @@ func nodeLines(r trace.Run, n trace.Node, san string) []string {
 	if n.Incomplete {
 		lines = append(lines, "incomplete")
 	}
-	lines = append(lines, "id "+strconv.FormatInt(n.ID, 10)+", "+engine.Commas(n.Nodes())+" nodes")
+	lines = append(lines, "id "+strconv.FormatInt(n.ID, 10)+", "+engine.Count(n.Nodes(), "node"))
 	return lines
 }
 
 // summaryLines are the lines of a summary node's label.
 func summaryLines(s Summary) []string {
-	lines := []string{"+" + engine.Commas(s.Nodes) + " nodes"}
-	if s.Nodes == 1 {
-		lines[0] = "+1 node"
-	}
+	lines := []string{"+" + engine.Count(s.Nodes, "node")}
 	if s.Children > 0 {
 		what := "move"
 		if s.QSTrees {

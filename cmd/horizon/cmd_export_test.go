@@ -369,3 +369,16 @@ func TestExportJSONAbsentIsNull(t *testing.T) {
 		t.Errorf("diff --json: want cut_index null where no move failed high:\n%.3000s", out)
 	}
 }
+
+// TestExportOneNode: a leaf's label in DOT (and the icicle's tooltips) says
+// "1 node", as a summary's does; it said "id 21376, 1 nodes".
+func TestExportOneNode(t *testing.T) {
+	file, _ := traceFile(t, "--fen", "startpos", "--depth", "1", "--qs", "none") // a root and its 20 leaves
+	code, out, errOut := runCLI(t, "", "export", file, "--format", "dot")
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, " 1 nodes") || !strings.Contains(out, `, 1 node"`) {
+		t.Errorf("export --format dot: want leaves labelled \"1 node\":\n%.3000s", out)
+	}
+}
