@@ -161,7 +161,7 @@ A node cap per search keeps the artificial stress positions from dominating.`,
 	sfFlag := fs.String("stockfish", "", "Stockfish (or another UCI engine) for the speed ratio (default: PATH or /usr/games/stockfish; 'none' to skip)")
 	sfTime := fs.Duration("sf-movetime", 200*time.Millisecond, "Stockfish's time per position (at least 1ms)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if *depth < 1 || *depth >= engine.MaxPly {

@@ -199,7 +199,7 @@ func runVariants(e *env, args []string) error {
 shared/seeds each follows, what it does, and the value of every switch.`,
 		"horizon variants", "horizon search --fen startpos --qs threshold --qs-levels 6")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	var out variantsResult

@@ -315,3 +315,17 @@ func TestHotspotsCauseNull(t *testing.T) {
 		}
 	}
 }
+
+// TestStrayArgumentRefused: every command that takes flags only refuses an
+// argument left over, naming it, with exit 2; variants and bench ignored it
+// ("horizon bench kiwi.trace" ran the whole bench).
+func TestStrayArgumentRefused(t *testing.T) {
+	for _, cmd := range [][]string{{"variants"}, {"bench", "--depth", "1", "--stockfish", "none"}, {"search", "--fen", "startpos", "--depth", "1"}, {"perft", "--fen", "startpos", "--depth", "1"}} {
+		t.Run(cmd[0], func(t *testing.T) {
+			code, out, errOut := runCLI(t, "", append(cmd, "extra")...)
+			if code != 2 || out != "" || !strings.Contains(errOut, `unexpected argument "extra"`) {
+				t.Errorf("%v extra: exit %d, stdout %.200q, stderr %q; want exit 2 naming the argument", cmd, code, out, errOut)
+			}
+		})
+	}
+}
