@@ -35,7 +35,7 @@ func runView(e *env, args []string) error {
 		"horizon view sample.trace",
 		"horizon view sample.trace --run 2 --path \"dxe6 fxe6\"",
 		"horizon view sample.trace --run 1 --node 100000 --ascii --uci")
-	run := fs.Int64("run", 0, "run id to open (0: the last run; a file with several runs opens the run picker)")
+	run := runFlag(fs, "run `id` to open (0: the last run; a file with several runs opens the run picker)")
 	node := fs.Int64("node", -1, "select this node id at start (0: the run node; default: the last iteration's root)")
 	path := fs.String("path", "", "select the node this move path leads to at start (SAN or UCI separated by spaces or commas, from the root position, in the last iteration)")
 	ascii := fs.Bool("ascii", false, "plain ASCII board, markers and bars")

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -110,4 +111,40 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 // or UCI, separated by spaces or commas, as every path flag takes them.
 func movePath(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+}
+
+// runFlag registers --run for a command that reads one run (or, with 0,
+// every run or the last): given twice it is a usage error naming both
+// values, where the flag package kept the last one silently ("check FILE
+// --run 1 --run 2" checked run 2 alone). diff, which takes two runs, has
+// its own flag.
+func runFlag(fs *flag.FlagSet, usage string) *int64 {
+	v := new(onceInt64)
+	fs.Var(v, "run", usage)
+	return &v.n
+}
+
+// onceInt64 is an int64 flag that may be given once.
+type onceInt64 struct {
+	n   int64
+	set bool
+}
+
+func (o *onceInt64) String() string {
+	if o == nil {
+		return "0"
+	}
+	return strconv.FormatInt(o.n, 10)
+}
+
+func (o *onceInt64) Set(s string) error {
+	n, err := strconv.ParseInt(s, 0, 64)
+	if err != nil {
+		return fmt.Errorf("want a number")
+	}
+	if o.set {
+		return fmt.Errorf("given twice (%d, then %d): give one", o.n, n)
+	}
+	o.n, o.set = n, true
+	return nil
 }

@@ -329,3 +329,22 @@ func TestStrayArgumentRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestRunGivenTwice: a command that reads one run (or every run with --run
+// 0) refuses --run given twice, naming both, with exit 2: the flag package
+// kept the last one silently, so "check FILE --run 1 --run 2" checked run 2
+// alone and said "1 passed". Its help names the flag's value: an id.
+func TestRunGivenTwice(t *testing.T) {
+	file, _ := traceFile(t, "--fen", "startpos", "--depth", "1", "--qs", "see,captures")
+	for _, cmd := range []string{"check", "export", "hotspots", "stats", "view"} {
+		t.Run(cmd, func(t *testing.T) {
+			code, out, errOut := runCLI(t, "", cmd, file, "--run", "1", "--run", "2")
+			if code != 2 || out != "" || !strings.Contains(errOut, "--run given twice (1, then 2)") && !strings.Contains(errOut, "-run: given twice (1, then 2)") {
+				t.Errorf("%s --run 1 --run 2: exit %d, stdout %.200q, stderr %q", cmd, code, out, errOut)
+			}
+			if help := helpOf(t, cmd); !strings.Contains(help, "  -run id\n") {
+				t.Errorf("%s --help does not show '-run id':\n%s", cmd, help)
+			}
+		})
+	}
+}
