@@ -76,3 +76,15 @@ func TestSpeedJSONAbsentIsNull(t *testing.T) {
 		t.Errorf("perft --bench --stockfish none says:\n%s", s)
 	}
 }
+
+// TestPerftBenchCommas: perft --bench's rows and total give node counts with
+// separators, as bench and every other table does (119060324 was bare).
+func TestPerftBenchCommas(t *testing.T) {
+	row := perftBenchRow{Name: "startpos", Depth: 6, Nodes: 119060324, elapsed: time.Second}
+	var text strings.Builder
+	row.writeText(&text)
+	perftBenchJSON{Runs: 1, Results: []perftBenchRow{row, row}}.writeText(&text)
+	if s := text.String(); !strings.Contains(s, "startpos      6 119,060,324 ") || !strings.Contains(s, "total           238,120,648 ") {
+		t.Errorf("perft --bench rows:\n%s", s)
+	}
+}

@@ -360,7 +360,7 @@ type perftChecked struct {
 
 func (c perftChecked) writeText(w io.Writer) error {
 	if len(c.failures) == 0 {
-		_, err := fmt.Fprintf(w, "ok   %s depth %d..%d, %d nodes, %.2f s\n", c.label, c.depths[0], c.depths[len(c.depths)-1], c.nodes, c.elapsed.Seconds())
+		_, err := fmt.Fprintf(w, "ok   %s depth %d..%d, %s, %.2f s\n", c.label, c.depths[0], c.depths[len(c.depths)-1], engine.Count(int64(c.nodes), "node"), c.elapsed.Seconds())
 		return err
 	}
 	for _, f := range c.failures {
@@ -372,8 +372,9 @@ func (c perftChecked) writeText(w io.Writer) error {
 // writeText is the suite's closing lines; the tally counts positions, as
 // the line above it says.
 func (res perftCheckJSON) writeText(w io.Writer) error {
-	fmt.Fprintf(w, "%d positions, %d perft counts (%d wrong), %d nodes in %.2f s (%s Mnps); a position passes when all its counts match\n",
-		res.Positions, res.Counts, res.FailedCounts, res.Nodes, res.elapsed.Seconds(), mnpsText(res.Nodes, res.elapsed))
+	fmt.Fprintf(w, "%s, %s (%d wrong), %s in %.2f s (%s Mnps); a position passes when all its counts match\n",
+		engine.Count(int64(res.Positions), "position"), engine.Count(int64(res.Counts), "perft count"), res.FailedCounts,
+		engine.Count(int64(res.Nodes), "node"), res.elapsed.Seconds(), mnpsText(res.Nodes, res.elapsed))
 	return writeTally(w, res.Passed, res.Failed)
 }
 
@@ -488,7 +489,7 @@ func (h perftBenchHead) writeText(w io.Writer) error {
 }
 
 func (row perftBenchRow) writeText(w io.Writer) error {
-	fmt.Fprintf(w, "%-9s %5d %11d %10.3f %7s", row.Name, row.Depth, row.Nodes, row.elapsed.Seconds(), mnpsText(row.Nodes, row.elapsed))
+	fmt.Fprintf(w, "%-9s %5d %11s %10.3f %7s", row.Name, row.Depth, engine.Commas(int64(row.Nodes)), row.elapsed.Seconds(), mnpsText(row.Nodes, row.elapsed))
 	if row.sfElapsed > 0 {
 		fmt.Fprintf(w, " %12.3f %7s %*s", row.sfElapsed.Seconds(), mnpsText(row.Nodes, row.sfElapsed), max(8, row.ratioWidth), npsRatioText(row.NPSRatio))
 	}
@@ -506,7 +507,7 @@ func (res perftBenchJSON) writeText(w io.Writer) error {
 		h += r.elapsed
 		sf += r.sfElapsed
 	}
-	fmt.Fprintf(w, "%-9s %5s %11d %10.3f %7s", "total", "", nodes, h.Seconds(), mnpsText(nodes, h))
+	fmt.Fprintf(w, "%-9s %5s %11s %10.3f %7s", "total", "", engine.Commas(int64(nodes)), h.Seconds(), mnpsText(nodes, h))
 	if res.Stockfish != "" {
 		fmt.Fprintf(w, " %12.3f %7s %*s", sf.Seconds(), mnpsText(nodes, sf), res.rival().ratioWidth(), npsRatioText(perftRatio(nodes, h, sf)))
 	}

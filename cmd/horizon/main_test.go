@@ -294,6 +294,19 @@ func TestPerftEPDCheck(t *testing.T) {
 		}
 		checkOneLineError(t, errOut, "1 of 2 positions in "+path+" have a wrong perft count (1 of 6 counts wrong)")
 	})
+	// The summary and the ok line give nodes with separators, as every
+	// other count Horizon prints, and one position as one (they said "1
+	// positions, 1 perft counts", "8922 nodes").
+	t.Run("wording", func(t *testing.T) {
+		path := writeFile(t, "one.epd", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D3 8902\n")
+		code, out, errOut := runCLI(t, "", "perft", "--epd", path)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if !strings.Contains(out, "ok   "+path+":1 depth 3..3, 8,902 nodes, ") || !strings.Contains(out, "\n1 position, 1 perft count (0 wrong), 8,902 nodes in ") {
+			t.Errorf("perft --epd of one position:\n%s", out)
+		}
+	})
 	t.Run("positions with one count and with several", func(t *testing.T) {
 		suite := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n" +
 			"4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3\n"
