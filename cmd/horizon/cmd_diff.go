@@ -145,7 +145,7 @@ func diffSides(e *env, files []string, runs runIDs) (a, b compare.Side, closeAll
 			runs = runIDs{rs[0].ID, rs[1].ID}
 		}
 		if len(runs) != 2 {
-			return fail(usagef("give --run twice (runs A and B of %s), not %d times", files[0], len(runs)))
+			return fail(usagef("give --run twice (runs A and B of %s), not %s", files[0], timesText(len(runs))))
 		}
 		a, b = compare.Side{Store: st, Run: runs[0]}, compare.Side{Store: st, Run: runs[1]}
 	case 2:
@@ -170,7 +170,7 @@ func diffSides(e *env, files []string, runs runIDs) (a, b compare.Side, closeAll
 			runs = runIDs{ra, rb}
 		case 2:
 		default:
-			return fail(usagef("with two files give --run twice (the run in each) or not at all, not %d times", len(runs)))
+			return fail(usagef("with two files give --run twice (the run in each) or not at all, not %s", timesText(len(runs))))
 		}
 		a, b = compare.Side{Store: sa, Run: runs[0]}, compare.Side{Store: sb, Run: runs[1]}
 	default:
@@ -450,4 +450,12 @@ func writeDiffHTML(e *env, a, b compare.Side, out string, opts export.HTMLOption
 	}
 	fmt.Fprintf(e.stderr, "wrote %s: run %d of %s and run %d of %s side by side\n", out, a.Run, a.Store.File(), b.Run, b.Store.File())
 	return nil
+}
+
+// timesText is how often a flag was given: "once", "3 times".
+func timesText(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return strconv.Itoa(n) + " times"
 }

@@ -160,7 +160,10 @@ func TestDiffErrors(t *testing.T) {
 		{"unknown run", []string{file, "--run", "1", "--run", "9"}, 1, []string{"run 9: no such run", "1 captures", "2 see"}},
 		{"different positions", []string{mixed, "--run", "1", "--run", "2"}, 1, []string{"different positions", "run 1", "run 2"}},
 		{"three runs, no --run", []string{three}, 2, []string{"holds 3 runs", "--run"}},
-		{"one --run", []string{file, "--run", "1"}, 2, []string{"--run twice"}},
+		// "not 1 times" was the grammar of both messages.
+		{"one --run", []string{file, "--run", "1"}, 2, []string{"--run twice", "not once"}},
+		{"three --run", []string{file, "--run", "1", "--run", "2", "--run", "1"}, 2, []string{"--run twice", "not 3 times"}},
+		{"one --run, two files", []string{file, file, "--run", "1"}, 2, []string{"--run twice", "not once"}},
 		{"two files of several runs", []string{file, three}, 2, []string{"choose with --run"}},
 		{"bad run id", []string{file, "--run", "x", "--run", "1"}, 2, []string{"not a run id"}},
 		{"no file", nil, 2, []string{"trace file"}},
