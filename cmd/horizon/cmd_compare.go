@@ -36,7 +36,7 @@ type comparePos struct {
 	ElapsedMS int64   `json:"elapsed_ms"`
 	NPS       *int64  `json:"nps"`
 	Solved    *bool   `json:"solved"` // nil when the position has no bm or am
-	Run       int64   `json:"run,omitempty"`
+	Run       *int64  `json:"run"`    // its run in the --trace file; null without --trace
 	elapsed   time.Duration
 }
 
@@ -126,7 +126,7 @@ positions every variant had searched to the end, and says how many.`,
 	for i := range rows {
 		rows[i].Label = pf.label(&positions[rows[i].Position-1])
 	}
-	res := compareResult{Variants: compareSum(opts, rows), Positions: rows, Trace: *traceFile, Interrupted: interrupted}
+	res := compareResult{Variants: compareSum(opts, rows), Positions: rows, Trace: orNull(*traceFile), Interrupted: interrupted}
 	if err := e.print(res, formatOf(*asJSON, *asCSV)); err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func wholePositions(rows []comparePos, got []bool, nvar int) []comparePos {
 type compareResult struct {
 	Variants  []compareVariant `json:"variants"`
 	Positions []comparePos     `json:"positions"`
-	Trace     string           `json:"trace,omitempty"`
+	Trace     *string          `json:"trace"` // the --trace file; null without one
 	// Interrupted: a Ctrl-C stopped the comparison; the figures are those
 	// of the positions every variant had searched.
 	Interrupted bool `json:"interrupted"`
@@ -200,7 +200,7 @@ func compareRun(ctx context.Context, positions []engine.EPD, opts []engine.Optio
 // compareOne runs one search, recorded into st when st is not nil.
 func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.Searcher, lim engine.Limits, st *trace.Store) (comparePos, error) {
 	var res engine.Result
-	var run int64
+	var run *int64
 	if st == nil {
 		res = s.Search(ctx, p.Pos.Copy(), lim, nil)
 	} else {
@@ -214,7 +214,8 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 		if err := rec.FinishSearch(res); err != nil {
 			return comparePos{}, err
 		}
-		run = rec.RunID()
+		id := rec.RunID()
+		run = &id
 	}
 	r := comparePos{Variant: engine.VariantSpec(o), FEN: p.FEN, Nodes: res.Stats.Nodes, QSNodes: res.Stats.QSNodes,
 		MaxPly: res.Stats.MaxPly, MaxQSPly: res.Stats.MaxQSPly,
@@ -264,7 +265,7 @@ func compareSum(opts []engine.Options, rows []comparePos) []compareVariant {
 }
 
 func (res compareResult) writeText(w io.Writer) error {
-	vs, rows, traceFile := res.Variants, res.Positions, res.Trace
+	vs, rows, traceFile := res.Variants, res.Positions, cell(res.Trace)
 	npos := len(rows) / len(vs)
 	answers := vs[0].WithAnswer > 0
 	tw := figureTable(w)
@@ -329,14 +330,10 @@ func (res compareResult) writeCSV(w io.Writer) error {
 		if r.Solved != nil {
 			solved = strconv.FormatBool(*r.Solved)
 		}
-		run := ""
-		if r.Run > 0 {
-			run = strconv.FormatInt(r.Run, 10)
-		}
 		cw.Write([]string{r.Variant, strconv.Itoa(r.Position), r.Label, r.FEN, strconv.FormatInt(r.Nodes, 10),
 			strconv.FormatInt(r.QSNodes, 10), strconv.FormatFloat(r.QSShare, 'f', 4, 64), strconv.Itoa(r.MaxPly),
 			strconv.Itoa(r.MaxQSPly), cell(r.BestMove), cell(r.Score), strconv.Itoa(r.Depth), r.Status, cell(r.StopCause),
-			strconv.FormatInt(r.ElapsedMS, 10), cell(r.NPS), solved, run})
+			strconv.FormatInt(r.ElapsedMS, 10), cell(r.NPS), solved, cell(r.Run)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -138,7 +138,7 @@ func TestCompareTrace(t *testing.T) {
 	}
 	for i, r := range runs {
 		p := got.Positions[i]
-		if r.Variant != p.Variant || r.Nodes != p.Nodes || r.QSNodes != p.QSNodes || r.ID != p.Run || p.BestMove == nil || !equalPtr(r.BestMove, p.BestMove) {
+		if r.Variant != p.Variant || r.Nodes != p.Nodes || r.QSNodes != p.QSNodes || p.Run == nil || r.ID != *p.Run || p.BestMove == nil || !equalPtr(r.BestMove, p.BestMove) {
 			t.Errorf("run %+v, compare row %+v", r, p)
 		}
 	}
@@ -223,5 +223,24 @@ func TestCompareInterrupted(t *testing.T) {
 	}
 	if want := fmt.Sprintf("interrupted after %d of 3 positions", len(c.Positions)/2); !strings.Contains(errOut, want) {
 		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+}
+
+// TestCompareJSONUntraced: compare --json without --trace gives trace and
+// each position's run as null (both keys were left out); with --trace, the
+// file and the run ids.
+func TestCompareJSONUntraced(t *testing.T) {
+	var res struct {
+		Trace     json.RawMessage   `json:"trace"`
+		Positions []json.RawMessage `json:"positions"`
+	}
+	out := cliJSON(t, &res, "compare", "--fen", "startpos", "--depth", "1", "--qs", "see", "--json")
+	if string(res.Trace) != "null" || len(res.Positions) != 1 || !strings.Contains(string(res.Positions[0]), `"run": null`) {
+		t.Errorf("compare --json without --trace: want trace and run null:\n%s", out)
+	}
+	file := filepath.Join(t.TempDir(), "c.trace")
+	out = cliJSON(t, &res, "compare", "--fen", "startpos", "--depth", "1", "--qs", "see", "--trace", file, "--json")
+	if string(res.Trace) != strconv.Quote(file) || len(res.Positions) != 1 || !strings.Contains(string(res.Positions[0]), `"run": 1`) {
+		t.Errorf("compare --trace --json: want the file and run 1:\n%s", out)
 	}
 }
