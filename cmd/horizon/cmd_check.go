@@ -66,7 +66,7 @@ skipped, and the report says so.`,
 		"horizon check sample.trace",
 		"horizon check sample.trace --run 2 --max 20",
 		"horizon check sample.trace --json | jq '.[].by_rule'")
-	run := runFlag(fs, "run `id` ('horizon runs FILE' lists them); 0 = every run")
+	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both); 0 = every run")
 	maxV := fs.Int("max", 50, "violations to print per run (all are counted)")
 	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, status, stop_cause, filter (only when\nthere is one), depth, rows, violations, by_rule, listed, skipped, error);\nskipped is null, or for another engine's run {reason: \"other_engine\", rules: [...], text};\nlisted violations have run, node, iteration, path (SAN), visits, rule, detail;\na run that could not be read has null rows and violations and its error, null otherwise")
 	file, err := parseFileFlags(fs, args)
@@ -76,7 +76,7 @@ skipped, and the report says so.`,
 	if *maxV < 1 {
 		return usagef("--max %d: want a positive number", *maxV)
 	}
-	st, runs, err := openRuns(e, file, *run)
+	st, runs, err := openRuns(e, file, run)
 	if err != nil {
 		var ue *usageError
 		if errors.As(err, &ue) || !fileExists(file) {

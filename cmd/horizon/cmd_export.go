@@ -66,7 +66,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		"horizon export sample.trace --node 0 --format icicle -o map.svg",
 		"horizon export sample.trace -o tree.html",
 		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg")
-	run := runFlag(fs, "run `id` ('horizon runs FILE' lists them); 0 = the file's last run")
+	run := runFlag(fs, "run `id`, or the id of an EPD record with one run ('horizon runs FILE' lists both); 0 = the file's last run")
 	node := fs.Int64("node", -1, "id of the subtree's top node; -1 = the last iteration's root")
 	path := fs.String("path", "", `move path from the last iteration's root (or from --node), SAN or UCI separated by spaces or commas, e.g. "e4 e5 Nf3"`)
 	depth := fs.Int("depth", -1, "plies shown below the top node (below each QS root with --qs-only); -1 = no limit")
@@ -105,8 +105,6 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		return usagef("-o %s: the extension %s names no format Horizon writes; give --format (dot, svg, png, json, icicle, html) or use .dot, .svg, .png, .json or .html", *out, ext)
 	}
 	switch {
-	case *run < 0:
-		return usagef("--run %d: want a run id (1, 2, ...) or 0 for the last run", *run)
 	case *node < -1:
 		return usagef("--node %d: want a node id (0 is the run node) or -1", *node)
 	case *maxNodes < 1:
@@ -122,13 +120,15 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 	if dir != "TB" && dir != "LR" {
 		return usagef("--rankdir %q: want TB or LR", *rankdir)
 	}
-	sel := export.Selection{Run: *run, Node: *node, Path: movePath(*path)}
-
 	st, err := trace.OpenReadOnly(file)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	sel := export.Selection{Node: *node, Path: movePath(*path)}
+	if sel.Run, err = run.one(e.ctx, st, file); err != nil {
+		return err
+	}
 	// Open the output before the work, so an unwritable path fails at once;
 	// the file appears only when everything succeeded.
 	var dst io.Writer

@@ -52,7 +52,7 @@ node 6 plies away with as many. Each line gives the node id (for 'horizon view'
 and 'horizon export'), its iteration and its move path in SAN. Traces written
 before chains were ranked get them from a scan of the run's rows.`,
 		"horizon hotspots sample.trace --run 1", "horizon hotspots sample.trace --run 2 --by growth --limit 20 --json")
-	run := runFlag(fs, "run `id` ('horizon runs FILE' lists them); 0 = every run")
+	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both); 0 = every run")
 	by := fs.String("by", "size", "ranking: size (QS trees and extension chains by subtree size), qs, chain, or growth (full-width nodes by size relative to depth)")
 	limit := fs.Int("limit", 10, "how many nodes to list per run")
 	asJSON := fs.Bool("json", false, "print JSON (an array, one object per run)")
@@ -72,7 +72,7 @@ before chains were ranked get them from a scan of the run's rows.`,
 	if *limit <= 0 {
 		return usagef("--limit %d: want a positive number", *limit)
 	}
-	out, err := eachRun(e, file, *run, func(st *trace.Store, r trace.Run) (hotspotsRunJSON, error) {
+	out, err := eachRun(e, file, run, func(st *trace.Store, r trace.Run) (hotspotsRunJSON, error) {
 		hs, err := hotspotsJSON(e.ctx, st, r.ID, order, *limit)
 		return hotspotsRunJSON{Run: r.ID, Variant: r.Label(), By: *by, Hotspots: hs}, err
 	})

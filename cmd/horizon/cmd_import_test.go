@@ -465,3 +465,51 @@ func TestTraceEPDIDs(t *testing.T) {
 		})
 	}
 }
+
+// TestRunByEPDID: --run takes an EPD record's id as well as a run id:
+// stats, hotspots and check read every run of the record; export and view,
+// which read one, take a record with one run and refuse one with several,
+// listing them; an id no run has is an error naming the file.
+func TestRunByEPDID(t *testing.T) {
+	const kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
+	epd := writeFile(t, "s.epd", engine.StartFEN+" id \"start\";\n"+kiwi+" id \"kiwi\";\n")
+	two, _ := traceFile(t, "--epd", epd, "--depth", "1", "--qs", "see,captures") // runs 1, 2: start; 3, 4: kiwi
+	one, _ := traceFile(t, "--epd", epd, "--depth", "1", "--qs", "see")          // run 2: kiwi
+	for _, cmd := range []string{"stats", "hotspots", "check"} {
+		var runs []struct {
+			Run int64 `json:"run"`
+		}
+		cliJSON(t, &runs, cmd, two, "--run", "kiwi", "--json")
+		if len(runs) != 2 || runs[0].Run != 3 || runs[1].Run != 4 {
+			t.Errorf("%s --run kiwi: runs %+v, want 3 and 4", cmd, runs)
+		}
+	}
+	var g struct {
+		Run struct {
+			ID int64 `json:"id"`
+		} `json:"run"`
+	}
+	cliJSON(t, &g, "export", one, "--run", "kiwi", "--format", "json", "-o", "-")
+	if g.Run.ID != 2 {
+		t.Errorf("export --run kiwi: run %d, want 2", g.Run.ID)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  []string
+	}{
+		{[]string{"export", two, "--run", "kiwi", "-o", "-"}, 2, []string{"--run kiwi names 2 runs of " + two + ": 3 (see), 4 (captures); give one by its number"}},
+		{[]string{"view", two, "--run", "kiwi"}, 2, []string{"--run kiwi names 2 runs"}},
+		{[]string{"stats", two, "--run", "wac"}, 1, []string{"--run wac: " + two + " has no run of an EPD record with that id"}},
+		{[]string{"check", two, "--run", "-1"}, 2, []string{"want a run id (1, 2, ...) or an EPD record's id"}},
+	} {
+		code, stdout, stderr := runCLI(t, "", tc.args...)
+		if code != tc.code || stdout != "" {
+			t.Errorf("%v: exit %d, want %d; stdout %q", tc.args, code, tc.code, stdout)
+		}
+		if first, _, ok := strings.Cut(stderr, "\nrun 'horizon "); ok && tc.code == 2 {
+			stderr = first + "\n" // a usage error points to --help on a line of its own
+		}
+		checkOneLineError(t, stderr, tc.msg...)
+	}
+}

@@ -39,23 +39,12 @@ type statsResult []statsJSON
 
 // openRuns opens a trace for reading and returns the run asked for with
 // --run, or every run when run is 0. The caller closes the store.
-func openRuns(e *env, file string, run int64) (*trace.Store, []trace.Run, error) {
-	if run < 0 {
-		return nil, nil, usagef("--run %d: want a run id", run)
-	}
+func openRuns(e *env, file string, run *runRef) (*trace.Store, []trace.Run, error) {
 	st, err := trace.OpenReadOnly(file)
 	if err != nil {
 		return nil, nil, err
 	}
-	var runs []trace.Run
-	if run != 0 {
-		var r trace.Run
-		if r, err = st.Run(e.ctx, run); err == nil {
-			runs = []trace.Run{r}
-		}
-	} else {
-		runs, err = st.Runs(e.ctx)
-	}
+	runs, err := run.runs(e.ctx, st, file)
 	if err != nil {
 		st.Close()
 		return nil, nil, err
@@ -72,13 +61,13 @@ from the QS root), by QS level (threshold variant) and by iteration, with the
 effective branching factor of each iteration (its nodes over the previous
 one's) and nodes^(1/depth).`,
 		"horizon stats sample.trace --run 1", "horizon stats sample.trace --json")
-	run := runFlag(fs, "run `id` ('horizon runs FILE' lists them); 0 = every run")
+	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both); 0 = every run")
 	asJSON := fs.Bool("json", false, "print JSON (an array, one object per run): nodes, qs_nodes, qs_share, max_ply and max_qs_ply are the search's,\nas in runs and trace; the recorded_ figures and the tables count the rows a recording filter kept")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	out, err := eachRun(e, file, *run, func(st *trace.Store, r trace.Run) (statsJSON, error) {
+	out, err := eachRun(e, file, run, func(st *trace.Store, r trace.Run) (statsJSON, error) {
 		s, err := st.Stats(e.ctx, r.ID)
 		// Empty tables are [] in JSON, not null.
 		s.Plies, s.QSPlies, s.QSLevels, s.Iterations = orEmpty(s.Plies), orEmpty(s.QSPlies), orEmpty(s.QSLevels), orEmpty(s.Iterations)
@@ -172,7 +161,7 @@ func ratio(f *float64) string {
 
 // eachRun opens a trace for reading and returns what fn makes of the run
 // asked for with --run, or of every run when run is 0, in order.
-func eachRun[T any](e *env, file string, run int64, fn func(*trace.Store, trace.Run) (T, error)) ([]T, error) {
+func eachRun[T any](e *env, file string, run *runRef, fn func(*trace.Store, trace.Run) (T, error)) ([]T, error) {
 	st, runs, err := openRuns(e, file, run)
 	if err != nil {
 		return nil, err

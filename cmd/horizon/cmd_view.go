@@ -35,7 +35,7 @@ func runView(e *env, args []string) error {
 		"horizon view sample.trace",
 		"horizon view sample.trace --run 2 --path \"dxe6 fxe6\"",
 		"horizon view sample.trace --run 1 --node 100000 --ascii --uci")
-	run := runFlag(fs, "run `id` to open (0: the last run; a file with several runs opens the run picker)")
+	run := runFlag(fs, "run `id` to open, or the id of an EPD record with one run (0: the last run; a file with several runs opens the run picker)")
 	node := fs.Int64("node", -1, "select this node id at start (0: the run node; default: the last iteration's root)")
 	path := fs.String("path", "", "select the node this move path leads to at start (SAN or UCI separated by spaces or commas, from the root position, in the last iteration)")
 	ascii := fs.Bool("ascii", false, "plain ASCII board, markers and bars")
@@ -56,10 +56,7 @@ func runView(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("one trace file at a time; unexpected %q", strings.Join(fs.Args(), " "))
 	}
-	if *run < 0 {
-		return usagef("--run %d: run ids start at 1", *run)
-	}
-	opt := viewer.Options{Run: *run, Path: movePath(*path), ASCII: *ascii, UCI: *uci}
+	opt := viewer.Options{Path: movePath(*path), ASCII: *ascii, UCI: *uci}
 	if flagGiven(fs, "node") {
 		if *node < 0 {
 			return usagef("--node %d: node ids start at 0", *node)
@@ -69,23 +66,29 @@ func runView(e *env, args []string) error {
 		}
 		opt.Node = node
 	}
-	return view(e, file, opt, *asJSON)
+	return view(e, file, opt, run, *asJSON)
 }
 
 // viewTrace browses the trace at path, opening run (0: the last one); the
 // trace command's --view calls it after recording.
 func viewTrace(e *env, path string, run int64) error {
-	return view(e, path, viewer.Options{Run: run}, false)
+	return view(e, path, viewer.Options{Run: run}, nil, false)
 }
 
 // view checks everything it can before it takes over the terminal, so a
 // bad file, run, node or path is a one-line error and not a flash of screen.
-func view(e *env, path string, opt viewer.Options, asJSON bool) error {
+// run, when not nil, is view's --run, which names opt.Run in the file.
+func view(e *env, path string, opt viewer.Options, run *runRef, asJSON bool) error {
 	st, err := trace.OpenReadOnly(path)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	if run != nil {
+		if opt.Run, err = run.one(e.ctx, st, path); err != nil {
+			return err
+		}
+	}
 	opt.File = filepath.Base(path)
 	m, err := viewer.New(e.ctx, st, opt)
 	if err != nil {

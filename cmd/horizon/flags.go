@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/horizonqs/horizon/trace"
 )
 
 // newFlags returns a FlagSet for a subcommand whose --help prints the
@@ -114,37 +117,93 @@ func movePath(s string) []string {
 }
 
 // runFlag registers --run for a command that reads one run (or, with 0,
-// every run or the last): given twice it is a usage error naming both
-// values, where the flag package kept the last one silently ("check FILE
-// --run 1 --run 2" checked run 2 alone). diff, which takes two runs, has
-// its own flag.
-func runFlag(fs *flag.FlagSet, usage string) *int64 {
-	v := new(onceInt64)
-	fs.Var(v, "run", usage)
-	return &v.n
+// every run or the last): a run id, or the id of an EPD record (trace
+// --epd keeps it; runs shows it before the FEN) for that record's runs.
+// Given twice it is a usage error naming both values, where the flag
+// package kept the last one silently ("check FILE --run 1 --run 2"
+// checked run 2 alone). diff, which takes two runs, has its own flag.
+func runFlag(fs *flag.FlagSet, usage string) *runRef {
+	r := new(runRef)
+	fs.Var(r, "run", usage)
+	return r
 }
 
-// onceInt64 is an int64 flag that may be given once.
-type onceInt64 struct {
-	n   int64
-	set bool
+// runRef is a --run value: a run id (0 when not given), or an EPD
+// record's id: a value that is not a number.
+type runRef struct {
+	id   int64
+	epd  string
+	text string // as given
 }
 
-func (o *onceInt64) String() string {
-	if o == nil {
+func (r *runRef) String() string {
+	if r == nil || r.text == "" {
 		return "0"
 	}
-	return strconv.FormatInt(o.n, 10)
+	return r.text
 }
 
-func (o *onceInt64) Set(s string) error {
-	n, err := strconv.ParseInt(s, 0, 64)
-	if err != nil {
-		return fmt.Errorf("want a number")
+func (r *runRef) Set(s string) error {
+	if r.text != "" {
+		return fmt.Errorf("given twice (%s, then %s): give one", r.text, s)
 	}
-	if o.set {
-		return fmt.Errorf("given twice (%d, then %d): give one", o.n, n)
+	switch n, err := strconv.ParseInt(s, 10, 64); {
+	case strings.TrimSpace(s) == "":
+		return fmt.Errorf("want a run id or an EPD record's id")
+	case err == nil && n < 0:
+		return fmt.Errorf("want a run id (1, 2, ...) or an EPD record's id")
+	case err == nil:
+		r.id = n
+	default:
+		r.epd = s
 	}
-	o.n, o.set = n, true
+	r.text = s
 	return nil
+}
+
+// runs returns the runs r names in st: its one run, every run of its EPD
+// record, or every run for 0. An id no run has is an error naming file.
+func (r *runRef) runs(ctx context.Context, st *trace.Store, file string) ([]trace.Run, error) {
+	if r.epd == "" && r.id != 0 {
+		run, err := st.Run(ctx, r.id)
+		if err != nil {
+			return nil, err
+		}
+		return []trace.Run{run}, nil
+	}
+	all, err := st.Runs(ctx)
+	if err != nil || r.epd == "" {
+		return all, err
+	}
+	var out []trace.Run
+	for _, run := range all {
+		if run.EPDID == r.epd {
+			out = append(out, run)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--run %s: %s has no run of an EPD record with that id ('horizon runs %s' lists runs and ids)", r.epd, file, file)
+	}
+	return out, nil
+}
+
+// one returns the run id r names for a command that reads one run: its
+// id (0 for the command's default), or the one run of its EPD record; a
+// record with several runs (one per variant) is an error listing them.
+func (r *runRef) one(ctx context.Context, st *trace.Store, file string) (int64, error) {
+	if r.epd == "" {
+		return r.id, nil
+	}
+	runs, err := r.runs(ctx, st, file)
+	if err != nil {
+		return 0, err
+	}
+	if len(runs) > 1 {
+		names := make([]string, len(runs))
+		for i, run := range runs {
+			names[i] = fmt.Sprintf("%d (%s)", run.ID, run.Label())
+		}
+		return 0, usagef("--run %s names %d runs of %s: %s; give one by its number", r.epd, len(runs), file, strings.Join(names, ", "))
+	}
+	return runs[0].ID, nil
 }
