@@ -15,18 +15,31 @@ import (
 )
 
 // runIDs is a repeatable --run flag.
-type runIDs []int64
+// runIDs are diff's --run values: run ids, or EPD records' ids (runRef).
+type runIDs []runRef
 
-func (r *runIDs) String() string { return fmt.Sprint([]int64(*r)) }
+func (r *runIDs) String() string {
+	var s []string
+	for _, x := range *r {
+		s = append(s, x.String())
+	}
+	return strings.Join(s, ",")
+}
 
 func (r *runIDs) Set(s string) error {
-	id, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || id <= 0 {
+	var x runRef
+	if err := x.Set(s); err != nil {
+		return err
+	}
+	if x.epd == "" && x.id == 0 {
 		return fmt.Errorf("%q is not a run id ('horizon runs FILE' lists them)", s)
 	}
-	*r = append(*r, id)
+	*r = append(*r, x)
 	return nil
 }
+
+// byRecord reports whether runs is one EPD record's id.
+func (r runIDs) byRecord() bool { return len(r) == 1 && r[0].epd != "" }
 
 func runDiff(e *env, args []string) error {
 	fs := newFlags(e, "diff", "FILE --run A --run B | A.trace B.trace [--run A --run B] [--top N] [--json | --csv | --html -o OUT.html]",
@@ -41,6 +54,8 @@ differ most, where one run explodes and the other does not.
 
 The runs may be in one file (give --run twice) or in two files (a file that
 holds one run needs no --run). Both must have searched the same position.
+For runs traced from an EPD file, --run WAC.002 names that record's two runs
+in one file, or its run in each of two.
 Both trees are streamed, never held in memory.
 
 --html -o FILE writes one self-contained page instead: both trees side by side
@@ -52,7 +67,7 @@ difference and the --top subtrees listed; click one to zoom to it.`,
 		"horizon diff sample.trace --run 1 --run 2 --json | jq .first_difference",
 		"horizon diff sample.trace --run 1 --run 2 --html -o diff.html")
 	var runs runIDs
-	fs.Var(&runs, "run", "run id, given twice (A then B); with two files, the run in each")
+	fs.Var(&runs, "run", "run `id`, given twice (A then B); with two files, the run in each. An EPD record's id counts as the id of its run, and given once names the record's two runs (or its run in each file)")
 	top := fs.Int("top", 10, "subtrees to list, by node-count difference")
 	changed := fs.Int("changed", 10, "changed nodes to list")
 	asJSON := fs.Bool("json", false, "print JSON (keys a, b, matched, only_a, only_b, changed, changed_nodes, first_difference, top, plies, qs_plies, qs_levels)")
@@ -134,20 +149,37 @@ func diffSides(e *env, files []string, runs runIDs) (a, b compare.Side, closeAll
 		if err != nil {
 			return fail(err)
 		}
-		if len(runs) == 0 {
-			rs, err := st.Runs(e.ctx)
+		var ids [2]int64
+		switch {
+		case len(runs) == 0 || runs.byRecord():
+			// The file's two runs, or the two of the record.
+			var rs []trace.Run
+			if len(runs) == 0 {
+				rs, err = st.Runs(e.ctx)
+			} else {
+				rs, err = runs[0].runs(e.ctx, st, files[0])
+			}
 			if err != nil {
 				return fail(err)
 			}
 			if len(rs) != 2 {
-				return fail(usagef("%s holds %d runs (%s): give the two to compare with --run A --run B", files[0], len(rs), trace.RunList(rs)))
+				what := files[0] + " holds"
+				if len(runs) > 0 {
+					what = "EPD record " + runs[0].epd + " has"
+				}
+				return fail(usagef("%s %s (%s): give the two to compare with --run A --run B", what, engine.Count(int64(len(rs)), "run"), trace.RunList(rs)))
 			}
-			runs = runIDs{rs[0].ID, rs[1].ID}
+			ids = [2]int64{rs[0].ID, rs[1].ID}
+		case len(runs) == 2:
+			for i := range ids {
+				if ids[i], err = runs[i].one(e.ctx, st, files[0]); err != nil {
+					return fail(err)
+				}
+			}
+		default:
+			return fail(usagef("give --run twice (runs A and B of %s), or an EPD record's id with two runs, not %s", files[0], timesText(len(runs))))
 		}
-		if len(runs) != 2 {
-			return fail(usagef("give --run twice (runs A and B of %s), not %s", files[0], timesText(len(runs))))
-		}
-		a, b = compare.Side{Store: st, Run: runs[0]}, compare.Side{Store: st, Run: runs[1]}
+		a, b = compare.Side{Store: st, Run: ids[0]}, compare.Side{Store: st, Run: ids[1]}
 	case 2:
 		sa, err := open(files[0])
 		if err != nil {
@@ -157,22 +189,23 @@ func diffSides(e *env, files []string, runs runIDs) (a, b compare.Side, closeAll
 		if err != nil {
 			return fail(err)
 		}
-		switch len(runs) {
-		case 0:
-			ra, err := onlyRun(sa)
+		var ids [2]int64
+		for i, st := range []*trace.Store{sa, sb} {
+			switch {
+			case len(runs) == 0:
+				ids[i], err = onlyRun(st)
+			case runs.byRecord():
+				ids[i], err = runs[0].one(e.ctx, st, files[i]) // the record's run in each file
+			case len(runs) == 2:
+				ids[i], err = runs[i].one(e.ctx, st, files[i])
+			default:
+				err = usagef("with two files give --run twice (the run in each), an EPD record's id, or no --run, not %s", timesText(len(runs)))
+			}
 			if err != nil {
 				return fail(err)
 			}
-			rb, err := onlyRun(sb)
-			if err != nil {
-				return fail(err)
-			}
-			runs = runIDs{ra, rb}
-		case 2:
-		default:
-			return fail(usagef("with two files give --run twice (the run in each) or not at all, not %s", timesText(len(runs))))
 		}
-		a, b = compare.Side{Store: sa, Run: runs[0]}, compare.Side{Store: sb, Run: runs[1]}
+		a, b = compare.Side{Store: sa, Run: ids[0]}, compare.Side{Store: sb, Run: ids[1]}
 	default:
 		return fail(usagef("give one or two trace files, not %d (%s)", len(files), strings.Join(files, ", ")))
 	}

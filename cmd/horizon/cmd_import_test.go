@@ -469,7 +469,8 @@ func TestTraceEPDIDs(t *testing.T) {
 // TestRunByEPDID: --run takes an EPD record's id as well as a run id:
 // stats, hotspots and check read every run of the record; export and view,
 // which read one, take a record with one run and refuse one with several,
-// listing them; an id no run has is an error naming the file.
+// listing them; diff takes the record's two runs in one file, or its run
+// in each of two; an id no run has is an error naming the file.
 func TestRunByEPDID(t *testing.T) {
 	const kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
 	epd := writeFile(t, "s.epd", engine.StartFEN+" id \"start\";\n"+kiwi+" id \"kiwi\";\n")
@@ -493,6 +494,24 @@ func TestRunByEPDID(t *testing.T) {
 	if g.Run.ID != 2 {
 		t.Errorf("export --run kiwi: run %d, want 2", g.Run.ID)
 	}
+	// diff: the record's two runs in one file, or its run in each of two.
+	other, _ := traceFile(t, "--epd", epd, "--depth", "1", "--qs", "captures")
+	for _, args := range [][]string{{two}, {one, other}} {
+		var d struct {
+			A, B struct {
+				Run   int64   `json:"run"`
+				EPDID *string `json:"epd_id"`
+			}
+		}
+		cliJSON(t, &d, append(append([]string{"diff"}, args...), "--run", "kiwi", "--json")...)
+		wantA, wantB := int64(3), int64(4)
+		if len(args) == 2 {
+			wantA, wantB = 2, 2
+		}
+		if d.A.Run != wantA || d.B.Run != wantB || d.A.EPDID == nil || *d.A.EPDID != "kiwi" {
+			t.Errorf("diff %v --run kiwi: runs %d and %d (A's epd_id %v), want %d and %d of kiwi", args, d.A.Run, d.B.Run, d.A.EPDID, wantA, wantB)
+		}
+	}
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -502,6 +521,8 @@ func TestRunByEPDID(t *testing.T) {
 		{[]string{"view", two, "--run", "kiwi"}, 2, []string{"--run kiwi names 2 runs"}},
 		{[]string{"stats", two, "--run", "wac"}, 1, []string{"--run wac: " + two + " has no run of an EPD record with that id"}},
 		{[]string{"check", two, "--run", "-1"}, 2, []string{"want a run id (1, 2, ...) or an EPD record's id"}},
+		{[]string{"diff", one, two, "--run", "kiwi"}, 2, []string{"--run kiwi names 2 runs of " + two}},
+		{[]string{"diff", one, "--run", "kiwi"}, 2, []string{"EPD record kiwi has 1 run (2 see): give the two"}},
 	} {
 		code, stdout, stderr := runCLI(t, "", tc.args...)
 		if code != tc.code || stdout != "" {
