@@ -281,7 +281,7 @@ func (d diffResult) writeText(w io.Writer) error {
 	r := d.Report
 	fmt.Fprintf(w, "A: run %d of %s, variant %s, %s\n", r.A.Run, r.A.File, r.A.Variant, trace.StatusText(trace.Status(r.A.Status), cell(r.A.StopCause)))
 	fmt.Fprintf(w, "B: run %d of %s, variant %s, %s\n", r.B.Run, r.B.File, r.B.Variant, trace.StatusText(trace.Status(r.B.Status), cell(r.B.StopCause)))
-	fmt.Fprintf(w, "position: %s\n\n", r.A.Position)
+	fmt.Fprintf(w, "position: %s\n\n", diffPosition(r.A, r.B))
 
 	tw := figureTable(w)
 	fmt.Fprintln(tw, "\tA\tB\tB-A\t")
@@ -366,6 +366,23 @@ func (d diffResult) writeText(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// diffPosition is the position both runs searched, as runs shows it
+// (trace.Run.Position) when they share their EPD record's id; when they
+// do not, each run's id after the FEN, so that neither is named by the
+// other's record.
+func diffPosition(a, b compare.Totals) string {
+	if cell(a.EPDID) == cell(b.EPDID) {
+		return a.Position
+	}
+	id := func(t compare.Totals) string {
+		if t.EPDID == nil {
+			return "none"
+		}
+		return *t.EPDID
+	}
+	return fmt.Sprintf("%s (EPD id: A %s, B %s)", a.FEN, id(a), id(b))
 }
 
 func diffOrDash(s string) string {

@@ -253,3 +253,34 @@ func TestDiffScoreBound(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffPositionNamesBothRecords: diff's position line is both runs'.
+// It gave A's position as runs shows it (trace.Run.Position), so a diff
+// of WAC.002's run against a run of the same FEN from another record (or
+// from --fen) named WAC.002 as B's record too. The line names the record
+// when both runs share it, and each run's id when they differ.
+func TestDiffPositionNamesBothRecords(t *testing.T) {
+	const fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	for _, tc := range []struct {
+		a, b string // the runs' EPD ids, "" for none
+		want string
+	}{
+		{"", "", "position: " + fen},
+		{"WAC.002", "WAC.002", "position: WAC.002 " + fen},
+		{"WAC.002", "", "position: " + fen + " (EPD id: A WAC.002, B none)"},
+		{"", "WAC.002", "position: " + fen + " (EPD id: A none, B WAC.002)"},
+		{"WAC.002", "ECM.5", "position: " + fen + " (EPD id: A WAC.002, B ECM.5)"},
+	} {
+		side := func(id string) compare.Totals {
+			r := trace.Run{FEN: fen, EPDID: id}
+			return compare.Totals{FEN: fen, EPDID: orNull(id), Position: r.Position()}
+		}
+		var b strings.Builder
+		if err := (diffResult{&compare.Report{A: side(tc.a), B: side(tc.b)}}).writeText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "\n"+tc.want+"\n") {
+			t.Errorf("ids %q and %q: want the line %q in\n%s", tc.a, tc.b, tc.want, b.String())
+		}
+	}
+}

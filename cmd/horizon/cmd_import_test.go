@@ -418,8 +418,9 @@ func TestTraceEngineOutcomes(t *testing.T) {
 }
 
 // TestTraceEPDIDs: a run traced from an EPD file keeps its record's id,
-// which runs and diff show before the FEN and runs gives as epd_id in
-// --json (null for a record without one). Under trace --engine a run
+// which runs and diff show before the FEN (diff each run's after it when
+// they differ) and runs gives as epd_id in --json (null for a record
+// without one). Under trace --engine a run
 // whose root is not the position sent does not take that position's id:
 // the engine searched another.
 func TestTraceEPDIDs(t *testing.T) {
@@ -459,8 +460,12 @@ func TestTraceEPDIDs(t *testing.T) {
 			if !strings.Contains(text, "  first "+engine.StartFEN) {
 				t.Errorf("runs does not show the first run's id before its FEN:\n%s", text)
 			}
-			if _, text, _ = runCLI(t, "", "diff", out, "--run", "1", "--run", "2"); !strings.Contains(text, "position: first "+engine.StartFEN+"\n") {
-				t.Errorf("diff of runs 1 and 2 does not name run 1's record:\n%s", text)
+			// Run 2 searched the same position from a record without an id.
+			if _, text, _ = runCLI(t, "", "diff", out, "--run", "1", "--run", "2"); !strings.Contains(text, "position: "+engine.StartFEN+" (EPD id: A first, B none)\n") {
+				t.Errorf("diff of runs 1 and 2 does not name each run's record:\n%s", text)
+			}
+			if _, text, _ = runCLI(t, "", "diff", out, "--run", "1", "--run", "1"); !strings.Contains(text, "position: first "+engine.StartFEN+"\n") {
+				t.Errorf("diff of run 1 with itself does not name its record:\n%s", text)
 			}
 		})
 	}
