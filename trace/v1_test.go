@@ -28,8 +28,8 @@ func copyFixtureV1(t *testing.T) string { return copyFixture(t, "v1.trace") }
 // among their nodes; v4.trace (schema 4, written by 3d038e6 before runs
 // kept their stop cause: captures and see at depth 2 on Kiwipete, and a
 // captures run at depth 6 truncated by --nodes 400). v5.trace, the
-// previous release's file of this schema, has a test of its own
-// (TestPreviousReleaseTrace): it needs no upgrade.
+// previous release's file (schema 5, with stop causes), has a test of its
+// own (TestPreviousReleaseTrace).
 var oldFixtures = []struct {
 	name    string
 	version int
