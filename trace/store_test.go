@@ -835,8 +835,8 @@ func TestEPDIDRecorded(t *testing.T) {
 		ids[rec.RunID()] = id
 	}
 	runs, err := s.Runs(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(runs) != len(ids) {
+		t.Fatalf("%d runs, %v; want %d", len(runs), err, len(ids))
 	}
 	for _, r := range runs {
 		var stored sql.NullString

@@ -639,3 +639,38 @@ func TestPreviousReleaseTrace(t *testing.T) {
 		t.Errorf("new run: %d rows, want %d", len(got), len(mem.nodes))
 	}
 }
+
+// TestPreviousReleaseTraceReaderOpen: a reader that has v5.trace open
+// while another writer upgrades it to schema 6 and records a run reads the
+// old runs as before (stop causes kept, no EPD id) and the new run, after
+// taking the new version (readRuns), as TestV1UpgradeOnWrite's reader
+// does for schemas 1 to 4.
+func TestPreviousReleaseTraceReaderOpen(t *testing.T) {
+	ctx := context.Background()
+	p := copyFixture(t, "v5.trace")
+	s, err := OpenReadOnly(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	old := readAll(t, s)
+	oldRuns, err := s.Runs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _ := appendRun(t, p)
+	cut, err := s.Run(ctx, 3) // Run, not Runs, first: either takes the new version
+	if err != nil || cut.StopCause != StopNodes || s.schema() != SchemaVersion() {
+		t.Fatalf("run 3 after the upgrade: stop cause %q, %v; schema version %d; want %s, %d", cut.StopCause, err, s.schema(), StopNodes, SchemaVersion())
+	}
+	sameNodes(t, "the upgrade", old, readAll(t, s))
+	runs, err := s.Runs(ctx)
+	if err != nil || len(runs) != len(oldRuns)+1 || runs[len(oldRuns)].ID != run {
+		t.Fatalf("runs after the upgrade: %d, %v; want %d, the last %d", len(runs), err, len(oldRuns)+1, run)
+	}
+	for i, r := range oldRuns {
+		if g := runs[i]; g.Nodes != r.Nodes || g.StopCause != r.StopCause || g.Score != r.Score || g.EPDID != "" {
+			t.Errorf("run %d changed: %+v, was %+v", r.ID, g, r)
+		}
+	}
+}

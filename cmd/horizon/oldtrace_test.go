@@ -53,6 +53,10 @@ func TestOldTracesOpenInEveryCommand(t *testing.T) {
 				if cause, ok := r["stop_cause"]; !ok || cause != want {
 					t.Errorf("run %v: stop_cause %v (present %v); want %v", r["id"], cause, ok, want)
 				}
+				// Files before schema 6 kept no EPD id: null.
+				if id, ok := r["epd_id"]; !ok || id != nil {
+					t.Errorf("run %v: epd_id %v (present %v); want null", r["id"], id, ok)
+				}
 			}
 			now, err := os.ReadFile(p)
 			if err != nil {
