@@ -21,6 +21,12 @@ func (e *FENError) Error() string {
 	return fmt.Sprintf("bad FEN %s: %s: %s", quote(e.FEN), e.Field, e.Msg)
 }
 
+// maxClock bounds the halfmove and fullmove clocks a FEN may give: far
+// beyond any game (none lasts 6,000 moves), and far enough below int's
+// limit that the moves made from the position never overflow them into a
+// FEN that does not parse.
+const maxClock = 1_000_000_000
+
 // ParseFEN parses a FEN with 4 to 6 fields (missing clocks default to 0 and
 // 1); "startpos" stands for the starting position. It rejects positions that
 // cannot arise in a game of chess in ways a move generator would trip on.
@@ -151,12 +157,18 @@ func ParseFEN(fen string) (*Position, error) {
 		if err != nil || n < 0 {
 			return fail("halfmove", "%s is not a non-negative number", quote(f[4]))
 		}
+		if n > maxClock {
+			return fail("halfmove", "%s is out of range (at most %d)", quote(f[4]), maxClock)
+		}
 		p.half = n
 	}
 	if len(f) == 6 {
 		n, err := strconv.Atoi(f[5])
 		if err != nil || n < 1 {
 			return fail("fullmove", "%s is not a positive number", quote(f[5]))
+		}
+		if n > maxClock {
+			return fail("fullmove", "%s is out of range (at most %d)", quote(f[5]), maxClock)
 		}
 		p.full = n
 	}

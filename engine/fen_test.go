@@ -56,6 +56,8 @@ func TestParseFENErrors(t *testing.T) {
 		{"halfmove negative", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", "halfmove", `"-1" is not a non-negative number`},
 		{"fullmove not a number", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 one", "fullmove", `"one" is not a positive number`},
 		{"fullmove zero", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "fullmove", `"0" is not a positive number`},
+		{"halfmove past the clock's range", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 9223372036854775807 1", "halfmove", `"9223372036854775807" is out of range (at most 1000000000)`},
+		{"fullmove past the clock's range", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1000000001", "fullmove", `"1000000001" is out of range (at most 1000000000)`},
 		{"side not to move in check", "k6R/8/8/8/8/8/8/K7 w - - 0 1", "position", "the side not to move (b) is in check"},
 		{"side not to move in check by pawn", "8/8/8/8/8/2k5/1P6/K7 w - - 0 1", "position", "the side not to move (b) is in check"},
 		{"white not to move in check", "k7/8/8/8/8/8/1p6/K7 b - - 0 1", "position", "the side not to move (w) is in check"},
