@@ -52,6 +52,10 @@ type StreamError struct {
 	Path      []string // UCI moves from the root to the node
 	Msg       string
 	Truncated bool // the stream ended inside a search
+	// AtEnd says the fault is the stream's end itself (nodes still open):
+	// Offset is the stream's length and Line its last line, the one the
+	// end came after.
+	AtEnd bool
 }
 
 func (e *StreamError) Error() string {
@@ -59,6 +63,9 @@ func (e *StreamError) Error() string {
 		return "trace stream: " + e.Msg
 	}
 	where := fmt.Sprintf("record at byte %d (line %d)", e.Offset, e.Line)
+	if e.AtEnd {
+		where = fmt.Sprintf("end of the stream at byte %d (after line %d)", e.Offset, e.Line)
+	}
 	if e.Node >= 0 {
 		path := strings.Join(e.Path, " ")
 		if path == "" {
@@ -420,7 +427,7 @@ func (im *importer) eof() error {
 	}
 	if len(im.stack) > 1 {
 		se := im.fail("the stream ends with %d node(s) open: the engine stopped writing in the middle of its search", len(im.stack)-1)
-		se.Truncated = true
+		se.Truncated, se.AtEnd = true, true
 		im.finish(trace.StatusInterrupted, se)
 		return se
 	}
@@ -777,7 +784,9 @@ func (im *importer) enter(b []byte) *StreamError {
 		}
 		fr.kind = engine.KindRoot
 		if iter < 0 {
-			iter = depth
+			// A root below depth 1 (a search of QS alone) is iteration
+			// 0: a trace has no negative iterations.
+			iter = max(depth, 0)
 		}
 		fr.iteration = iter
 		if im.cur.roots > 0 && iter != im.cur.iter {

@@ -522,13 +522,47 @@ func addSeeds(f *testing.F, variant string) {
 	}
 }
 
+// checkStreamError checks the error of reading data, a stream with no read
+// errors: none, or a *StreamError, no bug of the importer (its recover's
+// "internal error"), on one line, whose byte offset starts the line it
+// names.
+func checkStreamError(t *testing.T, data []byte, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	var se *StreamError
+	if !errors.As(err, &se) {
+		t.Fatalf("error %v is not a StreamError", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, "internal error") || strings.Contains(msg, "\n") {
+		t.Fatalf("error %q", msg)
+	}
+	if se.Line == 0 {
+		return
+	}
+	if se.AtEnd {
+		if se.Offset != int64(len(data)) || se.Line != int64(bytes.Count(data, []byte("\n"))) {
+			t.Fatalf("%v: the stream has %d bytes, %d lines", err, len(data), bytes.Count(data, []byte("\n")))
+		}
+		return
+	}
+	if se.Offset < 0 || se.Offset >= int64(len(data)) || se.Offset > 0 && data[se.Offset-1] != '\n' {
+		t.Fatalf("%v: byte %d of %d starts no record", err, se.Offset, len(data))
+	}
+	if line := int64(bytes.Count(data[:se.Offset], []byte("\n"))) + 1; line != se.Line {
+		t.Fatalf("%v: byte %d is on line %d", err, se.Offset, line)
+	}
+}
+
 // FuzzImport: no stream makes the importer panic, and what it keeps is a
-// whole tree.
+// whole tree; an error names the record it is about.
 func FuzzImport(f *testing.F) {
 	addSeeds(f, "see")
 	st := mustCreate(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		runs, _ := Import(context.Background(), st, bytes.NewReader(data), Options{})
+		runs, err := Import(context.Background(), st, bytes.NewReader(data), Options{})
+		checkStreamError(t, data, err)
 		for _, r := range runs {
 			run, err := st.Run(context.Background(), r.RunID)
 			if err != nil {
@@ -656,11 +690,7 @@ func FuzzRead(f *testing.F) {
 			}
 			return &c, nil
 		}
-		err := im.read(bytes.NewReader(data))
-		var se *StreamError
-		if err != nil && !errors.As(err, &se) {
-			t.Fatalf("error %v is not a StreamError", err)
-		}
+		checkStreamError(t, data, im.read(bytes.NewReader(data)))
 		if c.entered != c.left {
 			t.Fatalf("%d nodes entered, %d left", c.entered, c.left)
 		}
