@@ -569,10 +569,14 @@ func FuzzImport(f *testing.F) {
 				t.Fatal(err)
 			}
 			var rows int64
+			var leaf int64 // the last node without children: the deepest path walked
 			err = st.Subtree(context.Background(), run.ID, 0, -1, func(n trace.Node) error {
 				rows++
 				if n.SubtreeSize < 1 || n.End() > run.Nodes+1 {
 					t.Fatalf("node %d: subtree [%d, %d) outside the run's %d nodes", n.ID, n.ID, n.End(), run.Nodes)
+				}
+				if n.SubtreeSize == 1 {
+					leaf = n.ID
 				}
 				return nil
 			})
@@ -581,6 +585,16 @@ func FuzzImport(f *testing.F) {
 			}
 			if rows != run.Rows || rows != run.Nodes+1 {
 				t.Fatalf("run %d: %d rows readable, %d listed, %d nodes", run.ID, rows, run.Rows, run.Nodes)
+			}
+			// What the importer wrote, the readers read: no trace of its
+			// own is damaged.
+			ctx := context.Background()
+			_, err1 := st.Stats(ctx, run.ID)
+			_, err2 := st.Hotspots(ctx, run.ID, trace.HotspotBySize, 5)
+			_, err3 := st.Children(ctx, run.ID, 0, trace.BySearch, 0, 10)
+			_, err4 := st.Position(ctx, run.ID, leaf)
+			if err := errors.Join(err1, err2, err3, err4); err != nil {
+				t.Fatalf("run %d: %v", run.ID, err)
 			}
 		}
 	})
