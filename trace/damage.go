@@ -34,7 +34,7 @@ func (s *Store) readErr(err error, where string) error {
 		return sqliteErr(s.path, err)
 	}
 	if strings.Contains(err.Error(), "Scan error") || strings.Contains(err.Error(), "converting") {
-		return damagedf("trace %s: %s: %v", s.path, where, err)
+		return damagedf("trace %s: %s: %s", s.path, where, oneLine(err))
 	}
 	return sqliteErr(s.path, err)
 }
@@ -57,7 +57,7 @@ func (s *Store) walkErr(err error, run, from, last int64) error {
 func (s *Store) placeErr(err error, where string) error {
 	var se sqlite3.Error
 	if errors.As(err, &se) && se.Code == sqlite3.ErrCorrupt {
-		return fmt.Errorf("trace %s: %s: %v: %w", s.path, where, err, ErrCorrupt)
+		return fmt.Errorf("trace %s: %s: %s: %w", s.path, where, oneLine(err), ErrCorrupt)
 	}
 	return sqliteErr(s.path, err)
 }

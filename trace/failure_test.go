@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -110,6 +111,31 @@ func TestRecorderEventsDoNotAllocate(t *testing.T) {
 
 // FuzzOpen: whatever bytes a file holds, Open returns a store or an error,
 // never panics, and a store it returns answers Runs.
+// TestDamagedSchemaOneLine: a damaged byte in the schema's SQL makes SQLite
+// quote the schema from there on, comments and newlines and all (the
+// first failure FuzzOpen found, testdata/fuzz/FuzzOpen/99117d4370395e41);
+// the error says the file is damaged, on one short line.
+func TestDamagedSchemaOneLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.trace")
+	data := recordedFile(t, path, 1, 1)
+	at := []byte("\n" + strings.Repeat(" ", 42) + "-- readers show")
+	if !bytes.Contains(data, at) {
+		t.Fatal("the runs table's SQL has changed: pick another place to damage")
+	}
+	data = bytes.ReplaceAll(data, at, append([]byte("\n`"), at[2:]...))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenReadOnly(path)
+	if err == nil {
+		_, err = s.Runs(context.Background())
+		s.Close()
+	}
+	if err == nil || !errors.Is(err, ErrCorrupt) || strings.Contains(err.Error(), "\n") || len(err.Error()) > 400 {
+		t.Fatalf("got %q, want one short line that matches ErrCorrupt", err)
+	}
+}
+
 func FuzzOpen(f *testing.F) {
 	data := recordedFile(f, filepath.Join(f.TempDir(), "good.trace"), 1, 2)
 	f.Add(data)
@@ -122,18 +148,26 @@ func FuzzOpen(f *testing.F) {
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// A damaged file is one error on one line, as the CLI prints it.
+		oneLine := func(err error) {
+			if err != nil && strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error on more than one line: %q", err)
+			}
+		}
 		s, err := OpenReadOnly(p)
-		if err != nil {
+		if oneLine(err); err != nil {
 			return
 		}
 		defer s.Close()
 		runs, err := s.Runs(context.Background())
-		if err != nil {
+		if oneLine(err); err != nil {
 			return
 		}
 		for _, r := range runs {
-			s.Stats(context.Background(), r.ID)
-			s.Children(context.Background(), r.ID, 0, BySearch, 0, 10)
+			_, err := s.Stats(context.Background(), r.ID)
+			oneLine(err)
+			_, err = s.Children(context.Background(), r.ID, 0, BySearch, 0, 10)
+			oneLine(err)
 		}
 	})
 }

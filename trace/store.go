@@ -19,6 +19,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/horizonqs/horizon/engine"
 	sqlite3 "github.com/mattn/go-sqlite3"
@@ -286,19 +287,52 @@ func walHasFrames(path string) bool {
 	return err == nil && st.Size() > 32
 }
 
-// sqliteErr maps SQLite's error codes onto the package's sentinels.
+// sqliteErr maps SQLite's error codes onto the package's sentinels, with
+// SQLite's message on one line (oneLine).
 func sqliteErr(path string, err error) error {
 	var se sqlite3.Error
-	if errors.As(err, &se) {
-		switch se.Code {
-		case sqlite3.ErrNotADB:
-			return fmt.Errorf("open trace %s: %v: %w", path, err, ErrNotTrace)
-		case sqlite3.ErrCorrupt:
-			return fmt.Errorf("trace %s: %v: %w", path, err, ErrCorrupt)
-		}
+	if !errors.As(err, &se) {
+		return fmt.Errorf("trace %s: %w", path, err)
 	}
-	return fmt.Errorf("trace %s: %w", path, err)
+	switch se.Code {
+	case sqlite3.ErrNotADB:
+		return fmt.Errorf("open trace %s: %s: %w", path, oneLine(err), ErrNotTrace)
+	case sqlite3.ErrCorrupt:
+		return fmt.Errorf("trace %s: %s: %w", path, oneLine(err), ErrCorrupt)
+	}
+	return &shortErr{msg: "trace " + path + ": " + oneLine(err), err: err}
 }
+
+// maxErrText bounds the text oneLine keeps of an error.
+const maxErrText = 160
+
+// oneLine returns err's text on one line and cut short: SQLite's message
+// for a damaged schema quotes the schema's SQL from the damaged byte on,
+// newlines, comments and all, and an error is one line.
+func oneLine(err error) string {
+	msg := err.Error()
+	if strings.ContainsAny(msg, "\n\r\t") {
+		msg = strings.Join(strings.Fields(msg), " ")
+	}
+	if len(msg) > maxErrText {
+		cut := maxErrText
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "..."
+	}
+	return msg
+}
+
+// shortErr is an error with a shortened text (oneLine) that still wraps
+// the error it was made from.
+type shortErr struct {
+	msg string
+	err error
+}
+
+func (e *shortErr) Error() string { return e.msg }
+func (e *shortErr) Unwrap() error { return e.err }
 
 func (s *Store) init(fresh, create bool) error {
 	ctx := context.Background()
