@@ -24,6 +24,10 @@ type Info struct {
 	PV     []string // UCI moves
 }
 
+// maxMateMoves bounds the moves of a mate score ParseInfo reads: Horizon's
+// mate scores are the 1,000 plies above engine.MateBound.
+const maxMateMoves = 500
+
 // ParseInfo reads an "info" line; ok is false for any other line. A
 // number that does not parse is an error naming the line. Free text after
 // "string" is not read.
@@ -64,8 +68,18 @@ func ParseInfo(line string) (in Info, ok bool, err error) {
 			}
 			switch next {
 			case "cp":
+				// Beyond Horizon's scale a score would wrap or read as
+				// infinite.
+				if v <= -int(engine.Infinity) || v >= int(engine.Infinity) {
+					return bad("score")
+				}
 				in.Score = engine.Score(v)
 			case "mate":
+				// A mate further than Horizon's mate scores reach would
+				// read as a centipawn score, or wrap.
+				if v <= -maxMateMoves || v >= maxMateMoves {
+					return bad("score")
+				}
 				// Mate in v moves is 2v-1 plies to mate for the side to
 				// move; mated in -v moves, -2v plies.
 				if v > 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,14 @@ func TestParseInfo(t *testing.T) {
 		{"info score wdl 1 2 3", false, Info{}, true},
 		{"info nodes", false, Info{}, true},
 		{"info depth 3 pv", true, Info{Depth: 3, Nodes: -1, TimeMS: -1}, false},
+		// Scores beyond Horizon's scale are refused: they wrapped (cp
+		// 4294967296 read as 0) or a far mate read as a loss.
+		{"info score cp 4294967296", false, Info{}, true},
+		{"info score cp -32000", false, Info{}, true},
+		{"info score cp 31999", true, Info{Nodes: -1, TimeMS: -1, Score: 31999, Scored: true}, false},
+		{"info score mate 100000", false, Info{}, true},
+		{"info score mate 499", true, Info{Nodes: -1, TimeMS: -1, Score: engine.MateScore - 997, Scored: true}, false},
+		{"info score mate -499", true, Info{Nodes: -1, TimeMS: -1, Score: -engine.MateScore + 998, Scored: true}, false},
 	} {
 		in, ok, err := ParseInfo(tc.line)
 		switch {
@@ -47,7 +56,8 @@ func TestParseInfo(t *testing.T) {
 }
 
 // FuzzParseInfo: any line parses or is refused with an error, never a
-// panic, and a line that is not an info line is never read as one.
+// panic, a line that is not an info line is never read as one, and a
+// score read is the one the line gives.
 func FuzzParseInfo(f *testing.F) {
 	f.Add("info depth 12 seldepth 18 score cp 31 nodes 250123 time 277 pv e2e4 e7e5")
 	f.Add("info score mate -3 upperbound")
@@ -63,6 +73,26 @@ func FuzzParseInfo(f *testing.F) {
 		}
 		if ok && in.PV != nil && len(in.PV) == 0 {
 			t.Fatalf("%q: an empty PV is nil", line)
+		}
+		// A score read is the score the line gives: the number a cp
+		// score names, the moves a mate score names, never a value
+		// wrapped or cut to fit.
+		f := strings.Fields(line)
+		scores := 0
+		for _, w := range f {
+			if w == "score" {
+				scores++
+			}
+		}
+		if ok && in.Scored && scores == 1 {
+			i := slices.Index(f, "score")
+			n, _ := strconv.Atoi(f[i+2])
+			switch {
+			case f[i+1] == "cp" && int(in.Score) != n:
+				t.Fatalf("%q: score %d", line, in.Score)
+			case f[i+1] == "mate" && (!in.Score.IsMate() || in.Score.MateIn() != n):
+				t.Fatalf("%q: score %d, a mate in %d", line, in.Score, in.Score.MateIn())
+			}
 		}
 	})
 }
