@@ -23,6 +23,9 @@ func FuzzPrompts(f *testing.F) {
 		m, s := newSim(t, st, Options{Run: 1}, 100, 30)
 		for _, k := range []promptKind{promptNode, promptPath, promptFind, promptMinSize} {
 			m.runPrompt(k, text)
+			if min := m.cur().t.filt.minSize; min < 0 {
+				t.Fatalf("prompt %d with %q: minimum subtree size %d", k, text, min)
+			}
 			m.afterChange()
 			m.Draw(s)
 			if _, _, err := m.cur().t.selected(); err != nil {

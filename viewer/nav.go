@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -296,6 +297,10 @@ func (m *Model) runPrompt(k promptKind, text string) {
 			return
 		}
 		if strings.HasSuffix(strings.ToLower(text), "k") {
+			if n > math.MaxInt64/1000 {
+				m.setErr(fmt.Errorf("minimum subtree size: %q is too large", text))
+				return
+			}
 			n *= 1000
 		}
 		f := t.filt
