@@ -560,7 +560,10 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("unknown unit %q; use kB, MB, GB, TB or KiB, MiB, GiB, TiB", t[i:])
 	}
 	n := v * mult
-	if n < trace.MinMaxBytes || n > 1<<60 {
+	if n > 1<<60 {
+		return 0, fmt.Errorf("want at most 1EiB")
+	}
+	if n < trace.MinMaxBytes {
 		return 0, fmt.Errorf("want at least %s (the empty trace file and the rows written before the first size check)", minSizeText)
 	}
 	return int64(n), nil

@@ -403,6 +403,12 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("parseSize(%q) = %d, %v; want %d", c.in, got, err, c.want)
 		}
 	}
+	// A size too large said it was too small.
+	for in, want := range map[string]string{"2000000TB": "want at most 1EiB", "1k": "want at least", "x": "want a size"} {
+		if _, err := parseSize(in); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("parseSize(%q): error %v, want %q", in, err, want)
+		}
+	}
 }
 
 // stoppedRuns returns the runs of a trace whose recording was stopped,
