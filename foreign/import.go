@@ -725,7 +725,7 @@ func (im *importer) enter(b []byte) *StreamError {
 	alpha, ok2 := atoi(f[2])
 	beta, ok3 := atoi(f[3])
 	if !ok1 || !ok2 || !ok3 {
-		return im.fail("E record: depth, alpha and beta must be integers: %q", shortText(b))
+		return im.fail("E record: depth, alpha and beta must be integers from -%d to %d: %q", maxInt, maxInt, shortText(b))
 	}
 	if depth < -127 || depth > 127 {
 		return im.fail("depth %d out of range (-127 to 127)", depth)
@@ -919,7 +919,7 @@ func (im *importer) leave(b []byte) *StreamError {
 	}
 	sc, ok := atoi(f[0])
 	if !ok {
-		return im.fail("L record: score %q is not an integer", f[0])
+		return im.fail("L record: score %q is not an integer from -%d to %d", f[0], maxInt, maxInt)
 	}
 	fr := &im.stack[n-1]
 	score := engine.Score(sc)
@@ -1142,7 +1142,7 @@ func (im *importer) standPat(b []byte) *StreamError {
 	}
 	v, ok := atoi(trimSpace(b[1:]))
 	if !ok {
-		return im.fail("S record: eval %q is not an integer", b[1:])
+		return im.fail("S record: eval %q is not an integer from -%d to %d", b[1:], maxInt, maxInt)
 	}
 	fr := &im.stack[n-1]
 	fr.stand, fr.hasStand = engine.Score(v), true
@@ -1528,10 +1528,16 @@ func trimSpace(b []byte) []byte {
 	return b
 }
 
-// atoi parses a decimal int32 without allocating.
+// maxInt bounds the stream's numbers either way: an int32, less its
+// minimum, whose negation (a child's score seen from its parent)
+// overflows: a child's score of -2147483648 made its parent's fail high
+// read as no cutoff.
+const maxInt = 1<<31 - 1
+
+// atoi parses a decimal within maxInt either way without allocating.
 func atoi(b []byte) (int, bool) {
 	x, ok := atoi64(b)
-	if !ok || x < -1<<31 || x > 1<<31-1 {
+	if !ok || x < -maxInt || x > maxInt {
 		return 0, false
 	}
 	return int(x), true

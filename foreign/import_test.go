@@ -277,6 +277,10 @@ func TestStreamErrors(t *testing.T) {
 		{"illegal move", head + "E e2e5 0 -50 50\n", "byte 37 (line 4), node 1 (path (root)): illegal move e2e5", trace.StatusFailed, 2},
 		{"malformed move", head + "E e2 0 -50 50\n", "malformed move \"e2\"", trace.StatusFailed, 2},
 		{"malformed number", head + "E e2e4 x -50 50\n", "depth, alpha and beta must be integers", trace.StatusFailed, 2},
+		// Its negation, the score seen from the parent, overflowed: a
+		// fail high read as no cutoff.
+		{"score without a negation", head + "E e2e4 0 -50 50\nL -2147483648\n", `L record: score "-2147483648" is not an integer from -2147483647 to 2147483647`, trace.StatusFailed, 3},
+		{"window without a negation", head + "E e2e4 0 -2147483648 50\n", "depth, alpha and beta must be integers from -2147483647", trace.StatusFailed, 2},
 		{"too many leaves", head + "L 0\nL 0\n", "(line 5), node 0 (path (root)): L record with no node open", trace.StatusFailed, 2},
 		{"end inside node", head + "E e2e4 0 -50 50\nend\n", "node 2 (path e2e4): end record with 2 node(s) open", trace.StatusFailed, 3},
 		{"truncated", head + "E e2e4 0 -50 50\nL 1", "ends inside a record", trace.StatusInterrupted, 3},
