@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -77,7 +78,9 @@ func FuzzParseFEN(f *testing.F) {
 func FuzzParseEPD(f *testing.F) {
 	f.Add(`2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";`)
 	f.Add(`4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66`)
+	f.Add("# a suite\n\n4k3/8/8/8/8/8/8/4K3 w - - id \"a\";\n4k3/8/8/8/8/8/8/4K3 w - - bm Kd1;\n")
 	f.Fuzz(func(t *testing.T, s string) {
+		checkReadEPD(t, s)
 		e, err := ParseEPD(s)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") && !strings.Contains(s, "\n") {
@@ -103,6 +106,29 @@ func FuzzParseEPD(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkReadEPD reads s as an EPD file: an error is one line that names the
+// file and a line of s (or says it has no positions), and each record read
+// has the line number of a record line of s.
+func checkReadEPD(t *testing.T, s string) {
+	t.Helper()
+	lines := strings.Split(s, "\n")
+	recs, err := ReadEPD(strings.NewReader(s), "f.epd")
+	if err != nil {
+		msg := err.Error()
+		var ln int
+		if _, scanErr := fmt.Sscanf(msg, "f.epd:%d:", &ln); scanErr != nil && !errors.Is(err, ErrNoPositions) ||
+			scanErr == nil && (ln < 1 || ln > len(lines)) || strings.Contains(msg, "\n") {
+			t.Fatalf("ReadEPD(%q): error %q names no line of the file's %d", s, msg, len(lines))
+		}
+		return
+	}
+	for _, e := range recs {
+		if e.Line < 1 || e.Line > len(lines) || strings.TrimSpace(lines[e.Line-1]) == "" {
+			t.Fatalf("ReadEPD(%q): record %s on line %d, which holds none", s, e.FEN, e.Line)
+		}
+	}
 }
 
 func FuzzParseMove(f *testing.F) {
