@@ -152,25 +152,22 @@ func ParseFEN(fen string) (*Position, error) {
 		p.ep = s
 	}
 
-	if len(f) >= 5 {
-		n, err := strconv.Atoi(f[4])
-		if err != nil || n < 0 {
-			return fail("halfmove", "%s is not a non-negative number", quote(f[4]))
+	for i, c := range [2]struct {
+		field, want string
+		min         int
+		dst         *int
+	}{{"halfmove", "non-negative", 0, &p.half}, {"fullmove", "positive", 1, &p.full}} {
+		if len(f) <= 4+i {
+			break
+		}
+		n, err := strconv.Atoi(f[4+i])
+		if err != nil || n < c.min {
+			return fail(c.field, "%s is not a %s number", quote(f[4+i]), c.want)
 		}
 		if n > maxClock {
-			return fail("halfmove", "%s is out of range (at most %d)", quote(f[4]), maxClock)
+			return fail(c.field, "%s is out of range (at most %d)", quote(f[4+i]), maxClock)
 		}
-		p.half = n
-	}
-	if len(f) == 6 {
-		n, err := strconv.Atoi(f[5])
-		if err != nil || n < 1 {
-			return fail("fullmove", "%s is not a positive number", quote(f[5]))
-		}
-		if n > maxClock {
-			return fail("fullmove", "%s is out of range (at most %d)", quote(f[5]), maxClock)
-		}
-		p.full = n
+		*c.dst = n
 	}
 
 	if p.Attacked(p.kingSq(p.side.Other()), p.side) {
