@@ -309,6 +309,10 @@ func FuzzPosition(f *testing.F) {
 
 // FuzzSession feeds arbitrary command lines to a session: nothing may
 // panic, and every go must be answered by exactly one bestmove.
+// engineWords are the first words of the lines an engine sends a GUI.
+var engineWords = map[string]bool{"id": true, "uciok": true, "readyok": true, "bestmove": true, "copyprotection": true,
+	"registration": true, "info": true, "option": true}
+
 func FuzzSession(f *testing.F) {
 	for _, s := range []string{
 		"uci\nisready\nposition startpos moves e2e4\ngo depth 2",
@@ -341,6 +345,13 @@ func FuzzSession(f *testing.F) {
 		s.shutdown()
 		if n := strings.Count(out.String(), "\nbestmove ") + b2i(strings.HasPrefix(out.String(), "bestmove ")); n != gos {
 			t.Fatalf("%d go, %d bestmove:\n%s", gos, n, out.String())
+		}
+		// Whatever the GUI sent, each line back is one a GUI reads.
+		for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			w, _, _ := strings.Cut(l, " ")
+			if l != "" && !engineWords[w] || strings.ContainsAny(l, "\r\x00") {
+				t.Fatalf("line %q is no UCI output:\n%s", l, out.String())
+			}
 		}
 	})
 }
