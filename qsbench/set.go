@@ -175,7 +175,13 @@ func (p *Position) Format() string {
 			op("acn", strconv.FormatInt(o.Nodes, 10))
 		}
 		if len(o.PV) > 0 {
-			op("pv", strings.Join(o.PV, " "))
+			pv := strings.Join(o.PV, " ")
+			if strings.Contains(pv, ";") {
+				// Read from a quoted operand: unquoted, the ';' would
+				// end the operation there.
+				pv = q(pv)
+			}
+			op("pv", pv)
 		}
 		op("oracle", q(o.Name))
 	}
