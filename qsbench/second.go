@@ -25,14 +25,11 @@ func FormatSecond(p *Position, o Oracle) string {
 	fields := strings.Fields(p.FEN)
 	var b strings.Builder
 	b.WriteString(strings.Join(fields[:4], " "))
-	fmt.Fprintf(&b, " id %s; ce %d; acd %d;", quote(p.ID), o.Score, o.Depth)
-	if o.Nodes > 0 {
-		fmt.Fprintf(&b, " acn %d;", o.Nodes)
-	}
-	if len(o.PV) > 0 {
-		fmt.Fprintf(&b, " pv %s;", strings.Join(o.PV, " "))
-	}
-	fmt.Fprintf(&b, " oracle %s; hmvc %s; fmvn %s;", quote(o.Name), fields[4], fields[5])
+	op := opWriter(&b)
+	op("id", quote(p.ID))
+	o.writeOps(op)
+	op("hmvc", fields[4])
+	op("fmvn", fields[5])
 	return b.String()
 }
 

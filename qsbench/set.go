@@ -155,7 +155,7 @@ func (p *Position) Format() string {
 	fields := strings.Fields(p.FEN)
 	var b strings.Builder
 	b.WriteString(strings.Join(fields[:4], " "))
-	op := func(code, val string) { fmt.Fprintf(&b, " %s %s;", code, val) }
+	op := opWriter(&b)
 	q := quote
 	if p.ID != "" {
 		op("id", q(p.ID))
@@ -169,25 +169,36 @@ func (p *Position) Format() string {
 	op("lm", p.LastMove)
 	op("lmpos", q(p.Parent))
 	if o := p.Oracle; o.Valid() {
-		op("ce", strconv.Itoa(o.Score))
-		op("acd", strconv.Itoa(o.Depth))
-		if o.Nodes > 0 {
-			op("acn", strconv.FormatInt(o.Nodes, 10))
-		}
-		if len(o.PV) > 0 {
-			pv := strings.Join(o.PV, " ")
-			if strings.Contains(pv, ";") {
-				// Read from a quoted operand: unquoted, the ';' would
-				// end the operation there.
-				pv = q(pv)
-			}
-			op("pv", pv)
-		}
-		op("oracle", q(o.Name))
+		o.writeOps(op)
 	}
 	op("hmvc", fields[4])
 	op("fmvn", fields[5])
 	return b.String()
+}
+
+// writeOps writes the oracle's operations (ce, acd, acn, pv, oracle) with
+// op, as a set and a second-oracle file both hold them.
+func (o Oracle) writeOps(op func(code, val string)) {
+	op("ce", strconv.Itoa(o.Score))
+	op("acd", strconv.Itoa(o.Depth))
+	if o.Nodes > 0 {
+		op("acn", strconv.FormatInt(o.Nodes, 10))
+	}
+	if len(o.PV) > 0 {
+		pv := strings.Join(o.PV, " ")
+		if strings.Contains(pv, ";") {
+			// Read from a quoted operand: unquoted, the ';' would end
+			// the operation there.
+			pv = quote(pv)
+		}
+		op("pv", pv)
+	}
+	op("oracle", quote(o.Name))
+}
+
+// opWriter returns the function that writes one EPD operation to b.
+func opWriter(b *strings.Builder) func(code, val string) {
+	return func(code, val string) { fmt.Fprintf(b, " %s %s;", code, val) }
 }
 
 // Read reads a benchmark set. Errors name the file and line; ids must be
