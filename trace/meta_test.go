@@ -1,6 +1,8 @@
 package trace
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -105,7 +107,21 @@ func FuzzSearchLimits(f *testing.F) {
 	f.Add(`{"go":"go depth 5","max_nodes":0}`)
 	f.Add(`{"depth":"2"}`)
 	f.Fuzz(func(t *testing.T, text string) {
-		Run{Limits: text}.SearchLimits()
+		l, err := Run{Limits: text}.SearchLimits()
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%q: error on more than one line: %v", text, err)
+			}
+			return
+		}
+		// What reads, written back as JSON, reads the same.
+		b, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again, err := (Run{Limits: string(b)}).SearchLimits(); err != nil || !reflect.DeepEqual(again, l) {
+			t.Fatalf("%q read as %+v, written as %s, which reads as %+v (%v)", text, l, b, again, err)
+		}
 	})
 }
 
