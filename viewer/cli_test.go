@@ -37,7 +37,7 @@ func TestViewErrors(t *testing.T) {
 		{"missing file", []string{"view", filepath.Join(tmpDir, "nope.trace")}, 1, "nope.trace: no such file"},
 		{"not a trace", []string{"view", notTrace}, 1, "not a Horizon trace"},
 		{"no such run", []string{"view", fix, "--run", "9"}, 1, "run 9: no such run (its runs: 1 "},
-		{"negative run", []string{"view", "--run", "-1", fix}, 2, "--run -1"},
+		{"negative run", []string{"view", "--run", "-1", fix}, 2, `invalid value "-1" for flag -run: want a run id`},
 		{"no such node", []string{"view", fix, "--run", "1", "--node", "123456789"}, 1, "node 123456789: no such node"},
 		{"bad path", []string{"view", fix, "--path", "e4 e5"}, 1, `--path "e4 e5": move 1 (e4)`},
 		{"two files", []string{"view", fix, fix}, 2, "one trace file at a time"},
