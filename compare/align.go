@@ -272,7 +272,7 @@ func samePosition(a Side, ra trace.Run, b Side, rb trace.Run) error {
 }
 
 func totals(s Side, r trace.Run, root trace.Node) Totals {
-	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Label(), Options: r.OptionsObject(), FEN: r.FEN, Position: r.Position(),
+	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Label(), Options: r.OptionsObject(), FEN: r.FEN, EPDID: r.EPDIDOrNil(), Position: r.Position(),
 		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
 		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, Depth: r.Depth, ElapsedMS: r.ElapsedMS(), Scores: r.ResultScores()}
 	if r.Scored() {
@@ -282,9 +282,6 @@ func totals(s Side, r trace.Run, root trace.Node) Totals {
 	}
 	if r.StopCause != "" {
 		t.StopCause = &r.StopCause
-	}
-	if r.EPDID != "" {
-		t.EPDID = &r.EPDID
 	}
 	if r.Nodes > 0 {
 		t.QSShare = float64(r.QSNodes) / float64(r.Nodes)

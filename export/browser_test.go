@@ -325,6 +325,9 @@ func TestHTMLInBrowser(t *testing.T) {
 	run, top := resolve(t, st, Selection{Node: -1})
 	page := filepath.Join(dir, "tree.html")
 	b.openPage(t, page, func(w io.Writer) error { return WriteHTML(ctx, st, run, top, HTMLOptions{Depth: -1}, w) })
+	if header, want := b.text(t, "header"), "FEN "+run.FEN; !strings.Contains(header, want) {
+		t.Errorf("the page's header lacks %q:\n%s", want, header)
+	}
 
 	// Two levels down the biggest subtrees: click the child, then its child.
 	n1 := biggestChild(t, st, run.ID, top.ID)
@@ -497,6 +500,13 @@ func TestHTMLInBrowser(t *testing.T) {
 	words := thr.MovesText(passes)
 	if details := b.text(t, "#details"); !strings.Contains(words, "counted over all its passes") || !strings.Contains(details, words) {
 		t.Errorf("details of threshold node %d lack %q:\n%s", passes.ID, words, details)
+	}
+	// A run of an EPD record is named by the record's id before its FEN.
+	epdRun := run
+	epdRun.EPDID = "kiwi.1"
+	b.openPage(t, filepath.Join(dir, "epd.html"), func(w io.Writer) error { return WriteHTML(ctx, st, epdRun, top, HTMLOptions{Depth: 1}, w) })
+	if header, want := b.text(t, "header"), "kiwi.1: FEN "+run.FEN; !strings.Contains(header, want) {
+		t.Errorf("the page of an EPD record's run: header lacks %q:\n%s", want, header)
 	}
 }
 

@@ -63,7 +63,7 @@ func (g *Graph) title() []string {
 	r := g.Run
 	lines := []string{fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes",
 		r.ID, r.Label(), r.Depth, r.Status, engine.Commas(r.Nodes))}
-	lines = append(lines, "FEN "+r.FEN)
+	lines = append(lines, positionLine(r))
 	where, size := "node "+strconv.FormatInt(g.Top.ID, 10), g.Top.Nodes()
 	switch g.Top.Kind {
 	case engine.KindRun:

@@ -145,10 +145,13 @@ type PageRun struct {
 	ID      int64  `json:"id"`
 	Variant string `json:"variant"`
 	FEN     string `json:"fen"`
-	Status  string `json:"status"`
-	Depth   int    `json:"depth"`
-	Nodes   int64  `json:"nodes"`
-	QSNodes int64  `json:"qs_nodes"`
+	// PositionLine is the heading's line of the position (positionLine):
+	// its FEN, after its EPD record's id when it has one.
+	PositionLine string `json:"position_line"`
+	Status       string `json:"status"`
+	Depth        int    `json:"depth"`
+	Nodes        int64  `json:"nodes"`
+	QSNodes      int64  `json:"qs_nodes"`
 	// QSShareText is the run's QS share as runs, stats and the viewer
 	// print it (engine.Percent of trace.Run.QSShare).
 	QSShareText string `json:"qs_share_text"`
@@ -283,7 +286,7 @@ func pageColors() PageColors {
 }
 
 func pageRun(r trace.Run) PageRun {
-	p := PageRun{ID: r.ID, Variant: r.Label(), FEN: r.FEN, Status: string(r.Status), Depth: r.Depth,
+	p := PageRun{ID: r.ID, Variant: r.Label(), FEN: r.FEN, PositionLine: positionLine(r), Status: string(r.Status), Depth: r.Depth,
 		Nodes: r.Nodes, QSNodes: r.QSNodes, QSShareText: engine.Percent(r.QSShare()), BestMove: r.BestMove, ScoreText: "none", Filter: r.Filter}
 	if r.Scored() {
 		p.Score = &r.Score

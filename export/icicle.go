@@ -441,7 +441,7 @@ func (ic *icicle) write(w io.Writer, top *icicleEntry) error {
 	}
 	lines := []string{
 		fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes", r.ID, r.Label(), r.Depth, r.Status, engine.Commas(r.Nodes)),
-		"FEN " + r.FEN,
+		positionLine(r),
 		fmt.Sprintf("Icicle of %s: %s nodes, %s; width = subtree size; %d rectangles, %d merged runs of nodes narrower than a pixel (not read below); %s rows read",
 			where, engine.Commas(ic.top.Nodes()), qsShare(top.qsNodes, top.unread, ic.top.Nodes()), ic.rects, ic.merged, engine.Commas(ic.read+1)),
 	}

@@ -24,12 +24,13 @@ type jsonGraph struct {
 }
 
 type jsonRun struct {
-	ID      int64  `json:"id"`
-	FEN     string `json:"fen"`
-	Variant string `json:"variant"`
-	Status  string `json:"status"`
-	Depth   int    `json:"depth"`
-	Nodes   int64  `json:"nodes"`
+	ID      int64   `json:"id"`
+	FEN     string  `json:"fen"`
+	EPDID   *string `json:"epd_id"` // the id of the EPD record searched; null when none (trace.Run.EPDID)
+	Variant string  `json:"variant"`
+	Status  string  `json:"status"`
+	Depth   int     `json:"depth"`
+	Nodes   int64   `json:"nodes"`
 }
 
 type jsonNode struct {
@@ -84,7 +85,7 @@ type jsonSummary struct {
 func (g *Graph) WriteJSON(w io.Writer) error {
 	r := g.Run
 	out := jsonGraph{
-		Run:     jsonRun{ID: r.ID, FEN: r.FEN, Variant: r.Label(), Status: string(r.Status), Depth: r.Depth, Nodes: r.Nodes},
+		Run:     jsonRun{ID: r.ID, FEN: r.FEN, EPDID: r.EPDIDOrNil(), Variant: r.Label(), Status: string(r.Status), Depth: r.Depth, Nodes: r.Nodes},
 		Top:     g.Top.ID,
 		TopPath: g.TopPath, MaxNodes: g.Options.MaxNodes, Depth: nonNegative(g.Options.Depth), QSOnly: g.QSOnly,
 		QSRoots: g.QSRoots, QSNodes: g.QSNodes, FullWidth: g.FullWidth,

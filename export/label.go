@@ -60,6 +60,16 @@ func outcomeOf(n trace.Node) outcome {
 
 // causeText says why a node stopped, for labels (engine.Cause.LongLabel);
 // "" for CauseNone.
+// positionLine is a run's position in a heading: "FEN ...", after the id
+// of its EPD record when it has one ("WAC.002: FEN ..."), as runs and the
+// viewer name it before the FEN (trace.Run.Position).
+func positionLine(r trace.Run) string {
+	if r.EPDID == "" {
+		return "FEN " + r.FEN
+	}
+	return r.EPDID + ": FEN " + r.FEN
+}
+
 func causeText(c engine.Cause) string { return c.LongLabel() }
 
 // nodeCause is what a label says of why node n of run r stopped: a node

@@ -248,6 +248,15 @@ func (r Run) Ended() bool { return r.Status.Ended() }
 // time is no time of the search (foreign.Options.Live).
 func (r Run) ElapsedKnown() bool { return r.Ended() && (r.Engine == "" || r.Elapsed > 0) }
 
+// EPDIDOrNil is EPDID for JSON: nil (null) when the run has none, so
+// every command's JSON says epd_id the same way.
+func (r Run) EPDIDOrNil() *string {
+	if r.EPDID == "" {
+		return nil
+	}
+	return &r.EPDID
+}
+
 // ElapsedMS is Elapsed in milliseconds, nil (JSON null) when it is not
 // known (ElapsedKnown).
 func (r Run) ElapsedMS() *int64 {

@@ -153,8 +153,7 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 	f := formatOf(asJSON, false)
 	res := traceResult{file: out, runs: []traceRunJSON{}}
 	for _, r := range runs {
-		label := r.FEN
-		j, err := summarizeRun(e.ctx, st, r.RunID, label, nil)
+		j, err := summarizeRun(e.ctx, st, r.RunID, "", nil)
 		if err != nil {
 			return err
 		}

@@ -439,11 +439,14 @@ func TestTraceEPDIDs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "t.trace")
-			code, _, stderr := runCLI(t, "", append([]string{"trace", "--epd", epd, "--depth", "1", "-o", out}, tc.args...)...)
+			code, stdout, stderr := runCLI(t, "", append([]string{"trace", "--epd", epd, "--depth", "1", "-o", out}, tc.args...)...)
 			if code != tc.code {
 				t.Fatalf("trace: exit %d, want %d; stderr %q", code, tc.code, stderr)
 			}
-			code, stdout, stderr := runCLI(t, "", "runs", out, "--json")
+			if !strings.Contains(stdout, "run 1  first  ") {
+				t.Errorf("trace does not name run 1 by its record's id:\n%s", stdout)
+			}
+			code, stdout, stderr = runCLI(t, "", "runs", out, "--json")
 			var runs []map[string]any
 			if err := json.Unmarshal([]byte(stdout), &runs); code != 0 || err != nil {
 				t.Fatalf("runs --json: exit %d, %v; stderr %q", code, err, stderr)

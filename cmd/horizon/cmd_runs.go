@@ -57,7 +57,7 @@ func newRunJSON(r trace.Run, bound engine.Bound) runJSON {
 	if r.Scored() {
 		score, bw = &r.Score, trace.BoundWord(bound)
 	}
-	return runJSON{ID: r.ID, ElapsedMS: r.ElapsedMS(), Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, EPDID: orNull(r.EPDID), Variant: r.Label(),
+	return runJSON{ID: r.ID, ElapsedMS: r.ElapsedMS(), Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, EPDID: r.EPDIDOrNil(), Variant: r.Label(),
 		Options: r.OptionsObject(), Limits: r.LimitsObject(), Engine: r.Engine, FailHard: r.FailHard, Version: r.Version, Status: string(r.Status), StopCause: orNull(r.StopCause), Filter: r.Filter,
 		Nodes: r.Nodes, QSNodes: r.QSNodes, Rows: r.Rows, MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly,
 		BestMove: orNull(r.BestMove), BestSAN: orNull(r.BestSAN()), Score: score, ScoreBound: bw, PV: pv, Depth: r.Depth}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -388,7 +389,8 @@ func noRoomError(err error, done, total int) error {
 }
 
 // summarizeRun reads a run's totals and five biggest QS subtrees back from
-// the trace.
+// the trace; label names its position ("": its EPD record's id, else its
+// FEN).
 func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string, writeErr error) (traceRunJSON, error) {
 	// The summary is read even after Ctrl-C: use a context that is not done.
 	ctx = context.WithoutCancel(ctx)
@@ -396,7 +398,10 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	if err != nil {
 		return traceRunJSON{}, err
 	}
-	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, EPDID: orNull(r.EPDID), Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause),
+	if label == "" {
+		label = cmp.Or(r.EPDID, r.FEN) // as trace --epd names its runs
+	}
+	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, EPDID: r.EPDIDOrNil(), Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause),
 		Depth: r.Depth, BestMove: orNull(r.BestMove), Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
 		ElapsedMS: r.ElapsedMS(), Hotspots: []hotspotJSON{}, scores: r.ResultScores()}
 	if r.ElapsedKnown() {

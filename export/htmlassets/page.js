@@ -124,7 +124,7 @@
     if (r.filter) t += '; recording filter: ' + r.filter;
     header.appendChild(el('div', {class: 'sub'}, t));
   });
-  header.appendChild(el('div', {class: 'sub'}, 'FEN ' + topSide.s.run.fen));
+  header.appendChild(el('div', {class: 'sub'}, topSide.s.run.position_line));
   const legend = el('div', {class: 'legend'});
   const sw = (bg, text, extra) => legend.appendChild(el('span', {}, el('i', {style: 'background:' + bg + (extra || '')}), text));
   sw(C.root, 'root'); sw(C.fw, 'full-width'); sw(C.fw2, 'full-width (next ply)'); sw(C.qs, 'QS (even QS ply)'); sw(C.qs2, 'QS (odd QS ply)');
