@@ -596,6 +596,11 @@ shows as extra columns. An interrupted run writes nothing.`,
 	if *depth < 1 || *depth > 20 || *jobs < 1 || *engDepth < 1 {
 		return usagef("--depth wants 1 to 20; --jobs and --engine-depth positive numbers")
 	}
+	// The valued set goes back into the set's file by default: a FIFO's
+	// would go to whoever reads it next, after minutes of work.
+	if fi, err := os.Stat(*epd); err == nil && fi.Mode().Type() == os.ModeNamedPipe && *out == "" && *eng == "" {
+		return usagef("--epd %s is a FIFO: give -o FILE for the valued set (by default it replaces the set's file)", *epd)
+	}
 	// One read of the file gives the set and its header: a FIFO has no
 	// second read.
 	text, err := fifo.ReadFile(e.ctx, *epd)

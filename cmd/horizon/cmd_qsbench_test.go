@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
@@ -288,5 +289,19 @@ func TestQSLineText(t *testing.T) {
 				t.Errorf("QS line %q (score %d, pv %v, stopped %v), want %q", got, run.Score, run.PV, run.Stopped, tc.want)
 			}
 		})
+	}
+}
+
+// TestOracleFIFONeedsOutput: qsbench oracle writes the valued set back
+// into --epd by default; a FIFO given as --epd is refused without -o
+// before any work (the set would go to the FIFO's next reader).
+func TestOracleFIFONeedsOutput(t *testing.T) {
+	ff := filepath.Join(t.TempDir(), "set.epd")
+	if err := syscall.Mkfifo(ff, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	code, stdout, stderr := runCLI(t, "", "qsbench", "oracle", "--epd", ff)
+	if code != 2 || stdout != "" || !strings.Contains(stderr, "--epd "+ff+" is a FIFO: give -o FILE") {
+		t.Errorf("qsbench oracle --epd FIFO: exit %d, stdout %q, stderr %q; want 2 and the need for -o", code, stdout, stderr)
 	}
 }
