@@ -10,23 +10,42 @@ import (
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
+// ofRecord is a trace whose runs were searched from EPD record id, as
+// trace --epd records them.
+type ofRecord struct {
+	*trace.Store
+	id string
+}
+
+func (o ofRecord) Run(ctx context.Context, id int64) (trace.Run, error) {
+	r, err := o.Store.Run(ctx, id)
+	r.EPDID = o.id
+	return r, err
+}
+
+func (o ofRecord) Runs(ctx context.Context) ([]trace.Run, error) {
+	rs, err := o.Store.Runs(ctx)
+	for i := range rs {
+		rs[i].EPDID = o.id
+	}
+	return rs, err
+}
+
 // TestHeaderNamesEPDRecord: a run traced from an EPD record shows the
-// record's id before its FEN in the header, as runs shows it.
+// record's id before its FEN in the header and the run list, as runs
+// shows it.
 func TestHeaderNamesEPDRecord(t *testing.T) {
 	st, _ := tracetest.CreateTrace(t)
-	o := tracetest.VariantOptions(t, "captures")
-	rec, err := st.NewRecorder(context.Background(), trace.RunInfo{FEN: tracetest.Kiwipete, EPDID: "kiwi.1", Variant: o.Variant,
-		Options: o.JSON()}, trace.RecordOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := engine.NewSearcher(o).Search(rec.Context(), engine.MustParseFEN(tracetest.Kiwipete), engine.Limits{Depth: 1}, rec)
-	if err := rec.FinishSearch(res); err != nil {
-		t.Fatal(err)
-	}
-	r := newRig(t, st, 250, 30, Options{Run: rec.RunID(), File: "t.trace"})
-	header := strings.SplitN(r.text(), "\n", 2)[0]
-	if want := "kiwi.1 " + engine.MustParseFEN(tracetest.Kiwipete).FEN(); !strings.Contains(header, want) {
+	id := tracetest.RecordSearch(t, st, tracetest.Kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 1})
+	r := newRig(t, ofRecord{st, "kiwi.1"}, 250, 30, Options{Run: id, File: "t.trace"})
+	want := "kiwi.1 " + tracetest.Kiwipete
+	if header := strings.SplitN(r.text(), "\n", 2)[0]; !strings.Contains(header, want) {
 		t.Errorf("header %q: want %q in it", header, want)
+	}
+	r.run("R") // the run list
+	list := r.text()
+	start := "kiwi.1 r3k2r/" // the list cuts the FEN to its width
+	if i := strings.Index(list, "*   1  captures"); i < 0 || !strings.Contains(strings.SplitN(list[i:], "\n", 2)[0], start) {
+		t.Errorf("run list: want run 1's row with %q:\n%s", start, list)
 	}
 }
