@@ -125,3 +125,33 @@ func FuzzParseRecord(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadSecond reads a second-oracle file against a set of one position:
+// an error is one line naming the file, and a value read, written back
+// with FormatSecond, reads back to a value FormatSecond writes the same
+// (quote's changes to free text aside, the same value).
+func FuzzReadSecond(f *testing.F) {
+	p, _ := newPosition("4k3/8/8/3p4/8/5N2/8/4K3 b - - 0 1", "d5d4")
+	p.ID = "qsb.1"
+	f.Add(FormatSecond(p, Oracle{Name: "Stockfish 15.1", Score: 3, Depth: 12, Nodes: 4000, PV: []string{"Nxd4", "Kd7"}}))
+	f.Add(FormatSecond(p, Oracle{Name: "o", Score: -31000, Depth: 0}) + "\n# c\n")
+	f.Add(`4k3/8/8/8/3p4/5N2/8/4K3 w - - id "qsb.1"; ce 1; acd 2; oracle "x"; pv "a;b";`)
+	set := []*Position{p}
+	f.Fuzz(func(t *testing.T, text string) {
+		vals, err := readSecond(strings.NewReader(text), "second.epd", set)
+		if err != nil {
+			if msg := err.Error(); !strings.HasPrefix(msg, "second.epd:") || strings.Contains(msg, "\n") {
+				t.Fatalf("%q: error %q", text, msg)
+			}
+			return
+		}
+		if len(vals) != 1 || !vals[0].Valid() {
+			return
+		}
+		line := FormatSecond(p, vals[0])
+		again, err := readSecond(strings.NewReader(line), "second.epd", set)
+		if err != nil || len(again) != 1 || FormatSecond(p, again[0]) != line {
+			t.Fatalf("%q read as %+v, written as %q, which reads as %+v (%v)", text, vals[0], line, again, err)
+		}
+	})
+}

@@ -411,6 +411,23 @@ func TestParseSize(t *testing.T) {
 	}
 }
 
+// FuzzParseSize: --max-size takes a size within its bounds or says, on one
+// line, why not.
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"2GB", "500 MB", "1.5GiB", "320k", "2000000TB", "1k", "x", ".", "1..5mb", "0.00001TiB"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := parseSize(s)
+		switch {
+		case err != nil && strings.Contains(err.Error(), "\n"):
+			t.Fatalf("%q: error on more than one line: %v", s, err)
+		case err == nil && (n < trace.MinMaxBytes || n > 1<<60):
+			t.Fatalf("%q read as %d bytes, outside %d to 2^60", s, n, trace.MinMaxBytes)
+		}
+	})
+}
+
 // stoppedRuns returns the runs of a trace whose recording was stopped,
 // checking that none was left marked running.
 func stoppedRuns(t *testing.T, file string) []trace.Run {
