@@ -93,7 +93,11 @@ func (res hotspotsResult) writeText(w io.Writer) error {
 			if j.By == trace.HotspotByGrowth.String() {
 				extra = fmt.Sprintf("  depth %d growth %.2f", h.Depth, h.Growth)
 			}
-			fmt.Fprintf(w, "  %10s nodes %6s  %-13s #%-9d it %-2d%s  %s\n", engine.Commas(h.Size), engine.Percent(h.Share), orDash(cell(h.Cause)),
+			noun := "nodes"
+			if h.Size == 1 {
+				noun = "node"
+			}
+			fmt.Fprintf(w, "  %10s %-5s %6s  %-13s #%-9d it %-2d%s  %s\n", engine.Commas(h.Size), noun, engine.Percent(h.Share), orDash(cell(h.Cause)),
 				h.Node, h.Iteration, extra, strings.Join(h.PathSAN, " "))
 		}
 		if _, err := fmt.Fprintln(w); err != nil {

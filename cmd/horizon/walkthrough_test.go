@@ -348,3 +348,17 @@ func TestRunGivenTwice(t *testing.T) {
 		})
 	}
 }
+
+// TestHotspotsOneNode: a hotspot of one node reads "1 node" in hotspots'
+// text, in the column of the others ("1 nodes" was the grammar).
+func TestHotspotsOneNode(t *testing.T) {
+	stream := writeFile(t, "s.hzt", "HZT 1\nengine Other\nposition startpos\nE - 2 -50 50\nE e2e4 1 -50 50\nE e7e5 0 -50 50\nL 10\nL -10\nL 10\nend best=e2e4 time=5\n")
+	file := filepath.Join(t.TempDir(), "s.trace")
+	if code, _, errOut := runCLI(t, "", "import", stream, "-o", file); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "", "hotspots", file)
+	if code != 0 || !strings.Contains(out, "           1 node   33.3%  qs ") {
+		t.Errorf("hotspots: exit %d, want \"1 node\" aligned:\n%s%s", code, out, errOut)
+	}
+}
