@@ -175,11 +175,15 @@ func Commas(n int64) string {
 
 // Count is n with thousands separators and its noun, singular for one:
 // "1 node", "12,345 nodes".
-func Count(n int64, noun string) string {
+func Count(n int64, noun string) string { return CountOf(n, noun, noun+"s") }
+
+// CountOf is Count for a noun whose plural is not its singular and an s:
+// "1 summary", "3 summaries".
+func CountOf(n int64, one, many string) string {
 	if n == 1 {
-		return "1 " + noun
+		return "1 " + one
 	}
-	return Commas(n) + " " + noun + "s"
+	return Commas(n) + " " + many
 }
 
 // Percent formats a share (0.948) as a percentage with one decimal:

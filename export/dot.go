@@ -83,8 +83,8 @@ func (g *Graph) title() []string {
 			where += " (" + strings.Join(about, ": ") + ")"
 		}
 	}
-	lines = append(lines, fmt.Sprintf("Subtree of %s: %s nodes; %d shown, %d summaries (budget %d)",
-		where, engine.Commas(size), g.Shown(), len(g.Summaries), g.Options.MaxNodes))
+	lines = append(lines, fmt.Sprintf("Subtree of %s: %s; %d shown, %s (budget %d)",
+		where, engine.Count(size, "node"), g.Shown(), engine.CountOf(int64(len(g.Summaries)), "summary", "summaries"), g.Options.MaxNodes))
 	if g.QSOnly {
 		lines = append(lines, fmt.Sprintf("QS only: %s QS trees (%s nodes) under it; %s full-width nodes left out",
 			engine.Commas(g.QSRoots), engine.Commas(g.QSNodes), engine.Commas(g.FullWidth)))

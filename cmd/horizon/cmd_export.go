@@ -170,7 +170,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		if err != nil {
 			return err
 		}
-		what = fmt.Sprintf("icicle of node %d (%s nodes)", top.ID, engine.Commas(top.Nodes()))
+		what = fmt.Sprintf("icicle of node %d (%s)", top.ID, engine.Count(top.Nodes(), "node"))
 	case export.HTML:
 		opts := export.HTMLOptions{Width: export.DefaultHTMLWidth, Depth: *depth}
 		fs.Visit(func(f *flag.Flag) {
@@ -184,7 +184,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		if err != nil {
 			return err
 		}
-		what = fmt.Sprintf("page of node %d (%s nodes)", top.ID, engine.Commas(top.Nodes()))
+		what = fmt.Sprintf("page of node %d (%s)", top.ID, engine.Count(top.Nodes(), "node"))
 	default:
 		stop := rowsProgress(e.stderr, fmt.Sprintf("reading node %d's subtree", top.ID), &rows, 0)
 		g, err := export.Build(e.ctx, src, r, top, export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir})
@@ -192,7 +192,8 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		if err != nil {
 			return err
 		}
-		what = fmt.Sprintf("node %d: %d of %s nodes shown, %d summaries", top.ID, g.Shown(), engine.Commas(top.Nodes()), len(g.Summaries))
+		what = fmt.Sprintf("node %d: %d of %s shown, %s", top.ID, g.Shown(), engine.Count(top.Nodes(), "node"),
+			engine.CountOf(int64(len(g.Summaries)), "summary", "summaries"))
 		if f == export.JSON {
 			err = g.WriteJSON(dst)
 		} else {

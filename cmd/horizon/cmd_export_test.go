@@ -381,4 +381,24 @@ func TestExportOneNode(t *testing.T) {
 	if strings.Contains(out, " 1 nodes") || !strings.Contains(out, `, 1 node"`) {
 		t.Errorf("export --format dot: want leaves labelled \"1 node\":\n%.3000s", out)
 	}
+	// The line saying what was written too (node 2 is a leaf).
+	dir := t.TempDir()
+	for _, tc := range []struct{ out, want string }{
+		{"leaf.svg", "(icicle): icicle of node 2 (1 node)\n"},
+		{"leaf.html", "(html): page of node 2 (1 node)\n"},
+		{"leaf.dot", "(dot): node 2: 1 of 1 node shown, 0 summaries\n"},
+	} {
+		format := strings.TrimPrefix(filepath.Ext(tc.out), ".")
+		if format == "svg" {
+			format = "icicle"
+		}
+		code, out, errOut := runCLI(t, "", "export", file, "--node", "2", "--format", format, "-o", filepath.Join(dir, tc.out))
+		if code != 0 || !strings.HasSuffix(out+errOut, tc.want) {
+			t.Errorf("export --node 2 -o %s: exit %d, said %q, want %q", tc.out, code, out+errOut, tc.want)
+		}
+	}
+	// And the diagram's title.
+	if code, out, errOut := runCLI(t, "", "export", file, "--node", "2", "--format", "dot"); code != 0 || !strings.Contains(out, "): 1 node; 1 shown, 0 summaries (budget") {
+		t.Errorf("export --node 2 --format dot: exit %d, want the title to say 1 node:\n%s%s", code, out, errOut)
+	}
 }
