@@ -513,13 +513,13 @@ func TestLabels(t *testing.T) {
 		// Another engine's scores are its numbers (Sunfish's 34663 is no
 		// ∞); its run node's window is Horizon's full window.
 		{strings.Join(nodeLines(trace.Run{Engine: "sunfish"}, trace.Node{ID: 3, Kind: engine.KindQS, Move: engine.NullMove, Alpha: 34663, Beta: 34664,
-			Score: 84, Bound: engine.BoundUpper, QSLevel: -1}, "Qxf7"), "|"), "Qxf7|qs 0|[34663, 34664]|score 84 upper|id 3, 0 nodes"},
+			Score: 84, Bound: engine.BoundUpper, QSLevel: -1}, "Qxf7"), "|"), "Qxf7|qs 0|[34663, 34664]|score +84 upper|id 3, 0 nodes"},
 		{trace.Run{Engine: "sunfish"}.WindowText(trace.Node{Kind: engine.KindRun, Alpha: -engine.Infinity, Beta: engine.Infinity}), "[-∞, ∞]"},
 		// A node still open when its rows were written never stopped:
 		// its run's word for it (the viewer's), no score.
 		{strings.Join(nodeLines(trace.Run{Status: trace.StatusRunning}, openRoot, ""), "|"), "root|iteration 8, d8|[-∞, ∞]|score not known|running|incomplete|id 9, 4 nodes"},
 		{strings.Join(nodeLines(trace.Run{Status: trace.StatusAbandoned}, openRun, ""), "|"), "run 1|run|score not known|abandoned|incomplete|id 0, 13 nodes"},
-		{strings.Join(nodeLines(trace.Run{Status: trace.StatusTruncated}, closedRoot, ""), "|"), "root|iteration 8, d8|[-∞, ∞]|score 5 none|stopped|incomplete|id 9, 4 nodes"},
+		{strings.Join(nodeLines(trace.Run{Status: trace.StatusTruncated}, closedRoot, ""), "|"), "root|iteration 8, d8|[-∞, ∞]|score +5 none|stopped|incomplete|id 9, 4 nodes"},
 		{fmt.Sprintf("%v %s", openPage.Nodes.Open, openPage.Run.OpenWord), "[0] abandoned"},
 		{trace.Run{}.WindowText(trace.Node{Kind: engine.KindQS, Alpha: 34663, Beta: engine.MateScore - 5}), "[∞, #3]"},
 	}

@@ -308,7 +308,7 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	}
 	sp := ""
 	if n.HasStandPat {
-		sp = s.run.Scores().Text(n.StandPat)
+		sp = s.run.Scores().Signed(n.StandPat)
 	}
 	s.moves = append(s.moves, n.Move)
 	c.ID = append(c.ID, n.ID)
@@ -325,7 +325,7 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	c.Alpha = append(c.Alpha, wf.Text(n.Alpha))
 	c.Beta = append(c.Beta, wf.Text(n.Beta))
 	c.StandPat = append(c.StandPat, sp)
-	c.Score = append(c.Score, s.run.NodeScores(n).Text(n.Score))
+	c.Score = append(c.Score, s.run.NodeScores(n).Signed(n.Score))
 	c.Bound = append(c.Bound, int(n.Bound))
 	c.Cause = append(c.Cause, int(n.Cause))
 	c.Outcome = append(c.Outcome, int(outcomeOf(n)))

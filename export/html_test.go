@@ -60,7 +60,7 @@ func checkPageData(t *testing.T, st *trace.Store, d *PageData) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want.SubtreeSize != c.Size[i] || int(want.Kind) != c.Kind[i] || want.Score.String() != c.Score[i] || int(want.Cause) != c.Cause[i] {
+			if want.SubtreeSize != c.Size[i] || int(want.Kind) != c.Kind[i] || want.Score.Signed() != c.Score[i] || int(want.Cause) != c.Cause[i] {
 				t.Errorf("side %d: node %d differs from the trace", si, c.ID[i])
 			}
 			// The page words a cut as the viewer and diff do.

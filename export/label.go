@@ -144,7 +144,7 @@ func nodeLines(r trace.Run, n trace.Node, san string) []string {
 		lines = append(lines, r.WindowText(n))
 	}
 	if n.HasStandPat {
-		lines = append(lines, "stand pat "+sf.Text(n.StandPat))
+		lines = append(lines, "stand pat "+sf.Signed(n.StandPat))
 	}
 	switch {
 	case n.Open:
@@ -152,7 +152,7 @@ func nodeLines(r trace.Run, n trace.Node, san string) []string {
 		// node had not returned when its rows were written.
 		lines = append(lines, "score not known")
 	case n.Kind != engine.KindRun || n.Bound != engine.BoundNone:
-		lines = append(lines, "score "+r.NodeScores(n).Text(n.Score)+" "+n.Bound.String())
+		lines = append(lines, "score "+r.NodeScores(n).Signed(n.Score)+" "+n.Bound.String())
 	}
 	if c := nodeCause(r, n); c != "" {
 		lines = append(lines, c)

@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -400,5 +401,20 @@ func TestExportOneNode(t *testing.T) {
 	// And the diagram's title.
 	if code, out, errOut := runCLI(t, "", "export", file, "--node", "2", "--format", "dot"); code != 0 || !strings.Contains(out, "): 1 node; 1 shown, 0 summaries (budget") {
 		t.Errorf("export --node 2 --format dot: exit %d, want the title to say 1 node:\n%s%s", code, out, errOut)
+	}
+}
+
+// TestExportScoresSigned: a node's stand pat and score read as the viewer's
+// details give them, a "+" before positive centipawns ("score +69 lower");
+// export wrote "score 69 lower" where the viewer said +69. Windows stay as
+// the viewer writes them, unsigned.
+func TestExportScoresSigned(t *testing.T) {
+	file, _ := traceFile(t, "--fen", kiwipete, "--depth", "1", "--qs", "captures")
+	code, out, errOut := runCLI(t, "", "export", file, "--format", "dot")
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errOut)
+	}
+	if regexp.MustCompile(`\\n(score|stand pat) [1-9]`).MatchString(out) || !regexp.MustCompile(`\\nscore \+[1-9]`).MatchString(out) || !regexp.MustCompile(`\\nstand pat \+[1-9]`).MatchString(out) {
+		t.Errorf("export --format dot: want positive scores and stand pats signed:\n%.4000s", out)
 	}
 }
