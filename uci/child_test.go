@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"os/exec"
@@ -102,20 +103,23 @@ func shEngine(t *testing.T, name, script string) string {
 // forever), and its error names the program and says what it did.
 func TestStartNoUciok(t *testing.T) {
 	defer func(w time.Duration) { uciokWait = w }(uciokWait)
-	uciokWait = 300 * time.Millisecond
 	for _, tc := range []struct {
 		name, script string
 		want         []string
+		wait         time.Duration // uciokWait; 300ms when 0
 	}{
 		{"chatty", "while :; do echo 'info string still here'; sleep 0.02; done\n",
-			[]string{`chatty.sh: waiting for "uciok": sent `, ` other lines in 300ms`}},
-		{"silent", "exec sleep 30\n", []string{`silent.sh: waiting for "uciok": no answer in 300ms`}},
-		{"exits", "echo 'id name Quitter'\n", []string{`exits.sh: waiting for "uciok": the engine exited`}},
+			[]string{`chatty.sh: waiting for "uciok": sent `, ` other lines in 300ms`}, 0},
+		{"silent", "exec sleep 30\n", []string{`silent.sh: waiting for "uciok": no answer in 300ms`}, 0},
+		{"exits", "echo 'id name Quitter'\n", []string{`exits.sh: waiting for "uciok": the engine exited`}, 0},
 		// It was said to have exited.
 		{"long line", "head -c 2000000 /dev/zero | tr '\\0' a; echo; echo uciok; exec sleep 30\n",
-			[]string{`long line.sh: waiting for "uciok": the engine sent a line longer than 1 MiB, the longest Horizon reads`}},
+			// A long wait: the line, not the deadline, must end it, however
+			// slowly a loaded machine pipes 2 MB (300ms was missed once).
+			[]string{`long line.sh: waiting for "uciok": the engine sent a line longer than 1 MiB, the longest Horizon reads`}, 15 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			uciokWait = cmp.Or(tc.wait, 300*time.Millisecond)
 			path := shEngine(t, tc.name+".sh", tc.script)
 			done := make(chan error, 1)
 			go func() {
