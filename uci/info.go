@@ -19,9 +19,15 @@ type Info struct {
 	// Score is the reported score on Horizon's scale: centipawns, or a
 	// mate in N moves as engine.MateScore less the plies to mate.
 	Score  engine.Score
-	Scored bool     // the line gives a score
-	Bound  bool     // the score is a lowerbound or upperbound only
-	PV     []string // UCI moves
+	Scored bool // the line gives a score
+	// BadScore is a score beyond Horizon's scale, as the line gives it
+	// ("cp 50000", "mate 900"): Scored is false, and the rest of the
+	// line is read (another engine's own mate scores, such as Sunfish's,
+	// must not cost its node count). A caller that needs the score says
+	// so.
+	BadScore string
+	Bound    bool     // the score is a lowerbound or upperbound only
+	PV       []string // UCI moves
 }
 
 // maxMateMoves bounds the moves of a mate score ParseInfo reads: Horizon's
@@ -71,14 +77,18 @@ func ParseInfo(line string) (in Info, ok bool, err error) {
 				// Beyond Horizon's scale a score would wrap or read as
 				// infinite.
 				if v <= -int(engine.Infinity) || v >= int(engine.Infinity) {
-					return bad("score")
+					in.BadScore = next + " " + f[i+2]
+					i += 2
+					continue
 				}
 				in.Score = engine.Score(v)
 			case "mate":
 				// A mate further than Horizon's mate scores reach would
 				// read as a centipawn score, or wrap.
 				if v <= -maxMateMoves || v >= maxMateMoves {
-					return bad("score")
+					in.BadScore = next + " " + f[i+2]
+					i += 2
+					continue
 				}
 				// Mate in v moves is 2v-1 plies to mate for the side to
 				// move; mated in -v moves, -2v plies.

@@ -33,12 +33,14 @@ func TestParseInfo(t *testing.T) {
 		{"info score wdl 1 2 3", false, Info{}, true},
 		{"info nodes", false, Info{}, true},
 		{"info depth 3 pv", true, Info{Depth: 3, Nodes: -1, TimeMS: -1}, false},
-		// Scores beyond Horizon's scale are refused: they wrapped (cp
-		// 4294967296 read as 0) or a far mate read as a loss.
-		{"info score cp 4294967296", false, Info{}, true},
-		{"info score cp -32000", false, Info{}, true},
+		// Scores beyond Horizon's scale are no score (they wrapped: cp
+		// 4294967296 read as 0, or a far mate read as a loss), said in
+		// BadScore; the rest of the line is read (Sunfish's mates are cp
+		// 50000 and more).
+		{"info score cp 4294967296", true, Info{Nodes: -1, TimeMS: -1, BadScore: "cp 4294967296"}, false},
+		{"info depth 7 score cp -32000 nodes 900", true, Info{Depth: 7, Nodes: 900, TimeMS: -1, BadScore: "cp -32000"}, false},
 		{"info score cp 31999", true, Info{Nodes: -1, TimeMS: -1, Score: 31999, Scored: true}, false},
-		{"info score mate 100000", false, Info{}, true},
+		{"info score mate 100000 nodes 5", true, Info{Nodes: 5, TimeMS: -1, BadScore: "mate 100000"}, false},
 		{"info score mate 499", true, Info{Nodes: -1, TimeMS: -1, Score: engine.MateScore - 997, Scored: true}, false},
 		{"info score mate -499", true, Info{Nodes: -1, TimeMS: -1, Score: -engine.MateScore + 998, Scored: true}, false},
 	} {
@@ -49,7 +51,8 @@ func TestParseInfo(t *testing.T) {
 		case ok != tc.ok:
 			t.Errorf("%q: ok %v, want %v", tc.line, ok, tc.ok)
 		case ok && (in.Depth != tc.want.Depth || in.Nodes != tc.want.Nodes || in.TimeMS != tc.want.TimeMS ||
-			in.Score != tc.want.Score || in.Scored != tc.want.Scored || in.Bound != tc.want.Bound || !slices.Equal(in.PV, tc.want.PV)):
+			in.Score != tc.want.Score || in.Scored != tc.want.Scored || in.Bound != tc.want.Bound || !slices.Equal(in.PV, tc.want.PV) ||
+			in.BadScore != tc.want.BadScore):
 			t.Errorf("%q: %+v, want %+v", tc.line, in, tc.want)
 		}
 	}

@@ -269,10 +269,6 @@ func TestExportReportedIteration(t *testing.T) {
 // wait for one: the open of a FIFO with no writer blocked, and Ctrl-C did
 // not end it (mkfifo ff; horizon import ff & kill -INT).
 func TestReadFIFO(t *testing.T) {
-	// qsbenchRecord is the first record of testdata/qsbench.epd.
-	const qsbenchRecord = `3rr3/3q2pk/p2p1pnp/8/2QpPP2/PP6/6PP/4RRK1 w - - id "qsb.0001"; class tactical; src "BK.19"; lm c5d4; ` +
-		`lmpos "3rr3/3q2pk/p2p1pnp/2p5/2QBPP2/PP6/6PP/4RRK1 b - - 0 2"; ce -235; acd 7; acn 920192; pv Qxd4 Qg4 h3 Qg3 Qe3 Qh4 f5; ` +
-		`oracle "horizon see+see-prune=false+delta=false"; hmvc 0; fmvn 3;`
 	for _, tc := range []struct {
 		name    string
 		args    func(ff, out string) []string
@@ -540,5 +536,19 @@ func TestRunByEPDID(t *testing.T) {
 			stderr = first + "\n" // a usage error points to --help on a line of its own
 		}
 		checkOneLineError(t, stderr, tc.msg...)
+	}
+}
+
+// TestReportedNodesBeyondScale: an engine's info line whose score is beyond
+// Horizon's scale (Sunfish's mates are cp 50000 and more) still gives the
+// engine's node count, which trace --engine reports beside the stream's:
+// the whole line was refused, and reported_nodes went missing.
+func TestReportedNodesBeyondScale(t *testing.T) {
+	eng := shEngine(t, "Big", `printf 'HZT 1\n' >&3`,
+		`go) printf 'position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend\n' >&3; echo "info depth 1 score cp 50000 nodes 7"; echo "bestmove e2e4" ;;`)
+	out := filepath.Join(t.TempDir(), "t.trace")
+	runs := foreignRunJSON(t, "trace", "--engine", eng, "--fen", "startpos", "--depth", "1", "-o", out, "--json")
+	if runs[0].ReportedNodes != 7 {
+		t.Fatalf("reported_nodes %d, want 7 (the engine's info line)", runs[0].ReportedNodes)
 	}
 }

@@ -733,6 +733,10 @@ func uciValue(u *uci.Engine, p *qsbench.Position, depth int) (qsbench.Oracle, er
 		if err != nil {
 			return o, err
 		}
+		if in.BadScore != "" {
+			// Skipped, the value would be an earlier depth's.
+			return o, fmt.Errorf("score %s in %q is beyond what a set can hold (cp within +-31999, mate within 499 moves)", in.BadScore, line)
+		}
 		// The last exact score is the engine's value.
 		if !ok || !in.Scored || in.Bound {
 			continue

@@ -13,6 +13,11 @@ import (
 	"github.com/horizonqs/horizon/qsbench"
 )
 
+// qsbenchRecord is the first record of testdata/qsbench.epd.
+const qsbenchRecord = `3rr3/3q2pk/p2p1pnp/8/2QpPP2/PP6/6PP/4RRK1 w - - id "qsb.0001"; class tactical; src "BK.19"; lm c5d4; ` +
+	`lmpos "3rr3/3q2pk/p2p1pnp/2p5/2QBPP2/PP6/6PP/4RRK1 b - - 0 2"; ce -235; acd 7; acn 920192; pv Qxd4 Qg4 h3 Qg3 Qe3 Qh4 f5; ` +
+	`oracle "horizon see+see-prune=false+delta=false"; hmvc 0; fmvn 3;`
+
 type qsbenchOut struct {
 	Positions int               `json:"positions"`
 	Completed int               `json:"completed"`
@@ -303,5 +308,19 @@ func TestOracleFIFONeedsOutput(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "", "qsbench", "oracle", "--epd", ff)
 	if code != 2 || stdout != "" || !strings.Contains(stderr, "--epd "+ff+" is a FIFO: give -o FILE") {
 		t.Errorf("qsbench oracle --epd FIFO: exit %d, stdout %q, stderr %q; want 2 and the need for -o", code, stdout, stderr)
+	}
+}
+
+// TestEngineOracleScoreBeyondScale: an oracle engine's score that a set
+// cannot hold is an error naming it, not skipped (the value would have
+// been an earlier info line's).
+func TestEngineOracleScoreBeyondScale(t *testing.T) {
+	set := writeFile(t, "set.epd", qsbenchRecord+"\n")
+	eng := shEngine(t, "Far", "",
+		`go) echo "info depth 1 score cp 30 nodes 3 pv d2d4"; echo "info depth 2 score cp 50000 nodes 9 pv d2d4"; echo "bestmove d2d4" ;;`)
+	out := filepath.Join(t.TempDir(), "second.epd")
+	code, _, stderr := runCLI(t, "", "qsbench", "oracle", "--epd", set, "--oracle-engine", eng, "--engine-depth", "2", "--jobs", "1", "-o", out)
+	if code != 1 || !strings.Contains(stderr, "score cp 50000") || fileExists(out) {
+		t.Errorf("exit %d, stderr %q, %s written %v; want 1, the score named, nothing written", code, stderr, out, fileExists(out))
 	}
 }
