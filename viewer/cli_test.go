@@ -203,6 +203,16 @@ func TestViewInTmux(t *testing.T) {
 	if !strings.Contains(screen, "horizon view: interrupted") {
 		t.Errorf("the pane does not say the viewer was interrupted:\n%s", screen)
 	}
+
+	// Two signals at once (the second quits at once, main's
+	// stopOnSignals): either way the terminal is back in its modes, line
+	// editing and echo on, as stty then says.
+	x.start(80, 24, fmt.Sprintf("%s view %s --run 1 & pid=$!; sleep 1; kill -TERM $pid; kill -TERM $pid; wait $pid; echo EXIT=$?; "+
+		"stty -a | tr ' ;' '\\n\\n' | grep -x -e -icanon -e icanon -e -echo -e echo | tr '\\n' ' '; echo MODES; sleep 60", bin, fix))
+	screen = x.waitFor("EXIT=130", "MODES")
+	if !strings.Contains(screen, "icanon echo MODES") {
+		t.Errorf("after two signals the terminal is not restored (want icanon and echo):\n%s", screen)
+	}
 }
 
 // TestTmuxSessionsInARow starts sessions one after another as
