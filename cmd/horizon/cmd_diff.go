@@ -254,7 +254,8 @@ func timeCell(t compare.Totals) string {
 	return fmt.Sprintf("%dms", *t.ElapsedMS)
 }
 
-// placeText writes where a node stands, as diff and check print it:
+// placeText writes where a node stands, as diff, check and the hotspot
+// lists print it (the root of a QS-only run is "(root)"):
 // "iteration 4: Nxe5 dxe6·2": the iteration (trace.IterationLabel, as the
 // viewer and diff's reasons name it; "d4" would read as a remaining depth,
 // as it does in the viewer and the exports), then the moves, each second

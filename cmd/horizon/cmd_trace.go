@@ -506,7 +506,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 		fmt.Fprintln(w, "  biggest growth: QS trees and extension chains (nodes, share, cause, node id, iteration: path):")
 		for _, h := range r.Hotspots {
 			fmt.Fprintf(w, "    %10s %6s  %-13s #%-9d it %-2d %s\n", engine.Commas(h.Size), engine.Percent(h.Share), cell(h.Cause), h.Node, h.Iteration,
-				strings.Join(h.PathSAN, " "))
+				placeText(0, h.PathSAN, nil))
 		}
 	}
 	fmt.Fprintln(w)
