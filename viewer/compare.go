@@ -198,25 +198,9 @@ func (m *Model) compareLines(p *pane) []detailLine {
 
 // startCompare opens run id beside the focused pane.
 func (m *Model) startCompare(id int64) error {
-	t, err := newTree(m.ctx, m.src, id)
+	t, err := m.compareTree(m.cur(), id)
 	if err != nil {
 		return err
-	}
-	a := m.side(m.cur())
-	if err := compare.SamePosition(m.ctx, a, compare.Side{Store: a.Store, Run: id}); err != nil {
-		if errors.Is(err, compare.ErrDifferentPositions) {
-			// The reason first and short: the status line is one line, and
-			// the FENs the error spells out would push it off screen.
-			return fmt.Errorf("cannot compare run %d with run %d: different root positions (R lists each run's position); still on run %d",
-				m.cur().t.run.ID, id, m.cur().t.run.ID)
-		}
-		return fmt.Errorf("cannot compare run %d with run %d: %w", m.cur().t.run.ID, id, err)
-	}
-	order, filt := m.cur().t.order, m.cur().t.filt
-	if filt.active() || order != trace.BySearch {
-		if err := t.rebuild(func() { t.order, t.filt = order, filt }); err != nil {
-			return err
-		}
 	}
 	m.panes = []*pane{m.cur(), {t: t}}
 	m.focus = 0
@@ -224,4 +208,35 @@ func (m *Model) startCompare(id int64) error {
 	m.alignCache = nil
 	m.setMsg("comparing run %d with run %d: the right pane follows (tab switches)", m.panes[0].t.run.ID, id)
 	return nil
+}
+
+// compareTree opens run id to be shown beside pane p (compare mode, or R
+// while comparing): another run of p's position, sorted and filtered as p
+// is. A run compared with itself, or with a run of another position, is
+// refused, the panes kept as they are.
+func (m *Model) compareTree(p *pane, id int64) (*tree, error) {
+	a := m.side(p)
+	if id == a.Run {
+		return nil, fmt.Errorf("run %d is already in the other pane: pick another run (= ends compare mode)", id)
+	}
+	t, err := newTree(m.ctx, m.src, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := compare.SamePosition(m.ctx, a, compare.Side{Store: a.Store, Run: id}); err != nil {
+		if errors.Is(err, compare.ErrDifferentPositions) {
+			// The reason first and short: the status line is one line, and
+			// the FENs the error spells out would push it off screen.
+			return nil, fmt.Errorf("cannot compare run %d with run %d: different root positions (R lists each run's position); still on run %d",
+				a.Run, id, m.cur().t.run.ID)
+		}
+		return nil, fmt.Errorf("cannot compare run %d with run %d: %w", a.Run, id, err)
+	}
+	order, filt := p.t.order, p.t.filt
+	if filt.active() || order != trace.BySearch {
+		if err := t.rebuild(func() { t.order, t.filt = order, filt }); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }

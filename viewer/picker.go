@@ -73,7 +73,13 @@ func (m *Model) pickListEntry() {
 		if id == m.cur().t.run.ID {
 			return
 		}
-		t, err := newTree(m.ctx, m.src, id)
+		var t *tree
+		var err error
+		if comparing(m) {
+			t, err = m.compareTree(m.other(m.cur()), id)
+		} else {
+			t, err = newTree(m.ctx, m.src, id)
+		}
 		if err != nil {
 			m.setErr(err)
 			return

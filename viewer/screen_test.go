@@ -437,6 +437,65 @@ func TestCompareDifferentPositions(t *testing.T) {
 	}
 }
 
+// TestComparePickRun: R in compare mode puts the picked run in the
+// focused pane. It must not put there the run the other pane shows (a run
+// compared with itself) or a run of another position (its moves would be
+// lined up with another position's); either is refused with the pair kept.
+// Another run of the position replaces the focused pane's, and the other
+// pane follows it.
+func TestComparePickRun(t *testing.T) {
+	w, path := tracetest.CreateTrace(t)
+	for _, run := range [][2]string{{kiwipete, "captures"}, {kiwipete, "see"}, {engine.StartFEN, "captures"}, {kiwipete, "threshold"}} {
+		record(t, w, run[0], run[1], 2)
+	}
+	w.Close()
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for _, tc := range []struct {
+		name        string
+		keys        []string // after = has opened run 2 beside run 1
+		left, right int64
+		say         string
+	}{
+		{"the other pane's run", []string{"R", "j", "<Enter>"}, 1, 2, "run 2 is already in the other pane"},
+		{"another position", []string{"R", "j", "j", "<Enter>"}, 1, 2, "different root positions"},
+		{"another run", []string{"R", "j", "j", "j", "<Enter>", "j"}, 4, 2, "run 4"},
+		{"from the right pane", []string{"<Tab>", "R", "k", "<Enter>"}, 1, 2, "run 1 is already in the other pane"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, st, 120, 30, Options{Run: 1})
+			r.run("=", "j", "<Enter>")
+			r.run(tc.keys...)
+			if len(r.m.panes) != 2 || r.m.panes[0].t.run.ID != tc.left || r.m.panes[1].t.run.ID != tc.right {
+				var ids []int64
+				for _, p := range r.m.panes {
+					ids = append(ids, p.t.run.ID)
+				}
+				t.Fatalf("panes show runs %v, want %d and %d:\n%s", ids, tc.left, tc.right, r.text())
+			}
+			if !strings.Contains(r.text(), tc.say) {
+				t.Errorf("the screen does not say %q:\n%s", tc.say, r.text())
+			}
+			lead, fol := r.m.cur(), r.m.other(r.m.cur())
+			_, ln, err := lead.t.selected()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, ok, err := compare.Counterpart(context.Background(), r.m.side(lead), ln.ID, r.m.side(fol))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, fn, _ := fol.t.selected(); ok && fn.ID != want.ID {
+				t.Errorf("run %d node %d selected; the following pane (run %d) is on node %d, its counterpart is %d",
+					lead.t.run.ID, ln.ID, fol.t.run.ID, fn.ID, want.ID)
+			}
+		})
+	}
+}
+
 // TestCompareTabForgetsLost: after Tab the pane that led and lost its way
 // leads no more; once the cursor is on a node both runs have (g: the
 // run), neither pane may still say the other run did not search a move.
