@@ -20,6 +20,9 @@ const (
 	widestAt  = 160
 	sideWidth = 30
 	infoWidth = 46
+	// Below minWidth or minHeight nothing is drawn but a note saying so.
+	minWidth  = 30
+	minHeight = 8
 )
 
 type rect struct{ x, y, w, h int }
@@ -80,8 +83,13 @@ func (m *Model) Draw(s tcell.Screen) {
 		m.clip = nil
 	}
 	m.fillRect(s, rect{0, 0, w, h}, m.st.base)
-	if w < 30 || h < 8 {
-		m.writer(s, 0, 0, w).put("horizon: window too small", m.st.base)
+	if w < minWidth || h < minHeight {
+		// Wrapped, so the size it needs shows even on a screen too narrow
+		// for the note on one line.
+		note := fmt.Sprintf("horizon: window too small (%dx%d; needs at least %dx%d)", w, h, minWidth, minHeight)
+		for y, line := range wrap(note, w) {
+			m.writer(s, 0, y, w).put(line, m.st.base)
+		}
 		return
 	}
 	m.drawHeader(s, w)

@@ -496,6 +496,25 @@ func TestComparePickRun(t *testing.T) {
 	}
 }
 
+// TestTooSmallSaysSo: a screen too small to draw on says so in full, with
+// the size it has and the size it needs, wrapped to its width (at 20
+// columns the one line read "horizon: window too"); grown again, it draws
+// the viewer.
+func TestTooSmallSaysSo(t *testing.T) {
+	st := openFixture(t)
+	for _, sz := range [][2]int{{20, 8}, {29, 30}, {100, 7}, {16, 6}} {
+		r := newRig(t, st, sz[0], sz[1], Options{Run: 1})
+		want := fmt.Sprintf("horizon: window too small (%dx%d; needs at least 30x8)", sz[0], sz[1])
+		if got := strings.Join(strings.Fields(r.text()), " "); got != want {
+			t.Errorf("%dx%d screen says %q, want %q:\n%s", sz[0], sz[1], got, want, r.text())
+		}
+		r.run("<resize 100x30>")
+		if !strings.Contains(r.text(), "run 1") {
+			t.Errorf("grown to 100x30 from %dx%d, the screen is not redrawn:\n%s", sz[0], sz[1], r.text())
+		}
+	}
+}
+
 // TestCompareTabForgetsLost: after Tab the pane that led and lost its way
 // leads no more; once the cursor is on a node both runs have (g: the
 // run), neither pane may still say the other run did not search a move.
