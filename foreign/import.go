@@ -33,6 +33,10 @@ const Version = 2
 // maxPly bounds a node's ply (the trace's limit), and so the stack.
 const maxPly = 500
 
+// maxQSPly is the deepest QS ply a trace holds: a deeper one would be
+// stored as this, misstating the tree.
+const maxQSPly = 126
+
 // maxRecord bounds one record. A FEN with a long "moves" list is the
 // longest legitimate one.
 const maxRecord = 1 << 20
@@ -752,8 +756,8 @@ func (im *importer) enter(b []byte) *StreamError {
 			kind = k
 		case 'q':
 			x, ok := atoi(v)
-			if !ok || x < 0 {
-				return im.fail("E record: QS ply %q: want a number >= 0", v)
+			if !ok || x < 0 || x > maxQSPly {
+				return im.fail("E record: QS ply %q: want 0 to %d", v, maxQSPly)
 			}
 			qsPly = x
 		case 'l':
@@ -835,6 +839,9 @@ func (im *importer) enter(b []byte) *StreamError {
 	}
 	if fr.kind != engine.KindQS {
 		qsPly, level = -1, -1
+	}
+	if qsPly > maxQSPly {
+		return im.fail("QS ply %d: deeper than a trace holds (%d)", qsPly, maxQSPly)
 	}
 	fr.qsPly = qsPly
 	im.nextID++

@@ -292,6 +292,13 @@ func TestStreamErrors(t *testing.T) {
 		{"time out of range", head + "L 0\nend time=99999999999999\n", `(line 5), node 0 (path (root)): end record: time "99999999999999" is out of range (milliseconds, at most 9223372036854)`, trace.StatusFailed, 2},
 		{"time at int64's end", head + "L 0\nend time=9223372036854775807\n", `end record: time "9223372036854775807" is out of range`, trace.StatusFailed, 2},
 		{"time past int64", head + "L 0\nend time=9223372036854775808\n", `end record: time "9223372036854775808" is not a number of milliseconds`, trace.StatusFailed, 2},
+		// A trace holds QS plies 0 to 126: a greater one was stored as 126,
+		// and q=2147483647 made the run's summary grow a slice that long
+		// (the import was killed for memory).
+		{"QS ply past a trace's", head + "E e2e4 0 -50 50 q=127\n", `(line 4), node 1 (path (root)): E record: QS ply "127": want 0 to 126`, trace.StatusFailed, 2},
+		{"QS ply far past", head + "E e2e4 0 -50 50 q=1000000\n", `E record: QS ply "1000000": want 0 to 126`, trace.StatusFailed, 2},
+		{"derived QS ply past a trace's", head + "E e2e4 0 -50 50 q=126\nE e7e5 0 -50 50\n",
+			"(line 5), node 2 (path e2e4): QS ply 127: deeper than a trace holds (126)", trace.StatusFailed, 3},
 		{"no position", "HZT 1\nE - 1 0 1\n", "before any position", "", 0},
 		{"bad header", "hello\n", "not a Horizon trace stream", "", 0},
 		{"newer", "HZT 9\n", "protocol version 9", "", 0},
