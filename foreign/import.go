@@ -1147,9 +1147,10 @@ func (im *importer) standPat(b []byte) *StreamError {
 	if n <= 1 {
 		return im.fail("S record with no node open")
 	}
-	v, ok := atoi(trimSpace(b[1:]))
+	text := trimSpace(b[1:])
+	v, ok := atoi(text)
 	if !ok {
-		return im.fail("S record: eval %q is not an integer from -%d to %d", b[1:], maxInt, maxInt)
+		return im.fail("S record: eval %q is not an integer from -%d to %d", text, maxInt, maxInt)
 	}
 	fr := &im.stack[n-1]
 	fr.stand, fr.hasStand = engine.Score(v), true
@@ -1188,9 +1189,10 @@ func (im *importer) extension(b []byte) *StreamError {
 	if n <= 1 {
 		return im.fail("X record with no node open")
 	}
-	v, ok := atoi(trimSpace(b[1:]))
+	text := trimSpace(b[1:])
+	v, ok := atoi(text)
 	if !ok || v < -15 || v > 15 {
-		return im.fail("X record: plies %q: want -15 to 15", b[1:])
+		return im.fail("X record: plies %q: want -15 to 15", text)
 	}
 	fr := &im.stack[n-1]
 	fr.pendingExt = v

@@ -299,6 +299,9 @@ func TestStreamErrors(t *testing.T) {
 		{"QS ply far past", head + "E e2e4 0 -50 50 q=1000000\n", `E record: QS ply "1000000": want 0 to 126`, trace.StatusFailed, 2},
 		{"derived QS ply past a trace's", head + "E e2e4 0 -50 50 q=126\nE e7e5 0 -50 50\n",
 			"(line 5), node 2 (path e2e4): QS ply 127: deeper than a trace holds (126)", trace.StatusFailed, 3},
+		// The value is quoted as written, without the space before it.
+		{"S not a number", head + "S x\n", `S record: eval "x" is not an integer`, trace.StatusFailed, 2},
+		{"X out of range", head + "X 16\n", `X record: plies "16": want -15 to 15`, trace.StatusFailed, 2},
 		{"no position", "HZT 1\nE - 1 0 1\n", "before any position", "", 0},
 		{"bad header", "hello\n", "not a Horizon trace stream", "", 0},
 		{"newer", "HZT 9\n", "protocol version 9", "", 0},
