@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -264,9 +265,9 @@ func (m *Model) runPrompt(k promptKind, text string) {
 	t := p.t
 	switch k {
 	case promptNode:
-		id, err := strconv.ParseInt(strings.TrimPrefix(text, "#"), 10, 64)
-		if err != nil || id < 0 {
-			m.setErr(fmt.Errorf("node id: %q is not a number", text))
+		id, err := parseCount("node id", text, strings.TrimPrefix(text, "#"))
+		if err != nil {
+			m.setErr(err)
 			return
 		}
 		m.setErr(m.reveal(id))
@@ -291,9 +292,9 @@ func (m *Model) runPrompt(k promptKind, text string) {
 	case promptFind:
 		m.setErr(m.findChild(text))
 	case promptMinSize:
-		n, err := strconv.ParseInt(strings.TrimSuffix(strings.ToLower(text), "k"), 10, 64)
-		if err != nil || n < 0 {
-			m.setErr(fmt.Errorf("minimum subtree size: %q is not a number", text))
+		n, err := parseCount("minimum subtree size", text, strings.TrimSuffix(strings.ToLower(text), "k"))
+		if err != nil {
+			m.setErr(err)
 			return
 		}
 		if strings.HasSuffix(strings.ToLower(text), "k") {
@@ -307,6 +308,19 @@ func (m *Model) runPrompt(k promptKind, text string) {
 		f.minSize = n
 		m.applyFilter(f)
 	}
+}
+
+// parseCount reads digits, a count or node id typed as text: a whole
+// number from 0. The error names what the number is for and quotes text.
+func parseCount(what, text, digits string) (int64, error) {
+	n, err := strconv.ParseInt(digits, 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(digits, "-"):
+		return 0, fmt.Errorf("%s: %q is too large", what, text)
+	case err != nil || n < 0:
+		return 0, fmt.Errorf("%s: %q: want a whole number from 0", what, text)
+	}
+	return n, nil
 }
 
 // findChild selects the first visible child of the selected node played

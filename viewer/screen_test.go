@@ -515,6 +515,28 @@ func TestTooSmallSaysSo(t *testing.T) {
 	}
 }
 
+// TestPromptNumberErrors: a number the node and minimum-size prompts
+// cannot take is named for what is wrong with it: "-5" and a number past
+// int64 are numbers (both prompts said "is not a number").
+func TestPromptNumberErrors(t *testing.T) {
+	st := openFixture(t)
+	for _, tc := range []struct{ keys, want string }{
+		{":-5", `node id: "-5": want a whole number from 0`},
+		{":99999999999999999999", `node id: "99999999999999999999" is too large`},
+		{"m99999999999999999999", `minimum subtree size: "99999999999999999999" is too large`},
+		{":abc", `node id: "abc": want a whole number from 0`},
+		{"m-5", `minimum subtree size: "-5": want a whole number from 0`},
+		{"mabc", `minimum subtree size: "abc": want a whole number from 0`},
+		{"m-5k", `minimum subtree size: "-5k": want a whole number from 0`},
+	} {
+		r := newRig(t, st, 120, 30, Options{Run: 1})
+		r.run(tc.keys, "<Enter>")
+		if !strings.Contains(r.text(), tc.want) {
+			t.Errorf("%q then Enter: the screen does not say %q:\n%s", tc.keys, tc.want, r.text())
+		}
+	}
+}
+
 // TestCompareTabForgetsLost: after Tab the pane that led and lost its way
 // leads no more; once the cursor is on a node both runs have (g: the
 // run), neither pane may still say the other run did not search a move.
