@@ -12,12 +12,16 @@ func (m *Model) handleMouse(ev *tcell.EventMouse) {
 	if m.mode == modeRuns || m.mode == modeHotspots {
 		switch {
 		case b&tcell.WheelUp != 0:
-			m.list--
+			m.list = max(m.list-1, 0)
 		case b&tcell.WheelDown != 0:
-			m.list++
+			m.list = max(0, min(m.list+1, m.listLen()-1))
 		case click && m.lay.list.contains(x, y):
-			m.list = m.lay.listN + y - m.lay.list.y
-			m.pickListEntry()
+			// The hotspot list's box is taller than a short list: a row
+			// below the last entry is none.
+			if i := m.lay.listN + y - m.lay.list.y; i < m.listLen() {
+				m.list = i
+				m.pickListEntry()
+			}
 		}
 		return
 	}

@@ -537,6 +537,52 @@ func TestPromptNumberErrors(t *testing.T) {
 	}
 }
 
+// TestListMouse: in the hotspot list and the run picker, a click on a row
+// below the last entry does nothing (it ran off the list's end: the viewer
+// ended with "index out of range"), and the wheel stops at the list's
+// ends, as j and k do (it moved an invisible cursor past them, so turning
+// it back seemed to do nothing).
+func TestListMouse(t *testing.T) {
+	w, path := tracetest.CreateTrace(t)
+	record(t, w, "7k/8/8/8/8/8/8/K7 w - - 0 1", "captures", 1) // five QS trees
+	record(t, w, "7k/8/8/8/8/8/8/K7 w - - 0 1", "see", 1)
+	w.Close()
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r := newRig(t, st, 120, 30, Options{Run: 1})
+	r.run("H")
+	if n := len(r.m.hotList(r.m.cur())); n == 0 || n > 10 {
+		t.Fatalf("%d hotspots, want a few", n)
+	}
+	r.run("j", "<click 30,25>")
+	if r.m.mode != modeHotspots || r.m.list != 1 {
+		t.Errorf("a click below the hotspots: mode %d, entry %d; want the list still open on entry 1", r.m.mode, r.m.list)
+	}
+	for _, tc := range []struct {
+		keys []string
+		want int
+	}{
+		{[]string{"<wheel-up 30,10>", "<wheel-up 30,10>", "<wheel-up 30,10>", "<wheel-down 30,10>"}, 1},
+		{[]string{"<End>", "<wheel-down 30,10>", "<wheel-down 30,10>", "<wheel-up 30,10>"}, -2}, // the last but one
+	} {
+		for _, open := range []string{"H", "R"} {
+			r := newRig(t, st, 120, 30, Options{Run: 1})
+			r.run(open)
+			r.run(tc.keys...)
+			want := tc.want
+			if want < 0 {
+				want += r.m.listLen()
+			}
+			if r.m.list != want {
+				t.Errorf("%s then %v: on entry %d, want %d", open, tc.keys, r.m.list, want)
+			}
+		}
+	}
+}
+
 // TestCompareTabForgetsLost: after Tab the pane that led and lost its way
 // leads no more; once the cursor is on a node both runs have (g: the
 // run), neither pane may still say the other run did not search a move.
