@@ -218,8 +218,21 @@ func (m *Model) drawFooter(s tcell.Screen, w, y int) {
 	wr := m.writer(s, 0, y, w)
 	switch {
 	case m.mode == modePrompt:
-		wr.put(" "+m.prompt.label+": ", m.st.key)
-		wr.put(string(m.prompt.text), m.st.promptText)
+		label, text := m.prompt.label+": ", string(m.prompt.text)
+		// What is typed, and the cursor after it, must show: where the line
+		// is short, the label gives way first, down to a third of it, then
+		// the start of the text.
+		room := w - 2 // the leading space and the cursor
+		if ln, tn := utf8.RuneCountInString(label), len(m.prompt.text); ln+tn > room {
+			lw := max(room-tn, min(ln, room/3))
+			label = ""
+			if lw > 2 {
+				label = clip(m.prompt.label, lw-2, m.g.ellipsis) + ": "
+			}
+			text = clipLeft(text, room-utf8.RuneCountInString(label), m.g.ellipsis)
+		}
+		wr.put(" "+label, m.st.key)
+		wr.put(text, m.st.promptText)
 		s.ShowCursor(wr.x, y)
 		wr.put(" ", m.st.base)
 		wr.fill(m.st.base)

@@ -583,6 +583,38 @@ func TestListMouse(t *testing.T) {
 	}
 }
 
+// TestPromptShowsInput: what is typed at a prompt, and the cursor after
+// it, stay on screen however narrow it is and however long the line: the
+// label gives way (at 40 columns the path prompt's label filled the line
+// and "Bxa6 b" was not shown; a long path ran off an 80-column screen).
+func TestPromptShowsInput(t *testing.T) {
+	st := openFixture(t)
+	long := strings.Repeat("Nf3 Nf6 Ng1 Ng8 ", 5) + "e4"
+	for _, tc := range []struct {
+		w    int
+		keys []string
+		want string // the end of the footer line
+	}{
+		{120, []string{"/", "Bxa6 b"}, " move path (e4 e5 Nf3; +Nf3 from the node): Bxa6 b"},
+		{40, []string{"/", "Bxa6 b"}, ": Bxa6 b"},
+		{40, []string{":", "123"}, " node id: 123"},
+		{80, []string{"/", long}, "Ng8 Nf3 Nf6 Ng1 Ng8 e4"},
+		{30, []string{"m", "100k"}, ": 100k"},
+	} {
+		r := newRig(t, st, tc.w, 24, Options{Run: 1})
+		r.run(tc.keys...)
+		lines := strings.Split(r.text(), "\n")
+		foot := lines[23]
+		if !strings.HasSuffix(foot, tc.want) {
+			t.Errorf("%dx24 %q: footer %q, want it to end with %q", tc.w, tc.keys, foot, tc.want)
+		}
+		x, y, vis := r.s.GetCursor()
+		if n := len([]rune(foot)); !vis || y != 23 || x != n || x >= tc.w {
+			t.Errorf("%dx24 %q: cursor at %d,%d (shown %v), want it after the text at %d,23 on screen", tc.w, tc.keys, x, y, vis, n)
+		}
+	}
+}
+
 // TestCompareTabForgetsLost: after Tab the pane that led and lost its way
 // leads no more; once the cursor is on a node both runs have (g: the
 // run), neither pane may still say the other run did not search a move.
