@@ -410,6 +410,9 @@ func (m *Model) reload() error {
 		return err
 	}
 	m.runs = runs
+	// Compare mode's alignments were of the children read before: a run
+	// being recorded has more now.
+	m.alignCache = nil
 	for _, p := range m.panes {
 		if err := p.t.load(p.t.run.ID); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -612,6 +613,74 @@ func TestPromptShowsInput(t *testing.T) {
 		if n := len([]rune(foot)); !vis || y != 23 || x != n || x >= tc.w {
 			t.Errorf("%dx24 %q: cursor at %d,%d (shown %v), want it after the text at %d,23 on screen", tc.w, tc.keys, x, y, vis, n)
 		}
+	}
+}
+
+// laterKids is a trace whose run's children past node cut are not written
+// yet, as a run being recorded has them (cut 0: all are).
+type laterKids struct {
+	*trace.Store
+	run, cut int64
+}
+
+func (l *laterKids) Children(ctx context.Context, run, id int64, order trace.Order, offset, limit int) ([]trace.Node, error) {
+	kids, err := l.Store.Children(ctx, run, id, order, offset, limit)
+	if run != l.run || l.cut == 0 {
+		return kids, err
+	}
+	return slices.DeleteFunc(kids, func(n trace.Node) bool { return n.ID >= l.cut }), err
+}
+
+// TestCompareReloadRealigns: r in compare mode aligns the two runs'
+// children anew. The alignment was cached across the reload, so a child
+// the other run recorded after the first look stayed unmatched: the
+// following pane said the other run did not search a move it had.
+func TestCompareReloadRealigns(t *testing.T) {
+	st := openFixture(t)
+	ctx := context.Background()
+	root := func(run int64) trace.Node { // the root of the last iteration
+		kids := allChildren(t, st, run, 0, trace.BySearch)
+		return kids[len(kids)-1]
+	}
+	r1, r2 := root(1), root(2)
+	k1, k2 := allChildren(t, st, 1, r1.ID, trace.BySearch), allChildren(t, st, 2, r2.ID, trace.BySearch)
+	src := &laterKids{Store: st, run: 2, cut: k2[len(k2)/2].ID}
+	// The last child of run 1's root that run 2 has among its later ones.
+	a, b := compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}
+	var late, want trace.Node
+	for _, n := range k1 {
+		if c, ok, err := compare.Counterpart(ctx, a, n.ID, b); err == nil && ok && c.ID >= src.cut {
+			late, want = n, c
+		}
+	}
+	if late.ID == 0 {
+		t.Fatal("no child of run 1's last root has a counterpart among run 2's later children")
+	}
+	r := newRig(t, src, 160, 40, Options{Run: 1})
+	r.run("=", "j", "<Enter>")
+	if len(r.m.panes) != 2 || r.m.panes[1].t.run.ID != 2 {
+		t.Fatal("compare mode did not open run 2 beside run 1")
+	}
+	for _, id := range []int64{k1[0].ID, late.ID} { // the children of both roots aligned, run 2's half written
+		if err := r.m.reveal(id); err != nil {
+			t.Fatal(err)
+		}
+		r.m.afterChange()
+	}
+	if r.m.panes[1].lost == "" {
+		t.Fatalf("with run 2's later children not written, the right pane does not say it lacks node %d's counterpart", late.ID)
+	}
+	src.cut = 0
+	r.run("r")
+	for _, id := range []int64{k1[0].ID, late.ID} {
+		if err := r.m.reveal(id); err != nil {
+			t.Fatal(err)
+		}
+		r.m.afterChange()
+	}
+	if _, got, err := r.m.panes[1].t.selected(); err != nil || got.ID != want.ID || r.m.panes[1].lost != "" {
+		t.Errorf("after r, run 1 node %d: the right pane is on node %d (%v), lost %q; want node %d",
+			late.ID, got.ID, err, r.m.panes[1].lost, want.ID)
 	}
 }
 
