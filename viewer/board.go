@@ -244,12 +244,12 @@ func (m *Model) details(p *pane) []detailLine {
 	}
 	add("moves", "%s, best %s", t.run.MovesText(n), best)
 	if in.unrecorded > 0 {
-		add("filtered", "%s nodes below not recorded (recording filter: %s)", engine.Commas(in.unrecorded), t.run.Filter)
+		add("filtered", "%s below not recorded (recording filter: %s)", engine.Count(in.unrecorded, "node"), t.run.Filter)
 	}
 	if n.Extension != 0 {
 		add("extension", "%d ply", n.Extension)
 	}
-	size := engine.Commas(n.Nodes()) + " nodes"
+	size := engine.Count(n.Nodes(), "node")
 	if sizeOf(in.parent) > 0 {
 		size += "  " + engine.Percent(float64(n.Nodes())/float64(sizeOf(in.parent))) + " of parent"
 	}
@@ -272,7 +272,7 @@ func (m *Model) details(p *pane) []detailLine {
 				entry = "after " + in.san[k]
 			}
 		}
-		add("QS root", "node %d, %s, %s nodes", root.ID, entry, engine.Commas(root.Nodes()))
+		add("QS root", "node %d, %s, %s", root.ID, entry, engine.Count(root.Nodes(), "node"))
 		if len(in.swing) > 0 {
 			side := "White"
 			if in.swingFor == engine.Black {

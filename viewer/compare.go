@@ -182,7 +182,7 @@ func (m *Model) compareLines(p *pane) []detailLine {
 		return []detailLine{{label, shortErr(err), st.errMsg}}
 	}
 	d := diffNodes(n, c)
-	text := fmt.Sprintf("node %d  %s  %s  %s nodes", c.ID, m.g.fmtResult(o.t.run.NodeScores(c), c), m.g.causeLabel(c), engine.Commas(c.Nodes()))
+	text := fmt.Sprintf("node %d  %s  %s  %s", c.ID, m.g.fmtResult(o.t.run.NodeScores(c), c), m.g.causeLabel(c), engine.Count(c.Nodes(), "node"))
 	if n.Nodes() > 0 && c.Nodes() != n.Nodes() {
 		text += fmt.Sprintf(" (%+.0f%%)", 100*(float64(c.Nodes())/float64(n.Nodes())-1))
 	}

@@ -164,7 +164,7 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 	}
 	if !stillOpen(t.runNode) {
 		nodes := closedRunNodes(run, t.runNode)
-		parts = append(parts, fmt.Sprintf("%s nodes%s%s", engine.Commas(nodes), qs, recordedNote(run, nodes)))
+		parts = append(parts, fmt.Sprintf("%s%s%s", engine.Count(nodes, "node"), qs, recordedNote(run, nodes)))
 	} else if run.Status == trace.StatusRunning {
 		parts = append(parts, "being recorded (r reloads)")
 	} else {
@@ -362,7 +362,7 @@ func (m *Model) drawRow(s tcell.Screen, p *pane, x, y, w, treeW int, show [numCo
 	if r.isSummary() {
 		e := r.parent
 		wr.put(strings.Repeat(" ", indent+2), cursorStyle(st.base))
-		text := fmt.Sprintf("%s %d hidden (%s nodes)", m.g.ellipsis, e.hidden, engine.Commas(e.hiddenNodes))
+		text := fmt.Sprintf("%s %d hidden (%s)", m.g.ellipsis, e.hidden, engine.Count(e.hiddenNodes, "node"))
 		wr.put(clip(text, w-indent-2, m.g.ellipsis), cursorStyle(st.dim))
 		wr.fill(cursorStyle(st.base))
 		return
@@ -522,7 +522,7 @@ func (m *Model) nodeSummary(p *pane, n trace.Node) string {
 	if stillOpen(n) {
 		parts = append(parts, "still being searched")
 	} else {
-		parts = append(parts, engine.Commas(n.Nodes())+" nodes")
+		parts = append(parts, engine.Count(n.Nodes(), "node"))
 		if p.sel != nil && sizeOf(p.sel.parent) > 0 && n.Kind != engine.KindRun {
 			parts[len(parts)-1] += " (" + engine.Percent(float64(n.Nodes())/float64(sizeOf(p.sel.parent))) + ")"
 		}

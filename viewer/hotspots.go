@@ -165,7 +165,7 @@ func (m *Model) goHot(p *pane, i int) error {
 			what = h.Cause.LongLabel() + ", " + what
 		}
 	}
-	m.setMsg("hotspot %d/%d: %s %s nodes (%.2f%% of the run), node %d", i+1, len(list), what, engine.Commas(h.Node.Nodes()), runShare(p, h.Node), h.Node.ID)
+	m.setMsg("hotspot %d/%d: %s %s (%.2f%% of the run), node %d", i+1, len(list), what, engine.Count(h.Node.Nodes(), "node"), runShare(p, h.Node), h.Node.ID)
 	return nil
 }
 

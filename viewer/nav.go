@@ -433,6 +433,6 @@ func (m *Model) reload() error {
 	}
 	// The header's figures, not the file's rows.
 	nodes := closedRunNodes(t.run, t.runNode)
-	m.setMsg("reloaded: run %d %s, %s nodes%s", t.run.ID, t.run.Status, engine.Commas(nodes), recordedNote(t.run, nodes))
+	m.setMsg("reloaded: run %d %s, %s%s", t.run.ID, t.run.Status, engine.Count(nodes, "node"), recordedNote(t.run, nodes))
 	return nil
 }
