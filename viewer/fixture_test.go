@@ -11,6 +11,7 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/horizonbin"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // kiwipete is the position of the test traces: a middlegame full of
@@ -46,6 +47,24 @@ func record(tb testing.TB, st *trace.Store, fen, variant string, depth int) int6
 		tb.Fatal(err)
 	}
 	return id
+}
+
+// recordRuns records a run of each FEN and variant, in order (run ids 1,
+// 2, ...), to depth into a new trace, and opens it for reading as a
+// viewer does; the store is closed when the test ends.
+func recordRuns(t *testing.T, depth int, runs [][2]string) *trace.Store {
+	t.Helper()
+	w, path := tracetest.CreateTrace(t)
+	for _, run := range runs {
+		record(t, w, run[0], run[1], depth)
+	}
+	w.Close()
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
 
 func recordErr(st *trace.Store, fen, variant string, depth int) (int64, error) {

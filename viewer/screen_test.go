@@ -16,7 +16,6 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/golden"
 	"github.com/horizonqs/horizon/trace"
-	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // A screen script is a list of steps: "<Name>" is a special key (Enter,
@@ -418,17 +417,7 @@ func TestCompareDifferentPositions(t *testing.T) {
 		{"the picker", [][2]string{{kiwipete, "captures"}, {engine.StartFEN, "captures"}, {kiwipete, "see"}}, 120, []string{"=", "j", "<Enter>"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w, path := tracetest.CreateTrace(t)
-			for _, run := range tc.runs {
-				record(t, w, run[0], run[1], 2)
-			}
-			w.Close()
-			st, err := trace.OpenReadOnly(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			r := newRig(t, st, tc.width, 30, Options{Run: 1})
+			r := newRig(t, recordRuns(t, 2, tc.runs), tc.width, 30, Options{Run: 1})
 			r.run(tc.keys...)
 			if len(r.m.panes) != 1 || r.m.cur().t.run.ID != 1 || !strings.Contains(r.text(), "different root positions") {
 				t.Errorf("comparing with a run of another position should say so and stay on run 1 (on run %d, %d panes):\n%s",
@@ -445,16 +434,7 @@ func TestCompareDifferentPositions(t *testing.T) {
 // Another run of the position replaces the focused pane's, and the other
 // pane follows it.
 func TestComparePickRun(t *testing.T) {
-	w, path := tracetest.CreateTrace(t)
-	for _, run := range [][2]string{{kiwipete, "captures"}, {kiwipete, "see"}, {engine.StartFEN, "captures"}, {kiwipete, "threshold"}} {
-		record(t, w, run[0], run[1], 2)
-	}
-	w.Close()
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := recordRuns(t, 2, [][2]string{{kiwipete, "captures"}, {kiwipete, "see"}, {engine.StartFEN, "captures"}, {kiwipete, "threshold"}})
 	for _, tc := range []struct {
 		name        string
 		keys        []string // after = has opened run 2 beside run 1
@@ -544,15 +524,8 @@ func TestPromptNumberErrors(t *testing.T) {
 // ends, as j and k do (it moved an invisible cursor past them, so turning
 // it back seemed to do nothing).
 func TestListMouse(t *testing.T) {
-	w, path := tracetest.CreateTrace(t)
-	record(t, w, "7k/8/8/8/8/8/8/K7 w - - 0 1", "captures", 1) // five QS trees
-	record(t, w, "7k/8/8/8/8/8/8/K7 w - - 0 1", "see", 1)
-	w.Close()
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	const bare = "7k/8/8/8/8/8/8/K7 w - - 0 1"
+	st := recordRuns(t, 1, [][2]string{{bare, "captures"}, {bare, "see"}}) // captures: five QS trees
 	r := newRig(t, st, 120, 30, Options{Run: 1})
 	r.run("H")
 	if n := len(r.m.hotList(r.m.cur())); n == 0 || n > 10 {
