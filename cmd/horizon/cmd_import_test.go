@@ -521,7 +521,7 @@ func TestRunByEPDID(t *testing.T) {
 		code int
 		msg  []string
 	}{
-		{[]string{"export", two, "--run", "kiwi", "-o", "-"}, 2, []string{"--run kiwi names 2 runs of " + two + ": 3 (see), 4 (captures); give one by its number"}},
+		{[]string{"export", two, "--run", "kiwi", "-o", "-"}, 2, []string{"--run kiwi names 2 runs of " + two + " (3 see, 4 captures): give one by its number"}},
 		{[]string{"view", two, "--run", "kiwi"}, 2, []string{"--run kiwi names 2 runs"}},
 		{[]string{"stats", two, "--run", "wac"}, 1, []string{"--run wac: " + two + " has no run of an EPD record with that id"}},
 		{[]string{"check", two, "--run", "-1"}, 2, []string{"want a run id (1, 2, ...) or an EPD record's id"}},

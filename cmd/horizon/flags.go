@@ -199,11 +199,7 @@ func (r *runRef) one(ctx context.Context, st *trace.Store, file string) (int64, 
 		return 0, err
 	}
 	if len(runs) > 1 {
-		names := make([]string, len(runs))
-		for i, run := range runs {
-			names[i] = fmt.Sprintf("%d (%s)", run.ID, run.Label())
-		}
-		return 0, usagef("--run %s names %d runs of %s: %s; give one by its number", r.epd, len(runs), file, strings.Join(names, ", "))
+		return 0, usagef("--run %s names %d runs of %s (%s): give one by its number", r.epd, len(runs), file, trace.RunList(runs))
 	}
 	return runs[0].ID, nil
 }
