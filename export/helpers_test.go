@@ -48,18 +48,7 @@ func recordedTrace(tb testing.TB, name, fen string, depth int, tt bool, variants
 	for _, v := range variants {
 		record(tb, path, fen, v, depth, tt, trace.RecordOptions{})
 	}
-	return openTrace(tb, path), path
-}
-
-// openTrace opens a trace for reading until the test ends.
-func openTrace(tb testing.TB, path string) *trace.Store {
-	tb.Helper()
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
-	return st
+	return tracetest.Open(tb, path), path
 }
 
 // fixedTrace records the small fixed trace of the golden tests (WAC.001,
@@ -77,7 +66,7 @@ func filteredTrace(tb testing.TB) *trace.Store {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "under.trace")
 	record(tb, path, fixedFEN, "see", 3, false, trace.RecordOptions{Under: []string{"Qg6"}})
-	return openTrace(tb, path)
+	return tracetest.Open(tb, path)
 }
 
 // resolve resolves sel in st: the run and the top node an export draws.

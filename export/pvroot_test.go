@@ -22,7 +22,7 @@ func TestPVUnderRunNode(t *testing.T) {
 	w, path := tracetest.CreateTrace(t)
 	id := tracetest.RecordSearch(t, w, fixedFEN, tracetest.VariantOptions(t, "see"), engine.Limits{Depth: 9, Nodes: 3000})
 	w.Close()
-	st := openTrace(t, path)
+	st := tracetest.Open(t, path)
 	run, top := resolve(t, st, Selection{Run: id, Node: 0})
 	roots, err := st.Children(ctx, id, 0, trace.BySearch, 0, 0)
 	if err != nil {

@@ -59,12 +59,7 @@ func recordRuns(t *testing.T, depth int, runs [][2]string) *trace.Store {
 		record(t, w, run[0], run[1], depth)
 	}
 	w.Close()
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
+	return tracetest.Open(t, path)
 }
 
 func recordErr(st *trace.Store, fen, variant string, depth int) (int64, error) {
@@ -127,12 +122,7 @@ func fixturePath(tb testing.TB) string {
 // openFixture opens the shared trace read-only, closed with the test.
 func openFixture(tb testing.TB) *trace.Store {
 	tb.Helper()
-	st, err := trace.OpenReadOnly(fixturePath(tb))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
-	return st
+	return tracetest.Open(tb, fixturePath(tb))
 }
 
 // allChildren lists a node's children straight from the store.

@@ -10,6 +10,18 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
+// Open opens the trace file at path read-only, as readers do, until the
+// test ends.
+func Open(tb testing.TB, path string) *trace.Store {
+	tb.Helper()
+	st, err := trace.OpenReadOnly(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return st
+}
+
 // Runs opens the trace file at path read-only and returns its runs, as a
 // reader that comes after the writer sees them.
 func Runs(tb testing.TB, path string) []trace.Run {
