@@ -259,11 +259,7 @@ func TestWalkHelper(t *testing.T) {
 		t.Skip("helper process for BenchmarkWalkMemory")
 	}
 	run, _ := strconv.ParseInt(os.Getenv("HORIZON_VIEWER_WALK_RUN"), 10, 64)
-	st, err := trace.OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tracetest.Open(t, path)
 	m, err := New(context.Background(), st, Options{Run: run})
 	if err != nil {
 		t.Fatal(err)

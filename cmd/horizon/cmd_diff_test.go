@@ -12,6 +12,7 @@ import (
 
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // recordWith records one search per variant into file with 'horizon
@@ -56,11 +57,7 @@ func TestDiffSelf(t *testing.T) {
 func TestDiffOutputs(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "cmp.trace")
 	recordWith(t, file, kiwipete, "3", "captures,see")
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tracetest.Open(t, file)
 	want, err := compare.Align(context.Background(), compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}, compare.Options{Top: 5})
 	if err != nil {
 		t.Fatal(err)

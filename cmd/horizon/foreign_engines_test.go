@@ -16,6 +16,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 	"github.com/horizonqs/horizon/uci"
 	"github.com/horizonqs/horizon/viewer"
 )
@@ -178,13 +179,9 @@ func checkClean(t *testing.T, file string, run int64) {
 // walk calls fn with every node and its parent.
 func walk(t *testing.T, file string, run int64, fn func(n, parent trace.Node)) {
 	t.Helper()
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tracetest.Open(t, file)
 	var stack []trace.Node
-	err = st.Subtree(context.Background(), run, 0, -1, func(n trace.Node) error {
+	err := st.Subtree(context.Background(), run, 0, -1, func(n trace.Node) error {
 		for len(stack) > 0 && n.ID >= stack[len(stack)-1].End() {
 			stack = stack[:len(stack)-1]
 		}
@@ -258,11 +255,7 @@ func TestTraceEthereal(t *testing.T) {
 	if out := cliJSON(t, &d, "diff", file, "--run", "1", "--run", "2", "--json"); d.Matched < 100 {
 		t.Fatalf("diff matched %d nodes\n%s", d.Matched, out)
 	}
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tracetest.Open(t, file)
 	m, err := viewer.New(context.Background(), st, viewer.Options{Run: 1, File: "ethereal.trace"})
 	if err != nil {
 		t.Fatal(err)
@@ -350,11 +343,7 @@ func testTraceMate(t *testing.T, dir, fen string, depth int, wantBest, wantScore
 	if _, out, _ := runCLI(t, "", "runs", file); !regexp.MustCompile(runsBest + ` +` + regexp.QuoteMeta(wantScore) + ` `).MatchString(out) {
 		t.Errorf("runs does not print %s %s:\n%s", runsBest, wantScore, out)
 	}
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tracetest.Open(t, file)
 	ctx := context.Background()
 	r, err := st.Run(ctx, 1)
 	if err != nil {
@@ -393,11 +382,7 @@ func testTraceMate(t *testing.T, dir, fen string, depth int, wantBest, wantScore
 // runPV is the PV a trace file records for a run, as UCI moves.
 func runPV(t *testing.T, file string, run int64) string {
 	t.Helper()
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tracetest.Open(t, file)
 	r, err := st.Run(context.Background(), run)
 	if err != nil {
 		t.Fatal(err)
@@ -450,11 +435,7 @@ func TestTraceSunfish(t *testing.T) {
 	}
 	// Its stream declares MATE_UPPER (K + 10 Q, sunfish.py) as its
 	// infinity: a king capture scores ∞, no mate value is declared.
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tracetest.Open(t, file)
 	run, err := st.Run(context.Background(), r.Run)
 	if err != nil {
 		t.Fatal(err)
@@ -522,11 +503,7 @@ func TestImportHelpExample(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", "import", filepath.Join(dir, "ethereal.hzt"), "-o", out); code != 0 {
 		t.Fatalf("import: exit %d: %s", code, errOut)
 	}
-	st, err := trace.OpenReadOnly(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tracetest.Open(t, out)
 	runs, err := st.Runs(context.Background())
 	if err != nil || len(runs) != 1 || runs[0].Depth != 8 || runs[0].Status != trace.StatusComplete || runs[0].Nodes < 100 {
 		t.Fatalf("the example recorded %+v (%v), want one complete run of depth 8", runs, err)
