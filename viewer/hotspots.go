@@ -139,7 +139,13 @@ func (m *Model) hotspot(dir int) error {
 	}
 	list := m.hotList(p)
 	if len(list) == 0 {
-		m.setMsg("no hotspots in run %d (it has no QS trees or extension chains, or is still being recorded)", p.t.run.ID)
+		// Size mode has nothing on a run without QS (qs-moves none); the
+		// growth list ranks its full-width nodes.
+		more := ""
+		if !m.hotByGr {
+			more = "; H then g lists full-width nodes by growth"
+		}
+		m.setMsg("no hotspots in run %d (it has no QS trees or extension chains, or is still being recorded)%s", p.t.run.ID, more)
 		return nil
 	}
 	p.hotIdx += dir

@@ -819,3 +819,19 @@ func TestStartNode(t *testing.T) {
 		}
 	}
 }
+
+// TestNoQSPointsToGrowth: on a run without QS (qs-moves none) n has no
+// QS tree to go to; it says where the hotspots are, the full-width nodes
+// ranked by growth (H then g, as the list's title says), which lists
+// them. n said "no hotspots" and nothing more (walkthrough).
+func TestNoQSPointsToGrowth(t *testing.T) {
+	r := newRig(t, recordRuns(t, 3, [][2]string{{kiwipete, "none"}}), 140, 30, Options{Run: 1})
+	r.run("n")
+	if screen := r.text(); !strings.Contains(screen, "no hotspots in run 1") || !strings.Contains(screen, "H then g lists full-width nodes by growth") {
+		t.Errorf("n on a run without QS:\n%s", screen)
+	}
+	r.run("H", "g")
+	if n := len(r.m.hotList(r.m.cur())); n == 0 {
+		t.Errorf("g: no growth hotspots on a run of %d nodes", r.m.cur().t.run.Nodes)
+	}
+}
