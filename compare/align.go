@@ -37,43 +37,15 @@ type Options struct {
 	Changed int
 }
 
-// Totals describe one run as a whole.
+// Totals describe one run as a whole: its facts as every command's --json
+// gives a run's (trace.RunFacts), and where it is.
 type Totals struct {
 	File    string          `json:"file"`
 	Run     int64           `json:"run"`
-	Variant string          `json:"variant"`
 	Options json.RawMessage `json:"options"` // the stored object, typed values
-	FEN     string          `json:"fen"`
-	// EPDID is the id of the EPD record searched (trace.Run.EPDID); null
-	// when none. Position is the position as readers show it
-	// (trace.Run.Position).
-	EPDID    *string `json:"epd_id"`
-	Position string  `json:"-"`
-	Status   string  `json:"status"`
-	// StopCause is what stopped a truncated or interrupted run
-	// (trace.Run.StopCause); null when none or not kept.
-	StopCause *string `json:"stop_cause"`
-	Filter    string  `json:"filter,omitempty"`
-	Nodes     int64   `json:"nodes"`
-	Rows      int64   `json:"rows"`
-	QSNodes   int64   `json:"qs_nodes"`
-	QSShare   float64 `json:"qs_share"`
-	MaxPly    int     `json:"max_ply"`
-	MaxQSPly  int     `json:"max_qs_ply"`
-	BestMove  *string `json:"best_move"` // UCI, as every command's JSON; null when none
-	// BestSAN is BestMove in SAN, as 'horizon trace --json' gives it; ""
-	// when none or when the move does not parse in the run's position.
-	BestSAN *string `json:"best_san"`
-	Score   *int    `json:"score"` // null when the run has no score (trace.Run.Scored)
-	// ScoreBound is "lower" or "upper" when the score is only a bound
-	// (another engine's run; trace.BoundWord), absent when exact, as in
-	// 'horizon runs --json'.
-	ScoreBound string `json:"score_bound,omitempty"`
-	Depth      int    `json:"depth"`
-	// ElapsedMS is null while the run is recorded, after its recorder
-	// died, or when another engine's stream gave no time
-	// (trace.Run.ElapsedKnown).
-	ElapsedMS *int64 `json:"elapsed_ms"`
+	trace.RunFacts
+	// Position is the position as readers show it (trace.Run.Position).
+	Position string `json:"-"`
 	// Scores is how the run's score prints (trace.Run.ResultScores).
 	Scores engine.ScoreFormat `json:"-"`
 }
@@ -107,12 +79,16 @@ type NodeRef struct {
 	Cutoff   string  `json:"cutoff"`
 	CutIndex *int    `json:"cut_index"` // null where no move failed high (the SQL view says -1)
 	Best     *string `json:"best"`      // UCI; null when none
-	Nodes    int64   `json:"nodes"`     // subtree size
+	// SubtreeSize is the node's subtree size, under the key export's and
+	// the trace's nodes give it; Nodes is the same number, under the key
+	// diff gave it first (kept for scripts).
+	SubtreeSize int64 `json:"subtree_size"`
+	Nodes       int64 `json:"nodes"`
 }
 
 func ref(n trace.Node) *NodeRef {
 	r := &NodeRef{ID: n.ID, Kind: n.Kind.String(), Depth: n.Depth, Alpha: int(n.Alpha), Beta: int(n.Beta),
-		Score: int(n.Score), Bound: n.Bound.String(), Cutoff: n.Cause.String(), Nodes: n.SubtreeSize}
+		Score: int(n.Score), Bound: n.Bound.String(), Cutoff: n.Cause.String(), SubtreeSize: n.SubtreeSize, Nodes: n.SubtreeSize}
 	if n.CutIndex >= 0 {
 		i := n.CutIndex
 		r.CutIndex = &i
@@ -134,9 +110,9 @@ type Difference struct {
 	Path      []string `json:"path"`
 	Visits    []int    `json:"visits"` // as in Subtree
 	// PathB and VisitsB are B's when B's node is a different one
-	// ("order").
-	PathB   []string `json:"path_b,omitempty"`
-	VisitsB []int    `json:"visits_b,omitempty"`
+	// ("order"); null otherwise (B's node, if any, is at Path).
+	PathB   []string `json:"path_b"`
+	VisitsB []int    `json:"visits_b"`
 	A       *NodeRef `json:"a"`
 	B       *NodeRef `json:"b"`
 	// Fields lists what differs: "order" (the searches entered different
@@ -272,28 +248,10 @@ func samePosition(a Side, ra trace.Run, b Side, rb trace.Run) error {
 }
 
 func totals(s Side, r trace.Run, root trace.Node) Totals {
-	t := Totals{File: s.Store.File(), Run: r.ID, Variant: r.Label(), Options: r.OptionsObject(), FEN: r.FEN, EPDID: r.EPDIDOrNil(), Position: r.Position(),
-		Status: string(r.Status), Filter: r.Filter, Nodes: r.Nodes, Rows: r.Rows, QSNodes: r.QSNodes,
-		MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly, Depth: r.Depth, ElapsedMS: r.ElapsedMS(), Scores: r.ResultScores()}
-	if r.Scored() {
-		// A run's score is its run node's, and so is its bound
-		// (trace.Store.ScoreBound).
-		t.Score, t.ScoreBound = &r.Score, trace.BoundWord(root.Bound)
-	}
-	if r.StopCause != "" {
-		t.StopCause = &r.StopCause
-	}
-	if r.Nodes > 0 {
-		t.QSShare = float64(r.QSNodes) / float64(r.Nodes)
-	}
-	if r.BestMove != "" {
-		best := r.BestMove
-		t.BestMove = &best
-		if san := r.BestSAN(); san != "" {
-			t.BestSAN = &san
-		}
-	}
-	return t
+	// A run's score is its run node's, and so is its bound
+	// (trace.Store.ScoreBound).
+	return Totals{File: s.Store.File(), Run: r.ID, Options: r.OptionsObject(), RunFacts: r.Facts(root.Bound),
+		Position: r.Position(), Scores: r.ResultScores()}
 }
 
 // usesLevels reports whether run r searched with level-based QS, whose

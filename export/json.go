@@ -10,15 +10,16 @@ import (
 // jsonGraph is the graph as JSON. Times and versions are left out so that
 // the output, like the DOT text, depends only on the trace's tree.
 type jsonGraph struct {
-	Run       jsonRun       `json:"run"`
-	Top       int64         `json:"top"`
-	TopPath   []string      `json:"top_path"`
-	MaxNodes  int           `json:"max_nodes"`
-	Depth     *int          `json:"depth"` // null: no limit
-	QSOnly    bool          `json:"qs_only"`
-	QSRoots   int64         `json:"qs_roots,omitempty"`
-	QSNodes   int64         `json:"qs_nodes,omitempty"`
-	FullWidth int64         `json:"full_width_left_out,omitempty"`
+	Run      jsonRun  `json:"run"`
+	Top      int64    `json:"top"`
+	TopPath  []string `json:"top_path"`
+	MaxNodes int      `json:"max_nodes"`
+	Depth    *int     `json:"depth"` // null: no limit
+	QSOnly   bool     `json:"qs_only"`
+	// QSRoots, QSNodes and FullWidth are Graph's: null unless QSOnly.
+	QSRoots   *int64        `json:"qs_roots"`
+	QSNodes   *int64        `json:"qs_nodes"`
+	FullWidth *int64        `json:"full_width_left_out"`
 	Nodes     []jsonNode    `json:"nodes"`
 	Summaries []jsonSummary `json:"summaries"`
 }
@@ -37,12 +38,16 @@ type jsonNode struct {
 	ID int64 `json:"id"`
 	// Parent is the parent's id; the top node's parent is not among the
 	// nodes (unless the top is the run node, which has none: null).
-	Parent    *int64   `json:"parent"`
-	MoveSAN   *string  `json:"move_san"` // null for the run node and iteration roots, as move in the SQL view
-	MoveUCI   *string  `json:"move_uci"`
-	Order     int      `json:"order,omitempty"`
-	Repeat    int      `json:"repeat,omitempty"`
-	Via       []string `json:"via,omitempty"`
+	Parent  *int64  `json:"parent"`
+	MoveSAN *string `json:"move_san"` // null for the run node and iteration roots, as move in the SQL view
+	MoveUCI *string `json:"move_uci"`
+	// Order and Repeat are Node's; null for the top node and the QS roots
+	// hung from it by --qs-only, which have no place among siblings.
+	Order  *int `json:"order"`
+	Repeat *int `json:"repeat"`
+	// Via is Node's: the full-width moves to a QS root hung from the top
+	// by --qs-only; null for every other node.
+	Via       []string `json:"via"`
 	PV        bool     `json:"pv"`
 	Kind      string   `json:"kind"`
 	Ply       int      `json:"ply"`
@@ -61,11 +66,11 @@ type jsonNode struct {
 	Generated *int     `json:"generated"` // null where another engine's stream left it out (trace.Run.GeneratedRecorded)
 	Searched  int      `json:"searched"`
 	// SearchedAtLeast: searched is a lower bound (trace.Node.SearchedAtLeast).
-	SearchedAtLeast bool  `json:"searched_at_least,omitempty"`
+	SearchedAtLeast bool  `json:"searched_at_least"`
 	Extension       int   `json:"extension"`
 	SubtreeSize     int64 `json:"subtree_size"`
 	Incomplete      bool  `json:"incomplete"`
-	Summary         *int  `json:"summary,omitempty"` // index in summaries
+	Summary         *int  `json:"summary"` // index in summaries; null when every child is shown
 }
 
 type jsonSummary struct {
@@ -88,9 +93,11 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 		Run:     jsonRun{ID: r.ID, FEN: r.FEN, EPDID: r.EPDIDOrNil(), Variant: r.Label(), Status: string(r.Status), Depth: r.Depth, Nodes: r.Nodes},
 		Top:     g.Top.ID,
 		TopPath: g.TopPath, MaxNodes: g.Options.MaxNodes, Depth: nonNegative(g.Options.Depth), QSOnly: g.QSOnly,
-		QSRoots: g.QSRoots, QSNodes: g.QSNodes, FullWidth: g.FullWidth,
 		Nodes:     make([]jsonNode, 0, len(g.Nodes)),
 		Summaries: make([]jsonSummary, 0, len(g.Summaries)),
+	}
+	if g.QSOnly {
+		out.QSRoots, out.QSNodes, out.FullWidth = &g.QSRoots, &g.QSNodes, &g.FullWidth
 	}
 	if out.TopPath == nil {
 		out.TopPath = []string{}
@@ -109,11 +116,15 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 }
 
 func (g *Graph) jsonNode(n Node) jsonNode {
-	j := jsonNode{ID: n.ID, Order: n.Order, Repeat: n.Repeat, Via: n.Via, PV: n.PV,
+	j := jsonNode{ID: n.ID, Via: n.Via, PV: n.PV,
 		Kind: n.Kind.String(), Ply: n.Ply, Iteration: n.Iteration, Depth: n.Depth,
 		InCheck: n.InCheck, Alpha: int(n.Alpha), Beta: int(n.Beta), Score: int(n.Score), Bound: n.Bound.String(),
 		Cutoff: n.Cause.String(), CutIndex: nonNegative(n.CutIndex), Searched: n.Searched, SearchedAtLeast: n.SearchedAtLeast,
 		Extension: n.Extension, SubtreeSize: n.SubtreeSize, Incomplete: n.Incomplete}
+	if n.Order > 0 {
+		order, repeat := n.Order, n.Repeat
+		j.Order, j.Repeat = &order, &repeat
+	}
 	// n.Parent indexes the shown nodes; the top's parent is the trace's.
 	switch {
 	case n.Parent >= 0:

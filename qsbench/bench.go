@@ -173,8 +173,8 @@ type Summary struct {
 	TimeMS       float64        `json:"time_ms"` // summed over positions, single-threaded
 	TimeUSMean   float64        `json:"time_us_mean"`
 	Error        ErrorStats     `json:"error"`
-	Second       *ErrorStats    `json:"second_oracle,omitempty"`
-	Pareto       bool           `json:"pareto"` // no other variant has fewer mean QS nodes and a lower MAE (none when Compared is 0)
+	Second       *ErrorStats    `json:"second_oracle"` // null without a second oracle
+	Pareto       bool           `json:"pareto"`        // no other variant has fewer mean QS nodes and a lower MAE (none when Compared is 0)
 }
 
 // Compared reports, by position, whether every variant finished its QS

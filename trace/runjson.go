@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/horizonqs/horizon/engine"
 )
 
 // OptionsObject returns the run's options for a --json output: the stored
@@ -37,4 +39,66 @@ func ObjectJSON(s string) json.RawMessage {
 	}
 	b, _ := json.Marshal(s)
 	return b
+}
+
+// RunFacts is what every command's --json says about a run it prints
+// whole (runs, trace and import, diff): one type, so that a fact has one
+// key and one type wherever a run is printed. Commands embed it beside
+// keys of their own. A fact that does not apply is null, never left out,
+// so a run's object has the same keys whatever its data.
+type RunFacts struct {
+	FEN string `json:"fen"`
+	// EPDID is the id of the EPD record searched (Run.EPDID); null when
+	// none.
+	EPDID   *string `json:"epd_id"`
+	Variant string  `json:"variant"` // Run.Label
+	Engine  string  `json:"engine"`  // "" for Horizon's own engine
+	Status  string  `json:"status"`
+	// StopCause is what stopped a truncated or interrupted run
+	// (Run.StopCause); null when none or not kept (files before schema 5).
+	StopCause *string `json:"stop_cause"`
+	// Filter is the recording filter (last-iteration, under PATH, first N
+	// nodes); null when every node searched was recorded.
+	Filter   *string `json:"filter"`
+	Depth    int     `json:"depth"`
+	Nodes    int64   `json:"nodes"` // the positions searched, as engines count them
+	QSNodes  int64   `json:"qs_nodes"`
+	QSShare  float64 `json:"qs_share"` // qs_nodes over nodes (Run.QSShare)
+	Rows     int64   `json:"rows"`     // node rows recorded, the run node included
+	MaxPly   int     `json:"max_ply"`
+	MaxQSPly int     `json:"max_qs_ply"`
+	BestMove *string `json:"best_move"` // UCI; null when none (no iteration finished)
+	// BestSAN is BestMove in SAN (Run.BestSAN); null when none or when the
+	// move does not parse in the run's position.
+	BestSAN *string `json:"best_san"`
+	Score   *int    `json:"score"` // null when the run has no score (Run.Scored)
+	// ScoreBound is "lower" or "upper" when the score is only a bound
+	// (another engine's run; BoundWord); null when it is exact or there is
+	// no score.
+	ScoreBound *string `json:"score_bound"`
+	// ElapsedMS is null while the run is recorded, after its recorder
+	// died, or when another engine's stream gave no time (ElapsedKnown).
+	ElapsedMS *int64 `json:"elapsed_ms"`
+}
+
+// Facts returns the run's facts for --json; bound is the bound of its
+// score (Store.ScoreBound).
+func (r Run) Facts(bound engine.Bound) RunFacts {
+	f := RunFacts{FEN: r.FEN, EPDID: r.EPDIDOrNil(), Variant: r.Label(), Engine: r.Engine, Status: string(r.Status),
+		StopCause: nullString(r.StopCause), Filter: nullString(r.Filter), Depth: r.Depth,
+		Nodes: r.Nodes, QSNodes: r.QSNodes, QSShare: r.QSShare(), Rows: r.Rows, MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly,
+		BestMove: nullString(r.BestMove), BestSAN: nullString(r.BestSAN()), ElapsedMS: r.ElapsedMS()}
+	if r.Scored() {
+		score := r.Score
+		f.Score, f.ScoreBound = &score, nullString(BoundWord(bound))
+	}
+	return f
+}
+
+// nullString is s for JSON: null when it is empty.
+func nullString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

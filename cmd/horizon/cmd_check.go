@@ -243,7 +243,7 @@ type checkedRunJSON struct {
 	// gives them: what the rows checked are of.
 	Status     string            `json:"status"`
 	StopCause  *string           `json:"stop_cause"`
-	Filter     string            `json:"filter,omitempty"`
+	Filter     *string           `json:"filter"` // null when every node searched was recorded
 	Depth      int               `json:"depth"`
 	Rows       *int64            `json:"rows"`
 	Count      *int64            `json:"violations"`
@@ -255,7 +255,7 @@ type checkedRunJSON struct {
 
 func (c checkedRun) MarshalJSON() ([]byte, error) {
 	r := c.run
-	j := checkedRunJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause), Filter: r.Filter,
+	j := checkedRunJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause), Filter: orNull(r.Filter),
 		Depth: r.Depth, ByRule: map[string]int64{}, Violations: []check.Violation{}}
 	if c.err != nil {
 		msg := c.err.Error()

@@ -23,6 +23,7 @@ type comparePos struct {
 	Position  int     `json:"position"` // 1-based index in the input
 	Label     string  `json:"label"`    // EPD id, file:line, or FEN
 	FEN       string  `json:"fen"`
+	EPDID     *string `json:"epd_id"` // the id of the EPD record searched; null when none, as in every run's JSON
 	Nodes     int64   `json:"nodes"`
 	QSNodes   int64   `json:"qs_nodes"`
 	QSShare   float64 `json:"qs_share"`
@@ -217,7 +218,7 @@ func compareOne(ctx context.Context, p *engine.EPD, o engine.Options, s *engine.
 		id := rec.RunID()
 		run = &id
 	}
-	r := comparePos{Variant: engine.VariantSpec(o), FEN: p.FEN, Nodes: res.Stats.Nodes, QSNodes: res.Stats.QSNodes,
+	r := comparePos{Variant: engine.VariantSpec(o), FEN: p.FEN, EPDID: orNull(p.ID), Nodes: res.Stats.Nodes, QSNodes: res.Stats.QSNodes,
 		MaxPly: res.Stats.MaxPly, MaxQSPly: res.Stats.MaxQSPly,
 		Depth: res.Depth, Status: string(trace.StopStatus(res.Stopped)), StopCause: orNull(stopCause(res.Stopped)), ElapsedMS: res.Elapsed.Milliseconds(),
 		NPS: nps(res.Stats.Nodes, res.Elapsed), Run: run, elapsed: res.Elapsed}

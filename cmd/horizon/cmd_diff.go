@@ -230,7 +230,7 @@ func diffSigned(n int64) string {
 // format (a mate or infinity, on Horizon's scale or another engine's
 // declared one: a difference of such scores means nothing).
 func scoreDiff(a, b compare.Totals) string {
-	if a.Score == nil || b.Score == nil || a.ScoreBound != "" || b.ScoreBound != "" ||
+	if a.Score == nil || b.Score == nil || a.ScoreBound != nil || b.ScoreBound != nil ||
 		a.Scores.Text(engine.Score(*a.Score)) != strconv.Itoa(*a.Score) || b.Scores.Text(engine.Score(*b.Score)) != strconv.Itoa(*b.Score) {
 		return ""
 	}
@@ -243,7 +243,7 @@ func scoreCell(t compare.Totals) string {
 	if t.Score == nil {
 		return "none"
 	}
-	return scoreText(t.Scores, engine.Score(*t.Score), t.ScoreBound)
+	return scoreText(t.Scores, engine.Score(*t.Score), cell(t.ScoreBound))
 }
 
 // timeCell is a run's time in diff's table: "-" while it is unknown.
@@ -440,11 +440,11 @@ func (d diffResult) writeCSV(w io.Writer) error {
 	rec("total", "best_move", cell(r.A.BestMove), cell(r.B.BestMove), "")
 	rec("total", "best_san", cell(r.A.BestSAN), cell(r.B.BestSAN), "")
 	scoreDiff := optDiff(r.A.Score, r.B.Score)
-	if r.A.ScoreBound != "" || r.B.ScoreBound != "" {
+	if r.A.ScoreBound != nil || r.B.ScoreBound != nil {
 		scoreDiff = "" // as in the text: bounds are no distance
 	}
 	rec("total", "score", cell(r.A.Score), cell(r.B.Score), scoreDiff)
-	rec("total", "score_bound", r.A.ScoreBound, r.B.ScoreBound, "")
+	rec("total", "score_bound", cell(r.A.ScoreBound), cell(r.B.ScoreBound), "")
 	num("total", "depth", int64(r.A.Depth), int64(r.B.Depth))
 	rec("total", "elapsed_ms", cell(r.A.ElapsedMS), cell(r.B.ElapsedMS), optDiff(r.A.ElapsedMS, r.B.ElapsedMS))
 	rec("align", "matched", i64(r.Matched), i64(r.Matched), "")

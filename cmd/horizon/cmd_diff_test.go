@@ -240,8 +240,8 @@ func TestDiffScoreBound(t *testing.T) {
 	}
 	var rep compare.Report
 	js := cliJSON(t, &rep, "diff", file, "--run", "1", "--run", "2", "--json")
-	if rep.A.ScoreBound != "lower" || rep.B.ScoreBound != "" || !strings.Contains(js, `"score_bound": "lower"`) {
-		t.Errorf("--json: a.score_bound %q, b.score_bound %q, want lower and none\n%s", rep.A.ScoreBound, rep.B.ScoreBound, js)
+	if cell(rep.A.ScoreBound) != "lower" || rep.B.ScoreBound != nil || !strings.Contains(js, `"score_bound": "lower"`) || !strings.Contains(js, `"score_bound": null`) {
+		t.Errorf("--json: a.score_bound %q, b.score_bound %q, want lower and null\n%s", cell(rep.A.ScoreBound), cell(rep.B.ScoreBound), js)
 	}
 	_, out, _ = runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--csv")
 	for _, want := range []string{"\ntotal,score,40,35,\n", "\ntotal,score_bound,lower,,\n"} {
@@ -270,7 +270,7 @@ func TestDiffPositionNamesBothRecords(t *testing.T) {
 	} {
 		side := func(id string) compare.Totals {
 			r := trace.Run{FEN: fen, EPDID: id}
-			return compare.Totals{FEN: fen, EPDID: orNull(id), Position: r.Position()}
+			return compare.Totals{RunFacts: trace.RunFacts{FEN: fen, EPDID: orNull(id)}, Position: r.Position()}
 		}
 		var b strings.Builder
 		if err := (diffResult{&compare.Report{A: side(tc.a), B: side(tc.b)}}).writeText(&b); err != nil {

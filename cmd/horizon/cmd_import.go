@@ -157,7 +157,6 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 		if err != nil {
 			return err
 		}
-		j.Engine = r.Engine
 		n := r.Nodes
 		j.StreamNodes = &n
 		if r.EngineNodes >= 0 {
@@ -165,9 +164,9 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 			j.ReportedNodes = &rn
 		}
 		if r.Err != nil {
-			j.StreamError = r.Err.Error()
+			j.StreamError = orNull(r.Err.Error())
 		}
-		j.Warning = r.Warning
+		j.Warning = orNull(r.Warning)
 		res.runs = append(res.runs, j)
 		if err := e.printPart(j, f); err != nil {
 			return err

@@ -28,11 +28,11 @@ func timedPerft(nodes uint64, elapsed time.Duration) perftTimed {
 
 // perftJSON is the --json output of one perft count.
 type perftJSON struct {
-	FEN   string `json:"fen"`
-	ID    string `json:"id,omitempty"`
-	Depth int    `json:"depth"`
+	FEN   string  `json:"fen"`
+	ID    *string `json:"id"` // the EPD record's id; null when none
+	Depth int     `json:"depth"`
 	perftTimed
-	Divide []perftDivideJSON `json:"divide,omitempty"`
+	Divide []perftDivideJSON `json:"divide"` // null without --divide
 	label  string            // the position's name when there are several
 	first  bool
 }
@@ -58,12 +58,12 @@ type perftCheckJSON struct {
 }
 
 type perftFailureJSON struct {
-	Line  int    `json:"line"`
-	ID    string `json:"id,omitempty"`
-	FEN   string `json:"fen"`
-	Depth int    `json:"depth"`
-	Got   uint64 `json:"got"`
-	Want  uint64 `json:"want"`
+	Line  int     `json:"line"`
+	ID    *string `json:"id"` // the EPD record's id; null when none
+	FEN   string  `json:"fen"`
+	Depth int     `json:"depth"`
+	Got   uint64  `json:"got"`
+	Want  uint64  `json:"want"`
 }
 
 // perftBenchJSON is the --json output of --bench.
@@ -243,7 +243,7 @@ func perftCount(e *env, pf *positionFlags, positions []engine.EPD, depth int, di
 		elapsed := time.Since(start)
 		// Sorted by move text, so the output diffs cleanly against another engine's.
 		sort.Slice(div, func(a, b int) bool { return div[a].Move.UCI() < div[b].Move.UCI() })
-		j := perftJSON{FEN: pos.FEN, ID: pos.ID, Depth: depth, perftTimed: timedPerft(total, elapsed)}
+		j := perftJSON{FEN: pos.FEN, ID: orNull(pos.ID), Depth: depth, perftTimed: timedPerft(total, elapsed)}
 		if divide {
 			j.Divide = []perftDivideJSON{}
 			for _, d := range div {
@@ -316,7 +316,7 @@ func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, f for
 			}
 			c.nodes += got
 			if want := pos.Perft[d]; got != want {
-				c.failures = append(c.failures, perftFailureJSON{Line: pos.Line, ID: pos.ID, FEN: pos.FEN, Depth: d, Got: got, Want: want})
+				c.failures = append(c.failures, perftFailureJSON{Line: pos.Line, ID: orNull(pos.ID), FEN: pos.FEN, Depth: d, Got: got, Want: want})
 			}
 		}
 		c.elapsed = time.Since(posStart)

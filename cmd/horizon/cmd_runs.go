@@ -9,33 +9,17 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
-// runJSON is a run in --json output.
+// runJSON is a run in --json output: its row of the runs table, with
+// the facts every command that prints a run gives (trace.RunFacts).
 type runJSON struct {
-	ID         int64           `json:"id"`
-	Created    string          `json:"created"`
-	FEN        string          `json:"fen"`
-	EPDID      *string         `json:"epd_id"` // the id of the EPD record searched; null when none (trace.Run.EPDID)
-	Variant    string          `json:"variant"`
-	Options    json.RawMessage `json:"options"` // the stored object, typed values
-	Limits     json.RawMessage `json:"limits"`
-	Engine     string          `json:"engine"` // "" for Horizon's own engine
-	FailHard   bool            `json:"fail_hard"`
-	Version    string          `json:"version"`
-	Status     string          `json:"status"`
-	StopCause  *string         `json:"stop_cause"` // what stopped a truncated or interrupted run (trace.Run.StopCause); null when none or not kept (files before schema 5)
-	Filter     string          `json:"filter,omitempty"`
-	Nodes      int64           `json:"nodes"`
-	QSNodes    int64           `json:"qs_nodes"`
-	Rows       int64           `json:"rows"`
-	MaxPly     int             `json:"max_ply"`
-	MaxQSPly   int             `json:"max_qs_ply"`
-	ElapsedMS  *int64          `json:"elapsed_ms"`            // null while recorded, after the recorder died, or when another engine's stream gave no time (trace.Run.ElapsedKnown)
-	BestMove   *string         `json:"best_move"`             // UCI; null when none (no iteration finished)
-	BestSAN    *string         `json:"best_san"`              // SAN, as the text gives it (trace.Run.BestSAN); null when none or unreadable
-	Score      *int            `json:"score"`                 // null when no iteration finished
-	ScoreBound string          `json:"score_bound,omitempty"` // "lower" or "upper" when the score is only a bound (another engine's run); absent when exact
-	PV         []string        `json:"pv"`
-	Depth      int             `json:"depth"`
+	ID      int64           `json:"id"`
+	Created string          `json:"created"`
+	Options json.RawMessage `json:"options"` // the stored object, typed values
+	Limits  json.RawMessage `json:"limits"`
+	trace.RunFacts
+	FailHard bool     `json:"fail_hard"`
+	Version  string   `json:"version"`
+	PV       []string `json:"pv"`
 }
 
 // scoreText is a run's score in the text of runs, trace and diff: signed,
@@ -52,15 +36,8 @@ func newRunJSON(r trace.Run, bound engine.Bound) runJSON {
 	if pv == nil {
 		pv = []string{}
 	}
-	var score *int
-	var bw string
-	if r.Scored() {
-		score, bw = &r.Score, trace.BoundWord(bound)
-	}
-	return runJSON{ID: r.ID, ElapsedMS: r.ElapsedMS(), Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), FEN: r.FEN, EPDID: r.EPDIDOrNil(), Variant: r.Label(),
-		Options: r.OptionsObject(), Limits: r.LimitsObject(), Engine: r.Engine, FailHard: r.FailHard, Version: r.Version, Status: string(r.Status), StopCause: orNull(r.StopCause), Filter: r.Filter,
-		Nodes: r.Nodes, QSNodes: r.QSNodes, Rows: r.Rows, MaxPly: r.MaxPly, MaxQSPly: r.MaxQSPly,
-		BestMove: orNull(r.BestMove), BestSAN: orNull(r.BestSAN()), Score: score, ScoreBound: bw, PV: pv, Depth: r.Depth}
+	return runJSON{ID: r.ID, Created: r.Created.Format("2006-01-02T15:04:05Z07:00"), Options: r.OptionsObject(), Limits: r.LimitsObject(),
+		RunFacts: r.Facts(bound), FailHard: r.FailHard, Version: r.Version, PV: pv}
 }
 
 // orNull is s for JSON (a best move, a stop cause), null when it is empty.

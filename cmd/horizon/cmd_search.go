@@ -14,8 +14,12 @@ import (
 
 // searchJSON is the --json output of one search.
 type searchJSON struct {
-	FEN       string           `json:"fen"`
-	ID        string           `json:"id,omitempty"`
+	FEN string `json:"fen"`
+	// EPDID is the id of the EPD record searched; null when none, as in
+	// every run's JSON. ID is the same, under the key search gave it
+	// first (kept for scripts).
+	EPDID     *string          `json:"epd_id"`
+	ID        *string          `json:"id"`
 	Variant   string           `json:"variant"`
 	Options   json.RawMessage  `json:"options"`   // every switch, typed, as runs --json gives a run's
 	BestMove  *string          `json:"best_move"` // null when no iteration finished (engine.Result.Finished)
@@ -37,7 +41,7 @@ type searchJSON struct {
 }
 
 func newSearchJSON(p *engine.EPD, o engine.Options, r engine.Result) searchJSON {
-	j := searchJSON{FEN: p.FEN, ID: p.ID, Variant: engine.VariantSpec(o), Options: trace.ObjectJSON(o.JSON()),
+	j := searchJSON{FEN: p.FEN, EPDID: orNull(p.ID), ID: orNull(p.ID), Variant: engine.VariantSpec(o), Options: trace.ObjectJSON(o.JSON()),
 		Depth: r.Depth, Nodes: r.Stats.Nodes, QSNodes: r.Stats.QSNodes,
 		MaxPly: r.Stats.MaxPly, MaxQSPly: r.Stats.MaxQSPly, ElapsedMS: r.Elapsed.Milliseconds(),
 		NPS: nps(r.Stats.Nodes, r.Elapsed), Status: string(trace.StopStatus(r.Stopped)), StopCause: orNull(stopCause(r.Stopped)), Cutoffs: map[string]int64{}, PV: []string{}, res: r}

@@ -27,7 +27,7 @@ type statsJSON struct {
 	SearchedQSShare  float64 `json:"qs_share"`
 	SearchedMaxPly   int     `json:"max_ply"`
 	SearchedMaxQSPly int     `json:"max_qs_ply"`
-	Filter           string  `json:"filter,omitempty"`
+	Filter           *string `json:"filter"` // null when every node searched was recorded
 	trace.Stats
 
 	pathFiltered bool  // trace.Run.PathFiltered: no branching factors
@@ -72,7 +72,7 @@ one's) and nodes^(1/depth).`,
 		// Empty tables are [] in JSON, not null.
 		s.Plies, s.QSPlies, s.QSLevels, s.Iterations = orEmpty(s.Plies), orEmpty(s.QSPlies), orEmpty(s.QSLevels), orEmpty(s.Iterations)
 		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause), SearchedNodes: r.Nodes, SearchedQSNodes: r.QSNodes,
-			SearchedQSShare: r.QSShare(), SearchedMaxPly: r.MaxPly, SearchedMaxQSPly: r.MaxQSPly, Filter: r.Filter,
+			SearchedQSShare: r.QSShare(), SearchedMaxPly: r.MaxPly, SearchedMaxQSPly: r.MaxQSPly, Filter: orNull(r.Filter),
 			Stats: s, pathFiltered: r.PathFiltered(), firstNodes: r.FirstNodes()}, err
 	})
 	if err != nil {
@@ -96,8 +96,8 @@ func (j statsJSON) writeText(w io.Writer) error {
 	if j.SearchedNodes != j.Nodes {
 		// Every count below is of the rows: say so, beside what was searched.
 		nodes += " recorded (" + engine.Commas(j.SearchedNodes) + " searched"
-		if j.Filter != "" {
-			nodes += "; recording filter: " + j.Filter
+		if j.Filter != nil {
+			nodes += "; recording filter: " + *j.Filter
 		}
 		nodes += ")"
 	}

@@ -33,52 +33,37 @@ const defaultMaxNodes = 50_000_000
 // bytesPerNode is the file size a traced node costs, for --help.
 const bytesPerNode = 48
 
-// traceRunJSON is one run in --json output (and the summary printed).
+// traceRunJSON is one run in --json output (and the summary printed):
+// the run's facts (trace.RunFacts, as runs --json gives them), and what
+// the recording found.
 type traceRunJSON struct {
 	Run      int64  `json:"run"`
 	File     string `json:"file"`
-	Position string `json:"position"`
-	FEN      string `json:"fen"`
-	// EPDID is the id of the EPD record searched (trace.Run.EPDID); null
-	// when none.
-	EPDID   *string `json:"epd_id"`
-	Variant string  `json:"variant"`
-	Status  string  `json:"status"`
-	// StopCause is what stopped the run, as search and compare say it
-	// (nodes, time, cancel; size for --max-size; trace.Run.StopCause),
-	// null when none, as in runs --json.
-	StopCause  *string       `json:"stop_cause"`
-	Depth      int           `json:"depth"`
-	BestMove   *string       `json:"best_move"` // UCI; null when none (no iteration finished)
-	BestSAN    *string       `json:"best_san"`
-	Score      *int          `json:"score"`                 // null when the run has no score (see trace.Run.Scored)
-	ScoreBound string        `json:"score_bound,omitempty"` // "lower" or "upper" when the score is only a bound (another engine's run); absent when exact
-	Nodes      int64         `json:"nodes"`
-	Rows       int64         `json:"rows"`             // node rows recorded: fewer than nodes under a recording filter
-	Filter     string        `json:"filter,omitempty"` // the recording filter (last-iteration, under PATH)
-	QSNodes    int64         `json:"qs_nodes"`
-	QSShare    float64       `json:"qs_share"`
-	MaxQSPly   int           `json:"max_qs_ply"`
-	ElapsedMS  *int64        `json:"elapsed_ms"` // null when not known (trace.Run.ElapsedKnown)
-	NodesPerS  *int64        `json:"nps"`
-	Hotspots   []hotspotJSON `json:"hotspots"`
-	WriteError string        `json:"write_error,omitempty"`
+	Position string `json:"position"` // the position as the text names it: its EPD record's id, else its FEN
+	trace.RunFacts
+	NodesPerS *int64        `json:"nps"` // null when the time is not known
+	Hotspots  []hotspotJSON `json:"hotspots"`
+	// WriteError is the error that ended the recording (a full disk);
+	// null when none.
+	WriteError *string `json:"write_error"`
 	// UnderReached counts the times the search entered the --under path's
-	// last node (in the iterations kept); 0 means nothing below was recorded.
-	UnderReached *int64 `json:"under_reached,omitempty"`
+	// last node (in the iterations kept); 0 means nothing below was
+	// recorded. Null without --under.
+	UnderReached *int64 `json:"under_reached"`
 
-	// Runs of other engines (trace --engine, import).
+	// Runs of other engines (trace --engine, import); null for Horizon's.
 	// StreamNodes counts the nodes the engine's stream holds (the run's
 	// nodes: Horizon's run node is not one); ReportedNodes is the count the
-	// engine reported itself (its end record, or its last UCI info). Two
-	// facts: they differ when the instrumentation misses nodes.
-	Engine        string `json:"engine,omitempty"`
-	StreamNodes   *int64 `json:"stream_nodes,omitempty"`
-	ReportedNodes *int64 `json:"reported_nodes,omitempty"`
-	StreamError   string `json:"stream_error,omitempty"`
+	// engine reported itself (its end record, or its last UCI info; null
+	// when it reported none). Two facts: they differ when the
+	// instrumentation misses nodes.
+	StreamNodes   *int64  `json:"stream_nodes"`
+	ReportedNodes *int64  `json:"reported_nodes"`
+	StreamError   *string `json:"stream_error"` // the rule the stream broke; null when none
 	// Warning is a doubt about an engine's run that is no error (it
-	// searched the position sent with other castling rights).
-	Warning string `json:"warning,omitempty"`
+	// searched the position sent with other castling rights); null when
+	// none.
+	Warning *string `json:"warning"`
 
 	scores engine.ScoreFormat // how the run's score prints (trace.Run.ResultScores)
 }
@@ -401,28 +386,17 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	if label == "" {
 		label = cmp.Or(r.EPDID, r.FEN) // as trace --epd names its runs
 	}
-	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, FEN: r.FEN, EPDID: r.EPDIDOrNil(), Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause),
-		Depth: r.Depth, BestMove: orNull(r.BestMove), Nodes: r.Nodes, Rows: r.Rows, Filter: r.Filter, QSNodes: r.QSNodes, MaxQSPly: r.MaxQSPly,
-		ElapsedMS: r.ElapsedMS(), Hotspots: []hotspotJSON{}, scores: r.ResultScores()}
+	// Another engine's run reports a bound when its last concluded
+	// iteration had no exact root (an MTD search's fail-high probe); the
+	// summary is printed without it when it cannot be read.
+	bound, _ := st.ScoreBound(ctx, run)
+	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, RunFacts: r.Facts(bound), Hotspots: []hotspotJSON{}, scores: r.ResultScores()}
 	if r.ElapsedKnown() {
 		j.NodesPerS = nps(r.Nodes, r.Elapsed)
 	}
-	if r.Scored() {
-		score := r.Score
-		j.Score = &score
-		// Another engine's run reports a bound when its last concluded
-		// iteration had no exact root (an MTD search's fail-high probe).
-		if b, err := st.ScoreBound(ctx, run); err == nil {
-			j.ScoreBound = trace.BoundWord(b)
-		}
-	}
 	if writeErr != nil {
-		j.WriteError = writeErr.Error()
+		j.WriteError = orNull(writeErr.Error())
 	}
-	if r.Nodes > 0 {
-		j.QSShare = float64(r.QSNodes) / float64(r.Nodes)
-	}
-	j.BestSAN = orNull(r.BestSAN())
 	hs, err := hotspotsJSON(ctx, st, run, trace.HotspotBySize, 5)
 	if err != nil {
 		return j, err
@@ -483,7 +457,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, trace.StatusText(trace.Status(r.Status), cell(r.StopCause)))
 	score := "none (no iteration finished)"
 	if r.Score != nil {
-		score = scoreText(r.scores, engine.Score(*r.Score), r.ScoreBound)
+		score = scoreText(r.scores, engine.Score(*r.Score), cell(r.ScoreBound))
 	}
 	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, score)
 	took := "time unknown (the stream gave none)"
@@ -492,15 +466,15 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%s)  max QS ply %d  %s\n",
 		engine.Commas(r.Nodes), engine.Commas(r.QSNodes), engine.Percent(r.QSShare), r.MaxQSPly, took)
-	if r.Filter != "" {
-		fmt.Fprintf(w, "  recorded %s rows of the %s nodes searched (filter: %s)", engine.Commas(r.Rows), engine.Commas(r.Nodes), r.Filter)
+	if r.Filter != nil {
+		fmt.Fprintf(w, "  recorded %s rows of the %s nodes searched (filter: %s)", engine.Commas(r.Rows), engine.Commas(r.Nodes), *r.Filter)
 		if r.UnderReached != nil && *r.UnderReached == 0 {
 			fmt.Fprint(w, "; the --under path was never searched")
 		}
 		fmt.Fprintln(w)
 	}
-	if r.WriteError != "" {
-		fmt.Fprintf(w, "  write error: %s\n", r.WriteError)
+	if r.WriteError != nil {
+		fmt.Fprintf(w, "  write error: %s\n", *r.WriteError)
 	}
 	if len(r.Hotspots) > 0 {
 		fmt.Fprintln(w, "  biggest growth: QS trees and extension chains (nodes, share, cause, node id, iteration: path):")

@@ -572,7 +572,7 @@ func TestNodesPerSecondNeedsTime(t *testing.T) {
 		if tc.elapsed >= 0 {
 			checkPerftRate(t, 3320, tc.elapsed, tc.mnps)
 		}
-		r := traceRunJSON{Nodes: 3320}
+		r := traceRunJSON{RunFacts: trace.RunFacts{Nodes: 3320}}
 		if tc.elapsed >= 0 {
 			ms := tc.elapsed.Milliseconds()
 			r.ElapsedMS, r.NodesPerS = &ms, nps(3320, tc.elapsed)
