@@ -37,7 +37,7 @@ does with sleep; 'horizon trace --engine' drives the engine for you.`,
 	name := fs.String("engine-name", "", "engine name for streams that carry none")
 	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, "stop a run after this many nodes and mark it truncated")
 	asJSON := fs.Bool("json", false, "print the runs as JSON (an array); stream_nodes is the nodes the stream holds (as nodes does: Horizon's run node is in neither), "+
-		"reported_nodes the engine's own count from its end record (absent without one): they differ when its instrumentation misses nodes")
+		"reported_nodes the engine's own count from its end record (null without one): they differ when its instrumentation misses nodes")
 	stream, err := parseFileFlags(fs, args)
 	if err != nil {
 		return err

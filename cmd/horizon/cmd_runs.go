@@ -57,7 +57,7 @@ run of trace --epd). For a run still recorded or
 abandoned, nodes are the rows committed, and depth, best and score those of
 the last iteration they finish; the score is blank until an iteration
 finishes. Another engine's score that is only a bound says so ("+40 (lower
-bound)"; score_bound in --json): an MTD search ends on a fail-high probe.
+bound)"; score_bound in --json, null when exact): an MTD search ends on a fail-high probe.
 A run's status is one of:
 `+trace.StatusHelp("  ")+`A truncated or interrupted run's STOP (stop_cause in --json) says what
 stopped it: nodes (a node limit), time, size (--max-size), cancel (Ctrl-C, a

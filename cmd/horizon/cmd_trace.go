@@ -37,9 +37,14 @@ const bytesPerNode = 48
 // the run's facts (trace.RunFacts, as runs --json gives them), and what
 // the recording found.
 type traceRunJSON struct {
-	Run      int64  `json:"run"`
-	File     string `json:"file"`
-	Position string `json:"position"` // the position as the text names it: its EPD record's id, else its FEN
+	Run  int64  `json:"run"`
+	File string `json:"file"`
+	// Label is the position as the text names it (its EPD record's id,
+	// else its FEN), as compare's positions give it. Position is the same,
+	// under the key trace gave it first (kept for scripts; compare's
+	// position is the record's place in its file).
+	Label    string `json:"label"`
+	Position string `json:"position"`
 	trace.RunFacts
 	NodesPerS *int64        `json:"nps"` // null when the time is not known
 	Hotspots  []hotspotJSON `json:"hotspots"`
@@ -121,8 +126,8 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	lastIter := fs.Bool("last-iteration", false, "keep only the last iteration's nodes (smaller traces)")
 	under := fs.String("under", "", "keep only the nodes on and under this move path from the root, moves in SAN or UCI separated by commas or spaces, "+
 		"both sides' moves in turn (Nf3,Nf6 is 1.Nf3 Nf6); a line alpha-beta cuts off before reaching its end records nothing below (a warning says so)")
-	asJSON := fs.Bool("json", false, "print the summary as JSON (an array of runs; with --engine each run also has stream_nodes, "+
-		"the nodes the engine's stream holds (as nodes does: Horizon's run node is in neither), and reported_nodes, the engine's own count: they differ when its instrumentation misses nodes)")
+	asJSON := fs.Bool("json", false, "print the summary as JSON (an array of runs; with --engine each run has stream_nodes, "+
+		"the nodes the engine's stream holds (as nodes does: Horizon's run node is in neither), and reported_nodes, the engine's own count: they differ when its instrumentation misses nodes; both null for Horizon's own runs. A key that does not apply is null, not left out)")
 	viewAfter := fs.Bool("view", false, "open the viewer on the first run recorded (needs a terminal)")
 	engineCmd := fs.String("engine", "", "trace another UCI engine instead: its command line ('CMD [ARGS]'; more ARGS may follow the flags), instrumented to write the trace protocol to HORIZON_TRACE")
 	qsOnly := fs.Bool("qs-only", false, "record only the QS from the position, open window, as 'horizon qsbench' runs it (--depth is ignored); "+
@@ -390,7 +395,7 @@ func summarizeRun(ctx context.Context, st *trace.Store, run int64, label string,
 	// iteration had no exact root (an MTD search's fail-high probe); the
 	// summary is printed without it when it cannot be read.
 	bound, _ := st.ScoreBound(ctx, run)
-	j := traceRunJSON{Run: r.ID, File: st.File(), Position: label, RunFacts: r.Facts(bound), Hotspots: []hotspotJSON{}, scores: r.ResultScores()}
+	j := traceRunJSON{Run: r.ID, File: st.File(), Label: label, Position: label, RunFacts: r.Facts(bound), Hotspots: []hotspotJSON{}, scores: r.ResultScores()}
 	if r.ElapsedKnown() {
 		j.NodesPerS = nps(r.Nodes, r.Elapsed)
 	}
@@ -454,7 +459,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	case r.BestMove != nil:
 		best = *r.BestMove
 	}
-	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Position, r.Variant, trace.StatusText(trace.Status(r.Status), cell(r.StopCause)))
+	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Label, r.Variant, trace.StatusText(trace.Status(r.Status), cell(r.StopCause)))
 	score := "none (no iteration finished)"
 	if r.Score != nil {
 		score = scoreText(r.scores, engine.Score(*r.Score), cell(r.ScoreBound))

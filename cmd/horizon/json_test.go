@@ -77,7 +77,7 @@ func TestJSONConsistent(t *testing.T) {
 		{"export", []string{"export", file, "--run", "1", "--max-nodes", "30", "--format", "json"}, file, "run"},
 		{"export", []string{"export", file, "--run", "1", "--node", "0", "--qs-only", "--max-nodes", "30", "--format", "json"}, file, "run"},
 		{"export", []string{"export", file, "--run", "7", "--format", "json"}, file, "run"},
-		{"compare", []string{"compare", "--epd", epd, "--depth", "2", "--qs", "captures,see", "--trace", cmpFile, "--json"}, cmpFile, "positions[]"},
+		{"compare", []string{"compare", "--epd", epd, "--depth", "2", "--nodes", "2000", "--qs", "captures,see", "--trace", cmpFile, "--json"}, cmpFile, "positions[]"},
 		{"compare", []string{"compare", "--fen", "startpos", "--depth", "2", "--qs", "captures", "--json"}, "", ""},
 		{"runs", []string{"runs", cmpFile, "--json"}, cmpFile, "[]"},
 		{"search", []string{"search", "--epd", epd, "--depth", "2", "--qs", "captures", "--json"}, "", ""},
@@ -118,7 +118,7 @@ func TestJSONConsistent(t *testing.T) {
 		}
 		if c.kind == "search" {
 			for _, o := range at(v, "") {
-				runObjs = append(runObjs, runObj{where: "horizon " + line, kind: c.kind, obj: o})
+				runObjs = append(runObjs, runObj{where: "horizon " + line, kind: c.kind, file: file, obj: o})
 			}
 		}
 	}
@@ -318,13 +318,13 @@ type runObj struct {
 
 // reference finds runs --json's object of the run o is about: by file and
 // run id, or for a search (which records no run) by EPD id and variant
-// among the runs of the trace's first command, which traced the same
+// among the runs of its file, whose first command traced the same
 // records at the same depth.
 func (o runObj) reference(t *testing.T, ref map[string]map[string]any) map[string]any {
 	t.Helper()
 	if o.kind == "search" {
-		for _, r := range ref {
-			if r["epd_id"] != nil && r["epd_id"] == o.obj["epd_id"] && r["variant"] == o.obj["variant"] {
+		for k, r := range ref {
+			if strings.HasPrefix(k, o.file+"#") && r["epd_id"] != nil && r["epd_id"] == o.obj["epd_id"] && r["variant"] == o.obj["variant"] {
 				return r
 			}
 		}
@@ -358,15 +358,17 @@ var runFacts = []string{"fen", "epd_id", "variant", "engine", "fail_hard", "opti
 	"depth", "nodes", "qs_nodes", "qs_share", "rows", "max_ply", "max_qs_ply", "best_move", "best_san", "score", "score_bound", "pv", "elapsed_ms"}
 
 // notRunFacts are keys whose value may equal one of the run's facts
-// while naming another fact: trace's position and compare's label name
-// the position as the text does (the EPD id, else the FEN), and a
-// search's ponder move is the PV's second move, never the best move.
-var notRunFacts = map[string]bool{"position": true, "label": true, "ponder": true}
+// while naming another fact: trace's and compare's label name the
+// position as the text does (the EPD id, else the FEN), and a search's
+// ponder move is the PV's second move, never the best move.
+var notRunFacts = map[string]bool{"label": true, "ponder": true}
 
-// runAliases are keys kept under an old name for scripts: each sits beside
-// the fact's key, with the same value. search's id was its EPD record's id
-// before every run object called it epd_id.
-var runAliases = map[string]string{"id": "epd_id"}
+// runAliases are keys kept under an old name for scripts, by object kind:
+// each sits beside the fact's key, with the same value. search's id was
+// its EPD record's id before every run object called it epd_id; trace's
+// position was its label (compare's position is the record's place in
+// the file).
+var runAliases = map[string]map[string]string{"search": {"id": "epd_id"}, "trace": {"position": "label"}}
 
 // nodeAliases are runAliases for node objects: diff's nodes is the
 // subtree size.
@@ -405,7 +407,7 @@ func checkRunFacts(t *testing.T, o runObj, r map[string]any) {
 		if facts[k] || notRunFacts[k] || k == "id" && o.kind != "search" {
 			continue
 		}
-		if canon, ok := runAliases[k]; ok && o.kind == "search" {
+		if canon, ok := runAliases[o.kind][k]; ok {
 			if cv, has := o.obj[canon]; !has || !reflect.DeepEqual(cv, v) {
 				t.Errorf("%s: %s (kept for scripts) is %s, but %s is %s", o.where, k, jsonText(v), canon, jsonText(cv))
 			}
