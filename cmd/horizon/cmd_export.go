@@ -35,7 +35,10 @@ search order. DOT and JSON are written by Horizon (same trace, same bytes);
 JSON names a node's fields as the trace's SQL view nodes does (cutoff, best,
 generated: null where another engine's stream left it out), and gives what
 is absent as null: cut_index where no move failed high (the view says -1),
-best, the move of the run node and of iteration roots, depth with no --depth. SVG and PNG are laid out by Graphviz (go-graphviz, built in). PNGs are scaled
+best, the move of the run node and of iteration roots, depth with no --depth,
+a node's order and repeat where it has no place among siblings (the top node,
+--qs-only's QS roots), via and summary where they do not apply, and qs_roots,
+qs_nodes and full_width_left_out without --qs-only. SVG and PNG are laid out by Graphviz (go-graphviz, built in). PNGs are scaled
 down to at most 8000 pixels a side and 24 million pixels.
 
 --format icicle writes an SVG icicle chart of the whole subtree instead: one
