@@ -186,6 +186,32 @@ func CountOf(n int64, one, many string) string {
 	return Commas(n) + " " + many
 }
 
+// Ordinal is n as an English ordinal: "1st", "2nd", "3rd", "11th", "22nd".
+func Ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// Times is how often something happened: "once", "twice", "3 times".
+func Times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return strconv.Itoa(n) + " times"
+}
+
 // Percent formats a share (0.948) as a percentage with one decimal:
 // "94.8%". It is how a run's QS share reads everywhere (runs, stats,
 // trace, the viewer, HTML pages), so that one run never shows two figures.

@@ -103,6 +103,18 @@ func TestCommas(t *testing.T) {
 	}
 }
 
+func TestOrdinalTimes(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{Ordinal(1), "1st"}, {Ordinal(2), "2nd"}, {Ordinal(3), "3rd"}, {Ordinal(4), "4th"}, {Ordinal(11), "11th"},
+		{Ordinal(12), "12th"}, {Ordinal(13), "13th"}, {Ordinal(22), "22nd"}, {Ordinal(101), "101st"}, {Ordinal(111), "111th"},
+		{Times(0), "0 times"}, {Times(1), "once"}, {Times(2), "twice"}, {Times(3), "3 times"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
 func TestShort(t *testing.T) {
 	for _, c := range []struct {
 		n    int64

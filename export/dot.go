@@ -147,7 +147,7 @@ func (g *Graph) edgeAttrs(parent, n *Node, lastSearch bool) string {
 	default:
 		label = "#" + strconv.Itoa(n.Order)
 		if n.Repeat > 0 {
-			label += " (" + ordinal(n.Repeat+1) + ")"
+			label += " (" + engine.Ordinal(n.Repeat+1) + ")"
 		}
 		if parent.Cause == engine.CauseBeta && n.Move == parent.Best && lastSearch {
 			label += " cut"
@@ -179,20 +179,6 @@ func (g *Graph) lastSearches() []bool {
 		last[i] = lastOf[key{g.Nodes[i].Parent, g.Nodes[i].Move}] == i
 	}
 	return last
-}
-
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 // quote makes a DOT string of lines, centred.

@@ -500,7 +500,6 @@ func TestLabels(t *testing.T) {
 	cases := []struct{ got, want string }{
 		{percent(0), "0%"}, {percent(0.001), "1%"}, {percent(0.999), "99%"}, {percent(1), "100%"}, {percent(0.5), "50%"},
 		{fine(0.00064), "0.064%"}, {fine(0.5), "50%"},
-		{ordinal(1), "1st"}, {ordinal(2), "2nd"}, {ordinal(3), "3rd"}, {ordinal(11), "11th"}, {ordinal(22), "22nd"},
 		{quote(`a"b\c`, "d"), `"a\"b\\c\nd"`},
 		{xmlText(`<a & "b">`), "&lt;a &amp; &quot;b&quot;&gt;"},
 		{px(1.5), "1.5"}, {px(2), "2"}, {px(0.126), "0.13"},

@@ -22,6 +22,16 @@ import (
 type aligned struct {
 	other map[[2]int64]trace.Node // (run, child id) -> the other run's child
 	have  map[[2]int64]bool       // (run, child id) of every child of the pair
+	key   map[[2]int64]compare.Key
+	// visits counts each run's children by iteration and move (a key
+	// with no occurrence), so that a later visit the other run lacks is
+	// told from a move it never searched.
+	visits map[visitKey]int
+}
+
+type visitKey struct {
+	run int64
+	key compare.Key
 }
 
 type cmpState int
@@ -48,14 +58,20 @@ func (m *Model) align(pa *pane, a int64, pb *pane, b int64) (*aligned, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &aligned{other: map[[2]int64]trace.Node{}, have: map[[2]int64]bool{}}
+	x := &aligned{other: map[[2]int64]trace.Node{}, have: map[[2]int64]bool{}, key: map[[2]int64]compare.Key{}, visits: map[visitKey]int{}}
 	ra, rb := pa.t.run.ID, pb.t.run.ID
 	for _, p := range pairs {
-		if p.A != nil {
-			x.have[[2]int64{ra, p.A.ID}] = true
-		}
-		if p.B != nil {
-			x.have[[2]int64{rb, p.B.ID}] = true
+		k := p.Key
+		k.Occurrence = 0
+		for _, s := range []struct {
+			run int64
+			n   *trace.Node
+		}{{ra, p.A}, {rb, p.B}} {
+			if s.n != nil {
+				x.have[[2]int64{s.run, s.n.ID}] = true
+				x.key[[2]int64{s.run, s.n.ID}] = p.Key
+				x.visits[visitKey{s.run, k}]++
+			}
 		}
 		if p.A != nil && p.B != nil {
 			x.other[[2]int64{ra, p.A.ID}] = *p.B
@@ -133,7 +149,7 @@ func (m *Model) follow() error {
 		}
 		c, ok := x.other[[2]int64{lead.t.run.ID, path[i].ID}]
 		if !ok {
-			fol.lost = m.lostText(lead, i)
+			fol.lost = m.lostText(lead, fol, i, x)
 			break
 		}
 		fpath = append(fpath, c)
@@ -149,14 +165,28 @@ func (m *Model) follow() error {
 	return err
 }
 
-func (m *Model) lostText(lead *pane, i int) string {
+// lostText says why the following pane has no counterpart of the lead's
+// path[i], x being the alignment of its parent's children: the other run
+// never searched that iteration or move there, or searched it fewer times
+// (an aspiration window's or a PVS re-search the other run did not make).
+func (m *Model) lostText(lead, fol *pane, i int, x *aligned) string {
 	n := lead.sel.path[i]
+	k := x.key[[2]int64{lead.t.run.ID, n.ID}]
+	visit := engine.Ordinal(k.Occurrence + 1)
+	k.Occurrence = 0
+	times := x.visits[visitKey{fol.t.run.ID, k}]
 	if n.Move == engine.NoMove {
+		if times > 0 {
+			return fmt.Sprintf("the other run searched iteration %d %s; this is its %s search", n.Iteration, engine.Times(times), visit)
+		}
 		return fmt.Sprintf("the other run has no iteration %d", n.Iteration)
 	}
 	mv := n.Move.UCI()
 	if k := m.sanIndex(lead.sel, i); k >= 0 && k < len(lead.sel.san) {
 		mv = lead.sel.san[k]
+	}
+	if times > 0 {
+		return fmt.Sprintf("the other run searched %s here %s; this is its %s search (node %d)", mv, engine.Times(times), visit, n.ID)
 	}
 	return fmt.Sprintf("the other run did not search %s here (node %d)", mv, n.ID)
 }

@@ -72,3 +72,47 @@ const cutStream = "HZT 1\nengine Cutter\nposition startpos\nE - 2 -100 100 i=2\n
 // window [-MATE, MATE]).
 const declaredStream = "HZT 2\nengine Ethereal-like\nmate 32000 31872\ninfinity 32000\nposition fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\n" +
 	"E - 2 -32000 32000 i=2\nE d1d8 1 -32000 32000\nL -31999\nE d1d2 1 -31999 -31998\nE f7f6 0 31998 31999\nS 40\nL 40\nL -40\nL 31999\nend best=d1d8 nodes=4\n"
+
+// TestCompareLostNamesVisit: where the lead's node is a later search of
+// an iteration or a move that the other run searched fewer times, the
+// following pane says so. It said "the other run has no iteration 1" of an
+// engine whose aspiration window failed (Ethereal's re-search, against a
+// run without aspiration), and "did not search e4 here" of a PVS
+// re-search, while the other pane showed that iteration and that move.
+func TestCompareLostNamesVisit(t *testing.T) {
+	const (
+		// Run 1 searches iteration 1 twice (the first window fails
+		// high), run 2 once.
+		aspiration = "HZT 1\nposition startpos\nE - 1 -10 10 i=1\nE e2e4 0 -10 10\nS -50\nL -50\nL 50\n" +
+			"E - 1 -100 100 i=1\nE e2e4 0 -100 100\nS -50\nL -50\nL 50\nend best=e2e4\n" +
+			"position startpos\nE - 1 -100 100 i=1\nE e2e4 0 -100 100\nS -50\nL -50\nL 50\nend best=e2e4\n"
+		// Run 1 searches e4 twice (a null window, then the full one),
+		// run 2 once.
+		research = "HZT 1\nposition startpos\nE - 1 -100 100 i=1\nE e2e4 0 -100 -99\nS -50\nL -50\nE e2e4 0 -100 100\nS -50\nL -50\nL 50\nend best=e2e4\n" +
+			"position startpos\nE - 1 -100 100 i=1\nE e2e4 0 -100 100\nS -50\nL -50\nL 50\nend best=e2e4\n"
+	)
+	for _, tc := range []struct {
+		name, stream string
+		node         int64 // of run 1, which the other run searched fewer times
+		want         string
+	}{
+		{"iteration", aspiration, 3, "the other run searched iteration 1 once; this is its 2nd search"},
+		{"move", research, 3, "the other run searched e4 here once; this is its 2nd search (node 3)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, _ := foreigntest.Import(t, tc.stream, foreign.Options{})
+			r := newRig(t, st, 160, 40, Options{Run: 1})
+			r.run("=")
+			if len(r.m.panes) != 2 || r.m.panes[1].t.run.ID != 2 {
+				t.Fatal("compare mode did not open run 2 beside run 1")
+			}
+			if err := r.m.reveal(tc.node); err != nil {
+				t.Fatal(err)
+			}
+			r.m.afterChange()
+			if got := r.m.panes[1].lost; got != tc.want {
+				t.Errorf("on run 1's node %d the other pane says %q, want %q", tc.node, got, tc.want)
+			}
+		})
+	}
+}

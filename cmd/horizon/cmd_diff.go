@@ -177,7 +177,7 @@ func diffSides(e *env, files []string, runs runIDs) (a, b compare.Side, closeAll
 				}
 			}
 		default:
-			return fail(usagef("give --run twice (runs A and B of %s), or an EPD record's id with two runs, not %s", files[0], timesText(len(runs))))
+			return fail(usagef("give --run twice (runs A and B of %s), or an EPD record's id with two runs, not %s", files[0], engine.Times(len(runs))))
 		}
 		a, b = compare.Side{Store: st, Run: ids[0]}, compare.Side{Store: st, Run: ids[1]}
 	case 2:
@@ -199,7 +199,7 @@ func diffSides(e *env, files []string, runs runIDs) (a, b compare.Side, closeAll
 			case len(runs) == 2:
 				ids[i], err = runs[i].one(e.ctx, st, files[i])
 			default:
-				err = usagef("with two files give --run twice (the run in each), an EPD record's id, or no --run, not %s", timesText(len(runs)))
+				err = usagef("with two files give --run twice (the run in each), an EPD record's id, or no --run, not %s", engine.Times(len(runs)))
 			}
 			if err != nil {
 				return fail(err)
@@ -501,12 +501,4 @@ func writeDiffHTML(e *env, a, b compare.Side, out string, opts export.HTMLOption
 	}
 	fmt.Fprintf(e.stderr, "wrote %s: run %d of %s and run %d of %s side by side\n", out, a.Run, a.Store.File(), b.Run, b.Store.File())
 	return nil
-}
-
-// timesText is how often a flag was given: "once", "3 times".
-func timesText(n int) string {
-	if n == 1 {
-		return "once"
-	}
-	return strconv.Itoa(n) + " times"
 }
