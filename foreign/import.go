@@ -10,6 +10,7 @@ package foreign
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -466,6 +467,9 @@ func (im *importer) record(b []byte) *StreamError {
 	}
 	if !im.header {
 		f := fields(b)
+		if bytes.HasPrefix(b, []byte(sqliteMagic)) {
+			return im.fail("a SQLite file (a trace file, which every other command reads), not a trace stream: import reads the text an engine writes")
+		}
 		if len(f) != 2 || string(f[0]) != "HZT" {
 			return im.fail("not a Horizon trace stream: the first record is %q, want \"HZT 1\"", shortText(b))
 		}
@@ -744,7 +748,7 @@ func (im *importer) enter(b []byte) *StreamError {
 	kind, level, iter, qsPly := engine.NodeKind(255), -1, -1, -1
 	for _, kv := range f[4:] {
 		if len(kv) < 3 || kv[1] != '=' {
-			return im.fail("E record: malformed option %q (want key=value)", kv)
+			return im.fail("E record: %s", badOption(kv, eOptions))
 		}
 		v := kv[2:]
 		switch kv[0] {
@@ -776,7 +780,7 @@ func (im *importer) enter(b []byte) *StreamError {
 			// In check is derived from the position; the flag is accepted
 			// for emitters that send it.
 		default:
-			return im.fail("E record: unknown option %q", kv)
+			return im.fail("E record: %s", badOption(kv, eOptions))
 		}
 	}
 	if top {
@@ -913,6 +917,26 @@ func square(f, r byte) (engine.Square, bool) {
 	return engine.MakeSquare(int(f-'a'), int(r-'1')), true
 }
 
+// The optional fields of E and L records, as badOption lists them.
+const (
+	eOptions = "k=, q=, l=, i= or c="
+	lOptions = "b=, c=, m=, g=, s= or x="
+)
+
+// badOption says what is wrong with an optional field kv of a record whose
+// fields are known (E, L): no key=value at all, or a key it does not take,
+// such as "kind=pv" for "k=pv" (which read "malformed option (want
+// key=value)" though it was one).
+func badOption(kv []byte, known string) string {
+	if i := bytes.IndexByte(kv, '='); i > 0 && i < len(kv)-1 {
+		return fmt.Sprintf("unknown field %q (want %s)", kv, known)
+	}
+	return fmt.Sprintf("malformed field %q (want %s, each with a value)", kv, known)
+}
+
+// sqliteMagic begins every SQLite file, and so every trace file.
+const sqliteMagic = "SQLite format 3\x00"
+
 // leave: "L score [b=bound] [c=cause] [m=best] [g=generated] [s=searched] [x=cutindex]".
 func (im *importer) leave(b []byte) *StreamError {
 	n := len(im.stack)
@@ -935,7 +959,7 @@ func (im *importer) leave(b []byte) *StreamError {
 	hasBest := false
 	for _, kv := range f[1:] {
 		if len(kv) < 3 || kv[1] != '=' {
-			return im.fail("L record: malformed option %q (want key=value)", kv)
+			return im.fail("L record: %s", badOption(kv, lOptions))
 		}
 		v := kv[2:]
 		switch kv[0] {
@@ -977,7 +1001,7 @@ func (im *importer) leave(b []byte) *StreamError {
 				l.CutIndex = x
 			}
 		default:
-			return im.fail("L record: unknown option %q", kv)
+			return im.fail("L record: %s", badOption(kv, lOptions))
 		}
 	}
 	// Derive what the engine left out.

@@ -304,6 +304,15 @@ func TestStreamErrors(t *testing.T) {
 		{"X out of range", head + "X 16\n", `X record: plies "16": want -15 to 15`, trace.StatusFailed, 2},
 		{"no position", "HZT 1\nE - 1 0 1\n", "before any position", "", 0},
 		{"bad header", "hello\n", "not a Horizon trace stream", "", 0},
+		// A trace file given for its stream read as a stream whose first
+		// record is "SQLite format 3\x00\x10...".
+		{"a trace file", "SQLite format 3\x00\x10\x00\x02\x02\x00@  \x00\n", "(line 1): a SQLite file (a trace file, which every other command reads), not a trace stream", "", 0},
+		// A field named in full read "malformed option (want key=value)".
+		{"E field unknown", head + "E e2e4 0 -50 50 kind=qs\n", `E record: unknown field "kind=qs" (want k=, q=, l=, i= or c=)`, trace.StatusFailed, 2},
+		{"E field letter unknown", head + "E e2e4 0 -50 50 z=1\n", `E record: unknown field "z=1" (want k=, q=, l=, i= or c=)`, trace.StatusFailed, 2},
+		{"E field without value", head + "E e2e4 0 -50 50 k=\n", `E record: malformed field "k=" (want k=, q=, l=, i= or c=, each with a value)`, trace.StatusFailed, 2},
+		{"L field unknown", head + "E e2e4 0 -50 50\nL 5 bound=exact\n", `L record: unknown field "bound=exact" (want b=, c=, m=, g=, s= or x=)`, trace.StatusFailed, 3},
+		{"L field malformed", head + "E e2e4 0 -50 50\nL 5 exact\n", `L record: malformed field "exact" (want b=, c=, m=, g=, s= or x=, each with a value)`, trace.StatusFailed, 3},
 		{"newer", "HZT 9\n", "protocol version 9", "", 0},
 		{"pseudo move in legal mode", "HZT 1\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\n",
 			"illegal move e1d1", trace.StatusFailed, 2},

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"embed"
@@ -258,6 +259,12 @@ func checkHeader(path string) error {
 	if n < len(magic) || string(h[:len(magic)]) != magic {
 		if n < len(magic) && string(h[:n]) == magic[:n] {
 			return fmt.Errorf("open trace %s: %d bytes, cut off inside the header: %w", path, n, ErrCorrupt)
+		}
+		if bytes.HasPrefix(h[:n], []byte("HZT ")) {
+			// The stream an engine writes (docs/trace-protocol.md), the
+			// usual mix-up of the two files 'horizon import' takes and
+			// writes.
+			return fmt.Errorf("open trace %s: a trace stream (the text an engine writes), not a trace file: 'horizon import' records it into one: %w", path, ErrNotTrace)
 		}
 		return fmt.Errorf("open trace %s: not a SQLite file: %w", path, ErrNotTrace)
 	}

@@ -527,14 +527,18 @@ func TestOpenErrors(t *testing.T) {
 		name string
 		path string
 		want error
+		says string // in the message, when not empty
 	}{
-		{"text file", write("notes.txt", []byte("hello, this is not a database at all, it is long enough to have a header......................................")), ErrNotTrace},
-		{"empty file", write("empty.trace", nil), ErrNotTrace},
-		{"other SQLite file", other, ErrNotTrace},
-		{"cut in the header", write("short.trace", data[:40]), ErrCorrupt},
-		{"truncated", write("half.trace", data[:len(data)/2]), ErrCorrupt},
-		{"newer schema", newer, ErrNewerSchema},
-		{"missing", filepath.Join(dir, "nope.trace"), os.ErrNotExist},
+		{"text file", write("notes.txt", []byte("hello, this is not a database at all, it is long enough to have a header......................................")), ErrNotTrace, "not a SQLite file"},
+		// A stream given where its trace belongs ('horizon view s.hzt')
+		// said "not a SQLite file" alone.
+		{"trace stream", write("s.hzt", []byte("HZT 1\nengine Tiny\nposition startpos\n")), ErrNotTrace, "a trace stream (the text an engine writes), not a trace file: 'horizon import' records it into one"},
+		{"empty file", write("empty.trace", nil), ErrNotTrace, ""},
+		{"other SQLite file", other, ErrNotTrace, ""},
+		{"cut in the header", write("short.trace", data[:40]), ErrCorrupt, ""},
+		{"truncated", write("half.trace", data[:len(data)/2]), ErrCorrupt, ""},
+		{"newer schema", newer, ErrNewerSchema, ""},
+		{"missing", filepath.Join(dir, "nope.trace"), os.ErrNotExist, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -546,6 +550,9 @@ func TestOpenErrors(t *testing.T) {
 				}
 				if !errors.Is(err, tc.want) {
 					t.Errorf("error %q does not wrap %q", err, tc.want)
+				}
+				if !strings.Contains(err.Error(), tc.says) {
+					t.Errorf("error %q does not say %q", err, tc.says)
 				}
 				if !containsPath(err.Error(), tc.path) {
 					t.Errorf("error %q does not name the file", err)
