@@ -38,7 +38,7 @@ does with sleep; 'horizon trace --engine' drives the engine for you.`,
 	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, "stop a run after this many nodes and mark it truncated")
 	asJSON := fs.Bool("json", false, "print the runs as JSON (an array); stream_nodes is the nodes the stream holds (as nodes does: Horizon's run node is in neither), "+
 		"reported_nodes the engine's own count from its end record (null without one): they differ when its instrumentation misses nodes")
-	stream, err := parseFileFlags(fs, args)
+	stream, err := parseOneArg(fs, args, "trace stream (the file HORIZON_TRACE named, or - for standard input)")
 	if err != nil {
 		return err
 	}

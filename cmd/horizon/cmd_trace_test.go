@@ -133,6 +133,9 @@ func TestTraceCommandErrors(t *testing.T) {
 		{[]string{"runs", notTrace}, 1, []string{notTrace, "not a Horizon trace"}},
 		{[]string{"runs", filepath.Join(dir, "missing.trace")}, 1, []string{"missing.trace"}},
 		{[]string{"stats", notTrace, notTrace}, 2, []string{"one trace file"}},
+		// import takes a stream, not a trace file, which it writes.
+		{[]string{"import"}, 2, []string{"give a trace stream (the file HORIZON_TRACE named, or - for standard input)"}},
+		{[]string{"import", notTrace, notTrace}, 2, []string{"give one trace stream (the file HORIZON_TRACE named, or - for standard input), not 2"}},
 		{[]string{"hotspots", notTrace, "--by", "width"}, 2, []string{"--by"}},
 	}
 	for _, tc := range tests {

@@ -89,17 +89,23 @@ func parseArgsAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
 // parseFileFlags parses args that hold flags and exactly one trace file, in
 // any order ("stats FILE --run 2" as well as "stats --run 2 FILE").
 func parseFileFlags(fs *flag.FlagSet, args []string) (string, error) {
+	return parseOneArg(fs, args, "trace file")
+}
+
+// parseOneArg is parseFileFlags for one argument of another kind (what,
+// as the usage error names it: "trace stream").
+func parseOneArg(fs *flag.FlagSet, args []string, what string) (string, error) {
 	files, err := parseArgsAnywhere(fs, args)
 	if err != nil {
 		return "", err
 	}
 	switch len(files) {
 	case 0:
-		return "", usagef("give a trace file")
+		return "", usagef("give a %s", what)
 	case 1:
 		return files[0], nil
 	}
-	return "", usagef("give one trace file, not %d (%s)", len(files), strings.Join(files, ", "))
+	return "", usagef("give one %s, not %d (%s)", what, len(files), strings.Join(files, ", "))
 }
 
 // flagGiven reports whether flag name was given on the command line (even
