@@ -264,7 +264,7 @@ func checkHeader(path string) error {
 			// The stream an engine writes (docs/trace-protocol.md), the
 			// usual mix-up of the two files 'horizon import' takes and
 			// writes.
-			return fmt.Errorf("open trace %s: a trace stream (the text an engine writes), not a trace file: 'horizon import' records it into one: %w", path, ErrNotTrace)
+			return fmt.Errorf("open trace %s: a trace stream, the text an engine writes ('horizon import' records it into a trace file): %w", path, ErrNotTrace)
 		}
 		return fmt.Errorf("open trace %s: not a SQLite file: %w", path, ErrNotTrace)
 	}

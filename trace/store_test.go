@@ -532,7 +532,7 @@ func TestOpenErrors(t *testing.T) {
 		{"text file", write("notes.txt", []byte("hello, this is not a database at all, it is long enough to have a header......................................")), ErrNotTrace, "not a SQLite file"},
 		// A stream given where its trace belongs ('horizon view s.hzt')
 		// said "not a SQLite file" alone.
-		{"trace stream", write("s.hzt", []byte("HZT 1\nengine Tiny\nposition startpos\n")), ErrNotTrace, "a trace stream (the text an engine writes), not a trace file: 'horizon import' records it into one"},
+		{"trace stream", write("s.hzt", []byte("HZT 1\nengine Tiny\nposition startpos\n")), ErrNotTrace, "a trace stream, the text an engine writes ('horizon import' records it into a trace file): not a Horizon trace"},
 		{"empty file", write("empty.trace", nil), ErrNotTrace, ""},
 		{"other SQLite file", other, ErrNotTrace, ""},
 		{"cut in the header", write("short.trace", data[:40]), ErrCorrupt, ""},
