@@ -170,7 +170,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 		e.notef("--plot %s not written: no position was finished by every variant", *plot)
 	}
 	if *plot != "" && compared > 0 {
-		if err := writeQSPlot(e.ctx, *plot, sums, set[0].Oracle, compared); err != nil {
+		if err := writeQSPlot(e.ctx, *plot, sums, qsPlotSubtitle(set[0].Oracle, compared, len(set), interrupted)); err != nil {
 			return err
 		}
 	}
@@ -352,14 +352,28 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func writeQSPlot(ctx context.Context, path string, sums []qsbench.Summary, o qsbench.Oracle, n int) error {
+// qsPlotSubtitle says what the plot's figures are over: n positions of
+// the set's total, and whether a Ctrl-C cut the run short, so that the plot
+// of a part of a set never reads as a set of that size.
+func qsPlotSubtitle(o qsbench.Oracle, n, total int, interrupted bool) string {
+	of := engine.Commas(int64(n))
+	if n < total {
+		of += " of " + engine.Commas(int64(total))
+	}
+	of += " horizon positions"
+	if interrupted {
+		of += " (interrupted)"
+	}
+	return fmt.Sprintf("%s; oracle: %s, depth %d; scores clamped to ±%d cp", of, o.Name, o.Depth, qsbench.Clamp)
+}
+
+func writeQSPlot(ctx context.Context, path string, sums []qsbench.Summary, subtitle string) error {
 	f, err := outfile.Create(ctx, path)
 	if err != nil {
 		return err
 	}
 	defer f.Abort()
-	err = qsbench.WritePlot(f, sums, "QS cost against QS accuracy",
-		fmt.Sprintf("%d horizon positions; oracle: %s, depth %d; scores clamped to ±%d cp", n, o.Name, o.Depth, qsbench.Clamp))
+	err = qsbench.WritePlot(f, sums, "QS cost against QS accuracy", subtitle)
 	if err != nil {
 		return fmt.Errorf("plot %s: %v", path, err)
 	}

@@ -324,3 +324,23 @@ func TestEngineOracleScoreBeyondScale(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, %s written %v; want 1, the score named, nothing written", code, stderr, out, fileExists(out))
 	}
 }
+
+// TestQSPlotSubtitle: the plot of a run that did not take every position
+// says over how many of the set's its figures are, and a Ctrl-C's plot
+// that it was interrupted; it read "243 horizon positions" of 1,200.
+func TestQSPlotSubtitle(t *testing.T) {
+	o := qsbench.Oracle{Name: "horizon see", Depth: 7}
+	for _, tc := range []struct {
+		n, total    int
+		interrupted bool
+		want        string
+	}{
+		{1200, 1200, false, "1,200 horizon positions; oracle: horizon see, depth 7; scores clamped to ±1500 cp"},
+		{243, 1200, true, "243 of 1,200 horizon positions (interrupted); oracle"},
+		{1190, 1200, false, "1,190 of 1,200 horizon positions; oracle"},
+	} {
+		if got := qsPlotSubtitle(o, tc.n, tc.total, tc.interrupted); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%d of %d, interrupted %v: %q, want it to begin %q", tc.n, tc.total, tc.interrupted, got, tc.want)
+		}
+	}
+}
