@@ -11,7 +11,6 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/fifo"
-	"github.com/horizonqs/horizon/internal/outfile"
 )
 
 // A second oracle (a UCI engine's values) is stored apart from the set, in
@@ -33,14 +32,10 @@ func FormatSecond(p *Position, o Oracle) string {
 	return b.String()
 }
 
-// WriteSecond writes a second-oracle file for set, through a temporary file.
-func WriteSecond(ctx context.Context, path, header string, set []*Position, vals []Oracle) error {
-	f, err := outfile.Create(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	bw := bufio.NewWriter(f)
+// WriteSecond writes a second-oracle file for set to w: the header as
+// comments, then a record for each position vals values.
+func WriteSecond(w io.Writer, header string, set []*Position, vals []Oracle) error {
+	bw := bufio.NewWriter(w)
 	for _, l := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
 		fmt.Fprintf(bw, "# %s\n", l)
 	}
@@ -49,10 +44,7 @@ func WriteSecond(ctx context.Context, path, header string, set []*Position, vals
 			fmt.Fprintln(bw, FormatSecond(p, vals[i]))
 		}
 	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return f.Commit()
+	return bw.Flush()
 }
 
 // ReadSecondOracle reads a second-oracle file and returns its values by the

@@ -15,7 +15,6 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/fifo"
-	"github.com/horizonqs/horizon/internal/outfile"
 )
 
 // Classes of a horizon position, by what QS can do there.
@@ -251,20 +250,6 @@ func Write(w io.Writer, header string, set []*Position) error {
 		fmt.Fprintln(bw, p.Format())
 	}
 	return bw.Flush()
-}
-
-// WriteFile writes a benchmark set to path through a temporary file, so
-// an interrupted write never leaves a half-written set behind.
-func WriteFile(ctx context.Context, path, header string, set []*Position) error {
-	f, err := outfile.Create(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	if err := Write(f, header, set); err != nil {
-		return err
-	}
-	return f.Commit()
 }
 
 // quote writes an EPD string operand. EPD has no escapes inside quotes, so

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -119,10 +118,16 @@ Ctrl-C prints the figures of the positions done so far.`,
 	if err != nil {
 		return usagef("--qs: %v", err)
 	}
+	// The plot's file is created before the work, so that a name that
+	// cannot be written fails at once, not after the benchmark.
+	var plotFile *outfile.File
 	if *plot != "" {
-		if err := outfile.NotInput(*plot, *epd); err != nil {
+		f, err := outfile.Create(e.ctx, *plot, *epd)
+		if err != nil {
 			return err
 		}
+		defer f.Abort()
+		plotFile = f
 	}
 	set, err := qsbench.ReadFile(e.ctx, *epd)
 	if err != nil {
@@ -170,7 +175,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 		e.notef("--plot %s not written: no position was finished by every variant", *plot)
 	}
 	if *plot != "" && compared > 0 {
-		if err := writeQSPlot(e.ctx, *plot, sums, qsPlotSubtitle(set[0].Oracle, compared, len(set), interrupted)); err != nil {
+		if err := writeQSPlot(plotFile, *plot, sums, qsPlotSubtitle(set[0].Oracle, compared, len(set), interrupted)); err != nil {
 			return err
 		}
 	}
@@ -367,13 +372,9 @@ func qsPlotSubtitle(o qsbench.Oracle, n, total int, interrupted bool) string {
 	return fmt.Sprintf("%s; oracle: %s, depth %d; scores clamped to ±%d cp", of, o.Name, o.Depth, qsbench.Clamp)
 }
 
-func writeQSPlot(ctx context.Context, path string, sums []qsbench.Summary, subtitle string) error {
-	f, err := outfile.Create(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	err = qsbench.WritePlot(f, sums, "QS cost against QS accuracy", subtitle)
+// writeQSPlot writes the plot into f, created (as path) before the work.
+func writeQSPlot(f *outfile.File, path string, sums []qsbench.Summary, subtitle string) error {
+	err := qsbench.WritePlot(f, sums, "QS cost against QS accuracy", subtitle)
 	if err != nil {
 		return fmt.Errorf("plot %s: %v", path, err)
 	}
@@ -517,14 +518,13 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 		}
 	}
 	var srcs []qsbench.Source
+	var files []string
 	for _, file := range strings.Split(*sources, ",") {
 		file = strings.TrimSpace(file)
 		if file == "" {
 			continue
 		}
-		if err := outfile.NotInput(*out, file); err != nil {
-			return err
-		}
+		files = append(files, file)
 		recs, err := loadPositions(e.ctx, "", file)
 		if err != nil {
 			return err
@@ -558,6 +558,11 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 	if len(srcs) == 0 {
 		return usagef("--sources: no files given")
 	}
+	f, err := outfile.Create(e.ctx, *out, files...)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
 	start := time.Now()
 	prog := countProgress(e.stderr, "sources searched", len(srcs))
 	set, err := qsbench.Collect(e.ctx, srcs, qsbench.CollectConfig{Options: o, Depth: *depth, PerSource: *per,
@@ -578,7 +583,10 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 Regenerate: horizon qsbench collect --sources %s --skip '%s' --depth %d --qs %s --tactical %d --quiet %d --per-source %d -o %s`,
 		engine.VariantSpec(o), *depth, *sources, skipNote, len(srcs), *tactical, *quiet, *sources, *skip, *depth,
 		engine.VariantSpec(o), *tactical, *quiet, *per, *out)
-	if err := qsbench.WriteFile(e.ctx, *out, header, set); err != nil {
+	if err := qsbench.Write(f, header, set); err != nil {
+		return err
+	}
+	if err := f.Commit(); err != nil {
 		return err
 	}
 	return e.print(message(fmt.Sprintf("wrote %d positions (%d tactical, %d quiet) from %d sources to %s in %.1fs",
@@ -633,6 +641,18 @@ shows as extra columns. An interrupted run writes nothing.`,
 	if *eng != "" {
 		return engineOracle(e, set, *epd, *eng, *engDepth, *jobs, *out)
 	}
+	// Created before the work, as every output is: after minutes of
+	// valuing, a name that cannot be written would lose them. The set's
+	// own file is rewritten by default, read above.
+	dst := *out
+	if dst == "" {
+		dst = *epd
+	}
+	f, err := outfile.Create(e.ctx, dst)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
 	o := qsbench.OracleOptions()
 	prog := countProgress(e.stderr, "positions valued", len(set))
 	err = qsbench.ComputeOracles(e.ctx, set, o, *depth, *jobs, prog.Set)
@@ -646,11 +666,10 @@ shows as extra columns. An interrupted run writes nothing.`,
 	el := time.Since(start)
 	header = qsbench.StripOracleHeader(header) + fmt.Sprintf("\nOracle: %s to depth %d (ce, acd, acn, pv); %s with --jobs %d.\nRegenerate: horizon qsbench oracle --epd %s --depth %d",
 		qsbench.OracleName(o), *depth, el.Round(time.Second), *jobs, *epd, *depth)
-	dst := *out
-	if dst == "" {
-		dst = *epd
+	if err := qsbench.Write(f, header, set); err != nil {
+		return err
 	}
-	if err := qsbench.WriteFile(e.ctx, dst, header, set); err != nil {
+	if err := f.Commit(); err != nil {
 		return err
 	}
 	return e.print(message(fmt.Sprintf("valued %d positions with %s to depth %d in %.1fs (--jobs %d); wrote %s",
@@ -671,6 +690,11 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 	if out == "" {
 		out = secondOraclePath(epd)
 	}
+	f, err := outfile.Create(e.ctx, out, epd)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
 	start := time.Now()
 	vals := make([]qsbench.Oracle, len(set))
 	var name atomic.Value
@@ -682,7 +706,7 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 		}
 	}()
 	prog := countProgress(e.stderr, "positions valued by "+filepath.Base(path), len(set))
-	err := qsbench.Parallel(e.ctx, len(set), jobs, func() func(int) error {
+	err = qsbench.Parallel(e.ctx, len(set), jobs, func() func(int) error {
 		var u *uci.Engine
 		return func(i int) error {
 			if u == nil {
@@ -717,7 +741,10 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 	el := time.Since(start)
 	header := fmt.Sprintf("Second oracle for %s: %s to depth %d, one thread, 16 MiB hash; %s with --jobs %d.\nRegenerate: horizon qsbench oracle --epd %s --oracle-engine %s --engine-depth %d",
 		epd, n, depth, el.Round(time.Second), jobs, epd, eng, depth)
-	if err := qsbench.WriteSecond(e.ctx, out, header, set, vals); err != nil {
+	if err := qsbench.WriteSecond(f, header, set, vals); err != nil {
+		return err
+	}
+	if err := f.Commit(); err != nil {
 		return err
 	}
 	return e.print(message(fmt.Sprintf("valued %d positions with %s to depth %d in %.1fs (--jobs %d); wrote %s",

@@ -344,3 +344,34 @@ func TestQSPlotSubtitle(t *testing.T) {
 		}
 	}
 }
+
+// TestQSBenchOutputFirst: a file qsbench is to write (-o, --plot) that
+// cannot be written is an error before any work. oracle and collect
+// created it after the work (minutes, for the committed set's oracle), and
+// then failed, the work lost; qsbench ran the benchmark, then lost its
+// table to a --plot in a missing folder. A context cancelled from the
+// start tells the order: the work stops at once as interrupted, so only
+// an output checked before it is reported.
+func TestQSBenchOutputFirst(t *testing.T) {
+	set := writeFile(t, "set.epd", qsbenchRecord+"\n")
+	src := writeFile(t, "bk.epd", bkHead)
+	bad := filepath.Join(t.TempDir(), "missing", "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range [][]string{
+		{"qsbench", "oracle", "--epd", set, "-o", bad + ".epd"},
+		{"qsbench", "oracle", "--epd", set, "--oracle-engine", "/bin/true", "-o", bad + ".epd"},
+		{"qsbench", "collect", "--sources", src, "-o", bad + ".epd"},
+		{"qsbench", "--epd", set, "--plot", bad + ".svg"},
+	} {
+		code, _, stderr := runCLIContext(ctx, "", args...)
+		if code != 1 || !strings.Contains(stderr, "cannot write in "+filepath.Dir(bad)) {
+			t.Errorf("%v: exit %d, %q; want exit 1 naming the folder it cannot write in", args, code, stderr)
+		}
+	}
+	// An output that is an input is refused as early.
+	code, _, stderr := runCLIContext(ctx, "", "qsbench", "collect", "--sources", src, "-o", src)
+	if code != 1 || !strings.Contains(stderr, "which this command reads") {
+		t.Errorf("collect -o its source: exit %d, %q", code, stderr)
+	}
+}
