@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
@@ -99,11 +100,30 @@ difference and the --top subtrees listed; click one to zoom to it.`,
 	if *asHTML {
 		return writeDiffHTML(e, a, b, *out, export.HTMLOptions{Width: *width, Depth: -1, Hotspots: *top})
 	}
-	rep, err := compare.Align(e.ctx, a, b, compare.Options{Top: *top, Changed: *changed})
+	rep, err := alignWithProgress(e, a, b, compare.Options{Top: *top, Changed: *changed})
 	if err != nil {
 		return err
 	}
 	return e.print(diffResult{rep}, formatOf(*asJSON, *asCSV))
+}
+
+// alignWithProgress is compare.Align with a progress line on a terminal:
+// the rows it has read of the two runs' (it reads no further into a
+// subtree only one run has, so it may end short of all of them).
+func alignWithProgress(e *env, a, b compare.Side, o compare.Options) (*compare.Report, error) {
+	var total int64
+	for _, s := range []compare.Side{a, b} {
+		r, err := s.Store.Run(e.ctx, s.Run)
+		if err != nil {
+			return nil, err
+		}
+		total += r.Rows
+	}
+	rows := new(atomic.Int64)
+	a.Store, b.Store = countingReader{a.Store, rows}, countingReader{b.Store, rows}
+	stop := rowsProgress(e.stderr, "aligning the runs", rows, total)
+	defer stop()
+	return compare.Align(e.ctx, a, b, o)
 }
 
 // diffResult is 'horizon diff': the report of compare.Align, which --json
