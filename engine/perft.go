@@ -76,12 +76,14 @@ type DivideEntry struct {
 
 // Divide returns the perft count below each legal root move, in generation order.
 func Divide(p *Position, depth int) []DivideEntry {
-	out, _ := DivideContext(context.Background(), p, depth)
+	out, _ := DivideContext(context.Background(), p, depth, nil)
 	return out
 }
 
-// DivideContext is Divide that stops soon after ctx is done.
-func DivideContext(ctx context.Context, p *Position, depth int) ([]DivideEntry, error) {
+// DivideContext is Divide that stops soon after ctx is done. each, when
+// not nil, is called with every root move's count as it is done, for a
+// progress line.
+func DivideContext(ctx context.Context, p *Position, depth int, each func(DivideEntry)) ([]DivideEntry, error) {
 	if depth < 1 {
 		return nil, nil
 	}
@@ -96,6 +98,9 @@ func DivideContext(ctx context.Context, p *Position, depth int) ([]DivideEntry, 
 			return nil, err
 		}
 		out = append(out, DivideEntry{m, n})
+		if each != nil {
+			each(out[len(out)-1])
+		}
 	}
 	return out, nil
 }

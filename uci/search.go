@@ -192,7 +192,7 @@ func (s *session) perft(p goParams, cur *engine.Position) {
 	go func() {
 		defer close(j.done)
 		defer cancel()
-		div, err := engine.DivideContext(ctx, pos, p.perft)
+		div, err := engine.DivideContext(ctx, pos, p.perft, nil)
 		j.answered.Store(true) // the answer follows: a command after it finds the engine idle
 		if err != nil {
 			s.info("perft %d stopped before its count", p.perft)

@@ -184,12 +184,13 @@ Stockfish in the same run and prints
 }
 
 // perftRoot counts perft below each root move, checking ctx between root
-// moves so that a long count can be interrupted.
-func perftRoot(ctx context.Context, p *engine.Position, depth int) ([]engine.DivideEntry, uint64, error) {
+// moves so that a long count can be interrupted; each (may be nil) is
+// called as each root move is done.
+func perftRoot(ctx context.Context, p *engine.Position, depth int, each func(engine.DivideEntry)) ([]engine.DivideEntry, uint64, error) {
 	if depth == 0 {
 		return nil, 1, nil // the position itself, below no move
 	}
-	out, err := engine.DivideContext(ctx, p, depth)
+	out, err := engine.DivideContext(ctx, p, depth, each)
 	if err != nil {
 		return nil, 0, err // ctx's: run says what stopped the command
 	}
@@ -236,7 +237,11 @@ func perftCount(e *env, pf *positionFlags, positions []engine.EPD, depth int, di
 	for i := range positions {
 		pos := &positions[i]
 		start := time.Now()
-		div, total, err := perftRoot(e.ctx, pos.Pos, depth)
+		// A bar of root moves while it counts (a deep perft takes
+		// minutes), cleared before the count is printed.
+		prog := countProgress(e.stderr, "root moves counted", int(engine.Perft(pos.Pos, min(depth, 1))))
+		div, total, err := perftRoot(e.ctx, pos.Pos, depth, func(engine.DivideEntry) { prog.Add(1) })
+		prog.Stop()
 		if err != nil {
 			return err
 		}
@@ -310,7 +315,7 @@ func perftCheck(e *env, file string, positions []engine.EPD, maxDepth int, f for
 		c := perftChecked{label: positionLabel(file, pos), depths: depths}
 		posStart := time.Now()
 		for _, d := range depths {
-			_, got, err := perftRoot(e.ctx, pos.Pos, d)
+			_, got, err := perftRoot(e.ctx, pos.Pos, d, nil)
 			if err != nil {
 				return err
 			}
@@ -425,7 +430,7 @@ func perftBench(e *env, runs int, sfFlag string, f format) error {
 		best := time.Duration(1<<63 - 1)
 		for r := 0; r < runs; r++ {
 			start := time.Now()
-			_, n, err := perftRoot(e.ctx, p, b.depth)
+			_, n, err := perftRoot(e.ctx, p, b.depth, nil)
 			if err != nil {
 				return err
 			}

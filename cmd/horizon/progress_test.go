@@ -47,7 +47,7 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// TestLongCommandsShowProgress: check, export, compare, diff and bench
+// TestLongCommandsShowProgress: check, export, compare, diff, perft and bench
 // draw a progress line on a terminal's stderr, and clear it (issue 16;
 // diff drew none: 37 s of silence aligning a 4.4M-node run of Ethereal).
 func TestLongCommandsShowProgress(t *testing.T) {
@@ -65,6 +65,8 @@ func TestLongCommandsShowProgress(t *testing.T) {
 		{"import", []string{"import", writeFile(t, "s.hzt", "HZT 1\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend\n"),
 			"-o", filepath.Join(t.TempDir(), "i.trace")}, "importing s.hzt: 0% of 68 B"},
 		{"diff", []string{"diff", tr, tr}, "aligning the runs: 0 of "},
+		// perft --depth 7 counted for minutes in silence.
+		{"perft", []string{"perft", "--fen", "startpos", "--depth", "3"}, "[" + strings.Repeat(".", 30) + "] 0/20 root moves counted"},
 		{"bench", []string{"bench", "--fen", "startpos", "--depth", "2", "--qs", "see,unified", "--stockfish", "none"}, "[" + strings.Repeat(".", 30) + "] 0/2 searches"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
