@@ -455,7 +455,9 @@ func (c *checker) visit(n trace.Node) {
 
 // cutText says why node n stopped, with the move that cut it off, as
 // diff, export and the viewer word it (engine.CutText).
-func cutText(n trace.Node) string { return engine.CutText(n.Cause, n.CutIndex, n.Generated) }
+func cutText(n trace.Node) string {
+	return engine.CutText(n.Cause, n.CutIndex, n.Generated, n.CutIndexAtLeast, n.GeneratedAtLeast)
+}
 
 func inCheckWord(b bool) string {
 	if b {
@@ -874,12 +876,17 @@ func (c *checker) lastPass(f *cframe) (pass []kid, ok bool) {
 		// Every pass walks the same move order from its start, so the
 		// cutoff says how many children the last pass has: up to the
 		// move that failed high, before an auto-fail-high, or all.
-		want := n.Generated
+		want, atLeast := n.Generated, n.GeneratedAtLeast
 		switch n.Cause {
 		case engine.CauseBeta:
-			want = n.CutIndex + 1
+			want, atLeast = n.CutIndex+1, n.CutIndexAtLeast
 		case engine.CauseAutoFailHigh:
-			want = n.CutIndex
+			want, atLeast = n.CutIndex, n.CutIndexAtLeast
+		}
+		if atLeast {
+			// The file stores the count clamped: how many children the
+			// last pass has is not known, and no rule about it can fail.
+			return nil, false
 		}
 		if want < 0 || want > len(kids) {
 			c.violate(n.ID, RuleCutoff, "%s implies %d moves in the last pass, but the node has %d children",
@@ -1017,7 +1024,9 @@ func (c *checker) counts(f *cframe) {
 	if n.Searched != searched || n.SearchedAtLeast {
 		c.violate(n.ID, RuleCounts, "%s, but its children are searches of %d moves", engine.SearchedText(n.Searched, n.SearchedAtLeast), searched)
 	}
-	if n.Kind == engine.KindRun || n.Generated >= searched {
+	// A clamped generated count (GeneratedAtLeast) says 255 or more: any
+	// number of different moves past it may have been generated.
+	if n.Kind == engine.KindRun || n.Generated >= searched || n.GeneratedAtLeast {
 		return
 	}
 	// A pass searches each move once: the moves of the largest pass (PVS

@@ -357,3 +357,21 @@ func TestCheckMovesInSAN(t *testing.T) {
 		t.Errorf("violation says %q, want %q in it", got.Detail, want)
 	}
 }
+
+// TestCountsClampedGenerated: a generated count the file stores clamped
+// (255, read as 255 or more) is no violation beside more different moves
+// searched; RuleCounts said "generated 255, but it searched 300 different
+// moves". An exact count below them still is one.
+func TestCountsClampedGenerated(t *testing.T) {
+	for _, atLeast := range []bool{false, true} {
+		c := &checker{rep: &Report{ByRule: map[string]int64{}}}
+		f := &cframe{n: trace.Node{ID: 1, Kind: engine.KindPV, Depth: 2, Generated: 255, GeneratedAtLeast: atLeast, Searched: 300, CutIndex: -1}}
+		for i := range 300 {
+			f.kids = append(f.kids, kid{id: int64(2 + i), move: engine.Move(i + 1), depth: 1, alpha: -1, beta: 1})
+		}
+		c.counts(f)
+		if got, want := c.rep.ByRule[RuleCounts], map[bool]int64{false: 1, true: 0}[atLeast]; got != want {
+			t.Errorf("generated at least %v: %d counts violations %+v, want %d", atLeast, got, c.rep.Violations, want)
+		}
+	}
+}

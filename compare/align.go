@@ -84,6 +84,8 @@ type NodeRef struct {
 	// diff gave it first (kept for scripts).
 	SubtreeSize int64 `json:"subtree_size"`
 	Nodes       int64 `json:"nodes"`
+	// CutIndexAtLeast: cut_index is a lower bound (trace.Node.CutIndexAtLeast).
+	CutIndexAtLeast bool `json:"cut_index_at_least,omitempty"`
 }
 
 func ref(n trace.Node) *NodeRef {
@@ -91,7 +93,7 @@ func ref(n trace.Node) *NodeRef {
 		Score: int(n.Score), Bound: n.Bound.String(), Cutoff: n.Cause.String(), SubtreeSize: n.SubtreeSize, Nodes: n.SubtreeSize}
 	if n.CutIndex >= 0 {
 		i := n.CutIndex
-		r.CutIndex = &i
+		r.CutIndex, r.CutIndexAtLeast = &i, n.CutIndexAtLeast
 	}
 	if n.Best != engine.NoMove {
 		best := n.Best.UCI()

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // This file is the one home of what the switches mean at a node: which
@@ -278,11 +279,12 @@ func (o *Options) NodePasses(depth, qsPly int) bool {
 // MovesText is the one wording of a node's move counts (LeaveInfo's
 // Generated and Searched). Searched counts a search of every move in every
 // pass, so a node that passed more than once (passes, see NodePasses) says
-// so: it may have searched more moves than it generated. atLeast says
-// searched is only a lower bound ("255+ searched": a trace stores 255 at
-// most, and a recording filter left out the rows that would count it).
-func MovesText(generated, searched int, atLeast, passes bool) string {
-	s := fmt.Sprintf("%d generated, %s", generated, SearchedText(searched, atLeast))
+// so: it may have searched more moves than it generated. generatedAtLeast
+// and searchedAtLeast say a count is only a lower bound ("255+ generated":
+// a trace stores 255 at most; a searched count past it is read from the
+// node's child rows where a recording filter did not leave them out).
+func MovesText(generated, searched int, generatedAtLeast, searchedAtLeast, passes bool) string {
+	s := CountText(generated, generatedAtLeast) + " generated, " + SearchedText(searched, searchedAtLeast)
 	if passes {
 		s += " counted over all its passes"
 	}
@@ -291,10 +293,16 @@ func MovesText(generated, searched int, atLeast, passes bool) string {
 
 // SearchedText is MovesText's wording of the searched count alone.
 func SearchedText(searched int, atLeast bool) string {
+	return CountText(searched, atLeast) + " searched"
+}
+
+// CountText is the one wording of a count that may be a lower bound:
+// "255+" when atLeast (the count is that or more), "255" when exact.
+func CountText(n int, atLeast bool) string {
 	if atLeast {
-		return fmt.Sprintf("%d+ searched", searched)
+		return strconv.Itoa(n) + "+"
 	}
-	return fmt.Sprintf("%d searched", searched)
+	return strconv.Itoa(n)
 }
 
 // CutText is the one wording of why a node stopped with its cut index
@@ -303,8 +311,10 @@ func SearchedText(searched int, atLeast bool) string {
 // it is the move that had no level left, and the node fails high on it by
 // rule. A generated count below 0 is one nobody recorded (another
 // engine's stream may leave it out): the move's number stands alone, with
-// no "of N generated".
-func CutText(c Cause, cutIndex, generated int) string {
+// no "of N generated". cutAtLeast and generatedAtLeast say the move's
+// index or the generated count is a lower bound (a trace stores 255 at
+// most: "at move 255+ of 255+ generated").
+func CutText(c Cause, cutIndex, generated int, cutAtLeast, generatedAtLeast bool) string {
 	s := c.LongLabel()
 	if s == "" {
 		s = "searched every move"
@@ -314,10 +324,11 @@ func CutText(c Cause, cutIndex, generated int) string {
 	}
 	of := ""
 	if generated >= 0 {
-		of = fmt.Sprintf(" of %d generated", generated)
+		of = " of " + CountText(generated, generatedAtLeast) + " generated"
 	}
+	move := CountText(cutIndex+1, cutAtLeast)
 	if c == CauseAutoFailHigh {
-		return fmt.Sprintf("%s: move %d%s had no level left (not searched)", s, cutIndex+1, of)
+		return fmt.Sprintf("%s: move %s%s had no level left (not searched)", s, move, of)
 	}
-	return fmt.Sprintf("%s at move %d%s", s, cutIndex+1, of)
+	return fmt.Sprintf("%s at move %s%s", s, move, of)
 }

@@ -192,6 +192,9 @@ type PageNodes struct {
 	Cause    []int    `json:"cause"`   // engine.Cause
 	Outcome  []int    `json:"outcome"` // colour of the outcome stripe (PageColors.Outcomes)
 	CutIndex []int    `json:"cut_index"`
+	// CutAtLeast lists the nodes (by index) whose cut index is a lower
+	// bound (trace.Node.CutIndexAtLeast): the page labels them beta@255+.
+	CutAtLeast []int `json:"cut_at_least,omitempty"`
 	// CutText is trace.Run.CutText's wording of a node with a cut index
 	// (the viewer's and diff's), "" for the others.
 	CutText []string `json:"cut_text"`
@@ -335,6 +338,9 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 		cut = s.run.CutText(n)
 	}
 	c.CutText = append(c.CutText, cut)
+	if n.CutIndexAtLeast {
+		c.CutAtLeast = append(c.CutAtLeast, i)
+	}
 	c.MovesText = append(c.MovesText, s.run.MovesText(n))
 	if n.Open {
 		c.Open = append(c.Open, i)

@@ -62,9 +62,13 @@ type jsonNode struct {
 	Bound     string   `json:"bound"`
 	Cutoff    string   `json:"cutoff"`    // the names of the trace's SQL view nodes and of diff --json
 	CutIndex  *int     `json:"cut_index"` // null where no move failed high (the SQL view says -1)
-	Best      *string  `json:"best"`      // UCI; null when none
-	Generated *int     `json:"generated"` // null where another engine's stream left it out (trace.Run.GeneratedRecorded)
-	Searched  int      `json:"searched"`
+	// CutIndexAtLeast: cut_index is a lower bound (trace.Node.CutIndexAtLeast).
+	CutIndexAtLeast bool    `json:"cut_index_at_least,omitempty"`
+	Best            *string `json:"best"`      // UCI; null when none
+	Generated       *int    `json:"generated"` // null where another engine's stream left it out (trace.Run.GeneratedRecorded)
+	// GeneratedAtLeast: generated is a lower bound (trace.Node.GeneratedAtLeast).
+	GeneratedAtLeast bool `json:"generated_at_least,omitempty"`
+	Searched         int  `json:"searched"`
 	// SearchedAtLeast: searched is a lower bound (trace.Node.SearchedAtLeast).
 	SearchedAtLeast bool  `json:"searched_at_least"`
 	Extension       int   `json:"extension"`
@@ -119,7 +123,8 @@ func (g *Graph) jsonNode(n Node) jsonNode {
 	j := jsonNode{ID: n.ID, Via: n.Via, PV: n.PV,
 		Kind: n.Kind.String(), Ply: n.Ply, Iteration: n.Iteration, Depth: n.Depth,
 		InCheck: n.InCheck, Alpha: int(n.Alpha), Beta: int(n.Beta), Score: int(n.Score), Bound: n.Bound.String(),
-		Cutoff: n.Cause.String(), CutIndex: nonNegative(n.CutIndex), Searched: n.Searched, SearchedAtLeast: n.SearchedAtLeast,
+		Cutoff: n.Cause.String(), CutIndex: nonNegative(n.CutIndex), CutIndexAtLeast: n.CutIndexAtLeast,
+		Searched: n.Searched, SearchedAtLeast: n.SearchedAtLeast,
 		Extension: n.Extension, SubtreeSize: n.SubtreeSize, Incomplete: n.Incomplete}
 	if n.Order > 0 {
 		order, repeat := n.Order, n.Repeat
@@ -140,7 +145,7 @@ func (g *Graph) jsonNode(n Node) jsonNode {
 	}
 	if g.Run.GeneratedRecorded(n.Node) {
 		gen := n.Generated
-		j.Generated = &gen
+		j.Generated, j.GeneratedAtLeast = &gen, n.GeneratedAtLeast
 	}
 	if n.Move != engine.NoMove {
 		uci := n.Move.UCI()

@@ -279,8 +279,13 @@ type importer struct {
 	engineNodes int64
 	bestMove    string
 	warning     string // RunResult.Warning
-	start       time.Time
-	elapsed     time.Duration // the engine's own search time (end time=), 0 when not given
+	// clamped counts the search's nodes whose generated count or cut
+	// index is more than a trace stores (trace.CountsClamped), and
+	// clampedAt says where the first was: RunResult.Warning says so.
+	clamped   int64
+	clampedAt string
+	start     time.Time
+	elapsed   time.Duration // the engine's own search time (end time=), 0 when not given
 
 	// exactLine[i] and lastLine[i] are the principal variations of the
 	// open node i's exactKid and lastExactKid (a child's best move, then
@@ -613,6 +618,7 @@ func (im *importer) position(text string) *StreamError {
 	im.engineNodes = -1
 	im.bestMove = ""
 	im.warning = ""
+	im.clamped, im.clampedAt = 0, ""
 	im.elapsed = 0
 	im.cur, im.done = iteration{}, iteration{}
 	im.start = time.Now()
@@ -1040,6 +1046,13 @@ func (im *importer) leave(b []byte) *StreamError {
 	}
 	if l.Generated < 0 {
 		l.Generated = 0
+	}
+	if trace.CountsClamped(l.Generated, l.CutIndex) {
+		if im.clamped == 0 {
+			im.clampedAt = fmt.Sprintf("node %d (g=%d, x=%d; the leave record at byte %d, line %d)",
+				fr.id, l.Generated, l.CutIndex, im.recOffset, im.line)
+		}
+		im.clamped++
 	}
 	im.rec.Leave(l)
 	if fr.moved {
@@ -1473,6 +1486,12 @@ func (im *importer) finish(status trace.Status, cause error) {
 	r.EngineNodes = im.engineNodes
 	r.BestMove = im.bestMove
 	r.Warning = im.warning
+	if im.clamped > 0 {
+		r.Warning = alsoWarn(r.Warning, fmt.Sprintf("%s with counts above what a trace stores (a generated count above %d, "+
+			"a cut index above %d): the trace keeps lower bounds, read as \"%d+ generated\"; the first is %s",
+			engine.Count(im.clamped, "node"), trace.MaxStoredGenerated, trace.MaxStoredCutIndex,
+			trace.MaxStoredGenerated, im.clampedAt))
+	}
 	if r.BestMove == "" && best != engine.NoMove {
 		r.BestMove = best.UCI()
 	}

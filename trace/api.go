@@ -287,12 +287,21 @@ type Node struct {
 	StandPat    engine.Score // static eval; meaningful only when HasStandPat
 	HasStandPat bool
 
-	Score     engine.Score
-	Bound     engine.Bound
-	Cause     engine.Cause
-	CutIndex  int         // index of the move that failed high, -1 when none
-	Best      engine.Move // NoMove when none
-	Generated int
+	Score    engine.Score
+	Bound    engine.Bound
+	Cause    engine.Cause
+	CutIndex int // index of the move that failed high, -1 when none
+	// CutIndexAtLeast: CutIndex is a lower bound. The file stores the cut
+	// index in 8 bits (254 at most), so a node whose cut came later reads
+	// 254 with this set (a stored 254 may be a true one: "254 or more" is
+	// still true of it).
+	CutIndexAtLeast bool
+	Best            engine.Move // NoMove when none
+	// Generated counts the moves the node generated. The file stores 255
+	// at most, and no row tells a larger count: a stored 255 reads as 255
+	// with GeneratedAtLeast set, the node generated 255 moves or more.
+	Generated        int
+	GeneratedAtLeast bool
 	// Searched counts the moves the node searched (every pass's). The file
 	// stores 255 at most; readers get the true count from the node's child
 	// rows, and where a recording filter left them out, 255 with

@@ -142,6 +142,21 @@ func packLeave(info int64, l *engine.LeaveInfo, incomplete bool) int64 {
 		int64(clamp(l.Extension, 0, maxExtStored))<<infoExtShift
 }
 
+// MaxStoredGenerated and MaxStoredCutIndex are the largest generated
+// count and cut index a trace stores: a larger one is stored as that and
+// reads back as a lower bound (Node.GeneratedAtLeast, CutIndexAtLeast).
+const (
+	MaxStoredGenerated = maxCountStored
+	MaxStoredCutIndex  = maxCountStored - 1
+)
+
+// CountsClamped reports whether a node's generated count or cut index is
+// more than a trace stores (an importer says so: the file keeps only a
+// lower bound).
+func CountsClamped(generated, cutIndex int) bool {
+	return generated > MaxStoredGenerated || cutIndex > MaxStoredCutIndex
+}
+
 func packCounts(generated, searched, cutIndex int) int64 {
 	return int64(clamp(generated, 0, maxCountStored)) |
 		int64(clamp(searched, 0, maxCountStored))<<countsSearchSh |
@@ -182,6 +197,11 @@ func decode(run, id, up, size, info, counts, alpha, beta, score int64, stand *in
 		Incomplete:  info>>infoIncShift&1 != 0,
 		Open:        counts&countsOpenBit != 0,
 	}
+	// A count at its field's cap may have been clamped there (packCounts):
+	// it reads as a lower bound. (Searched is completed from the node's
+	// child rows where it can be: Store.complete.)
+	n.GeneratedAtLeast = n.Generated >= maxCountStored
+	n.CutIndexAtLeast = n.CutIndex >= maxCountStored-1
 	if n.Kind == engine.KindQS && n.QSPly < 0 {
 		// Schema version 1 stored no QS ply: its QS depth was minus it.
 		n.QSPly = max(-n.Depth, 0)

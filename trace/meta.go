@@ -293,13 +293,13 @@ func (r Run) MovesText(n Node) string {
 		if !r.GeneratedRecorded(n) {
 			return "generated not recorded, " + engine.SearchedText(n.Searched, n.SearchedAtLeast)
 		}
-		return engine.MovesText(n.Generated, n.Searched, n.SearchedAtLeast, false)
+		return engine.MovesText(n.Generated, n.Searched, n.GeneratedAtLeast, n.SearchedAtLeast, false)
 	}
 	passes := n.Searched > n.Generated
 	if o, err := r.SearchOptions(); err == nil && o != nil {
 		passes = o.NodePasses(n.Depth, n.QSPly)
 	}
-	return engine.MovesText(n.Generated, n.Searched, n.SearchedAtLeast, passes)
+	return engine.MovesText(n.Generated, n.Searched, n.GeneratedAtLeast, n.SearchedAtLeast, passes)
 }
 
 // GeneratedRecorded reports whether node n's generated count is one the
@@ -316,5 +316,5 @@ func (r Run) CutText(n Node) string {
 	if !r.GeneratedRecorded(n) {
 		generated = -1
 	}
-	return engine.CutText(n.Cause, n.CutIndex, generated)
+	return engine.CutText(n.Cause, n.CutIndex, generated, n.CutIndexAtLeast, n.GeneratedAtLeast)
 }

@@ -226,6 +226,12 @@ func TestRunMovesText(t *testing.T) {
 		// Horizon records every count: its 0 is a real 0.
 		{own, Node{Kind: engine.KindQS, Cause: engine.CauseAutoFailHigh, CutIndex: 0, QSPly: 1}, "0 generated, 0 searched",
 			"auto fail high: move 1 of 0 generated had no level left (not searched)"},
+		// Counts the file stores clamped read as lower bounds (they read
+		// "255 generated" and "beta cutoff at move 255 of 255 generated").
+		{foreign, Node{Kind: engine.KindPV, Cause: engine.CauseBeta, CutIndex: 254, CutIndexAtLeast: true, Generated: 255,
+			GeneratedAtLeast: true, Searched: 3}, "255+ generated, 3 searched", "beta cutoff at move 255+ of 255+ generated"},
+		{own, Node{Kind: engine.KindQS, Cause: engine.CauseBeta, CutIndex: 1, Generated: 255, GeneratedAtLeast: true,
+			Searched: 2, QSPly: 1}, "255+ generated, 2 searched", "beta cutoff at move 2 of 255+ generated"},
 	}
 	for i, c := range cases {
 		if got := c.r.MovesText(c.n); got != c.want {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -561,6 +562,65 @@ func TestSearchedBeyondStored(t *testing.T) {
 			if want := map[bool]string{false: "20 generated, 301 searched counted over all its passes",
 				true: "20 generated, 255+ searched counted over all its passes"}[tc.atLeast]; r.MovesText(got[0]) != want {
 				t.Errorf("moves %q, want %q", r.MovesText(got[0]), want)
+			}
+		})
+	}
+}
+
+// TestClampedCountsReadAsLowerBounds: a generated count or cut index
+// beyond what node_rows.counts stores (8 bits) reads back as the stored
+// cap with its AtLeast flag set, in every read, where it read as exactly
+// 255 generated and move 255; the largest counts stored exactly read
+// exact. The flag comes from the stored value alone, so a file written
+// before it holds the same truth ("255 or more" is true of a real 255).
+func TestClampedCountsReadAsLowerBounds(t *testing.T) {
+	for _, tc := range []struct {
+		generated, cutIndex    int
+		wantGen, wantCut       int
+		genAtLeast, cutAtLeast bool
+		clamped                bool
+	}{
+		{300, 280, 255, 254, true, true, true},
+		{256, 255, 255, 254, true, true, true},
+		{255, 254, 255, 254, true, true, false},
+		{254, 253, 254, 253, false, false, false},
+		{20, -1, 20, -1, false, false, false},
+	} {
+		t.Run(fmt.Sprint(tc.generated, tc.cutIndex), func(t *testing.T) {
+			if got := CountsClamped(tc.generated, tc.cutIndex); got != tc.clamped {
+				t.Errorf("CountsClamped(%d, %d) = %v", tc.generated, tc.cutIndex, got)
+			}
+			s, _ := mustCreate(t)
+			ctx := context.Background()
+			rec, err := s.NewRecorder(ctx, RunInfo{FEN: engine.StartFEN, Variant: "synthetic"}, RecordOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cause := engine.CauseNone
+			if tc.cutIndex >= 0 {
+				cause = engine.CauseBeta
+			}
+			rec.Enter(engine.EnterInfo{ID: 0, Parent: -1, Depth: 1, Alpha: -engine.Infinity, Beta: engine.Infinity, Kind: engine.KindRun, QSPly: -1, QSLevel: -1})
+			rec.Enter(engine.EnterInfo{ID: 1, Parent: 0, Depth: 1, Alpha: -10, Beta: 10, Kind: engine.KindRoot, QSPly: -1, QSLevel: -1, Iteration: 1})
+			rec.Leave(engine.LeaveInfo{ID: 1, Score: 10, Bound: engine.BoundLower, Cause: cause, CutIndex: tc.cutIndex, Generated: tc.generated})
+			rec.Leave(engine.LeaveInfo{ID: 0, Score: 10, Bound: engine.BoundExact, CutIndex: -1})
+			if err := rec.Finish(Result{Depth: 1}); err != nil {
+				t.Fatal(err)
+			}
+			run := rec.RunID()
+			var got []Node
+			n, err := s.Node(ctx, run, 1)
+			got = append(got, n)
+			kids, err2 := s.Children(ctx, run, 0, BySearch, 0, 0)
+			got = append(got, kids...)
+			if err := errors.Join(err, err2); err != nil {
+				t.Fatal(err)
+			}
+			for i, n := range got {
+				if n.Generated != tc.wantGen || n.GeneratedAtLeast != tc.genAtLeast || n.CutIndex != tc.wantCut || n.CutIndexAtLeast != tc.cutAtLeast {
+					t.Errorf("read %d: generated %d (at least %v), cut index %d (at least %v), want %d (%v), %d (%v)", i,
+						n.Generated, n.GeneratedAtLeast, n.CutIndex, n.CutIndexAtLeast, tc.wantGen, tc.genAtLeast, tc.wantCut, tc.cutAtLeast)
+				}
 			}
 		})
 	}

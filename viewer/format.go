@@ -75,7 +75,7 @@ func (g *glyphs) fmtResult(sf engine.ScoreFormat, n trace.Node) string {
 func (g *glyphs) causeLabel(n trace.Node) string {
 	s := n.Cause.Label()
 	if n.Cause == engine.CauseBeta && n.CutIndex >= 0 {
-		s += "@" + strconv.Itoa(n.CutIndex+1)
+		s += "@" + engine.CountText(n.CutIndex+1, n.CutIndexAtLeast)
 	}
 	return s
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -550,5 +551,47 @@ func TestReportedNodesBeyondScale(t *testing.T) {
 	runs := foreignRunJSON(t, "trace", "--engine", eng, "--fen", "startpos", "--depth", "1", "-o", out, "--json")
 	if runs[0].ReportedNodes != 7 {
 		t.Fatalf("reported_nodes %d, want 7 (the engine's info line)", runs[0].ReportedNodes)
+	}
+}
+
+// TestImportClampedCounts: a node whose generated count (g=300) and cut
+// index (x=280) are more than a trace stores reads as a lower bound in
+// every command, and import says so on stderr; they read as exactly 255
+// generated and move 255 (export's JSON, diff's text and JSON).
+func TestImportClampedCounts(t *testing.T) {
+	search := func(g, x int) string {
+		return fmt.Sprintf("position startpos\nE - 1 -100 100\nE e2e4 0 -100 50\nE e7e5 -1 -50 100\nL -60\nL 60 g=%d x=%d\nL -60\nend best=e2e4 nodes=3\n", g, x)
+	}
+	in := writeFile(t, "s.hzt", "HZT 1\nengine Tiny\n"+search(300, 280)+search(20, 3))
+	tr := filepath.Join(t.TempDir(), "t.trace")
+	code, _, stderr := runCLI(t, "", "import", in, "-o", tr)
+	if want := `horizon import: run 1: 1 node with counts above what a trace stores (a generated count above 255, a cut index above 254): ` +
+		`the trace keeps lower bounds, read as "255+ generated"; the first is node 2 (g=300, x=280; the leave record at byte 92, line 8)` + "\n"; code != 0 || stderr != want {
+		t.Errorf("import: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+	var graph struct {
+		Nodes []map[string]any `json:"nodes"`
+	}
+	js := cliJSON(t, &graph, "export", tr, "--run", "1", "--format", "json")
+	var found bool
+	for _, n := range graph.Nodes {
+		if n["id"] == 2.0 {
+			found = n["generated"] == 255.0 && n["generated_at_least"] == true && n["cut_index"] == 254.0 && n["cut_index_at_least"] == true
+		}
+	}
+	if !found {
+		t.Errorf("export --json does not give node 2's counts as lower bounds: %s", js)
+	}
+	code, stdout, stderr := runCLI(t, "", "diff", tr, "--run", "1", "--run", "2")
+	if want := "A beta cutoff at move 255+ of 255+ generated, B beta cutoff at move 4 of 20 generated; moves A 255+ generated, 1 searched, B 20 generated, 1 searched"; code != 0 || !strings.Contains(stdout, want) {
+		t.Errorf("diff: exit %d, %s\nwant %q in\n%s", code, stderr, want, stdout)
+	}
+	var diff struct {
+		First struct {
+			A map[string]any `json:"a"`
+		} `json:"first_difference"`
+	}
+	if js := cliJSON(t, &diff, "diff", tr, "--run", "1", "--run", "2", "--json"); diff.First.A["cut_index"] != 254.0 || diff.First.A["cut_index_at_least"] != true {
+		t.Errorf("diff --json: %s", js)
 	}
 }

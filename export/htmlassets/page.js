@@ -88,7 +88,9 @@
     const N = this.N, c = N.cause[i];
     if (c === 0) return '';
     let t = L.causes[c];
-    if (t === 'beta' && N.cut_index[i] >= 0) t += '@' + (N.cut_index[i] + 1);
+    if (t === 'beta' && N.cut_index[i] >= 0) {
+      t += '@' + (N.cut_index[i] + 1) + ((N.cut_at_least || []).includes(i) ? '+' : '');
+    }
     return t;
   };
   Side.prototype.where = function (i) {
