@@ -765,9 +765,9 @@ func (w *walker) finish() error {
 			}
 			switch {
 			case ro.Filter != "" && n.Kind == engine.KindRoot:
-				d.Reason = fmt.Sprintf("iteration %d is recorded only in %s (%s's recording filter: %s)", n.Iteration, side, other, ro.Filter)
+				d.Reason = fmt.Sprintf("iteration %d is recorded only in %s (%s's recording filter: %s)", n.Iteration, side, other, ro.FilterText())
 			case ro.Filter != "":
-				d.Reason = fmt.Sprintf("move %s is recorded only in %s (%s's recording filter: %s)", lastOr(p, "?"), side, other, ro.Filter)
+				d.Reason = fmt.Sprintf("move %s is recorded only in %s (%s's recording filter: %s)", lastOr(p, "?"), side, other, ro.FilterText())
 			case n.Kind == engine.KindRoot:
 				d.Reason = fmt.Sprintf("iteration %d is only in %s", n.Iteration, side)
 			default:

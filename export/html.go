@@ -290,7 +290,7 @@ func pageColors() PageColors {
 
 func pageRun(r trace.Run) PageRun {
 	p := PageRun{ID: r.ID, Variant: r.Label(), FEN: r.FEN, PositionLine: positionLine(r), Status: string(r.Status), Depth: r.Depth,
-		Nodes: r.Nodes, QSNodes: r.QSNodes, QSShareText: engine.Percent(r.QSShare()), BestMove: r.BestMove, ScoreText: "none", Filter: r.Filter}
+		Nodes: r.Nodes, QSNodes: r.QSNodes, QSShareText: engine.Percent(r.QSShare()), BestMove: r.BestMove, ScoreText: "none", Filter: r.FilterText()}
 	if r.Scored() {
 		p.Score = &r.Score
 		p.ScoreText = r.ResultScores().Signed(engine.Score(r.Score))

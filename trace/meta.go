@@ -102,6 +102,31 @@ func (r Run) FirstNodes() int64 {
 	return 0
 }
 
+// FilterText is the run's recording filter in words, as readers print it:
+// runs.filter as stored, but for the node cap of KeepSearching, whose
+// "first N nodes" (the stored name, kept for the files that have it)
+// keeps the rows of the iteration roots entered after the cap too. It
+// reads "first 100 nodes and 1 later iteration root" (101 nodes in rows,
+// Recorded), not "first 100 nodes" beside 101 nodes recorded.
+func (r Run) FilterText() string {
+	parts := strings.Split(r.Filter, filterSep)
+	for i, f := range parts {
+		n := r.FirstNodes()
+		if n == 0 || f != filterFirst(n) {
+			continue
+		}
+		switch later := r.Recorded() - n; {
+		case len(parts) > 1:
+			// Another filter left rows out too: the rows do not count
+			// the roots.
+			parts[i] += " and the roots of later iterations"
+		case later > 0:
+			parts[i] += " and " + engine.CountOf(later, "later iteration root", "later iteration roots")
+		}
+	}
+	return strings.Join(parts, filterSep)
+}
+
 // PathFiltered reports whether the run was recorded under a move path
 // (RecordOptions.Under): its file holds the nodes on and below the path,
 // so its rows per iteration or ply are not the search's.

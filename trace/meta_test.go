@@ -253,3 +253,25 @@ func TestReportedRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterText: the node cap of KeepSearching says the iteration roots
+// it kept past the cap, so the filter agrees with the rows: a run of 102
+// rows (the run node, 100 nodes and a later root) read "first 100 nodes".
+func TestFilterText(t *testing.T) {
+	for _, c := range []struct {
+		filter string
+		rows   int64
+		want   string
+	}{
+		{"first 100 nodes", 101, "first 100 nodes"},
+		{"first 100 nodes", 102, "first 100 nodes and 1 later iteration root"},
+		{"first 100 nodes", 104, "first 100 nodes and 3 later iteration roots"},
+		{"under e4; first 100 nodes", 60, "under e4; first 100 nodes and the roots of later iterations"},
+		{"last-iteration", 50, "last-iteration"},
+		{"", 50, ""},
+	} {
+		if got := (Run{Filter: c.filter, Rows: c.rows}).FilterText(); got != c.want {
+			t.Errorf("filter %q, %d rows: %q, want %q", c.filter, c.rows, got, c.want)
+		}
+	}
+}

@@ -43,6 +43,7 @@ type job struct {
 	newIterationBefore atomic.Int64
 	timer              atomic.Pointer[time.Timer] // ponderhit's hard limit
 	traceFile          string                     // where rec, if any, writes
+	traceStore         *trace.Store               // the store of traceFile, nil when none
 	traceMax           int64                      // TraceMaxNodes when the search started
 }
 
@@ -93,7 +94,7 @@ func (s *session) goCmd(args []string, line string, cur *engine.Position) {
 		s.info("go: no usable limit left; searching to depth 1")
 	}
 	j := &job{release: make(chan struct{}), done: make(chan struct{}), params: p, side: pos.SideToMove(),
-		pondering: p.ponder, traceFile: s.traceFile, traceMax: s.traceMax}
+		pondering: p.ponder, traceFile: s.traceFile, traceStore: s.store, traceMax: s.traceMax}
 	start := time.Now()
 	var b budget
 	clock := p.hasClock && p.movetime == 0 && !p.infinite
@@ -302,8 +303,14 @@ func (s *session) search(j *job, ctx context.Context, sr *engine.Searcher, pos *
 		case err != nil:
 			s.info("trace: %v", err)
 		case rec.Capped():
-			s.info("trace: run %d in %s recorded the first %d of the search's %d nodes (TraceMaxNodes)",
-				rec.RunID(), j.traceFile, j.traceMax, res.Stats.Nodes)
+			// The rows are the first TraceMaxNodes nodes and the roots of
+			// the iterations begun after them: the run's filter in words
+			// says how many (trace.Run.FilterText).
+			kept := fmt.Sprintf("%d nodes and the roots of later iterations", j.traceMax)
+			if r, err := j.traceStore.Run(context.Background(), rec.RunID()); err == nil {
+				kept = fmt.Sprintf("%d of the search's %d nodes, the %s", r.Recorded(), res.Stats.Nodes, r.FilterText())
+			}
+			s.info("trace: run %d in %s recorded %s (TraceMaxNodes)", rec.RunID(), j.traceFile, kept)
 		default:
 			s.info("trace: run %d in %s, %d nodes", rec.RunID(), j.traceFile, res.Stats.Nodes)
 		}

@@ -421,9 +421,9 @@ var scripts = []script{
 			"position startpos", "go depth 5")
 		got := c.untilPrefix("bestmove")
 		best2, nodes2 := lastInfo(got)
-		if msgs := infoStrings(got); len(msgs) != 1 || !strings.Contains(msgs[0], "recorded the first 500 of the search's "+nodes2+" nodes") {
-			t.Errorf("go depth 5 past TraceMaxNodes: info strings %q", msgs)
-		}
+		// It says what the run keeps, the iteration roots past the cap
+		// counted: it said "the first 500" of a run of 502 rows.
+		sayRecorded := infoStrings(got)
 		c.send("setoption name Trace value <empty>", "go depth 5")
 		got = c.untilPrefix("bestmove")
 		if best, nodes := lastInfo(got); best != best2 || nodes != nodes2 {
@@ -466,6 +466,15 @@ var scripts = []script{
 			r.BestMove != best2 || r.Filter != "first 500 nodes" || r.Recorded() < 500 || r.Recorded() > 505 {
 			t.Errorf("run 2: variant %q status %q depth %d nodes %d recorded %d filter %q bestmove %q; want mvv-lva complete 5 %s, 500 to 505, first 500 nodes, %s",
 				r.Variant, r.Status, r.Depth, r.Nodes, r.Recorded(), r.Filter, r.BestMove, nodes2, best2)
+		}
+		later := r.Recorded() - 500
+		want := fmt.Sprintf("recorded %d of the search's %s nodes, the first 500 nodes and %s (TraceMaxNodes)",
+			r.Recorded(), nodes2, engine.CountOf(later, "later iteration root", "later iteration roots"))
+		if len(sayRecorded) != 1 || !strings.Contains(sayRecorded[0], want) || later < 1 {
+			t.Errorf("go depth 5 past TraceMaxNodes: info strings %q, want %q (later roots: %d)", sayRecorded, want, later)
+		}
+		if got := r.FilterText(); got != "first 500 nodes and "+engine.CountOf(later, "later iteration root", "later iteration roots") {
+			t.Errorf("run 2's filter in words: %q", got)
 		}
 	}},
 	// Issue 17 item 9: a go sent during a long limited search blocked the

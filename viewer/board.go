@@ -244,7 +244,7 @@ func (m *Model) details(p *pane) []detailLine {
 	}
 	add("moves", "%s, best %s", t.run.MovesText(n), best)
 	if in.unrecorded > 0 {
-		add("filtered", "%s below not recorded (recording filter: %s)", engine.Count(in.unrecorded, "node"), t.run.Filter)
+		add("filtered", "%s below not recorded (recording filter: %s)", engine.Count(in.unrecorded, "node"), t.run.FilterText())
 	}
 	if n.Extension != 0 {
 		add("extension", "%d ply", n.Extension)

@@ -283,7 +283,7 @@ func (c checkedRun) writeText(w io.Writer) error {
 		// As runs and stats say it: the rows are not the whole search,
 		// and the rules that need every child of a node pass over the
 		// nodes the filter left children of out.
-		fmt.Fprintf(w, "the rows kept by recording filter: %s (nodes missing children, and the run's totals, are not held to the rules that need them), ", r.Filter)
+		fmt.Fprintf(w, "the rows kept by recording filter: %s (nodes missing children, and the run's totals, are not held to the rules that need them), ", r.FilterText())
 	}
 	if rep.Count == 0 {
 		fmt.Fprintln(w, "no violations")

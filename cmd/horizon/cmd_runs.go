@@ -116,7 +116,7 @@ func (res runsResult) writeText(w io.Writer) error {
 		share := 100 * r.QSShare()
 		status := string(r.Status)
 		if r.Filter != "" {
-			status += " (" + r.Filter + ")"
+			status += " (" + r.FilterText() + ")"
 		}
 		score := ""
 		if r.Scored() {

@@ -30,8 +30,9 @@ type statsJSON struct {
 	Filter           *string `json:"filter"` // null when every node searched was recorded
 	trace.Stats
 
-	pathFiltered bool  // trace.Run.PathFiltered: no branching factors
-	firstNodes   int64 // trace.Run.FirstNodes: no branching factors past it
+	pathFiltered bool   // trace.Run.PathFiltered: no branching factors
+	firstNodes   int64  // trace.Run.FirstNodes: no branching factors past it
+	filterText   string // trace.Run.FilterText
 }
 
 // statsResult is 'horizon stats': one entry per run.
@@ -73,7 +74,7 @@ one's) and nodes^(1/depth).`,
 		s.Plies, s.QSPlies, s.QSLevels, s.Iterations = orEmpty(s.Plies), orEmpty(s.QSPlies), orEmpty(s.QSLevels), orEmpty(s.Iterations)
 		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause), SearchedNodes: r.Nodes, SearchedQSNodes: r.QSNodes,
 			SearchedQSShare: r.QSShare(), SearchedMaxPly: r.MaxPly, SearchedMaxQSPly: r.MaxQSPly, Filter: orNull(r.Filter),
-			Stats: s, pathFiltered: r.PathFiltered(), firstNodes: r.FirstNodes()}, err
+			Stats: s, pathFiltered: r.PathFiltered(), firstNodes: r.FirstNodes(), filterText: r.FilterText()}, err
 	})
 	if err != nil {
 		return err
@@ -97,7 +98,7 @@ func (j statsJSON) writeText(w io.Writer) error {
 		// Every count below is of the rows: say so, beside what was searched.
 		nodes += " recorded (" + engine.Commas(j.SearchedNodes) + " searched"
 		if j.Filter != nil {
-			nodes += "; recording filter: " + *j.Filter
+			nodes += "; recording filter: " + j.filterText
 		}
 		nodes += ")"
 	}

@@ -22,7 +22,8 @@ Hash sizes the transposition table, and Trace names a
 trace file into which every "go" is recorded as a run (with the position and
 moves that led to it); TraceMaxNodes bounds the recording, not the search,
 which goes on unrecorded past it, so a traced game plays as an untraced one
-(the run's filter says "first N nodes"). "go searchmoves" restricts
+(the run keeps the first N nodes and the roots of the iterations begun after
+them; its filter says so, stored as "first N nodes"). "go searchmoves" restricts
 the root to the moves listed (illegal ones are skipped). "go perft N" counts the
 legal move tree as Stockfish does ("e2e4: 20" lines, then "Nodes searched:
 N"). Bad input is answered with "info string" and ignored. The end
