@@ -216,6 +216,7 @@ type Run struct {
 
 	liveSummary bool // stats and hotspots are stored for the run (also while it records)
 	scored      bool // an iteration (or a QS-only run's QS) finished: Score is its score
+	qsAnswer    bool // scanRun cannot tell scored: Store.qsAnswer reads the run's roots
 }
 
 // Recorded returns how many positions the file holds rows of: Rows less
@@ -234,7 +235,9 @@ func (r Run) QSShare() float64 {
 
 // Scored reports whether the run has a score: an iteration finished
 // (Depth > 0), or a QS-only run's quiescence search finished (its depth
-// is 0). Without one Score is 0 and means nothing; show it blank.
+// is 0): Horizon's --qs-only, or another engine's stream that searched QS
+// alone under its root and concluded it. Without one Score is 0 and means
+// nothing; show it blank.
 func (r Run) Scored() bool { return r.scored }
 
 // Ended reports whether the run's recorder finished it: the run is

@@ -252,6 +252,15 @@ func TestReportedRoot(t *testing.T) {
 			t.Errorf("depth %d: root %d, want %d", c.depth, got, c.want)
 		}
 	}
+	// Another engine's search of QS alone, scored at depth 0 (iteration
+	// 0), before an iteration 1 it did not finish: iteration 0's last root.
+	qsRoots := []Node{{ID: 1}, {ID: 4}, {ID: 9, Iteration: 1}}
+	if got := ReportedRoot(Run{scored: true}, qsRoots); got != 1 {
+		t.Errorf("scored at depth 0: root %d, want 1", got)
+	}
+	if got := ReportedRoot(Run{}, qsRoots); got != 2 {
+		t.Errorf("no answer: root %d, want the last, 2", got)
+	}
 }
 
 // TestFilterText: the node cap of KeepSearching says the iteration roots

@@ -614,9 +614,11 @@ func (s *Store) Position(ctx context.Context, run, id int64) (*engine.Position, 
 // engine may have begun a deeper iteration it never finished (Sunfish's
 // probe of iteration 5 after reporting depth 4): that one is not it. With
 // no iteration finished, or while the run is being recorded (a reader
-// follows the iteration under way), the last root. roots must not be empty.
+// follows the iteration under way), the last root. A run scored at depth 0
+// reports its iteration 0 (another engine's search of QS alone under its
+// root), though it may have begun iteration 1. roots must not be empty.
 func ReportedRoot(r Run, roots []Node) int {
-	if r.Depth > 0 && r.Status != StatusRunning {
+	if (r.Depth > 0 || r.Scored()) && r.Status != StatusRunning {
 		for i := len(roots) - 1; i >= 0; i-- {
 			if roots[i].Iteration == r.Depth {
 				return i

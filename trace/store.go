@@ -938,6 +938,11 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }, v int) (Run, error) 
 	lim, _ := r.SearchLimits()
 	r.scored = score.Valid && (r.Depth > 0 || lim.QSOnly && r.Status == StatusComplete)
 	r.Engine = engine.String
+	// Another engine's stream may search QS alone under its root (depth
+	// <= 0: iteration 0), and its score is then that search's answer, at
+	// depth 0 as a stream with no iteration concluded: the rows tell them
+	// apart (qsAnswer).
+	r.qsAnswer = !r.scored && score.Valid && r.Depth == 0 && r.Engine != ""
 	if !r.scored && r.Engine == "" {
 		// Horizon's search with no answer: files before Result.NoAnswer
 		// kept the move it would have played (the first legal move, never
@@ -977,10 +982,52 @@ func (s *Store) prepared(ctx context.Context, query string) *sql.Stmt {
 
 // Runs lists the runs in the file by id.
 func (s *Store) Runs(ctx context.Context) ([]Run, error) {
-	return readRuns(s, func(v int) ([]Run, error) {
+	runs, err := readRuns(s, func(v int) ([]Run, error) {
 		scan := func(rows *sql.Rows) (Run, error) { return s.scanRun(rows, v) }
 		return queryRows(ctx, s, scan, runSelect(v)+" ORDER BY id")
 	})
+	for i := range runs {
+		if err == nil {
+			err = s.qsAnswer(ctx, &runs[i])
+		}
+	}
+	return runs, err
+}
+
+// qsAnswer completes run r when scanRun could not tell whether its score
+// is an answer (Run.qsAnswer): another engine's run at depth 0 with a
+// score stored, which the importer writes both for a stream that
+// concluded no iteration (a score of nothing) and for one that searched QS
+// alone under its root, iteration 0, and concluded it. The run is scored
+// when its roots say iteration 0 concluded, by the importer's own rule (a
+// later iteration began after it, or its last root closed exact, not cut
+// short), and the stored score is one of its exact roots': a file of any
+// schema, written by any importer, so reads the same truth. A run whose
+// roots the file cannot read keeps no score.
+func (s *Store) qsAnswer(ctx context.Context, r *Run) error {
+	if !r.qsAnswer {
+		return nil
+	}
+	r.qsAnswer = false
+	roots, err := s.Children(ctx, r.ID, 0, BySearch, 0, 0)
+	if err != nil {
+		return nil // the run reads without a score; the reader meets the damage where it reads the rows
+	}
+	last := -1
+	for i, n := range roots {
+		if n.Iteration == 0 {
+			last = i
+		}
+	}
+	if last < 0 {
+		return nil
+	}
+	concluded := last < len(roots)-1 ||
+		roots[last].Bound == engine.BoundExact && !roots[last].Incomplete && roots[last].Cause != engine.CauseStop
+	r.scored = concluded && slices.ContainsFunc(roots[:last+1], func(n Node) bool {
+		return n.Iteration == 0 && n.Kind == engine.KindRoot && n.Bound == engine.BoundExact && int(n.Score) == r.Score
+	})
+	return nil
 }
 
 // noRun is the error for a run id the file does not hold. It lists the
@@ -1031,5 +1078,5 @@ func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
 	if err != nil {
 		return r, err
 	}
-	return r, nil
+	return r, s.qsAnswer(ctx, &r)
 }

@@ -595,3 +595,36 @@ func TestImportClampedCounts(t *testing.T) {
 		t.Errorf("diff --json: %s", js)
 	}
 }
+
+// TestImportQSOnlyStream: a stream that searches QS alone under its root
+// (depth 0, iteration 0) and concludes it has that answer, in import's
+// summary and runs (text and JSON), where both read "score none (no
+// iteration finished)"; a depth-0 root cut short, or one that proved only
+// a bound, still has none, and iteration 0 concluded before an iteration
+// 1 cut short keeps iteration 0's score.
+func TestImportQSOnlyStream(t *testing.T) {
+	const qs = "E - 0 -100 100\nS 10\nE e2e4 -1 -100 100\nS -5\nL -5\nL 10\n"
+	for _, tc := range []struct {
+		name, search string
+		score        any // runs --json's score
+		text         string
+	}{
+		{"concluded", qs + "end best=e2e4 nodes=2\n", 10.0, "depth 0  best e4 (e2e4)  score +10\n"},
+		{"cut short", "E - 0 -100 100\nS 10\nE e2e4 -1 -100 100\nA\nend nodes=2\n", nil, "score none (no iteration finished)"},
+		{"a bound", "E - 0 -100 0\nS 10\nL 10\nend nodes=1\n", nil, "score none (no iteration finished)"},
+		{"then iteration 1 cut short", qs + "E - 1 -100 100\nE e2e4 0 -100 100\nA\nend nodes=4\n", 10.0, "depth 0  best none  score +10\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := writeFile(t, "s.hzt", "HZT 1\nengine Tiny\nposition startpos\n"+tc.search)
+			tr := filepath.Join(t.TempDir(), "t.trace")
+			if _, stdout, stderr := runCLI(t, "", "import", in, "-o", tr); !strings.Contains(stdout, tc.text) {
+				t.Errorf("import: %s\nwant %q in\n%s", stderr, tc.text, stdout)
+			}
+			var runs []map[string]any
+			js := cliJSON(t, &runs, "runs", tr, "--json")
+			if len(runs) != 1 || runs[0]["score"] != tc.score || runs[0]["depth"] != 0.0 {
+				t.Errorf("runs --json: %s, want score %v at depth 0", js, tc.score)
+			}
+		})
+	}
+}
