@@ -286,6 +286,7 @@ type importer struct {
 	clampedAt string
 	start     time.Time
 	elapsed   time.Duration // the engine's own search time (end time=), 0 when not given
+	zeroTime  bool          // the end record gave time=0, which a trace cannot store (0 is no time)
 
 	// exactLine[i] and lastLine[i] are the principal variations of the
 	// open node i's exactKid and lastExactKid (a child's best move, then
@@ -619,7 +620,7 @@ func (im *importer) position(text string) *StreamError {
 	im.bestMove = ""
 	im.warning = ""
 	im.clamped, im.clampedAt = 0, ""
-	im.elapsed = 0
+	im.elapsed, im.zeroTime = 0, false
 	im.cur, im.done = iteration{}, iteration{}
 	im.start = time.Now()
 	return nil
@@ -1300,6 +1301,7 @@ func (im *importer) end(rest []byte) *StreamError {
 				return im.fail("end record: time %q is out of range (milliseconds, at most %d)", v, int64(maxTimeMS))
 			}
 			im.elapsed = time.Duration(x) * time.Millisecond
+			im.zeroTime = x == 0
 		default:
 			// Unknown keys are allowed: later protocol versions may add some.
 		}
@@ -1486,6 +1488,11 @@ func (im *importer) finish(status trace.Status, cause error) {
 	r.EngineNodes = im.engineNodes
 	r.BestMove = im.bestMove
 	r.Warning = im.warning
+	if im.zeroTime && elapsed == 0 {
+		// runs.elapsed_ms keeps 0 for a time not known (schema 1 on):
+		// a real 0 reads as unknown, and the user is told so here.
+		r.Warning = alsoWarn(r.Warning, "its end record gives time=0, which a trace stores as no time: the run's time reads as unknown")
+	}
 	if im.clamped > 0 {
 		r.Warning = alsoWarn(r.Warning, fmt.Sprintf("%s with counts above what a trace stores (a generated count above %d, "+
 			"a cut index above %d): the trace keeps lower bounds, read as \"%d+ generated\"; the first is %s",

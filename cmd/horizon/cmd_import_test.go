@@ -344,16 +344,21 @@ func TestImportTimeUnknown(t *testing.T) {
 		name, end    string
 		elapsed, nps string // their JSON values, in import's and in runs'
 		text         string
+		note         string // import's note on stderr
 	}{
-		{"no time", "end nodes=2\n", "null", "null", "time unknown (the stream gave none)"},
-		{"time", "end nodes=2 time=20\n", "20", "100", "0.02s (100 nodes/s)"},
+		{"no time", "end nodes=2\n", "null", "null", "time unknown (the stream gave none, or 0 ms, which a trace stores as none)", ""},
+		{"time", "end nodes=2 time=20\n", "20", "100", "0.02s (100 nodes/s)", ""},
+		// A search of 0 ms is real, but the file keeps 0 for no time: the
+		// import says so (it read 'the stream gave none').
+		{"time=0", "end nodes=2 time=0\n", "null", "null", "time unknown (the stream gave none, or 0 ms, which a trace stores as none)",
+			"horizon import: run 1: its end record gives time=0, which a trace stores as no time: the run's time reads as unknown\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := writeFile(t, "s.hzt", "HZT 1\nengine Tiny\n"+search+tc.end)
 			out := filepath.Join(t.TempDir(), "t.trace")
 			code, stdout, stderr := runCLI(t, "", "import", in, "-o", out)
-			if code != 0 || !strings.Contains(stdout, tc.text) {
-				t.Fatalf("exit %d, stdout %q, want %q; stderr %s", code, stdout, tc.text, stderr)
+			if code != 0 || !strings.Contains(stdout, tc.text) || stderr != tc.note {
+				t.Fatalf("exit %d, stdout %q, want %q; stderr %q, want %q", code, stdout, tc.text, stderr, tc.note)
 			}
 			want := `"elapsed_ms":` + tc.elapsed
 			for _, args := range [][]string{{"import", in, "-o", filepath.Join(t.TempDir(), "u.trace"), "--json"}, {"runs", out, "--json"}} {

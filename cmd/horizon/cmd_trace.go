@@ -465,7 +465,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 		score = scoreText(r.scores, engine.Score(*r.Score), cell(r.ScoreBound))
 	}
 	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, score)
-	took := "time unknown (the stream gave none)"
+	took := "time unknown (the stream gave none, or 0 ms, which a trace stores as none)"
 	if r.ElapsedMS != nil {
 		took = fmt.Sprintf("%.2fs (%s nodes/s)", float64(*r.ElapsedMS)/1000, npsText(r.NodesPerS))
 	}
