@@ -129,9 +129,9 @@ func (s *Store) q() *nodeQueries {
 // upgraded the file since this store read the version (see upgraded): the
 // query of the old layout then fails to prepare, before any row is read.
 func (s *Store) nodeQuery(ctx context.Context, pick func(*nodeQueries) string, args ...any) (*sql.Rows, error) {
-	rows, err := s.db.QueryContext(ctx, pick(s.q()), args...)
+	rows, err := s.read().QueryContext(ctx, pick(s.q()), args...)
 	if err != nil && s.upgraded(ctx) {
-		rows, err = s.db.QueryContext(ctx, pick(s.q()), args...)
+		rows, err = s.read().QueryContext(ctx, pick(s.q()), args...)
 	}
 	return rows, err
 }
@@ -173,7 +173,7 @@ func (s *Store) placeholder(n Node) bool {
 func (s *Store) complete(ctx context.Context, n *Node) error {
 	if s.placeholder(*n) {
 		var last sql.NullInt64
-		err := s.db.QueryRowContext(ctx, "SELECT max(k) & 4294967295 FROM node_rows WHERE k >= (?1 << 32) + ?2 AND k < (?1 + 1) << 32", n.RunID, n.ID).Scan(&last)
+		err := s.read().QueryRowContext(ctx, "SELECT max(k) & 4294967295 FROM node_rows WHERE k >= (?1 << 32) + ?2 AND k < (?1 + 1) << 32", n.RunID, n.ID).Scan(&last)
 		if err != nil {
 			return sqliteErr(s.path, err)
 		}
@@ -292,7 +292,7 @@ func (s *Store) scanRow(sc interface{ Scan(...any) error }, run int64) (Node, er
 // back as they are; the query's and the row walk's are wrapped as the
 // file's (sqliteErr).
 func queryRows[T any](ctx context.Context, s *Store, read func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := s.read().QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, sqliteErr(s.path, err)
 	}
@@ -345,7 +345,7 @@ func (s *Store) nodeErr(err error, run, id int64) error {
 
 func (s *Store) checkRun(ctx context.Context, run int64) error {
 	var one int
-	err := s.db.QueryRowContext(ctx, "SELECT 1 FROM runs WHERE id = ?", run).Scan(&one)
+	err := s.read().QueryRowContext(ctx, "SELECT 1 FROM runs WHERE id = ?", run).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return s.noRun(ctx, run)
 	}
@@ -387,10 +387,10 @@ func (s *Store) Node(ctx context.Context, run, id int64) (Node, error) {
 	if !validID(id) {
 		return Node{}, s.nodeErr(sql.ErrNoRows, run, id)
 	}
-	n, err := s.scanNode(ctx, s.db.QueryRowContext(ctx, s.q().node, run, id), run)
+	n, err := s.scanNode(ctx, s.read().QueryRowContext(ctx, s.q().node, run, id), run)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) && s.upgraded(ctx) {
 		// As nodeQuery: the file was upgraded since the version was read.
-		n, err = s.scanNode(ctx, s.db.QueryRowContext(ctx, s.q().node, run, id), run)
+		n, err = s.scanNode(ctx, s.read().QueryRowContext(ctx, s.q().node, run, id), run)
 	}
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
@@ -489,9 +489,9 @@ func (s *Store) ChildCount(ctx context.Context, run, id int64) (int, error) {
 		return 0, nil
 	}
 	var n int
-	err = s.db.QueryRowContext(ctx, s.q().childCount, run, id, parent.End(), maxChildren+1).Scan(&n)
+	err = s.read().QueryRowContext(ctx, s.q().childCount, run, id, parent.End(), maxChildren+1).Scan(&n)
 	if err != nil && s.upgraded(ctx) {
-		err = s.db.QueryRowContext(ctx, s.q().childCount, run, id, parent.End(), maxChildren+1).Scan(&n)
+		err = s.read().QueryRowContext(ctx, s.q().childCount, run, id, parent.End(), maxChildren+1).Scan(&n)
 	}
 	if err != nil {
 		return 0, sqliteErr(s.path, err)
@@ -900,7 +900,7 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 // (rank 0 of 'chain').
 func (s *Store) chainsStored(ctx context.Context, run int64) (bool, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM hotspots WHERE run_id = ? AND rank_by = 'chain' AND rank = 0", run).Scan(&n)
+	err := s.read().QueryRowContext(ctx, "SELECT COUNT(*) FROM hotspots WHERE run_id = ? AND rank_by = 'chain' AND rank = 0", run).Scan(&n)
 	if err != nil {
 		return false, sqliteErr(s.path, err)
 	}
@@ -961,7 +961,7 @@ func (s *Store) Stats(ctx context.Context, run int64) (Stats, error) {
 		st.qualify(r)
 		return st, nil
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT dim, value, nodes, qs_nodes, root_id FROM stats WHERE run_id = ? ORDER BY dim, value", run)
+	rows, err := s.read().QueryContext(ctx, "SELECT dim, value, nodes, qs_nodes, root_id FROM stats WHERE run_id = ? ORDER BY dim, value", run)
 	if err != nil {
 		return Stats{}, sqliteErr(s.path, err)
 	}

@@ -111,6 +111,77 @@ type Store struct {
 	// stmts holds the statements prepared (prepared), by their text; the
 	// database closes them with its connections.
 	stmts sync.Map
+	// snap is the read transaction of a snapshot (Snapshot), nil for the
+	// store itself: every read query runs in it (read). base is the store
+	// an OpenSnapshot opened for it, closed with it.
+	snap *sql.Tx
+	base *Store
+}
+
+// querier runs the read queries: the store's database, or a snapshot's
+// transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// read returns where the store's read queries run.
+func (s *Store) read() querier {
+	if s.snap != nil {
+		return s.snap
+	}
+	return s.db
+}
+
+// OpenSnapshot opens the trace at path read-only (OpenReadOnly) and
+// returns a snapshot of it (Snapshot), for a command that reads the file
+// once: its Close closes both.
+func OpenSnapshot(ctx context.Context, path string) (*Store, error) {
+	base, err := OpenReadOnly(path)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := base.Snapshot(ctx)
+	if err != nil {
+		base.Close()
+		return nil, err
+	}
+	snap.base = base
+	return snap, nil
+}
+
+// Snapshot returns a reader of the file as it is now: every query of the
+// snapshot reads that one state, in one read transaction, however a
+// recorder commits meanwhile, so a one-shot reader of a run being recorded
+// (export, stats, diff, check) sees one tree, not a run's row of one commit
+// beside nodes of a later one. Close the snapshot when done (it keeps
+// SQLite from moving the WAL into the file while open); the store stays
+// open, and must outlive it. A snapshot is for reading only.
+func (s *Store) Snapshot(ctx context.Context) (*Store, error) {
+	if s.snap != nil {
+		return nil, fmt.Errorf("trace %s: a snapshot of a snapshot", s.path)
+	}
+	// Not ended by ctx: a cancelled reader's queries fail by their own
+	// context, and its Close ends the transaction.
+	tx, err := s.db.BeginTx(context.WithoutCancel(ctx), nil)
+	if err != nil {
+		return nil, sqliteErr(s.path, err)
+	}
+	// SQLite's BEGIN is deferred: the transaction takes its snapshot at
+	// its first read, which reads the schema version the snapshot has.
+	var v int
+	var hasRuns bool
+	if err := tx.QueryRowContext(ctx, "SELECT (SELECT user_version FROM pragma_user_version), EXISTS (SELECT 1 FROM runs)").Scan(&v, &hasRuns); err != nil {
+		tx.Rollback()
+		return nil, sqliteErr(s.path, err)
+	}
+	snap := &Store{db: s.db, path: s.path, readOnly: true, levelless: s.levelless, noQS: s.noQS, snap: tx}
+	snap.version.Store(s.version.Load())
+	if err := snap.takeVersion(v); err != nil && !errors.Is(err, errUpgraded) {
+		tx.Rollback()
+		return nil, err
+	}
+	return snap, nil
 }
 
 // Open opens an existing trace for reading and writing (new runs can be
@@ -496,7 +567,7 @@ func (s *Store) schema() int { return int(s.version.Load()) }
 // that changes only what runs.nodes counts fails no query.
 func (s *Store) upgraded(ctx context.Context) bool {
 	var v int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+	if err := s.read().QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 		return false
 	}
 	return errors.Is(s.takeVersion(v), errUpgraded)
@@ -691,6 +762,18 @@ func (s *Store) File() string { return s.path }
 // that the WAL stays beside the file (SQLite moves it in when the last
 // connection closes, or the next open does) and Close says so.
 func (s *Store) Close() error {
+	if s.snap != nil {
+		// A snapshot ends its read transaction; the store it was taken
+		// of stays open, but for OpenSnapshot's.
+		var err error
+		if rerr := s.snap.Rollback(); rerr != nil && !errors.Is(rerr, sql.ErrTxDone) {
+			err = fmt.Errorf("close trace %s: %w", s.path, rerr)
+		}
+		if s.base != nil {
+			err = errors.Join(err, s.base.Close())
+		}
+		return err
+	}
 	var err error
 	if s.writer {
 		err = s.leaveWAL()
@@ -966,6 +1049,9 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }, v int) (Run, error) 
 // unprepared, 23 µs prepared, with the schema version read in the same
 // statement (runSelect).
 func (s *Store) prepared(ctx context.Context, query string) *sql.Stmt {
+	if s.snap != nil {
+		return nil // a snapshot's queries run in its transaction
+	}
 	if st, ok := s.stmts.Load(query); ok {
 		return st.(*sql.Stmt)
 	}
@@ -1070,7 +1156,7 @@ func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
 		if st := s.prepared(ctx, q); st != nil {
 			return s.scanRun(st.QueryRowContext(ctx, id), v)
 		}
-		return s.scanRun(s.db.QueryRowContext(ctx, q, id), v)
+		return s.scanRun(s.read().QueryRowContext(ctx, q, id), v)
 	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, s.noRun(ctx, id)

@@ -139,7 +139,7 @@ func diffSides(e *env, files []string, runs runIDs) (a, b compare.Side, closeAll
 		}
 	}
 	open := func(path string) (*trace.Store, error) {
-		st, err := trace.OpenReadOnly(path)
+		st, err := trace.OpenSnapshot(e.ctx, path) // one state of each file
 		if err != nil {
 			return nil, err
 		}

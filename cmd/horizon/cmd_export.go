@@ -123,7 +123,9 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 	if dir != "TB" && dir != "LR" {
 		return usagef("--rankdir %q: want TB or LR", *rankdir)
 	}
-	st, err := trace.OpenReadOnly(file)
+	// One state of the file for the whole export: a run being recorded
+	// commits rows meanwhile (trace.OpenSnapshot).
+	st, err := trace.OpenSnapshot(e.ctx, file)
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ and for runs of files written before Horizon kept it (schema version 5).
 	if err != nil {
 		return err
 	}
-	st, err := trace.OpenReadOnly(file)
+	st, err := trace.OpenSnapshot(e.ctx, file) // the runs and their bounds of one state
 	if err != nil {
 		return err
 	}

@@ -38,10 +38,12 @@ type statsJSON struct {
 // statsResult is 'horizon stats': one entry per run.
 type statsResult []statsJSON
 
-// openRuns opens a trace for reading and returns the run asked for with
-// --run, or every run when run is 0. The caller closes the store.
+// openRuns opens a trace for reading, as one state of the file however a
+// recorder commits to it meanwhile (trace.OpenSnapshot), and returns the
+// run asked for with --run, or every run when run is 0. The caller closes
+// the store.
 func openRuns(e *env, file string, run *runRef) (*trace.Store, []trace.Run, error) {
-	st, err := trace.OpenReadOnly(file)
+	st, err := trace.OpenSnapshot(e.ctx, file)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,0 +1,85 @@
+package trace_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
+)
+
+// picture is what a one-shot reader reads of the live run.
+type picture struct {
+	rows, nodes int64
+	status      trace.Status
+	subtree     int
+	kids        int
+	rootSize    int64
+	runs        int
+	statsNodes  int64
+}
+
+func read(t *testing.T, l *tracetest.Live, s *trace.Store) picture {
+	t.Helper()
+	ctx := context.Background()
+	var p picture
+	run, err := s.Run(ctx, l.Rec.RunID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.rows, p.nodes, p.status = run.Rows, run.Nodes, run.Status
+	runs, err := s.Runs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.runs = len(runs)
+	if err := s.Subtree(ctx, run.ID, 0, -1, func(trace.Node) error { p.subtree++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if p.kids, err = s.ChildCount(ctx, run.ID, 1); err != nil {
+		t.Fatal(err)
+	}
+	root, err := s.Node(ctx, run.ID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.rootSize = root.SubtreeSize
+	st, err := s.Stats(ctx, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.statsNodes = st.Nodes
+	return p
+}
+
+// TestSnapshotWhileRecording: a snapshot reads one state of a file a
+// recorder commits to meanwhile, in every query (a live export read the
+// run's row of one commit and nodes of a later one); the store it was
+// taken of reads the new commits, and reads on after the snapshot closes.
+func TestSnapshotWhileRecording(t *testing.T) {
+	l := tracetest.StartLive(t)
+	l.AddLeaves(20)
+	snap, err := trace.OpenSnapshot(context.Background(), l.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := read(t, l, snap)
+	if before.rows != l.Rows() || before.subtree != int(before.rows) || before.status != trace.StatusRunning {
+		t.Fatalf("the snapshot reads %+v, want %d rows, running", before, l.Rows())
+	}
+	l.AddLeaves(30)
+	if after := read(t, l, snap); after != before {
+		t.Errorf("the snapshot changed under later commits:\n%+v\n%+v", before, after)
+	}
+	store := tracetest.Open(t, l.Path)
+	if now := read(t, l, store); now.rows <= before.rows || now.subtree <= before.subtree || now.kids <= before.kids {
+		t.Errorf("a store reads %+v after the commits, the snapshot %+v: no later commit to see", now, before)
+	}
+	if err := snap.Close(); err != nil {
+		t.Fatal(err)
+	}
+	l.Finish()
+	if p := read(t, l, store); p.status != trace.StatusComplete || p.rows != l.Rows() {
+		t.Errorf("after Finish the store reads %+v, want %d rows, complete", p, l.Rows())
+	}
+}
