@@ -69,23 +69,23 @@ type LevelRow struct {
 
 // NodeRef describes one node of one tree in a report.
 type NodeRef struct {
-	ID       int64   `json:"id"`
-	Kind     string  `json:"kind"`
-	Depth    int     `json:"depth"`
-	Alpha    int     `json:"alpha"`
-	Beta     int     `json:"beta"`
-	Score    int     `json:"score"`
-	Bound    string  `json:"bound"`
-	Cutoff   string  `json:"cutoff"`
-	CutIndex *int    `json:"cut_index"` // null where no move failed high (the SQL view says -1)
-	Best     *string `json:"best"`      // UCI; null when none
+	ID       int64  `json:"id"`
+	Kind     string `json:"kind"`
+	Depth    int    `json:"depth"`
+	Alpha    int    `json:"alpha"`
+	Beta     int    `json:"beta"`
+	Score    int    `json:"score"`
+	Bound    string `json:"bound"`
+	Cutoff   string `json:"cutoff"`
+	CutIndex *int   `json:"cut_index"` // null where no move failed high (the SQL view says -1)
+	// CutIndexAtLeast: cut_index is a lower bound (trace.Node.CutIndexAtLeast).
+	CutIndexAtLeast bool    `json:"cut_index_at_least"`
+	Best            *string `json:"best"` // UCI; null when none
 	// SubtreeSize is the node's subtree size, under the key export's and
 	// the trace's nodes give it; Nodes is the same number, under the key
 	// diff gave it first (kept for scripts).
 	SubtreeSize int64 `json:"subtree_size"`
 	Nodes       int64 `json:"nodes"`
-	// CutIndexAtLeast: cut_index is a lower bound (trace.Node.CutIndexAtLeast).
-	CutIndexAtLeast bool `json:"cut_index_at_least,omitempty"`
 }
 
 func ref(n trace.Node) *NodeRef {

@@ -63,11 +63,11 @@ type jsonNode struct {
 	Cutoff    string   `json:"cutoff"`    // the names of the trace's SQL view nodes and of diff --json
 	CutIndex  *int     `json:"cut_index"` // null where no move failed high (the SQL view says -1)
 	// CutIndexAtLeast: cut_index is a lower bound (trace.Node.CutIndexAtLeast).
-	CutIndexAtLeast bool    `json:"cut_index_at_least,omitempty"`
+	CutIndexAtLeast bool    `json:"cut_index_at_least"`
 	Best            *string `json:"best"`      // UCI; null when none
 	Generated       *int    `json:"generated"` // null where another engine's stream left it out (trace.Run.GeneratedRecorded)
 	// GeneratedAtLeast: generated is a lower bound (trace.Node.GeneratedAtLeast).
-	GeneratedAtLeast bool `json:"generated_at_least,omitempty"`
+	GeneratedAtLeast bool `json:"generated_at_least"`
 	Searched         int  `json:"searched"`
 	// SearchedAtLeast: searched is a lower bound (trace.Node.SearchedAtLeast).
 	SearchedAtLeast bool  `json:"searched_at_least"`

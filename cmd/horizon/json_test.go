@@ -37,8 +37,9 @@ func TestJSONConsistent(t *testing.T) {
 	epd := writeFile(t, "j.epd", kiwipete+" id \"json.kiwi\";\n"+
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4; id \"json.start\";\n")
 	// Another engine's searches: the first ends on a fail-high probe (its
-	// score +40 is a lower bound), the second's score is exact.
-	bound := writeFile(t, "bound.hzt", "HZT 1\nengine Sunfish\nposition startpos\nE - 1 29 30 i=1\nE e2e4 0 -30 -29\nS -40\nL -40\nL 40\n"+
+	// score +40 is a lower bound; its root generated more moves than a file
+	// keeps, g=300), the second's score is exact.
+	bound := writeFile(t, "bound.hzt", "HZT 1\nengine Sunfish\nposition startpos\nE - 1 29 30 i=1\nE e2e4 0 -30 -29\nS -40\nL -40\nL 40 g=300\n"+
 		"E - 2 39 40 i=2\nE d2d4 1 -40 -39\nL -50\nL 50\nend best=e2e4\n")
 	exact := writeFile(t, "exact.hzt", "HZT 1\nengine Sunfish\nposition startpos\nE - 1 -100 100 i=1\nE e2e4 0 -100 100\nS -35\nL -35\nL 35\nend best=e2e4\n")
 
