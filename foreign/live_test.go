@@ -299,8 +299,11 @@ func TestTraceEngineFaults(t *testing.T) {
 		// closes its nodes as a finished search would (no abort record),
 		// yet Horizon stopped it: interrupted. It read complete, the
 		// stream showing depth 1 of 1 begun.
-		{name: "Ctrl-C in the last iteration", goCmd: searching, arms: []string{`stop) printf 'L 10\nL -10\nend\n' >&3; echo "bestmove e2e4" ;;`},
-			cancel: "soon", runs: 1, check: func(t *testing.T, runs []RunResult) {
+		// The Ctrl-C comes once the search began, not after a fixed wait:
+		// under load the handshake alone outlasted 300 ms, and a Ctrl-C
+		// before the go left no run ("0 runs, want 1").
+		{name: "Ctrl-C in the last iteration", goCmd: searching + `; touch "$HZ_TOUCH"`, arms: []string{`stop) printf 'L 10\nL -10\nend\n' >&3; echo "bestmove e2e4" ;;`},
+			cancel: "touch", runs: 1, check: func(t *testing.T, runs []RunResult) {
 				if runs[0].Status != trace.StatusInterrupted {
 					t.Errorf("status %s, want interrupted", runs[0].Status)
 				}
