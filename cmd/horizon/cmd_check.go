@@ -20,7 +20,7 @@ import (
 type errViolations struct{ n, runs int64 }
 
 func (e errViolations) Error() string {
-	return fmt.Sprintf("%d violations in %d of the runs checked", e.n, e.runs)
+	return fmt.Sprintf("%s in %d of the runs checked", engine.Count(e.n, "violation"), e.runs)
 }
 
 // ruleHelp lists check's rules for the help text, a line or more each.
@@ -299,7 +299,7 @@ func (c checkedRun) writeText(w io.Writer) error {
 	for i, k := range rules {
 		parts[i] = k + " " + engine.Commas(rep.ByRule[k])
 	}
-	fmt.Fprintf(w, "%s violations (%s)\n", engine.Commas(rep.Count), strings.Join(parts, ", "))
+	fmt.Fprintf(w, "%s (%s)\n", engine.Count(rep.Count, "violation"), strings.Join(parts, ", "))
 	for _, v := range rep.Violations {
 		fmt.Fprintf(w, "  node %d [%s] %s: %s\n", v.Node, placeText(v.Iteration, v.Path, v.Visits), v.Rule, v.Detail)
 	}

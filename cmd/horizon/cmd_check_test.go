@@ -240,15 +240,27 @@ func TestCheckHelpListsEveryRule(t *testing.T) {
 
 // TestCheckCountsByRule: the counts by rule read with thousands
 // separators, as the total beside them does ("1,234 violations (bound
-// 1234)" before).
+// 1234)" before), and one is a violation ("1 violations" before, and in
+// the error line).
 func TestCheckCountsByRule(t *testing.T) {
-	rep := &check.Report{Run: trace.Run{ID: 1, Status: trace.StatusComplete}, Rows: 5000, Count: 1234, ByRule: map[string]int64{check.RuleBound: 1234}}
-	var b strings.Builder
-	if err := (checkedRun{Report: rep, run: rep.Run}).writeText(&b); err != nil {
-		t.Fatal(err)
-	}
-	if want := "1,234 violations (bound 1,234)"; !strings.Contains(b.String(), want) {
-		t.Errorf("check says\n%s\nwant %q", b.String(), want)
+	for _, tc := range []struct {
+		n          int64
+		want, line string
+	}{
+		{1234, "1,234 violations (bound 1,234)", "1,234 violations in 1 of the runs checked"},
+		{1, "1 violation (bound 1)", "1 violation in 1 of the runs checked"},
+	} {
+		rep := &check.Report{Run: trace.Run{ID: 1, Status: trace.StatusComplete}, Rows: 5000, Count: tc.n, ByRule: map[string]int64{check.RuleBound: tc.n}}
+		var b strings.Builder
+		if err := (checkedRun{Report: rep, run: rep.Run}).writeText(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("check says\n%s\nwant %q", b.String(), tc.want)
+		}
+		if got := (errViolations{n: tc.n, runs: 1}).Error(); got != tc.line {
+			t.Errorf("error %q, want %q", got, tc.line)
+		}
 	}
 }
 
