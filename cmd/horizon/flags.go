@@ -45,7 +45,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	// that -h prints the help once and a bad flag prints only its error.
 	usage := fs.Usage
 	fs.Usage = func() {}
+	restore := onceFlags(fs)
 	err := fs.Parse(args)
+	restore()
 	fs.Usage = usage
 	if err != nil {
 		if err == flag.ErrHelp {
@@ -56,6 +58,64 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	}
 	return nil
 }
+
+// onceFlags makes every flag of fs refuse a second, different value
+// while fs parses, until the returned func restores the flags' own values.
+// The flag package keeps the last value silently: 'trace --engine A
+// --engine B' traced B alone, '--qs see --qs captures' searched captures.
+// The same value again is harmless and allowed. diff's --run, which takes
+// two, and --run, which says so itself, keep their own Set. The values are
+// wrapped for the parse only: --help's defaults are printed from the
+// flags' own types.
+func onceFlags(fs *flag.FlagSet) (restore func()) {
+	given := map[string]bool{} // by an earlier parse of the same command line
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	orig := map[*flag.Flag]flag.Value{}
+	fs.VisitAll(func(f *flag.Flag) {
+		switch f.Value.(type) {
+		case *runIDs, *runRef:
+			return
+		}
+		orig[f] = f.Value
+		o := onceValue{Value: f.Value, name: f.Name, given: given}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			f.Value = onceBool{o}
+		} else {
+			f.Value = o
+		}
+	})
+	return func() {
+		for f, v := range orig {
+			f.Value = v
+		}
+	}
+}
+
+// onceValue is a flag's value that refuses a second, different one.
+type onceValue struct {
+	flag.Value
+	name  string
+	given map[string]bool
+}
+
+func (o onceValue) Set(s string) error {
+	if o.given[o.name] {
+		if prev := o.Value.String(); prev != s {
+			hint := ""
+			if o.name == "qs" {
+				hint = fmt.Sprintf("; several variants are one comma-separated list: --qs %s,%s", prev, s)
+			}
+			return fmt.Errorf("given twice (%s, then %s): give one%s", prev, s, hint)
+		}
+	}
+	o.given[o.name] = true
+	return o.Value.Set(s)
+}
+
+// onceBool is onceValue for a boolean flag, which takes no argument.
+type onceBool struct{ onceValue }
+
+func (onceBool) IsBoolFlag() bool { return true }
 
 // parseNoArgs is parseFlags for the commands that take flags only: an
 // argument left over is a usage error naming it.

@@ -162,3 +162,48 @@ done
 		}
 	}
 }
+
+// TestFlagGivenTwice: a flag given twice with two values is a usage error
+// naming both, where the flag package kept the last silently: 'trace
+// --engine A --engine B' traced B alone, 'search --qs see --qs captures'
+// searched captures alone. The same value twice, and diff's --run (A then
+// B), stay allowed.
+func TestFlagGivenTwice(t *testing.T) {
+	tr := exportTrace(t)
+	for _, tc := range []struct {
+		args []string
+		want []string // empty: accepted
+	}{
+		{[]string{"search", "--fen", "startpos", "--depth", "1", "--qs", "see", "--qs", "captures"},
+			[]string{"-qs: given twice (see, then captures): give one", "--qs see,captures"}},
+		{[]string{"trace", "--engine", "a", "--engine", "b", "--fen", "startpos"}, []string{"-engine: given twice (a, then b)"}},
+		{[]string{"search", "--fen", "startpos", "--fen", "8/8/8/8/8/8/8/K6k w - - 0 1", "--depth", "1"}, []string{"-fen: given twice"}},
+		{[]string{"search", "--fen", "startpos", "--depth", "1", "--delta", "false", "--delta", "true"}, []string{"-delta: given twice (false, then true)"}},
+		{[]string{"export", tr, "--max-nodes", "10", "-o", "-", "--max-nodes", "20"}, []string{"-max-nodes: given twice (10, then 20)"}},
+		{[]string{"search", "--fen", "startpos", "--depth", "1", "--depth", "1", "--json", "--json"}, nil},
+		{[]string{"diff", tr, "--run", "1", "--run", "1"}, nil},
+	} {
+		code, _, stderr := runCLI(t, "", tc.args...)
+		if len(tc.want) == 0 {
+			if code != 0 {
+				t.Errorf("%v: exit %d, %s", tc.args, code, stderr)
+			}
+			continue
+		}
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2; %s", tc.args, code, stderr)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr %q lacks %q", tc.args, stderr, w)
+			}
+		}
+	}
+	// --help prints the defaults from the flags' own values: the wrapped
+	// ones printed "panic calling String method on zero main.onceBool".
+	for _, c := range []string{"runs", "search", "trace", "diff", "qsbench"} {
+		if help := helpOf(t, c); strings.Contains(help, "panic") || !strings.Contains(help, "-json\n") {
+			t.Errorf("%s --help:\n%s", c, help)
+		}
+	}
+}
