@@ -56,7 +56,7 @@ type StreamError struct {
 	Node      int64
 	Path      []string // UCI moves from the root to the node
 	Msg       string
-	Truncated bool // the stream ended inside a search
+	Truncated bool // the stream ended inside a search, or before anything (empty)
 	// AtEnd says the fault is the stream's end itself (nodes still open):
 	// Offset is the stream's length and Line its last line, the one the
 	// end came after.
@@ -432,7 +432,9 @@ func (im *importer) read(r io.Reader) error {
 func (im *importer) eof() error {
 	if !im.header {
 		if im.line == 0 {
-			return &StreamError{Node: -1, Msg: "empty stream: want the header line \"HZT 1\""}
+			// An end, not a fault of what was written: an engine that
+			// died before its first record is said to have exited.
+			return &StreamError{Node: -1, Msg: "empty stream: want the header line \"HZT 1\"", Truncated: true}
 		}
 		return nil
 	}

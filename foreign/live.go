@@ -23,10 +23,71 @@ import (
 // trace stream on a pipe (HORIZON_TRACE=fd:3), for Trace: horizon trace
 // --engine.
 type Engine struct {
-	u     *uci.Engine
-	trace *os.File // the read end of the trace pipe
-	name  string   // for messages: the UCI id name, else the program's file name
+	u      *uci.Engine
+	trace  *os.File // the read end of the trace pipe
+	name   string   // for messages: the UCI id name, else the program's file name
+	stderr *stderrTail
 }
+
+// stderrTail keeps the end of what an engine writes on its standard error,
+// read from its own pipe (to its end, so the engine never blocks on it):
+// when the engine exits, its last line (a traceback's, an assertion's)
+// says why, which Horizon would otherwise drop.
+type stderrTail struct {
+	mu   sync.Mutex
+	buf  []byte
+	r    *os.File
+	done chan struct{} // closed at the pipe's end
+}
+
+// tailKeep is how much of an engine's standard error stderrTail keeps.
+const tailKeep = 4096
+
+func newStderrTail(r *os.File) *stderrTail {
+	t := &stderrTail{r: r, done: make(chan struct{})}
+	go func() {
+		defer close(t.done)
+		b := make([]byte, tailKeep)
+		for {
+			n, err := r.Read(b)
+			t.mu.Lock()
+			t.buf = append(t.buf, b[:n]...)
+			if len(t.buf) > 2*tailKeep {
+				t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailKeep:]...)
+			}
+			t.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return t
+}
+
+// note is "; its last line on stderr: ..." for an error that says the
+// engine exited, or "" when it wrote nothing there. It waits a moment for
+// the pipe's end: the engine's last words may still be in it.
+func (t *stderrTail) note() string {
+	select {
+	case <-t.done:
+	case <-time.After(time.Second): // a process the engine started holds it
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(string(t.buf), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			if r := []rune(l); len(r) > 200 {
+				l = string(r[:200]) + "..."
+			}
+			return fmt.Sprintf("; its last line on stderr: %q", l)
+		}
+	}
+	return ""
+}
+
+// errExitedSearch is an engine's exit while it searched.
+var errExitedSearch = errors.New("the engine exited during its search")
 
 // StartEngine starts argv with the trace pipe as fd 3 and waits for its
 // uciok; ctx bounds that wait. The engine is not killed when ctx ends
@@ -41,22 +102,34 @@ func StartEngine(ctx context.Context, argv []string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	er, ew, err := os.Pipe()
+	if err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, err
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "HORIZON_TRACE=fd:3")
 	cmd.ExtraFiles = []*os.File{pw}
+	cmd.Stderr = ew
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	u, err := uci.StartChild(ctx, cmd)
-	pw.Close() // the engine holds the write end
+	pw.Close() // the engine holds the write ends
+	ew.Close()
 	if err != nil {
 		pr.Close()
+		er.Close()
 		return nil, fmt.Errorf("start engine: %w", err)
 	}
-	g := &Engine{u: u, trace: pr}
+	g := &Engine{u: u, trace: pr, stderr: newStderrTail(er)}
 	running.Lock()
 	running.engines[g] = true
 	running.Unlock()
 	if err := u.Handshake(ctx); err != nil {
 		g.u.Kill() // its process group: a wrapper's engine holds the trace pipe too
+		if errors.Is(err, uci.ErrExited) {
+			err = fmt.Errorf("%w%s", err, g.stderr.note())
+		}
 		g.Close()
 		return nil, err
 	}
@@ -97,6 +170,7 @@ func (g *Engine) Close() error {
 	running.Unlock()
 	err := g.u.Close()
 	g.trace.Close()
+	g.stderr.r.Close()
 	return err
 }
 
@@ -237,7 +311,11 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 			break
 		}
 		if err := g.newPosition(ctx, fen); err != nil {
-			searchErr = fmt.Errorf("%s: waiting for \"readyok\": %w", g.name, err)
+			note := ""
+			if errors.Is(err, uci.ErrExited) {
+				note = g.stderr.note()
+			}
+			searchErr = fmt.Errorf("%s: waiting for \"readyok\": %w%s", g.name, err, note)
 			break
 		}
 		before := stream.read.Load()
@@ -253,7 +331,11 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		uciNodes, overran, err := waitBestmove(ctx, u, stopWhen{importEnded, capped}, opts.Limits.MoveTime, &cancelStop)
 		ended()
 		if err != nil {
-			searchErr, streamFirst = fmt.Errorf("%s, searching position %d of %d: %w", g.name, i+1, len(fens), err), closed(importEnded)
+			note := ""
+			if errors.Is(err, errExitedSearch) || errors.Is(err, uci.ErrExited) {
+				note = g.stderr.note()
+			}
+			searchErr, streamFirst = fmt.Errorf("%s, searching position %d of %d: %w%s", g.name, i+1, len(fens), err, note), closed(importEnded)
 			break
 		}
 		r, ok, err := stream.awaitRun(ctx, finished, importEnded, before, g.name)
@@ -565,7 +647,7 @@ func waitBestmove(ctx context.Context, u *uci.Engine, stop stopWhen, moveTime ti
 				if err := u.Err(); !errors.Is(err, uci.ErrExited) {
 					return nodes, overran, err
 				}
-				return nodes, overran, errors.New("the engine exited during its search")
+				return nodes, overran, errExitedSearch
 			}
 			line := strings.TrimSpace(l)
 			if strings.HasPrefix(line, "bestmove") {

@@ -545,3 +545,38 @@ func TestBigRunIsNoStall(t *testing.T) {
 		t.Fatalf("runs %+v, err %v; want one run of %d nodes", r.runs, r.err, kids+1)
 	}
 }
+
+// TestEngineExitSaysStderr: an engine that exits, in its handshake or its
+// search, is said to, with the last line it wrote on its standard error
+// (a Python traceback's last line, an assertion), which Horizon dropped:
+// "the engine exited during its search" was all an author learned. An
+// engine that died before writing its stream was said to have written an
+// empty stream, "then, after Horizon told the engine to stop", to have
+// exited.
+func TestEngineExitSaysStderr(t *testing.T) {
+	const crash = `echo "Traceback (most recent call last):" >&2; echo "ZeroDivisionError: division by zero" >&2; echo >&2; exit 1`
+	const want = `; its last line on stderr: "ZeroDivisionError: division by zero"`
+	for _, tc := range []struct{ name, goCmd string }{
+		{"stream cut", `printf 'HZT 1\nposition startpos\nE - 1 -50 50\n' >&3; ` + crash},
+		{"no stream", crash},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := StartEngine(context.Background(), []string{fakeEngine(t, tc.goCmd)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			r := traceWithin(t, context.Background(), time.Minute, g, []string{engine.StartFEN}, EngineOptions{Limits: engine.Limits{Depth: 1}})
+			if r.err == nil || !strings.Contains(r.err.Error(), "the engine exited") || !strings.Contains(r.err.Error(), want) ||
+				strings.Contains(r.err.Error(), "empty stream") {
+				t.Errorf("error %v, want %q", r.err, want)
+			}
+		})
+	}
+	t.Run("handshake", func(t *testing.T) {
+		_, err := StartEngine(context.Background(), []string{fakeEngine(t, "", "uci) "+crash+" ;;")})
+		if w := `waiting for "uciok": the engine exited` + want; err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error %v, want %q", err, w)
+		}
+	})
+}
