@@ -901,6 +901,10 @@ func (im *importer) parseMove(at int, text []byte) (engine.Move, string) {
 		if m, ok := im.pos.PseudoMove(from, to, promo); ok {
 			return m, ""
 		}
+		if pc := im.pos.PieceAt(to); pc != engine.NoPiece && pc.Type() == engine.King && pc.Color() != im.pos.SideToMove() {
+			// No position follows it (PseudoMove).
+			return engine.NoMove, fmt.Sprintf("move %s captures the king: a king-capture engine's refutation is the score of the node that could capture, not a node (in %s)", text, im.pos.FEN())
+		}
 		return engine.NoMove, fmt.Sprintf("move %s cannot be played in %s (not even ignoring checks)", text, im.pos.FEN())
 	}
 	for len(im.legal) <= at {

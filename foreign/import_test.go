@@ -376,6 +376,14 @@ func TestPseudoLegal(t *testing.T) {
 		!strings.Contains(err.Error(), "cannot be played") {
 		t.Errorf("a king jumping two squares: %v", err)
 	}
+	// The king's capture is no node: the engine scores the node that
+	// could make it. It read "cannot be played (not even ignoring
+	// checks)", as if the rook could not reach d1.
+	capture := strings.Replace(stream, "E e1d1 0 -1 0\nL 0\n", "E e1d1 1 -1 0\nE d2d1 0 0 1\nL 30000\nL -30000\n", 1)
+	if _, err := Import(context.Background(), mustCreate(t), strings.NewReader(capture), Options{}); err == nil ||
+		!strings.Contains(err.Error(), "d2d1 captures the king: a king-capture engine's refutation is the score of the node that could capture, not a node") {
+		t.Errorf("a king's capture: %v", err)
+	}
 }
 
 // TestSeveralSearches: one run per position record; an abort marks the
