@@ -512,6 +512,10 @@ func (im *importer) record(b []byte) *StreamError {
 		return im.end(rest)
 	}
 	if !betweenSearches[string(word)] {
+		if string(word) == "HZT" {
+			// Two streams joined ('cat a.hzt b.hzt').
+			return im.fail("a second header %q: a stream has one; import each stream on its own (into one trace file, if you like)", shortText(b))
+		}
 		return im.fail("unknown record %q", shortText(b))
 	}
 	if len(im.stack) > 1 {

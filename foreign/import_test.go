@@ -304,6 +304,8 @@ func TestStreamErrors(t *testing.T) {
 		{"X out of range", head + "X 16\n", `X record: plies "16": want -15 to 15`, trace.StatusFailed, 2},
 		{"no position", "HZT 1\nE - 1 0 1\n", "before any position", "", 0},
 		{"bad header", "hello\n", "not a Horizon trace stream", "", 0},
+		// Two streams joined: it read "unknown record".
+		{"second header", "HZT 1\nposition startpos\nE - 1 -50 50\nL 0\nend\nHZT 1\n", `(line 6): a second header "HZT 1": a stream has one; import each stream on its own`, trace.StatusComplete, 2},
 		// A trace file given for its stream read as a stream whose first
 		// record is "SQLite format 3\x00\x10...".
 		{"a trace file", "SQLite format 3\x00\x10\x00\x02\x02\x00@  \x00\n", "(line 1): a SQLite file (a trace file, which every other command reads), not a trace stream", "", 0},
