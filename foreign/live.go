@@ -23,67 +23,9 @@ import (
 // trace stream on a pipe (HORIZON_TRACE=fd:3), for Trace: horizon trace
 // --engine.
 type Engine struct {
-	u      *uci.Engine
-	trace  *os.File // the read end of the trace pipe
-	name   string   // for messages: the UCI id name, else the program's file name
-	stderr *stderrTail
-}
-
-// stderrTail keeps the end of what an engine writes on its standard error,
-// read from its own pipe (to its end, so the engine never blocks on it):
-// when the engine exits, its last line (a traceback's, an assertion's)
-// says why, which Horizon would otherwise drop.
-type stderrTail struct {
-	mu   sync.Mutex
-	buf  []byte
-	r    *os.File
-	done chan struct{} // closed at the pipe's end
-}
-
-// tailKeep is how much of an engine's standard error stderrTail keeps.
-const tailKeep = 4096
-
-func newStderrTail(r *os.File) *stderrTail {
-	t := &stderrTail{r: r, done: make(chan struct{})}
-	go func() {
-		defer close(t.done)
-		b := make([]byte, tailKeep)
-		for {
-			n, err := r.Read(b)
-			t.mu.Lock()
-			t.buf = append(t.buf, b[:n]...)
-			if len(t.buf) > 2*tailKeep {
-				t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailKeep:]...)
-			}
-			t.mu.Unlock()
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return t
-}
-
-// note is "; its last line on stderr: ..." for an error that says the
-// engine exited, or "" when it wrote nothing there. It waits a moment for
-// the pipe's end: the engine's last words may still be in it.
-func (t *stderrTail) note() string {
-	select {
-	case <-t.done:
-	case <-time.After(time.Second): // a process the engine started holds it
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(string(t.buf), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" {
-			if r := []rune(l); len(r) > 200 {
-				l = string(r[:200]) + "..."
-			}
-			return fmt.Sprintf("; its last line on stderr: %q", l)
-		}
-	}
-	return ""
+	u     *uci.Engine
+	trace *os.File // the read end of the trace pipe
+	name  string   // for messages: the UCI id name, else the program's file name
 }
 
 // errExitedSearch is an engine's exit while it searched.
@@ -102,34 +44,22 @@ func StartEngine(ctx context.Context, argv []string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	er, ew, err := os.Pipe()
-	if err != nil {
-		pr.Close()
-		pw.Close()
-		return nil, err
-	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "HORIZON_TRACE=fd:3")
 	cmd.ExtraFiles = []*os.File{pw}
-	cmd.Stderr = ew
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	u, err := uci.StartChild(ctx, cmd)
-	pw.Close() // the engine holds the write ends
-	ew.Close()
+	pw.Close() // the engine holds the write end
 	if err != nil {
 		pr.Close()
-		er.Close()
 		return nil, fmt.Errorf("start engine: %w", err)
 	}
-	g := &Engine{u: u, trace: pr, stderr: newStderrTail(er)}
+	g := &Engine{u: u, trace: pr}
 	running.Lock()
 	running.engines[g] = true
 	running.Unlock()
 	if err := u.Handshake(ctx); err != nil {
 		g.u.Kill() // its process group: a wrapper's engine holds the trace pipe too
-		if errors.Is(err, uci.ErrExited) {
-			err = fmt.Errorf("%w%s", err, g.stderr.note())
-		}
 		g.Close()
 		return nil, err
 	}
@@ -170,7 +100,6 @@ func (g *Engine) Close() error {
 	running.Unlock()
 	err := g.u.Close()
 	g.trace.Close()
-	g.stderr.r.Close()
 	return err
 }
 
@@ -313,7 +242,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		if err := g.newPosition(ctx, fen); err != nil {
 			note := ""
 			if errors.Is(err, uci.ErrExited) {
-				note = g.stderr.note()
+				note = u.StderrNote()
 			}
 			searchErr = fmt.Errorf("%s: waiting for \"readyok\": %w%s", g.name, err, note)
 			break
@@ -333,7 +262,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		if err != nil {
 			note := ""
 			if errors.Is(err, errExitedSearch) || errors.Is(err, uci.ErrExited) {
-				note = g.stderr.note()
+				note = u.StderrNote()
 			}
 			searchErr, streamFirst = fmt.Errorf("%s, searching position %d of %d: %w%s", g.name, i+1, len(fens), err, note), closed(importEnded)
 			break

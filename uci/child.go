@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -38,6 +40,75 @@ type Engine struct {
 	// reader reads on to it, so that the engine never blocks writing and
 	// can read its quit.
 	drained chan struct{}
+	// stderr is the end of the engine's standard error (nil when the
+	// caller set cmd.Stderr).
+	stderr *stderrTail
+}
+
+// StderrNote is "; its last line on stderr: ..." for an error that says
+// the engine exited, or "" when it wrote nothing there (or its standard
+// error went elsewhere). It waits a moment for the pipe's end: the
+// engine's last words may still be in it.
+func (e *Engine) StderrNote() string {
+	if e.stderr == nil {
+		return ""
+	}
+	return e.stderr.note()
+}
+
+// stderrTail keeps the end of what an engine writes on its standard error,
+// read from its own pipe (to its end, so the engine never blocks on it):
+// when the engine exits, its last line (a traceback's, an assertion's)
+// says why, which Horizon would otherwise drop.
+type stderrTail struct {
+	mu   sync.Mutex
+	buf  []byte
+	r    *os.File
+	done chan struct{} // closed at the pipe's end
+}
+
+// tailKeep is how much of an engine's standard error stderrTail keeps.
+const tailKeep = 4096
+
+func newStderrTail(r *os.File) *stderrTail {
+	t := &stderrTail{r: r, done: make(chan struct{})}
+	go func() {
+		defer close(t.done)
+		b := make([]byte, tailKeep)
+		for {
+			n, err := r.Read(b)
+			t.mu.Lock()
+			t.buf = append(t.buf, b[:n]...)
+			if len(t.buf) > 2*tailKeep {
+				t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailKeep:]...)
+			}
+			t.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return t
+}
+
+// note is StderrNote's.
+func (t *stderrTail) note() string {
+	select {
+	case <-t.done:
+	case <-time.After(time.Second): // a process the engine started holds it
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(string(t.buf), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			if r := []rune(l); len(r) > 200 {
+				l = string(r[:200]) + "..."
+			}
+			return fmt.Sprintf("; its last line on stderr: %q", l)
+		}
+	}
+	return ""
 }
 
 // errLongLine is an engine's line over maxLine: a line that long is no
@@ -87,7 +158,11 @@ func StartCmd(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 func (e *Engine) Handshake(ctx context.Context) error {
 	lines, err := e.Ask(ctx, uciokWait, "uciok", "uci")
 	if err != nil {
-		return fmt.Errorf("%s: waiting for \"uciok\": %w", e.program, err)
+		note := ""
+		if errors.Is(err, ErrExited) {
+			note = e.StderrNote()
+		}
+		return fmt.Errorf("%s: waiting for \"uciok\": %w%s", e.program, err, note)
 	}
 	for _, line := range lines {
 		if name, ok := strings.CutPrefix(line, "id name "); ok {
@@ -111,10 +186,29 @@ func StartChild(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	// The engine's standard error is read to its end and its last line
+	// kept, for the error that says it exited (it was dropped).
+	var er, ew *os.File
+	if cmd.Stderr == nil {
+		if er, ew, err = os.Pipe(); err != nil {
+			return nil, err
+		}
+		cmd.Stderr = ew
+	}
+	err = cmd.Start()
+	if ew != nil {
+		ew.Close() // the engine holds the write end
+	}
+	if err != nil {
+		if er != nil {
+			er.Close()
+		}
 		return nil, err
 	}
 	e := talkOver(ctx, in, out)
+	if er != nil {
+		e.stderr = newStderrTail(er)
+	}
 	e.cmd = cmd
 	e.program = filepath.Base(cmd.Args[0])
 	return e, nil
@@ -357,7 +451,11 @@ func (e *Engine) Close() error {
 	case <-time.After(2 * time.Second):
 		e.Kill()
 	}
-	return e.cmd.Wait()
+	err := e.cmd.Wait()
+	if e.stderr != nil {
+		e.stderr.r.Close() // a process the engine started may hold its end
+	}
+	return err
 }
 
 // FindStockfish returns the path of a Stockfish binary on PATH or in

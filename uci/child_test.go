@@ -112,6 +112,10 @@ func TestStartNoUciok(t *testing.T) {
 			[]string{`chatty.sh: waiting for "uciok": sent `, ` other lines in 300ms`}, 0},
 		{"silent", "exec sleep 30\n", []string{`silent.sh: waiting for "uciok": no answer in 300ms`}, 0},
 		{"exits", "echo 'id name Quitter'\n", []string{`exits.sh: waiting for "uciok": the engine exited`}, 0},
+		// What it wrote on stderr was dropped: an engine that cannot
+		// start (a Python error, a missing file) said only that it exited.
+		{"exits saying why", "echo 'Traceback (most recent call last):' >&2; echo 'ImportError: no module named chess' >&2\n",
+			[]string{`waiting for "uciok": the engine exited; its last line on stderr: "ImportError: no module named chess"`}, 0},
 		// It was said to have exited.
 		{"long line", "head -c 2000000 /dev/zero | tr '\\0' a; echo; echo uciok; exec sleep 30\n",
 			// A long wait: the line, not the deadline, must end it, however
