@@ -2,10 +2,14 @@ package trace
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/cputime"
 	sqlite3 "github.com/mattn/go-sqlite3"
 )
@@ -108,6 +112,68 @@ func BenchmarkBareInsert(b *testing.B) {
 	}
 	b.ReportMetric(float64(rows)/time.Since(start).Seconds(), "rows/s")
 	b.ReportMetric(float64(cputime.Used()-cpu)/float64(rows), "cpu-ns/row")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkTraceRatio states the recording goal as one figure measured in
+// one run: the wall time of a traced search over the same search untraced,
+// at the same depth on the same position (Kiwipete, captures, depth 7: 1.5M
+// nodes). The traced side is what `horizon trace` does: a new file, the
+// search recorded, Finish (its parent index included) and Close. Each
+// iteration times one pair, the two in alternating order so that a drift
+// in the shared machine's speed hits both; the median pair's ratios are
+// reported, wall time (the goal) and CPU time (steadier on a loaded
+// machine), with the untraced search's node rate for scale.
+func BenchmarkTraceRatio(b *testing.B) {
+	const depth = 7
+	o := presetOf(b, "captures")
+	pos := engine.MustParseFEN(cutFEN)
+	dir := b.TempDir()
+	type cost struct{ wall, cpu time.Duration }
+	measure := func(f func()) cost {
+		start, cpu := time.Now(), cputime.Used()
+		f()
+		return cost{time.Since(start), cputime.Used() - cpu}
+	}
+	var nodes int64
+	untraced := func() {
+		nodes += engine.NewSearcher(o).Search(context.Background(), pos, engine.Limits{Depth: depth}, nil).Stats.Nodes
+	}
+	traced := func(i int) func() {
+		return func() {
+			path := filepath.Join(dir, fmt.Sprintf("%d.trace", i))
+			s, err := Create(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			searchInto(b, context.Background(), s, cutFEN, "captures", engine.Limits{Depth: depth}, RecordOptions{})
+			if err := s.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	var wall, cpu []float64
+	var plain time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var u, t cost
+		if i%2 == 0 {
+			u, t = measure(untraced), measure(traced(i))
+		} else {
+			t, u = measure(traced(i)), measure(untraced)
+		}
+		os.Remove(filepath.Join(dir, fmt.Sprintf("%d.trace", i)))
+		wall = append(wall, t.wall.Seconds()/u.wall.Seconds())
+		cpu = append(cpu, t.cpu.Seconds()/u.cpu.Seconds())
+		plain += u.wall
+	}
+	median := func(x []float64) float64 {
+		slices.Sort(x)
+		return x[len(x)/2]
+	}
+	b.ReportMetric(median(wall), "traced/untraced")
+	b.ReportMetric(median(cpu), "traced-cpu/untraced-cpu")
+	b.ReportMetric(float64(nodes)/plain.Seconds(), "untraced-nodes/s")
 	b.ReportMetric(0, "ns/op")
 }
 
