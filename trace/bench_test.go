@@ -11,7 +11,6 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/cputime"
-	sqlite3 "github.com/mattn/go-sqlite3"
 )
 
 // benchTree is the synthetic search both benchmarks store: the same nodes,
@@ -56,8 +55,8 @@ func BenchmarkRecorder(b *testing.B) {
 
 // BenchmarkBareInsert measures inserting the same rows with nothing else
 // going on: rows prepared in memory, the recorder's multi-row prepared
-// INSERTs through the raw driver connection, one transaction per
-// defaultBatchRows rows, synchronous=OFF, WAL.
+// INSERTs through the recorder's own connection (openWriter), one
+// transaction per defaultBatchRows rows, WAL.
 func BenchmarkBareInsert(b *testing.B) {
 	s, _ := mustCreate(b)
 	run, _ := recordBench(b, s)
@@ -68,21 +67,18 @@ func BenchmarkBareInsert(b *testing.B) {
 	}); err != nil {
 		b.Fatal(err)
 	}
-	conn, err := s.db.Conn(context.Background())
+	conn, err := s.openWriter()
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(context.Background(), "PRAGMA synchronous=OFF"); err != nil {
-		b.Fatal(err)
-	}
 	var rows int64
 	b.ResetTimer()
 	start, cpu := time.Now(), cputime.Used()
 	for i := 0; i < b.N; i++ {
 		run := int64(1000 + i) // keys of runs that do not exist; the bare table does not care
-		err := conn.Raw(func(dc any) error {
-			ins, err := newInserter(dc.(*sqlite3.SQLiteConn), run)
+		err := func() error {
+			ins, err := newInserter(conn, run)
 			if err != nil {
 				return err
 			}
@@ -104,7 +100,7 @@ func BenchmarkBareInsert(b *testing.B) {
 				}
 			}
 			return nil
-		})
+		}()
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -221,6 +221,23 @@ func open(path string, readOnly, create bool) (*Store, error) {
 		}
 		f.Close()
 	}
+	db, err := sql.Open("sqlite3", dsn(path, readOnly))
+	if err != nil {
+		return nil, fmt.Errorf("open trace %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, readOnly: readOnly}
+	if err := s.init(fresh, create); err != nil {
+		db.Close()
+		if fresh {
+			os.Remove(path) // do not leave a half-made file behind
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+// dsn is the data source name the store opens path by.
+func dsn(path string, readOnly bool) string {
 	dsn := "file:" + escapePath(path) + "?_busy_timeout=10000"
 	if readOnly {
 		dsn += "&mode=ro"
@@ -234,19 +251,7 @@ func open(path string, readOnly, create bool) (*Store, error) {
 	} else {
 		dsn += "&_txlock=immediate"
 	}
-	db, err := sql.Open("sqlite3", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open trace %s: %w", path, err)
-	}
-	s := &Store{db: db, path: path, readOnly: readOnly}
-	if err := s.init(fresh, create); err != nil {
-		db.Close()
-		if fresh {
-			os.Remove(path) // do not leave a half-made file behind
-		}
-		return nil, err
-	}
-	return s, nil
+	return dsn
 }
 
 // immutableOK reports whether a read-only open must (and may) tell SQLite

@@ -2,7 +2,6 @@ package trace
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
@@ -206,7 +205,7 @@ func (ins *inserter) fileBytes() (int64, error) {
 // writer is the recorder's writer goroutine: it writes each batch in one
 // transaction and feeds the summary. After a failure it keeps taking
 // batches (so the search never blocks) but writes nothing more.
-func (r *Recorder) writer(conn *sql.Conn) {
+func (r *Recorder) writer(c *sqlite3.SQLiteConn) {
 	defer close(r.done)
 	fail := func(err error) {
 		if r.werr == nil {
@@ -215,11 +214,7 @@ func (r *Recorder) writer(conn *sql.Conn) {
 		}
 	}
 	var batches <-chan *batch = r.full
-	err := conn.Raw(func(dc any) error {
-		c, ok := dc.(*sqlite3.SQLiteConn)
-		if !ok {
-			return fmt.Errorf("unexpected driver connection %T", dc)
-		}
+	err := func() error {
 		ins, err := newInserter(c, r.run)
 		if err != nil {
 			return err
@@ -239,11 +234,11 @@ func (r *Recorder) writer(conn *sql.Conn) {
 			}
 		}
 		return nil
-	})
+	}()
 	if err != nil {
 		fail(err)
 	}
-	// Drain whatever is left if Raw failed before the loop.
+	// Drain whatever is left if the inserter failed before the loop.
 	for b := range batches {
 		if !b.last {
 			r.free <- b
