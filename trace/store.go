@@ -236,7 +236,8 @@ func open(path string, readOnly, create bool) (*Store, error) {
 	return s, nil
 }
 
-// dsn is the data source name the store opens path by.
+// dsn is the data source name a store opens path by, for reading only or
+// for reading and writing.
 func dsn(path string, readOnly bool) string {
 	dsn := "file:" + escapePath(path) + "?_busy_timeout=10000"
 	if readOnly {
@@ -897,11 +898,7 @@ func CheckFileIntegrity(ctx context.Context, path string, limit int) ([]string, 
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	dsn := "file:" + escapePath(path) + "?_busy_timeout=10000&mode=ro"
-	if immutableOK(path) {
-		dsn += "&immutable=1"
-	}
-	db, err := sql.Open("sqlite3", dsn)
+	db, err := sql.Open("sqlite3", dsn(path, true))
 	if err != nil {
 		return nil, fmt.Errorf("open trace %s: %w", path, err)
 	}
