@@ -89,8 +89,8 @@ difference and the --top subtrees listed; click one to zoom to it.`,
 	if *width < 200 || *width > 100000 {
 		return usagef("--width %d: want 200 to 100000 pixels", *width)
 	}
-	if *top < 1 || *changed < 1 {
-		return usagef("--top and --changed want a positive number")
+	if err := checkRanges(intRange{"top", *top, 1, 0}, intRange{"changed", *changed, 1, 0}); err != nil {
+		return err
 	}
 	a, b, closeAll, err := diffSides(e, files, runs)
 	if err != nil {

@@ -106,8 +106,8 @@ Ctrl-C prints the figures of the positions done so far.`,
 	if *jobs < 1 {
 		return usagef("--jobs %d: want at least 1", *jobs)
 	}
-	if *worst < 0 || *limit < 0 || *repeat < 1 {
-		return usagef("--worst and --limit want a number >= 0, --repeat one >= 1")
+	if err := checkRanges(intRange{"worst", *worst, 0, 0}, intRange{"limit", *limit, 0, 0}, intRange{"repeat", *repeat, 1, 0}); err != nil {
+		return err
 	}
 	// As --max-nodes: a cap of 0 would mean no cap to some and stop
 	// everything to others; a QS is never uncapped by accident.
@@ -499,8 +499,12 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if *depth < 1 || *depth > 10 || *quiet < 0 || *tactical < 0 || *quiet+*tactical == 0 || *per < 1 || *jobs < 1 {
-		return usagef("--depth wants 1 to 10; --quiet, --tactical, --per-source and --jobs positive counts")
+	if err := checkRanges(intRange{"depth", *depth, 1, 10}, intRange{"quiet", *quiet, 0, 0}, intRange{"tactical", *tactical, 0, 0},
+		intRange{"per-source", *per, 1, 0}, intRange{"jobs", *jobs, 1, 0}); err != nil {
+		return err
+	}
+	if *quiet+*tactical == 0 {
+		return usagef("--quiet and --tactical are both 0: nothing to collect")
 	}
 	o, err := engine.ParseVariantSpec(*qs)
 	if err != nil {
@@ -615,8 +619,8 @@ shows as extra columns. An interrupted run writes nothing.`,
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if *depth < 1 || *depth > 20 || *jobs < 1 || *engDepth < 1 {
-		return usagef("--depth wants 1 to 20; --jobs and --engine-depth positive numbers")
+	if err := checkRanges(intRange{"depth", *depth, 1, 20}, intRange{"jobs", *jobs, 1, 0}, intRange{"engine-depth", *engDepth, 1, 0}); err != nil {
+		return err
 	}
 	// The valued set goes back into the set's file by default: a FIFO's
 	// would go to whoever reads it next, after minutes of work.

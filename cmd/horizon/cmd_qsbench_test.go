@@ -114,7 +114,14 @@ func TestQSBenchUsage(t *testing.T) {
 		{[]string{"qsbench", "--epd", filepath.Join(t.TempDir(), "missing.epd")}, 1, "missing.epd"},
 		{[]string{"qsbench", "collect", "--depth", "0"}, 2, "--depth"},
 		{[]string{"qsbench", "collect", "--sources", "../../testdata/bratko_kopec.epd", "--skip", "BK.99"}, 2, "no source position \"BK.99\""},
-		{[]string{"qsbench", "oracle", "--epd", set, "--depth", "99"}, 2, "--depth"},
+		{[]string{"qsbench", "oracle", "--epd", set, "--depth", "99"}, 2, "--depth 99: want 1 to 20"},
+		// Each names the flag out of range; the line listed every flag's.
+		{[]string{"qsbench", "--limit", "-1"}, 2, "--limit -1: want 0 or more"},
+		{[]string{"qsbench", "--repeat", "0"}, 2, "--repeat 0: want 1 or more"},
+		{[]string{"qsbench", "oracle", "--epd", set, "--engine-depth", "0"}, 2, "--engine-depth 0: want 1 or more"},
+		{[]string{"qsbench", "collect", "--per-source", "0"}, 2, "--per-source 0: want 1 or more"},
+		{[]string{"qsbench", "collect", "--quiet", "0", "--tactical", "0"}, 2, "--quiet and --tactical are both 0: nothing to collect"},
+		{[]string{"diff", set, "--changed", "0"}, 2, "--changed 0: want 1 or more"},
 		{[]string{"trace", "--qs-only", "--under", "e4"}, 2, "--qs-only"},
 	}
 	for _, tc := range tests {

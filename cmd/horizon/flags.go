@@ -117,6 +117,29 @@ type onceBool struct{ onceValue }
 
 func (onceBool) IsBoolFlag() bool { return true }
 
+// intRange is an int flag's value and the range it must lie in (hi 0:
+// no upper bound), for checkRanges.
+type intRange struct {
+	name      string
+	v, lo, hi int
+}
+
+// checkRanges is the usage error naming the first flag of rs out of its
+// range ("--limit -1: want 0 or more"), nil when all are in theirs: one
+// error per flag, where a line that listed every flag's range left the
+// user to find which one was wrong.
+func checkRanges(rs ...intRange) error {
+	for _, r := range rs {
+		switch {
+		case r.hi == 0 && r.v < r.lo:
+			return usagef("--%s %d: want %d or more", r.name, r.v, r.lo)
+		case r.hi != 0 && (r.v < r.lo || r.v > r.hi):
+			return usagef("--%s %d: want %d to %d", r.name, r.v, r.lo, r.hi)
+		}
+	}
+	return nil
+}
+
 // parseNoArgs is parseFlags for the commands that take flags only: an
 // argument left over is a usage error naming it.
 func parseNoArgs(fs *flag.FlagSet, args []string) error {
