@@ -3,7 +3,9 @@ package trace_test
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
@@ -81,5 +83,47 @@ func TestSnapshotWhileRecording(t *testing.T) {
 	l.Finish()
 	if p := read(t, l, store); p.status != trace.StatusComplete || p.rows != l.Rows() {
 		t.Errorf("after Finish the store reads %+v, want %d rows, complete", p, l.Rows())
+	}
+}
+
+// TestSnapshotLetsRecorderIn: a snapshot of a file no recorder has open
+// (a rollback journal, as Close leaves it) must not keep a recorder out:
+// a read transaction there holds SQLite's shared lock, and 'horizon trace
+// -o F' failed with 'database is locked' after the busy timeout while
+// 'horizon check F' read for longer. The snapshot reads its runs on.
+func TestSnapshotLetsRecorderIn(t *testing.T) {
+	ctx := context.Background()
+	w, path := tracetest.CreateTrace(t)
+	first := tracetest.RecordSearch(t, w, engine.StartFEN, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 2})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := trace.OpenSnapshot(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	before, err := snap.Run(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	w2, err := trace.Create(path)
+	if err != nil {
+		t.Fatalf("a recorder cannot open the file a snapshot reads (after %v): %v", time.Since(start).Round(time.Millisecond), err)
+	}
+	second := tracetest.RecordSearch(t, w2, engine.StartFEN, tracetest.VariantOptions(t, "see"), engine.Limits{Depth: 2})
+	if err := w2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := snap.Run(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Rows != before.Rows || after.Status != before.Status {
+		t.Errorf("run %d read %d rows %s, then %d rows %s", first, before.Rows, before.Status, after.Rows, after.Status)
+	}
+	if second == first {
+		t.Errorf("the recorder recorded run %d again", second)
 	}
 }

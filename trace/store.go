@@ -111,11 +111,14 @@ type Store struct {
 	// stmts holds the statements prepared (prepared), by their text; the
 	// database closes them with its connections.
 	stmts sync.Map
-	// snap is the read transaction of a snapshot (Snapshot), nil for the
-	// store itself: every read query runs in it (read). base is the store
-	// an OpenSnapshot opened for it, closed with it.
-	snap *sql.Tx
-	base *Store
+	// snapshot: the store is a snapshot (Snapshot), for reading; its
+	// Close leaves the database open. snap is its read transaction, where
+	// every read query runs (read): nil for the store itself, and for a
+	// snapshot of a file no recorder has open (see Snapshot). base is the
+	// store an OpenSnapshot opened for it, closed with it.
+	snapshot bool
+	snap     *sql.Tx
+	base     *Store
 }
 
 // querier runs the read queries: the store's database, or a snapshot's
@@ -157,8 +160,17 @@ func OpenSnapshot(ctx context.Context, path string) (*Store, error) {
 // beside nodes of a later one. Close the snapshot when done (it keeps
 // SQLite from moving the WAL into the file while open); the store stays
 // open, and must outlive it. A snapshot is for reading only.
+//
+// A file in rollback-journal mode has no recorder open (a recorder's
+// store keeps the file in WAL mode until it closes), and there a read
+// transaction would hold SQLite's shared lock to its end, keeping out a
+// recorder that opens the file meanwhile ('database is locked' once the
+// busy timeout passes): the snapshot of such a file reads as the store
+// does, query by query. The runs it reads do not change: a recorder that
+// opens the file meanwhile appends runs of its own (and one that upgrades
+// the file is met as the store meets it: see upgraded).
 func (s *Store) Snapshot(ctx context.Context) (*Store, error) {
-	if s.snap != nil {
+	if s.snapshot {
 		return nil, fmt.Errorf("trace %s: a snapshot of a snapshot", s.path)
 	}
 	// Not ended by ctx: a cancelled reader's queries fail by their own
@@ -171,14 +183,24 @@ func (s *Store) Snapshot(ctx context.Context) (*Store, error) {
 	// its first read, which reads the schema version the snapshot has.
 	var v int
 	var hasRuns bool
-	if err := tx.QueryRowContext(ctx, "SELECT (SELECT user_version FROM pragma_user_version), EXISTS (SELECT 1 FROM runs)").Scan(&v, &hasRuns); err != nil {
+	var mode string
+	err = tx.QueryRowContext(ctx, "SELECT (SELECT user_version FROM pragma_user_version), EXISTS (SELECT 1 FROM runs)").Scan(&v, &hasRuns)
+	if err == nil {
+		err = tx.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode)
+	}
+	if err != nil {
 		tx.Rollback()
 		return nil, sqliteErr(s.path, err)
 	}
-	snap := &Store{db: s.db, path: s.path, readOnly: true, levelless: s.levelless, noQS: s.noQS, snap: tx}
+	snap := &Store{db: s.db, path: s.path, readOnly: true, levelless: s.levelless, noQS: s.noQS, snapshot: true}
+	if strings.EqualFold(mode, "wal") {
+		snap.snap = tx
+	} else {
+		tx.Rollback()
+	}
 	snap.version.Store(s.version.Load())
 	if err := snap.takeVersion(v); err != nil && !errors.Is(err, errUpgraded) {
-		tx.Rollback()
+		snap.Close()
 		return nil, err
 	}
 	return snap, nil
@@ -768,12 +790,14 @@ func (s *Store) File() string { return s.path }
 // that the WAL stays beside the file (SQLite moves it in when the last
 // connection closes, or the next open does) and Close says so.
 func (s *Store) Close() error {
-	if s.snap != nil {
+	if s.snapshot {
 		// A snapshot ends its read transaction; the store it was taken
 		// of stays open, but for OpenSnapshot's.
 		var err error
-		if rerr := s.snap.Rollback(); rerr != nil && !errors.Is(rerr, sql.ErrTxDone) {
-			err = fmt.Errorf("close trace %s: %w", s.path, rerr)
+		if s.snap != nil {
+			if rerr := s.snap.Rollback(); rerr != nil && !errors.Is(rerr, sql.ErrTxDone) {
+				err = fmt.Errorf("close trace %s: %w", s.path, rerr)
+			}
 		}
 		if s.base != nil {
 			err = errors.Join(err, s.base.Close())
@@ -1051,8 +1075,8 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }, v int) (Run, error) 
 // unprepared, 23 µs prepared, with the schema version read in the same
 // statement (runSelect).
 func (s *Store) prepared(ctx context.Context, query string) *sql.Stmt {
-	if s.snap != nil {
-		return nil // a snapshot's queries run in its transaction
+	if s.snapshot {
+		return nil // a snapshot's queries run in its transaction (read), where it has one
 	}
 	if st, ok := s.stmts.Load(query); ok {
 		return st.(*sql.Stmt)
