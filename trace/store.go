@@ -114,10 +114,13 @@ type Store struct {
 	// snapshot: the store is a snapshot (Snapshot), for reading; its
 	// Close leaves the database open. snap is its read transaction, where
 	// every read query runs (read): nil for the store itself, and for a
-	// snapshot of a file no recorder has open (see Snapshot). base is the
-	// store an OpenSnapshot opened for it, closed with it.
+	// snapshot of a file no recorder has open (see Snapshot). gone holds
+	// the recorders of its running runs that had ended before it was taken
+	// (recorderGone). base is the store an OpenSnapshot opened for it,
+	// closed with it.
 	snapshot bool
 	snap     *sql.Tx
+	gone     map[string]bool
 	base     *Store
 }
 
@@ -173,6 +176,11 @@ func (s *Store) Snapshot(ctx context.Context) (*Store, error) {
 	if s.snapshot {
 		return nil, fmt.Errorf("trace %s: a snapshot of a snapshot", s.path)
 	}
+	// Which recorders had ended is asked before the snapshot is taken: a
+	// run whose recorder ends after it (finishing the run, which the
+	// snapshot does not see) must read as the snapshot has it, running,
+	// not abandoned.
+	gone := s.goneWriters(ctx)
 	// Not ended by ctx: a cancelled reader's queries fail by their own
 	// context, and its Close ends the transaction.
 	tx, err := s.db.BeginTx(context.WithoutCancel(ctx), nil)
@@ -194,7 +202,7 @@ func (s *Store) Snapshot(ctx context.Context) (*Store, error) {
 	}
 	snap := &Store{db: s.db, path: s.path, readOnly: true, levelless: s.levelless, noQS: s.noQS, snapshot: true}
 	if strings.EqualFold(mode, "wal") {
-		snap.snap = tx
+		snap.snap, snap.gone = tx, gone
 	} else {
 		tx.Rollback()
 	}
@@ -204,6 +212,38 @@ func (s *Store) Snapshot(ctx context.Context) (*Store, error) {
 		return nil, err
 	}
 	return snap, nil
+}
+
+// goneWriters returns the runs.writer values of the running runs whose
+// recorders have ended (writerGone). Files before schema version 3 name no
+// writer.
+func (s *Store) goneWriters(ctx context.Context) map[string]bool {
+	gone := map[string]bool{}
+	if s.schema() < 3 {
+		return gone
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT writer FROM runs WHERE status = ? AND writer IS NOT NULL", string(StatusRunning))
+	if err != nil {
+		return gone // the snapshot's own reads meet the error
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var w string
+		if rows.Scan(&w) == nil && writerGone(w) {
+			gone[w] = true
+		}
+	}
+	return gone
+}
+
+// recorderGone reports whether the recorder a runs.writer value names has
+// ended: by now for a store, and for a snapshot in its transaction, by
+// the time the snapshot was taken (gone).
+func (s *Store) recorderGone(w string) bool {
+	if s.snap != nil {
+		return s.gone[w]
+	}
+	return writerGone(w)
 }
 
 // Open opens an existing trace for reading and writing (new runs can be
@@ -1059,7 +1099,7 @@ func (s *Store) scanRun(sc interface{ Scan(...any) error }, v int) (Run, error) 
 		r.BestMove, r.PV = "", nil
 	}
 	r.liveSummary = sumAt.Valid
-	if r.Status == StatusRunning && writer.Valid && writerGone(writer.String) {
+	if r.Status == StatusRunning && writer.Valid && s.recorderGone(writer.String) {
 		r.Status = StatusAbandoned
 	}
 	if r.Nodes < 0 || r.Rows < 0 || r.QSNodes < 0 {
