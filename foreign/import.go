@@ -439,7 +439,7 @@ func (im *importer) eof() error {
 		return nil
 	}
 	if len(im.stack) > 1 {
-		se := im.fail("the stream ends with %d node(s) open: the engine stopped writing in the middle of its search", len(im.stack)-1)
+		se := im.fail("the stream ends with %s open: the engine stopped writing in the middle of its search", engine.Count(int64(len(im.stack)-1), "node"))
 		se.Truncated, se.AtEnd = true, true
 		im.finish(trace.StatusInterrupted, se)
 		return se
@@ -609,7 +609,7 @@ func (im *importer) scaleRecord(word string, rest []byte) *StreamError {
 func (im *importer) position(text string) *StreamError {
 	if im.active {
 		if len(im.stack) > 1 {
-			return im.fail("a new position with %d node(s) open", len(im.stack)-1)
+			return im.fail("a new position with %s open", engine.Count(int64(len(im.stack)-1), "node"))
 		}
 		im.endSearch()
 	}
@@ -1276,7 +1276,7 @@ func (im *importer) end(rest []byte) *StreamError {
 		return im.fail("end record without a search (no position record before it)")
 	}
 	if len(im.stack) > 1 {
-		return im.fail("end record with %d node(s) open (fewer leaves than enters)", len(im.stack)-1)
+		return im.fail("end record with %s open (fewer leaves than enters)", engine.Count(int64(len(im.stack)-1), "node"))
 	}
 	for _, kv := range fields(rest) {
 		key, v, ok := strings.Cut(string(kv), "=")

@@ -282,9 +282,9 @@ func TestStreamErrors(t *testing.T) {
 		{"score without a negation", head + "E e2e4 0 -50 50\nL -2147483648\n", `L record: score "-2147483648" is not an integer from -2147483647 to 2147483647`, trace.StatusFailed, 3},
 		{"window without a negation", head + "E e2e4 0 -2147483648 50\n", "depth, alpha and beta must be integers from -2147483647", trace.StatusFailed, 2},
 		{"too many leaves", head + "L 0\nL 0\n", "(line 5), node 0 (path (root)): L record with no node open", trace.StatusFailed, 2},
-		{"end inside node", head + "E e2e4 0 -50 50\nend\n", "node 2 (path e2e4): end record with 2 node(s) open", trace.StatusFailed, 3},
+		{"end inside node", head + "E e2e4 0 -50 50\nend\n", "node 2 (path e2e4): end record with 2 nodes open", trace.StatusFailed, 3},
 		{"truncated", head + "E e2e4 0 -50 50\nL 1", "ends inside a record", trace.StatusInterrupted, 3},
-		{"cut short", head + "E e2e4 0 -50 50\nL 1\n", "ends with 1 node(s) open", trace.StatusInterrupted, 3},
+		{"cut short", head + "E e2e4 0 -50 50\nL 1\n", "ends with 1 node open", trace.StatusInterrupted, 3},
 		{"root with move", head + "L 0\nE e2e4 1 0 1\n", "a root has no move", trace.StatusFailed, 2},
 		{"unknown record", head + "Q 1\n", "unknown record", trace.StatusFailed, 2},
 		// A time past a time.Duration's range was stored wrapped (99999999999999

@@ -210,7 +210,7 @@ func checkIntegrity(e *env, file string, integrity func(context.Context, int) ([
 		for _, p := range problems {
 			fmt.Fprintf(e.stderr, "%s: SQLite integrity check: %s\n", file, p)
 		}
-		return fmt.Errorf("%s: SQLite's integrity check found %d problem(s): the file is damaged", file, len(problems))
+		return fmt.Errorf("%s: SQLite's integrity check found %s: the file is damaged", file, engine.Count(int64(len(problems)), "problem"))
 	}
 	return err
 }

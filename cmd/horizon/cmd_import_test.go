@@ -28,11 +28,11 @@ func TestImportErrors(t *testing.T) {
 		want         []string
 		runs         string
 	}{
-		{"good", good, 0, nil, "wrote 1 run(s)"},
+		{"good", good, 0, nil, "wrote 1 run to"},
 		{"illegal", good + "position startpos\nE - 1 -50 50\nE e2e5 0 -50 50\n", 1,
-			[]string{"byte 119 (line 11)", "node 1 (path (root))", "illegal move e2e5", "kept in"}, "wrote 2 run(s)"},
+			[]string{"byte 119 (line 11)", "node 1 (path (root))", "illegal move e2e5", "kept in"}, "wrote 2 runs to"},
 		{"cut short", good + "position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\n", 1,
-			[]string{"ends with 2 node(s) open", "path e2e4"}, "wrote 2 run(s)"},
+			[]string{"ends with 2 nodes open", "path e2e4"}, "wrote 2 runs to"},
 		// No run recorded: an error, no "wrote" line and no file left.
 		{"not a stream", "hello\n", 1, []string{"not a Horizon trace stream"}, ""},
 		{"garbage", "garbage", 1, []string{`the first record is "garbage"`}, ""},
@@ -411,7 +411,7 @@ func TestTraceEngineOutcomes(t *testing.T) {
 			}
 			out := filepath.Join(t.TempDir(), "t.trace")
 			code, stdout, stderr := runCLI(t, "", append([]string{"trace", "--engine", eng, "--depth", "1", "-o", out}, args...)...)
-			if code != tc.code || !strings.Contains(stdout, "wrote 1 run(s)") {
+			if code != tc.code || !strings.Contains(stdout, "wrote 1 run to") {
 				t.Fatalf("exit %d, want %d; stdout %q, stderr %q", code, tc.code, stdout, stderr)
 			}
 			checkOneLineError(t, stderr, tc.stderr...)

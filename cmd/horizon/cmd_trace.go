@@ -446,7 +446,7 @@ func (res traceResult) writeText(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "wrote no run to %s\n", res.file)
 		return err
 	}
-	_, err := fmt.Fprintf(w, "wrote %d run(s) to %s; browse with: horizon view %s\n", len(res.runs), res.file, res.file)
+	_, err := fmt.Fprintf(w, "wrote %s to %s; browse with: horizon view %s\n", engine.Count(int64(len(res.runs)), "run"), res.file, res.file)
 	return err
 }
 
