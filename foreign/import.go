@@ -1328,7 +1328,7 @@ func (im *importer) end(rest []byte) *StreamError {
 // caller stopped on a cancel (Options.StopsOnCancel) is interrupted.
 func (im *importer) endSearch() {
 	status := trace.StatusComplete
-	lim := im.searchLimits()
+	lim := withoutUnreachedNodes(im.searchLimits(), int64(im.nextID-1), im.engineNodes)
 	switch {
 	case im.opts.StopsOnCancel && im.ctx.Err() != nil && im.cancelStopped(lim):
 		status = trace.StatusInterrupted
@@ -1526,6 +1526,27 @@ func (im *importer) finish(status trace.Status, cause error) {
 	if im.opts.OnFinish != nil {
 		im.opts.OnFinish(*r)
 	}
+}
+
+// withoutUnreachedNodes is lim without its node limit when the search
+// did not reach it: neither the nodes in its stream nor the engine's own
+// count (engineNodes, -1 for none) came to it, so it is not what stopped
+// the search. Ethereal 12 ignores go nodes and stops after its first
+// iteration: its 6 nodes under go nodes 5000 read "truncated (stop cause:
+// nodes)". An engine counts at least the nodes it writes (Fairy-Max counts
+// passes, more than its stream's calls), so one that stops at its limit
+// is seen to reach it.
+func withoutUnreachedNodes(lim string, nodes, engineNodes int64) string {
+	f := strings.Fields(lim)
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] != "nodes" {
+			continue
+		}
+		if n, ok := atoi64([]byte(f[i+1])); ok && n > 0 && nodes < n && engineNodes < n {
+			return strings.Join(append(f[:i:i], f[i+2:]...), " ")
+		}
+	}
+	return lim
 }
 
 // depthLimit reads the depth out of limits text ("depth 13", "go depth

@@ -411,7 +411,10 @@ func TestSeveralSearches(t *testing.T) {
 // the run's stop cause names the limit when the search had one kind. An
 // abort record is that limit's too (Ethereal writes one when its time runs
 // out, and its runs said "abort" where other engines' said "time"); with
-// no such limit, or both, it says abort.
+// no such limit, or both, it says abort. A node limit the search did not
+// reach (its stream's 2 nodes and the engine's count under it) stopped
+// nothing: Ethereal 12, which ignores go nodes and stops after depth 1,
+// read "truncated (stop cause: nodes)" at 6 nodes of 5000.
 func TestLimitStopStatus(t *testing.T) {
 	for _, tc := range []struct {
 		limits     string
@@ -421,19 +424,27 @@ func TestLimitStopStatus(t *testing.T) {
 	}{
 		{"", trace.StatusComplete, "", trace.StopAbort},
 		{"go depth 1", trace.StatusComplete, "", trace.StopAbort},
-		{"go nodes 5000", trace.StatusTruncated, trace.StopNodes, trace.StopNodes},
+		{"go nodes 2", trace.StatusTruncated, trace.StopNodes, trace.StopNodes},
+		{"go nodes 5000", trace.StatusComplete, "", trace.StopAbort}, // 2 nodes: not its limit
 		{"go movetime 200", trace.StatusTruncated, trace.StopTime, trace.StopTime},
 		{"go wtime 1000 btime 1000", trace.StatusTruncated, trace.StopTime, trace.StopTime},
-		{"go depth 1 nodes 5000", trace.StatusComplete, "", trace.StopNodes}, // reached its depth
+		{"go depth 1 nodes 2", trace.StatusComplete, "", trace.StopNodes}, // reached its depth
+		{"go depth 1 nodes 5000", trace.StatusComplete, "", trace.StopAbort},
 		{"go depth 3 movetime 200", trace.StatusTruncated, trace.StopTime, trace.StopTime},
-		{"go nodes 5000 movetime 200", trace.StatusTruncated, "", trace.StopAbort}, // the stream does not say which
+		{"go nodes 2 movetime 200", trace.StatusTruncated, "", trace.StopAbort},               // the stream does not say which
+		{"go nodes 5000 movetime 200", trace.StatusTruncated, trace.StopTime, trace.StopTime}, // not the nodes'
+		{"go nodes 3 movetime 200", trace.StatusTruncated, "", trace.StopAbort},               // the engine counted 3 (end nodes=3)
 	} {
 		for _, abort := range []bool{false, true} {
 			tail, want, cause := "L 0\nL 0\n", tc.want, tc.cause
 			if abort {
 				tail, want, cause = "A\n", trace.StatusTruncated, tc.abortCause
 			}
-			stream := "HZT 1\nengine E\nposition startpos\nlimits " + tc.limits + "\nE - 1 0 1\nE e2e4 0 -1 0\n" + tail + "end nodes=2\n"
+			count := "2"
+			if strings.Contains(tc.limits, "nodes 3 ") {
+				count = "3" // more than the stream holds, as Fairy-Max counts passes
+			}
+			stream := "HZT 1\nengine E\nposition startpos\nlimits " + tc.limits + "\nE - 1 0 1\nE e2e4 0 -1 0\n" + tail + "end nodes=" + count + "\n"
 			st := mustCreate(t)
 			runs, err := Import(context.Background(), st, strings.NewReader(stream), Options{})
 			if err != nil || len(runs) != 1 {

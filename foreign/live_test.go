@@ -381,9 +381,12 @@ func TestTraceEngineFaults(t *testing.T) {
 // "depth 60" for go nodes 3000), and an abort under it is that limit's
 // stop: the run read "go depth 60", stop cause abort, where Ethereal and
 // Sunfish under the same command read "go nodes 3000", stop cause nodes.
+// The engine counts its 3,000 nodes (Fairy-Max counts passes, more than
+// the calls its stream holds): a limit the search did not reach would be
+// no cause (TestLimitStopStatus).
 func TestTraceRecordsGoSent(t *testing.T) {
 	eng := fakeEngine(t, `[ -z "$begun" ] && { printf 'HZT 1\n' >&3; begun=1; }; `+
-		`printf 'position startpos\nlimits depth 60\nE - 1 -50 50\nE e2e4 0 -50 50\nA\nend\n' >&3; echo "bestmove e2e4"`)
+		`printf 'position startpos\nlimits depth 60\nE - 1 -50 50\nE e2e4 0 -50 50\nA\nend nodes=3000\n' >&3; echo "bestmove e2e4"`)
 	g, err := StartEngine(context.Background(), []string{eng})
 	if err != nil {
 		t.Fatal(err)
