@@ -77,7 +77,8 @@ type Store struct {
 	db       *sql.DB
 	path     string
 	readOnly bool
-	writer   bool // prepared for writing: WAL while open, rollback journal after Close
+	writer   bool        // prepared for writing: WAL while open, rollback journal after Close
+	closed   atomic.Bool // Close ran: a second Close does nothing
 
 	// maxPages, when set, caps the file's size in pages on the recorder's
 	// connection: tests use it to make the disk "full".
@@ -818,9 +819,11 @@ func (s *Store) File() string { return s.path }
 
 // Close closes the file. Recorders must be finished first. A store that
 // wrote leaves a self-contained file: it moves the WAL's pages into the file
-// and truncates the WAL (waiting, up to the busy timeout, for readers), then
-// leaves WAL mode, which succeeds unless another process still has the file
-// open; either way copying the .trace alone copies every run.
+// and truncates the WAL (waiting up to closeWait for another process's
+// read transaction), then leaves WAL mode, which succeeds unless another
+// process still has the file open; either way copying the .trace alone
+// copies every run. A read transaction that outlasts the wait keeps the
+// last runs in the WAL: Close returns a WALKeptError.
 //
 // Close never waits for a recorder that was not finished (it would wait
 // forever: the recorder holds its connection until Finish): it closes what
@@ -830,6 +833,9 @@ func (s *Store) File() string { return s.path }
 // that the WAL stays beside the file (SQLite moves it in when the last
 // connection closes, or the next open does) and Close says so.
 func (s *Store) Close() error {
+	if !s.closed.CompareAndSwap(false, true) {
+		return nil // a deferred Close after the one whose error was read
+	}
 	if s.snapshot {
 		// A snapshot ends its read transaction; the store it was taken
 		// of stays open, but for OpenSnapshot's.
@@ -883,9 +889,35 @@ func (s *Store) leaveWAL() error {
 	}
 	defer conn.Close()
 	ctx = context.Background()
-	conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	// Another process's read transaction is waited for once, as long as
+	// a query of this process is (closeWait), where the checkpoint and
+	// the journal mode each waited the busy timeout.
+	conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", closeWait.Milliseconds()))
+	var busy, frames, moved int
+	err = conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &moved)
+	conn.ExecContext(ctx, "PRAGMA busy_timeout = 0")
+	// A reader still in its transaction (a check, an export, the sqlite3
+	// shell) kept the checkpoint from the WAL's end: the runs are safe,
+	// in the WAL, but a copy of the .trace alone would lose them, so the
+	// caller is told. A reader merely open keeps the file in WAL mode with
+	// the WAL empty, which loses nothing.
+	if err != nil || busy != 0 {
+		return &WALKeptError{Path: s.path}
+	}
 	conn.ExecContext(ctx, "PRAGMA journal_mode=DELETE")
 	return nil
+}
+
+// WALKeptError is Close's report that another process held the file open
+// as it closed, so the last runs stay in the WAL beside it (PATH-wal)
+// rather than in the file. Nothing is lost: every reader reads the WAL,
+// and the next Horizon that writes the file moves it in when it closes.
+// It is a warning for the user, not a failure of the recording.
+type WALKeptError struct{ Path string }
+
+func (e *WALKeptError) Error() string {
+	return fmt.Sprintf("%s: another process was reading it as it closed, so its last runs stay in %s-wal beside it until the next horizon that writes it closes; copy both files meanwhile",
+		e.Path, filepath.Base(e.Path))
 }
 
 // IntegrityCheck runs SQLite's own integrity check (PRAGMA integrity_check)

@@ -92,7 +92,7 @@ positions every variant had searched to the end, and says how many.`,
 		if st, err = trace.Create(*traceFile); err != nil {
 			return err
 		}
-		defer st.Close()
+		defer st.Close() // on an error; closeTrace below closes it first otherwise
 		// A trace of a runaway search fills the disk: compareOne caps each
 		// recorded search as 'horizon trace' does.
 		if lim.Nodes == 0 || lim.Nodes > defaultMaxNodes {
@@ -126,6 +126,11 @@ positions every variant had searched to the end, and says how many.`,
 	}
 	for i := range rows {
 		rows[i].Label = pf.label(&positions[rows[i].Position-1])
+	}
+	if st != nil {
+		if err := e.closeTrace(st); err != nil {
+			return err
+		}
 	}
 	res := compareResult{Variants: compareSum(opts, rows), Positions: rows, Trace: orNull(*traceFile), Interrupted: interrupted}
 	if err := e.print(res, formatOf(*asJSON, *asCSV)); err != nil {

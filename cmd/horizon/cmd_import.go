@@ -179,7 +179,7 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 			e.notef("run %d: %s", r.RunID, r.Warning)
 		}
 	}
-	if err := st.Close(); err != nil {
+	if err := e.closeTrace(st); err != nil {
 		return err
 	}
 	if err := e.print(res, f); err != nil {

@@ -224,7 +224,7 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 			}
 		}
 	}
-	if err := st.Close(); err != nil {
+	if err := e.closeTrace(st); err != nil {
 		return err
 	}
 	if err := e.print(res, f); err != nil {

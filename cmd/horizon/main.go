@@ -20,6 +20,7 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/foreign"
 	"github.com/horizonqs/horizon/internal/outfile"
+	"github.com/horizonqs/horizon/trace"
 )
 
 func main() {
@@ -118,6 +119,19 @@ func prefix(cmd string) string { return "horizon " + cmd + ": " }
 // notef writes a note on stderr, a line prefixed as the command's errors.
 func (e *env) notef(format string, a ...any) {
 	fmt.Fprintf(e.stderr, prefix(e.cmd)+format+"\n", a...)
+}
+
+// closeTrace closes a trace the command wrote. Runs that stay in the
+// file's WAL because another process was reading it are safe, so that is
+// said as a note (copy both files), not an error; any other error is.
+func (e *env) closeTrace(st *trace.Store) error {
+	err := st.Close()
+	var kept *trace.WALKeptError
+	if errors.As(err, &kept) {
+		e.notef("%v", err)
+		return nil
+	}
+	return err
 }
 
 // stopped says what stopped the command when its context ended: a
