@@ -856,106 +856,88 @@ func TestEPDIDRecorded(t *testing.T) {
 	}
 }
 
-// TestCloseTellsWALKept: a recorder closing while another process reads
-// the file cannot move the WAL in. It said nothing, and its runs stayed in
-// t.trace-wal, which a copy of t.trace alone loses (the README said the
-// last writer moves the WAL in); now Close says so, after one closeWait,
-// and the next writer's Close moves it in.
-func TestCloseTellsWALKept(t *testing.T) {
+// TestCloseBesideReader: a recorder closing while another process reads
+// the file. One in a read transaction keeps the checkpoint from moving the
+// WAL in: Close said nothing, and the runs stayed in t.trace-wal, which a
+// copy of t.trace alone loses (the README said the last writer moves the
+// WAL in). Close now says so, after one closeWait, and the next writer's
+// Close moves it in. A reader merely open leaves the WAL empty: no error,
+// and the .trace alone holds every run.
+func TestCloseBesideReader(t *testing.T) {
 	defer func(w time.Duration) { closeWait = w }(closeWait)
 	closeWait = 200 * time.Millisecond
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "t.trace")
-	s, err := Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, _ := record(t, s, 1, 2, RecordOptions{}, nil)
-	reader, err := OpenSnapshot(ctx, path) // a read transaction: the file is in WAL mode
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := reader.Run(ctx, id); err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	err = s.Close()
-	var kept *WALKeptError
-	if !errors.As(err, &kept) || kept.Path != path || !strings.Contains(err.Error(), "t.trace-wal") {
-		t.Fatalf("Close beside a reader = %v, want a WALKeptError naming t.trace-wal", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Close took %v beside a reader, want about closeWait (%v)", d, closeWait)
-	}
-	if _, err := os.Stat(path + "-wal"); err != nil {
-		t.Fatalf("the WAL the error names: %v", err)
-	}
-	reader.Close()
-
-	// The runs read from the file and its WAL; the next writer moves it in.
-	w, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Run(ctx, id); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatalf("Close with no reader = %v", err)
-	}
-	if _, err := os.Stat(path + "-wal"); !os.IsNotExist(err) {
-		t.Errorf("t.trace-wal after a Close with no reader: %v", err)
-	}
-	r, err := OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if _, err := r.Run(ctx, id); err != nil {
-		t.Errorf("run %d after the WAL moved in: %v", id, err)
-	}
-}
-
-// TestCloseBesideIdleReader: a reader that has the file open but reads
-// nothing as the recorder closes keeps the file in WAL mode, with the WAL
-// empty: Close says nothing, and the .trace alone holds every run.
-func TestCloseBesideIdleReader(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "t.trace")
-	s, err := Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, _ := record(t, s, 1, 2, RecordOptions{}, nil)
-	reader, err := OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reader.Close()
-	if _, err := reader.Run(ctx, id); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatalf("Close beside an idle reader = %v, want nil", err)
-	}
-	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
-		t.Fatalf("t.trace-wal holds %d bytes after Close", fi.Size())
-	}
-	// The .trace alone, copied, holds the run.
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cp := filepath.Join(t.TempDir(), "copy.trace")
-	if err := os.WriteFile(cp, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, err := OpenReadOnly(cp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.Run(ctx, id); err != nil {
-		t.Errorf("the copied .trace: %v", err)
+	for _, c := range []struct {
+		name string
+		open func(path string) (*Store, error)
+		kept bool // Close reports the WAL kept
+	}{
+		{"in a read transaction", func(path string) (*Store, error) { return OpenSnapshot(ctx, path) }, true},
+		{"open, reading nothing", OpenReadOnly, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "t.trace")
+			s, err := Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			id, _ := record(t, s, 1, 2, RecordOptions{}, nil)
+			reader, err := c.open(path) // in WAL mode, as the file is while s has it
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer reader.Close()
+			if _, err := reader.Run(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			err = s.Close()
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("Close took %v beside a reader, want at most about closeWait (%v)", d, closeWait)
+			}
+			var kept *WALKeptError
+			if !c.kept {
+				if err != nil {
+					t.Fatalf("Close = %v, want nil", err)
+				}
+			} else if !errors.As(err, &kept) || kept.Path != path || !strings.Contains(err.Error(), "t.trace-wal") {
+				t.Fatalf("Close = %v, want a WALKeptError naming t.trace-wal", err)
+			}
+			wal, err := os.Stat(path + "-wal")
+			if c.kept && err != nil {
+				t.Fatalf("the WAL the error names: %v", err)
+			}
+			if !c.kept && err == nil && wal.Size() > 0 {
+				t.Fatalf("t.trace-wal holds %d bytes after a Close that said nothing", wal.Size())
+			}
+			reader.Close()
+			if c.kept {
+				// The next writer's Close moves the WAL in.
+				w, err := Open(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Close(); err != nil {
+					t.Fatalf("Close with no reader = %v", err)
+				}
+			}
+			// The .trace alone, copied, holds the run.
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cp := filepath.Join(t.TempDir(), "copy.trace")
+			if err := os.WriteFile(cp, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r, err := OpenReadOnly(cp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			if _, err := r.Run(ctx, id); err != nil {
+				t.Errorf("the copied .trace: %v", err)
+			}
+		})
 	}
 }
