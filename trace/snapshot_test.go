@@ -2,6 +2,8 @@ package trace_test
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,5 +127,25 @@ func TestSnapshotLetsRecorderIn(t *testing.T) {
 	}
 	if second == first {
 		t.Errorf("the recorder recorded run %d again", second)
+	}
+}
+
+// TestSnapshotOfWriterRefused: a store opened to write begins its
+// transactions IMMEDIATE, so its snapshot would hold the write lock for as
+// long as it reads, keeping every recorder out: it is refused, naming the
+// way in that reads (OpenSnapshot).
+func TestSnapshotOfWriterRefused(t *testing.T) {
+	s, err := trace.Create(filepath.Join(t.TempDir(), "t.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	snap, err := s.Snapshot(context.Background())
+	if err == nil {
+		snap.Close()
+		t.Fatal("Snapshot of a writable store: no error")
+	}
+	if !strings.Contains(err.Error(), "OpenSnapshot") {
+		t.Errorf("error %q does not name OpenSnapshot", err)
 	}
 }

@@ -177,6 +177,11 @@ func (s *Store) Snapshot(ctx context.Context) (*Store, error) {
 	if s.snapshot {
 		return nil, fmt.Errorf("trace %s: a snapshot of a snapshot", s.path)
 	}
+	if !s.readOnly {
+		// A writer's connections begin IMMEDIATE: its snapshot would hold
+		// the write lock, keeping every recorder out while it reads.
+		return nil, fmt.Errorf("trace %s: a snapshot is taken of a store opened read-only (OpenSnapshot)", s.path)
+	}
 	// Which recorders had ended is asked before the snapshot is taken: a
 	// run whose recorder ends after it (finishing the run, which the
 	// snapshot does not see) must read as the snapshot has it, running,
