@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 )
@@ -231,6 +232,38 @@ func NodesPerSecond(nodes int64, elapsed time.Duration) (float64, bool) {
 		return 0, false
 	}
 	return float64(nodes) / elapsed.Seconds(), true
+}
+
+// Elapsed formats a time the one way every command's text prints one (a
+// run's summary, diff, compare, perft, progress lines), with three
+// significant figures at most, rounded: under 100 ms in whole
+// milliseconds ("4ms", "99ms"), under 10 s in seconds with two decimals
+// ("0.59s", "1.23s"), under a minute with one ("12.3s"), then minutes and
+// seconds ("2m05s") and hours and minutes ("1h02m"). A nonzero time never
+// reads 0: under a millisecond it is "<1ms". Zero (and a negative time,
+// which no clock gives) is "0ms". JSON keeps its numbers (elapsed_ms).
+func Elapsed(d time.Duration) string {
+	const ms = time.Millisecond
+	switch {
+	case d <= 0:
+		return "0ms"
+	case d < ms:
+		return "<1ms"
+	}
+	if n := d.Round(ms) / ms; n < 100 {
+		return strconv.FormatInt(int64(n), 10) + "ms"
+	}
+	if cs := d.Round(10*ms) / (10 * ms); cs < 1000 {
+		return fmt.Sprintf("%d.%02ds", cs/100, cs%100)
+	}
+	if ds := d.Round(100*ms) / (100 * ms); ds < 600 {
+		return fmt.Sprintf("%d.%ds", ds/10, ds%10)
+	}
+	if s := d.Round(time.Second) / time.Second; s < 3600 {
+		return fmt.Sprintf("%dm%02ds", s/60, s%60)
+	}
+	m := d.Round(time.Minute) / time.Minute
+	return fmt.Sprintf("%dh%02dm", m/60, m%60)
 }
 
 // Short formats a count in at most five characters with one rule: exact

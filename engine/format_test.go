@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"testing"
+	"time"
 )
 
 func TestScoreString(t *testing.T) {
@@ -138,6 +139,25 @@ func TestShortOneRule(t *testing.T) {
 		s := Short(n)
 		if len(s) > 5 {
 			t.Fatalf("Short(%d) = %q: longer than 5 characters", n, s)
+		}
+	}
+}
+
+// TestElapsed: one rule for a time in text, and a nonzero time never
+// reads as 0 (trace's summary printed a 4 ms search as "0.00s").
+func TestElapsed(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0ms"}, {-ms, "0ms"}, {time.Nanosecond, "<1ms"}, {ms / 2, "<1ms"}, {ms, "1ms"}, {4 * ms, "4ms"}, {99 * ms, "99ms"},
+		{99*ms + 600*time.Microsecond, "0.10s"}, {100 * ms, "0.10s"}, {590 * ms, "0.59s"}, {1234 * ms, "1.23s"},
+		{9995 * ms, "10.0s"}, {12345 * ms, "12.3s"}, {59949 * ms, "59.9s"}, {59950 * ms, "1m00s"}, {125 * time.Second, "2m05s"},
+		{3599499 * ms, "59m59s"}, {3599500 * ms, "1h00m"}, {2*time.Hour + 29*time.Minute + 31*time.Second, "2h30m"},
+	} {
+		if got := Elapsed(c.d); got != c.want {
+			t.Errorf("Elapsed(%v) = %q, want %q", c.d, got, c.want)
 		}
 	}
 }

@@ -202,7 +202,7 @@ func (res checkResult) err(fileErr error) error {
 // it found before that is the report.
 func checkIntegrity(e *env, file string, integrity func(context.Context, int) ([]string, error)) error {
 	stop := progressLine(e.stderr, func(el time.Duration) string {
-		return fmt.Sprintf("SQLite integrity check of %s  %.1fs", file, el.Seconds())
+		return fmt.Sprintf("SQLite integrity check of %s  %s", file, engine.Elapsed(el))
 	})
 	problems, err := integrity(e.ctx, 20)
 	stop()

@@ -281,8 +281,8 @@ func (res compareResult) writeText(w io.Writer) error {
 	}
 	fmt.Fprintln(tw, head)
 	for _, v := range vs {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%.2fs\t%s\t", v.Variant, v.Positions, engine.Commas(v.Nodes), engine.Commas(v.QSNodes),
-			engine.Percent(v.QSShare), v.MaxQSPly, v.elapsed.Seconds(), npsText(v.NPS))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t", v.Variant, v.Positions, engine.Commas(v.Nodes), engine.Commas(v.QSNodes),
+			engine.Percent(v.QSShare), v.MaxQSPly, engine.Elapsed(v.elapsed), npsText(v.NPS))
 		if answers {
 			fmt.Fprintf(tw, "%d/%d\t", v.Solved, v.WithAnswer)
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
@@ -271,7 +272,7 @@ func timeCell(t compare.Totals) string {
 	if t.ElapsedMS == nil {
 		return "-"
 	}
-	return fmt.Sprintf("%dms", *t.ElapsedMS)
+	return engine.Elapsed(time.Duration(*t.ElapsedMS) * time.Millisecond)
 }
 
 // placeText writes where a node stands, as diff, check and the hotspot

@@ -247,6 +247,6 @@ func htmlProgress(w io.Writer, opts *export.HTMLOptions) func() {
 	read := new(atomic.Int64)
 	opts.Progress = read
 	return progressLine(w, func(el time.Duration) string {
-		return fmt.Sprintf("building the page: %s rows read  %.1fs", engine.Commas(read.Load()), el.Seconds())
+		return fmt.Sprintf("building the page: %s rows read  %s", engine.Commas(read.Load()), engine.Elapsed(el))
 	})
 }

@@ -103,7 +103,7 @@ func startImportProgress(w io.Writer, name string, size int64, r io.Reader) *imp
 		if rec := p.rec.Load(); rec != nil {
 			line += fmt.Sprintf("  run %d  nodes %s", p.run.Load(), engine.Commas(rec.Nodes()))
 		}
-		return line + fmt.Sprintf("  %.1fs", el.Seconds())
+		return line + "  " + engine.Elapsed(el)
 	})
 	return p
 }
@@ -267,7 +267,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlag
 		OnSearch: func(i int, nodes func() int64) func() {
 			label := shorten(pf.label(&positions[i]), 40)
 			return progressLine(e.stderr, func(el time.Duration) string {
-				return fmt.Sprintf("%s %s  nodes %s  %.1fs", label, u.Name(), engine.Commas(nodes()), el.Seconds())
+				return fmt.Sprintf("%s %s  nodes %s  %s", label, u.Name(), engine.Commas(nodes()), engine.Elapsed(el))
 			})
 		}})
 	if err := reportForeign(e, st, runs, ierr, out, asJSON, created); err != nil {

@@ -347,7 +347,7 @@ func TestImportTimeUnknown(t *testing.T) {
 		note         string // import's note on stderr
 	}{
 		{"no time", "end nodes=2\n", "null", "null", "time unknown (the stream gave none, or 0 ms, which a trace stores as none)", ""},
-		{"time", "end nodes=2 time=20\n", "20", "100", "0.02s (100 nodes/s)", ""},
+		{"time", "end nodes=2 time=20\n", "20", "100", "20ms (100 nodes/s)", ""},
 		// A search of 0 ms is real, but the file keeps 0 for no time: the
 		// import says so (it read 'the stream gave none').
 		{"time=0", "end nodes=2 time=0\n", "null", "null", "time unknown (the stream gave none, or 0 ms, which a trace stores as none)",

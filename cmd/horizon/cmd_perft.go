@@ -292,7 +292,7 @@ func (j perftJSON) writeText(w io.Writer) error {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "Nodes searched: %d\n", j.Nodes)
-	_, err := fmt.Fprintf(w, "Time: %.3f s (%s Mnps)\n", j.elapsed.Seconds(), mnpsText(j.Nodes, j.elapsed))
+	_, err := fmt.Fprintf(w, "Time: %s (%s Mnps)\n", engine.Elapsed(j.elapsed), mnpsText(j.Nodes, j.elapsed))
 	return err
 }
 
@@ -365,7 +365,7 @@ type perftChecked struct {
 
 func (c perftChecked) writeText(w io.Writer) error {
 	if len(c.failures) == 0 {
-		_, err := fmt.Fprintf(w, "ok   %s depth %d..%d, %s, %.2f s\n", c.label, c.depths[0], c.depths[len(c.depths)-1], engine.Count(int64(c.nodes), "node"), c.elapsed.Seconds())
+		_, err := fmt.Fprintf(w, "ok   %s depth %d..%d, %s, %s\n", c.label, c.depths[0], c.depths[len(c.depths)-1], engine.Count(int64(c.nodes), "node"), engine.Elapsed(c.elapsed))
 		return err
 	}
 	for _, f := range c.failures {
@@ -377,9 +377,9 @@ func (c perftChecked) writeText(w io.Writer) error {
 // writeText is the suite's closing lines; the tally counts positions, as
 // the line above it says.
 func (res perftCheckJSON) writeText(w io.Writer) error {
-	fmt.Fprintf(w, "%s, %s (%d wrong), %s in %.2f s (%s Mnps); a position passes when all its counts match\n",
+	fmt.Fprintf(w, "%s, %s (%d wrong), %s in %s (%s Mnps); a position passes when all its counts match\n",
 		engine.Count(int64(res.Positions), "position"), engine.Count(int64(res.Counts), "perft count"), res.FailedCounts,
-		engine.Count(int64(res.Nodes), "node"), res.elapsed.Seconds(), mnpsText(res.Nodes, res.elapsed))
+		engine.Count(int64(res.Nodes), "node"), engine.Elapsed(res.elapsed), mnpsText(res.Nodes, res.elapsed))
 	return writeTally(w, res.Passed, res.Failed)
 }
 

@@ -593,8 +593,8 @@ Regenerate: horizon qsbench collect --sources %s --skip '%s' --depth %d --qs %s 
 	if err := f.Commit(); err != nil {
 		return err
 	}
-	return e.print(message(fmt.Sprintf("wrote %d positions (%d tactical, %d quiet) from %d sources to %s in %.1fs",
-		len(set), *tactical, *quiet, len(srcs), *out, time.Since(start).Seconds())), formatText)
+	return e.print(message(fmt.Sprintf("wrote %d positions (%d tactical, %d quiet) from %d sources to %s in %s",
+		len(set), *tactical, *quiet, len(srcs), *out, engine.Elapsed(time.Since(start)))), formatText)
 }
 
 func runQSBenchOracle(e *env, args []string) error {
@@ -676,8 +676,8 @@ shows as extra columns. An interrupted run writes nothing.`,
 	if err := f.Commit(); err != nil {
 		return err
 	}
-	return e.print(message(fmt.Sprintf("valued %d positions with %s to depth %d in %.1fs (--jobs %d); wrote %s",
-		len(set), qsbench.OracleName(o), *depth, el.Seconds(), *jobs, dst)), formatText)
+	return e.print(message(fmt.Sprintf("valued %d positions with %s to depth %d in %s (--jobs %d); wrote %s",
+		len(set), qsbench.OracleName(o), *depth, engine.Elapsed(el), *jobs, dst)), formatText)
 }
 
 // engineOracle values the set with a UCI engine, jobs engine processes at
@@ -751,8 +751,8 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 	if err := f.Commit(); err != nil {
 		return err
 	}
-	return e.print(message(fmt.Sprintf("valued %d positions with %s to depth %d in %.1fs (--jobs %d); wrote %s",
-		len(set), n, depth, el.Seconds(), jobs, out)), formatText)
+	return e.print(message(fmt.Sprintf("valued %d positions with %s to depth %d in %s (--jobs %d); wrote %s",
+		len(set), n, depth, engine.Elapsed(el), jobs, out)), formatText)
 }
 
 // uciValue searches one position to depth and reads the engine's last

@@ -467,7 +467,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "  depth %d  best %s  score %s\n", r.Depth, best, score)
 	took := "time unknown (the stream gave none, or 0 ms, which a trace stores as none)"
 	if r.ElapsedMS != nil {
-		took = fmt.Sprintf("%.2fs (%s nodes/s)", float64(*r.ElapsedMS)/1000, npsText(r.NodesPerS))
+		took = fmt.Sprintf("%s (%s nodes/s)", engine.Elapsed(time.Duration(*r.ElapsedMS)*time.Millisecond), npsText(r.NodesPerS))
 	}
 	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%s)  max QS ply %d  %s\n",
 		engine.Commas(r.Nodes), engine.Commas(r.QSNodes), engine.Percent(r.QSShare), r.MaxQSPly, took)
@@ -514,8 +514,8 @@ func startProgress(w io.Writer, label, variant string, rec *trace.Recorder, iter
 	label = shorten(label, 40)
 	return progressLine(w, func(el time.Duration) string {
 		n := rec.Nodes()
-		return fmt.Sprintf("%s %s  iteration %d  nodes %s  %s nodes/s  file %s  %.1fs",
-			label, variant, iter.Load(), engine.Commas(n), npsText(nps(n, el)), formatBytes(rec.FileBytes()), el.Seconds())
+		return fmt.Sprintf("%s %s  iteration %d  nodes %s  %s nodes/s  file %s  %s",
+			label, variant, iter.Load(), engine.Commas(n), npsText(nps(n, el)), formatBytes(rec.FileBytes()), engine.Elapsed(el))
 	})
 }
 

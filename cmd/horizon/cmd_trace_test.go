@@ -553,7 +553,8 @@ func TestTraceStopCause(t *testing.T) {
 }
 
 // TestNodesPerSecondNeedsTime: a search timed at 0 or 1 ms has no rate to
-// speak of. 'trace' printed "0.00s (0 nodes/s)" and "0.00s (3,320,000
+// speak of, and its time reads as engine.Elapsed prints it ("4ms", where
+// it read "0.00s"). 'trace' printed "0.00s (0 nodes/s)" and "0.00s (3,320,000
 // nodes/s)", --json nps 0; now "-" and null under engine.MinRateElapsed.
 // perft's texts, and --bench's rows, by the same rule (they gave 62.3
 // Mnps at 0 ms); TestOneRateRule runs the commands.
@@ -564,11 +565,12 @@ func TestNodesPerSecondNeedsTime(t *testing.T) {
 		jsonText string
 		mnps     string // perft's text, 3320 nodes
 	}{
-		{0, "(- nodes/s)", `"nps":null`, "-"},
-		{time.Millisecond, "(- nodes/s)", `"nps":null`, "-"},
-		{engine.MinRateElapsed - 1, "(- nodes/s)", `"nps":null`, "-"},
-		{engine.MinRateElapsed, "(332,000 nodes/s)", `"nps":332000`, "0.3"},
-		{2 * time.Second, "(1,660 nodes/s)", `"nps":1660`, "0.0"},
+		{0, "0ms (- nodes/s)", `"nps":null`, "-"},
+		{time.Millisecond, "1ms (- nodes/s)", `"nps":null`, "-"},
+		{4 * time.Millisecond, "4ms (- nodes/s)", `"nps":null`, "-"}, // was "0.00s"
+		{engine.MinRateElapsed - 1, "9ms (- nodes/s)", `"nps":null`, "-"},
+		{engine.MinRateElapsed, "10ms (332,000 nodes/s)", `"nps":332000`, "0.3"},
+		{2 * time.Second, "2.00s (1,660 nodes/s)", `"nps":1660`, "0.0"},
 		// Unknown (another engine's stream gave no time): not 0.00s.
 		{-1, "time unknown (the stream gave none, or 0 ms, which a trace stores as none)", `"elapsed_ms":null,"nps":null`, ""},
 	} {
