@@ -687,7 +687,11 @@ func (im *importer) begin() *StreamError {
 		name = "unknown engine"
 	}
 	lim := im.searchLimits()
-	limJSON, _ := json.Marshal(map[string]any{"go": lim, "max_nodes": im.opts.Record.MaxNodes})
+	var goCmd any // null without a limits record: a fact that does not apply
+	if lim != "" {
+		goCmd = lim
+	}
+	limJSON, _ := json.Marshal(map[string]any{"go": goCmd, "max_nodes": im.opts.Record.MaxNodes})
 	ro := im.opts.Record
 	ro.Engine, ro.FailHard = name, im.failHard
 	// Options holds what the stream declared about the engine's moves,

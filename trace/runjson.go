@@ -13,8 +13,22 @@ import (
 // holding JSON; see ObjectJSON.
 func (r Run) OptionsObject() json.RawMessage { return ObjectJSON(r.Options) }
 
-// LimitsObject is OptionsObject for the run's limits.
-func (r Run) LimitsObject() json.RawMessage { return ObjectJSON(r.Limits) }
+// LimitsObject is OptionsObject for the run's limits. An imported run
+// whose stream had no limits record has no go command: its "go" is null,
+// as every fact that does not apply, also in a trace written before the
+// importer stored null there (it stored "").
+func (r Run) LimitsObject() json.RawMessage {
+	obj := ObjectJSON(r.Limits)
+	var m map[string]json.RawMessage
+	if json.Unmarshal(obj, &m) != nil || string(m["go"]) != `""` {
+		return obj
+	}
+	m["go"] = json.RawMessage("null")
+	if b, err := json.Marshal(m); err == nil {
+		return b
+	}
+	return obj
+}
 
 // ObjectJSON turns stored metadata (a run's options or limits) into a value
 // for --json output. A JSON object is returned as an object with its keys

@@ -21,3 +21,18 @@ func TestRunJSONObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestLimitsObjectNoGo: an imported run without a limits record has no
+// go command: its limits' "go" is null, as every absent fact, also in a
+// trace written before the importer stored null there ("go": "").
+func TestLimitsObjectNoGo(t *testing.T) {
+	for _, c := range []struct{ stored, want string }{
+		{`{"go":"","max_nodes":1000000}`, `{"go":null,"max_nodes":1000000}`},
+		{`{"go":null,"max_nodes":0}`, `{"go":null,"max_nodes":0}`},
+		{`{"go":"depth 5","max_nodes":0}`, `{"go":"depth 5","max_nodes":0}`},
+	} {
+		if got := string(Run{Limits: c.stored}.LimitsObject()); got != c.want {
+			t.Errorf("LimitsObject(%s) = %s, want %s", c.stored, got, c.want)
+		}
+	}
+}

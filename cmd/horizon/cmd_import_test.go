@@ -633,3 +633,27 @@ func TestImportQSOnlyStream(t *testing.T) {
 		})
 	}
 }
+
+// TestImportLimitsAbsent: a stream with no limits record has no go
+// command, and its run's limits say so as every absent fact is said, null
+// ("go": null), where runs --json gave "go": "" (walkthrough). A limits
+// record's text is kept as written (spaces removed here to compare).
+func TestImportLimitsAbsent(t *testing.T) {
+	const search = "position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2\n"
+	for _, tc := range []struct{ name, limits, want string }{
+		{"none", "", `"limits":{"go":null,"max_nodes":50000000}`},
+		{"depth", "limits depth 1\n", `"limits":{"go":"depth1","max_nodes":50000000}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := writeFile(t, "s.hzt", "HZT 1\nengine Tiny\n"+tc.limits+search)
+			out := filepath.Join(t.TempDir(), "t.trace")
+			if code, _, stderr := runCLI(t, "", "import", in, "-o", out); code != 0 {
+				t.Fatalf("import: exit %d: %s", code, stderr)
+			}
+			_, js, _ := runCLI(t, "", "runs", out, "--json")
+			if js = strings.Join(strings.Fields(js), ""); !strings.Contains(js, tc.want) {
+				t.Errorf("runs --json: %s, want %s", js, tc.want)
+			}
+		})
+	}
+}
