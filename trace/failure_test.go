@@ -258,3 +258,29 @@ func openLive(t *testing.T, path string, rec *Recorder) (*Store, Run) {
 	}
 	return rd, r
 }
+
+// TestNodesAfterFlush: a progress line's count moves when the source
+// pauses: Nodes counted every 256th node only, so 'horizon import' of an
+// engine's slow stream showed "nodes 0" while nodes were open. Flush (the
+// importer's pause) publishes the count.
+func TestNodesAfterFlush(t *testing.T) {
+	s, _ := mustCreate(t)
+	rec, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Enter(engine.EnterInfo{ID: 0, Parent: -1, Kind: engine.KindRun, QSLevel: -1})
+	rec.Enter(engine.EnterInfo{ID: 1, Parent: 0, Kind: engine.KindRoot, QSLevel: -1, Iteration: 1, Depth: 1})
+	rec.Enter(engine.EnterInfo{ID: 2, Parent: 1, Ply: 1, Kind: engine.KindQS, Iteration: 1, Move: 77})
+	rec.Flush()
+	if got := rec.Nodes(); got != 2 {
+		t.Errorf("Nodes after Flush with 2 positions open = %d, want 2", got)
+	}
+	rec.Flush() // nothing new to hand over: the count stays
+	if got := rec.Nodes(); got != 2 {
+		t.Errorf("Nodes after a second Flush = %d, want 2", got)
+	}
+	if err := rec.Finish(Result{}); err != nil {
+		t.Fatal(err)
+	}
+}

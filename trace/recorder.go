@@ -324,8 +324,8 @@ func (r *Recorder) RunID() int64 { return r.run }
 func (r *Recorder) Capped() bool { return r.capped }
 
 // Nodes returns how many positions the search has entered so far (the run
-// node is not one), updated every 256 nodes; it may be called from any
-// goroutine (for a progress line).
+// node is not one), updated every 256 nodes and at every Flush (a source
+// that pauses); it may be called from any goroutine (for a progress line).
 func (r *Recorder) Nodes() int64 { return r.progress.Load() }
 
 // UnderReached returns how many times the search entered the node at the
@@ -376,9 +376,15 @@ func (r *Recorder) handoff() {
 // would be, so that readers see them soon: for a tracer whose source
 // pauses (another engine's stream, waiting for the engine). Between
 // batches nothing else commits a run's rows. It does nothing when no row
-// was recorded since the last batch, and after Finish.
+// was recorded since the last batch, and after Finish. It also publishes
+// the count of nodes entered (Nodes), so a progress line moves while the
+// source pauses with fewer than 256 new nodes.
 func (r *Recorder) Flush() {
-	if r.finished || len(r.cur.rows) == 0 && len(r.cur.late) == 0 {
+	if r.finished {
+		return
+	}
+	r.progress.Store(r.entered)
+	if len(r.cur.rows) == 0 && len(r.cur.late) == 0 {
 		return
 	}
 	r.handoff()
