@@ -534,10 +534,9 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 			return err
 		}
 		for i := range recs {
-			label := recs[i].ID
-			if label == "" {
-				label = filepath.Base(file) + ":" + strconv.Itoa(recs[i].Line)
-			}
+			// The file's base name: the set records its sources' labels,
+			// which --skip takes, the same wherever the files lie.
+			label := positionLabel(filepath.Base(file), &recs[i])
 			if _, ok := skipped[label]; ok {
 				skipped[label] = true
 				continue

@@ -14,7 +14,8 @@ import (
 
 // searchJSON is the --json output of one search.
 type searchJSON struct {
-	FEN string `json:"fen"`
+	Label string `json:"label"` // the position's name, as every command gives it (positionLabel)
+	FEN   string `json:"fen"`
 	// EPDID is the id of the EPD record searched; null when none, as in
 	// every run's JSON. ID is the same, under the key search gave it
 	// first (kept for scripts).
@@ -40,8 +41,8 @@ type searchJSON struct {
 	res       engine.Result
 }
 
-func newSearchJSON(p *engine.EPD, o engine.Options, r engine.Result) searchJSON {
-	j := searchJSON{FEN: p.FEN, EPDID: orNull(p.ID), ID: orNull(p.ID), Variant: engine.VariantSpec(o), Options: trace.ObjectJSON(o.JSON()),
+func newSearchJSON(p *engine.EPD, label string, o engine.Options, r engine.Result) searchJSON {
+	j := searchJSON{Label: label, FEN: p.FEN, EPDID: orNull(p.ID), ID: orNull(p.ID), Variant: engine.VariantSpec(o), Options: trace.ObjectJSON(o.JSON()),
 		Depth: r.Depth, Nodes: r.Stats.Nodes, QSNodes: r.Stats.QSNodes,
 		MaxPly: r.Stats.MaxPly, MaxQSPly: r.Stats.MaxQSPly, ElapsedMS: r.Elapsed.Milliseconds(),
 		NPS: nps(r.Stats.Nodes, r.Elapsed), Status: string(trace.StopStatus(r.Stopped)), StopCause: orNull(stopCause(r.Stopped)), Cutoffs: map[string]int64{}, PV: []string{}, res: r}
@@ -113,7 +114,8 @@ variant, switches and limits visit the same tree, node for node.`,
 		"horizon search --fen startpos --movetime 500ms",
 		"horizon search --fen '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1' --depth 5 --qs captures,see",
 		"horizon search --epd testdata/wacnew.epd --depth 4 --qs see --json")
-	pf := addPositionFlags(e.ctx, fs, fenUsage, "EPD file: search every position in it")
+	pf := addPositionFlags(e.ctx, fs, fenUsage, "EPD file: search every position in it (or the one named by --id)")
+	id := fs.String("id", "", "with --epd: search only the record with this id (its 'id' opcode)")
 	asJSON := fs.Bool("json", false, "print one JSON object per search (an array for several)")
 	sf := addSearchFlags(fs, "see", 6)
 	if err := parseNoArgs(fs, args); err != nil {
@@ -123,10 +125,14 @@ variant, switches and limits visit the same tree, node for node.`,
 	if err != nil {
 		return err
 	}
+	if job.positions, err = pf.withID(job.positions, *id); err != nil {
+		return err
+	}
 	f := formatOf(*asJSON, false)
 	var out searchResult
 	for i := range job.positions {
 		p := &job.positions[i]
+		label := pf.label(p)
 		for _, o := range job.opts {
 			if e.ctx.Err() != nil {
 				return e.stoppedErr()
@@ -135,16 +141,16 @@ variant, switches and limits visit the same tree, node for node.`,
 			if f == formatText {
 				// The info lines stream as the search goes, as a UCI
 				// engine's do.
-				label := p.FEN
-				if p.ID != "" {
-					label = p.ID + " " + label
+				named := p.FEN
+				if label != p.FEN {
+					named = label + " " + p.FEN
 				}
-				fmt.Fprintf(e.stdout, "info string position %s variant %s\n", label, engine.VariantSpec(o))
+				fmt.Fprintf(e.stdout, "info string position %s variant %s\n", named, engine.VariantSpec(o))
 				s.OnIteration = func(it engine.IterationInfo) {
 					fmt.Fprintln(e.stdout, uci.InfoLine(it.Depth, it.SelDepth, it.Score, true, it.Nodes, it.Elapsed, it.PV))
 				}
 			}
-			j := newSearchJSON(p, o, s.Search(e.ctx, p.Pos.Copy(), job.lim, nil))
+			j := newSearchJSON(p, label, o, s.Search(e.ctx, p.Pos.Copy(), job.lim, nil))
 			if err := e.printPart(j, f); err != nil {
 				return err
 			}

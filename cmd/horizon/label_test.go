@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -63,5 +64,43 @@ func TestVariantLabel(t *testing.T) {
 	code, _, stderr := runCLI(t, "", "search", "--fen", "startpos", "--depth", "1", "--qs", label+",see", "--see-prune", "false")
 	if code != 2 || !strings.Contains(stderr, "both "+label) {
 		t.Errorf("two variants made one: exit %d, %q", code, stderr)
+	}
+}
+
+// TestPositionLabel: an EPD record is named by one rule (positionLabel:
+// its id, else FILE:LINE) in search, compare and trace, text and JSON;
+// search named a record without id by its FEN alone where compare said
+// FILE:LINE (walkthrough), and had no --id to pick a record as trace has.
+func TestPositionLabel(t *testing.T) {
+	const fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+	epd := writeFile(t, "two.epd", "4k3/8/8/8/8/8/4P3/4K3 w - -\n4k3/8/8/8/8/8/3QP3/4K3 w - - id \"queen\";\n")
+	noID := epd + ":1"
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"search", "--epd", epd, "--depth", "1"}, []string{"info string position " + noID + " " + fen + " variant", "info string position queen "}},
+		{[]string{"search", "--epd", epd, "--depth", "1", "--json"}, []string{`"label": "` + noID + `"`, `"label": "queen"`}},
+		{[]string{"compare", "--epd", epd, "--depth", "1", "--qs", "none,see", "--json"}, []string{`"label": "` + noID + `"`, `"label": "queen"`}},
+		{[]string{"trace", "--epd", epd, "--depth", "1", "-o", filepath.Join(t.TempDir(), "t.trace"), "--json"}, []string{`"label": "` + noID + `"`, `"label": "queen"`}},
+	} {
+		code, stdout, stderr := runCLI(t, "", tc.args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", tc.args, code, stderr)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%v printed\n%.2000s\nwant %q", tc.args, stdout, w)
+			}
+		}
+	}
+	// search --id picks a record, as trace --id does.
+	code, stdout, stderr := runCLI(t, "", "search", "--epd", epd, "--id", "queen", "--depth", "1")
+	if code != 0 || strings.Contains(stdout, noID) || !strings.Contains(stdout, "position queen ") {
+		t.Errorf("search --id queen: exit %d, %s%s", code, stdout, stderr)
+	}
+	if code, _, _ := runCLI(t, "", "search", "--fen", "startpos", "--id", "queen"); code != 2 {
+		t.Errorf("search --id without --epd: exit %d, want 2", code)
 	}
 }
