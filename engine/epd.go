@@ -196,6 +196,11 @@ func splitOps(s string) ([][]string, error) {
 // operations, well under a kilobyte.
 const maxEPDLine = 1 << 20
 
+// BOM is the UTF-8 byte-order mark editors on Windows write at the start
+// of a text file. Horizon's readers of text a user may have saved (an EPD
+// file, a FEN, a trace stream) skip it where the text begins.
+const BOM = "\ufeff"
+
 // ReadEPD reads every record of an EPD file. Blank lines and lines starting
 // with # are skipped. An error names the file and line.
 func ReadEPD(r io.Reader, name string) ([]EPD, error) {
@@ -232,8 +237,7 @@ func ScanEPD(r io.Reader, name string, fn func(ln int, text string) error) error
 		ln++
 		text := sc.Text()
 		if ln == 1 {
-			// Editors on Windows start UTF-8 files with a byte-order mark.
-			text = strings.TrimPrefix(text, "\ufeff")
+			text = strings.TrimPrefix(text, BOM)
 		}
 		text = strings.TrimSpace(text)
 		if text == "" || strings.HasPrefix(text, "#") {

@@ -31,7 +31,7 @@ const maxClock = 1_000_000_000
 // 1); "startpos" stands for the starting position. It rejects positions that
 // cannot arise in a game of chess in ways a move generator would trip on.
 func ParseFEN(fen string) (*Position, error) {
-	fen = strings.TrimSpace(fen)
+	fen = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(fen), BOM)) // $(cat pos.fen) of a Windows file
 	if fen == "startpos" {
 		fen = StartFEN
 	}

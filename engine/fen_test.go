@@ -194,3 +194,15 @@ func TestFENErrorsQuoteSensibly(t *testing.T) {
 		}
 	}
 }
+
+// TestFENByteOrderMark: a FEN read from a file a Windows editor saved
+// ($(cat pos.fen)) starts with a byte-order mark: it is skipped, as at the
+// start of an EPD file.
+func TestFENByteOrderMark(t *testing.T) {
+	for _, fen := range []string{"\ufeffstartpos", "\ufeff" + StartFEN, " \ufeff" + StartFEN + "\r\n"} {
+		p, err := ParseFEN(fen)
+		if err != nil || p.FEN() != StartFEN {
+			t.Errorf("ParseFEN(%q) = %v, %v; want the start position", fen, p, err)
+		}
+	}
+}

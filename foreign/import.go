@@ -467,6 +467,9 @@ const maxTimeMS = math.MaxInt64 / int64(time.Millisecond)
 var betweenSearches = map[string]bool{"engine": true, "scores": true, "moves": true, "mate": true, "infinity": true, "limits": true, "position": true}
 
 func (im *importer) record(b []byte) *StreamError {
+	if im.recOffset == 0 {
+		b = bytes.TrimPrefix(b, []byte(engine.BOM)) // a stream saved by a Windows editor
+	}
 	if n := len(b); n > 0 && b[n-1] == '\r' {
 		b = b[:n-1]
 	}

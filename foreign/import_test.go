@@ -1396,3 +1396,30 @@ func TestLimitsPerSearch(t *testing.T) {
 		})
 	}
 }
+
+// TestByteOrderMark: a stream a Windows editor saved starts with a UTF-8
+// byte-order mark, and was refused as "not a Horizon trace stream". The
+// mark is skipped at the stream's start (before a comment too), and only
+// there: one inside the stream is still no record.
+func TestByteOrderMark(t *testing.T) {
+	const search = "position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2\n"
+	for _, tc := range []struct{ name, stream, err string }{
+		{"header", "\ufeffHZT 1\n" + search, ""},
+		{"comment first", "\ufeff# saved on Windows\r\nHZT 1\r\n" + strings.ReplaceAll(search, "\n", "\r\n"), ""},
+		{"later", "HZT 1\n\ufeff" + search, "unknown record"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := mustCreate(t)
+			runs, err := Import(context.Background(), st, strings.NewReader(tc.stream), Options{})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || len(runs) != 1 || runs[0].Nodes != 2 {
+				t.Errorf("runs %+v, error %v; want one run of 2 nodes", runs, err)
+			}
+		})
+	}
+}
