@@ -129,7 +129,8 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	asJSON := fs.Bool("json", false, "print the summary as JSON (an array of runs; with --engine each run has stream_nodes, "+
 		"the nodes the engine's stream holds (as nodes does: Horizon's run node is in neither), and reported_nodes, the engine's own count: they differ when its instrumentation misses nodes; both null for Horizon's own runs. A key that does not apply is null, not left out)")
 	viewAfter := fs.Bool("view", false, "open the viewer on the first run recorded (needs a terminal)")
-	engineCmd := fs.String("engine", "", "trace another UCI engine instead: its command line ('CMD [ARGS]'; more ARGS may follow the flags), instrumented to write the trace protocol to HORIZON_TRACE")
+	engineCmd := fs.String("engine", "", "trace another UCI engine instead: its command line ('CMD [ARGS]'; more ARGS may follow the flags), instrumented to write the trace protocol to HORIZON_TRACE. "+
+		"Quote a path or argument with spaces as in a shell or cutechess-cli's cmd= (--engine '\"/opt/My Engines/eth\" -v', or My\\ Engines); a path that exists as given is taken whole, spaces and all")
 	qsOnly := fs.Bool("qs-only", false, "record only the QS from the position, open window, as 'horizon qsbench' runs it (--depth is ignored); "+
 		"an EPD record's lm and lmpos (the move that led to it) are made first, so a QS that reads the last move sees it")
 	sf := addSearchFlags(fs, "captures,see", 5)
@@ -143,7 +144,11 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 		if *qsOnly {
 			return usagef("--qs-only runs Horizon's own QS; it does not go with --engine")
 		}
-		return runTraceEngine(e, fs, sf, strings.Fields(*engineCmd), pf, *id, *out, *maxNodes, *asJSON, *viewAfter)
+		argv, err := engineArgv(*engineCmd)
+		if err != nil {
+			return usagef("--engine %q: %v", *engineCmd, err)
+		}
+		return runTraceEngine(e, fs, sf, argv, pf, *id, *out, *maxNodes, *asJSON, *viewAfter)
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
