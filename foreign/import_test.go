@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +18,7 @@ import (
 	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/emit"
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
@@ -554,6 +558,24 @@ var fuzzSeeds = []string{
 	"HZT 1\nmoves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\nE d2d1 0 0 1\nL 0\nL 0\n",
 	"HZT 2\nmate 32000 31872 plies\ninfinity 32000\nposition startpos\nE - 1 -32000 32000\nL 31998\nend\n" +
 		"mate 8000 7745 turns\ninfinity 8000\nposition startpos\nE - 1 -8000 8000\nL -7998\n",
+	// Counts above what a trace stores (g= above 255, x= above 254): a
+	// warning once per run naming the first such leave record; the
+	// second search has one at the cap, which is no warning.
+	"HZT 1\nengine Tiny\nposition startpos\nE - 1 -100 100\nE e2e4 0 -100 50\nE e7e5 -1 -50 100\nL -60\nL 60 g=300 x=280\n" +
+		"E d2d4 0 -100 50\nL 70 g=256 x=255\nL -60 g=999\nend best=e2e4 nodes=4\n" +
+		"position startpos\nE - 1 -100 100\nE e2e4 0 -100 50\nL 60 g=255 x=254\nL -60\nend best=e2e4 nodes=2\n",
+	// QS alone under the root (iteration 0): concluded, so scored from
+	// iteration 0's roots; then cut short; then a bound only; then
+	// iteration 0 concluded and iteration 1 cut short (the score stays
+	// iteration 0's).
+	"HZT 1\nengine Tiny\nposition startpos\nE - 0 -100 100\nS 10\nE e2e4 -1 -100 100\nS -5\nL -5\nL 10\nend best=e2e4 nodes=2\n" +
+		"position startpos\nE - 0 -100 100\nS 10\nE e2e4 -1 -100 100\nA\nend nodes=2\n" +
+		"position startpos\nE - 0 -100 0\nS 10\nL 10\nend nodes=1\n" +
+		"position startpos\nE - 0 -100 100\nS 10\nE e2e4 -1 -100 100\nS -5\nL -5\nL 10\nE - 1 -100 100\nE e2e4 0 -100 100\nA\nend nodes=4\n",
+	// end time=0: a real time the trace stores as none, which the import
+	// says; with a QS-only root and clamped counts in the same run.
+	"HZT 1\nengine Tiny\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2 time=0\n" +
+		"position startpos\nE - -1 -50 50\nS 3\nE e2e4 -2 -50 50\nL -20 g=4000\nL 20 x=300 c=beta\nend nodes=2 time=0\n",
 }
 
 // addSeeds adds to f the stream of Horizon's own search of Kiwipete with
@@ -603,10 +625,12 @@ func checkStreamError(t *testing.T, data []byte, err error) {
 // whole tree; an error names the record it is about.
 func FuzzImport(f *testing.F) {
 	addSeeds(f, "see")
-	st := mustCreate(f)
+	st, path := tracetest.CreateTrace(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		runs, err := Import(context.Background(), st, bytes.NewReader(data), Options{})
 		checkStreamError(t, data, err)
+		checkWarnings(t, data, runs, err)
+		checkReadBack(t, st, path, data, runs)
 		for _, r := range runs {
 			run, err := st.Run(context.Background(), r.RunID)
 			if err != nil {
@@ -642,6 +666,145 @@ func FuzzImport(f *testing.F) {
 			}
 		}
 	})
+}
+
+// streamLeaves returns the L records of data (without their "L"), as the
+// importer splits a stream into records.
+func streamLeaves(data []byte) [][][]byte {
+	var out [][][]byte
+	for _, b := range bytes.Split(data, []byte("\n")) {
+		b = bytes.TrimSuffix(b, []byte("\r"))
+		if len(b) >= 2 && b[0] == 'L' && b[1] == ' ' {
+			out = append(out, fields(b[1:]))
+		}
+	}
+	return out
+}
+
+// clampedLeave reports whether an L record's fields give a generated
+// count or a cut index above what a trace stores.
+func clampedLeave(f [][]byte) bool {
+	for _, kv := range f[min(len(f), 1):] {
+		if len(kv) > 2 && kv[1] == '=' && (kv[0] == 'g' || kv[0] == 'x') {
+			if x, ok := atoi(kv[2:]); ok && (kv[0] == 'g' && trace.CountsClamped(x, -1) || kv[0] == 'x' && trace.CountsClamped(0, x)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clampWarning is what a run's warning says of counts a trace cannot
+// store, and clampWhere where it names the first such record.
+var (
+	clampWarning = "with counts above what a trace stores"
+	clampWhere   = regexp.MustCompile(`the first is node (\d+) \(g=-?\d+, x=-?\d+; the leave record at byte (\d+), line (\d+)\)`)
+)
+
+// checkWarnings checks the runs' warnings against the stream: each is one
+// line; counts above what a trace stores are said once per run, naming a
+// leave record of the stream that gives such a count and a node that reads
+// back as a lower bound; a stream imported whole that gives such a count
+// warns of it; time=0 is said only of a stream whose end record gives it.
+func checkWarnings(t *testing.T, data []byte, runs []RunResult, err error) {
+	t.Helper()
+	warned := false
+	for _, r := range runs {
+		w := r.Warning
+		if strings.Contains(w, "\n") {
+			t.Fatalf("run %d: a warning of more than one line: %q", r.RunID, w)
+		}
+		if n := strings.Count(w, clampWarning); n > 1 {
+			t.Fatalf("run %d: counts a trace cannot store said %d times: %q", r.RunID, n, w)
+		} else if n == 1 {
+			warned = true
+			m := clampWhere.FindStringSubmatch(w)
+			if m == nil {
+				t.Fatalf("run %d: the warning names no record: %q", r.RunID, w)
+			}
+			off, _ := strconv.ParseInt(m[2], 10, 64)
+			line, _ := strconv.ParseInt(m[3], 10, 64)
+			if off < 0 || off >= int64(len(data)) || off > 0 && data[off-1] != '\n' ||
+				int64(bytes.Count(data[:off], []byte("\n")))+1 != line {
+				t.Fatalf("run %d: %q: byte %d does not start line %d", r.RunID, w, off, line)
+			}
+			rec, _, _ := bytes.Cut(data[off:], []byte("\n"))
+			if l := streamLeaves(rec); len(l) != 1 || !clampedLeave(l[0]) {
+				t.Fatalf("run %d: %q names record %q, no leave with a count above what a trace stores", r.RunID, w, rec)
+			}
+		}
+		if strings.Contains(w, "time=0") && !regexp.MustCompile(`(?m)^[ \t]*end[ \t].*(^|[ \t])time=[+-]?0+([ \t\r]|$)`).Match(data) {
+			t.Fatalf("run %d: %q, but no end record gives time=0", r.RunID, w)
+		}
+	}
+	if err == nil && !warned && slices.ContainsFunc(streamLeaves(data), clampedLeave) {
+		t.Fatalf("the stream gives counts above what a trace stores and imported with no warning (runs %+v)", runs)
+	}
+}
+
+// checkReadBack reads every run imported into the trace at path through
+// the one-shot readers' snapshot (trace.OpenSnapshot), export's JSON graph
+// and check: none fails. A snapshot reads the run as the store does, and a
+// score the file claims the run has is the score of an L record of the
+// stream (no reading invents one), the node a clamped-count warning names
+// reads its counts as lower bounds.
+func checkReadBack(t *testing.T, st *trace.Store, path string, data []byte, runs []RunResult) {
+	t.Helper()
+	if len(runs) == 0 {
+		return
+	}
+	ctx := context.Background()
+	snap, err := trace.OpenSnapshot(ctx, path)
+	if err != nil {
+		t.Fatalf("OpenSnapshot: %v", err)
+	}
+	defer snap.Close()
+	scores := map[int]bool{}
+	for _, f := range streamLeaves(data) {
+		if len(f) > 0 {
+			if x, ok := atoi(f[0]); ok {
+				scores[x] = true
+			}
+		}
+	}
+	for _, r := range runs {
+		run, err1 := st.Run(ctx, r.RunID)
+		sr, err2 := snap.Run(ctx, r.RunID)
+		if err := errors.Join(err1, err2); err != nil {
+			t.Fatalf("run %d: %v", r.RunID, err)
+		}
+		if sr.Scored() != run.Scored() || sr.Score != run.Score || sr.Depth != run.Depth || sr.Status != run.Status {
+			t.Fatalf("run %d: the snapshot reads %s depth %d score %d (scored %v), the store %s depth %d score %d (scored %v)",
+				r.RunID, sr.Status, sr.Depth, sr.Score, sr.Scored(), run.Status, run.Depth, run.Score, run.Scored())
+		}
+		if run.Scored() && !scores[run.Score] {
+			t.Fatalf("run %d: scored %d at depth %d, a score no L record of the stream gives", r.RunID, run.Score, run.Depth)
+		}
+		if m := clampWhere.FindStringSubmatch(r.Warning); m != nil {
+			id, _ := strconv.ParseInt(m[1], 10, 64)
+			n, err := snap.Node(ctx, r.RunID, id)
+			if err != nil {
+				t.Fatalf("run %d: the node the warning names: %v", r.RunID, err)
+			}
+			if !n.GeneratedAtLeast && !n.CutIndexAtLeast {
+				t.Fatalf("run %d: %q, but node %d reads %d generated, cut index %d, as exact", r.RunID, r.Warning, id, n.Generated, n.CutIndex)
+			}
+		}
+		er, top, err := export.Resolve(ctx, snap, export.Selection{Run: r.RunID})
+		if err != nil {
+			t.Fatalf("run %d: export: %v", r.RunID, err)
+		}
+		g, err := export.Build(ctx, snap, er, top, export.Options{MaxNodes: 40})
+		if err == nil {
+			err = g.WriteJSON(io.Discard)
+		}
+		if err != nil {
+			t.Fatalf("run %d: export JSON: %v", r.RunID, err)
+		}
+		if _, err := check.Run(ctx, snap, r.RunID, check.Options{}); err != nil {
+			t.Fatalf("run %d: check: %v", r.RunID, err)
+		}
+	}
 }
 
 // docBlock returns the first fenced block after heading in the protocol's
