@@ -304,7 +304,12 @@ var traceChecksSizes = sync.OnceValue(func() bool {
 	return errors.Is(err, trace.ErrCorrupt)
 })
 
+// FuzzTraceReaders: see the top of the file. A worker that dies outside
+// the readers' recover (exit status 2 and no output) leaves what the
+// runtime printed in $TMPDIR/horizon-FuzzTraceReaders-worker-<pid>.txt
+// (tracetest.KeepCrashOutput).
 func FuzzTraceReaders(f *testing.F) {
+	tracetest.KeepCrashOutput(f)
 	for _, s := range readerSeeds() {
 		f.Add(s)
 	}
