@@ -169,6 +169,31 @@ func FuzzOpen(f *testing.F) {
 			_, err = s.Children(context.Background(), r.ID, 0, BySearch, 0, 10)
 			oneLine(err)
 		}
+		// The one-shot readers' way in (export, stats, check, runs, diff):
+		// a snapshot reads what the store read, or fails on one line.
+		snap, err := OpenSnapshot(context.Background(), p)
+		if oneLine(err); err != nil {
+			return
+		}
+		defer snap.Close()
+		again, err := snap.Runs(context.Background())
+		if oneLine(err); err != nil {
+			return
+		}
+		if len(again) != len(runs) {
+			t.Fatalf("the store reads %d runs, a snapshot %d", len(runs), len(again))
+		}
+		for i, r := range again {
+			if r.ID != runs[i].ID || r.Scored() != runs[i].Scored() || r.Score != runs[i].Score || r.Nodes != runs[i].Nodes {
+				t.Fatalf("run %d reads %+v from the store, %+v from a snapshot", r.ID, runs[i], r)
+			}
+			_, err := snap.Run(context.Background(), r.ID)
+			oneLine(err)
+			_, err = snap.Stats(context.Background(), r.ID)
+			oneLine(err)
+			_, err = snap.Children(context.Background(), r.ID, 0, BySearch, 0, 10)
+			oneLine(err)
+		}
 	})
 }
 
