@@ -205,6 +205,11 @@ var scripts = []script{
 		if best, msgs := play("go depth 3 searchmoves e2e4"); best != "d2d5" || len(msgs) != 2 || !strings.Contains(msgs[1], "searching every move") {
 			t.Errorf("searchmoves of no legal move: bestmove %s, info strings %q, want d2d5 from every move, and why", best, msgs)
 		}
+		// A control character the GUI sent comes back escaped, never raw:
+		// a NUL in an info string ended the GUI's line (FuzzSession).
+		if _, msgs := play("go depth 1 searchmoves e1e2\x00"); len(msgs) == 0 || !strings.Contains(msgs[0], `e1e2\x00 skipped`) || strings.ContainsRune(msgs[0], 0) {
+			t.Errorf("searchmoves with a NUL: info strings %q, want the move quoted with \\x00", msgs)
+		}
 		// The next go without searchmoves searches every move again.
 		if best, _ := play("go depth 3"); best != "d2d5" {
 			t.Errorf("go after go searchmoves: bestmove %s, want d2d5", best)

@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -225,7 +226,26 @@ func newSession(ctx context.Context, out io.Writer, cfg Config) *session {
 // something to the user.
 func (s *session) info(format string, a ...any) {
 	msg := strings.Join(strings.Fields(fmt.Sprintf(format, a...)), " ") // one line
-	s.out.line("info string " + engine.Clip(msg, maxInfo))
+	s.out.line("info string " + engine.Clip(escapeControls(msg), maxInfo))
+}
+
+// escapeControls writes the control characters of s as Go escapes (\x00):
+// an info string may quote a token the GUI sent, and a NUL or an escape
+// sequence sent back raw would end or garble the GUI's line.
+func escapeControls(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // maxInfo bounds an info string: it quotes what the GUI sent, which may be
