@@ -11,11 +11,16 @@ import (
 // (schema 1 at the start of the keyed-schema work, schema 2 after it,
 // schema 3 the keyed layout, with another engine's run and a filtered one;
 // schema 4 before runs kept their stop cause, with truncated runs; schema
-// 5 as the previous Horizon, 07571f9, wrote it) are read by every reading
-// command without being changed, byte for byte: a file is upgraded only
-// when a run is recorded into it.
+// 5 as 07571f9 wrote it; schema 6 as the previous Horizon, e3932cd, wrote
+// it: 'trace --epd' of a one-record EPD (id v6.kiwi) with captures,see at
+// depth 2, then 'import' of a Sunfish stream whose root gives g=300 and of
+// a QS-only stream scored 20, neither with a limits record) are read by
+// every reading command without being changed, byte for byte: a file is
+// upgraded only when a run is recorded into it. The readers of this
+// session read v6.trace's stored data anew: its "go": "" is null, the
+// QS-only run has its score, the clamped count is a lower bound.
 func TestOldTracesOpenInEveryCommand(t *testing.T) {
-	for _, name := range []string{"v1.trace", "v2.trace", "v3.trace", "v4.trace", "v5.trace"} {
+	for _, name := range []string{"v1.trace", "v2.trace", "v3.trace", "v4.trace", "v5.trace", "v6.trace"} {
 		t.Run(name, func(t *testing.T) {
 			orig, err := os.ReadFile(filepath.Join("..", "..", "trace", "testdata", name))
 			if err != nil {
@@ -54,8 +59,35 @@ func TestOldTracesOpenInEveryCommand(t *testing.T) {
 					t.Errorf("run %v: stop_cause %v (present %v); want %v", r["id"], cause, ok, want)
 				}
 				// Files before schema 6 kept no EPD id: null.
-				if id, ok := r["epd_id"]; !ok || id != nil {
-					t.Errorf("run %v: epd_id %v (present %v); want null", r["id"], id, ok)
+				var wantID any
+				if name == "v6.trace" && r["id"].(float64) <= 2 {
+					wantID = "v6.kiwi"
+				}
+				if id, ok := r["epd_id"]; !ok || id != wantID {
+					t.Errorf("run %v: epd_id %v (present %v); want %v", r["id"], id, ok, wantID)
+				}
+				if name != "v6.trace" || r["id"].(float64) < 3 {
+					continue
+				}
+				// The imported runs: no limits record stored "go": "".
+				if lim, _ := r["limits"].(map[string]any); lim == nil || lim["go"] != nil {
+					t.Errorf("run %v: limits %v; want go null", r["id"], r["limits"])
+				}
+				if r["id"] == 4.0 && r["score"] != 20.0 {
+					t.Errorf("run 4 (QS only, root exact 20): score %v; want 20", r["score"])
+				}
+			}
+			if name == "v6.trace" {
+				var g struct {
+					Nodes []struct {
+						ID               int64 `json:"id"`
+						Generated        *int  `json:"generated"`
+						GeneratedAtLeast bool  `json:"generated_at_least"`
+					} `json:"nodes"`
+				}
+				cliJSON(t, &g, "export", p, "--run", "3", "--format", "json")
+				if len(g.Nodes) == 0 || g.Nodes[0].Generated == nil || *g.Nodes[0].Generated != 255 || !g.Nodes[0].GeneratedAtLeast {
+					t.Errorf("run 3's root (g=300 stored as 255): %+v; want generated 255, generated_at_least", g.Nodes)
 				}
 			}
 			now, err := os.ReadFile(p)
