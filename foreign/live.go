@@ -183,17 +183,30 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 	var cancelStop atomic.Bool
 	// capped says the recording's node cap cut the current search's run.
 	capped := make(chan struct{}, 1)
+	// searching is the index of the search under way, from just before
+	// its go until its run has ended; -1 between searches. A run takes
+	// its position's EPD id only when it is the stream's run of the
+	// search under way and no run before it came out of step: an engine
+	// that wrote two runs for one search had its second given the next
+	// record's id when that record has the same position.
+	var searching atomic.Int64
+	searching.Store(-1)
+	var outOfStep atomic.Bool
+	epdID := func(i int, root string) string {
+		if int64(i) != searching.Load() {
+			outOfStep.Store(true)
+		}
+		if outOfStep.Load() || i >= len(fens) || i >= len(opts.EPDIDs) || otherPosition(fens[i], root) {
+			return ""
+		}
+		return opts.EPDIDs[i]
+	}
 	go func() {
 		defer close(importDone)
 		// The UCI id name names the runs, over the stream's engine record;
 		// an engine without one is named by its stream, else its program.
 		runs, ierr = Import(ctx, st, stream, Options{Engine: g.name, PreferName: u.Name != "", Version: opts.Version,
-			Limits: goCmd, Record: opts.Record, EPDID: func(i int, root string) string {
-				if i < len(fens) && i < len(opts.EPDIDs) && !otherPosition(fens[i], root) {
-					return opts.EPDIDs[i]
-				}
-				return ""
-			}, StopsOnCancel: true, CancelStopped: cancelStop.Load, Waiting: &stream.waiting, Live: true,
+			Limits: goCmd, Record: opts.Record, EPDID: epdID, StopsOnCancel: true, CancelStopped: cancelStop.Load, Waiting: &stream.waiting, Live: true,
 			OnRun: func(_ int64, rec *trace.Recorder) {
 				mu.Lock()
 				cur = rec
@@ -252,6 +265,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		case <-capped: // the last search's, which had ended
 		default:
 		}
+		searching.Store(int64(i))
 		u.Send(goCmd)
 		ended := func() {}
 		if opts.OnSearch != nil {
@@ -268,6 +282,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 			break
 		}
 		r, ok, err := stream.awaitRun(ctx, finished, importEnded, before, g.name)
+		searching.Store(-1)
 		if ok {
 			searched++
 			if uciNodes >= 0 {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -371,6 +372,48 @@ func TestTraceEngineFaults(t *testing.T) {
 			}
 			if tc.check != nil && len(r.runs) > 0 {
 				tc.check(t, r.runs)
+			}
+		})
+	}
+}
+
+// TestTraceEPDIDsInStep: a run takes its record's EPD id only when it is
+// the run of the search under way. An engine that wrote two runs for one
+// search of a suite whose first two records have the same position had
+// its second run given the second record's id, though that run was no
+// search of it (the error says the runs cannot be matched).
+func TestTraceEPDIDsInStep(t *testing.T) {
+	start := oneSearch("startpos", "e2e4")
+	for _, tc := range []struct {
+		name, goCmd string
+		want        []string // each run's EPD id, in order
+	}{
+		{"one run a search", start + `; echo "bestmove e2e4"`, []string{"a", "b"}},
+		{"two runs a search", start + `; ` + start + `; echo "bestmove e2e4"`, []string{"a", "", "", ""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := StartEngine(context.Background(), []string{fakeEngine(t, tc.goCmd)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			st := mustCreate(t)
+			_, err = g.Trace(ctx, st, []string{engine.StartFEN, engine.StartFEN}, EngineOptions{Limits: engine.Limits{Depth: 1}, EPDIDs: []string{"a", "b"}})
+			if (len(tc.want) > 2) != (err != nil) {
+				t.Errorf("error %v", err)
+			}
+			runs, err := st.Runs(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range runs {
+				got = append(got, r.EPDID)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("EPD ids %q, want %q", got, tc.want)
 			}
 		})
 	}
