@@ -683,26 +683,15 @@ func (w *walker) parting(id int64) (*Difference, error) {
 	if err != nil {
 		return nil, err
 	}
-	visits := func(s Side, id int64) ([]int, error) {
-		keys, err := KeyPath(w.ctx, s, id)
-		if err != nil {
-			return nil, err
-		}
-		v := []int{}
-		for i := 1; i < len(keys); i++ {
-			v = append(v, keys[i].Occurrence+1)
-		}
-		return v, nil
-	}
 	if na != nil {
 		d.A, d.Path, d.Iteration = ref(*na), orEmpty(pa), na.Iteration
-		if d.Visits, err = visits(w.ta.Side, na.ID); err != nil {
+		if d.Visits, err = Visits(w.ctx, w.ta.Side, na.ID); err != nil {
 			return nil, err
 		}
 	}
 	if nb != nil {
 		d.B, d.PathB = ref(*nb), orEmpty(pb)
-		if d.VisitsB, err = visits(w.tb.Side, nb.ID); err != nil {
+		if d.VisitsB, err = Visits(w.ctx, w.tb.Side, nb.ID); err != nil {
 			return nil, err
 		}
 		if na == nil {

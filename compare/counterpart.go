@@ -42,6 +42,23 @@ func KeyPath(ctx context.Context, s Side, id int64) ([]Key, error) {
 	return keys, nil
 }
 
+// Visits returns the 1-based visit of each move on the path to node id
+// (the iteration root's key is left out, as PathSAN leaves it out): 2 for
+// a move searched a second time under the same parent, as a PVS
+// re-search. Paths are marked with it (VisitMark) wherever Horizon prints
+// them, so a re-search never reads as the first search's path.
+func Visits(ctx context.Context, s Side, id int64) ([]int, error) {
+	keys, err := KeyPath(ctx, s, id)
+	if err != nil {
+		return nil, err
+	}
+	v := []int{}
+	for i := 1; i < len(keys); i++ {
+		v = append(v, keys[i].Occurrence+1)
+	}
+	return v, nil
+}
+
 // Resolve follows keys down from the run node of s and returns the node
 // reached; ok is false when some key has no node in s.
 func Resolve(ctx context.Context, s Side, keys []Key) (n trace.Node, ok bool, err error) {

@@ -98,7 +98,7 @@ func (res hotspotsResult) writeText(w io.Writer) error {
 				noun = "node"
 			}
 			fmt.Fprintf(w, "  %10s %-5s %6s  %-13s #%-9d it %-2d%s  %s\n", engine.Commas(h.Size), noun, engine.Percent(h.Share), orDash(cell(h.Cause)),
-				h.Node, h.Iteration, extra, placeText(0, h.PathSAN, nil))
+				h.Node, h.Iteration, extra, placeText(0, h.Path, h.Visits))
 		}
 		if _, err := fmt.Fprintln(w); err != nil {
 			return err

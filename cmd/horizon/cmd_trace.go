@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/qsbench"
 	"github.com/horizonqs/horizon/trace"
@@ -75,14 +76,20 @@ type traceRunJSON struct {
 
 // hotspotJSON is one ranked node with its move path.
 type hotspotJSON struct {
-	Node      int64    `json:"node"`
-	Cause     *string  `json:"cause"` // qs, recapture-ext, check-ext, threshold-ext, ext; null for a full-width node ranked by growth
-	Iteration int      `json:"iteration"`
-	Size      int64    `json:"subtree_size"`
-	Share     float64  `json:"share"` // subtree_size over the run's nodes
-	Depth     int      `json:"depth"`
-	Growth    float64  `json:"growth"`
-	PathSAN   []string `json:"path_san"`
+	Node      int64   `json:"node"`
+	Cause     *string `json:"cause"` // qs, recapture-ext, check-ext, threshold-ext, ext; null for a full-width node ranked by growth
+	Iteration int     `json:"iteration"`
+	Size      int64   `json:"subtree_size"`
+	Share     float64 `json:"share"` // subtree_size over the run's nodes
+	Depth     int     `json:"depth"`
+	Growth    float64 `json:"growth"`
+	// Path and Visits place the node as diff and check place one: the
+	// moves from the root position in SAN, and each move's visit under
+	// its parent (2: a PVS re-search). PathSAN is Path, under the key
+	// scripts written before it was added read.
+	Path    []string `json:"path"`
+	Visits  []int    `json:"visits"`
+	PathSAN []string `json:"path_san"`
 }
 
 func runTrace(e *env, args []string) error {
@@ -429,8 +436,12 @@ func hotspotsJSON(ctx context.Context, st *trace.Store, run int64, order trace.H
 		if san == nil {
 			san = []string{}
 		}
+		visits, err := compare.Visits(ctx, compare.Side{Store: st, Run: run}, h.Node.ID)
+		if err != nil {
+			return nil, err
+		}
 		out = append(out, hotspotJSON{Node: h.Node.ID, Cause: orNull(h.Cause.String()), Iteration: h.Node.Iteration,
-			Size: h.Node.SubtreeSize, Share: h.Share, Depth: h.Node.Depth, Growth: h.Growth, PathSAN: san})
+			Size: h.Node.SubtreeSize, Share: h.Share, Depth: h.Node.Depth, Growth: h.Growth, Path: san, Visits: visits, PathSAN: san})
 	}
 	return out, nil
 }
@@ -490,7 +501,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 		fmt.Fprintln(w, "  biggest growth: QS trees and extension chains (nodes, share, cause, node id, iteration: path):")
 		for _, h := range r.Hotspots {
 			fmt.Fprintf(w, "    %10s %6s  %-13s #%-9d it %-2d %s\n", engine.Commas(h.Size), engine.Percent(h.Share), cell(h.Cause), h.Node, h.Iteration,
-				placeText(0, h.PathSAN, nil))
+				placeText(0, h.Path, h.Visits))
 		}
 	}
 	fmt.Fprintln(w)

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/horizonbin"
 	"github.com/horizonqs/horizon/trace"
@@ -80,6 +81,50 @@ func TestTraceRunsStatsHotspots(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, "captures") || !strings.Contains(stdout, "see") {
 			t.Errorf("%v: exit %d\n%s%s", args, code, stdout, stderr)
 		}
+	}
+}
+
+// TestHotspotsMarkVisits: a hotspot under a move searched again (a PVS
+// re-search) has its path marked with the visit, as diff and the viewer
+// mark it ("dxe6·2"), in hotspots and trace, and JSON gives the visits as
+// diff and check do. The lists printed two re-searches' hotspots and the
+// first search's as one path.
+func TestHotspotsMarkVisits(t *testing.T) {
+	out, _ := traceFile(t, "--depth", "3", "--qs", "captures")
+	var hs []hotspotsRunJSON
+	cliJSON(t, &hs, "hotspots", out, "--limit", "10", "--json")
+	if len(hs) != 1 || len(hs[0].Hotspots) == 0 {
+		t.Fatalf("hotspots --json: %+v", hs)
+	}
+	code, text, stderr := runCLI(t, "", "hotspots", out, "--limit", "10")
+	if code != 0 {
+		t.Fatalf("hotspots: exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(text), "\n")[1:]
+	seen := map[string]int64{}
+	marked := 0
+	for i, h := range hs[0].Hotspots {
+		if len(h.Visits) != len(h.Path) || !slices.Equal(h.Path, h.PathSAN) {
+			t.Errorf("node %d: path %q, visits %v, path_san %q", h.Node, h.Path, h.Visits, h.PathSAN)
+			continue
+		}
+		place := placeText(0, h.Path, h.Visits)
+		if i >= len(lines) || !strings.HasSuffix(lines[i], "  "+place) {
+			t.Errorf("line %d of the text does not end with %q:\n%s", i+1, place, text)
+		}
+		if other, ok := seen[place]; ok {
+			t.Errorf("nodes %d and %d print the same path %q", other, h.Node, place)
+		}
+		seen[place] = h.Node
+		if slices.ContainsFunc(h.Visits, func(v int) bool { return v > 1 }) {
+			marked++
+			if !strings.Contains(place, compare.VisitSep) {
+				t.Errorf("node %d: %q marks no visit", h.Node, place)
+			}
+		}
+	}
+	if marked == 0 {
+		t.Errorf("no hotspot lies under a re-search (the test needs one):\n%s", text)
 	}
 }
 

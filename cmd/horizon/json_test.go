@@ -184,7 +184,7 @@ func TestJSONConsistent(t *testing.T) {
 			continue
 		}
 		for _, n := range at(h, "hotspots[]") {
-			checked += checkNodeFacts(t, "hotspots --json", n, "node", nodes["3#"+fmt.Sprint(n["node"])], nil)
+			checked += checkNodeFacts(t, "hotspots --json", n, "node", nodes["3#"+fmt.Sprint(n["node"])], map[string]string{"path_san": "path"})
 		}
 	}
 	if checked == 0 {
@@ -456,8 +456,9 @@ func checkNodeFacts(t *testing.T, where string, n map[string]any, idKey string, 
 }
 
 // nodeOnly are keys of a hotspot that are no fact of its node but of its
-// place in the list: its cause, share of the run, growth and path.
-var nodeOnly = map[string]bool{"cause": true, "share": true, "growth": true, "path_san": true}
+// place in the list or the tree: its cause, share of the run, growth, and
+// path with the visit of each move (keyed as diff and check key them).
+var nodeOnly = map[string]bool{"cause": true, "share": true, "growth": true, "path": true, "visits": true}
 
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
