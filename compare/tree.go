@@ -85,6 +85,22 @@ func keyChildren(parent trace.Node, kids []trace.Node) []keyed {
 	return out
 }
 
+// ChildVisits returns the visit of each of parent's children, kids in
+// search order: 1 for the first search of a move under parent, 2 for the
+// second (a PVS re-search), as the children's keys number them. A page
+// that draws children one by one marks their paths with it as Visits does.
+func ChildVisits(parent trace.Node, kids []trace.Node) []int {
+	at := make(map[int64]int, len(kids))
+	for _, k := range keyChildren(parent, kids) {
+		at[k.N.ID] = k.K.Occurrence + 1
+	}
+	v := make([]int, len(kids))
+	for i, k := range kids {
+		v[i] = at[k.ID]
+	}
+	return v
+}
+
 // chunkNodes is the largest subtree a tree reader loads in one streamed
 // query; bigger subtrees are walked child list by child list. It bounds
 // the memory of a walk to about chunkNodes rows per tree. A variable so

@@ -314,6 +314,27 @@ func biggestChild(tb testing.TB, st *trace.Store, run, id int64) trace.Node {
 // that the breadcrumbs lead back, that a hotspot and the move search zoom,
 // and that the page logged no error. With -update it also writes the
 // README's screenshot, docs/html.png.
+// markedPath is node id's path as diff prints it: SAN, each move searched
+// again under its parent marked with its visit (compare.VisitMark).
+func markedPath(t *testing.T, st *trace.Store, run, id int64) string {
+	t.Helper()
+	ctx := context.Background()
+	san, err := st.PathSAN(ctx, run, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	visits, err := compare.Visits(ctx, compare.Side{Store: st, Run: run}, id)
+	if err != nil || len(visits) != len(san) {
+		t.Fatalf("visits %v of path %v: %v", visits, san, err)
+	}
+	for i := range san {
+		if visits[i] > 1 {
+			san[i] = compare.VisitMark(san[i], visits[i])
+		}
+	}
+	return strings.Join(san, " ")
+}
+
 func TestHTMLInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test: skipped with -short")
@@ -445,6 +466,29 @@ func TestHTMLInBrowser(t *testing.T) {
 	b.eval(t, "location.hash", &hash)
 	if hash != fmt.Sprintf("#node=%d", n2.ID) {
 		t.Errorf("address hash %q after zooming to %d", hash, n2.ID)
+	}
+	// A node under a re-searched move (a PVS re-search): its path is
+	// marked with the visit as diff marks it, and searching that path
+	// finds it, not the first search's node.
+	var again []int64
+	b.eval(t, "horizon.data.sides[0].nodes.id.filter((id, i) => horizon.data.sides[0].nodes.visit[i] > 1)", &again)
+	if len(again) == 0 {
+		t.Fatal("the page draws no re-searched move (the test needs one)")
+	}
+	marked := markedPath(t, st, run.ID, again[len(again)-1])
+	b.eval(t, fmt.Sprintf("horizon.zoom(0, %d)", again[len(again)-1]), nil)
+	if d := b.text(t, "#details"); !strings.Contains(d, marked) {
+		t.Errorf("details of node %d lack its path %q:\n%s", again[len(again)-1], marked, d)
+	}
+	b.eval(t, "horizon.zoom(0, "+fmt.Sprint(top.ID)+")", nil)
+	if err := chromedp.Run(b.ctx,
+		chromedp.SetValue(`#search-input`, marked, chromedp.ByQuery),
+		chromedp.Click(`#search button`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	b.eval(t, "horizon.state()", &state)
+	if state[0].Zoom != again[len(again)-1] {
+		t.Errorf("searching %q zoomed to %d, want %d (message %q)", marked, state[0].Zoom, again[len(again)-1], b.text(t, "#search-msg"))
 	}
 	b.open(t, page+fmt.Sprintf("#node=%d", n1.ID))
 	b.eval(t, "horizon.state()", &state)

@@ -496,7 +496,7 @@ func TestLabels(t *testing.T) {
 	closedRoot.Open, closedRoot.Score = false, 5
 	openRun := trace.Node{Kind: engine.KindRun, RunID: 1, Cause: engine.CauseStop, Incomplete: true, Open: true, SubtreeSize: 13}
 	openPage := PageSide{Run: pageRun(trace.Run{Status: trace.StatusAbandoned})}
-	openPage.add(openRun, -1, "", "", -1, false)
+	openPage.add(openRun, -1, "", 1, "", -1, false)
 	cases := []struct{ got, want string }{
 		{percent(0), "0%"}, {percent(0.001), "1%"}, {percent(0.999), "99%"}, {percent(1), "100%"}, {percent(0.5), "50%"},
 		{fine(0.00064), "0.064%"}, {fine(0.5), "50%"},

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/horizonqs/horizon/check"
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -98,6 +99,8 @@ type PageLabels struct {
 	Causes        []string `json:"causes"`
 	CauseTexts    []string `json:"cause_texts"`
 	CauseMeanings []string `json:"cause_meanings"`
+	// VisitSep is compare.VisitSep, which marks a move's visit in a path.
+	VisitSep string `json:"visit_sep"`
 }
 
 // PageColors are the export palette (label.go), handed to the page.
@@ -117,13 +120,17 @@ type PageColors struct {
 // nodes drawn on their own (in pre-order, columns of equal length) and the
 // merged runs of narrow nodes.
 type PageSide struct {
-	Label    string        `json:"label"`
-	File     string        `json:"file"` // base name of the trace file
-	Run      PageRun       `json:"run"`
-	TopPath  []string      `json:"top_path"` // SAN from the run's position to the top node
-	Nodes    PageNodes     `json:"nodes"`
-	Merged   PageMerged    `json:"merged"`
-	Hotspots []PageHotspot `json:"hotspots"`
+	Label   string   `json:"label"`
+	File    string   `json:"file"` // base name of the trace file
+	Run     PageRun  `json:"run"`
+	TopPath []string `json:"top_path"` // SAN from the run's position to the top node
+	// TopVisits is the visit of each move of TopPath (compare.Visits): 2
+	// for a move searched again under the same parent, as a PVS
+	// re-search; the page marks it as diff does (dxe6·2).
+	TopVisits []int         `json:"top_visits"`
+	Nodes     PageNodes     `json:"nodes"`
+	Merged    PageMerged    `json:"merged"`
+	Hotspots  []PageHotspot `json:"hotspots"`
 	// Read is how many rows were read from the trace below the top node.
 	Read int64 `json:"read"`
 	// TopNodes is the top node's node count (trace.Node.Nodes): its size
@@ -175,11 +182,15 @@ type PageNodes struct {
 	ID     []int64  `json:"id"`
 	Parent []int    `json:"parent"` // index of the parent; -1 for the top node
 	SAN    []string `json:"san"`    // "" for the run node and iteration roots
-	UCI    []string `json:"uci"`
-	Kind   []int    `json:"kind"` // engine.NodeKind
-	Iter   []int    `json:"iteration"`
-	Ply    []int    `json:"ply"`
-	Depth  []int    `json:"depth"`
+	// Visit is the visit of the node's move under its parent
+	// (compare.ChildVisits): 2 for a second search of it there. The top
+	// node's is the last of TopVisits (1 when it has no move).
+	Visit []int    `json:"visit"`
+	UCI   []string `json:"uci"`
+	Kind  []int    `json:"kind"` // engine.NodeKind
+	Iter  []int    `json:"iteration"`
+	Ply   []int    `json:"ply"`
+	Depth []int    `json:"depth"`
 	// QSPly is the distance from the QS root, -1 outside QS; QSLevel the
 	// engine's QS level, -1 where it has none.
 	QSPly    []int    `json:"qs_ply"`
@@ -255,7 +266,8 @@ type PageDiffTop struct {
 type PageDiffItem struct {
 	What      string   `json:"what"` // "first" or "size"
 	Iteration int      `json:"iteration"`
-	Path      []string `json:"path"` // SAN from the root position
+	Path      []string `json:"path"`   // SAN from the root position
+	Visits    []int    `json:"visits"` // each move's visit, as diff gives it
 	A         int      `json:"a"`
 	B         int      `json:"b"`
 	NodesA    int64    `json:"nodes_a"`
@@ -278,6 +290,7 @@ func pageLabels() PageLabels {
 		l.CauseTexts = append(l.CauseTexts, causeText(engine.Cause(i)))
 		l.CauseMeanings = append(l.CauseMeanings, engine.Cause(i).Meaning())
 	}
+	l.VisitSep = compare.VisitSep
 	return l
 }
 
@@ -302,7 +315,7 @@ func pageRun(r trace.Run) PageRun {
 }
 
 // add appends a node and returns its index.
-func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv bool) int {
+func (s *PageSide) add(n trace.Node, parent int, san string, visit int, fen string, qsPly int, pv bool) int {
 	c := &s.Nodes
 	i := len(c.ID)
 	uci := ""
@@ -317,6 +330,7 @@ func (s *PageSide) add(n trace.Node, parent int, san, fen string, qsPly int, pv 
 	c.ID = append(c.ID, n.ID)
 	c.Parent = append(c.Parent, parent)
 	c.SAN = append(c.SAN, san)
+	c.Visit = append(c.Visit, visit)
 	c.UCI = append(c.UCI, uci)
 	c.Kind = append(c.Kind, int(n.Kind))
 	c.Iter = append(c.Iter, n.Iteration)
@@ -457,6 +471,7 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 	if pv {
 		pk = trace.PVChild(b.run, n, kids)
 	}
+	visits := compare.ChildVisits(n, kids)
 	var p pending
 	for ci, k := range kids {
 		if b.narrow(k) {
@@ -469,7 +484,7 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 			return err
 		}
 		kq := qsPlyOf(k, qsPly)
-		j := b.side.add(k, i, san, pos.FEN(), kq, ci == pk)
+		j := b.side.add(k, i, san, visits[ci], pos.FEN(), kq, ci == pk)
 		err = b.walk(j, k, pos, row+1, kq, ci == pk)
 		if k.Move != engine.NoMove {
 			pos.UnmakeMove()
@@ -521,7 +536,11 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), Hotspots: []PageHotspot{}, TopNodes: top.Nodes(),
+	visits, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), TopVisits: visits, Hotspots: []PageHotspot{}, TopNodes: top.Nodes(),
 		Merged: PageMerged{Parent: []int{}, From: []int64{}, End: []int64{}, Count: []int64{}, QS: []int64{}, Size: []int64{}}}
 	// Options that no longer parse leave chains labelled ext (cause unknown).
 	s.opts, _ = run.SearchOptions()
@@ -531,17 +550,20 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 			return nil, nil, 0, err
 		}
 	}
-	topSAN := ""
+	topSAN, topVisit := "", 1
 	if top.Move != engine.NoMove && len(san) > 0 {
 		topSAN = san[len(san)-1]
 	}
-	s.add(top, -1, topSAN, pos.FEN(), q, true)
+	if top.Move != engine.NoMove && len(visits) > 0 {
+		topVisit = visits[len(visits)-1]
+	}
+	s.add(top, -1, topSAN, topVisit, pos.FEN(), q, true)
 	return s, pos, q, nil
 }
 
-func orNone(s []string) []string {
+func orNone[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }

@@ -25,6 +25,9 @@
     return e;
   }
   function count(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
+  // visitMark is compare.VisitMark: a move's second or later visit under
+  // one parent marked after it.
+  function visitMark(move, visit) { return visit > 1 ? move + L.visit_sep + visit : move; }
   function share(part, whole) {
     const p = 100 * part / Math.max(whole, 1);
     if (p >= 10) return Math.round(p) + '%';
@@ -72,12 +75,14 @@
     if (N.kind[i] === KIND_ROOT) return 'iteration ' + N.iteration[i];
     return N.san[i] || N.uci[i];
   };
-  // path is the SAN path from the run's position to node i.
+  // path is the SAN path from the run's position to node i, a move
+  // searched again under the same parent (a PVS re-search) marked with
+  // its visit as diff marks it (dxe6·2).
   Side.prototype.path = function (i) {
     const moves = [];
-    for (let j = i; j > 0; j = this.N.parent[j]) if (this.N.san[j]) moves.push(this.N.san[j]);
+    for (let j = i; j > 0; j = this.N.parent[j]) if (this.N.san[j]) moves.push(visitMark(this.N.san[j], this.N.visit[j]));
     moves.reverse();
-    return this.s.top_path.concat(moves);
+    return this.s.top_path.map((m, k) => visitMark(m, this.s.top_visits[k])).concat(moves);
   };
   Side.prototype.ancestors = function (i) {
     const a = [];
@@ -501,7 +506,7 @@
       count(df.only_b) + ' only in B, ' + count(df.changed) + ' matched with a different score, bound or cutoff'));
     const ul = el('ul', {class: 'list', id: 'divergences'});
     df.items.forEach(it => {
-      const path = 'iteration ' + it.iteration + (it.path.length ? ': ' + it.path.join(' ') : ' (root)');
+      const path = 'iteration ' + it.iteration + (it.path.length ? ': ' + it.path.map((m, k) => visitMark(m, it.visits[k])).join(' ') : ' (root)');
       const sub = it.what === 'first' ? 'first difference: ' + it.reason
         : 'A ' + count(it.nodes_a) + ', B ' + count(it.nodes_b) + ' nodes (' + (it.nodes_b - it.nodes_a >= 0 ? '+' : '') + count(it.nodes_b - it.nodes_a) + ')';
       const go = () => {
@@ -522,8 +527,11 @@
     let i = 0;
     const done = [];
     for (const mv of moves) {
-      const hits = sd.kids[i].filter(k => sd.N.san[k] === mv || sd.N.uci[k] === mv.toLowerCase() ||
-        sd.N.san[k].replace(/[+#]/g, '') === mv.replace(/[+#]/g, ''));
+      // A move marked with its visit (Nf3·2, as paths print a re-search)
+      // is that visit of the move.
+      const [m, v] = mv.split(L.visit_sep), visit = v === undefined ? 0 : Number(v);
+      const hits = sd.kids[i].filter(k => (sd.N.san[k] === m || sd.N.uci[k] === m.toLowerCase() ||
+        sd.N.san[k].replace(/[+#]/g, '') === m.replace(/[+#]/g, '')) && (!visit || sd.N.visit[k] === visit));
       if (!hits.length) {
         const M = sd.s.merged;
         const where = done.length ? 'after ' + done.join(' ') : 'at the top';
@@ -538,7 +546,7 @@
   form.addEventListener('submit', ev => {
     ev.preventDefault();
     let moves = input.value.trim().split(/\s+/).filter(Boolean);
-    const tp = sides[0].s.top_path;
+    const tp = sides[0].path(0);
     if (tp.length && moves.length >= tp.length && tp.every((m, k) => m === moves[k])) moves = moves.slice(tp.length);
     let r = find(0, moves);
     if (r.err && isDiff && !find(1, moves).err) r = find(1, moves); // a line only B searched
