@@ -355,12 +355,23 @@ var errEmpty = errors.New("empty file")
 // "open trace x.trace: open x.trace: no such file or directory"); it
 // still matches the OS error (errors.Is(err, fs.ErrNotExist)).
 type fileError struct {
-	msg string
-	err error
+	msg  string
+	path string
+	err  error
 }
 
 func (e *fileError) Error() string { return e.msg }
 func (e *fileError) Unwrap() error { return e.err }
+
+// MissingFile reports whether err is the error of opening a trace file
+// that does not exist, and its path: the CLI says how to record one.
+func MissingFile(err error) (path string, ok bool) {
+	var fe *fileError
+	if errors.As(err, &fe) && errors.Is(fe.err, fs.ErrNotExist) {
+		return fe.path, true
+	}
+	return "", false
+}
 
 // openError words err, from opening the trace at path.
 func openError(path string, err error) error {
@@ -374,7 +385,7 @@ func openError(path string, err error) error {
 	case errors.As(err, &pe):
 		why = pe.Err.Error() // the path is said once
 	}
-	return &fileError{msg: "open trace " + path + ": " + why, err: err}
+	return &fileError{msg: "open trace " + path + ": " + why, path: path, err: err}
 }
 
 // checkHeader looks at the file's first 100 bytes before SQLite does, so a

@@ -34,7 +34,7 @@ func TestViewErrors(t *testing.T) {
 		want string
 	}{
 		{"no file", []string{"view"}, 2, "missing FILE"},
-		{"missing file", []string{"view", filepath.Join(tmpDir, "nope.trace")}, 1, "nope.trace: no such file"},
+		{"missing file", []string{"view", filepath.Join(tmpDir, "nope.trace")}, 1, "nope.trace: no such file (record one with 'horizon trace -o " + filepath.Join(tmpDir, "nope.trace") + "')"},
 		{"not a trace", []string{"view", notTrace}, 1, "not a Horizon trace"},
 		{"no such run", []string{"view", fix, "--run", "9"}, 1, "run 9: no such run (its runs: 1 "},
 		{"negative run", []string{"view", "--run", "-1", fix}, 2, `invalid value "-1" for flag -run: want a run id`},

@@ -310,7 +310,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, prefix(c.name)+oneLine(err.Error()))
 		return 130
 	default:
-		fmt.Fprintln(stderr, prefix(c.name)+oneLine(err.Error()))
+		msg := err.Error()
+		if path, ok := trace.MissingFile(err); ok {
+			// The --help examples read sample.trace, which a new user
+			// has not made yet.
+			msg += fmt.Sprintf(" (record one with 'horizon trace -o %s')", path)
+		}
+		fmt.Fprintln(stderr, prefix(c.name)+oneLine(msg))
 		return 1
 	}
 }
