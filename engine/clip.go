@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -42,4 +43,39 @@ func charAt(s string, i int) string {
 		return "byte 0x" + strconv.FormatUint(uint64(s[i]), 16)
 	}
 	return strconv.QuoteRune(r)
+}
+
+// Wrap breaks text at spaces (or anywhere, for long words) into lines of at
+// most width runes (4 at the least): the viewer's panes and the CLI's help
+// lay out prose with it.
+func Wrap(text string, width int) []string {
+	if width < 4 {
+		width = 4
+	}
+	var lines []string
+	var cur []rune
+	for _, word := range strings.Fields(text) {
+		w := []rune(word)
+		for len(w) > width {
+			if len(cur) > 0 {
+				lines = append(lines, string(cur))
+				cur = cur[:0]
+			}
+			lines = append(lines, string(w[:width]))
+			w = w[width:]
+		}
+		switch {
+		case len(cur) == 0:
+			cur = append(cur, w...)
+		case len(cur)+1+len(w) <= width:
+			cur = append(append(cur, ' '), w...)
+		default:
+			lines = append(lines, string(cur))
+			cur = append(cur[:0:0], w...)
+		}
+	}
+	if len(cur) > 0 {
+		lines = append(lines, string(cur))
+	}
+	return lines
 }

@@ -113,7 +113,7 @@ func (m *Model) drawBoardPane(s tcell.Screen, r rect, full bool) int {
 		lines = append(lines, " last "+in.san[len(in.san)-1]+" ("+in.last.UCI()+")")
 	}
 	fen := "FEN " + in.fen
-	for _, l := range wrap(fen, r.w-2) {
+	for _, l := range engine.Wrap(fen, r.w-2) {
 		lines = append(lines, " "+l)
 	}
 	for _, l := range lines {
@@ -127,40 +127,6 @@ func (m *Model) drawBoardPane(s tcell.Screen, r rect, full bool) int {
 		y++ // a blank line before what follows
 	}
 	return y - r.y
-}
-
-// wrap breaks text at spaces (or anywhere, for long words) into lines of at
-// most width runes.
-func wrap(text string, width int) []string {
-	if width < 4 {
-		width = 4
-	}
-	var lines []string
-	var cur []rune
-	for _, word := range strings.Fields(text) {
-		w := []rune(word)
-		for len(w) > width {
-			if len(cur) > 0 {
-				lines = append(lines, string(cur))
-				cur = cur[:0]
-			}
-			lines = append(lines, string(w[:width]))
-			w = w[width:]
-		}
-		switch {
-		case len(cur) == 0:
-			cur = append(cur, w...)
-		case len(cur)+1+len(w) <= width:
-			cur = append(append(cur, ' '), w...)
-		default:
-			lines = append(lines, string(cur))
-			cur = append(cur[:0:0], w...)
-		}
-	}
-	if len(cur) > 0 {
-		lines = append(lines, string(cur))
-	}
-	return lines
 }
 
 // detailLabelW is the width of the details pane's label column, the gap
@@ -320,7 +286,7 @@ func (m *Model) drawDetails(s tcell.Screen, r rect) {
 	const lw = detailLabelW
 	y := r.y
 	for _, d := range m.details(m.cur()) {
-		vals := wrap(d.value, r.w-lw-2)
+		vals := engine.Wrap(d.value, r.w-lw-2)
 		if len(vals) == 0 {
 			vals = []string{""}
 		}

@@ -87,7 +87,7 @@ func (m *Model) Draw(s tcell.Screen) {
 		// Wrapped, so the size it needs shows even on a screen too narrow
 		// for the note on one line.
 		note := fmt.Sprintf("horizon: window too small (%dx%d; needs at least %dx%d)", w, h, minWidth, minHeight)
-		for y, line := range wrap(note, w) {
+		for y, line := range engine.Wrap(note, w) {
 			m.writer(s, 0, y, w).put(line, m.st.base)
 		}
 		return

@@ -51,7 +51,7 @@ func (m *Model) drawHelp(s tcell.Screen, body rect) {
 			lines = append(lines, line{keys, what, keys == ""})
 			continue
 		}
-		for i, part := range wrap(what, whatW) {
+		for i, part := range engine.Wrap(what, whatW) {
 			if i > 0 {
 				keys = ""
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/horizonqs/horizon/internal/horizonbin"
 )
@@ -131,6 +132,23 @@ func TestHelpLayout(t *testing.T) {
 		}
 		if _, flags, ok := strings.Cut(help, "\nFlags:\n"); ok && !strings.HasPrefix(flags, "  -") {
 			t.Errorf("horizon %s --help: a Flags: heading without flags", c.name)
+		}
+		// The prose (lines not indented, up to the flags) fills its lines:
+		// edits had left "Hash sizes the transposition table, and Trace
+		// names a" alone on a line of uci's help.
+		about, _, _ := strings.Cut(help, "\nFlags:\n")
+		lines := strings.Split(about, "\n")[1:] // after the usage line
+		prose := func(l string) bool { return l != "" && l[0] != ' ' && l != "Examples:" }
+		for i, l := range lines {
+			if prose(l) && utf8.RuneCountInString(l) > helpWidth {
+				t.Errorf("horizon %s --help: %q is longer than %d columns", c.name, l, helpWidth)
+			}
+			if i+1 < len(lines) && prose(l) && prose(lines[i+1]) {
+				next, _, _ := strings.Cut(lines[i+1], " ")
+				if n := utf8.RuneCountInString(l) + 1 + utf8.RuneCountInString(next); n <= helpWidth {
+					t.Errorf("horizon %s --help: a ragged line %q: %q fits after it", c.name, l, next)
+				}
+			}
 		}
 	}
 }

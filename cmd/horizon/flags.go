@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -18,7 +19,7 @@ func newFlags(e *env, name, usage, about string, examples ...string) *flag.FlagS
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		w := e.stdout
-		fmt.Fprintf(w, "%s\n\n%s\n", strings.TrimSpace("Usage: horizon "+name+" "+usage), strings.TrimSpace(about))
+		fmt.Fprintf(w, "%s\n\n%s\n", strings.TrimSpace("Usage: horizon "+name+" "+usage), wrapHelp(strings.TrimSpace(about)))
 		// A command without flags (uci) gets no empty "Flags:" heading.
 		hasFlags := false
 		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
@@ -36,6 +37,33 @@ func newFlags(e *env, name, usage, about string, examples ...string) *flag.FlagS
 		}
 	}
 	return fs
+}
+
+// helpWidth is the width of a command's help text.
+const helpWidth = 80
+
+// wrapHelp lays out a command's help text at helpWidth columns: the lines
+// of each run of prose (lines not indented) are joined and wrapped anew,
+// so an edit never leaves a ragged paragraph; blank and indented lines
+// (tables, lists, commands) stand as written.
+func wrapHelp(text string) string {
+	var out, prose []string
+	flush := func() {
+		if len(prose) > 0 {
+			out = append(out, engine.Wrap(strings.Join(prose, " "), helpWidth)...)
+			prose = nil
+		}
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if l == "" || l[0] == ' ' || l[0] == '\t' {
+			flush()
+			out = append(out, l)
+			continue
+		}
+		prose = append(prose, l)
+	}
+	flush()
+	return strings.Join(out, "\n")
 }
 
 // parseFlags parses args, turning -h into errHelp (after printing help) and a
