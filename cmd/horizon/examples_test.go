@@ -136,7 +136,12 @@ func TestHelpLayout(t *testing.T) {
 		// The prose (lines not indented, up to the flags) fills its lines:
 		// edits had left "Hash sizes the transposition table, and Trace
 		// names a" alone on a line of uci's help.
-		about, _, _ := strings.Cut(help, "\nFlags:\n")
+		about, flags, _ := strings.Cut(help, "\nFlags:\n")
+		for _, l := range strings.Split(flags, "\n") {
+			if text, ok := strings.CutPrefix(l, flagIndent); ok && utf8.RuneCountInString(text) > helpWidth-8 {
+				t.Errorf("horizon %s --help: a flag's text is wider than %d columns: %q", c.name, helpWidth, text)
+			}
+		}
 		lines := strings.Split(about, "\n")[1:] // after the usage line
 		prose := func(l string) bool { return l != "" && l[0] != ' ' && l != "Examples:" }
 		for i, l := range lines {

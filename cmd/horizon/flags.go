@@ -25,9 +25,11 @@ func newFlags(e *env, name, usage, about string, examples ...string) *flag.FlagS
 		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 		if hasFlags {
 			fmt.Fprintln(w, "\nFlags:")
-			fs.SetOutput(w)
+			var b strings.Builder
+			fs.SetOutput(&b)
 			fs.PrintDefaults()
 			fs.SetOutput(io.Discard)
+			fmt.Fprint(w, wrapFlagHelp(b.String()))
 		}
 		if len(examples) > 0 {
 			fmt.Fprintln(w, "\nExamples:")
@@ -64,6 +66,34 @@ func wrapHelp(text string) string {
 	}
 	flush()
 	return strings.Join(out, "\n")
+}
+
+// flagIndent begins each line of a flag's text in flag.PrintDefaults'
+// layout: eight columns on a terminal.
+const flagIndent = "    \t"
+
+// wrapFlagHelp lays out the flags' texts that flag.PrintDefaults wrote
+// (defaults) at helpWidth columns under the same indent, as wrapHelp lays
+// out prose: flag.PrintDefaults writes a flag's text as one line however
+// long, and the lines of a text in several as they were cut.
+func wrapFlagHelp(defaults string) string {
+	var out, prose []string
+	flush := func() {
+		for _, w := range engine.Wrap(strings.Join(prose, " "), helpWidth-8) {
+			out = append(out, flagIndent+w)
+		}
+		prose = nil
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(defaults, "\n"), "\n") {
+		if text, ok := strings.CutPrefix(l, flagIndent); ok && text != "" && text[0] != ' ' {
+			prose = append(prose, text)
+			continue
+		}
+		flush()
+		out = append(out, l)
+	}
+	flush()
+	return strings.Join(out, "\n") + "\n"
 }
 
 // parseFlags parses args, turning -h into errHelp (after printing help) and a
