@@ -107,7 +107,7 @@ func TestDiffOutputs(t *testing.T) {
 		t.Errorf("a path is placed \"it N:\", which nothing else says:\n%s", out)
 	}
 	// check places its violations as diff does, and its help shows one.
-	if place := placeText(3, []string{"Bxa6", "bxc3"}, []int{1, 2}); !strings.Contains(helpOf(t, "check"), `"`+place+`"`) {
+	if place := placeText(3, []string{"Bxa6", "bxc3"}, []int{1, 2}); !helpSays(helpOf(t, "check"), `"`+place+`"`) {
 		t.Errorf("check --help does not show a place as check prints it, %q", place)
 	}
 

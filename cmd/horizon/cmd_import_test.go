@@ -235,7 +235,7 @@ func TestImportNodeCounts(t *testing.T) {
 	}
 	help := helpOf(t, "import")
 	for _, want := range []string{"stream_nodes is the nodes the stream holds", "reported_nodes the engine's own count"} {
-		if !strings.Contains(help, want) {
+		if !helpSays(help, want) {
 			t.Errorf("import --help does not say %q", want)
 		}
 	}

@@ -139,6 +139,13 @@ func helpOf(t *testing.T, args ...string) string {
 	return help
 }
 
+// helpSays reports whether help says phrase, whatever lines --help wraps
+// its words into.
+func helpSays(help, phrase string) bool {
+	fold := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	return strings.Contains(fold(help), fold(phrase))
+}
+
 // checkFails runs horizon with args and checks that it exits with code
 // and that its stderr names each of want.
 func checkFails(t *testing.T, args []string, code int, want ...string) {

@@ -262,8 +262,8 @@ func TestStockfishSpeedRatio(t *testing.T) {
 		t.Errorf("perft --bench head and total:\n%s", s)
 	}
 	for _, cmd := range []string{"bench", "perft"} {
-		if h := helpOf(t, cmd); !strings.Contains(h, "H/SF nps: Horizon's nodes per second over Stockfish's") || !strings.Contains(h, "horizon_over_stockfish_nps") ||
-			!strings.Contains(h, "the ratio is then against that engine") {
+		if h := helpOf(t, cmd); !helpSays(h, "H/SF nps: Horizon's nodes per second over Stockfish's") || !helpSays(h, "horizon_over_stockfish_nps") ||
+			!helpSays(h, "the ratio is then against that engine") {
 			t.Errorf("%s --help does not say what H/SF nps is, against which engine", cmd)
 		}
 	}
