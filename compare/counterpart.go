@@ -45,7 +45,7 @@ func KeyPath(ctx context.Context, s Side, id int64) ([]Key, error) {
 // Visits returns the 1-based visit of each move on the path to node id
 // (the iteration root's key is left out, as PathSAN leaves it out): 2 for
 // a move searched a second time under the same parent, as a PVS
-// re-search. Paths are marked with it (VisitMark) wherever Horizon prints
+// re-search. Paths are marked with it (trace.VisitMark) wherever Horizon prints
 // them, so a re-search never reads as the first search's path.
 func Visits(ctx context.Context, s Side, id int64) ([]int, error) {
 	keys, err := KeyPath(ctx, s, id)

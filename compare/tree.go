@@ -5,7 +5,6 @@ import (
 	"context"
 	"slices"
 	"sort"
-	"strconv"
 
 	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
@@ -212,17 +211,3 @@ func sortByID(ks []keyed) {
 func childList(ctx context.Context, s Side, id int64) (trace.Node, []trace.Node, error) {
 	return check.ReadChildren(ctx, s.Store, s.Run, id, trace.BySearch, 0, 0)
 }
-
-// VisitMark is the compact mark of a move's visit in a path ("dxe6·2": the
-// second search of dxe6 under one node, a PVS re-search or a threshold
-// level pass). It is "·" and not "#", which scores use for mate; the first
-// visit is the bare move. Diff and the viewer both mark paths with it.
-func VisitMark(move string, visit int) string {
-	if visit <= 1 {
-		return move
-	}
-	return move + VisitSep + strconv.Itoa(visit)
-}
-
-// VisitSep separates a move from its visit number in a path (VisitMark).
-const VisitSep = "·"

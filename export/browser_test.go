@@ -315,7 +315,7 @@ func biggestChild(tb testing.TB, st *trace.Store, run, id int64) trace.Node {
 // and that the page logged no error. With -update it also writes the
 // README's screenshot, docs/html.png.
 // markedPath is node id's path as diff prints it: SAN, each move searched
-// again under its parent marked with its visit (compare.VisitMark).
+// again under its parent marked with its visit (trace.VisitMark).
 func markedPath(t *testing.T, st *trace.Store, run, id int64) string {
 	t.Helper()
 	ctx := context.Background()
@@ -329,7 +329,7 @@ func markedPath(t *testing.T, st *trace.Store, run, id int64) string {
 	}
 	for i := range san {
 		if visits[i] > 1 {
-			san[i] = compare.VisitMark(san[i], visits[i])
+			san[i] = trace.VisitMark(san[i], visits[i])
 		}
 	}
 	return strings.Join(san, " ")

@@ -99,7 +99,7 @@ type PageLabels struct {
 	Causes        []string `json:"causes"`
 	CauseTexts    []string `json:"cause_texts"`
 	CauseMeanings []string `json:"cause_meanings"`
-	// VisitSep is compare.VisitSep, which marks a move's visit in a path.
+	// VisitSep is trace.VisitSep, which marks a move's visit in a path.
 	VisitSep string `json:"visit_sep"`
 }
 
@@ -290,7 +290,7 @@ func pageLabels() PageLabels {
 		l.CauseTexts = append(l.CauseTexts, causeText(engine.Cause(i)))
 		l.CauseMeanings = append(l.CauseMeanings, engine.Cause(i).Meaning())
 	}
-	l.VisitSep = compare.VisitSep
+	l.VisitSep = trace.VisitSep
 	return l
 }
 

@@ -652,8 +652,9 @@ func PVChild(r Run, n Node, kids []Node) int {
 // and returns the node reached. When from is the run node (0), the path
 // starts in the last iteration (ReportedRoot). When a node has several children for the
 // same move (a re-search), the last one is taken: it is the one whose score
-// the parent used. The error wraps ErrNoMove and names the first move that
-// did not match.
+// the parent used; a move marked with its visit (dxe6·2, as paths print)
+// takes that visit. The error wraps ErrNoMove and names the first move
+// that did not match.
 func (s *Store) Find(ctx context.Context, run, from int64, moves []string) (Node, error) {
 	cur, err := s.Node(ctx, run, from)
 	if err != nil {
@@ -681,7 +682,7 @@ func (s *Store) Find(ctx context.Context, run, from int64, moves []string) (Node
 		return Node{}, err
 	}
 	for i, text := range moves {
-		m, err := pos.ParseMove(text)
+		m, visit, err := ParsePathMove(pos, text)
 		if err != nil {
 			return Node{}, fmt.Errorf("trace %s: run %d: move %d (%q) at node %d: %v: %w", s.path, run, i+1, text, cur.ID, err, ErrNoMove)
 		}
@@ -689,19 +690,36 @@ func (s *Store) Find(ctx context.Context, run, from int64, moves []string) (Node
 		if err != nil {
 			return Node{}, err
 		}
-		found := false
-		for _, k := range kids {
-			if k.Move == m {
-				cur, found = k, true
-			}
+		next, n, ok := ChildByMove(kids, m, visit)
+		if !ok {
+			return Node{}, fmt.Errorf("trace %s: run %d: move %d (%s) %s at node %d: %w",
+				s.path, run, i+1, VisitMark(pos.SAN(m), visit), NotSearchedText(n), cur.ID, ErrNoMove)
 		}
-		if !found {
-			return Node{}, fmt.Errorf("trace %s: run %d: move %d (%s) was not searched at node %d: %w",
-				s.path, run, i+1, pos.SAN(m), cur.ID, ErrNoMove)
-		}
+		cur = next
 		pos.MakeMove(m)
 	}
 	return cur, nil
+}
+
+// ParsePathMove reads a move of a path, SAN or UCI with its visit marked
+// or not (SplitVisit), in pos.
+func ParsePathMove(pos *engine.Position, text string) (engine.Move, int, error) {
+	mv, visit, err := SplitVisit(text)
+	if err != nil {
+		return engine.NoMove, 0, err
+	}
+	m, err := pos.ParseMove(mv)
+	return m, visit, err
+}
+
+// NotSearchedText says why a path's move found no child: it "was not
+// searched", or was searched fewer times than its visit mark asks ("was
+// searched once").
+func NotSearchedText(n int) string {
+	if n == 0 {
+		return "was not searched"
+	}
+	return "was searched " + engine.Times(n)
 }
 
 // Subtree calls fn for node id and its descendants in pre-order (search

@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
@@ -92,13 +93,24 @@ func TestPositionsAndFind(t *testing.T) {
 	s, _ := mustCreate(t)
 	run, mem := record(t, s, 23, 3, RecordOptions{}, nil)
 	ctx := context.Background()
-	found, tried := 0, 0
+	found, tried, again := 0, 0, 0
 	for id := int64(0); id < int64(len(mem.nodes)); id += 7 {
 		// Replay the reference path by hand.
 		var moves []engine.Move
-		for a := mem.nodes[id]; a.Parent >= 0; a = mem.nodes[a.Parent] {
-			if a.Move != engine.NoMove {
+		var visits, searched []int // each move's visit under its parent, and how many it had
+		for cur := id; mem.nodes[cur].Parent >= 0; cur = mem.nodes[cur].Parent {
+			if a := mem.nodes[cur]; a.Move != engine.NoMove {
 				moves = append([]engine.Move{a.Move}, moves...)
+				v, n := 0, 0
+				for _, c := range refChildren(mem, a.Parent) {
+					if mem.nodes[c].Move == a.Move {
+						n++
+						if c <= cur {
+							v++
+						}
+					}
+				}
+				visits, searched = append([]int{v}, visits...), append([]int{n}, searched...)
 			}
 		}
 		pos := engine.MustParseFEN(tacticalFEN)
@@ -150,6 +162,32 @@ func TestPositionsAndFind(t *testing.T) {
 		if reachable {
 			found++
 		}
+		// Each move marked with its visit, as paths print (dxe6·2), and
+		// the first of a move searched again marked ·1 (unmarked, it is
+		// the last), every node is found, a re-search's too.
+		marked := make([]string, len(san))
+		for i := range san {
+			marked[i] = VisitMark(san[i], visits[i])
+			if visits[i] > 1 {
+				again++
+			}
+			if visits[i] == 1 && searched[i] > 1 {
+				marked[i] = san[i] + VisitSep + "1"
+			}
+		}
+		if len(marked) > 0 {
+			if f, err := s.Find(ctx, run, root, marked); err != nil || f.ID != id {
+				t.Fatalf("Find(%v) from %d = %d, %v; want %d", marked, root, f.ID, err, id)
+			}
+			over := slices.Clone(marked)
+			m, _, _ := strings.Cut(over[len(over)-1], VisitSep)
+			n := searched[len(searched)-1]
+			over[len(over)-1] = VisitMark(m, n+1)
+			_, err := s.Find(ctx, run, root, over)
+			if want := fmt.Sprintf("(%s) was searched %s at node", over[len(over)-1], engine.Times(n)); !errors.Is(err, ErrNoMove) || !strings.Contains(err.Error(), want) {
+				t.Fatalf("Find(%v) = %v, want ErrNoMove saying %q", over, err, want)
+			}
+		}
 		for _, path := range [][]string{san, uci} {
 			f, err := s.Find(ctx, run, root, path)
 			if !reachable {
@@ -169,8 +207,16 @@ func TestPositionsAndFind(t *testing.T) {
 	if found < tried/2 {
 		t.Errorf("only %d of %d paths were findable: the test checks too little", found, tried)
 	}
+	if again == 0 {
+		t.Errorf("no path passed a re-searched move: the visit marks were not tested")
+	}
 	if _, err := s.Find(ctx, run, 0, []string{"Qxf7"}); !errors.Is(err, ErrNoMove) {
 		t.Errorf("an illegal move: %v, want ErrNoMove", err)
+	}
+	for _, bad := range []string{"e4" + VisitSep + "x", "e4" + VisitSep + "0", "e4" + VisitSep} {
+		if _, err := s.Find(ctx, run, 0, []string{bad}); !errors.Is(err, ErrNoMove) || !strings.Contains(err.Error(), "is no visit number") {
+			t.Errorf("Find(%q): %v, want it to say the mark is no visit number", bad, err)
+		}
 	}
 	if _, err := s.Node(ctx, run, 1<<30); !errors.Is(err, ErrNoNode) {
 		t.Errorf("a missing node: %v, want ErrNoNode", err)

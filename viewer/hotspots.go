@@ -2,12 +2,9 @@ package viewer
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -238,38 +235,15 @@ func (m *Model) hotPath(p *pane, id int64) string {
 		return s
 	}
 	in := p.t.info(trace.Node{RunID: p.t.run.ID, ID: id})
-	s, err := m.visitPath(p, in)
-	if err != nil {
-		s = shortErr(err)
+	s := in.numbered
+	if in.err != nil {
+		s = shortErr(in.err)
 	}
 	if len(m.hotPaths) > 1000 {
 		m.hotPaths = map[[2]int64]string{}
 	}
 	m.hotPaths[key] = s
 	return s
-}
-
-// visitPath is the numbered move path of in with each move searched again
-// under the same parent marked with its visit, as diff marks it: a PVS
-// re-search reads "Nf3·2" (compare.VisitMark), not the same path as the
-// first search.
-func (m *Model) visitPath(p *pane, in *nodeInfo) (string, error) {
-	if in.err != nil {
-		return "", in.err
-	}
-	keys, err := compare.KeyPath(m.ctx, m.side(p), in.node.ID)
-	if err != nil {
-		return "", err
-	}
-	toks := slices.Clone(in.numTok)
-	// keys start below the run node: keys[j-1] is the key of path[j].
-	for j := 1; j < len(in.path) && j-1 < len(keys); j++ {
-		k := m.sanIndex(in, j)
-		if in.path[j].Move != engine.NoMove && k >= 0 && k < len(toks) && keys[j-1].Occurrence > 0 {
-			toks[k] = compare.VisitMark(toks[k], keys[j-1].Occurrence+1)
-		}
-	}
-	return strings.Join(toks, " "), nil
 }
 
 // runShare is n's subtree as a percentage of p's run.

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/trace"
 )
 
 // The keys of each mode are one table of keyActions, after k9s's
@@ -382,5 +382,5 @@ func helpText() []helpLine {
 		}
 	}
 	return append(out, helpLine{"marks", "▸ closed  ▾ open  * incomplete  ≠ result differs from the other run  + only in this run"},
-		helpLine{"paths", "dxe6" + compare.VisitSep + "2: the 2nd visit of dxe6 under one node (a re-search or a level pass), as diff writes it; #N in a score is mate in N"})
+		helpLine{"paths", "dxe6" + trace.VisitSep + "2: the 2nd visit of dxe6 under one node (a re-search or a level pass), as diff writes it; #N in a score is mate in N"})
 }

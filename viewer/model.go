@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -235,8 +236,8 @@ type nodeInfo struct {
 	parent   trace.Node // zero for the run node
 	path     []trace.Node
 	san      []string // moves of the path in SAN (nodes without a move skipped)
-	uci      []string
-	numbered string   // the SAN path with move numbers
+	uci      []string // moves of the path in UCI, a re-searched move marked with its visit
+	numbered string   // the SAN path with move numbers, a re-searched move marked with its visit
 	numTok   []string // numbered, a move (with its number) a token
 	pos      *engine.Position
 	fen      string
@@ -287,6 +288,14 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 	if len(path) >= 2 {
 		in.parent = path[len(path)-2]
 	}
+	// A move searched again under its parent (a PVS re-search) is marked
+	// with its visit in the path, as diff, hotspots and the page mark it:
+	// keys[i-1] is the key of path[i].
+	keys, err := compare.KeyPath(t.ctx, compare.Side{Store: t.src, Run: t.run.ID}, n.ID)
+	if err != nil {
+		in.err = err
+		return in
+	}
 	pos, err := engine.ParseFEN(t.run.FEN)
 	if err != nil {
 		in.err = err
@@ -316,9 +325,14 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 		} else if len(in.numTok) == 0 {
 			tok = fmt.Sprintf("%d... %s", pos.Fullmove(), san)
 		}
+		uci := x.Move.UCI()
+		if i >= 1 && i-1 < len(keys) && keys[i-1].Occurrence > 0 {
+			tok = trace.VisitMark(tok, keys[i-1].Occurrence+1)
+			uci = trace.VisitMark(uci, keys[i-1].Occurrence+1)
+		}
 		in.numTok = append(in.numTok, tok)
 		in.san = append(in.san, san)
-		in.uci = append(in.uci, x.Move.UCI())
+		in.uci = append(in.uci, uci)
 		if in.qsRoot >= 0 && i > in.qsRoot {
 			capt := pos.Captured(x.Move)
 			gain := engine.PieceValue(capt)
@@ -357,7 +371,8 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 // run node the path starts at the last iteration's root. fen is the
 // position at from ("" for the run node). Where a move was searched
 // several times at one node (a re-search) the last search is taken, as
-// trace.Find does: it is the one whose score the parent used.
+// trace.Find does: it is the one whose score the parent used; a move
+// marked with its visit (dxe6·2) takes that visit.
 func (t *tree) findPath(from trace.Node, fen string, moves []string) (trace.Node, error) {
 	cur := from
 	if from.Kind == engine.KindRun {
@@ -375,13 +390,16 @@ func (t *tree) findPath(from trace.Node, fen string, moves []string) (trace.Node
 		return cur, err
 	}
 	for i, text := range moves {
-		mv, err := pos.ParseMove(text)
+		mv, visit, err := trace.ParsePathMove(pos, text)
 		if err != nil {
 			return cur, fmt.Errorf("move %d (%s): %w", i+1, text, err)
 		}
-		next, ok, err := t.lastChildByMove(cur, mv)
+		next, searched, ok, err := t.childByMove(cur, mv, visit)
 		if err != nil {
 			return cur, err
+		}
+		if !ok && searched > 0 {
+			return cur, fmt.Errorf("move %d (%s): node %d has no child for it: %s %s: %w", i+1, text, cur.ID, pos.SAN(mv), trace.NotSearchedText(searched), trace.ErrNoMove)
 		}
 		if !ok {
 			return cur, fmt.Errorf("move %d (%s): node %d has no child for it: %w", i+1, text, cur.ID, trace.ErrNoMove)

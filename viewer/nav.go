@@ -157,7 +157,7 @@ func (m *Model) toPV() error {
 		if err != nil {
 			break
 		}
-		next, ok, err := t.lastChildByMove(n, mv)
+		next, _, ok, err := t.childByMove(n, mv, 0)
 		if err != nil {
 			return err
 		}
@@ -218,17 +218,16 @@ func (m *Model) toTreePV() error {
 	return nil
 }
 
-func (t *tree) lastChildByMove(n trace.Node, mv engine.Move) (trace.Node, bool, error) {
+// childByMove is n's child played with mv: its visit-th search there, or
+// with visit 0 the last (trace.ChildByMove); searched says how many times
+// mv was searched at n.
+func (t *tree) childByMove(n trace.Node, mv engine.Move, visit int) (c trace.Node, searched int, ok bool, err error) {
 	kids, err := t.children(n.ID, trace.BySearch, 0, 0)
 	if err != nil {
-		return n, false, err
+		return n, 0, false, err
 	}
-	for i := len(kids) - 1; i >= 0; i-- {
-		if kids[i].Move == mv {
-			return kids[i], true, nil
-		}
-	}
-	return n, false, nil
+	c, searched, ok = trace.ChildByMove(kids, mv, visit)
+	return c, searched, ok, nil
 }
 
 // nextSameMove selects the next sibling played with the same move (the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -456,6 +457,23 @@ func TestTreeFindPath(t *testing.T) {
 	}
 	if want, err := st.Find(context.Background(), 1, 0, san); err != nil || want.ID != n.ID {
 		t.Errorf("findPath gave node %d, trace.Find %d (%v)", n.ID, want.ID, err)
+	}
+	// The path the details print, a re-searched move marked with its
+	// visit (Bxc3·2), leads back to the node; ·1 names the first visit,
+	// which prints unmarked.
+	in := tr.info(n)
+	again := slices.IndexFunc(in.uci, func(m string) bool { return strings.Contains(m, trace.VisitSep) })
+	if in.err != nil || again < 0 {
+		t.Fatalf("the PV's path %v (%v) marks no re-search: the test needs one", in.uci, in.err)
+	}
+	if m, err := tr.findPath(tr.runNode, "", in.uci); err != nil || m.ID != n.ID {
+		t.Errorf("findPath(%v) = node %d, %v; want %d", in.uci, m.ID, err, n.ID)
+	}
+	first := slices.Clone(in.uci[:again+1])
+	mv, _, _ := strings.Cut(first[again], trace.VisitSep)
+	first[again] = mv + trace.VisitSep + "1"
+	if m, err := tr.findPath(tr.runNode, "", first); err != nil || m.ID == n.ID || tr.info(m).uci[again] != mv {
+		t.Errorf("findPath(%v) = node %d (path %v), %v; want the first visit of %s", first, m.ID, tr.info(m).uci, err, mv)
 	}
 	// Errors name the move.
 	if _, err := tr.findPath(tr.runNode, "", []string{san[0], "Ke9"}); err == nil || !strings.Contains(err.Error(), "move 2 (Ke9)") {

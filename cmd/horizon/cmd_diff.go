@@ -280,13 +280,13 @@ func timeCell(t compare.Totals) string {
 // "iteration 4: Nxe5 dxe6·2": the iteration (trace.IterationLabel, as the
 // viewer and diff's reasons name it; "d4" would read as a remaining depth,
 // as it does in the viewer and the exports), then the moves, each second
-// or later visit of a move under one node marked (compare.VisitMark).
+// or later visit of a move under one node marked (trace.VisitMark).
 func placeText(iter int, path []string, visits []int) string {
 	moves := make([]string, len(path))
 	for i, m := range path {
 		moves[i] = m
 		if i < len(visits) && visits[i] > 1 {
-			moves[i] = compare.VisitMark(moves[i], visits[i])
+			moves[i] = trace.VisitMark(moves[i], visits[i])
 		}
 	}
 	s := strings.Join(moves, " ")

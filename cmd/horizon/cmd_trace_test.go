@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/horizonbin"
 	"github.com/horizonqs/horizon/trace"
@@ -118,7 +117,7 @@ func TestHotspotsMarkVisits(t *testing.T) {
 		seen[place] = h.Node
 		if slices.ContainsFunc(h.Visits, func(v int) bool { return v > 1 }) {
 			marked++
-			if !strings.Contains(place, compare.VisitSep) {
+			if !strings.Contains(place, trace.VisitSep) {
 				t.Errorf("node %d: %q marks no visit", h.Node, place)
 			}
 		}

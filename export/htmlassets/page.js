@@ -538,7 +538,9 @@
         if (sd.merged[i]) return {err: 'no drawn move ' + mv + ' ' + where + ' (it may be among the ' + count(sd.merged[i].reduce((a, m) => a + M.count[m], 0)) + ' merged nodes there: export that subtree with --node ' + sd.N.id[i] + ')'};
         return {err: 'no move ' + mv + ' ' + where};
       }
-      i = hits[0];
+      // An unmarked move searched several times is its last search, the
+      // one whose score the parent used, as 'export --path' takes it.
+      i = hits[hits.length - 1];
       done.push(mv);
     }
     return {i: i, si: si};

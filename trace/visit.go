@@ -1,0 +1,63 @@
+package trace
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// VisitMark is the compact mark of a move's visit in a path ("dxe6·2": the
+// second search of dxe6 under one node, a PVS re-search or a threshold
+// level pass). It is "·" and not "#", which scores use for mate; the first
+// visit is the bare move. Every path Horizon prints is marked with it, and
+// every path it reads (Find, the viewer's, the page's) takes the marks.
+func VisitMark(move string, visit int) string {
+	if visit <= 1 {
+		return move
+	}
+	return move + VisitSep + strconv.Itoa(visit)
+}
+
+// PathVisitsText says how a path names one of a move's several searches
+// under one node, for the help of every flag and prompt that reads a path.
+const PathVisitsText = "a move searched more than once under one node is its last search, or the visit marked as paths print it (dxe6" + VisitSep + "2; dxe6" + VisitSep + "1 for the first)"
+
+// VisitSep separates a move from its visit number in a path (VisitMark).
+const VisitSep = "·"
+
+// SplitVisit reads a move of a path as VisitMark writes it: the move and
+// its visit, 0 when the text has no mark (the last visit is meant, as
+// Find takes it).
+func SplitVisit(text string) (move string, visit int, err error) {
+	move, n, ok := strings.Cut(text, VisitSep)
+	if !ok {
+		return text, 0, nil
+	}
+	v, err := strconv.Atoi(n)
+	if err != nil || v < 1 {
+		return move, 0, fmt.Errorf("%q after %s is no visit number (%s2 is a move's 2nd search under one node)", n, VisitSep, move+VisitSep)
+	}
+	return move, v, nil
+}
+
+// ChildByMove returns the child of kids (one node's children in search
+// order) played with move m: its visit-th search there, or with visit 0
+// the last, the one whose score the parent used. ok is false when there is
+// none; n then says how many times m was searched.
+func ChildByMove(kids []Node, m engine.Move, visit int) (c Node, n int, ok bool) {
+	for _, k := range kids {
+		if k.Move != m {
+			continue
+		}
+		n++
+		if visit == 0 || n == visit {
+			c, ok = k, true
+		}
+		if n == visit {
+			break
+		}
+	}
+	return c, n, ok
+}
