@@ -1,0 +1,36 @@
+package trace
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzSplitVisit: SplitVisit reads what VisitMark writes, and any text
+// either splits into a move and a visit of at least 1 or gets an error
+// that quotes the mark.
+func FuzzSplitVisit(f *testing.F) {
+	for _, s := range []string{"dxe6", "dxe6·2", "Nf3·1", "e2e4·10", "e4·", "e4·x", "e4·0", "e4·-1", "·2", "a·2·3"} {
+		f.Add(s, 2)
+	}
+	f.Fuzz(func(t *testing.T, text string, visit int) {
+		move, v, err := SplitVisit(text)
+		switch {
+		case err != nil:
+			if !strings.Contains(err.Error(), "is no visit number") {
+				t.Errorf("SplitVisit(%q): %v", text, err)
+			}
+		case !strings.Contains(text, VisitSep):
+			if move != text || v != 0 {
+				t.Errorf("SplitVisit(%q) = %q, %d; want the text, 0", text, move, v)
+			}
+		case v < 1 || move+VisitSep != text[:len(move)+len(VisitSep)]:
+			t.Errorf("SplitVisit(%q) = %q, %d", text, move, v)
+		}
+		if strings.Contains(text, VisitSep) || visit < 2 {
+			return
+		}
+		if m, v, err := SplitVisit(VisitMark(text, visit)); err != nil || m != text || v != visit {
+			t.Errorf("SplitVisit(VisitMark(%q, %d)) = %q, %d, %v", text, visit, m, v, err)
+		}
+	})
+}
