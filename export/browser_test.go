@@ -327,12 +327,7 @@ func markedPath(t *testing.T, st *trace.Store, run, id int64) string {
 	if err != nil || len(visits) != len(san) {
 		t.Fatalf("visits %v of path %v: %v", visits, san, err)
 	}
-	for i := range san {
-		if visits[i] > 1 {
-			san[i] = trace.VisitMark(san[i], visits[i])
-		}
-	}
-	return strings.Join(san, " ")
+	return strings.Join(trace.MarkVisits(san, visits), " ")
 }
 
 func TestHTMLInBrowser(t *testing.T) {

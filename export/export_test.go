@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/golden"
 	"github.com/horizonqs/horizon/trace"
@@ -736,5 +738,59 @@ func TestFilteredTrace(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestHeadingsMarkVisits: the DOT, icicle and HTML headings of a subtree
+// under a re-searched move mark its visit (dxe6·2), as every path Horizon
+// prints; they read as the first search's path.
+func TestHeadingsMarkVisits(t *testing.T) {
+	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 4, true, "captures")
+	ctx := context.Background()
+	run, _ := resolve(t, st, Selection{Node: -1})
+	hs, err := st.Hotspots(ctx, run.ID, trace.HotspotBySize, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top trace.Node
+	var visits []int
+	for _, h := range hs {
+		v, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, h.Node.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(v, func(n int) bool { return n > 1 }) {
+			top, visits = h.Node, v
+			break
+		}
+	}
+	if visits == nil {
+		t.Fatal("no hotspot lies under a re-searched move: the test needs one")
+	}
+	san, err := st.PathSAN(ctx, run.ID, top.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join(trace.MarkVisits(san, visits), " ")
+	g, err := Build(ctx, st, run, top, Options{MaxNodes: 10, Depth: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dot, icicle, page bytes.Buffer
+	if err := g.WriteDOT(&dot); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteIcicle(ctx, st, run, top, IcicleOptions{Width: 800}, &icicle); err != nil {
+		t.Fatal(err)
+	}
+	p, err := BuildPage(ctx, st, run, top, HTMLOptions{Depth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.WriteString(p.Title)
+	for name, b := range map[string]*bytes.Buffer{"DOT": &dot, "icicle": &icicle, "HTML title": &page} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the %s heading does not say the path %q:\n%.600s", name, want, b.String())
+		}
 	}
 }

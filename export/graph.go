@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -40,7 +41,10 @@ type Graph struct {
 	Run     trace.Run
 	Top     trace.Node
 	TopPath []string // moves in SAN from the run's root position to Top
-	Options Options
+	// TopVisits is the visit of each move of TopPath (compare.Visits), by
+	// which headings mark a re-searched move (dxe6·2).
+	TopVisits []int
+	Options   Options
 	// Nodes are the shown tree nodes in pre-order (ascending id): Nodes[0]
 	// is Top and every other node's parent comes before it.
 	Nodes []Node
@@ -204,7 +208,11 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 	if err != nil {
 		return nil, err
 	}
-	g := &Graph{Run: run, Top: top, TopPath: topPath, Options: opts}
+	topVisits, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
+	if err != nil {
+		return nil, err
+	}
+	g := &Graph{Run: run, Top: top, TopPath: topPath, TopVisits: topVisits, Options: opts}
 	src, err := newSource(ctx, st, run, top)
 	if err != nil {
 		return nil, err

@@ -583,7 +583,7 @@ func BuildPage(ctx context.Context, st trace.Reader, run trace.Run, top trace.No
 	side.findHotspots(opts.Hotspots)
 	where := "node " + fmt.Sprint(top.ID)
 	if len(side.TopPath) > 0 {
-		where += " (" + strings.Join(side.TopPath, " ") + ")"
+		where += " (" + strings.Join(trace.MarkVisits(side.TopPath, side.TopVisits), " ") + ")"
 	}
 	return &PageData{Version: 1, Kind: "tree", Width: opts.Width, Labels: pageLabels(), Colors: pageColors(),
 		Title: fmt.Sprintf("Horizon: run %d, %s, %s", run.ID, run.Label(), where), Sides: []*PageSide{side}}, nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/horizonqs/horizon/check"
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -67,20 +68,21 @@ type icicleMerge struct {
 
 // icicle is one chart being drawn.
 type icicle struct {
-	ctx     context.Context
-	st      trace.Reader
-	opts    IcicleOptions
-	run     trace.Run
-	rule    trace.MoveRule // the run's moves, legal or pseudo-legal
-	top     trace.Node
-	topPath []string
-	scale   float64       // pixels per node
-	merges  []icicleMerge // by row: the run being merged there
-	body    bytes.Buffer
-	rows    int   // rows drawn
-	rects   int   // nodes drawn on their own
-	merged  int   // merged runs drawn
-	read    int64 // rows read from the trace below the top node
+	ctx       context.Context
+	st        trace.Reader
+	opts      IcicleOptions
+	run       trace.Run
+	rule      trace.MoveRule // the run's moves, legal or pseudo-legal
+	top       trace.Node
+	topPath   []string
+	topVisits []int         // of topPath's moves, which the heading marks
+	scale     float64       // pixels per node
+	merges    []icicleMerge // by row: the run being merged there
+	body      bytes.Buffer
+	rows      int   // rows drawn
+	rects     int   // nodes drawn on their own
+	merged    int   // merged runs drawn
+	read      int64 // rows read from the trace below the top node
 	// totals are the exact figures of a few whole subtrees (the run's and
 	// its iterations'), known from the run's summary without reading them.
 	totals map[int64]subtreeTotals
@@ -125,7 +127,11 @@ func writeIcicle(ctx context.Context, st trace.Reader, run trace.Run, top trace.
 	if err != nil {
 		return 0, err
 	}
-	ic := &icicle{ctx: ctx, st: st, opts: opts, run: run, rule: run.MoveRule(), top: top, topPath: topPath}
+	topVisits, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
+	if err != nil {
+		return 0, err
+	}
+	ic := &icicle{ctx: ctx, st: st, opts: opts, run: run, rule: run.MoveRule(), top: top, topPath: topPath, topVisits: topVisits}
 	ic.scale = float64(opts.Width-icicleMargin) / float64(max(top.SubtreeSize, 1))
 	if ic.totals, err = summaryTotals(ctx, st, run, top); err != nil {
 		return 0, err
@@ -437,7 +443,7 @@ func (ic *icicle) write(w io.Writer, top *icicleEntry) error {
 	fmt.Fprintf(&b, `<rect x="0" y="0" width="%d" height="%d" fill="#FFFFFF"/>`+"\n", width, height)
 	where := "node " + strconv.FormatInt(ic.top.ID, 10)
 	if len(ic.topPath) > 0 {
-		where += " (" + strings.Join(ic.topPath, " ") + ")"
+		where += " (" + strings.Join(trace.MarkVisits(ic.topPath, ic.topVisits), " ") + ")"
 	}
 	lines := []string{
 		fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes", r.ID, r.Label(), r.Depth, r.Status, engine.Commas(r.Nodes)),

@@ -20,6 +20,19 @@ func VisitMark(move string, visit int) string {
 	return move + VisitSep + strconv.Itoa(visit)
 }
 
+// MarkVisits returns path's moves each marked with its visit (VisitMark),
+// visits[i] being path[i]'s (compare.Visits): a path as Horizon prints it.
+func MarkVisits(path []string, visits []int) []string {
+	out := make([]string, len(path))
+	for i, m := range path {
+		out[i] = m
+		if i < len(visits) {
+			out[i] = VisitMark(m, visits[i])
+		}
+	}
+	return out
+}
+
 // PathVisitsText says how a path names one of a move's several searches
 // under one node, for the help of every flag and prompt that reads a path.
 const PathVisitsText = "a move searched more than once under one node is its last search, or the visit marked as paths print it (dxe6" + VisitSep + "2; dxe6" + VisitSep + "1 for the first)"

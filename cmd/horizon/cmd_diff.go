@@ -282,14 +282,7 @@ func timeCell(t compare.Totals) string {
 // as it does in the viewer and the exports), then the moves, each second
 // or later visit of a move under one node marked (trace.VisitMark).
 func placeText(iter int, path []string, visits []int) string {
-	moves := make([]string, len(path))
-	for i, m := range path {
-		moves[i] = m
-		if i < len(visits) && visits[i] > 1 {
-			moves[i] = trace.VisitMark(moves[i], visits[i])
-		}
-	}
-	s := strings.Join(moves, " ")
+	s := strings.Join(trace.MarkVisits(path, visits), " ")
 	if s == "" {
 		s = "(root)"
 	}
