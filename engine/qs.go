@@ -34,7 +34,7 @@ func (s *Searcher) quiesce(alpha, beta Score, ply int) Score {
 // full-width leaf that returns its static evaluation. It is not a QS node.
 func (s *Searcher) horizon(alpha, beta Score, ply int) Score {
 	inCheck := traceHooks && s.tr != nil && s.pos.InCheck() // only a trace reads it
-	f := s.enter(ply, 0, alpha, beta, kindOf(ply, alpha, beta), inCheck)
+	f := s.enter(ply, 0, alpha, beta, s.kindOf(ply, alpha, beta), inCheck)
 	if s.stopped {
 		return s.stopAtEntry(f)
 	}
@@ -319,7 +319,7 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply int) Score {
 	if qs {
 		f = s.enterQS(alpha, beta, ply, inCheck)
 	} else {
-		f = s.enter(ply, depth, alpha, beta, kindOf(ply, alpha, beta), inCheck)
+		f = s.enter(ply, depth, alpha, beta, s.kindOf(ply, alpha, beta), inCheck)
 	}
 	if s.stopped {
 		return s.stopAtEntry(f)

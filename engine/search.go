@@ -105,6 +105,8 @@ type frame struct {
 	seePruned   int
 	deltaPruned int
 
+	kind NodeKind // the node's kind, for its children's (see Searcher.kindOf)
+
 	// What the node reports when it leaves.
 	cause     Cause
 	cutIndex  int
@@ -328,7 +330,7 @@ func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, inChe
 		s.stats.MaxPly = ply
 	}
 	f := &s.stack[ply]
-	f.id = s.nextID
+	f.id, f.kind = s.nextID, kind
 	s.nextID++
 	f.pvLen = 0
 	f.cause, f.cutIndex, f.generated, f.searched, f.hasStand = CauseNone, -1, 0, 0, false
@@ -604,16 +606,32 @@ func (s *Searcher) extend(f, child *frame, m Move, depth int) int {
 }
 
 // FullWidthKind is the kind of a full-width node at ply entered with the
-// window (alpha, beta): root, pv or nonpv. A trace reader gives it to the
-// horizon nodes of early files of variant none, which recorded them as QS.
-func FullWidthKind(ply int, alpha, beta Score) NodeKind { return kindOf(ply, alpha, beta) }
-
-// kindOf is a full-width node's kind by its window.
-func kindOf(ply int, alpha, beta Score) NodeKind {
+// window (alpha, beta), read off the window alone: root, pv or nonpv. A
+// trace reader gives it to the horizon nodes of early files of variant
+// none, which recorded them as QS. The search also knows the parent's kind
+// (Searcher.kindOf): below a nonpv node every node is nonpv, whatever its
+// window.
+func FullWidthKind(ply int, alpha, beta Score) NodeKind {
 	switch {
 	case ply == 0:
 		return KindRoot
 	case beta-alpha > 1:
+		return KindPV
+	}
+	return KindNonPV
+}
+
+// kindOf is the kind of a full-width node at ply entered with (alpha,
+// beta): pv when its window is open and its parent is a pv or root node,
+// nonpv otherwise. A scout's subtree is nonpv throughout, as in PVS: with
+// the delayed-gain penalty a child's window reaches one above beta (002),
+// so a scout's descendants have windows 2, 3, ... wide, and the window
+// alone would call them pv nodes (and deny them TT cutoffs).
+func (s *Searcher) kindOf(ply int, alpha, beta Score) NodeKind {
+	switch {
+	case ply == 0:
+		return KindRoot
+	case beta-alpha > 1 && s.stack[ply-1].kind != KindNonPV:
 		return KindPV
 	}
 	return KindNonPV
@@ -631,7 +649,7 @@ func (s *Searcher) search(alpha, beta Score, depth, ply int) Score {
 	p := s.pos
 	// Step 1. Enter the node.
 	inCheck := p.InCheck()
-	kind := kindOf(ply, alpha, beta)
+	kind := s.kindOf(ply, alpha, beta)
 	f := s.enter(ply, depth, alpha, beta, kind, inCheck)
 	if s.stopped {
 		return s.stopAtEntry(f)

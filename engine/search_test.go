@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -553,6 +554,49 @@ func TestRootMoves(t *testing.T) {
 				if g != len(allowed) {
 					t.Errorf("%s, %s: the root generated %d moves, want %d", v, tc.name, g, len(allowed))
 				}
+			}
+		}
+	}
+}
+
+// kindTracer keeps each open node's kind, to check a child's kind against
+// its parent's.
+type kindTracer struct {
+	kinds map[int64]NodeKind
+	bad   []string
+}
+
+func (k *kindTracer) Enter(e EnterInfo) {
+	k.kinds[e.ID] = e.Kind
+	parent, ok := k.kinds[e.Parent]
+	switch {
+	case !ok || (e.Kind != KindPV && e.Kind != KindNonPV):
+	case parent == KindNonPV && e.Kind == KindPV:
+		k.bad = append(k.bad, fmt.Sprintf("node %d: pv (window [%d,%d]) below nonpv node %d", e.ID, e.Alpha, e.Beta, e.Parent))
+	case e.Kind == KindPV && e.Beta-e.Alpha <= 1:
+		k.bad = append(k.bad, fmt.Sprintf("node %d: pv with the null window [%d,%d]", e.ID, e.Alpha, e.Beta))
+	}
+}
+func (k *kindTracer) StandPat(StandPatInfo)   {}
+func (k *kindTracer) Move(MoveInfo)           {}
+func (k *kindTracer) Extension(ExtensionInfo) {}
+func (k *kindTracer) Leave(LeaveInfo)         {}
+
+// TestScoutSubtreesAreNonPV: a node below a non-PV node (a PVS scout's
+// subtree) is non-PV in every variant, whatever its window. With the
+// delayed-gain penalty a child's window reaches one above beta (002's
+// -l-(l>e)), so a scout's descendants have windows 2, 3, ... wide: a
+// kind read off the window alone called them PV nodes, and search took
+// no TT cutoff in them.
+func TestScoutSubtreesAreNonPV(t *testing.T) {
+	for _, v := range VariantNames() {
+		for _, penalty := range []bool{false, true} {
+			o := mustVariant(v)
+			o.DelayPenalty = penalty
+			k := &kindTracer{kinds: map[int64]NodeKind{}}
+			NewSearcher(o).Search(context.Background(), MustParseFEN(minimaxPositions[1]), Limits{Depth: 4, Nodes: 200_000}, k)
+			if len(k.bad) > 0 {
+				t.Errorf("%s delay-penalty=%v: %d nodes misclassified, first: %s", v, penalty, len(k.bad), k.bad[0])
 			}
 		}
 	}
