@@ -332,6 +332,10 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply int) Score {
 		}
 	}
 	if ply >= MaxPly || f.qsPly >= s.opts.MaxQSPly {
+		if qs {
+			f.eval = p.Evaluate()
+			return s.qsLimit(f) // as qsearch: the static eval, recorded
+		}
 		f.cause = CauseMaxPly
 		return s.finish(f, p.Evaluate(), BoundExact, NoMove)
 	}

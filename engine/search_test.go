@@ -601,3 +601,42 @@ func TestScoutSubtreesAreNonPV(t *testing.T) {
 		}
 	}
 }
+
+// leaveTracer keeps every LeaveInfo.
+type leaveTracer struct{ leaves []LeaveInfo }
+
+func (l *leaveTracer) Enter(EnterInfo)         {}
+func (l *leaveTracer) StandPat(StandPatInfo)   {}
+func (l *leaveTracer) Move(MoveInfo)           {}
+func (l *leaveTracer) Extension(ExtensionInfo) {}
+func (l *leaveTracer) Leave(e LeaveInfo)       { l.leaves = append(l.leaves, e) }
+
+// TestMaxQSPlyLeavesRecordTheirEval: a QS node ended by max-qs-ply scores
+// its static eval and records it, in every routine (the unified search's
+// QS iteration recorded none, so its trace showed no eval where qsearch's
+// did).
+func TestMaxQSPlyLeavesRecordTheirEval(t *testing.T) {
+	for _, v := range VariantNames() {
+		o := mustVariant(v)
+		if !o.HasQS() {
+			continue
+		}
+		o.MaxQSPly = 1
+		l := &leaveTracer{}
+		NewSearcher(o).Search(context.Background(), MustParseFEN(minimaxPositions[1]), Limits{Depth: 2}, l)
+		n := 0
+		for _, e := range l.leaves {
+			if e.Cause != CauseMaxPly {
+				continue
+			}
+			n++
+			if !e.HasStand || e.StandPat != e.Score {
+				t.Errorf("%s: node %d ended at max-qs-ply scoring %d, static eval recorded %v (%d)", v, e.ID, e.Score, e.HasStand, e.StandPat)
+				break
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no node reached max-qs-ply 1", v)
+		}
+	}
+}
