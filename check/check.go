@@ -1016,8 +1016,14 @@ func (c *checker) counts(f *cframe) {
 	if n.Kind != engine.KindRun { // the run node's children are its iterations, one search each
 		for i := 1; i < len(f.kids); i++ {
 			prev, k := f.kids[i-1], f.kids[i]
-			if k.move == prev.move && k.depth == prev.depth && k.beta-k.alpha > prev.beta-prev.alpha {
-				searched-- // the re-search of a move PVS tried with a null window
+			// The re-search of a move PVS tried with a null window: the
+			// same move, depth and extension, a wider window. The
+			// extension tells it from the unified search's next
+			// iteration, which may search the same move at the same depth
+			// with a wider window when the check extension gave it a ply
+			// in the iteration before (depth d-1 = d-2 + 1).
+			if k.move == prev.move && k.depth == prev.depth && k.ext == prev.ext && k.beta-k.alpha > prev.beta-prev.alpha {
+				searched--
 			}
 		}
 	}

@@ -166,3 +166,26 @@ func TestCheckRefusedOptions(t *testing.T) {
 		t.Errorf("want exactly one %s violation, got %+v", RuleOptions, rep.ByRule)
 	}
 }
+
+// TestCheckSwitchCombinations: traces of switch combinations that once drew
+// a violation from a rule, not from the search, check clean.
+func TestCheckSwitchCombinations(t *testing.T) {
+	const promo = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
+	tests := []struct {
+		spec, fen string
+		depth     int
+		why       string
+	}{
+		{"unified+check-ext=true", promo, 4,
+			"iteration 1 extends a check to depth 1, iteration 2 searches it at depth 1 unextended with a wider window: not a PVS re-search"},
+	}
+	st, _ := tracetest.CreateTrace(t)
+	for _, tc := range tests {
+		o, err := engine.ParseVariantSpec(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := tracetest.RecordSearch(t, st, tc.fen, o, engine.Limits{Depth: tc.depth})
+		checkClean(t, st, run, 3, tc.spec+" ("+tc.why+")")
+	}
+}
