@@ -67,6 +67,11 @@ type Variant struct {
 	Name    string
 	Source  string // the document in shared/seeds it follows
 	Summary string
+	// Departs says where the preset departs from its document, quoting
+	// the document's words, or where the document is ambiguous which
+	// reading Horizon takes; "" for a preset that follows no document.
+	// It is the one home of these facts: 'horizon variants' prints it.
+	Departs string
 	Options Options
 }
 
@@ -75,46 +80,49 @@ func base() Options {
 		PVS: true, TT: true, HashMB: 16, Killers: true, History: true, MaxQSPly: 64}
 }
 
-// variants lists the presets. Each one's comment cites its source document in
-// ../shared/seeds/ and says where Horizon departs from it.
+// variants lists the presets. Each one cites its source document in
+// ../shared/seeds/ and says in Departs where Horizon departs from it. Every
+// QS of Horizon is fail-soft: a node returns the best score it saw, so a
+// bound says what was searched.
 var variants = []Variant{
 	// none: no quiescence search at all; the horizon node returns its static
 	// evaluation. Not from a document: it is the baseline that shows the
 	// horizon effect the other variants exist to cure.
-	{"none", "-", "static evaluation at the horizon, no QS (shows the horizon effect)",
+	{"none", "-", "static evaluation at the horizon, no QS (shows the horizon effect)", "",
 		func() Options { o := base(); o.QSMoves = QSNone; o.StandPat = false; return o }()},
-	// captures follows 003_484d058c518ad991.txt: captures only with stand pat
-	// (fail-hard there; Horizon returns fail-soft scores so bounds are exact
-	// about what was searched), ordered by victim value, plus victim minus
-	// attacker when the victim is worth more, plus the attacker's "action
-	// value", the tutorial's per-piece bonus: Horizon's values are pawn 6,
-	// knight and bishop 3, rook 2, queen and king 1 (actionValue), so that
-	// among equal victims the cheaper attacker is tried first, as 003
-	// intends. As in 003's search, a check at the horizon is extended by one
-	// ply, once per path (check-ext). Departure: promotions are searched
-	// too, as no engine leaves them out of QS.
+	// captures follows 003_484d058c518ad991.txt: captures only with stand
+	// pat, ordered by victim value, plus victim minus attacker when the
+	// victim is worth more, plus the attacker's "action value", the
+	// tutorial's per-piece bonus: Horizon's values are pawn 6, knight and
+	// bishop 3, rook 2, queen and king 1 (actionValue), so that among
+	// equal victims the cheaper attacker is tried first, as 003 intends.
+	// As in 003's search, a check at the horizon is extended by one ply,
+	// once per path (check-ext).
 	{"captures", "003_484d058c518ad991.txt", "all captures with stand pat, tutorial ordering (victim, victim-attacker, action value), one check extension at the horizon",
+		"fail-soft, where 003 fails hard ('if (value >= beta) return beta;'); promotions and en passant " +
+			"captures are searched too, though 003's EvaluateMovesQ keeps only moves onto an occupied square, " +
+			"as no engine leaves them out of QS",
 		func() Options { o := base(); o.Ordering, o.CheckExt = OrderTutorial, true; return o }()},
 	// mvv-lva follows the first part of 000_50fd9a7f31b2de46.txt: stand pat,
-	// captures only, sort key victimValue - attackerType. Departure:
-	// promotions are included in the capture set.
+	// captures only, sort key victimValue - attackerType.
 	{"mvv-lva", "000_50fd9a7f31b2de46.txt", "captures with stand pat, MVV/LVA key victimValue - attackerType",
+		"promotions are searched with the captures (000: 'if(depth == 0 && !IsCapture(move)) continue;')",
 		base()},
 	// recapture follows micro-Max 3.2 (002_199d092b19a605b2.txt): QS searches
 	// only captures to the square of the last move, and such recaptures do
 	// not reduce depth anywhere in the tree, which also gives recapture
 	// extensions in the full-width part. DelayPenalty is micro-Max's
-	// delayed-gain penalty (v -= v > e), on by default as in micro-Max;
-	// mate scores are exempt from it (their distance already prefers the
-	// faster mate). As micro-Max searches each reply with alpha -l-(l>e),
-	// one below the usual -beta, Horizon widens the child's window to
-	// beta+1 when beta > eval, so that a reply that only proves ">= beta"
-	// still fails high after the penalty; PVS decides on a re-search by the
-	// penalised score.
-	// Departure: micro-Max's single search function and its own eval are
-	// replaced by Horizon's search and PeSTO eval; like micro-Max, the QS is
-	// one-sided (no test of the opponent's threats).
+	// delayed-gain penalty (v -= v > e), on by default as in micro-Max. As
+	// micro-Max searches each reply with alpha -l-(l>e), one below the
+	// usual -beta, Horizon widens the child's window to beta+1 when beta >
+	// eval, so that a reply that only proves ">= beta" still fails high
+	// after the penalty; PVS decides on a re-search by the penalised score,
+	// and a scout's subtree stays non-PV though its windows widen. Like
+	// micro-Max, the QS is one-sided (no test of the opponent's threats).
 	{"recapture", "002_199d092b19a605b2.txt", "micro-Max: only recaptures to the last move's square, at no depth cost anywhere",
+		"Horizon's search (PVS, killers, history, its hash table) and PeSTO eval replace micro-Max's single " +
+			"search function and eval, which have none of PVS, killers and history; mate scores are exempt from " +
+			"'v-=v>e' (Horizon's mates carry their distance, which micro-Max gets from the penalty itself)",
 		func() Options {
 			o := base()
 			o.QSMoves, o.RecaptureExt, o.DelayPenalty = QSRecaptures, true, true
@@ -122,10 +130,10 @@ var variants = []Variant{
 		}()},
 	// beal follows Rival's QS after Beal (1990), 004_0ae7eb7eda2d0f43.txt:
 	// at every QS ply the side to move may make no move (stand pat), and
-	// captures plus advanced pawn moves are searched. Horizon takes "advanced
-	// pawn moves" as pushes to the 7th rank and promotions. The document
-	// mentions forks as costlier to generate; they are not searched.
+	// captures plus advanced pawn moves are searched.
 	{"beal", "004_0ae7eb7eda2d0f43.txt", "stand pat plus captures and advanced pawn moves (pushes to the 7th rank, promotions)",
+		"'moves of advanced pawns' are taken as pushes to the 7th rank and promotions; 'forking moves', " +
+			"which 004 says 'require more work', are not searched",
 		func() Options { o := base(); o.QSMoves = QSBeal; return o }()},
 	// threshold follows hgm's "IID in QS (again)", 001_e9a3077e1f6ab21e.txt:
 	// QS levels 0..QSLevels; a capture whose estimated gain (victim value, or
@@ -133,17 +141,16 @@ var variants = []Variant{
 	// passed down (the value of the piece captured on the previous ply;
 	// infinite from full-width nodes) is extended (costs no level), others
 	// cost a level; with no level left such a capture is an auto-fail-high;
-	// non-extended captures are searched before extended ones. Departure: the
-	// document iterates the whole tree from the root and relies on the hash
-	// table for depth bootstrapping; Horizon iterates the levels 0..L at each
-	// QS root itself and stops as soon as a pass met no auto-fail-high (its
-	// result is then valid at every higher level), so each QS tree is
-	// self-contained and traceable with the hash table off. The price is
-	// declared: without 001's per-node hash entries, a later level pass
-	// re-searches the subtrees that met no auto-fail-high in the pass before
-	// (about 5% of the variant's nodes on the audit's traces); Horizon keeps
-	// this rather than make the trees depend on the hash table.
+	// non-extended captures are searched before extended ones. Horizon
+	// iterates the levels 0..L at each QS root itself and stops as soon as a
+	// pass met no auto-fail-high (its result is then valid at every higher
+	// level), so each QS tree is self-contained and traceable with the hash
+	// table off.
 	{"threshold", "001_e9a3077e1f6ab21e.txt", "multi-level QS: cheap captures extended, others cost a level, auto-fail-high when levels run out",
+		"fail-soft, where 001 fails hard ('return beta;', 'return alpha;'); an auto-fail-high scores beta, " +
+			"as there; the levels are iterated at each QS root, not from the root with the hash table's 'depth " +
+			"bootstrapping', so a later pass re-searches the subtrees that met no auto-fail-high in the pass " +
+			"before (about 5% of the variant's nodes on the audit's traces)",
 		func() Options { o := base(); o.QSLevels = 4; return o }()},
 	// unified follows the second part of 000_50fd9a7f31b2de46.txt: every node
 	// runs an iterative-deepening loop from the depth the hash table already
@@ -151,17 +158,18 @@ var variants = []Variant{
 	// depth<=0 iteration, with stand pat in place of -INF; a hash move is
 	// used in QS only when it is a capture; a move that raises alpha is put in
 	// front for the next iteration; the hash table is written after every
-	// iteration. Departure: the document's listing recurses with depth-1
-	// inside the iteration loop, which would repeat the same search; Horizon
-	// recurses with iterDepth-1, as the prose intends. As in 000, every move
-	// gets the full window (pvs off); PVS, the extensions and the QS pruning
-	// switches apply on top when set.
+	// iteration. As in 000, every move gets the full window (pvs off); PVS,
+	// the extensions and the QS pruning switches apply on top when set.
 	{"unified", "000_50fd9a7f31b2de46.txt", "iterative deepening in every node, QS as its depth<=0 iteration, hash move in QS only if a capture",
+		"children are searched at iterDepth-1, not the listing's 'depth-1', which would repeat one search; " +
+			"the QS iteration is stored in the hash table at depth 0, where the listing's 'HashStore(iterDepth, ...)' " +
+			"would store it as a 1-ply search, which 000 says it is not ('the first (and only) depth iteration is " +
+			"only performed half')",
 		func() Options { o := base(); o.Unified, o.PVS = true, false; return o }()},
 	// see is not from the documents: it is a modern reference as strong
 	// engines do it (MVV/LVA, SEE pruning of losing captures, delta pruning,
 	// check evasions in QS, quiet checks at the first QS ply).
-	{"see", "-", "modern reference: MVV/LVA, SEE pruning, delta pruning, evasions in check, quiet checks at the first QS ply",
+	{"see", "-", "modern reference: MVV/LVA, SEE pruning, delta pruning, evasions in check, quiet checks at the first QS ply", "",
 		func() Options {
 			o := base()
 			o.SEEPrune, o.DeltaPrune, o.QSChecks, o.QSEvasions = true, true, true, true

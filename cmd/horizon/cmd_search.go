@@ -206,7 +206,8 @@ func (j searchJSON) writeText(w io.Writer) error {
 func runVariants(e *env, args []string) error {
 	fs := newFlags(e, "variants", "[--json]",
 		`Lists the QS variants (presets of the engine's switches), the document in
-shared/seeds each follows, what it does, and the value of every switch.`,
+shared/seeds each follows, what it does, where it departs from that document
+(quoting it), and the value of every switch.`,
 		"horizon variants", "horizon search --fen startpos --qs threshold --qs-levels 6")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseNoArgs(fs, args); err != nil {
@@ -221,11 +222,14 @@ shared/seeds each follows, what it does, and the value of every switch.`,
 			return err
 		}
 		delete(sw, "variant")
-		var source *string
+		var source, departs *string
 		if v.Source != "-" {
 			source = &v.Source
 		}
-		out = append(out, variantJSON{v.Name, source, v.Summary, sw, v.Options})
+		if v.Departs != "" {
+			departs = &v.Departs
+		}
+		out = append(out, variantJSON{v.Name, source, v.Summary, departs, sw, v.Options})
 	}
 	return e.print(out, formatOf(*asJSON, false))
 }
@@ -235,6 +239,7 @@ type variantJSON struct {
 	Name    string         `json:"name"`
 	Source  *string        `json:"source"` // null for a variant that follows no document
 	Summary string         `json:"summary"`
+	Departs *string        `json:"departs"` // where it departs from its document; null for a variant that follows none
 	Options map[string]any `json:"options"` // as search and runs --json name a run's switches
 	opts    engine.Options
 }
@@ -249,6 +254,14 @@ func (vs variantsResult) writeText(w io.Writer) error {
 			source = *v.Source
 		}
 		fmt.Fprintf(w, "%-10s %s\n           source: %s\n", v.Name, v.Summary, source)
+		if v.Departs != nil {
+			for i, l := range engine.Wrap("departs: "+*v.Departs, 69) {
+				if i > 0 {
+					l = "  " + l // under "departs:"'s text
+				}
+				fmt.Fprintf(w, "           %s\n", l)
+			}
+		}
 	}
 	fmt.Fprintln(w, "\nSwitches (set any on top of a variant, e.g. --qs threshold --qs-levels 6):")
 	// A tabwriter sizes each column to its widest cell ("recaptures" is

@@ -87,3 +87,41 @@ func TestVariantsJSONTyped(t *testing.T) {
 		}
 	}
 }
+
+// TestVariantsDeparts: every variant that follows a document says where it
+// departs from it, quoting the document, in the text and in --json
+// ("departs", null for a variant that follows none); the audit's readings
+// of ambiguous passages are among them.
+func TestVariantsDeparts(t *testing.T) {
+	var got []struct {
+		Name    string  `json:"name"`
+		Source  *string `json:"source"`
+		Departs *string `json:"departs"`
+	}
+	cliJSON(t, &got, "variants", "--json")
+	_, text, _ := runCLI(t, "", "variants")
+	words := strings.Join(strings.Fields(text), " ")
+	says := map[string]string{ // a phrase each departure must contain
+		"captures":  "fails hard",
+		"mvv-lva":   "promotions",
+		"recapture": "mate scores are exempt",
+		"beal":      "pushes to the 7th rank",
+		"threshold": "fails hard",
+		"unified":   "stored in the hash table at depth 0",
+	}
+	for _, v := range got {
+		if (v.Departs == nil) != (v.Source == nil) {
+			t.Errorf("%s: source %v, departs %v: a variant departs from its document, and only then", v.Name, v.Source, v.Departs)
+			continue
+		}
+		if v.Departs == nil {
+			continue
+		}
+		if !strings.Contains(*v.Departs, says[v.Name]) || !strings.Contains(*v.Departs, "'") {
+			t.Errorf("%s: departs %q, want %q and a quote of the document", v.Name, *v.Departs, says[v.Name])
+		}
+		if !strings.Contains(words, "departs: "+*v.Departs) {
+			t.Errorf("%s: the text does not print its departures", v.Name)
+		}
+	}
+}
