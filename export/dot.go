@@ -127,7 +127,7 @@ func (g *Graph) nodeAttrs(n *Node) string {
 	if peripheries > 1 {
 		a += ", peripheries=2"
 	}
-	return a + ", label=" + quote(nodeLines(g.Run, n.Node, n.SAN)...)
+	return a + ", label=" + quote(nodeLines(g.Run, g.Run.EvalWords(), n.Node, n.SAN)...)
 }
 
 // edgeAttrs labels an edge with the move's place in the search order and

@@ -510,17 +510,24 @@ func TestLabels(t *testing.T) {
 		{depthText(trace.Node{Kind: engine.KindQS, Depth: -2, QSPly: 0, QSLevel: -1}), "qs 0"},
 		{depthText(trace.Node{Kind: engine.KindQS, Depth: 0, QSPly: 3, QSLevel: 1}), "qs 3, level 1"},
 		// A QS-only run's QS root has no move (it was labelled "0000").
-		{nodeLines(trace.Run{}, trace.Node{ID: 1, Kind: engine.KindQS, QSLevel: -1}, "")[0], trace.QSRootLabel},
+		{labelLines(trace.Run{}, trace.Node{ID: 1, Kind: engine.KindQS, QSLevel: -1}, "")[0], trace.QSRootLabel},
 		// Another engine's scores are its numbers (Sunfish's 34663 is no
 		// ∞); its run node's window is Horizon's full window.
-		{strings.Join(nodeLines(trace.Run{Engine: "sunfish"}, trace.Node{ID: 3, Kind: engine.KindQS, Move: engine.NullMove, Alpha: 34663, Beta: 34664,
+		{strings.Join(labelLines(trace.Run{Engine: "sunfish"}, trace.Node{ID: 3, Kind: engine.KindQS, Move: engine.NullMove, Alpha: 34663, Beta: 34664,
 			Score: 84, Bound: engine.BoundUpper, QSLevel: -1}, "Qxf7"), "|"), "Qxf7|qs 0|[34663, 34664]|score +84 upper|id 3, 0 nodes"},
 		{trace.Run{Engine: "sunfish"}.WindowText(trace.Node{Kind: engine.KindRun, Alpha: -engine.Infinity, Beta: engine.Infinity}), "[-∞, ∞]"},
 		// A node still open when its rows were written never stopped:
 		// its run's word for it (the viewer's), no score.
-		{strings.Join(nodeLines(trace.Run{Status: trace.StatusRunning}, openRoot, ""), "|"), "root|iteration 8, d8|[-∞, ∞]|score not known|running|incomplete|id 9, 4 nodes"},
-		{strings.Join(nodeLines(trace.Run{Status: trace.StatusAbandoned}, openRun, ""), "|"), "run 1|run|score not known|abandoned|incomplete|id 0, 13 nodes"},
-		{strings.Join(nodeLines(trace.Run{Status: trace.StatusTruncated}, closedRoot, ""), "|"), "root|iteration 8, d8|[-∞, ∞]|score +5 none|stopped|incomplete|id 9, 4 nodes"},
+		{strings.Join(labelLines(trace.Run{Status: trace.StatusRunning}, openRoot, ""), "|"), "root|iteration 8, d8|[-∞, ∞]|score not known|running|incomplete|id 9, 4 nodes"},
+		{strings.Join(labelLines(trace.Run{Status: trace.StatusAbandoned}, openRun, ""), "|"), "run 1|run|score not known|abandoned|incomplete|id 0, 13 nodes"},
+		// The eval a node computed is a stand pat only where its variant
+		// stands pat: none's horizon nodes and stand-pat false name it
+		// the static eval (trace.EvalWords).
+		{labelLines(trace.Run{Variant: "none"}, trace.Node{ID: 2, Kind: engine.KindNonPV, HasStandPat: true, StandPat: 12, QSLevel: -1}, "e4")[3], "static eval +12"},
+		{labelLines(trace.Run{Variant: "captures"}, trace.Node{ID: 2, Kind: engine.KindQS, HasStandPat: true, StandPat: 12, QSLevel: -1}, "e4")[3], "stand pat +12"},
+		{labelLines(trace.Run{Variant: "captures", Options: `{"variant":"captures","stand-pat":false}`}, trace.Node{ID: 2, Kind: engine.KindQS, HasStandPat: true, StandPat: 12, QSLevel: -1}, "e4")[3], "static eval +12"},
+		{labelLines(trace.Run{Variant: "see"}, trace.Node{ID: 2, Kind: engine.KindQS, InCheck: true, HasStandPat: true, StandPat: 12, QSLevel: -1}, "e4")[3], "static eval +12"},
+		{strings.Join(labelLines(trace.Run{Status: trace.StatusTruncated}, closedRoot, ""), "|"), "root|iteration 8, d8|[-∞, ∞]|score +5 none|stopped|incomplete|id 9, 4 nodes"},
 		{fmt.Sprintf("%v %s", openPage.Nodes.Open, openPage.Run.OpenWord), "[0] abandoned"},
 		{trace.Run{}.WindowText(trace.Node{Kind: engine.KindQS, Alpha: 34663, Beta: engine.MateScore - 5}), "[∞, #3]"},
 	}
@@ -793,4 +800,9 @@ func TestHeadingsMarkVisits(t *testing.T) {
 			t.Errorf("the %s heading does not say the path %q:\n%.600s", name, want, b.String())
 		}
 	}
+}
+
+// labelLines is nodeLines with the run's own EvalWords.
+func labelLines(r trace.Run, n trace.Node, san string) []string {
+	return nodeLines(r, r.EvalWords(), n, san)
 }

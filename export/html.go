@@ -142,7 +142,8 @@ type PageSide struct {
 	// another engine's run), each drawn node's move, and the top node's
 	// parent (the zero Node when the top is the run node).
 	opts      *engine.Options
-	run       trace.Run // how its scores print (trace.Run.Scores)
+	run       trace.Run       // how its scores print (trace.Run.Scores)
+	words     trace.EvalWords // how a node's static eval is named
 	moves     []engine.Move
 	topParent trace.Node
 }
@@ -198,6 +199,10 @@ type PageNodes struct {
 	Alpha    []string `json:"alpha"`
 	Beta     []string `json:"beta"`
 	StandPat []string `json:"stand_pat"` // "" when none
+	// EvalOnly lists the nodes (by index) whose stand_pat is a static
+	// eval they did not stand on (trace.EvalWords.StoodPat): the page
+	// calls it "static eval" there, as the viewer does.
+	EvalOnly []int    `json:"eval_only,omitempty"`
 	Score    []string `json:"score"`
 	Bound    []int    `json:"bound"`   // engine.Bound
 	Cause    []int    `json:"cause"`   // engine.Cause
@@ -342,6 +347,9 @@ func (s *PageSide) add(n trace.Node, parent int, san string, visit int, fen stri
 	c.Alpha = append(c.Alpha, wf.Text(n.Alpha))
 	c.Beta = append(c.Beta, wf.Text(n.Beta))
 	c.StandPat = append(c.StandPat, sp)
+	if n.HasStandPat && !s.words.StoodPat(n) {
+		c.EvalOnly = append(c.EvalOnly, i)
+	}
 	c.Score = append(c.Score, s.run.NodeScores(n).Signed(n.Score))
 	c.Bound = append(c.Bound, int(n.Bound))
 	c.Cause = append(c.Cause, int(n.Cause))
@@ -544,7 +552,7 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 		Merged: PageMerged{Parent: []int{}, From: []int64{}, End: []int64{}, Count: []int64{}, QS: []int64{}, Size: []int64{}}}
 	// Options that no longer parse leave chains labelled ext (cause unknown).
 	s.opts, _ = run.SearchOptions()
-	s.run = run
+	s.run, s.words = run, run.EvalWords()
 	if top.Parent >= 0 {
 		if s.topParent, err = st.Node(ctx, run.ID, top.Parent); err != nil {
 			return nil, nil, 0, err

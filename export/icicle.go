@@ -72,7 +72,8 @@ type icicle struct {
 	st        trace.Reader
 	opts      IcicleOptions
 	run       trace.Run
-	rule      trace.MoveRule // the run's moves, legal or pseudo-legal
+	words     trace.EvalWords // how a node's static eval is named
+	rule      trace.MoveRule  // the run's moves, legal or pseudo-legal
 	top       trace.Node
 	topPath   []string
 	topVisits []int         // of topPath's moves, which the heading marks
@@ -131,7 +132,7 @@ func writeIcicle(ctx context.Context, st trace.Reader, run trace.Run, top trace.
 	if err != nil {
 		return 0, err
 	}
-	ic := &icicle{ctx: ctx, st: st, opts: opts, run: run, rule: run.MoveRule(), top: top, topPath: topPath, topVisits: topVisits}
+	ic := &icicle{ctx: ctx, st: st, opts: opts, run: run, words: run.EvalWords(), rule: run.MoveRule(), top: top, topPath: topPath, topVisits: topVisits}
 	ic.scale = float64(opts.Width-icicleMargin) / float64(max(top.SubtreeSize, 1))
 	if ic.totals, err = summaryTotals(ctx, st, run, top); err != nil {
 		return 0, err
@@ -387,7 +388,7 @@ func (ic *icicle) rect(b *bytes.Buffer, e *icicleEntry) {
 	}
 	fmt.Fprintf(b, `<g class="node"><rect x="%s" y="%d" width="%s" height="%d" fill="%s" %s/>`,
 		px(x), y, px(w), h-1, fill(e), stroke)
-	lines := nodeLines(ic.run, e.n, e.san)
+	lines := nodeLines(ic.run, ic.words, e.n, e.san)
 	sub := "subtree: " + fine(float64(e.n.SubtreeSize)/float64(max(ic.top.SubtreeSize, 1))) + " of the chart, " +
 		qsShare(e.qsNodes, e.unread, e.n.Nodes())
 	switch {

@@ -116,8 +116,9 @@ func depthText(n trace.Node) string {
 }
 
 // nodeLines are the lines of a node's label, shared by DOT and the icicle's
-// tooltips; run r says how its scores print (trace.Run.Scores).
-func nodeLines(r trace.Run, n trace.Node, san string) []string {
+// tooltips; run r says how its scores print (trace.Run.Scores), w how its
+// static eval is named (r.EvalWords, read once by the caller).
+func nodeLines(r trace.Run, w trace.EvalWords, n trace.Node, san string) []string {
 	sf := r.Scores()
 	var lines []string
 	head := san
@@ -144,7 +145,7 @@ func nodeLines(r trace.Run, n trace.Node, san string) []string {
 		lines = append(lines, r.WindowText(n))
 	}
 	if n.HasStandPat {
-		lines = append(lines, "stand pat "+sf.Signed(n.StandPat))
+		lines = append(lines, w.Label(n)+" "+sf.Signed(n.StandPat))
 	}
 	switch {
 	case n.Open:

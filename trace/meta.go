@@ -343,3 +343,50 @@ func (r Run) CutText(n Node) string {
 	}
 	return engine.CutText(n.Cause, n.CutIndex, generated, n.CutIndexAtLeast, n.GeneratedAtLeast)
 }
+
+// EvalWords names a node's static eval (Node.StandPat) as readers show it:
+// the column holds the static eval the node computed, which is a stand pat
+// only where the node's variant stands pat. Get one per run (Run.EvalWords
+// reads its options once) and ask it per node.
+type EvalWords struct {
+	opts *engine.Options // nil: another engine's run, or options that do not read
+}
+
+// EvalWords returns the run's EvalWords.
+func (r Run) EvalWords() EvalWords {
+	o, err := r.SearchOptions()
+	if err != nil {
+		o = nil
+	}
+	return EvalWords{opts: o}
+}
+
+// StoodPat reports whether node n stood pat on its static eval: a QS node
+// whose variant stands pat there (engine.Options.StandsPat: stand-pat on,
+// not searching evasions), or any QS node of another engine, whose stream
+// reports its stand pats. A horizon node of variant none, a QS node with
+// stand-pat false and a full-width node computed an eval they did not
+// stand on.
+func (w EvalWords) StoodPat(n Node) bool {
+	if n.Kind != engine.KindQS || !n.HasStandPat {
+		return false
+	}
+	return w.opts == nil || w.opts.StandsPat(n.InCheck)
+}
+
+// Label is "stand pat" for a node that stood pat (StoodPat), "static eval"
+// for one that only computed it.
+func (w EvalWords) Label(n Node) string {
+	if w.StoodPat(n) {
+		return "stand pat"
+	}
+	return "static eval"
+}
+
+// Short is Label's word for a narrow space: "stand" or "eval".
+func (w EvalWords) Short(n Node) string {
+	if w.StoodPat(n) {
+		return "stand"
+	}
+	return "eval"
+}

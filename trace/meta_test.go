@@ -284,3 +284,30 @@ func TestFilterText(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalWords: the static eval a node computed is a stand pat only where
+// its variant stands pat there; elsewhere readers call it the static eval
+// (every reader showed "stand pat" on none's horizon nodes and on QS nodes
+// of stand-pat false).
+func TestEvalWords(t *testing.T) {
+	qs := Node{Kind: engine.KindQS, HasStandPat: true}
+	tests := []struct {
+		name string
+		run  Run
+		n    Node
+		want string
+	}{
+		{"captures QS node", Run{Variant: "captures"}, qs, "stand pat"},
+		{"none horizon node", Run{Variant: "none"}, Node{Kind: engine.KindNonPV, HasStandPat: true}, "static eval"},
+		{"stand-pat false", Run{Variant: "captures", Options: `{"variant":"captures","stand-pat":false}`}, qs, "static eval"},
+		{"see in check (evasions)", Run{Variant: "see"}, Node{Kind: engine.KindQS, HasStandPat: true, InCheck: true}, "static eval"},
+		{"see not in check", Run{Variant: "see"}, qs, "stand pat"},
+		{"another engine's QS node", Run{Engine: "sunfish"}, qs, "stand pat"},
+		{"another engine's full-width node", Run{Engine: "sunfish"}, Node{Kind: engine.KindPV, HasStandPat: true}, "static eval"},
+	}
+	for _, tc := range tests {
+		if got := tc.run.EvalWords().Label(tc.n); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

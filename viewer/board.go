@@ -174,7 +174,7 @@ func (m *Model) details(p *pane) []detailLine {
 	}
 	add("window", "%s%s", m.g.fmtWindow(t.run, n, " "), check)
 	if n.HasStandPat {
-		add("stand pat", "%s", m.g.fmtSigned(t.run.Scores(), n.StandPat))
+		add(t.run.EvalWords().Label(n), "%s", m.g.fmtSigned(t.run.Scores(), n.StandPat))
 	}
 	sc := detailLine{"score", fmt.Sprintf("%s  %s", m.g.fmtSigned(t.run.NodeScores(n), n.Score), boundText(n.Bound)), st.base}
 	switch n.Bound {

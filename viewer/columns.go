@@ -69,7 +69,7 @@ var treeColumns = [numCols]column{
 		cell:    func(m *Model, r *rowCell) (string, tcell.Style) { return m.g.fmtWindow(*r.run, r.n, ""), m.st.base },
 		differs: func(a, b trace.Node) bool { return a.Alpha != b.Alpha || a.Beta != b.Beta }},
 	colStand: {title: "stand", width: 6, prio: 6,
-		help: "stand pat: the static eval a QS node stood on",
+		help: "stand pat: the static eval a QS node stood on (nodes that do not stand pat show the eval they computed)",
 		cell: func(m *Model, r *rowCell) (string, tcell.Style) {
 			if !r.n.HasStandPat {
 				return "", m.st.base

@@ -513,7 +513,7 @@ func (m *Model) nodeSummary(p *pane, n trace.Node) string {
 	parts := []string{fmt.Sprintf("#%d %s %s", n.ID, kindLabel(n), depthLabel(n, usesLevels(p.t.run)))}
 	parts = append(parts, m.g.fmtWindow(p.t.run, n, ""))
 	if n.HasStandPat {
-		parts = append(parts, "stand "+m.g.fmtScore(p.t.run.Scores(), n.StandPat))
+		parts = append(parts, p.t.run.EvalWords().Short(n)+" "+m.g.fmtScore(p.t.run.Scores(), n.StandPat))
 	}
 	parts = append(parts, m.g.fmtResult(p.t.run.NodeScores(n), n))
 	if c := m.g.causeLabel(n); c != "" {

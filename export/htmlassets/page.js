@@ -373,7 +373,8 @@
     add('kind', L.kinds[N.kind[i]] + (N.in_check[i] ? ', in check' : '') + (N.extension[i] ? ', extended +' + N.extension[i] : ''), L.kind_meanings[N.kind[i]]);
     add('depth', sd.where(i));
     if (N.kind[i] !== KIND_RUN) add('window', '[' + N.alpha[i] + ', ' + N.beta[i] + ']');
-    add('stand pat', N.stand_pat[i] || '-');
+    // A static eval the node did not stand on (none's horizon nodes, stand-pat false) is named so (trace.EvalWords).
+    add((N.eval_only || []).includes(i) ? 'static eval' : 'stand pat', N.stand_pat[i] || '-');
     // A node still open when its rows were written never stopped: no score, and its run's word for it (trace.Status.OpenNode).
     const open = (N.open || []).includes(i);
     if (open) {
