@@ -9,6 +9,7 @@ import (
 // ExtensionCause, from what a trace holds: the move into the extending
 // node, the extended move, and whether the child is in check.
 type causeTracer struct {
+	nopTracer
 	opts    *Options
 	moves   map[int64]Move // move into each node
 	pending *ExtensionInfo
@@ -22,12 +23,9 @@ func (x *causeTracer) Enter(e EnterInfo) {
 		x.causes[x.opts.ExtensionCause(x.moves[p.ID], e.Move, e.InCheck, e.Kind == KindQS)]++
 	}
 }
-func (x *causeTracer) StandPat(StandPatInfo) {}
-func (x *causeTracer) Move(MoveInfo)         {}
 func (x *causeTracer) Extension(e ExtensionInfo) {
 	x.pending = &e
 }
-func (x *causeTracer) Leave(LeaveInfo) {}
 
 // TestExtensionCauseExplainsTheSearch: every extension the search gives is
 // one ExtensionCause names from the tree (never "cause unknown"), and only

@@ -7,6 +7,7 @@ import (
 
 // countTracer counts the events a QS-only run reports.
 type countTracer struct {
+	nopTracer
 	enters, leaves, qs int64
 	rootKind           NodeKind
 	rootChildKind      NodeKind
@@ -24,10 +25,7 @@ func (c *countTracer) Enter(e EnterInfo) {
 		c.qs++
 	}
 }
-func (c *countTracer) StandPat(StandPatInfo)   {}
-func (c *countTracer) Move(MoveInfo)           {}
-func (c *countTracer) Extension(ExtensionInfo) {}
-func (c *countTracer) Leave(LeaveInfo)         { c.leaves++ }
+func (c *countTracer) Leave(LeaveInfo) { c.leaves++ }
 
 func TestQuiesce(t *testing.T) {
 	ctx := context.Background()

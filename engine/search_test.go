@@ -420,6 +420,7 @@ func TestDraws(t *testing.T) {
 // extTracer counts extension events and checks the per-path rule of the
 // check extension: no node below an extended move is extended again.
 type extTracer struct {
+	nopTracer
 	t        *testing.T
 	exts     int
 	extended map[int64]bool // open nodes entered through an extension
@@ -428,8 +429,6 @@ type extTracer struct {
 
 func (e *extTracer) Extension(x ExtensionInfo) { e.exts++; e.pending = true }
 func (e *extTracer) Move(m MoveInfo)           { e.pending = false }
-func (e *extTracer) StandPat(StandPatInfo)     {}
-func (e *extTracer) Leave(LeaveInfo)           {}
 func (e *extTracer) Enter(x EnterInfo) {
 	if e.pending && e.extended[x.Parent] {
 		e.t.Errorf("node %d: a second check extension on one path", x.ID)
@@ -475,6 +474,7 @@ func TestSetOptionsReusesSearcher(t *testing.T) {
 // rootTracer notes the moves searched at the root (the moves into ply 1)
 // and the root's generated counts.
 type rootTracer struct {
+	nopTracer
 	moves     map[Move]bool
 	rootIDs   map[int64]bool
 	generated []int
@@ -488,9 +488,6 @@ func (r *rootTracer) Enter(e EnterInfo) {
 		r.moves[e.Move] = true
 	}
 }
-func (r *rootTracer) StandPat(StandPatInfo)   {}
-func (r *rootTracer) Move(MoveInfo)           {}
-func (r *rootTracer) Extension(ExtensionInfo) {}
 func (r *rootTracer) Leave(l LeaveInfo) {
 	if r.rootIDs[l.ID] {
 		r.generated = append(r.generated, l.Generated)
@@ -559,9 +556,20 @@ func TestRootMoves(t *testing.T) {
 	}
 }
 
+// nopTracer is a Tracer that ignores every event: a test's tracer embeds it
+// and defines only the events it reads.
+type nopTracer struct{}
+
+func (nopTracer) Enter(EnterInfo)         {}
+func (nopTracer) StandPat(StandPatInfo)   {}
+func (nopTracer) Move(MoveInfo)           {}
+func (nopTracer) Extension(ExtensionInfo) {}
+func (nopTracer) Leave(LeaveInfo)         {}
+
 // kindTracer keeps each open node's kind, to check a child's kind against
 // its parent's.
 type kindTracer struct {
+	nopTracer
 	kinds map[int64]NodeKind
 	bad   []string
 }
@@ -577,10 +585,6 @@ func (k *kindTracer) Enter(e EnterInfo) {
 		k.bad = append(k.bad, fmt.Sprintf("node %d: pv with the null window [%d,%d]", e.ID, e.Alpha, e.Beta))
 	}
 }
-func (k *kindTracer) StandPat(StandPatInfo)   {}
-func (k *kindTracer) Move(MoveInfo)           {}
-func (k *kindTracer) Extension(ExtensionInfo) {}
-func (k *kindTracer) Leave(LeaveInfo)         {}
 
 // TestScoutSubtreesAreNonPV: a node below a non-PV node (a PVS scout's
 // subtree) is non-PV in every variant, whatever its window. With the
@@ -603,13 +607,12 @@ func TestScoutSubtreesAreNonPV(t *testing.T) {
 }
 
 // leaveTracer keeps every LeaveInfo.
-type leaveTracer struct{ leaves []LeaveInfo }
+type leaveTracer struct {
+	nopTracer
+	leaves []LeaveInfo
+}
 
-func (l *leaveTracer) Enter(EnterInfo)         {}
-func (l *leaveTracer) StandPat(StandPatInfo)   {}
-func (l *leaveTracer) Move(MoveInfo)           {}
-func (l *leaveTracer) Extension(ExtensionInfo) {}
-func (l *leaveTracer) Leave(e LeaveInfo)       { l.leaves = append(l.leaves, e) }
+func (l *leaveTracer) Leave(e LeaveInfo) { l.leaves = append(l.leaves, e) }
 
 // TestMaxQSPlyLeavesRecordTheirEval: a QS node ended by max-qs-ply scores
 // its static eval and records it, in every routine (the unified search's

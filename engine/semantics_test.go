@@ -30,6 +30,7 @@ func TestLabels(t *testing.T) {
 
 // levelTracer records what QS nodes report.
 type levelTracer struct {
+	nopTracer
 	qs, levels, maxLevel int
 	qsPlyOK              bool
 }
@@ -48,10 +49,6 @@ func (l *levelTracer) Enter(e EnterInfo) {
 		l.qsPlyOK = false
 	}
 }
-func (l *levelTracer) StandPat(StandPatInfo)   {}
-func (l *levelTracer) Move(MoveInfo)           {}
-func (l *levelTracer) Extension(ExtensionInfo) {}
-func (l *levelTracer) Leave(LeaveInfo)         {}
 
 // TestQSFigures: none has no QS nodes at all; only the threshold QS gives
 // its nodes a level; every QS node's QS ply is its distance from the QS
