@@ -518,11 +518,18 @@ func TestHTMLInBrowser(t *testing.T) {
 	if found.Said != "" || found.Zoom == top.ID || !strings.Contains(found.Placeholder, "e.g. ") {
 		t.Errorf("the search box's example: placeholder %q, searching it says %q and zooms to %d", found.Placeholder, found.Said, found.Zoom)
 	}
-	// A node the page does not hold (the previous iteration's last) is said.
-	b.open(t, page+fmt.Sprintf("#node=%d", top.ID-1))
+	// A node the page does not hold (the previous iteration's last) is
+	// said, with the command that makes its page. The run is named: on a
+	// page of run 1, "--node N" alone made export's default run, the
+	// file's last (2), draw its own node N.
+	first, firstTop := resolve(t, st, Selection{Run: 1, Node: -1})
+	firstPage := filepath.Join(dir, "run1.html")
+	b.openPage(t, firstPage, func(w io.Writer) error { return WriteHTML(ctx, st, first, firstTop, HTMLOptions{Depth: 2}, w) })
+	b.open(t, firstPage+fmt.Sprintf("#node=%d", firstTop.ID-1))
 	var said string
 	b.eval(t, "document.getElementById('search-msg').textContent", &said)
-	if want := fmt.Sprintf("node %d is not on this page (export it with --node %d)", top.ID-1, top.ID-1); said != want {
+	if want := fmt.Sprintf("node %d is not on this page (horizon export kiwi.trace --run 1 --node %d -o node-%d.html)",
+		firstTop.ID-1, firstTop.ID-1, firstTop.ID-1); said != want {
 		t.Errorf("the page opened at a node it does not hold says %q, want %q", said, want)
 	}
 	if errs := b.consoleErrors(); len(errs) > 0 {

@@ -399,6 +399,12 @@
     if (flags.length) add('notes', flags.join(', '));
     return rows;
   }
+  // exportCommand is the command that makes node id's own page: the run is
+  // named, as export's default run is the file's last, not this page's.
+  function exportCommand(sd, id) {
+    const f = sd.s.file, q = /^[A-Za-z0-9._\/:=+,-]+$/.test(f) ? f : "'" + f.replace(/'/g, "'\\''") + "'";
+    return 'horizon export ' + q + ' --run ' + sd.s.run.id + ' --node ' + id + ' -o node-' + id + '.html';
+  }
   function mergedRows(sd, m) {
     const M = sd.s.merged;
     const rows = [['merged', count(M.count[m]) + ' nodes, each narrower than a pixel at the top; ' + count(M.size[m]) + ' with their subtrees (not read)'],
@@ -406,7 +412,7 @@
       ['ids', M.from[m] + ' to ' + (M.end[m] - 1)],
       ['under', sd.path(M.parent[m]).join(' ') || '(root position)']];
     if (M.only) rows.push(['only here', count(M.only[m]) + ' of them']);
-    rows.push(['see more', 'export this subtree on its own (--node ' + sd.N.id[M.parent[m]] + ')']);
+    rows.push(['see more', 'export this subtree on its own: ' + exportCommand(sd, sd.N.id[M.parent[m]])]);
     return rows;
   }
 
@@ -536,7 +542,7 @@
       if (!hits.length) {
         const M = sd.s.merged;
         const where = done.length ? 'after ' + done.join(' ') : 'at the top';
-        if (sd.merged[i]) return {err: 'no drawn move ' + mv + ' ' + where + ' (it may be among the ' + count(sd.merged[i].reduce((a, m) => a + M.count[m], 0)) + ' merged nodes there: export that subtree with --node ' + sd.N.id[i] + ')'};
+        if (sd.merged[i]) return {err: 'no drawn move ' + mv + ' ' + where + ' (it may be among the ' + count(sd.merged[i].reduce((a, m) => a + M.count[m], 0)) + ' merged nodes there: ' + exportCommand(sd, sd.N.id[i]) + ')'};
         return {err: 'no move ' + mv + ' ' + where};
       }
       // An unmarked move searched several times is its last search, the
@@ -581,7 +587,7 @@
     const m = /^#node=(\d+)$/.exec(location.hash);
     if (!m) return undefined;
     const id = Number(m[1]), i = sides[0].byID.get(id);
-    msg.textContent = i === undefined ? 'node ' + id + ' is not on this page (export it with --node ' + id + ')' : '';
+    msg.textContent = i === undefined ? 'node ' + id + ' is not on this page (' + exportCommand(sides[0], id) + ')' : '';
     return i;
   }
   window.addEventListener('hashchange', () => { const i = linked(); if (i !== undefined) zoomTo(0, i); });
