@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -27,10 +28,14 @@ func WritePlot(w io.Writer, sums []Summary, title, subtitle string) error {
 	px0, px1 := float64(marginL), float64(plotW-marginR)
 	py0, py1 := float64(plotH-marginB), float64(marginT)
 
-	// x: whole decades around the data.
+	// x: whole decades around the data. A log scale has no 0: a variant
+	// with under one QS node per position (none has 0) is drawn at 1, the
+	// axis' left end, which then reads "≤1", and its label gives its mean.
 	lo, hi := math.Inf(1), math.Inf(-1)
 	ymax := 0.0
+	underOne := false
 	for _, s := range sums {
+		underOne = underOne || s.QSNodesMean < 1
 		x := math.Log10(math.Max(s.QSNodesMean, 1))
 		lo, hi = math.Min(lo, x), math.Max(hi, x)
 		ymax = math.Max(ymax, s.Error.MAE)
@@ -69,7 +74,11 @@ func WritePlot(w io.Writer, sums []Summary, title, subtitle string) error {
 				stroke = "#cccccc"
 			}
 			fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%.1f"/>`+"\n", x, py0, x, py1, stroke, width)
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" fill="#444">%s</text>`+"\n", x, py0+16, tickLabel(v))
+			label := tickLabel(v)
+			if v == 1 && underOne {
+				label = "≤1"
+			}
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" fill="#444">%s</text>`+"\n", x, py0+16, label)
 		}
 	}
 	for v := 0.0; v <= ytop+step/2; v += step {
@@ -126,6 +135,9 @@ func WritePlot(w io.Writer, sums []Summary, title, subtitle string) error {
 	for _, s := range sums {
 		x, y := xs(s.QSNodesMean), ys(s.Error.MAE)
 		label := fmt.Sprintf("%s (%.0f cp)", s.Variant, s.Error.MAE)
+		if s.QSNodesMean < 1 {
+			label = fmt.Sprintf("%s (%s QS nodes, %.0f cp)", s.Variant, strconv.FormatFloat(math.Round(s.QSNodesMean*10)/10, 'f', -1, 64), s.Error.MAE)
+		}
 		w := float64(len(label)) * charW
 		best, bestAnchor, bestY := 0.0, "", 0.0
 		found := false

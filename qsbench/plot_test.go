@@ -56,3 +56,28 @@ func TestPlotGolden(t *testing.T) {
 	}
 	golden.Check(t, filepath.Join("testdata", "plot.golden.svg"), buf.Bytes())
 }
+
+// TestPlotUnderOneNode: a log scale has no 0, so a variant with under one
+// QS node per position (none has 0) is drawn at the axis' left end. That
+// end reads "≤1" and the point's label gives its mean: it read "1", and
+// the chart said none searched one QS node per position.
+func TestPlotUnderOneNode(t *testing.T) {
+	sums := plotSums()
+	sums[0].QSNodesMean = 0 // none
+	var buf bytes.Buffer
+	if err := WritePlot(&buf, sums, "t", "s"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">≤1</text>", "none (0 QS nodes, 300 cp)", "recapture (190 cp)"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("plot lacks %q", want)
+		}
+	}
+	buf.Reset()
+	if err := WritePlot(&buf, plotSums(), "t", "s"); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "≤1") {
+		t.Error("a plot whose cheapest variant has one QS node per position marks its axis ≤1")
+	}
+}
