@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -93,7 +94,8 @@ func TestGoldenJSON(t *testing.T) {
 
 // TestJSONNulls: the top node's parent is its real parent's id (null only
 // for the run node, which has none), and qs_level is null where the engine
-// has no QS level, as SQL and the other JSON say it (both were -1).
+// has no QS level, as SQL and the other JSON say it (both were -1); qs_ply
+// is the trace's, null outside QS (it was left out).
 func TestJSONNulls(t *testing.T) {
 	st, _ := recordedTrace(t, "levels.horizon", fixedFEN, 2, false, "threshold")
 	for name, sel := range map[string]Selection{"run node": {Node: 0}, "last iteration": {Node: -1}, "Qg6": {Node: -1, Path: []string{"Qg6"}}} {
@@ -109,6 +111,7 @@ func TestJSONNulls(t *testing.T) {
 					Parent  *int64
 					Kind    string
 					QSLevel *int `json:"qs_level"`
+					QSPly   *int `json:"qs_ply"`
 				}
 			}
 			if err := json.Unmarshal(out.Bytes(), &back); err != nil {
@@ -125,6 +128,9 @@ func TestJSONNulls(t *testing.T) {
 				}
 				if n.QSLevel != nil {
 					levels++
+				}
+				if qs := g.Nodes[i].Kind == engine.KindQS; qs != (n.QSPly != nil) || qs && *n.QSPly != g.Nodes[i].QSPly {
+					t.Fatalf("node %d (%s): qs_ply %v, the trace's %d", n.ID, n.Kind, n.QSPly, g.Nodes[i].QSPly)
 				}
 			}
 			if levels == 0 || levels == len(back.Nodes) {
@@ -805,4 +811,52 @@ func TestHeadingsMarkVisits(t *testing.T) {
 // labelLines is nodeLines with the run's own EvalWords.
 func labelLines(r trace.Run, n trace.Node, san string) []string {
 	return nodeLines(r, r.EvalWords(), n, san)
+}
+
+// TestJSONNamesViewColumns: export's JSON names a node's fields as the
+// trace's SQL view nodes does (its --help says so), every column of the
+// view a key, but for the three it gives another way: run_id (the run
+// object), parent_id (parent) and move (move_uci and move_san). qs_ply was
+// missing, so a script read a QS node's ply from -depth, which a threshold
+// QS or an extension makes wrong.
+func TestJSONNamesViewColumns(t *testing.T) {
+	st, path := fixedTrace(t)
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("SELECT name FROM pragma_table_info('nodes')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cols []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			t.Fatal(err)
+		}
+		cols = append(cols, c)
+	}
+	if err := rows.Err(); err != nil || len(cols) < 20 {
+		t.Fatalf("columns of the view nodes: %v (%v)", cols, err)
+	}
+	var out bytes.Buffer
+	if err := buildCase(t, st, graphCases[0].sel, graphCases[0].opts).WriteJSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	var back struct{ Nodes []map[string]any }
+	if err := json.Unmarshal(out.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	given := map[string]string{"run_id": "", "parent_id": "parent", "move": "move_uci"}
+	for _, c := range cols {
+		key, ok := given[c]
+		if !ok {
+			key = c
+		}
+		if _, has := back.Nodes[0][key]; key != "" && !has {
+			t.Errorf("the view's column %s has no key %s in export's JSON", c, key)
+		}
+	}
 }

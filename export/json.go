@@ -55,6 +55,7 @@ type jsonNode struct {
 	Ply       int      `json:"ply"`
 	Iteration int      `json:"iteration"`
 	Depth     int      `json:"depth"`
+	QSPly     *int     `json:"qs_ply"`   // distance from the QS root; null outside QS, as in the trace's SQL
 	QSLevel   *int     `json:"qs_level"` // null where the engine has none, as in the trace's SQL
 	InCheck   bool     `json:"in_check"`
 	Alpha     int      `json:"alpha"`
@@ -140,6 +141,10 @@ func (g *Graph) jsonNode(n Node) jsonNode {
 	case n.Node.Parent >= 0:
 		id := n.Node.Parent
 		j.Parent = &id
+	}
+	if n.Kind == engine.KindQS && n.QSPly >= 0 {
+		q := n.QSPly
+		j.QSPly = &q
 	}
 	if n.QSLevel >= 0 {
 		l := n.QSLevel
