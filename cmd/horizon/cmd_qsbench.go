@@ -52,9 +52,11 @@ func runQSBench(e *env, args []string) error {
 with an open window, and sets its cost against its accuracy: QS nodes per
 position (mean, 90th percentile, max), time, and its error against the
 oracle value stored in the set (ce): mean absolute error in centipawns, the
-share of positions off by more than 100 and 300 cp, and sign errors (one
+share of positions off by more than 100 and 300 cp, sign errors (one
 says the side to move is at least a pawn up, the other at least a pawn
-down). Scores are clamped to ±1500 cp before errors are taken. The front
+down) and the bias (the mean of QS - oracle: below 0 when the QS rates the
+side to move lower than the oracle does). Scores are clamped to ±1500 cp
+before errors are taken. The front
 of variants that no other beats on both cost and error is marked (Pareto).
 
 The committed set (testdata/qsbench.epd) holds positions where 'see'
@@ -419,6 +421,7 @@ func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench
 	tw.Flush()
 	fmt.Fprintf(w, "\nerrors against the oracle's ce with both scores clamped to ±%d cp; sign err: one says >= +%d, the other <= -%d;\n",
 		qsbench.Clamp, qsbench.SignMargin, qsbench.SignMargin)
+	fmt.Fprintln(w, "bias: the mean of QS - oracle, below 0 when the QS rates the side to move lower than the oracle does")
 	fmt.Fprintln(w, "Pareto *: no other variant has both fewer mean QS nodes and a lower MAE; time: mean per position of each QS's fastest of --repeat runs")
 	if n := sums[0].Compared; n < res.Completed {
 		fmt.Fprintf(w, "stopped: QS runs that reached --max-qs-nodes %s; they have no value, so the %d positions where any variant's QS stopped are left out\n"+

@@ -92,6 +92,16 @@ func TestQSBenchEndToEnd(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "MAE cp") || !strings.Contains(out, "plot written to") {
 		t.Errorf("table: exit %d\n%s", code, out)
 	}
+	// Every column is said under the table and in --help (bias was not).
+	_, help, _ := runCLI(t, "", "qsbench", "--help")
+	for column, said := range map[string]string{"sign err": "sign err:", "bias cp": "bias:", "Pareto": "Pareto *:", "time µs/pos": "time:"} {
+		if !strings.Contains(out, column) || !strings.Contains(out, said) {
+			t.Errorf("the table's column %q is not said under it (%q):\n%s", column, said, out)
+		}
+		if word, _, _ := strings.Cut(column, " "); !strings.Contains(help, word) {
+			t.Errorf("qsbench --help does not say %q", word)
+		}
+	}
 	code, out, _ = runCLI(t, "", "qsbench", "--epd", set, "--qs", "none,see", "--csv")
 	if code != 0 || strings.Count(out, "\n") != 1+2*6 {
 		t.Errorf("csv: exit %d, %d lines\n%s", code, strings.Count(out, "\n"), out)
