@@ -461,10 +461,55 @@ type PlyStat struct {
 }
 
 // LevelStat counts nodes by QS ply (distance from the QS root) or by the
-// engine's QS level.
+// engine's QS level: which is the list's (QSPlyStats, QSLevelStats), and
+// so is its JSON key.
 type LevelStat struct {
-	Level int   `json:"level"`
-	Nodes int64 `json:"nodes"`
+	Level int
+	Nodes int64
+}
+
+// QSPlyStats count nodes by QS ply. Their JSON rows are {"qs_ply",
+// "nodes"}: qs_ply is the fact's key everywhere (the SQL view nodes,
+// export's JSON), where the rows said "level", the key of another fact.
+type QSPlyStats []LevelStat
+
+// QSLevelStats count nodes by the engine's QS level: JSON rows
+// {"qs_level", "nodes"}.
+type QSLevelStats []LevelStat
+
+// MarshalJSON writes the rows keyed qs_ply.
+func (s QSPlyStats) MarshalJSON() ([]byte, error) { return levelStatsJSON(s, "qs_ply") }
+
+// MarshalJSON writes the rows keyed qs_level.
+func (s QSLevelStats) MarshalJSON() ([]byte, error) { return levelStatsJSON(s, "qs_level") }
+
+func levelStatsJSON(s []LevelStat, key string) ([]byte, error) {
+	return LevelsJSON(s == nil, len(s), func(i int) (int, []int64) { return s[i].Level, []int64{s[i].Nodes} }, key, "nodes")
+}
+
+// LevelsJSON writes n rows of counts by a QS ply or level as a JSON array
+// of objects, null when none is true: row i is {key: level, names[0]:
+// counts[0], ...}. It gives every list of counts by QS ply or level
+// (stats, diff) the key of its fact.
+func LevelsJSON(none bool, n int, row func(i int) (level int, counts []int64), key string, names ...string) ([]byte, error) {
+	if none {
+		return []byte("null"), nil
+	}
+	b := []byte{'['}
+	for i := range n {
+		level, counts := row(i)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(append(b, '{'), key)
+		b = strconv.AppendInt(append(b, ':'), int64(level), 10)
+		for k, name := range names {
+			b = strconv.AppendQuote(append(b, ','), name)
+			b = strconv.AppendInt(append(b, ':'), counts[k], 10)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
 }
 
 // IterationStat describes one iteration of iterative deepening.
@@ -512,8 +557,8 @@ type Stats struct {
 	MaxPly       int             `json:"recorded_max_ply"`
 	MaxQSPly     int             `json:"recorded_max_qs_ply"`
 	Plies        []PlyStat       `json:"plies"`      // by ply, ascending
-	QSPlies      []LevelStat     `json:"qs_plies"`   // by distance from the QS root (0 = the QS root)
-	QSLevels     []LevelStat     `json:"qs_levels"`  // by engine QS level (threshold variant), ascending
+	QSPlies      QSPlyStats      `json:"qs_plies"`   // by distance from the QS root (0 = the QS root)
+	QSLevels     QSLevelStats    `json:"qs_levels"`  // by engine QS level (threshold variant), ascending
 	Iterations   []IterationStat `json:"iterations"` // in order
 }
 

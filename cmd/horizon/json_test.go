@@ -464,3 +464,39 @@ func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestJSONCountRowsKeyedByTheirFact: a list of counts by a dimension keys
+// its rows by that dimension's key, the fact's key everywhere: plies by
+// ply, qs_plies by qs_ply, qs_levels by qs_level, iterations by iteration,
+// in stats and diff alike. qs_plies and qs_levels rows both said "level",
+// so a QS ply read as a QS level, a fact of its own (threshold QS).
+func TestJSONCountRowsKeyedByTheirFact(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "levels.trace")
+	cliJSON(t, new(any), "trace", "--fen", kiwipete, "--depth", "2", "--qs", "threshold,captures+qs-levels=2", "-o", file, "--json")
+	var stats, diff any
+	cliJSON(t, &stats, "stats", file, "--json")
+	cliJSON(t, &diff, "diff", file, "--run", "1", "--run", "2", "--json")
+	want := map[string]string{"plies": "ply", "qs_plies": "qs_ply", "qs_levels": "qs_level", "iterations": "iteration"}
+	for _, c := range []struct {
+		where string
+		objs  []map[string]any
+	}{{"stats --json", at(stats, "[]")}, {"diff --json", at(diff, "")}} {
+		seen := 0
+		for _, o := range c.objs {
+			for list, key := range want {
+				for _, row := range at(o, list+"[]") {
+					if _, ok := row[key]; !ok {
+						t.Errorf("%s: a row of %s has no key %s: %v", c.where, list, key, row)
+					}
+					seen++
+				}
+			}
+		}
+		if seen == 0 {
+			t.Errorf("%s: no rows of counts", c.where)
+		}
+	}
+	if len(at(stats, "[]")) != 2 || len(at(stats, "[].qs_levels[]")) == 0 || len(at(diff, "qs_levels[]")) == 0 {
+		t.Fatalf("no QS level rows to check: stats %v", stats)
+	}
+}
