@@ -190,7 +190,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 			rows = append(rows, qsbench.StoppedRuns(res, vi, *worst)...)
 			for _, w := range rows {
 				row := qsWorstJSON{Variant: v.Spec, ID: w.Position.ID, FEN: w.Position.FEN,
-					Class: w.Position.Class, Oracle: w.Position.Oracle.Score, Stopped: w.Run.Stopped,
+					Class: w.Position.Class, OracleScore: w.Position.Oracle.Score, Stopped: w.Run.Stopped,
 					QSNodes: w.Run.QSNodes, QSPV: w.Run.PV, OraclePV: w.Position.Oracle.PV,
 					QSLine: qsLineText(w.Position, w.Run, v.Options, *maxNodes),
 					Trace:  qsTraceCommand(*epd, w.Position.ID, v.Options)}
@@ -287,19 +287,21 @@ func (v qsVariantJSON) MarshalJSON() ([]byte, error) {
 // stopped by --max-qs-nodes (stopped: true; score and error_cp null, as
 // such a QS has no value).
 type qsWorstJSON struct {
-	Variant  string   `json:"variant"`
-	ID       string   `json:"id"`
-	FEN      string   `json:"fen"`
-	Class    string   `json:"class"`
-	Stopped  bool     `json:"stopped"`
-	Score    *int     `json:"score"`
-	Oracle   int      `json:"oracle"`
-	Error    *int     `json:"error_cp"`
-	QSNodes  int64    `json:"qs_nodes"`
-	QSPV     []string `json:"qs_pv"`
-	QSLine   string   `json:"qs_line"` // the line in words: the moves, or why there are none
-	OraclePV []string `json:"oracle_pv"`
-	Trace    string   `json:"trace_command"`
+	Variant string `json:"variant"`
+	ID      string `json:"id"`
+	FEN     string `json:"fen"`
+	Class   string `json:"class"`
+	Stopped bool   `json:"stopped"`
+	Score   *int   `json:"score"`
+	// OracleScore is the oracle's value: "oracle" is its name, at the
+	// top and in each variant's error, as the text says them.
+	OracleScore int      `json:"oracle_score"`
+	Error       *int     `json:"error_cp"`
+	QSNodes     int64    `json:"qs_nodes"`
+	QSPV        []string `json:"qs_pv"`
+	QSLine      string   `json:"qs_line"` // the line in words: the moves, or why there are none
+	OraclePV    []string `json:"oracle_pv"`
+	Trace       string   `json:"trace_command"`
 }
 
 // qsLineText says what a QS did from its root: its line, or, when it has
@@ -442,10 +444,10 @@ func printQSWorst(w io.Writer, rows []qsWorstJSON) {
 		}
 		if r.Stopped {
 			fmt.Fprintf(w, "  %s %-8s QS stopped on reaching %s QS nodes (no value), oracle %s\n", r.ID, r.Class,
-				engine.Commas(r.QSNodes), engine.Score(r.Oracle).Signed())
+				engine.Commas(r.QSNodes), engine.Score(r.OracleScore).Signed())
 		} else {
 			fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s QS nodes\n", r.ID, r.Class, engine.Score(*r.Score).Signed(),
-				engine.Score(r.Oracle).Signed(), *r.Error, engine.Commas(r.QSNodes))
+				engine.Score(r.OracleScore).Signed(), *r.Error, engine.Commas(r.QSNodes))
 		}
 		fmt.Fprintf(w, "    %s\n", r.FEN)
 		fmt.Fprintf(w, "    QS line: %s   oracle line: %s\n", r.QSLine, strings.Join(r.OraclePV, " "))
@@ -456,7 +458,7 @@ func printQSWorst(w io.Writer, rows []qsWorstJSON) {
 func (q qsBenchResult) writeCSV(w io.Writer) error {
 	res := q.res
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"variant", "id", "class", "source", "fen", "score", "oracle", "error_cp", "qs_nodes", "max_qs_ply", "stopped", "elapsed_us"})
+	cw.Write([]string{"variant", "id", "class", "source", "fen", "score", "oracle_score", "error_cp", "qs_nodes", "max_qs_ply", "stopped", "elapsed_us"})
 	for vi, v := range res.Variants {
 		for pi, ok := range res.Done {
 			if !ok {

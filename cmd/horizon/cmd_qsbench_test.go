@@ -106,6 +106,23 @@ func TestQSBenchEndToEnd(t *testing.T) {
 	if code != 0 || strings.Count(out, "\n") != 1+2*6 {
 		t.Errorf("csv: exit %d, %d lines\n%s", code, strings.Count(out, "\n"), out)
 	}
+	// "oracle" is the oracle's name wherever it is a key; its value in a
+	// worst row or a CSV row is oracle_score (the worst rows gave it as
+	// "oracle", a number beside the name's string).
+	if head, _, _ := strings.Cut(out, "\n"); !strings.Contains(head, ",score,oracle_score,error_cp,") {
+		t.Errorf("csv header %q", head)
+	}
+	var generic struct {
+		Oracle any
+		Worst  []map[string]any
+	}
+	cliJSON(t, &generic, "qsbench", "--epd", set, "--qs", "see", "--worst", "1", "--json")
+	if _, ok := generic.Oracle.(string); !ok || len(generic.Worst) != 1 {
+		t.Fatalf("qsbench --json: oracle %v, %d worst rows", generic.Oracle, len(generic.Worst))
+	}
+	if w := generic.Worst[0]; w["oracle"] != nil || w["oracle_score"] == nil {
+		t.Errorf("a worst row gives the oracle's value as %v (oracle) and %v (oracle_score)", w["oracle"], w["oracle_score"])
+	}
 }
 
 func TestQSBenchUsage(t *testing.T) {
