@@ -341,8 +341,12 @@ func TestHTMLInBrowser(t *testing.T) {
 	run, top := resolve(t, st, Selection{Node: -1})
 	page := filepath.Join(dir, "tree.html")
 	b.openPage(t, page, func(w io.Writer) error { return WriteHTML(ctx, st, run, top, HTMLOptions{Depth: -1}, w) })
-	if header, want := b.text(t, "header"), "FEN "+run.FEN; !strings.Contains(header, want) {
-		t.Errorf("the page's header lacks %q:\n%s", want, header)
+	// The best move as the commands' text names it: SAN, then UCI (it
+	// said the UCI alone).
+	for _, want := range []string{"FEN " + run.FEN, "best " + run.BestSAN() + " (" + run.BestMove + ") "} {
+		if header := b.text(t, "header"); run.BestSAN() == "" || !strings.Contains(header, want) {
+			t.Errorf("the page's header lacks %q:\n%s", want, header)
+		}
 	}
 
 	// Two levels down the biggest subtrees: click the child, then its child.

@@ -164,7 +164,10 @@ type PageRun struct {
 	// print it (engine.Percent of trace.Run.QSShare).
 	QSShareText string `json:"qs_share_text"`
 	BestMove    string `json:"best_move"`
-	Score       *int   `json:"score"` // null when the run has no score
+	// BestSAN is BestMove in SAN (trace.Run.BestSAN), "" when it does not
+	// read: the page names the move as the commands' text does.
+	BestSAN string `json:"best_san"`
+	Score   *int   `json:"score"` // null when the run has no score
 	// ScoreText is Score as the run's scores print (trace.Run.Scores:
 	// #N for Horizon's mates and another engine's declared ones, its
 	// other numbers as they are), "none"
@@ -308,7 +311,7 @@ func pageColors() PageColors {
 
 func pageRun(r trace.Run) PageRun {
 	p := PageRun{ID: r.ID, Variant: r.Label(), FEN: r.FEN, PositionLine: positionLine(r), Status: string(r.Status), Depth: r.Depth,
-		Nodes: r.Nodes, QSNodes: r.QSNodes, QSShareText: engine.Percent(r.QSShare()), BestMove: r.BestMove, ScoreText: "none", Filter: r.FilterText()}
+		Nodes: r.Nodes, QSNodes: r.QSNodes, QSShareText: engine.Percent(r.QSShare()), BestMove: r.BestMove, BestSAN: r.BestSAN(), ScoreText: "none", Filter: r.FilterText()}
 	if r.Scored() {
 		p.Score = &r.Score
 		p.ScoreText = r.ResultScores().Signed(engine.Score(r.Score))

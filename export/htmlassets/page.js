@@ -126,7 +126,7 @@
   sides.forEach(sd => {
     const r = sd.s.run;
     let t = (isDiff ? sd.s.label + ' of ' + sd.s.file : 'run ' + r.id + ' (' + sd.s.file + ')') + ': ' + r.variant + ', depth ' + r.depth + ' (' + r.status + '), ' + count(r.nodes) + ' nodes, ' +
-      r.qs_share_text + ' QS; best ' + (r.best_move || '-') + ' ' + r.score_text + '; drawn ' + count(sd.n - (sd.N.kind[0] === KIND_RUN ? 1 : 0)) +
+      r.qs_share_text + ' QS; best ' + (r.best_san ? r.best_san + ' (' + r.best_move + ')' : r.best_move || '-') + ' ' + r.score_text + '; drawn ' + count(sd.n - (sd.N.kind[0] === KIND_RUN ? 1 : 0)) +
       ' nodes and ' + count(sd.s.merged.parent.length) + ' merged runs of nodes narrower than 1/' + D.width + ' of the top';
     if (r.filter) t += '; recording filter: ' + r.filter;
     header.appendChild(el('div', {class: 'sub'}, t));
