@@ -60,31 +60,17 @@ type PlyRow struct {
 }
 
 // LevelRow counts the QS nodes at one QS ply (or engine QS level) in both
-// runs: which is the list's (QSPlyRows, QSLevelRows), and so is its JSON
-// key.
+// runs: which is the list's (Report.QSPlies, Report.QSLevels), and so is
+// its JSON key (trace.LevelList).
 type LevelRow struct {
 	Level  int
 	NodesA int64
 	NodesB int64
 }
 
-// QSPlyRows count QS nodes by QS ply: JSON rows {"qs_ply", "nodes_a",
-// "nodes_b"}, as stats --json keys its (trace.QSPlyStats).
-type QSPlyRows []LevelRow
-
-// QSLevelRows count QS nodes by engine QS level: JSON rows {"qs_level",
-// "nodes_a", "nodes_b"}.
-type QSLevelRows []LevelRow
-
-// MarshalJSON writes the rows keyed qs_ply.
-func (r QSPlyRows) MarshalJSON() ([]byte, error) { return levelRowsJSON(r, "qs_ply") }
-
-// MarshalJSON writes the rows keyed qs_level.
-func (r QSLevelRows) MarshalJSON() ([]byte, error) { return levelRowsJSON(r, "qs_level") }
-
-func levelRowsJSON(r []LevelRow, key string) ([]byte, error) {
-	return trace.LevelsJSON(r == nil, len(r), func(i int) (int, []int64) { return r[i].Level, []int64{r[i].NodesA, r[i].NodesB} },
-		key, "nodes_a", "nodes_b")
+// LevelCounts gives the row's level and counts, named nodes_a and nodes_b.
+func (r LevelRow) LevelCounts() (int, []int64, []string) {
+	return r.Level, []int64{r.NodesA, r.NodesB}, []string{"nodes_a", "nodes_b"}
 }
 
 // NodeRef describes one node of one tree in a report.
@@ -191,10 +177,10 @@ type Report struct {
 	// Filtered: a recording filter left rows out of one run or both, so
 	// node ids are not comparable: First is then the first difference in
 	// A's visit order (a node only B has counts right after its parent).
-	Filtered bool        `json:"filtered"`
-	Plies    []PlyRow    `json:"plies"`
-	QSPlies  QSPlyRows   `json:"qs_plies"`
-	QSLevels QSLevelRows `json:"qs_levels"` // by engine QS level, only when both runs use level-based QS (empty otherwise)
+	Filtered bool                                       `json:"filtered"`
+	Plies    []PlyRow                                   `json:"plies"`
+	QSPlies  trace.LevelList[LevelRow, trace.ByQSPly]   `json:"qs_plies"`
+	QSLevels trace.LevelList[LevelRow, trace.ByQSLevel] `json:"qs_levels"` // by engine QS level, only when both runs use level-based QS (empty otherwise)
 }
 
 // Identical reports whether the alignment found no difference at all.

@@ -468,49 +468,63 @@ type LevelStat struct {
 	Nodes int64
 }
 
-// QSPlyStats count nodes by QS ply. Their JSON rows are {"qs_ply",
-// "nodes"}: qs_ply is the fact's key everywhere (the SQL view nodes,
-// export's JSON), where the rows said "level", the key of another fact.
-type QSPlyStats []LevelStat
-
-// QSLevelStats count nodes by the engine's QS level: JSON rows
-// {"qs_level", "nodes"}.
-type QSLevelStats []LevelStat
-
-// MarshalJSON writes the rows keyed qs_ply.
-func (s QSPlyStats) MarshalJSON() ([]byte, error) { return levelStatsJSON(s, "qs_ply") }
-
-// MarshalJSON writes the rows keyed qs_level.
-func (s QSLevelStats) MarshalJSON() ([]byte, error) { return levelStatsJSON(s, "qs_level") }
-
-func levelStatsJSON(s []LevelStat, key string) ([]byte, error) {
-	return LevelsJSON(s == nil, len(s), func(i int) (int, []int64) { return s[i].Level, []int64{s[i].Nodes} }, key, "nodes")
+// LevelCounts gives the row's level and count, named "nodes" in JSON.
+func (s LevelStat) LevelCounts() (int, []int64, []string) {
+	return s.Level, []int64{s.Nodes}, []string{"nodes"}
 }
 
-// LevelsJSON writes n rows of counts by a QS ply or level as a JSON array
-// of objects, null when none is true: row i is {key: level, names[0]:
-// counts[0], ...}. It gives every list of counts by QS ply or level
-// (stats, diff) the key of its fact.
-func LevelsJSON(none bool, n int, row func(i int) (level int, counts []int64), key string, names ...string) ([]byte, error) {
-	if none {
+// LevelRow is a row of counts by a QS ply or level: its level, then its
+// counts with their JSON keys.
+type LevelRow interface {
+	LevelCounts() (level int, counts []int64, names []string)
+}
+
+// ByQSPly and ByQSLevel key a LevelList's rows.
+type (
+	ByQSPly   struct{}
+	ByQSLevel struct{}
+)
+
+// Key is the JSON key of a QS ply, as the SQL view and export's JSON name it.
+func (ByQSPly) Key() string { return "qs_ply" }
+
+// Key is the JSON key of an engine QS level.
+func (ByQSLevel) Key() string { return "qs_level" }
+
+// LevelList is a list of counts by a QS ply or level whose JSON rows are
+// keyed by their fact, K's key: {"qs_ply": 2, "nodes": 10}. Lists by QS
+// ply and by QS level both said "level", so a QS ply read as a QS level.
+type LevelList[R LevelRow, K interface{ Key() string }] []R
+
+// MarshalJSON writes the rows as objects, the level under K's key first.
+func (l LevelList[R, K]) MarshalJSON() ([]byte, error) {
+	if l == nil {
 		return []byte("null"), nil
 	}
+	var k K
 	b := []byte{'['}
-	for i := range n {
-		level, counts := row(i)
+	for i, r := range l {
+		level, counts, names := r.LevelCounts()
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendQuote(append(b, '{'), key)
+		b = strconv.AppendQuote(append(b, '{'), k.Key())
 		b = strconv.AppendInt(append(b, ':'), int64(level), 10)
-		for k, name := range names {
+		for j, name := range names {
 			b = strconv.AppendQuote(append(b, ','), name)
-			b = strconv.AppendInt(append(b, ':'), counts[k], 10)
+			b = strconv.AppendInt(append(b, ':'), counts[j], 10)
 		}
 		b = append(b, '}')
 	}
 	return append(b, ']'), nil
 }
+
+// QSPlyStats count nodes by QS ply: JSON rows {"qs_ply", "nodes"}.
+type QSPlyStats = LevelList[LevelStat, ByQSPly]
+
+// QSLevelStats count nodes by the engine's QS level: JSON rows
+// {"qs_level", "nodes"}.
+type QSLevelStats = LevelList[LevelStat, ByQSLevel]
 
 // IterationStat describes one iteration of iterative deepening.
 type IterationStat struct {
