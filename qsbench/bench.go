@@ -174,7 +174,7 @@ type Summary struct {
 	TimeUSMean   float64        `json:"time_us_mean"`
 	Error        ErrorStats     `json:"error"`
 	Second       *ErrorStats    `json:"second_oracle"` // null without a second oracle
-	Pareto       bool           `json:"pareto"`        // no other variant has fewer mean QS nodes and a lower MAE (none when Compared is 0)
+	Pareto       bool           `json:"pareto"`        // on the Pareto front (ParetoRule; none when Compared is 0)
 }
 
 // Compared reports, by position, whether every variant finished its QS
@@ -251,9 +251,16 @@ func Summarize(r *Results, second []Oracle) []Summary {
 	return out
 }
 
-// markPareto sets Pareto on the summaries no other beats: none has both
-// fewer mean QS nodes and a lower MAE (and is not equal on both). With no
-// position compared there are no figures to beat or be beaten on.
+// ParetoRule says which variants are on the Pareto front, in the words
+// every output uses (the table, --help, the plot's legend): markPareto's
+// rule. A variant tied with another on MAE and costlier is off the front,
+// which "no other has both fewer nodes and a lower MAE" did not say.
+const ParetoRule = "no other variant has as few mean QS nodes and as low an MAE, and fewer or lower in one"
+
+// markPareto sets Pareto on the summaries no other dominates
+// (ParetoRule): none has as few mean QS nodes and as low an MAE and is not
+// equal on both. With no position compared there are no figures to beat
+// or be beaten on.
 func markPareto(sums []Summary) {
 	for i := range sums {
 		sums[i].Pareto = sums[i].Compared > 0

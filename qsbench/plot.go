@@ -20,7 +20,7 @@ const (
 // WritePlot writes an SVG scatter plot of the summaries: x is the mean QS
 // nodes per position on a log scale, y the mean absolute error against the
 // oracle; each variant is a labelled point, and the Pareto front (the
-// variants no other beats on both) is drawn as a step line. The SVG is
+// variants no other dominates: ParetoRule) is drawn as a step line. The SVG is
 // self-contained (no scripts, no external fonts) and has a white
 // background, so it reads the same in a browser and in a README.
 func WritePlot(w io.Writer, sums []Summary, title, subtitle string) error {
@@ -181,8 +181,8 @@ func WritePlot(w io.Writer, sums []Summary, title, subtitle string) error {
 	// Legend.
 	lx, ly := px1-300, py1+16
 	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="294" height="40" fill="#ffffff" stroke="#cccccc"/>`+"\n", lx-6, ly-12)
-	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" fill="#d9480f"/><text x="%.1f" y="%.1f" fill="#222">Pareto front: no variant is cheaper and better</text>`+"\n", lx+4, ly-2, lx+14, ly+2)
-	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" fill="#1c7ed6"/><text x="%.1f" y="%.1f" fill="#222">beaten on both by a variant on the front</text>`+"\n", lx+4, ly+16, lx+14, ly+20)
+	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" fill="#d9480f"/><text x="%.1f" y="%.1f" fill="#222">Pareto front: no variant dominates it</text>`+"\n", lx+4, ly-2, lx+14, ly+2)
+	fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="5" fill="#1c7ed6"/><text x="%.1f" y="%.1f" fill="#222">dominated by a variant on the front</text>`+"\n", lx+4, ly+16, lx+14, ly+20)
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -56,8 +56,9 @@ share of positions off by more than 100 and 300 cp, sign errors (one
 says the side to move is at least a pawn up, the other at least a pawn
 down) and the bias (the mean of QS - oracle: below 0 when the QS rates the
 side to move lower than the oracle does). Scores are clamped to ±1500 cp
-before errors are taken. The front
-of variants that no other beats on both cost and error is marked (Pareto).
+before errors are taken. Variants on the Pareto front are marked: no
+other variant has as few mean QS nodes and as low an MAE, and fewer or
+lower in one.
 
 The committed set (testdata/qsbench.epd) holds positions where 'see'
 searches of depth 3 over the test suites called QS; its oracle is Horizon's
@@ -424,7 +425,7 @@ func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench
 	fmt.Fprintf(w, "\nerrors against the oracle's ce with both scores clamped to ±%d cp; sign err: one says >= +%d, the other <= -%d;\n",
 		qsbench.Clamp, qsbench.SignMargin, qsbench.SignMargin)
 	fmt.Fprintln(w, "bias: the mean of QS - oracle, below 0 when the QS rates the side to move lower than the oracle does")
-	fmt.Fprintln(w, "Pareto *: no other variant has both fewer mean QS nodes and a lower MAE; time: mean per position of each QS's fastest of --repeat runs")
+	fmt.Fprintf(w, "Pareto *: %s\ntime: mean per position of each QS's fastest of --repeat runs\n", qsbench.ParetoRule)
 	if n := sums[0].Compared; n < res.Completed {
 		fmt.Fprintf(w, "stopped: QS runs that reached --max-qs-nodes %s; they have no value, so the %d positions where any variant's QS stopped are left out\n"+
 			"  of every column but stopped: all figures are over the %d positions every variant finished\n", engine.Commas(limit), res.Completed-n, n)

@@ -409,3 +409,43 @@ func TestQSBenchOutputFirst(t *testing.T) {
 		t.Errorf("collect -o its source: exit %d, %q", code, stderr)
 	}
 }
+
+// TestQSBenchParetoTies: the captures-based presets return the same value
+// on every position of the committed set, so their MAE ties and the
+// cheapest of them dominates the others. The table then marks one of them,
+// and its legend says the rule markPareto applies (qsbench.ParetoRule); it
+// said "no other variant has both fewer mean QS nodes and a lower MAE",
+// which the unmarked ones met.
+func TestQSBenchParetoTies(t *testing.T) {
+	set := filepath.Join("..", "..", "testdata", "qsbench.epd")
+	args := []string{"qsbench", "--epd", set, "--qs", "captures,mvv-lva,unified", "--second", "none", "--repeat", "1"}
+	var got qsbenchOut
+	cliJSON(t, &got, append(args, "--json")...)
+	marked := 0
+	for _, a := range got.Variants {
+		dominated := false
+		for _, b := range got.Variants {
+			dominated = dominated || b.Variant != a.Variant && b.QSNodesMean <= a.QSNodesMean && b.Error.MAE <= a.Error.MAE &&
+				(b.QSNodesMean < a.QSNodesMean || b.Error.MAE < a.Error.MAE)
+		}
+		if a.Pareto == dominated {
+			t.Errorf("%s: pareto %v, dominated %v", a.Variant, a.Pareto, dominated)
+		}
+		if a.Pareto {
+			marked++
+		}
+		if a.Error.MAE != got.Variants[0].Error.MAE {
+			t.Fatalf("%s: MAE %.3f, captures %.3f: the case needs a tie", a.Variant, a.Error.MAE, got.Variants[0].Error.MAE)
+		}
+	}
+	if marked != 1 {
+		t.Errorf("%d of 3 tied variants marked", marked)
+	}
+	code, out, _ := runCLI(t, "", args...)
+	if code != 0 || !strings.Contains(out, "Pareto *: "+qsbench.ParetoRule+"\n") {
+		t.Errorf("the table's legend does not give the rule %q:\n%s", qsbench.ParetoRule, out)
+	}
+	if _, help, _ := runCLI(t, "", "qsbench", "--help"); !strings.Contains(strings.Join(strings.Fields(help), " "), qsbench.ParetoRule) {
+		t.Errorf("qsbench --help does not give the rule %q", qsbench.ParetoRule)
+	}
+}
