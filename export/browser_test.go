@@ -558,6 +558,20 @@ func TestHTMLInBrowser(t *testing.T) {
 	if header, want := b.text(t, "header"), "kiwi.1: FEN "+run.FEN; !strings.Contains(header, want) {
 		t.Errorf("the page of an EPD record's run: header lacks %q:\n%s", want, header)
 	}
+
+	// A share short of the whole never reads 100%: a node holding all of
+	// its parent's subtree but the parent itself read "100% of its parent".
+	var prev trace.Node
+	only := tracetest.FirstNode(t, st, run.ID, "node of 300 or more nodes under a parent of one more", func(n trace.Node) bool {
+		hit := n.ID > top.ID && n.SubtreeSize >= 300 && n.Parent == prev.ID && prev.SubtreeSize == n.SubtreeSize+1
+		prev = n
+		return hit
+	})
+	b.openPage(t, page, func(w io.Writer) error { return WriteHTML(ctx, st, run, top, HTMLOptions{Depth: -1}, w) })
+	b.eval(t, fmt.Sprintf("horizon.zoom(0, %d)", only.ID), nil)
+	if details := b.text(t, "#details"); !strings.Contains(details, "99.") || strings.Contains(details, "100% of its parent") {
+		t.Errorf("node %d, %d nodes of its parent's %d, reads:\n%s", only.ID, only.SubtreeSize, only.SubtreeSize+1, details)
+	}
 }
 
 // TestHTMLDiffInBrowser loads a diff page of two runs, clicks a node of A

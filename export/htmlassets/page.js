@@ -30,6 +30,8 @@
   function visitMark(move, visit) { return visit > 1 ? move + L.visit_sep + visit : move; }
   function share(part, whole) {
     const p = 100 * part / Math.max(whole, 1);
+    // A part short of the whole never reads 100%.
+    if (p >= 99.5 && part < whole) return Math.min(99.9, Math.round(p * 10) / 10) + '%';
     if (p >= 10) return Math.round(p) + '%';
     return (p === 0 ? '0' : p.toPrecision(2)) + '%';
   }
