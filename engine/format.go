@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 )
@@ -217,6 +218,29 @@ func Times(n int) string {
 // "94.8%". It is how a run's QS share reads everywhere (runs, stats,
 // trace, the viewer, HTML pages), so that one run never shows two figures.
 func Percent(share float64) string { return strconv.FormatFloat(100*share, 'f', 1, 64) + "%" }
+
+// SharePercent formats a part's share of a whole that is mostly small, such
+// as a hotspot's subtree of its run: two significant figures under 10%
+// ("0.061%", "2.8%"), one decimal from there ("19.2%"). A part never
+// reads 0 (a nonzero share) or 100% (a share under 1): "99.9%". It is how
+// a hotspot's share of the run reads everywhere (hotspots, trace's
+// summary, the viewer, the HTML page's lists and details, whose script
+// follows it), where one decimal made most hotspots 0.0% or 0.1%, the
+// viewer said 0.06% and the page 0.061% of one tree.
+func SharePercent(share float64) string {
+	p := 100 * share
+	switch {
+	case p <= 0:
+		return "0%"
+	case p < 10:
+		decimals := max(1, 1-int(math.Floor(math.Log10(p))))
+		// Rounding can carry into a digit more (9.96 -> "10.0"): fine.
+		return strconv.FormatFloat(p, 'f', decimals, 64) + "%"
+	case share < 1 && p >= 99.95:
+		return "99.9%"
+	}
+	return strconv.FormatFloat(p, 'f', 1, 64) + "%"
+}
 
 // MinRateElapsed is the shortest elapsed time a rate (nodes per second)
 // is given for: below it the time is mostly the clock's grain and the

@@ -161,3 +161,17 @@ func TestElapsed(t *testing.T) {
 		}
 	}
 }
+
+func TestSharePercent(t *testing.T) {
+	for _, c := range []struct {
+		share float64
+		want  string
+	}{
+		{0, "0%"}, {0.0000001, "0.000010%"}, {940.0 / 1547550, "0.061%"}, {0.0276, "2.8%"}, {0.0994, "9.9%"},
+		{0.192, "19.2%"}, {0.99894, "99.9%"}, {0.99999, "99.9%"}, {1, "100.0%"},
+	} {
+		if got := SharePercent(c.share); got != c.want {
+			t.Errorf("SharePercent(%v) = %q, want %q", c.share, got, c.want)
+		}
+	}
+}

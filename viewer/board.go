@@ -220,7 +220,7 @@ func (m *Model) details(p *pane) []detailLine {
 		size += "  " + engine.Percent(float64(n.Nodes())/float64(sizeOf(in.parent))) + " of parent"
 	}
 	if sizeOf(t.runNode) > 0 && n.Kind != engine.KindRun {
-		size += fmt.Sprintf("  %.2f%% of run", 100*float64(n.Nodes())/float64(sizeOf(t.runNode)))
+		size += "  " + engine.SharePercent(float64(n.Nodes())/float64(sizeOf(t.runNode))) + " of run"
 	}
 	if stillOpen(n) {
 		size = "not known yet: the recorder is still in this node (r reloads)"

@@ -168,7 +168,7 @@ func (m *Model) goHot(p *pane, i int) error {
 			what = h.Cause.LongLabel() + ", " + what
 		}
 	}
-	m.setMsg("hotspot %d/%d: %s %s (%.2f%% of the run), node %d", i+1, len(list), what, engine.Count(h.Node.Nodes(), "node"), runShare(p, h.Node), h.Node.ID)
+	m.setMsg("hotspot %d/%d: %s %s (%s of the run), node %d", i+1, len(list), what, engine.Count(h.Node.Nodes(), "node"), engine.SharePercent(runShare(p, h.Node)), h.Node.ID)
 	return nil
 }
 
@@ -214,7 +214,7 @@ func (m *Model) drawHotspots(s tcell.Screen, body rect) {
 		h := list[i]
 		val := fmt.Sprintf("%.2f", h.Growth)
 		if !m.hotByGr {
-			val = fmt.Sprintf("%.2f%%", runShare(p, h.Node))
+			val = engine.SharePercent(runShare(p, h.Node))
 		}
 		cause := h.Cause.String()
 		if cause == "" {
@@ -246,7 +246,7 @@ func (m *Model) hotPath(p *pane, id int64) string {
 	return s
 }
 
-// runShare is n's subtree as a percentage of p's run.
+// runShare is n's subtree as a share of p's run.
 func runShare(p *pane, n trace.Node) float64 {
-	return 100 * float64(n.Nodes()) / float64(max(p.t.runNode.Nodes(), 1))
+	return float64(n.Nodes()) / float64(max(p.t.runNode.Nodes(), 1))
 }

@@ -97,7 +97,7 @@ func (res hotspotsResult) writeText(w io.Writer) error {
 			if h.Size == 1 {
 				noun = "node"
 			}
-			fmt.Fprintf(w, "  %10s %-5s %6s  %-13s #%-9d it %-2d%s  %s\n", engine.Commas(h.Size), noun, engine.Percent(h.Share), orDash(cell(h.Cause)),
+			fmt.Fprintf(w, "  %10s %-5s %7s  %-13s #%-9d it %-2d%s  %s\n", engine.Commas(h.Size), noun, engine.SharePercent(h.Share), orDash(cell(h.Cause)),
 				h.Node, h.Iteration, extra, placeText(0, h.Path, h.Visits))
 		}
 		if _, err := fmt.Fprintln(w); err != nil {

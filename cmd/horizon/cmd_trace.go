@@ -500,7 +500,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	if len(r.Hotspots) > 0 {
 		fmt.Fprintln(w, "  biggest growth: QS trees and extension chains (nodes, share, cause, node id, iteration: path):")
 		for _, h := range r.Hotspots {
-			fmt.Fprintf(w, "    %10s %6s  %-13s #%-9d it %-2d %s\n", engine.Commas(h.Size), engine.Percent(h.Share), cell(h.Cause), h.Node, h.Iteration,
+			fmt.Fprintf(w, "    %10s %7s  %-13s #%-9d it %-2d %s\n", engine.Commas(h.Size), engine.SharePercent(h.Share), cell(h.Cause), h.Node, h.Iteration,
 				placeText(0, h.Path, h.Visits))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -358,7 +359,7 @@ func TestHotspotsOneNode(t *testing.T) {
 		t.Fatalf("import: exit %d: %s", code, errOut)
 	}
 	code, out, errOut := runCLI(t, "", "hotspots", file)
-	if code != 0 || !strings.Contains(out, "           1 node   33.3%  qs ") {
+	if code != 0 || !strings.Contains(out, "           1 node    33.3%  qs ") {
 		t.Errorf("hotspots: exit %d, want \"1 node\" aligned:\n%s%s", code, out, errOut)
 	}
 }
@@ -373,5 +374,44 @@ func TestHotspotAtRootNamed(t *testing.T) {
 		if !regexp.MustCompile(`#1 +it 0 +\(root\)\n`).MatchString(text) {
 			t.Errorf("%s does not name the root hotspot's place:\n%s", name, text)
 		}
+	}
+}
+
+// TestHotspotShareOneFormat: a hotspot's share of the run reads as
+// engine.SharePercent says it, in hotspots and in trace's summary, as in
+// the viewer and the HTML page. hotspots said 0.1% of a tree the viewer
+// called 0.06% and the page 0.061%, and most of a big run's trees 0.0%.
+func TestHotspotShareOneFormat(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "h.trace")
+	code, summary, errOut := runCLI(t, "", "trace", "--fen", kiwipete, "--depth", "5", "--qs", "captures", "-o", file)
+	if code != 0 {
+		t.Fatalf("trace: exit %d: %s", code, errOut)
+	}
+	var runs []struct {
+		Hotspots []struct {
+			Node  int64
+			Share float64
+		}
+	}
+	cliJSON(t, &runs, "hotspots", file, "--limit", "30", "--json")
+	_, text, _ := runCLI(t, "", "hotspots", file, "--limit", "30")
+	if len(runs) != 1 || len(runs[0].Hotspots) == 0 {
+		t.Fatalf("hotspots --json: %+v", runs)
+	}
+	small := 0
+	for _, h := range runs[0].Hotspots {
+		want := regexp.MustCompile(` ` + regexp.QuoteMeta(engine.SharePercent(h.Share)) + `  \S+ +#` + strconv.FormatInt(h.Node, 10) + ` `)
+		if !want.MatchString(text) {
+			t.Errorf("hotspots: node %d, share %g, not said as %s:\n%s", h.Node, h.Share, engine.SharePercent(h.Share), text)
+		}
+		if h.Node == runs[0].Hotspots[0].Node && !want.MatchString(summary) {
+			t.Errorf("trace's summary: node %d not said as %s:\n%s", h.Node, engine.SharePercent(h.Share), summary)
+		}
+		if h.Share < 0.01 {
+			small++
+		}
+	}
+	if small == 0 {
+		t.Errorf("no hotspot under 1%% of the run to check: %+v", runs[0].Hotspots)
 	}
 }

@@ -28,13 +28,17 @@
   // visitMark is compare.VisitMark: a move's second or later visit under
   // one parent marked after it.
   function visitMark(move, visit) { return visit > 1 ? move + L.visit_sep + visit : move; }
+  // share formats part of whole as engine.SharePercent does (a test holds
+  // them to the same text): two significant figures under 10%, one decimal
+  // from there, never 0 for a part nor 100% short of the whole.
   function share(part, whole) {
-    const p = 100 * part / Math.max(whole, 1);
-    // A part short of the whole never reads 100%.
-    if (p >= 99.5 && part < whole) return Math.min(99.9, Math.round(p * 10) / 10) + '%';
-    if (p >= 10) return Math.round(p) + '%';
-    return (p === 0 ? '0' : p.toPrecision(2)) + '%';
+    const s = part / Math.max(whole, 1), p = 100 * s;
+    if (p <= 0) return '0%';
+    if (p < 10) return p.toFixed(Math.max(1, 1 - Math.floor(Math.log10(p)))) + '%';
+    if (s < 1 && p >= 99.95) return '99.9%';
+    return p.toFixed(1) + '%';
   }
+
 
   // Side: one tree's columns, with what the drawing needs derived once.
   function Side(s, index) {
@@ -582,6 +586,7 @@
     rect: (si, id) => { const i = sides[si].byID.get(id); return i === undefined ? null : chartList[si].rectOf(i); },
     state: () => chartList.map(c => ({zoom: c.side.N.id[c.zoom], selected: c.side.N.id[c.sel]})),
     zoom: (si, id) => { const i = sides[si].byID.get(id); if (i !== undefined) zoomTo(si, i); },
+    share: share,
   };
   // linked is the drawn node the address names; a node the page does not
   // hold (another iteration, or merged) is said, not silently ignored.
