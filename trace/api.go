@@ -496,7 +496,8 @@ func (ByQSLevel) Key() string { return "qs_level" }
 // ply and by QS level both said "level", so a QS ply read as a QS level.
 type LevelList[R LevelRow, K interface{ Key() string }] []R
 
-// MarshalJSON writes the rows as objects, the level under K's key first.
+// MarshalJSON writes the rows as objects, the level under K's key first
+// and again under "level" last.
 func (l LevelList[R, K]) MarshalJSON() ([]byte, error) {
 	if l == nil {
 		return []byte("null"), nil
@@ -514,6 +515,9 @@ func (l LevelList[R, K]) MarshalJSON() ([]byte, error) {
 			b = strconv.AppendQuote(append(b, ','), name)
 			b = strconv.AppendInt(append(b, ':'), counts[j], 10)
 		}
+		// "level", the rows' one key before K's, is kept for the scripts
+		// that read it.
+		b = strconv.AppendInt(append(b, `,"level":`...), int64(level), 10)
 		b = append(b, '}')
 	}
 	return append(b, ']'), nil

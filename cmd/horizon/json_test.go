@@ -488,6 +488,10 @@ func TestJSONCountRowsKeyedByTheirFact(t *testing.T) {
 					if _, ok := row[key]; !ok {
 						t.Errorf("%s: a row of %s has no key %s: %v", c.where, list, key, row)
 					}
+					// "level", the rows' key before, stays for scripts.
+					if strings.HasPrefix(list, "qs_") && row["level"] != row[key] {
+						t.Errorf("%s: a row of %s: level (kept for scripts) is %v, %s %v", c.where, list, row["level"], key, row[key])
+					}
 					seen++
 				}
 			}
