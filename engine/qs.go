@@ -319,7 +319,9 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply int) Score {
 	if qs {
 		f = s.enterQS(alpha, beta, ply, inCheck)
 	} else {
-		f = s.enter(ply, depth, alpha, beta, s.kindOf(ply, alpha, beta), inCheck)
+		kind := s.kindOf(ply, alpha, beta)
+		f = s.enter(ply, depth, alpha, beta, kind, inCheck)
+		f.kind = kind // for the children's kinds (kindOf)
 	}
 	if s.stopped {
 		return s.stopAtEntry(f)

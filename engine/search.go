@@ -105,7 +105,7 @@ type frame struct {
 	seePruned   int
 	deltaPruned int
 
-	kind NodeKind // the node's kind, for its children's (see Searcher.kindOf)
+	kind NodeKind // a full-width node's kind, for its children's (Searcher.kindOf); set by search and unified, not by enter
 
 	// What the node reports when it leaves.
 	cause     Cause
@@ -330,7 +330,7 @@ func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, inChe
 		s.stats.MaxPly = ply
 	}
 	f := &s.stack[ply]
-	f.id, f.kind = s.nextID, kind
+	f.id = s.nextID
 	s.nextID++
 	f.pvLen = 0
 	f.cause, f.cutIndex, f.generated, f.searched, f.hasStand = CauseNone, -1, 0, 0, false
@@ -651,6 +651,7 @@ func (s *Searcher) search(alpha, beta Score, depth, ply int) Score {
 	inCheck := p.InCheck()
 	kind := s.kindOf(ply, alpha, beta)
 	f := s.enter(ply, depth, alpha, beta, kind, inCheck)
+	f.kind = kind // for the children's kinds (kindOf)
 	if s.stopped {
 		return s.stopAtEntry(f)
 	}
