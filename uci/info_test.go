@@ -87,6 +87,35 @@ func FuzzParseInfo(f *testing.F) {
 				scores++
 			}
 		}
+		// Depth, nodes and time are the numbers the line gives (the last
+		// of a key given twice), or absent: 0 and -1; the bound is read
+		// where the line names one. Free text and the PV are not read.
+		if ok {
+			read := f[1:]
+			if i := slices.IndexFunc(read, func(w string) bool { return w == "pv" || w == "string" }); i >= 0 {
+				read = read[:i]
+			}
+			for _, c := range []struct {
+				key  string
+				got  int64
+				none int64
+			}{{"depth", int64(in.Depth), 0}, {"nodes", in.Nodes, -1}, {"time", in.TimeMS, -1}} {
+				want := c.none
+				for i := range read {
+					// A key is never the number of another: that would not
+					// have parsed.
+					if read[i] == c.key && i+1 < len(read) {
+						want, _ = strconv.ParseInt(read[i+1], 10, 64)
+					}
+				}
+				if c.got != want {
+					t.Fatalf("%q: %s %d, the line gives %d", line, c.key, c.got, want)
+				}
+			}
+			if bound := slices.Contains(read, "lowerbound") || slices.Contains(read, "upperbound"); in.Bound != bound {
+				t.Fatalf("%q: bound %v", line, in.Bound)
+			}
+		}
 		if ok && in.Scored && scores == 1 {
 			i := slices.Index(f, "score")
 			n, _ := strconv.Atoi(f[i+2])

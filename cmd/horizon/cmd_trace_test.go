@@ -459,7 +459,9 @@ func TestParseSize(t *testing.T) {
 }
 
 // FuzzParseSize: --max-size takes a size within its bounds or says, on one
-// line, why not.
+// line, why not; a unit reads the same in any case and with spaces about
+// it; and a size Horizon prints (formatBytes, as import's progress and
+// --help give it) reads back as that size, to the digits printed.
 func FuzzParseSize(f *testing.F) {
 	for _, s := range []string{"2GB", "500 MB", "1.5GiB", "320k", "2000000TB", "1k", "x", ".", "1..5mb", "0.00001TiB"} {
 		f.Add(s)
@@ -471,6 +473,37 @@ func FuzzParseSize(f *testing.F) {
 			t.Fatalf("%q: error on more than one line: %v", s, err)
 		case err == nil && (n < trace.MinMaxBytes || n > 1<<60):
 			t.Fatalf("%q read as %d bytes, outside %d to 2^60", s, n, trace.MinMaxBytes)
+		}
+		// Unicode case mapping can make a unit of what was none (the
+		// Kelvin sign lowers to k); ASCII cannot.
+		for i := range len(s) {
+			if s[i] >= 0x80 {
+				return
+			}
+		}
+		for _, v := range []string{strings.ToUpper(s), strings.ToLower(s), " " + s + " "} {
+			if m, err2 := parseSize(v); m != n || (err == nil) != (err2 == nil) {
+				t.Fatalf("%q reads as %d (%v), %q as %d (%v)", s, n, err, v, m, err2)
+			}
+		}
+		if err != nil {
+			return
+		}
+		text := formatBytes(n)
+		back, err := parseSize(text)
+		if err != nil {
+			return // rounded below the least size
+		}
+		// Half a unit of the last digit formatBytes prints.
+		slack := map[int64]int64{1e9: 5e6, 1e6: 5e4, 1e3: 500}
+		var tol int64
+		for unit, d := range slack {
+			if n >= unit && d > tol {
+				tol = d
+			}
+		}
+		if back < n-tol || back > n+tol {
+			t.Fatalf("%q is %d bytes, printed %q, which reads as %d", s, n, text, back)
 		}
 	})
 }
