@@ -2,6 +2,7 @@ package uci
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -294,15 +295,48 @@ func FuzzPosition(f *testing.F) {
 		"startpos moves e2e4 e7e5 e5e4", "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5 g1f3"} {
 		f.Add(s)
 	}
+	// A position refused keeps the one before and says so on one info
+	// line; one taken is its root with its moves played, as a trace's
+	// limits record them (posRoot, posMoves).
+	const kept = "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
 	f.Fuzz(func(t *testing.T, args string) {
-		s := newSession(t.Context(), &strings.Builder{}, Config{})
-		before := s.pos.FEN()
-		s.position(strings.Fields(args))
+		var out strings.Builder
+		s := newSession(t.Context(), &out, Config{})
+		s.position([]string{"fen", kept, "moves", "h1h2"})
+		if out.Len() != 0 {
+			t.Fatalf("setting up: %s", out.String())
+		}
+		before, root, moves := s.pos.FEN(), s.posRoot, s.posMoves
+		fields := strings.Fields(args)
+		s.position(fields)
 		if s.pos == nil {
 			t.Fatal("position lost")
 		}
-		if s.posRoot == "startpos" && len(s.posMoves) == 0 && s.pos.FEN() != before {
-			t.Fatalf("position changed to %s without moves", s.pos.FEN())
+		if said := out.String(); said != "" {
+			if !strings.HasPrefix(said, "info string ") || strings.Count(said, "\n") != 1 || !strings.Contains(said, "previous position kept") {
+				t.Fatalf("%q refused with %q", args, said)
+			}
+			if s.pos.FEN() != before || s.posRoot != root || !slices.Equal(s.posMoves, moves) {
+				t.Fatalf("%q refused, yet the position is %s (%s moves %v)", args, s.pos.FEN(), s.posRoot, s.posMoves)
+			}
+			return
+		}
+		if i := slices.Index(fields, "moves"); i >= 0 && !slices.Equal(s.posMoves, fields[i+1:]) || i < 0 && len(s.posMoves) != 0 {
+			t.Fatalf("%q taken with moves %v", args, s.posMoves)
+		}
+		p, err := engine.ParseFEN(s.posRoot)
+		if err != nil {
+			t.Fatalf("%q taken with root %q: %v", args, s.posRoot, err)
+		}
+		for _, mv := range s.posMoves {
+			m, err := p.ParseUCI(mv)
+			if err != nil {
+				t.Fatalf("%q taken with move %s: %v", args, mv, err)
+			}
+			p.MakeMove(m)
+		}
+		if p.FEN() != s.pos.FEN() || p.Key() != s.pos.Key() {
+			t.Fatalf("%q: position %s, its root and moves give %s", args, s.pos.FEN(), p.FEN())
 		}
 	})
 }
