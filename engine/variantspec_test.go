@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -107,16 +108,20 @@ func TestParseVariantSpecs(t *testing.T) {
 	}
 }
 
-// FuzzParseVariantSpec checks that the parser never panics and that a
-// parsed spec's canonical form parses back to the same options.
+// FuzzParseVariantSpec checks that the parser never panics, that an error
+// is one line naming the spec, and that a parsed spec's canonical form
+// parses back to the same options.
 func FuzzParseVariantSpec(f *testing.F) {
 	for _, s := range []string{"see", "see+qs-checks=false", "threshold+qs-levels=6+delta=true", "none+",
-		"captures+qs-order=tutorial", "x+=", "see++", "see+hash=4096+max-qs-ply=1"} {
+		"captures+qs-order=tutorial", "x+=", "see++", "see+hash=4096+max-qs-ply=1", "see+delta=x\ny", "see+a\nb=1+a\nb=2"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
 		o, err := ParseVariantSpec(spec)
 		if err != nil {
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.HasPrefix(msg, fmt.Sprintf("variant spec %q", spec)) {
+				t.Fatalf("ParseVariantSpec(%q): error %q is not one line naming the spec", spec, msg)
+			}
 			return
 		}
 		c := VariantSpec(o)
