@@ -64,8 +64,19 @@ func FuzzParseFEN(f *testing.F) {
 			if p != nil {
 				t.Fatalf("ParseFEN(%q) returned a position and an error", s)
 			}
-			if _, ok := err.(*FENError); !ok {
+			fe, ok := err.(*FENError)
+			if !ok {
 				t.Fatalf("ParseFEN(%q) error %v is a %T", s, err, err)
+			}
+			// The error names one of the fields FENError documents, on
+			// one line.
+			switch fe.Field {
+			case "placement", "side", "castling", "en passant", "halfmove", "fullmove", "fields", "position":
+			default:
+				t.Fatalf("ParseFEN(%q): error %q names field %q", s, err, fe.Field)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("ParseFEN(%q): error on more than one line: %q", s, err)
 			}
 			return
 		}
