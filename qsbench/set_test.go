@@ -113,6 +113,9 @@ func FuzzParseRecord(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		r, err := ParseRecord(line)
 		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%q: error on more than one line: %q", line, err)
+			}
 			return
 		}
 		// What parses formats into a line that parses to the same record.

@@ -91,6 +91,9 @@ func FuzzSearchOptions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, options, variant string) {
 		got, err := Run{Options: options, Variant: variant}.SearchOptions()
 		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%q: error on more than one line: %v", options, err)
+			}
 			return
 		}
 		again, err := Run{Options: got.String()}.SearchOptions()
