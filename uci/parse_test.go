@@ -282,8 +282,15 @@ func FuzzSplitCommand(f *testing.F) {
 		if cmd == "" && rest != "" {
 			t.Fatalf("rest %q without a command", rest)
 		}
-		if len(skipped) > len(strings.Fields(line)) {
-			t.Fatalf("more skipped tokens than tokens")
+		// The command is the first known word; the words before it are
+		// skipped, the words after it are rest's.
+		words := strings.Fields(line)
+		k := slices.IndexFunc(words, func(w string) bool { return commands[w] })
+		if k < 0 {
+			k = len(words)
+		}
+		if !slices.Equal(skipped, words[:k]) || k < len(words) && (cmd != words[k] || !slices.Equal(strings.Fields(rest), words[k+1:])) {
+			t.Fatalf("%q split as %q, %q, skipping %q", line, cmd, rest, skipped)
 		}
 		parseSetOption(rest)
 		parseGo(strings.Fields(rest))
