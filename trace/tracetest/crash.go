@@ -18,7 +18,15 @@ import (
 // its saved input may pass alone. In a worker, the runtime also writes
 // that output to $TMPDIR/horizon-<target>-worker-<pid>.txt
 // (runtime/debug.SetCrashOutput); the file is removed when the worker
-// ends with nothing in it. Outside fuzzing it does nothing.
+// ends with nothing in it. A worker the coordinator stops leaves its file
+// empty: go test stops one whose minimizing of a new input runs past
+// -fuzzminimizetime (60 s), which a slow target such as FuzzTraceReaders
+// reaches, and starts another. Only a file with something in it tells of
+// a crash:
+//
+//	find "${TMPDIR:-/tmp}" -name 'horizon-*-worker-*.txt' -size +0
+//
+// Outside fuzzing it does nothing.
 func KeepCrashOutput(f *testing.F) {
 	if w := flag.Lookup("test.fuzzworker"); w == nil || w.Value.String() != "true" {
 		return
