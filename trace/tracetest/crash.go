@@ -18,11 +18,11 @@ import (
 // its saved input may pass alone. In a worker, the runtime also writes
 // that output to $TMPDIR/horizon-<target>-worker-<pid>.txt
 // (runtime/debug.SetCrashOutput); the file is removed when the worker
-// ends with nothing in it. A worker the coordinator stops leaves its file
-// empty: go test stops one whose minimizing of a new input runs past
+// ends with nothing in it. A worker the coordinator kills leaves its file
+// empty: go test stops a worker whose minimizing of a new input runs past
 // -fuzzminimizetime (60 s), which a slow target such as FuzzTraceReaders
-// reaches, and starts another. Only a file with something in it tells of
-// a crash:
+// reaches, with a signal when it is busy in the target, and starts
+// another. Only a file with something in it tells of a crash:
 //
 //	find "${TMPDIR:-/tmp}" -name 'horizon-*-worker-*.txt' -size +0
 //
