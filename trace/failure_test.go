@@ -109,8 +109,6 @@ func TestRecorderEventsDoNotAllocate(t *testing.T) {
 	}
 }
 
-// FuzzOpen: whatever bytes a file holds, Open returns a store or an error,
-// never panics, and a store it returns answers Runs.
 // TestDamagedSchemaOneLine: a damaged byte in the schema's SQL makes SQLite
 // quote the schema from there on, comments and newlines and all (the
 // first failure FuzzOpen found, testdata/fuzz/FuzzOpen/99117d4370395e41);
@@ -136,6 +134,9 @@ func TestDamagedSchemaOneLine(t *testing.T) {
 	}
 }
 
+// FuzzOpen: whatever bytes a file holds, Open returns a store or an error,
+// never panics, and a store it returns answers Runs; an error is one line
+// that names the file.
 func FuzzOpen(f *testing.F) {
 	data := recordedFile(f, filepath.Join(f.TempDir(), "good.trace"), 1, 2)
 	f.Add(data)
@@ -152,6 +153,9 @@ func FuzzOpen(f *testing.F) {
 		oneLine := func(err error) {
 			if err != nil && strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error on more than one line: %q", err)
+			}
+			if err != nil && !strings.Contains(err.Error(), p) {
+				t.Fatalf("error names no file: %q", err)
 			}
 		}
 		s, err := OpenReadOnly(p)
