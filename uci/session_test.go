@@ -295,6 +295,10 @@ var scripts = []script{
 			{"position", "previous position kept"},
 			{"position startpos moves e2e5", "previous position kept"},
 			{"position startpos e2e4", "previous position kept"},
+			// A long token in the reason no longer clips the verdict off
+			// the info string (FuzzPosition's 2aa0ed8f5ca75df2).
+			{"position " + strings.Repeat("\xfa", 300), "position refused, previous position kept: want startpos or fen"},
+			{"position startpos moves " + strings.Repeat("e2e4", 200), "position refused, previous position kept: move 1 of 1"},
 			{"debug sideways", "on or off"},
 			{"setoption name Trace value /nonexistent-dir/x.trace", "tracing stays off"},
 			{"ponderhit", "ponderhit ignored"},

@@ -438,18 +438,24 @@ func (s *session) setTrace(path string) {
 // position replaces the old one only when every part of the command is
 // valid.
 func (s *session) position(args []string) {
+	// The verdict comes first: the reason may quote a long token the GUI
+	// sent, and the info string is clipped at its end (maxInfo), which cut
+	// "previous position kept" off a refusal of 500 bytes.
+	refuse := func(format string, a ...any) {
+		s.info("position refused, previous position kept: "+format, a...)
+	}
 	pa, err := parsePosition(args)
 	if err != nil {
-		s.info("%v; previous position kept", err)
+		refuse("%s", strings.TrimPrefix(err.Error(), "position: "))
 		return
 	}
 	pos, err := engine.ParseFEN(pa.fen)
 	if err != nil {
-		s.info("position: %v; previous position kept", err)
+		refuse("%v", err)
 		return
 	}
 	if i, err := pos.PlayUCI(pa.moves); err != nil {
-		s.info("position: move %d of %d: %v; previous position kept", i+1, len(pa.moves), err)
+		refuse("move %d of %d: %v", i+1, len(pa.moves), err)
 		return
 	}
 	s.pos, s.posRoot, s.posMoves = pos, pa.fen, append([]string(nil), pa.moves...)
