@@ -31,6 +31,22 @@ const (
 	readerHeap = 768 << 20
 )
 
+// Under go test -fuzz, one input (every reader of one mutated file) must
+// end within 10 s, or the worker panics "deadlocked!" with its output
+// discarded (tracetest.InFuzzWorker): a fuzzer run at low priority on a
+// busy machine ended so, "exit status 2" and nothing else, on an input
+// that passes in 2 s alone (seed 12, found with tracetest.KeepCrashOutput).
+// There the readers share inputBudget, each with half of what is left
+// (tracetest.BoundedCPU waits as long again after cancelling it), in an
+// order that turns with the input; an overrun is a failure when the
+// reader used readerCPU of CPU (the slowest takes about 0.5 s alone), and
+// the readers the budget leaves out are run on other inputs.
+const (
+	inputBudget = 8 * time.Second
+	readerCPU   = 2500 * time.Millisecond
+	minReader   = 500 * time.Millisecond // the least time worth starting a reader with
+)
+
 // A mutation program is a sequence of 12-byte operations on a small real
 // trace (two runs of kiwipete at depth 2, a few thousand rows):
 //
@@ -148,11 +164,46 @@ func mutate(t *testing.T, base, dir string, prog []byte) string {
 }
 
 // boundedReader runs one reader and fails the test when it panics, runs
-// past readerTime or grows the heap past readerHeap.
-func boundedReader(t *testing.T, name string, fn func(ctx context.Context) error) {
+// past limit (tracetest.Bounded, or BoundedCPU with cpu > 0) or grows the
+// heap past readerHeap.
+func boundedReader(t *testing.T, name string, limit, cpu time.Duration, fn func(ctx context.Context) error) {
 	t.Helper()
-	if err := tracetest.Bounded(t, name, readerTime, readerHeap, fn); err != nil && (strings.Contains(err.Error(), "panic") || errors.Is(err, errLines)) {
+	var err error
+	if cpu > 0 {
+		err = tracetest.BoundedCPU(t, name, limit, cpu, readerHeap, fn)
+	} else {
+		err = tracetest.Bounded(t, name, limit, readerHeap, fn)
+	}
+	if err != nil && (strings.Contains(err.Error(), "panic") || errors.Is(err, errLines)) {
 		t.Errorf("%s: %v", name, err)
+	}
+}
+
+// namedReader is one reader of readAll.
+type namedReader struct {
+	name string
+	fn   func(ctx context.Context) error
+}
+
+// runReaders runs every reader with readerTime each; or, when deadline is
+// set (a fuzz worker's input), from reader first on in turn, each with
+// half the time left before deadline, until too little is left.
+func runReaders(t *testing.T, readers []namedReader, first int, deadline time.Time) {
+	t.Helper()
+	if deadline.IsZero() {
+		for _, r := range readers {
+			boundedReader(t, r.name, readerTime, 0, r.fn)
+		}
+		return
+	}
+	for i := range readers {
+		left := time.Until(deadline)
+		if left < 2*minReader {
+			t.Logf("out of time for %d of %d readers", len(readers)-i, len(readers))
+			return
+		}
+		r := readers[(first+i)%len(readers)]
+		boundedReader(t, r.name, min(readerTime, left/2), readerCPU, r.fn)
 	}
 }
 
@@ -163,8 +214,9 @@ func boundedReader(t *testing.T, name string, fn func(ctx context.Context) error
 // after ... has completed").
 var errLines = errors.New("exit with more than one line on stderr")
 
-// readAll opens path with every reader.
-func readAll(t *testing.T, path string) {
+// readAll opens path with every reader: in turn from reader first on,
+// until deadline, when it is set (runReaders).
+func readAll(t *testing.T, path string, first int, deadline time.Time) {
 	dir := filepath.Dir(path)
 	cli := func(args ...string) func(ctx context.Context) error {
 		return func(ctx context.Context) error {
@@ -179,6 +231,7 @@ func readAll(t *testing.T, path string) {
 			return nil
 		}
 	}
+	var readers []namedReader
 	for _, args := range [][]string{
 		{"runs", path},
 		{"runs", path, "--json"},
@@ -192,9 +245,9 @@ func readAll(t *testing.T, path string) {
 		{"diff", path, "--run", "1", "--run", "2"},
 		{"check", path},
 	} {
-		boundedReader(t, "horizon "+strings.Join(args, " "), cli(args...))
+		readers = append(readers, namedReader{"horizon " + strings.Join(args, " "), cli(args...)})
 	}
-	boundedReader(t, "the viewer", func(ctx context.Context) error {
+	readers = append(readers, namedReader{"the viewer", func(ctx context.Context) error {
 		st, err := trace.OpenReadOnly(path)
 		if err != nil {
 			return nil
@@ -222,7 +275,8 @@ func readAll(t *testing.T, path string) {
 			s.Fini()
 		}
 		return nil
-	})
+	}})
+	runReaders(t, readers, first, deadline)
 }
 
 // readerSeeds are mutation programs from the faults issue 17 lists and a
@@ -313,7 +367,14 @@ func FuzzTraceReaders(f *testing.F) {
 	for _, s := range readerSeeds() {
 		f.Add(s)
 	}
+	// The base trace is recorded here, outside the first input's time.
+	readerBase()
+	traceChecksSizes()
 	f.Fuzz(func(t *testing.T, prog []byte) {
+		var deadline time.Time
+		if tracetest.InFuzzWorker() {
+			deadline = time.Now().Add(inputBudget)
+		}
 		base, err := readerBase()
 		if err != nil {
 			t.Fatal(err)
@@ -324,6 +385,12 @@ func FuzzTraceReaders(f *testing.F) {
 		if len(prog) > 8*opLen {
 			prog = prog[:8*opLen]
 		}
-		readAll(t, mutate(t, base, t.TempDir(), prog))
+		// The first reader turns with the input, so that each is run
+		// first on some inputs when the budget does not reach them all.
+		first := 0
+		for _, b := range prog {
+			first += int(b)
+		}
+		readAll(t, mutate(t, base, t.TempDir(), prog), first, deadline)
 	})
 }

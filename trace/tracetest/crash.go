@@ -28,7 +28,7 @@ import (
 //
 // Outside fuzzing it does nothing.
 func KeepCrashOutput(f *testing.F) {
-	if w := flag.Lookup("test.fuzzworker"); w == nil || w.Value.String() != "true" {
+	if !InFuzzWorker() {
 		return
 	}
 	path := filepath.Join(os.TempDir(), fmt.Sprintf("horizon-%s-worker-%d.txt", f.Name(), os.Getpid()))
@@ -48,4 +48,13 @@ func KeepCrashOutput(f *testing.F) {
 			os.Remove(path)
 		}
 	})
+}
+
+// InFuzzWorker reports whether the test binary is a worker of go test
+// -fuzz, which runs the fuzz function on one input at a time and panics
+// ("deadlocked!", its output discarded) when one input takes 10 s
+// (internal/fuzz.RunFuzzWorker), whatever the target's own limits.
+func InFuzzWorker() bool {
+	w := flag.Lookup("test.fuzzworker")
+	return w != nil && w.Value.String() == "true"
 }

@@ -2,8 +2,10 @@ package tracetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -47,8 +49,52 @@ func Runs(tb testing.TB, path string) []trace.Run {
 // (Fatal), where waiting for it would hang the test binary.
 func Bounded(tb testing.TB, what string, limit time.Duration, heap uint64, fn func(ctx context.Context) error) error {
 	tb.Helper()
+	return bounded(tb, what, limit, 0, heap, fn)
+}
+
+// ErrStarved is BoundedCPU's error for an fn that ran past its time on a
+// machine too busy to tell a slow reader from a stuck one; fn may still be
+// running.
+var ErrStarved = errors.New("out of time with little CPU used: the machine is too busy to tell")
+
+// BoundedCPU is Bounded for a time limit that a busy machine can overrun
+// with no fault of fn's: a fuzz worker's input must end within 10 s of
+// wall time (InFuzzWorker), and a fuzzer run at low priority beside other
+// work may get a few percent of a core. fn past its limit (or still
+// running another limit after its context is cancelled) is reported only
+// when the process used cpu of CPU time since fn started, which a slow or
+// looping reader does whatever the load; otherwise BoundedCPU returns
+// ErrStarved. A reader stuck without using CPU, on a busy machine, is
+// then not caught: Bounded, without the fuzzer's clock, catches it.
+func BoundedCPU(tb testing.TB, what string, limit, cpu time.Duration, heap uint64, fn func(ctx context.Context) error) error {
+	tb.Helper()
+	return bounded(tb, what, limit, cpu, heap, fn)
+}
+
+// cpuTime is the CPU time the process has used, user and system (a
+// variable for the tests).
+var cpuTime = func() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// bounded is Bounded, and BoundedCPU when cpu > 0.
+func bounded(tb testing.TB, what string, limit, cpu time.Duration, heap uint64, fn func(ctx context.Context) error) error {
+	tb.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
+	startCPU := cpuTime()
+	// overrun reports fn past its time, or says why it is not reported.
+	overrun := func(format string, a ...any) error {
+		if used := cpuTime() - startCPU; cpu > 0 && used < cpu {
+			return fmt.Errorf("%s: %w (%v of CPU in %v)", what, ErrStarved, used.Round(time.Millisecond), limit)
+		}
+		tb.Errorf(format, a...)
+		return nil
+	}
 	done := make(chan error, 1)
 	go func() {
 		defer func() {
@@ -68,7 +114,9 @@ func Bounded(tb testing.TB, what string, limit time.Duration, heap uint64, fn fu
 		select {
 		case err := <-done:
 			if ctx.Err() != nil {
-				tb.Errorf("%s: still running after %v (%v)", what, limit, err)
+				if starved := overrun("%s: still running after %v (%v)", what, limit, err); starved != nil && err == nil {
+					return starved
+				}
 			}
 			return err
 		case <-ctx.Done():
@@ -76,10 +124,16 @@ func Bounded(tb testing.TB, what string, limit time.Duration, heap uint64, fn fu
 			// hang the test binary instead of failing this test.
 			select {
 			case err := <-done:
-				tb.Errorf("%s: still running after %v (%v)", what, limit, err)
+				if starved := overrun("%s: still running after %v (%v)", what, limit, err); starved != nil && err == nil {
+					return starved
+				}
 				return err
 			case <-time.After(limit):
-				tb.Fatalf("%s: still running %v after its context was cancelled at %v", what, limit, limit)
+				if starved := overrun("%s: still running %v after its context was cancelled at %v", what, limit, limit); starved != nil {
+					return starved
+				}
+				tb.FailNow()
+				return nil
 			}
 		case <-tick.C:
 			runtime.ReadMemStats(&ms)
