@@ -50,7 +50,10 @@ func SplitVisit(text string) (move string, visit int, err error) {
 	}
 	v, err := strconv.Atoi(n)
 	if err != nil || v < 1 {
-		return move, 0, fmt.Errorf("%q after %s is no visit number (%s2 is a move's 2nd search under one node)", n, VisitSep, move+VisitSep)
+		// Quoted and clipped: the text is the user's, of any length, and
+		// an error is one line.
+		return move, 0, fmt.Errorf("%q after %s is no visit number (%q is a move's 2nd search under one node)",
+			engine.Clip(n, 40), VisitSep, engine.Clip(move, 40)+VisitSep+"2")
 	}
 	return move, v, nil
 }

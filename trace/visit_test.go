@@ -9,14 +9,14 @@ import (
 // either splits into a move and a visit of at least 1 or gets an error
 // that quotes the mark.
 func FuzzSplitVisit(f *testing.F) {
-	for _, s := range []string{"dxe6", "dxe6·2", "Nf3·1", "e2e4·10", "e4·", "e4·x", "e4·0", "e4·-1", "·2", "a·2·3"} {
+	for _, s := range []string{"dxe6", "dxe6·2", "Nf3·1", "e2e4·10", "e4·", "e4·x", "e4·0", "e4·-1", "·2", "a·2·3", "e\n4·x"} {
 		f.Add(s, 2)
 	}
 	f.Fuzz(func(t *testing.T, text string, visit int) {
 		move, v, err := SplitVisit(text)
 		switch {
 		case err != nil:
-			if !strings.Contains(err.Error(), "is no visit number") {
+			if !strings.Contains(err.Error(), "is no visit number") || strings.Contains(err.Error(), "\n") {
 				t.Errorf("SplitVisit(%q): %v", text, err)
 			}
 		case !strings.Contains(text, VisitSep):
