@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/horizonqs/horizon/internal/cputime"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -71,15 +71,9 @@ func BoundedCPU(tb testing.TB, what string, limit, cpu time.Duration, heap uint6
 	return bounded(tb, what, limit, cpu, heap, fn)
 }
 
-// cpuTime is the CPU time the process has used, user and system (a
-// variable for the tests).
-var cpuTime = func() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+// cpuTime is the CPU time the process has used (a variable for the
+// tests).
+var cpuTime = cputime.Used
 
 // bounded is Bounded, and BoundedCPU when cpu > 0.
 func bounded(tb testing.TB, what string, limit, cpu time.Duration, heap uint64, fn func(ctx context.Context) error) error {
