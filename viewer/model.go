@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -288,14 +287,6 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 	if len(path) >= 2 {
 		in.parent = path[len(path)-2]
 	}
-	// A move searched again under its parent (a PVS re-search) is marked
-	// with its visit in the path, as diff, hotspots and the page mark it:
-	// keys[i-1] is the key of path[i].
-	keys, err := compare.KeyPath(t.ctx, compare.Side{Store: t.src, Run: t.run.ID}, n.ID)
-	if err != nil {
-		in.err = err
-		return in
-	}
 	pos, err := engine.ParseFEN(t.run.FEN)
 	if err != nil {
 		in.err = err
@@ -325,10 +316,16 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 		} else if len(in.numTok) == 0 {
 			tok = fmt.Sprintf("%d... %s", pos.Fullmove(), san)
 		}
+		// A move searched again under its parent (a PVS re-search) is
+		// marked with its visit, as diff, hotspots and the page mark it.
 		uci := x.Move.UCI()
-		if i >= 1 && i-1 < len(keys) && keys[i-1].Occurrence > 0 {
-			tok = trace.VisitMark(tok, keys[i-1].Occurrence+1)
-			uci = trace.VisitMark(uci, keys[i-1].Occurrence+1)
+		if i >= 1 {
+			v, err := t.visit(path[i-1], x)
+			if err != nil {
+				in.err = err
+				break
+			}
+			tok, uci = trace.VisitMark(tok, v), trace.VisitMark(uci, v)
 		}
 		in.numTok = append(in.numTok, tok)
 		in.san = append(in.san, san)

@@ -28,6 +28,7 @@ type tree struct {
 	pages   *pageCache
 	psize   int // children per page
 	pos     *posCache
+	visits  map[int64]childVisits // by parent id (visit)
 
 	cursor int // selected row
 	top    int // first row on screen
