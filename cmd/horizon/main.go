@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -311,14 +312,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 130
 	default:
 		msg := err.Error()
-		if path, ok := trace.MissingFile(err); ok {
+		if path, ok := trace.MissingFile(err); ok && dirExists(filepath.Dir(path)) {
 			// The --help examples read sample.trace, which a new user
-			// has not made yet.
-			msg += fmt.Sprintf(" (record one with 'horizon trace -o %s')", path)
+			// has not made yet. The command must work as printed: the
+			// path quoted for a shell, and none where its directory is
+			// missing too (trace cannot create the file there).
+			msg += fmt.Sprintf(" (record one with 'horizon trace -o %s')", shellQuote(path))
 		}
 		fmt.Fprintln(stderr, prefix(c.name)+oneLine(msg))
 		return 1
 	}
+}
+
+// dirExists reports whether dir is a directory.
+func dirExists(dir string) bool {
+	fi, err := os.Stat(dir)
+	return err == nil && fi.IsDir()
 }
 
 // oneLine makes an error one line of bounded length: the parts that quote

@@ -647,3 +647,28 @@ func TestSecondSignalQuitsAtOnce(t *testing.T) {
 		t.Errorf("runs %+v; want the run with the rows it had committed", runs)
 	}
 }
+
+// TestMissingTraceHint: a trace file that does not exist is answered
+// with the command that records it, which must work as printed: a path
+// with a space quoted for the shell, and no command at all when the
+// file's directory is missing too (trace cannot create the file there).
+func TestMissingTraceHint(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, path, hint string
+	}{
+		{"plain", filepath.Join(dir, "nope.trace"), "(record one with 'horizon trace -o " + filepath.Join(dir, "nope.trace") + "')"},
+		{"space", filepath.Join(dir, "my nope.trace"), "(record one with 'horizon trace -o '" + filepath.Join(dir, "my nope.trace") + "'')"},
+		{"no directory", filepath.Join(dir, "gone", "nope.trace"), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, "", "runs", tc.path)
+			if code != 1 || !strings.Contains(stderr, "no such file") {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if got := strings.Contains(stderr, "record one with"); got != (tc.hint != "") || !strings.Contains(stderr, tc.hint) {
+				t.Errorf("stderr %q, want the hint %q", stderr, tc.hint)
+			}
+		})
+	}
+}
