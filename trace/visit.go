@@ -13,6 +13,10 @@ import (
 // level pass). It is "·" and not "#", which scores use for mate; the first
 // visit is the bare move. Every path Horizon prints is marked with it, and
 // every path it reads (Find, the viewer's, the page's) takes the marks.
+// A first search prints bare even when the move was searched again, and
+// Find and the viewer read a bare move as its last search: such a path
+// reads back to its node only with ·1 added (the page reads bare as the
+// first).
 func VisitMark(move string, visit int) string {
 	if visit <= 1 {
 		return move
@@ -35,7 +39,7 @@ func MarkVisits(path []string, visits []int) []string {
 
 // PathVisitsText says how a path names one of a move's several searches
 // under one node, for the help of every flag and prompt that reads a path.
-const PathVisitsText = "a move searched more than once under one node is its last search, or the visit marked as paths print it (dxe6" + VisitSep + "2; dxe6" + VisitSep + "1 for the first)"
+const PathVisitsText = "a move searched more than once under one node is its last search unless marked with its visit (dxe6" + VisitSep + "1 the first, dxe6" + VisitSep + "2 the second); the paths Horizon prints leave a first search bare, so add " + VisitSep + "1 to such a move"
 
 // VisitSep separates a move from its visit number in a path (VisitMark).
 const VisitSep = "·"

@@ -551,9 +551,10 @@
         if (sd.merged[i]) return {err: 'no drawn move ' + mv + ' ' + where + ' (it may be among the ' + count(sd.merged[i].reduce((a, m) => a + M.count[m], 0)) + ' merged nodes there: ' + exportCommand(sd, sd.N.id[i]) + ')'};
         return {err: 'no move ' + mv + ' ' + where};
       }
-      // An unmarked move searched several times is its last search, the
-      // one whose score the parent used, as 'export --path' takes it.
-      i = hits[hits.length - 1];
+      // An unmarked move searched several times is its first drawn
+      // search: the page's paths leave a first search bare, so each of
+      // them reads back to its node. ('export --path' takes the last.)
+      i = hits[0];
       done.push(mv);
     }
     return {i: i, si: si};
