@@ -265,6 +265,12 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		case <-capped: // the last search's, which had ended
 		default:
 		}
+		// The importer first reads what the engine wrote before its
+		// readyok (a run too many of the last search), so that no such run
+		// starts while this search is under way and takes its id. It has
+		// read up to the last run's end already: a second at most, past
+		// which the ids rest on the out-of-step check alone.
+		stream.caughtUp(ctx, importEnded, time.Second)
 		searching.Store(int64(i))
 		u.Send(goCmd)
 		ended := func() {}
@@ -497,6 +503,24 @@ func (w *watchedStream) Read(p []byte) (int, error) {
 	n, err := w.r.Read(p)
 	w.read.Add(int64(n))
 	return n, err
+}
+
+// caughtUp waits, at most limit, until the importer has read all the
+// stream holds: it waits for the stream's next bytes, none read since
+// (checked twice, so that a read under way is not taken for the end).
+func (w *watchedStream) caughtUp(ctx context.Context, importEnded <-chan struct{}, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) && ctx.Err() == nil && !closed(importEnded) {
+		if w.waiting.Load() != 0 {
+			read := w.read.Load()
+			time.Sleep(2 * time.Millisecond)
+			if w.waiting.Load() != 0 && w.read.Load() == read {
+				return
+			}
+			continue
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // awaitRun waits, after the engine's bestmove, for the run of the search
