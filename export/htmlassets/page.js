@@ -25,7 +25,7 @@
     return e;
   }
   function count(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
-  // visitMark is compare.VisitMark: a move's second or later visit under
+  // visitMark is trace.VisitMark: a move's second or later visit under
   // one parent marked after it.
   function visitMark(move, visit) { return visit > 1 ? move + L.visit_sep + visit : move; }
   // share formats part of whole as engine.SharePercent does (a test holds
