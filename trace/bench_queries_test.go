@@ -3,11 +3,13 @@ package trace
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -37,6 +39,16 @@ func benchQueryFiles(b *testing.B) (v1, v2 string) {
 	v2 = filepath.Join(dir, "q-"+tag+".trace")
 	v1 = filepath.Join(dir, "q-"+tag+"-as-v1.trace")
 	if _, err := os.Stat(v1); err == nil {
+		// A kept file gets this build's nodes view, as a user's file
+		// does when this Horizon records into it.
+		s, err := Open(v2)
+		if err == nil {
+			err = s.prepareWrite(context.Background())
+			err = errors.Join(err, s.Close())
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
 		return v1, v2
 	}
 	os.Remove(v2)
@@ -99,6 +111,56 @@ type benchQuery struct {
 	v1, v2 string  // the SQL in each layout ("" in v1: the same as v2)
 	args   []int64 // ?1.. values; -1 is replaced by a random node id per call
 	calls  int
+	// lookups: "before" is the same file through the schema's nodes view,
+	// which looks kind, bound and cutoff up per row (lookup_nodes), not
+	// schema 1; the two are timed call by call in turn.
+	lookups bool
+}
+
+// nameQueries are the questions over a whole run that name a node's kind,
+// bound or cutoff, of run.
+func nameQueries(run int64) []benchQuery {
+	return []benchQuery{
+		{name: "whole run: count kind = 'qs'", calls: 5, lookups: true,
+			v2: fmt.Sprintf("SELECT count(*) FROM nodes WHERE run_id = %d AND kind = 'qs'", run)},
+		{name: "whole run: count bound = 'lower'", calls: 5, lookups: true,
+			v2: fmt.Sprintf("SELECT count(*) FROM nodes WHERE run_id = %d AND bound = 'lower'", run)},
+		{name: "whole run: count cutoff = 'beta'", calls: 5, lookups: true,
+			v2: fmt.Sprintf("SELECT count(*) FROM nodes WHERE run_id = %d AND cutoff = 'beta'", run)},
+		{name: "whole run: rows by cutoff", calls: 3, lookups: true,
+			v2: fmt.Sprintf("SELECT cutoff, count(*) FROM nodes WHERE run_id = %d GROUP BY cutoff", run)},
+	}
+}
+
+// timeAB times the queries a on dbA and b on dbB call by call in turn, as
+// timeQuery does each, and returns the median of each.
+func timeAB(dbA *sql.DB, a string, dbB *sql.DB, b string, calls int) (ta, tb time.Duration, ok bool) {
+	var as, bs []time.Duration
+	for i := 0; i < calls; i++ {
+		da, oka := timeQuery(dbA, a, nil, 1, nil, nil)
+		db, okb := timeQuery(dbB, b, nil, 1, nil, nil)
+		if !oka || !okb {
+			return da, db, false
+		}
+		as, bs = append(as, da), append(bs, db)
+	}
+	slices.Sort(as)
+	slices.Sort(bs)
+	return as[len(as)/2], bs[len(bs)/2], true
+}
+
+// withLookupView opens the trace at p read-only on one connection, which
+// holds the schema's nodes view as the temporary view lookup_nodes.
+func withLookupView(b *testing.B, p string) *sql.DB {
+	db, err := sql.Open("sqlite3", "file:"+p+"?mode=ro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(strings.Replace(schemaNodesView(), "CREATE VIEW nodes AS", "CREATE TEMP VIEW lookup_nodes AS", 1)); err != nil {
+		b.Fatal(err)
+	}
+	return db
 }
 
 // timeQuery runs q calls times (fewer once a call runs past the cap) and
@@ -198,6 +260,7 @@ func BenchmarkQueryTimes(b *testing.B) {
 		{name: "idiom: |score - stand_pat| > 300", calls: 3,
 			v2: "SELECT count(*) FROM nodes WHERE run_id = 2 AND abs(score - stand_pat) > 300"},
 	}
+	queries = append(queries, nameQueries(2)...)
 	open := func(p string) *sql.DB {
 		db, err := sql.Open("sqlite3", "file:"+p+"?mode=ro")
 		if err != nil {
@@ -209,12 +272,10 @@ func BenchmarkQueryTimes(b *testing.B) {
 	db1, db2 := open(v1), open(v2)
 	defer db1.Close()
 	defer db2.Close()
-	fmt.Printf("\nquery times through nodes/runs/stats/hotspots, median of calls (schema 1 = before, %d = after)\n", SchemaVersion())
-	bar := func(d time.Duration) string {
-		// One '#' per factor of 10 above 10 µs, in quarters.
-		n := int(math.Round(4 * math.Log10(float64(d)/float64(10*time.Microsecond))))
-		return strings.Repeat("#", max(n, 1))
-	}
+	dbLookups := withLookupView(b, v2)
+	defer dbLookups.Close()
+	fmt.Printf("\nquery times through nodes/runs/stats/hotspots, median of calls (schema 1 = before, %d = after;\n"+
+		"whole run: before = the schema's view, which looks the names up per row)\n", SchemaVersion())
 	for _, q := range queries {
 		qv1 := q.v1
 		if qv1 == "" {
@@ -224,16 +285,77 @@ func BenchmarkQueryTimes(b *testing.B) {
 		if strings.Contains(q.name, "children") {
 			pick = parents
 		}
-		b1, ok1 := timeQuery(db1, qv1, q.args, q.calls, pick, rng)
-		b2, ok2 := timeQuery(db2, q.v2, q.args, q.calls, pick, rng)
-		show := func(d time.Duration, ok bool) string {
-			if !ok {
-				return "> " + d.String()
-			}
-			return d.Round(10 * time.Microsecond).String()
+		var b1, b2 time.Duration
+		ok1, ok2 := true, true
+		if q.lookups {
+			b1, b2, ok1 = timeAB(dbLookups, strings.Replace(q.v2, "FROM nodes", "FROM lookup_nodes", 1), db2, q.v2, q.calls)
+			ok2 = ok1
+		} else {
+			b1, ok1 = timeQuery(db1, qv1, q.args, q.calls, pick, rng)
+			b2, ok2 = timeQuery(db2, q.v2, q.args, q.calls, pick, rng)
 		}
-		fmt.Printf("%-42s before %-12s %s\n%-42s after  %-12s %s  (%.0fx)\n", q.name, show(b1, ok1), bar(b1), "", show(b2, ok2), bar(b2),
-			float64(b1)/float64(b2))
+		printBeforeAfter(q.name, b1, ok1, b2, ok2)
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
+// printBeforeAfter prints a query's times before and after, as bars, and
+// their ratio.
+func printBeforeAfter(name string, b1 time.Duration, ok1 bool, b2 time.Duration, ok2 bool) {
+	bar := func(d time.Duration) string {
+		// One '#' per factor of 10 above 10 µs, in quarters.
+		n := int(math.Round(4 * math.Log10(float64(d)/float64(10*time.Microsecond))))
+		return strings.Repeat("#", max(n, 1))
+	}
+	show := func(d time.Duration, ok bool) string {
+		if !ok {
+			return "> " + d.String()
+		}
+		return d.Round(10 * time.Microsecond).String()
+	}
+	ratio := float64(b1) / float64(b2)
+	prec := 0
+	if ratio < 10 {
+		prec = 2
+	}
+	fmt.Printf("%-42s before %-12s %s\n%-42s after  %-12s %s  (%.*fx)\n", name, show(b1, ok1), bar(b1), "", show(b2, ok2), bar(b2), prec, ratio)
+}
+
+// BenchmarkNodesViewNames times the whole-run questions on kind, bound and
+// cutoff (nameQueries) through the schema's nodes view, which looks the
+// names up per row (before), and the view this build writes (after), call
+// by call in turn, on the biggest run of a trace of your own (a copy of
+// it: the benchmark writes this build's view into the file, as a
+// recording would):
+//
+//	horizon trace --depth 7 --qs captures -o k7.trace   # Kiwipete, 1.5M rows
+//	HORIZON_BENCH_TRACE=k7.trace go test ./trace -run '^$' -bench NodesViewNames -benchtime 1x
+func BenchmarkNodesViewNames(b *testing.B) {
+	src := os.Getenv("HORIZON_BENCH_TRACE")
+	if src == "" {
+		b.Skip("set HORIZON_BENCH_TRACE to a trace file (a copy is timed)")
+	}
+	p := copyTrace(b, src, "bench.trace")
+	s, err := Open(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := s.prepareWrite(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	db := withLookupView(b, p)
+	defer db.Close()
+	var run, rows int64
+	if err := db.QueryRow("SELECT id, rows FROM runs ORDER BY rows DESC LIMIT 1").Scan(&run, &rows); err != nil {
+		b.Fatal(err)
+	}
+	fmt.Printf("\nrun %d of %s, %d rows: before = the schema's view (names looked up per row), after = this build's\n", run, src, rows)
+	for _, q := range nameQueries(run) {
+		b1, b2, ok := timeAB(db, strings.Replace(q.v2, "FROM nodes", "FROM lookup_nodes", 1), db, q.v2, q.calls)
+		printBeforeAfter(q.name, b1, ok, b2, ok)
 	}
 	b.ReportMetric(0, "ns/op")
 }

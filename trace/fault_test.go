@@ -354,14 +354,7 @@ func TestSelfContainedWithReaderOpen(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cp := filepath.Join(t.TempDir(), "copy.trace")
-	if err := os.WriteFile(cp, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cp := copyTrace(t, p, "copy.trace")
 	checkReadsWhole(t, cp, run, mem, "the copied .trace")
 	// Left in WAL mode (the reader kept the writer from leaving it), in a
 	// directory the user cannot write, without its -wal and -shm: it still

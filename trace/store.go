@@ -597,7 +597,8 @@ func noQSNode(n *Node) {
 
 // prepareWrite readies the file for recording, once: it upgrades an older
 // schema (one transaction), turns on WAL (a viewer can read while a search
-// writes; Close turns it off again) and fills the lookup tables.
+// writes; Close turns it off again) and fills the lookup tables, writing
+// the nodes view's names out from them (writeNodesView).
 func (s *Store) prepareWrite(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -793,6 +794,9 @@ func parentIndexes(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
+// fillLookups writes the names and meanings of this build's codes into the
+// lookup tables (a file may hold codes of a newer Horizon too, which stay),
+// and the nodes view's names from them, in one transaction.
 func (s *Store) fillLookups(ctx context.Context) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -823,6 +827,9 @@ func (s *Store) fillLookups(ctx context.Context) error {
 				return sqliteErr(s.path, err)
 			}
 		}
+	}
+	if err := writeNodesView(ctx, tx); err != nil {
+		return sqliteErr(s.path, err)
 	}
 	if err := tx.Commit(); err != nil {
 		return sqliteErr(s.path, err)

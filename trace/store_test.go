@@ -922,15 +922,7 @@ func TestCloseBesideReader(t *testing.T) {
 				}
 			}
 			// The .trace alone, copied, holds the run.
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cp := filepath.Join(t.TempDir(), "copy.trace")
-			if err := os.WriteFile(cp, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			r, err := OpenReadOnly(cp)
+			r, err := OpenReadOnly(copyTrace(t, path, "copy.trace"))
 			if err != nil {
 				t.Fatal(err)
 			}

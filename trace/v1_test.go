@@ -38,13 +38,20 @@ var oldFixtures = []struct {
 
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
+	return copyTrace(t, filepath.Join("testdata", name), name)
+}
+
+// copyTrace copies the file at src, as name, into a new temporary
+// directory and returns the copy's path.
+func copyTrace(tb testing.TB, src, name string) string {
+	tb.Helper()
+	data, err := os.ReadFile(src)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), name)
+	p := filepath.Join(tb.TempDir(), name)
 	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return p
 }
