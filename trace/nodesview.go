@@ -18,12 +18,14 @@ import (
 // rows, whenever it opens a file for writing, in the transaction that fills
 // the tables from Go's names (fillLookups). The view means what the lookup
 // meant (the table's name for a code, NULL for a code the table lacks,
-// TEXT affinity); the names' one home stays Go (engine.KindNames, ...),
-// from which the tables are filled and the view is written; and the schema
-// version stays: older Horizons of schema 6 open and record into such a
-// file as before (they leave the view as it is, and their names are the
-// same). A file no Horizon of this version has written into keeps the view
-// it has, which answers the same, slower.
+// TEXT affinity; only pragma table_info no longer declares the three
+// columns TEXT, as SQLite declares the type of a column or a subquery
+// alone, and no faster form is either); the names' one home stays Go
+// (engine.KindNames, ...), from which the tables are filled and the view
+// is written; and the schema version stays: older Horizons of schema 6
+// open and record into such a file as before (they leave the view as it
+// is, and their names are the same). A file no Horizon of this version has
+// written into keeps the view it has, which answers the same, slower.
 
 // viewLookup matches a lookup of the schema's nodes view: its table, the
 // code's expression and the column it names.
