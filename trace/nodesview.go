@@ -79,11 +79,21 @@ func nodesView(names map[string][]codeName) string {
 	})
 }
 
+// writtenNames matches a name column of a written-out view (nodesView).
+var writtenNames = regexp.MustCompile(`CAST\((?:CASE .*? END|NULL) AS TEXT\) AS (kind|bound|cutoff)\b`)
+
+// horizonsView reports whether sql is a nodes view Horizon wrote: the
+// schema's, or one written out from lookup tables of any names.
+func horizonsView(sql string) bool {
+	return sql == schemaNodesView() || writtenNames.ReplaceAllString(sql, "CAST(NULL AS TEXT) AS $1") == nodesView(nil)
+}
+
 // writeNodesView replaces the file's nodes view with the one written out
 // from its lookup tables (nodesView), inside the transaction that filled
-// them; a file whose view is that already is left as it is. A view with a
-// trigger of the user's on it is kept too: dropping the view would drop
-// the trigger.
+// them, or creates it where it is missing. A file whose view is that
+// already is left as it is, and so is one whose view is not Horizon's
+// (horizonsView: the user's own) or has a trigger of the user's on it,
+// which dropping the view would drop.
 func writeNodesView(ctx context.Context, tx *sql.Tx) error {
 	names := map[string][]codeName{}
 	for _, table := range []string{"kinds", "bounds", "causes"} {
@@ -110,7 +120,7 @@ func writeNodesView(ctx context.Context, tx *sql.Tx) error {
 	var triggers int
 	err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT sql FROM sqlite_schema WHERE type = 'view' AND name = 'nodes'), ''),
 		(SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'nodes')`).Scan(&have, &triggers)
-	if err != nil || have == view || triggers > 0 {
+	if err != nil || have == view || triggers > 0 || have != "" && !horizonsView(have) {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, "DROP VIEW IF EXISTS nodes"); err != nil {

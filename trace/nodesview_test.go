@@ -220,9 +220,10 @@ func TestNodesViewAnswersAsLookups(t *testing.T) {
 // TestNodesViewLooksNothingUp: a query of a new file's nodes that names
 // kind, bound and cutoff reads the node table alone; the schema's lookups
 // searched kinds, bounds and causes once per row. A second open for
-// writing leaves the view (and the schema) as it is, and a trigger of the
-// user's on the view keeps it from being replaced (dropping the view would
-// drop the trigger).
+// writing leaves the view (and the schema) as it is; a view written out
+// from other names is written anew, a missing one made again; a view of
+// the user's own, and one with a trigger of the user's on it (dropping the
+// view would drop the trigger), are kept.
 func TestNodesViewLooksNothingUp(t *testing.T) {
 	ctx := context.Background()
 	s, p := mustCreate(t)
@@ -252,7 +253,35 @@ func TestNodesViewLooksNothingUp(t *testing.T) {
 		t.Errorf("a second open for writing changed the schema (version %d, was %d)", after, before)
 	}
 
-	if _, err := w.db.ExecContext(ctx, `CREATE TABLE mine (id INTEGER);
+	viewSQL := func(s *Store) (v string) {
+		if err := s.db.QueryRowContext(ctx, "SELECT coalesce((SELECT sql FROM sqlite_schema WHERE name = 'nodes'), '')").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	written := viewSQL(w)
+	for _, c := range []struct {
+		name, change string
+		kept         bool
+	}{
+		{"other names", "DROP VIEW nodes; " + nodesView(map[string][]codeName{"causes": {{1, "b"}}}), false},
+		{"missing", "DROP VIEW nodes", false},
+		{"the schema's", "DROP VIEW nodes; " + schemaNodesView(), false},
+		{"the user's", "DROP VIEW nodes; CREATE VIEW nodes AS SELECT run_id, id, 'mine' AS kind FROM node_rows", true},
+	} {
+		if _, err := w.db.ExecContext(ctx, c.change); err != nil {
+			t.Fatal(err)
+		}
+		had := viewSQL(w)
+		w.Close()
+		w = openForWriting(t, p)
+		if got := viewSQL(w); c.kept && got != had || !c.kept && got != written {
+			t.Errorf("%s view, opened for writing: %q", c.name, got)
+		}
+	}
+
+	other := nodesView(map[string][]codeName{"kinds": {{0, "a"}, {4, "b"}}})
+	if _, err := w.db.ExecContext(ctx, `DROP VIEW nodes; `+other+`; CREATE TABLE mine (id INTEGER);
 		CREATE TRIGGER mine_into_nodes INSTEAD OF INSERT ON nodes BEGIN INSERT INTO mine VALUES (NEW.id); END`); err != nil {
 		t.Fatal(err)
 	}
@@ -261,5 +290,8 @@ func TestNodesViewLooksNothingUp(t *testing.T) {
 	var triggers int
 	if err := w.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name = 'mine_into_nodes'").Scan(&triggers); err != nil || triggers != 1 {
 		t.Errorf("the user's trigger on nodes: %d, %v; want it kept", triggers, err)
+	}
+	if viewSQL(w) != other {
+		t.Errorf("the view with the user's trigger on it was replaced")
 	}
 }
