@@ -65,13 +65,53 @@ func (p *Position) ParseUCI(s string) (Move, error) {
 			return m, nil
 		}
 	}
-	if p.board[from] == NoPiece {
-		return NoMove, p.moveErr(s, "illegal: no piece on %s", from)
-	}
-	if p.board[from].Color() != p.side {
-		return NoMove, p.moveErr(s, "illegal: the piece on %s is not the side to move's", from)
+	if why := p.IllegalReason(from, to, promo); why != "" {
+		return NoMove, p.moveErr(s, "illegal: %s", why)
 	}
 	return NoMove, p.moveErr(s, "illegal move")
+}
+
+// IllegalReason says why the move from-to (promo: NoPieceType for none),
+// which the caller found to be no legal move here, cannot be played, where
+// there is more to say than "illegal": no piece or the other side's on from,
+// castling written as the king taking its rook (Chess960's notation; UCI's is
+// the king's own move), a promotion without its piece or a piece after a move
+// that is no promotion, or a move the pieces allow but that leaves the king
+// in check. It returns "" when there is nothing more to say.
+func (p *Position) IllegalReason(from, to Square, promo PieceType) string {
+	if from > 63 || to > 63 {
+		return ""
+	}
+	pc := p.board[from]
+	switch {
+	case pc == NoPiece:
+		return fmt.Sprintf("no piece on %s", from)
+	case pc.Color() != p.side:
+		return fmt.Sprintf("the piece on %s is not the side to move's", from)
+	}
+	if t := p.board[to]; pc.Type() == King && t != NoPiece && t.Type() == Rook && t.Color() == p.side && from/8 == to/8 {
+		dest := from + 2
+		if to < from {
+			dest = from - 2
+		}
+		if m, ok := p.PseudoMove(from, dest, NoPieceType); ok && m.IsCastle() {
+			return fmt.Sprintf("castling is written as the king's move, %s, not as the king taking its rook", m.UCI())
+		}
+	}
+	if promo == NoPieceType {
+		if m, ok := p.PseudoMove(from, to, Queen); ok {
+			return fmt.Sprintf("a promotion names its piece: %s (or r, b, n)", m.UCI())
+		}
+	} else if m, ok := p.PseudoMove(from, to, NoPieceType); ok {
+		return fmt.Sprintf("%s is no promotion: write %s", newMove(from, to, promo, flagNormal).UCI(), m.UCI())
+	}
+	if m, ok := p.PseudoMove(from, to, promo); ok {
+		if m.IsCastle() {
+			return "the king would castle out of, through or into check"
+		}
+		return "it leaves its own king in check"
+	}
+	return ""
 }
 
 // SAN returns the legal move m in Standard Algebraic Notation, with + or #;

@@ -288,6 +288,17 @@ type importer struct {
 	elapsed   time.Duration // the engine's own search time (end time=), 0 when not given
 	zeroTime  bool          // the end record gave time=0, which a trace cannot store (0 is no time)
 
+	// abortLine is the line of the A record that closed the search's open
+	// nodes (0: none did); leftID and leftLine are the search's last node
+	// closed by an L record and that record's line (leftLine 0: none
+	// yet). A record that finds no node open names the later of the two.
+	abortLine, leftID, leftLine int64
+	// lateLimits is the line of a limits record written after the current
+	// search's first node (0: none): nextLimits then holds it, the next
+	// search's if a position record follows, and if the search's end
+	// record does, a warning's: too late for the run, which it names.
+	lateLimits int64
+
 	// exactLine[i] and lastLine[i] are the principal variations of the
 	// open node i's exactKid and lastExactKid (a child's best move, then
 	// its exact best child's, and so on), kept as nodes close, as an
@@ -322,7 +333,10 @@ func newImporter(ctx context.Context, st *trace.Store, opts Options) *importer {
 // fail builds a StreamError at the current record.
 func (im *importer) fail(format string, a ...any) *StreamError {
 	e := &StreamError{Offset: im.recOffset, Line: im.line, Node: -1, Msg: fmt.Sprintf(format, a...)}
-	if n := len(im.stack); n > 0 {
+	// The run node (stack[0]) is Horizon's, no node of the stream: with
+	// no other open, the record is at no node (it read "node 0 (path
+	// (root))", a node the engine never wrote).
+	if n := len(im.stack); n > 1 {
 		e.Node = im.stack[n-1].id
 		for i := 1; i < n; i++ {
 			if m := im.stack[i].move; m != engine.NoMove {
@@ -551,10 +565,16 @@ func (im *importer) record(b []byte) *StreamError {
 		// A search's limits are its own: written after its position
 		// record (the emitters do), before its first node; one written
 		// between searches is the next search's.
+		// One written after the search's first node is the next search's
+		// if a position record follows, a warning if the search's end
+		// does (see lateLimits).
 		if im.active && im.rec == nil {
 			im.limits = strings.TrimSpace(string(rest))
 		} else {
 			im.nextLimits = strings.TrimSpace(string(rest))
+			if im.active {
+				im.lateLimits = im.line
+			}
 		}
 	case "position":
 		return im.position(string(rest))
@@ -623,8 +643,8 @@ func (im *importer) position(text string) *StreamError {
 	im.pos = pos
 	im.fen = pos.FEN()
 	im.active = true
-	im.limits, im.nextLimits = im.nextLimits, ""
-	im.aborted, im.cutRoot = false, false
+	im.limits, im.nextLimits, im.lateLimits = im.nextLimits, "", 0
+	im.aborted, im.cutRoot, im.abortLine, im.leftLine = false, false, 0, 0
 	im.engineNodes = -1
 	im.bestMove = ""
 	im.warning = ""
@@ -916,7 +936,11 @@ func (im *importer) parseMove(at int, text []byte) (engine.Move, string) {
 			// No position follows it (PseudoMove).
 			return engine.NoMove, fmt.Sprintf("move %s captures the king: a king-capture engine's refutation is the score of the node that could capture, not a node (in %s)", text, im.pos.FEN())
 		}
-		return engine.NoMove, fmt.Sprintf("move %s cannot be played in %s (not even ignoring checks)", text, im.pos.FEN())
+		msg := fmt.Sprintf("move %s cannot be played in %s (not even ignoring checks)", text, im.pos.FEN())
+		if why := im.pos.IllegalReason(from, to, promo); why != "" {
+			msg += ": " + why
+		}
+		return engine.NoMove, msg
 	}
 	for len(im.legal) <= at {
 		im.legal = append(im.legal, engine.MoveList{})
@@ -931,7 +955,16 @@ func (im *importer) parseMove(at int, text []byte) (engine.Move, string) {
 			return m, ""
 		}
 	}
-	return engine.NoMove, fmt.Sprintf("illegal move %s in %s", text, im.pos.FEN())
+	msg := fmt.Sprintf("illegal move %s in %s", text, im.pos.FEN())
+	if why := im.pos.IllegalReason(from, to, promo); why != "" {
+		msg += ": " + why
+		if _, ok := im.pos.PseudoMove(from, to, promo); ok {
+			// An engine that searches such moves on purpose, refuting
+			// them by taking the king, says so in its header.
+			msg += " (a stream of an engine that searches pseudo-legal moves says 'moves pseudo')"
+		}
+	}
+	return engine.NoMove, msg
 }
 
 func square(f, r byte) (engine.Square, bool) {
@@ -965,7 +998,7 @@ const sqliteMagic = "SQLite format 3\x00"
 func (im *importer) leave(b []byte) *StreamError {
 	n := len(im.stack)
 	if n <= 1 {
-		return im.fail("L record with no node open (more leaves than enters)")
+		return im.noNodeOpen("L", " (more leaves than enters)")
 	}
 	var tok [10][]byte
 	f := splitInto(b[1:], tok[:])
@@ -1122,8 +1155,24 @@ func (im *importer) leave(b []byte) *StreamError {
 	if kind == engine.KindRoot {
 		im.cur.add(iter, score, l.Bound, l.Best, im.ownLine)
 	}
-	_ = id
+	im.leftID, im.leftLine = id, im.line
 	return nil
+}
+
+// noNodeOpen is the error for a node record (rec: L, S, M, X) that finds
+// no node open, what (" (more leaves than enters)") added to it. It says
+// what closed the last node: an A record, which closes every open node
+// (an engine that writes A and then an L for each node it unwinds leaves
+// twice), or the L record that closed it.
+func (im *importer) noNodeOpen(rec, what string) *StreamError {
+	switch {
+	case im.abortLine > im.leftLine:
+		return im.fail("%s record with no node open%s: the A record at line %d closed every node open then (write A instead of the L records of the nodes it closes, not before them)",
+			rec, what, im.abortLine)
+	case im.leftLine > 0:
+		return im.fail("%s record with no node open%s: the last node open, node %d, was left at line %d", rec, what, im.leftID, im.leftLine)
+	}
+	return im.fail("%s record with no node open%s", rec, what)
 }
 
 // derivedBest is the best move of a node the engine named none for: the
@@ -1200,7 +1249,7 @@ func (it *iteration) result() rootResult {
 func (im *importer) standPat(b []byte) *StreamError {
 	n := len(im.stack)
 	if n <= 1 {
-		return im.fail("S record with no node open")
+		return im.noNodeOpen("S", "")
 	}
 	text := trimSpace(b[1:])
 	v, ok := atoi(text)
@@ -1217,7 +1266,7 @@ func (im *importer) standPat(b []byte) *StreamError {
 func (im *importer) moveRec(b []byte) *StreamError {
 	n := len(im.stack)
 	if n <= 1 {
-		return im.fail("M record with no node open")
+		return im.noNodeOpen("M", "")
 	}
 	var tok [3][]byte
 	f := splitInto(b[1:], tok[:])
@@ -1242,7 +1291,7 @@ func (im *importer) moveRec(b []byte) *StreamError {
 func (im *importer) extension(b []byte) *StreamError {
 	n := len(im.stack)
 	if n <= 1 {
-		return im.fail("X record with no node open")
+		return im.noNodeOpen("X", "")
 	}
 	text := trimSpace(b[1:])
 	v, ok := atoi(text)
@@ -1265,6 +1314,9 @@ func (im *importer) abort(b []byte) *StreamError {
 		return nil
 	}
 	im.cutRoot = im.cutRoot || len(im.stack) > 1
+	if len(im.stack) > 1 {
+		im.abortLine = im.line
+	}
 	for n := len(im.stack); n > 1; n = len(im.stack) {
 		fr := &im.stack[n-1]
 		im.rec.Leave(engine.LeaveInfo{ID: fr.id, Cause: engine.CauseStop, CutIndex: -1})
@@ -1322,6 +1374,17 @@ func (im *importer) end(rest []byte) *StreamError {
 		default:
 			// Unknown keys are allowed: later protocol versions may add some.
 		}
+	}
+	if im.lateLimits > 0 {
+		// The run, and the limits it records, began at the search's first
+		// node. Dropped without a word, a late record left the run with
+		// no limits (or another's) and the user wondering why.
+		w := fmt.Sprintf("the limits record at line %d (%s) came after the search's first node: not recorded "+
+			"(a search's limits come after its position record, before its first node)", im.lateLimits, im.nextLimits)
+		if im.warning != "" {
+			w = im.warning + "; " + w
+		}
+		im.warning, im.nextLimits, im.lateLimits = w, "", 0
 	}
 	im.endSearch()
 	return nil

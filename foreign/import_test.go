@@ -285,7 +285,25 @@ func TestStreamErrors(t *testing.T) {
 		// fail high read as no cutoff.
 		{"score without a negation", head + "E e2e4 0 -50 50\nL -2147483648\n", `L record: score "-2147483648" is not an integer from -2147483647 to 2147483647`, trace.StatusFailed, 3},
 		{"window without a negation", head + "E e2e4 0 -2147483648 50\n", "depth, alpha and beta must be integers from -2147483647", trace.StatusFailed, 2},
-		{"too many leaves", head + "L 0\nL 0\n", "(line 5), node 0 (path (root)): L record with no node open", trace.StatusFailed, 2},
+		// With no node of the stream open, the error named "node 0 (path
+		// (root))", Horizon's run node, and not the L that closed the last.
+		{"too many leaves", head + "L 0\nL 0\n", "(line 5): L record with no node open (more leaves than enters): the last node open, node 1, was left at line 4", trace.StatusFailed, 2},
+		// An engine that writes A as it notices its stop, and then an L at
+		// each return, leaves every node twice: "more leaves than enters".
+		{"leaves after an abort", head + "E e2e4 0 -50 50\nA\nL 0\n",
+			"(line 6): L record with no node open (more leaves than enters): the A record at line 5 closed every node open then (write A instead of the L records", trace.StatusFailed, 3},
+		{"leaves after an abort and a new root", head + "A\nE - 2 -50 50\nL 0\nL 0\n", "(line 7): L record with no node open (more leaves than enters): the last node open, node 2, was left at line 6", trace.StatusFailed, 3},
+		{"move after the search", head + "L 0\nM e2e4 0\n", "(line 5): M record with no node open: the last node open, node 1, was left at line 4", trace.StatusFailed, 2},
+		{"root out of range", "HZT 1\nposition startpos\nE - 200 -50 50\n", "(line 3): depth 200 out of range", trace.StatusFailed, 1},
+		// Illegal moves an instrumentation writes by mistake say what it
+		// should have written.
+		{"castling as king takes rook", "HZT 1\nposition fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\nE - 1 0 1\nE e1h1 0 -1 0\n",
+			"node 1 (path (root)): illegal move e1h1 in r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1: castling is written as the king's move, e1g1, not as the king taking its rook", trace.StatusFailed, 2},
+		{"castling as king takes rook, pseudo", "HZT 1\nmoves pseudo\nposition fen r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1\nE - 1 0 1\nE e8a8 0 -1 0\n",
+			"move e8a8 cannot be played in r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1 (not even ignoring checks): castling is written as the king's move, e8c8", trace.StatusFailed, 2},
+		{"promotion without its piece", "HZT 1\nposition fen 8/P6k/8/8/8/8/8/K7 w - - 0 1\nE - 1 0 1\nE a7a8 0 -1 0\n",
+			"illegal move a7a8 in 8/P6k/8/8/8/8/8/K7 w - - 0 1: a promotion names its piece: a7a8q (or r, b, n)", trace.StatusFailed, 2},
+		{"piece of the side not to move", head + "E e7e5 0 -50 50\n", "illegal move e7e5 in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1: the piece on e7 is not the side to move's", trace.StatusFailed, 2},
 		{"end inside node", head + "E e2e4 0 -50 50\nend\n", "node 2 (path e2e4): end record with 2 nodes open", trace.StatusFailed, 3},
 		{"truncated", head + "E e2e4 0 -50 50\nL 1", "ends inside a record", trace.StatusInterrupted, 3},
 		{"cut short", head + "E e2e4 0 -50 50\nL 1\n", "ends with 1 node open", trace.StatusInterrupted, 3},
@@ -293,7 +311,7 @@ func TestStreamErrors(t *testing.T) {
 		{"unknown record", head + "Q 1\n", "unknown record", trace.StatusFailed, 2},
 		// A time past a time.Duration's range was stored wrapped (99999999999999
 		// read 7,766,279,631,451 ms), one past int64's as no time at all.
-		{"time out of range", head + "L 0\nend time=99999999999999\n", `(line 5), node 0 (path (root)): end record: time "99999999999999" is out of range (milliseconds, at most 9223372036854)`, trace.StatusFailed, 2},
+		{"time out of range", head + "L 0\nend time=99999999999999\n", `(line 5): end record: time "99999999999999" is out of range (milliseconds, at most 9223372036854)`, trace.StatusFailed, 2},
 		{"time at int64's end", head + "L 0\nend time=9223372036854775807\n", `end record: time "9223372036854775807" is out of range`, trace.StatusFailed, 2},
 		{"time past int64", head + "L 0\nend time=9223372036854775808\n", `end record: time "9223372036854775808" is not a number of milliseconds`, trace.StatusFailed, 2},
 		// A trace holds QS plies 0 to 126: a greater one was stored as 126,
@@ -321,7 +339,7 @@ func TestStreamErrors(t *testing.T) {
 		{"L field malformed", head + "E e2e4 0 -50 50\nL 5 exact\n", `L record: malformed field "exact" (want b=, c=, m=, g=, s= or x=, each with a value)`, trace.StatusFailed, 3},
 		{"newer", "HZT 9\n", "protocol version 9", "", 0},
 		{"pseudo move in legal mode", "HZT 1\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\nE - 1 0 1\nE e1d1 0 -1 0\n",
-			"illegal move e1d1", trace.StatusFailed, 2},
+			"illegal move e1d1 in 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1: it leaves its own king in check (a stream of an engine that searches pseudo-legal moves says 'moves pseudo')", trace.StatusFailed, 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -588,6 +606,10 @@ func addSeeds(f *testing.F, variant string) {
 	}
 }
 
+// lineRef finds where an error message names another record by its line:
+// the A record that closed the nodes, the L record that left the last.
+var lineRef = regexp.MustCompile(`(the A record|was left) at line (\d+)`)
+
 // checkStreamError checks the error of reading data, a stream with no read
 // errors: none, or a *StreamError, no bug of the importer (its recover's
 // "internal error"), on one line, whose byte offset starts the line it
@@ -604,8 +626,20 @@ func checkStreamError(t *testing.T, data []byte, err error) {
 	if msg := err.Error(); strings.Contains(msg, "internal error") || strings.Contains(msg, "\n") {
 		t.Fatalf("error %q", msg)
 	}
+	if se.Node == 0 {
+		t.Fatalf("%v: names node 0, Horizon's run node, which no record of the stream is", err)
+	}
 	if se.Line == 0 {
 		return
+	}
+	// A line the message points back to is the record it says it is.
+	for _, m := range lineRef.FindAllStringSubmatch(se.Msg, -1) {
+		n, _ := strconv.Atoi(m[2])
+		rec := map[string]string{"the A record": "A", "was left": "L"}[m[1]]
+		lines := bytes.Split(data, []byte("\n"))
+		if n < 1 || int64(n) >= se.Line || !bytes.HasPrefix(bytes.TrimLeft(lines[n-1], "\ufeff"), []byte(rec)) {
+			t.Fatalf("%v: line %d is no %s record before line %d", err, n, rec, se.Line)
+		}
 	}
 	if se.AtEnd {
 		if se.Offset != int64(len(data)) || se.Line != int64(bytes.Count(data, []byte("\n"))) {
@@ -1591,5 +1625,36 @@ func TestByteOrderMark(t *testing.T) {
 				t.Errorf("runs %+v, error %v; want one run of 2 nodes", runs, err)
 			}
 		})
+	}
+}
+
+// TestLateLimits: a limits record written after a search's first node is
+// too late for its run, which records its limits as it begins: the run
+// says so in its warning when the search's end record follows (the record
+// was dropped without a word, the run's go null), and the record is the
+// next search's when a position record follows, as the protocol says.
+func TestLateLimits(t *testing.T) {
+	const search = "HZT 1\nposition startpos\nE - 1 -50 50\nL 0\nlimits depth 1\n"
+	_, run, r := importRun(t, search+"end\n")
+	if lim, err := run.SearchLimits(); err != nil || lim.Go != "" {
+		t.Errorf("limits %+v (%v), want no go command", lim, err)
+	}
+	if want := "the limits record at line 5 (depth 1) came after the search's first node: not recorded"; !strings.Contains(r.Warning, want) {
+		t.Errorf("warning %q, want %q", r.Warning, want)
+	}
+	st := mustCreate(t)
+	runs, err := Import(context.Background(), st, strings.NewReader(search+"position startpos\nE - 1 -50 50\nL 0\nend\n"), Options{})
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("runs %+v, %v", runs, err)
+	}
+	for i, want := range []string{"", "depth 1"} {
+		run, err := st.Run(context.Background(), runs[i].RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lim, _ := run.SearchLimits()
+		if got := lim.Go; got != want || runs[i].Warning != "" {
+			t.Errorf("run %d: go %q, warning %q; want %q and none", i+1, got, runs[i].Warning, want)
+		}
 	}
 }
