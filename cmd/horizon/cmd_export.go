@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -153,6 +154,10 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 	if err != nil {
 		return err
 	}
+	later, err := laterRoots(e.ctx, st, r, top, sel)
+	if err != nil {
+		return err
+	}
 	// A big subtree takes seconds to read: a progress line on a terminal,
 	// and Ctrl-C stops the reading (every reader checks the context).
 	var rows atomic.Int64
@@ -220,13 +225,53 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		}
 	}
 	if outFile == nil {
-		return e.print(artifact(buf.Bytes()), formatText)
+		if err := e.print(artifact(buf.Bytes()), formatText); err != nil {
+			return err
+		}
+	} else {
+		if err := outFile.Commit(); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "wrote %s (%s): %s\n", *out, f, what)
 	}
-	if err := outFile.Commit(); err != nil {
-		return err
+	if later != "" {
+		e.notef("%s", later)
 	}
-	fmt.Fprintf(e.stderr, "wrote %s (%s): %s\n", *out, f, what)
 	return nil
+}
+
+// laterRoots says what the default subtree, the root of the iteration the
+// run reports (trace.ReportedRoot), leaves out: the roots searched after
+// it, an iteration the search began and did not conclude. A run whose
+// engine was stopped in its last iteration holds most of its nodes there,
+// and its export drew the iteration before without a word. "" when the
+// subtree was chosen (--node, --path) or nothing comes after it.
+func laterRoots(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node, sel export.Selection) (string, error) {
+	if sel.Node >= 0 || len(sel.Path) > 0 || top.Kind != engine.KindRoot || top.End() > r.Nodes {
+		return "", nil
+	}
+	roots, err := st.Children(ctx, r.ID, 0, trace.BySearch, 0, 0)
+	if err != nil {
+		return "", err
+	}
+	var first trace.Node
+	var n, nodes int64
+	for _, x := range roots {
+		if x.ID >= top.End() {
+			if n == 0 {
+				first = x
+			}
+			n++
+			nodes += x.SubtreeSize
+		}
+	}
+	if n == 0 {
+		return "", nil
+	}
+	one := n == 1
+	return fmt.Sprintf("node %d is the root of iteration %d, the one the run reports; %s after it (%s, iteration %d on) %s not drawn: --node %d draws %s, --node 0 every iteration",
+		top.ID, top.Iteration, engine.CountOf(n, "root", "roots"), engine.Count(nodes, "node"), first.Iteration,
+		map[bool]string{true: "is", false: "are"}[one], first.ID, map[bool]string{true: "it", false: "the first"}[one]), nil
 }
 
 // formatExt is the file extension of a format's output.

@@ -418,3 +418,29 @@ func TestExportScoresSigned(t *testing.T) {
 		t.Errorf("export --format dot: want positive scores and stand pats signed:\n%.4000s", out)
 	}
 }
+
+// TestExportSaysWhatItLeavesOut: export's default subtree is the iteration
+// the run reports; an engine stopped in its next iteration holds most of its
+// nodes there, and export drew the iteration before without a word (a
+// stream of 1.37M nodes, stopped in iteration 3: "node 31286: 300 of 76,850
+// nodes shown"). It says so, with the node that draws the rest; a subtree
+// chosen with --node says nothing more.
+func TestExportSaysWhatItLeavesOut(t *testing.T) {
+	stream := writeFile(t, "s.hzt", "HZT 1\nposition startpos\nlimits depth 2\n"+
+		"E - 1 -50 50\nE e2e4 0 -50 50\nL -10\nL 10\n"+
+		"E - 2 -50 50\nE e2e4 1 -50 50\nE e7e5 0 -50 50\nL 5\nL -5\nE d2d4 1 -50 50\nA\nend\n")
+	file := filepath.Join(t.TempDir(), "t.trace")
+	if code, _, stderr := runCLI(t, "", "import", stream, "-o", file); code != 0 {
+		t.Fatalf("import: exit %d: %s", code, stderr)
+	}
+	const note = "horizon export: node 1 is the root of iteration 1, the one the run reports; 1 root after it (4 nodes, iteration 2 on) is not drawn: --node 3 draws it, --node 0 every iteration\n"
+	for _, args := range [][]string{{"--format", "dot"}, {"--format", "icicle", "-o", filepath.Join(t.TempDir(), "m.svg")}} {
+		code, _, errOut := runCLI(t, "", append([]string{"export", file}, args...)...)
+		if code != 0 || !strings.HasSuffix(errOut, note) {
+			t.Errorf("export %s: exit %d, said %q, want it to end with %q", args, code, errOut, note)
+		}
+	}
+	if code, _, errOut := runCLI(t, "", "export", file, "--node", "1", "--format", "dot"); code != 0 || errOut != "" {
+		t.Errorf("export --node 1: exit %d, said %q, want nothing", code, errOut)
+	}
+}
