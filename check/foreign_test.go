@@ -37,6 +37,16 @@ func TestCheckForeign(t *testing.T) {
 		{"root on a scale in turns", "HZT 2\nmate 8000 7745 turns\ninfinity 8000\nposition startpos\n" +
 			"E - 1 -100 100\nE e2e4 0 -100 100\nL 7999\nL -7999 b=exact\nend best=e2e4 time=5\n", RuleBound,
 			"score -#1 in window [-100, 100] makes the bound upper, the node says exact", ""},
+		// A QS node keeps to the stand pat it wrote: a fail-soft engine that
+		// returns beta on its stand-pat cutoff (a fail-soft/fail-hard mix),
+		// searches on past it, or returns a child's score below it (a
+		// leave written without its negation) broke no rule checked.
+		{"stand pat kept", head + "position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nS 70\nL 70\nE d2d4 0 -50 50\nS 20\nE d7d5 0 -50 -20\nL 40\nL 20\nL -20\n", "", "", ""},
+		{"stand-pat cutoff returns beta", head + "position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nS 70\nL 50\nL -50\n", RuleStandPat, "scored 50, below the stand pat 70 it wrote", "e4"},
+		{"search past the stand-pat cutoff", head + "position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nS 70\nE e7e5 0 -50 50\nL -80\nL 80\nL -80\n", RuleStandPat, "stand pat 70 reaches beta 50, but the node searched 1 move after it", "e4"},
+		{"score below the stand pat", head + "position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nS 20\nE e7e5 0 -50 -20\nL 40\nL -40\nL 40\n", RuleStandPat, "scored -40, below the stand pat 20 it wrote", "e4"},
+		{"fail-hard stand-pat cutoff returns beta", head + "scores hard\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nS 70\nL 50\nL -50\n", "", "", ""},
+		{"a hash hit after the eval", head + "position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nS 20\nL -60 c=tt\nL 60\n", "", "", ""},
 		// A path through a pseudo-legal move reads in SAN, as hotspots and
 		// export write it (it read "e1d1 d2e2").
 		{"path through a pseudo-legal move", head + "moves pseudo\nposition fen 4k3/8/8/8/8/8/3r4/4K3 w - - 0 1\n" +

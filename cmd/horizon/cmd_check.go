@@ -60,9 +60,12 @@ incomplete are checked for structure only. Runs of other engines (trace
 --engine, import) are checked by the rules that hold for any engine:
 structure, subtree-size, legal-move (pseudo-legal moves where the engine
 declared them), in-check, bound, cutoff (a real move failing high against the
-node's beta ends it with a fail high) and, for an engine that declared
-fail-hard scores, score (every score inside its window); the others are
-skipped, and the report says so.`,
+node's beta ends it with a fail high), stand-pat (a QS node that wrote its
+stand pat, and was not ended by a rule of its own such as a hash hit, scores
+no lower and searches no move when it reaches beta: a fail-soft engine that
+returns beta there breaks it) and, for an engine that declared fail-hard
+scores, score (every score inside its window); the others are skipped, and
+the report says so.`,
 		"horizon check sample.trace",
 		"horizon check sample.trace --run 2 --max 20",
 		"horizon check sample.trace --json | jq '.[].by_rule'")
