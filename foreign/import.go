@@ -1280,6 +1280,10 @@ func (im *importer) moveRec(b []byte) *StreamError {
 	fr := &im.stack[n-1]
 	m, msg := im.parseMove(n-1, f[0])
 	if msg != "" {
+		if fr.move != engine.NoMove && fr.move != engine.NullMove && fr.move.UCI() == string(f[0]) {
+			// The M of the move that led here, written after its E.
+			msg += fmt.Sprintf(" (%s is the move that entered node %d: a move's M record comes before the E record of the node it leads to)", f[0], fr.id)
+		}
 		return im.fail("M record: %s", msg)
 	}
 	fr.lastIndex = idx

@@ -293,6 +293,8 @@ func TestStreamErrors(t *testing.T) {
 		{"leaves after an abort", head + "E e2e4 0 -50 50\nA\nL 0\n",
 			"(line 6): L record with no node open (more leaves than enters): the A record at line 5 closed every node open then (write A instead of the L records", trace.StatusFailed, 3},
 		{"leaves after an abort and a new root", head + "A\nE - 2 -50 50\nL 0\nL 0\n", "(line 7): L record with no node open (more leaves than enters): the last node open, node 2, was left at line 6", trace.StatusFailed, 3},
+		{"move record after its node's enter", head + "E e2e4 0 -50 50\nM e2e4 0\n",
+			"(line 5), node 2 (path e2e4): M record: illegal move e2e4 in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1: no piece on e2 (e2e4 is the move that entered node 2: a move's M record comes before the E record of the node it leads to)", trace.StatusFailed, 3},
 		{"move after the search", head + "L 0\nM e2e4 0\n", "(line 5): M record with no node open: the last node open, node 1, was left at line 4", trace.StatusFailed, 2},
 		{"root out of range", "HZT 1\nposition startpos\nE - 200 -50 50\n", "(line 3): depth 200 out of range", trace.StatusFailed, 1},
 		// Illegal moves an instrumentation writes by mistake say what it
