@@ -411,6 +411,11 @@ func (c *checker) visit(n trace.Node) {
 	}
 	p.next = n.End()
 	c.structure(p, &f)
+	if len(p.kids) == trace.MaxChildren {
+		// Said once, at the first child past the bound: readers call such
+		// a node damaged and read none of its children.
+		c.violate(n.ID, RuleStructure, "node %d has more than %d children, more than readers read", p.n.ID, trace.MaxChildren)
+	}
 	p.kids = append(p.kids, kid{id: n.ID, kind: n.Kind, iteration: n.Iteration, move: n.Move, score: n.Score, depth: n.Depth, alpha: n.Alpha, beta: n.Beta, ext: n.Extension, bound: n.Bound,
 		incomplete: n.Incomplete || n.Cause == engine.CauseStop})
 

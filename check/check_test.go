@@ -375,3 +375,40 @@ func TestCountsClampedGenerated(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckTooManyChildren: a node with more children than readers read
+// (trace.MaxChildren; export and the viewer call it damaged) is a
+// structure violation, said once. check passed a run whose node had a
+// million children while export refused its file as damaged.
+func TestCheckTooManyChildren(t *testing.T) {
+	ctx := context.Background()
+	st, _ := tracetest.CreateTrace(t)
+	rec, err := st.NewRecorder(ctx, trace.RunInfo{FEN: engine.StartFEN, Variant: "Other"}, trace.RecordOptions{Engine: "Other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Enter(engine.EnterInfo{ID: 0, Parent: -1, Depth: 2, Alpha: -engine.Infinity, Beta: engine.Infinity, Kind: engine.KindRun, QSPly: -1, QSLevel: -1})
+	rec.Enter(engine.EnterInfo{ID: 1, Parent: 0, Depth: 2, Alpha: -50, Beta: 50, Kind: engine.KindRoot, QSPly: -1, QSLevel: -1, Iteration: 2})
+	e4, err := engine.MustParseFEN(engine.StartFEN).ParseUCI("e2e4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kids := int64(trace.MaxChildren + 2)
+	for id := int64(2); id < 2+kids; id++ {
+		rec.Enter(engine.EnterInfo{ID: id, Parent: 1, Ply: 1, Depth: 1, Alpha: -50, Beta: 50, Kind: engine.KindPV, QSPly: -1, QSLevel: -1, Move: e4, Iteration: 2})
+		rec.Leave(engine.LeaveInfo{ID: id, Bound: engine.BoundExact, CutIndex: -1, Best: engine.NoMove})
+	}
+	rec.Leave(engine.LeaveInfo{ID: 1, Bound: engine.BoundExact, CutIndex: -1, Best: e4, Searched: int(kids)})
+	rec.Leave(engine.LeaveInfo{ID: 0, Bound: engine.BoundExact, CutIndex: -1, Best: e4})
+	if err := rec.Finish(trace.Result{BestMove: e4, Depth: 2}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(ctx, st, rec.RunID(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("node 1 has more than %d children, more than readers read", trace.MaxChildren)
+	if rep.ByRule[RuleStructure] != 1 || rep.Count != 1 || !strings.Contains(rep.Violations[0].Detail, want) {
+		t.Errorf("violations %+v, want one structure violation: %q", rep.Violations, want)
+	}
+}

@@ -28,12 +28,6 @@ import (
 // anything deeper is not a search tree but a damaged one.
 const MaxNesting = 600
 
-// MaxChildren bounds the children one node may have. A chess position has
-// at most 218 legal moves; re-searches (PVS, the threshold variant's level
-// passes, the unified variant's internal iterations) visit a move a few
-// times more, and the run node has one child per iteration.
-const MaxChildren = 1 << 16
-
 // DamagedError says what is wrong with a node read from a trace. It wraps
 // trace.ErrCorrupt.
 type DamagedError struct {
@@ -69,14 +63,14 @@ func Node(n trace.Node) error {
 // trace's Children returns them) can be parent's children: each has a
 // subtree size of at least 1, lies inside the parent's id range after the
 // parent, and starts after the previous child's subtree ends; and there are
-// at most MaxChildren of them. A reader that hops from child to child by
+// at most trace.MaxChildren of them. A reader that hops from child to child by
 // their sizes, or descends into them, relies on exactly this.
 func Children(parent trace.Node, kids []trace.Node) error {
 	if err := Node(parent); err != nil {
 		return err
 	}
-	if len(kids) > MaxChildren {
-		return damaged(parent, "has %d children; no search node has more than %d", len(kids), MaxChildren)
+	if len(kids) > trace.MaxChildren {
+		return damaged(parent, "has %d children; no search node has more than %d", len(kids), trace.MaxChildren)
 	}
 	next := parent.ID + 1
 	for _, k := range kids {

@@ -784,6 +784,12 @@ func (im *importer) enter(b []byte) *StreamError {
 	n := len(im.stack)
 	parent := &im.stack[n-1]
 	top := n == 1
+	if parent.kids >= trace.MaxChildren {
+		// Readers call a node with more damaged (trace.MaxChildren): a
+		// run that imported whole would not open in export or the viewer.
+		return im.fail("node %d already has %s, the most a trace holds: a search that enters children that often is caught in a loop",
+			parent.id, engine.CountOf(int64(parent.kids), "child", "children"))
+	}
 	fr := frame{id: im.nextID, depth: depth, alpha: engine.Score(alpha), beta: engine.Score(beta), qsPly: -1, lastIndex: -1}
 	kind, level, iter, qsPly := engine.NodeKind(255), -1, -1, -1
 	for _, kv := range f[4:] {

@@ -1660,3 +1660,39 @@ func TestLateLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestChildrenBound: a node's children are read back up to
+// trace.MaxChildren, and the stream's child past that bound stops the
+// import, naming it. Readers stopped at 4,096 children while the importer
+// took any number: a stream of 5,000 re-searches under one node imported
+// whole, passed check, and export called its trace damaged ("node 1 has
+// more than 4096 children").
+func TestChildrenBound(t *testing.T) {
+	stream := func(kids int) string {
+		var b strings.Builder
+		b.WriteString("HZT 1\nposition startpos\nE - 2 -50 50\n")
+		for range kids {
+			b.WriteString("E e2e4 1 -50 50\nL 0\n")
+		}
+		b.WriteString("L 0\nend\n")
+		return b.String()
+	}
+	ctx := context.Background()
+	st, _, r := importRun(t, stream(5000))
+	if kids, err := st.Children(ctx, r.RunID, 1, trace.BySearch, 0, 0); err != nil || len(kids) != 5000 {
+		t.Errorf("Children: %d, %v; want 5000", len(kids), err)
+	}
+	if n, err := st.ChildCount(ctx, r.RunID, 1); err != nil || n != 5000 {
+		t.Errorf("ChildCount: %d, %v; want 5000", n, err)
+	}
+	st = mustCreate(t)
+	runs, err := Import(ctx, st, strings.NewReader(stream(trace.MaxChildren+1)), Options{})
+	line := 3 + 2*trace.MaxChildren + 1
+	want := fmt.Sprintf("(line %d), node 1 (path (root)): node 1 already has 65,536 children, the most a trace holds", line)
+	if err == nil || !strings.Contains(err.Error(), want) || len(runs) != 1 {
+		t.Fatalf("runs %+v, error %v; want one, and %q", runs, err, want)
+	}
+	if n, err := st.ChildCount(ctx, runs[0].RunID, 1); err != nil || n != trace.MaxChildren {
+		t.Errorf("ChildCount of what was kept: %d, %v; want %d", n, err, trace.MaxChildren)
+	}
+}

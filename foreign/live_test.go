@@ -576,9 +576,12 @@ func TestBigRunIsNoStall(t *testing.T) {
 	}
 	defer func(s time.Duration) { streamStall = s }(streamStall)
 	streamStall = 100 * time.Millisecond
+	// 500 moves of 999 replies each, under the root: a node has at most
+	// trace.MaxChildren children.
 	const kids = 500_000
+	move := "E e2e4 1 -50 50\n" + strings.Repeat("E e7e5 0 -50 50\nL 10\n", kids/500-1) + "L -10\n"
 	stream := filepath.Join(t.TempDir(), "big.hzt")
-	if err := os.WriteFile(stream, []byte("HZT 1\nposition startpos\nE - 1 -50 50\n"+strings.Repeat("E e2e4 0 -50 50\nL 10\n", kids)+"L -10\nend\n"), 0o644); err != nil {
+	if err := os.WriteFile(stream, []byte("HZT 1\nposition startpos\nE - 2 -50 50\n"+strings.Repeat(move, 500)+"L 10\nend\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	g, err := StartEngine(context.Background(), []string{fakeEngine(t, `cat '`+stream+`' >&3; echo "bestmove e2e4"`)})

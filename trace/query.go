@@ -12,10 +12,17 @@ import (
 	"github.com/horizonqs/horizon/engine"
 )
 
-// maxChildren bounds the children read for one node: a position has at most
-// 218 legal moves, and re-searches at most double that; more rows claiming
-// one parent mean a damaged file, never a reason to read without end.
-const maxChildren = 4096
+// MaxChildren bounds the children of one node: what readers read of a
+// node's children before they call the file damaged, and what the
+// importer of other engines' streams records. A position has at most 218
+// legal moves; re-searches (PVS, the threshold variant's level passes, the
+// unified variant's internal iterations, Fairy-Max's passes inside every
+// node) visit a move a few times more, and the run node has one child per
+// iteration. More rows claiming one parent mean a damaged file, never a
+// reason to read without end. (Readers stopped at 4,096 while the importer
+// took any number: a stream that imported whole and passed check was
+// "damaged" to export and the viewer.)
+const MaxChildren = 1 << 16
 
 // maxTreeDepth bounds how deep a walk down (or up) a run's tree goes: plies
 // are stored in 9 bits, plus the run and iteration roots.
@@ -220,7 +227,7 @@ func (s *Store) completeRows(ctx context.Context, rows *sql.Rows, nodes []Node, 
 // count, because a recording filter left the children out, n keeps the
 // stored count and says it is a lower bound (SearchedAtLeast).
 func (s *Store) searchedFromRows(ctx context.Context, n *Node) error {
-	rows, err := s.nodeQuery(ctx, childrenSQL, n.RunID, n.ID, n.End(), maxChildren+1)
+	rows, err := s.nodeQuery(ctx, childrenSQL, n.RunID, n.ID, n.End(), MaxChildren+1)
 	if err != nil {
 		return sqliteErr(s.path, err)
 	}
@@ -429,7 +436,7 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 		return nil, err
 	}
 	where := fmt.Sprintf("run %d: the children of node %d", run, id)
-	rows, err := s.nodeQuery(ctx, childrenSQL, run, id, parent.End(), maxChildren+1)
+	rows, err := s.nodeQuery(ctx, childrenSQL, run, id, parent.End(), MaxChildren+1)
 	if err != nil {
 		return nil, s.placeErr(err, where)
 	}
@@ -449,8 +456,8 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 				s.path, run, n.ID, prevEnd-1)
 		}
 		prevEnd = n.End()
-		if len(kids) == maxChildren {
-			return nil, damagedf("trace %s: run %d node %d has more than %d children", s.path, run, id, maxChildren)
+		if len(kids) == MaxChildren {
+			return nil, damagedf("trace %s: run %d node %d has more than %d children", s.path, run, id, MaxChildren)
 		}
 		n.Iteration = iterationOf(its, n.ID)
 		kids = append(kids, n)
@@ -489,15 +496,15 @@ func (s *Store) ChildCount(ctx context.Context, run, id int64) (int, error) {
 		return 0, nil
 	}
 	var n int
-	err = s.read().QueryRowContext(ctx, s.q().childCount, run, id, parent.End(), maxChildren+1).Scan(&n)
+	err = s.read().QueryRowContext(ctx, s.q().childCount, run, id, parent.End(), MaxChildren+1).Scan(&n)
 	if err != nil && s.upgraded(ctx) {
-		err = s.read().QueryRowContext(ctx, s.q().childCount, run, id, parent.End(), maxChildren+1).Scan(&n)
+		err = s.read().QueryRowContext(ctx, s.q().childCount, run, id, parent.End(), MaxChildren+1).Scan(&n)
 	}
 	if err != nil {
 		return 0, sqliteErr(s.path, err)
 	}
-	if n > maxChildren {
-		return 0, damagedf("trace %s: run %d node %d has more than %d children", s.path, run, id, maxChildren)
+	if n > MaxChildren {
+		return 0, damagedf("trace %s: run %d node %d has more than %d children", s.path, run, id, MaxChildren)
 	}
 	return n, nil
 }

@@ -29,9 +29,9 @@ func (c checked) Node(ctx context.Context, run, id int64) (trace.Node, error) {
 
 func (c checked) ChildCount(ctx context.Context, run, id int64) (int, error) {
 	n, err := c.Reader.ChildCount(ctx, run, id)
-	if err == nil && n > check.MaxChildren {
+	if err == nil && n > trace.MaxChildren {
 		return 0, &check.DamagedError{Run: run, Node: id,
-			Detail: fmt.Sprintf("has %d children; no search node has more than %d", n, check.MaxChildren)}
+			Detail: fmt.Sprintf("has %d children; no search node has more than %d", n, trace.MaxChildren)}
 	}
 	return n, err
 }
