@@ -122,15 +122,17 @@ func RuleInfos() []RuleInfo { return slices.Clone(ruleTable) }
 type Violation struct {
 	Run  int64 `json:"run"`
 	Node int64 `json:"node"`
-	// Iteration, Path and Visits place the node as diff places one
-	// (compare.Difference): the iteration whose tree holds it (0 for the
-	// run node), the moves to it in SAN from the root position (UCI from
-	// a move that may not be played where it was), and each move's visit
+	// Iteration, Path, Visits and Searches place the node as diff places
+	// one (compare.Difference): the iteration whose tree holds it (0 for
+	// the run node), the moves to it in SAN from the root position (UCI
+	// from a move that may not be played where it was), each move's visit
 	// among the same move's searches under its parent (2: a PVS
-	// re-search, a later internal iteration or level pass).
+	// re-search, a later internal iteration or level pass), and how many
+	// searches of it there were (trace.VisitMark marks a path with both).
 	Iteration int      `json:"iteration"`
 	Path      []string `json:"path"`
 	Visits    []int    `json:"visits"`
+	Searches  []int    `json:"searches"`
 	Rule      string   `json:"rule"`
 	Detail    string   `json:"detail"`
 }
@@ -218,7 +220,7 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	// Path) would trust the very numbers a damaged file gets wrong.
 	for i := range c.rep.Violations {
 		v, pl := &c.rep.Violations[i], c.places[i]
-		v.Iteration, v.Path, v.Visits = pl.iteration, sanPath(r, pl.moves), pl.visits
+		v.Iteration, v.Path, v.Visits, v.Searches = pl.iteration, sanPath(r, pl.moves), pl.visits, pl.searches
 	}
 	return c.rep, nil
 }
@@ -246,20 +248,29 @@ func sanPath(r trace.Run, moves []engine.Move) []string {
 var errIllegal = errors.New("illegal move")
 
 // place is where a listed violation's node stands (Violation's
-// Iteration, Path and Visits), the moves not yet written in SAN.
+// Iteration, Path, Visits and Searches), the moves not yet written in SAN.
 type place struct {
 	iteration int
 	moves     []engine.Move
 	visits    []int
+	searches  []int // known when the move's parent closes (pendingSearch)
+}
+
+// pendingSearch is a move of a listed violation's place whose searches
+// under its parent, still open when the place was taken, are counted when
+// the parent closes and all its children are known.
+type pendingSearch struct {
+	place, at int
+	move      engine.Move
 }
 
 // placeOf places node id: the open nodes' moves, then node id's own when
 // it is a child of the innermost open node (a rule run at a node names one
 // of its children, closed by then) or the node being visited, not open
 // yet. Its iteration is that of the iteration root it lies under (the
-// node itself for a child of the run node).
-func (c *checker) placeOf(id int64) place {
-	pl := place{moves: []engine.Move{}, visits: []int{}}
+// node itself for a child of the run node). It is the at-th listed.
+func (c *checker) placeOf(id int64, at int) place {
+	pl := place{moves: []engine.Move{}, visits: []int{}, searches: []int{}}
 	add := func(parent *cframe, n kid, iteration int) {
 		if parent.n.Kind == engine.KindRun {
 			pl.iteration = iteration
@@ -273,8 +284,10 @@ func (c *checker) placeOf(id int64) place {
 				visit++
 			}
 		}
+		parent.pending = append(parent.pending, pendingSearch{place: at, at: len(pl.moves), move: n.move})
 		pl.moves = append(pl.moves, n.move)
 		pl.visits = append(pl.visits, visit)
+		pl.searches = append(pl.searches, visit)
 	}
 	for i := range c.stack {
 		f := &c.stack[i]
@@ -335,11 +348,14 @@ type cframe struct {
 	qsPly  int  // distance from the QS root, -1 outside QS
 	eval   engine.Score
 	kids   []kid
-	next   int64 // id the next child must have
-	tiled  bool  // the children seen so far tile the id range from the node on
-	last   int64 // largest id seen in the subtree
-	legal  *engine.MoveList
-	hasGen bool
+	// pending are the listed places' moves to children of this node,
+	// whose searches are counted when it closes.
+	pending []pendingSearch
+	next    int64 // id the next child must have
+	tiled   bool  // the children seen so far tile the id range from the node on
+	last    int64 // largest id seen in the subtree
+	legal   *engine.MoveList
+	hasGen  bool
 }
 
 type checker struct {
@@ -369,7 +385,7 @@ func (c *checker) violate(id int64, rule, format string, a ...any) {
 	c.rep.ByRule[rule]++
 	if len(c.rep.Violations) < c.max {
 		c.rep.Violations = append(c.rep.Violations, Violation{Run: c.run.ID, Node: id, Rule: rule, Detail: fmt.Sprintf(format, a...)})
-		c.places = append(c.places, c.placeOf(id))
+		c.places = append(c.places, c.placeOf(id, len(c.places)))
 	}
 }
 
@@ -480,6 +496,7 @@ func (c *checker) push(f cframe) {
 	if d < cap(c.stack) {
 		// Reuse the old frame's child slice.
 		f.kids = c.stack[:d+1][d].kids[:0]
+		f.pending = c.stack[:d+1][d].pending[:0]
 	}
 	c.stack = append(c.stack, f)
 }
@@ -589,6 +606,15 @@ func (c *checker) pop() {
 	}
 	if f.moved {
 		c.pos.UnmakeMove()
+	}
+	for _, p := range f.pending {
+		n := 0
+		for _, k := range f.kids {
+			if k.move == p.move {
+				n++
+			}
+		}
+		c.places[p.place].searches[p.at] = n
 	}
 	last := f.last
 	c.stack = c.stack[:len(c.stack)-1]

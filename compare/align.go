@@ -116,13 +116,15 @@ type Difference struct {
 	// such node.
 	Iteration int      `json:"iteration"`
 	Path      []string `json:"path"`
-	Visits    []int    `json:"visits"` // as in Subtree
-	// PathB and VisitsB are B's when B's node is a different one
-	// ("order"); null otherwise (B's node, if any, is at Path).
-	PathB   []string `json:"path_b"`
-	VisitsB []int    `json:"visits_b"`
-	A       *NodeRef `json:"a"`
-	B       *NodeRef `json:"b"`
+	Visits    []int    `json:"visits"`   // as in Subtree
+	Searches  []int    `json:"searches"` // as in Subtree
+	// PathB, VisitsB and SearchesB are B's when B's node is a different
+	// one ("order"); null otherwise (B's node, if any, is at Path).
+	PathB     []string `json:"path_b"`
+	VisitsB   []int    `json:"visits_b"`
+	SearchesB []int    `json:"searches_b"`
+	A         *NodeRef `json:"a"`
+	B         *NodeRef `json:"b"`
 	// Fields lists what differs: "order" (the searches entered different
 	// nodes at the same visit number: a different move order, a move one
 	// of them pruned, a different number of nodes before), "window",
@@ -141,13 +143,17 @@ type Subtree struct {
 	Path      []string `json:"path"`
 	// Visits numbers each move of Path among the same move's visits under
 	// its parent: 2 is the second visit (a PVS re-search, a later internal
-	// iteration or level pass).
-	Visits []int  `json:"visits"`
-	IDA    *int64 `json:"id_a"`
-	IDB    *int64 `json:"id_b"`
-	NodesA int64  `json:"nodes_a"`
-	NodesB int64  `json:"nodes_b"`
-	Diff   int64  `json:"diff"` // NodesB - NodesA
+	// iteration or level pass). Searches counts those visits: the most
+	// either run made where both have the node, so that the path marked
+	// with both (trace.VisitMark: dxe6·1 for a first visit with later
+	// ones) reads back to the node in each run.
+	Visits   []int  `json:"visits"`
+	Searches []int  `json:"searches"`
+	IDA      *int64 `json:"id_a"`
+	IDB      *int64 `json:"id_b"`
+	NodesA   int64  `json:"nodes_a"`
+	NodesB   int64  `json:"nodes_b"`
+	Diff     int64  `json:"diff"` // NodesB - NodesA
 }
 
 // Report is the result of Align.
@@ -375,8 +381,8 @@ type walker struct {
 	// filtered: a recording filter left rows out of a run, so node ids
 	// do not line up and differences are ordered by A's ids alone.
 	filtered bool
-	seq      int64 // canonical visit counter, breaks ties deterministically
-	occ      []int // key occurrences on the path to the current node (iteration root first)
+	seq      int64        // canonical visit counter, breaks ties deterministically
+	occ      []visitCount // the keys' visits on the path to the current node (iteration root first)
 	first    *diffItem
 	top      rankHeap[*topItem]
 	changed  rankHeap[*diffItem]
@@ -430,7 +436,7 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 		}
 		switch {
 		case c == 0:
-			w.occ = append(w.occ, ka[i].K.Occurrence)
+			w.occ = append(w.occ, visitCount{ka[i].K.Occurrence + 1, max(ka[i].Searches, kb[j].Searches)})
 			d, err := w.pair(ka[i].N, kb[j].N, depth+1)
 			w.occ = w.occ[:len(w.occ)-1]
 			if err != nil {
@@ -440,13 +446,13 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 			i++
 			j++
 		case c < 0:
-			w.occ = append(w.occ, ka[i].K.Occurrence)
+			w.occ = append(w.occ, visitCount{ka[i].K.Occurrence + 1, ka[i].Searches})
 			w.only(&ka[i].N, nil, a.ID)
 			w.occ = w.occ[:len(w.occ)-1]
 			note(-ka[i].N.SubtreeSize)
 			i++
 		default:
-			w.occ = append(w.occ, kb[j].K.Occurrence)
+			w.occ = append(w.occ, visitCount{kb[j].K.Occurrence + 1, kb[j].Searches})
 			w.only(nil, &kb[j].N, a.ID)
 			w.occ = w.occ[:len(w.occ)-1]
 			note(kb[j].N.SubtreeSize)
@@ -529,7 +535,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 		return
 	}
 	it := &diffItem{a: &a, b: &b, iter: a.Iteration, d: describePair(w.ra, w.rb, a, b, !w.filtered), ev: ev, left: left}
-	it.d.Visits = w.visits()
+	it.d.Visits, it.d.Searches = w.visits()
 	if first {
 		w.first = it
 	}
@@ -592,7 +598,7 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 
 func (w *walker) noteFirst(it *diffItem) {
 	if w.first == nil || it.ev.less(w.first.ev) {
-		it.d.Visits = w.visits()
+		it.d.Visits, it.d.Searches = w.visits()
 		w.first = it
 	}
 }
@@ -606,7 +612,7 @@ func (w *walker) offer(a, b *trace.Node, diff int64) {
 		return // it would be dropped at once (ties go to the earlier)
 	}
 	s := &topItem{seq: w.seq, diff: diff}
-	s.s.Visits = w.visits()
+	s.s.Visits, s.s.Searches = w.visits()
 	// The item keeps copies: a and b point into the walk's own rows.
 	if a != nil {
 		s.a = new(trace.Node)
@@ -625,17 +631,21 @@ func (w *walker) offer(a, b *trace.Node, diff int64) {
 	}
 }
 
+// visitCount is a move's visit on a walked path and its searches under
+// the parent (Subtree's Visits and Searches).
+type visitCount struct{ visit, searches int }
+
 // visits returns the 1-based visit numbers of the moves on the path to the
-// current node (the iteration root's key is left out, as PathSAN leaves
-// it out).
-func (w *walker) visits() []int {
-	v := []int{}
+// current node and their searches (the iteration root's key is left out,
+// as PathSAN leaves it out).
+func (w *walker) visits() (visits, searches []int) {
+	visits, searches = []int{}, []int{}
 	if len(w.occ) > 1 {
 		for _, o := range w.occ[1:] {
-			v = append(v, o+1)
+			visits, searches = append(visits, o.visit), append(searches, o.searches)
 		}
 	}
-	return v
+	return visits, searches
 }
 
 // parting describes where the searches part: the nodes the two searches
@@ -661,47 +671,42 @@ func (w *walker) parting(id int64) (*Difference, error) {
 		return nil, err
 	}
 	d := &Difference{Fields: []string{"order"}, Path: []string{}}
-	// describe names the node one search entered and where (or whether)
-	// the other search entered it.
-	describe := func(n *trace.Node, from, to *tree, self, other string) (string, []string, error) {
+	// describe names the node one search entered, by its path as printed
+	// (trace.MarkVisits), and where (or whether) the other search entered
+	// it.
+	describe := func(n *trace.Node, from, to *tree, self, other string) (string, []string, []int, []int, error) {
 		if n == nil {
-			return fmt.Sprintf("%s's search had ended", self), nil, nil
+			return fmt.Sprintf("%s's search had ended", self), nil, nil, nil, nil
 		}
 		p, err := from.Store.PathSAN(w.ctx, from.Run, n.ID)
 		if err != nil {
-			return "", nil, err
+			return "", nil, nil, nil, err
 		}
-		what := describeNode(*n, p)
-		twin, ok, err := Counterpart(w.ctx, from.Side, n.ID, to.Side)
+		visits, searches, twin, ok, err := pathMarks(w.ctx, from.Side, n.ID, to.Side)
 		if err != nil {
-			return "", nil, err
+			return "", nil, nil, nil, err
 		}
+		what := describeNode(*n, trace.MarkVisits(p, visits, searches))
 		if ok {
-			return fmt.Sprintf("%s enters %s, which %s enters as node %d", self, what, other, twin.ID), p, nil
+			return fmt.Sprintf("%s enters %s, which %s enters as node %d", self, what, other, twin.ID), p, visits, searches, nil
 		}
-		return fmt.Sprintf("%s enters %s, which %s never searches", self, what, other), p, nil
+		return fmt.Sprintf("%s enters %s, which %s never searches", self, what, other), p, visits, searches, nil
 	}
-	ta, pa, err := describe(na, w.ta, w.tb, "A", "B")
+	ta, pa, va, sa, err := describe(na, w.ta, w.tb, "A", "B")
 	if err != nil {
 		return nil, err
 	}
-	tb, pb, err := describe(nb, w.tb, w.ta, "B", "A")
+	tb, pb, vb, sb, err := describe(nb, w.tb, w.ta, "B", "A")
 	if err != nil {
 		return nil, err
 	}
 	if na != nil {
-		d.A, d.Path, d.Iteration = ref(*na), orEmpty(pa), na.Iteration
-		if d.Visits, err = Visits(w.ctx, w.ta.Side, na.ID); err != nil {
-			return nil, err
-		}
+		d.A, d.Path, d.Visits, d.Searches, d.Iteration = ref(*na), orEmpty(pa), va, sa, na.Iteration
 	}
 	if nb != nil {
-		d.B, d.PathB = ref(*nb), orEmpty(pb)
-		if d.VisitsB, err = Visits(w.ctx, w.tb.Side, nb.ID); err != nil {
-			return nil, err
-		}
+		d.B, d.PathB, d.VisitsB, d.SearchesB = ref(*nb), orEmpty(pb), vb, sb
 		if na == nil {
-			d.Path, d.Visits, d.Iteration = d.PathB, d.VisitsB, nb.Iteration
+			d.Path, d.Visits, d.Searches, d.Iteration = d.PathB, d.VisitsB, d.SearchesB, nb.Iteration
 		}
 	}
 	d.Reason = fmt.Sprintf("the searches part at node %d: %s; %s", id, ta, tb)

@@ -19,6 +19,25 @@ func SamePosition(ctx context.Context, a, b Side) error {
 // KeyPath returns the key of every node on the path from the run node (not
 // included) down to node id.
 func KeyPath(ctx context.Context, s Side, id int64) ([]Key, error) {
+	path, err := keyedPath(ctx, s, id)
+	if err != nil {
+		return nil, err
+	}
+	return keysOf(path), nil
+}
+
+// keysOf returns the keys of ks.
+func keysOf(ks []keyed) []Key {
+	keys := make([]Key, len(ks))
+	for i, k := range ks {
+		keys[i] = k.K
+	}
+	return keys
+}
+
+// keyedPath returns every node on the path from the run node (not
+// included) down to node id with its key and searches among its siblings.
+func keyedPath(ctx context.Context, s Side, id int64) ([]keyed, error) {
 	path, err := s.Store.Path(ctx, s.Run, id)
 	if err != nil {
 		return nil, err
@@ -26,7 +45,7 @@ func KeyPath(ctx context.Context, s Side, id int64) ([]Key, error) {
 	if err := check.Path(path); err != nil {
 		return nil, err
 	}
-	keys := make([]Key, 0, len(path))
+	out := make([]keyed, 0, len(path))
 	for i := 1; i < len(path); i++ {
 		parent, kids, err := childList(ctx, s, path[i-1].ID)
 		if err != nil {
@@ -34,29 +53,61 @@ func KeyPath(ctx context.Context, s Side, id int64) ([]Key, error) {
 		}
 		for _, k := range keyChildren(parent, kids) {
 			if k.N.ID == path[i].ID {
-				keys = append(keys, k.K)
+				out = append(out, k)
 				break
 			}
 		}
 	}
-	return keys, nil
+	return out, nil
 }
 
 // Visits returns the 1-based visit of each move on the path to node id
 // (the iteration root's key is left out, as PathSAN leaves it out): 2 for
 // a move searched a second time under the same parent, as a PVS
-// re-search. Paths are marked with it (trace.VisitMark) wherever Horizon prints
-// them, so a re-search never reads as the first search's path.
-func Visits(ctx context.Context, s Side, id int64) ([]int, error) {
-	keys, err := KeyPath(ctx, s, id)
+// re-search; and how many times each move was searched there. Paths are
+// marked with both (trace.VisitMark) wherever Horizon prints them, so a
+// printed path reads back to its node.
+func Visits(ctx context.Context, s Side, id int64) (visits, searches []int, err error) {
+	path, err := keyedPath(ctx, s, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	v := []int{}
-	for i := 1; i < len(keys); i++ {
-		v = append(v, keys[i].Occurrence+1)
+	visits, searches = []int{}, []int{}
+	for i := 1; i < len(path); i++ {
+		visits = append(visits, path[i].K.Occurrence+1)
+		searches = append(searches, path[i].Searches)
 	}
-	return v, nil
+	return visits, searches, nil
+}
+
+// pathMarks returns the visits and searches of the moves on the path to
+// node id of from (Visits), and its counterpart in to (Counterpart). Where
+// to has the node, each move's searches are the most either run made, so
+// the path marked with them (trace.MarkVisits) reads back to the node in
+// both runs.
+func pathMarks(ctx context.Context, from Side, id int64, to Side) (visits, searches []int, twin trace.Node, ok bool, err error) {
+	own, err := keyedPath(ctx, from, id)
+	if err != nil {
+		return nil, nil, twin, false, err
+	}
+	if twin, ok, err = Resolve(ctx, to, keysOf(own)); err != nil {
+		return nil, nil, twin, false, err
+	}
+	var theirs []keyed
+	if ok {
+		if theirs, err = keyedPath(ctx, to, twin.ID); err != nil {
+			return nil, nil, twin, false, err
+		}
+	}
+	visits, searches = []int{}, []int{}
+	for i := 1; i < len(own); i++ {
+		n := own[i].Searches
+		if i < len(theirs) {
+			n = max(n, theirs[i].Searches)
+		}
+		visits, searches = append(visits, own[i].K.Occurrence+1), append(searches, n)
+	}
+	return visits, searches, twin, ok, nil
 }
 
 // Resolve follows keys down from the run node of s and returns the node
@@ -106,6 +157,10 @@ type Pair struct {
 	Key Key
 	A   *trace.Node
 	B   *trace.Node
+	// Searches is how many times the key's move was searched under the
+	// parent: the most either run made, as diff counts them, so that a
+	// path marked with it (trace.VisitMark) reads back in both runs.
+	Searches int
 }
 
 // AlignChildren lines up the children of node idA of run a with those of
@@ -171,9 +226,9 @@ func (r *PairReader) Children(ctx context.Context, na, nb *trace.Node) ([]Pair, 
 // pairUp lines up two keyed child lists: pairs in A's search order, then
 // the children only B has in B's search order.
 func pairUp(ka, kb []keyed) []Pair {
-	inB := make(map[Key]*trace.Node, len(kb))
+	inB := make(map[Key]*keyed, len(kb))
 	for i := range kb {
-		inB[kb[i].K] = &kb[i].N
+		inB[kb[i].K] = &kb[i]
 	}
 	pairs := make([]Pair, 0, max(len(ka), len(kb)))
 	used := make(map[Key]bool, len(ka))
@@ -185,9 +240,9 @@ func pairUp(ka, kb []keyed) []Pair {
 	}
 	for _, k := range byID(ka) {
 		n := k.N
-		p := Pair{Key: k.K, A: &n}
+		p := Pair{Key: k.K, A: &n, Searches: k.Searches}
 		if m, ok := inB[k.K]; ok {
-			p.B = m
+			p.B, p.Searches = &m.N, max(k.Searches, m.Searches)
 			used[k.K] = true
 		}
 		pairs = append(pairs, p)
@@ -195,7 +250,7 @@ func pairUp(ka, kb []keyed) []Pair {
 	for _, k := range byID(kb) {
 		if !used[k.K] {
 			n := k.N
-			pairs = append(pairs, Pair{Key: k.K, B: &n})
+			pairs = append(pairs, Pair{Key: k.K, B: &n, Searches: k.Searches})
 		}
 	}
 	return pairs

@@ -58,6 +58,10 @@ func compareKeys(a, b Key) int {
 type keyed struct {
 	K Key
 	N trace.Node
+	// Searches counts the siblings with N's Iteration and Move, N among
+	// them: how many times the move was searched under the parent, which
+	// says whether a path must mark a first visit (trace.VisitMark).
+	Searches int
 }
 
 // keyChildren gives each child of parent its key and returns them in key
@@ -81,23 +85,32 @@ func keyChildren(parent trace.Node, kids []trace.Node) []keyed {
 			k.Occurrence = prev.Occurrence + 1
 		}
 	}
+	// The last of a run of equal keys holds the run's length.
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i].Searches = out[i].K.Occurrence + 1
+		if i+1 < len(out) && out[i+1].K.Occurrence > 0 {
+			out[i].Searches = out[i+1].Searches
+		}
+	}
 	return out
 }
 
 // ChildVisits returns the visit of each of parent's children, kids in
 // search order: 1 for the first search of a move under parent, 2 for the
-// second (a PVS re-search), as the children's keys number them. A page
-// that draws children one by one marks their paths with it as Visits does.
-func ChildVisits(parent trace.Node, kids []trace.Node) []int {
-	at := make(map[int64]int, len(kids))
+// second (a PVS re-search), as the children's keys number them; and the
+// searches of each one's move there (2 for both searches of a move
+// searched twice). A page that draws children one by one marks their
+// paths with them (trace.VisitMark) as Visits does.
+func ChildVisits(parent trace.Node, kids []trace.Node) (visits, searches []int) {
+	at := make(map[int64]keyed, len(kids))
 	for _, k := range keyChildren(parent, kids) {
-		at[k.N.ID] = k.K.Occurrence + 1
+		at[k.N.ID] = k
 	}
-	v := make([]int, len(kids))
+	visits, searches = make([]int, len(kids)), make([]int, len(kids))
 	for i, k := range kids {
-		v[i] = at[k.ID]
+		visits[i], searches[i] = at[k.ID].K.Occurrence+1, at[k.ID].Searches
 	}
-	return v
+	return visits, searches
 }
 
 // chunkNodes is the largest subtree a tree reader loads in one streamed

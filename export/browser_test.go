@@ -315,7 +315,7 @@ func biggestChild(tb testing.TB, st *trace.Store, run, id int64) trace.Node {
 // and that the page logged no error. With -update it also writes the
 // README's screenshot, docs/html.png.
 // markedPath is node id's path as diff prints it: SAN, each move searched
-// again under its parent marked with its visit (trace.VisitMark).
+// more than once under its parent marked with its visit (trace.VisitMark).
 func markedPath(t *testing.T, st *trace.Store, run, id int64) string {
 	t.Helper()
 	ctx := context.Background()
@@ -323,11 +323,11 @@ func markedPath(t *testing.T, st *trace.Store, run, id int64) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	visits, err := compare.Visits(ctx, compare.Side{Store: st, Run: run}, id)
-	if err != nil || len(visits) != len(san) {
-		t.Fatalf("visits %v of path %v: %v", visits, san, err)
+	visits, searches, err := compare.Visits(ctx, compare.Side{Store: st, Run: run}, id)
+	if err != nil || len(visits) != len(san) || len(searches) != len(san) {
+		t.Fatalf("visits %v, searches %v of path %v: %v", visits, searches, san, err)
 	}
-	return strings.Join(trace.MarkVisits(san, visits), " ")
+	return strings.Join(trace.MarkVisits(san, visits, searches), " ")
 }
 
 func TestHTMLInBrowser(t *testing.T) {

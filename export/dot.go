@@ -77,7 +77,7 @@ func (g *Graph) title() []string {
 			about = append(about, trace.IterationLabel(g.Top.Iteration))
 		}
 		if len(g.TopPath) > 0 {
-			about = append(about, strings.Join(trace.MarkVisits(g.TopPath, g.TopVisits), " "))
+			about = append(about, strings.Join(trace.MarkVisits(g.TopPath, g.TopVisits, g.TopSearches), " "))
 		}
 		if len(about) > 0 {
 			where += " (" + strings.Join(about, ": ") + ")"

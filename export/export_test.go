@@ -504,7 +504,7 @@ func TestLabels(t *testing.T) {
 	closedRoot.Open, closedRoot.Score = false, 5
 	openRun := trace.Node{Kind: engine.KindRun, RunID: 1, Cause: engine.CauseStop, Incomplete: true, Open: true, SubtreeSize: 13}
 	openPage := PageSide{Run: pageRun(trace.Run{Status: trace.StatusAbandoned})}
-	openPage.add(openRun, -1, "", 1, "", -1, false)
+	openPage.add(openRun, -1, "", 1, 1, "", -1, false)
 	cases := []struct{ got, want string }{
 		{percent(0), "0%"}, {percent(0.001), "1%"}, {percent(0.999), "99%"}, {percent(1), "100%"}, {percent(0.5), "50%"},
 		{fine(0.00064), "0.064%"}, {fine(0.5), "50%"},
@@ -766,14 +766,14 @@ func TestHeadingsMarkVisits(t *testing.T) {
 		t.Fatal(err)
 	}
 	var top trace.Node
-	var visits []int
+	var visits, searches []int
 	for _, h := range hs {
-		v, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, h.Node.ID)
+		v, n, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, h.Node.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if slices.ContainsFunc(v, func(n int) bool { return n > 1 }) {
-			top, visits = h.Node, v
+			top, visits, searches = h.Node, v, n
 			break
 		}
 	}
@@ -784,7 +784,7 @@ func TestHeadingsMarkVisits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Join(trace.MarkVisits(san, visits), " ")
+	want := strings.Join(trace.MarkVisits(san, visits, searches), " ")
 	g, err := Build(ctx, st, run, top, Options{MaxNodes: 10, Depth: -1})
 	if err != nil {
 		t.Fatal(err)

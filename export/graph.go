@@ -41,10 +41,12 @@ type Graph struct {
 	Run     trace.Run
 	Top     trace.Node
 	TopPath []string // moves in SAN from the run's root position to Top
-	// TopVisits is the visit of each move of TopPath (compare.Visits), by
-	// which headings mark a re-searched move (dxe6·2).
-	TopVisits []int
-	Options   Options
+	// TopVisits is the visit of each move of TopPath and TopSearches its
+	// searches under its parent (compare.Visits), by which headings mark a
+	// move searched more than once (dxe6·2, dxe6·1: trace.VisitMark).
+	TopVisits   []int
+	TopSearches []int
+	Options     Options
 	// Nodes are the shown tree nodes in pre-order (ascending id): Nodes[0]
 	// is Top and every other node's parent comes before it.
 	Nodes []Node
@@ -208,11 +210,11 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 	if err != nil {
 		return nil, err
 	}
-	topVisits, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
+	topVisits, topSearches, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
 	if err != nil {
 		return nil, err
 	}
-	g := &Graph{Run: run, Top: top, TopPath: topPath, TopVisits: topVisits, Options: opts}
+	g := &Graph{Run: run, Top: top, TopPath: topPath, TopVisits: topVisits, TopSearches: topSearches, Options: opts}
 	src, err := newSource(ctx, st, run, top)
 	if err != nil {
 		return nil, err

@@ -126,11 +126,14 @@ type PageSide struct {
 	TopPath []string `json:"top_path"` // SAN from the run's position to the top node
 	// TopVisits is the visit of each move of TopPath (compare.Visits): 2
 	// for a move searched again under the same parent, as a PVS
-	// re-search; the page marks it as diff does (dxe6·2).
-	TopVisits []int         `json:"top_visits"`
-	Nodes     PageNodes     `json:"nodes"`
-	Merged    PageMerged    `json:"merged"`
-	Hotspots  []PageHotspot `json:"hotspots"`
+	// re-search; TopSearches how many times each was searched there. The
+	// page marks the moves with both as diff does (dxe6·2, dxe6·1:
+	// trace.VisitMark).
+	TopVisits   []int         `json:"top_visits"`
+	TopSearches []int         `json:"top_searches"`
+	Nodes       PageNodes     `json:"nodes"`
+	Merged      PageMerged    `json:"merged"`
+	Hotspots    []PageHotspot `json:"hotspots"`
 	// Read is how many rows were read from the trace below the top node.
 	Read int64 `json:"read"`
 	// TopNodes is the top node's node count (trace.Node.Nodes): its size
@@ -189,12 +192,17 @@ type PageNodes struct {
 	// Visit is the visit of the node's move under its parent
 	// (compare.ChildVisits): 2 for a second search of it there. The top
 	// node's is the last of TopVisits (1 when it has no move).
-	Visit []int    `json:"visit"`
-	UCI   []string `json:"uci"`
-	Kind  []int    `json:"kind"` // engine.NodeKind
-	Iter  []int    `json:"iteration"`
-	Ply   []int    `json:"ply"`
-	Depth []int    `json:"depth"`
+	Visit []int `json:"visit"`
+	// Searches is how many times the node's move was searched under its
+	// parent (compare.ChildVisits; on a diff page the most either run
+	// made, compare.Pair), which the page's paths mark as
+	// trace.VisitMark does. The top node's is the last of TopSearches.
+	Searches []int    `json:"searches"`
+	UCI      []string `json:"uci"`
+	Kind     []int    `json:"kind"` // engine.NodeKind
+	Iter     []int    `json:"iteration"`
+	Ply      []int    `json:"ply"`
+	Depth    []int    `json:"depth"`
 	// QSPly is the distance from the QS root, -1 outside QS; QSLevel the
 	// engine's QS level, -1 where it has none.
 	QSPly    []int    `json:"qs_ply"`
@@ -274,8 +282,9 @@ type PageDiffTop struct {
 type PageDiffItem struct {
 	What      string   `json:"what"` // "first" or "size"
 	Iteration int      `json:"iteration"`
-	Path      []string `json:"path"`   // SAN from the root position
-	Visits    []int    `json:"visits"` // each move's visit, as diff gives it
+	Path      []string `json:"path"`     // SAN from the root position
+	Visits    []int    `json:"visits"`   // each move's visit, as diff gives it
+	Searches  []int    `json:"searches"` // each move's searches, as diff gives them
 	A         int      `json:"a"`
 	B         int      `json:"b"`
 	NodesA    int64    `json:"nodes_a"`
@@ -323,7 +332,7 @@ func pageRun(r trace.Run) PageRun {
 }
 
 // add appends a node and returns its index.
-func (s *PageSide) add(n trace.Node, parent int, san string, visit int, fen string, qsPly int, pv bool) int {
+func (s *PageSide) add(n trace.Node, parent int, san string, visit, searches int, fen string, qsPly int, pv bool) int {
 	c := &s.Nodes
 	i := len(c.ID)
 	uci := ""
@@ -339,6 +348,7 @@ func (s *PageSide) add(n trace.Node, parent int, san string, visit int, fen stri
 	c.Parent = append(c.Parent, parent)
 	c.SAN = append(c.SAN, san)
 	c.Visit = append(c.Visit, visit)
+	c.Searches = append(c.Searches, searches)
 	c.UCI = append(c.UCI, uci)
 	c.Kind = append(c.Kind, int(n.Kind))
 	c.Iter = append(c.Iter, n.Iteration)
@@ -482,7 +492,7 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 	if pv {
 		pk = trace.PVChild(b.run, n, kids)
 	}
-	visits := compare.ChildVisits(n, kids)
+	visits, searches := compare.ChildVisits(n, kids)
 	var p pending
 	for ci, k := range kids {
 		if b.narrow(k) {
@@ -495,7 +505,7 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 			return err
 		}
 		kq := qsPlyOf(k, qsPly)
-		j := b.side.add(k, i, san, visits[ci], pos.FEN(), kq, ci == pk)
+		j := b.side.add(k, i, san, visits[ci], searches[ci], pos.FEN(), kq, ci == pk)
 		err = b.walk(j, k, pos, row+1, kq, ci == pk)
 		if k.Move != engine.NoMove {
 			pos.UnmakeMove()
@@ -547,11 +557,11 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	visits, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
+	visits, searches, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), TopVisits: visits, Hotspots: []PageHotspot{}, TopNodes: top.Nodes(),
+	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), TopVisits: visits, TopSearches: searches, Hotspots: []PageHotspot{}, TopNodes: top.Nodes(),
 		Merged: PageMerged{Parent: []int{}, From: []int64{}, End: []int64{}, Count: []int64{}, QS: []int64{}, Size: []int64{}}}
 	// Options that no longer parse leave chains labelled ext (cause unknown).
 	s.opts, _ = run.SearchOptions()
@@ -561,14 +571,14 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 			return nil, nil, 0, err
 		}
 	}
-	topSAN, topVisit := "", 1
+	topSAN, topVisit, topSearches := "", 1, 1
 	if top.Move != engine.NoMove && len(san) > 0 {
 		topSAN = san[len(san)-1]
 	}
 	if top.Move != engine.NoMove && len(visits) > 0 {
-		topVisit = visits[len(visits)-1]
+		topVisit, topSearches = visits[len(visits)-1], searches[len(searches)-1]
 	}
-	s.add(top, -1, topSAN, topVisit, pos.FEN(), q, true)
+	s.add(top, -1, topSAN, topVisit, topSearches, pos.FEN(), q, true)
 	return s, pos, q, nil
 }
 
@@ -594,7 +604,7 @@ func BuildPage(ctx context.Context, st trace.Reader, run trace.Run, top trace.No
 	side.findHotspots(opts.Hotspots)
 	where := "node " + fmt.Sprint(top.ID)
 	if len(side.TopPath) > 0 {
-		where += " (" + strings.Join(trace.MarkVisits(side.TopPath, side.TopVisits), " ") + ")"
+		where += " (" + strings.Join(trace.MarkVisits(side.TopPath, side.TopVisits, side.TopSearches), " ") + ")"
 	}
 	return &PageData{Version: 1, Kind: "tree", Width: opts.Width, Labels: pageLabels(), Colors: pageColors(),
 		Title: fmt.Sprintf("Horizon: run %d, %s, %s", run.ID, run.Label(), where), Sides: []*PageSide{side}}, nil

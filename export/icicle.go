@@ -77,6 +77,7 @@ type icicle struct {
 	top       trace.Node
 	topPath   []string
 	topVisits []int         // of topPath's moves, which the heading marks
+	topSearch []int         // the searches of topPath's moves (trace.VisitMark)
 	scale     float64       // pixels per node
 	merges    []icicleMerge // by row: the run being merged there
 	body      bytes.Buffer
@@ -128,11 +129,11 @@ func writeIcicle(ctx context.Context, st trace.Reader, run trace.Run, top trace.
 	if err != nil {
 		return 0, err
 	}
-	topVisits, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
+	topVisits, topSearch, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
 	if err != nil {
 		return 0, err
 	}
-	ic := &icicle{ctx: ctx, st: st, opts: opts, run: run, words: run.EvalWords(), rule: run.MoveRule(), top: top, topPath: topPath, topVisits: topVisits}
+	ic := &icicle{ctx: ctx, st: st, opts: opts, run: run, words: run.EvalWords(), rule: run.MoveRule(), top: top, topPath: topPath, topVisits: topVisits, topSearch: topSearch}
 	ic.scale = float64(opts.Width-icicleMargin) / float64(max(top.SubtreeSize, 1))
 	if ic.totals, err = summaryTotals(ctx, st, run, top); err != nil {
 		return 0, err
@@ -444,7 +445,7 @@ func (ic *icicle) write(w io.Writer, top *icicleEntry) error {
 	fmt.Fprintf(&b, `<rect x="0" y="0" width="%d" height="%d" fill="#FFFFFF"/>`+"\n", width, height)
 	where := "node " + strconv.FormatInt(ic.top.ID, 10)
 	if len(ic.topPath) > 0 {
-		where += " (" + strings.Join(trace.MarkVisits(ic.topPath, ic.topVisits), " ") + ")"
+		where += " (" + strings.Join(trace.MarkVisits(ic.topPath, ic.topVisits, ic.topSearch), " ") + ")"
 	}
 	lines := []string{
 		fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes", r.ID, r.Label(), r.Depth, r.Status, engine.Commas(r.Nodes)),

@@ -13,11 +13,13 @@ type jsonGraph struct {
 	Run     jsonRun  `json:"run"`
 	Top     int64    `json:"top"`
 	TopPath []string `json:"top_path"`
-	// TopVisits is the visit of each move of TopPath, as the HTML page's.
-	TopVisits []int `json:"top_visits"`
-	MaxNodes  int   `json:"max_nodes"`
-	Depth     *int  `json:"depth"` // null: no limit
-	QSOnly    bool  `json:"qs_only"`
+	// TopVisits is the visit of each move of TopPath, as the HTML page's,
+	// and TopSearches its searches under its parent.
+	TopVisits   []int `json:"top_visits"`
+	TopSearches []int `json:"top_searches"`
+	MaxNodes    int   `json:"max_nodes"`
+	Depth       *int  `json:"depth"` // null: no limit
+	QSOnly      bool  `json:"qs_only"`
 	// QSRoots, QSNodes and FullWidth are Graph's: null unless QSOnly.
 	QSRoots   *int64        `json:"qs_roots"`
 	QSNodes   *int64        `json:"qs_nodes"`
@@ -99,7 +101,7 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 	out := jsonGraph{
 		Run:     jsonRun{ID: r.ID, FEN: r.FEN, EPDID: r.EPDIDOrNil(), Variant: r.Label(), Status: string(r.Status), Depth: r.Depth, Nodes: r.Nodes},
 		Top:     g.Top.ID,
-		TopPath: g.TopPath, TopVisits: orNone(g.TopVisits), MaxNodes: g.Options.MaxNodes, Depth: nonNegative(g.Options.Depth), QSOnly: g.QSOnly,
+		TopPath: g.TopPath, TopVisits: orNone(g.TopVisits), TopSearches: orNone(g.TopSearches), MaxNodes: g.Options.MaxNodes, Depth: nonNegative(g.Options.Depth), QSOnly: g.QSOnly,
 		Nodes:     make([]jsonNode, 0, len(g.Nodes)),
 		Summaries: make([]jsonSummary, 0, len(g.Summaries)),
 	}

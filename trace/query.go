@@ -700,7 +700,7 @@ func (s *Store) Find(ctx context.Context, run, from int64, moves []string) (Node
 		next, n, ok := ChildByMove(kids, m, visit)
 		if !ok {
 			return Node{}, fmt.Errorf("trace %s: run %d: move %d (%s) %s at node %d: %w",
-				s.path, run, i+1, VisitMark(pos.SAN(m), visit), NotSearchedText(n), cur.ID, ErrNoMove)
+				s.path, run, i+1, VisitMark(pos.SAN(m), visit, n), NotSearchedText(n), cur.ID, ErrNoMove)
 		}
 		cur = next
 		pos.MakeMove(m)

@@ -162,17 +162,17 @@ func TestPositionsAndFind(t *testing.T) {
 		if reachable {
 			found++
 		}
-		// Each move marked with its visit, as paths print (dxe6·2), and
-		// the first of a move searched again marked ·1 (unmarked, it is
+		// Each move marked as paths print it (VisitMark: dxe6·2, and
+		// dxe6·1 for a first search with later ones, since unmarked is
 		// the last), every node is found, a re-search's too.
 		marked := make([]string, len(san))
 		for i := range san {
-			marked[i] = VisitMark(san[i], visits[i])
+			marked[i] = VisitMark(san[i], visits[i], searched[i])
 			if visits[i] > 1 {
 				again++
 			}
-			if visits[i] == 1 && searched[i] > 1 {
-				marked[i] = san[i] + VisitSep + "1"
+			if visits[i] == 1 && searched[i] > 1 && marked[i] != san[i]+VisitSep+"1" {
+				t.Fatalf("VisitMark(%q, 1, %d) = %q, want ·1", san[i], searched[i], marked[i])
 			}
 		}
 		if len(marked) > 0 {
@@ -182,7 +182,7 @@ func TestPositionsAndFind(t *testing.T) {
 			over := slices.Clone(marked)
 			m, _, _ := strings.Cut(over[len(over)-1], VisitSep)
 			n := searched[len(searched)-1]
-			over[len(over)-1] = VisitMark(m, n+1)
+			over[len(over)-1] = VisitMark(m, n+1, n)
 			_, err := s.Find(ctx, run, root, over)
 			if want := fmt.Sprintf("(%s) was searched %s at node", over[len(over)-1], engine.Times(n)); !errors.Is(err, ErrNoMove) || !strings.Contains(err.Error(), want) {
 				t.Fatalf("Find(%v) = %v, want ErrNoMove saying %q", over, err, want)

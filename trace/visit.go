@@ -8,30 +8,36 @@ import (
 	"github.com/horizonqs/horizon/engine"
 )
 
-// VisitMark is the compact mark of a move's visit in a path ("dxe6·2": the
-// second search of dxe6 under one node, a PVS re-search or a threshold
-// level pass). It is "·" and not "#", which scores use for mate; the first
-// visit is the bare move. Every path Horizon prints is marked with it, and
-// every path it reads (Find, the viewer's, the page's) takes the marks.
-// A first search prints bare even when the move was searched again, and
-// Find and the viewer read a bare move as its last search: such a path
-// reads back to its node only with ·1 added (the page reads bare as the
-// first).
-func VisitMark(move string, visit int) string {
-	if visit <= 1 {
+// VisitMark writes move as a path names its visit-th search under one
+// node, searches being how many times the move was searched there: marked
+// "dxe6·2" (the second search: a PVS re-search, a threshold level pass)
+// whenever the bare move would name another search. That is when visit
+// is past 1, or when it is 1 and later searches follow, since Find and the
+// viewer read a bare move as its last search (the one whose score the
+// parent used): a first search that was searched again prints "dxe6·1".
+// A move searched once prints bare. The mark is "·" and not "#", which
+// scores use for mate. Every path Horizon prints is marked here, so every
+// printed path reads back (Find, the viewer's, the page's) to its node.
+func VisitMark(move string, visit, searches int) string {
+	if visit < 1 || visit == 1 && searches <= 1 {
 		return move
 	}
 	return move + VisitSep + strconv.Itoa(visit)
 }
 
 // MarkVisits returns path's moves each marked with its visit (VisitMark),
-// visits[i] being path[i]'s (compare.Visits): a path as Horizon prints it.
-func MarkVisits(path []string, visits []int) []string {
+// visits[i] and searches[i] being path[i]'s (compare.Visits): a path as
+// Horizon prints it.
+func MarkVisits(path []string, visits, searches []int) []string {
 	out := make([]string, len(path))
 	for i, m := range path {
 		out[i] = m
 		if i < len(visits) {
-			out[i] = VisitMark(m, visits[i])
+			n := 0
+			if i < len(searches) {
+				n = searches[i]
+			}
+			out[i] = VisitMark(m, visits[i], n)
 		}
 	}
 	return out
@@ -39,7 +45,7 @@ func MarkVisits(path []string, visits []int) []string {
 
 // PathVisitsText says how a path names one of a move's several searches
 // under one node, for the help of every flag and prompt that reads a path.
-const PathVisitsText = "a move searched more than once under one node is its last search unless marked with its visit (dxe6" + VisitSep + "1 the first, dxe6" + VisitSep + "2 the second); the paths Horizon prints leave a first search bare, so add " + VisitSep + "1 to such a move"
+const PathVisitsText = "a move searched more than once under one node is its last search unless marked with its visit (dxe6" + VisitSep + "1 the first, dxe6" + VisitSep + "2 the second), as the paths Horizon prints mark it"
 
 // VisitSep separates a move from its visit number in a path (VisitMark).
 const VisitSep = "·"

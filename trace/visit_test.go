@@ -29,8 +29,35 @@ func FuzzSplitVisit(f *testing.F) {
 		if strings.Contains(text, VisitSep) || visit < 2 {
 			return
 		}
-		if m, v, err := SplitVisit(VisitMark(text, visit)); err != nil || m != text || v != visit {
-			t.Errorf("SplitVisit(VisitMark(%q, %d)) = %q, %d, %v", text, visit, m, v, err)
+		if m, v, err := SplitVisit(VisitMark(text, visit, visit)); err != nil || m != text || v != visit {
+			t.Errorf("SplitVisit(VisitMark(%q, %d, %d)) = %q, %d, %v", text, visit, visit, m, v, err)
 		}
 	})
+}
+
+// TestVisitMark: a move is marked wherever bare would name another of its
+// searches (bare reads as the last): a second or later visit, and a first
+// one that has later ones; a move's only search prints bare.
+func TestVisitMark(t *testing.T) {
+	for _, c := range []struct {
+		visit, searches int
+		want            string
+	}{
+		{0, 0, "dxe6"}, // no visit: a move the path names without one
+		{1, 0, "dxe6"},
+		{1, 1, "dxe6"},
+		{1, 2, "dxe6·1"},
+		{1, 3, "dxe6·1"},
+		{2, 2, "dxe6·2"},
+		{2, 3, "dxe6·2"},
+		{3, 3, "dxe6·3"},
+		{2, 0, "dxe6·2"}, // searches unknown: a re-search is still marked
+	} {
+		if got := VisitMark("dxe6", c.visit, c.searches); got != c.want {
+			t.Errorf("VisitMark(dxe6, %d, %d) = %q, want %q", c.visit, c.searches, got, c.want)
+		}
+	}
+	if got := strings.Join(MarkVisits([]string{"Nxe5", "dxe6", "Qf3"}, []int{1, 1, 2}, []int{1, 2, 2}), " "); got != "Nxe5 dxe6·1 Qf3·2" {
+		t.Errorf("MarkVisits = %q", got)
+	}
 }

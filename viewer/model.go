@@ -316,16 +316,17 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 		} else if len(in.numTok) == 0 {
 			tok = fmt.Sprintf("%d... %s", pos.Fullmove(), san)
 		}
-		// A move searched again under its parent (a PVS re-search) is
-		// marked with its visit, as diff, hotspots and the page mark it.
+		// A move searched more than once under its parent (a PVS
+		// re-search) is marked with its visit, as diff, hotspots and the
+		// page mark it.
 		uci := x.Move.UCI()
 		if i >= 1 {
-			v, err := t.visit(path[i-1], x)
+			v, n, err := t.visit(path[i-1], x)
 			if err != nil {
 				in.err = err
 				break
 			}
-			tok, uci = trace.VisitMark(tok, v), trace.VisitMark(uci, v)
+			tok, uci = trace.VisitMark(tok, v, n), trace.VisitMark(uci, v, n)
 		}
 		in.numTok = append(in.numTok, tok)
 		in.san = append(in.san, san)

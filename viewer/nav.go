@@ -410,8 +410,9 @@ func (m *Model) reload() error {
 	}
 	m.runs = runs
 	// Compare mode's alignments were of the children read before: a run
-	// being recorded has more now.
-	m.alignCache = nil
+	// being recorded has more now, and a later search of a move marks the
+	// first in a hotspot's path (trace.VisitMark).
+	m.alignCache, m.hotPaths = nil, nil
 	for _, p := range m.panes {
 		if err := p.t.load(p.t.run.ID); err != nil {
 			return err

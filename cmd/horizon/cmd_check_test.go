@@ -80,7 +80,7 @@ func TestCheckCommand(t *testing.T) {
 	}
 	// The text places each node as diff does ("it 3: Bxa6 bxc3·2").
 	for _, v := range reps[0].Violations {
-		if want := fmt.Sprintf("  node %d [%s] %s: %s\n", v.Node, placeText(v.Iteration, v.Path, v.Visits), v.Rule, v.Detail); !strings.Contains(text, want) {
+		if want := fmt.Sprintf("  node %d [%s] %s: %s\n", v.Node, placeText(v.Iteration, v.Path, v.Visits, v.Searches), v.Rule, v.Detail); !strings.Contains(text, want) {
 			t.Errorf("text does not say\n%s(from --json %+v):\n%s", want, v, text)
 		}
 	}

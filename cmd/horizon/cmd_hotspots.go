@@ -98,7 +98,7 @@ func (res hotspotsResult) writeText(w io.Writer) error {
 				noun = "node"
 			}
 			fmt.Fprintf(w, "  %10s %-5s %7s  %-13s #%-9d it %-2d%s  %s\n", engine.Commas(h.Size), noun, engine.SharePercent(h.Share), orDash(cell(h.Cause)),
-				h.Node, h.Iteration, extra, placeText(0, h.Path, h.Visits))
+				h.Node, h.Iteration, extra, placeText(0, h.Path, h.Visits, h.Searches))
 		}
 		if _, err := fmt.Fprintln(w); err != nil {
 			return err

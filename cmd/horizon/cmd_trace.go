@@ -83,13 +83,16 @@ type hotspotJSON struct {
 	Share     float64 `json:"share"` // subtree_size over the run's nodes
 	Depth     int     `json:"depth"`
 	Growth    float64 `json:"growth"`
-	// Path and Visits place the node as diff and check place one: the
-	// moves from the root position in SAN, and each move's visit under
-	// its parent (2: a PVS re-search). PathSAN is Path, under the key
-	// scripts written before it was added read.
-	Path    []string `json:"path"`
-	Visits  []int    `json:"visits"`
-	PathSAN []string `json:"path_san"`
+	// Path, Visits and Searches place the node as diff and check place
+	// one: the moves from the root position in SAN, each move's visit
+	// under its parent (2: a PVS re-search) and how many times it was
+	// searched there (marked with both, trace.VisitMark, the path reads
+	// back to the node). PathSAN is Path, under the key scripts written
+	// before it was added read.
+	Path     []string `json:"path"`
+	Visits   []int    `json:"visits"`
+	Searches []int    `json:"searches"`
+	PathSAN  []string `json:"path_san"`
 }
 
 func runTrace(e *env, args []string) error {
@@ -436,12 +439,12 @@ func hotspotsJSON(ctx context.Context, st *trace.Store, run int64, order trace.H
 		if san == nil {
 			san = []string{}
 		}
-		visits, err := compare.Visits(ctx, compare.Side{Store: st, Run: run}, h.Node.ID)
+		visits, searches, err := compare.Visits(ctx, compare.Side{Store: st, Run: run}, h.Node.ID)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, hotspotJSON{Node: h.Node.ID, Cause: orNull(h.Cause.String()), Iteration: h.Node.Iteration,
-			Size: h.Node.SubtreeSize, Share: h.Share, Depth: h.Node.Depth, Growth: h.Growth, Path: san, Visits: visits, PathSAN: san})
+			Size: h.Node.SubtreeSize, Share: h.Share, Depth: h.Node.Depth, Growth: h.Growth, Path: san, Visits: visits, Searches: searches, PathSAN: san})
 	}
 	return out, nil
 }
@@ -501,7 +504,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 		fmt.Fprintln(w, "  biggest growth: QS trees and extension chains (nodes, share, cause, node id, iteration: path):")
 		for _, h := range r.Hotspots {
 			fmt.Fprintf(w, "    %10s %7s  %-13s #%-9d it %-2d %s\n", engine.Commas(h.Size), engine.SharePercent(h.Share), cell(h.Cause), h.Node, h.Iteration,
-				placeText(0, h.Path, h.Visits))
+				placeText(0, h.Path, h.Visits, h.Searches))
 		}
 	}
 	fmt.Fprintln(w)

@@ -25,9 +25,10 @@
     return e;
   }
   function count(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
-  // visitMark is trace.VisitMark: a move's second or later visit under
-  // one parent marked after it.
-  function visitMark(move, visit) { return visit > 1 ? move + L.visit_sep + visit : move; }
+  // visitMark is trace.VisitMark: a move's visit under one parent marked
+  // after it when the bare move would name another search (its second or
+  // later visit, or its first when it was searched again: bare is the last).
+  function visitMark(move, visit, searches) { return visit > 1 || (visit === 1 && searches > 1) ? move + L.visit_sep + visit : move; }
   // share formats part of whole as engine.SharePercent does (a test holds
   // them to the same text): two significant figures under 10%, one decimal
   // from there, never 0 for a part nor 100% short of the whole.
@@ -82,13 +83,13 @@
     return N.san[i] || N.uci[i];
   };
   // path is the SAN path from the run's position to node i, a move
-  // searched again under the same parent (a PVS re-search) marked with
-  // its visit as diff marks it (dxe6·2).
+  // searched more than once under the same parent (a PVS re-search)
+  // marked with its visit as diff marks it (dxe6·1, dxe6·2).
   Side.prototype.path = function (i) {
     const moves = [];
-    for (let j = i; j > 0; j = this.N.parent[j]) if (this.N.san[j]) moves.push(visitMark(this.N.san[j], this.N.visit[j]));
+    for (let j = i; j > 0; j = this.N.parent[j]) if (this.N.san[j]) moves.push(visitMark(this.N.san[j], this.N.visit[j], this.N.searches[j]));
     moves.reverse();
-    return this.s.top_path.map((m, k) => visitMark(m, this.s.top_visits[k])).concat(moves);
+    return this.s.top_path.map((m, k) => visitMark(m, this.s.top_visits[k], this.s.top_searches[k])).concat(moves);
   };
   Side.prototype.ancestors = function (i) {
     const a = [];
@@ -519,7 +520,7 @@
       count(df.only_b) + ' only in B, ' + count(df.changed) + ' matched with a different score, bound or cutoff'));
     const ul = el('ul', {class: 'list', id: 'divergences'});
     df.items.forEach(it => {
-      const path = 'iteration ' + it.iteration + (it.path.length ? ': ' + it.path.map((m, k) => visitMark(m, it.visits[k])).join(' ') : ' (root)');
+      const path = 'iteration ' + it.iteration + (it.path.length ? ': ' + it.path.map((m, k) => visitMark(m, it.visits[k], it.searches[k])).join(' ') : ' (root)');
       const sub = it.what === 'first' ? 'first difference: ' + it.reason
         : 'A ' + count(it.nodes_a) + ', B ' + count(it.nodes_b) + ' nodes (' + (it.nodes_b - it.nodes_a >= 0 ? '+' : '') + count(it.nodes_b - it.nodes_a) + ')';
       const go = () => {
@@ -545,16 +546,22 @@
       const [m, v] = mv.split(L.visit_sep), visit = v === undefined ? 0 : Number(v);
       const hits = sd.kids[i].filter(k => (sd.N.san[k] === m || sd.N.uci[k] === m.toLowerCase() ||
         sd.N.san[k].replace(/[+#]/g, '') === m.replace(/[+#]/g, '')) && (!visit || sd.N.visit[k] === visit));
+      const where = done.length ? 'after ' + done.join(' ') : 'at the top';
+      const merged = () => 'it may be among the ' + count(sd.merged[i].reduce((a, m) => a + sd.s.merged.count[m], 0)) + ' merged nodes there: ' + exportCommand(sd, sd.N.id[i]);
       if (!hits.length) {
-        const M = sd.s.merged;
-        const where = done.length ? 'after ' + done.join(' ') : 'at the top';
-        if (sd.merged[i]) return {err: 'no drawn move ' + mv + ' ' + where + ' (it may be among the ' + count(sd.merged[i].reduce((a, m) => a + M.count[m], 0)) + ' merged nodes there: ' + exportCommand(sd, sd.N.id[i]) + ')'};
+        if (sd.merged[i]) return {err: 'no drawn move ' + mv + ' ' + where + ' (' + merged() + ')'};
         return {err: 'no move ' + mv + ' ' + where};
       }
-      // An unmarked move searched several times is its first drawn
-      // search: the page's paths leave a first search bare, so each of
-      // them reads back to its node. ('export --path' takes the last.)
-      i = hits[0];
+      // An unmarked move searched several times is its last search, the
+      // one whose score the parent used, as 'export --path' and the
+      // viewer read it (the page's paths mark the others). Narrow nodes
+      // are merged: when the last drawn search is not the last and some
+      // are merged here, the last may be among them.
+      const h = hits.reduce((a, k) => sd.N.visit[k] > sd.N.visit[a] ? k : a);
+      if (!visit && sd.N.visit[h] < sd.N.searches[h] && sd.merged[i]) {
+        return {err: 'the last search of ' + mv + ' ' + where + ' is not drawn (' + merged() + '); ' + visitMark(m, sd.N.visit[h], sd.N.searches[h]) + ' is drawn'};
+      }
+      i = h;
       done.push(mv);
     }
     return {i: i, si: si};
