@@ -281,22 +281,28 @@ func TestViolationPathLeadsToItsNode(t *testing.T) {
 
 // TestViolationPlace: a violation names its node's place as diff does
 // (compare.Difference): its iteration, its path, and each move's visit
-// among the same move's searches under its parent, so that a node below a
-// threshold level pass or a PVS re-search does not read as its namesake
-// in the first search.
+// among the same move's searches under its parent and how many there
+// were, so that a node below a threshold level pass or a PVS re-search
+// does not read as its namesake in the first search, and the path marked
+// with them (trace.MarkVisits) reads back through trace.Find (export
+// --path) to the node. The searches of an open node's move are counted
+// when its parent closes: a first search's later ones come after the
+// violation is seen (the path printed bare, which reads as the last).
 func TestViolationPlace(t *testing.T) {
 	ctx := context.Background()
 	st, path, run := cleanTrace(t, "threshold")
-	// The first QS node with children below a move's second visit, with
-	// the visits of the moves to it.
+	// The first QS nodes with children below a move's second visit, and
+	// below a first visit the move has later ones of, with the visits of
+	// the moves to them.
 	type open struct {
 		n      trace.Node
 		visit  int
 		visits map[engine.Move]int // of its children so far
 	}
 	var stack []open
-	var victim trace.Node
-	var visits []int
+	var victims []trace.Node
+	var visits [][]int
+	var again, first bool
 	errDone := errors.New("found")
 	err := st.Subtree(ctx, run, 0, -1, func(n trace.Node) error {
 		for len(stack) > 0 && n.ID >= stack[len(stack)-1].n.End() {
@@ -313,30 +319,67 @@ func TestViolationPlace(t *testing.T) {
 			return nil
 		}
 		var v []int
-		again := false
-		for _, f := range stack {
-			if f.visit > 0 {
-				v = append(v, f.visit)
-				again = again || f.visit > 1
+		re, later := false, false
+		for i, f := range stack {
+			if f.visit == 0 {
+				continue
+			}
+			v = append(v, f.visit)
+			re = re || f.visit > 1
+			if f.visit == 1 && !later {
+				kids, err := st.Children(ctx, run, stack[i-1].n.ID, trace.BySearch, 0, 0)
+				if err != nil {
+					return err
+				}
+				later = slices.ContainsFunc(kids, func(k trace.Node) bool { return k.Move == f.n.Move && k.ID > f.n.ID })
 			}
 		}
-		if !again {
+		switch {
+		case re && !again:
+			again = true
+		case later && !re && !first:
+			first = true
+		default:
 			return nil
 		}
-		victim, visits = n, v
-		return errDone
+		victims, visits = append(victims, n), append(visits, v)
+		if again && first {
+			return errDone
+		}
+		return nil
 	})
 	if !errors.Is(err, errDone) {
-		t.Fatalf("no QS node with children below a second visit (%v)", err)
+		t.Fatalf("no QS node with children below a second visit and one below a first with later ones (%v)", err)
 	}
-	got := damageAndFind(t, st, path, run, victim, 0, "UPDATE node_rows SET score = score - 3, stand_diff = stand_diff - 3 WHERE run_id = ?3 AND id = ?1", RuleScore, " (score)")
-	san, err := st.PathSAN(ctx, run, victim.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Iteration != victim.Iteration || !slices.Equal(got.Path, san) || !slices.Equal(got.Visits, visits) {
-		t.Errorf("node %d placed at iteration %d, %q, visits %v; want %d, %q, %v", victim.ID, got.Iteration, got.Path, got.Visits,
-			victim.Iteration, san, visits)
+	for i, victim := range victims {
+		got := damageAndFind(t, st, path, run, victim, 0, "UPDATE node_rows SET score = score - 3, stand_diff = stand_diff - 3 WHERE run_id = ?3 AND id = ?1", RuleScore, " (score)")
+		san, err := st.PathSAN(ctx, run, victim.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Iteration != victim.Iteration || !slices.Equal(got.Path, san) || !slices.Equal(got.Visits, visits[i]) {
+			t.Errorf("node %d placed at iteration %d, %q, visits %v; want %d, %q, %v", victim.ID, got.Iteration, got.Path, got.Visits,
+				victim.Iteration, san, visits[i])
+		}
+		nodes, err := st.Path(ctx, run, victim.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var searches []int
+		for j := 2; j < len(nodes); j++ {
+			kids, err := st.Children(ctx, run, nodes[j-1].ID, trace.BySearch, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			searches = append(searches, len(slices.DeleteFunc(kids, func(k trace.Node) bool { return k.Move != nodes[j].Move })))
+		}
+		if !slices.Equal(got.Searches, searches) {
+			t.Errorf("node %d: searches %v, want %v", victim.ID, got.Searches, searches)
+		}
+		marked := trace.MarkVisits(got.Path, got.Visits, got.Searches)
+		if n, err := st.Find(ctx, run, nodes[1].ID, marked); err != nil || n.ID != victim.ID {
+			t.Errorf("node %d placed at %q, which reads back to node %d (%v)", victim.ID, strings.Join(marked, " "), n.ID, err)
+		}
 	}
 }
 

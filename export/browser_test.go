@@ -330,6 +330,54 @@ func markedPath(t *testing.T, st *trace.Store, run, id int64) string {
 	return strings.Join(trace.MarkVisits(san, visits, searches), " ")
 }
 
+// pagePath is a drawn node's path as the page prints it, and the node the
+// page's search reached with it.
+type pagePath struct {
+	ID        int64
+	Iteration int
+	Path      string
+	Zoom      int64
+	Msg       string // what the search said
+}
+
+// pagePaths reads the paths of up to max drawn nodes of side si (every
+// k-th, below the top) as the page prints them (horizon.path), each
+// searched with the page's search box, which zooms side si when the path
+// reads back on it.
+func (b *browser) pagePaths(t *testing.T, si, max int) []pagePath {
+	t.Helper()
+	var out []pagePath
+	b.eval(t, fmt.Sprintf(`(() => {
+		const n = horizon.data.sides[%d].nodes, out = [], step = Math.max(1, Math.floor(n.id.length / %d));
+		const input = document.getElementById('search-input'), form = document.getElementById('search');
+		for (let i = 1; i < n.id.length; i += step) {
+			if (!n.san[i]) continue;
+			const path = horizon.path(%[1]d, n.id[i]);
+			input.value = path;
+			form.requestSubmit();
+			out.push({ID: n.id[i], Iteration: n.iteration[i], Path: path, Zoom: horizon.state()[%[1]d].zoom, Msg: document.getElementById('search-msg').textContent});
+		}
+		return out; })()`, si, max), &out)
+	if len(out) == 0 {
+		t.Fatalf("side %d draws no node below its top", si)
+	}
+	return out
+}
+
+// findsBack reads path, from the run's position, back through trace.Find
+// (export --path, view --path) from node id's iteration root and reports
+// whether it reaches node id.
+func findsBack(t *testing.T, st *trace.Store, run, id int64, path string) bool {
+	t.Helper()
+	ctx := context.Background()
+	nodes, err := st.Path(ctx, run, id)
+	if err != nil || len(nodes) < 2 {
+		t.Fatalf("path to node %d: %v", id, err)
+	}
+	n, err := st.Find(ctx, run, nodes[1].ID, strings.Fields(path))
+	return err == nil && n.ID == id
+}
+
 func TestHTMLInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test: skipped with -short")
@@ -488,6 +536,24 @@ func TestHTMLInBrowser(t *testing.T) {
 	b.eval(t, "horizon.state()", &state)
 	if state[0].Zoom != again[len(again)-1] {
 		t.Errorf("searching %q zoomed to %d, want %d (message %q)", marked, state[0].Zoom, again[len(again)-1], b.text(t, "#search-msg"))
+	}
+	// Every drawn path reads back to its node, on the page and through
+	// export --path: a first search with later ones prints dxe6·1, for
+	// bare reads as the last search.
+	firsts := 0
+	for _, p := range b.pagePaths(t, 0, 300) {
+		if p.Zoom != p.ID {
+			t.Errorf("the page prints node %d's path as %q, which its search reads as node %d (%s)", p.ID, p.Path, p.Zoom, p.Msg)
+		}
+		if !findsBack(t, st, run.ID, p.ID, p.Path) {
+			t.Errorf("the page prints node %d's path as %q, which export --path does not read back to it", p.ID, p.Path)
+		}
+		if strings.Contains(p.Path, trace.VisitSep+"1") {
+			firsts++
+		}
+	}
+	if firsts == 0 {
+		t.Errorf("no drawn path marks a first search ·1 (the test needs one)")
 	}
 	b.open(t, page+fmt.Sprintf("#node=%d", n1.ID))
 	b.eval(t, "horizon.state()", &state)
@@ -654,6 +720,40 @@ func TestHTMLDiffInBrowser(t *testing.T) {
 		t.Errorf("no divergence listed")
 	} else if err := chromedp.Run(b.ctx, chromedp.Click(`#divergences li:nth-child(2) button`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
+	}
+	// Every drawn path reads back to its node in its run, and to the
+	// other run's counterpart where that is drawn: the marks count the
+	// searches either run made (compare.Pair).
+	searched := 0
+	for si, run := range []int64{1, 2} {
+		var match []int
+		b.eval(t, fmt.Sprintf("horizon.data.sides[%d].nodes.match", si), &match)
+		var ids [2][]int64
+		b.eval(t, "horizon.data.sides[0].nodes.id", &ids[0])
+		b.eval(t, "horizon.data.sides[1].nodes.id", &ids[1])
+		at := map[int64]int{}
+		for i, id := range ids[si] {
+			at[id] = i
+		}
+		for _, p := range b.pagePaths(t, si, 150) {
+			// The search reads a path in the last iteration, as export
+			// --path does, and tries A first.
+			if si == 0 && p.Iteration == it.Iteration {
+				searched++
+			}
+			if si == 0 && p.Iteration == it.Iteration && p.Zoom != p.ID {
+				t.Errorf("the page prints A node %d's path as %q, which its search reads as node %d (%s)", p.ID, p.Path, p.Zoom, p.Msg)
+			}
+			if !findsBack(t, st, run, p.ID, p.Path) {
+				t.Errorf("the page prints run %d node %d's path as %q, which export --path does not read back to it", run, p.ID, p.Path)
+			}
+			if j := match[at[p.ID]]; j >= 0 && !findsBack(t, st, 3-run, ids[1-si][j], p.Path) {
+				t.Errorf("the page prints run %d node %d's path as %q, which does not read back to its counterpart %d in run %d", run, p.ID, p.Path, ids[1-si][j], 3-run)
+			}
+		}
+	}
+	if searched == 0 {
+		t.Errorf("no drawn node of the last iteration was searched")
 	}
 	b.screenshot(t, filepath.Join(dir, "diff.png"))
 	if errs := b.consoleErrors(); len(errs) > 0 {

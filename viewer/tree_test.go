@@ -460,7 +460,7 @@ func TestTreeFindPath(t *testing.T) {
 	}
 	// The path the details print, a re-searched move marked with its
 	// visit (Bxc3·2), leads back to the node; ·1 names the first visit,
-	// which prints unmarked.
+	// which prints marked ·1 too (bare is the last).
 	in := tr.info(n)
 	again := slices.IndexFunc(in.uci, func(m string) bool { return strings.Contains(m, trace.VisitSep) })
 	if in.err != nil || again < 0 {
@@ -472,7 +472,7 @@ func TestTreeFindPath(t *testing.T) {
 	first := slices.Clone(in.uci[:again+1])
 	mv, _, _ := strings.Cut(first[again], trace.VisitSep)
 	first[again] = mv + trace.VisitSep + "1"
-	if m, err := tr.findPath(tr.runNode, "", first); err != nil || m.ID == n.ID || tr.info(m).uci[again] != mv {
+	if m, err := tr.findPath(tr.runNode, "", first); err != nil || m.ID == n.ID || tr.info(m).uci[again] != first[again] {
 		t.Errorf("findPath(%v) = node %d (path %v), %v; want the first visit of %s", first, m.ID, tr.info(m).uci, err, mv)
 	}
 	// Errors name the move.
@@ -482,6 +482,48 @@ func TestTreeFindPath(t *testing.T) {
 	if _, err := tr.findPath(tr.runNode, "", []string{"a3", "Kd8", "a4", "Kc8"}); !errors.Is(err, trace.ErrNoMove) {
 		t.Errorf("a path the search never took: %v, want ErrNoMove", err)
 	}
+}
+
+// TestDetailsPathReadsBack: the path the details pane and the hotspot
+// list print (SAN with move numbers, or UCI) reads back through the
+// viewer's / (findPath) and trace.Find (view --path, export --path) to the
+// node it names. A first search with later ones printed bare, which both
+// read as the last search: under the fixture's re-searched moves the
+// path led to another node.
+func TestDetailsPathReadsBack(t *testing.T) {
+	st := openFixture(t)
+	ctx := context.Background()
+	checked, first := 0, 0
+	for run := int64(1); run <= int64(len(fixtureVariants)); run++ {
+		tr := mustTree(t, st, run)
+		roots := allChildren(t, st, run, 0, trace.BySearch)
+		root := roots[len(roots)-1] // findPath from the run node starts here
+		stride := max(root.SubtreeSize/100, 1)
+		for id := root.ID + 1; id < root.End(); id += stride {
+			in := tr.info(trace.Node{RunID: run, ID: id})
+			if in.err != nil {
+				t.Fatalf("run %d: node %d: %v", run, id, in.err)
+			}
+			// The numbered path without its move numbers ("1." "1...").
+			san := slices.DeleteFunc(strings.Fields(in.numbered), func(tok string) bool { return strings.HasSuffix(tok, ".") })
+			for _, path := range [][]string{san, in.uci} {
+				checked++
+				if slices.ContainsFunc(path, func(m string) bool { return strings.HasSuffix(m, trace.VisitSep+"1") }) {
+					first++
+				}
+				if n, err := tr.findPath(tr.runNode, "", path); err != nil || n.ID != id {
+					t.Errorf("run %d: node %d prints %q, which / reads as node %d (%v)", run, id, path, n.ID, err)
+				}
+				if n, err := st.Find(ctx, run, root.ID, path); err != nil || n.ID != id {
+					t.Errorf("run %d: node %d prints %q, which trace.Find reads as node %d (%v)", run, id, path, n.ID, err)
+				}
+			}
+		}
+	}
+	if first == 0 {
+		t.Errorf("none of %d paths marks a first search ·1: the test needs one", checked)
+	}
+	t.Logf("%d paths read back, %d with a ·1", checked, first)
 }
 
 // listReads counts the whole child lists (search order, no page) read

@@ -25,9 +25,7 @@
     return e;
   }
   function count(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
-  // visitMark is trace.VisitMark: a move's visit under one parent marked
-  // after it when the bare move would name another search (its second or
-  // later visit, or its first when it was searched again: bare is the last).
+  // visitMark is trace.VisitMark (dxe6·2; dxe6·1 when searched again).
   function visitMark(move, visit, searches) { return visit > 1 || (visit === 1 && searches > 1) ? move + L.visit_sep + visit : move; }
   // share formats part of whole as engine.SharePercent does (a test holds
   // them to the same text): two significant figures under 10%, one decimal
@@ -82,9 +80,8 @@
     if (N.kind[i] === KIND_ROOT) return 'iteration ' + N.iteration[i];
     return N.san[i] || N.uci[i];
   };
-  // path is the SAN path from the run's position to node i, a move
-  // searched more than once under the same parent (a PVS re-search)
-  // marked with its visit as diff marks it (dxe6·1, dxe6·2).
+  // path is the SAN path from the run's position to node i, marked as
+  // diff marks it (visitMark).
   Side.prototype.path = function (i) {
     const moves = [];
     for (let j = i; j > 0; j = this.N.parent[j]) if (this.N.san[j]) moves.push(visitMark(this.N.san[j], this.N.visit[j], this.N.searches[j]));
@@ -539,6 +536,9 @@
   function find(si, moves) {
     const sd = sides[si];
     let i = 0;
+    // From the run node a path starts at the last iteration, as --path.
+    const roots = sd.kids[0].filter(k => sd.N.kind[k] === KIND_ROOT);
+    if (moves.length && sd.N.kind[0] === KIND_RUN && roots.length) i = roots.reduce((a, k) => sd.N.id[k] > sd.N.id[a] ? k : a);
     const done = [];
     for (const mv of moves) {
       // A move marked with its visit (Nf3·2, as paths print a re-search)
@@ -552,11 +552,7 @@
         if (sd.merged[i]) return {err: 'no drawn move ' + mv + ' ' + where + ' (' + merged() + ')'};
         return {err: 'no move ' + mv + ' ' + where};
       }
-      // An unmarked move searched several times is its last search, the
-      // one whose score the parent used, as 'export --path' and the
-      // viewer read it (the page's paths mark the others). Narrow nodes
-      // are merged: when the last drawn search is not the last and some
-      // are merged here, the last may be among them.
+      // Unmarked is the last search, as --path reads it; it may be merged.
       const h = hits.reduce((a, k) => sd.N.visit[k] > sd.N.visit[a] ? k : a);
       if (!visit && sd.N.visit[h] < sd.N.searches[h] && sd.merged[i]) {
         return {err: 'the last search of ' + mv + ' ' + where + ' is not drawn (' + merged() + '); ' + visitMark(m, sd.N.visit[h], sd.N.searches[h]) + ' is drawn'};
@@ -594,6 +590,8 @@
     rect: (si, id) => { const i = sides[si].byID.get(id); return i === undefined ? null : chartList[si].rectOf(i); },
     state: () => chartList.map(c => ({zoom: c.side.N.id[c.zoom], selected: c.side.N.id[c.sel]})),
     zoom: (si, id) => { const i = sides[si].byID.get(id); if (i !== undefined) zoomTo(si, i); },
+    // path gives node id's path on side si, or null when not drawn.
+    path: (si, id) => { const i = sides[si].byID.get(id); return i === undefined ? null : sides[si].path(i).join(' '); },
     share: share,
   };
   // linked is the drawn node the address names; a node the page does not
