@@ -615,4 +615,24 @@ func TestInfoVisitsReadOnce(t *testing.T) {
 	if in.err != nil || !strings.Contains(in.uci[len(in.uci)-1], trace.VisitSep) {
 		t.Errorf("node %d, written after its parent %d was read: path %v (%v), want its last move marked", again.ID, parent.ID, in.uci, in.err)
 	}
+	// The first search of that move, read while the re-search was not
+	// written (its parent smaller then, as a live run's open node is),
+	// is marked ·1 once the parent has grown: bare would read as the
+	// re-search.
+	kids := allChildren(t, st, run, parent.ID, trace.BySearch)
+	firstOf := kids[slices.IndexFunc(kids, func(k trace.Node) bool { return k.Move == again.Move })]
+	tg, err := newTree(context.Background(), live, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live.cut = again.ID
+	younger := parent
+	younger.SubtreeSize = again.ID - parent.ID
+	if v, n, err := tg.visit(younger, firstOf); err != nil || v != 1 || n != 1 {
+		t.Errorf("node %d before its move's re-search %d was written: visit %d of %d (%v), want 1 of 1", firstOf.ID, again.ID, v, n, err)
+	}
+	live.cut = 0
+	if v, n, err := tg.visit(parent, firstOf); err != nil || v != 1 || n < 2 {
+		t.Errorf("node %d after its move's re-search %d was written: visit %d of %d (%v), want 1 of 2 or more", firstOf.ID, again.ID, v, n, err)
+	}
 }

@@ -42,10 +42,10 @@ func runCheck(e *env, args []string) error {
 	fs := newFlags(e, "check", "FILE [--run N] [--max N] [--json]",
 		`Checks every node of a run (or of every run in the file) against the rules its
 search must keep, and prints each violation with the node id, its place as diff
-writes it (iteration and moves, a move searched again under one node marked
-with its visit: "iteration 3: Bxa6 bxc3·2") and the rule broken, and ends with
-"N passed, N failed" (a run passes when it breaks no rule); exits 1 when there
-is any violation. Rules:
+writes it (iteration and moves, a move searched more than once under one node
+marked with its visit: "iteration 3: Bxa6 bxc3·2") and the rule broken, and
+ends with "N passed, N failed" (a run passes when it breaks no rule); exits 1
+when there is any violation. Rules:
 `+ruleHelp()+`Before the rules it runs SQLite's own integrity check (PRAGMA integrity_check)
 with the SQLite built into Horizon and reports what it finds (the damaged pages
 and their tables), also when damage keeps the runs from being read (a file cut
