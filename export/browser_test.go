@@ -527,6 +527,9 @@ func TestHTMLInBrowser(t *testing.T) {
 	if d := b.text(t, "#details"); !strings.Contains(d, marked) {
 		t.Errorf("details of node %d lack its path %q:\n%s", again[len(again)-1], marked, d)
 	}
+	if c := strings.ReplaceAll(b.text(t, "#crumbs"), " › ", " "); !strings.HasSuffix(c, " "+marked) {
+		t.Errorf("breadcrumbs of node %d %q do not end with its path %q", again[len(again)-1], c, marked)
+	}
 	b.eval(t, "horizon.zoom(0, "+fmt.Sprint(top.ID)+")", nil)
 	if err := chromedp.Run(b.ctx,
 		chromedp.SetValue(`#search-input`, marked, chromedp.ByQuery),

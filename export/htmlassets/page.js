@@ -362,7 +362,7 @@
     const anc = sd.ancestors(c.zoom);
     anc.forEach((a, k) => {
       if (k > 0) crumbs.appendChild(el('span', {class: 'sep'}, ' › '));
-      const label = a === 0 && sd.s.top_path.length ? sd.s.top_path.join(' ') + ' (top)' : sd.name(a);
+      const N = sd.N, label = a === 0 && sd.s.top_path.length ? sd.path(0).join(' ') + ' (top)' : N.san[a] ? visitMark(N.san[a], N.visit[a], N.searches[a]) : sd.name(a);
       crumbs.appendChild(el('button', {type: 'button', 'data-index': String(a), onclick: () => zoomTo(0, a)}, label));
     });
   }
