@@ -47,6 +47,37 @@ func MarkVisits(path []string, visits, searches []int) []string {
 // under one node, for the help of every flag and prompt that reads a path.
 const PathVisitsText = "a move searched more than once under one node is its last search unless marked with its visit (dxe6" + VisitSep + "1 the first, dxe6" + VisitSep + "2 the second), as the paths Horizon prints mark it"
 
+// SplitPath splits a move path as a user writes or pastes it into its
+// moves: separated by spaces or commas, as every path flag and prompt
+// takes them, with move numbers dropped ("1. dxe6·1 Bxe2 2. exf7+", as
+// the viewer's details print a SAN path, or "12...Nf6" as PGN writes it),
+// so a path copied from anywhere Horizon prints one reads back.
+func SplitPath(text string) []string {
+	var moves []string
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		if f = dropMoveNumber(f); f != "" {
+			moves = append(moves, f)
+		}
+	}
+	return moves
+}
+
+// dropMoveNumber strips leading move numbers ("12." or "12...") from a
+// path token; digits with no dot are kept, since they are no number PGN
+// writes and the move parser names what is wrong with them.
+func dropMoveNumber(f string) string {
+	for {
+		i := 0
+		for i < len(f) && f[i] >= '0' && f[i] <= '9' {
+			i++
+		}
+		if i == 0 || i == len(f) || f[i] != '.' {
+			return f
+		}
+		f = strings.TrimLeft(f[i:], ".")
+	}
+}
+
 // VisitSep separates a move from its visit number in a path (VisitMark).
 const VisitSep = "·"
 

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -60,4 +61,47 @@ func TestVisitMark(t *testing.T) {
 	if got := strings.Join(MarkVisits([]string{"Nxe5", "dxe6", "Qf3"}, []int{1, 1, 2}, []int{1, 2, 2}), " "); got != "Nxe5 dxe6·1 Qf3·2" {
 		t.Errorf("MarkVisits = %q", got)
 	}
+}
+
+func TestSplitPath(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"e4 e5 Nf3", []string{"e4", "e5", "Nf3"}},
+		{"e4,e5, Nf3", []string{"e4", "e5", "Nf3"}},
+		{"1. dxe6·1 Bxe2 2. exf7+", []string{"dxe6·1", "Bxe2", "exf7+"}},
+		{"12...Nf6 13.O-O", []string{"Nf6", "O-O"}},
+		{"1... Nf6\tNf3", []string{"Nf6", "Nf3"}},
+		{"0-0 e2e4", []string{"0-0", "e2e4"}},
+		{"12 e4", []string{"12", "e4"}}, // no move number: the move parser names it
+		{"1.", nil},
+	} {
+		if got := SplitPath(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("SplitPath(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// FuzzSplitPath: any text splits into moves that hold no separator and no
+// move number, and the moves joined read back the same.
+func FuzzSplitPath(f *testing.F) {
+	for _, s := range []string{"1. e4 e5 2. Nf3", "12...Nf6,O-O", "dxe6·2 Bxe2", "1.", "0-0 9..."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		moves := SplitPath(text)
+		for _, m := range moves {
+			if m == "" || strings.ContainsAny(m, " ,\t") {
+				t.Fatalf("SplitPath(%q): move %q", text, m)
+			}
+			if d := dropMoveNumber(m); d != m {
+				t.Fatalf("SplitPath(%q): move %q keeps a move number", text, m)
+			}
+		}
+		if again := SplitPath(strings.Join(moves, " ")); !slices.Equal(again, moves) {
+			t.Fatalf("SplitPath(%q) = %q, which reads back as %q", text, moves, again)
+		}
+	})
 }

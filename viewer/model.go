@@ -366,7 +366,8 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 }
 
 // findPath follows moves (SAN or UCI) down from node from; when from is the
-// run node the path starts at the last iteration's root. fen is the
+// run node the path starts at the root of the iteration the run reports
+// (trace.ReportedRoot), as trace.Find's does. fen is the
 // position at from ("" for the run node). Where a move was searched
 // several times at one node (a re-search) the last search is taken, as
 // trace.Find does: it is the one whose score the parent used; a move
@@ -381,7 +382,7 @@ func (t *tree) findPath(from trace.Node, fen string, moves []string) (trace.Node
 		if len(roots) == 0 {
 			return cur, fmt.Errorf("run %d has no iterations", t.run.ID)
 		}
-		cur, fen = roots[len(roots)-1], t.run.FEN
+		cur, fen = roots[trace.ReportedRoot(t.run, roots)], t.run.FEN
 	}
 	pos, err := engine.ParseFEN(fen)
 	if err != nil {

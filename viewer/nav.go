@@ -279,7 +279,7 @@ func (m *Model) runPrompt(k promptKind, text string) {
 			}
 			from, fen = p.sel.node, p.sel.fen
 		}
-		n, err := t.findPath(from, fen, strings.Fields(text))
+		n, err := t.findPath(from, fen, trace.SplitPath(text))
 		if err != nil {
 			m.setErr(fmt.Errorf("path %s: %w", text, err))
 			if n.ID != from.ID {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // wantRow is one row as the oracle expects it.
@@ -484,6 +485,40 @@ func TestTreeFindPath(t *testing.T) {
 	}
 }
 
+// TestFindPathInReportedIteration: from the run node, the viewer's /
+// and --path start in the iteration the run reports (trace.ReportedRoot),
+// as trace.Find (export --path) does; they took the last root, so on a
+// search stopped inside an iteration it never finished one path led to
+// two nodes.
+func TestFindPathInReportedIteration(t *testing.T) {
+	ctx := context.Background()
+	w, path := tracetest.CreateTrace(t)
+	id := tracetest.RecordSearch(t, w, engine.StartFEN, tracetest.VariantOptions(t, "see"), engine.Limits{Depth: 9, Nodes: 3000})
+	w.Close()
+	st := tracetest.Open(t, path)
+	tr := mustTree(t, st, id)
+	roots := allChildren(t, st, id, 0, trace.BySearch)
+	want := roots[trace.ReportedRoot(tr.run, roots)]
+	if want.ID == roots[len(roots)-1].ID {
+		t.Fatalf("want a run stopped inside an iteration: depth %d, %d roots", tr.run.Depth, len(roots))
+	}
+	kids := allChildren(t, st, id, want.ID, trace.BySearch)
+	pos := engine.MustParseFEN(tr.run.FEN)
+	move := []string{pos.SAN(kids[0].Move)}
+	n, err := tr.findPath(tr.runNode, "", move)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := st.Find(ctx, id, 0, move)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.ID != f.ID || n.Parent != want.ID {
+		t.Errorf("path %v: the viewer reads node %d (parent %d), trace.Find node %d; want a child of the reported root %d",
+			move, n.ID, n.Parent, f.ID, want.ID)
+	}
+}
+
 // TestDetailsPathReadsBack: the path the details pane and the hotspot
 // list print (SAN with move numbers, or UCI) reads back through the
 // viewer's / (findPath) and trace.Find (view --path, export --path) to the
@@ -497,15 +532,16 @@ func TestDetailsPathReadsBack(t *testing.T) {
 	for run := int64(1); run <= int64(len(fixtureVariants)); run++ {
 		tr := mustTree(t, st, run)
 		roots := allChildren(t, st, run, 0, trace.BySearch)
-		root := roots[len(roots)-1] // findPath from the run node starts here
+		root := roots[trace.ReportedRoot(tr.run, roots)] // findPath from the run node starts here
 		stride := max(root.SubtreeSize/100, 1)
 		for id := root.ID + 1; id < root.End(); id += stride {
 			in := tr.info(trace.Node{RunID: run, ID: id})
 			if in.err != nil {
 				t.Fatalf("run %d: node %d: %v", run, id, in.err)
 			}
-			// The numbered path without its move numbers ("1." "1...").
-			san := slices.DeleteFunc(strings.Fields(in.numbered), func(tok string) bool { return strings.HasSuffix(tok, ".") })
+			// The numbered path pasted as printed ("1. dxe6·1 Bxe2 2. ..."):
+			// SplitPath drops its move numbers.
+			san := trace.SplitPath(in.numbered)
 			for _, path := range [][]string{san, in.uci} {
 				checked++
 				if slices.ContainsFunc(path, func(m string) bool { return strings.HasSuffix(m, trace.VisitSep+"1") }) {

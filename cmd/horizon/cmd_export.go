@@ -131,7 +131,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		return err
 	}
 	defer st.Close()
-	sel := export.Selection{Node: *node, Path: movePath(*path)}
+	sel := export.Selection{Node: *node, Path: trace.SplitPath(*path)}
 	if sel.Run, err = run.one(e.ctx, st, file); err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func runView(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("one trace file at a time; unexpected %q", strings.Join(fs.Args(), " "))
 	}
-	opt := viewer.Options{Path: movePath(*path), ASCII: *ascii, UCI: *uci}
+	opt := viewer.Options{Path: trace.SplitPath(*path), ASCII: *ascii, UCI: *uci}
 	if flagGiven(fs, "node") {
 		if *node < 0 {
 			return usagef("--node %d: node ids start at 0", *node)

@@ -257,12 +257,6 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	return given
 }
 
-// movePath splits a move path flag (--under, --path) into its moves: SAN
-// or UCI, separated by spaces or commas, as every path flag takes them.
-func movePath(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
-}
-
 // runFlag registers --run for a command that reads one run (or, with 0,
 // every run or the last): a run id, or the id of an EPD record (trace
 // --epd keeps it; runs shows it before the FEN) for that record's runs.
