@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -507,6 +508,25 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	if m := b.text(t, "#search-msg"); !strings.Contains(m, "Qxh8") {
 		t.Errorf("searching an absent move says %q", m)
+	}
+	// A path pasted with move numbers and commas, as the viewer's details
+	// and PGN write it, reads as trace.SplitPath reads it.
+	numbered := "1. " + san[len(san)-2] + ", " + san[len(san)-1]
+	for _, text := range []string{numbered, "12...Nf6 13.O-O\t0-0", " e4,,e5\n1.", "12 e4 1.2.e5"} {
+		var got []string
+		b.eval(t, fmt.Sprintf("horizon.splitPath(%q)", text), &got)
+		if want := trace.SplitPath(text); !slices.Equal(got, want) {
+			t.Errorf("the page splits %q into %q, trace.SplitPath into %q", text, got, want)
+		}
+	}
+	if err := chromedp.Run(b.ctx,
+		chromedp.SetValue(`#search-input`, numbered, chromedp.ByQuery),
+		chromedp.Click(`#search button`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	b.eval(t, "horizon.state()", &state)
+	if state[0].Zoom != n2.ID {
+		t.Errorf("searching %q zoomed to %d, want %d (message %q)", numbered, state[0].Zoom, n2.ID, b.text(t, "#search-msg"))
 	}
 	// The address names the zoomed node; loading it opens the page there.
 	var hash string

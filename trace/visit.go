@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/horizonqs/horizon/engine"
 )
@@ -54,7 +55,7 @@ const PathVisitsText = "a move searched more than once under one node is its las
 // so a path copied from anywhere Horizon prints one reads back.
 func SplitPath(text string) []string {
 	var moves []string
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
 		if f = dropMoveNumber(f); f != "" {
 			moves = append(moves, f)
 		}

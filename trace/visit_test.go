@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // FuzzSplitVisit: SplitVisit reads what VisitMark writes, and any text
@@ -73,7 +74,7 @@ func TestSplitPath(t *testing.T) {
 		{"e4,e5, Nf3", []string{"e4", "e5", "Nf3"}},
 		{"1. dxe6·1 Bxe2 2. exf7+", []string{"dxe6·1", "Bxe2", "exf7+"}},
 		{"12...Nf6 13.O-O", []string{"Nf6", "O-O"}},
-		{"1... Nf6\tNf3", []string{"Nf6", "Nf3"}},
+		{"1... Nf6\tNf3\n", []string{"Nf6", "Nf3"}},
 		{"0-0 e2e4", []string{"0-0", "e2e4"}},
 		{"12 e4", []string{"12", "e4"}}, // no move number: the move parser names it
 		{"1.", nil},
@@ -93,7 +94,7 @@ func FuzzSplitPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string) {
 		moves := SplitPath(text)
 		for _, m := range moves {
-			if m == "" || strings.ContainsAny(m, " ,\t") {
+			if m == "" || strings.ContainsFunc(m, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
 				t.Fatalf("SplitPath(%q): move %q", text, m)
 			}
 			if d := dropMoveNumber(m); d != m {

@@ -533,12 +533,21 @@
   sides.forEach(hotspotList);
 
   // ---- search by move path ----
+  // splitPath reads a path as trace.SplitPath does: moves separated by
+  // spaces or commas, move numbers (1. 12...) dropped.
+  function splitPath(text) {
+    return text.split(/[\s,]+/).map(f => f.replace(/^(\d+\.+)+/, '')).filter(Boolean);
+  }
   function find(si, moves) {
     const sd = sides[si];
     let i = 0;
-    // From the run node a path starts at the last iteration, as --path.
+    // From the run node a path starts at the iteration the run reports,
+    // as --path (trace.ReportedRoot): the root on the principal variation,
+    // or the last root while none is (a run being recorded).
     const roots = sd.kids[0].filter(k => sd.N.kind[k] === KIND_ROOT);
-    if (moves.length && sd.N.kind[0] === KIND_RUN && roots.length) i = roots.reduce((a, k) => sd.N.id[k] > sd.N.id[a] ? k : a);
+    if (moves.length && sd.N.kind[0] === KIND_RUN && roots.length) {
+      i = roots.find(k => sd.N.pv[k]) ?? roots.reduce((a, k) => sd.N.id[k] > sd.N.id[a] ? k : a);
+    }
     const done = [];
     for (const mv of moves) {
       // A move marked with its visit (Nf3·2, as paths print a re-search)
@@ -564,7 +573,7 @@
   }
   form.addEventListener('submit', ev => {
     ev.preventDefault();
-    let moves = input.value.trim().split(/\s+/).filter(Boolean);
+    let moves = splitPath(input.value);
     const tp = sides[0].path(0);
     if (tp.length && moves.length >= tp.length && tp.every((m, k) => m === moves[k])) moves = moves.slice(tp.length);
     let r = find(0, moves);
@@ -593,6 +602,7 @@
     // path gives node id's path on side si, or null when not drawn.
     path: (si, id) => { const i = sides[si].byID.get(id); return i === undefined ? null : sides[si].path(i).join(' '); },
     share: share,
+    splitPath: splitPath,
   };
   // linked is the drawn node the address names; a node the page does not
   // hold (another iteration, or merged) is said, not silently ignored.
