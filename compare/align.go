@@ -555,8 +555,13 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 		fields = append(fields, field)
 		why = append(why, fmt.Sprintf(format, args...))
 	}
+	// Each window reads on its own run's scale: two that read the same
+	// (both [-∞, ∞], one engine's infinity 30000, Horizon's 32000) are
+	// no difference.
 	if a.Alpha != b.Alpha || a.Beta != b.Beta {
-		add("window", "window A %s, B %s", ra.WindowText(a), rb.WindowText(b))
+		if wa, wb := ra.WindowText(a), rb.WindowText(b); wa != wb {
+			add("window", "window A %s, B %s", wa, wb)
+		}
 	}
 	if a.Depth != b.Depth {
 		add("depth", "depth A %d, B %d", a.Depth, b.Depth)
@@ -579,7 +584,10 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 	if a.Best != b.Best {
 		add("best", "best move A %s, B %s", a.Best.Text(), b.Best.Text())
 	}
-	if a.Generated != b.Generated || a.Searched != b.Searched || a.SearchedAtLeast != b.SearchedAtLeast {
+	// A generated count another engine's stream left out (0, "not
+	// recorded") is no difference from any count.
+	generated := a.Generated != b.Generated && ra.GeneratedRecorded(a) && rb.GeneratedRecorded(b)
+	if generated || a.Searched != b.Searched || a.SearchedAtLeast != b.SearchedAtLeast {
 		add("moves", "moves A %s, B %s", ra.MovesText(a), rb.MovesText(b))
 	}
 	if a.SubtreeSize != b.SubtreeSize {

@@ -20,6 +20,8 @@ func TestDescribePairCutsAndCounts(t *testing.T) {
 	fwd := trace.Node{Kind: engine.KindPV, Depth: 3, QSLevel: -1, QSPly: -1, Generated: 4, Searched: 9, CutIndex: -1}
 	unrecorded := fwd
 	unrecorded.Generated = 0
+	fewer := unrecorded // a count left out is no difference by itself (TestDescribePairInfiniteWindows)
+	fewer.Searched = 8
 	cutUnrecorded := unrecorded
 	cutUnrecorded.Cause, cutUnrecorded.CutIndex = engine.CauseBeta, 4
 	beta := trace.Node{Kind: engine.KindQS, QSLevel: -1, QSPly: 1, Cause: engine.CauseBeta, CutIndex: 0, Generated: 7, Searched: 1}
@@ -39,8 +41,8 @@ func TestDescribePairCutsAndCounts(t *testing.T) {
 			[]string{"auto fail high at move"}},
 		{"level passes", see, threshold, plain, root,
 			[]string{"B 12 generated, 60 searched counted over all its passes"}, []string{"A 12 generated, 5 searched counted"}},
-		{"another engine's searches", foreign, foreign, fwd, unrecorded,
-			[]string{"moves A 4 generated, 9 searched, B generated not recorded, 9 searched"}, []string{"passes"}},
+		{"another engine's searches", foreign, foreign, fwd, fewer,
+			[]string{"moves A 4 generated, 9 searched, B generated not recorded, 8 searched"}, []string{"passes"}},
 		// fairymax's node read "B beta cutoff at move 5 of 0 generated".
 		{"another engine's cut", see, foreign, beta, cutUnrecorded,
 			[]string{"A beta cutoff at move 1 of 7 generated, B beta cutoff at move 5;", "B generated not recorded, 9 searched"}, []string{"of 0 generated"}},

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,5 +46,28 @@ func TestDescribePairForeign(t *testing.T) {
 	d = describePair(sunfish, sunfish, a, b, false)
 	if want := "window A [34663, 34664], B [34000, 34001]; score A 84, B 30995"; !strings.Contains(d.Reason, want) {
 		t.Errorf("reason %q lacks %q", d.Reason, want)
+	}
+}
+
+// TestDescribePairInfiniteWindows: two windows that both read [-∞, ∞],
+// each on its own run's scale (an engine that declared infinity 30000, and
+// Horizon's 32000), are no difference, nor is a generated count the
+// engine's stream left out: diff of such an engine against a Horizon preset
+// gave "window A [-∞, ∞], B [-∞, ∞]; ...; moves A generated not recorded,
+// 48 searched, B 48 generated, 48 searched" as the first difference at
+// every root. A window that reads differently still is one.
+func TestDescribePairInfiniteWindows(t *testing.T) {
+	tiny := trace.Run{Engine: "Tiny", Options: `{"moves":"legal","scores":"soft","infinity":30000}`}
+	a := trace.Node{ID: 1, Kind: engine.KindRoot, Alpha: -30000, Beta: 30000, Score: 5, Bound: engine.BoundExact, Searched: 48}
+	b := a
+	b.Alpha, b.Beta, b.Score, b.Generated = -engine.Infinity, engine.Infinity, 26, 48
+	d := describePair(tiny, trace.Run{Variant: "mvv-lva"}, a, b, false)
+	if strings.Contains(d.Reason, "window") || slices.Contains(d.Fields, "window") || d.Reason != "score A 5, B 26" {
+		t.Errorf("fields %v, reason %q; want the score alone", d.Fields, d.Reason)
+	}
+	b.Alpha, b.Searched = -50, 47
+	want := "window A [-∞, ∞], B [-50, ∞]; score A 5, B 26; moves A generated not recorded, 48 searched, B 48 generated, 47 searched"
+	if d := describePair(tiny, trace.Run{Variant: "mvv-lva"}, a, b, false); d.Reason != want {
+		t.Errorf("reason %q, want %q", d.Reason, want)
 	}
 }
