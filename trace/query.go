@@ -192,10 +192,36 @@ func (s *Store) complete(ctx context.Context, n *Node) error {
 		}
 	}
 	if n.Searched >= maxCountStored && !n.Open {
-		return s.searchedFromRows(ctx, n)
+		key := searchedKey{n.RunID, n.ID}
+		if v, ok := s.searched.Load(key); ok {
+			c := v.(searchedCount)
+			n.Searched, n.SearchedAtLeast = c.n, c.atLeast
+			return nil
+		}
+		if err := s.searchedFromRows(ctx, n); err != nil {
+			return err
+		}
+		if s.searchedCached.Add(1) <= maxSearchedCached {
+			s.searched.Store(key, searchedCount{n.Searched, n.SearchedAtLeast})
+		}
 	}
 	return nil
 }
+
+// searchedKey names a node in Store.searched; searchedCount is what
+// searchedFromRows made of its count.
+type (
+	searchedKey   struct{ run, id int64 }
+	searchedCount struct {
+		n       int
+		atLeast bool
+	}
+)
+
+// maxSearchedCached bounds Store.searched (about 100 bytes an entry). A
+// run of 1,000 nodes of 999 children each had its summary's five visit
+// marks read the root's children, and so a million rows, five times.
+const maxSearchedCached = 1 << 20
 
 // completeRows ends a walk of rows that read nodes: it closes them, then
 // completes the nodes that need it (needsQuery); where names the walk in

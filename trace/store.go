@@ -112,6 +112,13 @@ type Store struct {
 	// stmts holds the statements prepared (prepared), by their text; the
 	// database closes them with its connections.
 	stmts sync.Map
+	// searched holds the searched counts searchedFromRows worked out, by
+	// searchedKey, up to maxSearchedCached of them: a closed node's
+	// children never change, and a child list read again (every visit mark
+	// of a path reads each ancestor's; the viewer's every expand) read
+	// each sibling's children again. searchedCached counts them.
+	searched       sync.Map
+	searchedCached atomic.Int64
 	// snapshot: the store is a snapshot (Snapshot), for reading; its
 	// Close leaves the database open. snap is its read transaction, where
 	// every read query runs (read): nil for the store itself, and for a
