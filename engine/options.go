@@ -122,7 +122,10 @@ var variants = []Variant{
 	{"recapture", "002_199d092b19a605b2.txt", "micro-Max: only recaptures to the last move's square, at no depth cost anywhere",
 		"Horizon's search (PVS, killers, history, its hash table) and PeSTO eval replace micro-Max's single " +
 			"search function and eval, which have none of PVS, killers and history; mate scores are exempt from " +
-			"'v-=v>e' (Horizon's mates carry their distance, which micro-Max gets from the penalty itself)",
+			"'v-=v>e' (Horizon's mates carry their distance, which micro-Max gets from the penalty itself); " +
+			"Horizon's QS neither probes nor stores the hash table, where micro-Max's one search function " +
+			"does so in every node, its recapture-only QS iterations too ('lookup pos. in hash table', " +
+			"'if(v>=l|X&S&&v<=q|X&8)return v;', 'store in hash')",
 		func() Options {
 			o := base()
 			o.QSMoves, o.RecaptureExt, o.DelayPenalty = QSRecaptures, true, true
@@ -150,7 +153,9 @@ var variants = []Variant{
 		"fail-soft, where 001 fails hard ('return beta;', 'return alpha;'); an auto-fail-high scores beta, " +
 			"as there; the levels are iterated at each QS root, not from the root with the hash table's 'depth " +
 			"bootstrapping', so a later pass re-searches the subtrees that met no auto-fail-high in the pass " +
-			"before (about 5% of the variant's nodes on the audit's traces)",
+			"before (about 5% of the variant's nodes on the audit's traces): QS nodes neither probe nor store " +
+			"the hash table, where 001 would keep that 'sub-trees that did not run into any auto-fail-highs ... " +
+			"are immediately valid to depth = QS = 4'",
 		func() Options { o := base(); o.QSLevels = 4; return o }()},
 	// unified follows the second part of 000_50fd9a7f31b2de46.txt: every node
 	// runs an iterative-deepening loop from the depth the hash table already
@@ -291,7 +296,7 @@ var optionSpecs = []OptionSpec{
 	boolSpec("delay-penalty", "micro-Max delayed-gain penalty v -= v > eval", func(o *Options) *bool { return &o.DelayPenalty }),
 	boolSpec("unified", "iterative deepening in every node, QS as its depth<=0 iteration", func(o *Options) *bool { return &o.Unified }),
 	boolSpec("pvs", "principal variation search", func(o *Options) *bool { return &o.PVS }),
-	boolSpec("tt", "transposition table (off gives clean, reproducible trees)", func(o *Options) *bool { return &o.TT }),
+	boolSpec("tt", "transposition table (off gives clean, reproducible trees); QS probes and stores it only with unified", func(o *Options) *bool { return &o.TT }),
 	intSpec("hash", "transposition table size in MiB", 1, 4096, func(o *Options) *int { return &o.HashMB }),
 	boolSpec("check-ext", "one check extension per path at the horizon", func(o *Options) *bool { return &o.CheckExt }),
 	boolSpec("killers", "killer move ordering", func(o *Options) *bool { return &o.Killers }),

@@ -643,3 +643,35 @@ func TestMaxQSPlyLeavesRecordTheirEval(t *testing.T) {
 		}
 	}
 }
+
+// qsTTTracer counts the QS nodes the hash table ended.
+type qsTTTracer struct {
+	nopTracer
+	qs    map[int64]bool
+	qsTT  int
+	nodes int
+}
+
+func (q *qsTTTracer) Enter(e EnterInfo) { q.qs[e.ID] = e.Kind == KindQS; q.nodes++ }
+func (q *qsTTTracer) Leave(e LeaveInfo) {
+	if q.qs[e.ID] && e.Cause == CauseTT {
+		q.qsTT++
+	}
+}
+
+// TestQSUsesTT: Options.QSUsesTT, which 'horizon variants' prints, is
+// what the search does: QS nodes end on a hash hit in a variant that says
+// its QS uses the table, and never in one that says it does not.
+func TestQSUsesTT(t *testing.T) {
+	for _, v := range VariantNames() {
+		o := mustVariant(v)
+		q := &qsTTTracer{qs: map[int64]bool{}}
+		NewSearcher(o).Search(context.Background(), MustParseFEN(minimaxPositions[1]), Limits{Depth: 4, Nodes: 300_000}, q)
+		if got := q.qsTT > 0; got != o.QSUsesTT() {
+			t.Errorf("%s: %d QS nodes ended by the hash table in %d nodes, QSUsesTT %v", v, q.qsTT, q.nodes, o.QSUsesTT())
+		}
+		if o.TT = false; o.QSUsesTT() {
+			t.Errorf("%s with tt false: QSUsesTT", v)
+		}
+	}
+}

@@ -54,6 +54,13 @@ func (o *Options) NodeRoutine(depth int) Routine {
 	return RoutineQS
 }
 
+// QSUsesTT reports whether QS nodes probe and store the transposition
+// table: only the unified search's QS iteration does (000's listing probes
+// and stores in every node). qsearch and the threshold QS neither probe nor
+// store it, whatever the tt switch says: tt then serves full-width nodes
+// alone. 'horizon variants' prints it per preset.
+func (o *Options) QSUsesTT() bool { return o.TT && o.HasQS() && o.NodeRoutine(0) == RoutineUnified }
+
 // HasQS reports whether the options search a quiescence search at all.
 func (o *Options) HasQS() bool { return o.QSMoves != QSNone }
 

@@ -207,7 +207,9 @@ func runVariants(e *env, args []string) error {
 	fs := newFlags(e, "variants", "[--json]",
 		`Lists the QS variants (presets of the engine's switches), the document in
 shared/seeds each follows, what it does, where it departs from that document
-(quoting it), and the value of every switch.`,
+(quoting it), whether its QS probes and stores the hash table (only
+unified's does: other QS nodes neither read nor write it, whatever --tt
+says), and the value of every switch.`,
 		"horizon variants", "horizon search --fen startpos --qs threshold --qs-levels 6")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseNoArgs(fs, args); err != nil {
@@ -229,7 +231,7 @@ shared/seeds each follows, what it does, where it departs from that document
 		if v.Departs != "" {
 			departs = &v.Departs
 		}
-		out = append(out, variantJSON{v.Name, source, v.Summary, departs, sw, v.Options})
+		out = append(out, variantJSON{v.Name, source, v.Summary, departs, v.Options.QSUsesTT(), sw, v.Options})
 	}
 	return e.print(out, formatOf(*asJSON, false))
 }
@@ -240,8 +242,22 @@ type variantJSON struct {
 	Source  *string        `json:"source"` // null for a variant that follows no document
 	Summary string         `json:"summary"`
 	Departs *string        `json:"departs"` // where it departs from its document; null for a variant that follows none
+	QSTT    bool           `json:"qs_tt"`   // its QS nodes probe and store the hash table (engine.Options.QSUsesTT)
 	Options map[string]any `json:"options"` // as search and runs --json name a run's switches
 	opts    engine.Options
+}
+
+// qsTTText says which nodes of a variant use the hash table.
+func qsTTText(qs bool, o engine.Options) string {
+	switch {
+	case qs:
+		return "full-width and QS nodes probe and store it"
+	case !o.TT:
+		return "off"
+	case !o.HasQS():
+		return "full-width nodes probe and store it (no QS)"
+	}
+	return "full-width nodes only (QS neither probes nor stores it)"
 }
 
 // variantsResult is 'horizon variants': every preset.
@@ -262,6 +278,7 @@ func (vs variantsResult) writeText(w io.Writer) error {
 				fmt.Fprintf(w, "           %s\n", l)
 			}
 		}
+		fmt.Fprintf(w, "           hash table: %s\n", qsTTText(v.QSTT, v.opts))
 	}
 	fmt.Fprintln(w, "\nSwitches (set any on top of a variant, e.g. --qs threshold --qs-levels 6):")
 	// A tabwriter sizes each column to its widest cell ("recaptures" is

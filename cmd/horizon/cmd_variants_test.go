@@ -125,3 +125,33 @@ func TestVariantsDeparts(t *testing.T) {
 		}
 	}
 }
+
+// TestVariantsQSTT: variants says, in --json ("qs_tt") and in its text,
+// which presets' QS probes and stores the hash table (only unified's), and
+// the presets whose documents' QS does so while Horizon's does not (002's
+// micro-Max, 001's depth bootstrapping) declare it among their departures.
+func TestVariantsQSTT(t *testing.T) {
+	var got []struct {
+		Name    string  `json:"name"`
+		Departs *string `json:"departs"`
+		QSTT    *bool   `json:"qs_tt"`
+	}
+	cliJSON(t, &got, "variants", "--json")
+	_, text, _ := runCLI(t, "", "variants")
+	declares := map[string]bool{"recapture": true, "threshold": true}
+	for _, v := range got {
+		if v.QSTT == nil {
+			t.Errorf("%s: no qs_tt", v.Name)
+			continue
+		}
+		if *v.QSTT != (v.Name == "unified") {
+			t.Errorf("%s: qs_tt %v", v.Name, *v.QSTT)
+		}
+		if declares[v.Name] && (v.Departs == nil || !strings.Contains(*v.Departs, "neither probe")) {
+			t.Errorf("%s: departs does not say its QS leaves the hash table alone: %v", v.Name, v.Departs)
+		}
+	}
+	if n, m := strings.Count(text, "QS neither probes nor stores it"), strings.Count(text, "full-width and QS nodes probe and store it"); n != 6 || m != 1 {
+		t.Errorf("variants text: %d presets whose QS leaves the hash table alone, %d whose QS uses it; want 6 and 1", n, m)
+	}
+}
