@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -39,8 +40,11 @@ const (
 	// scores from its last pass over the moves (the last visit of a move
 	// re-searched by PVS; the last internal iteration of the unified search
 	// or level pass of the threshold search), plus beta for an
-	// auto-fail-high; nodes ended by a draw, mate, the horizon or the ply
-	// limit score what that rule says.
+	// auto-fail-high and, with delta pruning, the most each delta-pruned
+	// capture was assumed to win (eval + victim + margin; eval + queen +
+	// margin for a node pruned whole), which runs recorded before
+	// deltaBoundFrom may leave out; nodes ended by a draw, mate, the
+	// horizon or the ply limit score what that rule says.
 	RuleScore = "score"
 	// RuleCutoff: a move that fails high (scores at or above beta) ends
 	// its node's pass over the moves and the node reports a beta cutoff;
@@ -101,7 +105,7 @@ var ruleTable = []RuleInfo{
 	{RuleInCheck, "a node's in-check flag matches its position"},
 	{RuleQSMoves, "QS nodes searched only the moves their variant allows"},
 	{RuleBound, "fail high at or above beta, fail low at or below alpha, exact inside"},
-	{RuleScore, "fail-soft: a node scores the maximum of its stand pat and its\nchildren's negated scores (last pass, last re-search); draws,\nmates and horizon nodes score what their rule says"},
+	{RuleScore, "fail-soft: a node scores the maximum of its stand pat, its\nchildren's negated scores (last pass, last re-search) and what\ndelta-pruned captures may win; draws, mates and horizon nodes\nscore what their rule says"},
 	{RuleCutoff, "a beta cutoff's last move scored at or above beta"},
 	{RuleStandPat, "QS nodes that stand pat never score below it and cut at beta"},
 	{RuleLeaf, "nodes ended before their moves have no children"},
@@ -769,20 +773,7 @@ func (c *checker) prunedCause(f *cframe) {
 		alpha = max(alpha, eval)
 	}
 	if n.Cause == engine.CauseDelta && n.Generated == 0 {
-		// The whole node: not even a queen, and a promotion when a pawn of
-		// the side to move stands on its 7th rank, lifts the eval to alpha.
-		swing := engine.PieceValue(engine.Queen) + c.deltaMargin()
-		us := pos.SideToMove()
-		seventh := 6
-		if us == engine.Black {
-			seventh = 1
-		}
-		for bb := pos.Pieces(us, engine.Pawn); bb != 0; bb &= bb - 1 {
-			if engine.Square(bits.TrailingZeros64(uint64(bb))).Rank() == seventh {
-				swing += engine.PieceValue(engine.Queen) - engine.PieceValue(engine.Pawn)
-				break
-			}
-		}
+		swing := c.deltaSwing()
 		if !o.StandsPat(n.InCheck) || eval+swing >= alpha {
 			c.violate(n.ID, rule, "delta-pruned before its moves, but stand pat %s + %d (queen, margin%s) reaches alpha %s",
 				c.sc(engine.Score(eval)), swing, map[bool]string{true: ", promotion", false: ""}[swing > engine.PieceValue(engine.Queen)+c.deltaMargin()], c.window(n, engine.Score(alpha)))
@@ -808,6 +799,73 @@ func (c *checker) prunedCause(f *cframe) {
 	} else {
 		c.violate(n.ID, rule, "%s: every capture delta-pruned, but none here is below alpha %s with eval %s and margin %d", n.Cause.LongLabel(), c.window(n, engine.Score(alpha)), c.sc(engine.Score(eval)), c.deltaMargin())
 	}
+}
+
+// deltaSwing is the most delta pruning of a whole QS node assumes its
+// moves can win: a queen plus the margin, and a promotion when a pawn of
+// the side to move stands on its 7th rank.
+func (c *checker) deltaSwing() int {
+	pos := c.pos
+	swing := engine.PieceValue(engine.Queen) + c.deltaMargin()
+	us := pos.SideToMove()
+	seventh := 6
+	if us == engine.Black {
+		seventh = 1
+	}
+	for bb := pos.Pieces(us, engine.Pawn); bb != 0; bb &= bb - 1 {
+		if engine.Square(bits.TrailingZeros64(uint64(bb))).Rank() == seventh {
+			return swing + engine.PieceValue(engine.Queen) - engine.PieceValue(engine.Pawn)
+		}
+	}
+	return swing
+}
+
+// deltaBoundFrom is when Horizon's QS began to count a delta-pruned
+// capture in its node's fail-soft score with the most it was assumed to
+// win (eval + victim + margin; eval + deltaSwing for a node pruned whole):
+// before, a node that failed low scored its stand pat and searched moves
+// alone, an upper bound below what a pruned capture may win. The time is
+// after the change landed: a run recorded before it may come from a
+// Horizon either side of the change, and its score may follow either
+// convention (a run's version column names no order of builds).
+var deltaBoundFrom = time.Date(2026, 11, 25, 7, 0, 0, 0, time.UTC)
+
+// deltaBound is the most the captures QS node f delta-pruned were assumed
+// to win, with a term naming it; ok is false when the node pruned none by
+// delta (or the run has delta off, or the node searched evasions). The
+// captures pruned are those its move set allows that its last pass did not
+// search with eval + victim + margin at or below the alpha the node had
+// after its stand pat; one pruned later, under an alpha its searched moves
+// raised, is below that alpha and so below the node's score already.
+func (c *checker) deltaBound(f *cframe, pass []kid) (bound engine.Score, term string, ok bool) {
+	n, o, pos := f.n, &c.opts, c.pos
+	if !o.DeltaPrune || n.Kind != engine.KindQS || o.Evades(n.InCheck) || !n.HasStandPat || f.broken {
+		return 0, "", false
+	}
+	eval := int(n.StandPat)
+	if n.Cause == engine.CauseDelta && n.Generated == 0 {
+		return engine.Score(eval + c.deltaSwing()), fmt.Sprintf("delta-pruned node: eval %s + %d", c.sc(engine.Score(eval)), c.deltaSwing()), true
+	}
+	alpha := int(n.Alpha)
+	if o.StandsPat(n.InCheck) {
+		alpha = max(alpha, eval)
+	}
+	var l engine.MoveList
+	pos.Generate(engine.GenAll, &l)
+	best, bestMove := -engine.Infinity, engine.NoMove
+	for _, m := range l.Slice() {
+		if !pos.IsCapture(m) || m.Promotion() != engine.NoPieceType || !o.QSAllows(pos, m, f.qsPly) ||
+			slices.ContainsFunc(pass, func(k kid) bool { return k.move == m }) {
+			continue
+		}
+		if opt := eval + engine.PieceValue(pos.Captured(m)) + c.deltaMargin(); opt <= alpha && engine.Score(opt) > best {
+			best, bestMove = engine.Score(opt), m
+		}
+	}
+	if bestMove == engine.NoMove {
+		return 0, "", false
+	}
+	return best, fmt.Sprintf("delta-pruned %s %s", pos.SAN(bestMove), c.sc(best)), true
 }
 
 // deltaSearched checks, in pass order, that no capture a QS node searched
@@ -986,16 +1044,35 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 		best, have = max(best, n.Beta), true
 		terms = append(terms, "auto-fail-high beta "+c.window(n, n.Beta))
 	}
-	if !have && n.Kind == engine.KindQS && n.HasStandPat {
-		// Nothing searched and no stand pat: the static eval is all there is.
-		best, have = n.StandPat, true
-		terms = append(terms, "static eval "+c.sc(n.StandPat))
+	// Before deltaBoundFrom a run may not count delta-pruned captures.
+	oldBest, oldHave, oldTerms := best, have, terms
+	if b, term, ok := c.deltaBound(f, pass); ok {
+		if !have || b > best {
+			best = b
+		}
+		have, terms = true, append(slices.Clone(terms), term)
 	}
+	staticEval := func(best engine.Score, have bool, terms []string) (engine.Score, bool, []string) {
+		if !have && n.Kind == engine.KindQS && n.HasStandPat {
+			// Nothing searched and no stand pat: the static eval is all there is.
+			return n.StandPat, true, append(terms, "static eval "+c.sc(n.StandPat))
+		}
+		return best, have, terms
+	}
+	best, have, terms = staticEval(best, have, terms)
+	oldBest, oldHave, oldTerms = staticEval(oldBest, oldHave, oldTerms)
 	if !have {
 		c.violate(n.ID, RuleScore, "searched no move (%s) and has nothing to score", cutText(n))
 		return
 	}
-	if best != n.Score {
+	switch {
+	case best == n.Score:
+	case c.run.Created.Before(deltaBoundFrom) && oldHave && oldBest == n.Score:
+		// Recorded by a Horizon that may predate deltaBoundFrom.
+	case c.run.Created.Before(deltaBoundFrom) && oldHave && oldBest != best:
+		c.violate(n.ID, RuleScore, "scored %s, want %s = max(%s), or %s = max(%s) as a Horizon before %s scored it",
+			c.score(n, n.Score), c.score(n, best), strings.Join(terms, ", "), c.score(n, oldBest), strings.Join(oldTerms, ", "), deltaBoundFrom.Format(time.DateOnly))
+	default:
 		c.violate(n.ID, RuleScore, "scored %s, want %s = max(%s)", c.score(n, n.Score), c.score(n, best), strings.Join(terms, ", "))
 	}
 	// A move that fails high ends its pass: it is the last one searched

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -453,5 +454,56 @@ func TestCheckTooManyChildren(t *testing.T) {
 	want := fmt.Sprintf("node 1 has more than %d children, more than readers read", trace.MaxChildren)
 	if rep.ByRule[RuleStructure] != 1 || rep.Count != 1 || !strings.Contains(rep.Violations[0].Detail, want) {
 		t.Errorf("violations %+v, want one structure violation: %q", rep.Violations, want)
+	}
+}
+
+// TestCheckDeltaBound: with delta pruning a QS node that fails low scores
+// the most its delta-pruned captures were assumed to win (eval + victim +
+// margin; eval + queen + margin for a node pruned whole), as the engine
+// does since deltaBoundFrom. A node scoring its stand pat instead, as
+// Horizon's QS did before, breaks the score rule in a run recorded since,
+// and keeps to it in a run recorded before, which an older Horizon may
+// have searched.
+func TestCheckDeltaBound(t *testing.T) {
+	for _, tc := range []struct {
+		what string
+		pick func(n trace.Node) bool
+	}{
+		{"a node delta-pruned whole", func(n trace.Node) bool { return n.Generated == 0 }},
+		{"a node whose every capture was delta-pruned", func(n trace.Node) bool { return n.Generated > 0 }},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			st, path, run := cleanTrace(t, "see")
+			victim := tracetest.FirstNode(t, st, run, tc.what, func(n trace.Node) bool {
+				return n.Kind == engine.KindQS && n.Cause == engine.CauseDelta && n.HasStandPat && n.Score > n.StandPat && tc.pick(n)
+			})
+			db, err := sql.Open("sqlite3", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			since := deltaBoundFrom.Add(time.Hour).Format(time.RFC3339Nano)
+			if _, err := db.Exec("UPDATE runs SET created = ?1 WHERE id = ?2", since, run); err != nil {
+				t.Fatal(err)
+			}
+			checkClean(t, st, run, 0, "the trace recorded since the change")
+			got := damageAndFind(t, st, path, run, victim, 0, "UPDATE node_rows SET score = score - stand_diff, stand_diff = 0 WHERE run_id = ?3 AND id = ?1", RuleScore, " (scored its stand pat)")
+			if !strings.Contains(got.Detail, "delta-pruned") {
+				t.Errorf("detail %q does not name the pruning", got.Detail)
+			}
+			before := deltaBoundFrom.Add(-time.Hour).Format(time.RFC3339Nano)
+			if _, err := db.Exec("UPDATE runs SET created = ?1 WHERE id = ?2", before, run); err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Run(context.Background(), st, run, Options{Max: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range rep.Violations {
+				if v.Node == victim.ID {
+					t.Errorf("recorded before %s: node %d: %s: %s", deltaBoundFrom, v.Node, v.Rule, v.Detail)
+				}
+			}
+		})
 	}
 }

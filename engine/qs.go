@@ -101,7 +101,10 @@ func (s *Searcher) qsStand(f *frame, inCheck bool, beta Score) bool {
 			swing += seeValue[Queen] - seeValue[Pawn]
 		}
 		if int32(eval)+swing < int32(f.alpha) {
-			f.cause = CauseDelta
+			// Fail-soft: the bound is what the pruning assumed the moves
+			// could reach, not the eval, which a search of the same node
+			// with alpha below eval+swing would beat.
+			f.cause, f.best = CauseDelta, Score(int32(eval)+swing)
 			return true
 		}
 	}
@@ -109,12 +112,13 @@ func (s *Searcher) qsStand(f *frame, inCheck bool, beta Score) bool {
 }
 
 // finishStand leaves a node that qsStand ended: a stand-pat cutoff fails
-// high on the eval, a delta-pruned node fails low on it.
+// high on the eval, a delta-pruned node fails low on the most its moves
+// could reach (eval plus the swing).
 func (s *Searcher) finishStand(f *frame) Score {
 	if f.cause == CauseStandPat {
 		return s.finish(f, f.eval, BoundLower, NoMove)
 	}
-	return s.finish(f, f.eval, BoundUpper, NoMove)
+	return s.finish(f, f.best, BoundUpper, NoMove)
 }
 
 //go:noinline
@@ -176,15 +180,28 @@ func (s *Searcher) pawnCanReach7th() bool {
 // victim and margin cannot lift the eval above alpha, SEE pruning one that
 // loses material. Nodes searching evasions prune nothing. The counts give
 // the node its cause when nothing is left to search.
+//
+// A delta-pruned capture still counts in the fail-soft score with the
+// most it was assumed to reach, eval + victim + margin (at or below
+// alpha, so the node's bound stays what it was): without it a node that
+// fails low would claim an upper bound below what the capture may win,
+// and the hash table (unified's QS, or the full-width parent's lower
+// bound) would keep that bound for windows where the capture is searched.
+// SEE pruning assumes the capture loses material, below the eval, which
+// bounds the node already when it stands pat; its score stays as searched.
 func (s *Searcher) qsPrune(f *frame, m Move) bool {
 	p := s.pos
 	if f.evasions || !p.IsCapture(m) {
 		return false
 	}
-	if s.opts.DeltaPrune && m.Promotion() == NoPieceType &&
-		int32(f.eval)+seeValue[p.Captured(m)]+int32(s.opts.DeltaMargin) <= int32(f.alpha) {
-		f.deltaPruned++
-		return true
+	if s.opts.DeltaPrune && m.Promotion() == NoPieceType {
+		if opt := Score(int32(f.eval) + seeValue[p.Captured(m)] + int32(s.opts.DeltaMargin)); opt <= f.alpha {
+			f.deltaPruned++
+			if !f.scored || opt > f.best {
+				f.best, f.scored = opt, true
+			}
+			return true
+		}
 	}
 	if s.opts.SEEPrune && p.SEE(m) < 0 {
 		f.seePruned++

@@ -107,3 +107,44 @@ func TestQuiesceReadsLastMove(t *testing.T) {
 		t.Errorf("recapture QS: %d nodes with the last move, %d without; want more with it", with.QSNodes, without.QSNodes)
 	}
 }
+
+// TestDeltaFailLowIsSound: a QS with delta pruning that fails low returns
+// an upper bound no search of the same node at a higher window beats: its
+// score takes in the most each delta-pruned capture was assumed to win
+// (eval + victim + margin), and a node delta-pruned whole the most its
+// moves could win (eval + queen + margin). Before, such a node returned
+// the eval (or its best searched score): at a window starting there the
+// capture is no longer pruned and may beat it, so the bound, kept by the
+// hash table, was wrong. Each routine with delta: qsearch (see), the
+// threshold QS and unified's QS iteration.
+//
+// A mate (a quiet check at the first QS ply) is the exception: delta
+// pruning assumes no move wins more than a queen plus the margin.
+func TestDeltaFailLowIsSound(t *testing.T) {
+	for _, spec := range []string{"see", "captures+delta=true", "threshold+delta=true", "unified+delta=true+tt=false"} {
+		o, err := ParseVariantSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := 0
+		for _, fen := range append(minimaxPositions, "4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1") {
+			pos := MustParseFEN(fen)
+			eval := pos.Evaluate()
+			for _, a := range []Score{eval + 150, eval + 350, eval + 700, eval + 1500} {
+				r := NewSearcher(o).Quiesce(context.Background(), pos, a, a+1, Limits{}, nil)
+				if r.Bound != BoundUpper {
+					continue
+				}
+				checked++
+				again := NewSearcher(o).Quiesce(context.Background(), pos, r.Score, r.Score+1, Limits{}, nil)
+				if again.Score > r.Score && !again.Score.IsMate() {
+					t.Errorf("%s %s: window [%d,%d] failed low at %d, but window [%d,%d] scores %d",
+						spec, fen, a, a+1, r.Score, r.Score, r.Score+1, again.Score)
+				}
+			}
+		}
+		if checked == 0 {
+			t.Errorf("%s: no QS failed low", spec)
+		}
+	}
+}
