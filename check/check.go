@@ -7,7 +7,6 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -42,8 +41,9 @@ const (
 	// or level pass of the threshold search), plus beta for an
 	// auto-fail-high and, with delta pruning, the most each delta-pruned
 	// capture was assumed to win (eval + victim + margin; eval + queen +
-	// margin for a node pruned whole), which runs recorded before
-	// deltaBoundFrom may leave out; nodes ended by a draw, mate, the
+	// margin for a node pruned whole; a run that leaves them out at every
+	// node where they count is read as a Horizon before 2026-11-25 scored
+	// it, and Report.Skipped says so); nodes ended by a draw, mate, the
 	// horizon or the ply limit score what that rule says.
 	RuleScore = "score"
 	// RuleCutoff: a move that fails high (scores at or above beta) ends
@@ -88,7 +88,26 @@ const (
 	// same move again, at the same depth, with a wider window) not
 	// counted twice, and generated every move it searched.
 	RuleCounts = "counts"
+	// RuleKind: a full-width node below a nonpv node is nonpv: a PVS
+	// scout's subtree is searched as nonpv whatever its window (with the
+	// delayed-gain penalty a scout's descendants have windows 2, 3, ...
+	// wide). Horizon's engine keeps it since commit 73a8719 (2026-11-25);
+	// before, it gave a node the kind its window says. Another engine's
+	// run is not checked by it (its kinds may be read off its windows). A
+	// run with delay-penalty whose every full-width node has the kind its
+	// window says is not checked by it either (Report.Skipped says so):
+	// only a Horizon before that change records such a run with a pv node
+	// below a nonpv one, and the kinds are what that search did.
+	RuleKind = "node-kind"
 )
+
+// SkippedOlderHorizon is Skipped.Reason for a run of Horizon's own that
+// shows, at every node where it matters, a convention of a Horizon before
+// a rule's engine change: a scout's descendants recorded pv (RuleKind), or
+// delta-pruned captures left out of fail-low scores (RuleScore). Such a
+// run is what that search did; its Skipped names the rule and what of it
+// was not applied. A run that mixes the conventions is held to today's.
+const SkippedOlderHorizon = "older_horizon"
 
 // RuleInfo is a rule's name and what it says, in a few words for help
 // texts (lines after the first continue the summary).
@@ -116,6 +135,7 @@ var ruleTable = []RuleInfo{
 	{RuleProved, "an exact score comes from a child whose score is exact"},
 	{RuleOptions, "the run's switches are a combination Horizon accepts today"},
 	{RuleCounts, "a node searched as many moves as it has children (a PVS re-search\ncounted once) and generated each of them"},
+	{RuleKind, "a full-width node below a nonpv node is nonpv (a scout's subtree)"},
 }
 
 // RuleInfos lists every rule with its summary, in the order of the
@@ -196,6 +216,8 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	partial := r.Filter != "" || r.Status.Partial()
 	c := &checker{st: st, run: r, opts: o, pos: pos, max: opts.Max, filtered: partial, foreign: fr, rule: r.MoveRule(),
 		rep: &Report{Run: r, RunID: r.ID, Variant: r.Label(), ByRule: map[string]int64{}, Violations: []Violation{}}}
+	c.windowKinds = true
+	c.kindFaults, c.deltaFaults = &olderRule{rule: RuleKind}, &olderRule{rule: RuleScore}
 	if fr != nil {
 		c.rep.Skipped = fr.skipped()
 	} else if err := o.Validate(); err != nil {
@@ -218,12 +240,18 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 		c.pop()
 	}
 	c.runTotals()
+	c.olderFound(c.kindFaults, c.opts.DelayPenalty && c.windowKinds,
+		"every node has the kind its window says, as a Horizon before 2026-11-25 gave it: with delay-penalty a scout's "+
+			"descendants had windows wider than one and were searched as pv nodes")
+	c.olderFound(c.deltaFaults, c.deltaNew == 0,
+		"delta-pruned captures: every node they count in scores its stand pat and searched moves alone, as a Horizon "+
+			"before 2026-11-25 scored it, below what a pruned capture may win")
 	c.rep.Rows = c.rows
 	// The walk noted each listed violation's moves from its own stack of
 	// open nodes: following parent ids from the file instead (trace's
 	// Path) would trust the very numbers a damaged file gets wrong.
 	for i := range c.rep.Violations {
-		v, pl := &c.rep.Violations[i], c.places[i]
+		v, pl := &c.rep.Violations[i], c.places[c.listed[i]]
 		v.Iteration, v.Path, v.Visits, v.Searches = pl.iteration, sanPath(r, pl.moves), pl.visits, pl.searches
 	}
 	return c.rep, nil
@@ -370,8 +398,17 @@ type checker struct {
 	max      int
 	filtered bool
 	foreign  *foreignRules // set for another engine's run
-	rule     trace.MoveRule
-	rep      *Report
+	// windowKinds: every full-width node so far has the kind its window
+	// says; deltaNew counts the nodes that count delta-pruned captures in
+	// their score where it changes it. kindFaults and deltaFaults hold the
+	// findings an older Horizon's convention explains until the walk
+	// ends, when olderFound knows whether the run keeps that convention.
+	windowKinds bool
+	deltaNew    int
+	kindFaults  *olderRule
+	deltaFaults *olderRule
+	rule        trace.MoveRule
+	rep         *Report
 
 	stack   []cframe
 	lists   []*engine.MoveList // move buffers by stack depth, reused
@@ -381,7 +418,8 @@ type checker struct {
 	rootEnd int64
 
 	cur    trace.Node // the node being visited
-	places []place    // where each listed violation's node stands
+	places []place    // where each listed violation's node, and each olderRule finding's, stands
+	listed []int      // each listed violation's index in places
 }
 
 func (c *checker) violate(id int64, rule, format string, a ...any) {
@@ -389,7 +427,7 @@ func (c *checker) violate(id int64, rule, format string, a ...any) {
 	c.rep.ByRule[rule]++
 	if len(c.rep.Violations) < c.max {
 		c.rep.Violations = append(c.rep.Violations, Violation{Run: c.run.ID, Node: id, Rule: rule, Detail: fmt.Sprintf(format, a...)})
-		c.places = append(c.places, c.placeOf(id, len(c.places)))
+		c.listed = append(c.listed, c.place(id))
 	}
 }
 
@@ -520,6 +558,13 @@ func (c *checker) structure(p, f *cframe) {
 		c.violate(n.ID, RuleStructure, "an iteration root below node %d (%s)", p.n.ID, p.n.Kind)
 	case p.n.Kind == engine.KindQS && n.Kind != engine.KindQS:
 		c.violate(n.ID, RuleStructure, "a %s node below QS node %d", n.Kind, p.n.ID)
+	case c.foreign == nil && (n.Kind == engine.KindPV || n.Kind == engine.KindNonPV):
+		if n.Kind != engine.FullWidthKind(n.Ply, n.Alpha, n.Beta) {
+			c.windowKinds = false
+		}
+		if p.n.Kind == engine.KindNonPV && n.Kind == engine.KindPV {
+			c.kindFaults.add(c, n.ID, fmt.Sprintf("a pv node (window %s) below nonpv node %d: a scout's subtree is nonpv whatever its window", c.run.WindowText(n), p.n.ID))
+		}
 	}
 	if n.Kind == engine.KindRoot || p.n.Kind == engine.KindRun {
 		if n.Ply != 0 || n.Move != engine.NoMove {
@@ -532,6 +577,57 @@ func (c *checker) structure(p, f *cframe) {
 	}
 	if n.Iteration != p.n.Iteration {
 		c.violate(n.ID, RuleStructure, "iteration %d below a node of iteration %d", n.Iteration, p.n.Iteration)
+	}
+}
+
+// place takes node id's place (placeOf) into places and returns its index.
+func (c *checker) place(id int64) int {
+	c.places = append(c.places, c.placeOf(id, len(c.places)))
+	return len(c.places) - 1
+}
+
+// olderRule holds one rule's findings that an older Horizon's
+// convention explains until the walk ends, the first ones (as many as
+// may be listed) with their node's place taken while the walk stood there.
+type olderRule struct {
+	rule    string
+	ids     []int64
+	details []string
+	places  []int // index in checker.places, of the first findings
+}
+
+func (o *olderRule) add(c *checker, id int64, detail string) {
+	o.ids, o.details = append(o.ids, id), append(o.details, detail)
+	if len(o.places) < c.max {
+		o.places = append(o.places, c.place(id))
+	}
+}
+
+// olderFound reports o's findings as violations, unless older says the run
+// keeps the older Horizon's convention throughout: then the findings are
+// what that search did, and Report.Skipped says which rule was read so
+// and why (why: the convention), with how many nodes show it.
+func (c *checker) olderFound(o *olderRule, older bool, why string) {
+	if len(o.ids) == 0 {
+		return
+	}
+	if older {
+		note := fmt.Sprintf("%s (%s; %d nodes)", o.rule, why, len(o.ids))
+		if c.rep.Skipped == nil {
+			c.rep.Skipped = &Skipped{Reason: SkippedOlderHorizon, Text: "read as an older Horizon recorded it: " + note}
+		} else {
+			c.rep.Skipped.Text += "; " + note
+		}
+		c.rep.Skipped.Rules = append(c.rep.Skipped.Rules, o.rule)
+		return
+	}
+	for i, id := range o.ids {
+		c.rep.Count++
+		c.rep.ByRule[o.rule]++
+		if len(c.rep.Violations) < c.max {
+			c.rep.Violations = append(c.rep.Violations, Violation{Run: c.run.ID, Node: id, Rule: o.rule, Detail: o.details[i]})
+			c.listed = append(c.listed, o.places[i])
+		}
 	}
 }
 
@@ -820,16 +916,6 @@ func (c *checker) deltaSwing() int {
 	return swing
 }
 
-// deltaBoundFrom is when Horizon's QS began to count a delta-pruned
-// capture in its node's fail-soft score with the most it was assumed to
-// win (eval + victim + margin; eval + deltaSwing for a node pruned whole):
-// before, a node that failed low scored its stand pat and searched moves
-// alone, an upper bound below what a pruned capture may win. The time is
-// after the change landed: a run recorded before it may come from a
-// Horizon either side of the change, and its score may follow either
-// convention (a run's version column names no order of builds).
-var deltaBoundFrom = time.Date(2026, 11, 25, 7, 0, 0, 0, time.UTC)
-
 // deltaBound is the most the captures QS node f delta-pruned were assumed
 // to win, with a term naming it; ok is false when the node pruned none by
 // delta (or the run has delta off, or the node searched evasions). The
@@ -1044,7 +1130,7 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 		best, have = max(best, n.Beta), true
 		terms = append(terms, "auto-fail-high beta "+c.window(n, n.Beta))
 	}
-	// Before deltaBoundFrom a run may not count delta-pruned captures.
+	// A Horizon before 2026-11-25 did not count delta-pruned captures.
 	oldBest, oldHave, oldTerms := best, have, terms
 	if b, term, ok := c.deltaBound(f, pass); ok {
 		if !have || b > best {
@@ -1065,13 +1151,14 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 		c.violate(n.ID, RuleScore, "searched no move (%s) and has nothing to score", cutText(n))
 		return
 	}
+	differs := oldHave && oldBest != best
 	switch {
 	case best == n.Score:
-	case c.run.Created.Before(deltaBoundFrom) && oldHave && oldBest == n.Score:
-		// Recorded by a Horizon that may predate deltaBoundFrom.
-	case c.run.Created.Before(deltaBoundFrom) && oldHave && oldBest != best:
-		c.violate(n.ID, RuleScore, "scored %s, want %s = max(%s), or %s = max(%s) as a Horizon before %s scored it",
-			c.score(n, n.Score), c.score(n, best), strings.Join(terms, ", "), c.score(n, oldBest), strings.Join(oldTerms, ", "), deltaBoundFrom.Format(time.DateOnly))
+		if differs {
+			c.deltaNew++
+		}
+	case differs && oldBest == n.Score:
+		c.deltaFaults.add(c, n.ID, fmt.Sprintf("scored %s, want %s = max(%s)", c.score(n, n.Score), c.score(n, best), strings.Join(terms, ", ")))
 	default:
 		c.violate(n.ID, RuleScore, "scored %s, want %s = max(%s)", c.score(n, n.Score), c.score(n, best), strings.Join(terms, ", "))
 	}

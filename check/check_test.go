@@ -5,10 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -460,10 +461,10 @@ func TestCheckTooManyChildren(t *testing.T) {
 // TestCheckDeltaBound: with delta pruning a QS node that fails low scores
 // the most its delta-pruned captures were assumed to win (eval + victim +
 // margin; eval + queen + margin for a node pruned whole), as the engine
-// does since deltaBoundFrom. A node scoring its stand pat instead, as
-// Horizon's QS did before, breaks the score rule in a run recorded since,
-// and keeps to it in a run recorded before, which an older Horizon may
-// have searched.
+// does since 2026-11-25. A node of such a run scoring its stand pat and
+// searched moves alone, as Horizon's QS did before, breaks the score rule:
+// the run counts the captures elsewhere, so no older Horizon recorded it
+// (TestCheckOlderHorizon reads the runs of one that did).
 func TestCheckDeltaBound(t *testing.T) {
 	for _, tc := range []struct {
 		what string
@@ -477,32 +478,102 @@ func TestCheckDeltaBound(t *testing.T) {
 			victim := tracetest.FirstNode(t, st, run, tc.what, func(n trace.Node) bool {
 				return n.Kind == engine.KindQS && n.Cause == engine.CauseDelta && n.HasStandPat && n.Score > n.StandPat && tc.pick(n)
 			})
+			got := damageAndFind(t, st, path, run, victim, 0, "UPDATE node_rows SET score = score - stand_diff, stand_diff = 0 WHERE run_id = ?3 AND id = ?1", RuleScore, " (scored its stand pat)")
+			if !strings.Contains(got.Detail, "delta-pruned") {
+				t.Errorf("detail %q does not name the pruning", got.Detail)
+			}
+		})
+	}
+}
+
+// TestCheckOlderHorizon reads testdata/older.trace, written by the Horizon
+// of commit 73a8719's parent (testdata/README): its see and
+// unified+delta=true runs score delta-pruned nodes on their stand pat and
+// searched moves alone, its recapture run (delay-penalty) gives a scout's
+// descendants the pv kind their windows say. Each keeps that convention
+// throughout, so it checks clean, and the report names the rule read as
+// that Horizon recorded it.
+func TestCheckOlderHorizon(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(filepath.Join("testdata", "older.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "older.trace")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := trace.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for run, rule := range map[int64]string{1: RuleScore, 2: RuleScore, 3: RuleKind} {
+		rep := checkClean(t, st, run, 0, fmt.Sprintf("older.trace run %d", run))
+		if rep.Skipped == nil || rep.Skipped.Reason != SkippedOlderHorizon || !slices.Equal(rep.Skipped.Rules, []string{rule}) ||
+			!strings.HasPrefix(rep.Skipped.Text, "read as an older Horizon recorded it: "+rule+" (") {
+			t.Errorf("run %d: skipped %+v, want %s read as an older Horizon recorded it", run, rep.Skipped, rule)
+		}
+	}
+}
+
+// TestCheckNodeKind: a pv node below a nonpv node (a scout's subtree
+// searched as pv) breaks the node-kind rule in a run of Horizon's; a run
+// with delay-penalty whose every full-width node has the kind its window
+// says, as a Horizon before commit 73a8719 recorded it (a scout's
+// descendants, with windows wider than one, as pv), is not checked by it
+// and the report says so; without delay-penalty no Horizon recorded such a
+// node, so there it is a fault whatever the other kinds.
+func TestCheckNodeKind(t *testing.T) {
+	for _, tc := range []struct {
+		preset      string
+		windowKinds bool // rewrite every kind as the window says, as an old Horizon gave it
+		applies     bool
+	}{
+		{"recapture", false, true},
+		{"recapture", true, false},
+		{"captures", true, true},
+	} {
+		t.Run(fmt.Sprintf("%s window kinds %v", tc.preset, tc.windowKinds), func(t *testing.T) {
+			st, path, run := cleanTrace(t, tc.preset)
 			db, err := sql.Open("sqlite3", path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			since := deltaBoundFrom.Add(time.Hour).Format(time.RFC3339Nano)
-			if _, err := db.Exec("UPDATE runs SET created = ?1 WHERE id = ?2", since, run); err != nil {
-				t.Fatal(err)
-			}
-			checkClean(t, st, run, 0, "the trace recorded since the change")
-			got := damageAndFind(t, st, path, run, victim, 0, "UPDATE node_rows SET score = score - stand_diff, stand_diff = 0 WHERE run_id = ?3 AND id = ?1", RuleScore, " (scored its stand pat)")
-			if !strings.Contains(got.Detail, "delta-pruned") {
-				t.Errorf("detail %q does not name the pruning", got.Detail)
-			}
-			before := deltaBoundFrom.Add(-time.Hour).Format(time.RFC3339Nano)
-			if _, err := db.Exec("UPDATE runs SET created = ?1 WHERE id = ?2", before, run); err != nil {
-				t.Fatal(err)
-			}
-			rep, err := Run(context.Background(), st, run, Options{Max: 1000})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, v := range rep.Violations {
-				if v.Node == victim.ID {
-					t.Errorf("recorded before %s: node %d: %s: %s", deltaBoundFrom, v.Node, v.Rule, v.Detail)
+			if tc.windowKinds {
+				res, err := db.Exec("UPDATE node_rows SET info = (info & ~7) | CASE WHEN width > 1 THEN ?1 ELSE ?2 END WHERE run_id = ?3 AND (info & 7) IN (?1, ?2)",
+					int(engine.KindPV), int(engine.KindNonPV), run)
+				if err != nil {
+					t.Fatal(err)
 				}
+				rep, err := Run(context.Background(), st, run, Options{Max: 1000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n, _ := res.RowsAffected(); !tc.applies {
+					// The recapture run as a Horizon before 73a8719 recorded it.
+					if rep.Count != 0 || rep.Skipped == nil || rep.Skipped.Reason != SkippedOlderHorizon ||
+						!slices.Equal(rep.Skipped.Rules, []string{RuleKind}) || !strings.Contains(rep.Skipped.Text, "delay-penalty") {
+						t.Errorf("%d kinds read off the windows: violations %v, skipped %+v; want none, node-kind skipped", n, rep.ByRule, rep.Skipped)
+					}
+					return
+				}
+			}
+			parent := tracetest.FirstNode(t, st, run, "nonpv node with full-width children", func(n trace.Node) bool {
+				return n.Kind == engine.KindNonPV && n.Depth > 1 && n.SubtreeSize > 1
+			})
+			kids, err := st.Children(context.Background(), run, parent.ID, trace.BySearch, 0, 1)
+			if err != nil || len(kids) != 1 || kids[0].Kind != engine.KindNonPV {
+				t.Fatalf("children of node %d: %+v, %v: want a nonpv node", parent.ID, kids, err)
+			}
+			got := damageAndFind(t, st, path, run, kids[0], int64(engine.KindPV), "UPDATE node_rows SET info = (info & ~7) | ?2 WHERE run_id = ?3 AND id = ?1", RuleKind, " (made pv)")
+			if !strings.Contains(got.Detail, fmt.Sprintf("below nonpv node %d", parent.ID)) {
+				t.Errorf("detail %q does not name the parent", got.Detail)
+			}
+			// Reported after the walk, it is placed where the walk found it.
+			if want, err := st.PathSAN(context.Background(), run, got.Node); err != nil || !slices.Equal(got.Path, want) {
+				t.Errorf("path %q, want %q (%v)", got.Path, want, err)
 			}
 		})
 	}

@@ -39,8 +39,9 @@ type Skipped struct {
 
 // skipped says which rules are not applied and why.
 func (fr *foreignRules) skipped() *Skipped {
-	skip := []string{RuleQSMoves, RuleLeaf, RuleBest, RuleRun, RuleCounts}
-	why := "rules of Horizon's own engine (its QS variants' move sets, its leaf causes, best moves, run node and move counts)"
+	skip := []string{RuleQSMoves, RuleLeaf, RuleBest, RuleRun, RuleCounts, RuleKind}
+	why := "rules of Horizon's own engine (its QS variants' move sets, its leaf causes, best moves, run node, move counts " +
+		"and node kinds: a stream's kinds may be read off its windows, and an engine need not keep a scout's subtree nonpv)"
 	if !fr.failHard {
 		skip = append(skip, RuleScore)
 		why += "; score: the engine declared fail-soft, whose scores may leave the window"

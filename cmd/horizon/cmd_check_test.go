@@ -300,7 +300,7 @@ func TestCheckSkippedTyped(t *testing.T) {
 		t.Fatalf("trace: exit %d: %s", code, errOut)
 	}
 	code, out, errOut := runCLI(t, "", "check", file)
-	if code != 0 || !strings.Contains(out, "  note: skipped for another engine's run: qs-moves, leaf-cause, best-move, run, counts, score (rules of Horizon's own engine") {
+	if code != 0 || !strings.Contains(out, "  note: skipped for another engine's run: qs-moves, leaf-cause, best-move, run, counts, node-kind, score (rules of Horizon's own engine") {
 		t.Errorf("check: exit %d, want the note on skipped rules:\n%s%s", code, out, errOut)
 	}
 	var runs []map[string]json.RawMessage
@@ -316,7 +316,7 @@ func TestCheckSkippedTyped(t *testing.T) {
 	if err := json.Unmarshal(runs[0]["skipped"], &skipped); err != nil {
 		t.Fatalf("check --json: skipped %s is not an object: %v", runs[0]["skipped"], err)
 	}
-	want := []string{check.RuleQSMoves, check.RuleLeaf, check.RuleBest, check.RuleRun, check.RuleCounts, check.RuleScore}
+	want := []string{check.RuleQSMoves, check.RuleLeaf, check.RuleBest, check.RuleRun, check.RuleCounts, check.RuleKind, check.RuleScore}
 	if skipped.Reason != "other_engine" || fmt.Sprint(skipped.Rules) != fmt.Sprint(want) || !strings.HasPrefix(skipped.Text, "skipped for another engine's run: ") {
 		t.Errorf("check --json: skipped %+v, want reason other_engine, rules %v and the text", skipped, want)
 	}
