@@ -163,8 +163,8 @@ type Summary struct {
 	Variant      string         `json:"variant"`
 	Options      engine.Options `json:"-"` // every switch; the command's --json writes it as an object
 	Positions    int            `json:"positions"`
-	Stopped      int            `json:"stopped"`  // this variant's QS runs cut by the node limit
-	Compared     int            `json:"compared"` // positions every variant finished: the figures below are over them
+	Stopped      int            `json:"stopped_count"` // this variant's QS runs cut by the node limit
+	Compared     int            `json:"compared"`      // positions every variant finished: the figures below are over them
 	QSNodesMean  float64        `json:"qs_nodes_mean"`
 	QSNodesP90   int64          `json:"qs_nodes_p90"`
 	QSNodesMax   int64          `json:"qs_nodes_max"`

@@ -44,9 +44,12 @@ type comparePos struct {
 // compareVariant sums one variant's searches.
 type compareVariant struct {
 	variantTotals
-	WithAnswer int `json:"with_answer"` // positions with bm or am
-	Solved     int `json:"solved"`
-	elapsed    time.Duration
+	WithAnswer int `json:"with_answer"`  // positions with bm or am
+	Solved     int `json:"solved_count"` // of them, positions solved
+	// SolvedOld is solved_count under the key compare gave it first,
+	// deprecated: solved is a position's flag (positions[].solved).
+	SolvedOld int `json:"solved"`
+	elapsed   time.Duration
 }
 
 func runCompare(e *env, args []string) error {
@@ -70,7 +73,10 @@ positions every variant had searched to the end, and says how many.`,
 	pf := addPositionFlags(e.ctx, fs, fenUsage, "EPD file: search every position in it")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "positions searched at once")
 	traceFile := fs.String("trace", "", "also record every search into this trace file (searches then run one at a time)")
-	asJSON := fs.Bool("json", false, "print JSON: {variants: [...], positions: [...], interrupted}")
+	asJSON := fs.Bool("json", false, "print JSON: {variants: [...], positions: [...], interrupted}; a variant's "+
+		"solved_count counts the positions solved, a position's solved says whether it was (true, false, or null without bm or am), "+
+		"and position is the record's number in the input, 1 first. Deprecated: a variant's solved, the same count as "+
+		"solved_count (solved is a position's flag)")
 	asCSV := fs.Bool("csv", false, "print CSV: one row per position and variant")
 	sf := addSearchFlags(fs, strings.Join(engine.VariantNames(), ","), 4)
 	if err := parseNoArgs(fs, args); err != nil {
@@ -261,6 +267,7 @@ func compareSum(opts []engine.Options, rows []comparePos) []compareVariant {
 	}
 	for i := range out {
 		v := &out[i]
+		v.SolvedOld = v.Solved
 		if v.Nodes > 0 {
 			v.QSShare = float64(v.QSNodes) / float64(v.Nodes)
 		}

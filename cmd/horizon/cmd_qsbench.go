@@ -85,7 +85,9 @@ Ctrl-C prints the figures of the positions done so far.`,
 		"horizon qsbench --json > qsbench.json")
 	epd := fs.String("epd", defaultQSBenchEPD, "benchmark set (EPD with lm and lmpos, the move into each position and where it was played from, as collect writes them, and ce, acd and oracle, as oracle writes them)")
 	qs := fs.String("qs", strings.Join(engine.VariantNames(), ","), "variants: presets with optional +switch=value, comma-separated")
-	asJSON := fs.Bool("json", false, "print JSON: each variant's figures (as the table) and the --worst rows: {variants: [...], worst: [...]}")
+	asJSON := fs.Bool("json", false, "print JSON: each variant's figures (as the table) and the --worst rows: {variants: [...], worst: [...]}; "+
+		"a variant's stopped_count counts its QS runs the cap stopped, a worst row's stopped says whether its run was. "+
+		"Deprecated: a variant's stopped, the same count as stopped_count (stopped is a run's flag)")
 	asCSV := fs.Bool("csv", false, "print CSV: one row per position and variant (score and error_cp empty for a stopped QS)")
 	plot := fs.String("plot", "", "write an SVG scatter plot (QS nodes against error, Pareto front) to this `file`")
 	worst := fs.Int("worst", 0, "list each variant's N worst positions with the command that traces them")
@@ -205,7 +207,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 	}
 	variants := make([]qsVariantJSON, len(sums))
 	for i, s := range sums {
-		variants[i] = qsVariantJSON{Summary: s, Options: trace.ObjectJSON(s.Options.JSON())}
+		variants[i] = qsVariantJSON{Summary: s, Options: trace.ObjectJSON(s.Options.JSON()), StoppedOld: s.Stopped}
 	}
 	if worstRows == nil {
 		worstRows = []qsWorstJSON{}
@@ -262,6 +264,9 @@ func (q qsBenchResult) writeText(w io.Writer) error {
 type qsVariantJSON struct {
 	qsbench.Summary
 	Options json.RawMessage `json:"options"`
+	// StoppedOld is stopped_count under the key qsbench gave it first,
+	// deprecated: stopped is a QS run's flag (worst[].stopped).
+	StoppedOld int `json:"stopped"`
 }
 
 // MarshalJSON gives the node and time figures of a variant with no

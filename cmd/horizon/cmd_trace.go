@@ -42,8 +42,8 @@ type traceRunJSON struct {
 	File string `json:"file"`
 	// Label is the position as the text names it (its EPD record's id,
 	// else its FEN), as compare's positions give it. Position is the same,
-	// under the key trace gave it first (kept for scripts; compare's
-	// position is the record's place in its file).
+	// under the key trace gave it first, deprecated (--json's help says
+	// so): compare's position is the record's place in its file.
 	Label    string `json:"label"`
 	Position string `json:"position"`
 	trace.RunFacts
@@ -137,7 +137,8 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	under := fs.String("under", "", "keep only the nodes on and under this move path from the root, moves in SAN or UCI separated by commas or spaces, "+
 		"both sides' moves in turn (Nf3,Nf6 is 1.Nf3 Nf6); a line alpha-beta cuts off before reaching its end records nothing below (a warning says so)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON (an array of runs; with --engine each run has stream_nodes, "+
-		"the nodes the engine's stream holds (as nodes does: Horizon's run node is in neither), and reported_nodes, the engine's own count: they differ when its instrumentation misses nodes; both null for Horizon's own runs. A key that does not apply is null, not left out)")
+		"the nodes the engine's stream holds (as nodes does: Horizon's run node is in neither), and reported_nodes, the engine's own count: they differ when its instrumentation misses nodes; both null for Horizon's own runs. A key that does not apply is null, not left out). "+
+		"Deprecated: position, the same text as label (compare's position is a record's number)")
 	viewAfter := fs.Bool("view", false, "open the viewer on the first run recorded (needs a terminal)")
 	engineCmd := fs.String("engine", "", "trace another UCI engine instead: its command line ('CMD [ARGS]'; more ARGS may follow the flags), instrumented to write the trace protocol to HORIZON_TRACE. "+
 		"Quote a path or argument with spaces as in a shell or cutechess-cli's cmd= (--engine '\"/opt/My Engines/eth\" -v', or My\\ Engines); a path that exists as given is taken whole, spaces and all")
