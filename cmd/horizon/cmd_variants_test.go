@@ -91,12 +91,17 @@ func TestVariantsJSONTyped(t *testing.T) {
 // TestVariantsDeparts: every variant that follows a document says where it
 // departs from it, quoting the document, in the text and in --json
 // ("departs", null for a variant that follows none); the audit's readings
-// of ambiguous passages are among them.
+// of ambiguous passages are among them. It says too, in --json ("qs_tt")
+// and in its text, which presets' QS probes and stores the hash table
+// (only unified's), and the presets whose documents' QS does so while
+// Horizon's does not (002's micro-Max, 001's depth bootstrapping) declare
+// it among their departures.
 func TestVariantsDeparts(t *testing.T) {
 	var got []struct {
 		Name    string  `json:"name"`
 		Source  *string `json:"source"`
 		Departs *string `json:"departs"`
+		QSTT    *bool   `json:"qs_tt"`
 	}
 	cliJSON(t, &got, "variants", "--json")
 	_, text, _ := runCLI(t, "", "variants")
@@ -109,7 +114,14 @@ func TestVariantsDeparts(t *testing.T) {
 		"threshold": "fails hard",
 		"unified":   "stored in the hash table at depth 0",
 	}
+	declaresTT := map[string]bool{"recapture": true, "threshold": true}
 	for _, v := range got {
+		if v.QSTT == nil || *v.QSTT != (v.Name == "unified") {
+			t.Errorf("%s: qs_tt %v, want %v", v.Name, v.QSTT, v.Name == "unified")
+		}
+		if declaresTT[v.Name] && (v.Departs == nil || !strings.Contains(*v.Departs, "neither probe")) {
+			t.Errorf("%s: departs does not say its QS leaves the hash table alone: %v", v.Name, v.Departs)
+		}
 		if (v.Departs == nil) != (v.Source == nil) {
 			t.Errorf("%s: source %v, departs %v: a variant departs from its document, and only then", v.Name, v.Source, v.Departs)
 			continue
@@ -122,33 +134,6 @@ func TestVariantsDeparts(t *testing.T) {
 		}
 		if !strings.Contains(words, "departs: "+*v.Departs) {
 			t.Errorf("%s: the text does not print its departures", v.Name)
-		}
-	}
-}
-
-// TestVariantsQSTT: variants says, in --json ("qs_tt") and in its text,
-// which presets' QS probes and stores the hash table (only unified's), and
-// the presets whose documents' QS does so while Horizon's does not (002's
-// micro-Max, 001's depth bootstrapping) declare it among their departures.
-func TestVariantsQSTT(t *testing.T) {
-	var got []struct {
-		Name    string  `json:"name"`
-		Departs *string `json:"departs"`
-		QSTT    *bool   `json:"qs_tt"`
-	}
-	cliJSON(t, &got, "variants", "--json")
-	_, text, _ := runCLI(t, "", "variants")
-	declares := map[string]bool{"recapture": true, "threshold": true}
-	for _, v := range got {
-		if v.QSTT == nil {
-			t.Errorf("%s: no qs_tt", v.Name)
-			continue
-		}
-		if *v.QSTT != (v.Name == "unified") {
-			t.Errorf("%s: qs_tt %v", v.Name, *v.QSTT)
-		}
-		if declares[v.Name] && (v.Departs == nil || !strings.Contains(*v.Departs, "neither probe")) {
-			t.Errorf("%s: departs does not say its QS leaves the hash table alone: %v", v.Name, v.Departs)
 		}
 	}
 	if n, m := strings.Count(text, "QS neither probes nor stores it"), strings.Count(text, "full-width and QS nodes probe and store it"); n != 6 || m != 1 {
