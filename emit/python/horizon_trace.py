@@ -16,12 +16,17 @@ An engine may declare its score scale, so that Horizon prints its mates as
 infinity=VALUE), and mate_turns=True when its mate distance counts the mated
 side's turns rather than plies (docs/trace-protocol.md, "mate", "infinity").
 
+Scores, windows, evals, depths and counts are integers (an integral float
+passes; 0.7 raises ValueError rather than be written as 0): an engine that
+scores in pawns scales them to centipawns.
+
 HORIZON_TRACE is a file path, or "fd:N" for a file descriptor the parent
 process left open (horizon trace --engine passes a pipe that way). The
 stream is buffered (64 KiB, so a live reader follows); end() flushes it. Standard library only.
 """
 
 import io
+import operator
 import os
 
 # The newest protocol version written; a stream says the oldest that holds
@@ -47,9 +52,9 @@ class Writer:
         if pseudo_legal:
             self._w("moves pseudo\n")
         if mate:
-            self._w("mate %d %d %s\n" % (mate[0], mate[1], "turns" if mate_turns else "plies"))
+            self._w("mate %d %d %s\n" % (_int(mate[0]), _int(mate[1]), "turns" if mate_turns else "plies"))
         if infinity:
-            self._w("infinity %d\n" % infinity)
+            self._w("infinity %d\n" % _int(infinity))
 
     def position(self, uci_args):
         """Start a search: the arguments of a UCI position command."""
@@ -61,32 +66,32 @@ class Writer:
     def root(self, depth, alpha, beta, iteration=None):
         """Enter a root node (one search of the root position)."""
         if iteration is None:
-            self._w("E - %d %d %d\n" % (depth, alpha, beta))
+            self._w("E - %d %d %d\n" % (_int(depth), _int(alpha), _int(beta)))
         else:
-            self._w("E - %d %d %d i=%d\n" % (depth, alpha, beta, iteration))
+            self._w("E - %d %d %d i=%d\n" % (_int(depth), _int(alpha), _int(beta), _int(iteration)))
 
     def enter(self, move, depth, alpha, beta, kind=None):
         """Enter a node reached by move (UCI, "0000" for a null move)."""
         if kind is None:
-            self._w("E %s %d %d %d\n" % (move, depth, alpha, beta))
+            self._w("E %s %d %d %d\n" % (move, _int(depth), _int(alpha), _int(beta)))
         else:
-            self._w("E %s %d %d %d k=%s\n" % (move, depth, alpha, beta, kind))
+            self._w("E %s %d %d %d k=%s\n" % (move, _int(depth), _int(alpha), _int(beta), kind))
 
     def stand_pat(self, value):
-        self._w("S %d\n" % value)
+        self._w("S %d\n" % _int(value))
 
     def move(self, move, index):
-        self._w("M %s %d\n" % (move, index))
+        self._w("M %s %d\n" % (move, _int(index)))
 
     def extension(self, plies):
-        self._w("X %d\n" % plies)
+        self._w("X %d\n" % _int(plies))
 
     def leave(self, score, bound=None, cause=None, best=None):
         """Leave the current node with its score (and what else is known)."""
         if bound is None and cause is None and best is None:
-            self._w("L %d\n" % score)
+            self._w("L %d\n" % _int(score))
             return
-        parts = ["L %d" % score]
+        parts = ["L %d" % _int(score)]
         if bound:
             parts.append("b=" + bound)
         if cause:
@@ -101,12 +106,12 @@ class Writer:
 
     def end(self, best=None, nodes=None, time_ms=None):
         """End the search, with the engine's own node count and its time in
-        milliseconds, and flush."""
+        milliseconds (a float's fraction is dropped), and flush."""
         line = "end"
         if best:
             line += " best=" + best
         if nodes is not None:
-            line += " nodes=%d" % nodes
+            line += " nodes=%d" % _int(nodes)
         if time_ms is not None:
             line += " time=%d" % time_ms
         self._w(line + "\n")
@@ -117,6 +122,24 @@ class Writer:
 
     def close(self):
         self._out.close()
+
+
+def _int(v):
+    """v as the protocol's integer. "%d" truncates a float without a word:
+    an engine scoring in pawns (0.7) wrote 0, its window [-0.5, 0.5] as
+    [0, 0]. An integral float passes; any other value is refused."""
+    if type(v) is int:
+        return v
+    if isinstance(v, float):
+        if v.is_integer():
+            return int(v)
+    else:
+        try:
+            return operator.index(v)  # numpy's integers, bool
+        except TypeError:
+            pass
+    raise ValueError("horizon_trace: %r is not an integer: scores, windows, evals and depths are "
+                     "integers in the engine's own units (centipawns: scale pawns by 100)" % (v,))
 
 
 def _one_line(s):
