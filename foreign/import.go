@@ -533,6 +533,10 @@ func (im *importer) record(b []byte) *StreamError {
 			// Two streams joined ('cat a.hzt b.hzt').
 			return im.fail("a second header %q: a stream has one; import each stream on its own (into one trace file, if you like)", shortText(b))
 		}
+		if i := bytes.IndexByte(b, '\t'); i >= 0 && i < 12 {
+			// A C engine's printf("%c\t%d...") read "unknown record" alone.
+			return im.fail("unknown record %q: fields are separated by single spaces, not tabs", shortText(b))
+		}
 		return im.fail("unknown record %q", shortText(b))
 	}
 	if len(im.stack) > 1 {

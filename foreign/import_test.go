@@ -311,6 +311,7 @@ func TestStreamErrors(t *testing.T) {
 		{"cut short", head + "E e2e4 0 -50 50\nL 1\n", "ends with 1 node open", trace.StatusInterrupted, 3},
 		{"root with move", head + "L 0\nE e2e4 1 0 1\n", "a root has no move", trace.StatusFailed, 2},
 		{"unknown record", head + "Q 1\n", "unknown record", trace.StatusFailed, 2},
+		{"fields separated by tabs", head + "E\te2e4\t0\t-50\t50\n", `(line 4), node 1 (path (root)): unknown record "E\te2e4\t0\t-50\t50": fields are separated by single spaces, not tabs`, trace.StatusFailed, 2},
 		// A time past a time.Duration's range was stored wrapped (99999999999999
 		// read 7,766,279,631,451 ms), one past int64's as no time at all.
 		{"time out of range", head + "L 0\nend time=99999999999999\n", `(line 5): end record: time "99999999999999" is out of range (milliseconds, at most 9223372036854)`, trace.StatusFailed, 2},
