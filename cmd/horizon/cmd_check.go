@@ -71,7 +71,7 @@ the report says so.`,
 		"horizon check sample.trace --json | jq '.[].by_rule'")
 	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both); 0 = every run")
 	maxV := fs.Int("max", 50, "violations to print per run (all are counted)")
-	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, status, stop_cause, filter (null when\nthere is none), depth, rows, violations, by_rule, listed, skipped, error);\nskipped is null, or for another engine's run {reason: \"other_engine\", rules: [...], text};\nlisted violations have run, node, iteration, path (SAN), visits, rule, detail;\na run that could not be read has null rows and violations and its error, null otherwise")
+	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, status, stop_cause, filter (null when\nthere is none), depth, rows, violations, by_rule, listed, skipped, error);\nskipped is null, or {reason, rules: [...], text}: reason \""+check.SkippedOtherEngine+"\" for another engine's run, \""+check.SkippedOlderHorizon+"\" for a run of an older Horizon read by its convention;\nlisted violations have run, node, iteration, path (SAN), visits, searches (path[i]'s searches under its parent: a path marks visits as the text does), rule, detail;\na run that could not be read has null rows and violations and its error, null otherwise")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
 		return err
