@@ -507,10 +507,10 @@ func (w *walker) comparePair(a, b trace.Node) {
 		// depth A 2, B 3", before the subtree only one run has.
 		return
 	}
-	enterDiff := a.Alpha != b.Alpha || a.Beta != b.Beta || a.Depth != b.Depth || a.Kind != b.Kind || a.QSLevel != b.QSLevel
+	enterDiff := !sameWindow(w.ra, w.rb, a, b) || a.Depth != b.Depth || a.Kind != b.Kind || a.QSLevel != b.QSLevel
 	changed := a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause
-	leaveDiff := changed || a.CutIndex != b.CutIndex || a.Best != b.Best || a.Generated != b.Generated ||
-		a.Searched != b.Searched || a.SearchedAtLeast != b.SearchedAtLeast || a.SubtreeSize != b.SubtreeSize
+	leaveDiff := changed || a.CutIndex != b.CutIndex || a.Best != b.Best || !sameMoves(w.ra, w.rb, a, b) ||
+		a.SubtreeSize != b.SubtreeSize
 	shifted := a.ID != b.ID && !w.filtered
 	if !enterDiff && !leaveDiff && !shifted {
 		return
@@ -547,6 +547,35 @@ func (w *walker) comparePair(a, b trace.Node) {
 	}
 }
 
+// sameWindow reports whether a's window, on run ra's scale, is b's on
+// rb's: each end the same number, or reading the same on the two scales
+// (both [-∞, ∞]: one engine's infinity 30000, Horizon's 32000). On one
+// scale only ends at or past infinity read the same and differ: a mate's
+// text is lossy (a mate in 5 and in 6 plies both print #3), so two of
+// Horizon's windows in the mate band that print alike still differ
+// (describePair then adds their numbers). comparePair finds the differences with it and describePair words them,
+// so a pair found to differ always says how.
+func sameWindow(ra, rb trace.Run, a, b trace.Node) bool {
+	fa, fb := ra.WindowScores(a), rb.WindowScores(b)
+	same := func(x, y engine.Score) bool {
+		if x == y {
+			return true
+		}
+		tx := fa.Text(x)
+		return tx == fb.Text(y) && (fa != fb || strings.HasSuffix(tx, "∞"))
+	}
+	return same(a.Alpha, b.Alpha) && same(a.Beta, b.Beta)
+}
+
+// sameMoves reports whether a and b have the same move counts, a
+// generated count another engine's stream left out (0, "not recorded")
+// being no difference from any count; comparePair and describePair
+// share it as they share sameWindow.
+func sameMoves(ra, rb trace.Run, a, b trace.Node) bool {
+	generated := a.Generated == b.Generated || !ra.GeneratedRecorded(a) || !rb.GeneratedRecorded(b)
+	return generated && a.Searched == b.Searched && a.SearchedAtLeast == b.SearchedAtLeast
+}
+
 // describePair says how two matched nodes, a of run ra and b of run rb,
 // differ; each run's scores print in its own format (trace.Run.Scores).
 func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
@@ -555,13 +584,13 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 		fields = append(fields, field)
 		why = append(why, fmt.Sprintf(format, args...))
 	}
-	// Each window reads on its own run's scale: two that read the same
-	// (both [-∞, ∞], one engine's infinity 30000, Horizon's 32000) are
-	// no difference.
-	if a.Alpha != b.Alpha || a.Beta != b.Beta {
-		if wa, wb := ra.WindowText(a), rb.WindowText(b); wa != wb {
-			add("window", "window A %s, B %s", wa, wb)
+	if !sameWindow(ra, rb, a, b) {
+		wa, wb := ra.WindowText(a), rb.WindowText(b)
+		if wa == wb {
+			// Mates a ply apart print alike: the numbers tell them apart.
+			wa, wb = fmt.Sprintf("%s = [%d, %d]", wa, a.Alpha, a.Beta), fmt.Sprintf("%s = [%d, %d]", wb, b.Alpha, b.Beta)
 		}
+		add("window", "window A %s, B %s", wa, wb)
 	}
 	if a.Depth != b.Depth {
 		add("depth", "depth A %d, B %d", a.Depth, b.Depth)
@@ -584,10 +613,7 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 	if a.Best != b.Best {
 		add("best", "best move A %s, B %s", a.Best.Text(), b.Best.Text())
 	}
-	// A generated count another engine's stream left out (0, "not
-	// recorded") is no difference from any count.
-	generated := a.Generated != b.Generated && ra.GeneratedRecorded(a) && rb.GeneratedRecorded(b)
-	if generated || a.Searched != b.Searched || a.SearchedAtLeast != b.SearchedAtLeast {
+	if !sameMoves(ra, rb, a, b) {
 		add("moves", "moves A %s, B %s", ra.MovesText(a), rb.MovesText(b))
 	}
 	if a.SubtreeSize != b.SubtreeSize {

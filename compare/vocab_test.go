@@ -71,3 +71,46 @@ func TestDescribePairInfiniteWindows(t *testing.T) {
 		t.Errorf("reason %q, want %q", d.Reason, want)
 	}
 }
+
+// TestWindowsReadAlike: diff finds a pair different (comparePair) and
+// words how (describePair) by one rule. Two windows reading [-∞, ∞] on
+// two engines' scales were worded as no difference yet still found one,
+// so diff printed an empty first difference ("at (root):" and nothing
+// after it). And since a mate's text is lossy (mate in 5 plies and in 6
+// both print #3), two of Horizon's windows in the mate band that print
+// alike are still a difference, worded with their numbers.
+func TestWindowsReadAlike(t *testing.T) {
+	tiny := trace.Run{Engine: "Tiny", Options: `{"moves":"legal","scores":"soft","infinity":30000}`}
+	horizon := trace.Run{Variant: "see"}
+	node := trace.Node{ID: 1, Kind: engine.KindQS, Alpha: -50, Beta: 50, Score: 5, Bound: engine.BoundExact, Searched: 3}
+	for _, c := range []struct {
+		name           string
+		ra, rb         trace.Run
+		alphaA, alphaB engine.Score
+		betaA, betaB   engine.Score
+		same           bool
+	}{
+		{"equal numbers", horizon, horizon, -50, -50, 50, 50, true},
+		{"one alpha apart", horizon, horizon, -50, -49, 50, 50, false},
+		{"∞ on two scales", tiny, horizon, -30000, -engine.Infinity, 30000, engine.Infinity, true},
+		{"past ∞ on one scale", tiny, tiny, -30000, -30001, 30000, 30000, true},
+		{"mate in 5 and 6 plies on one scale", horizon, horizon, engine.MateScore - 6, engine.MateScore - 5,
+			engine.MateScore - 1, engine.MateScore - 1, false},
+		{"a number and ∞", tiny, horizon, -30000, -50, 30000, engine.Infinity, false},
+	} {
+		a, b := node, node
+		a.Alpha, b.Alpha, a.Beta, b.Beta = c.alphaA, c.alphaB, c.betaA, c.betaB
+		if got := sameWindow(c.ra, c.rb, a, b); got != c.same {
+			t.Errorf("%s: sameWindow %v, want %v", c.name, got, c.same)
+		}
+		d := describePair(c.ra, c.rb, a, b, false)
+		if worded := slices.Contains(d.Fields, "window"); worded == c.same {
+			t.Errorf("%s: fields %v, reason %q; window worded %v, want %v", c.name, d.Fields, d.Reason, worded, !c.same)
+		}
+		if c.alphaA == engine.MateScore-6 {
+			if want := "window A [#3, #1] = [30994, 30999], B [#3, #1] = [30995, 30999]"; d.Reason != want {
+				t.Errorf("%s: reason %q, want %q", c.name, d.Reason, want)
+			}
+		}
+	}
+}

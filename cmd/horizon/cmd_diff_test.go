@@ -281,3 +281,26 @@ func TestDiffPositionNamesBothRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffWindowsOnTwoScales: two runs of one search whose windows differ
+// only in the number each engine's infinity is (30000 and 32000) are
+// identical trees; diff found a difference by the numbers and worded none,
+// printing "first difference, in visit order, at iteration 1: (root):"
+// over an empty line.
+func TestDiffWindowsOnTwoScales(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, inf := range []string{"30000", "32000"} {
+		stream := strings.ReplaceAll("HZT 2\nengine Tiny\ninfinity INF\nposition startpos\nE - 1 -INF INF\n"+
+			"E e2e4 0 -INF INF\nL -10\nE d2d4 0 -INF 10\nL -5\nL 10\nend best=e2e4\n", "INF", inf)
+		file := filepath.Join(dir, inf+".trace")
+		if code, _, stderr := runCLI(t, "", "import", writeFile(t, inf+".hzt", stream), "-o", file); code != 0 {
+			t.Fatalf("import: %s", stderr)
+		}
+		files = append(files, file)
+	}
+	code, out, stderr := runCLI(t, "", "diff", files[0], files[1])
+	if code != 0 || strings.Contains(out, "first difference") || !strings.Contains(out, "the trees are identical") {
+		t.Errorf("diff: exit %d, %s; want identical trees\n%s", code, stderr, out)
+	}
+}
