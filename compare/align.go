@@ -507,7 +507,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 		// depth A 2, B 3", before the subtree only one run has.
 		return
 	}
-	enterDiff := !sameWindow(w.ra, w.rb, a, b) || a.Depth != b.Depth || a.Kind != b.Kind || a.QSLevel != b.QSLevel
+	enterDiff := !SameWindow(w.ra, w.rb, a, b) || a.Depth != b.Depth || a.Kind != b.Kind || a.QSLevel != b.QSLevel
 	changed := a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause
 	leaveDiff := changed || a.CutIndex != b.CutIndex || a.Best != b.Best || !sameMoves(w.ra, w.rb, a, b) ||
 		a.SubtreeSize != b.SubtreeSize
@@ -547,7 +547,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 	}
 }
 
-// sameWindow reports whether a's window, on run ra's scale, is b's on
+// SameWindow reports whether a's window, on run ra's scale, is b's on
 // rb's: each end the same number, or reading the same on the two scales
 // (both [-∞, ∞]: one engine's infinity 30000, Horizon's 32000). On one
 // scale only ends at or past infinity read the same and differ: a mate's
@@ -555,7 +555,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 // Horizon's windows in the mate band that print alike still differ
 // (describePair then adds their numbers). comparePair finds the differences with it and describePair words them,
 // so a pair found to differ always says how.
-func sameWindow(ra, rb trace.Run, a, b trace.Node) bool {
+func SameWindow(ra, rb trace.Run, a, b trace.Node) bool {
 	fa, fb := ra.WindowScores(a), rb.WindowScores(b)
 	same := func(x, y engine.Score) bool {
 		if x == y {
@@ -570,7 +570,7 @@ func sameWindow(ra, rb trace.Run, a, b trace.Node) bool {
 // sameMoves reports whether a and b have the same move counts, a
 // generated count another engine's stream left out (0, "not recorded")
 // being no difference from any count; comparePair and describePair
-// share it as they share sameWindow.
+// share it as they share SameWindow.
 func sameMoves(ra, rb trace.Run, a, b trace.Node) bool {
 	generated := a.Generated == b.Generated || !ra.GeneratedRecorded(a) || !rb.GeneratedRecorded(b)
 	return generated && a.Searched == b.Searched && a.SearchedAtLeast == b.SearchedAtLeast
@@ -584,7 +584,7 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 		fields = append(fields, field)
 		why = append(why, fmt.Sprintf(format, args...))
 	}
-	if !sameWindow(ra, rb, a, b) {
+	if !SameWindow(ra, rb, a, b) {
 		wa, wb := ra.WindowText(a), rb.WindowText(b)
 		if wa == wb {
 			// Mates a ply apart print alike: the numbers tell them apart.

@@ -100,8 +100,8 @@ func TestWindowsReadAlike(t *testing.T) {
 	} {
 		a, b := node, node
 		a.Alpha, b.Alpha, a.Beta, b.Beta = c.alphaA, c.alphaB, c.betaA, c.betaB
-		if got := sameWindow(c.ra, c.rb, a, b); got != c.same {
-			t.Errorf("%s: sameWindow %v, want %v", c.name, got, c.same)
+		if got := SameWindow(c.ra, c.rb, a, b); got != c.same {
+			t.Errorf("%s: SameWindow %v, want %v", c.name, got, c.same)
 		}
 		d := describePair(c.ra, c.rb, a, b, false)
 		if worded := slices.Contains(d.Fields, "window"); worded == c.same {

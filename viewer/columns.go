@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -50,24 +51,24 @@ type column struct {
 	prio  int    // columns get space in prio order, 0 first
 	help  string // the help screen's line ("" for none)
 	cell  func(m *Model, r *rowCell) (string, tcell.Style)
-	// differs reports whether two runs' nodes differ in the column;
-	// nil: never marked.
-	differs func(a, b trace.Node) bool
+	// differs reports whether two runs' nodes, a of run ra and b of rb,
+	// differ in the column; nil: never marked.
+	differs func(ra, rb trace.Run, a, b trace.Node) bool
 }
 
 var treeColumns = [numCols]column{
 	colKind: {title: "kind", width: 5, left: true, prio: 2,
 		help:    "run, root (iteration), pv, nonpv (null window), qs",
 		cell:    func(m *Model, r *rowCell) (string, tcell.Style) { return kindLabel(r.n), r.moveStyle },
-		differs: func(a, b trace.Node) bool { return a.Kind != b.Kind }},
+		differs: func(_, _ trace.Run, a, b trace.Node) bool { return a.Kind != b.Kind }},
 	colDepth: {title: "d/q", width: 5, prio: 3,
 		help:    "remaining depth (d3), or QS ply past the horizon (q2) and level (L1)",
 		cell:    func(m *Model, r *rowCell) (string, tcell.Style) { return depthLabel(r.n, r.levels), m.st.base },
-		differs: func(a, b trace.Node) bool { return a.Depth != b.Depth || a.QSLevel != b.QSLevel }},
+		differs: func(_, _ trace.Run, a, b trace.Node) bool { return a.Depth != b.Depth || a.QSLevel != b.QSLevel }},
 	colWindow: {title: "window", width: 13, prio: 7,
 		help:    "[alpha,beta] on entry",
 		cell:    func(m *Model, r *rowCell) (string, tcell.Style) { return m.g.fmtWindow(*r.run, r.n, ""), m.st.base },
-		differs: func(a, b trace.Node) bool { return a.Alpha != b.Alpha || a.Beta != b.Beta }},
+		differs: func(ra, rb trace.Run, a, b trace.Node) bool { return !compare.SameWindow(ra, rb, a, b) }},
 	colStand: {title: "stand", width: 6, prio: 6,
 		help: "stand pat: the static eval a QS node stood on (nodes that do not stand pat show the eval they computed)",
 		cell: func(m *Model, r *rowCell) (string, tcell.Style) {
@@ -76,7 +77,7 @@ var treeColumns = [numCols]column{
 			}
 			return m.g.fmtScore(r.run.Scores(), r.n.StandPat), m.st.base
 		},
-		differs: func(a, b trace.Node) bool {
+		differs: func(_, _ trace.Run, a, b trace.Node) bool {
 			return a.HasStandPat != b.HasStandPat || (a.HasStandPat && a.StandPat != b.StandPat)
 		}},
 	colScore: {title: "score", width: 7, prio: 0,
@@ -93,7 +94,7 @@ var treeColumns = [numCols]column{
 			}
 			return m.g.fmtResult(r.run.NodeScores(r.n), r.n), m.st.base
 		},
-		differs: func(a, b trace.Node) bool { return a.Score != b.Score || a.Bound != b.Bound }},
+		differs: func(_, _ trace.Run, a, b trace.Node) bool { return a.Score != b.Score || a.Bound != b.Bound }},
 	colCause: {title: "cause", width: 10, left: true, prio: 4,
 		help: "why the node stopped: beta@k (move k failed high), standpat, delta, see, tt, ...",
 		cell: func(m *Model, r *rowCell) (string, tcell.Style) {
@@ -109,7 +110,7 @@ var treeColumns = [numCols]column{
 			}
 			return text, m.st.cut
 		},
-		differs: func(a, b trace.Node) bool { return a.Cause != b.Cause || a.CutIndex != b.CutIndex }},
+		differs: func(_, _ trace.Run, a, b trace.Node) bool { return a.Cause != b.Cause || a.CutIndex != b.CutIndex }},
 	colSize: {title: "nodes", width: 5, prio: 1,
 		help: "subtree size, and its share of the parent's subtree",
 		cell: func(m *Model, r *rowCell) (string, tcell.Style) {
@@ -118,7 +119,7 @@ var treeColumns = [numCols]column{
 			}
 			return engine.Short(r.n.Nodes()), m.st.base
 		},
-		differs: func(a, b trace.Node) bool { return a.SubtreeSize != b.SubtreeSize }},
+		differs: func(_, _ trace.Run, a, b trace.Node) bool { return a.SubtreeSize != b.SubtreeSize }},
 	colPct: {title: "%", width: 3, prio: 8,
 		cell: func(m *Model, r *rowCell) (string, tcell.Style) {
 			if r.share < 0 || r.open {
@@ -163,11 +164,12 @@ func columns(w int) (show [numCols]bool, used int) {
 // diffMask has a bit per column that differs from the other run.
 type diffMask uint16
 
-// diffNodes marks the columns in which two nodes differ.
-func diffNodes(a, b trace.Node) diffMask {
+// diffNodes marks the columns in which two nodes, a of run ra and b of
+// rb, differ.
+func diffNodes(ra, rb trace.Run, a, b trace.Node) diffMask {
 	var d diffMask
 	for c, col := range treeColumns {
-		if col.differs != nil && col.differs(a, b) {
+		if col.differs != nil && col.differs(ra, rb, a, b) {
 			d |= 1 << c
 		}
 	}

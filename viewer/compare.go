@@ -211,7 +211,7 @@ func (m *Model) compareLines(p *pane) []detailLine {
 	if err != nil {
 		return []detailLine{{label, shortErr(err), st.errMsg}}
 	}
-	d := diffNodes(n, c)
+	d := diffNodes(p.t.run, o.t.run, n, c)
 	text := fmt.Sprintf("node %d  %s  %s  %s", c.ID, m.g.fmtResult(o.t.run.NodeScores(c), c), m.g.causeLabel(c), engine.Count(c.Nodes(), "node"))
 	if n.Nodes() > 0 && c.Nodes() != n.Nodes() {
 		text += fmt.Sprintf(" (%+.0f%%)", 100*(float64(c.Nodes())/float64(n.Nodes())-1))

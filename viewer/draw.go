@@ -465,7 +465,7 @@ func (m *Model) compareMarks(p *pane, r ref, n trace.Node) (diffMask, string, tc
 	case cmpMissing:
 		return 0, m.g.missing, m.st.missing
 	case cmpFound:
-		diff := diffNodes(n, other)
+		diff := diffNodes(p.t.run, m.other(p).t.run, n, other)
 		// Subtree sizes almost always differ between variants; the flag is
 		// for a different result, the cells show every difference.
 		if diff&(1<<colScore|1<<colCause|1<<colKind) != 0 {

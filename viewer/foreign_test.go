@@ -116,3 +116,30 @@ func TestCompareLostNamesVisit(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareWindowsOnTwoScales: two runs of one search whose windows
+// differ only in the number each declared infinity is (30000, 32000)
+// read alike, and the other pane's line said their roots "differ" (the
+// window column compared the numbers; diff reads them on the runs' scales,
+// compare.SameWindow, and the viewer now does too).
+func TestCompareWindowsOnTwoScales(t *testing.T) {
+	search := "position startpos\nE - 1 -INF INF\nE e2e4 0 -INF INF\nL -10\nL 10\nend best=e2e4\n"
+	stream := "HZT 2\nengine Tiny\ninfinity 30000\n" + strings.ReplaceAll(search, "INF", "30000") +
+		"infinity 32000\n" + strings.ReplaceAll(search, "INF", "32000")
+	st, _ := foreigntest.Import(t, stream, foreign.Options{})
+	r := newRig(t, st, 160, 40, Options{Run: 1})
+	r.run("=")
+	if len(r.m.panes) != 2 || r.m.panes[1].t.run.ID != 2 {
+		t.Fatal("compare mode did not open run 2 beside run 1")
+	}
+	for _, id := range []int64{1, 2} {
+		if err := r.m.reveal(id); err != nil {
+			t.Fatal(err)
+		}
+		r.m.afterChange()
+		text := r.text()
+		if !strings.Contains(text, " same") || strings.Contains(text, "differs") {
+			t.Errorf("node %d: the other run's line does not say same:\n%s", id, text)
+		}
+	}
+}
