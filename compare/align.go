@@ -553,8 +553,10 @@ func (w *walker) comparePair(a, b trace.Node) {
 // scale only ends at or past infinity read the same and differ: a mate's
 // text is lossy (a mate in 5 and in 6 plies both print #3), so two of
 // Horizon's windows in the mate band that print alike still differ
-// (describePair then adds their numbers). comparePair finds the differences with it and describePair words them,
-// so a pair found to differ always says how.
+// (describePair then adds their numbers). comparePair finds the
+// differences with it, describePair words them, and the viewer's compare
+// mode marks its window column by it, so a pair found to differ always
+// says how.
 func SameWindow(ra, rb trace.Run, a, b trace.Node) bool {
 	fa, fb := ra.WindowScores(a), rb.WindowScores(b)
 	same := func(x, y engine.Score) bool {
