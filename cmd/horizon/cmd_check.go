@@ -65,7 +65,11 @@ stand pat, and was not ended by a rule of its own such as a hash hit, scores
 no lower and searches no move when it reaches beta: a fail-soft engine that
 returns beta there breaks it) and, for an engine that declared fail-hard
 scores, score (every score inside its window); the others are skipped, and
-the report says so.`,
+the report says so. A run of an older Horizon that keeps, at every node where
+it shows, a convention its engine has since dropped (delta-pruned captures left
+out of a fail-low score; with delay-penalty, a scout's descendants kinded by
+their windows) is read as that Horizon recorded it: its note says which rule
+was read so.`,
 		"horizon check sample.trace",
 		"horizon check sample.trace --run 2 --max 20",
 		"horizon check sample.trace --json | jq '.[].by_rule'")

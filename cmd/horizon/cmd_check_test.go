@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -234,6 +235,32 @@ func TestCheckHelpListsEveryRule(t *testing.T) {
 	for _, r := range check.RuleInfos() {
 		if !strings.Contains(help, "\n  "+r.Name+" ") {
 			t.Errorf("check --help does not list rule %s", r.Name)
+		}
+	}
+}
+
+// TestCheckHelpNamesJSON: --json's help names every key of a listed
+// violation and every reason a run's rules are skipped for, from check's
+// own types: it lacked searches (a place key since paths mark a first
+// search) and older_horizon (an older Horizon's run read by its
+// conventions).
+func TestCheckHelpNamesJSON(t *testing.T) {
+	help := strings.Join(strings.Fields(helpOf(t, "check")), " ")
+	var names []string
+	v := reflect.TypeOf(check.Violation{})
+	for i := range v.NumField() {
+		if tag, _, _ := strings.Cut(v.Field(i).Tag.Get("json"), ","); tag != "" && tag != "-" {
+			names = append(names, tag)
+		}
+	}
+	for _, name := range names {
+		if !strings.Contains(help, " "+name+",") && !strings.Contains(help, " "+name+";") && !strings.Contains(help, " "+name+" ") {
+			t.Errorf("check --help does not name listed's key %s:\n%s", name, help)
+		}
+	}
+	for _, reason := range []string{check.SkippedOtherEngine, check.SkippedOlderHorizon} {
+		if !strings.Contains(help, `"`+reason+`"`) {
+			t.Errorf("check --help does not name skipped's reason %q", reason)
 		}
 	}
 }
