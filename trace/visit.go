@@ -63,6 +63,18 @@ func SplitPath(text string) []string {
 	return moves
 }
 
+// PathMoves is SplitPath for a path the user gave: text that holds
+// something but no move ("1.", ",") is an error, where SplitPath's empty
+// path would name the start node (the reported iteration's root, or the
+// node a path starts from) without a word. Blank text is no path.
+func PathMoves(text string) ([]string, error) {
+	moves := SplitPath(text)
+	if len(moves) == 0 && strings.TrimSpace(text) != "" {
+		return nil, fmt.Errorf("%q names no move (move numbers and commas are left out of a path)", engine.Clip(text, 40))
+	}
+	return moves, nil
+}
+
 // dropMoveNumber strips leading move numbers ("12." or "12...") from a
 // path token; digits with no dot are kept, since they are no number PGN
 // writes and the move parser names what is wrong with them.

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -81,6 +82,33 @@ func TestSplitPath(t *testing.T) {
 	} {
 		if got := SplitPath(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("SplitPath(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestPathMoves: a path the user gave that holds no move is an error,
+// not the start node: --under "1." recorded the whole search with no
+// filter, and --path "1." drew the reported root, where the flags before
+// SplitPath refused "1." as no move.
+func TestPathMoves(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+		err  bool
+	}{
+		{"", nil, false},
+		{"  ", nil, false},
+		{"1. e4", []string{"e4"}, false},
+		{"1.", nil, true},
+		{" , ", nil, true},
+		{"12...", nil, true},
+	} {
+		got, err := PathMoves(c.in)
+		if !slices.Equal(got, c.want) || (err != nil) != c.err {
+			t.Errorf("PathMoves(%q) = %q, %v; want %q, error %v", c.in, got, err, c.want, c.err)
+		}
+		if err != nil && !strings.Contains(err.Error(), fmt.Sprintf("%q names no move", c.in)) {
+			t.Errorf("PathMoves(%q): error %q does not quote the path", c.in, err)
 		}
 	}
 }

@@ -279,7 +279,12 @@ func (m *Model) runPrompt(k promptKind, text string) {
 			}
 			from, fen = p.sel.node, p.sel.fen
 		}
-		n, err := t.findPath(from, fen, trace.SplitPath(text))
+		moves, err := trace.PathMoves(text)
+		if err != nil {
+			m.setErr(fmt.Errorf("path %w", err))
+			return
+		}
+		n, err := t.findPath(from, fen, moves)
 		if err != nil {
 			m.setErr(fmt.Errorf("path %s: %w", text, err))
 			if n.ID != from.ID {

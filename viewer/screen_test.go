@@ -835,3 +835,17 @@ func TestNoQSPointsToGrowth(t *testing.T) {
 		t.Errorf("g: no growth hotspots on a run of %d nodes", r.m.cur().t.run.Nodes)
 	}
 }
+
+// TestPathPromptNamesNoMove: a path typed at / that holds no move ("1.",
+// as a move number pasted alone) says so and leaves the selection where
+// it was; it went to the reported root without a word.
+func TestPathPromptNamesNoMove(t *testing.T) {
+	st := openFixture(t)
+	r := newRig(t, st, 120, 40, Options{Run: 1})
+	r.run("j", "j", "j")
+	before := r.m.cur().sel.node.ID
+	r.run("/", "1.", "<Enter>")
+	if got := r.m.cur().sel.node.ID; got != before || !strings.Contains(r.text(), `path "1." names no move`) {
+		t.Errorf("selection %d (was %d); want it kept and the error shown:\n%s", got, before, r.text())
+	}
+}

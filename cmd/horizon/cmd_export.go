@@ -124,6 +124,10 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 	if dir != "TB" && dir != "LR" {
 		return usagef("--rankdir %q: want TB or LR", *rankdir)
 	}
+	moves, err := trace.PathMoves(*path)
+	if err != nil {
+		return usagef("--path %v", err)
+	}
 	// One state of the file for the whole export: a run being recorded
 	// commits rows meanwhile (trace.OpenSnapshot).
 	st, err := trace.OpenSnapshot(e.ctx, file)
@@ -131,7 +135,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		return err
 	}
 	defer st.Close()
-	sel := export.Selection{Node: *node, Path: trace.SplitPath(*path)}
+	sel := export.Selection{Node: *node, Path: moves}
 	if sel.Run, err = run.one(e.ctx, st, file); err != nil {
 		return err
 	}

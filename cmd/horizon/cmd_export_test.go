@@ -444,3 +444,25 @@ func TestExportSaysWhatItLeavesOut(t *testing.T) {
 		t.Errorf("export --node 1: exit %d, said %q, want nothing", code, errOut)
 	}
 }
+
+// TestPathNamingNoMove: a --path or --under that holds no move ("1.", a
+// comma) is a usage error naming the flag; since trace.SplitPath dropped
+// move numbers, --under "1." recorded the whole search unfiltered and
+// --path "1." drew or opened the reported root without a word.
+func TestPathNamingNoMove(t *testing.T) {
+	file, _ := traceFile(t, "--fen", "startpos", "--depth", "1", "--qs", "captures")
+	for _, args := range [][]string{
+		{"export", file, "--path", "1.", "-o", filepath.Join(t.TempDir(), "x.svg")},
+		{"view", file, "--path", " , "},
+		{"trace", "--fen", "startpos", "--depth", "1", "--under", "1.", "-o", filepath.Join(t.TempDir(), "u.trace")},
+	} {
+		flag := args[len(args)-2]
+		if args[0] == "export" || args[0] == "trace" {
+			flag = args[len(args)-4]
+		}
+		code, _, stderr := runCLI(t, "", args...)
+		if code != 2 || !strings.Contains(stderr, flag+" ") || !strings.Contains(stderr, "names no move") {
+			t.Errorf("%s: exit %d, %q; want exit 2 naming %s", strings.Join(args, " "), code, stderr, flag)
+		}
+	}
+}

@@ -195,7 +195,9 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	f := formatOf(*asJSON, false)
 	rec := trace.RecordOptions{MaxNodes: *maxNodes, MaxBytes: maxBytes, LastIterationOnly: *lastIter}
 	if *under != "" {
-		rec.Under = trace.SplitPath(*under)
+		if rec.Under, err = trace.PathMoves(*under); err != nil {
+			return usagef("--under %v", err)
+		}
 	}
 	// Check what can be checked before the search and before the file is
 	// touched, so a mistake costs neither a long search nor a stray file.

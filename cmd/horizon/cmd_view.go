@@ -56,7 +56,11 @@ func runView(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("one trace file at a time; unexpected %q", strings.Join(fs.Args(), " "))
 	}
-	opt := viewer.Options{Path: trace.SplitPath(*path), ASCII: *ascii, UCI: *uci}
+	moves, err := trace.PathMoves(*path)
+	if err != nil {
+		return usagef("--path %v", err)
+	}
+	opt := viewer.Options{Path: moves, ASCII: *ascii, UCI: *uci}
 	if flagGiven(fs, "node") {
 		if *node < 0 {
 			return usagef("--node %d: node ids start at 0", *node)
