@@ -528,6 +528,20 @@ func TestHTMLInBrowser(t *testing.T) {
 	if state[0].Zoom != n2.ID {
 		t.Errorf("searching %q zoomed to %d, want %d (message %q)", numbered, state[0].Zoom, n2.ID, b.text(t, "#search-msg"))
 	}
+	// A visit mark that is no visit number is refused as trace.SplitVisit
+	// refuses it; the page read "Nf3·x" and "Nf3·0" as the last search.
+	for _, mark := range []string{"x", "0", "2·3", ""} {
+		text := san[len(san)-2] + trace.VisitSep + mark
+		if err := chromedp.Run(b.ctx,
+			chromedp.SetValue(`#search-input`, text, chromedp.ByQuery),
+			chromedp.Click(`#search button`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		_, _, goErr := trace.SplitVisit(text)
+		if m := b.text(t, "#search-msg"); goErr == nil || !strings.Contains(m, "is no visit number") {
+			t.Errorf("searching %q says %q; trace.SplitVisit says %v", text, m, goErr)
+		}
+	}
 	// The address names the zoomed node; loading it opens the page there.
 	var hash string
 	b.eval(t, "location.hash", &hash)

@@ -552,7 +552,11 @@
     for (const mv of moves) {
       // A move marked with its visit (Nf3·2, as paths print a re-search)
       // is that visit of the move.
-      const [m, v] = mv.split(L.visit_sep), visit = v === undefined ? 0 : Number(v);
+      const [m, ...vs] = mv.split(L.visit_sep), v = vs.join(L.visit_sep), visit = vs.length ? Number(v) : 0;
+      // As trace.SplitVisit reads it: a mark is a visit from 1 on.
+      if (vs.length && !(/^[0-9]+$/.test(v) && visit >= 1)) {
+        return {err: JSON.stringify(v) + ' after ' + L.visit_sep + ' is no visit number (' + JSON.stringify(m + L.visit_sep + '2') + " is a move's 2nd search under one node)"};
+      }
       const hits = sd.kids[i].filter(k => (sd.N.san[k] === m || sd.N.uci[k] === m.toLowerCase() ||
         sd.N.san[k].replace(/[+#]/g, '') === m.replace(/[+#]/g, '')) && (!visit || sd.N.visit[k] === visit));
       const where = done.length ? 'after ' + done.join(' ') : 'at the top';
