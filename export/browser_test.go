@@ -530,6 +530,15 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	// A visit mark that is no visit number is refused as trace.SplitVisit
 	// refuses it; the page read "Nf3·x" and "Nf3·0" as the last search.
+	// A path with no move in it names no node, as trace.PathMoves says.
+	if err := chromedp.Run(b.ctx,
+		chromedp.SetValue(`#search-input`, "1.", chromedp.ByQuery),
+		chromedp.Click(`#search button`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	if _, goErr := trace.PathMoves("1."); goErr == nil || !strings.Contains(b.text(t, "#search-msg"), "names no move") {
+		t.Errorf("searching %q says %q; trace.PathMoves says %v", "1.", b.text(t, "#search-msg"), goErr)
+	}
 	for _, mark := range []string{"x", "0", "2·3", ""} {
 		text := san[len(san)-2] + trace.VisitSep + mark
 		if err := chromedp.Run(b.ctx,

@@ -578,6 +578,11 @@
   form.addEventListener('submit', ev => {
     ev.preventDefault();
     let moves = splitPath(input.value);
+    // As trace.PathMoves: text with no move in it names no node.
+    if (!moves.length && input.value.trim()) {
+      msg.textContent = JSON.stringify(input.value) + ' names no move (move numbers and commas are left out of a path)';
+      return;
+    }
     const tp = sides[0].path(0);
     if (tp.length && moves.length >= tp.length && tp.every((m, k) => m === moves[k])) moves = moves.slice(tp.length);
     let r = find(0, moves);
