@@ -791,6 +791,11 @@ func (im *importer) enter(b []byte) *StreamError {
 	if parent.kids >= trace.MaxChildren {
 		// Readers call a node with more damaged (trace.MaxChildren): a
 		// run that imported whole would not open in export or the viewer.
+		if top {
+			// The parent is Horizon's run node, no node of the stream.
+			return im.fail("the search already has %s (iterations and probes), the most a trace holds: a search that starts over that often is caught in a loop",
+				engine.CountOf(int64(parent.kids), "root", "roots"))
+		}
 		return im.fail("node %d already has %s, the most a trace holds: a search that enters children that often is caught in a loop",
 			parent.id, engine.CountOf(int64(parent.kids), "child", "children"))
 	}

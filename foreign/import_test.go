@@ -1696,4 +1696,18 @@ func TestChildrenBound(t *testing.T) {
 	if n, err := st.ChildCount(ctx, runs[0].RunID, 1); err != nil || n != trace.MaxChildren {
 		t.Errorf("ChildCount of what was kept: %d, %v; want %d", n, err, trace.MaxChildren)
 	}
+	// Roots past the bound: the error names the search's roots, not
+	// node 0, Horizon's run node, which is no node of the stream (it
+	// said "node 0 already has 65,536 children").
+	var b strings.Builder
+	b.WriteString("HZT 1\nposition startpos\n")
+	for range trace.MaxChildren + 1 {
+		b.WriteString("E - 0 -50 50\nL 0\n")
+	}
+	st = mustCreate(t)
+	runs, err = Import(ctx, st, strings.NewReader(b.String()), Options{})
+	want = fmt.Sprintf("(line %d): the search already has 65,536 roots (iterations and probes), the most a trace holds", 2+2*trace.MaxChildren+1)
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "node 0") || len(runs) != 1 {
+		t.Errorf("runs %+v, error %v; want one, and %q", runs, err, want)
+	}
 }
