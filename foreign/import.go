@@ -218,11 +218,13 @@ type frame struct {
 	hasHigh     bool
 	stand       engine.Score
 	hasStand    bool
-	lastIndex   int // index of the last M record, -1 when none
-	pendingExt  int // X record waiting for the next child
-	ext         int // extension this node's move got
-	lastMove    engine.Move
+	lastIndex   int         // index of the last M record, -1 when none
+	pendingExt  int         // X record waiting for the next child
+	ext         int         // extension this node's move got
+	lastMove    engine.Move // the last M record's: a child reached by a real move must be it, or the cut index read from the M names another
 	hasLastMove bool
+	lastMLine   int64 // the last M record's line
+	mEnteredAt  int64 // the line of the first child of lastMove, 0 for none yet
 
 	// The last exact child. In an engine that searches its moves again
 	// (Horizon's unified and threshold variants: a pass per depth or QS
@@ -869,6 +871,9 @@ func (im *importer) enter(b []byte) *StreamError {
 		if msg != "" {
 			return im.fail("%s", msg)
 		}
+		if se := im.checkAnnounced(parent, m); se != nil {
+			return se
+		}
 		if kind == 255 {
 			switch {
 			case depth <= 0:
@@ -1302,8 +1307,33 @@ func (im *importer) moveRec(b []byte) *StreamError {
 		return im.fail("M record: %s", msg)
 	}
 	fr.lastIndex = idx
+	fr.lastMove, fr.hasLastMove, fr.lastMLine, fr.mEnteredAt = m, true, im.line, 0
 	im.rec.Move(engine.MoveInfo{ID: fr.id, Move: m, Index: idx})
 	return nil
+}
+
+// checkAnnounced holds a child reached by real move m to the parent's last
+// M record: the cut index is read from that record, so a child of another
+// move would make it name the wrong move. A null move has no M (Fairy-Max
+// writes none for its null move, between its passes' moves), an M may have
+// no child (a pruned move), and a re-search enters the M's move again.
+func (im *importer) checkAnnounced(parent *frame, m engine.Move) *StreamError {
+	if m == engine.NullMove || !parent.hasLastMove {
+		return nil
+	}
+	if m == parent.lastMove {
+		if parent.mEnteredAt == 0 {
+			parent.mEnteredAt = im.line
+		}
+		return nil
+	}
+	if parent.mEnteredAt == 0 {
+		return im.fail("E record enters %s, but the M record before it (line %d) named %s: an M names the next child's move",
+			m.UCI(), parent.lastMLine, parent.lastMove.UCI())
+	}
+	return im.fail("E record enters %s with no M record of its own: node %d's last M (line %d) named %s, entered at line %d; "+
+		"a node that writes M records writes one before each move's child",
+		m.UCI(), parent.id, parent.lastMLine, parent.lastMove.UCI(), parent.mEnteredAt)
 }
 
 // extension: "X plies", for the next child entered.

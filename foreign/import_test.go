@@ -268,6 +268,38 @@ end best=e2e4 nodes=4
 	}
 }
 
+// TestCutIndexFromM: what a node's M records may legitimately be followed
+// by (no child for a pruned move, a null move, a re-search of the same
+// move), and the cut index read from the last.
+func TestCutIndexFromM(t *testing.T) {
+	stream := `HZT 1
+position startpos
+E - 2 -50 50
+M a2a3 0
+E 0000 0 -50 -49
+L -10
+M e2e4 1
+E e2e4 1 -50 -49
+L -60
+E e2e4 1 -50 50
+L -60
+L 60
+end best=e2e4
+`
+	st := mustCreate(t)
+	runs, err := Import(context.Background(), st, strings.NewReader(stream), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := st.Node(context.Background(), runs[0].RunID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root.Cause != engine.CauseBeta || root.CutIndex != 1 || root.Best.UCI() != "e2e4" {
+		t.Errorf("root: cause %s, cut index %d, best %s; want beta, 1, e2e4", root.Cause, root.CutIndex, root.Best.UCI())
+	}
+}
+
 // TestStreamErrors: every fault is a StreamError that says where, and the
 // run keeps what came before it, whole.
 func TestStreamErrors(t *testing.T) {
@@ -295,6 +327,14 @@ func TestStreamErrors(t *testing.T) {
 		{"leaves after an abort and a new root", head + "A\nE - 2 -50 50\nL 0\nL 0\n", "(line 7): L record with no node open (more leaves than enters): the last node open, node 2, was left at line 6", trace.StatusFailed, 3},
 		{"move record after its node's enter", head + "E e2e4 0 -50 50\nM e2e4 0\n",
 			"(line 5), node 2 (path e2e4): M record: illegal move e2e4 in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1: no piece on e2 (e2e4 is the move that entered node 2: a move's M record comes before the E record of the node it leads to)", trace.StatusFailed, 3},
+		// The cut index is read from the last M record: a child of another
+		// move made it name the wrong move without a word.
+		{"child of another move than its M", head + "M e2e4 0\nE d2d4 0 -50 50\n",
+			"byte 46 (line 5), node 1 (path (root)): E record enters d2d4, but the M record before it (line 4) named e2e4", trace.StatusFailed, 2},
+		{"child of another move than its M, deeper", head + "M e2e4 0\nE e2e4 1 -50 50\nM e7e5 0\nE e7e6 0 -50 50\n",
+			"(line 7), node 2 (path e2e4): E record enters e7e6, but the M record before it (line 6) named e7e5", trace.StatusFailed, 3},
+		{"child without an M after one with", head + "M e2e4 0\nE e2e4 0 -50 50\nL 0\nE d2d4 0 -50 50\n",
+			"(line 7), node 1 (path (root)): E record enters d2d4 with no M record of its own: node 1's last M (line 4) named e2e4, entered at line 5", trace.StatusFailed, 3},
 		{"move after the search", head + "L 0\nM e2e4 0\n", "(line 5): M record with no node open: the last node open, node 1, was left at line 4", trace.StatusFailed, 2},
 		{"root out of range", "HZT 1\nposition startpos\nE - 200 -50 50\n", "(line 3): depth 200 out of range", trace.StatusFailed, 1},
 		// Illegal moves an instrumentation writes by mistake say what it
