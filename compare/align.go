@@ -508,7 +508,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 		return
 	}
 	enterDiff := !SameWindow(w.ra, w.rb, a, b) || a.Depth != b.Depth || a.Kind != b.Kind || a.QSLevel != b.QSLevel
-	changed := a.Score != b.Score || a.Bound != b.Bound || a.Cause != b.Cause
+	changed := !SameScore(w.ra, w.rb, a, b) || a.Bound != b.Bound || a.Cause != b.Cause
 	leaveDiff := changed || a.CutIndex != b.CutIndex || a.Best != b.Best || !sameMoves(w.ra, w.rb, a, b) ||
 		a.SubtreeSize != b.SubtreeSize
 	shifted := a.ID != b.ID && !w.filtered
@@ -559,14 +559,27 @@ func (w *walker) comparePair(a, b trace.Node) {
 // says how.
 func SameWindow(ra, rb trace.Run, a, b trace.Node) bool {
 	fa, fb := ra.WindowScores(a), rb.WindowScores(b)
-	same := func(x, y engine.Score) bool {
-		if x == y {
-			return true
-		}
-		tx := fa.Text(x)
-		return tx == fb.Text(y) && (fa != fb || strings.HasSuffix(tx, "∞"))
+	return sameOnScales(fa, fb, a.Alpha, b.Alpha) && sameOnScales(fa, fb, a.Beta, b.Beta)
+}
+
+// SameScore reports whether a's score, on run ra's scale, is b's on rb's,
+// by SameWindow's rule: one engine's mate in 3 (its 29995) is Horizon's
+// (31995), where the numbers alone differed and diff printed "score A #3,
+// B #3". comparePair and describePair share it, and the viewer's compare
+// mode marks its score column by it.
+func SameScore(ra, rb trace.Run, a, b trace.Node) bool {
+	return sameOnScales(ra.NodeScores(a), rb.NodeScores(b), a.Score, b.Score)
+}
+
+// sameOnScales reports whether score x in format fa is score y in fb: the
+// same number, or the same text on two scales; on one scale only ends at
+// or past infinity read the same and are (a mate's text is lossy).
+func sameOnScales(fa, fb engine.ScoreFormat, x, y engine.Score) bool {
+	if x == y {
+		return true
 	}
-	return same(a.Alpha, b.Alpha) && same(a.Beta, b.Beta)
+	tx := fa.Text(x)
+	return tx == fb.Text(y) && (fa != fb || strings.HasSuffix(tx, "∞"))
 }
 
 // sameMoves reports whether a and b have the same move counts, a
@@ -603,8 +616,13 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 	if a.QSLevel != b.QSLevel {
 		add("qs_level", "QS level A %s, B %s", levelText(a.QSLevel), levelText(b.QSLevel))
 	}
-	if a.Score != b.Score {
-		add("score", "score A %s, B %s", ra.NodeScores(a).Text(a.Score), rb.NodeScores(b).Text(b.Score))
+	if !SameScore(ra, rb, a, b) {
+		sa, sb := ra.NodeScores(a).Text(a.Score), rb.NodeScores(b).Text(b.Score)
+		if sa == sb {
+			// Mates a ply apart print alike: the numbers tell them apart.
+			sa, sb = fmt.Sprintf("%s = %d", sa, a.Score), fmt.Sprintf("%s = %d", sb, b.Score)
+		}
+		add("score", "score A %s, B %s", sa, sb)
 	}
 	if a.Bound != b.Bound {
 		add("bound", "bound A %s, B %s", a.Bound.LongLabel(), b.Bound.LongLabel())

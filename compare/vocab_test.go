@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -112,5 +113,48 @@ func TestWindowsReadAlike(t *testing.T) {
 				t.Errorf("%s: reason %q, want %q", c.name, d.Reason, want)
 			}
 		}
+	}
+}
+
+// TestScoresReadAlike: a score is compared as a window is (SameScore): one
+// engine's mate and Horizon's that read the same on their own scales are
+// no difference (diff printed "score A #3, B #3"); two of Horizon's mates
+// a ply apart print alike and differ, and the numbers say how.
+func TestScoresReadAlike(t *testing.T) {
+	tiny := trace.Run{Engine: "Tiny", Options: `{"moves":"legal","scores":"soft","infinity":30000,"mate":29000}`}
+	horizon := trace.Run{Variant: "see"}
+	a := trace.Node{ID: 4, Kind: engine.KindPV, Alpha: -50, Beta: 50, Bound: engine.BoundExact}
+	b := a
+	tf, hf := tiny.NodeScores(a), horizon.NodeScores(b)
+	var ta, hb engine.Score
+	for s := engine.Score(28000); s < 30000; s++ { // Tiny's mate in 3, if it declares mates
+		if tf.Text(s) == "#3" {
+			ta = s
+			break
+		}
+	}
+	for s := engine.MateScore - 10; s <= engine.MateScore; s++ {
+		if hf.Text(s) == "#3" {
+			hb = s
+			break
+		}
+	}
+	if ta == 0 || hb == 0 || ta == hb {
+		t.Fatalf("the test needs a mate in 3 on two scales: Tiny %d, Horizon %d", ta, hb)
+	}
+	a.Score, b.Score = ta, hb
+	if !SameScore(tiny, horizon, a, b) {
+		t.Errorf("Tiny's %d and Horizon's %d both read #3 and differ", ta, hb)
+	}
+	if d := describePair(tiny, horizon, a, b, false); slices.Contains(d.Fields, "score") {
+		t.Errorf("fields %v, reason %q: no score difference wanted", d.Fields, d.Reason)
+	}
+	a.Score, b.Score = hb, hb+1 // mate in 5 plies and in 6 both read #3 on one scale
+	if hf.Text(a.Score) != hf.Text(b.Score) {
+		t.Fatalf("%d and %d should read alike (%s, %s)", a.Score, b.Score, hf.Text(a.Score), hf.Text(b.Score))
+	}
+	d := describePair(horizon, horizon, a, b, false)
+	if want := fmt.Sprintf("score A #3 = %d, B #3 = %d", a.Score, b.Score); d.Reason != want {
+		t.Errorf("reason %q, want %q", d.Reason, want)
 	}
 }

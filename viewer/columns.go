@@ -94,7 +94,9 @@ var treeColumns = [numCols]column{
 			}
 			return m.g.fmtResult(r.run.NodeScores(r.n), r.n), m.st.base
 		},
-		differs: func(_, _ trace.Run, a, b trace.Node) bool { return a.Score != b.Score || a.Bound != b.Bound }},
+		differs: func(ra, rb trace.Run, a, b trace.Node) bool {
+			return !compare.SameScore(ra, rb, a, b) || a.Bound != b.Bound
+		}},
 	colCause: {title: "cause", width: 10, left: true, prio: 4,
 		help: "why the node stopped: beta@k (move k failed high), standpat, delta, see, tt, ...",
 		cell: func(m *Model, r *rowCell) (string, tcell.Style) {
