@@ -266,13 +266,19 @@ func (m *Model) details(p *pane) []detailLine {
 	return out
 }
 
-// sanIndex maps an index in the path to the index of its move in san.
+// sanIndex maps an index in the path to the index of its move in san, -1
+// when there is none: the node has no move, or san ends before it (a
+// damaged trace's move that cannot be played ends the moves played, and
+// the QS root found at that node indexed past them).
 func (m *Model) sanIndex(in *nodeInfo, i int) int {
 	k := -1
 	for j := 0; j <= i && j < len(in.path); j++ {
 		if in.path[j].Move != engine.NoMove {
 			k++
 		}
+	}
+	if k >= len(in.san) {
+		return -1
 	}
 	return k
 }

@@ -182,7 +182,7 @@ func (m *Model) lostText(lead, fol *pane, i int, x *aligned) string {
 		return fmt.Sprintf("the other run has no iteration %d", n.Iteration)
 	}
 	mv := n.Move.UCI()
-	if k := m.sanIndex(lead.sel, i); k >= 0 && k < len(lead.sel.san) {
+	if k := m.sanIndex(lead.sel, i); k >= 0 {
 		mv = lead.sel.san[k]
 	}
 	if times > 0 {

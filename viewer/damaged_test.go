@@ -3,6 +3,7 @@ package viewer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -12,6 +13,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // stuck is a trace whose Children never returns until its context is
@@ -239,5 +241,30 @@ func TestRunRecoversPanic(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(err.Error(), "test panic in Path") {
 		t.Fatalf("Run returned %v, want the panic as an error", err)
+	}
+}
+
+// TestUnplayableQSMove: a damaged trace whose first QS node on a path has
+// a move that cannot be played there (h8h8) shows the node with the error
+// in its details. The viewer found its QS root before it found the move
+// unplayable, and its details looked up the root's SAN among the moves it
+// had played: an index past them, a panic (found by FuzzImport's viewer
+// check, run against a viewer whose move rule was broken on purpose to see
+// the check fail).
+func TestUnplayableQSMove(t *testing.T) {
+	var qs trace.Node
+	err := openFixture(t).Subtree(context.Background(), 1, 0, -1, func(n trace.Node) error {
+		if qs.ID == 0 && n.Kind == engine.KindQS {
+			qs = n
+		}
+		return nil
+	})
+	if err != nil || qs.ID == 0 {
+		t.Fatalf("no QS node in run 1: %v", err)
+	}
+	p := tracetest.Damaged(t, fixturePath(t), fmt.Sprintf("UPDATE node_rows SET move = 4095 WHERE run_id = 1 AND id = %d", qs.ID)) // h8h8
+	r := newRig(t, tracetest.Open(t, p), 120, 40, Options{Run: 1, Node: &qs.ID})
+	if want := fmt.Sprintf("node %d: move h8h8 is", qs.ID); !strings.Contains(r.text(), want) {
+		t.Errorf("the screen does not say %q:\n%s", want, r.text())
 	}
 }

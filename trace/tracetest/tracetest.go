@@ -5,6 +5,7 @@ package tracetest
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"os"
@@ -102,3 +103,29 @@ func FirstNode(tb testing.TB, st trace.Reader, run int64, what string, pick func
 
 // errFound ends FirstNode's walk at the node it looked for.
 var errFound = errors.New("found")
+
+// Damaged copies the closed trace file at path into a test directory,
+// applies the SQL statements to the copy, as a damaged file would hold
+// them, and returns the copy's path: the file at path is left as it is.
+func Damaged(tb testing.TB, path string, stmts ...string) string {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p := filepath.Join(tb.TempDir(), "damaged.trace")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	db, err := sql.Open("sqlite3", p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			tb.Fatalf("%s: %v", q, err)
+		}
+	}
+	return p
+}
