@@ -640,6 +640,7 @@ func (im *importer) position(text string) *StreamError {
 		if len(im.stack) > 1 {
 			return im.fail("a new position with %s open", engine.Count(int64(len(im.stack)-1), "node"))
 		}
+		im.lateLimits = 0 // this search's (nextLimits), no warning of the last
 		im.endSearch()
 	}
 	pos, err := ParsePosition(text)
@@ -1424,19 +1425,26 @@ func (im *importer) end(rest []byte) *StreamError {
 			// Unknown keys are allowed: later protocol versions may add some.
 		}
 	}
-	if im.lateLimits > 0 {
-		// The run, and the limits it records, began at the search's first
-		// node. Dropped without a word, a late record left the run with
-		// no limits (or another's) and the user wondering why.
-		w := fmt.Sprintf("the limits record at line %d (%s) came after the search's first node: not recorded "+
-			"(a search's limits come after its position record, before its first node)", im.lateLimits, im.nextLimits)
-		if im.warning != "" {
-			w = im.warning + "; " + w
-		}
-		im.warning, im.nextLimits, im.lateLimits = w, "", 0
-	}
 	im.endSearch()
 	return nil
+}
+
+// warnLateLimits says, in the run's warning, that a limits record written
+// after the search's first node (lateLimits) is not the run's, as the
+// search finishes with no next search to take it: by its end record, the
+// stream's end (where it was dropped without a word too), or a fault. The
+// run, and the limits it records, began at the search's first node.
+// Dropped without a word, a late record left the run with no limits (or
+// another's) and the user wondering why. A position record that ends the
+// search takes the record as its own instead (position), as does the
+// search after one the node limit ended (skipping).
+func (im *importer) warnLateLimits() {
+	if im.lateLimits == 0 {
+		return
+	}
+	im.warning = alsoWarn(im.warning, fmt.Sprintf("the limits record at line %d (%s) came after the search's first node: not recorded "+
+		"(a search's limits come after its position record, before its first node)", im.lateLimits, im.nextLimits))
+	im.nextLimits, im.lateLimits = "", 0
 }
 
 // endSearch finishes the current search's run. A search that ended by
@@ -1613,6 +1621,9 @@ func (im *importer) finish(status trace.Status, cause error) {
 		res.PV = []engine.Move{best}
 	}
 	werr := rec.Finish(res)
+	if !im.skipping {
+		im.warnLateLimits()
+	}
 	r := &im.results[len(im.results)-1]
 	r.EngineNodes = im.engineNodes
 	r.BestMove = im.bestMove

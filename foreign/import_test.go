@@ -15,12 +15,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/emit"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
+	"github.com/horizonqs/horizon/viewer"
 )
 
 const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -637,6 +639,11 @@ var fuzzSeeds = []string{
 	// says; with a QS-only root and clamped counts in the same run.
 	"HZT 1\nengine Tiny\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2 time=0\n" +
 		"position startpos\nE - -1 -50 50\nS 3\nE e2e4 -2 -50 50\nL -20 g=4000\nL 20 x=300 c=beta\nend nodes=2 time=0\n",
+	// Records a warning or an error names by its line: a limits record
+	// too late for its search, an illegal best move, and an A record
+	// followed by the L records it already closed.
+	"HZT 1\nposition startpos\nE - 1 -50 50\nL 0\nlimits depth 1\nend best=a1a8\n" +
+		"position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nE e7e5 -1 -50 50\nA\nL 0\nL 0\n",
 }
 
 // addSeeds adds to f the stream of Horizon's own search of Kiwipete with
@@ -696,6 +703,82 @@ func checkStreamError(t *testing.T, data []byte, err error) {
 	if line := int64(bytes.Count(data[:se.Offset], []byte("\n"))) + 1; line != se.Line {
 		t.Fatalf("%v: byte %d is on line %d", err, se.Offset, line)
 	}
+	if m := recordNamed.FindStringSubmatch(se.Msg); m != nil {
+		word := m[1] + m[2] + m[3]
+		if got := recordWord(data, se.Offset); got != word {
+			t.Fatalf("%v: the message is about a %s record, line %d is a %q record", err, word, se.Line, got)
+		}
+	}
+}
+
+// recordNamed finds the record a stream error's message says it is about:
+// "L record ...", "end record ...", "\"limits\" record inside a node",
+// "mate \"...\": ...".
+var recordNamed = regexp.MustCompile(`^(?:([ELSMXA]|end) record|"(\w+)" record|(scores|moves|mate|infinity|position) ")`)
+
+// recordWord is the first word of the record at byte off of data, as the
+// importer reads it (a byte-order mark at the stream's start, spaces and a
+// carriage return set aside): its type.
+func recordWord(data []byte, off int64) string {
+	rec, _, _ := bytes.Cut(data[off:], []byte("\n"))
+	if off == 0 {
+		rec = bytes.TrimPrefix(rec, []byte(engine.BOM))
+	}
+	if f := fields(bytes.TrimSuffix(rec, []byte("\r"))); len(f) > 0 {
+		return string(f[0])
+	}
+	return ""
+}
+
+// nodeNamed finds a node a stream error's message names.
+var nodeNamed = regexp.MustCompile(`\bnode (\d+)`)
+
+// checkErrorNode checks the nodes a stream error names against the trace:
+// each is a node of the run the fault ended (the last); the innermost node
+// open at the faulty record was closed as stopped, and the path the error
+// gives is the moves from its root down to it, as the trace reads them.
+func checkErrorNode(t *testing.T, st *trace.Store, runs []RunResult, err error) {
+	t.Helper()
+	var se *StreamError
+	if !errors.As(err, &se) {
+		return
+	}
+	// Every node the message names (the node that entered a move, the
+	// last node left, a parent) is one of the stream's, in the run.
+	for _, m := range nodeNamed.FindAllStringSubmatch(se.Msg, -1) {
+		id, _ := strconv.ParseInt(m[1], 10, 64)
+		if len(runs) == 0 || id < 1 {
+			t.Fatalf("%v: names node %d, no node of the stream", err, id)
+		}
+		if _, e := st.Node(context.Background(), runs[len(runs)-1].RunID, id); e != nil {
+			t.Fatalf("%v: names node %d: %v", err, id, e)
+		}
+	}
+	if se.Node < 0 {
+		return
+	}
+	if len(runs) == 0 {
+		t.Fatalf("%v: names node %d, but no run was recorded", err, se.Node)
+	}
+	ctx := context.Background()
+	run := runs[len(runs)-1].RunID
+	n, err1 := st.Node(ctx, run, se.Node)
+	path, err2 := st.Path(ctx, run, se.Node)
+	if e := errors.Join(err1, err2); e != nil {
+		t.Fatalf("%v: run %d: the node named: %v", err, run, e)
+	}
+	if n.Cause != engine.CauseStop {
+		t.Fatalf("%v: run %d: node %d was open, but closed with cause %s", err, run, se.Node, n.Cause)
+	}
+	var moves []string
+	for _, p := range path[1:] {
+		if p.Move != engine.NoMove {
+			moves = append(moves, p.Move.UCI())
+		}
+	}
+	if !slices.Equal(moves, se.Path) {
+		t.Fatalf("%v: run %d: the path to node %d reads %q", err, run, se.Node, moves)
+	}
 }
 
 // FuzzImport: no stream makes the importer panic, and what it keeps is a
@@ -707,6 +790,7 @@ func FuzzImport(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		runs, err := Import(context.Background(), st, bytes.NewReader(data), Options{})
 		checkStreamError(t, data, err)
+		checkErrorNode(t, st, runs, err)
 		checkWarnings(t, data, runs, err)
 		checkReadBack(t, st, path, data, runs)
 		for _, r := range runs {
@@ -779,11 +863,17 @@ var (
 	clampWhere   = regexp.MustCompile(`the first is node (\d+) \(g=-?\d+, x=-?\d+; the leave record at byte (\d+), line (\d+)\)`)
 )
 
+// warnedRecord finds where a warning names a record of the stream: an end
+// record's best move, a limits record too late for its search.
+var warnedRecord = regexp.MustCompile(`the (end|limits) record at (?:byte (\d+) \()?line (\d+)`)
+
 // checkWarnings checks the runs' warnings against the stream: each is one
 // line; counts above what a trace stores are said once per run, naming a
 // leave record of the stream that gives such a count and a node that reads
 // back as a lower bound; a stream imported whole that gives such a count
-// warns of it; time=0 is said only of a stream whose end record gives it.
+// warns of it; a record a warning names is one of its kind, at the byte
+// and line it says; time=0 is said only of a stream whose end record gives
+// it.
 func checkWarnings(t *testing.T, data []byte, runs []RunResult, err error) {
 	t.Helper()
 	warned := false
@@ -811,6 +901,17 @@ func checkWarnings(t *testing.T, data []byte, runs []RunResult, err error) {
 				t.Fatalf("run %d: %q names record %q, no leave with a count above what a trace stores", r.RunID, w, rec)
 			}
 		}
+		for _, m := range warnedRecord.FindAllStringSubmatch(w, -1) {
+			line, _ := strconv.ParseInt(m[3], 10, 64)
+			lines := bytes.SplitAfter(data, []byte("\n"))
+			off := int64(0)
+			if line >= 1 && line <= int64(len(lines)) {
+				off = int64(len(bytes.Join(lines[:line-1], nil)))
+			}
+			if line < 1 || line > int64(len(lines)) || m[2] != "" && m[2] != strconv.FormatInt(off, 10) || recordWord(data, off) != m[1] {
+				t.Fatalf("run %d: %q: line %d is no %s record (or starts at no byte %s)", r.RunID, w, line, m[1], m[2])
+			}
+		}
 		if strings.Contains(w, "time=0") && !regexp.MustCompile(`(?m)^[ \t]*end[ \t](.*[ \t])?time=[+-]?0+([ \t\r]|$)`).Match(data) {
 			t.Fatalf("run %d: %q, but no end record gives time=0", r.RunID, w)
 		}
@@ -821,8 +922,8 @@ func checkWarnings(t *testing.T, data []byte, runs []RunResult, err error) {
 }
 
 // checkReadBack reads every run imported into the trace at path through
-// the one-shot readers' snapshot (trace.OpenSnapshot), export's JSON graph
-// and check: none fails. A snapshot reads the run as the store does, and a
+// the one-shot readers' snapshot (trace.OpenSnapshot), export's JSON graph,
+// check and the viewer (viewerPlays): none fails. A snapshot reads the run as the store does, and a
 // score the file claims the run has is the score of an L record of the
 // stream (no reading invents one), the node a clamped-count warning names
 // reads its counts as lower bounds.
@@ -887,6 +988,41 @@ func checkReadBack(t *testing.T, st *trace.Store, path string, data []byte, runs
 		}
 		if _, err := check.Run(ctx, snap, r.RunID, check.Options{}); err != nil {
 			t.Fatalf("run %d: check: %v", r.RunID, err)
+		}
+		viewerPlays(t, snap, r.RunID)
+	}
+}
+
+// viewerPlays opens run in the viewer and walks it as a user does (the PV,
+// the heaviest line, the next hotspot, nodes opened and closed): the
+// viewer opens every run the importer kept and plays every move on its
+// way, all of which the importer played by the run's own rule (legal or
+// pseudo-legal moves), so it never says one is not legal.
+func viewerPlays(t *testing.T, src trace.Reader, run int64) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m, err := viewer.New(ctx, src, viewer.Options{Run: run})
+	if err != nil {
+		t.Fatalf("run %d: the viewer: %v", run, err)
+	}
+	s := tcell.NewSimulationScreen("UTF-8")
+	if err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Fini()
+	s.SetSize(200, 60)
+	for _, k := range "vhnjjlljjlGgjl" {
+		m.Handle(tcell.NewEventKey(tcell.KeyRune, k, tcell.ModNone))
+		m.Draw(s)
+		s.Show()
+		cells, _, _ := s.GetContents()
+		var text strings.Builder
+		for _, c := range cells {
+			text.WriteString(string(c.Runes))
+		}
+		if strings.Contains(text.String(), "is not legal") {
+			t.Fatalf("run %d: after key %c the viewer says a move is not legal: %s", run, k, text.String())
 		}
 	}
 }
@@ -1673,17 +1809,21 @@ func TestByteOrderMark(t *testing.T) {
 
 // TestLateLimits: a limits record written after a search's first node is
 // too late for its run, which records its limits as it begins: the run
-// says so in its warning when the search's end record follows (the record
-// was dropped without a word, the run's go null), and the record is the
-// next search's when a position record follows, as the protocol says.
+// says so in its warning when the search's end record, the stream's end or
+// a fault follows (the record was dropped without a word, the run's go
+// null; at the stream's end and at a fault it still was), and
+// the record is the next search's when a position record follows, as the
+// protocol says.
 func TestLateLimits(t *testing.T) {
 	const search = "HZT 1\nposition startpos\nE - 1 -50 50\nL 0\nlimits depth 1\n"
-	_, run, r := importRun(t, search+"end\n")
-	if lim, err := run.SearchLimits(); err != nil || lim.Go != "" {
-		t.Errorf("limits %+v (%v), want no go command", lim, err)
-	}
-	if want := "the limits record at line 5 (depth 1) came after the search's first node: not recorded"; !strings.Contains(r.Warning, want) {
-		t.Errorf("warning %q, want %q", r.Warning, want)
+	for _, end := range []string{"end\n", "", "E e2e5 0 -50 50\n"} {
+		_, run, r := importRun(t, search+end)
+		if lim, err := run.SearchLimits(); err != nil || lim.Go != "" {
+			t.Errorf("%q: limits %+v (%v), want no go command", end, lim, err)
+		}
+		if want := "the limits record at line 5 (depth 1) came after the search's first node: not recorded"; !strings.Contains(r.Warning, want) {
+			t.Errorf("%q: warning %q, want %q", end, r.Warning, want)
+		}
 	}
 	st := mustCreate(t)
 	runs, err := Import(context.Background(), st, strings.NewReader(search+"position startpos\nE - 1 -50 50\nL 0\nend\n"), Options{})
@@ -1704,8 +1844,9 @@ func TestLateLimits(t *testing.T) {
 
 // TestChildrenBound: a node's children are read back up to
 // trace.MaxChildren, and the stream's child past that bound stops the
-// import, naming it. Readers stopped at 4,096 children while the importer
-// took any number: a stream of 5,000 re-searches under one node imported
+// import, naming it; a search's root past it too (it named node 0, the
+// run node, which is no node of the stream). Readers stopped at 4,096
+// children while the importer took any number: a stream of 5,000 re-searches under one node imported
 // whole, passed check, and export called its trace damaged ("node 1 has
 // more than 4096 children").
 func TestChildrenBound(t *testing.T) {
