@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -142,10 +143,19 @@ func checkReadEPD(t *testing.T, s string) {
 	}
 }
 
+// FuzzParseMove: a move parser's move is legal and reads back from its
+// SAN and UCI; its error is one line, and the move an illegal UCI move's
+// error suggests (IllegalReason: "write e1g1", "a promotion names its
+// piece: e7e8q") is legal, or illegal only for a check.
 func FuzzParseMove(f *testing.F) {
 	f.Add(StartFEN, "e2e4")
 	f.Add("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O-O")
 	f.Add("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "exd8=Q+")
+	f.Add("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1h1")
+	f.Add("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8a8")
+	f.Add("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8")
+	f.Add(StartFEN, "e2e4q")
+	f.Add("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "e1e2")
 	f.Fuzz(func(t *testing.T, fen, s string) {
 		p, err := ParseFEN(fen)
 		if err != nil {
@@ -169,8 +179,13 @@ func FuzzParseMove(f *testing.F) {
 				t.Fatalf("%s(%q) changed the position %s to %s", name, s, fen, p.FEN())
 			}
 			if err != nil {
-				if m != NoMove {
-					t.Fatalf("%s(%q) returned move %s and error %v", name, s, m, err)
+				if m != NoMove || strings.Contains(err.Error(), "\n") {
+					t.Fatalf("%s(%q) returned move %s and error %q", name, s, m, err)
+				}
+				if sg := suggested.FindStringSubmatch(err.Error()); sg != nil {
+					if _, err2 := p.ParseUCI(sg[1]); err2 != nil && !strings.HasSuffix(err2.Error(), "check") {
+						t.Fatalf("%s: %s(%q): %v; but %s: %v", fen, name, s, err, sg[1], err2)
+					}
 				}
 				continue
 			}
@@ -187,6 +202,10 @@ func FuzzParseMove(f *testing.F) {
 		}
 	})
 }
+
+// suggested finds the move an illegal move's error says to write instead
+// (IllegalReason).
+var suggested = regexp.MustCompile(`(?:the king's move, |names its piece: |write )([a-h][1-8][a-h][1-8][qrbn]?)`)
 
 // FuzzPlay plays a path of moves chosen by the fuzzer's bytes (each byte
 // picks a legal move by index) and checks the position after every move.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -136,7 +137,10 @@ func TestDamagedSchemaOneLine(t *testing.T) {
 
 // FuzzOpen: whatever bytes a file holds, Open returns a store or an error,
 // never panics, and a store it returns answers Runs; an error is one line
-// that names the file.
+// that names the file. A file that reads opens for writing too, or fails
+// on one line, and keeps what it read (writeOpenKeeps). Seeds: a file of
+// this build, and an older Horizon's of schema 1 and of schema 6 (whose
+// nodes view a write spells out).
 func FuzzOpen(f *testing.F) {
 	data := recordedFile(f, filepath.Join(f.TempDir(), "good.trace"), 1, 2)
 	f.Add(data)
@@ -144,6 +148,13 @@ func FuzzOpen(f *testing.F) {
 	f.Add(data[:4096])
 	f.Add([]byte("SQLite format 3\x00"))
 	f.Add([]byte("hello"))
+	for _, name := range []string{"v1.trace", "v6.trace"} {
+		old, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(old)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p := filepath.Join(t.TempDir(), "f.trace")
 		if err := os.WriteFile(p, b, 0o644); err != nil {
@@ -198,7 +209,78 @@ func FuzzOpen(f *testing.F) {
 			_, err = snap.Children(context.Background(), r.ID, 0, BySearch, 0, 10)
 			oneLine(err)
 		}
+		writeOpenKeeps(t, b, runs)
 	})
+}
+
+// writeOpenKeeps opens a copy of a file that reads (b, whose runs are
+// runs) for writing as a recorder does (Open and prepareWrite: the schema
+// upgraded, the lookup tables filled, the nodes view written out) and
+// checks that nothing is lost: the open succeeds or fails on one line
+// naming the file, the copy reads the same runs afterwards either way, and
+// a nodes view Horizon wrote answers as the schema's lookups do.
+func writeOpenKeeps(t *testing.T, b []byte, runs []Run) {
+	t.Helper()
+	ctx := context.Background()
+	p := filepath.Join(t.TempDir(), "w.trace")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(p)
+	if err == nil {
+		if err = s.prepareWrite(ctx); err == nil {
+			sameViewAsLookups(t, s)
+		}
+		if cerr := s.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil && (strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), p)) {
+		t.Fatalf("opening for writing: %q, want one line naming the file", err)
+	}
+	r, err2 := OpenReadOnly(p)
+	if err2 != nil {
+		t.Fatalf("the file read before it was opened for writing (%v), now: %v", err, err2)
+	}
+	defer r.Close()
+	again, err2 := r.Runs(ctx)
+	if err2 != nil || len(again) != len(runs) {
+		t.Fatalf("%d runs read before the file was opened for writing (%v), %d now: %v", len(runs), err, len(again), err2)
+	}
+	for i, x := range again {
+		if w := runs[i]; x.ID != w.ID || x.Scored() != w.Scored() || x.Score != w.Score || x.Nodes != w.Nodes || x.Status != w.Status {
+			t.Fatalf("run %d read %+v before the file was opened for writing (%v), %+v now", x.ID, w, err, x)
+		}
+	}
+}
+
+// sameViewAsLookups checks, where s's nodes view is one Horizon wrote, that
+// it answers as the schema's lookups do (sameAsLookups, on a file that may
+// be damaged: where the lookups read, the view reads the same).
+func sameViewAsLookups(t *testing.T, s *Store) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	var view string
+	if conn.QueryRowContext(ctx, "SELECT sql FROM sqlite_schema WHERE type = 'view' AND name = 'nodes'").Scan(&view) != nil || !horizonsView(view) {
+		return
+	}
+	if _, err := conn.ExecContext(ctx, lookupView()); err != nil {
+		return
+	}
+	defer conn.ExecContext(ctx, "DROP VIEW temp.lookup_nodes")
+	_, old, err := readView(conn, "lookup_nodes")
+	if err != nil {
+		return
+	}
+	_, now, err := readView(conn, "nodes")
+	if err != nil || !reflect.DeepEqual(old, now) {
+		t.Fatalf("the nodes view Horizon wrote reads %d rows (%v), the lookups %d, or reads them otherwise", len(now), err, len(old))
+	}
 }
 
 // TestReadWhileRecording: a reader opened on the file while a run is being

@@ -42,15 +42,25 @@ func openForWriting(t *testing.T, p string) *Store {
 // view's column names.
 func viewRows(t *testing.T, conn *sql.Conn, view string) ([]string, [][]any) {
 	t.Helper()
+	cols, all, err := readView(conn, view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cols, all
+}
+
+// readView is viewRows returning its error: on a damaged file (FuzzOpen)
+// a query may fail.
+func readView(conn *sql.Conn, view string) ([]string, [][]any, error) {
 	rows, err := conn.QueryContext(context.Background(),
 		"SELECT *, typeof(kind), typeof(bound), typeof(cutoff) FROM "+view+" ORDER BY run_id, id")
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	var all [][]any
 	for rows.Next() {
@@ -60,14 +70,14 @@ func viewRows(t *testing.T, conn *sql.Conn, view string) ([]string, [][]any) {
 			ptrs[i] = &row[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
+			return nil, nil, err
 		}
 		all = append(all, row)
 	}
 	if err := rows.Err(); err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
-	return cols[:len(cols)-3], all
+	return cols[:len(cols)-3], all, nil
 }
 
 // sameAsLookups fails unless the file's nodes view answers every row as

@@ -6,16 +6,26 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/horizonqs/horizon/engine"
 )
 
 // FuzzSplitVisit: SplitVisit reads what VisitMark writes, and any text
 // either splits into a move and a visit of at least 1 or gets an error
-// that quotes the mark.
+// that quotes the mark. A move marked for any of its searches under a node
+// (VisitMark with visit and searches from 1 to 64) reads back
+// (SplitVisit, ChildByMove) to that search among the node's children,
+// with other moves searched between: what the rule is for, that every
+// printed path leads to its node.
 func FuzzSplitVisit(f *testing.F) {
 	for _, s := range []string{"dxe6", "dxe6·2", "Nf3·1", "e2e4·10", "e4·", "e4·x", "e4·0", "e4·-1", "·2", "a·2·3", "e\n4·x"} {
-		f.Add(s, 2)
+		f.Add(s, 2, 3)
 	}
-	f.Fuzz(func(t *testing.T, text string, visit int) {
+	f.Add("e2e4", 0, 1) // a move's only search: bare
+	f.Add("e2e4", 0, 0) // one of a count not known
+	f.Add("e2e4", 0, 3) // the first of three: marked ·1
+	f.Fuzz(func(t *testing.T, text string, visit, searches int) {
+		readsBack(t, visit, searches)
 		move, v, err := SplitVisit(text)
 		switch {
 		case err != nil:
@@ -36,6 +46,39 @@ func FuzzSplitVisit(f *testing.F) {
 			t.Errorf("SplitVisit(VisitMark(%q, %d, %d)) = %q, %d, %v", text, visit, visit, m, v, err)
 		}
 	})
+}
+
+// readsBack checks that the visit-th of a move's searches under one node,
+// of searches in all (visit and searches taken modulo 64, visit at most
+// searches; searches 0 is a count not known, as MarkVisits passes for a
+// path without one), marked by VisitMark, reads back to that child: by
+// SplitVisit and ChildByMove, among children that search other moves
+// between the move's searches.
+func readsBack(t *testing.T, visit, searches int) {
+	t.Helper()
+	searches = int(uint(searches) % 64)
+	visit = 1 + int(uint(visit)%uint(max(searches, 1)))
+	pos, err := engine.ParseFEN("startpos")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err1 := pos.ParseUCI("e2e4")
+	other, err2 := pos.ParseUCI("d2d4")
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	var kids []Node
+	for i := range max(searches, 1) {
+		kids = append(kids, Node{ID: int64(2*i + 1), Move: other}, Node{ID: int64(2*i + 2), Move: m})
+	}
+	mark := VisitMark(m.UCI(), visit, searches)
+	mv, v, err := SplitVisit(mark)
+	if err != nil || mv != m.UCI() {
+		t.Fatalf("VisitMark(%s, %d, %d) = %q reads as %q, %v", m.UCI(), visit, searches, mark, mv, err)
+	}
+	if c, _, ok := ChildByMove(kids, m, v); !ok || c.ID != int64(2*visit) {
+		t.Fatalf("VisitMark(%s, %d, %d) = %q leads to child %d (found %v), want %d", m.UCI(), visit, searches, mark, c.ID, ok, 2*visit)
+	}
 }
 
 // TestVisitMark: a move is marked wherever bare would name another of its
@@ -114,7 +157,10 @@ func TestPathMoves(t *testing.T) {
 }
 
 // FuzzSplitPath: any text splits into moves that hold no separator and no
-// move number, and the moves joined read back the same.
+// move number, and the moves read back the same joined as every printer
+// joins a path: by spaces, by commas, and numbered as the viewer's SAN path
+// and PGN number them ("1. e4 e5 2. Nf3", "1... e5 2. Nf3"), each move
+// marked with a visit too.
 func FuzzSplitPath(f *testing.F) {
 	for _, s := range []string{"1. e4 e5 2. Nf3", "12...Nf6,O-O", "dxe6·2 Bxe2", "1.", "0-0 9..."} {
 		f.Add(s)
@@ -129,8 +175,29 @@ func FuzzSplitPath(f *testing.F) {
 				t.Fatalf("SplitPath(%q): move %q keeps a move number", text, m)
 			}
 		}
-		if again := SplitPath(strings.Join(moves, " ")); !slices.Equal(again, moves) {
-			t.Fatalf("SplitPath(%q) = %q, which reads back as %q", text, moves, again)
+		marked := MarkVisits(moves, slices.Repeat([]int{2}, len(moves)), nil)
+		for _, printed := range [][]string{moves, marked} {
+			for _, joined := range []string{strings.Join(printed, " "), strings.Join(printed, ", "), numbered(printed, 0), numbered(printed, 1)} {
+				if again := SplitPath(joined); !slices.Equal(again, printed) {
+					t.Fatalf("SplitPath(%q) = %q, printed %q, which reads back as %q", text, moves, joined, again)
+				}
+			}
 		}
 	})
+}
+
+// numbered writes moves as the viewer numbers a SAN path: "1. e4 e5 2. Nf3"
+// from white (side 0), "1... e5 2. Nf3" from black.
+func numbered(moves []string, side int) string {
+	var b strings.Builder
+	for i, m := range moves {
+		switch n := (i+side)/2 + 1; {
+		case (i+side)%2 == 0:
+			fmt.Fprintf(&b, "%d. ", n)
+		case i == 0:
+			fmt.Fprintf(&b, "%d... ", n)
+		}
+		b.WriteString(m + " ")
+	}
+	return b.String()
 }
