@@ -160,7 +160,8 @@ func TestPathMoves(t *testing.T) {
 // move number, and the moves read back the same joined as every printer
 // joins a path: by spaces, by commas, and numbered as the viewer's SAN path
 // and PGN number them ("1. e4 e5 2. Nf3", "1... e5 2. Nf3"), each move
-// marked with a visit too.
+// marked with a visit too. PathMoves gives the same moves, or one line of
+// error for text that is not blank and names no move.
 func FuzzSplitPath(f *testing.F) {
 	for _, s := range []string{"1. e4 e5 2. Nf3", "12...Nf6,O-O", "dxe6·2 Bxe2", "1.", "0-0 9..."} {
 		f.Add(s)
@@ -174,6 +175,15 @@ func FuzzSplitPath(f *testing.F) {
 			if d := dropMoveNumber(m); d != m {
 				t.Fatalf("SplitPath(%q): move %q keeps a move number", text, m)
 			}
+		}
+		// PathMoves, for a path the user gave: SplitPath's moves, or an
+		// error of one line where text holds something but no move.
+		if pm, err := PathMoves(text); err != nil {
+			if len(moves) > 0 || strings.TrimSpace(text) == "" || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("PathMoves(%q): %q, SplitPath %q", text, err, moves)
+			}
+		} else if !slices.Equal(pm, moves) || len(pm) == 0 && strings.TrimSpace(text) != "" {
+			t.Fatalf("PathMoves(%q) = %q and no error, SplitPath %q", text, pm, moves)
 		}
 		marked := MarkVisits(moves, slices.Repeat([]int{2}, len(moves)), nil)
 		for _, printed := range [][]string{moves, marked} {
