@@ -192,7 +192,7 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 	}
 	if ierr != nil {
 		if len(runs) > 0 {
-			return fmt.Errorf("%w (what came before is kept in %s)", ierr, out)
+			return fmt.Errorf("%w (what came before is kept in %s; nothing after it was read)", ierr, out)
 		}
 		return ierr
 	}

@@ -30,7 +30,7 @@ func TestImportErrors(t *testing.T) {
 	}{
 		{"good", good, 0, nil, "wrote 1 run to"},
 		{"illegal", good + "position startpos\nE - 1 -50 50\nE e2e5 0 -50 50\n", 1,
-			[]string{"byte 119 (line 11)", "node 1 (path (root))", "illegal move e2e5", "kept in"}, "wrote 2 runs to"},
+			[]string{"byte 119 (line 11)", "node 1 (path (root))", "illegal move e2e5", "kept in", "nothing after it was read"}, "wrote 2 runs to"},
 		{"cut short", good + "position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\n", 1,
 			[]string{"ends with 2 nodes open", "path e2e4"}, "wrote 2 runs to"},
 		// No run recorded: an error, no "wrote" line and no file left.
