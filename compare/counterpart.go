@@ -72,12 +72,24 @@ func Visits(ctx context.Context, s Side, id int64) (visits, searches []int, err 
 	if err != nil {
 		return nil, nil, err
 	}
-	visits, searches = []int{}, []int{}
-	for i := 1; i < len(path); i++ {
-		visits = append(visits, path[i].K.Occurrence+1)
-		searches = append(searches, path[i].Searches)
-	}
+	visits, searches = marksOf(path, nil)
 	return visits, searches, nil
+}
+
+// marksOf returns the visits and searches of the moves of a keyed path
+// (keyedPath), the iteration root's left out; where theirs, the same
+// path in another run, is there too, each move's searches are the most
+// either run made.
+func marksOf(own, theirs []keyed) (visits, searches []int) {
+	visits, searches = []int{}, []int{}
+	for i := 1; i < len(own); i++ {
+		n := own[i].Searches
+		if i < len(theirs) {
+			n = max(n, theirs[i].Searches)
+		}
+		visits, searches = append(visits, own[i].K.Occurrence+1), append(searches, n)
+	}
+	return visits, searches
 }
 
 // pathMarks returns the visits and searches of the moves on the path to
@@ -99,14 +111,7 @@ func pathMarks(ctx context.Context, from Side, id int64, to Side) (visits, searc
 			return nil, nil, twin, false, err
 		}
 	}
-	visits, searches = []int{}, []int{}
-	for i := 1; i < len(own); i++ {
-		n := own[i].Searches
-		if i < len(theirs) {
-			n = max(n, theirs[i].Searches)
-		}
-		visits, searches = append(visits, own[i].K.Occurrence+1), append(searches, n)
-	}
+	visits, searches = marksOf(own, theirs)
 	return visits, searches, twin, ok, nil
 }
 
