@@ -248,9 +248,9 @@ type variantJSON struct {
 }
 
 // qsTTText says which nodes of a variant use the hash table.
-func qsTTText(qs bool, o engine.Options) string {
+func qsTTText(o engine.Options) string {
 	switch {
-	case qs:
+	case o.QSUsesTT():
 		return "full-width and QS nodes probe and store it"
 	case !o.TT:
 		return "off"
@@ -278,7 +278,7 @@ func (vs variantsResult) writeText(w io.Writer) error {
 				fmt.Fprintf(w, "           %s\n", l)
 			}
 		}
-		fmt.Fprintf(w, "           hash table: %s\n", qsTTText(v.QSTT, v.opts))
+		fmt.Fprintf(w, "           hash table: %s\n", qsTTText(v.opts))
 	}
 	fmt.Fprintln(w, "\nSwitches (set any on top of a variant, e.g. --qs threshold --qs-levels 6):")
 	// A tabwriter sizes each column to its widest cell ("recaptures" is
