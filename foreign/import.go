@@ -74,7 +74,7 @@ func (e *StreamError) Error() string {
 	if e.Node >= 0 {
 		path := strings.Join(e.Path, " ")
 		if path == "" {
-			path = "(root)"
+			path = trace.RootPath
 		}
 		where += fmt.Sprintf(", node %d (path %s)", e.Node, path)
 	}

@@ -63,16 +63,73 @@ func SplitPath(text string) []string {
 	return moves
 }
 
+// RootPath is how a path of no moves prints ("iteration 3: (root)", an
+// iteration's root); PathMoves reads it back as no moves.
+const RootPath = "(root)"
+
 // PathMoves is SplitPath for a path the user gave: text that holds
 // something but no move ("1.", ",") is an error, where SplitPath's empty
 // path would name the start node (the reported iteration's root, or the
 // node a path starts from) without a word. Blank text is no path.
 func PathMoves(text string) ([]string, error) {
+	if strings.TrimSpace(text) == RootPath {
+		return nil, nil
+	}
 	moves := SplitPath(text)
 	if len(moves) == 0 && strings.TrimSpace(text) != "" {
 		return nil, fmt.Errorf("%q names no move (move numbers and commas are left out of a path)", engine.Clip(text, 40))
 	}
 	return moves, nil
+}
+
+// SplitIteration reads the iteration a printed place names ("iteration
+// 3: Bxa6 bxc3·2", as diff and check print a node's place: IterationLabel
+// and a colon) off the front of text: the iteration and the path after
+// it, or 0 and text unchanged when text names none. A path printed for an
+// earlier iteration so reads back there, not in the iteration the run
+// reports (IterationRoot).
+func SplitIteration(text string) (iteration int, rest string, err error) {
+	label := strings.TrimSuffix(IterationLabel(0), "0") // "iteration "
+	head, tail, ok := strings.Cut(text, ":")
+	head = strings.TrimSpace(head)
+	if !ok || !strings.HasPrefix(strings.ToLower(head), label) {
+		return 0, text, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(head[len(label):]))
+	if err != nil || n < 0 {
+		return 0, text, fmt.Errorf("%q: want an iteration number, as in %q", engine.Clip(head, 40), IterationLabel(3)+": Bxa6")
+	}
+	return n, tail, nil
+}
+
+// PathIterationText says how a path names its iteration, for the help of
+// every flag and prompt that reads a path with SplitIteration.
+const PathIterationText = `a path that begins "iteration N:", as diff and check print a node's place, starts at iteration N's root`
+
+// IterationRoot picks, among a run's iteration roots in search order, the
+// root a path of iteration it starts from: its last root (an aspiration
+// re-search or a probe of the same depth before it is not the one whose
+// answer stood), as ReportedRoot picks the reported iteration's. ok is
+// false when the run has no root of that iteration.
+func IterationRoot(roots []Node, it int) (i int, ok bool) {
+	for i := len(roots) - 1; i >= 0; i-- {
+		if roots[i].Iteration == it {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// NoIterationText says that a run has no iteration it, naming those it
+// has, for the error of a path that names one.
+func NoIterationText(roots []Node, it int) string {
+	var its []string
+	for i, r := range roots {
+		if i == 0 || r.Iteration != roots[i-1].Iteration {
+			its = append(its, strconv.Itoa(r.Iteration))
+		}
+	}
+	return fmt.Sprintf("the run has no %s (its iterations: %s)", IterationLabel(it), strings.Join(its, ", "))
 }
 
 // dropMoveNumber strips leading move numbers ("12." or "12...") from a

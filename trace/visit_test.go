@@ -211,3 +211,40 @@ func numbered(moves []string, side int) string {
 	}
 	return b.String()
 }
+
+func TestSplitIteration(t *testing.T) {
+	for _, c := range []struct {
+		in, rest string
+		it       int
+		err      string
+	}{
+		{"iteration 3: Bxa6 bxc3·2", " Bxa6 bxc3·2", 3, ""},
+		{"  Iteration 12:e4", "e4", 12, ""},
+		{"iteration 0:", "", 0, ""},
+		{"e4 e5", "e4 e5", 0, ""},
+		{"e4: e5", "e4: e5", 0, ""},
+		{"iteration x: e4", "", 0, `"iteration x": want an iteration number`},
+		{"iteration -1: e4", "", 0, "want an iteration number"},
+	} {
+		it, rest, err := SplitIteration(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("SplitIteration(%q): error %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || it != c.it || rest != c.rest {
+			t.Errorf("SplitIteration(%q) = %d, %q, %v; want %d, %q", c.in, it, rest, err, c.it, c.rest)
+		}
+	}
+	roots := []Node{{ID: 1, Iteration: 1}, {ID: 5, Iteration: 2}, {ID: 9, Iteration: 2}, {ID: 20, Iteration: 3}}
+	if i, ok := IterationRoot(roots, 2); !ok || roots[i].ID != 9 {
+		t.Errorf("IterationRoot(2) = %d, %v; want the last root of iteration 2 (node 9)", i, ok)
+	}
+	if _, ok := IterationRoot(roots, 4); ok {
+		t.Error("IterationRoot(4) found a root")
+	}
+	if got, want := NoIterationText(roots, 4), "the run has no iteration 4 (its iterations: 1, 2, 3)"; got != want {
+		t.Errorf("NoIterationText = %q, want %q", got, want)
+	}
+}

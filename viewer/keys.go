@@ -266,7 +266,7 @@ var treeKeys = []keyAction{
 		desc: "the principal variation of the last iteration", foot: "v", footDesc: "PV", footAt: 8},
 	{binds: []binding{{keys: []string{"/"}, do: func(m *Model) {
 		m.openPrompt(promptPath, "move path (e4 e5 Nf3; +Nf3 from the node)")
-	}}}, desc: "go to a move path from the root, e.g. e4 e5 Nf3 (+Nf3 Nc6: from the node)", foot: "/", footDesc: "path", footAt: 9},
+	}}}, desc: "go to a move path, e.g. e4 e5 Nf3 (+Nf3: from the node; iteration 2: e4)", foot: "/", footDesc: "path", footAt: 9},
 	{binds: []binding{
 		{keys: []string{":"}, do: func(m *Model) { m.openPrompt(promptNode, "node id") }},
 		{keys: []string{"#"}, do: func(m *Model) { m.openPrompt(promptNode, "node id") }},

@@ -24,6 +24,10 @@ type Options struct {
 	// Path selects the node this move path (SAN or UCI, from the root
 	// position, in the last iteration) leads to at start.
 	Path []string
+	// Iteration, when positive, starts Path at that iteration's root
+	// (trace.IterationRoot; with no Path, selects the root): a place diff
+	// or check printed, "iteration 2: ..." (trace.SplitIteration).
+	Iteration int
 	// ASCII draws the board, markers and bars in plain ASCII.
 	ASCII bool
 	// UCI shows moves in UCI instead of SAN.
@@ -145,8 +149,15 @@ func New(ctx context.Context, src trace.Reader, opt Options) (*Model, error) {
 		if err := t.reveal(*opt.Node); err != nil {
 			return nil, fmt.Errorf("--node %d: %w", *opt.Node, err)
 		}
-	case len(opt.Path) > 0:
-		n, err := t.findPath(t.runNode, "", opt.Path)
+	case len(opt.Path) > 0 || opt.Iteration > 0:
+		from, fen := t.runNode, ""
+		if opt.Iteration > 0 {
+			if from, err = t.iterationRoot(opt.Iteration); err != nil {
+				return nil, fmt.Errorf("--path %q: %w", trace.IterationLabel(opt.Iteration)+": "+strings.Join(opt.Path, " "), err)
+			}
+			fen = t.run.FEN
+		}
+		n, err := t.findPath(from, fen, opt.Path)
 		if err != nil {
 			return nil, fmt.Errorf("--path %q: %w", strings.Join(opt.Path, " "), err)
 		}
@@ -154,7 +165,7 @@ func New(ctx context.Context, src trace.Reader, opt Options) (*Model, error) {
 			return nil, fmt.Errorf("--path %q: %w", strings.Join(opt.Path, " "), err)
 		}
 	}
-	if opt.Run == 0 && len(runs) > 1 && opt.Node == nil && len(opt.Path) == 0 {
+	if opt.Run == 0 && len(runs) > 1 && opt.Node == nil && len(opt.Path) == 0 && opt.Iteration == 0 {
 		m.openPicker(pickRun)
 	}
 	m.refreshSel()
@@ -363,6 +374,20 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 		in.unrecorded = trace.Unrecorded(n, kids)
 	}
 	return in
+}
+
+// iterationRoot is the root a path of iteration it starts from
+// (trace.IterationRoot), or an error naming the iterations the run has.
+func (t *tree) iterationRoot(it int) (trace.Node, error) {
+	roots, err := t.children(t.runNode.ID, trace.BySearch, 0, 0)
+	if err != nil {
+		return trace.Node{}, err
+	}
+	i, ok := trace.IterationRoot(roots, it)
+	if !ok {
+		return trace.Node{}, fmt.Errorf("%s: %w", trace.NoIterationText(roots, it), trace.ErrNoMove)
+	}
+	return roots[i], nil
 }
 
 // findPath follows moves (SAN or UCI) down from node from; when from is the

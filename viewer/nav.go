@@ -272,14 +272,29 @@ func (m *Model) runPrompt(k promptKind, text string) {
 		m.setErr(m.reveal(id))
 	case promptPath:
 		from, fen := t.runNode, ""
-		if strings.HasPrefix(text, "+") {
-			text = strings.TrimPrefix(text, "+")
+		plus := strings.HasPrefix(text, "+")
+		it, rest, err := trace.SplitIteration(strings.TrimPrefix(text, "+"))
+		switch {
+		case err != nil:
+			m.setErr(fmt.Errorf("path %w", err))
+			return
+		case plus && it > 0:
+			m.setErr(fmt.Errorf("path %s: a path from the node (+) names no iteration", text))
+			return
+		case plus:
 			if p.sel == nil || p.sel.err != nil {
 				return
 			}
 			from, fen = p.sel.node, p.sel.fen
+		case it > 0:
+			if from, err = t.iterationRoot(it); err != nil {
+				m.setErr(fmt.Errorf("path %s: %w", text, err))
+				return
+			}
+			fen = t.run.FEN
 		}
-		moves, err := trace.PathMoves(text)
+		text = strings.TrimPrefix(text, "+")
+		moves, err := trace.PathMoves(rest)
 		if err != nil {
 			m.setErr(fmt.Errorf("path %w", err))
 			return

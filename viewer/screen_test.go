@@ -849,3 +849,37 @@ func TestPathPromptNamesNoMove(t *testing.T) {
 		t.Errorf("selection %d (was %d); want it kept and the error shown:\n%s", got, before, r.text())
 	}
 }
+
+// TestPathPromptNamesIteration: / reads a place as diff and check print
+// it ("iteration 1: e4"), from that iteration's root, and --path's
+// Options.Iteration does the same at start; an iteration the run lacks,
+// or one after + (a path from the node), is said and the selection kept.
+func TestPathPromptNamesIteration(t *testing.T) {
+	st := openFixture(t)
+	roots := allChildren(t, st, 1, 0, trace.BySearch)
+	i, ok := trace.IterationRoot(roots, 1)
+	if !ok || roots[i].ID == roots[len(roots)-1].ID {
+		t.Fatalf("the fixture's run 1 needs an iteration 1 before its last (roots %d)", len(roots))
+	}
+	kids := allChildren(t, st, 1, roots[i].ID, trace.BySearch)
+	want := kids[len(kids)-1]
+	r := newRig(t, st, 120, 40, Options{Run: 1})
+	move := want.Move.UCI()
+	r.run("/", "iteration 1: "+move, "<Enter>")
+	if got := r.m.cur().sel.node.ID; got != want.ID {
+		t.Errorf("/ iteration 1: %s selected node %d, want %d:\n%s", move, got, want.ID, r.text())
+	}
+	for _, c := range []struct{ text, says string }{
+		{"iteration 99: " + move, "the run has no iteration 99"},
+		{"+iteration 1: " + move, "a path from the node (+) names no iteration"},
+	} {
+		r.run("/", c.text, "<Enter>")
+		if got := r.m.cur().sel.node.ID; got != want.ID || !strings.Contains(r.text(), c.says) {
+			t.Errorf("/ %s: selection %d (was %d); want it kept and %q shown:\n%s", c.text, got, want.ID, c.says, r.text())
+		}
+	}
+	r = newRig(t, st, 120, 40, Options{Run: 1, Iteration: 1, Path: []string{move}})
+	if got := r.m.cur().sel.node.ID; got != want.ID {
+		t.Errorf("Options{Iteration: 1, Path: %s} selected node %d, want %d", move, got, want.ID)
+	}
+}

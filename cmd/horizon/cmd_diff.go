@@ -286,7 +286,7 @@ func timeCell(t compare.Totals) string {
 func placeText(iter int, path []string, visits, searches []int) string {
 	s := strings.Join(trace.MarkVisits(path, visits, searches), " ")
 	if s == "" {
-		s = "(root)"
+		s = trace.RootPath
 	}
 	if iter > 0 {
 		return trace.IterationLabel(iter) + ": " + s

@@ -72,7 +72,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg")
 	run := runFlag(fs, "run `id`, or the id of an EPD record with one run ('horizon runs FILE' lists both); 0 = the file's last run")
 	node := fs.Int64("node", -1, "id of the subtree's top node; -1 = the last iteration's root")
-	path := fs.String("path", "", `move path from the last iteration's root (or from --node), SAN or UCI separated by spaces or commas, e.g. "e4 e5 Nf3"; `+trace.PathVisitsText)
+	path := fs.String("path", "", `move path from the last iteration's root (or from --node), SAN or UCI separated by spaces or commas, e.g. "e4 e5 Nf3"; `+trace.PathVisitsText+"; "+trace.PathIterationText)
 	depth := fs.Int("depth", -1, "plies shown below the top node (below each QS root with --qs-only); -1 = no limit")
 	maxNodes := fs.Int("max-nodes", export.DefaultMaxNodes, "node budget of the graph formats (the icicle merges by pixel instead)")
 	qsOnly := fs.Bool("qs-only", false, "graph only the QS trees under the top node, biggest first, each hung from it by its full-width path")
@@ -124,9 +124,16 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 	if dir != "TB" && dir != "LR" {
 		return usagef("--rankdir %q: want TB or LR", *rankdir)
 	}
-	moves, err := trace.PathMoves(*path)
+	it, pathText, err := trace.SplitIteration(*path)
 	if err != nil {
 		return usagef("--path %v", err)
+	}
+	moves, err := trace.PathMoves(pathText)
+	if err != nil {
+		return usagef("--path %v", err)
+	}
+	if it > 0 && flagGiven(fs, "node") {
+		return usagef("--node and --path's %q both say where the path starts; give one", trace.IterationLabel(it))
 	}
 	// One state of the file for the whole export: a run being recorded
 	// commits rows meanwhile (trace.OpenSnapshot).
@@ -135,7 +142,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		return err
 	}
 	defer st.Close()
-	sel := export.Selection{Node: *node, Path: moves}
+	sel := export.Selection{Node: *node, Path: moves, Iteration: it}
 	if sel.Run, err = run.one(e.ctx, st, file); err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func runView(e *env, args []string) error {
 		"horizon view sample.trace --run 1 --node 100000 --ascii --uci")
 	run := runFlag(fs, "run `id` to open, or the id of an EPD record with one run (0: the last run; a file with several runs opens the run picker)")
 	node := fs.Int64("node", -1, "select this node id at start (0: the run node; default: the last iteration's root)")
-	path := fs.String("path", "", "select the node this move path leads to at start (SAN or UCI separated by spaces or commas, from the root position, in the last iteration); "+trace.PathVisitsText)
+	path := fs.String("path", "", "select the node this move path leads to at start (SAN or UCI separated by spaces or commas, from the root position, in the last iteration); "+trace.PathVisitsText+"; "+trace.PathIterationText)
 	ascii := fs.Bool("ascii", false, "plain ASCII board, markers and bars")
 	uci := fs.Bool("uci", false, "show moves in UCI instead of SAN")
 	asJSON := fs.Bool("json", false, "on exit print the selected node as JSON instead of its FEN")
@@ -56,11 +56,15 @@ func runView(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("one trace file at a time; unexpected %q", strings.Join(fs.Args(), " "))
 	}
-	moves, err := trace.PathMoves(*path)
+	it, pathText, err := trace.SplitIteration(*path)
 	if err != nil {
 		return usagef("--path %v", err)
 	}
-	opt := viewer.Options{Path: moves, ASCII: *ascii, UCI: *uci}
+	moves, err := trace.PathMoves(pathText)
+	if err != nil {
+		return usagef("--path %v", err)
+	}
+	opt := viewer.Options{Path: moves, Iteration: it, ASCII: *ascii, UCI: *uci}
 	if flagGiven(fs, "node") {
 		if *node < 0 {
 			return usagef("--node %d: node ids start at 0", *node)

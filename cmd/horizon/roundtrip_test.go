@@ -7,13 +7,16 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/trace"
 )
 
 // readBack reads place, a path as placeText prints it ("iteration 3:
-// Nxe5 dxe6·1"), back through trace.Find, as 'export --path' and 'view
-// --path' read it, from the root of node id's iteration in run, and
-// reports what it reached when that is not node id.
+// Nxe5 dxe6·1"), back as 'export --path' reads it (export.Resolve), and
+// reports what it reached when that is not node id. A place that names
+// its iteration is read from it alone; one that does not (hotspots')
+// from the root of node id's iteration, as --node would give it.
 func readBack(t *testing.T, st *trace.Store, run, id int64, place string) string {
 	t.Helper()
 	ctx := context.Background()
@@ -24,14 +27,19 @@ func readBack(t *testing.T, st *trace.Store, run, id int64, place string) string
 	if len(path) < 2 {
 		return "" // the run node: no path names it
 	}
-	if _, rest, ok := strings.Cut(place, ": "); ok && strings.HasPrefix(place, "iteration ") {
-		place = rest
+	it, rest, err := trace.SplitIteration(place)
+	if err != nil {
+		return err.Error()
 	}
-	var moves []string
-	if place != "(root)" {
-		moves = strings.Fields(place)
+	moves, err := trace.PathMoves(rest)
+	if err != nil {
+		return err.Error()
 	}
-	got, err := st.Find(ctx, run, path[1].ID, moves)
+	sel := export.Selection{Run: run, Node: -1, Path: moves, Iteration: it}
+	if it == 0 {
+		sel.Node = path[1].ID
+	}
+	_, got, err := export.Resolve(ctx, st, sel)
 	switch {
 	case err != nil:
 		return err.Error()
@@ -138,4 +146,60 @@ func TestPrintedPathsReadBack(t *testing.T) {
 		t.Errorf("none of %d paths marks a first search ·1: the test needs one", checked)
 	}
 	t.Logf("%d printed paths read back, %d with a ·1", checked, first)
+}
+
+// TestPathNamesItsIteration: a place diff and check print ("iteration 2:
+// e4 e5") reads back through --path in that iteration, not the one the
+// run reports, where "iteration" was refused as no move; an iteration the
+// run lacks, or one given beside --node, is said.
+func TestPathNamesItsIteration(t *testing.T) {
+	file, _ := traceFile(t, "--fen", "startpos", "--depth", "3", "--qs", "see")
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	roots, err := st.Children(ctx, 1, 0, trace.BySearch, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, ok := trace.IterationRoot(roots, 2)
+	if !ok {
+		t.Fatal("the run has no iteration 2")
+	}
+	kids, err := st.Children(ctx, 1, roots[i].ID, trace.BySearch, 0, 0)
+	if err != nil || len(kids) == 0 {
+		t.Fatalf("iteration 2's root has no children (%v)", err)
+	}
+	want := kids[len(kids)-1]
+	move := engine.MustParseFEN(engine.StartFEN).SAN(want.Move)
+	for _, place := range []string{"iteration 2: " + move, "iteration 2:" + move, "Iteration 2: 1. " + move} {
+		code, out, stderr := runCLI(t, "", "export", file, "--path", place, "--format", "json", "--max-nodes", "1")
+		if code != 0 || !strings.Contains(out, fmt.Sprintf(`"top": %d`, want.ID)) {
+			t.Errorf("export --path %q: exit %d, stderr %q; want node %d at the top", place, code, stderr, want.ID)
+		}
+	}
+	if code, out, _ := runCLI(t, "", "export", file, "--path", "iteration 2: (root)", "--format", "json", "--max-nodes", "1"); code != 0 || !strings.Contains(out, fmt.Sprintf(`"top": %d`, roots[i].ID)) {
+		t.Errorf("export --path 'iteration 2: (root)': exit %d; want iteration 2's root %d at the top", code, roots[i].ID)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--path", "iteration 9: " + move}, 1, "the run has no iteration 9 (its iterations: 1, 2, 3)"},
+		{[]string{"--path", "iteration two: " + move}, 2, "want an iteration number"},
+		{[]string{"--node", "5", "--path", "iteration 2: " + move}, 2, "--node and --path's \"iteration 2\" both say where the path starts"},
+	} {
+		args := append([]string{"export", file, "--format", "json"}, c.args...)
+		code, _, stderr := runCLI(t, "", args...)
+		if line, _, _ := strings.Cut(stderr, "\n"); code != c.code || !strings.Contains(line, c.want) {
+			t.Errorf("export %q: exit %d, stderr %q; want exit %d, its first line saying %q", c.args, code, stderr, c.code, c.want)
+		}
+	}
+	// view --path reads it too (the viewer's start node).
+	if code, _, stderr := runCLI(t, "", "view", file, "--path", "iteration 9: "+move); code != 1 || !strings.Contains(stderr, "no iteration 9") {
+		t.Errorf("view --path 'iteration 9: ...': exit %d, stderr %q", code, stderr)
+	}
 }
