@@ -92,7 +92,7 @@ func SplitIteration(text string) (iteration int, rest string, err error) {
 	label := strings.TrimSuffix(IterationLabel(0), "0") // "iteration "
 	head, tail, ok := strings.Cut(text, ":")
 	head = strings.TrimSpace(head)
-	if !ok || !strings.HasPrefix(strings.ToLower(head), label) {
+	if !ok || len(head) < len(label) || !strings.EqualFold(head[:len(label)], label) {
 		return 0, text, nil
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(head[len(label):]))

@@ -248,3 +248,28 @@ func TestSplitIteration(t *testing.T) {
 		t.Errorf("NoIterationText = %q, want %q", got, want)
 	}
 }
+
+// FuzzSplitIteration: any text either names no iteration (and is left as
+// it was), names one that reads back when printed as diff prints a place,
+// or gets a one-line error quoting what it read.
+func FuzzSplitIteration(f *testing.F) {
+	for _, s := range []string{"iteration 3: Bxa6 bxc3·2", "e4 e5", "iteration x: e4", "Iteration 0:", "iteration 99999999999999999999: e4"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		it, rest, err := SplitIteration(text)
+		switch {
+		case err != nil:
+			if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "want an iteration number") {
+				t.Fatalf("SplitIteration(%q): error %q", text, err)
+			}
+		case it == 0 && rest != text && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(text)), "iteration 0"):
+			t.Fatalf("SplitIteration(%q) named no iteration and changed the text to %q", text, rest)
+		case it > 0:
+			again, r2, err := SplitIteration(IterationLabel(it) + ":" + rest)
+			if err != nil || again != it || r2 != rest {
+				t.Fatalf("SplitIteration(%q) = %d, %q, which printed reads back as %d, %q, %v", text, it, rest, again, r2, err)
+			}
+		}
+	})
+}
