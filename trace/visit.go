@@ -63,6 +63,18 @@ func SplitPath(text string) []string {
 	return moves
 }
 
+// ParsePlace reads a path the user gave, maybe a place as diff and check
+// print one: its iteration (SplitIteration; 0 when it names none) and its
+// moves (PathMoves). Every flag and prompt that takes a path reads it so.
+func ParsePlace(text string) (iteration int, moves []string, err error) {
+	it, rest, err := SplitIteration(text)
+	if err != nil {
+		return 0, nil, err
+	}
+	moves, err = PathMoves(rest)
+	return it, moves, err
+}
+
 // RootPath is how a path of no moves prints ("iteration 3: (root)", an
 // iteration's root); PathMoves reads it back as no moves.
 const RootPath = "(root)"

@@ -273,7 +273,7 @@ func (m *Model) runPrompt(k promptKind, text string) {
 	case promptPath:
 		from, fen := t.runNode, ""
 		plus := strings.HasPrefix(text, "+")
-		it, rest, err := trace.SplitIteration(strings.TrimPrefix(text, "+"))
+		it, moves, err := trace.ParsePlace(strings.TrimPrefix(text, "+"))
 		switch {
 		case err != nil:
 			m.setErr(fmt.Errorf("path %w", err))
@@ -294,11 +294,6 @@ func (m *Model) runPrompt(k promptKind, text string) {
 			fen = t.run.FEN
 		}
 		text = strings.TrimPrefix(text, "+")
-		moves, err := trace.PathMoves(rest)
-		if err != nil {
-			m.setErr(fmt.Errorf("path %w", err))
-			return
-		}
 		n, err := t.findPath(from, fen, moves)
 		if err != nil {
 			m.setErr(fmt.Errorf("path %s: %w", text, err))

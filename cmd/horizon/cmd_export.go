@@ -124,11 +124,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 	if dir != "TB" && dir != "LR" {
 		return usagef("--rankdir %q: want TB or LR", *rankdir)
 	}
-	it, pathText, err := trace.SplitIteration(*path)
-	if err != nil {
-		return usagef("--path %v", err)
-	}
-	moves, err := trace.PathMoves(pathText)
+	it, moves, err := trace.ParsePlace(*path)
 	if err != nil {
 		return usagef("--path %v", err)
 	}

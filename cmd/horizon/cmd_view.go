@@ -56,11 +56,7 @@ func runView(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("one trace file at a time; unexpected %q", strings.Join(fs.Args(), " "))
 	}
-	it, pathText, err := trace.SplitIteration(*path)
-	if err != nil {
-		return usagef("--path %v", err)
-	}
-	moves, err := trace.PathMoves(pathText)
+	it, moves, err := trace.ParsePlace(*path)
 	if err != nil {
 		return usagef("--path %v", err)
 	}
