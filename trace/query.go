@@ -652,10 +652,8 @@ func (s *Store) Position(ctx context.Context, run, id int64) (*engine.Position, 
 // root), though it may have begun iteration 1. roots must not be empty.
 func ReportedRoot(r Run, roots []Node) int {
 	if (r.Depth > 0 || r.Scored()) && r.Status != StatusRunning {
-		for i := len(roots) - 1; i >= 0; i-- {
-			if roots[i].Iteration == r.Depth {
-				return i
-			}
+		if i, ok := IterationRoot(roots, r.Depth); ok {
+			return i
 		}
 	}
 	return len(roots) - 1

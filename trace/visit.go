@@ -121,7 +121,7 @@ const PathIterationText = `a path that begins "iteration N:", as diff and check 
 // IterationRoot picks, among a run's iteration roots in search order, the
 // root a path of iteration it starts from: its last root (an aspiration
 // re-search or a probe of the same depth before it is not the one whose
-// answer stood), as ReportedRoot picks the reported iteration's. ok is
+// answer stood); ReportedRoot picks the reported iteration's by it. ok is
 // false when the run has no root of that iteration.
 func IterationRoot(roots []Node, it int) (i int, ok bool) {
 	for i := len(roots) - 1; i >= 0; i-- {
