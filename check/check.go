@@ -157,8 +157,12 @@ type Violation struct {
 	Path      []string `json:"path"`
 	Visits    []int    `json:"visits"`
 	Searches  []int    `json:"searches"`
-	Rule      string   `json:"rule"`
-	Detail    string   `json:"detail"`
+	// Place is all four as Horizon prints a place (trace.PlaceText),
+	// which 'export --path' and 'view --path' read back to the node:
+	// "iteration 2: e4 e5·1" ("" for the run node, which no path names).
+	Place  string `json:"place"`
+	Rule   string `json:"rule"`
+	Detail string `json:"detail"`
 }
 
 // Options tune Run.
@@ -223,7 +227,11 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	} else if err := o.Validate(); err != nil {
 		c.violate(0, RuleOptions, "the run's options are refused today (%v); the engine that recorded it ignored that switch", err)
 	}
+	var roots []trace.Node // the run node's children: does a place name iteration 0 (trace.PlaceIteration)
 	err = st.Subtree(ctx, run, 0, -1, func(n trace.Node) error {
+		if n.Parent == 0 {
+			roots = append(roots, n)
+		}
 		c.rows++
 		if c.rows&4095 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -253,6 +261,9 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	for i := range c.rep.Violations {
 		v, pl := &c.rep.Violations[i], c.places[c.listed[i]]
 		v.Iteration, v.Path, v.Visits, v.Searches = pl.iteration, sanPath(r, pl.moves), pl.visits, pl.searches
+		if v.Node != 0 {
+			v.Place = trace.PlaceText(trace.PlaceIteration(roots, v.Iteration), v.Path, v.Visits, v.Searches)
+		}
 	}
 	return c.rep, nil
 }

@@ -187,6 +187,18 @@ type Report struct {
 	Plies    []PlyRow                                   `json:"plies"`
 	QSPlies  trace.LevelList[LevelRow, trace.ByQSPly]   `json:"qs_plies"`
 	QSLevels trace.LevelList[LevelRow, trace.ByQSLevel] `json:"qs_levels"` // by engine QS level, only when both runs use level-based QS (empty otherwise)
+
+	// roots are both runs' iteration roots, which say whether a place
+	// names its iteration 0 (trace.PlaceIteration).
+	roots []trace.Node
+}
+
+// Place writes a place of the report (a Difference's or a Subtree's
+// iteration and marked path) as Horizon prints one (trace.PlaceText), so
+// that it reads back to the node in each run that has it: its iteration
+// is named, 0 too, unless both runs searched QS alone.
+func (r *Report) Place(it int, path []string, visits, searches []int) string {
+	return trace.PlaceText(trace.PlaceIteration(r.roots, it), path, visits, searches)
 }
 
 // Identical reports whether the alignment found no difference at all.
@@ -211,6 +223,13 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{A: totals(a, ra, rootA), B: totals(b, rb, rootB)}
+	for _, s := range []Side{a, b} {
+		_, roots, err := childList(ctx, s, 0)
+		if err != nil {
+			return nil, err
+		}
+		rep.roots = append(rep.roots, roots...)
+	}
 	if err := levelTables(ctx, a, b, usesLevels(ra) && usesLevels(rb), rep); err != nil {
 		return nil, err
 	}

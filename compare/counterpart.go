@@ -76,6 +76,29 @@ func Visits(ctx context.Context, s Side, id int64) (visits, searches []int, err 
 	return visits, searches, nil
 }
 
+// Place returns node id's place as Horizon prints it (trace.PlaceText),
+// which reads back to the node (trace.ParsePlace): the iteration of its
+// root, named unless the run searched QS alone (trace.PlaceIteration),
+// and its SAN path (trace.Store.PathSAN) marked with its visits (Visits).
+// Hotspots and the exports' headings print a node's place with it; the
+// run node, which no path names, has none ("").
+func Place(ctx context.Context, s Side, id int64) (string, error) {
+	own, err := keyedPath(ctx, s, id)
+	if err != nil || len(own) == 0 {
+		return "", err
+	}
+	san, err := s.Store.PathSAN(ctx, s.Run, id)
+	if err != nil {
+		return "", err
+	}
+	_, roots, err := childList(ctx, s, 0)
+	if err != nil {
+		return "", err
+	}
+	visits, searches := marksOf(own, nil)
+	return trace.PlaceText(trace.PlaceIteration(roots, own[0].N.Iteration), san, visits, searches), nil
+}
+
 // marksOf returns the visits and searches of the moves of a keyed path
 // (keyedPath), the iteration root's left out; where theirs, the same
 // path in another run, is there too, each move's searches are the most

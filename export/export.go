@@ -89,11 +89,12 @@ type Selection struct {
 	Node int64
 	// Path is a move path (SAN or UCI) followed down from Node.
 	Path []string
-	// Iteration, when positive, starts Path (or, with no path, the
+	// Iteration, when not nil, starts Path (or, with no path, the
 	// subtree) at that iteration's root (trace.IterationRoot) instead of
 	// the reported iteration's: a place diff or check printed ("iteration
-	// 2: ...", trace.SplitIteration). Node must then be -1.
-	Iteration int
+	// 2: ...", trace.ParsePlace; iteration 0 included). Node must then be
+	// -1.
+	Iteration *int
 }
 
 // Resolve finds the run and the top node a Selection names. Errors name
@@ -126,14 +127,14 @@ func Resolve(ctx context.Context, st trace.Reader, sel Selection) (trace.Run, tr
 	if from < 0 {
 		from = 0 // Find starts in the last iteration when given the run node
 	}
-	if sel.Iteration > 0 {
+	if sel.Iteration != nil {
 		roots, err := st.Children(ctx, run.ID, 0, trace.BySearch, 0, 0)
 		if err != nil {
 			return trace.Run{}, trace.Node{}, err
 		}
-		i, ok := trace.IterationRoot(roots, sel.Iteration)
+		i, ok := trace.IterationRoot(roots, *sel.Iteration)
 		if !ok {
-			return trace.Run{}, trace.Node{}, fmt.Errorf("%s: run %d: %s: %w", st.File(), run.ID, trace.NoIterationText(roots, sel.Iteration), trace.ErrNoMove)
+			return trace.Run{}, trace.Node{}, fmt.Errorf("%s: run %d: %s: %w", st.File(), run.ID, trace.NoIterationText(roots, *sel.Iteration), trace.ErrNoMove)
 		}
 		from = roots[i].ID
 	}

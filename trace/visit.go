@@ -63,16 +63,63 @@ func SplitPath(text string) []string {
 	return moves
 }
 
-// ParsePlace reads a path the user gave, maybe a place as diff and check
-// print one: its iteration (SplitIteration; 0 when it names none) and its
-// moves (PathMoves). Every flag and prompt that takes a path reads it so.
+// ParsePlace reads a path the user gave, maybe a place as PlaceText
+// prints one: its iteration (SplitIteration; NoIteration when it names
+// none) and its moves (PathMoves). Every flag and prompt that takes a path
+// reads it so.
 func ParsePlace(text string) (iteration int, moves []string, err error) {
 	it, rest, err := SplitIteration(text)
 	if err != nil {
-		return 0, nil, err
+		return NoIteration, nil, err
 	}
 	moves, err = PathMoves(rest)
 	return it, moves, err
+}
+
+// NoIteration is the iteration of a place that names none: what
+// SplitIteration and ParsePlace return for a path with no "iteration N:"
+// (it starts in the iteration the run reports, ReportedRoot), and what
+// PlaceText prints bare. It is not 0: a run's iteration 0 (a search of
+// QS alone under its root, before iteration 1) is named as any other.
+const NoIteration = -1
+
+// PlaceText writes a node's place as every reader prints it, so that
+// ParsePlace (export --path, view --path, the viewer's /, the page's
+// search) reads it back to the node: its iteration (IterationLabel, where
+// "d4" would read as a remaining depth) and a colon, then its moves each
+// marked with its visit (MarkVisits: "dxe6·1" for a first search with
+// later ones), or RootPath for the iteration's root: "iteration 4: Nxe5
+// dxe6·2". With it NoIteration the moves print bare (PlaceIteration says
+// where they may).
+func PlaceText(it int, path []string, visits, searches []int) string {
+	s := strings.Join(MarkVisits(path, visits, searches), " ")
+	if s == "" {
+		s = RootPath
+	}
+	if it == NoIteration {
+		return s
+	}
+	return IterationLabel(it) + ": " + s
+}
+
+// PlaceIteration is the iteration PlaceText is given for a node of
+// iteration it in a run whose iteration roots (the run node's children)
+// are roots: it, or NoIteration where every root is of iteration 0 (a
+// search of QS alone: Horizon's --qs-only, whose root is its QS root and
+// no iteration's), where a bare path reads back as well (ReportedRoot). A
+// place printed for two runs (diff's) passes both runs' roots. In a run
+// with later iterations, iteration 0 is named: a bare path there starts
+// in the iteration the run reports.
+func PlaceIteration(roots []Node, it int) int {
+	if it != 0 {
+		return it
+	}
+	for _, r := range roots {
+		if r.Iteration != 0 {
+			return it
+		}
+	}
+	return NoIteration
 }
 
 // RootPath is how a path of no moves prints ("iteration 3: (root)", an
@@ -95,28 +142,28 @@ func PathMoves(text string) ([]string, error) {
 }
 
 // SplitIteration reads the iteration a printed place names ("iteration
-// 3: Bxa6 bxc3·2", as diff and check print a node's place: IterationLabel
-// and a colon) off the front of text: the iteration and the path after
-// it, or 0 and text unchanged when text names none. A path printed for an
-// earlier iteration so reads back there, not in the iteration the run
-// reports (IterationRoot).
+// 3: Bxa6 bxc3·2", as PlaceText prints it: IterationLabel and a colon)
+// off the front of text: the iteration and the path after it, or
+// NoIteration and text unchanged when text names none. A path printed for
+// an earlier iteration so reads back there (IterationRoot), not in the
+// iteration the run reports; "iteration 0:" names iteration 0.
 func SplitIteration(text string) (iteration int, rest string, err error) {
 	label := strings.TrimSuffix(IterationLabel(0), "0") // "iteration "
 	head, tail, ok := strings.Cut(text, ":")
 	head = strings.TrimSpace(head)
 	if !ok || len(head) < len(label) || !strings.EqualFold(head[:len(label)], label) {
-		return 0, text, nil
+		return NoIteration, text, nil
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(head[len(label):]))
 	if err != nil || n < 0 {
-		return 0, text, fmt.Errorf("%q: want an iteration number, as in %q", engine.Clip(head, 40), IterationLabel(3)+": Bxa6")
+		return NoIteration, text, fmt.Errorf("%q: want an iteration number, as in %q", engine.Clip(head, 40), IterationLabel(3)+": Bxa6")
 	}
 	return n, tail, nil
 }
 
 // PathIterationText says how a path names its iteration, for the help of
 // every flag and prompt that reads a path with SplitIteration.
-const PathIterationText = `a path that begins "iteration N:", as diff and check print a node's place, starts at iteration N's root`
+const PathIterationText = `a path that begins "iteration N:", as diff, check and hotspots print a node's place, starts at iteration N's root (iteration 0 too, where a run searched QS alone before iteration 1)`
 
 // IterationRoot picks, among a run's iteration roots in search order, the
 // root a path of iteration it starts from: its last root (an aspiration

@@ -221,8 +221,10 @@ func TestSplitIteration(t *testing.T) {
 		{"iteration 3: Bxa6 bxc3·2", " Bxa6 bxc3·2", 3, ""},
 		{"  Iteration 12:e4", "e4", 12, ""},
 		{"iteration 0:", "", 0, ""},
-		{"e4 e5", "e4 e5", 0, ""},
-		{"e4: e5", "e4: e5", 0, ""},
+		{"iteration 0: e4", " e4", 0, ""},
+		{"e4 e5", "e4 e5", NoIteration, ""},
+		{"e4: e5", "e4: e5", NoIteration, ""},
+		{"", "", NoIteration, ""},
 		{"iteration x: e4", "", 0, `"iteration x": want an iteration number`},
 		{"iteration -1: e4", "", 0, "want an iteration number"},
 	} {
@@ -250,26 +252,104 @@ func TestSplitIteration(t *testing.T) {
 }
 
 // FuzzSplitIteration: any text either names no iteration (and is left as
-// it was), names one that reads back when printed as diff prints a place,
-// or gets a one-line error quoting what it read.
+// it was), names one (0 included) that reads back when printed as
+// PlaceText prints a place, or gets a one-line error quoting what it read.
 func FuzzSplitIteration(f *testing.F) {
-	for _, s := range []string{"iteration 3: Bxa6 bxc3·2", "e4 e5", "iteration x: e4", "Iteration 0:", "iteration 99999999999999999999: e4"} {
+	for _, s := range []string{"iteration 3: Bxa6 bxc3·2", "e4 e5", "iteration x: e4", "Iteration 0:", "iteration 0: e4", "iteration 99999999999999999999: e4"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		it, rest, err := SplitIteration(text)
 		switch {
 		case err != nil:
-			if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "want an iteration number") {
-				t.Fatalf("SplitIteration(%q): error %q", text, err)
+			if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "want an iteration number") || it != NoIteration {
+				t.Fatalf("SplitIteration(%q): %d, error %q", text, it, err)
 			}
-		case it == 0 && rest != text && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(text)), "iteration 0"):
-			t.Fatalf("SplitIteration(%q) named no iteration and changed the text to %q", text, rest)
-		case it > 0:
+		case it == NoIteration:
+			if rest != text {
+				t.Fatalf("SplitIteration(%q) named no iteration and changed the text to %q", text, rest)
+			}
+		case it < 0:
+			t.Fatalf("SplitIteration(%q) = %d", text, it)
+		default:
 			again, r2, err := SplitIteration(IterationLabel(it) + ":" + rest)
 			if err != nil || again != it || r2 != rest {
 				t.Fatalf("SplitIteration(%q) = %d, %q, which printed reads back as %d, %q, %v", text, it, rest, again, r2, err)
 			}
+		}
+	})
+}
+
+// TestPlaceText: a place prints its iteration, 0 included, unless it is
+// given none (a run of QS alone, PlaceIteration), and ParsePlace reads
+// every one back; iteration 0 printed bare, as it was, read back as the
+// reported iteration's.
+func TestPlaceText(t *testing.T) {
+	for _, c := range []struct {
+		it              int
+		path            []string
+		visits, searchs []int
+		want            string
+	}{
+		{3, []string{"Bxa6", "bxc3"}, []int{1, 2}, []int{1, 2}, "iteration 3: Bxa6 bxc3·2"},
+		{0, []string{"dxe6", "Bxe2"}, []int{1, 1}, []int{2, 1}, "iteration 0: dxe6·1 Bxe2"},
+		{0, nil, nil, nil, "iteration 0: (root)"},
+		{NoIteration, []string{"e4"}, []int{1}, []int{1}, "e4"},
+		{NoIteration, nil, nil, nil, "(root)"},
+	} {
+		got := PlaceText(c.it, c.path, c.visits, c.searchs)
+		if got != c.want {
+			t.Errorf("PlaceText(%d, %q) = %q, want %q", c.it, c.path, got, c.want)
+		}
+		it, moves, err := ParsePlace(got)
+		if want := MarkVisits(c.path, c.visits, c.searchs); err != nil || it != c.it || !slices.Equal(moves, want) && len(moves)+len(want) > 0 {
+			t.Errorf("ParsePlace(%q) = %d, %q, %v; want %d, %q", got, it, moves, err, c.it, want)
+		}
+	}
+	qsAlone := []Node{{ID: 1}, {ID: 4}}
+	later := []Node{{ID: 1}, {ID: 4, Iteration: 1}}
+	for _, c := range []struct {
+		roots    []Node
+		it, want int
+	}{
+		{qsAlone, 0, NoIteration},
+		{later, 0, 0},
+		{later, 1, 1},
+		{nil, 0, NoIteration},
+		{[]Node{{ID: 1, Iteration: 2}}, 2, 2},
+	} {
+		if got := PlaceIteration(c.roots, c.it); got != c.want {
+			t.Errorf("PlaceIteration(%v, %d) = %d, want %d", c.roots, c.it, got, c.want)
+		}
+	}
+}
+
+// FuzzPlaceText: a place PlaceText prints from any iteration and any moves
+// a path can hold reads back through ParsePlace to that iteration and
+// those moves.
+func FuzzPlaceText(f *testing.F) {
+	f.Add(0, "dxe6 Bxe2", 1, 2)
+	f.Add(NoIteration, "e4", 1, 1)
+	f.Add(12, "", 0, 0)
+	f.Fuzz(func(t *testing.T, it int, text string, visit, searches int) {
+		if it < NoIteration {
+			it = NoIteration
+		}
+		path := SplitPath(text)
+		for _, m := range path {
+			if strings.Contains(m, VisitSep) || m == RootPath || strings.Contains(m, ":") {
+				return // no move a trace holds
+			}
+		}
+		visits, counts := make([]int, len(path)), make([]int, len(path))
+		for i := range path {
+			visits[i], counts[i] = max(visit, 1), searches
+		}
+		place := PlaceText(it, path, visits, counts)
+		got, moves, err := ParsePlace(place)
+		want := MarkVisits(path, visits, counts)
+		if err != nil || got != it || len(moves) != len(want) || len(want) > 0 && !slices.Equal(moves, want) {
+			t.Fatalf("PlaceText(%d, %q) = %q, read back as %d, %q, %v", it, path, place, got, moves, err)
 		}
 	})
 }

@@ -24,10 +24,11 @@ type Options struct {
 	// Path selects the node this move path (SAN or UCI, from the root
 	// position, in the last iteration) leads to at start.
 	Path []string
-	// Iteration, when positive, starts Path at that iteration's root
+	// Iteration, when not nil, starts Path at that iteration's root
 	// (trace.IterationRoot; with no Path, selects the root): a place diff
-	// or check printed, "iteration 2: ..." (trace.SplitIteration).
-	Iteration int
+	// or check printed, "iteration 2: ..." (trace.ParsePlace; iteration 0
+	// included). nil starts it in the iteration the run reports.
+	Iteration *int
 	// ASCII draws the board, markers and bars in plain ASCII.
 	ASCII bool
 	// UCI shows moves in UCI instead of SAN.
@@ -149,11 +150,11 @@ func New(ctx context.Context, src trace.Reader, opt Options) (*Model, error) {
 		if err := t.reveal(*opt.Node); err != nil {
 			return nil, fmt.Errorf("--node %d: %w", *opt.Node, err)
 		}
-	case len(opt.Path) > 0 || opt.Iteration > 0:
+	case len(opt.Path) > 0 || opt.Iteration != nil:
 		from, fen := t.runNode, ""
-		if opt.Iteration > 0 {
-			if from, err = t.iterationRoot(opt.Iteration); err != nil {
-				return nil, fmt.Errorf("--path %q: %w", trace.IterationLabel(opt.Iteration)+": "+strings.Join(opt.Path, " "), err)
+		if opt.Iteration != nil {
+			if from, err = t.iterationRoot(*opt.Iteration); err != nil {
+				return nil, fmt.Errorf("--path %q: %w", trace.PlaceText(*opt.Iteration, opt.Path, nil, nil), err)
 			}
 			fen = t.run.FEN
 		}
@@ -165,7 +166,7 @@ func New(ctx context.Context, src trace.Reader, opt Options) (*Model, error) {
 			return nil, fmt.Errorf("--path %q: %w", strings.Join(opt.Path, " "), err)
 		}
 	}
-	if opt.Run == 0 && len(runs) > 1 && opt.Node == nil && len(opt.Path) == 0 && opt.Iteration == 0 {
+	if opt.Run == 0 && len(runs) > 1 && opt.Node == nil && len(opt.Path) == 0 && opt.Iteration == nil {
 		m.openPicker(pickRun)
 	}
 	m.refreshSel()

@@ -278,7 +278,7 @@ func (m *Model) runPrompt(k promptKind, text string) {
 		case err != nil:
 			m.setErr(fmt.Errorf("path %w", err))
 			return
-		case plus && it > 0:
+		case plus && it != trace.NoIteration:
 			m.setErr(fmt.Errorf("path %s: a path from the node (+) names no iteration", text))
 			return
 		case plus:
@@ -286,7 +286,7 @@ func (m *Model) runPrompt(k promptKind, text string) {
 				return
 			}
 			from, fen = p.sel.node, p.sel.fen
-		case it > 0:
+		case it != trace.NoIteration:
 			if from, err = t.iterationRoot(it); err != nil {
 				m.setErr(fmt.Errorf("path %s: %w", text, err))
 				return

@@ -878,7 +878,8 @@ func TestPathPromptNamesIteration(t *testing.T) {
 			t.Errorf("/ %s: selection %d (was %d); want it kept and %q shown:\n%s", c.text, got, want.ID, c.says, r.text())
 		}
 	}
-	r = newRig(t, st, 120, 40, Options{Run: 1, Iteration: 1, Path: []string{move}})
+	one := 1
+	r = newRig(t, st, 120, 40, Options{Run: 1, Iteration: &one, Path: []string{move}})
 	if got := r.m.cur().sel.node.ID; got != want.ID {
 		t.Errorf("Options{Iteration: 1, Path: %s} selected node %d, want %d", move, got, want.ID)
 	}

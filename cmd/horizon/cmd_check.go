@@ -308,7 +308,11 @@ func (c checkedRun) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "%s (%s)\n", engine.Count(rep.Count, "violation"), strings.Join(parts, ", "))
 	for _, v := range rep.Violations {
-		fmt.Fprintf(w, "  node %d [%s] %s: %s\n", v.Node, placeText(v.Iteration, v.Path, v.Visits, v.Searches), v.Rule, v.Detail)
+		place := " [" + v.Place + "]"
+		if v.Place == "" {
+			place = " (the run node)"
+		}
+		fmt.Fprintf(w, "  node %d%s %s: %s\n", v.Node, place, v.Rule, v.Detail)
 	}
 	if n := rep.Count - int64(len(rep.Violations)); n > 0 {
 		fmt.Fprintf(w, "  ... and %s more (raise --max to list them)\n", engine.Commas(n))

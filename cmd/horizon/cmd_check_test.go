@@ -79,9 +79,13 @@ func TestCheckCommand(t *testing.T) {
 	if r := reps[0]; r.RunID != 2 || r.Count == 0 || r.ByRule[check.RuleScore] == 0 || r.Violations[0].Rule == "" {
 		t.Errorf("--json report %+v", r)
 	}
-	// The text places each node as diff does ("it 3: Bxa6 bxc3·2").
+	// The text places each node as diff does ("iteration 3: Bxa6
+	// bxc3·2"), as --json's place says it.
 	for _, v := range reps[0].Violations {
-		if want := fmt.Sprintf("  node %d [%s] %s: %s\n", v.Node, placeText(v.Iteration, v.Path, v.Visits, v.Searches), v.Rule, v.Detail); !strings.Contains(text, want) {
+		if v.Place != trace.PlaceText(v.Iteration, v.Path, v.Visits, v.Searches) {
+			t.Errorf("--json's place %q is not its iteration %d and path %q", v.Place, v.Iteration, v.Path)
+		}
+		if want := fmt.Sprintf("  node %d [%s] %s: %s\n", v.Node, v.Place, v.Rule, v.Detail); !strings.Contains(text, want) {
 			t.Errorf("text does not say\n%s(from --json %+v):\n%s", want, v, text)
 		}
 	}

@@ -275,25 +275,6 @@ func timeCell(t compare.Totals) string {
 	return engine.Elapsed(time.Duration(*t.ElapsedMS) * time.Millisecond)
 }
 
-// placeText writes where a node stands, as diff, check and the hotspot
-// lists print it (the root of a QS-only run is "(root)"):
-// "iteration 4: Nxe5 dxe6·2": the iteration (trace.IterationLabel, as the
-// viewer and diff's reasons name it; "d4" would read as a remaining depth,
-// as it does in the viewer and the exports), then the moves, each second
-// or later visit of a move under one node marked, and its first where it
-// has later ones ("dxe6·1": trace.VisitMark), so the path reads back to
-// the node (export --path, view --path, the viewer's /).
-func placeText(iter int, path []string, visits, searches []int) string {
-	s := strings.Join(trace.MarkVisits(path, visits, searches), " ")
-	if s == "" {
-		s = trace.RootPath
-	}
-	if iter > 0 {
-		return trace.IterationLabel(iter) + ": " + s
-	}
-	return s
-}
-
 func (d diffResult) writeText(w io.Writer) error {
 	r := d.Report
 	fmt.Fprintf(w, "A: run %d of %s, variant %s, %s\n", r.A.Run, r.A.File, r.A.Variant, trace.StatusText(trace.Status(r.A.Status), cell(r.A.StopCause)))
@@ -328,7 +309,7 @@ func (d diffResult) writeText(w io.Writer) error {
 		fmt.Fprintln(w, "(a recording filter left rows out: node ids do not line up, differences are taken in A's visit order)")
 	}
 	if f := r.First; f != nil {
-		fmt.Fprintf(w, "\nfirst difference, in visit order, at %s:\n  %s\n", placeText(f.Iteration, f.Path, f.Visits, f.Searches), f.Reason)
+		fmt.Fprintf(w, "\nfirst difference, in visit order, at %s:\n  %s\n", r.Place(f.Iteration, f.Path, f.Visits, f.Searches), f.Reason)
 	}
 
 	fmt.Fprintln(w, "\nnodes by ply:")
@@ -370,7 +351,7 @@ func (d diffResult) writeText(w io.Writer) error {
 		fmt.Fprintln(tw, "#\tB-A\tA\tB\tpath")
 		for i, s := range r.Top {
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, diffSigned(s.Diff), diffSize(s.IDA, s.NodesA), diffSize(s.IDB, s.NodesB),
-				placeText(s.Iteration, s.Path, s.Visits, s.Searches))
+				r.Place(s.Iteration, s.Path, s.Visits, s.Searches))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -379,7 +360,7 @@ func (d diffResult) writeText(w io.Writer) error {
 	if len(r.ChangedNodes) > 0 {
 		fmt.Fprintf(w, "\nchanged nodes (the first %d the searches finished):\n", len(r.ChangedNodes))
 		for _, d := range r.ChangedNodes {
-			fmt.Fprintf(w, "  %s (A node %d, B node %d): %s\n", placeText(d.Iteration, d.Path, d.Visits, d.Searches), d.A.ID, d.B.ID, d.Reason)
+			fmt.Fprintf(w, "  %s (A node %d, B node %d): %s\n", r.Place(d.Iteration, d.Path, d.Visits, d.Searches), d.A.ID, d.B.ID, d.Reason)
 		}
 	}
 	return nil
@@ -486,7 +467,7 @@ func (d diffResult) writeCSV(w io.Writer) error {
 		if s.IDB != nil {
 			b = i64(s.NodesB)
 		}
-		rec("top", placeText(s.Iteration, s.Path, s.Visits, s.Searches), a, b, i64(s.Diff))
+		rec("top", r.Place(s.Iteration, s.Path, s.Visits, s.Searches), a, b, i64(s.Diff))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -128,7 +128,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 	if err != nil {
 		return usagef("--path %v", err)
 	}
-	if it > 0 && flagGiven(fs, "node") {
+	if it != trace.NoIteration && flagGiven(fs, "node") {
 		return usagef("--node and --path's %q both say where the path starts; give one", trace.IterationLabel(it))
 	}
 	// One state of the file for the whole export: a run being recorded
@@ -138,7 +138,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		return err
 	}
 	defer st.Close()
-	sel := export.Selection{Node: *node, Path: moves, Iteration: it}
+	sel := export.Selection{Node: *node, Path: moves, Iteration: namedIteration(it)}
 	if sel.Run, err = run.one(e.ctx, st, file); err != nil {
 		return err
 	}

@@ -49,7 +49,9 @@ ranks full-width nodes by their subtree size relative to their remaining depth:
 size^(1/(depth+1)), the branching factor a full-width tree would need to be that
 big, so a node 2 plies from the horizon with 50,000 nodes below ranks above a
 node 6 plies away with as many. Each line gives the node id (for 'horizon view'
-and 'horizon export'), its iteration and its move path in SAN. Traces written
+and 'horizon export') and its place as diff and check print one, its iteration
+and its move path in SAN ("iteration 3: Bxa6 bxc3"), which 'export --path' and
+'view --path' read back to the node. Traces written
 before chains were ranked get them from a scan of the run's rows.`,
 		"horizon hotspots sample.trace --run 1", "horizon hotspots sample.trace --run 2 --by growth --limit 20 --json")
 	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both); 0 = every run")
@@ -97,8 +99,8 @@ func (res hotspotsResult) writeText(w io.Writer) error {
 			if h.Size == 1 {
 				noun = "node"
 			}
-			fmt.Fprintf(w, "  %10s %-5s %7s  %-13s #%-9d it %-2d%s  %s\n", engine.Commas(h.Size), noun, engine.SharePercent(h.Share), orDash(cell(h.Cause)),
-				h.Node, h.Iteration, extra, placeText(0, h.Path, h.Visits, h.Searches))
+			fmt.Fprintf(w, "  %10s %-5s %7s  %-13s #%-9d%s  %s\n", engine.Commas(h.Size), noun, engine.SharePercent(h.Share), orDash(cell(h.Cause)),
+				h.Node, extra, h.Place)
 		}
 		if _, err := fmt.Fprintln(w); err != nil {
 			return err

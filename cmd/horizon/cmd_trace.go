@@ -93,6 +93,10 @@ type hotspotJSON struct {
 	Visits   []int    `json:"visits"`
 	Searches []int    `json:"searches"`
 	PathSAN  []string `json:"path_san"`
+	// Place is the node's place as diff and check print one, which
+	// 'export --path' and 'view --path' read back to it: "iteration 2:
+	// dxe6·1 Bxe2" (compare.Place).
+	Place string `json:"place"`
 }
 
 func runTrace(e *env, args []string) error {
@@ -442,12 +446,17 @@ func hotspotsJSON(ctx context.Context, st *trace.Store, run int64, order trace.H
 		if san == nil {
 			san = []string{}
 		}
-		visits, searches, err := compare.Visits(ctx, compare.Side{Store: st, Run: run}, h.Node.ID)
+		side := compare.Side{Store: st, Run: run}
+		visits, searches, err := compare.Visits(ctx, side, h.Node.ID)
+		if err != nil {
+			return nil, err
+		}
+		place, err := compare.Place(ctx, side, h.Node.ID)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, hotspotJSON{Node: h.Node.ID, Cause: orNull(h.Cause.String()), Iteration: h.Node.Iteration,
-			Size: h.Node.SubtreeSize, Share: h.Share, Depth: h.Node.Depth, Growth: h.Growth, Path: san, Visits: visits, Searches: searches, PathSAN: san})
+			Size: h.Node.SubtreeSize, Share: h.Share, Depth: h.Node.Depth, Growth: h.Growth, Path: san, Visits: visits, Searches: searches, PathSAN: san, Place: place})
 	}
 	return out, nil
 }
@@ -504,10 +513,9 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 		fmt.Fprintf(w, "  write error: %s\n", *r.WriteError)
 	}
 	if len(r.Hotspots) > 0 {
-		fmt.Fprintln(w, "  biggest growth: QS trees and extension chains (nodes, share, cause, node id, iteration: path):")
+		fmt.Fprintln(w, "  biggest growth: QS trees and extension chains (nodes, share, cause, node id, place):")
 		for _, h := range r.Hotspots {
-			fmt.Fprintf(w, "    %10s %7s  %-13s #%-9d it %-2d %s\n", engine.Commas(h.Size), engine.SharePercent(h.Share), cell(h.Cause), h.Node, h.Iteration,
-				placeText(0, h.Path, h.Visits, h.Searches))
+			fmt.Fprintf(w, "    %10s %7s  %-13s #%-9d %s\n", engine.Commas(h.Size), engine.SharePercent(h.Share), cell(h.Cause), h.Node, h.Place)
 		}
 	}
 	fmt.Fprintln(w)

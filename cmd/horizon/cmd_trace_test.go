@@ -107,7 +107,10 @@ func TestHotspotsMarkVisits(t *testing.T) {
 			t.Errorf("node %d: path %q, visits %v, path_san %q", h.Node, h.Path, h.Visits, h.PathSAN)
 			continue
 		}
-		place := placeText(0, h.Path, h.Visits, h.Searches)
+		place := h.Place
+		if want := trace.PlaceText(h.Iteration, h.Path, h.Visits, h.Searches); place != want {
+			t.Errorf("node %d: place %q, want its iteration and path, %q", h.Node, place, want)
+		}
 		if i >= len(lines) || !strings.HasSuffix(lines[i], "  "+place) {
 			t.Errorf("line %d of the text does not end with %q:\n%s", i+1, place, text)
 		}

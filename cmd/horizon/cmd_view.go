@@ -60,7 +60,7 @@ func runView(e *env, args []string) error {
 	if err != nil {
 		return usagef("--path %v", err)
 	}
-	opt := viewer.Options{Path: moves, Iteration: it, ASCII: *ascii, UCI: *uci}
+	opt := viewer.Options{Path: moves, Iteration: namedIteration(it), ASCII: *ascii, UCI: *uci}
 	if flagGiven(fs, "node") {
 		if *node < 0 {
 			return usagef("--node %d: node ids start at 0", *node)
@@ -146,4 +146,13 @@ func noTerminalToView(out string) error {
 func (v viewJSON) writeText(w io.Writer) error {
 	_, err := fmt.Fprintln(w, v.FEN)
 	return err
+}
+
+// namedIteration is the iteration a --path names (trace.ParsePlace) as
+// export.Selection and viewer.Options take it: nil when it names none.
+func namedIteration(it int) *int {
+	if it == trace.NoIteration {
+		return nil
+	}
+	return &it
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,34 +13,22 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
-// readBack reads place, a path as placeText prints it ("iteration 3:
-// Nxe5 dxe6·1"), back as 'export --path' reads it (export.Resolve), and
-// reports what it reached when that is not node id. A place that names
-// its iteration is read from it alone; one that does not (hotspots')
-// from the root of node id's iteration, as --node would give it.
+// readBack reads place, a node's place as Horizon prints it ("iteration
+// 3: Nxe5 dxe6·1", trace.PlaceText), back as 'export --path' reads it
+// (trace.ParsePlace, then export.Resolve: from its iteration's root, or
+// the reported iteration's when it names none), and reports what it
+// reached when that is not node id.
 func readBack(t *testing.T, st *trace.Store, run, id int64, place string) string {
 	t.Helper()
-	ctx := context.Background()
-	path, err := st.Path(ctx, run, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(path) < 2 {
+	if id == 0 {
 		return "" // the run node: no path names it
 	}
-	it, rest, err := trace.SplitIteration(place)
+	it, moves, err := trace.ParsePlace(place)
 	if err != nil {
 		return err.Error()
 	}
-	moves, err := trace.PathMoves(rest)
-	if err != nil {
-		return err.Error()
-	}
-	sel := export.Selection{Run: run, Node: -1, Path: moves, Iteration: it}
-	if it == 0 {
-		sel.Node = path[1].ID
-	}
-	_, got, err := export.Resolve(ctx, st, sel)
+	sel := export.Selection{Run: run, Node: -1, Path: moves, Iteration: namedIteration(it)}
+	_, got, err := export.Resolve(context.Background(), st, sel)
 	switch {
 	case err != nil:
 		return err.Error()
@@ -82,18 +71,14 @@ func TestPrintedPathsReadBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Sampled nodes, as hotspots and the exports' headings print them.
+		// Sampled nodes, as the exports' headings print them.
 		stride := max(r.Nodes/150, 1)
 		for id := int64(1); id < r.Nodes; id += stride {
-			san, err := st.PathSAN(ctx, run, id)
+			place, err := compare.Place(ctx, side, id)
 			if err != nil {
 				t.Fatal(err)
 			}
-			visits, searches, err := compare.Visits(ctx, side, id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			check("the path", run, id, placeText(0, san, visits, searches))
+			check("the place", run, id, place)
 		}
 		for _, order := range []trace.HotspotOrder{trace.HotspotBySize, trace.HotspotByGrowth} {
 			hs, err := hotspotsJSON(ctx, st, run, order, 100)
@@ -101,7 +86,7 @@ func TestPrintedPathsReadBack(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, h := range hs {
-				check("the hotspot", run, h.Node, placeText(0, h.Path, h.Visits, h.Searches))
+				check("the hotspot", run, h.Node, h.Place)
 			}
 		}
 	}
@@ -118,11 +103,11 @@ func TestPrintedPathsReadBack(t *testing.T) {
 			diffs = append(diffs, *rep.First)
 		}
 		for _, d := range diffs {
-			place := placeText(d.Iteration, d.Path, d.Visits, d.Searches)
+			place := rep.Place(d.Iteration, d.Path, d.Visits, d.Searches)
 			switch {
 			case d.A != nil && d.PathB != nil:
 				check("diff's A place", p[0], d.A.ID, place)
-				check("diff's B place", p[1], d.B.ID, placeText(d.Iteration, d.PathB, d.VisitsB, d.SearchesB))
+				check("diff's B place", p[1], d.B.ID, rep.Place(d.Iteration, d.PathB, d.VisitsB, d.SearchesB))
 			case d.A != nil && d.B != nil:
 				check("diff's place", p[0], d.A.ID, place)
 				check("diff's place", p[1], d.B.ID, place)
@@ -133,7 +118,7 @@ func TestPrintedPathsReadBack(t *testing.T) {
 			}
 		}
 		for _, s := range rep.Top {
-			place := placeText(s.Iteration, s.Path, s.Visits, s.Searches)
+			place := rep.Place(s.Iteration, s.Path, s.Visits, s.Searches)
 			if s.IDA != nil {
 				check("diff's subtree", p[0], *s.IDA, place)
 			}
@@ -201,5 +186,155 @@ func TestPathNamesItsIteration(t *testing.T) {
 	// view --path reads it too (the viewer's start node).
 	if code, _, stderr := runCLI(t, "", "view", file, "--path", "iteration 9: "+move); code != 1 || !strings.Contains(stderr, "no iteration 9") {
 		t.Errorf("view --path 'iteration 9: ...': exit %d, stderr %q", code, stderr)
+	}
+}
+
+// iterationZeroStream is another engine's search that searched QS alone
+// under its root (iteration 0) before iterations 1 and 2, as Fairy-Max's
+// streams do; its run reports iteration 2. standPat is iteration 0's
+// root's stand pat, so that two streams differ there.
+func iterationZeroStream(standPat int) string {
+	return fmt.Sprintf(`HZT 1
+engine Tiny
+position startpos
+E - 0 -100 100
+S %d
+E e2e4 -1 -100 100
+S -5
+L -5
+E d2d4 -1 -100 100
+S -3
+L -3
+L %d
+E - 1 -100 100
+E e2e4 0 -100 100
+S -5
+E e7e5 -1 -100 100
+S 4
+L 4
+L -4
+E d2d4 0 -100 100
+S -3
+L -3
+L 4
+E - 2 -100 100
+E e2e4 1 -100 100
+E e7e5 0 -100 100
+S 4
+L 4
+L -4
+E d2d4 1 -100 100
+E d7d5 0 -100 100
+S 2
+L 2
+L -2
+L 4
+end best=e2e4
+`, standPat, max(standPat, 5))
+}
+
+// TestIterationZeroReadsBack: in a run whose iteration 0 (QS alone under
+// the root) has later iterations, "iteration 0: e4" names iteration 0's
+// node, where the prefix's 0 read as no iteration and led into the
+// reported iteration; a bare path still starts there. Every place printed
+// of such a run (each node's, as the exports' headings print it, the
+// hotspots', diff's) names iteration 0 and reads back: they
+// printed iteration 0's places bare, and hotspots printed none's.
+func TestIterationZeroReadsBack(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "z.trace")
+	for i, sp := range []int{10, 30} {
+		in := writeFile(t, fmt.Sprintf("z%d.hzt", i), iterationZeroStream(sp))
+		if code, _, stderr := runCLI(t, "", "import", in, "-o", file); code != 0 {
+			t.Fatalf("import: exit %d: %s", code, stderr)
+		}
+	}
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	roots, err := st.Children(ctx, 1, 0, trace.BySearch, 0, 0)
+	if err != nil || len(roots) != 3 || roots[0].Iteration != 0 {
+		t.Fatalf("roots %+v (%v): want iterations 0, 1, 2", roots, err)
+	}
+	zero, err := st.Children(ctx, 1, roots[0].ID, trace.BySearch, 0, 0)
+	if err != nil || len(zero) == 0 {
+		t.Fatalf("iteration 0's root has no children (%v)", err)
+	}
+	reported, err := st.Find(ctx, 1, 0, []string{"e4"})
+	if err != nil || reported.Iteration != 2 {
+		t.Fatalf("e4 from the run node: node %+v, %v; want iteration 2's", reported, err)
+	}
+	for place, want := range map[string]int64{"iteration 0: e4": zero[0].ID, "e4": reported.ID, "iteration 0: (root)": roots[0].ID} {
+		if got := readBack(t, st, 1, want, place); got != "" {
+			t.Errorf("%q reads back to %s, want node %d", place, got, want)
+		}
+	}
+	checked := 0
+	check := func(what string, run, id int64, place string) {
+		t.Helper()
+		checked++
+		if got := readBack(t, st, run, id, place); got != "" {
+			t.Errorf("run %d: %s of node %d prints %q, which reads back to %s", run, what, id, place, got)
+		}
+	}
+	r, err := st.Run(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	side := compare.Side{Store: st, Run: 1}
+	for id := int64(1); id < r.Rows; id++ {
+		place, err := compare.Place(ctx, side, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("the place", 1, id, place)
+	}
+	hs, err := hotspotsJSON(ctx, st, 1, trace.HotspotBySize, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hs {
+		check("the hotspot", 1, h.Node, h.Place)
+	}
+	rep, err := compare.Align(ctx, side, compare.Side{Store: st, Run: 2}, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.First == nil || rep.First.Iteration != 0 || rep.First.A == nil {
+		t.Fatalf("the runs' first difference is not in iteration 0: %+v", rep.First)
+	}
+	f := rep.First
+	check("diff's first difference", 1, f.A.ID, rep.Place(f.Iteration, f.Path, f.Visits, f.Searches))
+	check("diff's first difference", 2, f.B.ID, rep.Place(f.Iteration, f.Path, f.Visits, f.Searches))
+	if !strings.HasPrefix(rep.Place(f.Iteration, f.Path, f.Visits, f.Searches), "iteration 0: ") {
+		t.Errorf("diff places iteration 0's node %q", rep.Place(f.Iteration, f.Path, f.Visits, f.Searches))
+	}
+	t.Logf("%d places of a run with an iteration 0 read back", checked)
+}
+
+// TestQSOnlyPlaceIsBare: a run of QS alone (--qs-only) has no iteration
+// to name: its places print bare, as before, and read back.
+func TestQSOnlyPlaceIsBare(t *testing.T) {
+	file, _ := traceFile(t, "--fen", kiwipete, "--qs-only", "--qs", "see")
+	st, err := trace.OpenReadOnly(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	hs, err := hotspotsJSON(ctx, st, 1, trace.HotspotBySize, 20)
+	if err != nil || len(hs) == 0 {
+		t.Fatalf("hotspots: %d, %v", len(hs), err)
+	}
+	for _, h := range hs {
+		if strings.Contains(h.Place, "iteration") {
+			t.Errorf("node %d: a QS-only run's place names an iteration: %q", h.Node, h.Place)
+		}
+		if got := readBack(t, st, 1, h.Node, h.Place); got != "" {
+			t.Errorf("node %d: %q reads back to %s", h.Node, h.Place, got)
+		}
 	}
 }

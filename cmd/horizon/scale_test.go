@@ -41,7 +41,7 @@ var plainStream = regexp.MustCompile(`(?m)^(mate|infinity) .*\n`).ReplaceAllStri
 // export (DOT), check and diff (testdata/scale_declared.golden,
 // scale_diff.golden); the same stream without the records prints the
 // engine's numbers, as it did before the records existed
-// (scale_plain.golden, unchanged). --json keeps the raw integers.
+// (scale_plain.golden). --json keeps the raw integers.
 func TestScaleText(t *testing.T) {
 	dir := t.TempDir()
 	both := filepath.Join(dir, "both.trace")
