@@ -304,7 +304,10 @@ func (m *Model) drawTree(s tcell.Screen, p *pane, r rect, focused bool) {
 	m.lay.panes = append(m.lay.panes, rows)
 	t.height = rows.h
 	t.clampTop()
-	if t.cursor < t.top || t.cursor >= t.top+t.height {
+	switch {
+	case t.recenter:
+		t.center()
+	case t.cursor < t.top || t.cursor >= t.top+t.height:
 		t.scrollToCursor()
 	}
 	levels := usesLevels(t.run)

@@ -884,3 +884,36 @@ func TestPathPromptNamesIteration(t *testing.T) {
 		t.Errorf("Options{Iteration: 1, Path: %s} selected node %d, want %d", move, got, want.ID)
 	}
 }
+
+// TestSelectionCentredOnFirstDraw: a node selected before a pane is first
+// drawn (view --node, view --path, the following pane as compare mode
+// opens) shows as centre() places it at the pane's height, with the rows
+// above it on screen. Before the first draw the height was unknown, so
+// the selected row became the pane's top row: --node opened on a node
+// with no parent in sight, and the right pane of = started rows away
+// from the left one until the cursor moved (walkthrough).
+func TestSelectionCentredOnFirstDraw(t *testing.T) {
+	st := openFixture(t)
+	for _, tc := range []struct {
+		name string
+		opt  Options
+		keys []string
+	}{
+		{"--node", Options{Run: 1, Node: ptr(500)}, nil},
+		{"--path", Options{Run: 1, Path: pvSAN(t, st, 1, 3)}, nil},
+		{"compare mode", Options{Run: 1}, []string{"=", "j", "<Enter>"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, st, 160, 40, tc.opt)
+			r.run(tc.keys...)
+			for i, p := range r.m.panes {
+				tr := p.t
+				want := max(0, min(tr.cursor-tr.height/2, tr.rows()-tr.height))
+				if tr.cursor < 3 || tr.top != want {
+					t.Errorf("pane %d: cursor on row %d, top row %d, want %d (%d rows, %d on screen):\n%s",
+						i, tr.cursor, tr.top, want, tr.rows(), tr.height, r.text())
+				}
+			}
+		})
+	}
+}

@@ -33,6 +33,9 @@ type tree struct {
 	cursor int // selected row
 	top    int // first row on screen
 	height int // rows on screen, set by the drawing code
+	// recenter: center ran before the first draw, when the height was not
+	// known; the first draw centres the cursor again at the real height.
+	recenter bool
 }
 
 // expanded is an open node: its visible children are rows below it.
@@ -660,6 +663,7 @@ func (t *tree) setCursor(row int) {
 func (t *tree) margin() int { return min(2, max(0, (t.height-1)/2)) }
 
 func (t *tree) scrollToCursor() {
+	t.recenter = false
 	h := max(t.height, 1)
 	m := t.margin()
 	if t.cursor < t.top+m {
@@ -677,6 +681,7 @@ func (t *tree) clampTop() {
 
 // center scrolls so the cursor is in the middle of the pane.
 func (t *tree) center() {
+	t.recenter = t.height == 0
 	t.top = t.cursor - max(t.height, 1)/2
 	t.clampTop()
 }
