@@ -244,7 +244,7 @@ func (m *Model) details(p *pane) []detailLine {
 			if in.swingFor == engine.Black {
 				side = "Black"
 			}
-			add("swing", "material for %s: %s", side, m.swingText(in))
+			add("swing", "%s's material since the QS root, after each move: %s", side, m.swingText(in))
 		} else {
 			add("swing", "0 (this is the QS root)")
 		}

@@ -66,7 +66,7 @@ var treeColumns = [numCols]column{
 		cell:    func(m *Model, r *rowCell) (string, tcell.Style) { return depthLabel(r.n, r.levels), m.st.base },
 		differs: func(_, _ trace.Run, a, b trace.Node) bool { return a.Depth != b.Depth || a.QSLevel != b.QSLevel }},
 	colWindow: {title: "window", width: 13, prio: 7,
-		help:    "[alpha,beta] on entry",
+		help:    "[alpha,beta] on entry, for the side to move at the node, as the score",
 		cell:    func(m *Model, r *rowCell) (string, tcell.Style) { return m.g.fmtWindow(*r.run, r.n, ""), m.st.base },
 		differs: func(ra, rb trace.Run, a, b trace.Node) bool { return !compare.SameWindow(ra, rb, a, b) }},
 	colStand: {title: "stand", width: 6, prio: 6,
@@ -81,7 +81,7 @@ var treeColumns = [numCols]column{
 			return a.HasStandPat != b.HasStandPat || (a.HasStandPat && a.StandPat != b.StandPat)
 		}},
 	colScore: {title: "score", width: 7, prio: 0,
-		help: "=exact  ≥ fail high (lower bound)  ≤ fail low (upper bound)  #N mate",
+		help: "=exact  ≥ fail high (lower bound)  ≤ fail low (upper bound)  #N mate; for the side to move at the node (negamax: a child's -38 is +38 for its parent)",
 		cell: func(m *Model, r *rowCell) (string, tcell.Style) {
 			if r.open {
 				return m.g.ellipsis, m.st.dim
