@@ -58,8 +58,9 @@ func openRuns(e *env, file string, run *runRef) (*trace.Store, []trace.Run, erro
 func runStats(e *env, args []string) error {
 	fs := newFlags(e, "stats", "FILE [--run N] [--json]",
 		`Counts a run's nodes: in total and in QS, the QS share counted two ways
-(QS nodes over all nodes; and QS nodes below the horizon, i.e. not counting the
-QS roots a search without QS would also visit), by ply, by QS ply (distance
+(QS nodes over all nodes; and the QS nodes past the QS roots over all nodes,
+the nodes QS adds: a search without QS visits the QS roots too, as leaves;
+qs_below_horizon_share in --json), by ply, by QS ply (distance
 from the QS root), by QS level (threshold variant) and by iteration, with the
 effective branching factor of each iteration (its nodes over the previous
 one's) and nodes^(1/depth).`,
@@ -111,7 +112,8 @@ func (j statsJSON) writeText(w io.Writer) error {
 		// runs' and the viewer's QS% are of the nodes searched.
 		base = "the nodes recorded"
 	}
-	fmt.Fprintf(w, "  QS share %s of %s; below the horizon %s\n", engine.Percent(j.QSShare), base, engine.Percent(j.QSBelowShare))
+	fmt.Fprintf(w, "  QS share %s of %s; %s past the QS roots (the nodes QS adds: without QS the roots are leaves)\n",
+		engine.Percent(j.QSShare), base, engine.Percent(j.QSBelowShare))
 	if len(j.Iterations) > 0 { // a QS-only run has none
 		tw := figureTable(w)
 		fmt.Fprintln(tw, "  iteration\tnodes\tQS nodes\tEBF\tnodes^(1/d)\t")

@@ -23,7 +23,9 @@ func TestStatsSaysWhatItCounts(t *testing.T) {
 		text    []string
 	}{
 		{"complete", []string{"--depth", "3"}, []bool{false, false, false}, []bool{false, true, true}, true,
-			[]string{"  nodes 777  QS nodes", "\n            1     25        24     -        25.00\n"}},
+			[]string{"  nodes 777  QS nodes", "\n            1     25        24     -        25.00\n",
+				// It said "below the horizon", which QS nodes all are.
+				"% past the QS roots (the nodes QS adds: without QS the roots are leaves)\n"}},
 		{"stopped in iteration 5", []string{"--nodes", "3000"}, []bool{false, false, false, false, true}, []bool{false, true, true, true, false}, true,
 			[]string{"  nodes 3,000  QS nodes", "\n    5 (unfinished)  "}},
 		{"under a path", []string{"--depth", "4", "--last-iteration", "--under", "Nf3,Nf6"}, []bool{false}, []bool{false}, false,
