@@ -296,7 +296,7 @@ var optionSpecs = []OptionSpec{
 	boolSpec("delay-penalty", "micro-Max delayed-gain penalty v -= v > eval", func(o *Options) *bool { return &o.DelayPenalty }),
 	boolSpec("unified", "iterative deepening in every node, QS as its depth<=0 iteration", func(o *Options) *bool { return &o.Unified }),
 	boolSpec("pvs", "principal variation search", func(o *Options) *bool { return &o.PVS }),
-	boolSpec("tt", "transposition table (off gives clean, reproducible trees); QS probes and stores it only with unified", func(o *Options) *bool { return &o.TT }),
+	boolSpec("tt", "transposition table (off: no hash cutoffs or hash moves; every search starts with an empty table either way); QS probes and stores it only with unified", func(o *Options) *bool { return &o.TT }),
 	intSpec("hash", "transposition table size in MiB", 1, 4096, func(o *Options) *int { return &o.HashMB }),
 	boolSpec("check-ext", "one check extension per path at the horizon", func(o *Options) *bool { return &o.CheckExt }),
 	boolSpec("killers", "killer move ordering", func(o *Options) *bool { return &o.Killers }),

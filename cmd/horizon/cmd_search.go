@@ -209,7 +209,7 @@ func runVariants(e *env, args []string) error {
 shared/seeds each follows, what it does, where it departs from that document
 (quoting it), whether its QS probes and stores the hash table (only
 unified's does: other QS nodes neither read nor write it, whatever --tt
-says), and the value of every switch.`,
+says), the value of every switch in each, and what each switch does.`,
 		"horizon variants", "horizon search --fen startpos --qs threshold --qs-levels 6")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseNoArgs(fs, args); err != nil {
@@ -296,5 +296,20 @@ func (vs variantsResult) writeText(w io.Writer) error {
 		}
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The table's names alone left a reader guessing what qs-threshold or
+	// delay-penalty do; the flags' help says it, in one place.
+	fmt.Fprintln(w, "\nWhat each switch does (the same as its flag in 'horizon search --help'):")
+	for _, spec := range engine.OptionSpecs() {
+		for i, l := range engine.Wrap(spec.Usage, 80) {
+			name := ""
+			if i == 0 {
+				name = spec.Name
+			}
+			fmt.Fprintf(w, "  %-14s %s\n", name, l)
+		}
+	}
+	return nil
 }

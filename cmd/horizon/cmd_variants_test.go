@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/horizonqs/horizon/engine"
 )
 
 // TestVariantsTable: every column of the switch table starts where its
@@ -17,6 +19,7 @@ func TestVariantsTable(t *testing.T) {
 	if !ok {
 		t.Fatalf("no switch table in\n%s", out)
 	}
+	table, _, _ = strings.Cut(table, "\n\n") // the switches' meanings follow
 	lines := strings.Split(strings.TrimRight(table, "\n"), "\n")[1:]
 	starts := func(line string) []int {
 		var s []int
@@ -37,6 +40,24 @@ func TestVariantsTable(t *testing.T) {
 		got := starts(l)
 		if len(got) != len(head)+1 || !equalInts(got[1:], head) {
 			t.Errorf("row %q: columns start at %v, the header's at %v", l, got, head)
+		}
+	}
+}
+
+// TestVariantsSaysWhatSwitchesDo: below the switch table, every switch
+// is named with what it does, its flag's help text; the table alone
+// named qs-threshold or delay-penalty and left a learner guessing
+// (walkthrough).
+func TestVariantsSaysWhatSwitchesDo(t *testing.T) {
+	_, out, _ := runCLI(t, "", "variants")
+	_, legend, ok := strings.Cut(out, "\nWhat each switch does")
+	if !ok {
+		t.Fatalf("no list of what the switches do in\n%s", out)
+	}
+	for _, spec := range engine.OptionSpecs() {
+		words := strings.Fields(spec.Usage)
+		if want := "\n  " + spec.Name + " "; !strings.Contains(legend, want) || !strings.Contains(strings.Join(strings.Fields(legend), " "), strings.Join(words, " ")) {
+			t.Errorf("switch %s: no line %q with %q in\n%s", spec.Name, want, spec.Usage, legend)
 		}
 	}
 }
