@@ -452,8 +452,8 @@ func printQSWorst(w io.Writer, rows []qsWorstJSON) {
 			fmt.Fprintf(w, "  %s %-8s QS stopped on reaching %s QS nodes (no value), oracle %s\n", r.ID, r.Class,
 				engine.Commas(r.QSNodes), engine.Score(r.OracleScore).Signed())
 		} else {
-			fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s QS nodes\n", r.ID, r.Class, engine.Score(*r.Score).Signed(),
-				engine.Score(r.OracleScore).Signed(), *r.Error, engine.Commas(r.QSNodes))
+			fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s\n", r.ID, r.Class, engine.Score(*r.Score).Signed(),
+				engine.Score(r.OracleScore).Signed(), *r.Error, engine.Count(r.QSNodes, "QS node"))
 		}
 		fmt.Fprintf(w, "    %s\n", r.FEN)
 		fmt.Fprintf(w, "    QS line: %s   oracle line: %s\n", r.QSLine, strings.Join(r.OraclePV, " "))

@@ -449,3 +449,19 @@ func TestQSBenchParetoTies(t *testing.T) {
 		t.Errorf("qsbench --help does not give the rule %q", qsbench.ParetoRule)
 	}
 }
+
+// TestQSWorstCountsNodes: a worst row counts its QS nodes in English; a
+// QS that stood pat at once said "1 QS nodes" (walkthrough).
+func TestQSWorstCountsNodes(t *testing.T) {
+	score, off := -374, 1874
+	for _, tc := range []struct {
+		nodes int64
+		want  string
+	}{{1, ", 1 QS node\n"}, {2, ", 2 QS nodes\n"}, {1234, ", 1,234 QS nodes\n"}} {
+		var b strings.Builder
+		printQSWorst(&b, []qsWorstJSON{{Variant: "see", ID: "qsb.0097", Class: "quiet", Score: &score, OracleScore: 30992, Error: &off, QSNodes: tc.nodes}})
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%d QS nodes: %q, want it to hold %q", tc.nodes, b.String(), tc.want)
+		}
+	}
+}
