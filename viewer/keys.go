@@ -375,7 +375,8 @@ func helpText() []helpLine {
 		}
 		out = append(out, helpLine{a.helpKeys(), a.desc})
 	}
-	out = append(out, helpLine{"", "Columns"})
+	out = append(out, helpLine{"", "Columns"},
+		helpLine{"move", "the move that led to the node; every other column is of the position after it (a quiet move played at depth 1 leads to a QS node)"})
 	for _, c := range treeColumns {
 		if c.help != "" {
 			out = append(out, helpLine{c.title, c.help})
