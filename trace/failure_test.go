@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
@@ -32,8 +33,8 @@ func TestDiskFull(t *testing.T) {
 	if err == nil {
 		t.Fatal("a full disk was not reported")
 	}
-	if !strings.Contains(err.Error(), "full") || !strings.Contains(err.Error(), path) {
-		t.Errorf("error %q does not say the disk is full and name the file", err)
+	if !strings.Contains(err.Error(), "no space left on device") || !strings.Contains(err.Error(), path) || !errors.Is(err, syscall.ENOSPC) {
+		t.Errorf("error %q does not say the disk is full (as the OS does) and name the file", err)
 	}
 	if rec.Context().Err() == nil {
 		t.Error("the write error did not stop the search (its context is not cancelled)")
@@ -392,6 +393,84 @@ func TestNodesAfterFlush(t *testing.T) {
 		t.Errorf("Nodes after a second Flush = %d, want 2", got)
 	}
 	if err := rec.Finish(Result{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFileGoneWhileRecording deletes, moves or replaces a trace while it
+// is open for recording: Close writes a deleted file's runs back under its
+// name (or beside it when another file took the name) and says so, and
+// names where a moved one went; no run is lost and no other file is
+// overwritten. Before, a deleted file's runs vanished with exit 0.
+func TestFileGoneWhileRecording(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		do     func(t *testing.T, path string) // while the run is recorded
+		at, to string                          // where the runs are, and what Close says
+	}{
+		{"deleted", func(t *testing.T, path string) { mustRemove(t, path) }, "t.trace", "written back to"},
+		{"deleted and wal too", func(t *testing.T, path string) {
+			mustRemove(t, path)
+			mustRemove(t, path+"-wal")
+		}, "t.trace", "written back to"},
+		{"moved", func(t *testing.T, path string) {
+			if err := os.Rename(path, filepath.Join(filepath.Dir(path), "moved.trace")); err != nil {
+				t.Fatal(err)
+			}
+		}, "moved.trace", "moved while it was recorded: its runs are in"},
+		{"replaced", func(t *testing.T, path string) {
+			mustRemove(t, path)
+			if err := os.WriteFile(path, []byte("someone else's"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, "t.trace.rescued", "written back to"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, path := mustCreate(t)
+			first, mem := record(t, s, 41, 3, RecordOptions{}, nil)
+			rec, g := startRecording(t, s, RecordOptions{BatchRows: 100}, 43, nil)
+			g.run(2)
+			tc.do(t, path)
+			g.run(1)
+			if err := rec.Finish(Result{}); err != nil {
+				t.Fatal(err)
+			}
+			err := s.Close()
+			var gone *FileGoneError
+			if !errors.As(err, &gone) || !strings.Contains(err.Error(), tc.to) || !strings.HasSuffix(err.Error(), tc.at) {
+				t.Fatalf("Close = %v, want a FileGoneError saying %q ... %s", err, tc.to, tc.at)
+			}
+			if tc.name == "replaced" {
+				if b, _ := os.ReadFile(path); string(b) != "someone else's" {
+					t.Errorf("the file that took the name was overwritten: %q", b)
+				}
+			}
+			s2, err := OpenReadOnly(filepath.Join(filepath.Dir(path), tc.at))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s2.Close()
+			runs, err := s2.Runs(context.Background())
+			if err != nil || len(runs) != 2 || runs[0].Status != StatusComplete || runs[1].Status != StatusComplete {
+				t.Fatalf("runs: %+v, %v", runs, err)
+			}
+			if got := allNodes(t, s2, first); len(got) != len(mem.nodes) {
+				t.Errorf("first run has %d rows, want %d", len(got), len(mem.nodes))
+			}
+			if problems, err := s2.IntegrityCheck(context.Background(), 10); err != nil || len(problems) > 0 {
+				t.Errorf("integrity check: %v, %v", problems, err)
+			}
+			left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*.tmp"))
+			if len(left) > 0 {
+				t.Errorf("temporary files left: %v", left)
+			}
+		})
+	}
+}
+
+func mustRemove(t *testing.T, path string) {
+	t.Helper()
+	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
 }

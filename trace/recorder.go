@@ -238,15 +238,15 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 		start.UTC().Format(time.RFC3339Nano), info.FEN, info.Variant, orEmpty(info.Options, "{}"), orEmpty(info.Limits, "{}"),
 		info.Version, string(StatusRunning), strings.Join(filters, filterSep), engineName, opts.FailHard, writer, epdID)
 	if err != nil {
-		return nil, fmt.Errorf("record into %s: %w", s.path, err)
+		return nil, fmt.Errorf("record into %s: %w", s.path, diskFull(err))
 	}
 	run, err := res.LastInsertId()
 	if err != nil {
-		return nil, fmt.Errorf("record into %s: %w", s.path, err)
+		return nil, fmt.Errorf("record into %s: %w", s.path, diskFull(err))
 	}
 	conn, err := s.openWriter()
 	if err != nil {
-		return nil, fmt.Errorf("record into %s: %w", s.path, err)
+		return nil, fmt.Errorf("record into %s: %w", s.path, diskFull(err))
 	}
 	r := &Recorder{
 		s:        s,
@@ -756,7 +756,7 @@ func (r *Recorder) Finish(res Result) error {
 		return r.werr
 	}
 	if err != nil {
-		return fmt.Errorf("record into %s: run %d: %w", r.s.path, r.run, err)
+		return fmt.Errorf("record into %s: run %d: %w", r.s.path, r.run, diskFull(err))
 	}
 	return nil
 }

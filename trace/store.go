@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -78,6 +80,7 @@ type Store struct {
 	path     string
 	readOnly bool
 	writer   bool        // prepared for writing: WAL while open, rollback journal after Close
+	held     *heldFile   // the file itself, for Close to see it was deleted or moved (rescue)
 	closed   atomic.Bool // Close ran: a second Close does nothing
 
 	// maxPages, when set, caps the file's size in pages on the recorder's
@@ -308,6 +311,9 @@ func open(path string, readOnly, create bool) (*Store, error) {
 		}
 		return nil, err
 	}
+	if !readOnly {
+		s.held = holdFile(path)
+	}
 	return s, nil
 }
 
@@ -470,7 +476,22 @@ func sqliteErr(path string, err error) error {
 	case sqlite3.ErrCorrupt:
 		return fmt.Errorf("trace %s: %s: %w", path, oneLine(err), ErrCorrupt)
 	}
+	err = diskFull(err)
 	return &shortErr{msg: "trace " + path + ": " + oneLine(err), err: err}
+}
+
+// diskFull words SQLite's SQLITE_FULL as the OS does, "no space left on
+// device" (what a user searches for, and what every other command's
+// write says), where SQLite says "database or disk is full"; the error
+// still matches both (errors.Is(err, syscall.ENOSPC)). SQLite returns it
+// for a write that ENOSPC cut short; its other cause, a max_page_count
+// cap, Horizon sets only in tests. Other errors pass unchanged.
+func diskFull(err error) error {
+	var se sqlite3.Error
+	if err == nil || !errors.As(err, &se) || se.Code != sqlite3.ErrFull {
+		return err
+	}
+	return &shortErr{msg: syscall.ENOSPC.Error(), err: errors.Join(err, syscall.ENOSPC)}
 }
 
 // maxErrText bounds the text oneLine keeps of an error.
@@ -766,9 +787,9 @@ func (s *Store) migrate(ctx context.Context, from int) error {
 	}
 	if err != nil {
 		if from == 0 {
-			return fmt.Errorf("trace %s: creating the schema (%s): %w", s.path, name, err)
+			return fmt.Errorf("trace %s: creating the schema (%s): %w", s.path, name, diskFull(err))
 		}
-		return fmt.Errorf("trace %s: upgrading from schema version %d failed at %s, the file is unchanged: %w", s.path, from, name, err)
+		return fmt.Errorf("trace %s: upgrading from schema version %d failed at %s, the file is unchanged: %w", s.path, from, name, diskFull(err))
 	}
 	return nil
 }
@@ -881,13 +902,83 @@ func (s *Store) Close() error {
 		return err
 	}
 	var err error
+	var place func() error
 	if s.writer {
+		place = s.rescue()
 		err = s.leaveWAL()
 	}
 	if cerr := s.db.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("close trace %s: %w", s.path, cerr)
 	}
+	if place != nil {
+		err = errors.Join(place(), err)
+	}
+	if s.held != nil {
+		s.held.close()
+	}
 	return err
+}
+
+// rescue looks whether the store's file is still at its name as it
+// closes. A file deleted while runs were recorded into it (rm, a
+// cleanup script) lives on only while it is open: it is copied whole
+// (VACUUM INTO, which reads the WAL too) into a temporary file beside
+// its name, and the function returned puts that copy in place after the
+// store's connections close (there, or beside the name if another file
+// took it). A moved file needs nothing but saying where it went. nil
+// when the file is where it was.
+func (s *Store) rescue() func() error {
+	if s.held == nil {
+		return nil
+	}
+	here, moved, deleted := s.held.where(s.path)
+	switch {
+	case here:
+		return nil
+	case !deleted:
+		return func() error { return &FileGoneError{Path: s.path, To: moved} }
+	}
+	dir, base := filepath.Split(s.path)
+	tmp := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+	if _, err := s.db.Exec("VACUUM INTO ?", tmp); err != nil {
+		for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
+			os.Remove(tmp + suffix)
+		}
+		return func() error {
+			return fmt.Errorf("trace %s was deleted while it was recorded, and writing it back failed (%s): its runs are lost",
+				s.path, oneLine(diskFull(err)))
+		}
+	}
+	return func() error {
+		// Not over another file that took the name, nor beside a -wal
+		// that is not the copy's: SQLite would read it into the copy.
+		for _, to := range []string{s.path, s.path + ".rescued"} {
+			if _, err := os.Lstat(to + "-wal"); err == nil {
+				continue
+			}
+			if os.Link(tmp, to) == nil {
+				os.Remove(tmp)
+				return &FileGoneError{Path: s.path, To: to, Deleted: true}
+			}
+		}
+		return &FileGoneError{Path: s.path, To: tmp, Deleted: true}
+	}
+}
+
+// FileGoneError is Close's report that the trace's name no longer named
+// its file as it closed: the file was moved (To is where it went) or
+// deleted while runs were recorded into it, and written back (To is
+// where). Nothing is lost: it is a note for the user, not a failure.
+type FileGoneError struct {
+	Path, To string
+	Deleted  bool
+}
+
+func (e *FileGoneError) Error() string {
+	if e.Deleted {
+		return fmt.Sprintf("%s was deleted while it was recorded: its runs were written back to %s", e.Path, e.To)
+	}
+	return fmt.Sprintf("%s was moved while it was recorded: its runs are in %s", e.Path, e.To)
 }
 
 // closeWait bounds how long Close waits for a connection a query of this
@@ -931,7 +1022,12 @@ func (s *Store) leaveWAL() error {
 	// in the WAL, but a copy of the .trace alone would lose them, so the
 	// caller is told. A reader merely open keeps the file in WAL mode with
 	// the WAL empty, which loses nothing.
-	if err != nil || busy != 0 {
+	if err != nil {
+		// The checkpoint itself failed: a full disk has no room in the
+		// file for the WAL's pages. They are as safe where they are.
+		return &WALKeptError{Path: s.path, Err: diskFull(err)}
+	}
+	if busy != 0 {
 		return &WALKeptError{Path: s.path}
 	}
 	conn.ExecContext(ctx, "PRAGMA journal_mode=DELETE")
@@ -942,13 +1038,24 @@ func (s *Store) leaveWAL() error {
 // as it closed, so the last runs stay in the WAL beside it (PATH-wal)
 // rather than in the file. Nothing is lost: every reader reads the WAL,
 // and the next Horizon that writes the file moves it in when it closes.
-// It is a warning for the user, not a failure of the recording.
-type WALKeptError struct{ Path string }
+// It is a warning for the user, not a failure of the recording. Err is
+// set when no reader but a failed write kept them there (a full disk):
+// the next horizon that writes the file moves them in once there is room.
+type WALKeptError struct {
+	Path string
+	Err  error
+}
 
 func (e *WALKeptError) Error() string {
-	return fmt.Sprintf("%s: another process was reading it as it closed, so its last runs stay in %s-wal beside it until the next horizon that writes it closes; copy both files meanwhile",
-		e.Path, filepath.Base(e.Path))
+	why := "another process was reading it as it closed"
+	if e.Err != nil {
+		why = "moving them into it failed (" + oneLine(e.Err) + ")"
+	}
+	return fmt.Sprintf("%s: %s, so its last runs stay in %s-wal beside it until the next horizon that writes it closes; copy both files meanwhile",
+		e.Path, why, filepath.Base(e.Path))
 }
+
+func (e *WALKeptError) Unwrap() error { return e.Err }
 
 // IntegrityCheck runs SQLite's own integrity check (PRAGMA integrity_check)
 // with the SQLite built into Horizon, and returns its findings: none when

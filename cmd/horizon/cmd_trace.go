@@ -238,7 +238,9 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 				break
 			}
 			if err != nil {
-				return err
+				// Its notes (runs kept in the WAL by a full disk, a
+				// file written back) before the error.
+				return errors.Join(err, e.closeTrace(st))
 			}
 			res.runs = append(res.runs, r)
 			if err := e.printPart(r, f); err != nil {

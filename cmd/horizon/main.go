@@ -123,16 +123,27 @@ func (e *env) notef(format string, a ...any) {
 }
 
 // closeTrace closes a trace the command wrote. Runs that stay in the
-// file's WAL because another process was reading it are safe, so that is
-// said as a note (copy both files), not an error; any other error is.
+// file's WAL (another process was reading it, or the disk is full), and
+// a file deleted or moved while it was written (written back, or found
+// where it went), are safe, so those are said as notes, not errors; any
+// other error is.
 func (e *env) closeTrace(st *trace.Store) error {
 	err := st.Close()
-	var kept *trace.WALKeptError
-	if errors.As(err, &kept) {
-		e.notef("%v", err)
-		return nil
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
 	}
-	return err
+	var failed []error
+	for _, err := range errs {
+		var kept *trace.WALKeptError
+		var gone *trace.FileGoneError
+		if errors.As(err, &kept) || errors.As(err, &gone) {
+			e.notef("%v", err)
+		} else if err != nil {
+			failed = append(failed, err)
+		}
+	}
+	return errors.Join(failed...)
 }
 
 // stopped says what stopped the command when its context ended: a

@@ -1,0 +1,51 @@
+package trace
+
+import (
+	"os"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// heldFile keeps hold of the file a store writes, by an O_PATH
+// descriptor, so that Close can tell whether its name still names it
+// (whether it was deleted, moved or replaced while a run was recorded),
+// and where it went. An O_PATH descriptor neither reads nor locks the
+// file: closing it cannot drop SQLite's POSIX locks, as closing another
+// descriptor of the file would.
+type heldFile struct{ fd int }
+
+// holdFile takes hold of the file at path; nil when it cannot (Close
+// then checks nothing).
+func holdFile(path string) *heldFile {
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	return &heldFile{fd: fd}
+}
+
+// where says where the held file is now: at path (here), under another
+// name (moved is that name), or nowhere (deleted: no name links to it,
+// though it lives on while it is open).
+func (h *heldFile) where(path string) (here bool, moved string, deleted bool) {
+	var held, named unix.Stat_t
+	if unix.Fstat(h.fd, &held) != nil {
+		return true, "", false // cannot tell: nothing to say
+	}
+	if unix.Stat(path, &named) == nil && named.Dev == held.Dev && named.Ino == held.Ino {
+		return true, "", false
+	}
+	if held.Nlink == 0 {
+		return false, "", true
+	}
+	// The kernel's name for the file; a name in another mount namespace
+	// or an unreachable one reads oddly, and is still the best there is.
+	name, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(h.fd))
+	if err != nil {
+		name = "another name"
+	}
+	return false, name, false
+}
+
+func (h *heldFile) close() { unix.Close(h.fd) }
