@@ -1047,12 +1047,12 @@ type WALKeptError struct {
 }
 
 func (e *WALKeptError) Error() string {
-	why := "another process was reading it as it closed"
 	if e.Err != nil {
-		why = "moving them into it failed (" + oneLine(e.Err) + ")"
+		return fmt.Sprintf("%s: its last runs stay in %s-wal beside it, as moving them into the file failed (%s), until the next horizon that writes it closes with room to; copy both files meanwhile",
+			e.Path, filepath.Base(e.Path), oneLine(e.Err))
 	}
-	return fmt.Sprintf("%s: %s, so its last runs stay in %s-wal beside it until the next horizon that writes it closes; copy both files meanwhile",
-		e.Path, why, filepath.Base(e.Path))
+	return fmt.Sprintf("%s: another process was reading it as it closed, so its last runs stay in %s-wal beside it until the next horizon that writes it closes; copy both files meanwhile",
+		e.Path, filepath.Base(e.Path))
 }
 
 func (e *WALKeptError) Unwrap() error { return e.Err }

@@ -209,7 +209,8 @@ func (r *Recorder) writer(c *sqlite3.SQLiteConn) {
 	defer close(r.done)
 	fail := func(err error) {
 		if r.werr == nil {
-			r.werr = fmt.Errorf("record into %s: run %d: %w", r.s.path, r.run, diskFull(err))
+			err = diskFull(err)
+			r.werr = fmt.Errorf("record into %s: run %d: %w", r.s.path, r.run, err)
 			r.cancel(errors.Join(errWrite, err))
 		}
 	}

@@ -243,7 +243,13 @@ func (f *File) Write(p []byte) (int, error) {
 	if f.direct != nil {
 		return f.buf.Write(p)
 	}
-	return f.tmp.Write(p)
+	n, err := f.tmp.Write(p)
+	if err != nil {
+		// Named as the output the user gave ("output tree.svg: no space
+		// left on device"), not as the temporary file no one asked for.
+		err = fmt.Errorf("output %s: %w", f.path, unwrapPath(err))
+	}
+	return n, err
 }
 
 // Commit makes the output appear: it renames the temporary file over the

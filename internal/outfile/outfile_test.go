@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/horizonqs/horizon/internal/fulldisk"
 )
 
 // write creates path, writes s and commits (or aborts).
@@ -390,5 +392,59 @@ func TestRemoveTemps(t *testing.T) {
 	onlyFiles(t, dir, "old.svg")
 	if got := readFile(t, old); got != "before" {
 		t.Errorf("old.svg holds %q, want its old content", got)
+	}
+}
+
+// TestWriteErrorNamesOutput: a write that fails (a full disk) names the
+// output the user gave, not the temporary file, and leaves nothing beside
+// it once aborted; the old file at the name is untouched. Before, the
+// error read "write .tree.svg.3fylm5efm1v3a.tmp: no space left on device".
+func TestWriteErrorNamesOutput(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tree.svg")
+	write(t, path, "old", true)
+	f, err := Create(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.tmp.Close() // the next write fails, as on a full disk
+	_, err = f.Write([]byte("new"))
+	if err == nil || !strings.HasPrefix(err.Error(), "output "+path+": ") || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("write error %v, want it to name %s and no temporary file", err, path)
+	}
+	f.Abort()
+	onlyFiles(t, dir, "tree.svg")
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("the old file reads %q", b)
+	}
+}
+
+// TestFullDisk writes outputs on a real full disk (a tmpfs, when the test
+// may mount one): the error names the output and says "no space left on
+// device", no temporary file is left, an existing output keeps its old
+// bytes.
+func TestFullDisk(t *testing.T) {
+	dir := fulldisk.Mount(t, 256<<10)
+	path := filepath.Join(dir, "tree.html")
+	write(t, path, "old", true)
+	fulldisk.Fill(t, dir, 0)
+	f, err := Create(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var werr error
+	for i := 0; i < 64 && werr == nil; i++ {
+		_, werr = f.Write(make([]byte, 64<<10))
+	}
+	if werr == nil {
+		werr = f.Commit()
+	}
+	f.Abort()
+	if werr == nil || !errors.Is(werr, syscall.ENOSPC) || !strings.HasPrefix(werr.Error(), "output "+path+": no space left on device") {
+		t.Errorf("error %v, want 'output %s: no space left on device'", werr, path)
+	}
+	onlyFiles(t, dir, "fill", "tree.html")
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("the old file reads %q", b)
 	}
 }
