@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/horizonqs/horizon/engine"
 )
@@ -472,5 +473,45 @@ func mustRemove(t *testing.T, path string) {
 	t.Helper()
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestNotRegularFile: a FIFO (or a device: /dev/null, /dev/full) named as
+// a trace is refused at once, for reading and for recording, and left as
+// it was. Opening it hung waiting for a writer; recording into a device
+// wrote a schema that failed and then removed the device (as root).
+func TestNotRegularFile(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "t.trace")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("cannot make a FIFO: %v", err)
+	}
+	for _, open := range []struct {
+		name string
+		open func(string) (*Store, error)
+	}{{"OpenReadOnly", OpenReadOnly}, {"Open", Open}, {"Create", Create}} {
+		done := make(chan error, 1)
+		go func() {
+			s, err := open.open(fifo)
+			if err == nil {
+				s.Close()
+			}
+			done <- err
+		}()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(time.Minute):
+			// Unblock the open, so the test ends with its failure.
+			if f, ferr := os.OpenFile(fifo, os.O_WRONLY, 0); ferr == nil {
+				f.Close()
+			}
+			t.Fatalf("%s of a FIFO waits for a writer", open.name)
+		}
+		if !errors.Is(err, ErrNotTrace) || !strings.Contains(err.Error(), "not a regular file") || !strings.Contains(err.Error(), fifo) {
+			t.Errorf("%s of a FIFO: %v", open.name, err)
+		}
+		if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+			t.Fatalf("%s: the FIFO is gone or changed: %v, %v", open.name, fi, err)
+		}
 	}
 }

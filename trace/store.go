@@ -278,18 +278,21 @@ func OpenReadOnly(path string) (*Store, error) { return open(path, true, false) 
 func Create(path string) (*Store, error) { return open(path, false, true) }
 
 func open(path string, readOnly, create bool) (*Store, error) {
-	fresh := false
+	// fresh: a new trace is made (a schema written); created: by this
+	// open, so a failure removes the file, and nothing else (never what
+	// the user had, an empty file or anything else).
+	fresh, created := false, false
 	if err := checkHeader(path); err != nil {
 		switch {
 		case create && errors.Is(err, fs.ErrNotExist):
-			fresh = true
+			fresh, created = true, true
 		case create && errors.Is(err, errEmpty):
 			fresh = true
 		default:
 			return nil, err
 		}
 	}
-	if fresh {
+	if created {
 		// Create the file ourselves first: the OS names the problem
 		// (no such directory, permission denied) more clearly than SQLite's
 		// "unable to open database file".
@@ -306,7 +309,7 @@ func open(path string, readOnly, create bool) (*Store, error) {
 	s := &Store{db: db, path: path, readOnly: readOnly}
 	if err := s.init(fresh, create); err != nil {
 		db.Close()
-		if fresh {
+		if created {
 			os.Remove(path) // do not leave a half-made file behind
 		}
 		return nil, err
@@ -404,18 +407,26 @@ func openError(path string, err error) error {
 // checkHeader looks at the file's first 100 bytes before SQLite does, so a
 // file that is not SQLite, or a SQLite file cut short, gets a clear error.
 func checkHeader(path string) error {
+	// Looked at before it is opened: opening a FIFO waits for a writer
+	// ('horizon runs FIFO' hung, deaf to Ctrl-C).
+	st, err := os.Stat(path)
+	if err != nil {
+		return openError(path, err)
+	}
+	if st.IsDir() {
+		return fmt.Errorf("open trace %s: is a directory: %w", path, ErrNotTrace)
+	}
+	if !st.Mode().IsRegular() {
+		// /dev/null, /dev/full, a FIFO: SQLite cannot keep a database
+		// there, and 'trace -o /dev/full' removed the device, as root,
+		// after its schema failed to write.
+		return fmt.Errorf("open trace %s: not a regular file (a device or a FIFO): %w", path, ErrNotTrace)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return openError(path, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("open trace %s: %w", path, err)
-	}
-	if st.IsDir() {
-		return fmt.Errorf("open trace %s: is a directory: %w", path, ErrNotTrace)
-	}
 	if st.Size() == 0 {
 		return fmt.Errorf("open trace %s: %w: %w", path, errEmpty, ErrNotTrace)
 	}
@@ -1024,7 +1035,12 @@ func (s *Store) leaveWAL() error {
 	// the WAL empty, which loses nothing.
 	if err != nil {
 		// The checkpoint itself failed: a full disk has no room in the
-		// file for the WAL's pages. They are as safe where they are.
+		// file for the WAL's pages. They are as safe where they are; a
+		// WAL with no pages (the failure was elsewhere: a -shm that is
+		// a directory) keeps nothing to speak of.
+		if !walHasFrames(s.path) {
+			return nil
+		}
 		return &WALKeptError{Path: s.path, Err: diskFull(err)}
 	}
 	if busy != 0 {
