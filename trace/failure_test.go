@@ -425,6 +425,12 @@ func TestFileGoneWhileRecording(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "t.trace.rescued", "written back to"},
+		// Nowhere to write it back: said, not silent (exit 0 before).
+		{"directory deleted", func(t *testing.T, path string) {
+			if err := os.RemoveAll(filepath.Dir(path)); err != nil {
+				t.Fatal(err)
+			}
+		}, "", "was deleted while it was recorded, with its directory: its runs are lost"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, path := mustCreate(t)
@@ -437,6 +443,12 @@ func TestFileGoneWhileRecording(t *testing.T) {
 				t.Fatal(err)
 			}
 			err := s.Close()
+			if tc.at == "" {
+				if err == nil || !strings.Contains(err.Error(), path) || !strings.HasSuffix(err.Error(), tc.to) {
+					t.Errorf("Close = %v, want %q", err, tc.to)
+				}
+				return
+			}
 			var gone *FileGoneError
 			if !errors.As(err, &gone) || !strings.Contains(err.Error(), tc.to) || !strings.HasSuffix(err.Error(), tc.at) {
 				t.Fatalf("Close = %v, want a FileGoneError saying %q ... %s", err, tc.to, tc.at)

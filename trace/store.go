@@ -955,9 +955,12 @@ func (s *Store) rescue() func() error {
 		for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
 			os.Remove(tmp + suffix)
 		}
+		why := "writing it back failed (" + oneLine(diskFull(err)) + ")"
+		if _, serr := os.Stat(filepath.Dir(s.path)); errors.Is(serr, fs.ErrNotExist) {
+			why = "with its directory" // the temporary file's name would only confuse
+		}
 		return func() error {
-			return fmt.Errorf("trace %s was deleted while it was recorded, and writing it back failed (%s): its runs are lost",
-				s.path, oneLine(diskFull(err)))
+			return fmt.Errorf("trace %s was deleted while it was recorded, %s: its runs are lost", s.path, why)
 		}
 	}
 	return func() error {
