@@ -527,3 +527,46 @@ func TestNotRegularFile(t *testing.T) {
 		}
 	}
 }
+
+// TestShmNotWritable: a trace whose -shm cannot be written (a directory
+// here; read-only or immutable files fail the same way) is refused for
+// recording with an error that names the files SQLite needs to write, not
+// only SQLite's "attempt to write a readonly database"; its runs stay.
+func TestShmNotWritable(t *testing.T) {
+	s, path := mustCreate(t)
+	record(t, s, 41, 2, RecordOptions{}, nil)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(path+"-shm", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Create(path)
+	if err == nil {
+		_, err = s2.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{})
+		s2.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "t.trace-shm") || strings.Count(err.Error(), "\n") > 0 {
+		t.Errorf("recording with a -shm that is a directory: %v", err)
+	}
+	if err := os.Remove(path + "-shm"); err != nil {
+		t.Fatal(err)
+	}
+	if runs := len(mustRuns(t, path)); runs != 1 {
+		t.Errorf("%d runs, want 1", runs)
+	}
+}
+
+func mustRuns(t *testing.T, path string) []Run {
+	t.Helper()
+	s, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	runs, err := s.Runs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}

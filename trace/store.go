@@ -486,6 +486,12 @@ func sqliteErr(path string, err error) error {
 		return fmt.Errorf("open trace %s: %s: %w", path, oneLine(err), ErrNotTrace)
 	case sqlite3.ErrCorrupt:
 		return fmt.Errorf("trace %s: %s: %w", path, oneLine(err), ErrCorrupt)
+	case sqlite3.ErrReadonly:
+		// SQLite names no file: the one it could not write may be the
+		// trace's -wal or -shm (read-only, immutable, a directory).
+		base := filepath.Base(path)
+		return &shortErr{msg: fmt.Sprintf("trace %s: cannot be written (%s): %s and the %s-wal and %s-shm beside it must be writable files",
+			path, oneLine(err), base, base, base), err: err}
 	}
 	err = diskFull(err)
 	return &shortErr{msg: "trace " + path + ": " + oneLine(err), err: err}
