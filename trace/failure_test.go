@@ -11,7 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/horizonqs/horizon/engine"
 )
@@ -501,23 +500,10 @@ func TestNotRegularFile(t *testing.T) {
 		name string
 		open func(string) (*Store, error)
 	}{{"OpenReadOnly", OpenReadOnly}, {"Open", Open}, {"Create", Create}} {
-		done := make(chan error, 1)
-		go func() {
-			s, err := open.open(fifo)
-			if err == nil {
-				s.Close()
-			}
-			done <- err
-		}()
-		var err error
-		select {
-		case err = <-done:
-		case <-time.After(time.Minute):
-			// Unblock the open, so the test ends with its failure.
-			if f, ferr := os.OpenFile(fifo, os.O_WRONLY, 0); ferr == nil {
-				f.Close()
-			}
-			t.Fatalf("%s of a FIFO waits for a writer", open.name)
+		// Before, this waited for a writer until go test's timeout.
+		s, err := open.open(fifo)
+		if err == nil {
+			s.Close()
 		}
 		if !errors.Is(err, ErrNotTrace) || !strings.Contains(err.Error(), "not a regular file") || !strings.Contains(err.Error(), fifo) {
 			t.Errorf("%s of a FIFO: %v", open.name, err)
@@ -552,21 +538,12 @@ func TestShmNotWritable(t *testing.T) {
 	if err := os.Remove(path + "-shm"); err != nil {
 		t.Fatal(err)
 	}
-	if runs := len(mustRuns(t, path)); runs != 1 {
-		t.Errorf("%d runs, want 1", runs)
-	}
-}
-
-func mustRuns(t *testing.T, path string) []Run {
-	t.Helper()
-	s, err := OpenReadOnly(path)
+	s3, err := OpenReadOnly(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	runs, err := s.Runs(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	defer s3.Close()
+	if r, err := s3.Run(context.Background(), 1); err != nil || r.Status != StatusComplete {
+		t.Errorf("the run before: %+v, %v", r, err)
 	}
-	return runs
 }

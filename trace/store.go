@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -955,9 +954,15 @@ func (s *Store) rescue() func() error {
 	case !deleted:
 		return func() error { return &FileGoneError{Path: s.path, To: moved} }
 	}
-	dir, base := filepath.Split(s.path)
-	tmp := filepath.Join(dir, "."+base+"."+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
-	if _, err := s.db.Exec("VACUUM INTO ?", tmp); err != nil {
+	// VACUUM INTO writes into a file that is new or empty.
+	tmp := ""
+	f, err := os.CreateTemp(filepath.Dir(s.path), "."+filepath.Base(s.path)+".*.tmp")
+	if err == nil {
+		tmp = f.Name()
+		f.Close()
+		_, err = s.db.Exec("VACUUM INTO ?", tmp)
+	}
+	if err != nil {
 		for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
 			os.Remove(tmp + suffix)
 		}
