@@ -249,14 +249,7 @@ func (m *Model) details(p *pane) []detailLine {
 			add("swing", "0 (this is the QS root)")
 		}
 	}
-	path := in.numbered
-	if m.uci {
-		path = strings.Join(in.uci, " ")
-	}
-	if path == "" {
-		path = "(root position)"
-	}
-	add("path", "%s", path)
+	add("path", "%s", in.pathText(m.uci))
 	if in.err != nil {
 		out = append(out, detailLine{"error", shortErr(in.err), st.errMsg})
 	}

@@ -496,13 +496,7 @@ func (m *Model) drawStrip(s tcell.Screen, r rect) {
 		wr.put(m.nodeSummary(p, n), st.base)
 	}
 	wr = m.writer(s, r.x, r.y+2, r.w)
-	path := in.numbered
-	if m.uci {
-		path = strings.Join(in.uci, " ")
-	}
-	if path == "" {
-		path = "(root position)"
-	}
+	path := in.pathText(m.uci)
 	lead := "path "
 	if len(in.swing) > 0 {
 		lead = "QS swing " + m.swingText(in) + "  path "

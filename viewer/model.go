@@ -250,17 +250,41 @@ type nodeInfo struct {
 	uci      []string // moves of the path in UCI, a re-searched move marked with its visit
 	numbered string   // the SAN path with move numbers, a re-searched move marked with its visit
 	numTok   []string // numbered, a move (with its number) a token
-	pos      *engine.Position
-	fen      string
-	last     engine.Move
-	swing    []swingStep  // QS nodes: material along the path from the QS root
-	swingFor engine.Color // the side to move at the QS root, whose view the swing takes
-	qsRoot   int          // index in path of the QS root, -1 outside QS
+	// iteration is the iteration the node's path must name to read back
+	// (pathText), when named is true; a bare path, which '/' and --path
+	// read in the iteration the run reports, leads to the others.
+	iteration int
+	named     bool
+	pos       *engine.Position
+	fen       string
+	last      engine.Move
+	swing     []swingStep  // QS nodes: material along the path from the QS root
+	swingFor  engine.Color // the side to move at the QS root, whose view the swing takes
+	qsRoot    int          // index in path of the QS root, -1 outside QS
 	// unrecorded counts the nodes below the node that a recording filter
 	// left out of the file (trace.Unrecorded): the tree pane cannot show
 	// them, so the details say how many there are.
 	unrecorded int64
 	err        error
+}
+
+// pathText is the node's move path as the details print it, SAN with move
+// numbers or UCI, each re-searched move marked with its visit, led by its
+// iteration ("iteration 3: 1. dxe6·2 Bxe2") when the node lies outside the
+// iteration a bare path reads in, so that every path the viewer prints
+// reads back through '/' and --path to the node.
+func (in *nodeInfo) pathText(uci bool) string {
+	path := in.numTok
+	if uci {
+		path = in.uci
+	}
+	switch {
+	case !in.named && len(path) == 0:
+		return "(root position)"
+	case !in.named:
+		return trace.PlaceText(trace.NoIteration, path, nil, nil)
+	}
+	return trace.PlaceText(in.iteration, path, nil, nil) // the tokens carry their visits
 }
 
 // swingStep is one move of a QS line and the material balance after it,
@@ -363,6 +387,16 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 		pos.MakeMove(x.Move)
 	}
 	in.numbered = strings.Join(in.numTok, " ")
+	if len(path) >= 2 && path[0].Kind == engine.KindRun {
+		roots, err := t.children(path[0].ID, trace.BySearch, 0, 0)
+		if err != nil {
+			in.err = err
+			return in
+		}
+		if len(roots) > 0 && roots[trace.ReportedRoot(t.run, roots)].ID != path[1].ID {
+			in.iteration, in.named = path[1].Iteration, true
+		}
+	}
 	in.pos = pos
 	in.fen = pos.FEN()
 	in.last = pos.LastMove()

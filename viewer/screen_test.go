@@ -850,6 +850,46 @@ func TestPathPromptNamesNoMove(t *testing.T) {
 	}
 }
 
+// TestDetailsPathNamesIteration: the path the details print for a node
+// of an iteration before the reported one begins with that iteration
+// ("iteration 2: 1. Bxa6 ..."), so pasted into / (SAN or UCI) it leads
+// back to the node. It printed the bare path, which / reads in the
+// reported iteration: another node, or none.
+func TestDetailsPathNamesIteration(t *testing.T) {
+	st := openFixture(t)
+	checked := 0
+	for run := int64(1); run <= int64(len(fixtureVariants)); run++ {
+		roots := allChildren(t, st, run, 0, trace.BySearch)
+		r := newRig(t, st, 120, 40, Options{Run: run})
+		for i, root := range roots {
+			if j, ok := trace.IterationRoot(roots, root.Iteration); !ok || j != i {
+				continue // an earlier root of its iteration: no path names it
+			}
+			stride := max(root.SubtreeSize/2, 1)
+			for id := root.ID; id < root.End(); id += stride {
+				r.run(":", strconv.FormatInt(id, 10), "<Enter>")
+				in := r.m.cur().sel
+				if in == nil || in.node.ID != id || in.err != nil {
+					t.Fatalf("run %d: :%d selected %+v", run, id, in)
+				}
+				for _, uci := range []bool{false, true} {
+					text := in.pathText(uci)
+					if i != trace.ReportedRoot(r.m.cur().t.run, roots) && !strings.HasPrefix(text, trace.IterationLabel(root.Iteration)+": ") {
+						t.Errorf("run %d: node %d of iteration %d prints %q, naming no iteration", run, id, root.Iteration, text)
+					}
+					r.run("/", text, "<Enter>")
+					if got := r.m.cur().sel.node.ID; got != id {
+						t.Errorf("run %d: node %d prints path %q, which / reads as node %d:\n%s", run, id, text, got, r.text())
+						r.run(":", strconv.FormatInt(id, 10), "<Enter>")
+					}
+					checked++
+				}
+			}
+		}
+	}
+	t.Logf("%d printed paths read back", checked)
+}
+
 // TestPathPromptNamesIteration: / reads a place as diff and check print
 // it ("iteration 1: e4"), from that iteration's root, and --path's
 // Options.Iteration does the same at start; an iteration the run lacks,
