@@ -479,7 +479,15 @@ func (res traceResult) writeText(w io.Writer) error {
 		_, err := fmt.Fprintf(w, "wrote no run to %s\n", res.file)
 		return err
 	}
-	_, err := fmt.Fprintf(w, "wrote %s to %s; browse with: horizon view %s\n", engine.Count(int64(len(res.runs)), "run"), res.file, res.file)
+	// Runs are appended to a file that holds some: then say which ids
+	// they got, as --run 1 would read an earlier run.
+	added := ""
+	if first, last := res.runs[0].Run, res.runs[len(res.runs)-1].Run; first > 1 && first == last {
+		added = fmt.Sprintf(" as run %d, after its earlier runs", first)
+	} else if first > 1 {
+		added = fmt.Sprintf(" as runs %d-%d, after its earlier runs", first, last)
+	}
+	_, err := fmt.Fprintf(w, "wrote %s to %s%s; browse with: horizon view %s\n", engine.Count(int64(len(res.runs)), "run"), res.file, added, res.file)
 	return err
 }
 

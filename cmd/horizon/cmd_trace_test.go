@@ -444,6 +444,31 @@ func TestTraceMaxSizeFull(t *testing.T) {
 	}
 }
 
+// TestTraceSaysAppendedRuns: runs recorded into a file that held some
+// are named by the ids they got, as a second 'trace -o kiwi.trace' of the
+// README's tour makes runs 3 and 4 and --run 1 still reads the first
+// one; the last line said only "wrote 2 runs to kiwi.trace".
+func TestTraceSaysAppendedRuns(t *testing.T) {
+	for _, c := range []struct {
+		ids  []int64
+		want string
+	}{
+		{nil, "wrote no run to t.trace\n"},
+		{[]int64{1, 2}, "wrote 2 runs to t.trace; browse with: horizon view t.trace\n"},
+		{[]int64{3, 4}, "wrote 2 runs to t.trace as runs 3-4, after its earlier runs; browse with: horizon view t.trace\n"},
+		{[]int64{5}, "wrote 1 run to t.trace as run 5, after its earlier runs; browse with: horizon view t.trace\n"},
+	} {
+		res := traceResult{file: "t.trace"}
+		for _, id := range c.ids {
+			res.runs = append(res.runs, traceRunJSON{Run: id})
+		}
+		var b strings.Builder
+		if err := res.writeText(&b); err != nil || b.String() != c.want {
+			t.Errorf("runs %v: %q (%v), want %q", c.ids, b.String(), err, c.want)
+		}
+	}
+}
+
 func TestParseSize(t *testing.T) {
 	for _, c := range []struct {
 		in   string
