@@ -142,6 +142,13 @@ func TestHelpLayout(t *testing.T) {
 				t.Errorf("horizon %s --help: a flag's text is wider than %d columns: %q", c.name, helpWidth, text)
 			}
 		}
+		// A flag's text gives its default once: view's --node said
+		// "default: the last iteration's root) (default -1)".
+		for _, f := range strings.Split(flags, "\n  -") {
+			if text := strings.Join(strings.Fields(f), " "); strings.Contains(text, "default:") && strings.Contains(text, "(default ") {
+				t.Errorf("horizon %s --help: a flag gives two defaults: %q", c.name, text)
+			}
+		}
 		lines := strings.Split(about, "\n")[1:] // after the usage line
 		prose := func(l string) bool { return l != "" && l[0] != ' ' && l != "Examples:" }
 		for i, l := range lines {
