@@ -104,8 +104,10 @@ func runTrace(e *env, args []string) error {
 		`Searches each position with each QS variant and records every node the
 search visits into a trace file (SQLite), one run per position and variant.
 Then prints a summary per run: nodes, QS nodes and their share, the deepest
-QS ply, the best move and score, and the five biggest QS subtrees (where the
-tree explodes) with their move paths.
+QS ply, the best move and score, the search's time and rate (nodes/s; "-" for
+a search under `+engine.Elapsed(engine.MinRateElapsed)+`, too short to give one), and the five biggest QS
+trees and extension chains (where the tree explodes) with their node ids and
+places, as 'horizon hotspots' lists them.
 
 With no position it traces a built-in sample (Kiwipete, a middlegame where the
 variants disagree). An existing trace file gets the new runs appended. Ctrl-C
