@@ -388,12 +388,12 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 	}
 	in.numbered = strings.Join(in.numTok, " ")
 	if len(path) >= 2 && path[0].Kind == engine.KindRun {
-		roots, err := t.children(path[0].ID, trace.BySearch, 0, 0)
+		bare, err := t.reportedRoot(path[0])
 		if err != nil {
 			in.err = err
 			return in
 		}
-		if len(roots) > 0 && roots[trace.ReportedRoot(t.run, roots)].ID != path[1].ID {
+		if bare != path[1].ID {
 			in.iteration, in.named = path[1].Iteration, true
 		}
 	}
@@ -409,6 +409,30 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 		in.unrecorded = trace.Unrecorded(n, kids)
 	}
 	return in
+}
+
+// bareRoot is the root a bare path starts from, for one state of the run.
+type bareRoot struct {
+	id, size int64
+	depth    int
+	status   trace.Status
+}
+
+// reportedRoot is the id of the iteration root a bare path starts from
+// (trace.ReportedRoot) under run, the run node, read once per state of
+// the run rather than per selection: a cursor move reads no child list.
+func (t *tree) reportedRoot(run trace.Node) (int64, error) {
+	key := bareRoot{size: run.SubtreeSize, depth: t.run.Depth, status: t.run.Status}
+	if t.bare.id > 0 && t.bare.size == key.size && t.bare.depth == key.depth && t.bare.status == key.status {
+		return t.bare.id, nil
+	}
+	roots, err := t.children(run.ID, trace.BySearch, 0, 0)
+	if err != nil || len(roots) == 0 {
+		return -1, err
+	}
+	key.id = roots[trace.ReportedRoot(t.run, roots)].ID
+	t.bare = key
+	return key.id, nil
 }
 
 // iterationRoot is the root a path of iteration it starts from

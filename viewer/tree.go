@@ -29,6 +29,7 @@ type tree struct {
 	psize   int // children per page
 	pos     *posCache
 	visits  map[int64]childVisits // by parent id (visit)
+	bare    bareRoot              // where a bare path starts (reportedRoot)
 
 	cursor int // selected row
 	top    int // first row on screen
