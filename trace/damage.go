@@ -136,7 +136,8 @@ func writerGone(w string) bool {
 	return procStart(pid) != f[2]
 }
 
-// dirWritable reports whether the current user may create files in dir.
-func dirWritable(dir string) bool {
-	return syscall.Access(dir, 2 /* W_OK */) == nil
+// writable reports whether the current user may write the file at path,
+// or create files in it when it is a directory.
+func writable(path string) bool {
+	return syscall.Access(path, 2 /* W_OK */) == nil
 }

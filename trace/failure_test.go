@@ -547,3 +547,49 @@ func TestShmNotWritable(t *testing.T) {
 		t.Errorf("the run before: %+v, %v", r, err)
 	}
 }
+
+// TestReadOnlyTraceSaysWhich: recording into a read-only trace, or one in
+// a read-only directory, says which of the two is read-only (both read
+// only SQLite's "attempt to write a readonly database"); the runs stay.
+// Root writes anything: run as another user.
+func TestReadOnlyTraceSaysWhich(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root may write read-only files and directories: run as another user")
+	}
+	for _, tc := range []struct {
+		name string
+		lock func(path string) string // makes something read-only, returns what to undo
+		want string
+	}{
+		{"file", func(path string) string { return path }, "t.trace is read-only"},
+		{"directory", func(path string) string { return filepath.Dir(path) }, "is read-only, and recording makes t.trace-wal and t.trace-shm there"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, path := mustCreate(t)
+			record(t, s, 41, 2, RecordOptions{}, nil)
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			locked := tc.lock(path)
+			fi, _ := os.Stat(locked)
+			os.Chmod(locked, fi.Mode().Perm()&^0o222)
+			defer os.Chmod(locked, fi.Mode().Perm())
+			s2, err := Create(path)
+			if err == nil {
+				_, err = s2.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{})
+				s2.Close()
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("recording: %v, want %q", err, tc.want)
+			}
+			s3, err := OpenReadOnly(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s3.Close()
+			if r, err := s3.Run(context.Background(), 1); err != nil || r.Status != StatusComplete {
+				t.Errorf("the run before: %+v, %v", r, err)
+			}
+		})
+	}
+}

@@ -355,7 +355,7 @@ func immutableOK(path string) bool {
 	if _, err := os.Stat(path + "-wal"); err == nil {
 		return false
 	}
-	return !dirWritable(filepath.Dir(path))
+	return !writable(filepath.Dir(path))
 }
 
 // escapePath makes path safe inside a "file:" URI.
@@ -487,10 +487,17 @@ func sqliteErr(path string, err error) error {
 		return fmt.Errorf("trace %s: %s: %w", path, oneLine(err), ErrCorrupt)
 	case sqlite3.ErrReadonly:
 		// SQLite names no file: the one it could not write may be the
-		// trace's -wal or -shm (read-only, immutable, a directory).
+		// trace itself, its -wal or -shm (read-only, immutable, a
+		// directory), or the directory they are to be made in.
 		base := filepath.Base(path)
-		return &shortErr{msg: fmt.Sprintf("trace %s: cannot be written (%s): %s and the %s-wal and %s-shm beside it must be writable files",
-			path, oneLine(err), base, base, base), err: err}
+		why := fmt.Sprintf("%s and the %s-wal and %s-shm beside it must be writable files", base, base, base)
+		switch dir := filepath.Dir(path); {
+		case !writable(path):
+			why = base + " is read-only"
+		case !writable(dir):
+			why = fmt.Sprintf("its directory %s is read-only, and recording makes %s-wal and %s-shm there", dir, base, base)
+		}
+		return &shortErr{msg: fmt.Sprintf("trace %s: cannot be written (%s): %s", path, oneLine(err), why), err: err}
 	}
 	err = diskFull(err)
 	return &shortErr{msg: "trace " + path + ": " + oneLine(err), err: err}
