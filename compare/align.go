@@ -744,8 +744,8 @@ func (w *walker) parting(id int64) (*Difference, error) {
 		return nil, err
 	}
 	d := &Difference{Fields: []string{"order"}, Path: []string{}}
-	// describe names the node one search entered, by its path as printed
-	// (trace.MarkVisits), and where (or whether) the other search entered
+	// describe names the node one search entered, by its place as diff
+	// prints one (Report.Place, which --path reads back), and where (or whether) the other search entered
 	// it.
 	describe := func(n *trace.Node, from, to *tree, self, other string) (string, []string, []int, []int, error) {
 		if n == nil {
@@ -759,7 +759,7 @@ func (w *walker) parting(id int64) (*Difference, error) {
 		if err != nil {
 			return "", nil, nil, nil, err
 		}
-		what := describeNode(*n, trace.MarkVisits(p, visits, searches))
+		what := w.rep.Place(n.Iteration, p, visits, searches)
 		if ok {
 			return fmt.Sprintf("%s enters %s, which %s enters as node %d", self, what, other, twin.ID), p, visits, searches, nil
 		}
@@ -784,14 +784,6 @@ func (w *walker) parting(id int64) (*Difference, error) {
 	}
 	d.Reason = fmt.Sprintf("the searches part at node %d: %s; %s", id, ta, tb)
 	return d, nil
-}
-
-// describeNode names a node by its path for a reason text.
-func describeNode(n trace.Node, path []string) string {
-	if n.Kind == engine.KindRoot {
-		return trace.IterationLabel(n.Iteration)
-	}
-	return fmt.Sprintf("[%s] (%s)", strings.Join(path, " "), trace.IterationLabel(n.Iteration))
 }
 
 // finish looks up the SAN paths of the reported nodes and sorts the lists.

@@ -145,6 +145,14 @@ func checkCounts(t *testing.T, ctx context.Context, st *trace.Store, a, b int64,
 	if rep.Changed > rep.Matched {
 		t.Errorf("%d changed nodes of %d matched", rep.Changed, rep.Matched)
 	}
+	// Where the searches part, the reason names A's node by its place as
+	// diff prints one, which --path reads back; it wrote "[Bxa6 bxc3
+	// Qxf6] (iteration 1)".
+	if f := rep.First; f != nil && f.A != nil && strings.HasPrefix(f.Reason, "the searches part") {
+		if place := rep.Place(f.Iteration, f.Path, f.Visits, f.Searches); !strings.Contains(f.Reason, "A enters "+place+",") {
+			t.Errorf("the parting's reason does not name A's node as %q: %s", place, f.Reason)
+		}
+	}
 	for _, d := range rep.ChangedNodes {
 		if d.A == nil || d.A.ID == 0 || len(d.Path) == 0 {
 			t.Errorf("changed nodes list the run node, or a node of one side: %+v", d)
