@@ -291,11 +291,7 @@ func TestMaxBytesAppend(t *testing.T) {
 
 	t.Run("at the cap", func(t *testing.T) {
 		// A file written without a cap, then capped at its own size.
-		path := filepath.Join(t.TempDir(), "t.trace")
-		s, err := Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, path := mustCreate(t)
 		searchInto(t, context.Background(), s, tacticalFEN, "captures", engine.Limits{Depth: 2}, RecordOptions{})
 		if err := s.Close(); err != nil {
 			t.Fatal(err)

@@ -170,30 +170,33 @@ func FuzzOpen(f *testing.F) {
 				t.Fatalf("error names no file: %q", err)
 			}
 		}
-		s, err := OpenReadOnly(p)
-		if oneLine(err); err != nil {
-			return
+		ctx := context.Background()
+		// read opens the file one way and reads its runs: false when
+		// either failed, on one line.
+		read := func(open func() (*Store, error)) (*Store, []Run, bool) {
+			s, err := open()
+			if oneLine(err); err != nil {
+				return nil, nil, false
+			}
+			t.Cleanup(func() { s.Close() })
+			runs, err := s.Runs(ctx)
+			oneLine(err)
+			return s, runs, err == nil
 		}
-		defer s.Close()
-		runs, err := s.Runs(context.Background())
-		if oneLine(err); err != nil {
+		s, runs, ok := read(func() (*Store, error) { return OpenReadOnly(p) })
+		if !ok {
 			return
 		}
 		for _, r := range runs {
-			_, err := s.Stats(context.Background(), r.ID)
+			_, err := s.Stats(ctx, r.ID)
 			oneLine(err)
-			_, err = s.Children(context.Background(), r.ID, 0, BySearch, 0, 10)
+			_, err = s.Children(ctx, r.ID, 0, BySearch, 0, 10)
 			oneLine(err)
 		}
 		// The one-shot readers' way in (export, stats, check, runs, diff):
 		// a snapshot reads what the store read, or fails on one line.
-		snap, err := OpenSnapshot(context.Background(), p)
-		if oneLine(err); err != nil {
-			return
-		}
-		defer snap.Close()
-		again, err := snap.Runs(context.Background())
-		if oneLine(err); err != nil {
+		snap, again, ok := read(func() (*Store, error) { return OpenSnapshot(ctx, p) })
+		if !ok {
 			return
 		}
 		if len(again) != len(runs) {
@@ -203,11 +206,11 @@ func FuzzOpen(f *testing.F) {
 			if r.ID != runs[i].ID || r.Scored() != runs[i].Scored() || r.Score != runs[i].Score || r.Nodes != runs[i].Nodes {
 				t.Fatalf("run %d reads %+v from the store, %+v from a snapshot", r.ID, runs[i], r)
 			}
-			_, err := snap.Run(context.Background(), r.ID)
+			_, err := snap.Run(ctx, r.ID)
 			oneLine(err)
-			_, err = snap.Stats(context.Background(), r.ID)
+			_, err = snap.Stats(ctx, r.ID)
 			oneLine(err)
-			_, err = snap.Children(context.Background(), r.ID, 0, BySearch, 0, 10)
+			_, err = snap.Children(ctx, r.ID, 0, BySearch, 0, 10)
 			oneLine(err)
 		}
 		writeOpenKeeps(t, b, runs)
@@ -527,23 +530,37 @@ func TestShmNotWritable(t *testing.T) {
 	if err := os.Mkdir(path+"-shm", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s2, err := Create(path)
-	if err == nil {
-		_, err = s2.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{})
-		s2.Close()
-	}
-	if err == nil || !strings.Contains(err.Error(), "t.trace-shm") || strings.Count(err.Error(), "\n") > 0 {
+	if err := tryRecord(path); err == nil || !strings.Contains(err.Error(), "t.trace-shm") || strings.Count(err.Error(), "\n") > 0 {
 		t.Errorf("recording with a -shm that is a directory: %v", err)
 	}
 	if err := os.Remove(path + "-shm"); err != nil {
 		t.Fatal(err)
 	}
-	s3, err := OpenReadOnly(path)
+	firstRunStays(t, path)
+}
+
+// tryRecord opens path for writing and begins a run in it, as 'horizon
+// trace -o path' does, and returns what refused it.
+func tryRecord(path string) error {
+	s, err := Create(path)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	_, err = s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{})
+	return err
+}
+
+// firstRunStays checks that run 1 of the trace at path still reads
+// complete after a recording into the file was refused.
+func firstRunStays(t *testing.T, path string) {
+	t.Helper()
+	s, err := OpenReadOnly(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s3.Close()
-	if r, err := s3.Run(context.Background(), 1); err != nil || r.Status != StatusComplete {
+	defer s.Close()
+	if r, err := s.Run(context.Background(), 1); err != nil || r.Status != StatusComplete {
 		t.Errorf("the run before: %+v, %v", r, err)
 	}
 }
@@ -574,22 +591,10 @@ func TestReadOnlyTraceSaysWhich(t *testing.T) {
 			fi, _ := os.Stat(locked)
 			os.Chmod(locked, fi.Mode().Perm()&^0o222)
 			defer os.Chmod(locked, fi.Mode().Perm())
-			s2, err := Create(path)
-			if err == nil {
-				_, err = s2.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{})
-				s2.Close()
-			}
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
+			if err := tryRecord(path); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("recording: %v, want %q", err, tc.want)
 			}
-			s3, err := OpenReadOnly(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s3.Close()
-			if r, err := s3.Run(context.Background(), 1); err != nil || r.Status != StatusComplete {
-				t.Errorf("the run before: %+v, %v", r, err)
-			}
+			firstRunStays(t, path)
 		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,11 +22,7 @@ func TestSnapshotRecorderEndsAfter(t *testing.T) {
 		t.Skip("no /proc: cannot tell a dead recorder from a live one")
 	}
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "t.trace")
-	s, err := Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, path := mustCreate(t)
 	for range 2 {
 		rec, err := s.NewRecorder(ctx, RunInfo{FEN: engine.StartFEN, Variant: "synthetic"}, RecordOptions{})
 		if err != nil {

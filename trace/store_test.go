@@ -637,15 +637,12 @@ func TestCloseDoesNotHang(t *testing.T) {
 		}, "still holds the file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "t.trace")
-			s, err := Create(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, path := mustCreate(t)
 			_, mem := record(t, s, 1, 2, RecordOptions{}, nil)
 			release := c.hold(t, s)
 			done := make(chan error, 1)
 			go func() { done <- s.Close() }()
+			var err error
 			select {
 			case err = <-done:
 			case <-time.After(time.Minute):
@@ -876,11 +873,7 @@ func TestCloseBesideReader(t *testing.T) {
 		{"open, reading nothing", OpenReadOnly, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "t.trace")
-			s, err := Create(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, path := mustCreate(t)
 			id, _ := record(t, s, 1, 2, RecordOptions{}, nil)
 			reader, err := c.open(path) // in WAL mode, as the file is while s has it
 			if err != nil {

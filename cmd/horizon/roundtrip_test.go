@@ -11,6 +11,7 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // readBack reads place, a node's place as Horizon prints it ("iteration
@@ -48,11 +49,7 @@ func readBack(t *testing.T, st *trace.Store, run, id int64, place string) string
 // trace's summary) and every place diff prints, for four presets.
 func TestPrintedPathsReadBack(t *testing.T) {
 	file, _ := traceFile(t, "--fen", kiwipete, "--depth", "3", "--qs", "captures,threshold,unified,see")
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tracetest.Open(t, file)
 	ctx := context.Background()
 	checked, first := 0, 0
 	check := func(what string, run, id int64, place string) {
@@ -139,11 +136,7 @@ func TestPrintedPathsReadBack(t *testing.T) {
 // run lacks, or one given beside --node, is said.
 func TestPathNamesItsIteration(t *testing.T) {
 	file, _ := traceFile(t, "--fen", "startpos", "--depth", "3", "--qs", "see")
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tracetest.Open(t, file)
 	ctx := context.Background()
 	roots, err := st.Children(ctx, 1, 0, trace.BySearch, 0, 0)
 	if err != nil {
@@ -249,11 +242,7 @@ func TestIterationZeroReadsBack(t *testing.T) {
 			t.Fatalf("import: exit %d: %s", code, stderr)
 		}
 	}
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tracetest.Open(t, file)
 	ctx := context.Background()
 	roots, err := st.Children(ctx, 1, 0, trace.BySearch, 0, 0)
 	if err != nil || len(roots) != 3 || roots[0].Iteration != 0 {
@@ -319,11 +308,7 @@ func TestIterationZeroReadsBack(t *testing.T) {
 // to name: its places print bare, as before, and read back.
 func TestQSOnlyPlaceIsBare(t *testing.T) {
 	file, _ := traceFile(t, "--fen", kiwipete, "--qs-only", "--qs", "see")
-	st, err := trace.OpenReadOnly(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := tracetest.Open(t, file)
 	ctx := context.Background()
 	hs, err := hotspotsJSON(ctx, st, 1, trace.HotspotBySize, 20)
 	if err != nil || len(hs) == 0 {
