@@ -365,17 +365,22 @@ func (b *browser) pagePaths(t *testing.T, si, max int) []pagePath {
 	return out
 }
 
-// findsBack reads path, from the run's position, back through trace.Find
-// (export --path, view --path) from node id's iteration root and reports
+// findsBack reads place, a node's place as the page prints it, back as
+// export --path and view --path read it (trace.ParsePlace, then Resolve:
+// from the iteration it names, or the one the run reports) and reports
 // whether it reaches node id.
-func findsBack(t *testing.T, st *trace.Store, run, id int64, path string) bool {
+func findsBack(t *testing.T, st *trace.Store, run, id int64, place string) bool {
 	t.Helper()
-	ctx := context.Background()
-	nodes, err := st.Path(ctx, run, id)
-	if err != nil || len(nodes) < 2 {
-		t.Fatalf("path to node %d: %v", id, err)
+	it, moves, err := trace.ParsePlace(place)
+	if err != nil {
+		t.Errorf("place %q does not parse: %v", place, err)
+		return false
 	}
-	n, err := st.Find(ctx, run, nodes[1].ID, strings.Fields(path))
+	sel := Selection{Run: run, Node: -1, Path: moves}
+	if it != trace.NoIteration {
+		sel.Iteration = &it
+	}
+	_, n, err := Resolve(context.Background(), st, sel)
 	return err == nil && n.ID == id
 }
 
@@ -517,6 +522,22 @@ func TestHTMLInBrowser(t *testing.T) {
 		b.eval(t, fmt.Sprintf("horizon.splitPath(%q)", text), &got)
 		if want := trace.SplitPath(text); !slices.Equal(got, want) {
 			t.Errorf("the page splits %q into %q, trace.SplitPath into %q", text, got, want)
+		}
+	}
+	// A place's iteration reads as trace.SplitIteration reads it.
+	for _, text := range []string{"iteration 3: e4", " Iteration 0 :(root)", "iteration x: e4", "iteration -1: e4", "iterations 2: e4", "e4 e5", "iteration 2", "it 2: e4"} {
+		var got struct {
+			It   int
+			Rest string
+			Err  string
+		}
+		b.eval(t, fmt.Sprintf("(() => { const r = horizon.splitIteration(%q); return {It: r.it ?? -1, Rest: r.rest ?? '', Err: r.err ?? ''}; })()", text), &got)
+		it, rest, err := trace.SplitIteration(text)
+		if err != nil {
+			rest = ""
+		}
+		if got.It != it || got.Rest != rest || (got.Err != "") != (err != nil) {
+			t.Errorf("the page reads %q as %+v, trace.SplitIteration as %d, %q, %v", text, got, it, rest, err)
 		}
 	}
 	if err := chromedp.Run(b.ctx,
@@ -759,18 +780,43 @@ func TestHTMLDiffInBrowser(t *testing.T) {
 			t.Errorf("details of A node %d, only in A:\n%s", onlyA, d)
 		}
 	}
-	// A divergence zooms.
-	var items int
-	b.eval(t, "document.querySelectorAll('#divergences button').length", &items)
-	if items == 0 {
-		t.Errorf("no divergence listed")
-	} else if err := chromedp.Run(b.ctx, chromedp.Click(`#divergences li:nth-child(2) button`, chromedp.ByQuery)); err != nil {
+	// A divergence zooms. Its place, as diff prints it, reads back to
+	// its node on the page (it named its iteration, which the page's
+	// search read as a move) and through export --path.
+	var items []struct {
+		Text, Msg string
+		A, B      int64
+		Zoom      []int64
+	}
+	b.eval(t, `(() => {
+		const input = document.getElementById('search-input'), form = document.getElementById('search'), out = [];
+		horizon.data.diff.items.forEach((it, k) => {
+			const text = document.querySelectorAll('#divergences button')[k].firstChild.textContent, id = (si, i) => i < 0 ? -1 : horizon.data.sides[si].nodes.id[i];
+			input.value = text;
+			form.requestSubmit();
+			out.push({Text: text, A: id(0, it.a), B: id(1, it.b), Zoom: horizon.state().map(s => s.zoom), Msg: document.getElementById('search-msg').textContent});
+		});
+		return out; })()`, &items)
+	if len(items) < 2 {
+		t.Errorf("%d divergences listed: the test needs two", len(items))
+	}
+	for _, it := range items {
+		if it.A >= 0 && (it.Zoom[0] != it.A || !findsBack(t, st, 1, it.A, it.Text)) || it.A < 0 && it.B >= 0 && it.Zoom[1] != it.B {
+			t.Errorf("divergence %q (A %d, B %d): its search zooms to %v (%s)", it.Text, it.A, it.B, it.Zoom, it.Msg)
+		}
+		if it.B >= 0 && !findsBack(t, st, 2, it.B, it.Text) {
+			t.Errorf("divergence %q does not read back to B's node %d through --path", it.Text, it.B)
+		}
+	}
+	if err := chromedp.Run(b.ctx, chromedp.Click(`#divergences li:nth-child(2) button`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
-	// Every drawn path reads back to its node in its run, and to the
-	// other run's counterpart where that is drawn: the marks count the
-	// searches either run made (compare.Pair).
-	searched := 0
+	// Every drawn node's place reads back to it in its run, on the page
+	// and through export --path, and to the other run's counterpart where
+	// that is drawn: the marks count the searches either run made
+	// (compare.Pair). A place names its iteration: a bare path of an
+	// earlier iteration's node read into the last iteration.
+	earlier := 0
 	for si, run := range []int64{1, 2} {
 		var match []int
 		b.eval(t, fmt.Sprintf("horizon.data.sides[%d].nodes.match", si), &match)
@@ -782,13 +828,11 @@ func TestHTMLDiffInBrowser(t *testing.T) {
 			at[id] = i
 		}
 		for _, p := range b.pagePaths(t, si, 150) {
-			// The search reads a path in the last iteration, as export
-			// --path does, and tries A first.
-			if si == 0 && p.Iteration == it.Iteration {
-				searched++
+			if p.Iteration != it.Iteration {
+				earlier++
 			}
-			if si == 0 && p.Iteration == it.Iteration && p.Zoom != p.ID {
-				t.Errorf("the page prints A node %d's path as %q, which its search reads as node %d (%s)", p.ID, p.Path, p.Zoom, p.Msg)
+			if p.Zoom != p.ID {
+				t.Errorf("the page prints run %d node %d's place as %q, which its search reads as node %d (%s)", run, p.ID, p.Path, p.Zoom, p.Msg)
 			}
 			if !findsBack(t, st, run, p.ID, p.Path) {
 				t.Errorf("the page prints run %d node %d's path as %q, which export --path does not read back to it", run, p.ID, p.Path)
@@ -798,8 +842,8 @@ func TestHTMLDiffInBrowser(t *testing.T) {
 			}
 		}
 	}
-	if searched == 0 {
-		t.Errorf("no drawn node of the last iteration was searched")
+	if earlier == 0 {
+		t.Errorf("no drawn node of an earlier iteration was searched (the test needs one)")
 	}
 	b.screenshot(t, filepath.Join(dir, "diff.png"))
 	if errs := b.consoleErrors(); len(errs) > 0 {

@@ -64,25 +64,7 @@ func (g *Graph) title() []string {
 	lines := []string{fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes",
 		r.ID, r.Label(), r.Depth, r.Status, engine.Commas(r.Nodes))}
 	lines = append(lines, positionLine(r))
-	where, size := "node "+strconv.FormatInt(g.Top.ID, 10), g.Top.Nodes()
-	switch g.Top.Kind {
-	case engine.KindRun:
-		where = "the whole run"
-	case engine.KindRoot:
-		where += " (root of iteration " + strconv.Itoa(g.Top.Iteration) + ")"
-	default:
-		// A QS-only run's root is no iteration's and has no path.
-		var about []string
-		if g.Top.Iteration > 0 {
-			about = append(about, trace.IterationLabel(g.Top.Iteration))
-		}
-		if len(g.TopPath) > 0 {
-			about = append(about, strings.Join(trace.MarkVisits(g.TopPath, g.TopVisits, g.TopSearches), " "))
-		}
-		if len(about) > 0 {
-			where += " (" + strings.Join(about, ": ") + ")"
-		}
-	}
+	where, size := topWhere(g.Top, g.TopPlace), g.Top.Nodes()
 	lines = append(lines, fmt.Sprintf("Subtree of %s: %s; %d shown, %s (budget %d)",
 		where, engine.Count(size, "node"), g.Shown(), engine.CountOf(int64(len(g.Summaries)), "summary", "summaries"), g.Options.MaxNodes))
 	if g.QSOnly {

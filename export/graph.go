@@ -46,7 +46,10 @@ type Graph struct {
 	// move searched more than once (dxe6·2, dxe6·1: trace.VisitMark).
 	TopVisits   []int
 	TopSearches []int
-	Options     Options
+	// TopPlace is Top's place as Horizon prints one (compare.Place), which
+	// --path reads back; "" for a node no move led to.
+	TopPlace string
+	Options  Options
 	// Nodes are the shown tree nodes in pre-order (ascending id): Nodes[0]
 	// is Top and every other node's parent comes before it.
 	Nodes []Node
@@ -202,19 +205,12 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 	if opts.RankDir != "TB" && opts.RankDir != "LR" {
 		return nil, fmt.Errorf("rankdir %q: want TB or LR", opts.RankDir)
 	}
-	path, err := st.Path(ctx, run.ID, top.ID)
+	tl, err := topOf(ctx, st, run, top)
 	if err != nil {
 		return nil, err
 	}
-	topPos, topPath, err := replay(run, path)
-	if err != nil {
-		return nil, err
-	}
-	topVisits, topSearches, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
-	if err != nil {
-		return nil, err
-	}
-	g := &Graph{Run: run, Top: top, TopPath: topPath, TopVisits: topVisits, TopSearches: topSearches, Options: opts}
+	path, topPos, topPath := tl.nodes, tl.pos, tl.san
+	g := &Graph{Run: run, Top: top, TopPath: topPath, TopVisits: tl.visits, TopSearches: tl.searches, TopPlace: tl.place, Options: opts}
 	src, err := newSource(ctx, st, run, top)
 	if err != nil {
 		return nil, err
@@ -266,6 +262,40 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 	}
 	b.sortByID()
 	return g, nil
+}
+
+// topLine is what an export knows of its top node before it reads below
+// it: the nodes from the run node down to it, the position there (its
+// move made), its SAN path, each move's visit and searches (compare.Visits)
+// and its place (compare.Place), which the headings print and --path
+// reads back ("" for a node no move led to: the run node, an iteration
+// root, a QS-only run's QS root).
+type topLine struct {
+	nodes            []trace.Node
+	pos              *engine.Position
+	san              []string
+	visits, searches []int
+	place            string
+}
+
+// topOf reads the path to top: every export's heading and first node.
+func topOf(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) (topLine, error) {
+	var tl topLine
+	var err error
+	if tl.nodes, err = st.Path(ctx, run.ID, top.ID); err != nil {
+		return tl, err
+	}
+	if tl.pos, tl.san, err = replay(run, tl.nodes); err != nil {
+		return tl, err
+	}
+	side := compare.Side{Store: st, Run: run.ID}
+	if tl.visits, tl.searches, err = compare.Visits(ctx, side, top.ID); err != nil {
+		return tl, err
+	}
+	if top.Move != engine.NoMove {
+		tl.place, err = compare.Place(ctx, side, top.ID)
+	}
+	return tl, err
 }
 
 // replay walks a path of nodes from the run's root position and returns the

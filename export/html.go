@@ -10,7 +10,6 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync/atomic"
 
 	"github.com/horizonqs/horizon/check"
@@ -61,7 +60,7 @@ const DefaultHTMLWidth = 16000
 // at most Width of them on a level. A bushy tree of millions of nodes can
 // draw fewer than a deep, narrow one of a hundred thousand.
 const (
-	HTMLPageBytes = 34 << 10
+	HTMLPageBytes = 37 << 10
 	HTMLNodeBytes = 200
 )
 
@@ -101,6 +100,11 @@ type PageLabels struct {
 	CauseMeanings []string `json:"cause_meanings"`
 	// VisitSep is trace.VisitSep, which marks a move's visit in a path.
 	VisitSep string `json:"visit_sep"`
+	// Iteration is trace.IterationPrefix, which names an iteration
+	// ("iteration 3") and begins a place that names one.
+	Iteration string `json:"iteration"`
+	// RootPath is trace.RootPath, how a place of no moves prints.
+	RootPath string `json:"root_path"`
 }
 
 // PageColors are the export palette (label.go), handed to the page.
@@ -129,11 +133,17 @@ type PageSide struct {
 	// re-search; TopSearches how many times each was searched there. The
 	// page marks the moves with both as diff does (dxe6·2, dxe6·1:
 	// trace.VisitMark).
-	TopVisits   []int         `json:"top_visits"`
-	TopSearches []int         `json:"top_searches"`
-	Nodes       PageNodes     `json:"nodes"`
-	Merged      PageMerged    `json:"merged"`
-	Hotspots    []PageHotspot `json:"hotspots"`
+	TopVisits   []int `json:"top_visits"`
+	TopSearches []int `json:"top_searches"`
+	// NameIteration says that a node's place on this side names its
+	// iteration ("iteration 3: Nxe5 dxe6·2", trace.PlaceText), as diff,
+	// check and hotspots print it, so that the page's search and --path
+	// read it back there: false for a run that searched QS alone, whose
+	// places print bare (trace.PlaceIteration).
+	NameIteration bool          `json:"name_iteration"`
+	Nodes         PageNodes     `json:"nodes"`
+	Merged        PageMerged    `json:"merged"`
+	Hotspots      []PageHotspot `json:"hotspots"`
 	// Read is how many rows were read from the trace below the top node.
 	Read int64 `json:"read"`
 	// TopNodes is the top node's node count (trace.Node.Nodes): its size
@@ -149,6 +159,7 @@ type PageSide struct {
 	words     trace.EvalWords // how a node's static eval is named
 	moves     []engine.Move
 	topParent trace.Node
+	topPlace  string // the title's (topLine.place)
 }
 
 // PageRun describes the run a side shows.
@@ -280,16 +291,19 @@ type PageDiffTop struct {
 // differ most. A and B are node indexes, -1 where the side lacks the node
 // or it was merged.
 type PageDiffItem struct {
-	What      string   `json:"what"` // "first" or "size"
-	Iteration int      `json:"iteration"`
-	Path      []string `json:"path"`     // SAN from the root position
-	Visits    []int    `json:"visits"`   // each move's visit, as diff gives it
-	Searches  []int    `json:"searches"` // each move's searches, as diff gives them
-	A         int      `json:"a"`
-	B         int      `json:"b"`
-	NodesA    int64    `json:"nodes_a"`
-	NodesB    int64    `json:"nodes_b"`
-	Reason    string   `json:"reason,omitempty"`
+	What      string `json:"what"` // "first" or "size"
+	Iteration int    `json:"iteration"`
+	// Place is the node's place as diff prints it (compare.Report.Place),
+	// which the page lists and its search reads back.
+	Place    string   `json:"place"`
+	Path     []string `json:"path"`     // SAN from the root position
+	Visits   []int    `json:"visits"`   // each move's visit, as diff gives it
+	Searches []int    `json:"searches"` // each move's searches, as diff gives them
+	A        int      `json:"a"`
+	B        int      `json:"b"`
+	NodesA   int64    `json:"nodes_a"`
+	NodesB   int64    `json:"nodes_b"`
+	Reason   string   `json:"reason,omitempty"`
 }
 
 func pageLabels() PageLabels {
@@ -307,7 +321,7 @@ func pageLabels() PageLabels {
 		l.CauseTexts = append(l.CauseTexts, causeText(engine.Cause(i)))
 		l.CauseMeanings = append(l.CauseMeanings, engine.Cause(i).Meaning())
 	}
-	l.VisitSep = trace.VisitSep
+	l.VisitSep, l.Iteration, l.RootPath = trace.VisitSep, trace.IterationPrefix, trace.RootPath
 	return l
 }
 
@@ -533,36 +547,25 @@ func makeMove(run int64, rule trace.MoveRule, pos *engine.Position, k trace.Node
 	return san, nil
 }
 
-// topOf reads the path to top and returns the position at top (its move
-// made), the SAN path and top's QS ply.
-func topOf(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) (*engine.Position, []string, int, error) {
-	path, err := st.Path(ctx, run.ID, top.ID)
+// newSide starts a side with its top node.
+func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, label string) (*PageSide, *engine.Position, int, error) {
+	tl, err := topOf(ctx, st, run, top)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	pos, san, err := replay(run, path)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	_, q, _ := newWalker(path).visit(top)
+	pos, san, visits, searches := tl.pos, tl.san, tl.visits, tl.searches
+	_, q, _ := newWalker(tl.nodes).visit(top)
 	if top.Kind != engine.KindQS {
 		q = -1
 	}
-	return pos, san, q, nil
-}
-
-// newSide starts a side with its top node.
-func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, label string) (*PageSide, *engine.Position, int, error) {
-	pos, san, q, err := topOf(ctx, st, run, top)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	visits, searches, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
-	if err != nil {
-		return nil, nil, 0, err
-	}
 	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), TopVisits: visits, TopSearches: searches, Hotspots: []PageHotspot{}, TopNodes: top.Nodes(),
 		Merged: PageMerged{Parent: []int{}, From: []int64{}, End: []int64{}, Count: []int64{}, QS: []int64{}, Size: []int64{}}}
+	roots, err := st.Children(ctx, run.ID, 0, trace.BySearch, 0, 0)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	s.NameIteration = trace.PlaceIteration(roots, 0) != trace.NoIteration
+	s.topPlace = tl.place
 	// Options that no longer parse leave chains labelled ext (cause unknown).
 	s.opts, _ = run.SearchOptions()
 	s.run, s.words = run, run.EvalWords()
@@ -602,10 +605,7 @@ func BuildPage(ctx context.Context, st trace.Reader, run trace.Run, top trace.No
 		return nil, err
 	}
 	side.findHotspots(opts.Hotspots)
-	where := "node " + fmt.Sprint(top.ID)
-	if len(side.TopPath) > 0 {
-		where += " (" + strings.Join(trace.MarkVisits(side.TopPath, side.TopVisits, side.TopSearches), " ") + ")"
-	}
+	where := topWhere(top, side.topPlace)
 	return &PageData{Version: 1, Kind: "tree", Width: opts.Width, Labels: pageLabels(), Colors: pageColors(),
 		Title: fmt.Sprintf("Horizon: run %d, %s, %s", run.ID, run.Label(), where), Sides: []*PageSide{side}}, nil
 }

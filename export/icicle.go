@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/horizonqs/horizon/check"
-	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -68,23 +67,21 @@ type icicleMerge struct {
 
 // icicle is one chart being drawn.
 type icicle struct {
-	ctx       context.Context
-	st        trace.Reader
-	opts      IcicleOptions
-	run       trace.Run
-	words     trace.EvalWords // how a node's static eval is named
-	rule      trace.MoveRule  // the run's moves, legal or pseudo-legal
-	top       trace.Node
-	topPath   []string
-	topVisits []int         // of topPath's moves, which the heading marks
-	topSearch []int         // the searches of topPath's moves (trace.VisitMark)
-	scale     float64       // pixels per node
-	merges    []icicleMerge // by row: the run being merged there
-	body      bytes.Buffer
-	rows      int   // rows drawn
-	rects     int   // nodes drawn on their own
-	merged    int   // merged runs drawn
-	read      int64 // rows read from the trace below the top node
+	ctx      context.Context
+	st       trace.Reader
+	opts     IcicleOptions
+	run      trace.Run
+	words    trace.EvalWords // how a node's static eval is named
+	rule     trace.MoveRule  // the run's moves, legal or pseudo-legal
+	top      trace.Node
+	topPlace string        // the heading's (topLine.place)
+	scale    float64       // pixels per node
+	merges   []icicleMerge // by row: the run being merged there
+	body     bytes.Buffer
+	rows     int   // rows drawn
+	rects    int   // nodes drawn on their own
+	merged   int   // merged runs drawn
+	read     int64 // rows read from the trace below the top node
 	// totals are the exact figures of a few whole subtrees (the run's and
 	// its iterations'), known from the run's summary without reading them.
 	totals map[int64]subtreeTotals
@@ -121,19 +118,12 @@ func writeIcicle(ctx context.Context, st trace.Reader, run trace.Run, top trace.
 	if opts.Width < icicleMargin+100 {
 		return 0, fmt.Errorf("icicle width %d: want at least %d pixels", opts.Width, icicleMargin+100)
 	}
-	path, err := st.Path(ctx, run.ID, top.ID)
+	tl, err := topOf(ctx, st, run, top)
 	if err != nil {
 		return 0, err
 	}
-	pos, topPath, err := replay(run, path)
-	if err != nil {
-		return 0, err
-	}
-	topVisits, topSearch, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
-	if err != nil {
-		return 0, err
-	}
-	ic := &icicle{ctx: ctx, st: st, opts: opts, run: run, words: run.EvalWords(), rule: run.MoveRule(), top: top, topPath: topPath, topVisits: topVisits, topSearch: topSearch}
+	path, pos, topPath := tl.nodes, tl.pos, tl.san
+	ic := &icicle{ctx: ctx, st: st, opts: opts, run: run, words: run.EvalWords(), rule: run.MoveRule(), top: top, topPlace: tl.place}
 	ic.scale = float64(opts.Width-icicleMargin) / float64(max(top.SubtreeSize, 1))
 	if ic.totals, err = summaryTotals(ctx, st, run, top); err != nil {
 		return 0, err
@@ -443,10 +433,7 @@ func (ic *icicle) write(w io.Writer, top *icicleEntry) error {
 		width, height, width, height, icicleFont)
 	fmt.Fprintf(&b, "<title>Horizon icicle: run %d, node %d</title>\n", r.ID, ic.top.ID)
 	fmt.Fprintf(&b, `<rect x="0" y="0" width="%d" height="%d" fill="#FFFFFF"/>`+"\n", width, height)
-	where := "node " + strconv.FormatInt(ic.top.ID, 10)
-	if len(ic.topPath) > 0 {
-		where += " (" + strings.Join(trace.MarkVisits(ic.topPath, ic.topVisits, ic.topSearch), " ") + ")"
-	}
+	where := topWhere(ic.top, ic.topPlace)
 	lines := []string{
 		fmt.Sprintf("Horizon trace, run %d: variant %s, depth %d (%s), %s nodes", r.ID, r.Label(), r.Depth, r.Status, engine.Commas(r.Nodes)),
 		positionLine(r),

@@ -196,3 +196,19 @@ func summaryLines(s Summary) []string {
 	}
 	return lines
 }
+
+// topWhere names an export's top node in its heading: "the whole run",
+// "node 5 (root of iteration 3)", or "node 812 (iteration 3: Nxe5
+// dxe6·2)" with its place (topLine.place), which --path reads back.
+func topWhere(top trace.Node, place string) string {
+	where := "node " + strconv.FormatInt(top.ID, 10)
+	switch {
+	case top.Kind == engine.KindRun:
+		return "the whole run"
+	case top.Kind == engine.KindRoot:
+		return where + " (root of " + trace.IterationLabel(top.Iteration) + ")"
+	case place != "":
+		return where + " (" + place + ")"
+	}
+	return where
+}

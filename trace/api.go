@@ -348,7 +348,11 @@ func (n Node) Contains(id int64) bool { return id >= n.ID && id < n.End() }
 // 4". Every reader says it so (the viewer's tree, diagrams, diff's paths
 // and reasons); "d4" would read as a remaining depth, which is what d
 // means beside a node.
-func IterationLabel(it int) string { return "iteration " + strconv.Itoa(it) }
+func IterationLabel(it int) string { return IterationPrefix + strconv.Itoa(it) }
+
+// IterationPrefix is what IterationLabel puts before the number, and what
+// SplitIteration reads before it.
+const IterationPrefix = "iteration "
 
 // QSRootLabel names a node no move led to below the run node: a QS-only
 // run's QS root, searched in the run's position itself. Readers label it

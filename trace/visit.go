@@ -148,7 +148,7 @@ func PathMoves(text string) ([]string, error) {
 // an earlier iteration so reads back there (IterationRoot), not in the
 // iteration the run reports; "iteration 0:" names iteration 0.
 func SplitIteration(text string) (iteration int, rest string, err error) {
-	label := strings.TrimSuffix(IterationLabel(0), "0") // "iteration "
+	label := IterationPrefix
 	head, tail, ok := strings.Cut(text, ":")
 	head = strings.TrimSpace(head)
 	if !ok || len(head) < len(label) || !strings.EqualFold(head[:len(label)], label) {

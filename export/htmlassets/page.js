@@ -77,7 +77,7 @@
   Side.prototype.name = function (i) {
     const N = this.N;
     if (N.kind[i] === KIND_RUN) return 'run ' + this.s.run.id;
-    if (N.kind[i] === KIND_ROOT) return 'iteration ' + N.iteration[i];
+    if (N.kind[i] === KIND_ROOT) return L.iteration + N.iteration[i];
     return N.san[i] || N.uci[i];
   };
   // path is the SAN path from the run's position to node i, marked as
@@ -87,6 +87,15 @@
     for (let j = i; j > 0; j = this.N.parent[j]) if (this.N.san[j]) moves.push(visitMark(this.N.san[j], this.N.visit[j], this.N.searches[j]));
     moves.reverse();
     return this.s.top_path.map((m, k) => visitMark(m, this.s.top_visits[k], this.s.top_searches[k])).concat(moves);
+  };
+  // place is node i's place as Horizon prints one (trace.PlaceText), so
+  // that the page's search and --path read it back to the node: its
+  // iteration (unless the run searched QS alone: name_iteration), then its
+  // path, or (root) for an iteration's root. The run node has none.
+  Side.prototype.place = function (i) {
+    if (this.N.kind[i] === KIND_RUN) return '(root position)';
+    const p = this.path(i).join(' ') || L.root_path;
+    return this.s.name_iteration ? L.iteration + this.N.iteration[i] + ': ' + p : p;
   };
   Side.prototype.ancestors = function (i) {
     const a = [];
@@ -105,7 +114,7 @@
   Side.prototype.where = function (i) {
     const N = this.N;
     if (N.kind[i] === KIND_RUN) return 'run';
-    if (N.kind[i] === KIND_ROOT) return 'iteration ' + N.iteration[i] + ', depth ' + N.depth[i];
+    if (N.kind[i] === KIND_ROOT) return L.iteration + N.iteration[i] + ', depth ' + N.depth[i];
     if (N.qs_ply[i] >= 0) {
       let t = 'QS ply ' + N.qs_ply[i];
       if (N.qs_level[i] >= 0) t += ', level ' + N.qs_level[i];
@@ -372,7 +381,7 @@
     const N = sd.N;
     const rows = [];
     const add = (k, v, title) => rows.push([k, v, title]);
-    add('path', sd.path(i).join(' ') || '(root position)');
+    add('path', sd.place(i));
     add('node', 'id ' + N.id[i] + ', ply ' + N.ply[i] + (N.kind[i] === KIND_RUN ? '' : ', iteration ' + N.iteration[i]));
     add('kind', L.kinds[N.kind[i]] + (N.in_check[i] ? ', in check' : '') + (N.extension[i] ? ', extended +' + N.extension[i] : ''), L.kind_meanings[N.kind[i]]);
     add('depth', sd.where(i));
@@ -414,7 +423,7 @@
     const rows = [['merged', count(M.count[m]) + ' nodes, each narrower than a pixel at the top; ' + count(M.size[m]) + ' with their subtrees (not read)'],
       ['QS', count(M.qs[m]) + ' of the merged nodes'],
       ['ids', M.from[m] + ' to ' + (M.end[m] - 1)],
-      ['under', sd.path(M.parent[m]).join(' ') || '(root position)']];
+      ['under', sd.place(M.parent[m])]];
     if (M.only) rows.push(['only here', count(M.only[m]) + ' of them']);
     rows.push(['see more', 'export this subtree on its own: ' + exportCommand(sd, sd.N.id[M.parent[m]])]);
     return rows;
@@ -517,7 +526,7 @@
       count(df.only_b) + ' only in B, ' + count(df.changed) + ' matched with a different score, bound or cutoff'));
     const ul = el('ul', {class: 'list', id: 'divergences'});
     df.items.forEach(it => {
-      const path = 'iteration ' + it.iteration + (it.path.length ? ': ' + it.path.map((m, k) => visitMark(m, it.visits[k], it.searches[k])).join(' ') : ' (root)');
+      const path = it.place;
       const sub = it.what === 'first' ? 'first difference: ' + it.reason
         : 'A ' + count(it.nodes_a) + ', B ' + count(it.nodes_b) + ' nodes (' + (it.nodes_b - it.nodes_a >= 0 ? '+' : '') + count(it.nodes_b - it.nodes_a) + ')';
       const go = () => {
@@ -538,15 +547,43 @@
   function splitPath(text) {
     return text.split(/[\s,]+/).map(f => f.replace(/^(\d+\.+)+/, '')).filter(Boolean);
   }
-  function find(si, moves) {
+  // splitIteration reads the iteration a printed place names off the
+  // front of text ("iteration 3: Bxa6"), as trace.SplitIteration does:
+  // {it: -1, rest: text} when it names none.
+  function splitIteration(text) {
+    const c = text.indexOf(':'), head = c < 0 ? '' : text.slice(0, c).trim(), n = L.iteration.length;
+    if (c < 0 || head.length < n || head.slice(0, n).toLowerCase() !== L.iteration.toLowerCase()) return {it: -1, rest: text};
+    const num = head.slice(n).trim();
+    if (!/^[+-]?[0-9]+$/.test(num) || Number(num) < 0) {
+      return {err: JSON.stringify(head) + ': want an iteration number, as in ' + JSON.stringify(L.iteration + '3: Bxa6')};
+    }
+    return {it: Number(num), rest: text.slice(c + 1)};
+  }
+  // find follows moves on side si from where a place starts: iteration
+  // it's root when it names one (trace.IterationRoot: its last), else, on
+  // a page of the whole run, the iteration the run reports when there is
+  // a path (atRoot: moves, or "(root)"), else the top.
+  function find(si, it, moves, atRoot) {
     const sd = sides[si];
     let i = 0;
-    // From the run node a path starts at the iteration the run reports,
-    // as --path (trace.ReportedRoot): the root on the principal variation,
-    // or the last root while none is (a run being recorded).
     const roots = sd.kids[0].filter(k => sd.N.kind[k] === KIND_ROOT);
-    if (moves.length && sd.N.kind[0] === KIND_RUN && roots.length) {
-      i = roots.find(k => sd.N.pv[k]) ?? roots.reduce((a, k) => sd.N.id[k] > sd.N.id[a] ? k : a);
+    const last = ks => ks.reduce((a, k) => sd.N.id[k] > sd.N.id[a] ? k : a);
+    if (it >= 0 && sd.N.kind[0] !== KIND_RUN) {
+      if (sd.N.iteration[0] !== it) {
+        return {err: 'this page draws ' + L.iteration + sd.N.iteration[0] + ' alone: a page of the whole run (' + exportCommand(sd, 0) + ') holds ' + L.iteration + it};
+      }
+    } else if (it >= 0) {
+      const its = roots.filter(k => sd.N.iteration[k] === it);
+      if (!its.length) {
+        const drawn = [...new Set(roots.map(k => sd.N.iteration[k]))].join(', ');
+        return {err: 'no drawn root of ' + L.iteration + it + ' (drawn: ' + (drawn || 'none') + ')' + (sd.merged[0] ? '; ' + merged(sd, 0) : '')};
+      }
+      i = last(its);
+    } else if (atRoot && sd.N.kind[0] === KIND_RUN && roots.length) {
+      // From the run node a path starts at the iteration the run reports,
+      // as --path (trace.ReportedRoot): the root on the principal
+      // variation, or the last root while none is (a run being recorded).
+      i = roots.find(k => sd.N.pv[k]) ?? last(roots);
     }
     const done = [];
     for (const mv of moves) {
@@ -559,34 +596,43 @@
       }
       const hits = sd.kids[i].filter(k => (sd.N.san[k] === m || sd.N.uci[k] === m.toLowerCase() ||
         sd.N.san[k].replace(/[+#]/g, '') === m.replace(/[+#]/g, '')) && (!visit || sd.N.visit[k] === visit));
-      const where = done.length ? 'after ' + done.join(' ') : 'at the top';
-      const merged = () => 'it may be among the ' + count(sd.merged[i].reduce((a, m) => a + sd.s.merged.count[m], 0)) + ' merged nodes there: ' + exportCommand(sd, sd.N.id[i]);
+      const where = done.length ? 'after ' + done.join(' ') : i === 0 ? 'at the top' : 'at ' + sd.name(i);
       if (!hits.length) {
-        if (sd.merged[i]) return {err: 'no drawn move ' + mv + ' ' + where + ' (' + merged() + ')'};
+        if (sd.merged[i]) return {err: 'no drawn move ' + mv + ' ' + where + ' (' + merged(sd, i) + ')'};
         return {err: 'no move ' + mv + ' ' + where};
       }
       // Unmarked is the last search, as --path reads it; it may be merged.
       const h = hits.reduce((a, k) => sd.N.visit[k] > sd.N.visit[a] ? k : a);
       if (!visit && sd.N.visit[h] < sd.N.searches[h] && sd.merged[i]) {
-        return {err: 'the last search of ' + mv + ' ' + where + ' is not drawn (' + merged() + '); ' + visitMark(m, sd.N.visit[h], sd.N.searches[h]) + ' is drawn'};
+        return {err: 'the last search of ' + mv + ' ' + where + ' is not drawn (' + merged(sd, i) + '); ' + visitMark(m, sd.N.visit[h], sd.N.searches[h]) + ' is drawn'};
       }
       i = h;
       done.push(mv);
     }
     return {i: i, si: si};
   }
+  // merged says where a node the search looked for may be: among the
+  // merged nodes under node i of side sd.
+  function merged(sd, i) {
+    return 'it may be among the ' + count(sd.merged[i].reduce((a, m) => a + sd.s.merged.count[m], 0)) + ' merged nodes there: ' + exportCommand(sd, sd.N.id[i]);
+  }
   form.addEventListener('submit', ev => {
     ev.preventDefault();
-    let moves = splitPath(input.value);
+    // As trace.ParsePlace: an iteration, then the moves.
+    const p = splitIteration(input.value);
+    if (p.err) { msg.textContent = p.err; return; }
+    const root = p.rest.trim() === L.root_path;
+    let moves = root ? [] : splitPath(p.rest);
     // As trace.PathMoves: text with no move in it names no node.
-    if (!moves.length && input.value.trim()) {
-      msg.textContent = JSON.stringify(input.value) + ' names no move (move numbers and commas are left out of a path)';
+    if (!moves.length && !root && p.rest.trim()) {
+      msg.textContent = JSON.stringify(p.rest) + ' names no move (move numbers and commas are left out of a path)';
       return;
     }
     const tp = sides[0].path(0);
     if (tp.length && moves.length >= tp.length && tp.every((m, k) => m === moves[k])) moves = moves.slice(tp.length);
-    let r = find(0, moves);
-    if (r.err && isDiff && !find(1, moves).err) r = find(1, moves); // a line only B searched
+    const atRoot = root || moves.length > 0;
+    let r = find(0, p.it, moves, atRoot);
+    if (r.err && isDiff && !find(1, p.it, moves, atRoot).err) r = find(1, p.it, moves, atRoot); // a line only B searched
     if (r.err) { msg.textContent = r.err; return; }
     msg.textContent = '';
     zoomTo(r.si, r.i);
@@ -609,9 +655,10 @@
     state: () => chartList.map(c => ({zoom: c.side.N.id[c.zoom], selected: c.side.N.id[c.sel]})),
     zoom: (si, id) => { const i = sides[si].byID.get(id); if (i !== undefined) zoomTo(si, i); },
     // path gives node id's path on side si, or null when not drawn.
-    path: (si, id) => { const i = sides[si].byID.get(id); return i === undefined ? null : sides[si].path(i).join(' '); },
+    path: (si, id) => { const i = sides[si].byID.get(id); return i === undefined ? null : sides[si].place(i); },
     share: share,
     splitPath: splitPath,
+    splitIteration: splitIteration,
   };
   // linked is the drawn node the address names; a node the page does not
   // hold (another iteration, or merged) is said, not silently ignored.
