@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -436,6 +437,10 @@ func TestFileGoneWhileRecording(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, path := mustCreate(t)
+			// Not the mode os.CreateTemp gives the copy written back.
+			if err := os.Chmod(path, 0o640); err != nil {
+				t.Fatal(err)
+			}
 			first, mem := record(t, s, 41, 3, RecordOptions{}, nil)
 			rec, g := startRecording(t, s, RecordOptions{BatchRows: 100}, 43, nil)
 			g.run(2)
@@ -443,6 +448,15 @@ func TestFileGoneWhileRecording(t *testing.T) {
 			g.run(1)
 			if err := rec.Finish(Result{}); err != nil {
 				t.Fatal(err)
+			}
+			// A run begun once the file is gone is refused, and makes no
+			// file at the name: its writer's connection made an empty
+			// database there, and the run failed on "no such table".
+			if _, err := s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{}); err == nil || !strings.Contains(err.Error(), "while this command had it open") {
+				t.Errorf("a run begun after: %v, want it refused", err)
+			}
+			if _, err := os.Lstat(path); tc.name != "replaced" && !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("a run begun after made a file at %s (%v)", path, err)
 			}
 			err := s.Close()
 			if tc.at == "" {
@@ -459,6 +473,9 @@ func TestFileGoneWhileRecording(t *testing.T) {
 				if b, _ := os.ReadFile(path); string(b) != "someone else's" {
 					t.Errorf("the file that took the name was overwritten: %q", b)
 				}
+			}
+			if fi, err := os.Stat(filepath.Join(filepath.Dir(path), tc.at)); err != nil || fi.Mode().Perm() != 0o640 {
+				t.Errorf("the runs' file has mode %v (%v), want the trace's -rw-r-----", fi.Mode(), err)
 			}
 			s2, err := OpenReadOnly(filepath.Join(filepath.Dir(path), tc.at))
 			if err != nil {

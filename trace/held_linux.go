@@ -48,4 +48,14 @@ func (h *heldFile) where(path string) (here bool, moved string, deleted bool) {
 	return false, name, false
 }
 
+// mode is the held file's permission bits, which a copy written back in
+// its place takes (os.CreateTemp made it 0600); false when unknown.
+func (h *heldFile) mode() (os.FileMode, bool) {
+	var st unix.Stat_t
+	if unix.Fstat(h.fd, &st) != nil {
+		return 0, false
+	}
+	return os.FileMode(st.Mode & 0o777), true
+}
+
 func (h *heldFile) close() { unix.Close(h.fd) }

@@ -221,6 +221,9 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 		}
 		opts.BatchRows = batchRowsWithin(opts.MaxBytes-used, opts.BatchRows)
 	}
+	if why := s.goneWhy(); why != "" {
+		return nil, fmt.Errorf("record into %s: it %s", s.path, why)
+	}
 	start := time.Now()
 	var engineName, writer, epdID any // NULL when ""
 	if opts.Engine != "" {

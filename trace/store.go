@@ -333,7 +333,9 @@ func dsn(path string, readOnly bool) string {
 			dsn += "&immutable=1"
 		}
 	} else {
-		dsn += "&_txlock=immediate"
+		// Never created by SQLite: open made the file, and a connection
+		// opened after it was deleted must fail, not make an empty trace.
+		dsn += "&mode=rw&_txlock=immediate"
 	}
 	return dsn
 }
@@ -981,6 +983,9 @@ func (s *Store) rescue() func() error {
 			return fmt.Errorf("trace %s was deleted while it was recorded, %s: its runs are lost", s.path, why)
 		}
 	}
+	if mode, ok := s.held.mode(); ok {
+		os.Chmod(tmp, mode) // a failure leaves the copy 0600: readable by its owner still
+	}
 	return func() error {
 		// Not over another file that took the name, nor beside a -wal
 		// that is not the copy's: SQLite would read it into the copy.
@@ -995,6 +1000,22 @@ func (s *Store) rescue() func() error {
 		}
 		return &FileGoneError{Path: s.path, To: tmp, Deleted: true}
 	}
+}
+
+// goneWhy says, when the store's file is no longer at its name, what
+// became of it, for refusing to start a run there; "" while it is there.
+func (s *Store) goneWhy() string {
+	if s.held == nil {
+		return ""
+	}
+	here, moved, deleted := s.held.where(s.path)
+	switch {
+	case here:
+		return ""
+	case deleted:
+		return "was deleted while this command had it open" // Close says what became of its runs
+	}
+	return "was moved to " + moved + " while this command had it open"
 }
 
 // FileGoneError is Close's report that the trace's name no longer named
