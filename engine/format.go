@@ -295,8 +295,11 @@ func Elapsed(d time.Duration) string {
 // G, T, P or E: 9999, 12.3k, 123k, 1.23M, 9.36M, 10.3M. So neighbouring
 // rows never read 9361k and 10.3M.
 func Short(n int64) string {
+	if n == math.MinInt64 {
+		return "-" + Short(math.MaxInt64) // -MinInt64 does not exist; no short form shows the difference
+	}
 	if n < 0 {
-		return "-" + Short(-(n + 1)) // +1: -MinInt64 does not exist; no short form shows the difference
+		return "-" + Short(-n)
 	}
 	if n < 10000 {
 		return strconv.FormatInt(n, 10)

@@ -928,7 +928,10 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 		if err != nil {
 			return nil, err
 		}
-		hs := Hotspot{Node: n, Growth: h.score}
+		// The node's growth whatever ranked it: a size ranking's score is
+		// the size (hotspots --json gave a chain top's 2,925 nodes as its
+		// growth, where --by growth gave 54.08).
+		hs := Hotspot{Node: n, Growth: growth(n.SubtreeSize, n.Depth)}
 		if n.Parent >= 0 {
 			p, err := s.Node(ctx, run, n.Parent)
 			if err != nil {

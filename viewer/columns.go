@@ -81,7 +81,7 @@ var treeColumns = [numCols]column{
 			return a.HasStandPat != b.HasStandPat || (a.HasStandPat && a.StandPat != b.StandPat)
 		}},
 	colScore: {title: "score", width: 7, prio: 0,
-		help: "=exact  ≥ fail high (lower bound)  ≤ fail low (upper bound)  #N mate; for the side to move at the node (negamax: a child's -38 is +38 for its parent)",
+		help: "=exact  ≥ fail high (lower bound)  ≤ fail low (upper bound)  #N mate in N moves counted from the root, as engines score mates; for the side to move at the node (negamax: a child's -38 is +38 for its parent)",
 		cell: func(m *Model, r *rowCell) (string, tcell.Style) {
 			if r.open {
 				return m.g.ellipsis, m.st.dim

@@ -209,7 +209,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		if err != nil {
 			return err
 		}
-		what = fmt.Sprintf("node %d: %d of %s shown, %s", top.ID, g.Shown(), engine.Count(top.Nodes(), "node"),
+		what = fmt.Sprintf("node %d: %s of %s shown, %s", top.ID, engine.Commas(int64(g.Shown())), engine.Count(top.Nodes(), "node"),
 			engine.CountOf(int64(len(g.Summaries)), "summary", "summaries"))
 		if f == export.JSON {
 			err = g.WriteJSON(dst)

@@ -404,6 +404,19 @@ func TestExportOneNode(t *testing.T) {
 	}
 }
 
+// TestExportSaysShownWithCommas: the line saying what was written gives
+// the nodes shown as every other count ("2,119 of 2,119 nodes shown"); it
+// printed "2119 of 2,119".
+func TestExportSaysShownWithCommas(t *testing.T) {
+	file, _ := traceFile(t, "--fen", kiwipete, "--depth", "2", "--qs", "captures")
+	out := filepath.Join(t.TempDir(), "all.json")
+	code, stdout, errOut := runCLI(t, "", "export", file, "--node", "0", "--max-nodes", "100000", "--format", "json", "-o", out)
+	m := regexp.MustCompile(`node 0: ([0-9,]+) of ([0-9,]+) nodes shown`).FindStringSubmatch(stdout + errOut)
+	if code != 0 || m == nil || len(m[2]) < 5 || m[1] != m[2] {
+		t.Errorf("export --node 0: exit %d, said %q: want every node shown, counted with commas", code, stdout+errOut)
+	}
+}
+
 // TestExportScoresSigned: a node's stand pat and score read as the viewer's
 // details give them, a "+" before positive centipawns ("score +69 lower");
 // export wrote "score 69 lower" where the viewer said +69. Windows stay as

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,6 +81,34 @@ func TestTraceRunsStatsHotspots(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, "captures") || !strings.Contains(stdout, "see") {
 			t.Errorf("%v: exit %d\n%s%s", args, code, stdout, stderr)
 		}
+	}
+}
+
+// TestHotspotsGrowthIsGrowth: a hotspot's growth is its subtree's
+// branching factor (size^(1/(depth+1))) whatever ranked it; ranked by
+// size, --json gave a chain top's node count as its growth (2,925 where
+// --by growth gave the same node 54.08).
+func TestHotspotsGrowthIsGrowth(t *testing.T) {
+	out, _ := traceFile(t, "--fen", kiwipete, "--depth", "4", "--qs", "captures")
+	deep := 0
+	for _, by := range []string{"size", "chain", "growth"} {
+		var hs []hotspotsRunJSON
+		cliJSON(t, &hs, "hotspots", out, "--by", by, "--limit", "20", "--json")
+		if len(hs) != 1 {
+			t.Fatalf("hotspots --by %s --json: %+v", by, hs)
+		}
+		for _, h := range hs[0].Hotspots {
+			want := math.Pow(float64(h.Size), 1/float64(max(h.Depth, 0)+1))
+			if math.Abs(h.Growth-want) > 1e-9*want {
+				t.Errorf("--by %s: node %d (%d nodes, depth %d): growth %v, want %v", by, h.Node, h.Size, h.Depth, h.Growth, want)
+			}
+			if h.Depth > 0 && by != "growth" {
+				deep++
+			}
+		}
+	}
+	if deep == 0 {
+		t.Error("no hotspot ranked by size or chain lies above the horizon (the test needs one)")
 	}
 }
 
