@@ -227,7 +227,7 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	} else if err := o.Validate(); err != nil {
 		c.violate(0, RuleOptions, "the run's options are refused today (%v); the engine that recorded it ignored that switch", err)
 	}
-	var roots []trace.Node // the run node's children: does a place name iteration 0 (trace.PlaceIteration)
+	var roots []trace.Node // the run node's children: does a place name iteration 0 (trace.PlaceIteration), how many roots has an iteration
 	err = st.Subtree(ctx, run, 0, -1, func(n trace.Node) error {
 		if n.Parent == 0 {
 			roots = append(roots, n)
@@ -262,7 +262,13 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 		v, pl := &c.rep.Violations[i], c.places[c.listed[i]]
 		v.Iteration, v.Path, v.Visits, v.Searches = pl.iteration, sanPath(r, pl.moves), pl.visits, pl.searches
 		if v.Node != 0 {
-			v.Place = trace.PlaceText(trace.PlaceIteration(roots, v.Iteration), v.Path, v.Visits, v.Searches)
+			root := trace.PlaceRoot{It: trace.PlaceIteration(roots, v.Iteration), Visit: pl.rootVisit}
+			for _, r := range roots {
+				if r.Iteration == v.Iteration {
+					root.Searches++
+				}
+			}
+			v.Place = trace.PlaceText(root, v.Path, v.Visits, v.Searches)
 		}
 	}
 	return c.rep, nil
@@ -294,6 +300,7 @@ var errIllegal = errors.New("illegal move")
 // Iteration, Path, Visits and Searches), the moves not yet written in SAN.
 type place struct {
 	iteration int
+	rootVisit int // the root's among its iteration's roots (trace.PlaceRoot)
 	moves     []engine.Move
 	visits    []int
 	searches  []int // known when the move's parent closes (pendingSearch)
@@ -316,7 +323,12 @@ func (c *checker) placeOf(id int64, at int) place {
 	pl := place{moves: []engine.Move{}, visits: []int{}, searches: []int{}}
 	add := func(parent *cframe, n kid, iteration int) {
 		if parent.n.Kind == engine.KindRun {
-			pl.iteration = iteration
+			pl.iteration, pl.rootVisit = iteration, 1
+			for _, k := range parent.kids {
+				if k.iteration == iteration && k.id < n.id {
+					pl.rootVisit++
+				}
+			}
 		}
 		if n.move == engine.NoMove {
 			return

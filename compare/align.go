@@ -114,10 +114,13 @@ type Difference struct {
 	// Iteration and Path (SAN moves from the root position) locate the
 	// node (A's when there is one); A or B is nil when that search has no
 	// such node.
-	Iteration int      `json:"iteration"`
-	Path      []string `json:"path"`
-	Visits    []int    `json:"visits"`   // as in Subtree
-	Searches  []int    `json:"searches"` // as in Subtree
+	Iteration int `json:"iteration"`
+	// IterationVisit and IterationSearches are as in Subtree.
+	IterationVisit    int      `json:"iteration_visit"`
+	IterationSearches int      `json:"iteration_searches"`
+	Path              []string `json:"path"`
+	Visits            []int    `json:"visits"`   // as in Subtree
+	Searches          []int    `json:"searches"` // as in Subtree
 	// PathB, VisitsB and SearchesB are B's when B's node is a different
 	// one ("order"); null otherwise (B's node, if any, is at Path).
 	PathB     []string `json:"path_b"`
@@ -139,8 +142,15 @@ type Difference struct {
 // Subtree is a pair of aligned subtrees (or a subtree only one tree has)
 // whose sizes differ.
 type Subtree struct {
-	Iteration int      `json:"iteration"`
-	Path      []string `json:"path"`
+	Iteration int `json:"iteration"`
+	// IterationVisit numbers the node's iteration root among the roots of
+	// its iteration (2: an aspiration window's re-search of it), and
+	// IterationSearches counts them, the most either run made: the place
+	// marks the root with both where the iteration has several
+	// (trace.PlaceRoot: "iteration 2·1: e4").
+	IterationVisit    int      `json:"iteration_visit"`
+	IterationSearches int      `json:"iteration_searches"`
+	Path              []string `json:"path"`
 	// Visits numbers each move of Path among the same move's visits under
 	// its parent: 2 is the second visit (a PVS re-search, a later internal
 	// iteration or level pass). Searches counts those visits: the most
@@ -193,12 +203,23 @@ type Report struct {
 	roots []trace.Node
 }
 
-// Place writes a place of the report (a Difference's or a Subtree's
-// iteration and marked path) as Horizon prints one (trace.PlaceText), so
-// that it reads back to the node in each run that has it: its iteration
-// is named, 0 too, unless both runs searched QS alone.
-func (r *Report) Place(it int, path []string, visits, searches []int) string {
-	return trace.PlaceText(trace.PlaceIteration(r.roots, it), path, visits, searches)
+// Place writes a place of the report (a Difference's or a Subtree's root,
+// Root, and marked path) as Horizon prints one (trace.PlaceText), so that
+// it reads back to the node in each run that has it: its iteration is
+// named, 0 too, unless both runs searched QS alone.
+func (r *Report) Place(root trace.PlaceRoot, path []string, visits, searches []int) string {
+	root.It = trace.PlaceIteration(r.roots, root.It)
+	return trace.PlaceText(root, path, visits, searches)
+}
+
+// Root is the root d's place starts from (Report.Place).
+func (d *Difference) Root() trace.PlaceRoot {
+	return trace.PlaceRoot{It: d.Iteration, Visit: d.IterationVisit, Searches: d.IterationSearches}
+}
+
+// Root is the root s's place starts from (Report.Place).
+func (s *Subtree) Root() trace.PlaceRoot {
+	return trace.PlaceRoot{It: s.Iteration, Visit: s.IterationVisit, Searches: s.IterationSearches}
 }
 
 // Identical reports whether the alignment found no difference at all.
@@ -554,7 +575,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 		return
 	}
 	it := &diffItem{a: &a, b: &b, iter: a.Iteration, d: describePair(w.ra, w.rb, a, b, !w.filtered), ev: ev, left: left}
-	it.d.Visits, it.d.Searches = w.visits()
+	it.d.IterationVisit, it.d.IterationSearches, it.d.Visits, it.d.Searches = w.visits()
 	if first {
 		w.first = it
 	}
@@ -671,7 +692,7 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 
 func (w *walker) noteFirst(it *diffItem) {
 	if w.first == nil || it.ev.less(w.first.ev) {
-		it.d.Visits, it.d.Searches = w.visits()
+		it.d.IterationVisit, it.d.IterationSearches, it.d.Visits, it.d.Searches = w.visits()
 		w.first = it
 	}
 }
@@ -685,7 +706,7 @@ func (w *walker) offer(a, b *trace.Node, diff int64) {
 		return // it would be dropped at once (ties go to the earlier)
 	}
 	s := &topItem{seq: w.seq, diff: diff}
-	s.s.Visits, s.s.Searches = w.visits()
+	s.s.IterationVisit, s.s.IterationSearches, s.s.Visits, s.s.Searches = w.visits()
 	// The item keeps copies: a and b point into the walk's own rows.
 	if a != nil {
 		s.a = new(trace.Node)
@@ -708,17 +729,20 @@ func (w *walker) offer(a, b *trace.Node, diff int64) {
 // the parent (Subtree's Visits and Searches).
 type visitCount struct{ visit, searches int }
 
-// visits returns the 1-based visit numbers of the moves on the path to the
-// current node and their searches (the iteration root's key is left out,
-// as PathSAN leaves it out).
-func (w *walker) visits() (visits, searches []int) {
+// visits returns the 1-based visit number of the current node's
+// iteration root among its iteration's roots and their number, then those
+// of the moves on the path to the node, and their searches.
+func (w *walker) visits() (rootVisit, rootSearches int, visits, searches []int) {
 	visits, searches = []int{}, []int{}
+	if len(w.occ) > 0 {
+		rootVisit, rootSearches = w.occ[0].visit, w.occ[0].searches
+	}
 	if len(w.occ) > 1 {
 		for _, o := range w.occ[1:] {
 			visits, searches = append(visits, o.visit), append(searches, o.searches)
 		}
 	}
-	return visits, searches
+	return rootVisit, rootSearches, visits, searches
 }
 
 // parting describes where the searches part: the nodes the two searches
@@ -747,39 +771,41 @@ func (w *walker) parting(id int64) (*Difference, error) {
 	// describe names the node one search entered, by its place as diff
 	// prints one (Report.Place, which --path reads back), and where (or whether) the other search entered
 	// it.
-	describe := func(n *trace.Node, from, to *tree, self, other string) (string, []string, []int, []int, error) {
+	describe := func(n *trace.Node, from, to *tree, self, other string) (string, []string, trace.PlaceRoot, []int, []int, error) {
 		if n == nil {
-			return fmt.Sprintf("%s's search had ended", self), nil, nil, nil, nil
+			return fmt.Sprintf("%s's search had ended", self), nil, trace.BareRoot, nil, nil, nil
 		}
 		p, err := from.Store.PathSAN(w.ctx, from.Run, n.ID)
 		if err != nil {
-			return "", nil, nil, nil, err
+			return "", nil, trace.BareRoot, nil, nil, err
 		}
-		visits, searches, twin, ok, err := pathMarks(w.ctx, from.Side, n.ID, to.Side)
+		root, visits, searches, twin, ok, err := pathMarks(w.ctx, from.Side, n.ID, to.Side)
 		if err != nil {
-			return "", nil, nil, nil, err
+			return "", nil, trace.BareRoot, nil, nil, err
 		}
-		what := w.rep.Place(n.Iteration, p, visits, searches)
+		what := w.rep.Place(root, p, visits, searches)
 		if ok {
-			return fmt.Sprintf("%s enters %s, which %s enters as node %d", self, what, other, twin.ID), p, visits, searches, nil
+			return fmt.Sprintf("%s enters %s, which %s enters as node %d", self, what, other, twin.ID), p, root, visits, searches, nil
 		}
-		return fmt.Sprintf("%s enters %s, which %s never searches", self, what, other), p, visits, searches, nil
+		return fmt.Sprintf("%s enters %s, which %s never searches", self, what, other), p, root, visits, searches, nil
 	}
-	ta, pa, va, sa, err := describe(na, w.ta, w.tb, "A", "B")
+	ta, pa, ra, va, sa, err := describe(na, w.ta, w.tb, "A", "B")
 	if err != nil {
 		return nil, err
 	}
-	tb, pb, vb, sb, err := describe(nb, w.tb, w.ta, "B", "A")
+	tb, pb, rb, vb, sb, err := describe(nb, w.tb, w.ta, "B", "A")
 	if err != nil {
 		return nil, err
 	}
 	if na != nil {
 		d.A, d.Path, d.Visits, d.Searches, d.Iteration = ref(*na), orEmpty(pa), va, sa, na.Iteration
+		d.IterationVisit, d.IterationSearches = ra.Visit, ra.Searches
 	}
 	if nb != nil {
 		d.B, d.PathB, d.VisitsB, d.SearchesB = ref(*nb), orEmpty(pb), vb, sb
 		if na == nil {
 			d.Path, d.Visits, d.Searches, d.Iteration = d.PathB, d.VisitsB, d.SearchesB, nb.Iteration
+			d.IterationVisit, d.IterationSearches = rb.Visit, rb.Searches
 		}
 	}
 	d.Reason = fmt.Sprintf("the searches part at node %d: %s; %s", id, ta, tb)
@@ -810,7 +836,7 @@ func (w *walker) finish() error {
 			if err != nil {
 				return err
 			}
-			d := Difference{Iteration: f.iter, Path: orEmpty(p), Visits: f.d.Visits, Fields: []string{"only_a"}}
+			d := Difference{Iteration: f.iter, IterationVisit: f.d.IterationVisit, IterationSearches: f.d.IterationSearches, Path: orEmpty(p), Visits: f.d.Visits, Fields: []string{"only_a"}}
 			side := "A"
 			if f.a != nil {
 				d.A = ref(*f.a)

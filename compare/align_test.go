@@ -149,7 +149,7 @@ func checkCounts(t *testing.T, ctx context.Context, st *trace.Store, a, b int64,
 	// diff prints one, which --path reads back; it wrote "[Bxa6 bxc3
 	// Qxf6] (iteration 1)".
 	if f := rep.First; f != nil && f.A != nil && strings.HasPrefix(f.Reason, "the searches part") {
-		if place := rep.Place(f.Iteration, f.Path, f.Visits, f.Searches); !strings.Contains(f.Reason, "A enters "+place+",") {
+		if place := rep.Place(f.Root(), f.Path, f.Visits, f.Searches); !strings.Contains(f.Reason, "A enters "+place+",") {
 			t.Errorf("the parting's reason does not name A's node as %q: %s", place, f.Reason)
 		}
 	}

@@ -72,7 +72,7 @@ func Visits(ctx context.Context, s Side, id int64) (visits, searches []int, err 
 	if err != nil {
 		return nil, nil, err
 	}
-	visits, searches = marksOf(path, nil)
+	_, visits, searches = marksOf(path, nil)
 	return visits, searches, nil
 }
 
@@ -95,16 +95,23 @@ func Place(ctx context.Context, s Side, id int64) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	visits, searches := marksOf(own, nil)
-	return trace.PlaceText(trace.PlaceIteration(roots, own[0].N.Iteration), san, visits, searches), nil
+	root, visits, searches := marksOf(own, nil)
+	root.It = trace.PlaceIteration(roots, root.It)
+	return trace.PlaceText(root, san, visits, searches), nil
 }
 
 // marksOf returns the visits and searches of the moves of a keyed path
 // (keyedPath), the iteration root's left out; where theirs, the same
 // path in another run, is there too, each move's searches are the most
 // either run made.
-func marksOf(own, theirs []keyed) (visits, searches []int) {
+func marksOf(own, theirs []keyed) (root trace.PlaceRoot, visits, searches []int) {
 	visits, searches = []int{}, []int{}
+	if len(own) > 0 {
+		root = trace.PlaceRoot{It: own[0].N.Iteration, Visit: own[0].K.Occurrence + 1, Searches: own[0].Searches}
+		if len(theirs) > 0 {
+			root.Searches = max(root.Searches, theirs[0].Searches)
+		}
+	}
 	for i := 1; i < len(own); i++ {
 		n := own[i].Searches
 		if i < len(theirs) {
@@ -112,7 +119,7 @@ func marksOf(own, theirs []keyed) (visits, searches []int) {
 		}
 		visits, searches = append(visits, own[i].K.Occurrence+1), append(searches, n)
 	}
-	return visits, searches
+	return root, visits, searches
 }
 
 // pathMarks returns the visits and searches of the moves on the path to
@@ -120,22 +127,22 @@ func marksOf(own, theirs []keyed) (visits, searches []int) {
 // to has the node, each move's searches are the most either run made, so
 // the path marked with them (trace.MarkVisits) reads back to the node in
 // both runs.
-func pathMarks(ctx context.Context, from Side, id int64, to Side) (visits, searches []int, twin trace.Node, ok bool, err error) {
+func pathMarks(ctx context.Context, from Side, id int64, to Side) (root trace.PlaceRoot, visits, searches []int, twin trace.Node, ok bool, err error) {
 	own, err := keyedPath(ctx, from, id)
 	if err != nil {
-		return nil, nil, twin, false, err
+		return root, nil, nil, twin, false, err
 	}
 	if twin, ok, err = Resolve(ctx, to, keysOf(own)); err != nil {
-		return nil, nil, twin, false, err
+		return root, nil, nil, twin, false, err
 	}
 	var theirs []keyed
 	if ok {
 		if theirs, err = keyedPath(ctx, to, twin.ID); err != nil {
-			return nil, nil, twin, false, err
+			return root, nil, nil, twin, false, err
 		}
 	}
-	visits, searches = marksOf(own, theirs)
-	return visits, searches, twin, ok, nil
+	root, visits, searches = marksOf(own, theirs)
+	return root, visits, searches, twin, ok, nil
 }
 
 // Resolve follows keys down from the run node of s and returns the node

@@ -23,6 +23,8 @@ import (
 
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/foreign"
+	"github.com/horizonqs/horizon/foreign/foreigntest"
 	"github.com/horizonqs/horizon/internal/golden"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
@@ -371,14 +373,14 @@ func (b *browser) pagePaths(t *testing.T, si, max int) []pagePath {
 // whether it reaches node id.
 func findsBack(t *testing.T, st *trace.Store, run, id int64, place string) bool {
 	t.Helper()
-	it, moves, err := trace.ParsePlace(place)
+	root, moves, err := trace.ParsePlace(place)
 	if err != nil {
 		t.Errorf("place %q does not parse: %v", place, err)
 		return false
 	}
 	sel := Selection{Run: run, Node: -1, Path: moves}
-	if it != trace.NoIteration {
-		sel.Iteration = &it
+	if root.It != trace.NoIteration {
+		sel.Root = &root
 	}
 	_, n, err := Resolve(context.Background(), st, sel)
 	return err == nil && n.ID == id
@@ -525,19 +527,19 @@ func TestHTMLInBrowser(t *testing.T) {
 		}
 	}
 	// A place's iteration reads as trace.SplitIteration reads it.
-	for _, text := range []string{"iteration 3: e4", " Iteration 0 :(root)", "iteration x: e4", "iteration -1: e4", "iterations 2: e4", "e4 e5", "iteration 2", "it 2: e4"} {
+	for _, text := range []string{"iteration 3: e4", " Iteration 0 :(root)", "iteration 2·1: e4", "iteration 2 · 2 : e4", "iteration 2·0: e4", "iteration 2·x: e4", "iteration x: e4", "iteration -1: e4", "iterations 2: e4", "e4 e5", "iteration 2", "it 2: e4"} {
 		var got struct {
-			It   int
-			Rest string
-			Err  string
+			It, Visit int
+			Rest      string
+			Err       string
 		}
-		b.eval(t, fmt.Sprintf("(() => { const r = horizon.splitIteration(%q); return {It: r.it ?? -1, Rest: r.rest ?? '', Err: r.err ?? ''}; })()", text), &got)
-		it, rest, err := trace.SplitIteration(text)
+		b.eval(t, fmt.Sprintf("(() => { const r = horizon.splitIteration(%q); return {It: r.it ?? -1, Visit: r.visit ?? 0, Rest: r.rest ?? '', Err: r.err ?? ''}; })()", text), &got)
+		root, rest, err := trace.SplitIteration(text)
 		if err != nil {
 			rest = ""
 		}
-		if got.It != it || got.Rest != rest || (got.Err != "") != (err != nil) {
-			t.Errorf("the page reads %q as %+v, trace.SplitIteration as %d, %q, %v", text, got, it, rest, err)
+		if got.It != root.It || got.Visit != root.Visit || got.Rest != rest || (got.Err != "") != (err != nil) {
+			t.Errorf("the page reads %q as %+v, trace.SplitIteration as %+v, %q, %v", text, got, root, rest, err)
 		}
 	}
 	if err := chromedp.Run(b.ctx,
@@ -714,6 +716,51 @@ func TestHTMLInBrowser(t *testing.T) {
 		if want := engine.SharePercent(float64(c[0]) / float64(c[1])); got != want {
 			t.Errorf("the page words %d of %d as %q, engine.SharePercent %q", c[0], c[1], got, want)
 		}
+	}
+}
+
+// TestHTMLAspirationRootsInBrowser: on the page of a run that searched
+// iteration 2 twice (an aspiration re-search), every drawn node's place
+// names its root's visit where the iteration has another root
+// ("iteration 2·1: e4 e5"), and reads back to it on the page (its search
+// took the last root) and through export --path; so do a diff page's
+// divergences against a run that searched it once.
+func TestHTMLAspirationRootsInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test: skipped with -short")
+	}
+	b := newBrowser(t, 1600, 1000)
+	st, _ := foreigntest.Import(t, foreigntest.AspirationStream(true), foreign.Options{})
+	ctx := context.Background()
+	if _, err := foreign.Import(ctx, st, strings.NewReader(foreigntest.AspirationStream(false)), foreign.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	run, top := resolve(t, st, Selection{Run: 1, Node: 0})
+	b.openPage(t, filepath.Join(t.TempDir(), "asp.html"), func(w io.Writer) error { return WriteHTML(ctx, st, run, top, HTMLOptions{Depth: -1}, w) })
+	first := 0
+	for _, p := range b.pagePaths(t, 0, 100) {
+		if p.Zoom != p.ID || !findsBack(t, st, run.ID, p.ID, p.Path) {
+			t.Errorf("the page prints node %d's place as %q, which its search reads as node %d (%s), or --path does not read back", p.ID, p.Path, p.Zoom, p.Msg)
+		}
+		if strings.HasPrefix(p.Path, "iteration 2"+trace.VisitSep+"1: ") {
+			first++
+		}
+	}
+	if first == 0 {
+		t.Error("no drawn place names iteration 2's first root (the test needs one)")
+	}
+	b.openPage(t, filepath.Join(t.TempDir(), "aspdiff.html"), func(w io.Writer) error {
+		return WriteDiffHTML(ctx, compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}, HTMLOptions{Depth: -1}, w)
+	})
+	for si, run := range []int64{1, 2} {
+		for _, p := range b.pagePaths(t, si, 100) {
+			if !findsBack(t, st, run, p.ID, p.Path) {
+				t.Errorf("the diff page prints run %d node %d's place as %q, which --path does not read back", run, p.ID, p.Path)
+			}
+		}
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
 	}
 }
 

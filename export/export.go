@@ -89,12 +89,12 @@ type Selection struct {
 	Node int64
 	// Path is a move path (SAN or UCI) followed down from Node.
 	Path []string
-	// Iteration, when not nil, starts Path (or, with no path, the
-	// subtree) at that iteration's root (trace.IterationRoot) instead of
-	// the reported iteration's: a place diff or check printed ("iteration
-	// 2: ...", trace.ParsePlace; iteration 0 included). Node must then be
-	// -1.
-	Iteration *int
+	// Root, when not nil, starts Path (or, with no path, the subtree) at
+	// that iteration root (trace.IterationRoot) instead of the reported
+	// iteration's: a place diff or check printed ("iteration 2: ...",
+	// "iteration 2·1: ..." for the first of several roots of iteration 2,
+	// trace.ParsePlace; iteration 0 included). Node must then be -1.
+	Root *trace.PlaceRoot
 }
 
 // Resolve finds the run and the top node a Selection names. Errors name
@@ -127,14 +127,14 @@ func Resolve(ctx context.Context, st trace.Reader, sel Selection) (trace.Run, tr
 	if from < 0 {
 		from = 0 // Find starts in the last iteration when given the run node
 	}
-	if sel.Iteration != nil {
+	if sel.Root != nil {
 		roots, err := st.Children(ctx, run.ID, 0, trace.BySearch, 0, 0)
 		if err != nil {
 			return trace.Run{}, trace.Node{}, err
 		}
-		i, ok := trace.IterationRoot(roots, *sel.Iteration)
+		i, ok := trace.IterationRoot(roots, sel.Root.It, sel.Root.Visit)
 		if !ok {
-			return trace.Run{}, trace.Node{}, fmt.Errorf("%s: run %d: %s: %w", st.File(), run.ID, trace.NoIterationText(roots, *sel.Iteration), trace.ErrNoMove)
+			return trace.Run{}, trace.Node{}, fmt.Errorf("%s: run %d: %s: %w", st.File(), run.ID, trace.NoIterationText(roots, sel.Root.It, sel.Root.Visit), trace.ErrNoMove)
 		}
 		from = roots[i].ID
 	}

@@ -60,7 +60,7 @@ const DefaultHTMLWidth = 16000
 // at most Width of them on a level. A bushy tree of millions of nodes can
 // draw fewer than a deep, narrow one of a hundred thousand.
 const (
-	HTMLPageBytes = 37 << 10
+	HTMLPageBytes = 38 << 10
 	HTMLNodeBytes = 200
 )
 
@@ -140,10 +140,14 @@ type PageSide struct {
 	// check and hotspots print it, so that the page's search and --path
 	// read it back there: false for a run that searched QS alone, whose
 	// places print bare (trace.PlaceIteration).
-	NameIteration bool          `json:"name_iteration"`
-	Nodes         PageNodes     `json:"nodes"`
-	Merged        PageMerged    `json:"merged"`
-	Hotspots      []PageHotspot `json:"hotspots"`
+	NameIteration bool `json:"name_iteration"`
+	// TopRoot is the iteration root above the top node (the top itself
+	// when it is one; iteration -1 when it is the run node), which names
+	// the places of a page that does not draw it (trace.PlaceRoot).
+	TopRoot  PageRoot      `json:"top_root"`
+	Nodes    PageNodes     `json:"nodes"`
+	Merged   PageMerged    `json:"merged"`
+	Hotspots []PageHotspot `json:"hotspots"`
 	// Read is how many rows were read from the trace below the top node.
 	Read int64 `json:"read"`
 	// TopNodes is the top node's node count (trace.Node.Nodes): its size
@@ -160,6 +164,14 @@ type PageSide struct {
 	moves     []engine.Move
 	topParent trace.Node
 	topPlace  string // the title's (topLine.place)
+}
+
+// PageRoot is a trace.PlaceRoot: the iteration of a root, its visit
+// among that iteration's roots and their number.
+type PageRoot struct {
+	Iteration int `json:"iteration"`
+	Visit     int `json:"visit"`
+	Searches  int `json:"searches"`
 }
 
 // PageRun describes the run a side shows.
@@ -565,6 +577,8 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 		return nil, nil, 0, err
 	}
 	s.NameIteration = trace.PlaceIteration(roots, 0) != trace.NoIteration
+	tr := trace.RootOf(roots, top.ID)
+	s.TopRoot = PageRoot{Iteration: tr.It, Visit: tr.Visit, Searches: tr.Searches}
 	s.topPlace = tl.place
 	// Options that no longer parse leave chains labelled ext (cause unknown).
 	s.opts, _ = run.SearchOptions()

@@ -652,7 +652,7 @@ func (s *Store) Position(ctx context.Context, run, id int64) (*engine.Position, 
 // root), though it may have begun iteration 1. roots must not be empty.
 func ReportedRoot(r Run, roots []Node) int {
 	if (r.Depth > 0 || r.Scored()) && r.Status != StatusRunning {
-		if i, ok := IterationRoot(roots, r.Depth); ok {
+		if i, ok := IterationRoot(roots, r.Depth, 0); ok {
 			return i
 		}
 	}

@@ -64,16 +64,58 @@ func SplitPath(text string) []string {
 }
 
 // ParsePlace reads a path the user gave, maybe a place as PlaceText
-// prints one: its iteration (SplitIteration; NoIteration when it names
-// none) and its moves (PathMoves). Every flag and prompt that takes a path
-// reads it so.
-func ParsePlace(text string) (iteration int, moves []string, err error) {
-	it, rest, err := SplitIteration(text)
+// prints one: the root it starts from (SplitIteration; It NoIteration
+// when it names none) and its moves (PathMoves). Every flag and prompt
+// that takes a path reads it so.
+func ParsePlace(text string) (root PlaceRoot, moves []string, err error) {
+	root, rest, err := SplitIteration(text)
 	if err != nil {
-		return NoIteration, nil, err
+		return BareRoot, nil, err
 	}
 	moves, err = PathMoves(rest)
-	return it, moves, err
+	return root, moves, err
+}
+
+// PlaceRoot is the iteration root a place starts from, as PlaceText
+// prints it and ParsePlace reads it: iteration It (NoIteration: the place
+// names none and starts in the iteration the run reports), and the
+// root's Visit among that iteration's roots in search order (from 1) of
+// Searches. An iteration searched more than once (an aspiration window's
+// re-search, which Ethereal makes) has several roots: a root prints
+// marked as VisitMark marks a move ("iteration 2·1:") where the bare
+// iteration would name another, since a bare iteration reads as its last
+// root (Visit 0 when read), the one whose answer stood.
+type PlaceRoot struct{ It, Visit, Searches int }
+
+// BareRoot is the root of a place that names no iteration.
+var BareRoot = PlaceRoot{It: NoIteration}
+
+// RootOf is node id's PlaceRoot in a run whose iteration roots (the run
+// node's children, in search order) are roots: the iteration of the root
+// above id, named unless the run searched QS alone (PlaceIteration), that
+// root's visit among the roots of its iteration and their number.
+// BareRoot for the run node, which no path names. A place printed for
+// two runs (diff's) takes the larger Searches of the two.
+func RootOf(roots []Node, id int64) PlaceRoot {
+	for i, r := range roots {
+		if !r.Contains(id) {
+			continue
+		}
+		pr := PlaceRoot{It: PlaceIteration(roots, r.Iteration)}
+		if pr.It == NoIteration {
+			return pr
+		}
+		for j, o := range roots {
+			if o.Iteration == r.Iteration {
+				pr.Searches++
+				if j <= i {
+					pr.Visit++
+				}
+			}
+		}
+		return pr
+	}
+	return BareRoot
 }
 
 // NoIteration is the iteration of a place that names none: what
@@ -85,21 +127,22 @@ const NoIteration = -1
 
 // PlaceText writes a node's place as every reader prints it, so that
 // ParsePlace (export --path, view --path, the viewer's /, the page's
-// search) reads it back to the node: its iteration (IterationLabel, where
-// "d4" would read as a remaining depth) and a colon, then its moves each
-// marked with its visit (MarkVisits: "dxe6·1" for a first search with
-// later ones), or RootPath for the iteration's root: "iteration 4: Nxe5
-// dxe6·2". With it NoIteration the moves print bare (PlaceIteration says
-// where they may).
-func PlaceText(it int, path []string, visits, searches []int) string {
+// search) reads it back to the node: its root's iteration (IterationLabel,
+// where "d4" would read as a remaining depth), marked with the root's
+// visit where the iteration has later roots (PlaceRoot: "iteration
+// 2·1"), and a colon, then its moves each marked with its visit
+// (MarkVisits: "dxe6·1" for a first search with later ones), or RootPath
+// for the root itself: "iteration 4: Nxe5 dxe6·2". With root.It
+// NoIteration the moves print bare (PlaceIteration says where they may).
+func PlaceText(root PlaceRoot, path []string, visits, searches []int) string {
 	s := strings.Join(MarkVisits(path, visits, searches), " ")
 	if s == "" {
 		s = RootPath
 	}
-	if it == NoIteration {
+	if root.It == NoIteration {
 		return s
 	}
-	return IterationLabel(it) + ": " + s
+	return VisitMark(IterationLabel(root.It), root.Visit, root.Searches) + ": " + s
 }
 
 // PlaceIteration is the iteration PlaceText is given for a node of
@@ -141,52 +184,87 @@ func PathMoves(text string) ([]string, error) {
 	return moves, nil
 }
 
-// SplitIteration reads the iteration a printed place names ("iteration
-// 3: Bxa6 bxc3·2", as PlaceText prints it: IterationLabel and a colon)
-// off the front of text: the iteration and the path after it, or
-// NoIteration and text unchanged when text names none. A path printed for
-// an earlier iteration so reads back there (IterationRoot), not in the
-// iteration the run reports; "iteration 0:" names iteration 0.
-func SplitIteration(text string) (iteration int, rest string, err error) {
+// SplitIteration reads the root a printed place names ("iteration 3:
+// Bxa6 bxc3·2", "iteration 2·1: e4", as PlaceText prints it:
+// IterationLabel, maybe a visit mark, and a colon) off the front of text:
+// the root (its Visit 0 when unmarked: the iteration's last root) and
+// the path after it, or BareRoot and text unchanged when text names none.
+// A path printed for an earlier iteration so reads back there
+// (IterationRoot), not in the iteration the run reports; "iteration 0:"
+// names iteration 0.
+func SplitIteration(text string) (root PlaceRoot, rest string, err error) {
 	label := IterationPrefix
 	head, tail, ok := strings.Cut(text, ":")
 	head = strings.TrimSpace(head)
 	if !ok || len(head) < len(label) || !strings.EqualFold(head[:len(label)], label) {
-		return NoIteration, text, nil
+		return BareRoot, text, nil
 	}
-	n, err := strconv.Atoi(strings.TrimSpace(head[len(label):]))
+	num, mark, marked := strings.Cut(strings.TrimSpace(head[len(label):]), VisitSep)
+	n, err := strconv.Atoi(strings.TrimSpace(num))
 	if err != nil || n < 0 {
-		return NoIteration, text, fmt.Errorf("%q: want an iteration number, as in %q", engine.Clip(head, 40), IterationLabel(3)+": Bxa6")
+		return BareRoot, text, fmt.Errorf("%q: want an iteration number, as in %q", engine.Clip(head, 40), IterationLabel(3)+": Bxa6")
 	}
-	return n, tail, nil
+	root = PlaceRoot{It: n}
+	if marked {
+		if root.Visit, err = strconv.Atoi(strings.TrimSpace(mark)); err != nil || root.Visit < 1 {
+			return BareRoot, text, fmt.Errorf("%q: %q after %s is no visit number (%q is the iteration's 2nd root, as an aspiration re-search makes)",
+				engine.Clip(head, 40), engine.Clip(mark, 20), VisitSep, IterationLabel(n)+VisitSep+"2")
+		}
+	}
+	return root, tail, nil
 }
 
 // PathIterationText says how a path names its iteration, for the help of
 // every flag and prompt that reads a path with SplitIteration.
-const PathIterationText = `a path that begins "iteration N:", as diff, check and hotspots print a node's place, starts at iteration N's root (iteration 0 too, where a run searched QS alone before iteration 1)`
+const PathIterationText = `a path that begins "iteration N:", as diff, check and hotspots print a node's place, starts at iteration N's root (iteration 0 too, where a run searched QS alone before iteration 1); "iteration N` + VisitSep + `1:" at the first of several roots of iteration N (an aspiration re-search)`
 
 // IterationRoot picks, among a run's iteration roots in search order, the
-// root a path of iteration it starts from: its last root (an aspiration
-// re-search or a probe of the same depth before it is not the one whose
-// answer stood); ReportedRoot picks the reported iteration's by it. ok is
-// false when the run has no root of that iteration.
-func IterationRoot(roots []Node, it int) (i int, ok bool) {
-	for i := len(roots) - 1; i >= 0; i-- {
-		if roots[i].Iteration == it {
-			return i, true
-		}
-	}
-	return -1, false
+// root a path of iteration it starts from: its visit-th root, or with
+// visit 0 its last (an aspiration re-search or a probe of the same depth
+// before it is not the one whose answer stood); ReportedRoot picks the
+// reported iteration's by it. ok is false when the run has no such root.
+func IterationRoot(roots []Node, it, visit int) (i int, ok bool) {
+	i, _, ok = pickVisit(len(roots), func(j int) bool { return roots[j].Iteration == it }, visit)
+	return i, ok
 }
 
-// NoIterationText says that a run has no iteration it, naming those it
-// has, for the error of a path that names one.
-func NoIterationText(roots []Node, it int) string {
+// pickVisit finds, among n things in search order, the visit-th that
+// match (from 1), or with visit 0 the last: its index, and how many
+// matched up to it (all, when there is none or visit is 0). A move's
+// searches under a node (ChildByMove) and an iteration's roots
+// (IterationRoot) are picked so.
+func pickVisit(n int, match func(int) bool, visit int) (at, count int, ok bool) {
+	for j := range n {
+		if !match(j) {
+			continue
+		}
+		count++
+		if visit == 0 || count == visit {
+			at, ok = j, true
+		}
+		if count == visit {
+			break
+		}
+	}
+	return at, count, ok
+}
+
+// NoIterationText says that a run has no root of iteration it (its
+// visit-th, when visit is not 0), naming the iterations it has, for the
+// error of a path that names one.
+func NoIterationText(roots []Node, it, visit int) string {
 	var its []string
+	n := 0
 	for i, r := range roots {
 		if i == 0 || r.Iteration != roots[i-1].Iteration {
 			its = append(its, strconv.Itoa(r.Iteration))
 		}
+		if r.Iteration == it {
+			n++
+		}
+	}
+	if n > 0 {
+		return fmt.Sprintf("the run searched %s %s: it has no %s", IterationLabel(it), engine.Times(n), IterationLabel(it)+VisitSep+strconv.Itoa(visit))
 	}
 	return fmt.Sprintf("the run has no %s (its iterations: %s)", IterationLabel(it), strings.Join(its, ", "))
 }
@@ -233,17 +311,9 @@ func SplitVisit(text string) (move string, visit int, err error) {
 // the last, the one whose score the parent used. ok is false when there is
 // none; n then says how many times m was searched.
 func ChildByMove(kids []Node, m engine.Move, visit int) (c Node, n int, ok bool) {
-	for _, k := range kids {
-		if k.Move != m {
-			continue
-		}
-		n++
-		if visit == 0 || n == visit {
-			c, ok = k, true
-		}
-		if n == visit {
-			break
-		}
+	i, n, ok := pickVisit(len(kids), func(j int) bool { return kids[j].Move == m }, visit)
+	if ok {
+		c = kids[i]
 	}
 	return c, n, ok
 }

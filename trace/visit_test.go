@@ -215,96 +215,140 @@ func numbered(moves []string, side int) string {
 func TestSplitIteration(t *testing.T) {
 	for _, c := range []struct {
 		in, rest string
-		it       int
+		root     PlaceRoot
 		err      string
 	}{
-		{"iteration 3: Bxa6 bxc3·2", " Bxa6 bxc3·2", 3, ""},
-		{"  Iteration 12:e4", "e4", 12, ""},
-		{"iteration 0:", "", 0, ""},
-		{"iteration 0: e4", " e4", 0, ""},
-		{"e4 e5", "e4 e5", NoIteration, ""},
-		{"e4: e5", "e4: e5", NoIteration, ""},
-		{"", "", NoIteration, ""},
-		{"iteration x: e4", "", 0, `"iteration x": want an iteration number`},
-		{"iteration -1: e4", "", 0, "want an iteration number"},
+		{"iteration 3: Bxa6 bxc3·2", " Bxa6 bxc3·2", PlaceRoot{It: 3}, ""},
+		{"  Iteration 12:e4", "e4", PlaceRoot{It: 12}, ""},
+		{"iteration 0:", "", PlaceRoot{It: 0}, ""},
+		{"iteration 0: e4", " e4", PlaceRoot{It: 0}, ""},
+		{"iteration 2·1: e4", " e4", PlaceRoot{It: 2, Visit: 1}, ""},
+		{"iteration 2 · 3 : e4", " e4", PlaceRoot{It: 2, Visit: 3}, ""},
+		{"e4 e5", "e4 e5", BareRoot, ""},
+		{"e4: e5", "e4: e5", BareRoot, ""},
+		{"", "", BareRoot, ""},
+		{"iteration x: e4", "", BareRoot, `"iteration x": want an iteration number`},
+		{"iteration -1: e4", "", BareRoot, "want an iteration number"},
+		{"iteration 2·0: e4", "", BareRoot, `"0" after · is no visit number`},
+		{"iteration 2·x: e4", "", BareRoot, "is no visit number"},
 	} {
-		it, rest, err := SplitIteration(c.in)
+		root, rest, err := SplitIteration(c.in)
 		if c.err != "" {
-			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("SplitIteration(%q): error %v, want %q", c.in, err, c.err)
+			if err == nil || !strings.Contains(err.Error(), c.err) || root != BareRoot {
+				t.Errorf("SplitIteration(%q): %+v, error %v, want %q", c.in, root, err, c.err)
 			}
 			continue
 		}
-		if err != nil || it != c.it || rest != c.rest {
-			t.Errorf("SplitIteration(%q) = %d, %q, %v; want %d, %q", c.in, it, rest, err, c.it, c.rest)
+		if err != nil || root != c.root || rest != c.rest {
+			t.Errorf("SplitIteration(%q) = %+v, %q, %v; want %+v, %q", c.in, root, rest, err, c.root, c.rest)
 		}
 	}
 	roots := []Node{{ID: 1, Iteration: 1}, {ID: 5, Iteration: 2}, {ID: 9, Iteration: 2}, {ID: 20, Iteration: 3}}
-	if i, ok := IterationRoot(roots, 2); !ok || roots[i].ID != 9 {
-		t.Errorf("IterationRoot(2) = %d, %v; want the last root of iteration 2 (node 9)", i, ok)
+	for _, c := range []struct {
+		it, visit int
+		want      int64 // 0: none
+	}{
+		{2, 0, 9}, // the last root of iteration 2
+		{2, 1, 5},
+		{2, 2, 9},
+		{2, 3, 0},
+		{4, 0, 0},
+		{3, 0, 20},
+	} {
+		i, ok := IterationRoot(roots, c.it, c.visit)
+		if ok != (c.want != 0) || ok && roots[i].ID != c.want {
+			t.Errorf("IterationRoot(%d, %d) = %d, %v; want node %d", c.it, c.visit, i, ok, c.want)
+		}
 	}
-	if _, ok := IterationRoot(roots, 4); ok {
-		t.Error("IterationRoot(4) found a root")
+	if got, want := NoIterationText(roots, 4, 0), "the run has no iteration 4 (its iterations: 1, 2, 3)"; got != want {
+		t.Errorf("NoIterationText = %q, want %q", got, want)
 	}
-	if got, want := NoIterationText(roots, 4), "the run has no iteration 4 (its iterations: 1, 2, 3)"; got != want {
+	if got, want := NoIterationText(roots, 2, 3), "the run searched iteration 2 twice: it has no iteration 2·3"; got != want {
 		t.Errorf("NoIterationText = %q, want %q", got, want)
 	}
 }
 
 // FuzzSplitIteration: any text either names no iteration (and is left as
-// it was), names one (0 included) that reads back when printed as
-// PlaceText prints a place, or gets a one-line error quoting what it read.
+// it was), names a root (iteration 0 included, maybe marked with its
+// visit) that reads back when printed as PlaceText prints a place, or
+// gets a one-line error quoting what it read.
 func FuzzSplitIteration(f *testing.F) {
-	for _, s := range []string{"iteration 3: Bxa6 bxc3·2", "e4 e5", "iteration x: e4", "Iteration 0:", "iteration 0: e4", "iteration 99999999999999999999: e4"} {
+	for _, s := range []string{"iteration 3: Bxa6 bxc3·2", "e4 e5", "iteration x: e4", "Iteration 0:", "iteration 0: e4", "iteration 99999999999999999999: e4", "iteration 2·1: e4", "iteration 2·: e4"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		it, rest, err := SplitIteration(text)
+		root, rest, err := SplitIteration(text)
 		switch {
 		case err != nil:
-			if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "want an iteration number") || it != NoIteration {
-				t.Fatalf("SplitIteration(%q): %d, error %q", text, it, err)
+			if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "want an iteration number") && !strings.Contains(err.Error(), "is no visit number") || root != BareRoot {
+				t.Fatalf("SplitIteration(%q): %+v, error %q", text, root, err)
 			}
-		case it == NoIteration:
-			if rest != text {
-				t.Fatalf("SplitIteration(%q) named no iteration and changed the text to %q", text, rest)
+		case root.It == NoIteration:
+			if rest != text || root != BareRoot {
+				t.Fatalf("SplitIteration(%q) named no iteration and changed the text to %q (%+v)", text, rest, root)
 			}
-		case it < 0:
-			t.Fatalf("SplitIteration(%q) = %d", text, it)
+		case root.It < 0 || root.Visit < 0:
+			t.Fatalf("SplitIteration(%q) = %+v", text, root)
 		default:
-			again, r2, err := SplitIteration(IterationLabel(it) + ":" + rest)
-			if err != nil || again != it || r2 != rest {
-				t.Fatalf("SplitIteration(%q) = %d, %q, which printed reads back as %d, %q, %v", text, it, rest, again, r2, err)
+			// Printed with the visit it read (and a later root, so the
+			// mark shows), it reads back.
+			printed := PlaceRoot{It: root.It, Visit: root.Visit, Searches: root.Visit + 1}
+			again, r2, err := SplitIteration(VisitMark(IterationLabel(root.It), printed.Visit, printed.Searches) + ":" + rest)
+			if err != nil || again != root || r2 != rest {
+				t.Fatalf("SplitIteration(%q) = %+v, %q, which printed reads back as %+v, %q, %v", text, root, rest, again, r2, err)
 			}
 		}
 	})
 }
 
 // TestPlaceText: a place prints its iteration, 0 included, unless it is
-// given none (a run of QS alone, PlaceIteration), and ParsePlace reads
-// every one back; iteration 0 printed bare, as it was, read back as the
+// given none (a run of QS alone, PlaceIteration), marked with its root's
+// visit where the iteration has later roots, and ParsePlace reads every
+// one back; iteration 0 printed bare, as it was, read back as the
 // reported iteration's.
 func TestPlaceText(t *testing.T) {
 	for _, c := range []struct {
-		it              int
+		root            PlaceRoot
 		path            []string
 		visits, searchs []int
 		want            string
+		read            PlaceRoot
 	}{
-		{3, []string{"Bxa6", "bxc3"}, []int{1, 2}, []int{1, 2}, "iteration 3: Bxa6 bxc3·2"},
-		{0, []string{"dxe6", "Bxe2"}, []int{1, 1}, []int{2, 1}, "iteration 0: dxe6·1 Bxe2"},
-		{0, nil, nil, nil, "iteration 0: (root)"},
-		{NoIteration, []string{"e4"}, []int{1}, []int{1}, "e4"},
-		{NoIteration, nil, nil, nil, "(root)"},
+		{PlaceRoot{3, 1, 1}, []string{"Bxa6", "bxc3"}, []int{1, 2}, []int{1, 2}, "iteration 3: Bxa6 bxc3·2", PlaceRoot{It: 3}},
+		{PlaceRoot{It: 0}, []string{"dxe6", "Bxe2"}, []int{1, 1}, []int{2, 1}, "iteration 0: dxe6·1 Bxe2", PlaceRoot{It: 0}},
+		{PlaceRoot{It: 0}, nil, nil, nil, "iteration 0: (root)", PlaceRoot{It: 0}},
+		{PlaceRoot{2, 1, 2}, []string{"e4"}, []int{1}, []int{1}, "iteration 2·1: e4", PlaceRoot{It: 2, Visit: 1}},
+		{PlaceRoot{2, 2, 2}, []string{"e4"}, []int{1}, []int{1}, "iteration 2·2: e4", PlaceRoot{It: 2, Visit: 2}},
+		{BareRoot, []string{"e4"}, []int{1}, []int{1}, "e4", BareRoot},
+		{BareRoot, nil, nil, nil, "(root)", BareRoot},
 	} {
-		got := PlaceText(c.it, c.path, c.visits, c.searchs)
+		got := PlaceText(c.root, c.path, c.visits, c.searchs)
 		if got != c.want {
-			t.Errorf("PlaceText(%d, %q) = %q, want %q", c.it, c.path, got, c.want)
+			t.Errorf("PlaceText(%+v, %q) = %q, want %q", c.root, c.path, got, c.want)
 		}
-		it, moves, err := ParsePlace(got)
-		if want := MarkVisits(c.path, c.visits, c.searchs); err != nil || it != c.it || !slices.Equal(moves, want) && len(moves)+len(want) > 0 {
-			t.Errorf("ParsePlace(%q) = %d, %q, %v; want %d, %q", got, it, moves, err, c.it, want)
+		root, moves, err := ParsePlace(got)
+		if want := MarkVisits(c.path, c.visits, c.searchs); err != nil || root != c.read || !slices.Equal(moves, want) && len(moves)+len(want) > 0 {
+			t.Errorf("ParsePlace(%q) = %+v, %q, %v; want %+v, %q", got, root, moves, err, c.read, want)
 		}
+	}
+	aspiration := []Node{{ID: 1, SubtreeSize: 3, Iteration: 1}, {ID: 4, SubtreeSize: 5, Iteration: 2}, {ID: 9, SubtreeSize: 9, Iteration: 2}}
+	for _, c := range []struct {
+		id   int64
+		want PlaceRoot
+	}{
+		{0, BareRoot},
+		{2, PlaceRoot{1, 1, 1}},
+		{6, PlaceRoot{2, 1, 2}},
+		{9, PlaceRoot{2, 2, 2}},
+		{17, PlaceRoot{2, 2, 2}},
+		{18, BareRoot},
+	} {
+		if got := RootOf(aspiration, c.id); got != c.want {
+			t.Errorf("RootOf(node %d) = %+v, want %+v", c.id, got, c.want)
+		}
+	}
+	if got := RootOf([]Node{{ID: 1, SubtreeSize: 10}}, 5); got != BareRoot {
+		t.Errorf("RootOf in a run of QS alone = %+v, want BareRoot", got)
 	}
 	qsAlone := []Node{{ID: 1}, {ID: 4}}
 	later := []Node{{ID: 1}, {ID: 4, Iteration: 1}}
@@ -335,6 +379,12 @@ func FuzzPlaceText(f *testing.F) {
 		if it < NoIteration {
 			it = NoIteration
 		}
+		// The root's own visit, of searches roots of its iteration.
+		root := PlaceRoot{It: it, Visit: max(visit, 1), Searches: searches}
+		read := PlaceRoot{It: it}
+		if it != NoIteration && VisitMark("", root.Visit, root.Searches) != "" {
+			read.Visit = root.Visit
+		}
 		path := SplitPath(text)
 		for _, m := range path {
 			if strings.Contains(m, VisitSep) || m == RootPath || strings.Contains(m, ":") {
@@ -345,11 +395,11 @@ func FuzzPlaceText(f *testing.F) {
 		for i := range path {
 			visits[i], counts[i] = max(visit, 1), searches
 		}
-		place := PlaceText(it, path, visits, counts)
+		place := PlaceText(root, path, visits, counts)
 		got, moves, err := ParsePlace(place)
 		want := MarkVisits(path, visits, counts)
-		if err != nil || got != it || len(moves) != len(want) || len(want) > 0 && !slices.Equal(moves, want) {
-			t.Fatalf("PlaceText(%d, %q) = %q, read back as %d, %q, %v", it, path, place, got, moves, err)
+		if err != nil || got != read || len(moves) != len(want) || len(want) > 0 && !slices.Equal(moves, want) {
+			t.Fatalf("PlaceText(%+v, %q) = %q, read back as %+v, %q, %v", root, path, place, got, moves, err)
 		}
 	})
 }

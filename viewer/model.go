@@ -24,11 +24,12 @@ type Options struct {
 	// Path selects the node this move path (SAN or UCI, from the root
 	// position, in the last iteration) leads to at start.
 	Path []string
-	// Iteration, when not nil, starts Path at that iteration's root
+	// Root, when not nil, starts Path at that iteration root
 	// (trace.IterationRoot; with no Path, selects the root): a place diff
-	// or check printed, "iteration 2: ..." (trace.ParsePlace; iteration 0
-	// included). nil starts it in the iteration the run reports.
-	Iteration *int
+	// or check printed, "iteration 2: ..." or "iteration 2·1: ..."
+	// (trace.ParsePlace; iteration 0 included). nil starts it in the
+	// iteration the run reports.
+	Root *trace.PlaceRoot
 	// ASCII draws the board, markers and bars in plain ASCII.
 	ASCII bool
 	// UCI shows moves in UCI instead of SAN.
@@ -150,11 +151,11 @@ func New(ctx context.Context, src trace.Reader, opt Options) (*Model, error) {
 		if err := t.reveal(*opt.Node); err != nil {
 			return nil, fmt.Errorf("--node %d: %w", *opt.Node, err)
 		}
-	case len(opt.Path) > 0 || opt.Iteration != nil:
+	case len(opt.Path) > 0 || opt.Root != nil:
 		from, fen := t.runNode, ""
-		if opt.Iteration != nil {
-			if from, err = t.iterationRoot(*opt.Iteration); err != nil {
-				return nil, fmt.Errorf("--path %q: %w", trace.PlaceText(*opt.Iteration, opt.Path, nil, nil), err)
+		if opt.Root != nil {
+			if from, err = t.iterationRoot(*opt.Root); err != nil {
+				return nil, fmt.Errorf("--path %q: %w", trace.PlaceText(*opt.Root, opt.Path, nil, nil), err)
 			}
 			fen = t.run.FEN
 		}
@@ -166,7 +167,7 @@ func New(ctx context.Context, src trace.Reader, opt Options) (*Model, error) {
 			return nil, fmt.Errorf("--path %q: %w", strings.Join(opt.Path, " "), err)
 		}
 	}
-	if opt.Run == 0 && len(runs) > 1 && opt.Node == nil && len(opt.Path) == 0 && opt.Iteration == nil {
+	if opt.Run == 0 && len(runs) > 1 && opt.Node == nil && len(opt.Path) == 0 && opt.Root == nil {
 		m.openPicker(pickRun)
 	}
 	m.refreshSel()
@@ -250,17 +251,17 @@ type nodeInfo struct {
 	uci      []string // moves of the path in UCI, a re-searched move marked with its visit
 	numbered string   // the SAN path with move numbers, a re-searched move marked with its visit
 	numTok   []string // numbered, a move (with its number) a token
-	// iteration is the iteration the node's path must name to read back
+	// root is the iteration root the node's path must name to read back
 	// (pathText), when named is true; a bare path, which '/' and --path
 	// read in the iteration the run reports, leads to the others.
-	iteration int
-	named     bool
-	pos       *engine.Position
-	fen       string
-	last      engine.Move
-	swing     []swingStep  // QS nodes: material along the path from the QS root
-	swingFor  engine.Color // the side to move at the QS root, whose view the swing takes
-	qsRoot    int          // index in path of the QS root, -1 outside QS
+	root     trace.PlaceRoot
+	named    bool
+	pos      *engine.Position
+	fen      string
+	last     engine.Move
+	swing    []swingStep  // QS nodes: material along the path from the QS root
+	swingFor engine.Color // the side to move at the QS root, whose view the swing takes
+	qsRoot   int          // index in path of the QS root, -1 outside QS
 	// unrecorded counts the nodes below the node that a recording filter
 	// left out of the file (trace.Unrecorded): the tree pane cannot show
 	// them, so the details say how many there are.
@@ -282,9 +283,9 @@ func (in *nodeInfo) pathText(uci bool) string {
 	case !in.named && len(path) == 0:
 		return "(root position)"
 	case !in.named:
-		return trace.PlaceText(trace.NoIteration, path, nil, nil)
+		return trace.PlaceText(trace.BareRoot, path, nil, nil)
 	}
-	return trace.PlaceText(in.iteration, path, nil, nil) // the tokens carry their visits
+	return trace.PlaceText(in.root, path, nil, nil) // the tokens carry their visits
 }
 
 // swingStep is one move of a QS line and the material balance after it,
@@ -388,13 +389,13 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 	}
 	in.numbered = strings.Join(in.numTok, " ")
 	if len(path) >= 2 && path[0].Kind == engine.KindRun {
-		bare, err := t.reportedRoot(path[0])
+		bare, roots, err := t.reportedRoot(path[0])
 		if err != nil {
 			in.err = err
 			return in
 		}
 		if bare != path[1].ID {
-			in.iteration, in.named = path[1].Iteration, true
+			in.root, in.named = trace.RootOf(roots, path[1].ID), true
 		}
 	}
 	in.pos = pos
@@ -416,35 +417,37 @@ type bareRoot struct {
 	id, size int64
 	depth    int
 	status   trace.Status
+	roots    []trace.Node // the run node's children, which a place's root is named among (trace.RootOf)
 }
 
 // reportedRoot is the id of the iteration root a bare path starts from
-// (trace.ReportedRoot) under run, the run node, read once per state of
-// the run rather than per selection: a cursor move reads no child list.
-func (t *tree) reportedRoot(run trace.Node) (int64, error) {
+// (trace.ReportedRoot) under run, the run node, and the run's roots, read
+// once per state of the run rather than per selection: a cursor move
+// reads no child list.
+func (t *tree) reportedRoot(run trace.Node) (int64, []trace.Node, error) {
 	key := bareRoot{size: run.SubtreeSize, depth: t.run.Depth, status: t.run.Status}
 	if t.bare.id > 0 && t.bare.size == key.size && t.bare.depth == key.depth && t.bare.status == key.status {
-		return t.bare.id, nil
+		return t.bare.id, t.bare.roots, nil
 	}
 	roots, err := t.children(run.ID, trace.BySearch, 0, 0)
 	if err != nil || len(roots) == 0 {
-		return -1, err
+		return -1, nil, err
 	}
-	key.id = roots[trace.ReportedRoot(t.run, roots)].ID
+	key.id, key.roots = roots[trace.ReportedRoot(t.run, roots)].ID, roots
 	t.bare = key
-	return key.id, nil
+	return key.id, roots, nil
 }
 
-// iterationRoot is the root a path of iteration it starts from
+// iterationRoot is the root a path of root's iteration starts from
 // (trace.IterationRoot), or an error naming the iterations the run has.
-func (t *tree) iterationRoot(it int) (trace.Node, error) {
+func (t *tree) iterationRoot(root trace.PlaceRoot) (trace.Node, error) {
 	roots, err := t.children(t.runNode.ID, trace.BySearch, 0, 0)
 	if err != nil {
 		return trace.Node{}, err
 	}
-	i, ok := trace.IterationRoot(roots, it)
+	i, ok := trace.IterationRoot(roots, root.It, root.Visit)
 	if !ok {
-		return trace.Node{}, fmt.Errorf("%s: %w", trace.NoIterationText(roots, it), trace.ErrNoMove)
+		return trace.Node{}, fmt.Errorf("%s: %w", trace.NoIterationText(roots, root.It, root.Visit), trace.ErrNoMove)
 	}
 	return roots[i], nil
 }

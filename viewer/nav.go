@@ -273,12 +273,12 @@ func (m *Model) runPrompt(k promptKind, text string) {
 	case promptPath:
 		from, fen := t.runNode, ""
 		plus := strings.HasPrefix(text, "+")
-		it, moves, err := trace.ParsePlace(strings.TrimPrefix(text, "+"))
+		root, moves, err := trace.ParsePlace(strings.TrimPrefix(text, "+"))
 		switch {
 		case err != nil:
 			m.setErr(fmt.Errorf("path %w", err))
 			return
-		case plus && it != trace.NoIteration:
+		case plus && root.It != trace.NoIteration:
 			m.setErr(fmt.Errorf("path %s: a path from the node (+) names no iteration", text))
 			return
 		case plus:
@@ -286,8 +286,8 @@ func (m *Model) runPrompt(k promptKind, text string) {
 				return
 			}
 			from, fen = p.sel.node, p.sel.fen
-		case it != trace.NoIteration:
-			if from, err = t.iterationRoot(it); err != nil {
+		case root.It != trace.NoIteration:
+			if from, err = t.iterationRoot(root); err != nil {
 				m.setErr(fmt.Errorf("path %s: %w", text, err))
 				return
 			}

@@ -14,6 +14,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/foreign"
+	"github.com/horizonqs/horizon/foreign/foreigntest"
 	"github.com/horizonqs/horizon/internal/golden"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -854,40 +856,51 @@ func TestPathPromptNamesNoMove(t *testing.T) {
 // of an iteration before the reported one begins with that iteration
 // ("iteration 2: 1. Bxa6 ..."), so pasted into / (SAN or UCI) it leads
 // back to the node. It printed the bare path, which / reads in the
-// reported iteration: another node, or none.
+// reported iteration: another node, or none. Under the first of two roots
+// of one iteration (an aspiration re-search, in an imported run) it names
+// the root's visit ("iteration 2·1: 1. e4"), which / reads back too.
 func TestDetailsPathNamesIteration(t *testing.T) {
 	st := openFixture(t)
 	checked := 0
 	for run := int64(1); run <= int64(len(fixtureVariants)); run++ {
-		roots := allChildren(t, st, run, 0, trace.BySearch)
-		r := newRig(t, st, 120, 40, Options{Run: run})
-		for i, root := range roots {
-			if j, ok := trace.IterationRoot(roots, root.Iteration); !ok || j != i {
-				continue // an earlier root of its iteration: no path names it
+		checked += detailsPathsReadBack(t, st, run)
+	}
+	asp, _ := foreigntest.Import(t, foreigntest.AspirationStream(true), foreign.Options{})
+	checked += detailsPathsReadBack(t, asp, 1)
+	t.Logf("%d printed paths read back", checked)
+}
+
+// detailsPathsReadBack selects nodes of every iteration root of run in
+// st, pastes the path the details print into / and reports how many it
+// checked.
+func detailsPathsReadBack(t *testing.T, st *trace.Store, run int64) int {
+	t.Helper()
+	checked := 0
+	roots := allChildren(t, st, run, 0, trace.BySearch)
+	r := newRig(t, st, 120, 40, Options{Run: run})
+	for i, root := range roots {
+		stride := max(root.SubtreeSize/2, 1)
+		for id := root.ID; id < root.End(); id += stride {
+			r.run(":", strconv.FormatInt(id, 10), "<Enter>")
+			in := r.m.cur().sel
+			if in == nil || in.node.ID != id || in.err != nil {
+				t.Fatalf("run %d: :%d selected %+v", run, id, in)
 			}
-			stride := max(root.SubtreeSize/2, 1)
-			for id := root.ID; id < root.End(); id += stride {
-				r.run(":", strconv.FormatInt(id, 10), "<Enter>")
-				in := r.m.cur().sel
-				if in == nil || in.node.ID != id || in.err != nil {
-					t.Fatalf("run %d: :%d selected %+v", run, id, in)
+			for _, uci := range []bool{false, true} {
+				text := in.pathText(uci)
+				if i != trace.ReportedRoot(r.m.cur().t.run, roots) && !strings.HasPrefix(text, trace.IterationLabel(root.Iteration)) {
+					t.Errorf("run %d: node %d of iteration %d prints %q, naming no iteration", run, id, root.Iteration, text)
 				}
-				for _, uci := range []bool{false, true} {
-					text := in.pathText(uci)
-					if i != trace.ReportedRoot(r.m.cur().t.run, roots) && !strings.HasPrefix(text, trace.IterationLabel(root.Iteration)+": ") {
-						t.Errorf("run %d: node %d of iteration %d prints %q, naming no iteration", run, id, root.Iteration, text)
-					}
-					r.run("/", text, "<Enter>")
-					if got := r.m.cur().sel.node.ID; got != id {
-						t.Errorf("run %d: node %d prints path %q, which / reads as node %d:\n%s", run, id, text, got, r.text())
-						r.run(":", strconv.FormatInt(id, 10), "<Enter>")
-					}
-					checked++
+				r.run("/", text, "<Enter>")
+				if got := r.m.cur().sel.node.ID; got != id {
+					t.Errorf("run %d: node %d prints path %q, which / reads as node %d:\n%s", run, id, text, got, r.text())
+					r.run(":", strconv.FormatInt(id, 10), "<Enter>")
 				}
+				checked++
 			}
 		}
 	}
-	t.Logf("%d printed paths read back", checked)
+	return checked
 }
 
 // TestPathPromptNamesIteration: / reads a place as diff and check print
@@ -897,7 +910,7 @@ func TestDetailsPathNamesIteration(t *testing.T) {
 func TestPathPromptNamesIteration(t *testing.T) {
 	st := openFixture(t)
 	roots := allChildren(t, st, 1, 0, trace.BySearch)
-	i, ok := trace.IterationRoot(roots, 1)
+	i, ok := trace.IterationRoot(roots, 1, 0)
 	if !ok || roots[i].ID == roots[len(roots)-1].ID {
 		t.Fatalf("the fixture's run 1 needs an iteration 1 before its last (roots %d)", len(roots))
 	}
@@ -918,10 +931,9 @@ func TestPathPromptNamesIteration(t *testing.T) {
 			t.Errorf("/ %s: selection %d (was %d); want it kept and %q shown:\n%s", c.text, got, want.ID, c.says, r.text())
 		}
 	}
-	one := 1
-	r = newRig(t, st, 120, 40, Options{Run: 1, Iteration: &one, Path: []string{move}})
+	r = newRig(t, st, 120, 40, Options{Run: 1, Root: &trace.PlaceRoot{It: 1}, Path: []string{move}})
 	if got := r.m.cur().sel.node.ID; got != want.ID {
-		t.Errorf("Options{Iteration: 1, Path: %s} selected node %d, want %d", move, got, want.ID)
+		t.Errorf("Options{Root: iteration 1, Path: %s} selected node %d, want %d", move, got, want.ID)
 	}
 }
 

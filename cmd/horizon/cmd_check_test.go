@@ -82,7 +82,7 @@ func TestCheckCommand(t *testing.T) {
 	// The text places each node as diff does ("iteration 3: Bxa6
 	// bxc3·2"), as --json's place says it.
 	for _, v := range reps[0].Violations {
-		if v.Place != trace.PlaceText(v.Iteration, v.Path, v.Visits, v.Searches) {
+		if p := trace.PlaceText(trace.PlaceRoot{It: v.Iteration, Visit: 1, Searches: 1}, v.Path, v.Visits, v.Searches); v.Place != p {
 			t.Errorf("--json's place %q is not its iteration %d and path %q", v.Place, v.Iteration, v.Path)
 		}
 		if want := fmt.Sprintf("  node %d [%s] %s: %s\n", v.Node, v.Place, v.Rule, v.Detail); !strings.Contains(text, want) {

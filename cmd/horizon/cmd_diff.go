@@ -309,7 +309,7 @@ func (d diffResult) writeText(w io.Writer) error {
 		fmt.Fprintln(w, "(a recording filter left rows out: node ids do not line up, differences are taken in A's visit order)")
 	}
 	if f := r.First; f != nil {
-		fmt.Fprintf(w, "\nfirst difference, in visit order, at %s:\n  %s\n", r.Place(f.Iteration, f.Path, f.Visits, f.Searches), f.Reason)
+		fmt.Fprintf(w, "\nfirst difference, in visit order, at %s:\n  %s\n", r.Place(f.Root(), f.Path, f.Visits, f.Searches), f.Reason)
 	}
 
 	fmt.Fprintln(w, "\nnodes by ply:")
@@ -351,7 +351,7 @@ func (d diffResult) writeText(w io.Writer) error {
 		fmt.Fprintln(tw, "#\tB-A\tA\tB\tpath")
 		for i, s := range r.Top {
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, diffSigned(s.Diff), diffSize(s.IDA, s.NodesA), diffSize(s.IDB, s.NodesB),
-				r.Place(s.Iteration, s.Path, s.Visits, s.Searches))
+				r.Place(s.Root(), s.Path, s.Visits, s.Searches))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -360,7 +360,7 @@ func (d diffResult) writeText(w io.Writer) error {
 	if len(r.ChangedNodes) > 0 {
 		fmt.Fprintf(w, "\nchanged nodes (the first %d the searches finished):\n", len(r.ChangedNodes))
 		for _, d := range r.ChangedNodes {
-			fmt.Fprintf(w, "  %s (A node %d, B node %d): %s\n", r.Place(d.Iteration, d.Path, d.Visits, d.Searches), d.A.ID, d.B.ID, d.Reason)
+			fmt.Fprintf(w, "  %s (A node %d, B node %d): %s\n", r.Place(d.Root(), d.Path, d.Visits, d.Searches), d.A.ID, d.B.ID, d.Reason)
 		}
 	}
 	return nil
@@ -467,7 +467,7 @@ func (d diffResult) writeCSV(w io.Writer) error {
 		if s.IDB != nil {
 			b = i64(s.NodesB)
 		}
-		rec("top", r.Place(s.Iteration, s.Path, s.Visits, s.Searches), a, b, i64(s.Diff))
+		rec("top", r.Place(s.Root(), s.Path, s.Visits, s.Searches), a, b, i64(s.Diff))
 	}
 	cw.Flush()
 	return cw.Error()

@@ -77,7 +77,7 @@ func TestDiffOutputs(t *testing.T) {
 
 	code, out, _ := runCLI(t, "", "diff", file, "--run", "1", "--run", "2", "--top", "5")
 	for _, s := range []string{"variant captures", "variant see", "first difference", want.First.Reason, "nodes by ply",
-		"subtrees whose sizes differ most", want.Place(want.Top[0].Iteration, want.Top[0].Path, want.Top[0].Visits, want.Top[0].Searches), "changed nodes"} {
+		"subtrees whose sizes differ most", want.Place(want.Top[0].Root(), want.Top[0].Path, want.Top[0].Visits, want.Top[0].Searches), "changed nodes"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("text output lacks %q", s)
 		}
@@ -107,7 +107,7 @@ func TestDiffOutputs(t *testing.T) {
 		t.Errorf("a path is placed \"it N:\", which nothing else says:\n%s", out)
 	}
 	// check places its violations as diff does, and its help shows one.
-	if place := trace.PlaceText(3, []string{"Bxa6", "bxc3"}, []int{1, 2}, []int{1, 2}); !helpSays(helpOf(t, "check"), `"`+place+`"`) {
+	if place := trace.PlaceText(trace.PlaceRoot{It: 3}, []string{"Bxa6", "bxc3"}, []int{1, 2}, []int{1, 2}); !helpSays(helpOf(t, "check"), `"`+place+`"`) {
 		t.Errorf("check --help does not show a place as check prints it, %q", place)
 	}
 

@@ -124,12 +124,12 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 	if dir != "TB" && dir != "LR" {
 		return usagef("--rankdir %q: want TB or LR", *rankdir)
 	}
-	it, moves, err := trace.ParsePlace(*path)
+	root, moves, err := trace.ParsePlace(*path)
 	if err != nil {
 		return usagef("--path %v", err)
 	}
-	if it != trace.NoIteration && flagGiven(fs, "node") {
-		return usagef("--node and --path's %q both say where the path starts; give one", trace.IterationLabel(it))
+	if root.It != trace.NoIteration && flagGiven(fs, "node") {
+		return usagef("--node and --path's %q both say where the path starts; give one", trace.IterationLabel(root.It))
 	}
 	// One state of the file for the whole export: a run being recorded
 	// commits rows meanwhile (trace.OpenSnapshot).
@@ -138,7 +138,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		return err
 	}
 	defer st.Close()
-	sel := export.Selection{Node: *node, Path: moves, Iteration: namedIteration(it)}
+	sel := export.Selection{Node: *node, Path: moves, Root: namedRoot(root)}
 	if sel.Run, err = run.one(e.ctx, st, file); err != nil {
 		return err
 	}

@@ -56,11 +56,11 @@ func runView(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("one trace file at a time; unexpected %q", strings.Join(fs.Args(), " "))
 	}
-	it, moves, err := trace.ParsePlace(*path)
+	root, moves, err := trace.ParsePlace(*path)
 	if err != nil {
 		return usagef("--path %v", err)
 	}
-	opt := viewer.Options{Path: moves, Iteration: namedIteration(it), ASCII: *ascii, UCI: *uci}
+	opt := viewer.Options{Path: moves, Root: namedRoot(root), ASCII: *ascii, UCI: *uci}
 	if flagGiven(fs, "node") {
 		if *node < 0 {
 			return usagef("--node %d: node ids start at 0", *node)
@@ -148,11 +148,11 @@ func (v viewJSON) writeText(w io.Writer) error {
 	return err
 }
 
-// namedIteration is the iteration a --path names (trace.ParsePlace) as
+// namedRoot is the root a --path names (trace.ParsePlace) as
 // export.Selection and viewer.Options take it: nil when it names none.
-func namedIteration(it int) *int {
-	if it == trace.NoIteration {
+func namedRoot(root trace.PlaceRoot) *trace.PlaceRoot {
+	if root.It == trace.NoIteration {
 		return nil
 	}
-	return &it
+	return &root
 }

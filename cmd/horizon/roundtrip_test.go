@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/export"
+	"github.com/horizonqs/horizon/foreign/foreigntest"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
@@ -24,11 +26,11 @@ func readBack(t *testing.T, st *trace.Store, run, id int64, place string) string
 	if id == 0 {
 		return "" // the run node: no path names it
 	}
-	it, moves, err := trace.ParsePlace(place)
+	root, moves, err := trace.ParsePlace(place)
 	if err != nil {
 		return err.Error()
 	}
-	sel := export.Selection{Run: run, Node: -1, Path: moves, Iteration: namedIteration(it)}
+	sel := export.Selection{Run: run, Node: -1, Path: moves, Root: namedRoot(root)}
 	_, got, err := export.Resolve(context.Background(), st, sel)
 	switch {
 	case err != nil:
@@ -100,11 +102,11 @@ func TestPrintedPathsReadBack(t *testing.T) {
 			diffs = append(diffs, *rep.First)
 		}
 		for _, d := range diffs {
-			place := rep.Place(d.Iteration, d.Path, d.Visits, d.Searches)
+			place := rep.Place(d.Root(), d.Path, d.Visits, d.Searches)
 			switch {
 			case d.A != nil && d.PathB != nil:
 				check("diff's A place", p[0], d.A.ID, place)
-				check("diff's B place", p[1], d.B.ID, rep.Place(d.Iteration, d.PathB, d.VisitsB, d.SearchesB))
+				check("diff's B place", p[1], d.B.ID, rep.Place(d.Root(), d.PathB, d.VisitsB, d.SearchesB))
 			case d.A != nil && d.B != nil:
 				check("diff's place", p[0], d.A.ID, place)
 				check("diff's place", p[1], d.B.ID, place)
@@ -115,7 +117,7 @@ func TestPrintedPathsReadBack(t *testing.T) {
 			}
 		}
 		for _, s := range rep.Top {
-			place := rep.Place(s.Iteration, s.Path, s.Visits, s.Searches)
+			place := rep.Place(s.Root(), s.Path, s.Visits, s.Searches)
 			if s.IDA != nil {
 				check("diff's subtree", p[0], *s.IDA, place)
 			}
@@ -142,7 +144,7 @@ func TestPathNamesItsIteration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i, ok := trace.IterationRoot(roots, 2)
+	i, ok := trace.IterationRoot(roots, 2, 0)
 	if !ok {
 		t.Fatal("the run has no iteration 2")
 	}
@@ -296,12 +298,94 @@ func TestIterationZeroReadsBack(t *testing.T) {
 		t.Fatalf("the runs' first difference is not in iteration 0: %+v", rep.First)
 	}
 	f := rep.First
-	check("diff's first difference", 1, f.A.ID, rep.Place(f.Iteration, f.Path, f.Visits, f.Searches))
-	check("diff's first difference", 2, f.B.ID, rep.Place(f.Iteration, f.Path, f.Visits, f.Searches))
-	if !strings.HasPrefix(rep.Place(f.Iteration, f.Path, f.Visits, f.Searches), "iteration 0: ") {
-		t.Errorf("diff places iteration 0's node %q", rep.Place(f.Iteration, f.Path, f.Visits, f.Searches))
+	check("diff's first difference", 1, f.A.ID, rep.Place(f.Root(), f.Path, f.Visits, f.Searches))
+	check("diff's first difference", 2, f.B.ID, rep.Place(f.Root(), f.Path, f.Visits, f.Searches))
+	if !strings.HasPrefix(rep.Place(f.Root(), f.Path, f.Visits, f.Searches), "iteration 0: ") {
+		t.Errorf("diff places iteration 0's node %q", rep.Place(f.Root(), f.Path, f.Visits, f.Searches))
 	}
 	t.Logf("%d places of a run with an iteration 0 read back", checked)
+}
+
+// TestAspirationRootsReadBack: in a run that searched an iteration twice
+// (an aspiration re-search), a node under the first root prints its place
+// with the root's visit ("iteration 2·1: e4 e5"), which reads back to it;
+// "iteration 2: e4 e5" read back into the last root (export said "move 1
+// (e4) was not searched at node 10"). Every place of the run (compare.Place:
+// hotspots', the headings'), check's and diff's read back.
+func TestAspirationRootsReadBack(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "asp.trace")
+	for i, again := range []bool{true, false} {
+		in := writeFile(t, fmt.Sprintf("asp%d.hzt", i), foreigntest.AspirationStream(again))
+		if code, _, stderr := runCLI(t, "", "import", in, "-o", file); code != 0 {
+			t.Fatalf("import: exit %d: %s", code, stderr)
+		}
+	}
+	st := tracetest.Open(t, file)
+	ctx := context.Background()
+	side := compare.Side{Store: st, Run: 1}
+	r, err := st.Run(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, run, id int64, place string) {
+		t.Helper()
+		if got := readBack(t, st, run, id, place); got != "" {
+			t.Errorf("run %d: %s of node %d prints %q, which reads back to %s", run, what, id, place, got)
+		}
+	}
+	marked := 0
+	for id := int64(1); id < r.Rows; id++ {
+		place, err := compare.Place(ctx, side, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("the place", 1, id, place)
+		if strings.HasPrefix(place, "iteration 2"+trace.VisitSep+"1: ") {
+			marked++
+		}
+	}
+	if marked == 0 {
+		t.Error("no place names iteration 2's first root (the test needs one)")
+	}
+	hs, err := hotspotsJSON(ctx, st, 1, trace.HotspotBySize, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hs {
+		check("the hotspot", 1, h.Node, h.Place)
+	}
+	var reps []checkedRunJSON
+	_, out, _ := runCLI(t, "", "check", file, "--run", "1", "--json") // exit 1: it finds violations
+	if err := json.Unmarshal([]byte(out), &reps); err != nil || len(reps) != 1 || len(reps[0].Violations) == 0 {
+		t.Fatalf("check --json: %+v (the stream's first root of iteration 2 has a score below its stand pat)", reps)
+	}
+	for _, v := range reps[0].Violations {
+		check("check's violation", 1, v.Node, v.Place)
+	}
+	rep, err := compare.Align(ctx, side, compare.Side{Store: st, Run: 2}, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	places := 0
+	for _, d := range append([]compare.Difference{*rep.First}, rep.ChangedNodes...) {
+		for run, ref := range map[int64]*compare.NodeRef{1: d.A, 2: d.B} {
+			if ref != nil && d.PathB == nil {
+				check("diff's difference", run, ref.ID, rep.Place(d.Root(), d.Path, d.Visits, d.Searches))
+				places++
+			}
+		}
+	}
+	for _, s := range rep.Top {
+		for run, id := range map[int64]*int64{1: s.IDA, 2: s.IDB} {
+			if id != nil {
+				check("diff's subtree", run, *id, rep.Place(s.Root(), s.Path, s.Visits, s.Searches))
+				places++
+			}
+		}
+	}
+	if places == 0 {
+		t.Error("diff placed no node (the test needs one)")
+	}
 }
 
 // TestQSOnlyPlaceIsBare: a run of QS alone (--qs-only) has no iteration

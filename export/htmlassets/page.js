@@ -95,7 +95,20 @@
   Side.prototype.place = function (i) {
     if (this.N.kind[i] === KIND_RUN) return '(root position)';
     const p = this.path(i).join(' ') || L.root_path;
-    return this.s.name_iteration ? L.iteration + this.N.iteration[i] + ': ' + p : p;
+    if (!this.s.name_iteration) return p;
+    const r = this.rootOf(i);
+    return visitMark(L.iteration + r.iteration, r.visit, r.searches) + ': ' + p;
+  };
+  // rootOf is the iteration root above node i as trace.PlaceRoot gives
+  // it (several roots of one iteration are an aspiration re-search's): a
+  // child of the run node when the page draws the whole run, else the
+  // top's (top_root).
+  Side.prototype.rootOf = function (i) {
+    const N = this.N;
+    let j = i;
+    while (j > 0 && N.parent[j] > 0) j = N.parent[j];
+    if (N.kind[0] !== KIND_RUN || j === 0) return this.s.top_root;
+    return {iteration: N.iteration[j], visit: N.visit[j], searches: N.searches[j]};
   };
   Side.prototype.ancestors = function (i) {
     const a = [];
@@ -547,38 +560,45 @@
   function splitPath(text) {
     return text.split(/[\s,]+/).map(f => f.replace(/^(\d+\.+)+/, '')).filter(Boolean);
   }
-  // splitIteration reads the iteration a printed place names off the
-  // front of text ("iteration 3: Bxa6"), as trace.SplitIteration does:
-  // {it: -1, rest: text} when it names none.
+  // splitIteration reads the root a printed place names off the front of
+  // text ("iteration 3: Bxa6", "iteration 2·1: e4"), as
+  // trace.SplitIteration does: {it: -1, rest: text} when it names none,
+  // visit 0 when unmarked (the iteration's last root).
   function splitIteration(text) {
     const c = text.indexOf(':'), head = c < 0 ? '' : text.slice(0, c).trim(), n = L.iteration.length;
-    if (c < 0 || head.length < n || head.slice(0, n).toLowerCase() !== L.iteration.toLowerCase()) return {it: -1, rest: text};
-    const num = head.slice(n).trim();
-    if (!/^[+-]?[0-9]+$/.test(num) || Number(num) < 0) {
+    if (c < 0 || head.length < n || head.slice(0, n).toLowerCase() !== L.iteration.toLowerCase()) return {it: -1, visit: 0, rest: text};
+    const [num, ...marks] = head.slice(n).trim().split(L.visit_sep), mark = marks.join(L.visit_sep).trim();
+    if (!/^[+-]?[0-9]+$/.test(num.trim()) || Number(num) < 0) {
       return {err: JSON.stringify(head) + ': want an iteration number, as in ' + JSON.stringify(L.iteration + '3: Bxa6')};
     }
-    return {it: Number(num), rest: text.slice(c + 1)};
+    if (marks.length && !(/^[+-]?[0-9]+$/.test(mark) && Number(mark) >= 1)) {
+      return {err: JSON.stringify(head) + ': ' + JSON.stringify(mark) + ' after ' + L.visit_sep + ' is no visit number'};
+    }
+    return {it: Number(num), visit: marks.length ? Number(mark) : 0, rest: text.slice(c + 1)};
   }
   // find follows moves on side si from where a place starts: iteration
   // it's root when it names one (trace.IterationRoot: its last), else, on
   // a page of the whole run, the iteration the run reports when there is
   // a path (atRoot: moves, or "(root)"), else the top.
-  function find(si, it, moves, atRoot) {
+  function find(si, it, visit, moves, atRoot) {
     const sd = sides[si];
     let i = 0;
     const roots = sd.kids[0].filter(k => sd.N.kind[k] === KIND_ROOT);
     const last = ks => ks.reduce((a, k) => sd.N.id[k] > sd.N.id[a] ? k : a);
+    const named = visitMark(L.iteration + it, visit, visit ? visit + 1 : 0);
     if (it >= 0 && sd.N.kind[0] !== KIND_RUN) {
-      if (sd.N.iteration[0] !== it) {
-        return {err: 'this page draws ' + L.iteration + sd.N.iteration[0] + ' alone: a page of the whole run (' + exportCommand(sd, 0) + ') holds ' + L.iteration + it};
+      const t = sd.s.top_root;
+      if (t.iteration !== it || (visit ? t.visit !== visit : t.visit !== t.searches)) {
+        return {err: 'this page draws ' + visitMark(L.iteration + t.iteration, t.visit, t.searches) + ' alone: a page of the whole run (' + exportCommand(sd, 0) + ') holds ' + named};
       }
     } else if (it >= 0) {
-      const its = roots.filter(k => sd.N.iteration[k] === it);
-      if (!its.length) {
-        const drawn = [...new Set(roots.map(k => sd.N.iteration[k]))].join(', ');
-        return {err: 'no drawn root of ' + L.iteration + it + ' (drawn: ' + (drawn || 'none') + ')' + (sd.merged[0] ? '; ' + merged(sd, 0) : '')};
+      // As trace.IterationRoot: the visit-th root of the iteration, or its last.
+      const its = roots.filter(k => sd.N.iteration[k] === it), k = visit ? its.find(k => sd.N.visit[k] === visit) : last(its);
+      if (k === undefined) {
+        const drawn = [...new Set(roots.map(k => visitMark(String(sd.N.iteration[k]), sd.N.visit[k], sd.N.searches[k])))].join(', ');
+        return {err: 'no drawn root of ' + named + ' (drawn: ' + (drawn || 'none') + ')' + (sd.merged[0] ? '; ' + merged(sd, 0) : '')};
       }
-      i = last(its);
+      i = k;
     } else if (atRoot && sd.N.kind[0] === KIND_RUN && roots.length) {
       // From the run node a path starts at the iteration the run reports,
       // as --path (trace.ReportedRoot): the root on the principal
@@ -631,8 +651,8 @@
     const tp = sides[0].path(0);
     if (tp.length && moves.length >= tp.length && tp.every((m, k) => m === moves[k])) moves = moves.slice(tp.length);
     const atRoot = root || moves.length > 0;
-    let r = find(0, p.it, moves, atRoot);
-    if (r.err && isDiff && !find(1, p.it, moves, atRoot).err) r = find(1, p.it, moves, atRoot); // a line only B searched
+    let r = find(0, p.it, p.visit, moves, atRoot);
+    if (r.err && isDiff && !find(1, p.it, p.visit, moves, atRoot).err) r = find(1, p.it, p.visit, moves, atRoot); // a line only B searched
     if (r.err) { msg.textContent = r.err; return; }
     msg.textContent = '';
     zoomTo(r.si, r.i);

@@ -25,3 +25,51 @@ func Import(tb testing.TB, stream string, o foreign.Options) (*trace.Store, []fo
 	}
 	return st, runs
 }
+
+// AspirationStream is a search whose iteration 2 is searched twice, as an
+// aspiration window's re-search searches it (Ethereal's): its first root
+// fails low, with a stand pat check flags below it; with again false,
+// iteration 2 is searched once.
+func AspirationStream(again bool) string {
+	first := `E - 2 -20 0 i=2
+E e2e4 1 0 20
+E e7e5 0 -20 0
+S 5
+E g1f3 -1 -20 0
+S 8
+L 3
+L 5
+L -5
+E d2d4 1 0 20
+E d7d5 0 -20 0
+S 2
+L 2
+L -2
+L 5
+`
+	if !again {
+		first = ""
+	}
+	return `HZT 1
+engine Asp
+position startpos
+E - 1 -50 50 i=1
+E e2e4 0 -50 50
+S 10
+L 10
+L -10
+` + first + `E - 2 -100 100 i=2
+E e2e4 1 -100 100
+E e7e5 0 -100 100
+S 5
+L 5
+L -5
+E d2d4 1 -100 100
+E d7d5 0 -100 100
+S 2
+L 2
+L -2
+L 5
+end best=e2e4
+`
+}
