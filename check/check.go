@@ -146,20 +146,12 @@ func RuleInfos() []RuleInfo { return slices.Clone(ruleTable) }
 type Violation struct {
 	Run  int64 `json:"run"`
 	Node int64 `json:"node"`
-	// Iteration, Path, Visits and Searches place the node as diff places
-	// one (compare.Difference): the iteration whose tree holds it (0 for
-	// the run node), the moves to it in SAN from the root position (UCI
-	// from a move that may not be played where it was), each move's visit
-	// among the same move's searches under its parent (2: a PVS
-	// re-search, a later internal iteration or level pass), and how many
-	// searches of it there were (trace.VisitMark marks a path with both).
-	Iteration int      `json:"iteration"`
-	Path      []string `json:"path"`
-	Visits    []int    `json:"visits"`
-	Searches  []int    `json:"searches"`
-	// Place is all four as Horizon prints a place (trace.PlaceText),
-	// which 'export --path' and 'view --path' read back to the node:
-	// "iteration 2: e4 e5·1" ("" for the run node, which no path names).
+	// PlaceFields place the node as diff places one (compare.Difference);
+	// its iteration is 0 for the run node.
+	trace.PlaceFields
+	// Place is them as Horizon prints a place (trace.PlaceText), which
+	// 'export --path' and 'view --path' read back to the node: "iteration
+	// 2: e4 e5·1" ("" for the run node, which no path names).
 	Place  string `json:"place"`
 	Rule   string `json:"rule"`
 	Detail string `json:"detail"`
@@ -262,12 +254,14 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 		v, pl := &c.rep.Violations[i], c.places[c.listed[i]]
 		v.Iteration, v.Path, v.Visits, v.Searches = pl.iteration, sanPath(r, pl.moves), pl.visits, pl.searches
 		if v.Node != 0 {
-			root := trace.PlaceRoot{It: trace.PlaceIteration(roots, v.Iteration), Visit: pl.rootVisit}
+			v.IterationVisit = pl.rootVisit
 			for _, r := range roots {
 				if r.Iteration == v.Iteration {
-					root.Searches++
+					v.IterationSearches++
 				}
 			}
+			root := v.Root()
+			root.It = trace.PlaceIteration(roots, root.It)
 			v.Place = trace.PlaceText(root, v.Path, v.Visits, v.Searches)
 		}
 	}

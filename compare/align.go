@@ -111,16 +111,11 @@ func ref(n trace.Node) *NodeRef {
 // Difference is where the trees part: a node only one tree has, or a
 // matched pair that differs.
 type Difference struct {
-	// Iteration and Path (SAN moves from the root position) locate the
-	// node (A's when there is one); A or B is nil when that search has no
-	// such node.
-	Iteration int `json:"iteration"`
-	// IterationVisit and IterationSearches are as in Subtree.
-	IterationVisit    int      `json:"iteration_visit"`
-	IterationSearches int      `json:"iteration_searches"`
-	Path              []string `json:"path"`
-	Visits            []int    `json:"visits"`   // as in Subtree
-	Searches          []int    `json:"searches"` // as in Subtree
+	// PlaceFields locate the node (A's when there is one); A or B is nil
+	// when that search has no such node. Where both runs have it, its
+	// searches and the root's are the most either run made, so that the
+	// place reads back to the node in each run.
+	trace.PlaceFields
 	// PathB, VisitsB and SearchesB are B's when B's node is a different
 	// one ("order"); null otherwise (B's node, if any, is at Path).
 	PathB     []string `json:"path_b"`
@@ -142,28 +137,13 @@ type Difference struct {
 // Subtree is a pair of aligned subtrees (or a subtree only one tree has)
 // whose sizes differ.
 type Subtree struct {
-	Iteration int `json:"iteration"`
-	// IterationVisit numbers the node's iteration root among the roots of
-	// its iteration (2: an aspiration window's re-search of it), and
-	// IterationSearches counts them, the most either run made: the place
-	// marks the root with both where the iteration has several
-	// (trace.PlaceRoot: "iteration 2·1: e4").
-	IterationVisit    int      `json:"iteration_visit"`
-	IterationSearches int      `json:"iteration_searches"`
-	Path              []string `json:"path"`
-	// Visits numbers each move of Path among the same move's visits under
-	// its parent: 2 is the second visit (a PVS re-search, a later internal
-	// iteration or level pass). Searches counts those visits: the most
-	// either run made where both have the node, so that the path marked
-	// with both (trace.VisitMark: dxe6·1 for a first visit with later
-	// ones) reads back to the node in each run.
-	Visits   []int  `json:"visits"`
-	Searches []int  `json:"searches"`
-	IDA      *int64 `json:"id_a"`
-	IDB      *int64 `json:"id_b"`
-	NodesA   int64  `json:"nodes_a"`
-	NodesB   int64  `json:"nodes_b"`
-	Diff     int64  `json:"diff"` // NodesB - NodesA
+	// PlaceFields locate the subtree's top as Difference's do.
+	trace.PlaceFields
+	IDA    *int64 `json:"id_a"`
+	IDB    *int64 `json:"id_b"`
+	NodesA int64  `json:"nodes_a"`
+	NodesB int64  `json:"nodes_b"`
+	Diff   int64  `json:"diff"` // NodesB - NodesA
 }
 
 // Report is the result of Align.
@@ -210,16 +190,6 @@ type Report struct {
 func (r *Report) Place(root trace.PlaceRoot, path []string, visits, searches []int) string {
 	root.It = trace.PlaceIteration(r.roots, root.It)
 	return trace.PlaceText(root, path, visits, searches)
-}
-
-// Root is the root d's place starts from (Report.Place).
-func (d *Difference) Root() trace.PlaceRoot {
-	return trace.PlaceRoot{It: d.Iteration, Visit: d.IterationVisit, Searches: d.IterationSearches}
-}
-
-// Root is the root s's place starts from (Report.Place).
-func (s *Subtree) Root() trace.PlaceRoot {
-	return trace.PlaceRoot{It: s.Iteration, Visit: s.IterationVisit, Searches: s.IterationSearches}
 }
 
 // Identical reports whether the alignment found no difference at all.
@@ -687,7 +657,7 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 			why = append(why, fmt.Sprintf("visited as A node %d, B node %d", a.ID, b.ID))
 		}
 	}
-	return Difference{Iteration: a.Iteration, A: ref(a), B: ref(b), Fields: fields, Reason: strings.Join(why, "; ")}
+	return Difference{PlaceFields: trace.PlaceFields{Iteration: a.Iteration}, A: ref(a), B: ref(b), Fields: fields, Reason: strings.Join(why, "; ")}
 }
 
 func (w *walker) noteFirst(it *diffItem) {
@@ -767,7 +737,7 @@ func (w *walker) parting(id int64) (*Difference, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Difference{Fields: []string{"order"}, Path: []string{}}
+	d := &Difference{Fields: []string{"order"}, PlaceFields: trace.PlaceFields{Path: []string{}}}
 	// describe names the node one search entered, by its place as diff
 	// prints one (Report.Place, which --path reads back), and where (or whether) the other search entered
 	// it.
@@ -836,7 +806,7 @@ func (w *walker) finish() error {
 			if err != nil {
 				return err
 			}
-			d := Difference{Iteration: f.iter, IterationVisit: f.d.IterationVisit, IterationSearches: f.d.IterationSearches, Path: orEmpty(p), Visits: f.d.Visits, Fields: []string{"only_a"}}
+			d := Difference{PlaceFields: trace.PlaceFields{Iteration: f.iter, IterationVisit: f.d.IterationVisit, IterationSearches: f.d.IterationSearches, Path: orEmpty(p), Visits: f.d.Visits}, Fields: []string{"only_a"}}
 			side := "A"
 			if f.a != nil {
 				d.A = ref(*f.a)

@@ -79,25 +79,38 @@ func Visits(ctx context.Context, s Side, id int64) (visits, searches []int, err 
 // Place returns node id's place as Horizon prints it (trace.PlaceText),
 // which reads back to the node (trace.ParsePlace): the iteration of its
 // root, named unless the run searched QS alone (trace.PlaceIteration),
+// and marked with the root's visit where the iteration has several roots,
 // and its SAN path (trace.Store.PathSAN) marked with its visits (Visits).
-// Hotspots and the exports' headings print a node's place with it; the
-// run node, which no path names, has none ("").
+// The exports' headings print a node's place with it; the run node,
+// which no path names, has none ("").
 func Place(ctx context.Context, s Side, id int64) (string, error) {
+	_, text, err := PlaceOf(ctx, s, id)
+	return text, err
+}
+
+// PlaceOf returns node id's place as --json gives it and as Horizon
+// prints it (Place); hotspots give both.
+func PlaceOf(ctx context.Context, s Side, id int64) (trace.PlaceFields, string, error) {
+	pf := trace.PlaceFields{Path: []string{}, Visits: []int{}, Searches: []int{}}
 	own, err := keyedPath(ctx, s, id)
 	if err != nil || len(own) == 0 {
-		return "", err
+		return pf, "", err
 	}
 	san, err := s.Store.PathSAN(ctx, s.Run, id)
 	if err != nil {
-		return "", err
+		return pf, "", err
 	}
 	_, roots, err := childList(ctx, s, 0)
 	if err != nil {
-		return "", err
+		return pf, "", err
 	}
 	root, visits, searches := marksOf(own, nil)
+	pf = trace.PlaceFields{Iteration: root.It, IterationVisit: root.Visit, IterationSearches: root.Searches, Path: san, Visits: visits, Searches: searches}
+	if pf.Path == nil {
+		pf.Path = []string{}
+	}
 	root.It = trace.PlaceIteration(roots, root.It)
-	return trace.PlaceText(root, san, visits, searches), nil
+	return pf, trace.PlaceText(root, san, visits, searches), nil
 }
 
 // marksOf returns the visits and searches of the moves of a keyed path

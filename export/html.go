@@ -303,19 +303,17 @@ type PageDiffTop struct {
 // differ most. A and B are node indexes, -1 where the side lacks the node
 // or it was merged.
 type PageDiffItem struct {
-	What      string `json:"what"` // "first" or "size"
-	Iteration int    `json:"iteration"`
-	// Place is the node's place as diff prints it (compare.Report.Place),
-	// which the page lists and its search reads back.
-	Place    string   `json:"place"`
-	Path     []string `json:"path"`     // SAN from the root position
-	Visits   []int    `json:"visits"`   // each move's visit, as diff gives it
-	Searches []int    `json:"searches"` // each move's searches, as diff gives them
-	A        int      `json:"a"`
-	B        int      `json:"b"`
-	NodesA   int64    `json:"nodes_a"`
-	NodesB   int64    `json:"nodes_b"`
-	Reason   string   `json:"reason,omitempty"`
+	What string `json:"what"` // "first" or "size"
+	// PlaceFields are as diff gives them, and Place them as diff prints
+	// them (compare.Report.Place), which the page lists and its search
+	// reads back.
+	trace.PlaceFields
+	Place  string `json:"place"`
+	A      int    `json:"a"`
+	B      int    `json:"b"`
+	NodesA int64  `json:"nodes_a"`
+	NodesB int64  `json:"nodes_b"`
+	Reason string `json:"reason,omitempty"`
 }
 
 func pageLabels() PageLabels {

@@ -182,7 +182,7 @@ func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*P
 	}
 	top := &PageDiffTop{Matched: rep.Matched, OnlyA: rep.OnlyA, OnlyB: rep.OnlyB, Changed: rep.Changed, Items: []PageDiffItem{}}
 	if f := rep.First; f != nil {
-		it := PageDiffItem{What: "first", Iteration: f.Iteration, Place: rep.Place(f.Root(), f.Path, f.Visits, f.Searches), Path: orNone(f.Path), Visits: orNone(f.Visits), Searches: orNone(f.Searches), A: -1, B: -1, Reason: f.Reason}
+		it := PageDiffItem{What: "first", PlaceFields: pagePlace(f.PlaceFields), Place: rep.Place(f.Root(), f.Path, f.Visits, f.Searches), A: -1, B: -1, Reason: f.Reason}
 		if f.A != nil {
 			it.A, it.NodesA = at(ixA, &f.A.ID), f.A.Nodes
 		}
@@ -192,12 +192,18 @@ func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*P
 		top.Items = append(top.Items, it)
 	}
 	for _, s := range rep.Top {
-		top.Items = append(top.Items, PageDiffItem{What: "size", Iteration: s.Iteration, Place: rep.Place(s.Root(), s.Path, s.Visits, s.Searches), Path: orNone(s.Path), Visits: orNone(s.Visits), Searches: orNone(s.Searches), A: at(ixA, s.IDA), B: at(ixB, s.IDB),
+		top.Items = append(top.Items, PageDiffItem{What: "size", PlaceFields: pagePlace(s.PlaceFields), Place: rep.Place(s.Root(), s.Path, s.Visits, s.Searches), A: at(ixA, s.IDA), B: at(ixB, s.IDB),
 			NodesA: s.NodesA, NodesB: s.NodesB})
 	}
 	return &PageData{Version: 1, Kind: "diff", Width: opts.Width, Labels: pageLabels(), Colors: pageColors(),
 		Title: fmt.Sprintf("Horizon diff: run %d (%s) vs run %d (%s)", ra.ID, ra.Label(), rb.ID, rb.Label()),
 		Sides: []*PageSide{sa, sb}, Diff: top}, nil
+}
+
+// pagePlace is p with empty lists for none, as the page's data has them.
+func pagePlace(p trace.PlaceFields) trace.PlaceFields {
+	p.Path, p.Visits, p.Searches = orNone(p.Path), orNone(p.Visits), orNone(p.Searches)
+	return p
 }
 
 // WriteDiffHTML writes a self-contained page of two runs' trees side by

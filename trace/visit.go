@@ -87,6 +87,30 @@ func ParsePlace(text string) (root PlaceRoot, moves []string, err error) {
 // root (Visit 0 when read), the one whose answer stood.
 type PlaceRoot struct{ It, Visit, Searches int }
 
+// PlaceFields are a node's place as every --json gives it (hotspots,
+// check's violations, diff's differences and subtrees, the page's
+// divergences), beside the text (PlaceText): its root (Iteration, and the
+// root's IterationVisit among the IterationSearches roots of that
+// iteration: PlaceRoot), its moves in SAN from the run's position (UCI
+// from a move that may not be played where it was), each move's visit
+// among the same move's searches under its parent (2: a PVS re-search, a
+// later internal iteration or level pass) and how many there were
+// (VisitMark marks a path with both).
+type PlaceFields struct {
+	Iteration         int      `json:"iteration"`
+	IterationVisit    int      `json:"iteration_visit"`
+	IterationSearches int      `json:"iteration_searches"`
+	Path              []string `json:"path"`
+	Visits            []int    `json:"visits"`
+	Searches          []int    `json:"searches"`
+}
+
+// Root is the root p starts from, its iteration named (PlaceIteration
+// says whether a run's places may leave it out).
+func (p PlaceFields) Root() PlaceRoot {
+	return PlaceRoot{It: p.Iteration, Visit: p.IterationVisit, Searches: p.IterationSearches}
+}
+
 // BareRoot is the root of a place that names no iteration.
 var BareRoot = PlaceRoot{It: NoIteration}
 

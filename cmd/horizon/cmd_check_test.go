@@ -82,7 +82,7 @@ func TestCheckCommand(t *testing.T) {
 	// The text places each node as diff does ("iteration 3: Bxa6
 	// bxc3·2"), as --json's place says it.
 	for _, v := range reps[0].Violations {
-		if p := trace.PlaceText(trace.PlaceRoot{It: v.Iteration, Visit: 1, Searches: 1}, v.Path, v.Visits, v.Searches); v.Place != p {
+		if p := trace.PlaceText(v.Root(), v.Path, v.Visits, v.Searches); v.Place != p {
 			t.Errorf("--json's place %q is not its iteration %d and path %q", v.Place, v.Iteration, v.Path)
 		}
 		if want := fmt.Sprintf("  node %d [%s] %s: %s\n", v.Node, v.Place, v.Rule, v.Detail); !strings.Contains(text, want) {
@@ -251,9 +251,8 @@ func TestCheckHelpListsEveryRule(t *testing.T) {
 func TestCheckHelpNamesJSON(t *testing.T) {
 	help := strings.Join(strings.Fields(helpOf(t, "check")), " ")
 	var names []string
-	v := reflect.TypeOf(check.Violation{})
-	for i := range v.NumField() {
-		if tag, _, _ := strings.Cut(v.Field(i).Tag.Get("json"), ","); tag != "" && tag != "-" {
+	for _, f := range reflect.VisibleFields(reflect.TypeOf(check.Violation{})) {
+		if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); !f.Anonymous && tag != "" && tag != "-" {
 			names = append(names, tag)
 		}
 	}

@@ -76,23 +76,17 @@ type traceRunJSON struct {
 
 // hotspotJSON is one ranked node with its move path.
 type hotspotJSON struct {
-	Node      int64   `json:"node"`
-	Cause     *string `json:"cause"` // qs, recapture-ext, check-ext, threshold-ext, ext; null for a full-width node ranked by growth
-	Iteration int     `json:"iteration"`
-	Size      int64   `json:"subtree_size"`
-	Share     float64 `json:"share"` // subtree_size over the run's nodes
-	Depth     int     `json:"depth"`
-	Growth    float64 `json:"growth"`
-	// Path, Visits and Searches place the node as diff and check place
-	// one: the moves from the root position in SAN, each move's visit
-	// under its parent (2: a PVS re-search) and how many times it was
-	// searched there (marked with both, trace.VisitMark, the path reads
-	// back to the node). PathSAN is Path, under the key scripts written
+	Node   int64   `json:"node"`
+	Cause  *string `json:"cause"` // qs, recapture-ext, check-ext, threshold-ext, ext; null for a full-width node ranked by growth
+	Size   int64   `json:"subtree_size"`
+	Share  float64 `json:"share"` // subtree_size over the run's nodes
+	Depth  int     `json:"depth"`
+	Growth float64 `json:"growth"`
+	// PlaceFields place the node as diff and check place one
+	// (compare.PlaceOf). PathSAN is Path, under the key scripts written
 	// before it was added read.
-	Path     []string `json:"path"`
-	Visits   []int    `json:"visits"`
-	Searches []int    `json:"searches"`
-	PathSAN  []string `json:"path_san"`
+	trace.PlaceFields
+	PathSAN []string `json:"path_san"`
 	// Place is the node's place as diff and check print one, which
 	// 'export --path' and 'view --path' read back to it: "iteration 2:
 	// dxe6·1 Bxe2" (compare.Place).
@@ -443,24 +437,12 @@ func hotspotsJSON(ctx context.Context, st *trace.Store, run int64, order trace.H
 	}
 	out := []hotspotJSON{}
 	for _, h := range hs {
-		san, err := st.PathSAN(ctx, run, h.Node.ID)
+		pf, place, err := compare.PlaceOf(ctx, compare.Side{Store: st, Run: run}, h.Node.ID)
 		if err != nil {
 			return nil, err
 		}
-		if san == nil {
-			san = []string{}
-		}
-		side := compare.Side{Store: st, Run: run}
-		visits, searches, err := compare.Visits(ctx, side, h.Node.ID)
-		if err != nil {
-			return nil, err
-		}
-		place, err := compare.Place(ctx, side, h.Node.ID)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, hotspotJSON{Node: h.Node.ID, Cause: orNull(h.Cause.String()), Iteration: h.Node.Iteration,
-			Size: h.Node.SubtreeSize, Share: h.Share, Depth: h.Node.Depth, Growth: h.Growth, Path: san, Visits: visits, Searches: searches, PathSAN: san, Place: place})
+		out = append(out, hotspotJSON{Node: h.Node.ID, Cause: orNull(h.Cause.String()),
+			Size: h.Node.SubtreeSize, Share: h.Share, Depth: h.Node.Depth, Growth: h.Growth, PlaceFields: pf, PathSAN: pf.Path, Place: place})
 	}
 	return out, nil
 }

@@ -137,7 +137,7 @@ func TestHotspotsMarkVisits(t *testing.T) {
 			continue
 		}
 		place := h.Place
-		if want := trace.PlaceText(trace.PlaceRoot{It: h.Iteration, Visit: 1, Searches: 1}, h.Path, h.Visits, h.Searches); place != want {
+		if want := trace.PlaceText(h.Root(), h.Path, h.Visits, h.Searches); place != want {
 			t.Errorf("node %d: place %q, want its iteration and path, %q", h.Node, place, want)
 		}
 		if i >= len(lines) || !strings.HasSuffix(lines[i], "  "+place) {

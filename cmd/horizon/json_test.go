@@ -571,9 +571,11 @@ func checkNodeFacts(t *testing.T, where string, n map[string]any, idKey string, 
 
 // nodeOnly are keys of a hotspot that are no fact of its node but of its
 // place in the list or the tree: its cause, share of the run, growth, and
-// path with the visit and searches of each move (keyed as diff and check
-// key them), and its place as they print it.
-var nodeOnly = map[string]bool{"cause": true, "share": true, "growth": true, "path": true, "visits": true, "searches": true, "place": true}
+// path with the visit and searches of each move and of its iteration's
+// root (keyed as diff and check key them, trace.PlaceFields), and its
+// place as they print it.
+var nodeOnly = map[string]bool{"cause": true, "share": true, "growth": true, "path": true, "visits": true, "searches": true,
+	"iteration_visit": true, "iteration_searches": true, "place": true}
 
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)

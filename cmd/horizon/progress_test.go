@@ -143,6 +143,10 @@ func TestLongCommandsStop(t *testing.T) {
 			if code != 130 || !strings.Contains(errOut.String(), "interrupted") {
 				t.Errorf("exit %d, stderr %q; want 130 and interrupted", code, errOut.String())
 			}
+			// Nothing half-written is left: no output, no temporary file.
+			if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), "*")); len(left) > 0 {
+				t.Errorf("an interrupted %s left %v", args[0], left)
+			}
 		})
 	}
 }
