@@ -615,3 +615,59 @@ func TestReadOnlyTraceSaysWhich(t *testing.T) {
 		})
 	}
 }
+
+// TestCreateRace: a file another process makes at the name between
+// Create's look and its create (two 'horizon trace -o new.trace' at once,
+// or another program writing there) is opened as it is and never removed.
+// Create took it for its own, wrote its schema over it and, when that
+// failed, removed it: another program's file was lost.
+func TestCreateRace(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		make  func(t *testing.T, path string) // the other process
+		check func(t *testing.T, path string, err error)
+	}{
+		{"another trace", func(t *testing.T, path string) {
+			s, err := Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			record(t, s, 5, 2, RecordOptions{}, nil)
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}, func(t *testing.T, path string, err error) {
+			if err != nil {
+				t.Errorf("recording into the trace another process made: %v", err)
+			}
+			firstRunStays(t, path)
+		}},
+		{"another program's file", func(t *testing.T, path string) {
+			if err := os.WriteFile(path, []byte("someone else's notes"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, func(t *testing.T, path string, err error) {
+			if !errors.Is(err, ErrNotTrace) {
+				t.Errorf("recording into another program's file: %v, want ErrNotTrace", err)
+			}
+			if b, rerr := os.ReadFile(path); string(b) != "someone else's notes" {
+				t.Errorf("the other program's file: %q, %v", b, rerr)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "new.trace")
+			beforeCreate = func(p string) {
+				beforeCreate = nil // the other process's Create finds no rival
+				tc.make(t, p)
+			}
+			t.Cleanup(func() { beforeCreate = nil })
+			s, err := Create(path)
+			if err == nil {
+				_, err = s.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{})
+				s.Close()
+			}
+			tc.check(t, path, err)
+		})
+	}
+}

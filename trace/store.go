@@ -292,14 +292,23 @@ func open(path string, readOnly, create bool) (*Store, error) {
 		}
 	}
 	if created {
+		if beforeCreate != nil {
+			beforeCreate(path)
+		}
 		// Create the file ourselves first: the OS names the problem
 		// (no such directory, permission denied) more clearly than SQLite's
-		// "unable to open database file".
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
-		if err != nil {
+		// "unable to open database file". Exclusively: a file another
+		// process made since checkHeader is theirs, opened as it is and
+		// never removed here (init makes an empty one a trace).
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		switch {
+		case errors.Is(err, fs.ErrExist):
+			fresh, created = false, false
+		case err != nil:
 			return nil, fmt.Errorf("create trace: %w", err)
+		default:
+			f.Close()
 		}
-		f.Close()
 	}
 	db, err := sql.Open("sqlite3", dsn(path, readOnly))
 	if err != nil {
@@ -366,6 +375,10 @@ func escapePath(p string) string {
 }
 
 var errEmpty = errors.New("empty file")
+
+// beforeCreate, when set (by tests), runs when open has found no file at
+// path and is about to create it: where another process may make one.
+var beforeCreate func(path string)
 
 // fileError is a trace file that cannot be opened, in one wording for
 // every command ("open trace x.trace: no such file", not the OS's
