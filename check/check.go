@@ -255,8 +255,8 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 		v.Iteration, v.Path, v.Visits, v.Searches = pl.iteration, sanPath(r, pl.moves), pl.visits, pl.searches
 		if v.Node != 0 {
 			v.IterationVisit = pl.rootVisit
-			for _, r := range roots {
-				if r.Iteration == v.Iteration {
+			for _, root := range roots {
+				if root.Iteration == v.Iteration {
 					v.IterationSearches++
 				}
 			}

@@ -118,11 +118,16 @@ type Difference struct {
 	trace.PlaceFields
 	// PathB, VisitsB and SearchesB are B's when B's node is a different
 	// one ("order"); null otherwise (B's node, if any, is at Path).
-	PathB     []string `json:"path_b"`
-	VisitsB   []int    `json:"visits_b"`
-	SearchesB []int    `json:"searches_b"`
-	A         *NodeRef `json:"a"`
-	B         *NodeRef `json:"b"`
+	// IterationB, IterationVisitB and IterationSearchesB are the root of
+	// B's node there (PlaceFields' for B, RootB); null with PathB.
+	IterationB         *int     `json:"iteration_b"`
+	IterationVisitB    *int     `json:"iteration_visit_b"`
+	IterationSearchesB *int     `json:"iteration_searches_b"`
+	PathB              []string `json:"path_b"`
+	VisitsB            []int    `json:"visits_b"`
+	SearchesB          []int    `json:"searches_b"`
+	A                  *NodeRef `json:"a"`
+	B                  *NodeRef `json:"b"`
 	// Fields lists what differs: "order" (the searches entered different
 	// nodes at the same visit number: a different move order, a move one
 	// of them pruned, a different number of nodes before), "window",
@@ -178,18 +183,31 @@ type Report struct {
 	QSPlies  trace.LevelList[LevelRow, trace.ByQSPly]   `json:"qs_plies"`
 	QSLevels trace.LevelList[LevelRow, trace.ByQSLevel] `json:"qs_levels"` // by engine QS level, only when both runs use level-based QS (empty otherwise)
 
-	// roots are both runs' iteration roots, which say whether a place
+	// roots are each run's iteration roots, which say whether a place
 	// names its iteration 0 (trace.PlaceIteration).
-	roots []trace.Node
+	roots [2][]trace.Node
 }
 
 // Place writes a place of the report (a Difference's or a Subtree's root,
 // Root, and marked path) as Horizon prints one (trace.PlaceText), so that
 // it reads back to the node in each run that has it: its iteration is
-// named, 0 too, unless both runs searched QS alone.
+// named, 0 too, unless both runs searched QS alone once.
 func (r *Report) Place(root trace.PlaceRoot, path []string, visits, searches []int) string {
-	root.It = trace.PlaceIteration(r.roots, root.It)
+	it := trace.NoIteration
+	for _, roots := range r.roots {
+		it = max(it, trace.PlaceIteration(roots, root.It))
+	}
+	root.It = it
 	return trace.PlaceText(root, path, visits, searches)
+}
+
+// RootB is the root of B's node where it is another than A's (PathB), as
+// Root is A's; Root when there is none.
+func (d *Difference) RootB() trace.PlaceRoot {
+	if d.IterationB == nil {
+		return d.Root()
+	}
+	return trace.PlaceRoot{It: *d.IterationB, Visit: *d.IterationVisitB, Searches: *d.IterationSearchesB}
 }
 
 // Identical reports whether the alignment found no difference at all.
@@ -214,12 +232,10 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{A: totals(a, ra, rootA), B: totals(b, rb, rootB)}
-	for _, s := range []Side{a, b} {
-		_, roots, err := childList(ctx, s, 0)
-		if err != nil {
+	for i, s := range []Side{a, b} {
+		if _, rep.roots[i], err = childList(ctx, s, 0); err != nil {
 			return nil, err
 		}
-		rep.roots = append(rep.roots, roots...)
 	}
 	if err := levelTables(ctx, a, b, usesLevels(ra) && usesLevels(rb), rep); err != nil {
 		return nil, err
@@ -773,6 +789,7 @@ func (w *walker) parting(id int64) (*Difference, error) {
 	}
 	if nb != nil {
 		d.B, d.PathB, d.VisitsB, d.SearchesB = ref(*nb), orEmpty(pb), vb, sb
+		d.IterationB, d.IterationVisitB, d.IterationSearchesB = &nb.Iteration, &rb.Visit, &rb.Searches
 		if na == nil {
 			d.Path, d.Visits, d.Searches, d.Iteration = d.PathB, d.VisitsB, d.SearchesB, nb.Iteration
 			d.IterationVisit, d.IterationSearches = rb.Visit, rb.Searches
@@ -806,7 +823,7 @@ func (w *walker) finish() error {
 			if err != nil {
 				return err
 			}
-			d := Difference{PlaceFields: trace.PlaceFields{Iteration: f.iter, IterationVisit: f.d.IterationVisit, IterationSearches: f.d.IterationSearches, Path: orEmpty(p), Visits: f.d.Visits}, Fields: []string{"only_a"}}
+			d := Difference{PlaceFields: trace.PlaceFields{Iteration: f.iter, IterationVisit: f.d.IterationVisit, IterationSearches: f.d.IterationSearches, Path: orEmpty(p), Visits: f.d.Visits, Searches: f.d.Searches}, Fields: []string{"only_a"}}
 			side := "A"
 			if f.a != nil {
 				d.A = ref(*f.a)

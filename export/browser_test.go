@@ -354,7 +354,7 @@ func (b *browser) pagePaths(t *testing.T, si, max int) []pagePath {
 		const n = horizon.data.sides[%d].nodes, out = [], step = Math.max(1, Math.floor(n.id.length / %d));
 		const input = document.getElementById('search-input'), form = document.getElementById('search');
 		for (let i = 1; i < n.id.length; i += step) {
-			if (!n.san[i]) continue;
+			if (n.kind[i] === 0) continue; // the run node: no path names it
 			const path = horizon.path(%[1]d, n.id[i]);
 			input.value = path;
 			form.requestSubmit();
@@ -748,6 +748,13 @@ func TestHTMLAspirationRootsInBrowser(t *testing.T) {
 	}
 	if first == 0 {
 		t.Error("no drawn place names iteration 2's first root (the test needs one)")
+	}
+	// An iteration the run lacks is said (the search threw on it).
+	var said string
+	b.eval(t, `(() => { const i = document.getElementById('search-input'); i.value = 'iteration 7: e4';
+		document.getElementById('search').requestSubmit(); return document.getElementById('search-msg').textContent; })()`, &said)
+	if !strings.Contains(said, "no drawn root of iteration 7") {
+		t.Errorf("searching an iteration the run lacks says %q", said)
 	}
 	b.openPage(t, filepath.Join(t.TempDir(), "aspdiff.html"), func(w io.Writer) error {
 		return WriteDiffHTML(ctx, compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}, HTMLOptions{Depth: -1}, w)

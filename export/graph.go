@@ -268,8 +268,8 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 // it: the nodes from the run node down to it, the position there (its
 // move made), its SAN path, each move's visit and searches (compare.Visits)
 // and its place (compare.Place), which the headings print and --path
-// reads back ("" for a node no move led to: the run node, an iteration
-// root, a QS-only run's QS root).
+// reads back ("" for the run node; "iteration 2·1: (root)" for the
+// first of two roots of iteration 2).
 type topLine struct {
 	nodes            []trace.Node
 	pos              *engine.Position
@@ -292,7 +292,7 @@ func topOf(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) 
 	if tl.visits, tl.searches, err = compare.Visits(ctx, side, top.ID); err != nil {
 		return tl, err
 	}
-	if top.Move != engine.NoMove {
+	if top.Kind != engine.KindRun {
 		tl.place, err = compare.Place(ctx, side, top.ID)
 	}
 	return tl, err

@@ -170,8 +170,8 @@ type PageSide struct {
 // among that iteration's roots and their number.
 type PageRoot struct {
 	Iteration int `json:"iteration"`
-	Visit     int `json:"visit"`
-	Searches  int `json:"searches"`
+	Visit     int `json:"iteration_visit"`    // as trace.PlaceFields names it
+	Searches  int `json:"iteration_searches"` // as trace.PlaceFields names it
 }
 
 // PageRun describes the run a side shows.

@@ -17,9 +17,12 @@ type jsonGraph struct {
 	// and TopSearches its searches under its parent.
 	TopVisits   []int `json:"top_visits"`
 	TopSearches []int `json:"top_searches"`
-	MaxNodes    int   `json:"max_nodes"`
-	Depth       *int  `json:"depth"` // null: no limit
-	QSOnly      bool  `json:"qs_only"`
+	// TopPlace is the top node's place as Horizon prints one, which
+	// --path reads back ("iteration 2·1: (root)"); null for the run node.
+	TopPlace *string `json:"top_place"`
+	MaxNodes int     `json:"max_nodes"`
+	Depth    *int    `json:"depth"` // null: no limit
+	QSOnly   bool    `json:"qs_only"`
 	// QSRoots, QSNodes and FullWidth are Graph's: null unless QSOnly.
 	QSRoots   *int64        `json:"qs_roots"`
 	QSNodes   *int64        `json:"qs_nodes"`
@@ -107,6 +110,9 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 	}
 	if g.QSOnly {
 		out.QSRoots, out.QSNodes, out.FullWidth = &g.QSRoots, &g.QSNodes, &g.FullWidth
+	}
+	if g.TopPlace != "" {
+		out.TopPlace = &g.TopPlace
 	}
 	if out.TopPath == nil {
 		out.TopPath = []string{}

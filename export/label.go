@@ -2,6 +2,7 @@ package export
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -206,8 +207,14 @@ func topWhere(top trace.Node, place string) string {
 	case top.Kind == engine.KindRun:
 		return "the whole run"
 	case top.Kind == engine.KindRoot:
-		return where + " (root of " + trace.IterationLabel(top.Iteration) + ")"
-	case place != "":
+		// The root's place without its path: "iteration 2·1" names the
+		// first of two roots of iteration 2, as --path reads it.
+		label, ok := strings.CutSuffix(place, ": "+trace.RootPath)
+		if !ok {
+			label = trace.IterationLabel(top.Iteration)
+		}
+		return where + " (root of " + label + ")"
+	case place != "" && place != trace.RootPath: // RootPath: a QS-only run's root, no iteration's, is "node 1"
 		return where + " (" + place + ")"
 	}
 	return where

@@ -166,25 +166,26 @@ func PlaceText(root PlaceRoot, path []string, visits, searches []int) string {
 	if root.It == NoIteration {
 		return s
 	}
-	return VisitMark(IterationLabel(root.It), root.Visit, root.Searches) + ": " + s
+	roots := root.Searches
+	if roots == 0 && root.Visit > 0 {
+		roots = root.Visit + 1 // a root read from a place (SplitIteration): the visit it named stands
+	}
+	return VisitMark(IterationLabel(root.It), root.Visit, roots) + ": " + s
 }
 
 // PlaceIteration is the iteration PlaceText is given for a node of
 // iteration it in a run whose iteration roots (the run node's children)
-// are roots: it, or NoIteration where every root is of iteration 0 (a
-// search of QS alone: Horizon's --qs-only, whose root is its QS root and
-// no iteration's), where a bare path reads back as well (ReportedRoot). A
+// are roots: it, or NoIteration where the run's one root is of iteration
+// 0 (a search of QS alone: Horizon's --qs-only, whose root is its QS root
+// and no iteration's), where a bare path reads back as well
+// (ReportedRoot). Two roots of iteration 0 (a QS-only search made again)
+// are named, as a bare path reads in the last. A
 // place printed for two runs (diff's) passes both runs' roots. In a run
 // with later iterations, iteration 0 is named: a bare path there starts
 // in the iteration the run reports.
 func PlaceIteration(roots []Node, it int) int {
-	if it != 0 {
-		return it
-	}
-	for _, r := range roots {
-		if r.Iteration != 0 {
-			return it
-		}
+	if it != 0 || len(roots) > 1 {
+		return it // several roots: a bare path reads in the last one only
 	}
 	return NoIteration
 }

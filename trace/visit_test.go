@@ -350,13 +350,15 @@ func TestPlaceText(t *testing.T) {
 	if got := RootOf([]Node{{ID: 1, SubtreeSize: 10}}, 5); got != BareRoot {
 		t.Errorf("RootOf in a run of QS alone = %+v, want BareRoot", got)
 	}
-	qsAlone := []Node{{ID: 1}, {ID: 4}}
+	qsAlone := []Node{{ID: 1}}
+	qsTwice := []Node{{ID: 1}, {ID: 4}} // a bare path reads in node 4 only
 	later := []Node{{ID: 1}, {ID: 4, Iteration: 1}}
 	for _, c := range []struct {
 		roots    []Node
 		it, want int
 	}{
 		{qsAlone, 0, NoIteration},
+		{qsTwice, 0, 0},
 		{later, 0, 0},
 		{later, 1, 1},
 		{nil, 0, NoIteration},
@@ -382,7 +384,7 @@ func FuzzPlaceText(f *testing.F) {
 		// The root's own visit, of searches roots of its iteration.
 		root := PlaceRoot{It: it, Visit: max(visit, 1), Searches: searches}
 		read := PlaceRoot{It: it}
-		if it != NoIteration && VisitMark("", root.Visit, root.Searches) != "" {
+		if it != NoIteration && strings.Contains(PlaceText(root, nil, nil, nil), VisitSep) {
 			read.Visit = root.Visit
 		}
 		path := SplitPath(text)

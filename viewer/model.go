@@ -273,15 +273,16 @@ type nodeInfo struct {
 // numbers or UCI, each re-searched move marked with its visit, led by its
 // iteration ("iteration 3: 1. dxe6·2 Bxe2") when the node lies outside the
 // iteration a bare path reads in, so that every path the viewer prints
-// reads back through '/' and --path to the node.
+// reads back through '/' and --path to the node: the reported
+// iteration's root is "(root)" (trace.RootPath).
 func (in *nodeInfo) pathText(uci bool) string {
 	path := in.numTok
 	if uci {
 		path = in.uci
 	}
 	switch {
-	case !in.named && len(path) == 0:
-		return "(root position)"
+	case in.node.Kind == engine.KindRun:
+		return "(root position)" // no path names the run node
 	case !in.named:
 		return trace.PlaceText(trace.BareRoot, path, nil, nil)
 	}

@@ -304,3 +304,26 @@ func TestDiffWindowsOnTwoScales(t *testing.T) {
 		t.Errorf("diff: exit %d, %s; want identical trees\n%s", code, stderr, out)
 	}
 }
+
+// TestDiffFilteredFirstKeepsSearches: under a recording filter the first
+// difference (a node only one run recorded) gives each move's searches as
+// every other difference does; it gave "searches": null, and its place
+// lost the ·1 of a first search with later ones.
+func TestDiffFilteredFirstKeepsSearches(t *testing.T) {
+	file, _ := traceFile(t, "--fen", kiwipete, "--depth", "4", "--qs", "captures,see", "--last-iteration")
+	var d struct {
+		First *struct {
+			Path     []string `json:"path"`
+			Visits   []int    `json:"visits"`
+			Searches []int    `json:"searches"`
+			Fields   []string `json:"fields"`
+		} `json:"first_difference"`
+	}
+	cliJSON(t, &d, "diff", file, "--run", "1", "--run", "2", "--json")
+	if d.First == nil || len(d.First.Fields) == 0 || d.First.Fields[0] != "only_a" && d.First.Fields[0] != "only_b" {
+		t.Fatalf("first difference %+v: the test needs a node only one run recorded", d.First)
+	}
+	if d.First.Searches == nil || len(d.First.Searches) != len(d.First.Path) {
+		t.Errorf("first difference: path %q, visits %v, searches %v", d.First.Path, d.First.Visits, d.First.Searches)
+	}
+}

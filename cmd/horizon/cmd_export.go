@@ -254,7 +254,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 // and its export drew the iteration before without a word. "" when the
 // subtree was chosen (--node, --path) or nothing comes after it.
 func laterRoots(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node, sel export.Selection) (string, error) {
-	if sel.Node >= 0 || len(sel.Path) > 0 || top.Kind != engine.KindRoot || top.End() > r.Nodes {
+	if sel.Node >= 0 || len(sel.Path) > 0 || sel.Root != nil || top.Kind != engine.KindRoot || top.End() > r.Nodes {
 		return "", nil
 	}
 	roots, err := st.Children(ctx, r.ID, 0, trace.BySearch, 0, 0)

@@ -106,7 +106,7 @@ func TestPrintedPathsReadBack(t *testing.T) {
 			switch {
 			case d.A != nil && d.PathB != nil:
 				check("diff's A place", p[0], d.A.ID, place)
-				check("diff's B place", p[1], d.B.ID, rep.Place(d.Root(), d.PathB, d.VisitsB, d.SearchesB))
+				check("diff's B place", p[1], d.B.ID, rep.Place(d.RootB(), d.PathB, d.VisitsB, d.SearchesB))
 			case d.A != nil && d.B != nil:
 				check("diff's place", p[0], d.A.ID, place)
 				check("diff's place", p[1], d.B.ID, place)
@@ -314,8 +314,8 @@ func TestIterationZeroReadsBack(t *testing.T) {
 // hotspots', the headings'), check's and diff's read back.
 func TestAspirationRootsReadBack(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "asp.trace")
-	for i, again := range []bool{true, false} {
-		in := writeFile(t, fmt.Sprintf("asp%d.hzt", i), foreigntest.AspirationStream(again))
+	for i, stream := range []string{foreigntest.AspirationStream(true), foreigntest.AspirationStream(false), foreigntest.QSTwiceStream} {
+		in := writeFile(t, fmt.Sprintf("asp%d.hzt", i), stream)
 		if code, _, stderr := runCLI(t, "", "import", in, "-o", file); code != 0 {
 			t.Fatalf("import: exit %d: %s", code, stderr)
 		}
@@ -323,29 +323,40 @@ func TestAspirationRootsReadBack(t *testing.T) {
 	st := tracetest.Open(t, file)
 	ctx := context.Background()
 	side := compare.Side{Store: st, Run: 1}
-	r, err := st.Run(ctx, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	check := func(what string, run, id int64, place string) {
 		t.Helper()
 		if got := readBack(t, st, run, id, place); got != "" {
 			t.Errorf("run %d: %s of node %d prints %q, which reads back to %s", run, what, id, place, got)
 		}
 	}
-	marked := 0
-	for id := int64(1); id < r.Rows; id++ {
-		place, err := compare.Place(ctx, side, id)
+	// Every node's place, in the aspiration run and in the run that
+	// searched QS alone twice (which printed bare places, read in its
+	// second root).
+	for run, first := range map[int64]string{1: "iteration 2" + trace.VisitSep + "1: ", 3: "iteration 0" + trace.VisitSep + "1: "} {
+		r, err := st.Run(ctx, run)
 		if err != nil {
 			t.Fatal(err)
 		}
-		check("the place", 1, id, place)
-		if strings.HasPrefix(place, "iteration 2"+trace.VisitSep+"1: ") {
-			marked++
+		marked := 0
+		for id := int64(1); id < r.Rows; id++ {
+			place, err := compare.Place(ctx, compare.Side{Store: st, Run: run}, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("the place", run, id, place)
+			if strings.HasPrefix(place, first) {
+				marked++
+			}
+		}
+		if marked == 0 {
+			t.Errorf("run %d: no place begins %q (the test needs one)", run, first)
 		}
 	}
-	if marked == 0 {
-		t.Error("no place names iteration 2's first root (the test needs one)")
+	// An export's heading names a root by its visit, and picking one
+	// with --path says nothing of a root "the run reports".
+	code, out, errOut := runCLI(t, "", "export", file, "--run", "1", "--path", "iteration 2"+trace.VisitSep+"1:", "--format", "dot")
+	if code != 0 || !strings.Contains(out, "(root of iteration 2"+trace.VisitSep+"1)") || strings.Contains(errOut, "the run reports") {
+		t.Errorf("export --path 'iteration 2·1:': exit %d, heading and notes:\n%.600s\n%s", code, out, errOut)
 	}
 	hs, err := hotspotsJSON(ctx, st, 1, trace.HotspotBySize, 100)
 	if err != nil {
@@ -355,7 +366,7 @@ func TestAspirationRootsReadBack(t *testing.T) {
 		check("the hotspot", 1, h.Node, h.Place)
 	}
 	var reps []checkedRunJSON
-	_, out, _ := runCLI(t, "", "check", file, "--run", "1", "--json") // exit 1: it finds violations
+	_, out, _ = runCLI(t, "", "check", file, "--run", "1", "--json") // exit 1: it finds violations
 	if err := json.Unmarshal([]byte(out), &reps); err != nil || len(reps) != 1 || len(reps[0].Violations) == 0 {
 		t.Fatalf("check --json: %+v (the stream's first root of iteration 2 has a score below its stand pat)", reps)
 	}

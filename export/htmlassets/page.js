@@ -107,7 +107,8 @@
     const N = this.N;
     let j = i;
     while (j > 0 && N.parent[j] > 0) j = N.parent[j];
-    if (N.kind[0] !== KIND_RUN || j === 0) return this.s.top_root;
+    const t = this.s.top_root;
+    if (N.kind[0] !== KIND_RUN || j === 0) return {iteration: t.iteration, visit: t.iteration_visit, searches: t.iteration_searches};
     return {iteration: N.iteration[j], visit: N.visit[j], searches: N.searches[j]};
   };
   Side.prototype.ancestors = function (i) {
@@ -587,13 +588,13 @@
     const last = ks => ks.reduce((a, k) => sd.N.id[k] > sd.N.id[a] ? k : a);
     const named = visitMark(L.iteration + it, visit, visit ? visit + 1 : 0);
     if (it >= 0 && sd.N.kind[0] !== KIND_RUN) {
-      const t = sd.s.top_root;
+      const t = sd.rootOf(0);
       if (t.iteration !== it || (visit ? t.visit !== visit : t.visit !== t.searches)) {
         return {err: 'this page draws ' + visitMark(L.iteration + t.iteration, t.visit, t.searches) + ' alone: a page of the whole run (' + exportCommand(sd, 0) + ') holds ' + named};
       }
     } else if (it >= 0) {
       // As trace.IterationRoot: the visit-th root of the iteration, or its last.
-      const its = roots.filter(k => sd.N.iteration[k] === it), k = visit ? its.find(k => sd.N.visit[k] === visit) : last(its);
+      const its = roots.filter(k => sd.N.iteration[k] === it), k = visit ? its.find(k => sd.N.visit[k] === visit) : its.length ? last(its) : undefined;
       if (k === undefined) {
         const drawn = [...new Set(roots.map(k => visitMark(String(sd.N.iteration[k]), sd.N.visit[k], sd.N.searches[k])))].join(', ');
         return {err: 'no drawn root of ' + named + ' (drawn: ' + (drawn || 'none') + ')' + (sd.merged[0] ? '; ' + merged(sd, 0) : '')};

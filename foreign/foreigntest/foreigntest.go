@@ -73,3 +73,30 @@ L 5
 end best=e2e4
 `
 }
+
+// QSTwiceStream is a search of QS alone under its root (iteration 0, as
+// Fairy-Max's first) made twice, with no later iteration: a bare path
+// reads in the second root only, so places name "iteration 0·1:".
+const QSTwiceStream = `HZT 1
+engine Q
+position startpos moves e2e4 d7d5
+E - 0 -5 5 i=0
+S 1
+E e4d5 0 -5 5
+S -90
+E d8d5 0 -5 5
+S 5
+L 5
+L -5
+L 1
+E - 0 -100 100 i=0
+S 10
+E e4d5 0 -100 -10
+S -90
+E d8d5 0 10 100
+S 5
+L 5
+L -5
+L 10
+end best=e4d5
+`
