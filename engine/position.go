@@ -187,6 +187,17 @@ func (p *Position) Copy() *Position {
 	return &q
 }
 
+// CopyLean returns an independent copy like Copy's whose history has room
+// for one more move, not for a search's 1,024 plies (24 KiB): for holding
+// a position for each of many nodes, as an exported diagram does. Moves
+// made on it past the first allocate.
+func (p *Position) CopyLean() *Position {
+	q := *p
+	q.hist = make([]undo, len(p.hist), len(p.hist)+1)
+	copy(q.hist, p.hist)
+	return &q
+}
+
 func (p *Position) kingSq(c Color) Square { return p.pieces[c][King].lsb() }
 
 // attackersTo returns the pieces of both colours attacking s with occupancy occ.

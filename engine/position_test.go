@@ -104,18 +104,25 @@ func TestNullMove(t *testing.T) {
 }
 
 func TestCopyIsIndependent(t *testing.T) {
-	p := MustParseFEN(StartFEN)
-	playUCI(t, p, "e2e4")
-	q := p.Copy()
-	playUCI(t, q, "e7e5", "g1f3")
-	if p.FEN() != "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" || p.Plies() != 1 {
-		t.Errorf("playing on the copy changed the original: %s", p.FEN())
-	}
-	q.UnmakeMove()
-	q.UnmakeMove()
-	q.UnmakeMove()
-	if q.FEN() != StartFEN || q.LastMove() != NoMove {
-		t.Errorf("copy did not keep the history: %s", q.FEN())
+	for _, c := range []struct {
+		name string
+		copy func(*Position) *Position
+	}{{"Copy", (*Position).Copy}, {"CopyLean", (*Position).CopyLean}} {
+		t.Run(c.name, func(t *testing.T) {
+			p := MustParseFEN(StartFEN)
+			playUCI(t, p, "e2e4")
+			q := c.copy(p)
+			playUCI(t, q, "e7e5", "g1f3")
+			if p.FEN() != "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" || p.Plies() != 1 {
+				t.Errorf("playing on the copy changed the original: %s", p.FEN())
+			}
+			q.UnmakeMove()
+			q.UnmakeMove()
+			q.UnmakeMove()
+			if q.FEN() != StartFEN || q.LastMove() != NoMove {
+				t.Errorf("copy did not keep the history: %s", q.FEN())
+			}
+		})
 	}
 }
 

@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -226,4 +227,46 @@ func BenchmarkGraphBigIteration(b *testing.B) {
 	b.ReportMetric((cputime.Used()-c0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(top.SubtreeSize), "nodes")
 	b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
+}
+
+// BenchmarkGraphBudgets exports a whole run of about 188,000 rows
+// (Kiwipete, threshold QS, depth 5, TT on) as JSON and as DOT with a big
+// budget and with every node: the in-memory build and the writers, which
+// queried each shown node's children, parsed the run's options for each
+// node's label and encoded 140 MB at once before.
+func BenchmarkGraphBudgets(b *testing.B) {
+	st, run := cachedTrace(b, "export-kiwipete-threshold-d5.trace", "threshold", 5, 150_000)
+	defer st.Close()
+	ctx := context.Background()
+	top, err := st.Node(ctx, run.ID, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, budget := range []int{300, 20_000, int(top.SubtreeSize)} {
+		for _, format := range []string{"json", "dot"} {
+			b.Run(fmt.Sprintf("%s-%d", format, budget), func(b *testing.B) {
+				var size int
+				c0 := cputime.Used()
+				for i := 0; i < b.N; i++ {
+					g, err := Build(ctx, st, run, top, Options{MaxNodes: budget, Depth: -1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					var out bytes.Buffer
+					if format == "json" {
+						err = g.WriteJSON(&out)
+					} else {
+						err = g.WriteDOT(&out)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					size = out.Len()
+				}
+				b.ReportMetric((cputime.Used()-c0).Seconds()/float64(b.N), "cpu-s/op")
+				b.ReportMetric(float64(top.SubtreeSize), "nodes")
+				b.ReportMetric(float64(size)/1e6, "MB")
+			})
+		}
+	}
 }

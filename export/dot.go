@@ -26,9 +26,10 @@ func (g *Graph) WriteDOT(w io.Writer) error {
 	p("\tnode [fontname=\"Helvetica\", fontsize=10, style=filled, margin=\"0.06,0.03\"];\n")
 	p("\tedge [fontname=\"Helvetica\", fontsize=9, color=%q, fontcolor=%q, arrowsize=0.6];\n", colEdge, colEdge)
 
+	words := g.Run.EvalWords() // the run's options, parsed once
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
-		p("\t%s [%s];\n", nodeName(n), g.nodeAttrs(n))
+		p("\t%s [%s];\n", nodeName(n), g.nodeAttrs(n, words))
 	}
 	for i := range g.Summaries {
 		s := &g.Summaries[i]
@@ -81,8 +82,9 @@ func (g *Graph) title() []string {
 	return lines
 }
 
-// nodeAttrs gives a node its shape, colours and label.
-func (g *Graph) nodeAttrs(n *Node) string {
+// nodeAttrs gives a node its shape, colours and label; w is the run's
+// g.Run.EvalWords().
+func (g *Graph) nodeAttrs(n *Node, w trace.EvalWords) string {
 	shape, style := "box", "filled"
 	switch n.Kind {
 	case engine.KindQS:
@@ -109,7 +111,7 @@ func (g *Graph) nodeAttrs(n *Node) string {
 	if peripheries > 1 {
 		a += ", peripheries=2"
 	}
-	return a + ", label=" + quote(nodeLines(g.Run, g.Run.EvalWords(), n.Node, n.SAN)...)
+	return a + ", label=" + quote(nodeLines(g.Run, w, n.Node, n.SAN)...)
 }
 
 // edgeAttrs labels an edge with the move's place in the search order and

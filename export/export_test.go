@@ -675,26 +675,30 @@ func TestIcicleReads(t *testing.T) {
 }
 
 // TestSourcesAgree builds every golden graph twice: from the subtree read
-// into memory and from node-by-node queries; the DOT must be the same.
+// into memory and from node-by-node queries, on one walk or three, walking
+// every collapsed child alone (chunk 0), the shown nodes of a few rows
+// whole, or the top's subtree; the DOT must be the same.
 func TestSourcesAgree(t *testing.T) {
 	st, _ := fixedTrace(t)
 	for _, c := range graphCases {
 		t.Run(c.name, func(t *testing.T) {
-			var mem, queried bytes.Buffer
+			var mem, q bytes.Buffer
 			if err := buildCase(t, st, c.sel, c.opts).WriteDOT(&mem); err != nil {
 				t.Fatal(err)
 			}
-			oldLimit, oldWorkers := memLimit, statsWorkers
-			defer func() { memLimit, statsWorkers = oldLimit, oldWorkers }()
-			memLimit = 0
+			oldWorkers, oldChunk := statsWorkers, chunkRows
+			defer func() { statsWorkers, chunkRows = oldWorkers, oldChunk }()
+			defer queried()()
 			for _, workers := range []int{1, 3} {
-				statsWorkers = workers
-				queried.Reset()
-				if err := buildCase(t, st, c.sel, c.opts).WriteDOT(&queried); err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(mem.Bytes(), queried.Bytes()) {
-					t.Fatalf("the graph read from memory and the graph queried node by node (%d walks) differ", workers)
+				for _, chunk := range []int64{0, 3, 40, 1 << 40} {
+					statsWorkers, chunkRows = workers, chunk
+					q.Reset()
+					if err := buildCase(t, st, c.sel, c.opts).WriteDOT(&q); err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(mem.Bytes(), q.Bytes()) {
+						t.Fatalf("the graph read from memory and the graph queried node by node (%d walks, chunks of %d rows) differ", workers, chunk)
+					}
 				}
 			}
 		})
@@ -707,12 +711,10 @@ func TestSourcesAgree(t *testing.T) {
 func TestFilteredTrace(t *testing.T) {
 	ctx := context.Background()
 	st := filteredTrace(t)
-	for _, queried := range []bool{false, true} {
-		t.Run(fmt.Sprint("queried=", queried), func(t *testing.T) {
-			if queried {
-				old := memLimit
-				memLimit = 0
-				defer func() { memLimit = old }()
+	for _, byQuery := range []bool{false, true} {
+		t.Run(fmt.Sprint("queried=", byQuery), func(t *testing.T) {
+			if byQuery {
+				defer queried()()
 			}
 			for _, qsOnly := range []bool{false, true} {
 				g := buildCase(t, st, Selection{Node: -1}, Options{MaxNodes: 12, Depth: -1, QSOnly: qsOnly})

@@ -191,9 +191,11 @@ type collapsed struct {
 
 // Build makes the graph of the subtree under top, cut to the options'
 // budget. It reads the trace through st's query API only. A subtree of up
-// to 100,000 rows is read in one stream and the graph built in memory; a
-// bigger one is read one level under each shown node, then streamed once
-// more (per collapsed child, side by side) for the summaries' QS figures.
+// to 100,000 rows, or 16 a node of the budget, is read in one stream and
+// the graph built in memory (newSource); a bigger one is read one level
+// under each shown node, then streamed once more for the summaries' QS
+// figures, side by side: each shown subtree of up to chunkRows rows
+// whole, each collapsed child of a bigger one on its own.
 // QSOnly streams the subtree once more to find the QS roots.
 func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, opts Options) (*Graph, error) {
 	if opts.MaxNodes <= 0 {
@@ -211,7 +213,7 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 	}
 	path, topPos, topPath := tl.nodes, tl.pos, tl.san
 	g := &Graph{Run: run, Top: top, TopPath: topPath, TopVisits: tl.visits, TopSearches: tl.searches, TopPlace: tl.place, Options: opts}
-	src, err := newSource(ctx, st, run, top)
+	src, err := newSource(ctx, st, run, top, opts.MaxNodes)
 	if err != nil {
 		return nil, err
 	}
@@ -326,7 +328,7 @@ func (b *builder) add(c *candidate) error {
 	pos, san := c.pos, c.san
 	if pos == nil {
 		parent := b.pos[c.parent]
-		pos = parent.Copy()
+		pos = parent.CopyLean()
 		if m := c.n.Move; m != engine.NoMove {
 			if !b.rule.Playable(parent, m) {
 				return fmt.Errorf("run %d: node %d: move %s is not legal in %s: %w",
@@ -517,7 +519,7 @@ func (b *builder) seedQSRoots(path []trace.Node) error {
 		if err != nil {
 			return err
 		}
-		pos := b.pos[0].Copy()
+		pos := b.pos[0].CopyLean()
 		var via []string
 		san := ""
 		for i, n := range below {
@@ -627,14 +629,36 @@ func (b *builder) countCollapsed(path []trace.Node) error {
 // countCollapsed.
 var statsWorkers = 0
 
-// countCollapsedParallel walks each collapsed child's subtree on its own,
-// on up to workers goroutines, and adds the figures to its summary.
+// chunkRows is the biggest shown subtree countCollapsedParallel reads in
+// one walk for all the collapsed children below it, where it would
+// otherwise send a query for each: most collapsed children of a big
+// budget are a node or a few, and a query costs as much as reading
+// hundreds of rows.
+var chunkRows = int64(16_384)
+
+// countCollapsedParallel walks the collapsed rows on up to workers
+// goroutines and adds the figures to their summaries. Each walk is either
+// a shown node of at most chunkRows rows, whose rows below go to their
+// nearest shown ancestor's summary as countCollapsed's single stream
+// does, or one collapsed child of a bigger shown node. A collapsed child
+// of one node needs no walk: its row is at hand.
 func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 	g := b.g
 	// The QS root ply above each shown node, so that the walks below them
 	// measure QS plies from the right root.
 	rootPly := make([]int, len(g.Nodes))
+	// chunk[i]: shown node i is walked whole, or lies under one that is.
+	chunk := make([]bool, len(g.Nodes))
+	shown := make(map[int64]int, len(g.Nodes))
+	// tasks are walks: a shown node's index (chunk) or a collapsed child's
+	// (node < 0).
+	type task struct {
+		node, kid int
+		size      int64
+	}
+	var tasks []task
 	for i, n := range g.Nodes {
+		shown[n.ID] = i
 		rootPly[i] = -1
 		switch {
 		case n.Kind != engine.KindQS:
@@ -646,19 +670,46 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 		default:
 			rootPly[i] = n.Ply
 		}
+		switch {
+		case i > 0 && chunk[n.Parent]:
+			chunk[i] = true
+		case n.SubtreeSize <= chunkRows:
+			chunk[i] = true
+			if n.Summary >= 0 || n.SubtreeSize > 1 {
+				tasks = append(tasks, task{node: i, kid: -1, size: n.SubtreeSize})
+			}
+		}
 	}
-	type result struct {
+	type part struct {
+		owner    int // shown node whose summary takes the figures
 		rows, qs int64
 		maxQSPly int
 	}
-	results := make([]result, len(b.collapsed))
-	order := make([]int, len(b.collapsed))
-	for i := range order {
-		order[i] = i
+	add := func(parts []part, owner int, qs bool, qsPly int) []part {
+		if len(parts) == 0 || parts[len(parts)-1].owner != owner {
+			parts = append(parts, part{owner: owner, maxQSPly: -1})
+		}
+		p := &parts[len(parts)-1]
+		p.rows++
+		if qs {
+			p.qs++
+			p.maxQSPly = max(p.maxQSPly, qsPly)
+		}
+		return parts
 	}
-	sort.SliceStable(order, func(i, j int) bool {
-		return b.collapsed[order[i]].n.SubtreeSize > b.collapsed[order[j]].n.SubtreeSize
-	})
+	var local []part // collapsed children of one row, read already
+	for k, c := range b.collapsed {
+		switch {
+		case chunk[c.parent]:
+		case c.n.SubtreeSize <= 1:
+			qs, qsPly, _ := (&walker{topRootPly: rootPly[c.parent]}).visit(c.n)
+			local = add(local, c.parent, qs, qsPly)
+		default:
+			tasks = append(tasks, task{node: -1, kid: k, size: c.n.SubtreeSize})
+		}
+	}
+	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].size > tasks[j].size })
+	results := make([][]part, len(tasks))
 	ctx, cancel := context.WithCancel(b.ctx)
 	defer cancel()
 	src := *b.src.(*storeSource)
@@ -671,29 +722,51 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				c := b.collapsed[k]
-				wk := &walker{topRootPly: rootPly[c.parent]}
-				r := result{maxQSPly: -1}
-				err := src.st.Subtree(ctx, src.run.ID, c.n.ID, -1, func(n trace.Node) error {
-					qs, qsPly, _ := wk.visit(n)
-					r.rows++
-					if qs {
-						r.qs++
-						r.maxQSPly = max(r.maxQSPly, qsPly)
+				t := tasks[k]
+				var parts []part
+				var err error
+				if t.node < 0 {
+					c := b.collapsed[t.kid]
+					wk := &walker{topRootPly: rootPly[c.parent]}
+					err = src.st.Subtree(ctx, src.run.ID, c.n.ID, -1, func(n trace.Node) error {
+						qs, qsPly, _ := wk.visit(n)
+						parts = add(parts, c.parent, qs, qsPly)
+						return nil
+					})
+				} else {
+					type open struct {
+						end int64
+						idx int
 					}
-					return nil
-				})
+					var opens []open
+					wk := &walker{topRootPly: rootPly[t.node]}
+					err = src.st.Subtree(ctx, src.run.ID, g.Nodes[t.node].ID, -1, func(n trace.Node) error {
+						qs, qsPly, _ := wk.visit(n)
+						for len(opens) > 0 && opens[len(opens)-1].end <= n.ID {
+							opens = opens[:len(opens)-1]
+						}
+						if i, ok := shown[n.ID]; ok {
+							opens = append(opens, open{n.End(), i})
+							return nil
+						}
+						if len(opens) == 0 {
+							return nil // a row outside the walk's top (a damaged file)
+						}
+						parts = add(parts, opens[len(opens)-1].idx, qs, qsPly)
+						return nil
+					})
+				}
 				if err != nil {
 					errs <- err
 					cancel()
 					return
 				}
-				results[k] = r
+				results[k] = parts
 			}
 		}()
 	}
 feed:
-	for _, k := range order {
+	for k := range tasks {
 		select {
 		case next <- k:
 		case <-ctx.Done():
@@ -709,11 +782,13 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	for k, c := range b.collapsed {
-		s := &g.Summaries[b.sums[c.parent]]
-		s.Rows += results[k].rows
-		s.QSRows += results[k].qs
-		s.MaxQSPly = max(s.MaxQSPly, results[k].maxQSPly)
+	for _, parts := range append(results, local) {
+		for _, p := range parts {
+			s := &g.Summaries[b.summary(p.owner)]
+			s.Rows += p.rows
+			s.QSRows += p.qs
+			s.MaxQSPly = max(s.MaxQSPly, p.maxQSPly)
+		}
 	}
 	return nil
 }

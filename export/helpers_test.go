@@ -89,3 +89,11 @@ func buildPage(tb testing.TB, st *trace.Store, sel Selection, opts HTMLOptions) 
 	}
 	return run, top, d
 }
+
+// queried makes Build query the trace node by node, whatever the size of
+// the subtree and the budget, until restore puts the limits back.
+func queried() (restore func()) {
+	m, r := memLimit, rowsPerShown
+	memLimit, rowsPerShown = 0, 0
+	return func() { memLimit, rowsPerShown = m, r }
+}

@@ -33,8 +33,7 @@ func TestLiveRunNotDamaged(t *testing.T) {
 			return err
 		}},
 		{"graph queried", func(ctx context.Context, r trace.Reader, run trace.Run, top trace.Node) error {
-			defer func(m int64) { memLimit = m }(memLimit)
-			memLimit = 0
+			defer queried()()
 			_, err := Build(ctx, r, run, top, Options{MaxNodes: 1 << 20, Depth: -1})
 			return err
 		}},

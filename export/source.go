@@ -25,16 +25,36 @@ type source interface {
 }
 
 // memLimit is the biggest subtree the builder reads into memory (about
-// 170 bytes a row) instead of querying the trace node by node: reading
-// it whole is one query, and a small tree's graph is then built at once.
+// 200 bytes a row) instead of querying the trace node by node, whatever
+// the budget: reading it whole is one query, and a small tree's graph is
+// then built at once.
 var memLimit = int64(100_000)
 
-// newSource picks the in-memory source for subtrees up to memLimit rows.
-func newSource(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) (source, error) {
-	if top.SubtreeSize > memLimit {
+// rowsPerShown is how many rows of the subtree per node of the budget the
+// builder also reads into memory. A queried node costs a query of its
+// children, as long as reading some 30 rows in one stream; shown, it holds
+// its position and its children wait in the queue, about 16 rows' memory.
+// Every row is read once anyway, for the summaries' QS figures. 0 reads
+// no subtree over memLimit into memory.
+var rowsPerShown = int64(16)
+
+// newSource picks the in-memory source for subtrees up to memLimit rows,
+// or up to rowsPerShown rows a node of the budget.
+func newSource(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, budget int) (source, error) {
+	whole := top.SubtreeSize <= memLimit || (rowsPerShown > 0 && top.SubtreeSize/rowsPerShown <= int64(budget))
+	if !whole {
 		return &storeSource{ctx: ctx, st: st, run: run, top: top}, nil
 	}
 	m := &memSource{}
+	// Room for every row a sound file holds (a damaged size reserves no
+	// more than a million).
+	if rows := int(min(top.SubtreeSize, 1<<20)); rows > 0 {
+		m.nodes = make([]trace.Node, 0, rows)
+		m.parent = make([]int32, 0, rows)
+		m.first = make([]int32, 0, rows)
+		m.next = make([]int32, 0, rows)
+		m.last = make([]int32, 0, rows)
+	}
 	var stack []int32
 	err := st.Subtree(ctx, run.ID, top.ID, -1, func(n trace.Node) error {
 		for len(stack) > 0 && m.nodes[stack[len(stack)-1]].End() <= n.ID {
