@@ -592,26 +592,14 @@ func (b *builder) countCollapsed(path []trace.Node) error {
 	if _, queried := b.src.(*storeSource); queried && !g.QSOnly && workers > 1 {
 		return b.countCollapsedParallel(path, workers)
 	}
-	shown := make(map[int64]int, len(g.Nodes))
-	for i, n := range g.Nodes {
-		shown[n.ID] = i
-	}
-	type open struct {
-		end int64
-		idx int
-	}
-	var opens []open
+	ow := ownerWalk{shown: g.shownIndex()}
 	w := newWalker(path)
 	return b.src.walk(func(n trace.Node) error {
 		qs, qsPly, _ := w.visit(n)
-		for len(opens) > 0 && opens[len(opens)-1].end <= n.ID {
-			opens = opens[:len(opens)-1]
-		}
-		if i, ok := shown[n.ID]; ok {
-			opens = append(opens, open{n.End(), i})
+		owner, ok := ow.owner(n)
+		if !ok {
 			return nil
 		}
-		owner := opens[len(opens)-1].idx
 		if owner == 0 && g.QSOnly && !qs {
 			return nil // full-width nodes are left out, not collapsed
 		}
@@ -623,6 +611,46 @@ func (b *builder) countCollapsed(path []trace.Node) error {
 		}
 		return nil
 	})
+}
+
+// shownIndex maps each shown node's id to its index in g.Nodes.
+func (g *Graph) shownIndex() map[int64]int {
+	shown := make(map[int64]int, len(g.Nodes))
+	for i, n := range g.Nodes {
+		shown[n.ID] = i
+	}
+	return shown
+}
+
+// ownerWalk follows a pre-order walk of a shown node's rows and names,
+// for each row that is not shown, its nearest shown ancestor: the node
+// whose summary counts it.
+type ownerWalk struct {
+	shown map[int64]int // Graph.shownIndex
+	opens []struct {
+		end int64
+		idx int
+	}
+}
+
+// owner returns the index in g.Nodes of row n's nearest shown ancestor;
+// ok is false for a shown row, and for a row under none (a damaged
+// file's, outside the walk's top).
+func (o *ownerWalk) owner(n trace.Node) (idx int, ok bool) {
+	for len(o.opens) > 0 && o.opens[len(o.opens)-1].end <= n.ID {
+		o.opens = o.opens[:len(o.opens)-1]
+	}
+	if i, shown := o.shown[n.ID]; shown {
+		o.opens = append(o.opens, struct {
+			end int64
+			idx int
+		}{n.End(), i})
+		return i, false
+	}
+	if len(o.opens) == 0 {
+		return -1, false
+	}
+	return o.opens[len(o.opens)-1].idx, true
 }
 
 // statsWorkers, when > 0, overrides the number of parallel walks of
@@ -649,7 +677,7 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 	rootPly := make([]int, len(g.Nodes))
 	// chunk[i]: shown node i is walked whole, or lies under one that is.
 	chunk := make([]bool, len(g.Nodes))
-	shown := make(map[int64]int, len(g.Nodes))
+	shown := g.shownIndex()
 	// tasks are walks: a shown node's index (chunk) or a collapsed child's
 	// (node < 0).
 	type task struct {
@@ -658,7 +686,6 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 	}
 	var tasks []task
 	for i, n := range g.Nodes {
-		shown[n.ID] = i
 		rootPly[i] = -1
 		switch {
 		case n.Kind != engine.KindQS:
@@ -734,25 +761,13 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 						return nil
 					})
 				} else {
-					type open struct {
-						end int64
-						idx int
-					}
-					var opens []open
+					ow := ownerWalk{shown: shown} // read only: shared by the walks
 					wk := &walker{topRootPly: rootPly[t.node]}
 					err = src.st.Subtree(ctx, src.run.ID, g.Nodes[t.node].ID, -1, func(n trace.Node) error {
 						qs, qsPly, _ := wk.visit(n)
-						for len(opens) > 0 && opens[len(opens)-1].end <= n.ID {
-							opens = opens[:len(opens)-1]
+						if owner, ok := ow.owner(n); ok {
+							parts = add(parts, owner, qs, qsPly)
 						}
-						if i, ok := shown[n.ID]; ok {
-							opens = append(opens, open{n.End(), i})
-							return nil
-						}
-						if len(opens) == 0 {
-							return nil // a row outside the walk's top (a damaged file)
-						}
-						parts = add(parts, opens[len(opens)-1].idx, qs, qsPly)
 						return nil
 					})
 				}
