@@ -862,3 +862,22 @@ func TestJSONNamesViewColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestMemSourceStops: a subtree read into memory is still walked under the
+// export's context, so Ctrl-C stops a build of a big budget from memory.
+func TestMemSourceStops(t *testing.T) {
+	st, _ := fixedTrace(t)
+	run, top := resolve(t, st, Selection{Node: 0})
+	ctx, cancel := context.WithCancel(context.Background())
+	src, err := newSource(ctx, st, run, top, DefaultMaxNodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := src.(*memSource); !ok || top.SubtreeSize < ctxRows {
+		t.Fatalf("want a memSource of at least %d rows; got %T of %d", ctxRows, src, top.SubtreeSize)
+	}
+	cancel()
+	if err := src.walk(func(trace.Node) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("walk after cancel: %v, want context.Canceled", err)
+	}
+}

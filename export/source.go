@@ -45,7 +45,7 @@ func newSource(ctx context.Context, st trace.Reader, run trace.Run, top trace.No
 	if !whole {
 		return &storeSource{ctx: ctx, st: st, run: run, top: top}, nil
 	}
-	m := &memSource{}
+	m := &memSource{ctx: ctx}
 	// Room for every row a sound file holds (a damaged size reserves no
 	// more than a million).
 	if rows := int(min(top.SubtreeSize, 1<<20)); rows > 0 {
@@ -113,6 +113,8 @@ func (s *storeSource) below(id int64) ([]trace.Node, error) {
 
 // memSource holds the whole subtree, in pre-order, with child links.
 type memSource struct {
+	ctx               context.Context // checked every ctxRows rows walked and children read
+	reads             int
 	nodes             []trace.Node
 	parent            []int32
 	first, next, last []int32 // first child, next sibling, last child; -1 for none
@@ -123,7 +125,24 @@ func (m *memSource) index(id int64) (int, bool) {
 	return i, i < len(m.nodes) && m.nodes[i].ID == id
 }
 
+// ctxRows is how many rows a memSource hands out between two looks at
+// its context: a budget of a million nodes is built from memory for
+// seconds, and Ctrl-C must still stop it.
+const ctxRows = 4096
+
+// stopped reports the context's error every ctxRows calls.
+func (m *memSource) stopped() error {
+	m.reads++
+	if m.reads%ctxRows != 0 || m.ctx == nil {
+		return nil
+	}
+	return m.ctx.Err()
+}
+
 func (m *memSource) children(n trace.Node) (trace.Node, []trace.Node, error) {
+	if err := m.stopped(); err != nil {
+		return n, nil, err
+	}
 	i, ok := m.index(n.ID)
 	if !ok {
 		return n, nil, nil
@@ -137,6 +156,9 @@ func (m *memSource) children(n trace.Node) (trace.Node, []trace.Node, error) {
 
 func (m *memSource) walk(fn func(trace.Node) error) error {
 	for _, n := range m.nodes {
+		if err := m.stopped(); err != nil {
+			return err
+		}
 		if err := fn(n); err != nil {
 			return err
 		}

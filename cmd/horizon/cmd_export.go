@@ -231,6 +231,11 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 			return err
 		}
 	}
+	// Ctrl-C while the graph was written (a budget of a million nodes
+	// writes for seconds) leaves no file, as it does while it is built.
+	if err := e.ctx.Err(); err != nil {
+		return err
+	}
 	if outFile == nil {
 		if err := e.print(artifact(buf.Bytes()), formatText); err != nil {
 			return err
