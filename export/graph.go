@@ -47,7 +47,7 @@ type Graph struct {
 	TopVisits   []int
 	TopSearches []int
 	// TopPlace is Top's place as Horizon prints one (compare.Place), which
-	// --path reads back; "" for a node no move led to.
+	// --path reads back; "" for the run node.
 	TopPlace string
 	Options  Options
 	// Nodes are the shown tree nodes in pre-order (ascending id): Nodes[0]
@@ -268,8 +268,8 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 
 // topLine is what an export knows of its top node before it reads below
 // it: the nodes from the run node down to it, the position there (its
-// move made), its SAN path, each move's visit and searches (compare.Visits)
-// and its place (compare.Place), which the headings print and --path
+// move made), its SAN path, each move's visit and searches, and its place
+// (compare.PlaceOf, one walk), which the headings print and --path
 // reads back ("" for the run node; "iteration 2·1: (root)" for the
 // first of two roots of iteration 2).
 type topLine struct {
@@ -290,13 +290,8 @@ func topOf(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) 
 	if tl.pos, tl.san, err = replay(run, tl.nodes); err != nil {
 		return tl, err
 	}
-	side := compare.Side{Store: st, Run: run.ID}
-	if tl.visits, tl.searches, err = compare.Visits(ctx, side, top.ID); err != nil {
-		return tl, err
-	}
-	if top.Kind != engine.KindRun {
-		tl.place, err = compare.Place(ctx, side, top.ID)
-	}
+	pf, place, err := compare.PlaceOf(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
+	tl.visits, tl.searches, tl.place = pf.Visits, pf.Searches, place
 	return tl, err
 }
 
@@ -761,7 +756,7 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 						return nil
 					})
 				} else {
-					ow := ownerWalk{shown: shown} // read only: shared by the walks
+					ow := ownerWalk{shown: shown} // one per walk; the map is only read
 					wk := &walker{topRootPly: rootPly[t.node]}
 					err = src.st.Subtree(ctx, src.run.ID, g.Nodes[t.node].ID, -1, func(n trace.Node) error {
 						qs, qsPly, _ := wk.visit(n)

@@ -118,8 +118,8 @@ var BareRoot = PlaceRoot{It: NoIteration}
 // node's children, in search order) are roots: the iteration of the root
 // above id, named unless the run searched QS alone (PlaceIteration), that
 // root's visit among the roots of its iteration and their number.
-// BareRoot for the run node, which no path names. A place printed for
-// two runs (diff's) takes the larger Searches of the two.
+// BareRoot for the run node, which no path names. (A place diff prints
+// for two runs takes the larger Searches of the two: compare's marks.)
 func RootOf(roots []Node, id int64) PlaceRoot {
 	for i, r := range roots {
 		if !r.Contains(id) {
@@ -166,11 +166,11 @@ func PlaceText(root PlaceRoot, path []string, visits, searches []int) string {
 	if root.It == NoIteration {
 		return s
 	}
-	roots := root.Searches
-	if roots == 0 && root.Visit > 0 {
-		roots = root.Visit + 1 // a root read from a place (SplitIteration): the visit it named stands
+	n := root.Searches
+	if n == 0 && root.Visit > 0 {
+		n = root.Visit + 1 // a root read from a place (SplitIteration): the visit it named stands
 	}
-	return VisitMark(IterationLabel(root.It), root.Visit, roots) + ": " + s
+	return VisitMark(IterationLabel(root.It), root.Visit, n) + ": " + s
 }
 
 // PlaceIteration is the iteration PlaceText is given for a node of
@@ -179,10 +179,10 @@ func PlaceText(root PlaceRoot, path []string, visits, searches []int) string {
 // 0 (a search of QS alone: Horizon's --qs-only, whose root is its QS root
 // and no iteration's), where a bare path reads back as well
 // (ReportedRoot). Two roots of iteration 0 (a QS-only search made again)
-// are named, as a bare path reads in the last. A
-// place printed for two runs (diff's) passes both runs' roots. In a run
-// with later iterations, iteration 0 is named: a bare path there starts
-// in the iteration the run reports.
+// are named, as a bare path reads in the last. A place printed for two
+// runs (diff's) names the iteration where either run's roots do. In a
+// run with later iterations, iteration 0 is named: a bare path there
+// starts in the iteration the run reports.
 func PlaceIteration(roots []Node, it int) int {
 	if it != 0 || len(roots) > 1 {
 		return it // several roots: a bare path reads in the last one only
