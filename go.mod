@@ -24,6 +24,7 @@ require (
 	github.com/gobwas/httphead v0.1.0 // indirect
 	github.com/gobwas/pool v0.2.1 // indirect
 	github.com/gobwas/ws v1.4.0 // indirect
+	github.com/horizonqs/horizon/emit v0.0.0-00010101000000-000000000000
 	github.com/lucasb-eyer/go-colorful v1.3.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/tetratelabs/wazero v1.10.1 // indirect
@@ -31,3 +32,5 @@ require (
 )
 
 replace github.com/goccy/go-graphviz => ./third_party/go-graphviz
+
+replace github.com/horizonqs/horizon/emit => ./emit

@@ -6,15 +6,26 @@
 // An engine calls Open once (it reads HORIZON_TRACE: a file path, or
 // "fd:N" for a file descriptor the parent process left open), then for each
 // search Position, the node events in the order the search visits them, and
-// End. A nil *Writer ignores every call, so an engine keeps one pointer and
-// calls through it whether tracing is on or not:
+// End. A nil *Writer ignores every call, so an engine keeps one pointer
+// whether tracing is on or not. Guard each call with On: a call through a
+// nil Writer still evaluates its arguments (move.String() allocates a
+// string per node), and one engine ran 1.29x slower with tracing off for
+// that alone; behind `if tw.On()` the cost is one nil check.
 //
-//	tw, _ := emit.Open("MyEngine 1.0", false)
-//	tw.Position("startpos moves e2e4")
-//	tw.Root(depth, alpha, beta, depth)
-//	... tw.Enter("e7e5", depth-1, -beta, -alpha) ... tw.Leave(score) ...
-//	tw.Leave(rootScore)
-//	tw.End("e7e5", nodes)
+//	tw, _ := emit.Open("MyEngine 1.0", false) // nil when HORIZON_TRACE is unset
+//	if tw.On() {
+//		tw.Position("startpos moves e2e4")
+//		tw.Root(depth, alpha, beta, depth)
+//	}
+//	... if tw.On() { tw.Enter(m.String(), depth-1, -beta, -alpha) } ...
+//	... if tw.On() { tw.Leave(score) } ...
+//	if tw.On() {
+//		tw.End(best.String(), nodes)
+//	}
+//
+// The package is its own module (github.com/horizonqs/horizon/emit) with a
+// go line of 1.18 and nothing but the standard library, so an engine can
+// `go get` it, vendor it, or copy this one file into its own package.
 package emit
 
 import (
@@ -45,6 +56,11 @@ type Writer struct {
 	buf []byte
 	err error
 }
+
+// On reports whether w writes a stream: false for a nil Writer, which is
+// tracing off. Guard calls with it so that tracing off costs one
+// predictable branch and no argument is built for nothing.
+func (t *Writer) On() bool { return t != nil }
 
 // Header is what a stream declares about its engine before its first
 // search.

@@ -135,3 +135,14 @@ func TestHeaderScale(t *testing.T) {
 		}
 	}
 }
+
+// TestOn: On is false for a nil Writer (tracing off) and true otherwise.
+func TestOn(t *testing.T) {
+	var off *Writer
+	if off.On() {
+		t.Error("nil Writer is on")
+	}
+	if w := New(discard{}, "x", false); !w.On() {
+		t.Error("Writer is off")
+	}
+}

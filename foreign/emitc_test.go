@@ -1,4 +1,4 @@
-package emit
+package foreign_test
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func TestCHeader(t *testing.T) {
 		{"scale", []string{"-DHZTEST_SCALE"}}, {"off scale", []string{"-DHORIZON_TRACE_OFF", "-DHZTEST_SCALE"}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			bin := filepath.Join(dir, "hztest-"+tc.name)
-			args := append([]string{"-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-o", bin, "c/hztest.c"}, tc.flags...)
+			args := append([]string{"-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-o", bin, "../emit/c/hztest.c"}, tc.flags...)
 			if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
 				t.Fatalf("cc: %v\n%s", err, out)
 			}
@@ -69,4 +69,15 @@ func TestCHeader(t *testing.T) {
 			}
 		})
 	}
+}
+
+// needTool is the path of an outside program the test needs, or a skip
+// that says it is missing.
+func needTool(t *testing.T, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s is not on PATH", name)
+	}
+	return path
 }
