@@ -643,7 +643,7 @@ func (im *importer) position(text string) *StreamError {
 		im.lateLimits = 0 // this search's (nextLimits), no warning of the last
 		im.endSearch()
 	}
-	pos, err := ParsePosition(text)
+	pos, note, err := parsePosition(text)
 	if err != nil {
 		return im.fail("position %q: %v", shortText([]byte(text)), err)
 	}
@@ -654,7 +654,7 @@ func (im *importer) position(text string) *StreamError {
 	im.aborted, im.cutRoot, im.abortLine, im.leftLine = false, false, 0, 0
 	im.engineNodes = -1
 	im.bestMove = ""
-	im.warning = ""
+	im.warning = note
 	im.clamped, im.clampedAt = 0, ""
 	im.elapsed, im.zeroTime = 0, false
 	im.cur, im.done = iteration{}, iteration{}
@@ -664,13 +664,22 @@ func (im *importer) position(text string) *StreamError {
 
 // ParsePosition reads the arguments of a UCI position command:
 // "startpos [moves ...]" or "fen FEN [moves ...]" (a bare FEN is accepted too).
+// A FEN whose fullmove number is 0, as some engines write their own start
+// position, reads as fullmove 1 (the run's searched position is the same).
 func ParsePosition(text string) (*engine.Position, error) {
+	pos, _, err := parsePosition(text)
+	return pos, err
+}
+
+// parsePosition is ParsePosition with a note for the run's warning when it
+// read the position leniently: "" when the text was a FEN as written.
+func parsePosition(text string) (pos *engine.Position, note string, err error) {
 	f := strings.Fields(text)
 	var fen string
 	var moves []string
 	switch {
 	case len(f) == 0:
-		return nil, errors.New("empty position")
+		return nil, "", errors.New("empty position")
 	case f[0] == "startpos":
 		fen = "startpos"
 		f = f[1:]
@@ -687,20 +696,33 @@ func ParsePosition(text string) (*engine.Position, error) {
 	}
 	if len(f) > 0 {
 		if f[0] != "moves" {
-			return nil, fmt.Errorf("unexpected %q after the position", f[0])
+			return nil, "", fmt.Errorf("unexpected %q after the position", f[0])
 		}
 		moves = f[1:]
 	}
-	pos, err := engine.ParseFEN(fen) // "startpos" too
+	pos, err = engine.ParseFEN(fen) // "startpos" too
+	if ff := strings.Fields(fen); err != nil && len(ff) == 6 && ff[5] == "0" {
+		// Engines write fullmove 0 for a position of their own (FEN
+		// counts from 1); refusing it would lose the whole stream for a
+		// number the search never reads.
+		var fe *engine.FENError
+		if errors.As(err, &fe) && fe.Field == "fullmove" {
+			ff[5] = "1"
+			if pos, err = engine.ParseFEN(strings.Join(ff, " ")); err == nil {
+				note = "its position record gives fullmove number 0, which FEN counts from 1: read as 1"
+			}
+		}
+	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if i, err := pos.PlayUCI(moves); err != nil {
-		return nil, fmt.Errorf("move %d (%s): %v", i+1, moves[i], err)
+		return nil, "", fmt.Errorf("move %d (%s): %v", i+1, moves[i], err)
 	}
 	// The search starts from here: a fresh position without the game's
 	// history, as the trace's root.
-	return engine.ParseFEN(pos.FEN())
+	pos, err = engine.ParseFEN(pos.FEN())
+	return pos, note, err
 }
 
 // begin creates the run and enters the run node, at the first node of a

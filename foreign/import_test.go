@@ -1892,3 +1892,32 @@ func TestChildrenBound(t *testing.T) {
 		t.Errorf("runs %+v, error %v; want one, and %q", runs, err, want)
 	}
 }
+
+// TestFullmoveZero: a position record whose FEN gives fullmove 0 (one
+// engine's own start position) imports, read as fullmove 1 with a warning
+// saying so; before, the whole stream was refused. Other bad clocks are
+// still refused, naming the field.
+func TestFullmoveZero(t *testing.T) {
+	const body = "E - 1 -50 50 i=1\nE e2e4 0 -50 50\nL -10\nL 10\nend\n"
+	for _, tc := range []struct {
+		position, fen, warning string
+	}{
+		{"fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+			"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "fullmove number 0"},
+		{"fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 0 moves e7e5",
+			"rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2", "fullmove number 0"},
+		{"fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", engine.StartFEN, ""},
+	} {
+		_, run, r := importRun(t, "HZT 1\nposition "+tc.position+"\n"+body)
+		if run.FEN != tc.fen || !strings.Contains(r.Warning, tc.warning) || (tc.warning == "") != (r.Warning == "") {
+			t.Errorf("%s: FEN %q, warning %q; want %q, %q", tc.position, run.FEN, r.Warning, tc.fen, tc.warning)
+		}
+	}
+	for _, bad := range []string{"- 0 -1", "- -1 0", "- 0 x"} {
+		stream := "HZT 1\nposition fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq " + bad + "\n" + body
+		runs, err := Import(context.Background(), mustCreate(t), strings.NewReader(stream), Options{})
+		if err == nil || len(runs) != 0 || !strings.Contains(err.Error(), "move") {
+			t.Errorf("%s: runs %+v, err %v; want refused naming the clock", bad, runs, err)
+		}
+	}
+}
