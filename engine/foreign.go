@@ -6,6 +6,25 @@ package engine
 // UnmakeMove play and take it back like any move.
 const NullMove Move = 3 << 15
 
+// How NullMove is written: NullSAN in SAN (PGN's convention), NullUCI in
+// UCI and in the trace protocol.
+const (
+	NullSAN = "--"
+	NullUCI = "0000"
+)
+
+// ParseTreeMove is ParseMove for a move of a searched tree: a null move
+// written as Horizon prints one (NullSAN or NullUCI) is NullMove, since
+// other engines' null-move probes are nodes of their traces and a path
+// Horizon prints through one must read back. Elsewhere (a game's moves) a
+// null move is no move, and ParseMove refuses it.
+func (p *Position) ParseTreeMove(s string) (Move, error) {
+	if s == NullSAN || s == NullUCI {
+		return NullMove, nil
+	}
+	return p.ParseMove(s)
+}
+
 // PseudoMove returns the move from-to (with promo, NoPieceType when none)
 // when the side to move's piece on from may make it by the rules of
 // movement alone: whether it leaves its own king attacked is not asked, and

@@ -118,7 +118,7 @@ func (p *Position) IllegalReason(from, to Square, promo PieceType) string {
 // "--" (the PGN convention) for NullMove.
 func (p *Position) SAN(m Move) string {
 	if m == NullMove {
-		return "--"
+		return NullSAN
 	}
 	var b strings.Builder
 	from, to := m.From(), m.To()

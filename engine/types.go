@@ -122,7 +122,7 @@ func (m Move) IsEnPassant() bool { return m>>15&3 == flagEnPassant }
 // and NullMove.
 func (m Move) UCI() string {
 	if m == NoMove || m == NullMove {
-		return "0000"
+		return NullUCI
 	}
 	s := m.From().String() + m.To().String()
 	if p := m.Promotion(); p != NoPieceType {

@@ -945,7 +945,7 @@ func (im *importer) enter(b []byte) *StreamError {
 // parseMove reads a UCI move (0000: a null move) played at the position of
 // the open node at stack depth at (the current position).
 func (im *importer) parseMove(at int, text []byte) (engine.Move, string) {
-	if string(text) == "0000" {
+	if string(text) == engine.NullUCI {
 		return engine.NullMove, ""
 	}
 	if len(text) < 4 || len(text) > 5 {

@@ -732,14 +732,14 @@ func (s *Store) Find(ctx context.Context, run, from int64, moves []string) (Node
 	return cur, nil
 }
 
-// ParsePathMove reads a move of a path, SAN or UCI with its visit marked
-// or not (SplitVisit), in pos.
+// ParsePathMove reads a move of a path, SAN or UCI (a null move "--" or
+// "0000") with its visit marked or not (SplitVisit), in pos.
 func ParsePathMove(pos *engine.Position, text string) (engine.Move, int, error) {
 	mv, visit, err := SplitVisit(text)
 	if err != nil {
 		return engine.NoMove, 0, err
 	}
-	m, err := pos.ParseMove(mv)
+	m, err := pos.ParseTreeMove(mv)
 	return m, visit, err
 }
 

@@ -349,7 +349,7 @@ func (m *Model) findChild(text string) error {
 	if r.isSummary() || p.sel == nil || p.sel.pos == nil {
 		return nil
 	}
-	mv, err := p.sel.pos.ParseMove(text)
+	mv, err := p.sel.pos.ParseTreeMove(text)
 	if err != nil {
 		return err
 	}
