@@ -42,10 +42,11 @@ import (
 const EnvVar = "HORIZON_TRACE"
 
 // Version is the newest protocol version this package writes. A stream
-// says the oldest version that holds its records: 1 without a Scale, so
-// older Horizons keep reading it, 2 with one (the "mate" and "infinity"
-// records, which an older Horizon refuses as unknown).
-const Version = 2
+// says the oldest version that holds its records: 1 without a Scale or a
+// Label, so older Horizons keep reading it, 2 with a Scale (the "mate" and
+// "infinity" records, which an older Horizon refuses as unknown), 3 with a
+// Label (the "label" record).
+const Version = 3
 
 // Writer writes one trace stream. Its methods are not safe for concurrent
 // use: trace one search thread. Write errors are sticky and reported by
@@ -65,10 +66,14 @@ func (t *Writer) On() bool { return t != nil }
 // Header is what a stream declares about its engine before its first
 // search.
 type Header struct {
-	Engine      string // the engine's name
-	FailHard    bool   // every score lies inside its node's window
-	PseudoLegal bool   // the engine searches pseudo-legal moves (Writer.PseudoLegal)
-	Scale       Scale  // its mate and infinity values; the zero Scale declares none
+	Engine string // the engine's name
+	// Label names the build's runs apart from Engine: two builds of one
+	// engine ("eth-lmr-off") that share an id name. "" labels runs with
+	// the engine's name.
+	Label       string
+	FailHard    bool  // every score lies inside its node's window
+	PseudoLegal bool  // the engine searches pseudo-legal moves (Writer.PseudoLegal)
+	Scale       Scale // its mate and infinity values; the zero Scale declares none
 }
 
 // Scale is an engine's score scale, so that Horizon prints its mates as
@@ -151,9 +156,15 @@ func NewHeader(w io.Writer, h Header) *Writer {
 	if h.Scale.declared() {
 		version = 2
 	}
+	if h.Label != "" {
+		version = 3
+	}
 	t.line("HZT " + strconv.Itoa(version))
 	if h.Engine != "" {
 		t.line("engine " + oneLine(h.Engine))
+	}
+	if h.Label != "" {
+		t.line("label " + oneLine(h.Label))
 	}
 	if h.FailHard {
 		t.line("scores hard")

@@ -146,3 +146,13 @@ func TestOn(t *testing.T) {
 		t.Error("Writer is off")
 	}
 }
+
+// TestHeaderLabel: a Label makes the stream version 3 with a label record
+// after the engine's name.
+func TestHeaderLabel(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewHeader(&buf, Header{Engine: "E", Label: "E lmr\noff", Scale: Scale{Infinity: 9}})
+	if want := "HZT 3\nengine E\nlabel E lmr off\nscores soft\ninfinity 9\n"; w.Flush() != nil || buf.String() != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
+}

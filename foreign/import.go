@@ -11,6 +11,7 @@ package foreign
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,9 +28,10 @@ import (
 
 // Version is the newest protocol version this package reads (the number
 // on the stream's first line, "HZT 1"). Version 2 adds the "mate" and
-// "infinity" records, which an older Horizon refuses as unknown; a stream
-// without them is version 1.
-const Version = 2
+// "infinity" records, version 3 the "label" record; an older Horizon
+// refuses each as unknown, so a stream says the oldest version that holds
+// its records.
+const Version = 3
 
 // maxPly bounds a node's ply (the trace's limit), and so the stack.
 const maxPly = 500
@@ -92,6 +94,11 @@ type Options struct {
 	// PreferName makes Engine win over the stream's "engine" record
 	// (horizon trace --engine names runs after the UCI id name).
 	PreferName bool
+	// Label, when set, is every run's label (trace.Run.Label: the name
+	// readers show for the run's variant), over the stream's "label"
+	// record; without either a run is labelled with its engine's name.
+	// It tells two builds of one engine apart, whose id names are alike.
+	Label string
 	// Limits describes the search limits when the stream does not.
 	Limits string
 	// EPDID, when set, gives the EPD id a run records
@@ -140,6 +147,9 @@ type Options struct {
 type RunResult struct {
 	RunID  int64
 	Engine string
+	// Label is the run's label (Options.Label): its engine's name unless
+	// the stream or the caller gave one.
+	Label  string
 	FEN    string
 	Status trace.Status
 	// Nodes counts the engine's nodes in the stream (the run's node count
@@ -256,6 +266,7 @@ type importer struct {
 	header   bool
 	version  int // the header's
 	engine   string
+	label    string // the "label" record's text: Options.Label
 	failHard bool
 	pseudo   bool
 	scale    engine.ScoreScale // the "mate" and "infinity" records' values
@@ -480,7 +491,7 @@ const maxTimeMS = math.MaxInt64 / int64(time.Millisecond)
 
 // betweenSearches are the records that come between searches (a search
 // begins with its position record).
-var betweenSearches = map[string]bool{"engine": true, "scores": true, "moves": true, "mate": true, "infinity": true, "limits": true, "position": true}
+var betweenSearches = map[string]bool{"engine": true, "label": true, "scores": true, "moves": true, "mate": true, "infinity": true, "limits": true, "position": true}
 
 func (im *importer) record(b []byte) *StreamError {
 	if im.recOffset == 0 {
@@ -547,6 +558,11 @@ func (im *importer) record(b []byte) *StreamError {
 	switch string(word) {
 	case "engine":
 		im.engine = strings.TrimSpace(string(rest))
+	case "label":
+		if im.version < 3 {
+			return im.fail("\"label\" record in a version %d stream: the header must say \"HZT 3\" (older Horizons refuse the record)", im.version)
+		}
+		im.label = strings.TrimSpace(string(rest))
 	case "scores":
 		switch strings.TrimSpace(string(rest)) {
 		case "soft", "fail-soft":
@@ -762,13 +778,14 @@ func (im *importer) begin() *StreamError {
 	if im.opts.EPDID != nil {
 		epdID = im.opts.EPDID(len(im.results), im.fen)
 	}
-	rec, err := im.newSink(trace.RunInfo{FEN: im.fen, EPDID: epdID, Variant: name, Options: string(optJSON),
+	label := cmp.Or(im.opts.Label, im.label, name)
+	rec, err := im.newSink(trace.RunInfo{FEN: im.fen, EPDID: epdID, Variant: label, Options: string(optJSON),
 		Limits: string(limJSON), Version: im.opts.Version}, ro)
 	if err != nil {
 		return &StreamError{Offset: im.recOffset, Line: im.line, Node: -1, Msg: err.Error()}
 	}
 	im.rec, im.runID, im.nextID = rec, rec.RunID(), 1
-	im.results = append(im.results, RunResult{RunID: im.runID, Engine: name, FEN: im.fen, EngineNodes: -1})
+	im.results = append(im.results, RunResult{RunID: im.runID, Engine: name, Label: label, FEN: im.fen, EngineNodes: -1})
 	if r, ok := rec.(*trace.Recorder); ok && im.opts.OnRun != nil {
 		im.opts.OnRun(im.runID, r)
 	}

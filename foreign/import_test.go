@@ -1535,7 +1535,7 @@ func TestScaleRecords(t *testing.T) {
 			`(line 3): infinity "31000": the mate scores 31872 to 32000 do not fit below infinity 31000`},
 		{"mates above infinity", "HZT 2\ninfinity 8000\nmate 9000 8500\n", "do not fit below infinity 8000"},
 		{"inside a node", "HZT 2\nposition startpos\nE - 1 0 1\nmate 32000 31872\n", `(line 4), node 1 (path (root)): "mate" record inside a node`},
-		{"version 3", "HZT 3\n", "protocol version 3, this Horizon reads up to 2"},
+		{"version 4", "HZT 4\n", "protocol version 4, this Horizon reads up to 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Import(context.Background(), mustCreate(t), strings.NewReader(tc.stream), Options{})
@@ -1943,5 +1943,51 @@ func TestNullMovePathReadsBack(t *testing.T) {
 	}
 	if _, err := st.Find(ctx, run.ID, 0, []string{"--"}); err == nil || !strings.Contains(err.Error(), "not searched") {
 		t.Errorf("a null move the root never searched: %v", err)
+	}
+}
+
+// TestRunLabel: two builds of one engine are told apart by their label,
+// from the stream's label record (emit.Header.Label) or Options.Label
+// (--label), which wins; without either a run is labelled with the
+// engine's name. A label record in a stream older than version 3 is
+// refused, naming the version it needs.
+func TestRunLabel(t *testing.T) {
+	search := func(label string) string {
+		var buf bytes.Buffer
+		w := emit.NewHeader(&buf, emit.Header{Engine: "Eth 12", Label: label})
+		w.Position("startpos")
+		w.Root(1, -50, 50, 1)
+		w.Enter("e2e4", 0, -50, 50)
+		w.Leave(-10)
+		w.Leave(10)
+		w.End("e2e4", 2)
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	for _, tc := range []struct{ stream, opt, want string }{
+		{search(""), "", "Eth 12"},
+		{search("eth-lmr-off"), "", "eth-lmr-off"},
+		{search("eth-lmr-off"), "eth-new", "eth-new"},
+		{search(""), "eth-new", "eth-new"},
+	} {
+		st := mustCreate(t)
+		runs, err := Import(context.Background(), st, strings.NewReader(tc.stream), Options{Label: tc.opt})
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("runs %+v, %v", runs, err)
+		}
+		run, err := st.Run(context.Background(), runs[0].RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run.Label() != tc.want || runs[0].Label != tc.want || run.Engine != "Eth 12" {
+			t.Errorf("label %q, opt %q: run labelled %q (result %q), engine %q; want %q, engine Eth 12",
+				tc.stream, tc.opt, run.Label(), runs[0].Label, run.Engine, tc.want)
+		}
+	}
+	_, err := Import(context.Background(), mustCreate(t), strings.NewReader("HZT 2\nlabel x\nposition startpos\n"), Options{})
+	if err == nil || !strings.Contains(err.Error(), `"label" record in a version 2 stream`) {
+		t.Errorf("label in a version 2 stream: %v", err)
 	}
 }

@@ -110,6 +110,8 @@ type EngineOptions struct {
 	Limits engine.Limits
 	// Version is Horizon's version, recorded in every run.
 	Version string
+	// Label, when set, labels every run (Options.Label).
+	Label string
 	// EPDIDs are the EPD ids of the positions, by their index in fens
 	// ("" for none): a run whose root is the position sent records its
 	// id (trace.RunInfo.EPDID).
@@ -205,7 +207,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		defer close(importDone)
 		// The UCI id name names the runs, over the stream's engine record;
 		// an engine without one is named by its stream, else its program.
-		runs, ierr = Import(ctx, st, stream, Options{Engine: g.name, PreferName: u.Name != "", Version: opts.Version,
+		runs, ierr = Import(ctx, st, stream, Options{Engine: g.name, PreferName: u.Name != "", Label: opts.Label, Version: opts.Version,
 			Limits: goCmd, Record: opts.Record, EPDID: epdID, StopsOnCancel: true, CancelStopped: cancelStop.Load, Waiting: &stream.waiting, Live: true,
 			OnRun: func(_ int64, rec *trace.Recorder) {
 				mu.Lock()

@@ -17,7 +17,7 @@ import (
 )
 
 func runImport(e *env, args []string) error {
-	fs := newFlags(e, "import", "STREAM [-o FILE] [--engine-name NAME] [--max-nodes N] [--json]",
+	fs := newFlags(e, "import", "STREAM [-o FILE] [--engine-name NAME] [--label NAME] [--max-nodes N] [--json]",
 		`Reads a stream in the Horizon trace protocol (docs/trace-protocol.md), as an
 instrumented engine writes it to the file HORIZON_TRACE names, replays every
 move from the root position and records each search in it as a run. STREAM
@@ -35,6 +35,8 @@ does with sleep; 'horizon trace --engine' drives the engine for you.`,
 		"horizon import - -o live.trace < /tmp/fifo")
 	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")
 	name := fs.String("engine-name", "", "engine name for streams that carry none")
+	runLabel := fs.String("label", "", "label every run with this name (runs, diff and compare show it as the run's variant), over the stream's label record and "+
+		"the engine's name: two builds of one engine (--label eth-new) are told apart")
 	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, "stop a run after this many nodes and mark it truncated")
 	asJSON := fs.Bool("json", false, "print the runs as JSON (an array); stream_nodes is the nodes the stream holds (as nodes does: Horizon's run node is in neither), "+
 		"reported_nodes the engine's own count from its end record (null without one): they differ when its instrumentation misses nodes")
@@ -66,7 +68,7 @@ does with sleep; 'horizon trace --engine' drives the engine for you.`,
 	}
 	defer st.Close()
 	prog := startImportProgress(e.stderr, stream, size, in)
-	runs, ierr := foreign.Import(e.ctx, st, prog, foreign.Options{Engine: *name, Version: version(),
+	runs, ierr := foreign.Import(e.ctx, st, prog, foreign.Options{Engine: *name, Label: *runLabel, Version: version(),
 		Record: trace.RecordOptions{MaxNodes: *maxNodes}, OnRun: prog.onRun})
 	prog.stop()
 	return reportForeign(e, st, runs, ierr, *out, *asJSON, created)
@@ -201,7 +203,7 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 
 // runTraceEngine checks the flags that go with --engine and runs traceEngine.
 func runTraceEngine(e *env, fs *flag.FlagSet, sf *searchFlags, argv []string, pf *positionFlags, id, out string, maxNodes int64,
-	asJSON, viewAfter bool) error {
+	label string, asJSON, viewAfter bool) error {
 	argv = append(argv, fs.Args()...)
 	if len(argv) == 0 {
 		return usagef("--engine: empty command")
@@ -240,13 +242,13 @@ func runTraceEngine(e *env, fs *flag.FlagSet, sf *searchFlags, argv []string, pf
 	if viewAfter && !hasTerminal() {
 		return noTerminalToView(out)
 	}
-	return traceEngine(e, argv, positions, pf, lim, out, maxNodes, asJSON, viewAfter)
+	return traceEngine(e, argv, positions, pf, lim, out, maxNodes, label, asJSON, viewAfter)
 }
 
 // traceEngine is `horizon trace --engine`: every position searched by the
 // UCI engine argv, its stream recorded live, one run per position.
 func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlags, lim engine.Limits, out string, maxNodes int64,
-	asJSON, viewAfter bool) error {
+	label string, asJSON, viewAfter bool) error {
 	u, err := foreign.StartEngine(e.ctx, argv)
 	if err != nil {
 		return err // it names the engine
@@ -262,7 +264,7 @@ func traceEngine(e *env, argv []string, positions []engine.EPD, pf *positionFlag
 	for i := range positions {
 		fens[i], ids[i] = positions[i].FEN, positions[i].ID
 	}
-	runs, ierr := u.Trace(e.ctx, st, fens, foreign.EngineOptions{Limits: lim, Version: version(), EPDIDs: ids,
+	runs, ierr := u.Trace(e.ctx, st, fens, foreign.EngineOptions{Limits: lim, Version: version(), Label: label, EPDIDs: ids,
 		Record: trace.RecordOptions{MaxNodes: maxNodes},
 		OnSearch: func(i int, nodes func() int64) func() {
 			label := shorten(pf.label(&positions[i]), 40)

@@ -37,7 +37,7 @@ func TestImportErrors(t *testing.T) {
 		{"not a stream", "hello\n", 1, []string{"not a Horizon trace stream"}, ""},
 		{"garbage", "garbage", 1, []string{`the first record is "garbage"`}, ""},
 		{"empty", "", 1, []string{"empty stream"}, ""},
-		{"newer version", "HZT 3\n", 1, []string{"protocol version 3, this Horizon reads up to 2"}, ""},
+		{"newer version", "HZT 4\n", 1, []string{"protocol version 4, this Horizon reads up to 3"}, ""},
 		{"no search", "HZT 1\nengine Tiny\nposition startpos\n", 1, []string{"holds no search"}, ""},
 	}
 	for _, tc := range tests {
@@ -655,5 +655,27 @@ func TestImportLimitsAbsent(t *testing.T) {
 				t.Errorf("runs --json: %s, want %s", js, tc.want)
 			}
 		})
+	}
+}
+
+// TestLabelFlag: import --label labels the runs, as runs and every reader
+// show them (two builds of one engine told apart); trace --label without
+// --engine is a usage error, Horizon's runs being labelled by --qs.
+func TestLabelFlag(t *testing.T) {
+	in := writeFile(t, "s.hzt", "HZT 1\nengine Tiny\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend\n")
+	out := filepath.Join(t.TempDir(), "l.trace")
+	for _, label := range []string{"tiny-old", "tiny-new"} {
+		if code, _, stderr := runCLI(t, "", "import", in, "-o", out, "--label", label); code != 0 {
+			t.Fatalf("import --label %s: exit %d, %s", label, code, stderr)
+		}
+	}
+	var runs []map[string]any
+	js := cliJSON(t, &runs, "runs", out, "--json")
+	if len(runs) != 2 || runs[0]["variant"] != "tiny-old" || runs[1]["variant"] != "tiny-new" || runs[0]["engine"] != "Tiny" {
+		t.Errorf("runs --json: %s", js)
+	}
+	if code, _, stderr := runCLI(t, "", "trace", "--fen", "startpos", "--label", "x", "-o", filepath.Join(t.TempDir(), "x.trace")); code != 2 ||
+		!strings.Contains(stderr, "--label names another engine's runs") {
+		t.Errorf("trace --label without --engine: exit %d, %q", code, stderr)
 	}
 }

@@ -142,6 +142,8 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	viewAfter := fs.Bool("view", false, "open the viewer on the first run recorded (needs a terminal)")
 	engineCmd := fs.String("engine", "", "trace another UCI engine instead: its command line ('CMD [ARGS]'; more ARGS may follow the flags), instrumented to write the trace protocol to HORIZON_TRACE. "+
 		"Quote a path or argument with spaces as in a shell or cutechess-cli's cmd= (--engine '\"/opt/My Engines/eth\" -v', or My\\ Engines); a path that exists as given is taken whole, spaces and all")
+	runLabel := fs.String("label", "", "with --engine: label the runs with this name (runs, diff and compare show it as the run's variant) where they would show the engine's id name: "+
+		"two builds of one engine (--label eth-new) are told apart")
 	qsOnly := fs.Bool("qs-only", false, "record only the QS from the position, open window, as 'horizon qsbench' runs it (--depth is ignored); "+
 		"an EPD record's lm and lmpos (the move that led to it) are made first, so a QS that reads the last move sees it")
 	sf := addSearchFlags(fs, "captures,see", 5)
@@ -159,7 +161,10 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 		if err != nil {
 			return usagef("--engine %q: %v", *engineCmd, err)
 		}
-		return runTraceEngine(e, fs, sf, argv, pf, *id, *out, *maxNodes, *asJSON, *viewAfter)
+		return runTraceEngine(e, fs, sf, argv, pf, *id, *out, *maxNodes, *runLabel, *asJSON, *viewAfter)
+	}
+	if flagGiven(fs, "label") {
+		return usagef("--label names another engine's runs (with --engine); Horizon's own runs are labelled by their --qs variant")
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
