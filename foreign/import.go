@@ -143,6 +143,28 @@ type Options struct {
 	Live bool
 }
 
+// NodesSource says where an engine's own node count came from: a count
+// read from a UCI info line may be of another moment than the stream's
+// end, so readers say which they compare.
+type NodesSource string
+
+// Where RunResult.EngineNodes came from; the values are --json's.
+const (
+	FromEndRecord NodesSource = "end_record" // the stream's end record, nodes=N
+	FromUCIInfo   NodesSource = "uci_info"   // the engine's last UCI info line (its stream's end record gave none)
+)
+
+// Words says where the count came from, for a text beside the count.
+func (s NodesSource) Words() string {
+	switch s {
+	case FromEndRecord:
+		return "its end record"
+	case FromUCIInfo:
+		return "its last UCI info line"
+	}
+	return string(s)
+}
+
 // RunResult is one search of the stream, recorded as one run.
 type RunResult struct {
 	RunID  int64
@@ -156,9 +178,11 @@ type RunResult struct {
 	// less the run node Horizon adds).
 	Nodes int64
 	// EngineNodes is the node count the engine reported on its "end"
-	// record, -1 when it reported none.
-	EngineNodes int64
-	BestMove    string
+	// record (or, under horizon trace --engine without one, on its last
+	// UCI info line), -1 when it reported none. EngineNodesFrom says which.
+	EngineNodes     int64
+	EngineNodesFrom NodesSource
+	BestMove        string
 	// Err is the stream error that ended the run, if any.
 	Err error
 	// Limited says the run reached Options.Record.MaxNodes: the rest of
@@ -1665,6 +1689,9 @@ func (im *importer) finish(status trace.Status, cause error) {
 	}
 	r := &im.results[len(im.results)-1]
 	r.EngineNodes = im.engineNodes
+	if r.EngineNodes >= 0 {
+		r.EngineNodesFrom = FromEndRecord
+	}
 	r.BestMove = im.bestMove
 	r.Warning = im.warning
 	if im.zeroTime && elapsed == 0 {

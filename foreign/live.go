@@ -352,7 +352,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 	}
 	for i := range runs {
 		if n, ok := reported[runs[i].RunID]; ok && runs[i].EngineNodes < 0 {
-			runs[i].EngineNodes = n
+			runs[i].EngineNodes, runs[i].EngineNodesFrom = n, FromUCIInfo
 		}
 		runs[i].Warning = alsoWarn(runs[i].Warning, warnings[runs[i].RunID])
 	}

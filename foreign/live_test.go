@@ -145,8 +145,9 @@ func TestTraceProgress(t *testing.T) {
 		t.Errorf("calls %q", got)
 	}
 	for _, r := range runs {
-		if r.Engine != "Fake" || r.EngineNodes != 7 || r.Nodes != 2 {
-			t.Errorf("run %d: engine %q, engine nodes %d, stream nodes %d; want Fake, 7 and 2", r.RunID, r.Engine, r.EngineNodes, r.Nodes)
+		if r.Engine != "Fake" || r.EngineNodes != 7 || r.EngineNodesFrom != FromUCIInfo || r.Nodes != 2 {
+			t.Errorf("run %d: engine %q, engine nodes %d from %q, stream nodes %d; want Fake, 7 from its info line and 2",
+				r.RunID, r.Engine, r.EngineNodes, r.EngineNodesFrom, r.Nodes)
 		}
 		// The stream gives no time: a live search is timed by the clock.
 		if run, err := st.Run(context.Background(), r.RunID); err != nil || !run.ElapsedKnown() || run.Elapsed <= 0 {

@@ -39,7 +39,7 @@ does with sleep; 'horizon trace --engine' drives the engine for you.`,
 		"the engine's name: two builds of one engine (--label eth-new) are told apart")
 	maxNodes := fs.Int64("max-nodes", defaultMaxNodes, "stop a run after this many nodes and mark it truncated")
 	asJSON := fs.Bool("json", false, "print the runs as JSON (an array); stream_nodes is the nodes the stream holds (as nodes does: Horizon's run node is in neither), "+
-		"reported_nodes the engine's own count from its end record (null without one): they differ when its instrumentation misses nodes")
+		"reported_nodes the engine's own count from its end record (null without one), reported_nodes_from where it came from (end_record): they differ when its instrumentation misses nodes")
 	stream, err := parseOneArg(fs, args, "trace stream (the file HORIZON_TRACE named, or - for standard input)")
 	if err != nil {
 		return err
@@ -162,8 +162,9 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 		n := r.Nodes
 		j.StreamNodes = &n
 		if r.EngineNodes >= 0 {
-			rn := r.EngineNodes
-			j.ReportedNodes = &rn
+			rn, from := r.EngineNodes, string(r.EngineNodesFrom)
+			j.ReportedNodes, j.ReportedNodesFrom = &rn, &from
+			j.reportedFrom = r.EngineNodesFrom.Words()
 		}
 		if r.Err != nil {
 			j.StreamError = orNull(r.Err.Error())
@@ -174,8 +175,8 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 			return err
 		}
 		if f == formatText && r.EngineNodes >= 0 && r.EngineNodes != r.Nodes {
-			e.notef("run %d: the engine counted %s nodes, its stream holds %s",
-				r.RunID, engine.Commas(r.EngineNodes), engine.Commas(r.Nodes))
+			e.notef("run %d: the engine counted %s nodes (%s), its stream holds %s",
+				r.RunID, engine.Commas(r.EngineNodes), r.EngineNodesFrom.Words(), engine.Commas(r.Nodes))
 		}
 		if r.Warning != "" {
 			e.notef("run %d: %s", r.RunID, r.Warning)

@@ -193,7 +193,7 @@ func TestImportNodeCounts(t *testing.T) {
 	if code != 0 {
 		t.Fatal(stderr)
 	}
-	for _, want := range []string{"nodes searched 2 ", "Tiny counted 2 nodes itself, as many as its stream holds\n"} {
+	for _, want := range []string{"nodes searched 2 ", "Tiny counted 2 nodes itself (its end record), as many as its stream holds\n"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("no %q in\n%s", want, stdout)
 		}
@@ -204,12 +204,12 @@ func TestImportNodeCounts(t *testing.T) {
 	in = writeFile(t, "s5.hzt", "HZT 1\nengine Tiny\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=5\n")
 	// The text notes the difference on stderr, prefixed as import's
 	// errors are (it read "horizon: run 1: ...").
-	if _, _, stderr := runCLI(t, "", "import", in, "-o", filepath.Join(t.TempDir(), "t5text.trace")); stderr != "horizon import: run 1: the engine counted 5 nodes, its stream holds 2\n" {
+	if _, _, stderr := runCLI(t, "", "import", in, "-o", filepath.Join(t.TempDir(), "t5text.trace")); stderr != "horizon import: run 1: the engine counted 5 nodes (its end record), its stream holds 2\n" {
 		t.Errorf("import's note: %q", stderr)
 	}
 	var runs []map[string]any
 	js := cliJSON(t, &runs, "import", in, "-o", filepath.Join(t.TempDir(), "t5.trace"), "--json")
-	if len(runs) != 1 || runs[0]["stream_nodes"] != 2.0 || runs[0]["reported_nodes"] != 5.0 || runs[0]["nodes"] != 2.0 || runs[0]["engine_nodes"] != nil {
+	if len(runs) != 1 || runs[0]["stream_nodes"] != 2.0 || runs[0]["reported_nodes"] != 5.0 || runs[0]["reported_nodes_from"] != "end_record" || runs[0]["nodes"] != 2.0 || runs[0]["engine_nodes"] != nil {
 		t.Errorf("import --json: %s", js)
 	}
 	// An MTD run's score is its last fail-high probe's, a lower bound:

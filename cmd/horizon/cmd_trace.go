@@ -63,15 +63,20 @@ type traceRunJSON struct {
 	// engine reported itself (its end record, or its last UCI info; null
 	// when it reported none). Two facts: they differ when the
 	// instrumentation misses nodes.
-	StreamNodes   *int64  `json:"stream_nodes"`
-	ReportedNodes *int64  `json:"reported_nodes"`
-	StreamError   *string `json:"stream_error"` // the rule the stream broke; null when none
+	StreamNodes   *int64 `json:"stream_nodes"`
+	ReportedNodes *int64 `json:"reported_nodes"`
+	// ReportedNodesFrom says where reported_nodes came from: "end_record"
+	// (the stream's end record) or "uci_info" (the engine's last UCI info
+	// line, when its end record gave none); null with reported_nodes.
+	ReportedNodesFrom *string `json:"reported_nodes_from"`
+	StreamError       *string `json:"stream_error"` // the rule the stream broke; null when none
 	// Warning is a doubt about an engine's run that is no error (it
 	// searched the position sent with other castling rights); null when
 	// none.
 	Warning *string `json:"warning"`
 
-	scores engine.ScoreFormat // how the run's score prints (trace.Run.ResultScores)
+	scores       engine.ScoreFormat // how the run's score prints (trace.Run.ResultScores)
+	reportedFrom string             // ReportedNodesFrom in words, for the text
 }
 
 // hotspotJSON is one ranked node with its move path.
@@ -137,7 +142,7 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	under := fs.String("under", "", "keep only the nodes on and under this move path from the root, moves in SAN or UCI separated by commas or spaces, "+
 		"both sides' moves in turn (Nf3,Nf6 is 1.Nf3 Nf6); a line alpha-beta cuts off before reaching its end records nothing below (a warning says so)")
 	asJSON := fs.Bool("json", false, "print the summary as JSON (an array of runs; with --engine each run has stream_nodes, "+
-		"the nodes the engine's stream holds (as nodes does: Horizon's run node is in neither), and reported_nodes, the engine's own count: they differ when its instrumentation misses nodes; both null for Horizon's own runs. A key that does not apply is null, not left out). "+
+		"the nodes the engine's stream holds (as nodes does: Horizon's run node is in neither), and reported_nodes, the engine's own count (reported_nodes_from: end_record, its stream's end record, or uci_info, its last UCI info line when the end record gave none): they differ when its instrumentation misses nodes; both null for Horizon's own runs. A key that does not apply is null, not left out). "+
 		"Deprecated: position, the same text as label (compare's position is a record's number)")
 	viewAfter := fs.Bool("view", false, "open the viewer on the first run recorded (needs a terminal)")
 	engineCmd := fs.String("engine", "", "trace another UCI engine instead: its command line ('CMD [ARGS]'; more ARGS may follow the flags), instrumented to write the trace protocol to HORIZON_TRACE. "+
@@ -519,7 +524,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	if r.StreamNodes != nil && r.ReportedNodes != nil && *r.ReportedNodes == *r.StreamNodes {
-		fmt.Fprintf(w, "  %s counted %s nodes itself, as many as its stream holds\n\n", r.Engine, engine.Commas(*r.ReportedNodes))
+		fmt.Fprintf(w, "  %s counted %s nodes itself (%s), as many as its stream holds\n\n", r.Engine, engine.Commas(*r.ReportedNodes), r.reportedFrom)
 	}
 	return nil
 }
