@@ -527,7 +527,7 @@ func TestHTMLInBrowser(t *testing.T) {
 		}
 	}
 	// A place's iteration reads as trace.SplitIteration reads it.
-	for _, text := range []string{"iteration 3: e4", " Iteration 0 :(root)", "iteration 2·1: e4", "iteration 2 · 2 : e4", "iteration 2·0: e4", "iteration 2·x: e4", "iteration x: e4", "iteration -1: e4", "iterations 2: e4", "e4 e5", "iteration 2", "it 2: e4"} {
+	for _, text := range []string{"iteration 3: e4", " Iteration 0 :(root)", "iteration 2·1: e4", "iteration 2 · 2 : e4", "iteration 2.1: e4", "iteration 2#3: e4", "iteration 2.x: e4", "iteration 2·0: e4", "iteration 2·x: e4", "iteration x: e4", "iteration -1: e4", "iterations 2: e4", "e4 e5", "iteration 2", "it 2: e4"} {
 		var got struct {
 			It, Visit int
 			Rest      string
@@ -540,6 +540,20 @@ func TestHTMLInBrowser(t *testing.T) {
 		}
 		if got.It != root.It || got.Visit != root.Visit || got.Rest != rest || (got.Err != "") != (err != nil) {
 			t.Errorf("the page reads %q as %+v, trace.SplitIteration as %+v, %q, %v", text, got, root, rest, err)
+		}
+	}
+	// A move's visit mark reads as trace.SplitVisit reads it, the ASCII
+	// marks too (dxe6.2, dxe6#2: most keyboards cannot type the dot).
+	for _, text := range []string{"dxe6", "dxe6·2", "dxe6.2", "Qxf7#3", "Qxf7#", "Qxf7##2", "dxe6.x", ".2", "dxe6.0", "dxe6·x", "e4·2·3"} {
+		var got struct {
+			Move  string
+			Visit int
+			Err   string
+		}
+		b.eval(t, fmt.Sprintf("(() => { const r = horizon.splitVisit(%q); return {Move: r.move, Visit: r.visit, Err: r.err ?? ''}; })()", text), &got)
+		move, visit, err := trace.SplitVisit(text)
+		if (got.Err != "") != (err != nil) || err == nil && (got.Move != move || got.Visit != visit) {
+			t.Errorf("the page reads %q as %+v, trace.SplitVisit as %q, %d, %v", text, got, move, visit, err)
 		}
 	}
 	if err := chromedp.Run(b.ctx,

@@ -60,7 +60,7 @@ const DefaultHTMLWidth = 16000
 // at most Width of them on a level. A bushy tree of millions of nodes can
 // draw fewer than a deep, narrow one of a hundred thousand.
 const (
-	HTMLPageBytes = 38 << 10
+	HTMLPageBytes = 39 << 10
 	HTMLNodeBytes = 200
 )
 
@@ -98,8 +98,10 @@ type PageLabels struct {
 	Causes        []string `json:"causes"`
 	CauseTexts    []string `json:"cause_texts"`
 	CauseMeanings []string `json:"cause_meanings"`
-	// VisitSep is trace.VisitSep, which marks a move's visit in a path.
-	VisitSep string `json:"visit_sep"`
+	// VisitSep is trace.VisitSep, which marks a move's visit in a path;
+	// VisitSepsASCII trace.VisitSepsASCII, read as it before a number.
+	VisitSep       string `json:"visit_sep"`
+	VisitSepsASCII string `json:"visit_seps_ascii"`
 	// Iteration is trace.IterationPrefix, which names an iteration
 	// ("iteration 3") and begins a place that names one.
 	Iteration string `json:"iteration"`
@@ -331,7 +333,7 @@ func pageLabels() PageLabels {
 		l.CauseTexts = append(l.CauseTexts, causeText(engine.Cause(i)))
 		l.CauseMeanings = append(l.CauseMeanings, engine.Cause(i).Meaning())
 	}
-	l.VisitSep, l.Iteration, l.RootPath = trace.VisitSep, trace.IterationPrefix, trace.RootPath
+	l.VisitSep, l.VisitSepsASCII, l.Iteration, l.RootPath = trace.VisitSep, trace.VisitSepsASCII, trace.IterationPrefix, trace.RootPath
 	return l
 }
 

@@ -740,6 +740,13 @@ func ParsePathMove(pos *engine.Position, text string) (engine.Move, int, error) 
 		return engine.NoMove, 0, err
 	}
 	m, err := pos.ParseTreeMove(mv)
+	if err != nil && mv != text {
+		err = fmt.Errorf("%w (%s is read as %s marked with its visit)", err, engine.Clip(text, 40), engine.Clip(mv, 40))
+	} else if err != nil && strings.ContainsAny(text, VisitSep+VisitSepsASCII) {
+		// A mark not followed by a number ("dxe6.x") is no mark: say how
+		// one is written rather than leave "dxe6.x" a mere illegal move.
+		err = fmt.Errorf("%w (a move's visit is marked with a number: dxe6%s2, dxe6.2 or dxe6#2)", err, VisitSep)
+	}
 	return m, visit, err
 }
 

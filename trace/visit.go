@@ -46,7 +46,7 @@ func MarkVisits(path []string, visits, searches []int) []string {
 
 // PathVisitsText says how a path names one of a move's several searches
 // under one node, for the help of every flag and prompt that reads a path.
-const PathVisitsText = "a move searched more than once under one node is its last search unless marked with its visit (dxe6" + VisitSep + "1 the first, dxe6" + VisitSep + "2 the second), as the paths Horizon prints mark it"
+const PathVisitsText = "a move searched more than once under one node is its last search unless marked with its visit (dxe6" + VisitSep + "1 the first, dxe6" + VisitSep + "2 the second), as the paths Horizon prints mark it; dxe6.2 or dxe6#2 where " + VisitSep + " cannot be typed"
 
 // SplitPath splits a move path as a user writes or pastes it into its
 // moves: separated by spaces or commas, as every path flag and prompt
@@ -224,7 +224,7 @@ func SplitIteration(text string) (root PlaceRoot, rest string, err error) {
 	if !ok || len(head) < len(label) || !strings.EqualFold(head[:len(label)], label) {
 		return BareRoot, text, nil
 	}
-	num, mark, marked := strings.Cut(strings.TrimSpace(head[len(label):]), VisitSep)
+	num, mark, marked := cutVisit(strings.TrimSpace(head[len(label):]))
 	n, err := strconv.Atoi(strings.TrimSpace(num))
 	if err != nil || n < 0 {
 		return BareRoot, text, fmt.Errorf("%q: want an iteration number, as in %q", engine.Clip(head, 40), IterationLabel(3)+": Bxa6")
@@ -313,11 +313,35 @@ func dropMoveNumber(f string) string {
 // VisitSep separates a move from its visit number in a path (VisitMark).
 const VisitSep = "·"
 
+// VisitSepsASCII are the marks read as VisitSep when followed by a
+// number, for keyboards that cannot type "·": dxe6.2 and dxe6#2 read as
+// dxe6·2 (no SAN holds a '.', and a '#' followed by digits is no mate
+// sign).
+const VisitSepsASCII = ".#"
+
+// cutVisit cuts text at its visit mark: VisitSep, or failing that the last
+// of VisitSepsASCII followed by digits alone. ok is false when it has none.
+func cutVisit(text string) (before, mark string, ok bool) {
+	if before, mark, ok = strings.Cut(text, VisitSep); ok {
+		return before, mark, true
+	}
+	i := strings.LastIndexAny(text, VisitSepsASCII)
+	if i <= 0 || i == len(text)-1 {
+		return text, "", false
+	}
+	for _, c := range text[i+1:] {
+		if c < '0' || c > '9' {
+			return text, "", false
+		}
+	}
+	return text[:i], text[i+1:], true
+}
+
 // SplitVisit reads a move of a path as VisitMark writes it: the move and
 // its visit, 0 when the text has no mark (the last visit is meant, as
-// Find takes it).
+// Find takes it). The ASCII marks of VisitSepsASCII read as VisitSep.
 func SplitVisit(text string) (move string, visit int, err error) {
-	move, n, ok := strings.Cut(text, VisitSep)
+	move, n, ok := cutVisit(text)
 	if !ok {
 		return text, 0, nil
 	}

@@ -18,7 +18,7 @@ import (
 // with other moves searched between: what the rule is for, that every
 // printed path leads to its node.
 func FuzzSplitVisit(f *testing.F) {
-	for _, s := range []string{"dxe6", "dxe6·2", "Nf3·1", "e2e4·10", "e4·", "e4·x", "e4·0", "e4·-1", "·2", "a·2·3", "e\n4·x"} {
+	for _, s := range []string{"dxe6", "dxe6·2", "Nf3·1", "e2e4·10", "e4·", "e4·x", "e4·0", "e4·-1", "·2", "a·2·3", "e\n4·x", "dxe6.2", "Qxf7#3", "Qxf7#", "e4.0", ".2", "e4.2.3"} {
 		f.Add(s, 2, 3)
 	}
 	f.Add("e2e4", 0, 1) // a move's only search: bare
@@ -32,9 +32,15 @@ func FuzzSplitVisit(f *testing.F) {
 			if !strings.Contains(err.Error(), "is no visit number") || strings.Contains(err.Error(), "\n") {
 				t.Errorf("SplitVisit(%q): %v", text, err)
 			}
-		case !strings.Contains(text, VisitSep):
-			if move != text || v != 0 {
+		case !strings.Contains(text, VisitSep) && v == 0:
+			if move != text {
 				t.Errorf("SplitVisit(%q) = %q, %d; want the text, 0", text, move, v)
+			}
+		case !strings.Contains(text, VisitSep):
+			// An ASCII mark: the move, one of VisitSepsASCII, the number.
+			if rest := text[min(len(move)+1, len(text)):]; move == "" || len(move) >= len(text) || !strings.ContainsRune(VisitSepsASCII, rune(text[len(move)])) ||
+				strings.Trim(rest, "0123456789") != "" || rest == "" {
+				t.Errorf("SplitVisit(%q) = %q, %d: no ASCII mark", text, move, v)
 			}
 		case v < 1 || move+VisitSep != text[:len(move)+len(VisitSep)]:
 			t.Errorf("SplitVisit(%q) = %q, %d", text, move, v)
@@ -224,6 +230,9 @@ func TestSplitIteration(t *testing.T) {
 		{"iteration 0: e4", " e4", PlaceRoot{It: 0}, ""},
 		{"iteration 2·1: e4", " e4", PlaceRoot{It: 2, Visit: 1}, ""},
 		{"iteration 2 · 3 : e4", " e4", PlaceRoot{It: 2, Visit: 3}, ""},
+		{"iteration 2.1: e4", " e4", PlaceRoot{It: 2, Visit: 1}, ""}, // where · cannot be typed
+		{"iteration 2#3: e4", " e4", PlaceRoot{It: 2, Visit: 3}, ""},
+		{"iteration 2.x: e4", "", BareRoot, "want an iteration number"},
 		{"e4 e5", "e4 e5", BareRoot, ""},
 		{"e4: e5", "e4: e5", BareRoot, ""},
 		{"", "", BareRoot, ""},
@@ -404,4 +413,35 @@ func FuzzPlaceText(f *testing.F) {
 			t.Fatalf("PlaceText(%+v, %q) = %q, read back as %+v, %q, %v", root, path, place, got, moves, err)
 		}
 	})
+}
+
+// TestSplitVisitASCII: dxe6.2 and dxe6#2 read as dxe6·2, for keyboards
+// without "·" (before, both were no move); a mate sign, a move number and
+// a mark with no number are no mark.
+func TestSplitVisitASCII(t *testing.T) {
+	for _, c := range []struct {
+		in, move string
+		visit    int
+		err      string
+	}{
+		{"dxe6.2", "dxe6", 2, ""},
+		{"dxe6#2", "dxe6", 2, ""},
+		{"Qxf7#", "Qxf7#", 0, ""},
+		{"Qxf7##2", "Qxf7#", 2, ""},
+		{"e2e4.10", "e2e4", 10, ""},
+		{"dxe6.x", "dxe6.x", 0, ""},
+		{".2", ".2", 0, ""},
+		{"dxe6.0", "", 0, "is no visit number"},
+	} {
+		move, v, err := SplitVisit(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("SplitVisit(%q): error %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || move != c.move || v != c.visit {
+			t.Errorf("SplitVisit(%q) = %q, %d, %v; want %q, %d", c.in, move, v, err, c.move, c.visit)
+		}
+	}
 }

@@ -383,5 +383,5 @@ func helpText() []helpLine {
 		}
 	}
 	return append(out, helpLine{"marks", "▸ closed  ▾ open  * incomplete  ≠ result differs from the other run  + only in this run"},
-		helpLine{"paths", "dxe6" + trace.VisitSep + "2: the 2nd visit of dxe6 under one node (a re-search or a level pass), as diff writes it; dxe6" + trace.VisitSep + "1 the 1st when it has later ones (bare dxe6 reads as the last); #N in a score is mate in N"})
+		helpLine{"paths", "dxe6" + trace.VisitSep + "2: the 2nd visit of dxe6 under one node (a re-search or a level pass), as diff writes it (dxe6.2 where " + trace.VisitSep + " cannot be typed); dxe6" + trace.VisitSep + "1 the 1st when it has later ones (bare dxe6 reads as the last); #N in a score is mate in N"})
 }

@@ -561,6 +561,26 @@
   function splitPath(text) {
     return text.split(/[\s,]+/).map(f => f.replace(/^(\d+\.+)+/, '')).filter(Boolean);
   }
+  // cutVisit is trace.cutVisit: text cut at its visit mark, L.visit_sep or,
+  // where that cannot be typed, the last of L.visit_seps_ascii followed by
+  // digits alone (dxe6.2, dxe6#2).
+  function cutVisit(text) {
+    const i = text.indexOf(L.visit_sep);
+    if (i >= 0) return {before: text.slice(0, i), mark: text.slice(i + L.visit_sep.length), ok: true};
+    let j = -1;
+    for (const c of L.visit_seps_ascii) j = Math.max(j, text.lastIndexOf(c));
+    if (j <= 0 || !/^[0-9]+$/.test(text.slice(j + 1))) return {before: text, mark: '', ok: false};
+    return {before: text.slice(0, j), mark: text.slice(j + 1), ok: true};
+  }
+  // splitVisit is trace.SplitVisit: a path's move and its visit (0 when
+  // unmarked), or an error for a mark that is no visit number.
+  function splitVisit(mv) {
+    const c = cutVisit(mv), visit = c.ok ? Number(c.mark) : 0;
+    if (c.ok && !(/^[0-9]+$/.test(c.mark) && visit >= 1)) {
+      return {move: c.before, visit: 0, err: JSON.stringify(c.mark) + ' after ' + L.visit_sep + ' is no visit number (' + JSON.stringify(c.before + L.visit_sep + '2') + " is a move's 2nd search under one node)"};
+    }
+    return {move: c.before, visit: visit};
+  }
   // splitIteration reads the root a printed place names off the front of
   // text ("iteration 3: Bxa6", "iteration 2·1: e4"), as
   // trace.SplitIteration does: {it: -1, rest: text} when it names none,
@@ -568,14 +588,14 @@
   function splitIteration(text) {
     const c = text.indexOf(':'), head = c < 0 ? '' : text.slice(0, c).trim(), n = L.iteration.length;
     if (c < 0 || head.length < n || head.slice(0, n).toLowerCase() !== L.iteration.toLowerCase()) return {it: -1, visit: 0, rest: text};
-    const [num, ...marks] = head.slice(n).trim().split(L.visit_sep), mark = marks.join(L.visit_sep).trim();
+    const cut = cutVisit(head.slice(n).trim()), num = cut.before, mark = cut.mark.trim();
     if (!/^[+-]?[0-9]+$/.test(num.trim()) || Number(num) < 0) {
       return {err: JSON.stringify(head) + ': want an iteration number, as in ' + JSON.stringify(L.iteration + '3: Bxa6')};
     }
-    if (marks.length && !(/^[+-]?[0-9]+$/.test(mark) && Number(mark) >= 1)) {
+    if (cut.ok && !(/^[+-]?[0-9]+$/.test(mark) && Number(mark) >= 1)) {
       return {err: JSON.stringify(head) + ': ' + JSON.stringify(mark) + ' after ' + L.visit_sep + ' is no visit number'};
     }
-    return {it: Number(num), visit: marks.length ? Number(mark) : 0, rest: text.slice(c + 1)};
+    return {it: Number(num), visit: cut.ok ? Number(mark) : 0, rest: text.slice(c + 1)};
   }
   // find follows moves on side si from where a place starts: iteration
   // it's root when it names one (trace.IterationRoot: its last), else, on
@@ -610,11 +630,8 @@
     for (const mv of moves) {
       // A move marked with its visit (Nf3·2, as paths print a re-search)
       // is that visit of the move.
-      const [m, ...vs] = mv.split(L.visit_sep), v = vs.join(L.visit_sep), visit = vs.length ? Number(v) : 0;
-      // As trace.SplitVisit reads it: a mark is a visit from 1 on.
-      if (vs.length && !(/^[0-9]+$/.test(v) && visit >= 1)) {
-        return {err: JSON.stringify(v) + ' after ' + L.visit_sep + ' is no visit number (' + JSON.stringify(m + L.visit_sep + '2') + " is a move's 2nd search under one node)"};
-      }
+      const sv = splitVisit(mv), m = sv.move, visit = sv.visit;
+      if (sv.err) return {err: sv.err};
       const hits = sd.kids[i].filter(k => (sd.N.san[k] === m || sd.N.uci[k] === m.toLowerCase() ||
         sd.N.san[k].replace(/[+#]/g, '') === m.replace(/[+#]/g, '')) && (!visit || sd.N.visit[k] === visit));
       const where = done.length ? 'after ' + done.join(' ') : i === 0 ? 'at the top' : 'at ' + sd.name(i);
@@ -680,6 +697,7 @@
     share: share,
     splitPath: splitPath,
     splitIteration: splitIteration,
+    splitVisit: splitVisit,
   };
   // linked is the drawn node the address names; a node the page does not
   // hold (another iteration, or merged) is said, not silently ignored.
