@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/fifo"
@@ -67,6 +68,10 @@ func positionLabel(epdFile string, e *engine.EPD) string {
 type positionFlags struct {
 	ctx      context.Context // ends the wait for an --epd FIFO's writer
 	fen, epd string
+	// fenSet and epdSet say the flag was given, so that an empty value
+	// (--fen "", a variable that was not set) is refused as no position
+	// rather than taken for the flag left out (the built-in positions).
+	fenSet, epdSet bool
 	// def is the FEN (or "startpos") used when neither flag is given; ""
 	// makes one of them required.
 	def string
@@ -75,18 +80,41 @@ type positionFlags struct {
 // addPositionFlags registers --fen and --epd with their help texts.
 func addPositionFlags(ctx context.Context, fs *flag.FlagSet, fenHelp, epdHelp string) *positionFlags {
 	pf := &positionFlags{ctx: ctx}
-	fs.StringVar(&pf.fen, "fen", "", fenHelp)
-	fs.StringVar(&pf.epd, "epd", "", epdHelp)
+	fs.Var(setFlag{&pf.fen, &pf.fenSet}, "fen", fenHelp)
+	fs.Var(setFlag{&pf.epd, &pf.epdSet}, "epd", epdHelp)
 	return pf
 }
 
-// load reads the positions the flags give (see loadPositionsOr).
+// setFlag is a string flag that records that it was given.
+type setFlag struct {
+	s   *string
+	set *bool
+}
+
+func (f setFlag) String() string {
+	if f.s == nil {
+		return ""
+	}
+	return *f.s
+}
+
+func (f setFlag) Set(v string) error { *f.s, *f.set = v, true; return nil }
+
+// load reads the positions the flags give (see loadPositionsOr). A flag
+// given empty is refused, where every command read it as not given and
+// those with built-in positions (trace, bench) searched those.
 func (pf *positionFlags) load() ([]engine.EPD, error) {
+	switch {
+	case pf.fenSet && strings.TrimSpace(pf.fen) == "":
+		return nil, usagef("--fen %q: give a FEN, or --fen startpos", pf.fen)
+	case pf.epdSet && strings.TrimSpace(pf.epd) == "":
+		return nil, usagef("--epd %q: give an EPD file's name", pf.epd)
+	}
 	return loadPositionsOr(pf.ctx, pf.fen, pf.epd, pf.def)
 }
 
-// given reports whether --fen or --epd was given.
-func (pf *positionFlags) given() bool { return pf.fen != "" || pf.epd != "" }
+// given reports whether --fen or --epd was given (empty too: load refuses it).
+func (pf *positionFlags) given() bool { return pf.fenSet || pf.epdSet }
 
 // label names a position of the flags' in output (see positionLabel).
 func (pf *positionFlags) label(p *engine.EPD) string { return positionLabel(pf.epd, p) }

@@ -207,3 +207,26 @@ func TestFlagGivenTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyPositionRefused: --fen "" and --epd "" are refused as no
+// position by every command that takes one (exit 2, naming the flag);
+// trace traced its built-in sample and bench its 49 positions, reading an
+// empty flag as one left out, where search, perft and compare refused it.
+func TestEmptyPositionRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "e.trace")
+	for _, cmd := range []string{"trace", "bench", "search", "perft", "compare"} {
+		for _, flag := range []string{"--fen", "--epd"} {
+			args := []string{cmd, flag, ""}
+			if cmd == "trace" {
+				args = append(args, "-o", out)
+			}
+			code, stdout, stderr := runCLI(t, "", args...)
+			if code != 2 || !strings.HasPrefix(stderr, "horizon "+cmd+": "+flag+` "": give`) || stdout != "" {
+				t.Errorf("%s %s \"\": exit %d, stdout %q, stderr %q", cmd, flag, code, stdout, stderr)
+			}
+		}
+	}
+	if fileExists(out) {
+		t.Error("trace --fen \"\" made a trace")
+	}
+}
