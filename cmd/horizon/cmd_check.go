@@ -75,7 +75,7 @@ was read so.`,
 		"horizon check sample.trace --json | jq '.[].by_rule'")
 	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both); 0 = every run")
 	maxV := fs.Int("max", 50, "violations to print per run (all are counted)")
-	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, status, stop_cause, filter (null when\nthere is none), depth, rows, violations, by_rule, listed, skipped, error);\nskipped is null, or {reason, rules: [...], text}: reason \""+check.SkippedOtherEngine+"\" for another engine's run, \""+check.SkippedOlderHorizon+"\" for a run of an older Horizon read by its convention;\nlisted violations have run, node, iteration, iteration_visit, iteration_searches (the root's visit among its iteration's roots, and their number: 2 after an aspiration re-search), path (SAN), visits, searches (path[i]'s searches under its parent: a path marks visits as the text does), place, rule, detail;\na run that could not be read has null rows and violations and its error, null otherwise")
+	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, status, stop_cause, filter (null when\nthere is none), depth, rows (the rows checked: the nodes and the run node), nodes_checked (rows less the run node, as other commands count nodes), violations, by_rule, listed, skipped, error);\nskipped is null, or {reason, rules: [...], text}: reason \""+check.SkippedOtherEngine+"\" for another engine's run, \""+check.SkippedOlderHorizon+"\" for a run of an older Horizon read by its convention;\nlisted violations have run, node, iteration, iteration_visit, iteration_searches (the root's visit among its iteration's roots, and their number: 2 after an aspiration re-search), path (SAN), visits, searches (path[i]'s searches under its parent: a path marks visits as the text does), place, rule, detail;\na run that could not be read has null rows, nodes_checked and violations and its error, null otherwise")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
 		return err
@@ -252,7 +252,8 @@ type checkedRunJSON struct {
 	StopCause  *string           `json:"stop_cause"`
 	Filter     *string           `json:"filter"` // null when every node searched was recorded
 	Depth      int               `json:"depth"`
-	Rows       *int64            `json:"rows"`
+	Rows       *int64            `json:"rows"`          // the rows checked: the nodes and the run node
+	Nodes      *int64            `json:"nodes_checked"` // the nodes checked, as other commands count nodes: rows less the run node
 	Count      *int64            `json:"violations"`
 	ByRule     map[string]int64  `json:"by_rule"`
 	Violations []check.Violation `json:"listed"`
@@ -270,7 +271,8 @@ func (c checkedRun) MarshalJSON() ([]byte, error) {
 		return json.Marshal(j)
 	}
 	rep := c.Report
-	j.Rows, j.Count, j.ByRule, j.Violations, j.Skipped = &rep.Rows, &rep.Count, rep.ByRule, rep.Violations, rep.Skipped
+	nodes := max(rep.Rows-1, 0)
+	j.Rows, j.Nodes, j.Count, j.ByRule, j.Violations, j.Skipped = &rep.Rows, &nodes, &rep.Count, rep.ByRule, rep.Violations, rep.Skipped
 	return json.Marshal(j)
 }
 
@@ -282,7 +284,10 @@ func (c checkedRun) writeText(w io.Writer) error {
 	}
 	rep := c.Report
 	r := rep.Run
-	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s rows checked, ", r.ID, r.Label(), trace.StatusText(r.Status, r.StopCause), r.Depth, engine.Commas(rep.Rows))
+	// Nodes, as every other command counts them: the run node is
+	// Horizon's row, no position (trace.Run.Recorded).
+	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s checked and the run node, ", r.ID, r.Label(), trace.StatusText(r.Status, r.StopCause), r.Depth,
+		engine.Count(max(rep.Rows-1, 0), "node"))
 	if !r.Ended() {
 		fmt.Fprint(w, "the rows committed so far (nodes still open are checked for structure only), ")
 	}

@@ -300,7 +300,7 @@ func TestCheckCountsByRule(t *testing.T) {
 func TestCheckNamesTheFilter(t *testing.T) {
 	file, _ := traceFile(t, "--fen", "startpos", "--depth", "3", "--qs", "captures", "--last-iteration")
 	code, out, stderr := runCLI(t, "", "check", file)
-	if code != 0 || !strings.Contains(out, "rows checked, the rows kept by recording filter: last-iteration (") {
+	if code != 0 || !strings.Contains(out, "checked and the run node, the rows kept by recording filter: last-iteration (") {
 		t.Errorf("check: exit %d\n%s%s\nwant the filter named", code, out, stderr)
 	}
 	var runs []struct {

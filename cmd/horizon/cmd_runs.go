@@ -111,7 +111,7 @@ func (res runsResult) writeText(w io.Writer) error {
 		return err
 	}
 	tw := textTable(w)
-	fmt.Fprintln(tw, "RUN\tVARIANT\tSTATUS\tSTOP\tDEPTH\tNODES\tQS%\tBEST\tSCORE\tPOSITION")
+	fmt.Fprintln(tw, "run\tvariant\tstatus\tstop\tdepth\tnodes\tqs%\tbest\tscore\tposition") // lower case, as every other table
 	for i, r := range res.runs {
 		share := 100 * r.QSShare()
 		status := string(r.Status)
