@@ -73,7 +73,7 @@ was read so.`,
 		"horizon check sample.trace",
 		"horizon check sample.trace --run 2 --max 20",
 		"horizon check sample.trace --json | jq '.[].by_rule'")
-	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both); 0 = every run")
+	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both)", "every run")
 	maxV := fs.Int("max", 50, "violations to print per run (all are counted)")
 	asJSON := fs.Bool("json", false, "print JSON: an array, one object per run (run, variant, status, stop_cause, filter (null when\nthere is none), depth, rows (the rows checked: the nodes and the run node), nodes_checked (rows less the run node, as other commands count nodes), violations, by_rule, listed, skipped, error);\nskipped is null, or {reason, rules: [...], text}: reason \""+check.SkippedOtherEngine+"\" for another engine's run, \""+check.SkippedOlderHorizon+"\" for a run of an older Horizon read by its convention;\nlisted violations have run, node, iteration, iteration_visit, iteration_searches (the root's visit among its iteration's roots, and their number: 2 after an aspiration re-search), path (SAN), visits, searches (path[i]'s searches under its parent: a path marks visits as the text does), place, rule, detail;\na run that could not be read has null rows, nodes_checked and violations and its error, null otherwise")
 	file, err := parseFileFlags(fs, args)

@@ -70,7 +70,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		"horizon export sample.trace --node 0 --format icicle -o map.svg",
 		"horizon export sample.trace -o tree.html",
 		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg")
-	run := runFlag(fs, "run `id`, or the id of an EPD record with one run ('horizon runs FILE' lists both); 0 = the file's last run")
+	run := runFlag(fs, "run `id`, or the id of an EPD record with one run ('horizon runs FILE' lists both)", "the file's last run")
 	node := fs.Int64("node", -1, "id of the subtree's top node; -1 = the last iteration's root")
 	path := fs.String("path", "", `move path from the last iteration's root (or from --node), SAN or UCI separated by spaces or commas, e.g. "e4 e5 Nf3"; `+trace.PathVisitsText+"; "+trace.PathIterationText)
 	depth := fs.Int("depth", -1, "plies shown below the top node (below each QS root with --qs-only); -1 = no limit")

@@ -54,7 +54,7 @@ and its move path in SAN ("iteration 3: Bxa6 bxc3"), which 'export --path' and
 'view --path' read back to the node. Traces written
 before chains were ranked get them from a scan of the run's rows.`,
 		"horizon hotspots sample.trace --run 1", "horizon hotspots sample.trace --run 2 --by growth --limit 20 --json")
-	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both); 0 = every run")
+	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both)", "every run")
 	by := fs.String("by", "size", "ranking: size (QS trees and extension chains by subtree size), qs, chain, or growth (full-width nodes by size relative to depth)")
 	limit := fs.Int("limit", 10, "how many nodes to list per run")
 	asJSON := fs.Bool("json", false, "print JSON (an array, one object per run)")

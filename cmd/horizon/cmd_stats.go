@@ -65,7 +65,7 @@ from the QS root), by QS level (threshold variant) and by iteration, with the
 effective branching factor of each iteration (its nodes over the previous
 one's) and nodes^(1/depth).`,
 		"horizon stats sample.trace --run 1", "horizon stats sample.trace --json")
-	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both); 0 = every run")
+	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both)", "every run")
 	asJSON := fs.Bool("json", false, "print JSON (an array, one object per run): nodes, qs_nodes, qs_share, max_ply and max_qs_ply are the search's,\nas in runs and trace; the recorded_ figures and the tables count the rows a recording filter kept")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {

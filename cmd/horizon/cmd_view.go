@@ -35,7 +35,7 @@ func runView(e *env, args []string) error {
 		"horizon view sample.trace",
 		"horizon view sample.trace --run 2 --path \"dxe6 fxe6\"",
 		"horizon view sample.trace --run 1 --node 100000 --ascii --uci")
-	run := runFlag(fs, "run `id` to open, or the id of an EPD record with one run (0: the last run; a file with several runs opens the run picker)")
+	run := runFlag(fs, "run `id` to open, or the id of an EPD record with one run", "the last run, or the run picker for a file of several runs")
 	node := fs.Int64("node", -1, "select this node id at start (0: the run node; -1: the root of the iteration whose result the run reports)")
 	path := fs.String("path", "", "select the node this move path leads to at start (SAN or UCI separated by spaces or commas, from the root position, in the last iteration); "+trace.PathVisitsText+"; "+trace.PathIterationText)
 	ascii := fs.Bool("ascii", false, "plain ASCII board, markers and bars")

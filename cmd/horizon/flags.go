@@ -257,24 +257,27 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	return given
 }
 
-// runFlag registers --run for a command that reads one run (or, with 0,
-// every run or the last): a run id, or the id of an EPD record (trace
-// --epd keeps it; runs shows it before the FEN) for that record's runs.
-// Given twice it is a usage error naming both values, where the flag
-// package kept the last one silently ("check FILE --run 1 --run 2"
-// checked run 2 alone). diff, which takes two runs, has its own flag.
-func runFlag(fs *flag.FlagSet, usage string) *runRef {
-	r := new(runRef)
-	fs.Var(r, "run", usage)
+// runFlag registers --run for a command that reads one run (or, left
+// out, what absent says: "every run", "the file's last run"): a run id, or
+// the id of an EPD record (trace --epd keeps it; runs shows it before the
+// FEN) for that record's runs. Given twice it is a usage error naming both
+// values, where the flag package kept the last one silently ("check FILE
+// --run 1 --run 2" checked run 2 alone). --run 0 is refused with the words
+// to use: it meant every run to some commands and the last to others, and
+// to diff no run. diff, which takes two runs, has its own flag.
+func runFlag(fs *flag.FlagSet, usage, absent string) *runRef {
+	r := &runRef{absent: absent}
+	fs.Var(r, "run", usage+"; without --run: "+absent)
 	return r
 }
 
 // runRef is a --run value: a run id (0 when not given), or an EPD
 // record's id: a value that is not a number.
 type runRef struct {
-	id   int64
-	epd  string
-	text string // as given
+	id     int64
+	epd    string
+	text   string // as given
+	absent string // what the command reads without --run
 }
 
 func (r *runRef) String() string {
@@ -293,6 +296,8 @@ func (r *runRef) Set(s string) error {
 		return fmt.Errorf("want a run id or an EPD record's id")
 	case err == nil && n < 0:
 		return fmt.Errorf("want a run id (1, 2, ...) or an EPD record's id")
+	case err == nil && n == 0:
+		return fmt.Errorf("runs are numbered from 1; for %s leave --run out", r.absent)
 	case err == nil:
 		r.id = n
 	default:

@@ -230,3 +230,25 @@ func TestEmptyPositionRefused(t *testing.T) {
 		t.Error("trace --fen \"\" made a trace")
 	}
 }
+
+// TestRunZeroRefused: --run 0 meant the last run to export and view, every
+// run to hotspots, stats and check, and was an error to diff. It is now
+// refused everywhere, naming what leaving --run out reads; left out, each
+// command reads what it did.
+func TestRunZeroRefused(t *testing.T) {
+	file, _ := traceFile(t, "--fen", "startpos", "--depth", "1", "--qs", "captures,see")
+	for _, tc := range []struct{ cmd, absent string }{
+		{"check", "every run"}, {"export", "the file's last run"}, {"hotspots", "every run"}, {"stats", "every run"},
+		{"view", "the last run, or the run picker"},
+	} {
+		code, stdout, stderr := runCLI(t, "", tc.cmd, file, "--run", "0")
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "runs are numbered from 1; for "+tc.absent) {
+			t.Errorf("%s --run 0: exit %d, stdout %q, stderr %q", tc.cmd, code, stdout, stderr)
+		}
+	}
+	for _, cmd := range []string{"check", "hotspots", "stats"} {
+		if code, _, stderr := runCLI(t, "", cmd, file); code != 0 {
+			t.Errorf("%s without --run: exit %d, %s", cmd, code, stderr)
+		}
+	}
+}
