@@ -3,7 +3,7 @@ package engine
 // GrowthCause is why a part of a search tree is there beyond the nominal
 // full-width tree of the iteration's depth: a quiescence search, or a chain
 // of moves the search extended. Readers of traces (hotspots, the viewer,
-// export) label the biggest growth with it.
+// export) label the biggest subtrees with it.
 type GrowthCause uint8
 
 // Growth causes.

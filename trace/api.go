@@ -415,7 +415,7 @@ type HotspotOrder int
 
 // Hotspot orders.
 const (
-	// HotspotBySize ranks the biggest growth whatever its cause by subtree
+	// HotspotBySize ranks the biggest subtrees whatever their cause by subtree
 	// size: QS trees (QS roots, where a quiescence search began) and
 	// extension chains (see IsChainTop), each labelled with its cause.
 	HotspotBySize HotspotOrder = iota

@@ -9,7 +9,7 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
-// Hotspots: n, N and the H list walk the run's biggest growth, QS trees and
+// Hotspots: n, N and the H list walk the run's biggest subtrees, QS trees and
 // extension chains (trace.IsChainTop) each labelled with its cause (or, by
 // growth, its full-width nodes whose subtrees grow fastest per ply).
 
@@ -193,7 +193,7 @@ func (m *Model) toggleHotOrder() {
 func (m *Model) drawHotspots(s tcell.Screen, body rect) {
 	p := m.cur()
 	list := m.hotList(p)
-	title := "biggest growth: QS trees and extension chains (g: full-width nodes by growth)"
+	title := "biggest subtrees: QS trees and extension chains (g: full-width nodes by growth)"
 	if m.hotByGr {
 		title = "full-width nodes by growth per ply (g: QS trees and chains by size)"
 	}

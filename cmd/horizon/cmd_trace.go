@@ -485,7 +485,7 @@ func (res traceResult) writeText(w io.Writer) error {
 	return err
 }
 
-// writeText is a run's summary: its figures and its biggest growth.
+// writeText is a run's summary: its figures and its biggest subtrees.
 func (r traceRunJSON) writeText(w io.Writer) error {
 	best := "none"
 	switch {
@@ -517,7 +517,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 		fmt.Fprintf(w, "  write error: %s\n", *r.WriteError)
 	}
 	if len(r.Hotspots) > 0 {
-		fmt.Fprintln(w, "  biggest growth: QS trees and extension chains (nodes, share, cause, node id, place):")
+		fmt.Fprintln(w, "  biggest subtrees: QS trees and extension chains (nodes, share, cause, node id, place):")
 		for _, h := range r.Hotspots {
 			fmt.Fprintf(w, "    %10s %7s  %-13s #%-9d %s\n", engine.Commas(h.Size), engine.SharePercent(h.Share), cell(h.Cause), h.Node, h.Place)
 		}
