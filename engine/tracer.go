@@ -95,7 +95,7 @@ var boundMeanings = [...]string{
 
 var causeMeanings = [...]string{
 	"searched every move it meant to",
-	"a move scored >= beta (cut_index says which)",
+	"a move scored >= beta: the node cut at it",
 	"the static eval was >= beta in QS",
 	"a transposition table entry answered",
 	"mate distance pruning closed the window",
