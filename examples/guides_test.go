@@ -147,7 +147,54 @@ func TestGuides(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v\n%s", g.page, err, out)
 			}
+			shownOutput(t, g.page, string(out))
 		})
+	}
+}
+
+// shownOutput wants each line of a page's text blocks after its first sh
+// block, which show what the commands print, in the output of its script
+// (spacing aside; "..." stands for text left out), so that a figure the
+// page quotes is the one its commands print today.
+func shownOutput(t *testing.T, page, out string) {
+	t.Helper()
+	var got []string
+	for _, l := range strings.Split(out, "\n") {
+		got = append(got, strings.Join(strings.Fields(l), " "))
+	}
+	ran := false
+	for _, b := range blocks(t, page) {
+		ran = ran || b.lang == "sh"
+		if !ran || b.lang != "text" {
+			continue
+		}
+	lines:
+		for i, l := range b.lines {
+			var parts []string
+			for _, p := range strings.Split(l, "...") {
+				if p = strings.Join(strings.Fields(p), " "); p != "" {
+					parts = append(parts, p)
+				}
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			for _, g := range got {
+				rest, ok := g, true
+				for _, p := range parts {
+					k := strings.Index(rest, p)
+					if k < 0 {
+						ok = false
+						break
+					}
+					rest = rest[k+len(p):]
+				}
+				if ok {
+					continue lines
+				}
+			}
+			t.Errorf("%s:%d: %q is not in what the commands printed", page, b.at+1+i, l)
+		}
 	}
 }
 
