@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,8 +21,9 @@ import (
 // the CPU time of its process: on a machine shared with other work the
 // wall clock swings with the load, the CPU time much less. It reports the
 // ratio of the medians, off/notrace (1.00 is free), and of the fastest
-// rounds, beside each build's median in ms. Run it with a fixed count of
-// rounds:
+// rounds, beside each build's median in ms; and, with valgrind at hand,
+// the ratio of the instructions each executes (instructionRatio), which
+// the machine's load does not move. Run it with a fixed count of rounds:
 //
 //	go test ./examples/ -run '^$' -bench TracingOff -benchtime 10x
 func BenchmarkTracingOff(b *testing.B) {
@@ -78,12 +80,50 @@ func BenchmarkTracingOff(b *testing.B) {
 			tOff, tPlain = append(tOff, t2), append(tPlain, t1)
 		}
 	}
+	b.StopTimer()
+	if ratio, ok := instructionRatio(b, off, plain); ok {
+		b.ReportMetric(ratio, "instr-off/instr-notrace")
+	}
 	mOff, mPlain := median(tOff), median(tPlain)
 	b.ReportMetric(float64(mOff)/float64(mPlain), "off/notrace")
 	// The fastest rounds are the least disturbed by other work.
 	b.ReportMetric(float64(fastest(tOff))/float64(fastest(tPlain)), "min-off/min-notrace")
 	b.ReportMetric(float64(mOff)/1e6, "ms-off")
 	b.ReportMetric(float64(mPlain)/1e6, "ms-notrace")
+}
+
+// instructionRatio counts the instructions each build executes on a
+// smaller fixed search (Kiwipete at depth 4, the start position at depth
+// 5) under valgrind's cachegrind, when valgrind is on the PATH: a count
+// that no other work on the machine changes, where CPU times on a loaded
+// machine swing by several percent from run to run.
+func instructionRatio(b *testing.B, off, plain string) (float64, bool) {
+	vg, err := exec.LookPath("valgrind")
+	if err != nil {
+		b.Log("valgrind is not on PATH: no instruction counts")
+		return 0, false
+	}
+	const script = "position fen " + kiwipete + "\ngo depth 4\nposition startpos\ngo depth 5\nquit\n"
+	refs := func(bin string) float64 {
+		cmd := exec.Command(vg, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", bin)
+		cmd.Stdin = strings.NewReader(script)
+		var errOut strings.Builder
+		cmd.Stderr = &errOut
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("valgrind %s: %v\n%s", bin, err, errOut.String())
+		}
+		for _, l := range strings.Split(errOut.String(), "\n") {
+			if _, v, ok := strings.Cut(l, "I   refs:"); ok {
+				n, err := strconv.ParseFloat(strings.ReplaceAll(strings.TrimSpace(v), ",", ""), 64)
+				if err == nil {
+					return n
+				}
+			}
+		}
+		b.Fatalf("valgrind %s printed no instruction count:\n%s", bin, errOut.String())
+		return 0
+	}
+	return refs(off) / refs(plain), true
 }
 
 func sorted(ds []time.Duration) []time.Duration {
