@@ -16,7 +16,9 @@ import sys
 import time
 
 # horizon_trace.py is emit/python/horizon_trace.py; your engine would keep a
-# copy beside it and import it as is.
+# copy beside it and import it as is. No bytecode is written: the guide runs
+# this file from a checkout, which should not fill with __pycache__ folders.
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "emit", "python"))
 import horizon_trace  # noqa: E402
 
