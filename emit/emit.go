@@ -23,6 +23,15 @@
 //		tw.End(best.String(), nodes)
 //	}
 //
+// Three conventions (docs/trace-protocol.md, "Conventions"): a QS node's
+// depth is 0 where QS begins and one less each QS ply below, as Horizon's
+// own engine writes it (Horizon reads a node at depth <= 0 as QS; a QS ply
+// written as a positive depth reads as full-width nodes unless EnterKind
+// says "qs"). When the main search hands depth <= 0 to QS, the node is
+// entered once, by whichever function counts it. After the stop flag,
+// call Abort once the search has unwound, then End, and nothing between:
+// no Leave of the nodes Abort closed, no node of a search that carries on.
+//
 // The package is its own module (github.com/horizonqs/horizon/emit) with a
 // go line of 1.18 and nothing but the standard library, so an engine can
 // `go get` it, vendor it, or copy this one file into its own package.
@@ -359,7 +368,10 @@ func (t *Writer) LeaveWith(score int, l LeaveInfo) {
 	t.flushLine(b)
 }
 
-// Abort reports that the search unwound every open node (stopped).
+// Abort reports that the search unwound every open node (stopped). Call
+// it once, after the unwinding, and then only End: a Leave of a node it
+// closed fails the import, and a node entered after it is recorded as a
+// search the engine made after its stop flag.
 func (t *Writer) Abort() {
 	if t != nil {
 		t.line("A")

@@ -31,6 +31,15 @@
  * ends as ∞ (0 declares nothing; Ethereal: HZ_SCALE(MATE, MATE_IN_MAX, 0,
  * MATE); docs/trace-protocol.md, "mate" and "infinity").
  *
+ * Three conventions (docs/trace-protocol.md, "Conventions"): a QS node's
+ * depth is 0 where QS begins and one less each QS ply below, as Horizon's own
+ * engine writes it (a depth <= 0 reads as QS; a QS ply written as a positive
+ * depth reads as full-width nodes unless HZ_ENTER_KIND says "qs"). When the
+ * main search hands depth <= 0 to QS, the node is entered once, by whichever
+ * function counts it. After the stop flag, HZ_ABORT() once the search has
+ * unwound, then HZ_END, and nothing between: no HZ_LEAVE of the nodes the
+ * abort closed, no node of a search that carries on.
+ *
  * Not thread-safe: trace one search thread.
  */
 #ifndef HORIZON_TRACE_H

@@ -16,6 +16,15 @@ An engine may declare its score scale, so that Horizon prints its mates as
 infinity=VALUE), and mate_turns=True when its mate distance counts the mated
 side's turns rather than plies (docs/trace-protocol.md, "mate", "infinity").
 
+Three conventions (docs/trace-protocol.md, "Conventions"): a QS node's
+depth is 0 where QS begins and one less each QS ply below, as Horizon's own
+engine writes it (a depth <= 0 reads as QS; a QS ply written as a positive
+depth reads as full-width nodes unless enter(..., kind="qs")). When the main
+search hands depth <= 0 to QS, the node is entered once, by whichever
+function counts it. After the stop flag, abort() once the search has
+unwound, then end(), and nothing between: no leave() of the nodes the abort
+closed, no node of a search that carries on.
+
 Scores, windows, evals, depths and counts are integers (an integral float
 passes; 0.7 raises ValueError rather than be written as 0): an engine that
 scores in pawns scales them to centipawns.
@@ -101,7 +110,8 @@ class Writer:
         self._w(" ".join(parts) + "\n")
 
     def abort(self):
-        """The search unwound every open node (stopped by time, an exception)."""
+        """The search unwound every open node (stopped by time, an exception).
+        Call it once, after the unwinding, and then only end()."""
         self._w("A\n")
 
     def end(self, best=None, nodes=None, time_ms=None):

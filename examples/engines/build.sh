@@ -16,9 +16,35 @@
 #                          horizon trace --engine drives); both read
 #                          OUTDIR/fmax.ini, a copy of Fairy-Max's data/fmax.ini
 #
-# The engines' sources stay where they are (ENGINES, default ../shared/engines
-# beside the project); patches are applied to a copy in a temporary
-# directory. Needs a C compiler, libfathom-dev (Debian) and python3.
+# Where the sources come from. Each engine's folder is taken from its own
+# variable, else from ENGINES (default ../shared/engines beside the project,
+# which holds all three), so a checkout of your own works as well:
+#
+#   ETHEREAL_SRC  a checkout of github.com/AndyGrant/Ethereal at its 12.00
+#                 release (the folder holding src/; src/uci.h says
+#                 VERSION_ID "12.00"), or Debian's ethereal-chess 12.00+ds1
+#                 source. ethereal.patch is written against search.c and
+#                 uci.c of 12.00: another version is refused.
+#   SUNFISH_SRC   a checkout of github.com/thomasahle/sunfish (the folder
+#                 holding sunfish.py and sunfish_ui/), the 2026 version,
+#                 upstream commit a8feb637. Nothing is patched:
+#                 sunfish_traced.py wraps Searcher.bound at run time, so a
+#                 sunfish.py without that method is refused.
+#   FAIRYMAX_SRC  Fairy-Max 5.0b by H.G. Muller (the folder holding
+#                 fairymax.c and data/fmax.ini): Debian's fairymax 5.0b
+#                 source or the upstream release it packages; fairymax.c
+#                 says VERSION "5.0b". fairymax.patch is written against it
+#                 (with Unix line ends; the DOS ones it ships with are
+#                 converted first): another version is refused.
+#
+#   ETHEREAL_SRC=~/src/Ethereal SUNFISH_SRC=~/src/sunfish \
+#       FAIRYMAX_SRC=~/src/fairymax examples/engines/build.sh /tmp/engines
+#
+# The sources stay where they are: patches are applied to a copy in a
+# temporary directory. Needs a C compiler, patch and python3, and
+# libfathom-dev (Debian) for a Debian Ethereal source, from which Debian
+# removed the Fathom that an upstream checkout carries in src/fathom (that
+# one is compiled in instead).
 set -eu
 
 if [ $# -ne 1 ]; then
@@ -28,19 +54,45 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 engines=${ENGINES:-$root/../shared/engines}
+ethereal=${ETHEREAL_SRC:-$engines/ethereal}
+sunfish=${SUNFISH_SRC:-$engines/sunfish}
+fairymax=${FAIRYMAX_SRC:-$engines/fairymax}
 out=$1
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
 cc=${CC:-cc}
 
-if [ ! -d "$engines/ethereal/src" ] || [ ! -f "$engines/sunfish/sunfish.py" ] || [ ! -f "$engines/fairymax/fairymax.c" ]; then
-    echo "build.sh: no engine sources in $engines (set ENGINES)" >&2
+# need VAR DIR FILE: DIR (named by VAR) must hold FILE.
+need() {
+    if [ ! -f "$2/$3" ]; then
+        echo "build.sh: $2 has no $3: set $1 to the folder holding it (or ENGINES to one holding ethereal/, sunfish/ and fairymax/)" >&2
+        exit 1
+    fi
+}
+need ETHEREAL_SRC "$ethereal" src/search.c
+need SUNFISH_SRC "$sunfish" sunfish.py
+need SUNFISH_SRC "$sunfish" sunfish_ui/uci.py
+need FAIRYMAX_SRC "$fairymax" fairymax.c
+need FAIRYMAX_SRC "$fairymax" data/fmax.ini
+# The patches fit one version each: say which, rather than fail in patch.
+if ! grep -q 'VERSION_ID "12.00"' "$ethereal/src/uci.h"; then
+    echo "build.sh: $ethereal/src/uci.h is not Ethereal 12.00 (VERSION_ID $(sed -n 's/.*define VERSION_ID //p' "$ethereal/src/uci.h")): ethereal.patch applies to 12.00" >&2
     exit 1
 fi
-if [ ! -f /usr/include/tbprobe.h ]; then
-    echo "build.sh: /usr/include/tbprobe.h missing: install libfathom-dev" >&2
+if ! grep -q 'define VERSION "5.0b"' "$fairymax/fairymax.c"; then
+    echo "build.sh: $fairymax/fairymax.c is not Fairy-Max 5.0b: fairymax.patch applies to 5.0b" >&2
     exit 1
 fi
+if ! grep -q 'def bound(' "$sunfish/sunfish.py"; then
+    echo "build.sh: $sunfish/sunfish.py has no Searcher.bound, which sunfish_traced.py wraps" >&2
+    exit 1
+fi
+# An upstream Ethereal checkout carries Fathom in src/fathom; Debian's
+# source does not, and links Debian's libfathom.
+if [ ! -f "$ethereal/src/fathom/tbprobe.c" ] && [ ! -f /usr/include/tbprobe.h ]; then
+    echo "build.sh: /usr/include/tbprobe.h missing: install libfathom-dev (Debian's Ethereal source has no src/fathom)" >&2
+    exit 1
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -48,20 +100,25 @@ trap 'rm -rf "$tmp"' EXIT
 # Ethereal, as its build notes in ../shared/engines/README.md say, once
 # unpatched and once patched.
 build_ethereal() { # DIR OUTPUT
+    if [ -f "$1/fathom/tbprobe.c" ]; then
+        # An upstream checkout: its own Fathom, compiled in as its makefile does.
+        (cd "$1" && $cc -std=gnu11 -O2 -DNDEBUG -DUSE_POPCNT -msse3 -mpopcnt ./*.c fathom/tbprobe.c -lpthread -lm -o "$2")
+        return
+    fi
     mkdir -p "$1/inc/fathom"
     ln -sf /usr/include/tbprobe.h /usr/include/tbconfig.h "$1/inc/fathom/"
     (cd "$1" && $cc -std=gnu11 -O2 -DNDEBUG -DUSE_POPCNT -msse3 -mpopcnt -Iinc ./*.c -lfathom -lpthread -lm -o "$2")
 }
-cp -r "$engines/ethereal/src" "$tmp/plain"
+cp -r "$ethereal/src" "$tmp/plain"
 build_ethereal "$tmp/plain" "$out/ethereal-plain"
-cp -r "$engines/ethereal/src" "$tmp/traced"
+cp -r "$ethereal/src" "$tmp/traced"
 cp "$root/emit/c/horizon_trace.h" "$tmp/traced/"
 (cd "$tmp/traced" && patch -s -p1 < "$here/ethereal.patch")
 build_ethereal "$tmp/traced" "$out/ethereal"
 
 # Sunfish: a launcher around the wrapper; nothing of Sunfish is copied.
 cp "$here/sunfish_traced.py" "$root/emit/python/horizon_trace.py" "$out/"
-sunfish_dir=$(cd "$engines/sunfish" && pwd)
+sunfish_dir=$(cd "$sunfish" && pwd)
 cat > "$out/sunfish" <<LAUNCH
 #!/bin/sh
 SUNFISH_DIR='$sunfish_dir' exec python3 -B '$out/sunfish_traced.py' "\$@"
@@ -76,16 +133,16 @@ chmod +x "$out/sunfish" "$out/sunfish-plain"
 # folder compiled in (FAIRYDIR, as its Makefile does) so that the binary
 # finds fmax.ini wherever it is started; gnu89 because newer compilers
 # refuse its K&R definitions and implicit ints by default.
-cp "$engines/fairymax/data/fmax.ini" "$out/fmax.ini"
+cp "$fairymax/data/fmax.ini" "$out/fmax.ini"
 build_fairymax() { # DIR OUTPUT
     (cd "$1" && $cc -std=gnu89 -O2 -w -DFAIRYDIR="\"$out\"" fairymax.c -o "$2")
 }
 mkdir -p "$tmp/fm-plain" "$tmp/fm-traced"
-cp "$engines/fairymax/fairymax.c" "$tmp/fm-plain/"
+cp "$fairymax/fairymax.c" "$tmp/fm-plain/"
 build_fairymax "$tmp/fm-plain" "$out/fairymax-plain"
 # The patch is written against the source with Unix line ends (it ships
 # with DOS ones).
-tr -d '\r' < "$engines/fairymax/fairymax.c" > "$tmp/fm-traced/fairymax.c"
+tr -d '\r' < "$fairymax/fairymax.c" > "$tmp/fm-traced/fairymax.c"
 cp "$root/emit/c/horizon_trace.h" "$tmp/fm-traced/"
 (cd "$tmp/fm-traced" && patch -s -p1 < "$here/fairymax.patch")
 build_fairymax "$tmp/fm-traced" "$out/fairymax"
