@@ -79,3 +79,69 @@ func Wrap(text string, width int) []string {
 	}
 	return lines
 }
+
+// Printable is s made safe to print on a terminal as one line: text
+// Horizon did not write (an engine's id name, a stream's header, an EPD
+// id, a file name, any string read back from a trace) may hold escape
+// sequences that retitle or clear the user's terminal. Control
+// characters (C0, DEL and C1, tab and newline included, as they would
+// break a table's columns or a one-line message) and bytes that are not
+// UTF-8 are written as Go's %q writes them (\x1b, \n, \u009b, \xff);
+// every other character is kept as it is, quotes and backslashes too,
+// so ordinary text prints unchanged. JSON output needs none of this: its
+// strings are escaped by the JSON writer.
+func Printable(s string) string { return printable(s, false) }
+
+// PrintableLines is Printable for text of several lines: tab and newline
+// are kept.
+func PrintableLines(s string) string { return printable(s, true) }
+
+// unprintable reports whether rune r (utf8.RuneError for a byte that is
+// not UTF-8) must be escaped; lines keeps tab and newline.
+func unprintable(r rune, size int, lines bool) bool {
+	switch {
+	case r == utf8.RuneError && size <= 1:
+		return true
+	case r == '\t' || r == '\n':
+		return !lines
+	}
+	return r < 0x20 || r >= 0x7f && r < 0xa0
+}
+
+func printable(s string, lines bool) string {
+	i := 0
+	for i < len(s) {
+		if c := s[i]; c >= 0x20 && c < 0x7f {
+			i++ // the common case: printable ASCII
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unprintable(r, size, lines) {
+			break
+		}
+		i += size
+	}
+	if i == len(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+16)
+	b = append(b, s[:i]...)
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case !unprintable(r, size, lines):
+			b = append(b, s[i:i+size]...)
+		case size <= 1 && r == utf8.RuneError:
+			b = append(b, `\x`...)
+			b = append(b, hexDigits[s[i]>>4], hexDigits[s[i]&15])
+		default:
+			// QuoteRune writes the escape between single quotes.
+			q := strconv.QuoteRune(r)
+			b = append(b, q[1:len(q)-1]...)
+		}
+		i += size
+	}
+	return string(b)
+}
+
+const hexDigits = "0123456789abcdef"

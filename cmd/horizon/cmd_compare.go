@@ -306,7 +306,7 @@ func (res compareResult) writeText(w io.Writer) error {
 		}
 		fmt.Fprintln(tw)
 		for pi := 0; pi < npos; pi++ {
-			label := shorten(rows[pi*len(vs)].Label, 40)
+			label := shorten(engine.Printable(rows[pi*len(vs)].Label), 40)
 			fmt.Fprintf(tw, "%s\t", label)
 			for vi := range vs {
 				r := rows[pi*len(vs)+vi]
@@ -326,8 +326,9 @@ func (res compareResult) writeText(w io.Writer) error {
 		fmt.Fprintln(w, "\n(--csv prints one row per position and variant)")
 	}
 	if traceFile != "" {
+		q := engine.Printable(shellQuote(traceFile))
 		_, err := fmt.Fprintf(w, "\nrecorded %d runs into %s ('horizon runs %s' lists them; 'horizon diff %s --run A --run B')\n",
-			len(rows), traceFile, traceFile, traceFile)
+			len(rows), engine.Printable(traceFile), q, q)
 		return err
 	}
 	return nil

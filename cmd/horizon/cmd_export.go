@@ -244,7 +244,7 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		if err := outFile.Commit(); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "wrote %s (%s): %s\n", *out, f, what)
+		fmt.Fprintf(e.stderr, "wrote %s (%s): %s\n", engine.Printable(*out), f, engine.Printable(what))
 	}
 	if later != "" {
 		e.notef("%s", later)

@@ -146,12 +146,12 @@ Ctrl-C prints the figures of the positions done so far.`,
 	}
 	for _, p := range set {
 		if !p.Oracle.Valid() {
-			return fmt.Errorf("%s:%d: record %s has no oracle value (ce); run 'horizon qsbench oracle --epd %s'", *epd, p.Line, p.ID, *epd)
+			return fmt.Errorf("%s:%d: record %s has no oracle value (ce); run 'horizon qsbench oracle --epd %s'", *epd, p.Line, p.ID, shellQuote(*epd))
 		}
 		// One oracle for the whole set, or the errors mean nothing together.
 		if o := set[0].Oracle; p.Oracle.Name != o.Name || p.Oracle.Depth != o.Depth {
 			return fmt.Errorf("%s:%d: record %s has oracle %q at depth %d, but line %d has %q at depth %d; run 'horizon qsbench oracle --epd %s'",
-				*epd, p.Line, p.ID, p.Oracle.Name, p.Oracle.Depth, set[0].Line, o.Name, o.Depth, *epd)
+				*epd, p.Line, p.ID, p.Oracle.Name, p.Oracle.Depth, set[0].Line, o.Name, o.Depth, shellQuote(*epd))
 		}
 	}
 	var secondVals []qsbench.Oracle
@@ -344,27 +344,42 @@ func secondOraclePath(epd string) string {
 }
 
 // qsTraceCommand is the 'horizon trace' command that records the same QS
-// as the benchmark ran, from the same record.
+// as the benchmark ran, from the same record. The id comes from the EPD
+// file: it is quoted, and the trace it names is a file of the current
+// directory whatever the id holds (slashes, "..").
 func qsTraceCommand(epd, id string, o engine.Options) string {
 	spec := engine.VariantSpec(o)
 	name, rest, _ := strings.Cut(spec, "+")
-	cmd := fmt.Sprintf("horizon trace --epd %s --id %s --qs-only --qs %s", shellQuote(epd), id, name)
+	cmd := fmt.Sprintf("horizon trace --epd %s --id %s --qs-only --qs %s", shellQuote(epd), shellQuote(id), shellQuote(name))
 	for _, kv := range strings.Split(rest, "+") {
 		if kv != "" {
-			cmd += " --" + kv
+			cmd += " " + shellQuote("--"+kv)
 		}
 	}
-	return cmd + " -o " + id + ".trace"
+	return cmd + " -o " + shellQuote(localName(id, ".trace"))
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=+,", r))
-	}) < 0 {
-		return s
+// localName is a file name in the current directory made from id (an
+// EPD record's id) and ext: every run of characters but letters, digits,
+// '.', '-' and '_' becomes one '_', and leading dots and underscores go,
+// so no id names a file elsewhere ("../x"), a hidden one or none.
+func localName(id, ext string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range id {
+		if r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+			b.WriteRune(r)
+			under = false
+		} else if !under {
+			b.WriteByte('_')
+			under = true
+		}
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	name := strings.TrimLeft(b.String(), "._")
+	if name == "" {
+		name = "position"
+	}
+	return name + ext
 }
 
 // qsPlotSubtitle says what the plot's figures are over: n positions of
@@ -397,7 +412,7 @@ func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench
 	if n := sums[0].Compared; n < res.Completed {
 		over = fmt.Sprintf(" (figures over the %d every variant finished: see stopped)", n)
 	}
-	fmt.Fprintf(w, "%s: %d of %d positions%s; oracle %s at depth %d; QS alone, open window\n\n", epd, res.Completed, len(set), over, o.Name, o.Depth)
+	fmt.Fprintf(w, "%s: %d of %d positions%s; oracle %s at depth %d; QS alone, open window\n\n", engine.Printable(epd), res.Completed, len(set), over, engine.Printable(o.Name), o.Depth)
 	tw := figureTable(w)
 	head := "variant\tQS nodes mean\tp90\tmax\tstopped\ttime µs/pos\tMAE cp\t>100cp\t>300cp\tsign err\tbias cp\tPareto\t"
 	if second {
@@ -449,14 +464,14 @@ func printQSWorst(w io.Writer, rows []qsWorstJSON) {
 			fmt.Fprintf(w, "\nworst positions of %s:\n", cur)
 		}
 		if r.Stopped {
-			fmt.Fprintf(w, "  %s %-8s QS stopped on reaching %s QS nodes (no value), oracle %s\n", r.ID, r.Class,
+			fmt.Fprintf(w, "  %s %-8s QS stopped on reaching %s QS nodes (no value), oracle %s\n", engine.Printable(r.ID), engine.Printable(r.Class),
 				engine.Commas(r.QSNodes), engine.Score(r.OracleScore).Signed())
 		} else {
-			fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s\n", r.ID, r.Class, engine.Score(*r.Score).Signed(),
+			fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s\n", engine.Printable(r.ID), engine.Printable(r.Class), engine.Score(*r.Score).Signed(),
 				engine.Score(r.OracleScore).Signed(), *r.Error, engine.Count(r.QSNodes, "QS node"))
 		}
-		fmt.Fprintf(w, "    %s\n", r.FEN)
-		fmt.Fprintf(w, "    QS line: %s   oracle line: %s\n", r.QSLine, strings.Join(r.OraclePV, " "))
+		fmt.Fprintf(w, "    %s\n", engine.Printable(r.FEN))
+		fmt.Fprintf(w, "    QS line: %s   oracle line: %s\n", engine.Printable(r.QSLine), engine.Printable(strings.Join(r.OraclePV, " ")))
 		fmt.Fprintf(w, "    %s\n", r.Trace)
 	}
 }
@@ -594,9 +609,9 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 	}
 	header := fmt.Sprintf(`QS benchmark set: horizon positions (QS roots) of '%s' searches to depth %d over
 %s%s (%d positions); %d tactical, %d quiet; no oracle values yet.
-Regenerate: horizon qsbench collect --sources %s --skip '%s' --depth %d --qs %s --tactical %d --quiet %d --per-source %d -o %s`,
-		engine.VariantSpec(o), *depth, *sources, skipNote, len(srcs), *tactical, *quiet, *sources, *skip, *depth,
-		engine.VariantSpec(o), *tactical, *quiet, *per, *out)
+Regenerate: horizon qsbench collect --sources %s --skip %s --depth %d --qs %s --tactical %d --quiet %d --per-source %d -o %s`,
+		engine.VariantSpec(o), *depth, *sources, skipNote, len(srcs), *tactical, *quiet, shellQuote(*sources), shellQuote(*skip), *depth,
+		shellQuote(engine.VariantSpec(o)), *tactical, *quiet, *per, shellQuote(*out))
 	if err := qsbench.Write(f, header, set); err != nil {
 		return err
 	}
@@ -679,7 +694,7 @@ shows as extra columns. An interrupted run writes nothing.`,
 	}
 	el := time.Since(start)
 	header = qsbench.StripOracleHeader(header) + fmt.Sprintf("\nOracle: %s to depth %d (ce, acd, acn, pv); %s with --jobs %d.\nRegenerate: horizon qsbench oracle --epd %s --depth %d",
-		qsbench.OracleName(o), *depth, el.Round(time.Second), *jobs, *epd, *depth)
+		qsbench.OracleName(o), *depth, el.Round(time.Second), *jobs, shellQuote(*epd), *depth)
 	if err := qsbench.Write(f, header, set); err != nil {
 		return err
 	}
@@ -754,7 +769,7 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 	n, _ := name.Load().(string)
 	el := time.Since(start)
 	header := fmt.Sprintf("Second oracle for %s: %s to depth %d, one thread, 16 MiB hash; %s with --jobs %d.\nRegenerate: horizon qsbench oracle --epd %s --oracle-engine %s --engine-depth %d",
-		epd, n, depth, el.Round(time.Second), jobs, epd, eng, depth)
+		epd, n, depth, el.Round(time.Second), jobs, shellQuote(epd), shellQuote(eng), depth)
 	if err := qsbench.WriteSecond(f, header, set, vals); err != nil {
 		return err
 	}

@@ -323,7 +323,7 @@ func (r *runRef) runs(ctx context.Context, st *trace.Store, file string) ([]trac
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--run %s: %s has no run of an EPD record with that id ('horizon runs %s' lists runs and ids)", r.epd, file, file)
+		return nil, fmt.Errorf("--run %s: %s has no run of an EPD record with that id ('horizon runs %s' lists runs and ids)", r.epd, file, shellQuote(file))
 	}
 	return out, nil
 }

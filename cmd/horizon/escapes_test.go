@@ -1,0 +1,183 @@
+package main
+
+import (
+	"database/sql"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// evil is what a hostile engine, stream, EPD file or trace puts in a
+// string Horizon prints: a terminal title change (OSC 0), a screen clear
+// (CSI 2J), an 8-bit CSI, DEL, and bytes that are not UTF-8.
+const evil = "x\x1b]0;pwned\a\x1b[2J\u009b2J\x7f\xff\xfe"
+
+// terminalSafe fails the test when out holds what a terminal could act
+// on: a control character other than tab and newline, DEL, a C1 control,
+// or a byte that is not UTF-8.
+func terminalSafe(t *testing.T, what, out string) {
+	t.Helper()
+	for i, r := range out {
+		if r == utf8.RuneError && !strings.HasPrefix(out[i:], "\uFFFD") ||
+			r < 0x20 && r != '\t' && r != '\n' || r >= 0x7f && r < 0xa0 {
+			t.Errorf("%s: byte %d is %q: %q", what, i, r, out[max(0, i-40):min(len(out), i+40)])
+			return
+		}
+	}
+}
+
+// poisonedTrace records two runs into a file whose name holds evil and
+// sets every free-text column of its runs to hold it too, as a hostile
+// file would.
+func poisonedTrace(t *testing.T) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "t"+evil+".trace")
+	code, _, stderr := runCLI(t, "", "trace", "--fen", "startpos", "--depth", "2", "--qs", "none,captures", "-o", file)
+	if code != 0 {
+		t.Fatalf("trace: exit %d: %s", code, stderr)
+	}
+	db, err := sql.Open("sqlite3", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, col := range []string{"variant", "engine", "epd_id", "version", "stop_cause"} {
+		if _, err := db.Exec("UPDATE runs SET "+col+" = ?", col+evil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec("UPDATE runs SET status = 'interrupted'"); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// TestNoEscapesReachTheTerminal runs every command that prints text over
+// stored and foreign strings holding escape sequences: nothing a terminal
+// acts on may come out, on stdout or stderr, in text or JSON.
+func TestNoEscapesReachTheTerminal(t *testing.T) {
+	file := poisonedTrace(t)
+	dir := t.TempDir()
+	epd := filepath.Join(dir, "e"+evil+".epd")
+	if err := os.WriteFile(epd, []byte(kiwipete[:len(kiwipete)-4]+" id \""+evil+"\";\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stream := writeFile(t, "s.hzt", "HZT 1\nengine Tiny"+evil+"\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2\n")
+	cases := [][]string{
+		{"runs", file},
+		{"stats", file},
+		{"check", file},
+		{"hotspots", file},
+		{"diff", file, "--run", "1", "--run", "2"},
+		{"export", file, "--format", "dot"},
+		{"export", file, "-o", filepath.Join(dir, "x"+evil+".svg")},
+		{"export", file, "--format", "icicle", "-o", filepath.Join(dir, "i.svg")},
+		{"view", file},
+		{"import", stream, "-o", filepath.Join(dir, "i"+evil+".trace")},
+		{"trace", "--epd", epd, "--depth", "1", "-o", filepath.Join(dir, "e"+evil+".trace")},
+		{"search", "--epd", epd, "--depth", "1"},
+		{"compare", "--epd", epd, "--depth", "1", "--qs", "none,captures"},
+	}
+	for _, args := range cases {
+		for _, asJSON := range []bool{false, true} {
+			a := args
+			if asJSON {
+				if args[0] == "export" || args[0] == "view" {
+					continue
+				}
+				a = append(append([]string(nil), args...), "--json")
+			}
+			name := strings.Join(a, " ")
+			code, stdout, stderr := runCLI(t, "", a...)
+			if code != 0 && code != 1 {
+				t.Errorf("%s: exit %d: %s", name, code, stderr)
+			}
+			terminalSafe(t, name+" (stdout)", stdout)
+			terminalSafe(t, name+" (stderr)", stderr)
+			if testing.Verbose() {
+				t.Logf("%s: exit %d\n%s%s", name, code, stdout, stderr)
+			}
+		}
+	}
+}
+
+// TestShellQuote: every word shellQuote makes reads back in a shell as
+// the word it was, terminal-safe, and plain words stay as typed.
+func TestShellQuote(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash to read the words back")
+	}
+	words := []string{"plain.epd", "dir/x.trace", "", "two words", "it's", `a\b`, "$(touch PWN)", "x$(touch PWN)'; touch PWN2 #",
+		"`id`", "a\nb", evil, "é♞", "!bang", "*.epd", "~user"}
+	plain := map[string]bool{"plain.epd": true, "dir/x.trace": true}
+	dir := t.TempDir()
+	for _, w := range words {
+		q := shellQuote(w)
+		if plain[w] != (q == w) {
+			t.Errorf("shellQuote(%q) = %q", w, q)
+		}
+		terminalSafe(t, "shellQuote("+strconv.Quote(w)+")", q)
+		cmd := exec.Command(bash, "-c", "printf '%s' "+q)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil || string(out) != w {
+			t.Errorf("bash read shellQuote(%q) = %q as %q (%v)", w, q, out, err)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+		t.Errorf("a quoted word ran a command: %s made", ents[0].Name())
+	}
+}
+
+// TestQSWorstCommandIsSafe: qsbench --worst prints a trace command for
+// each worst position from its EPD id; an id with shell syntax, slashes
+// and escape sequences is one argument, and the trace it names is a file
+// of the current directory.
+func TestQSWorstCommandIsSafe(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash to run the command")
+	}
+	const id = "../../../tmp/x$(touch PWN)'; touch PWN2 #\x1b[2J"
+	set := writeFile(t, "set.epd", strings.Replace(qsbenchRecord, `id "qsb.0001"`, `id "`+id+`"`, 1)+"\n")
+	code, out, errOut := runCLI(t, "", "qsbench", "--epd", set, "--qs", "see", "--worst", "1")
+	if code != 0 {
+		t.Fatalf("qsbench: exit %d: %s", code, errOut)
+	}
+	terminalSafe(t, "qsbench --worst", out)
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "horizon trace ") {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatalf("no trace command in\n%s", out)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(bash, "-c", `printf '%s\0' `+strings.TrimPrefix(line, "horizon "))
+	cmd.Dir = dir
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v", line, err)
+	}
+	args := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+	if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+		t.Errorf("the printed command ran one of its own: %s made", ents[0].Name())
+	}
+	got := map[string]string{}
+	for i := 0; i+1 < len(args); i++ {
+		got[args[i]] = args[i+1]
+	}
+	if got["--id"] != id {
+		t.Errorf("--id %q, want %q: %s", got["--id"], id, line)
+	}
+	if o := got["-o"]; o == "" || strings.ContainsRune(o, '/') || strings.HasPrefix(o, ".") || !strings.HasSuffix(o, ".trace") {
+		t.Errorf("-o %q is no file of the current directory: %s", o, line)
+	}
+}
