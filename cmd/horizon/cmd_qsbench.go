@@ -654,15 +654,19 @@ shows as extra columns. An interrupted run writes nothing.`,
 	}
 	// One read of the file gives the set and its header: a FIFO has no
 	// second read.
-	text, err := fifo.ReadFile(e.ctx, *epd)
+	// Read copies what it reads (its records are bounded, and it stops
+	// on Ctrl-C) for the header.
+	r, err := fifo.OpenReader(e.ctx, *epd)
 	if err != nil {
 		return err
 	}
-	set, err := qsbench.Read(bytes.NewReader(text), *epd)
+	var text bytes.Buffer
+	set, err := qsbench.Read(io.TeeReader(r, &text), *epd)
+	r.Close()
 	if err != nil {
 		return err
 	}
-	header, err := qsbench.ReadHeader(bytes.NewReader(text))
+	header, err := qsbench.ReadHeader(&text)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"database/sql"
 	"os"
 	"os/exec"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -179,5 +181,34 @@ func TestQSWorstCommandIsSafe(t *testing.T) {
 	}
 	if o := got["-o"]; o == "" || strings.ContainsRune(o, '/') || strings.HasPrefix(o, ".") || !strings.HasSuffix(o, ".trace") {
 		t.Errorf("-o %q is no file of the current directory: %s", o, line)
+	}
+}
+
+// TestEPDFromEndlessDevice: --epd /dev/zero (one line that never ends)
+// is refused at its first line's cap, at once, by every command that
+// reads an EPD file; it was read whole, 0.5 GB/s until memory ran out.
+func TestEPDFromEndlessDevice(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero here")
+	}
+	for _, args := range [][]string{
+		{"trace", "--epd", "/dev/zero", "-o", filepath.Join(t.TempDir(), "z.trace")},
+		{"compare", "--epd", "/dev/zero"},
+		{"qsbench", "--epd", "/dev/zero"},
+		{"qsbench", "oracle", "--epd", "/dev/zero", "-o", filepath.Join(t.TempDir(), "o.epd")},
+		{"search", "--epd", "/dev/zero"},
+	} {
+		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			code, _, stderr := runCLIContext(ctx, "", args...)
+			if ctx.Err() != nil {
+				t.Fatal("still reading after 60 s")
+			}
+			if code != 1 {
+				t.Fatalf("exit %d, want 1: %s", code, stderr)
+			}
+			checkOneLineError(t, stderr, "/dev/zero:1:", "line longer than 1048576 bytes")
+		})
 	}
 }

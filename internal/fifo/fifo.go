@@ -51,24 +51,54 @@ func Open(ctx context.Context, path string, flag int) (*os.File, error) {
 	}
 }
 
-// ReadFile reads the whole of path, as os.ReadFile does, opened by Open:
-// a FIFO's writer is waited for, and read from, until ctx ends, so a
-// writer that stalls or never comes cannot keep a Ctrl-C waiting.
+// ReadFile reads the whole of path, as os.ReadFile does, opened by
+// OpenReader: a FIFO's writer is waited for, and read from, until ctx
+// ends, so a writer that stalls or never comes cannot keep a Ctrl-C
+// waiting. It holds the whole file: readers of files that may be endless
+// (--epd /dev/zero) read through OpenReader and bound their records.
 func ReadFile(ctx context.Context, path string) ([]byte, error) {
+	r, err := OpenReader(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+// OpenReader opens path for reading by Open and returns a reader that
+// stops when ctx ends: a FIFO's read that waits is woken (a deadline),
+// and every read first looks at ctx, as a device that never blocks and
+// never ends (/dev/zero) takes no deadline. Its error is then ctx's.
+func OpenReader(ctx context.Context, path string) (io.ReadCloser, error) {
 	f, err := Open(ctx, path, os.O_RDONLY)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	// A regular file has no deadline (SetReadDeadline fails): it never
-	// blocks long.
+	// A regular file or a device has no deadline (SetReadDeadline fails).
 	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
-	defer stop()
-	b, err := io.ReadAll(f)
-	if err != nil && ctx.Err() != nil {
-		return nil, ctx.Err()
+	return &ctxReader{ctx: ctx, f: f, stop: stop}, nil
+}
+
+type ctxReader struct {
+	ctx  context.Context
+	f    *os.File
+	stop func() bool
+}
+
+func (r *ctxReader) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
 	}
-	return b, err
+	n, err := r.f.Read(p)
+	if err != nil && r.ctx.Err() != nil {
+		return n, r.ctx.Err()
+	}
+	return n, err
+}
+
+func (r *ctxReader) Close() error {
+	r.stop()
+	return r.f.Close()
 }
 
 // isFIFO reports whether f is a FIFO.
