@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,7 +90,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 	asCSV := fs.Bool("csv", false, "print CSV: one row per position and variant (score and error_cp empty for a stopped QS)")
 	plot := fs.String("plot", "", "write an SVG scatter plot (QS nodes against error, Pareto front) to this `file`")
 	worst := fs.Int("worst", 0, "list each variant's N worst positions with the command that traces them")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "positions run at once")
+	jobs := jobsFlag(fs, "positions run")
 	maxNodes := fs.Int64("max-qs-nodes", 2_000_000, "stop a QS when it reaches this many nodes and count it as stopped (at least 1)")
 	second := fs.String("second", "", "second oracle `file` (default: the set's .stockfish.epd beside it, if present; 'none' to skip)")
 	limit := fs.Int("limit", 0, "use only the first N positions of the set (0: all)")
@@ -108,8 +107,8 @@ Ctrl-C prints the figures of the positions done so far.`,
 	if *plot != "" && !strings.EqualFold(filepath.Ext(*plot), ".svg") {
 		return usagef("--plot %s: the plot is SVG; give a file name ending in .svg", *plot)
 	}
-	if *jobs < 1 {
-		return usagef("--jobs %d: want at least 1", *jobs)
+	if err := e.capJobs(jobs); err != nil {
+		return err
 	}
 	if err := checkRanges(intRange{"worst", *worst, 0, 0}, intRange{"limit", *limit, 0, 0}, intRange{"repeat", *repeat, 1, 0}); err != nil {
 		return err
@@ -520,13 +519,16 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 	quiet := fs.Int("quiet", 600, "quiet positions in the set")
 	tactical := fs.Int("tactical", 600, "tactical positions in the set")
 	per := fs.Int("per-source", 12, "candidates kept per source position and class")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "sources searched at once")
+	jobs := jobsFlag(fs, "sources searched")
 	out := fs.String("o", defaultQSBenchEPD, "set to write")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if err := checkRanges(intRange{"depth", *depth, 1, 10}, intRange{"quiet", *quiet, 0, 0}, intRange{"tactical", *tactical, 0, 0},
-		intRange{"per-source", *per, 1, 0}, intRange{"jobs", *jobs, 1, 0}); err != nil {
+		intRange{"per-source", *per, 1, 0}); err != nil {
+		return err
+	}
+	if err := e.capJobs(jobs); err != nil {
 		return err
 	}
 	if *quiet+*tactical == 0 {
@@ -637,14 +639,17 @@ shows as extra columns. An interrupted run writes nothing.`,
 		"horizon qsbench oracle --oracle-engine stockfish --engine-depth 12")
 	epd := fs.String("epd", defaultQSBenchEPD, "benchmark set to value")
 	depth := fs.Int("depth", qsbench.OracleDepth, "depth of Horizon's oracle search")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "positions searched at once")
+	jobs := jobsFlag(fs, "positions searched")
 	eng := fs.String("oracle-engine", "", "value with this UCI engine instead (name on PATH or path), written beside the set")
 	engDepth := fs.Int("engine-depth", 12, "with --oracle-engine: its search depth")
 	out := fs.String("o", "", "file to write (default: the set itself; with --oracle-engine, the .stockfish.epd beside it)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if err := checkRanges(intRange{"depth", *depth, 1, 20}, intRange{"jobs", *jobs, 1, 0}, intRange{"engine-depth", *engDepth, 1, 0}); err != nil {
+	if err := checkRanges(intRange{"depth", *depth, 1, 20}, intRange{"engine-depth", *engDepth, 1, 0}); err != nil {
+		return err
+	}
+	if err := e.capJobs(jobs); err != nil {
 		return err
 	}
 	// The valued set goes back into the set's file by default: a FIFO's

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -210,5 +211,31 @@ func TestEPDFromEndlessDevice(t *testing.T) {
 			}
 			checkOneLineError(t, stderr, "/dev/zero:1:", "line longer than 1048576 bytes")
 		})
+	}
+}
+
+// TestJobsCapped: --jobs beyond the CPUs runs as many as there are CPUs
+// and says so ('compare --jobs 5000' and 'qsbench --jobs 5000' each made
+// 5,000 searchers and died out of memory at 2.3 GB), and --help says the
+// cap.
+func TestJobsCapped(t *testing.T) {
+	epd := writeFile(t, "bk.epd", bkHead)
+	set := writeFile(t, "set.epd", qsbenchRecord+"\n")
+	for _, args := range [][]string{
+		{"compare", "--epd", epd, "--depth", "1", "--qs", "see", "--jobs", "5000"},
+		{"qsbench", "--epd", set, "--qs", "see", "--second", "none", "--jobs", "5000"},
+		{"qsbench", "oracle", "--epd", set, "--depth", "1", "-o", filepath.Join(t.TempDir(), "o.epd"), "--jobs", "5000"},
+	} {
+		name := strings.Join(args[:2], " ")
+		code, _, stderr := runCLI(t, "", args...)
+		want := fmt.Sprintf("--jobs 5000: running %d at once", maxJobs())
+		if code != 0 || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, stderr %q; want a note %q", name, code, stderr, want)
+		}
+	}
+	for _, cmd := range [][]string{{"compare"}, {"qsbench"}, {"qsbench", "oracle"}, {"qsbench", "collect"}} {
+		if help := helpOf(t, cmd...); !helpSays(help, fmt.Sprintf("1 to %d (the CPUs here", maxJobs())) {
+			t.Errorf("%v --help does not say --jobs' cap", cmd)
+		}
 	}
 }
