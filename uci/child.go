@@ -194,7 +194,7 @@ func StartChild(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 		}
 		cmd.Stderr = ew
 	}
-	err = cmd.Start()
+	err = start(cmd) // dies with Horizon (Linux)
 	if ew != nil {
 		ew.Close() // the engine holds the write end
 	}

@@ -9,9 +9,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/horizonqs/horizon/internal/horizonbin"
 )
 
 // evil is what a hostile engine, stream, EPD file or trace puts in a
@@ -237,5 +240,88 @@ func TestJobsCapped(t *testing.T) {
 		if help := helpOf(t, cmd...); !helpSays(help, fmt.Sprintf("1 to %d (the CPUs here", maxJobs())) {
 			t.Errorf("%v --help does not say --jobs' cap", cmd)
 		}
+	}
+}
+
+// alive reports whether process pid runs: a zombie (dead, not yet reaped
+// by whoever it was reparented to) does not.
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
+}
+
+// waitUntil polls cond for up to 20 s; it reports whether cond came.
+func waitUntil(cond func() bool) bool {
+	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestEngineDiesWithHorizon: Horizon killed with SIGKILL while trace
+// --engine runs (no cleanup of its own can run) takes the engine with it.
+// The engine runs in a process group of its own, and this one ignores
+// its closed input once it searches, as an engine deep in a search does:
+// it ran on, reparented to init.
+func TestEngineDiesWithHorizon(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc to see processes in")
+	}
+	bin := horizonbin.Path(t)
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "engine.pid")
+	eng := shEngine(t, "Deep", `printf 'HZT 1\nengine Deep\n' >&3`,
+		`go) printf 'position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\n' >&3; echo $$ > '`+pidFile+`.tmp'; mv '`+pidFile+`.tmp' '`+pidFile+`'; exec sleep 600 ;;`)
+	out := filepath.Join(dir, "t.trace")
+	cmd := exec.Command(bin, "trace", "--engine", eng, "--fen", "startpos", "--depth", "30", "-o", out)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !waitUntil(func() bool { return fileExists(pidFile) }) {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatal("the engine did not start its search in 20 s")
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if !waitUntil(func() bool { return !alive(pid) }) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Fatalf("the engine (pid %d) runs on 20 s after Horizon was killed", pid)
+	}
+}
+
+// TestKilledOutputLeavesNothing: Horizon killed with SIGKILL before it
+// writes an output (qsbench --plot waiting for its --epd FIFO's writer)
+// leaves no temporary file beside it; a 0-byte .p.svg.*.tmp was left.
+func TestKilledOutputLeavesNothing(t *testing.T) {
+	bin := horizonbin.Path(t)
+	dir := t.TempDir()
+	in := filepath.Join(t.TempDir(), "set.epd")
+	if err := syscall.Mkfifo(in, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	cmd := exec.Command(bin, "qsbench", "--epd", in, "--qs", "see", "--plot", filepath.Join(dir, "p.svg"))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond) // at the FIFO's open, after the output's Create
+	cmd.Process.Kill()
+	cmd.Wait()
+	if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+		t.Errorf("left %s beside the output", ents[0].Name())
 	}
 }
