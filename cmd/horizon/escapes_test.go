@@ -73,7 +73,14 @@ func TestNoEscapesReachTheTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	stream := writeFile(t, "s.hzt", "HZT 1\nengine Tiny"+evil+"\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2\n")
+	// An engine whose UCI id name holds evil (its stream names none).
+	eng := shEngine(t, "Evil", `printf 'HZT 1\n' >&3`,
+		`uci) echo "id name Evil`+evil+`"; echo uciok ;;`,
+		`go) printf 'position startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend nodes=2\n' >&3; echo "bestmove e2e4" ;;`)
 	cases := [][]string{
+		{"trace", "--engine", eng, "--fen", "startpos", "--depth", "1", "-o", filepath.Join(dir, "g.trace")},
+		{"diff", file, "--run", "1", "--run", "2", "--csv"},
+		{"compare", "--epd", epd, "--depth", "1", "--qs", "none,captures", "--csv"},
 		{"runs", file},
 		{"stats", file},
 		{"check", file},
@@ -92,7 +99,7 @@ func TestNoEscapesReachTheTerminal(t *testing.T) {
 		for _, asJSON := range []bool{false, true} {
 			a := args
 			if asJSON {
-				if args[0] == "export" || args[0] == "view" {
+				if args[0] == "export" || args[0] == "view" || args[len(args)-1] == "--csv" {
 					continue
 				}
 				a = append(append([]string(nil), args...), "--json")

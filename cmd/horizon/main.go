@@ -268,7 +268,7 @@ var errHelp = errors.New("help shown")
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "horizon: internal error: %v (please report it)\n", r)
+			fmt.Fprintf(stderr, "horizon: internal error: %s (please report it)\n", oneLine(fmt.Sprint(r)))
 			code = 1
 		}
 	}()
