@@ -67,8 +67,11 @@ func ReadFile(ctx context.Context, path string) ([]byte, error) {
 
 // OpenReader opens path for reading by Open and returns a reader that
 // stops when ctx ends: a FIFO's read that waits is woken (a deadline),
-// and every read first looks at ctx, as a device that never blocks and
-// never ends (/dev/zero) takes no deadline. Its error is then ctx's.
+// and a device that never blocks and never ends (/dev/zero), which takes
+// no deadline, has ctx looked at before every read. Its error is then
+// ctx's. A regular file ends, and is read at the disk's speed: ctx is
+// looked at once every regularRun bytes, so a small one is read whole
+// (as before a command's output is checked, however early a Ctrl-C came).
 func OpenReader(ctx context.Context, path string) (io.ReadCloser, error) {
 	f, err := Open(ctx, path, os.O_RDONLY)
 	if err != nil {
@@ -76,21 +79,35 @@ func OpenReader(ctx context.Context, path string) (io.ReadCloser, error) {
 	}
 	// A regular file or a device has no deadline (SetReadDeadline fails).
 	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
-	return &ctxReader{ctx: ctx, f: f, stop: stop}, nil
+	r := &ctxReader{ctx: ctx, f: f, stop: stop}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		r.run, r.left = regularRun, regularRun
+	}
+	return r, nil
 }
+
+// regularRun is how many bytes of a regular file OpenReader's reader
+// reads between looks at its context.
+const regularRun = 64 << 20
 
 type ctxReader struct {
 	ctx  context.Context
 	f    *os.File
 	stop func() bool
+	run  int // bytes of a regular file between looks at ctx; 0 for others
+	left int // bytes before the next look
 }
 
 func (r *ctxReader) Read(p []byte) (int, error) {
-	if err := r.ctx.Err(); err != nil {
-		return 0, err
+	if r.left <= 0 {
+		if err := r.ctx.Err(); err != nil {
+			return 0, err
+		}
+		r.left = r.run
 	}
 	n, err := r.f.Read(p)
-	if err != nil && r.ctx.Err() != nil {
+	r.left -= n
+	if err != nil && err != io.EOF && r.ctx.Err() != nil { // a deadline's error
 		return n, r.ctx.Err()
 	}
 	return n, err

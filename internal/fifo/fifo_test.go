@@ -175,3 +175,23 @@ func TestReaderStopsOnCancelOnEndlessDevice(t *testing.T) {
 		t.Fatal("read of /dev/zero went on 10 s after the cancel")
 	}
 }
+
+// TestReaderReadsRegularFileWhole: a regular file, which ends, is read
+// whole under a context already ended, as os.ReadFile would (a command
+// told to stop before it began still checks its output first).
+func TestReaderReadsRegularFileWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "set.epd")
+	if err := os.WriteFile(path, []byte("8/8/8/8/8/8/8/K6k w - -\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := OpenReader(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if b, err := io.ReadAll(r); err != nil || string(b) != "8/8/8/8/8/8/8/K6k w - -\n" {
+		t.Errorf("read %q, %v", b, err)
+	}
+}
