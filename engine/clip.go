@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -145,3 +146,28 @@ func printable(s string, lines bool) string {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// JSONControls is JSON text b with what encoding/json leaves raw in its
+// strings and a terminal may act on escaped: DEL (0x7f) and the C1
+// controls U+0080-U+009F (bytes C2 80-C2 9F), as \u007f and
+// \u0080-\u009f, which decode to the same strings. Outside strings JSON is ASCII without either, and C2
+// begins no other character's encoding, so no other byte changes.
+func JSONControls(b []byte) []byte {
+	if !bytes.ContainsFunc(b, func(r rune) bool { return r == 0x7f || r >= 0x80 && r < 0xa0 }) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == 0x7f:
+			out = append(out, `\u007f`...)
+		case b[i] == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] < 0xa0:
+			out = append(out, `\u00`...)
+			out = append(out, hexDigits[b[i+1]>>4], hexDigits[b[i+1]&15])
+			i++
+		default:
+			out = append(out, b[i])
+		}
+	}
+	return out
+}

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -57,4 +60,33 @@ func FuzzPrintable(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestJSONControls: DEL and C1 controls in JSON strings come escaped,
+// the value decodes the same, and JSON without them is unchanged.
+func TestJSONControls(t *testing.T) {
+	for _, v := range []any{
+		map[string]string{"name": "del\x7f csi\u009b2J é ♞ \u00a0", "id": "x"},
+		[]string{"plain", "\u0080\u009f\u00a0\u00bf"},
+		"no controls é",
+	} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := JSONControls(b)
+		if i := bytes.IndexFunc(got, func(r rune) bool { return r == 0x7f || r >= 0x80 && r < 0xa0 }); i >= 0 {
+			t.Errorf("JSONControls(%s) = %s: holds a control at %d", b, got, i)
+		}
+		var a, c any
+		if err := json.Unmarshal(b, &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(got, &c); err != nil || !reflect.DeepEqual(a, c) {
+			t.Errorf("JSONControls(%s) = %s decodes to %v (%v), want %v", b, got, c, err, a)
+		}
+		if !bytes.ContainsFunc(b, func(r rune) bool { return r == 0x7f || r >= 0x80 && r < 0xa0 }) && !bytes.Equal(got, b) {
+			t.Errorf("JSONControls(%s) = %s: changed JSON without controls", b, got)
+		}
+	}
 }

@@ -237,7 +237,11 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		return err
 	}
 	if outFile == nil {
-		if err := e.print(artifact(buf.Bytes()), formatText); err != nil {
+		out := buf.Bytes()
+		if f == export.JSON {
+			out = engine.JSONControls(out) // for a terminal, as every command's --json
+		}
+		if err := e.print(artifact(out), formatText); err != nil {
 			return err
 		}
 	} else {

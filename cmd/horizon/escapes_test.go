@@ -87,6 +87,7 @@ func TestNoEscapesReachTheTerminal(t *testing.T) {
 		{"hotspots", file},
 		{"diff", file, "--run", "1", "--run", "2"},
 		{"export", file, "--format", "dot"},
+		{"export", file, "--format", "json"},
 		{"export", file, "-o", filepath.Join(dir, "x"+evil+".svg")},
 		{"export", file, "--format", "icicle", "-o", filepath.Join(dir, "i.svg")},
 		{"view", file},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -127,32 +126,8 @@ func writeJSON(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(jsonControls(b), '\n'))
+	_, err = w.Write(append(engine.JSONControls(b), '\n'))
 	return err
-}
-
-// jsonControls escapes what encoding/json leaves raw in its strings and
-// a terminal may act on: DEL (0x7f) and the C1 controls U+0080-U+009F
-// (bytes C2 80-C2 9F), as \u007f and \u0080-\u009f, which decode to the
-// same strings. Outside strings JSON is ASCII without either, and C2
-// begins no other character's encoding, so no other byte changes.
-func jsonControls(b []byte) []byte {
-	if !bytes.ContainsFunc(b, func(r rune) bool { return r == 0x7f || r >= 0x80 && r < 0xa0 }) {
-		return b
-	}
-	out := make([]byte, 0, len(b)+16)
-	for i := 0; i < len(b); i++ {
-		switch {
-		case b[i] == 0x7f:
-			out = append(out, `\u007f`...)
-		case b[i] == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] < 0xa0:
-			out = fmt.Appendf(out, `\u%04x`, b[i+1])
-			i++
-		default:
-			out = append(out, b[i])
-		}
-	}
-	return out
 }
 
 // oneOrMany is the JSON of a list that --json writes as its one element
