@@ -6,8 +6,9 @@
 // leaves half a file. The temporary file is made when the first bytes are
 // written, not at Create, before the command's work: a SIGKILL during
 // that work (no cleanup runs) leaves nothing. One that a kill during the
-// writing left is removed by the next Create of the same output. A symbolic link is followed and its target written
-// that way (a dangling link's target is created), so the link stays a link.
+// writing left is removed by the next Create of the same output. A
+// symbolic link is followed and its target written that way (a dangling
+// link's target is created), so the link stays a link.
 // Anything else a name may be (a character device such as /dev/null, a
 // FIFO, /dev/stdout, a shell's /dev/fd/N) cannot be replaced without
 // breaking whoever uses it: it is opened for writing as it is, and the
@@ -121,9 +122,10 @@ func (f *File) begin() error {
 }
 
 // started is when this process began, near enough: a temporary file of
-// Horizon's pattern last written before it belongs to no Horizon running
-// now that is still writing (each writes its temporary file from its
-// first byte to its rename at once), but to one that was killed.
+// Horizon's pattern last written before it is taken for one a killed
+// Horizon left. A Horizon writing the same output now writes its
+// temporary file from the first byte to the rename without long pauses
+// (the work comes before it), so its file's time is newer.
 var started = time.Now()
 
 // removeStale removes the temporary files that Horizons killed while
