@@ -79,6 +79,12 @@ func (g *Graph) title() []string {
 		}
 		lines = append(lines, fmt.Sprintf("Depth limit: %d plies %s", g.Options.Depth, below))
 	}
+	// The run's name, EPD id and position come from the file: a hostile
+	// one's escape sequences would reach a terminal showing the DOT text
+	// and make the SVG ill-formed.
+	for i, l := range lines {
+		lines[i] = engine.Printable(l)
+	}
 	return lines
 }
 

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestHeadingsNameEPDRecord: a run of an EPD record is named by the
@@ -46,5 +48,45 @@ func TestHeadingsNameEPDRecord(t *testing.T) {
 	}
 	if err := json.Unmarshal(b.Bytes(), &j); err != nil || j.Run.EPDID == nil || *j.Run.EPDID != "kiwi.1" {
 		t.Errorf("JSON run.epd_id %v (%v), want kiwi.1", j.Run.EPDID, err)
+	}
+}
+
+// TestHostileNames: a run whose name and EPD id hold escape sequences
+// and bytes that are not UTF-8 (a hostile engine or file) gives an icicle
+// that parses as XML and DOT text with no control character, the names
+// written out as %q writes them.
+func TestHostileNames(t *testing.T) {
+	ctx := context.Background()
+	st, _ := fixedTrace(t)
+	run, top := resolve(t, st, Selection{Node: 0})
+	const evil = "x\x1b]0;pwned\a\x1b[2J\u009b\x7f\xff"
+	run.EPDID, run.Engine, run.Variant = "id"+evil, "eng"+evil, "eng"+evil
+	const want = `x\x1b]0;pwned\a\x1b[2J\u009b\x7f\xff`
+	var icicle bytes.Buffer
+	if err := WriteIcicle(ctx, st, run, top, IcicleOptions{Depth: 2}, &icicle); err != nil {
+		t.Fatal(err)
+	}
+	var doc svgDoc
+	if err := xml.Unmarshal(icicle.Bytes(), &doc); err != nil {
+		t.Errorf("icicle is not valid XML: %v", err)
+	}
+	if !strings.Contains(icicle.String(), "id"+want) || !strings.Contains(icicle.String(), "eng"+want) {
+		t.Errorf("icicle does not name the run %q", "eng"+want)
+	}
+	g, err := Build(ctx, st, run, top, Options{MaxNodes: 10, Depth: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dot bytes.Buffer
+	if err := g.WriteDOT(&dot); err != nil {
+		t.Fatal(err)
+	}
+	if i := strings.IndexFunc(dot.String(), func(r rune) bool {
+		return r < 0x20 && r != '\t' && r != '\n' || r >= 0x7f && r < 0xa0 || r == utf8.RuneError
+	}); i >= 0 {
+		t.Errorf("DOT holds %q at byte %d", dot.String()[i], i)
+	}
+	if !strings.Contains(dot.String(), "id"+strings.ReplaceAll(want, `\`, `\\`)) && !strings.Contains(dot.String(), "id"+want) {
+		t.Errorf("DOT does not name the EPD record %q", "id"+want)
 	}
 }

@@ -489,4 +489,7 @@ func px(v float64) string {
 
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 
-func xmlText(s string) string { return xmlEscaper.Replace(s) }
+// xmlText is s as XML character data. Control characters but tab and
+// newline, and bytes that are not UTF-8, have no place in XML 1.0 (a
+// parser refuses the file): they come written out as %q writes them.
+func xmlText(s string) string { return xmlEscaper.Replace(engine.PrintableLines(s)) }

@@ -427,7 +427,7 @@ func (g *Engine) quit(ctx context.Context, importDone <-chan struct{}) (cut bool
 // waits for the engine's readyok, answerWait at most in all (an engine
 // that talks on without answering is given up on as well).
 func (g *Engine) newPosition(ctx context.Context, fen string) error {
-	_, err := g.u.Ask(ctx, answerWait, "readyok", "ucinewgame", "position fen "+fen, "isready")
+	err := g.u.Ask(ctx, answerWait, "readyok", nil, "ucinewgame", "position fen "+fen, "isready")
 	return err
 }
 
@@ -626,10 +626,7 @@ func waitBestmove(ctx context.Context, u *uci.Engine, stop stopWhen, moveTime ti
 			info(line)
 		}
 	}
-	lines, err := u.Until(ctx, answerWait, "bestmove")
-	for _, line := range lines {
-		info(line)
-	}
+	err = u.Each(ctx, answerWait, "bestmove", info)
 	if err != nil && overran > 0 {
 		return nodes, overran, fmt.Errorf("waiting for \"bestmove\" %s past the go command's movetime, and after Horizon sent stop: %w",
 			overran.Round(time.Second), err)

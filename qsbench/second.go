@@ -2,7 +2,6 @@ package qsbench
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -52,11 +51,12 @@ func WriteSecond(w io.Writer, header string, set []*Position, vals []Oracle) err
 // is not in the set, or whose position differs from the set's, is an error
 // naming its line. A FIFO is waited for until it has a writer, or ctx ends.
 func ReadSecondOracle(ctx context.Context, path string, set []*Position) ([]Oracle, error) {
-	text, err := fifo.ReadFile(ctx, path)
+	r, err := fifo.OpenReader(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	return readSecond(bytes.NewReader(text), path, set)
+	defer r.Close()
+	return readSecond(r, path, set)
 }
 
 func readSecond(r io.Reader, name string, set []*Position) ([]Oracle, error) {

@@ -6,7 +6,6 @@ package qsbench
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -230,11 +229,12 @@ func Read(r io.Reader, name string) ([]*Position, error) {
 // ReadFile reads a benchmark set from a file. A FIFO is waited for until
 // it has a writer, or ctx ends (Ctrl-C).
 func ReadFile(ctx context.Context, path string) ([]*Position, error) {
-	text, err := fifo.ReadFile(ctx, path)
+	r, err := fifo.OpenReader(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	return Read(bytes.NewReader(text), path)
+	defer r.Close()
+	return Read(r, path)
 }
 
 // Write writes a benchmark set, a header comment first (each line

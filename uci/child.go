@@ -156,18 +156,17 @@ func StartCmd(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 // is the start and handshake together, for a caller that need not know of
 // the engine before its uciok.
 func (e *Engine) Handshake(ctx context.Context) error {
-	lines, err := e.Ask(ctx, uciokWait, "uciok", "uci")
+	err := e.Ask(ctx, uciokWait, "uciok", func(line string) {
+		if name, ok := strings.CutPrefix(line, "id name "); ok {
+			e.Name = strings.TrimSpace(name)
+		}
+	}, "uci")
 	if err != nil {
 		note := ""
 		if errors.Is(err, ErrExited) {
 			note = e.StderrNote()
 		}
 		return fmt.Errorf("%s: waiting for \"uciok\": %w%s", e.program, err, note)
-	}
-	for _, line := range lines {
-		if name, ok := strings.CutPrefix(line, "id name "); ok {
-			e.Name = strings.TrimSpace(name)
-		}
 	}
 	return nil
 }
@@ -195,7 +194,7 @@ func StartChild(ctx context.Context, cmd *exec.Cmd) (*Engine, error) {
 		}
 		cmd.Stderr = ew
 	}
-	err = cmd.Start()
+	err = start(cmd) // dies with Horizon (Linux)
 	if ew != nil {
 		ew.Close() // the engine holds the write end
 	}
@@ -302,46 +301,75 @@ func (e *Engine) next(ctx context.Context, timeout <-chan time.Time) (string, er
 	}
 }
 
-// Until reads lines up to and including the first whose first word is
-// word ("bestmove" for "bestmove e2e4 ponder e7e5") and returns them.
-// timeout bounds the whole wait, not each line's, so an engine that talks
-// on without ever sending word (info strings, a program that is not UCI)
-// is given up on in time; ctx ends the wait too. The lines read are
-// returned with any error; the timeout's says how many came ("sent 1,234
-// other lines in 10s"), for the caller to say what was awaited and from
-// whom.
-func (e *Engine) Until(ctx context.Context, timeout time.Duration, word string) ([]string, error) {
+// Each reads lines up to and including the first whose first word is
+// word ("bestmove" for "bestmove e2e4 ponder e7e5"), calling fn (when not
+// nil) with each, and keeps none of them: an engine may send anything
+// before word (1.15 GB of binary garbage in 10 s while uciok was
+// awaited). timeout bounds the whole wait, not each line's, so an engine
+// that talks on without ever sending word (info strings, a program that
+// is not UCI) is given up on in time; ctx ends the wait too. The
+// timeout's error says how many lines came ("sent 1,234 other lines in
+// 10s"), for the caller to say what was awaited and from whom.
+func (e *Engine) Each(ctx context.Context, timeout time.Duration, word string, fn func(line string)) error {
 	t := time.NewTimer(timeout)
 	defer t.Stop()
-	var got []string
+	var n int64
 	for {
 		line, err := e.next(ctx, t.C)
 		switch {
-		case errors.Is(err, errTimedOut) && len(got) == 0:
-			return got, fmt.Errorf("no answer in %s", timeout)
+		case errors.Is(err, errTimedOut) && n == 0:
+			return fmt.Errorf("no answer in %s", timeout)
 		case errors.Is(err, errTimedOut):
-			return got, fmt.Errorf("sent %s other lines in %s", engine.Commas(int64(len(got))), timeout)
+			return fmt.Errorf("sent %s other lines in %s", engine.Commas(n), timeout)
 		case err != nil:
-			return got, err
+			return err
 		}
-		got = append(got, line)
+		n++
+		if fn != nil {
+			fn(line)
+		}
 		if first, _, _ := strings.Cut(line, " "); first == word {
-			return got, nil
+			return nil
 		}
 	}
 }
 
-// Ask sends lines and then reads until word (Until). A send to an engine
-// that exited fails with a broken pipe, which its closed output explains
-// (ErrExited); a send error is said only after an error of the wait that
-// says less.
-func (e *Engine) Ask(ctx context.Context, timeout time.Duration, word string, lines ...string) ([]string, error) {
+// untilKept bounds the bytes of the lines Until returns: the last lines
+// read, word's included, that fit in it (one line at the least).
+const untilKept = 1 << 20
+
+// Until is Each returning the lines read, with any error; only the last
+// ones are kept, untilKept bytes of them, for a caller that looks at the
+// answer and the lines just before it (a search's last info line).
+func (e *Engine) Until(ctx context.Context, timeout time.Duration, word string) ([]string, error) {
+	var got []string
+	size := 0
+	err := e.Each(ctx, timeout, word, func(line string) {
+		got = append(got, line)
+		size += len(line)
+		drop := 0
+		for size > untilKept && drop < len(got)-1 {
+			size -= len(got[drop])
+			drop++
+		}
+		if drop > 0 {
+			got = append(got[:0:0], got[drop:]...)
+		}
+	})
+	return got, err
+}
+
+// Ask sends lines and then reads until word (Each, fn called with every
+// line). A send to an engine that exited fails with a broken pipe, which
+// its closed output explains (ErrExited); a send error is said only after
+// an error of the wait that says less.
+func (e *Engine) Ask(ctx context.Context, timeout time.Duration, word string, fn func(line string), lines ...string) error {
 	serr := e.Send(lines...)
-	got, err := e.Until(ctx, timeout, word)
+	err := e.Each(ctx, timeout, word, fn)
 	if err != nil && serr != nil && !errors.Is(err, ErrExited) && ctx.Err() == nil {
 		err = fmt.Errorf("%w (%v)", err, serr)
 	}
-	return got, err
+	return err
 }
 
 // SetPosition starts a new game at fen (after moves, in UCI notation) and
@@ -351,7 +379,7 @@ func (e *Engine) SetPosition(fen string, moves ...string) error {
 	if len(moves) > 0 {
 		pos += " moves " + strings.Join(moves, " ")
 	}
-	if _, err := e.Ask(e.ctx, 10*time.Second, "readyok", "ucinewgame", pos, "isready"); err != nil {
+	if err := e.Ask(e.ctx, 10*time.Second, "readyok", nil, "ucinewgame", pos, "isready"); err != nil {
 		return fmt.Errorf("%s: waiting for \"readyok\": %w", e.who(), err)
 	}
 	return nil

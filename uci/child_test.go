@@ -3,6 +3,7 @@ package uci
 import (
 	"cmp"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,5 +149,53 @@ func TestStartNoUciok(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// discard is an engine's standard input that takes everything.
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+func (discard) Close() error                { return nil }
+
+// TestUntilKeepsTheLastLines: an engine that sends 20 MB of binary
+// garbage before its uciok (one sent 1.15 GB in 10 s) has its id name
+// read and its garbage dropped as it comes: Until keeps only the last
+// untilKept bytes of lines.
+func TestUntilKeepsTheLastLines(t *testing.T) {
+	garbage := make([]byte, 1000)
+	for i := range garbage {
+		garbage[i] = byte(i*7 + 1)
+		if garbage[i] == '\n' {
+			garbage[i] = 0
+		}
+	}
+	const lines = 20000
+	talk := func() *Engine {
+		r, w := io.Pipe()
+		go func() {
+			defer w.Close()
+			io.WriteString(w, "id name Noisy 1.0\n")
+			for i := 0; i < lines; i++ {
+				w.Write(append(garbage, '\n'))
+			}
+			io.WriteString(w, "uciok\n")
+		}()
+		return talkOver(context.Background(), discard{}, r)
+	}
+	got, err := talk().Until(context.Background(), time.Minute, "uciok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := 0
+	for _, l := range got {
+		size += len(l)
+	}
+	if size > untilKept || len(got) == 0 || got[len(got)-1] != "uciok" || len(got) < untilKept/len(garbage)-1 {
+		t.Errorf("Until kept %d lines, %d bytes (last %.20q); want the last ones to uciok within %d bytes", len(got), size, got[len(got)-1], untilKept)
+	}
+	e := talk()
+	if err := e.Handshake(context.Background()); err != nil || e.Name != "Noisy 1.0" {
+		t.Errorf("handshake: name %q, error %v", e.Name, err)
 	}
 }

@@ -44,8 +44,12 @@ type screenWriter struct {
 	end  int // first column not to draw in
 }
 
+// put draws text from the writer's column on. Text comes from the trace
+// file (run names, EPD ids, a stream's engine name): it is made
+// engine.Printable, so no control character reaches a cell, where a
+// terminal would act on it.
 func (w *screenWriter) put(text string, st tcell.Style) {
-	for _, r := range text {
+	for _, r := range engine.Printable(text) {
 		if w.x >= w.end {
 			return
 		}

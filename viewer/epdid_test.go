@@ -49,3 +49,23 @@ func TestHeaderNamesEPDRecord(t *testing.T) {
 		t.Errorf("run list: want run 1's row with %q:\n%s", start, list)
 	}
 }
+
+// TestHostileNamesOnScreen: a run whose EPD id holds escape sequences,
+// DEL, a C1 control and bytes that are not UTF-8 (a hostile file) puts
+// none of them in a cell: they are drawn as %q writes them.
+func TestHostileNamesOnScreen(t *testing.T) {
+	st, _ := tracetest.CreateTrace(t)
+	id := tracetest.RecordSearch(t, st, tracetest.Kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 1})
+	const evil = "x\x1b]0;pwned\a\x1b[2J\u009b\x7f\xff"
+	r := newRig(t, ofRecord{st, evil}, 250, 30, Options{Run: id, File: "t" + evil + ".trace"})
+	for _, steps := range []string{"", "R"} {
+		r.run(steps)
+		text := r.text()
+		if i := strings.IndexFunc(text, func(c rune) bool { return c < 0x20 && c != '\n' || c >= 0x7f && c < 0xa0 }); i >= 0 {
+			t.Errorf("after %q: cell holds %q: %q", steps, text[i], text[max(0, i-30):min(len(text), i+30)])
+		}
+		if !strings.Contains(text, `x\x1b]0;pwned\a\x1b[2J\u009b\x7f\xff`) {
+			t.Errorf("after %q: the EPD id is not drawn escaped:\n%s", steps, text)
+		}
+	}
+}

@@ -311,14 +311,10 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 		if err := u.Send(uci.GoCommand(engine.Limits{MoveTime: movetime})); err != nil {
 			return 0, "", err
 		}
-		lines, err := u.Until(e.ctx, movetime+10*time.Second, "bestmove")
-		if err != nil {
-			return 0, "", fmt.Errorf("%s: waiting for \"bestmove\": %w", u.Name, err)
-		}
 		// The search's totals are those of its last info line that
 		// gives them.
 		var n, t int64
-		for _, line := range lines {
+		err := u.Each(e.ctx, movetime+10*time.Second, "bestmove", func(line string) {
 			in, ok, _ := uci.ParseInfo(line)
 			if ok && in.Nodes >= 0 {
 				n = in.Nodes
@@ -326,6 +322,9 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 			if ok && in.TimeMS >= 0 {
 				t = in.TimeMS
 			}
+		})
+		if err != nil {
+			return 0, "", fmt.Errorf("%s: waiting for \"bestmove\": %w", u.Name, err)
 		}
 		nodes += n
 		ms += t

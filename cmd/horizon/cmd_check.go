@@ -215,7 +215,7 @@ func checkIntegrity(e *env, file string, integrity func(context.Context, int) ([
 	stop()
 	if len(problems) > 0 {
 		for _, p := range problems {
-			fmt.Fprintf(e.stderr, "%s: SQLite integrity check: %s\n", file, p)
+			fmt.Fprintf(e.stderr, "%s: SQLite integrity check: %s\n", engine.Printable(file), engine.Printable(p))
 		}
 		return fmt.Errorf("%s: SQLite's integrity check found %s: the file is damaged", file, engine.Count(int64(len(problems)), "problem"))
 	}
@@ -279,14 +279,14 @@ func (c checkedRun) MarshalJSON() ([]byte, error) {
 func (c checkedRun) writeText(w io.Writer) error {
 	if c.err != nil {
 		r := c.run
-		_, err := fmt.Fprintf(w, "run %d (%s, %s, depth %d): not checked: %v\n", r.ID, r.Label(), trace.StatusText(r.Status, r.StopCause), r.Depth, c.err)
+		_, err := fmt.Fprintf(w, "run %d (%s, %s, depth %d): not checked: %s\n", r.ID, engine.Printable(r.Label()), engine.Printable(trace.StatusText(r.Status, r.StopCause)), r.Depth, engine.Printable(c.err.Error()))
 		return err
 	}
 	rep := c.Report
 	r := rep.Run
 	// Nodes, as every other command counts them: the run node is
 	// Horizon's row, no position (trace.Run.Recorded).
-	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s checked and the run node, ", r.ID, r.Label(), trace.StatusText(r.Status, r.StopCause), r.Depth,
+	fmt.Fprintf(w, "run %d (%s, %s, depth %d): %s checked and the run node, ", r.ID, engine.Printable(r.Label()), engine.Printable(trace.StatusText(r.Status, r.StopCause)), r.Depth,
 		engine.Count(max(rep.Rows-1, 0), "node"))
 	if !r.Ended() {
 		fmt.Fprint(w, "the rows committed so far (nodes still open are checked for structure only), ")
@@ -295,7 +295,7 @@ func (c checkedRun) writeText(w io.Writer) error {
 		// As runs and stats say it: the rows are not the whole search,
 		// and the rules that need every child of a node pass over the
 		// nodes the filter left children of out.
-		fmt.Fprintf(w, "the rows kept by recording filter: %s (nodes missing children, and the run's totals, are not held to the rules that need them), ", r.FilterText())
+		fmt.Fprintf(w, "the rows kept by recording filter: %s (nodes missing children, and the run's totals, are not held to the rules that need them), ", engine.Printable(r.FilterText()))
 	}
 	if rep.Count == 0 {
 		fmt.Fprintln(w, "no violations")

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -71,7 +70,7 @@ positions every variant had searched to the end, and says how many.`,
 		"horizon compare --fen startpos --depth 5 --qs captures,see --trace cmp.trace",
 		"horizon compare --epd testdata/bratko_kopec.epd --depth 4 --csv > bk.csv")
 	pf := addPositionFlags(e.ctx, fs, fenUsage, "EPD file: search every position in it")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "positions searched at once")
+	jobs := jobsFlag(fs, "positions searched")
 	traceFile := fs.String("trace", "", "also record every search into this trace file (searches then run one at a time)")
 	asJSON := fs.Bool("json", false, "print JSON: {variants: [...], positions: [...], interrupted}; a variant's "+
 		"solved_count counts the positions solved, a position's solved says whether it was (true, false, or null without bm or am), "+
@@ -85,8 +84,8 @@ positions every variant had searched to the end, and says how many.`,
 	if *asJSON && *asCSV {
 		return usagef("give --json or --csv, not both")
 	}
-	if *jobs < 1 {
-		return usagef("--jobs %d: want at least 1", *jobs)
+	if err := e.capJobs(jobs); err != nil {
+		return err
 	}
 	job, err := sf.job(pf)
 	if err != nil {
@@ -306,7 +305,7 @@ func (res compareResult) writeText(w io.Writer) error {
 		}
 		fmt.Fprintln(tw)
 		for pi := 0; pi < npos; pi++ {
-			label := shorten(rows[pi*len(vs)].Label, 40)
+			label := shorten(engine.Printable(rows[pi*len(vs)].Label), 40)
 			fmt.Fprintf(tw, "%s\t", label)
 			for vi := range vs {
 				r := rows[pi*len(vs)+vi]
@@ -326,8 +325,9 @@ func (res compareResult) writeText(w io.Writer) error {
 		fmt.Fprintln(w, "\n(--csv prints one row per position and variant)")
 	}
 	if traceFile != "" {
+		q := engine.Printable(shellQuote(traceFile))
 		_, err := fmt.Fprintf(w, "\nrecorded %d runs into %s ('horizon runs %s' lists them; 'horizon diff %s --run A --run B')\n",
-			len(rows), traceFile, traceFile, traceFile)
+			len(rows), engine.Printable(traceFile), q, q)
 		return err
 	}
 	return nil

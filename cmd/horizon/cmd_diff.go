@@ -277,9 +277,11 @@ func timeCell(t compare.Totals) string {
 
 func (d diffResult) writeText(w io.Writer) error {
 	r := d.Report
-	fmt.Fprintf(w, "A: run %d of %s, variant %s, %s\n", r.A.Run, r.A.File, r.A.Variant, trace.StatusText(trace.Status(r.A.Status), cell(r.A.StopCause)))
-	fmt.Fprintf(w, "B: run %d of %s, variant %s, %s\n", r.B.Run, r.B.File, r.B.Variant, trace.StatusText(trace.Status(r.B.Status), cell(r.B.StopCause)))
-	fmt.Fprintf(w, "position: %s\n\n", diffPosition(r.A, r.B))
+	fmt.Fprintf(w, "A: run %d of %s, variant %s, %s\n", r.A.Run, engine.Printable(r.A.File), engine.Printable(r.A.Variant),
+		engine.Printable(trace.StatusText(trace.Status(r.A.Status), cell(r.A.StopCause))))
+	fmt.Fprintf(w, "B: run %d of %s, variant %s, %s\n", r.B.Run, engine.Printable(r.B.File), engine.Printable(r.B.Variant),
+		engine.Printable(trace.StatusText(trace.Status(r.B.Status), cell(r.B.StopCause))))
+	fmt.Fprintf(w, "position: %s\n\n", engine.Printable(diffPosition(r.A, r.B)))
 
 	tw := figureTable(w)
 	fmt.Fprintln(tw, "\tA\tB\tB-A\t")
@@ -496,6 +498,6 @@ func writeDiffHTML(e *env, a, b compare.Side, out string, opts export.HTMLOption
 	if err := f.Commit(); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "wrote %s: run %d of %s and run %d of %s side by side\n", out, a.Run, a.Store.File(), b.Run, b.Store.File())
+	fmt.Fprintf(e.stderr, "wrote %s: run %d of %s and run %d of %s side by side\n", engine.Printable(out), a.Run, engine.Printable(a.Store.File()), b.Run, engine.Printable(b.Store.File()))
 	return nil
 }

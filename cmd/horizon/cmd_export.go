@@ -237,14 +237,18 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		return err
 	}
 	if outFile == nil {
-		if err := e.print(artifact(buf.Bytes()), formatText); err != nil {
+		out := buf.Bytes()
+		if f == export.JSON {
+			out = engine.JSONControls(out) // for a terminal, as every command's --json
+		}
+		if err := e.print(artifact(out), formatText); err != nil {
 			return err
 		}
 	} else {
 		if err := outFile.Commit(); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "wrote %s (%s): %s\n", *out, f, what)
+		fmt.Fprintf(e.stderr, "wrote %s (%s): %s\n", engine.Printable(*out), f, engine.Printable(what))
 	}
 	if later != "" {
 		e.notef("%s", later)

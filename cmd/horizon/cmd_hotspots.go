@@ -86,7 +86,7 @@ before chains were ranked get them from a scan of the run's rows.`,
 
 func (res hotspotsResult) writeText(w io.Writer) error {
 	for _, j := range res {
-		fmt.Fprintf(w, "run %d  variant %s  by %s\n", j.Run, j.Variant, j.By)
+		fmt.Fprintf(w, "run %d  variant %s  by %s\n", j.Run, engine.Printable(j.Variant), j.By)
 		if len(j.Hotspots) == 0 {
 			fmt.Fprintln(w, "  (none)")
 		}

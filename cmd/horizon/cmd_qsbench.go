@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,7 +90,7 @@ Ctrl-C prints the figures of the positions done so far.`,
 	asCSV := fs.Bool("csv", false, "print CSV: one row per position and variant (score and error_cp empty for a stopped QS)")
 	plot := fs.String("plot", "", "write an SVG scatter plot (QS nodes against error, Pareto front) to this `file`")
 	worst := fs.Int("worst", 0, "list each variant's N worst positions with the command that traces them")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "positions run at once")
+	jobs := jobsFlag(fs, "positions run")
 	maxNodes := fs.Int64("max-qs-nodes", 2_000_000, "stop a QS when it reaches this many nodes and count it as stopped (at least 1)")
 	second := fs.String("second", "", "second oracle `file` (default: the set's .stockfish.epd beside it, if present; 'none' to skip)")
 	limit := fs.Int("limit", 0, "use only the first N positions of the set (0: all)")
@@ -108,8 +107,8 @@ Ctrl-C prints the figures of the positions done so far.`,
 	if *plot != "" && !strings.EqualFold(filepath.Ext(*plot), ".svg") {
 		return usagef("--plot %s: the plot is SVG; give a file name ending in .svg", *plot)
 	}
-	if *jobs < 1 {
-		return usagef("--jobs %d: want at least 1", *jobs)
+	if err := e.capJobs(jobs); err != nil {
+		return err
 	}
 	if err := checkRanges(intRange{"worst", *worst, 0, 0}, intRange{"limit", *limit, 0, 0}, intRange{"repeat", *repeat, 1, 0}); err != nil {
 		return err
@@ -146,12 +145,12 @@ Ctrl-C prints the figures of the positions done so far.`,
 	}
 	for _, p := range set {
 		if !p.Oracle.Valid() {
-			return fmt.Errorf("%s:%d: record %s has no oracle value (ce); run 'horizon qsbench oracle --epd %s'", *epd, p.Line, p.ID, *epd)
+			return fmt.Errorf("%s:%d: record %s has no oracle value (ce); run 'horizon qsbench oracle --epd %s'", *epd, p.Line, p.ID, shellQuote(*epd))
 		}
 		// One oracle for the whole set, or the errors mean nothing together.
 		if o := set[0].Oracle; p.Oracle.Name != o.Name || p.Oracle.Depth != o.Depth {
 			return fmt.Errorf("%s:%d: record %s has oracle %q at depth %d, but line %d has %q at depth %d; run 'horizon qsbench oracle --epd %s'",
-				*epd, p.Line, p.ID, p.Oracle.Name, p.Oracle.Depth, set[0].Line, o.Name, o.Depth, *epd)
+				*epd, p.Line, p.ID, p.Oracle.Name, p.Oracle.Depth, set[0].Line, o.Name, o.Depth, shellQuote(*epd))
 		}
 	}
 	var secondVals []qsbench.Oracle
@@ -344,27 +343,42 @@ func secondOraclePath(epd string) string {
 }
 
 // qsTraceCommand is the 'horizon trace' command that records the same QS
-// as the benchmark ran, from the same record.
+// as the benchmark ran, from the same record. The id comes from the EPD
+// file: it is quoted, and the trace it names is a file of the current
+// directory whatever the id holds (slashes, "..").
 func qsTraceCommand(epd, id string, o engine.Options) string {
 	spec := engine.VariantSpec(o)
 	name, rest, _ := strings.Cut(spec, "+")
-	cmd := fmt.Sprintf("horizon trace --epd %s --id %s --qs-only --qs %s", shellQuote(epd), id, name)
+	cmd := fmt.Sprintf("horizon trace --epd %s --id %s --qs-only --qs %s", shellQuote(epd), shellQuote(id), shellQuote(name))
 	for _, kv := range strings.Split(rest, "+") {
 		if kv != "" {
-			cmd += " --" + kv
+			cmd += " " + shellQuote("--"+kv)
 		}
 	}
-	return cmd + " -o " + id + ".trace"
+	return cmd + " -o " + shellQuote(localName(id, ".trace"))
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=+,", r))
-	}) < 0 {
-		return s
+// localName is a file name in the current directory made from id (an
+// EPD record's id) and ext: every run of characters but letters, digits,
+// '.', '-' and '_' becomes one '_', and leading dots and underscores go,
+// so no id names a file elsewhere ("../x"), a hidden one or none.
+func localName(id, ext string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range id {
+		if r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+			b.WriteRune(r)
+			under = false
+		} else if !under {
+			b.WriteByte('_')
+			under = true
+		}
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	name := strings.TrimLeft(b.String(), "._")
+	if name == "" {
+		name = "position"
+	}
+	return name + ext
 }
 
 // qsPlotSubtitle says what the plot's figures are over: n positions of
@@ -397,7 +411,7 @@ func printQSBench(w io.Writer, epd string, set []*qsbench.Position, res *qsbench
 	if n := sums[0].Compared; n < res.Completed {
 		over = fmt.Sprintf(" (figures over the %d every variant finished: see stopped)", n)
 	}
-	fmt.Fprintf(w, "%s: %d of %d positions%s; oracle %s at depth %d; QS alone, open window\n\n", epd, res.Completed, len(set), over, o.Name, o.Depth)
+	fmt.Fprintf(w, "%s: %d of %d positions%s; oracle %s at depth %d; QS alone, open window\n\n", engine.Printable(epd), res.Completed, len(set), over, engine.Printable(o.Name), o.Depth)
 	tw := figureTable(w)
 	head := "variant\tQS nodes mean\tp90\tmax\tstopped\ttime µs/pos\tMAE cp\t>100cp\t>300cp\tsign err\tbias cp\tPareto\t"
 	if second {
@@ -449,14 +463,14 @@ func printQSWorst(w io.Writer, rows []qsWorstJSON) {
 			fmt.Fprintf(w, "\nworst positions of %s:\n", cur)
 		}
 		if r.Stopped {
-			fmt.Fprintf(w, "  %s %-8s QS stopped on reaching %s QS nodes (no value), oracle %s\n", r.ID, r.Class,
+			fmt.Fprintf(w, "  %s %-8s QS stopped on reaching %s QS nodes (no value), oracle %s\n", engine.Printable(r.ID), engine.Printable(r.Class),
 				engine.Commas(r.QSNodes), engine.Score(r.OracleScore).Signed())
 		} else {
-			fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s\n", r.ID, r.Class, engine.Score(*r.Score).Signed(),
+			fmt.Fprintf(w, "  %s %-8s QS %s, oracle %s, off by %d cp, %s\n", engine.Printable(r.ID), engine.Printable(r.Class), engine.Score(*r.Score).Signed(),
 				engine.Score(r.OracleScore).Signed(), *r.Error, engine.Count(r.QSNodes, "QS node"))
 		}
-		fmt.Fprintf(w, "    %s\n", r.FEN)
-		fmt.Fprintf(w, "    QS line: %s   oracle line: %s\n", r.QSLine, strings.Join(r.OraclePV, " "))
+		fmt.Fprintf(w, "    %s\n", engine.Printable(r.FEN))
+		fmt.Fprintf(w, "    QS line: %s   oracle line: %s\n", engine.Printable(r.QSLine), engine.Printable(strings.Join(r.OraclePV, " ")))
 		fmt.Fprintf(w, "    %s\n", r.Trace)
 	}
 }
@@ -505,13 +519,16 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 	quiet := fs.Int("quiet", 600, "quiet positions in the set")
 	tactical := fs.Int("tactical", 600, "tactical positions in the set")
 	per := fs.Int("per-source", 12, "candidates kept per source position and class")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "sources searched at once")
+	jobs := jobsFlag(fs, "sources searched")
 	out := fs.String("o", defaultQSBenchEPD, "set to write")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
 	if err := checkRanges(intRange{"depth", *depth, 1, 10}, intRange{"quiet", *quiet, 0, 0}, intRange{"tactical", *tactical, 0, 0},
-		intRange{"per-source", *per, 1, 0}, intRange{"jobs", *jobs, 1, 0}); err != nil {
+		intRange{"per-source", *per, 1, 0}); err != nil {
+		return err
+	}
+	if err := e.capJobs(jobs); err != nil {
 		return err
 	}
 	if *quiet+*tactical == 0 {
@@ -594,9 +611,9 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 	}
 	header := fmt.Sprintf(`QS benchmark set: horizon positions (QS roots) of '%s' searches to depth %d over
 %s%s (%d positions); %d tactical, %d quiet; no oracle values yet.
-Regenerate: horizon qsbench collect --sources %s --skip '%s' --depth %d --qs %s --tactical %d --quiet %d --per-source %d -o %s`,
-		engine.VariantSpec(o), *depth, *sources, skipNote, len(srcs), *tactical, *quiet, *sources, *skip, *depth,
-		engine.VariantSpec(o), *tactical, *quiet, *per, *out)
+Regenerate: horizon qsbench collect --sources %s --skip %s --depth %d --qs %s --tactical %d --quiet %d --per-source %d -o %s`,
+		engine.VariantSpec(o), *depth, *sources, skipNote, len(srcs), *tactical, *quiet, shellQuote(*sources), shellQuote(*skip), *depth,
+		shellQuote(engine.VariantSpec(o)), *tactical, *quiet, *per, shellQuote(*out))
 	if err := qsbench.Write(f, header, set); err != nil {
 		return err
 	}
@@ -622,14 +639,17 @@ shows as extra columns. An interrupted run writes nothing.`,
 		"horizon qsbench oracle --oracle-engine stockfish --engine-depth 12")
 	epd := fs.String("epd", defaultQSBenchEPD, "benchmark set to value")
 	depth := fs.Int("depth", qsbench.OracleDepth, "depth of Horizon's oracle search")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "positions searched at once")
+	jobs := jobsFlag(fs, "positions searched")
 	eng := fs.String("oracle-engine", "", "value with this UCI engine instead (name on PATH or path), written beside the set")
 	engDepth := fs.Int("engine-depth", 12, "with --oracle-engine: its search depth")
 	out := fs.String("o", "", "file to write (default: the set itself; with --oracle-engine, the .stockfish.epd beside it)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return err
 	}
-	if err := checkRanges(intRange{"depth", *depth, 1, 20}, intRange{"jobs", *jobs, 1, 0}, intRange{"engine-depth", *engDepth, 1, 0}); err != nil {
+	if err := checkRanges(intRange{"depth", *depth, 1, 20}, intRange{"engine-depth", *engDepth, 1, 0}); err != nil {
+		return err
+	}
+	if err := e.capJobs(jobs); err != nil {
 		return err
 	}
 	// The valued set goes back into the set's file by default: a FIFO's
@@ -639,15 +659,19 @@ shows as extra columns. An interrupted run writes nothing.`,
 	}
 	// One read of the file gives the set and its header: a FIFO has no
 	// second read.
-	text, err := fifo.ReadFile(e.ctx, *epd)
+	// Read copies what it reads (its records are bounded, and it stops
+	// on Ctrl-C) for the header.
+	r, err := fifo.OpenReader(e.ctx, *epd)
 	if err != nil {
 		return err
 	}
-	set, err := qsbench.Read(bytes.NewReader(text), *epd)
+	var text bytes.Buffer
+	set, err := qsbench.Read(io.TeeReader(r, &text), *epd)
+	r.Close()
 	if err != nil {
 		return err
 	}
-	header, err := qsbench.ReadHeader(bytes.NewReader(text))
+	header, err := qsbench.ReadHeader(&text)
 	if err != nil {
 		return err
 	}
@@ -679,7 +703,7 @@ shows as extra columns. An interrupted run writes nothing.`,
 	}
 	el := time.Since(start)
 	header = qsbench.StripOracleHeader(header) + fmt.Sprintf("\nOracle: %s to depth %d (ce, acd, acn, pv); %s with --jobs %d.\nRegenerate: horizon qsbench oracle --epd %s --depth %d",
-		qsbench.OracleName(o), *depth, el.Round(time.Second), *jobs, *epd, *depth)
+		qsbench.OracleName(o), *depth, el.Round(time.Second), *jobs, shellQuote(*epd), *depth)
 	if err := qsbench.Write(f, header, set); err != nil {
 		return err
 	}
@@ -754,7 +778,7 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 	n, _ := name.Load().(string)
 	el := time.Since(start)
 	header := fmt.Sprintf("Second oracle for %s: %s to depth %d, one thread, 16 MiB hash; %s with --jobs %d.\nRegenerate: horizon qsbench oracle --epd %s --oracle-engine %s --engine-depth %d",
-		epd, n, depth, el.Round(time.Second), jobs, epd, eng, depth)
+		epd, n, depth, el.Round(time.Second), jobs, shellQuote(epd), shellQuote(eng), depth)
 	if err := qsbench.WriteSecond(f, header, set, vals); err != nil {
 		return err
 	}

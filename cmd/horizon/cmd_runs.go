@@ -107,7 +107,7 @@ func (res runsResult) MarshalJSON() ([]byte, error) {
 
 func (res runsResult) writeText(w io.Writer) error {
 	if len(res.runs) == 0 {
-		_, err := fmt.Fprintf(w, "%s holds no runs\n", res.file)
+		_, err := fmt.Fprintf(w, "%s holds no runs\n", engine.Printable(res.file))
 		return err
 	}
 	tw := textTable(w)
@@ -130,8 +130,10 @@ func (res runsResult) writeText(w io.Writer) error {
 		if best == "" {
 			best = r.BestMove
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, r.Label(), status, stop, r.Depth, engine.Commas(r.Nodes),
-			share, best, score, r.Position())
+		// Every word from the file is made Printable: a tab or newline in
+		// one would break the table, an escape sequence the terminal.
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\n", r.ID, engine.Printable(r.Label()), engine.Printable(status),
+			engine.Printable(stop), r.Depth, engine.Commas(r.Nodes), share, engine.Printable(best), score, engine.Printable(r.Position()))
 	}
 	return tw.Flush()
 }

@@ -145,7 +145,7 @@ variant, switches and limits visit the same tree, node for node.`,
 				if label != p.FEN {
 					named = label + " " + p.FEN
 				}
-				fmt.Fprintf(e.stdout, "info string position %s variant %s\n", named, engine.VariantSpec(o))
+				fmt.Fprintf(e.stdout, "info string position %s variant %s\n", engine.Printable(named), engine.VariantSpec(o))
 				s.OnIteration = func(it engine.IterationInfo) {
 					fmt.Fprintln(e.stdout, uci.InfoLine(it.Depth, it.SelDepth, it.Score, true, it.Nodes, it.Elapsed, it.PV))
 				}

@@ -95,7 +95,7 @@ func (res statsResult) writeText(w io.Writer) error {
 }
 
 func (j statsJSON) writeText(w io.Writer) error {
-	fmt.Fprintf(w, "run %d  variant %s  %s\n", j.Run, j.Variant, trace.StatusText(trace.Status(j.Status), cell(j.StopCause)))
+	fmt.Fprintf(w, "run %d  variant %s  %s\n", j.Run, engine.Printable(j.Variant), engine.Printable(trace.StatusText(trace.Status(j.Status), cell(j.StopCause))))
 	nodes := engine.Commas(j.Nodes)
 	if j.SearchedNodes != j.Nodes {
 		// Every count below is of the rows: say so, beside what was searched.

@@ -470,7 +470,7 @@ func (res traceResult) MarshalJSON() ([]byte, error) { return json.Marshal(orEmp
 func (res traceResult) writeText(w io.Writer) error {
 	if len(res.runs) == 0 {
 		// Nothing to browse (a --max-size file with no room for a run).
-		_, err := fmt.Fprintf(w, "wrote no run to %s\n", res.file)
+		_, err := fmt.Fprintf(w, "wrote no run to %s\n", engine.Printable(res.file))
 		return err
 	}
 	// Runs are appended to a file that holds some: then say which ids
@@ -481,7 +481,8 @@ func (res traceResult) writeText(w io.Writer) error {
 	} else if first > 1 {
 		added = fmt.Sprintf(" as runs %d-%d, after its earlier runs", first, last)
 	}
-	_, err := fmt.Fprintf(w, "wrote %s to %s%s; browse with: horizon view %s\n", engine.Count(int64(len(res.runs)), "run"), res.file, added, res.file)
+	_, err := fmt.Fprintf(w, "wrote %s to %s%s; browse with: horizon view %s\n", engine.Count(int64(len(res.runs)), "run"), engine.Printable(res.file), added,
+		engine.Printable(shellQuote(res.file)))
 	return err
 }
 
@@ -494,7 +495,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	case r.BestMove != nil:
 		best = *r.BestMove
 	}
-	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, r.Label, r.Variant, trace.StatusText(trace.Status(r.Status), cell(r.StopCause)))
+	fmt.Fprintf(w, "run %d  %s  variant %s  %s\n", r.Run, engine.Printable(r.Label), engine.Printable(r.Variant), engine.Printable(trace.StatusText(trace.Status(r.Status), cell(r.StopCause))))
 	score := "none (no iteration finished)"
 	if r.Score != nil {
 		score = scoreText(r.scores, engine.Score(*r.Score), cell(r.ScoreBound))
@@ -507,14 +508,14 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	fmt.Fprintf(w, "  nodes searched %s  QS nodes %s (%s)  max QS ply %d  %s\n",
 		engine.Commas(r.Nodes), engine.Commas(r.QSNodes), engine.Percent(r.QSShare), r.MaxQSPly, took)
 	if r.Filter != nil {
-		fmt.Fprintf(w, "  recorded %s rows of the %s nodes searched (filter: %s)", engine.Commas(r.Rows), engine.Commas(r.Nodes), *r.Filter)
+		fmt.Fprintf(w, "  recorded %s rows of the %s nodes searched (filter: %s)", engine.Commas(r.Rows), engine.Commas(r.Nodes), engine.Printable(*r.Filter))
 		if r.UnderReached != nil && *r.UnderReached == 0 {
 			fmt.Fprint(w, "; the --under path was never searched")
 		}
 		fmt.Fprintln(w)
 	}
 	if r.WriteError != nil {
-		fmt.Fprintf(w, "  write error: %s\n", *r.WriteError)
+		fmt.Fprintf(w, "  write error: %s\n", engine.Printable(*r.WriteError))
 	}
 	if len(r.Hotspots) > 0 {
 		fmt.Fprintln(w, "  biggest subtrees: QS trees and extension chains (nodes, share, cause, node id, place):")
@@ -524,7 +525,7 @@ func (r traceRunJSON) writeText(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	if r.StreamNodes != nil && r.ReportedNodes != nil && *r.ReportedNodes == *r.StreamNodes {
-		fmt.Fprintf(w, "  %s counted %s nodes itself (%s), as many as its stream holds\n\n", r.Engine, engine.Commas(*r.ReportedNodes), r.reportedFrom)
+		fmt.Fprintf(w, "  %s counted %s nodes itself (%s), as many as its stream holds\n\n", engine.Printable(r.Engine), engine.Commas(*r.ReportedNodes), r.reportedFrom)
 	}
 	return nil
 }

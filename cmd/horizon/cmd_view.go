@@ -139,7 +139,7 @@ var hasTerminal = func() bool {
 // records (into out) when the process has no terminal: checked before it
 // records, so the search is not spent for nothing.
 func noTerminalToView(out string) error {
-	return fmt.Errorf("--view needs a terminal and this process has none (no /dev/tty); record without it and run 'horizon view %s' in a terminal", out)
+	return fmt.Errorf("--view needs a terminal and this process has none (no /dev/tty); record without it and run 'horizon view %s' in a terminal", shellQuote(out))
 }
 
 // writeText is the FEN of the node the viewer was left on, for a pipe.

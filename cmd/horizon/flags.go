@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -328,7 +329,7 @@ func (r *runRef) runs(ctx context.Context, st *trace.Store, file string) ([]trac
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--run %s: %s has no run of an EPD record with that id ('horizon runs %s' lists runs and ids)", r.epd, file, file)
+		return nil, fmt.Errorf("--run %s: %s has no run of an EPD record with that id ('horizon runs %s' lists runs and ids)", r.epd, file, shellQuote(file))
 	}
 	return out, nil
 }
@@ -348,4 +349,30 @@ func (r *runRef) one(ctx context.Context, st *trace.Store, file string) (int64, 
 		return 0, usagef("--run %s names %d runs of %s (%s): give one by its number", r.epd, len(runs), file, trace.RunList(runs))
 	}
 	return runs[0].ID, nil
+}
+
+// maxJobs is the most searches a command runs at once: the CPUs Go may
+// use. Each search runs on one CPU, so more jobs are no faster, and each
+// holds its own search tables: 'compare --jobs 5000' and 'qsbench --jobs
+// 5000' ran out of memory.
+func maxJobs() int { return runtime.GOMAXPROCS(0) }
+
+// jobsFlag registers a command's --jobs: what is what runs at once
+// ("positions searched"). It defaults to maxJobs, and its help says the
+// cap.
+func jobsFlag(fs *flag.FlagSet, what string) *int {
+	return fs.Int("jobs", maxJobs(), fmt.Sprintf("%s at once, 1 to %d (the CPUs here: each takes one; more would only take memory)", what, maxJobs()))
+}
+
+// capJobs checks --jobs (at least 1, a usage error otherwise) and lowers
+// it to maxJobs with a note saying so.
+func (e *env) capJobs(jobs *int) error {
+	if err := checkRanges(intRange{"jobs", *jobs, 1, 0}); err != nil {
+		return err
+	}
+	if m := maxJobs(); *jobs > m {
+		e.notef("--jobs %d: running %d at once, the CPUs here (each search takes one; more would only take memory)", *jobs, m)
+		*jobs = m
+	}
+	return nil
 }

@@ -118,8 +118,9 @@ type env struct {
 func prefix(cmd string) string { return "horizon " + cmd + ": " }
 
 // notef writes a note on stderr, a line prefixed as the command's errors.
+// Notes name files, runs and engines: the line is made engine.Printable.
 func (e *env) notef(format string, a ...any) {
-	fmt.Fprintf(e.stderr, prefix(e.cmd)+format+"\n", a...)
+	fmt.Fprintln(e.stderr, prefix(e.cmd)+engine.Printable(fmt.Sprintf(format, a...)))
 }
 
 // closeTrace closes a trace the command wrote. Runs that stay in the
@@ -267,7 +268,7 @@ var errHelp = errors.New("help shown")
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "horizon: internal error: %v (please report it)\n", r)
+			fmt.Fprintf(stderr, "horizon: internal error: %s (please report it)\n", oneLine(fmt.Sprint(r)))
 			code = 1
 		}
 	}()
@@ -343,9 +344,10 @@ func dirExists(dir string) bool {
 
 // oneLine makes an error one line of bounded length: the parts that quote
 // the user's input bound themselves (a FEN, an EPD line), and this catches
-// any that does not.
+// any that does not. Errors quote files, engines' words and stored
+// strings: control characters are escaped (engine.Printable).
 func oneLine(s string) string {
-	return engine.Clip(strings.ReplaceAll(strings.TrimSpace(s), "\n", "; "), maxErrorLine)
+	return engine.Clip(engine.Printable(strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")), maxErrorLine)
 }
 
 const maxErrorLine = 1000

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -45,11 +44,14 @@ func loadPositionsOr(ctx context.Context, fen, epd, def string) ([]engine.EPD, e
 		}
 		return []engine.EPD{{FEN: p.FEN(), Pos: p, Ops: map[string]string{}, Perft: map[int]uint64{}}}, nil
 	}
-	text, err := fifo.ReadFile(ctx, epd)
+	// Read as it comes, not whole: ReadEPD bounds a record (a line) and
+	// the reader stops on Ctrl-C, so --epd /dev/zero fails at line 1.
+	r, err := fifo.OpenReader(ctx, epd)
 	if err != nil {
 		return nil, err // *PathError names the file
 	}
-	return engine.ReadEPD(bytes.NewReader(text), epd)
+	defer r.Close()
+	return engine.ReadEPD(r, epd)
 }
 
 // positionLabel names a position in output: its EPD id, else file:line,

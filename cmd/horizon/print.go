@@ -4,7 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/horizonqs/horizon/engine"
 )
 
 // Every command is parse, do, print: it parses its flags, does its work
@@ -48,7 +52,10 @@ func formatOf(asJSON, asCSV bool) format {
 	return formatText
 }
 
-// print writes res to standard output in format f.
+// print writes res to standard output in format f. Text and CSV pass
+// through terminalText, so that no escape sequence from a stored string a
+// writeText forgot to make Printable reaches the user's terminal; an
+// artifact (a DOT, SVG or PNG file) is written as it is.
 func (e *env) print(res result, f format) error {
 	switch f {
 	case formatJSON:
@@ -58,9 +65,12 @@ func (e *env) print(res result, f format) error {
 		if !ok {
 			return fmt.Errorf("internal error: %T has no CSV form", res)
 		}
-		return c.writeCSV(e.stdout)
+		return c.writeCSV(terminalText{e.stdout})
 	}
-	return res.writeText(e.stdout)
+	if a, ok := res.(artifact); ok {
+		return a.writeText(e.stdout)
+	}
+	return res.writeText(terminalText{e.stdout})
 }
 
 // printPart writes one part of a result that is printed as it comes, in
@@ -70,7 +80,24 @@ func (e *env) printPart(part result, f format) error {
 	if f != formatText {
 		return nil
 	}
-	return part.writeText(e.stdout)
+	return part.writeText(terminalText{e.stdout})
+}
+
+// terminalText is the last guard of text output: every write is made
+// engine.PrintableLines (control characters but tab and newline, and
+// bytes that are not UTF-8, escaped). writeText methods make the stored
+// strings they print Printable themselves, so that a tab or newline in a
+// name cannot break a table or forge a line; this catches what they
+// miss. Writes are whole strings or tabwriter cells, never part of a
+// character, so each is escaped on its own.
+type terminalText struct{ w io.Writer }
+
+func (t terminalText) Write(p []byte) (int, error) {
+	s := engine.PrintableLines(string(p))
+	if _, err := io.WriteString(t.w, s); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // artifact is a command's output that is a file in its own format (an
@@ -95,9 +122,12 @@ func (m message) writeText(w io.Writer) error {
 // one value, a newline after it. Keys are snake_case and values typed by
 // the structs' tags.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(engine.JSONControls(b), '\n'))
+	return err
 }
 
 // oneOrMany is the JSON of a list that --json writes as its one element
@@ -119,6 +149,42 @@ func figureTable(w io.Writer) *tabwriter.Writer {
 // textTable is figureTable for columns of words (runs, variants),
 // left-aligned.
 func textTable(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
+
+// shellQuote is s as one word of a POSIX shell command, the one quoting
+// of every command Horizon prints for pasting (export's HTML page quotes
+// its command by the same rule in page.js): as it is when it holds only
+// letters, digits and -_./:=+, (the common case reads as typed); else
+// in single quotes, where a single quote of its own ends them, comes
+// escaped by a backslash and opens them again; and when it holds a
+// control character or a byte that is not UTF-8, which no terminal should
+// be sent and single quotes cannot write, as $'...' (bash, zsh, ksh and
+// POSIX.1-2024 shells), those written \xHH.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=+,", r))
+	}) < 0 {
+		return s
+	}
+	if engine.Printable(s) == s {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	b := []byte("$'")
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == '\'':
+			b = append(b, '\\', byte(r))
+		case engine.Printable(s[i:i+size]) == s[i:i+size]:
+			b = append(b, s[i:i+size]...)
+		default:
+			for _, c := range []byte(s[i : i+size]) {
+				b = fmt.Appendf(b, `\x%02x`, c)
+			}
+		}
+		i += size
+	}
+	return string(append(b, '\''))
+}
 
 // writeTally ends a suite check's text with its one closing line, "N
 // passed, N failed", as test runners do.

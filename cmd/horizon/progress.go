@@ -58,6 +58,7 @@ var isTerminal = func(w io.Writer) bool {
 
 // progressLine draws line(elapsed) on w at once and then five times a
 // second while w is a terminal; the returned func stops and clears it.
+// The line is made engine.Printable: it names runs, files and EPD ids.
 func progressLine(w io.Writer, line func(time.Duration) string) func() {
 	if !isTerminal(w) {
 		return func() {}
@@ -65,7 +66,7 @@ func progressLine(w io.Writer, line func(time.Duration) string) func() {
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	start := time.Now()
-	fmt.Fprint(w, "\r\033[K"+line(0))
+	fmt.Fprint(w, "\r\033[K"+engine.Printable(line(0)))
 	go func() {
 		defer close(finished)
 		tick := time.NewTicker(200 * time.Millisecond)
@@ -76,7 +77,7 @@ func progressLine(w io.Writer, line func(time.Duration) string) func() {
 				fmt.Fprint(w, "\r\033[K")
 				return
 			case <-tick.C:
-				fmt.Fprint(w, "\r\033[K"+line(time.Since(start)))
+				fmt.Fprint(w, "\r\033[K"+engine.Printable(line(time.Since(start))))
 			}
 		}
 	}()

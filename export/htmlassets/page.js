@@ -429,8 +429,20 @@
   // exportCommand is the command that makes node id's own page: the run is
   // named, as export's default run is the file's last, not this page's.
   function exportCommand(sd, id) {
-    const f = sd.s.file, q = /^[A-Za-z0-9._\/:=+,-]+$/.test(f) ? f : "'" + f.replace(/'/g, "'\\''") + "'";
-    return 'horizon export ' + q + ' --run ' + sd.s.run.id + ' --node ' + id + ' -o node-' + id + '.html';
+    return 'horizon export ' + shellQuote(sd.s.file) + ' --run ' + sd.s.run.id + ' --node ' + id + ' -o node-' + id + '.html';
+  }
+  // shellQuote is the CLI's shellQuote (cmd/horizon/print.go), rule for
+  // rule: a word as it is when plain, else in single quotes, and as $'...'
+  // when it holds a control character (C0, DEL, C1: UTF-8 bytes C2 80-9F).
+  function shellQuote(s) {
+    if (/^[A-Za-z0-9._\/:=+,-]+$/.test(s)) return s;
+    if (!/[\x00-\x1f\x7f-\x9f]/.test(s)) return "'" + s.replace(/'/g, "'\\''") + "'";
+    const hex = (n) => '\\x' + n.toString(16).padStart(2, '0');
+    return "$'" + s.replace(/[\\'\x00-\x1f\x7f-\x9f]/g, (c) => {
+      const n = c.charCodeAt(0);
+      if (c === '\\' || c === "'") return '\\' + c;
+      return n < 0x80 ? hex(n) : hex(0xc2) + hex(n);
+    }) + "'";
   }
   function mergedRows(sd, m) {
     const M = sd.s.merged;

@@ -51,24 +51,71 @@ func Open(ctx context.Context, path string, flag int) (*os.File, error) {
 	}
 }
 
-// ReadFile reads the whole of path, as os.ReadFile does, opened by Open:
-// a FIFO's writer is waited for, and read from, until ctx ends, so a
-// writer that stalls or never comes cannot keep a Ctrl-C waiting.
+// ReadFile reads the whole of path, as os.ReadFile does, opened by
+// OpenReader: a FIFO's writer is waited for, and read from, until ctx
+// ends, so a writer that stalls or never comes cannot keep a Ctrl-C
+// waiting. It holds the whole file: readers of files that may be endless
+// (--epd /dev/zero) read through OpenReader and bound their records.
 func ReadFile(ctx context.Context, path string) ([]byte, error) {
+	r, err := OpenReader(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
+}
+
+// OpenReader opens path for reading by Open and returns a reader that
+// stops when ctx ends: a FIFO's read that waits is woken (a deadline),
+// and a device that never blocks and never ends (/dev/zero), which takes
+// no deadline, has ctx looked at before every read. Its error is then
+// ctx's. A regular file ends, and is read at the disk's speed: ctx is
+// looked at once every regularRun bytes, so a small one is read whole
+// (as before a command's output is checked, however early a Ctrl-C came).
+func OpenReader(ctx context.Context, path string) (io.ReadCloser, error) {
 	f, err := Open(ctx, path, os.O_RDONLY)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	// A regular file has no deadline (SetReadDeadline fails): it never
-	// blocks long.
+	// A regular file or a device has no deadline (SetReadDeadline fails).
 	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Now()) })
-	defer stop()
-	b, err := io.ReadAll(f)
-	if err != nil && ctx.Err() != nil {
-		return nil, ctx.Err()
+	r := &ctxReader{ctx: ctx, f: f, stop: stop}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		r.run, r.left = regularRun, regularRun
 	}
-	return b, err
+	return r, nil
+}
+
+// regularRun is how many bytes of a regular file OpenReader's reader
+// reads between looks at its context.
+const regularRun = 64 << 20
+
+type ctxReader struct {
+	ctx  context.Context
+	f    *os.File
+	stop func() bool
+	run  int // bytes of a regular file between looks at ctx; 0 for others
+	left int // bytes before the next look
+}
+
+func (r *ctxReader) Read(p []byte) (int, error) {
+	if r.left <= 0 {
+		if err := r.ctx.Err(); err != nil {
+			return 0, err
+		}
+		r.left = r.run
+	}
+	n, err := r.f.Read(p)
+	r.left -= n
+	if err != nil && err != io.EOF && r.ctx.Err() != nil { // a deadline's error
+		return n, r.ctx.Err()
+	}
+	return n, err
+}
+
+func (r *ctxReader) Close() error {
+	r.stop()
+	return r.f.Close()
 }
 
 // isFIFO reports whether f is a FIFO.

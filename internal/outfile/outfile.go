@@ -3,8 +3,12 @@
 //
 // A regular file, existing or new, is written through a temporary file in
 // its directory that Commit renames over it, so an error or Ctrl-C never
-// leaves half a file. A symbolic link is followed and its target written
-// that way (a dangling link's target is created), so the link stays a link.
+// leaves half a file. The temporary file is made when the first bytes are
+// written, not at Create, before the command's work: a SIGKILL during
+// that work (no cleanup runs) leaves nothing. One that a kill during the
+// writing left is removed by the next Create of the same output. A
+// symbolic link is followed and its target written that way (a dangling
+// link's target is created), so the link stays a link.
 // Anything else a name may be (a character device such as /dev/null, a
 // FIFO, /dev/stdout, a shell's /dev/fd/N) cannot be replaced without
 // breaking whoever uses it: it is opened for writing as it is, and the
@@ -26,6 +30,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/horizonqs/horizon/internal/fifo"
 )
@@ -41,8 +46,10 @@ const maxLinks = 40
 type File struct {
 	path string // the name the user gave, for messages
 
-	// A regular file: tmp is renamed to target on Commit.
+	// A regular file: tmp, made in dir by the first Write (or Commit), is
+	// renamed to target on Commit.
 	tmp    *os.File
+	dir    string
 	target string
 	mode   fs.FileMode
 
@@ -84,16 +91,74 @@ func Create(ctx context.Context, path string, inputs ...string) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
+	removeStale(dir, base)
+	// A temporary file made and removed at once: the directory takes
+	// files now, and the work can begin.
 	tmp, err := createTemp(dir, base, mode)
 	if err != nil {
 		// The temporary file's name would only confuse.
 		return nil, fmt.Errorf("output %s: cannot write in %s: %w", path, dir, unwrapPath(err))
 	}
-	f := &File{path: path, tmp: tmp, target: target, mode: mode}
+	tmp.Close()
+	os.Remove(tmp.Name())
+	return &File{path: path, dir: dir, target: target, mode: mode}, nil
+}
+
+// begin makes the temporary file, at the first bytes written (or a
+// Commit of none).
+func (f *File) begin() error {
 	temps.Lock()
+	defer temps.Unlock()
+	if temps.quitting {
+		return fmt.Errorf("output %s: %w", f.path, errQuitting)
+	}
+	tmp, err := createTemp(f.dir, filepath.Base(f.target), f.mode)
+	if err != nil {
+		return fmt.Errorf("output %s: cannot write in %s: %w", f.path, f.dir, unwrapPath(err))
+	}
+	f.tmp = tmp
 	temps.files[f] = true
-	temps.Unlock()
-	return f, nil
+	return nil
+}
+
+// started is when this process began, near enough: a temporary file of
+// Horizon's pattern last written before it is taken for one a killed
+// Horizon left. A Horizon writing the same output now writes its
+// temporary file from the first byte to the rename without long pauses
+// (the work comes before it), so its file's time is newer.
+var started = time.Now()
+
+// removeStale removes the temporary files that Horizons killed while
+// writing an output named base left in dir: regular files named exactly
+// as createTemp names them, last modified before this process started.
+func removeStale(dir, base string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !isTempOf(e.Name(), base) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(started) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// isTempOf reports whether name is createTemp's name for a temporary file
+// of base: "." + base + "." + a uint64 in base 36 + ".tmp".
+func isTempOf(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, "."+base+".")
+	if !ok {
+		return false
+	}
+	id, ok := strings.CutSuffix(rest, ".tmp")
+	if !ok || id == "" || len(id) > 13 {
+		return false
+	}
+	_, err := strconv.ParseUint(id, 36, 64)
+	return err == nil && strings.ToLower(id) == id
 }
 
 // temps is every temporary file not yet renamed or removed, for
@@ -118,7 +183,7 @@ func RemoveTemps() {
 	defer temps.Unlock()
 	temps.quitting = true
 	for f := range temps.files {
-		os.Remove(f.tmp.Name())
+		os.Remove(f.tmp.Name()) // in files only once made
 	}
 }
 
@@ -243,6 +308,11 @@ func (f *File) Write(p []byte) (int, error) {
 	if f.direct != nil {
 		return f.buf.Write(p)
 	}
+	if f.tmp == nil {
+		if err := f.begin(); err != nil {
+			return 0, err
+		}
+	}
 	n, err := f.tmp.Write(p)
 	if err != nil {
 		// Named as the output the user gave ("output tree.svg: no space
@@ -269,6 +339,11 @@ func (f *File) Commit() error {
 			return fmt.Errorf("output %s: %w", f.path, unwrapPath(err))
 		}
 		return nil
+	}
+	if f.tmp == nil {
+		if err := f.begin(); err != nil { // an empty output
+			return err
+		}
 	}
 	temps.Lock()
 	defer temps.Unlock()
@@ -306,6 +381,9 @@ func (f *File) Abort() {
 	}
 	temps.Lock()
 	defer temps.Unlock()
+	if f.tmp == nil {
+		return
+	}
 	delete(temps.files, f)
 	f.tmp.Close()
 	os.Remove(f.tmp.Name())

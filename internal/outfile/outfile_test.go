@@ -407,8 +407,11 @@ func TestWriteErrorNamesOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := f.Write([]byte("n")); err != nil { // the temporary file is made
+		t.Fatal(err)
+	}
 	f.tmp.Close() // the next write fails, as on a full disk
-	_, err = f.Write([]byte("new"))
+	_, err = f.Write([]byte("ew"))
 	if err == nil || !strings.HasPrefix(err.Error(), "output "+path+": ") || strings.Contains(err.Error(), ".tmp") {
 		t.Errorf("write error %v, want it to name %s and no temporary file", err, path)
 	}
@@ -447,4 +450,74 @@ func TestFullDisk(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "old" {
 		t.Errorf("the old file reads %q", b)
 	}
+}
+
+// TestNoTempBeforeWriting: Create makes no file (a SIGKILL during the
+// command's work, before it writes, left a 0-byte temporary file); the
+// temporary file comes with the first bytes, and an output of none is
+// still written on Commit.
+func TestNoTempBeforeWriting(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tree.svg")
+	f, err := Create(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	onlyFiles(t, dir)
+	if _, err := io.WriteString(f, "<svg/>"); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 || !isTempOf(ents[0].Name(), "tree.svg") {
+		t.Fatalf("after a write %s holds %v, want one temporary file", dir, ents)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	onlyFiles(t, dir, "tree.svg")
+	empty := filepath.Join(dir, "empty.json")
+	e, err := Create(context.Background(), empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, empty); got != "" {
+		t.Errorf("empty output reads %q", got)
+	}
+}
+
+// TestStaleTempsRemoved: Create removes the temporary files a killed
+// Horizon left for the same output, and nothing else: not another
+// output's, not a name that only looks alike, not one written since this
+// process started (another Horizon writing it now), not a directory.
+func TestStaleTempsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	old := started.Add(-time.Minute)
+	stale := []string{".tree.svg.3fylm5efm1v3a.tmp", ".tree.svg.0.tmp"}
+	kept := []string{"tree.svg", ".tree.svg.3fylm5efm1v3a.tmp.bak", ".tree.svg.3FYLM5EFM1V3A.tmp", ".tree.svg..tmp",
+		".tree.svg.x-y.tmp", ".other.svg.3fylm5efm1v3a.tmp", "tree.svg.3fylm5efm1v3a.tmp", ".tree.svg.zzzzzzzzzzzzzz.tmp"}
+	for _, name := range append(append([]string(nil), stale...), kept...) {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fresh := ".tree.svg.1a2b3c.tmp" // another Horizon's, being written
+	if err := os.WriteFile(filepath.Join(dir, fresh), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".tree.svg.abc.tmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(context.Background(), filepath.Join(dir, "tree.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Abort()
+	onlyFiles(t, dir, append(kept, fresh, ".tree.svg.abc.tmp")...)
 }
