@@ -295,7 +295,7 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 // it). It skips fsync: a trace is cheap to redo, and the WAL keeps the file
 // consistent on a crash of this process.
 func (s *Store) openWriter() (*sqlite3.SQLiteConn, error) {
-	dc, err := (&sqlite3.SQLiteDriver{}).Open(dsn(s.path, false) + "&_mutex=no")
+	dc, err := sqliteDriver.Open(dsn(s.path, false) + "&_mutex=no")
 	if err != nil {
 		return nil, err
 	}

@@ -310,7 +310,7 @@ func open(path string, readOnly, create bool) (*Store, error) {
 			f.Close()
 		}
 	}
-	db, err := sql.Open("sqlite3", dsn(path, readOnly))
+	db, err := sql.Open(driverName, dsn(path, readOnly))
 	if err != nil {
 		return nil, fmt.Errorf("open trace %s: %w", path, err)
 	}
@@ -588,6 +588,12 @@ func (s *Store) init(fresh, create bool) error {
 	} else if version < 1 {
 		return fmt.Errorf("open trace %s: a Horizon trace without a schema version: %w", s.path, ErrCorrupt)
 	}
+	if !fresh {
+		// Before any statement of Horizon's reads or writes the data.
+		if err := checkSchema(ctx, s.db, s.path, version); err != nil {
+			return err
+		}
+	}
 	s.version.Store(int64(version))
 	if fresh {
 		// A new file gets its schema now; an existing one is upgraded and
@@ -673,6 +679,18 @@ func (s *Store) prepareWrite(ctx context.Context) error {
 	}
 	if s.readOnly {
 		return fmt.Errorf("trace %s: opened read-only, cannot record", s.path)
+	}
+	if v := s.schema(); v > 0 {
+		// Checked again before the first write (a trigger fires on it):
+		// the file may have been opened long before, and changed since;
+		// by the version it has now, as another Horizon may have
+		// upgraded it meanwhile.
+		if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			return sqliteErr(s.path, err)
+		}
+		if err := checkSchema(ctx, s.db, s.path, v); err != nil {
+			return err
+		}
 	}
 	// The upgrade runs before WAL is turned on: in the rollback journal a
 	// killed upgrade is undone by the next open, and the file is left as
@@ -1202,7 +1220,7 @@ func CheckFileIntegrity(ctx context.Context, path string, limit int) ([]string, 
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite3", dsn(path, true))
+	db, err := sql.Open(driverName, dsn(path, true))
 	if err != nil {
 		return nil, fmt.Errorf("open trace %s: %w", path, err)
 	}

@@ -1,0 +1,353 @@
+package trace
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+// A trace file is untrusted input: whoever wrote it may have put triggers
+// (code SQLite runs when Horizon writes a table), views (code it runs when
+// Horizon reads one, under a name Horizon reads), generated columns, huge
+// values or planner statistics in it. Horizon opens every file through
+// driverName, whose connections are hardened before any statement runs
+// (harden), and compares the file's schema with the one it makes before
+// any of its own statements reads or writes the data (checkSchema).
+
+// driverName is the database/sql driver every store opens its file with:
+// SQLite's, each connection hardened (harden).
+const driverName = "horizon-sqlite3"
+
+// sqliteDriver opens hardened connections; a recorder's own connection
+// (openWriter) comes from it too.
+var sqliteDriver = &sqlite3.SQLiteDriver{ConnectHook: harden}
+
+func init() { sql.Register(driverName, sqliteDriver) }
+
+// maxValueBytes bounds one value (a string, a blob, a row) a connection
+// reads or makes (SQLITE_LIMIT_LENGTH). A run's longest values, its
+// options and principal variation, take a few kilobytes; a stream record
+// is capped at 1 MiB. A view that made a 400 MB fen took 2.9 GB to read.
+const maxValueBytes = 1 << 20
+
+// harden readies a new connection for an untrusted file: SQLite's
+// defensive mode; trusted_schema off, so that the schema (views,
+// triggers, CHECK constraints, generated columns, index expressions) can
+// call no function not marked harmless; values bounded (maxValueBytes).
+// Extension loading stays as SQLite leaves it, off: load_extension()
+// refuses to run.
+func harden(c *sqlite3.SQLiteConn) error {
+	if err := defensive(c); err != nil {
+		return err
+	}
+	if _, err := c.Exec("PRAGMA trusted_schema=OFF", nil); err != nil {
+		return err
+	}
+	c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, maxValueBytes)
+	return nil
+}
+
+// ErrForeignSchema is wrapped by the error of opening a trace whose schema
+// holds an object Horizon did not make and will not open the file with: a
+// trigger, a view, a table under a name Horizon reads or writes, an index
+// on one of Horizon's tables, a table of Horizon's defined otherwise.
+var ErrForeignSchema = errors.New("a schema object Horizon did not make")
+
+// schemaEntry is an entry of sqlite_schema, its SQL normalised
+// (normalSQL).
+type schemaEntry struct {
+	typ, name, tbl, sql string
+	raw                 string // sql as the file has it
+}
+
+// knownSchemas holds, for each schema version v (index v; 0 is empty), the
+// objects a file of that version holds as Horizon makes it, by name: the
+// migrations up to v replayed into an empty database. A file upgraded
+// from an older version holds the same (its upgrade runs the same
+// migrations), so one set per version covers every file Horizon wrote.
+var knownSchemas = sync.OnceValue(func() []map[string]schemaEntry {
+	db, err := sql.Open(driverName, "file:known?mode=memory")
+	if err != nil {
+		panic(err) // an in-memory database
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // one connection: one in-memory database
+	ctx := context.Background()
+	known := []map[string]schemaEntry{{}}
+	for _, m := range migrations() {
+		if _, err := db.ExecContext(ctx, m.sql); err != nil {
+			panic(fmt.Sprintf("trace: migration %s: %v", m.name, err)) // constant SQL of this package
+		}
+		objs, err := readSchema(ctx, db)
+		if err != nil {
+			panic(err)
+		}
+		v := map[string]schemaEntry{}
+		for _, o := range objs {
+			v[o.name] = o
+		}
+		known = append(known, v)
+	}
+	return known
+})
+
+// horizonNames holds every name a migration creates (tables, views and
+// indexes of every version, and the ones an upgrade makes on its way):
+// a table or view of another's under one of them shadows what Horizon
+// reads or writes. The tables of them are horizonTables.
+var horizonNames, horizonTables = func() (func() map[string]bool, func() map[string]bool) {
+	created := regexp.MustCompile(`(?i)\bCREATE\s+(TABLE|VIEW|INDEX|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?"?(\w+)`)
+	renamed := regexp.MustCompile(`(?i)\bRENAME\s+TO\s+"?(\w+)`)
+	names := map[string]bool{}
+	tables := map[string]bool{}
+	once := sync.OnceFunc(func() {
+		for _, m := range migrations() {
+			for _, c := range created.FindAllStringSubmatch(m.sql, -1) {
+				names[strings.ToLower(c[2])] = true
+				if strings.EqualFold(c[1], "table") {
+					tables[strings.ToLower(c[2])] = true
+				}
+			}
+			for _, c := range renamed.FindAllStringSubmatch(m.sql, -1) {
+				names[strings.ToLower(c[1])] = true
+				tables[strings.ToLower(c[1])] = true
+			}
+		}
+	})
+	return func() map[string]bool { once(); return names }, func() map[string]bool { once(); return tables }
+}()
+
+// readSchema reads sqlite_schema: reading it runs nothing the file holds.
+func readSchema(ctx context.Context, q querier) ([]schemaEntry, error) {
+	rows, err := q.QueryContext(ctx, "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema ORDER BY rowid")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var objs []schemaEntry
+	for rows.Next() {
+		var o schemaEntry
+		if err := rows.Scan(&o.typ, &o.name, &o.tbl, &o.sql); err != nil {
+			return nil, err
+		}
+		o.raw, o.sql = o.sql, normalSQL(o.sql)
+		objs = append(objs, o)
+	}
+	return objs, rows.Err()
+}
+
+// parentIndexName is the name of a run's parent index (parentIndexSQL).
+var parentIndexName = regexp.MustCompile(`^node_parent_([1-9][0-9]{0,18})$`)
+
+// checkSchema compares the schema of the file (version v, read through q)
+// with the one Horizon makes for that version, before any statement of
+// Horizon's reads or writes the data, and refuses the file, naming the
+// object, when it holds
+//   - a trigger or a view Horizon did not make (code the file's author
+//     would have Horizon run: a trigger on runs fired by a recording, a
+//     view of runs that never ends);
+//   - a table under a name Horizon reads or writes (a table or view of
+//     any schema version, the tables an upgrade makes, pragma_* names,
+//     which a table would shadow), or a table of Horizon's whose
+//     definition differs from Horizon's (a generated column is code too);
+//   - an index on one of Horizon's tables that Horizon did not make: it
+//     can change how Horizon's queries run (a plan that scanned a run per
+//     step made hotspots 2,000 times slower) and costs every recorded
+//     node, and Horizon's queries are written for its own indexes only;
+//   - a virtual table (its module is code).
+//
+// A user's own tables under other names, and their indexes, are kept and
+// opened with (a table of notes beside the runs harms nothing Horizon
+// reads), as is sqlite_stat1, the statistics ANALYZE writes: Horizon's
+// queries fix their plans so as not to depend on them (TestPlansIgnoreStats).
+func checkSchema(ctx context.Context, q querier, path string, v int) error {
+	objs, err := readSchema(ctx, q)
+	if err != nil {
+		return sqliteErr(path, err)
+	}
+	var known map[string]schemaEntry
+	if all := knownSchemas(); v >= 1 && v < len(all) {
+		known = all[v]
+	}
+	// The worst is named: code first (triggers, then views), then the
+	// tables and indexes in the way.
+	var refused []string
+	for _, typ := range []string{"trigger", "view", "table", "index"} {
+		for _, o := range objs {
+			if o.typ != typ {
+				continue
+			}
+			if why := foreignObject(o, known, v); why != "" {
+				refused = append(refused, why)
+			}
+		}
+	}
+	if len(refused) == 0 {
+		return nil
+	}
+	more := ""
+	if len(refused) > 1 {
+		more = fmt.Sprintf(" (and %d more objects Horizon did not make)", len(refused)-1)
+	}
+	return fmt.Errorf("trace %s holds %s%s: refusing to open it: %w", path, refused[0], more, ErrForeignSchema)
+}
+
+// foreignObject says what o is when Horizon did not make it and will not
+// open the file with it ("a trigger 'x' on runs that Horizon did not
+// make"), or "" when it is Horizon's or harmless (see checkSchema).
+func foreignObject(o schemaEntry, known map[string]schemaEntry, v int) string {
+	lower := strings.ToLower(o.name)
+	what := fmt.Sprintf("%s %s", article(o.typ), quoteName(o.name))
+	if o.typ == "trigger" || o.typ == "index" {
+		what += " on " + quoteName(o.tbl)
+	}
+	if k, ok := known[o.name]; ok {
+		if k.typ == o.typ && strings.EqualFold(k.tbl, o.tbl) && (k.sql == o.sql || o.typ == "view" && o.name == "nodes" && v >= keyLayout && horizonsView(o.raw)) {
+			return ""
+		}
+		if k.typ != o.typ {
+			return what + " that Horizon did not make, in place of its " + k.typ
+		}
+		return what + " that is not the one Horizon made for schema version " + strconv.Itoa(v)
+	}
+	switch {
+	case strings.HasPrefix(lower, "sqlite_autoindex_") && o.typ == "index" && o.sql == "":
+		return "" // SQLite's, for a table's UNIQUE or PRIMARY KEY
+	case lower == "sqlite_stat1" || lower == "sqlite_stat4":
+		return "" // ANALYZE's: Horizon's plans do not depend on them
+	case o.typ == "index" && v >= keyLayout && o.tbl == "node_rows" && parentIndexName.MatchString(o.name):
+		run, _ := strconv.ParseInt(parentIndexName.FindStringSubmatch(o.name)[1], 10, 64)
+		if o.sql == normalSQL(strings.Replace(parentIndexSQL(run), " IF NOT EXISTS", "", 1)) {
+			return ""
+		}
+		return what + " that is not the one Horizon made"
+	case o.typ == "trigger" || o.typ == "view":
+		return what + " that Horizon did not make"
+	case strings.HasPrefix(lower, "sqlite_") || horizonNames()[lower] || strings.HasPrefix(lower, "pragma_") ||
+		strings.HasPrefix(lower, "node_parent_"):
+		return what + " that Horizon did not make, under a name Horizon reads or writes"
+	case o.typ == "index" && horizonTables()[strings.ToLower(o.tbl)]:
+		return what + " that Horizon did not make (an index on Horizon's tables changes how its queries run: drop it with DROP INDEX " + quoteName(o.name) + ")"
+	case o.typ == "table" && strings.HasPrefix(strings.ToUpper(o.sql), "CREATE VIRTUAL TABLE"):
+		return "a virtual table " + quoteName(o.name) + " that Horizon did not make"
+	}
+	return ""
+}
+
+// article is "a TYPE" or "an TYPE".
+func article(typ string) string {
+	if typ == "index" {
+		return "an index"
+	}
+	return "a " + typ
+}
+
+// quoteName quotes a schema object's name for a message: 'name', or Go's
+// quoting when it holds what a terminal would act on, cut short when long.
+func quoteName(name string) string {
+	const max = 64
+	if len(name) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(name[cut]) {
+			cut--
+		}
+		name = name[:cut] + "..."
+	}
+	if !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) || r == '\'' }) {
+		return strconv.Quote(name)
+	}
+	return "'" + name + "'"
+}
+
+// normalSQL is a schema statement as it compares: comments removed
+// (outside string literals and quoted names, where they are text),
+// runs of white space one space, none beside ( ) , or ;, no final ;, and
+// a double-quoted plain name unquoted (SQLite writes a renamed table's
+// name quoted). What the statement does is unchanged.
+func normalSQL(s string) string {
+	var b strings.Builder
+	space := false
+	emit := func(t string) {
+		if space && b.Len() > 0 {
+			last := b.String()[b.Len()-1]
+			if !strings.ContainsRune("(,;", rune(last)) && !strings.ContainsRune("),;(", rune(t[0])) {
+				b.WriteByte(' ')
+			}
+		}
+		space = false
+		b.WriteString(t)
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '-' && strings.HasPrefix(s[i:], "--"):
+			j := strings.IndexByte(s[i:], '\n')
+			if j < 0 {
+				j = len(s) - i
+			}
+			i += j
+			space = true
+		case c == '/' && strings.HasPrefix(s[i:], "/*"):
+			j := strings.Index(s[i+2:], "*/")
+			if j < 0 {
+				i = len(s)
+			} else {
+				i += j + 4
+			}
+			space = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			space = true
+		case c == '\'' || c == '"' || c == '`' || c == '[':
+			end := byte(c)
+			if c == '[' {
+				end = ']'
+			}
+			j := i + 1
+			for j < len(s) {
+				if s[j] == end {
+					if end != ']' && j+1 < len(s) && s[j+1] == end {
+						j += 2 // a doubled quote inside
+						continue
+					}
+					break
+				}
+				j++
+			}
+			if j < len(s) {
+				j++
+			}
+			tok := s[i:j]
+			if c != '\'' && len(tok) >= 2 && plainName.MatchString(tok[1:len(tok)-1]) {
+				tok = tok[1 : len(tok)-1]
+			}
+			emit(tok)
+			i = j
+		default:
+			j := i + 1
+			if isWordByte(c) {
+				for j < len(s) && isWordByte(s[j]) {
+					j++
+				}
+			}
+			emit(s[i:j])
+			i = j
+		}
+	}
+	return strings.TrimRight(b.String(), ";")
+}
+
+var plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}

@@ -1,0 +1,198 @@
+package trace
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// plannedQueries are the queries of Horizon's whose plans must not depend
+// on what the file holds: the node queries of both layouts and the
+// summary's lookups. Arguments: run 1, node 1, end 1<<20, limit 100.
+func plannedQueries(s *Store) map[string]string {
+	q := s.q()
+	return map[string]string{
+		"node": q.node, "children": q.children, "child count": q.childCount, "path": q.path, "subtree": q.subtree,
+		"hotspots":   "SELECT node_id, MAX(growth) FROM hotspots WHERE run_id = ?1 AND rank > 0 AND rank_by IN (?2, ?3) GROUP BY node_id ORDER BY MAX(growth) DESC, node_id LIMIT ?4",
+		"chains":     "SELECT COUNT(*) FROM hotspots WHERE run_id = ?1 AND rank_by = 'chain' AND rank = 0 AND ?2 AND ?3 AND ?4",
+		"stats":      "SELECT dim, value, nodes, qs_nodes, root_id FROM stats WHERE run_id = ?1 AND ?2 AND ?3 AND ?4 ORDER BY dim, value",
+		"iterations": "SELECT root_id, iteration FROM iterations WHERE run_id = ?1 AND ?2 AND ?3 ORDER BY root_id LIMIT ?4",
+	}
+}
+
+// poisons are planner statistics a file may carry (ANALYZE's, or planted
+// to slow Horizon down): each says the opposite of the truth about one of
+// Horizon's b-trees.
+var poisons = map[string][]string{
+	"ANALYZE": {"ANALYZE"},
+	"key matches everything": {
+		"ANALYZE", "DELETE FROM sqlite_stat1",
+		"INSERT INTO sqlite_stat1 VALUES ('node_rows', 'node_rows', '100000000 100000000 100000000')",
+		"INSERT INTO sqlite_stat1 VALUES ('node_rows', 'node_parent_1', '100000000 1')",
+		"INSERT INTO sqlite_stat1 VALUES ('hotspots', 'hotspots', '100000000 100000000 100000000 100000000')",
+		"INSERT INTO sqlite_stat1 VALUES ('stats', 'stats', '100000000 100000000 100000000 100000000')",
+		"INSERT INTO sqlite_stat1 VALUES ('iterations', 'iterations', '100000000 100000000 100000000')",
+	},
+	"tables empty, keys unique": {
+		"ANALYZE", "DELETE FROM sqlite_stat1",
+		"INSERT INTO sqlite_stat1 VALUES ('node_rows', 'node_rows', '1 1 1')",
+		"INSERT INTO sqlite_stat1 VALUES ('node_rows', 'node_parent_1', '100000000 100000000')",
+		"INSERT INTO sqlite_stat1 VALUES ('runs', NULL, '100000000')",
+		"INSERT INTO sqlite_stat1 VALUES ('iterations', 'iterations', '1 1 1')",
+	},
+}
+
+// TestPlansIgnoreStats: planner statistics in the file, true or planted,
+// change no plan of Horizon's queries (EXPLAIN QUERY PLAN): poisoned
+// statistics turned the path query's step into a read of the run's every
+// row and made hotspots 2,000 times slower. Both node layouts.
+func TestPlansIgnoreStats(t *testing.T) {
+	defer func(n int64) { parentIndexMinRows = n }(parentIndexMinRows)
+	parentIndexMinRows = 1 // a parent index the statistics could pick
+	s, fresh := mustCreate(t)
+	record(t, s, 1, 3, RecordOptions{}, nil)
+	s.Close()
+	for _, file := range []struct{ name, path string }{{"v6", fresh}, {"v1", copyFixtureV1(t)}} {
+		plans := func(t *testing.T, path string) map[string]string {
+			s, err := OpenReadOnly(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			out := map[string]string{}
+			for name, q := range plannedQueries(s) {
+				out[name] = strings.Join(queryPlan(t, s, q, 1, 1, 1<<20, 100), "\n")
+			}
+			return out
+		}
+		want := plans(t, file.path)
+		for name, stmts := range poisons {
+			t.Run(file.name+"/"+name, func(t *testing.T) {
+				p := copyTrace(t, file.path, "t.trace")
+				db, err := sql.Open("sqlite3", p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, st := range stmts {
+					if _, err := db.Exec(st); err != nil {
+						t.Fatal(st, err)
+					}
+				}
+				db.Close()
+				for q, plan := range plans(t, p) {
+					if plan != want[q] {
+						t.Errorf("%s: the plan without statistics:\n%s\nwith them:\n%s", q, want[q], plan)
+					}
+				}
+			})
+		}
+	}
+}
+
+// plant runs stmts on the trace at path through a plain SQLite connection,
+// as a file's author would.
+func plant(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, st := range stmts {
+		if _, err := db.Exec(st); err != nil {
+			t.Fatalf("%s: %v", st, err)
+		}
+	}
+}
+
+// TestForeignSchemaRefused: a file holding a schema object Horizon did not
+// make that would run code, shadow a name Horizon reads or writes, or
+// change its plans is refused at open, for reading and for writing, naming
+// the object, before any statement of Horizon's touches the data (the
+// trigger would have fired, the view never ended); the file is left as
+// it is. A user's own table, and its index, are opened with.
+func TestForeignSchemaRefused(t *testing.T) {
+	s, good := mustCreate(t)
+	record(t, s, 1, 2, RecordOptions{}, nil)
+	s.Close()
+	for _, c := range []struct {
+		name   string
+		stmts  []string
+		refuse string // "" when the file opens
+	}{
+		{"trigger on runs", []string{"CREATE TABLE log (x); CREATE TRIGGER x AFTER INSERT ON runs BEGIN DELETE FROM node_rows; END"},
+			"holds a trigger 'x' on 'runs' that Horizon did not make: refusing to open it"},
+		{"trigger on the user's table", []string{"CREATE TABLE notes (x); CREATE TRIGGER n AFTER INSERT ON notes BEGIN SELECT 1; END"},
+			"a trigger 'n' on 'notes' that Horizon did not make"},
+		{"runs a recursive view", []string{"ALTER TABLE runs RENAME TO runs_real",
+			"CREATE VIEW runs AS WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT * FROM runs_real, r"},
+			"a view 'runs' that Horizon did not make, in place of its table"},
+		{"a view of the user's", []string{"CREATE VIEW mine AS SELECT 1"}, "a view 'mine' that Horizon did not make"},
+		{"a table shadowing a pragma", []string{"CREATE TABLE pragma_user_version (user_version)"},
+			"a table 'pragma_user_version' that Horizon did not make, under a name Horizon reads or writes"},
+		{"a table of an upgrade's", []string{"CREATE TABLE node_rows2 (x)"}, "a table 'node_rows2' that Horizon did not make, under a name"},
+		{"a generated column in runs", []string{"PRAGMA writable_schema = ON",
+			"UPDATE sqlite_schema SET sql = replace(sql, 'epd_id TEXT', 'epd_id TEXT, big AS (zeroblob(1000))') WHERE name = 'runs'"},
+			"a table 'runs' that is not the one Horizon made for schema version 6"},
+		{"an index on node_rows", []string{"CREATE INDEX by_score ON node_rows (score)"},
+			"an index 'by_score' on 'node_rows' that Horizon did not make"},
+		{"a parent index that is not", []string{"CREATE INDEX node_parent_1 ON node_rows (score) WHERE run_id = 1"},
+			"an index 'node_parent_1' on 'node_rows' that is not the one Horizon made"},
+		{"a table of the user's", []string{"CREATE TABLE notes (run_id INTEGER, text TEXT); CREATE INDEX notes_run ON notes (run_id)"}, ""},
+		{"statistics", []string{"ANALYZE"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := copyTrace(t, good, "t.trace")
+			plant(t, p, c.stmts...)
+			for _, open := range []struct {
+				name string
+				fn   func(string) (*Store, error)
+			}{{"read-only", OpenReadOnly}, {"read-write", Open}, {"create", Create}} {
+				s, err := open.fn(p)
+				if c.refuse == "" {
+					if err != nil {
+						t.Fatalf("%s: %v", open.name, err)
+					}
+					if _, err := s.Runs(context.Background()); err != nil {
+						t.Errorf("%s: %v", open.name, err)
+					}
+					s.Close()
+					continue
+				}
+				if err == nil {
+					s.Close()
+					t.Fatalf("%s: opened", open.name)
+				}
+				if !errors.Is(err, ErrForeignSchema) || !strings.Contains(err.Error(), c.refuse) || !strings.Contains(err.Error(), p) {
+					t.Errorf("%s: %v; want it to name %s", open.name, err, c.refuse)
+				}
+			}
+		})
+	}
+}
+
+// TestNormalSQL: normalising keeps what a statement does: text in string
+// literals and quoted names stays, comments go only outside them.
+func TestNormalSQL(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{"CREATE TABLE t (a INTEGER, -- x\n b TEXT /* y */)", "CREATE TABLE t(a INTEGER,b TEXT)"},
+		{`CREATE TABLE "t"(a)`, "CREATE TABLE t(a)"},
+		{"CREATE TABLE t (a DEFAULT '--', b)", "CREATE TABLE t(a DEFAULT '--',b)"},
+	} {
+		if got, want := normalSQL(c.a), normalSQL(c.b); got != want {
+			t.Errorf("%q normalises to %q, %q to %q", c.a, got, c.b, want)
+		}
+	}
+	for _, c := range []struct{ a, b string }{
+		{"CREATE TABLE t (a DEFAULT '/*', evil AS (1), z '*/')", "CREATE TABLE t (a DEFAULT '  ')"},
+		{"CREATE TABLE t (a DEFAULT 'x y')", "CREATE TABLE t (a DEFAULT 'x  y')"},
+		{"SELECT a - -1", "SELECT a --1"},
+		{`CREATE TABLE "a b"(x)`, `CREATE TABLE a b(x)`},
+	} {
+		if normalSQL(c.a) == normalSQL(c.b) {
+			t.Errorf("%q and %q normalise alike: %q", c.a, c.b, normalSQL(c.a))
+		}
+	}
+}
