@@ -500,6 +500,10 @@ func sqliteErr(path string, err error) error {
 		return fmt.Errorf("open trace %s: %s: %w", path, oneLine(err), ErrNotTrace)
 	case sqlite3.ErrCorrupt:
 		return fmt.Errorf("trace %s: %s: %w", path, oneLine(err), ErrCorrupt)
+	case sqlite3.ErrTooBig:
+		// A value over the bound every connection reads with (harden).
+		return &shortErr{msg: fmt.Sprintf("trace %s: a value longer than %d MiB, which Horizon never writes (%s): %v", path, maxValueBytes>>20, oneLine(err), ErrCorrupt),
+			err: errors.Join(err, ErrCorrupt)}
 	case sqlite3.ErrReadonly:
 		// SQLite names no file: the one it could not write may be the
 		// trace itself, its -wal or -shm (read-only, immutable, a
@@ -1401,7 +1405,7 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 			err = s.qsAnswer(ctx, &runs[i])
 		}
 	}
-	return runs, err
+	return runs, s.bigRunValue(ctx, err)
 }
 
 // qsAnswer completes run r when scanRun could not tell whether its score
@@ -1486,7 +1490,7 @@ func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
 		return r, s.noRun(ctx, id)
 	}
 	if err != nil {
-		return r, err
+		return r, s.bigRunValue(ctx, err)
 	}
 	return r, s.qsAnswer(ctx, &r)
 }

@@ -56,12 +56,6 @@ func harden(c *sqlite3.SQLiteConn) error {
 	return nil
 }
 
-// ErrForeignSchema is wrapped by the error of opening a trace whose schema
-// holds an object Horizon did not make and will not open the file with: a
-// trigger, a view, a table under a name Horizon reads or writes, an index
-// on one of Horizon's tables, a table of Horizon's defined otherwise.
-var ErrForeignSchema = errors.New("a schema object Horizon did not make")
-
 // schemaEntry is an entry of sqlite_schema, its SQL normalised
 // (normalSQL).
 type schemaEntry struct {
@@ -350,4 +344,61 @@ var plainName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// tooBig reports whether err is SQLite's for a value longer than
+// maxValueBytes.
+func tooBig(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.Code == sqlite3.ErrTooBig
+}
+
+// bigRunValue returns, for err, an error of reading runs that met a value
+// longer than maxValueBytes, one that names the run and the column: each
+// run's row is read again, and the columns of the one that fails one by
+// one. Only on that error path; err itself when none fails now.
+func (s *Store) bigRunValue(ctx context.Context, err error) error {
+	if !tooBig(err) {
+		return err
+	}
+	ids, ierr := queryRows(ctx, s, func(r *sql.Rows) (int64, error) {
+		var id int64
+		return id, r.Scan(&id)
+	}, "SELECT id FROM runs ORDER BY id")
+	cols, cerr := queryRows(ctx, s, func(r *sql.Rows) (string, error) {
+		var c string
+		return c, r.Scan(&c)
+	}, "SELECT name FROM pragma_table_info('runs') ORDER BY cid")
+	if ierr != nil || cerr != nil {
+		return sqliteErr(s.path, err)
+	}
+	read := func(cols string, id int64) error {
+		var v sql.RawBytes
+		rows, err := s.read().QueryContext(ctx, "SELECT "+cols+" FROM runs WHERE id = ?", id)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if cols == "*" {
+				continue
+			}
+			if err := rows.Scan(&v); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	for _, id := range ids {
+		if !tooBig(read("*", id)) {
+			continue
+		}
+		for _, c := range cols {
+			// The names are those of Horizon's runs table (checkSchema).
+			if tooBig(read(`"`+strings.ReplaceAll(c, `"`, `""`)+`"`, id)) {
+				return damagedf("trace %s: run %d: its %s is longer than %d MiB, which Horizon never writes: refusing to read it", s.path, id, c, maxValueBytes>>20)
+			}
+		}
+	}
+	return sqliteErr(s.path, err)
 }

@@ -196,3 +196,81 @@ func TestNormalSQL(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeValue: a value longer than maxValueBytes (a view gave a 400 MB
+// fen, which took 2.9 GB to read and wrote 400 MB of NULs to the
+// terminal) is refused as SQLite reads it, before it is copied anywhere,
+// with an error that names the run and the column; the file's other
+// runs, and a value just under the bound, read.
+func TestHugeValue(t *testing.T) {
+	s, good := mustCreate(t)
+	record(t, s, 1, 2, RecordOptions{}, nil)
+	record(t, s, 2, 2, RecordOptions{}, nil)
+	s.Close()
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, stmt, want string
+	}{
+		{"fen", "UPDATE runs SET fen = fen || printf('%.*c', 50000000, ' ') WHERE id = 2", "run 2: its fen is longer than 1 MiB"},
+		{"pv", "UPDATE runs SET pv = printf('%.*c', 2000000, 'x') WHERE id = 2", "run 2: its pv is longer than 1 MiB"},
+		{"just under", "UPDATE runs SET variant = printf('%.*c', 1000000, 'x') WHERE id = 2", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := copyTrace(t, good, "t.trace")
+			plant(t, p, c.stmt)
+			s, err := OpenReadOnly(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			runs, err := s.Runs(ctx)
+			_, err1 := s.Run(ctx, 2)
+			if c.want == "" {
+				if err != nil || err1 != nil || len(runs) != 2 {
+					t.Fatalf("%d runs, %v, %v", len(runs), err, err1)
+				}
+				return
+			}
+			for _, err := range []error{err, err1} {
+				if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
+					t.Errorf("%v; want an error naming %s", err, c.want)
+				}
+			}
+			if _, err := s.Run(ctx, 1); err != nil {
+				t.Errorf("run 1: %v", err)
+			}
+		})
+	}
+}
+
+// TestHardened: every connection Horizon opens a trace with is in SQLite's
+// defensive mode (the schema cannot be written as data) with
+// trusted_schema off, and cannot load an extension.
+func TestHardened(t *testing.T) {
+	s, _ := mustCreate(t)
+	record(t, s, 1, 1, RecordOptions{}, nil)
+	ctx := context.Background()
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var trusted int
+	if err := conn.QueryRowContext(ctx, "PRAGMA trusted_schema").Scan(&trusted); err != nil || trusted != 0 {
+		t.Errorf("trusted_schema = %d, %v; want 0", trusted, err)
+	}
+	if _, err := conn.ExecContext(ctx, "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = sql WHERE name = 'runs'"); err == nil {
+		t.Error("the schema was written as data: defensive mode is off")
+	}
+	if _, err := conn.ExecContext(ctx, "SELECT load_extension('/nonexistent')"); err == nil || !strings.Contains(err.Error(), "not authorized") {
+		t.Errorf("load_extension: %v; want not authorized", err)
+	}
+	w, err := s.openWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.Exec("PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = sql WHERE name = 'runs'", nil); err == nil {
+		t.Error("the recorder's connection wrote the schema as data: defensive mode is off")
+	}
+}
