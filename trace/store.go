@@ -315,7 +315,22 @@ func open(path string, readOnly, create bool) (*Store, error) {
 		return nil, fmt.Errorf("open trace %s: %w", path, err)
 	}
 	s := &Store{db: db, path: path, readOnly: readOnly}
-	if err := s.init(fresh, create); err != nil {
+	err = s.init(fresh, create)
+	if readOnly && hotJournal(err) {
+		// A write cut short (a kill during an upgrade) left a hot
+		// journal, which a read-only connection cannot roll back: every
+		// reader failed. It is rolled back as SQLite does for a writer,
+		// once, and the file opened again.
+		db.Close()
+		if err = rollBack(path); err == nil {
+			if db, err = sql.Open(driverName, dsn(path, readOnly)); err != nil {
+				return nil, fmt.Errorf("open trace %s: %w", path, err)
+			}
+			s = &Store{db: db, path: path, readOnly: readOnly}
+			err = s.init(fresh, create)
+		}
+	}
+	if err != nil {
 		db.Close()
 		if created {
 			os.Remove(path) // do not leave a half-made file behind
@@ -1228,9 +1243,18 @@ func CheckFileIntegrity(ctx context.Context, path string, limit int) ([]string, 
 	if err != nil {
 		return nil, fmt.Errorf("open trace %s: %w", path, err)
 	}
-	defer db.Close()
 	s := &Store{db: db, path: path, readOnly: true}
-	return s.IntegrityCheck(ctx, limit)
+	lines, err := s.IntegrityCheck(ctx, limit)
+	db.Close()
+	if hotJournal(err) {
+		// As open does: the journal a cut-short write left is rolled
+		// back first, where this process may.
+		if err := rollBack(path); err != nil {
+			return nil, err
+		}
+		return CheckFileIntegrity(ctx, path, limit)
+	}
+	return lines, err
 }
 
 const runColumns = `id, created, fen, variant, options, limits, version, status, filter, nodes, qs_nodes, rows,

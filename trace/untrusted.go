@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -401,4 +402,47 @@ func (s *Store) bigRunValue(ctx context.Context, err error) error {
 		}
 	}
 	return sqliteErr(s.path, err)
+}
+
+// hotJournal reports whether err is SQLite's for a read-only connection
+// that found a hot journal (SQLITE_READONLY_ROLLBACK): a write was cut
+// short, and the file reads only once the journal is rolled back.
+func hotJournal(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.ExtendedCode == sqlite3.ErrReadonlyRollback
+}
+
+// cannotWrite says why this process may not write the trace at path and
+// the journal beside it ("" when it may): a variable so that a test run
+// as root can see the refusal.
+var cannotWrite = func(path string) string {
+	switch dir := filepath.Dir(path); {
+	case !writable(path):
+		return filepath.Base(path) + " is read-only"
+	case !writable(dir):
+		return "its directory " + dir + " is read-only"
+	}
+	return ""
+}
+
+// rollBack rolls back the hot journal beside the trace at path, as the
+// first read-write connection to it does, or says why it cannot.
+func rollBack(path string) error {
+	base := filepath.Base(path)
+	if why := cannotWrite(path); why != "" {
+		return fmt.Errorf("trace %s: a write to it was cut short (killed while it was upgraded or recorded into) and left %s-journal beside it, which must be rolled back before the file can be read, by a process that may write %s and its directory; this one may not, as %s: run any horizon command on it once as a user who may",
+			path, base, base, why)
+	}
+	db, err := sql.Open(driverName, dsn(path, false))
+	if err != nil {
+		return fmt.Errorf("open trace %s: %w", path, err)
+	}
+	defer db.Close()
+	// Reading the header takes the shared lock, where SQLite rolls the
+	// journal back; nothing of the file's schema or data runs.
+	var v int
+	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+		return fmt.Errorf("trace %s: rolling back %s-journal, which a write cut short left beside it: %s", path, base, oneLine(err))
+	}
+	return nil
 }
