@@ -153,7 +153,7 @@ func (s *Store) read() querier {
 // returns a snapshot of it (Snapshot), for a command that reads the file
 // once: its Close closes both.
 func OpenSnapshot(ctx context.Context, path string) (*Store, error) {
-	base, err := OpenReadOnly(path)
+	base, err := open(ctx, path, true, false)
 	if err != nil {
 		return nil, err
 	}
@@ -264,19 +264,22 @@ func (s *Store) recorderGone(w string) bool {
 // Open opens an existing trace for reading and writing (new runs can be
 // recorded into it). Errors name the file and wrap ErrNotTrace,
 // ErrNewerSchema or ErrCorrupt where those apply.
-func Open(path string) (*Store, error) { return open(path, false, false) }
+func Open(path string) (*Store, error) { return open(context.Background(), path, false, false) }
 
 // OpenReadOnly opens an existing trace for queries only; it works on files
 // the user cannot write and never changes the file.
-func OpenReadOnly(path string) (*Store, error) { return open(path, true, false) }
+func OpenReadOnly(path string) (*Store, error) { return open(context.Background(), path, true, false) }
 
 // Create opens the trace at path for recording, creating the file if it
 // does not exist; an existing trace is kept and new runs are appended. An
 // existing file that is not a trace is an error wrapping ErrNotTrace, and is
 // left untouched.
-func Create(path string) (*Store, error) { return open(path, false, true) }
+func Create(path string) (*Store, error) { return open(context.Background(), path, false, true) }
 
-func open(path string, readOnly, create bool) (*Store, error) {
+// open opens the trace at path; ctx bounds the reads of the open (the
+// schema's check, the runs an old file's reading needs), so that a
+// one-shot reader's Ctrl-C stops it there too (OpenSnapshot).
+func open(ctx context.Context, path string, readOnly, create bool) (*Store, error) {
 	// fresh: a new trace is made (a schema written); created: by this
 	// open, so a failure removes the file, and nothing else (never what
 	// the user had, an empty file or anything else).
@@ -315,7 +318,7 @@ func open(path string, readOnly, create bool) (*Store, error) {
 		return nil, fmt.Errorf("open trace %s: %w", path, err)
 	}
 	s := &Store{db: db, path: path, readOnly: readOnly}
-	err = s.init(fresh, create)
+	err = s.init(ctx, fresh, create)
 	if readOnly && hotJournal(err) {
 		// A write cut short (a kill during an upgrade) left a hot
 		// journal, which a read-only connection cannot roll back: every
@@ -327,7 +330,7 @@ func open(path string, readOnly, create bool) (*Store, error) {
 				return nil, fmt.Errorf("open trace %s: %w", path, err)
 			}
 			s = &Store{db: db, path: path, readOnly: readOnly}
-			err = s.init(fresh, create)
+			err = s.init(ctx, fresh, create)
 		}
 	}
 	if err != nil {
@@ -582,8 +585,7 @@ type shortErr struct {
 func (e *shortErr) Error() string { return e.msg }
 func (e *shortErr) Unwrap() error { return e.err }
 
-func (s *Store) init(fresh, create bool) error {
-	ctx := context.Background()
+func (s *Store) init(ctx context.Context, fresh, create bool) error {
 	var appID, version int
 	if err := s.db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
 		return sqliteErr(s.path, err)
@@ -630,6 +632,9 @@ func (s *Store) init(fresh, create bool) error {
 	}
 	if !fresh {
 		s.findNoQS(ctx)
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("open trace %s: %w", s.path, err)
+		}
 	}
 	if !fresh && version < positionNodes {
 		runs, err := s.Runs(ctx)
@@ -660,6 +665,9 @@ func (s *Store) findNoQS(ctx context.Context) {
 		return id, rows.Scan(&id)
 	}, "SELECT id FROM runs WHERE options LIKE '%none%' OR variant LIKE '%none%'")
 	for _, id := range ids {
+		if ctx.Err() != nil {
+			return // open says so
+		}
 		r, err := s.Run(ctx, id)
 		if err != nil {
 			continue
