@@ -349,7 +349,14 @@ func open(ctx context.Context, path string, readOnly, create bool) (*Store, erro
 // dsn is the data source name a store opens path by, for reading only or
 // for reading and writing.
 func dsn(path string, readOnly bool) string {
-	dsn := "file:" + escapePath(path) + "?_busy_timeout=10000"
+	// An absolute path takes an empty authority ("file://" then the
+	// path): "file:" + "//tmp/t.trace" read tmp as the URI's authority
+	// ("invalid uri authority").
+	prefix := "file:"
+	if strings.HasPrefix(path, "/") {
+		prefix = "file://"
+	}
+	dsn := prefix + escapePath(path) + "?_busy_timeout=10000"
 	if readOnly {
 		dsn += "&mode=ro"
 		if immutableOK(path) {

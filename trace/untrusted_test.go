@@ -312,3 +312,51 @@ func TestOpenSnapshotStops(t *testing.T) {
 		t.Fatal("OpenSnapshot went on a second after its context was cancelled")
 	}
 }
+
+// TestDoubleSlashPath: a path that begins with // (POSIX: the same as
+// one /) is a file like any other; it failed with "invalid uri
+// authority", the file: URI reading its first name as a host.
+func TestDoubleSlashPath(t *testing.T) {
+	dir := t.TempDir()
+	if !strings.HasPrefix(dir, "/") {
+		t.Skip("the temporary directory is not an absolute POSIX path")
+	}
+	p := "/" + dir + "/t.trace"
+	s, err := Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record(t, s, 1, 1, RecordOptions{}, nil)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, open := range []func(string) (*Store, error){OpenReadOnly, Open} {
+		s, err := open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runs, err := s.Runs(context.Background()); err != nil || len(runs) != 1 {
+			t.Errorf("%d runs, %v", len(runs), err)
+		}
+		s.Close()
+	}
+}
+
+// TestRunIDsUsedUp: a file whose run ids are used up (runs.id is
+// AUTOINCREMENT; its counter at the largest id) refuses a new run saying
+// so, where it said "no space left on device" (SQLite's SQLITE_FULL).
+func TestRunIDsUsedUp(t *testing.T) {
+	s, p := mustCreate(t)
+	record(t, s, 1, 1, RecordOptions{}, nil)
+	s.Close()
+	plant(t, p, "UPDATE sqlite_sequence SET seq = 9223372036854775807 WHERE name = 'runs'")
+	w, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	_, err = w.NewRecorder(context.Background(), RunInfo{FEN: tacticalFEN}, RecordOptions{})
+	if err == nil || strings.Contains(err.Error(), "no space") || !strings.Contains(err.Error(), "run ids are used up") || !strings.Contains(err.Error(), p) {
+		t.Errorf("NewRecorder: %v; want it to say the run ids are used up", err)
+	}
+}
