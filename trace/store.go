@@ -525,6 +525,16 @@ func sqliteErr(path string, err error) error {
 		return fmt.Errorf("open trace %s: %s: %w", path, oneLine(err), ErrNotTrace)
 	case sqlite3.ErrCorrupt:
 		return fmt.Errorf("trace %s: %s: %w", path, oneLine(err), ErrCorrupt)
+	case sqlite3.ErrBusy, sqlite3.ErrLocked:
+		// SQLite's "database is locked" names no one: a reader in a
+		// transaction (the sqlite3 shell, a horizon still reading a file
+		// in rollback-journal mode) keeps a writer out past the busy
+		// timeout. Say who has the file open, and what to do.
+		who := "another process (a reader in a transaction: the sqlite3 shell, another horizon)"
+		if h := holders(path); len(h) > 0 {
+			who = "another process that has it open (" + strings.Join(h, "; ") + ")"
+		}
+		return &shortErr{msg: fmt.Sprintf("trace %s: %s: %s holds a lock on it; end its transaction or close it, then try again", path, oneLine(err), who), err: err}
 	case sqlite3.ErrTooBig:
 		// A value over the bound every connection reads with (harden).
 		return &shortErr{msg: fmt.Sprintf("trace %s: a value longer than %d MiB, which Horizon never writes (%s): %v", path, maxValueBytes>>20, oneLine(err), ErrCorrupt),
