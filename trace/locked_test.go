@@ -3,6 +3,7 @@ package trace
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"runtime"
 	"strconv"
@@ -75,4 +76,48 @@ func TestHelperReadAndHang(t *testing.T) {
 	}
 	os.WriteFile(p+".reading", nil, 0o644)
 	time.Sleep(time.Minute)
+}
+
+// TestCloseBesideWriter: a writer's Close kept out of the WAL's end by
+// another writer said "another process was reading it as it closed"; it
+// says another horizon was recording into it, and which run.
+func TestCloseBesideWriter(t *testing.T) {
+	defer func(w time.Duration) { closeWait = w }(closeWait)
+	closeWait = 200 * time.Millisecond
+	ctx := context.Background()
+	a, p := mustCreate(t)
+	rec, g := startRecording(t, a, RecordOptions{BatchRows: 100}, 3, nil)
+	g.run(1)
+	rec.Flush()
+	// Something holds the WAL's end as b closes: a read transaction
+	// stands in for the other writer's transaction (a batch being
+	// written), which is over too soon to meet.
+	db, err := sql.Open("sqlite3", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := tx.QueryRow("SELECT count(*) FROM node_rows").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record(t, b, 1, 1, RecordOptions{}, nil)
+	err = b.Close()
+	tx.Rollback()
+	var kept *WALKeptError
+	want := "another horizon was recording into it as it closed (run " + strconv.FormatInt(rec.RunID(), 10) + ")"
+	if !errors.As(err, &kept) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Close beside a writer: %v; want a WALKeptError saying %q", err, want)
+	}
+	if err := rec.Finish(Result{}); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -1161,7 +1161,7 @@ func (s *Store) leaveWAL() error {
 		return &WALKeptError{Path: s.path, Err: diskFull(err)}
 	}
 	if busy != 0 {
-		return &WALKeptError{Path: s.path}
+		return &WALKeptError{Path: s.path, Recording: s.othersRecording(ctx, conn)}
 	}
 	conn.ExecContext(ctx, "PRAGMA journal_mode=DELETE")
 	return nil
@@ -1177,6 +1177,10 @@ func (s *Store) leaveWAL() error {
 type WALKeptError struct {
 	Path string
 	Err  error
+	// Recording lists the runs other recorders were writing into the
+	// file as it closed (runs of status running whose recorder lives):
+	// then a writer, not a reader, kept the WAL.
+	Recording []int64
 }
 
 func (e *WALKeptError) Error() string {
@@ -1184,8 +1188,33 @@ func (e *WALKeptError) Error() string {
 		return fmt.Sprintf("%s: its last runs stay in %s-wal beside it, as moving them into the file failed (%s), until the next horizon that writes it closes with room to; copy both files meanwhile",
 			e.Path, filepath.Base(e.Path), oneLine(e.Err))
 	}
-	return fmt.Sprintf("%s: another process was reading it as it closed, so its last runs stay in %s-wal beside it until the next horizon that writes it closes; copy both files meanwhile",
+	if len(e.Recording) > 0 {
+		return fmt.Sprintf("%s: another horizon was recording into it as it closed (run %d), so its last runs stay in %s-wal beside it until that horizon, or the next that writes it, closes; copy both files meanwhile",
+			e.Path, e.Recording[0], filepath.Base(e.Path))
+	}
+	// Not known to be a reader: another writer may be closing too, its
+	// runs finished (two writers said "another process was reading it").
+	return fmt.Sprintf("%s: another process was using it as it closed (reading it, or another horizon writing it), so its last runs stay in %s-wal beside it until the next horizon that writes it closes; copy both files meanwhile",
 		e.Path, filepath.Base(e.Path))
+}
+
+// othersRecording returns the runs of the file whose recorders live and
+// are not this store's: what another writer is recording.
+func (s *Store) othersRecording(ctx context.Context, conn *sql.Conn) []int64 {
+	rows, err := conn.QueryContext(ctx, "SELECT id, writer FROM runs WHERE status = ? AND writer IS NOT NULL ORDER BY id", string(StatusRunning))
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		var w string
+		if rows.Scan(&id, &w) == nil && !writerGone(w) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 func (e *WALKeptError) Unwrap() error { return e.Err }

@@ -123,7 +123,7 @@ func (e *env) notef(format string, a ...any) {
 }
 
 // closeTrace closes a trace the command wrote. Runs that stay in the
-// file's WAL (another process was reading it, or the disk is full), and
+// file's WAL (another process was using it, or the disk is full), and
 // a file deleted or moved while it was written (written back, or found
 // where it went), are safe, so those are said as notes, not errors; any
 // other error is.
