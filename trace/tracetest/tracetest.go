@@ -111,4 +111,3 @@ func Damaged(tb testing.TB, path string, stmts ...string) string {
 	tb.Helper()
 	return hostile.Apply(tb, path, "damaged.trace", stmts...)
 }
-
