@@ -3,6 +3,8 @@ package trace
 import (
 	"context"
 	"database/sql"
+	_ "embed" // schema/known.json
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -64,62 +66,61 @@ type schemaEntry struct {
 	raw                 string // sql as the file has it
 }
 
-// knownSchemas holds, for each schema version v (index v; 0 is empty), the
-// objects a file of that version holds as Horizon makes it, by name: the
-// migrations up to v replayed into an empty database. A file upgraded
-// from an older version holds the same (its upgrade runs the same
-// migrations), so one set per version covers every file Horizon wrote.
-var knownSchemas = sync.OnceValue(func() []map[string]schemaEntry {
-	db, err := sql.Open(driverName, "file:known?mode=memory")
-	if err != nil {
-		panic(err) // an in-memory database
+// knownObject is an object of a schema Horizon makes, as
+// schema/known.json keeps it.
+type knownObject struct {
+	Type  string `json:"type"`
+	Name  string `json:"name"`
+	Table string `json:"table"`
+	SQL   string `json:"sql"` // normalised (normalSQL)
+}
+
+// knownFile is schema/known.json: the objects a file of each schema
+// version holds as Horizon makes it (Versions[v-1] for version v), and
+// every name a migration creates (Names; Tables of them the tables), also
+// those an upgrade makes on its way (node_rows2): a table or view of
+// another's under one of them shadows what Horizon reads or writes. It
+// is derived from the migrations, replayed into an empty database (a file
+// upgraded from an older version holds the same, as its upgrade runs the
+// same migrations), by TestKnownSchemas, which fails when it is not
+// what they make (go test ./trace -run TestKnownSchemas -update writes
+// it): replaying them at every open took 9 ms of each command's start.
+type knownFile struct {
+	Versions [][]knownObject `json:"versions"`
+	Names    []string        `json:"names"`
+	Tables   []string        `json:"tables"`
+}
+
+//go:embed schema/known.json
+var knownJSON []byte
+
+// known is knownJSON read: each version's objects by name (index v; 0 is
+// empty), and the names and tables, lowercased.
+var known = sync.OnceValue(func() (k struct {
+	versions       []map[string]schemaEntry
+	names, tables  map[string]bool
+}) {
+	var f knownFile
+	if err := json.Unmarshal(knownJSON, &f); err != nil || len(f.Versions) != SchemaVersion() {
+		panic("trace: schema/known.json does not match the migrations: go test ./trace -run TestKnownSchemas -update")
 	}
-	defer db.Close()
-	db.SetMaxOpenConns(1) // one connection: one in-memory database
-	ctx := context.Background()
-	known := []map[string]schemaEntry{{}}
-	for _, m := range migrations() {
-		if _, err := db.ExecContext(ctx, m.sql); err != nil {
-			panic(fmt.Sprintf("trace: migration %s: %v", m.name, err)) // constant SQL of this package
-		}
-		objs, err := readSchema(ctx, db)
-		if err != nil {
-			panic(err)
-		}
+	k.versions = []map[string]schemaEntry{{}}
+	for _, objs := range f.Versions {
 		v := map[string]schemaEntry{}
 		for _, o := range objs {
-			v[o.name] = o
+			v[o.Name] = schemaEntry{typ: o.Type, name: o.Name, tbl: o.Table, sql: o.SQL}
 		}
-		known = append(known, v)
+		k.versions = append(k.versions, v)
 	}
-	return known
+	k.names, k.tables = map[string]bool{}, map[string]bool{}
+	for _, n := range f.Names {
+		k.names[n] = true
+	}
+	for _, n := range f.Tables {
+		k.tables[n] = true
+	}
+	return k
 })
-
-// horizonNames holds every name a migration creates (tables, views and
-// indexes of every version, and the ones an upgrade makes on its way):
-// a table or view of another's under one of them shadows what Horizon
-// reads or writes. The tables of them are horizonTables.
-var horizonNames, horizonTables = func() (func() map[string]bool, func() map[string]bool) {
-	created := regexp.MustCompile(`(?i)\bCREATE\s+(TABLE|VIEW|INDEX|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?"?(\w+)`)
-	renamed := regexp.MustCompile(`(?i)\bRENAME\s+TO\s+"?(\w+)`)
-	names := map[string]bool{}
-	tables := map[string]bool{}
-	once := sync.OnceFunc(func() {
-		for _, m := range migrations() {
-			for _, c := range created.FindAllStringSubmatch(m.sql, -1) {
-				names[strings.ToLower(c[2])] = true
-				if strings.EqualFold(c[1], "table") {
-					tables[strings.ToLower(c[2])] = true
-				}
-			}
-			for _, c := range renamed.FindAllStringSubmatch(m.sql, -1) {
-				names[strings.ToLower(c[1])] = true
-				tables[strings.ToLower(c[1])] = true
-			}
-		}
-	})
-	return func() map[string]bool { once(); return names }, func() map[string]bool { once(); return tables }
-}()
 
 // readSchema reads sqlite_schema: reading it runs nothing the file holds.
 func readSchema(ctx context.Context, q querier) ([]schemaEntry, error) {
@@ -169,9 +170,9 @@ func checkSchema(ctx context.Context, q querier, path string, v int) error {
 	if err != nil {
 		return sqliteErr(path, err)
 	}
-	var known map[string]schemaEntry
-	if all := knownSchemas(); v >= 1 && v < len(all) {
-		known = all[v]
+	var objects map[string]schemaEntry
+	if all := known().versions; v >= 1 && v < len(all) {
+		objects = all[v]
 	}
 	// The worst is named: code first (triggers, then views), then the
 	// tables and indexes in the way.
@@ -181,7 +182,7 @@ func checkSchema(ctx context.Context, q querier, path string, v int) error {
 			if o.typ != typ {
 				continue
 			}
-			if why := foreignObject(o, known, v); why != "" {
+			if why := foreignObject(o, objects, v); why != "" {
 				refused = append(refused, why)
 			}
 		}
@@ -199,13 +200,13 @@ func checkSchema(ctx context.Context, q querier, path string, v int) error {
 // foreignObject says what o is when Horizon did not make it and will not
 // open the file with it ("a trigger 'x' on runs that Horizon did not
 // make"), or "" when it is Horizon's or harmless (see checkSchema).
-func foreignObject(o schemaEntry, known map[string]schemaEntry, v int) string {
+func foreignObject(o schemaEntry, objects map[string]schemaEntry, v int) string {
 	lower := strings.ToLower(o.name)
 	what := fmt.Sprintf("%s %s", article(o.typ), quoteName(o.name))
 	if o.typ == "trigger" || o.typ == "index" {
 		what += " on " + quoteName(o.tbl)
 	}
-	if k, ok := known[o.name]; ok {
+	if k, ok := objects[o.name]; ok {
 		if k.typ == o.typ && strings.EqualFold(k.tbl, o.tbl) && (k.sql == o.sql || o.typ == "view" && o.name == "nodes" && v >= keyLayout && horizonsView(o.raw)) {
 			return ""
 		}
@@ -227,10 +228,10 @@ func foreignObject(o schemaEntry, known map[string]schemaEntry, v int) string {
 		return what + " that is not the one Horizon made"
 	case o.typ == "trigger" || o.typ == "view":
 		return what + " that Horizon did not make"
-	case strings.HasPrefix(lower, "sqlite_") || horizonNames()[lower] || strings.HasPrefix(lower, "pragma_") ||
+	case strings.HasPrefix(lower, "sqlite_") || known().names[lower] || strings.HasPrefix(lower, "pragma_") ||
 		strings.HasPrefix(lower, "node_parent_"):
 		return what + " that Horizon did not make, under a name Horizon reads or writes"
-	case o.typ == "index" && horizonTables()[strings.ToLower(o.tbl)]:
+	case o.typ == "index" && known().tables[strings.ToLower(o.tbl)]:
 		return what + " that Horizon did not make (an index on Horizon's tables changes how its queries run: drop it with DROP INDEX " + quoteName(o.name) + ")"
 	case o.typ == "table" && strings.HasPrefix(strings.ToUpper(o.sql), "CREATE VIRTUAL TABLE"):
 		return "a virtual table " + quoteName(o.name) + " that Horizon did not make"

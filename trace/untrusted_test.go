@@ -3,10 +3,16 @@ package trace
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/horizonqs/horizon/internal/golden"
 )
 
 // plannedQueries are the queries of Horizon's whose plans must not depend
@@ -359,4 +365,58 @@ func TestRunIDsUsedUp(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "no space") || !strings.Contains(err.Error(), "run ids are used up") || !strings.Contains(err.Error(), p) {
 		t.Errorf("NewRecorder: %v; want it to say the run ids are used up", err)
 	}
+}
+
+// TestKnownSchemas: schema/known.json is what the migrations make: each
+// version's objects, replayed into an empty database, and the names they
+// create (go test ./trace -run TestKnownSchemas -update rewrites it).
+func TestKnownSchemas(t *testing.T) {
+	db, err := sql.Open(driverName, "file:known?mode=memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // one connection: one in-memory database
+	ctx := context.Background()
+	f := knownFile{Versions: [][]knownObject{}, Names: []string{}, Tables: []string{}}
+	names, tables := map[string]bool{}, map[string]bool{}
+	created := regexp.MustCompile(`(?i)\bCREATE\s+(TABLE|VIEW|INDEX|TRIGGER)\s+(?:IF\s+NOT\s+EXISTS\s+)?"?(\w+)`)
+	renamed := regexp.MustCompile(`(?i)\bRENAME\s+TO\s+"?(\w+)`)
+	for _, m := range migrations() {
+		if _, err := db.ExecContext(ctx, m.sql); err != nil {
+			t.Fatalf("%s: %v", m.name, err)
+		}
+		objs, err := readSchema(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v []knownObject
+		for _, o := range objs {
+			v = append(v, knownObject{Type: o.typ, Name: o.name, Table: o.tbl, SQL: o.sql})
+		}
+		f.Versions = append(f.Versions, v)
+		text := normalSQL(m.sql) // no comments: names in them are not made
+		for _, c := range created.FindAllStringSubmatch(text, -1) {
+			names[strings.ToLower(c[2])] = true
+			if strings.EqualFold(c[1], "table") {
+				tables[strings.ToLower(c[2])] = true
+			}
+		}
+		for _, c := range renamed.FindAllStringSubmatch(text, -1) {
+			names[strings.ToLower(c[1])], tables[strings.ToLower(c[1])] = true, true
+		}
+	}
+	for n := range names {
+		f.Names = append(f.Names, n)
+	}
+	for n := range tables {
+		f.Tables = append(f.Tables, n)
+	}
+	slices.Sort(f.Names)
+	slices.Sort(f.Tables)
+	b, err := json.MarshalIndent(f, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("schema", "known.json"), append(b, '\n'))
 }
