@@ -97,8 +97,8 @@ var knownJSON []byte
 // known is knownJSON read: each version's objects by name (index v; 0 is
 // empty), and the names and tables, lowercased.
 var known = sync.OnceValue(func() (k struct {
-	versions       []map[string]schemaEntry
-	names, tables  map[string]bool
+	versions      []map[string]schemaEntry
+	names, tables map[string]bool
 }) {
 	var f knownFile
 	if err := json.Unmarshal(knownJSON, &f); err != nil || len(f.Versions) != SchemaVersion() {
