@@ -118,8 +118,9 @@ func horizonsView(sql string) bool {
 // from its lookup tables (nodesView), inside the transaction that filled
 // them, or creates it where it is missing. A file whose view is that
 // already is left as it is, and so is one whose view is not Horizon's
-// (horizonsView: the user's own) or has a trigger of the user's on it,
-// which dropping the view would drop.
+// (horizonsView) or has a trigger on it, which dropping the view would
+// drop: such a file is refused before it gets here (checkSchema), and
+// would not be changed if it were not.
 func writeNodesView(ctx context.Context, tx *sql.Tx) error {
 	names := map[string][]codeName{}
 	for _, table := range []string{"kinds", "bounds", "causes"} {

@@ -313,7 +313,7 @@ func open(ctx context.Context, path string, readOnly, create bool) (*Store, erro
 			f.Close()
 		}
 	}
-	db, err := sql.Open(driverName, dsn(path, readOnly))
+	db, err := sql.Open(driverFor(readOnly), dsn(path, readOnly))
 	if err != nil {
 		return nil, fmt.Errorf("open trace %s: %w", path, err)
 	}
@@ -326,7 +326,7 @@ func open(ctx context.Context, path string, readOnly, create bool) (*Store, erro
 		// once, and the file opened again.
 		db.Close()
 		if err = rollBack(path); err == nil {
-			if db, err = sql.Open(driverName, dsn(path, readOnly)); err != nil {
+			if db, err = sql.Open(driverFor(readOnly), dsn(path, readOnly)); err != nil {
 				return nil, fmt.Errorf("open trace %s: %w", path, err)
 			}
 			s = &Store{db: db, path: path, readOnly: readOnly}
@@ -536,8 +536,8 @@ func sqliteErr(path string, err error) error {
 		}
 		return &shortErr{msg: fmt.Sprintf("trace %s: %s: %s holds a lock on it; end its transaction or close it, then try again", path, oneLine(err), who), err: err}
 	case sqlite3.ErrTooBig:
-		// A value over the bound every connection reads with (harden).
-		return &shortErr{msg: fmt.Sprintf("trace %s: a value longer than %d MiB, which Horizon never writes (%s): %v", path, maxValueBytes>>20, oneLine(err), ErrCorrupt),
+		// A value over the bound a connection reads with (harden).
+		return &shortErr{msg: fmt.Sprintf("trace %s: a value longer than Horizon writes (%s): %v", path, oneLine(err), ErrCorrupt),
 			err: errors.Join(err, ErrCorrupt)}
 	case sqlite3.ErrReadonly:
 		// SQLite names no file: the one it could not write may be the

@@ -26,37 +26,68 @@ import (
 // (harden), and compares the file's schema with the one it makes before
 // any of its own statements reads or writes the data (checkSchema).
 
-// driverName is the database/sql driver every store opens its file with:
-// SQLite's, each connection hardened (harden).
-const driverName = "horizon-sqlite3"
+// driverName and writerDriverName are the database/sql drivers every
+// store opens its file with, read-only and read-write: SQLite's, each
+// connection hardened (harden) with its bound on a value.
+const (
+	driverName       = "horizon-sqlite3"
+	writerDriverName = "horizon-sqlite3-rw"
+)
 
-// sqliteDriver opens hardened connections; a recorder's own connection
-// (openWriter) comes from it too.
-var sqliteDriver = &sqlite3.SQLiteDriver{ConnectHook: harden}
+// sqliteDriver opens hardened read-write connections; a recorder's own
+// connection (openWriter) comes from it too.
+var sqliteDriver = &sqlite3.SQLiteDriver{ConnectHook: harden(maxWrittenBytes)}
 
-func init() { sql.Register(driverName, sqliteDriver) }
+func init() {
+	sql.Register(driverName, &sqlite3.SQLiteDriver{ConnectHook: harden(maxValueBytes)})
+	sql.Register(writerDriverName, sqliteDriver)
+}
 
-// maxValueBytes bounds one value (a string, a blob, a row) a connection
-// reads or makes (SQLITE_LIMIT_LENGTH). A run's longest values, its
-// options and principal variation, take a few kilobytes; a stream record
-// is capped at 1 MiB. A view that made a 400 MB fen took 2.9 GB to read.
-const maxValueBytes = 1 << 20
-
-// harden readies a new connection for an untrusted file: SQLite's
-// defensive mode; trusted_schema off, so that the schema (views,
-// triggers, CHECK constraints, generated columns, index expressions) can
-// call no function not marked harmless; values bounded (maxValueBytes).
-// Extension loading stays as SQLite leaves it, off: load_extension()
-// refuses to run.
-func harden(c *sqlite3.SQLiteConn) error {
-	if err := defensive(c); err != nil {
-		return err
+// driverFor is the driver a store opens its file with.
+func driverFor(readOnly bool) string {
+	if readOnly {
+		return driverName
 	}
-	if _, err := c.Exec("PRAGMA trusted_schema=OFF", nil); err != nil {
-		return err
+	return writerDriverName
+}
+
+// maxValueBytes bounds one value (a string, a blob, a row) a read-only
+// connection reads or makes (SQLITE_LIMIT_LENGTH). A run's longest
+// values, its options and principal variation, take a few kilobytes; a
+// view that made a 400 MB fen took 2.9 GB to read. maxWrittenBytes bounds
+// the connections that write, whose run rows hold what Horizon was given
+// (a stream's header record, up to 1 MiB, becomes a run's options): a
+// bound still, with room for a row of such values.
+const (
+	maxValueBytes   = 1 << 20
+	maxWrittenBytes = 16 << 20
+)
+
+// valueBound is the bound on a value of the store's connections.
+func (s *Store) valueBound() int {
+	if s.readOnly {
+		return maxValueBytes
 	}
-	c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, maxValueBytes)
-	return nil
+	return maxWrittenBytes
+}
+
+// harden returns the hook that readies a new connection for an untrusted
+// file: SQLite's defensive mode; trusted_schema off, so that the schema
+// (views, triggers, CHECK constraints, generated columns, index
+// expressions) can call no function not marked harmless; a value bounded
+// at limit bytes. Extension loading stays as SQLite leaves it, off:
+// load_extension() refuses to run.
+func harden(limit int) func(*sqlite3.SQLiteConn) error {
+	return func(c *sqlite3.SQLiteConn) error {
+		if err := defensive(c); err != nil {
+			return err
+		}
+		if _, err := c.Exec("PRAGMA trusted_schema=OFF", nil); err != nil {
+			return err
+		}
+		c.SetLimit(sqlite3.SQLITE_LIMIT_LENGTH, limit)
+		return nil
+	}
 }
 
 // schemaEntry is an entry of sqlite_schema, its SQL normalised
@@ -348,15 +379,15 @@ func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
-// tooBig reports whether err is SQLite's for a value longer than
-// maxValueBytes.
+// tooBig reports whether err is SQLite's for a value longer than a
+// connection's bound (valueBound).
 func tooBig(err error) bool {
 	var se sqlite3.Error
 	return errors.As(err, &se) && se.Code == sqlite3.ErrTooBig
 }
 
 // bigRunValue returns, for err, an error of reading runs that met a value
-// longer than maxValueBytes, one that names the run and the column: each
+// longer than the store's bound (valueBound), one that names the run and the column: each
 // run's row is read again, and the columns of the one that fails one by
 // one. Only on that error path; err itself when none fails now.
 func (s *Store) bigRunValue(ctx context.Context, err error) error {
@@ -398,7 +429,7 @@ func (s *Store) bigRunValue(ctx context.Context, err error) error {
 		for _, c := range cols {
 			// The names are those of Horizon's runs table (checkSchema).
 			if tooBig(read(`"`+strings.ReplaceAll(c, `"`, `""`)+`"`, id)) {
-				return damagedf("trace %s: run %d: its %s is longer than %d MiB, which Horizon never writes: refusing to read it", s.path, id, c, maxValueBytes>>20)
+				return damagedf("trace %s: run %d: its %s is longer than %d MiB, more than Horizon writes: refusing to read it", s.path, id, c, s.valueBound()>>20)
 			}
 		}
 	}
@@ -434,7 +465,7 @@ func rollBack(path string) error {
 		return fmt.Errorf("trace %s: a write to it was cut short (killed while it was upgraded or recorded into) and left %s-journal beside it, which must be rolled back before the file can be read, by a process that may write %s and its directory; this one may not, as %s: run any horizon command on it once as a user who may",
 			path, base, base, why)
 	}
-	db, err := sql.Open(driverName, dsn(path, false))
+	db, err := sql.Open(writerDriverName, dsn(path, false))
 	if err != nil {
 		return fmt.Errorf("open trace %s: %w", path, err)
 	}

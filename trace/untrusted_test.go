@@ -246,6 +246,20 @@ func TestHugeValue(t *testing.T) {
 			if _, err := s.Run(ctx, 1); err != nil {
 				t.Errorf("run 1: %v", err)
 			}
+			// A store that writes reads with a bound of its own, for the
+			// values it was given to write (a stream's header record).
+			w, err := Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			_, err = w.Runs(ctx)
+			if c.name == "fen" && (err == nil || !strings.Contains(err.Error(), "run 2: its fen is longer than 16 MiB")) {
+				t.Errorf("a writer's Runs: %v; want the 50 MB fen named", err)
+			}
+			if c.name == "pv" && err != nil {
+				t.Errorf("a writer's Runs: %v; want the 2 MB pv read", err)
+			}
 		})
 	}
 }
