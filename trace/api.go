@@ -33,6 +33,11 @@ var (
 	ErrNewerSchema = errors.New("trace written by a newer Horizon")
 	// ErrCorrupt: the file is a Horizon trace but is truncated or damaged.
 	ErrCorrupt = errors.New("trace file is truncated or damaged")
+	// ErrForeignSchema: the file holds a schema object Horizon did not
+	// make and will not open the file with (checkSchema): a trigger, a
+	// view, a table under a name Horizon reads or writes, an index on one
+	// of Horizon's tables, a table of Horizon's defined otherwise.
+	ErrForeignSchema = errors.New("a schema object Horizon did not make")
 	// ErrNoRun: no run with that id in the file.
 	ErrNoRun = errors.New("no such run")
 	// ErrNoNode: no node with that id in the run.

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/trace/tracetest/hostile"
 )
 
 // TestDiskFull fills the "disk" (a page cap on the writer's connection)
@@ -156,6 +157,21 @@ func FuzzOpen(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add(old)
+	}
+	// Files made to harm their reader (a trigger, views that never end
+	// or give a huge value, a table shadowing a name Horizon reads, an
+	// index, a huge value, poisoned statistics): refused at open, or
+	// read within bounds.
+	good := filepath.Join(f.TempDir(), "good.trace")
+	if err := os.WriteFile(good, data, 0o644); err != nil {
+		f.Fatal(err)
+	}
+	for _, m := range hostile.Files {
+		b, err := os.ReadFile(hostile.Apply(f, good, "hostile.trace", m.Stmts...))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p := filepath.Join(t.TempDir(), "f.trace")

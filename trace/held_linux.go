@@ -2,7 +2,9 @@ package trace
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -59,3 +61,43 @@ func (h *heldFile) mode() (os.FileMode, bool) {
 }
 
 func (h *heldFile) close() { unix.Close(h.fd) }
+
+// maxHolders bounds the processes holders names.
+const maxHolders = 3
+
+// holders names the other processes that have the file at path open
+// ("sqlite3, pid 4242"), from /proc, as far as this process may see them:
+// for an error that says who keeps a writer out. Read only on that error.
+func holders(path string) []string {
+	var want unix.Stat_t
+	if unix.Stat(path, &want) != nil {
+		return nil
+	}
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	self := os.Getpid()
+	var out []string
+	for _, proc := range procs {
+		pid, err := strconv.Atoi(filepath.Base(proc))
+		if err != nil || pid == self {
+			continue
+		}
+		fds, _ := filepath.Glob(proc + "/fd/*")
+		for _, fd := range fds {
+			var st unix.Stat_t
+			if unix.Stat(fd, &st) != nil || st.Dev != want.Dev || st.Ino != want.Ino {
+				continue
+			}
+			comm, _ := os.ReadFile(proc + "/comm")
+			name := strings.TrimSpace(string(comm))
+			if name == "" || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+				name = "?"
+			}
+			out = append(out, name+", pid "+strconv.Itoa(pid))
+			break
+		}
+		if len(out) == maxHolders {
+			break
+		}
+	}
+	return out
+}

@@ -79,21 +79,48 @@ func nodesView(names map[string][]codeName) string {
 	})
 }
 
-// writtenNames matches a name column of a written-out view (nodesView).
-var writtenNames = regexp.MustCompile(`CAST\((?:CASE .*? END|NULL) AS TEXT\) AS (kind|bound|cutoff)\b`)
+// writtenNames matches a name column of a written-out view (nodesView):
+// the code's expression (1), its WHEN clauses, constants only (2), and
+// the column (3). A file is untrusted input: a view whose expression or
+// clauses are anything else (a subquery) is not Horizon's.
+var writtenNames = regexp.MustCompile(`CAST\((?:CASE (.+?)((?: WHEN -?[0-9]+ THEN '(?:[^']|'')*')+) END|NULL) AS TEXT\) AS (kind|bound|cutoff)\b`)
+
+// lookupCodes is the expression of each name column's code in the
+// schema's nodes view (kind: "n.info & 7"), by column.
+var lookupCodes = sync.OnceValue(func() map[string]string {
+	codes := map[string]string{}
+	for _, m := range viewLookup.FindAllStringSubmatch(schemaNodesView(), -1) {
+		codes[m[3]] = m[2]
+	}
+	return codes
+})
 
 // horizonsView reports whether sql is a nodes view Horizon wrote: the
-// schema's, or one written out from lookup tables of any names.
+// schema's, or one written out from lookup tables of any names (its
+// comments and spacing aside, which an older Horizon may have written
+// otherwise).
 func horizonsView(sql string) bool {
-	return sql == schemaNodesView() || writtenNames.ReplaceAllString(sql, "CAST(NULL AS TEXT) AS $1") == nodesView(nil)
+	if sql == schemaNodesView() {
+		return true
+	}
+	ok := true
+	blank := writtenNames.ReplaceAllStringFunc(sql, func(col string) string {
+		m := writtenNames.FindStringSubmatch(col)
+		if m[1] != "" && m[1] != lookupCodes()[m[3]] {
+			ok = false
+		}
+		return "CAST(NULL AS TEXT) AS " + m[3]
+	})
+	return ok && normalSQL(blank) == normalSQL(nodesView(nil))
 }
 
 // writeNodesView replaces the file's nodes view with the one written out
 // from its lookup tables (nodesView), inside the transaction that filled
 // them, or creates it where it is missing. A file whose view is that
 // already is left as it is, and so is one whose view is not Horizon's
-// (horizonsView: the user's own) or has a trigger of the user's on it,
-// which dropping the view would drop.
+// (horizonsView) or has a trigger on it, which dropping the view would
+// drop: such a file is refused before it gets here (checkSchema), and
+// would not be changed if it were not.
 func writeNodesView(ctx context.Context, tx *sql.Tx) error {
 	names := map[string][]codeName{}
 	for _, table := range []string{"kinds", "bounds", "causes"} {

@@ -1,9 +1,12 @@
 package trace
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -232,8 +235,7 @@ func TestNodesViewAnswersAsLookups(t *testing.T) {
 // searched kinds, bounds and causes once per row. A second open for
 // writing leaves the view (and the schema) as it is; a view written out
 // from other names is written anew, a missing one made again; a view of
-// the user's own, and one with a trigger of the user's on it (dropping the
-// view would drop the trigger), are kept.
+// the user's own, and a trigger of the user's on it, are refused.
 func TestNodesViewLooksNothingUp(t *testing.T) {
 	ctx := context.Background()
 	s, p := mustCreate(t)
@@ -277,31 +279,53 @@ func TestNodesViewLooksNothingUp(t *testing.T) {
 		{"other names", "DROP VIEW nodes; " + nodesView(map[string][]codeName{"causes": {{1, "b"}}}), false},
 		{"missing", "DROP VIEW nodes", false},
 		{"the schema's", "DROP VIEW nodes; " + schemaNodesView(), false},
-		{"the user's", "DROP VIEW nodes; CREATE VIEW nodes AS SELECT run_id, id, 'mine' AS kind FROM node_rows", true},
 	} {
 		if _, err := w.db.ExecContext(ctx, c.change); err != nil {
 			t.Fatal(err)
 		}
-		had := viewSQL(w)
 		w.Close()
 		w = openForWriting(t, p)
-		if got := viewSQL(w); c.kept && got != had || !c.kept && got != written {
+		if got := viewSQL(w); got != written {
 			t.Errorf("%s view, opened for writing: %q", c.name, got)
 		}
 	}
 
+	// A file is untrusted input: a view of another's under the name
+	// Horizon reads, or a trigger of another's, is refused at open, for
+	// reading and for writing, and the file is left as it is.
 	other := nodesView(map[string][]codeName{"kinds": {{0, "a"}, {4, "b"}}})
-	if _, err := w.db.ExecContext(ctx, `DROP VIEW nodes; `+other+`; CREATE TABLE mine (id INTEGER);
-		CREATE TRIGGER mine_into_nodes INSTEAD OF INSERT ON nodes BEGIN INSERT INTO mine VALUES (NEW.id); END`); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	w = openForWriting(t, p)
-	var triggers int
-	if err := w.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name = 'mine_into_nodes'").Scan(&triggers); err != nil || triggers != 1 {
-		t.Errorf("the user's trigger on nodes: %d, %v; want it kept", triggers, err)
-	}
-	if viewSQL(w) != other {
-		t.Errorf("the view with the user's trigger on it was replaced")
+	for _, c := range []struct{ name, change, refused string }{
+		{"the user's view", "DROP VIEW nodes; CREATE VIEW nodes AS SELECT run_id, id, 'mine' AS kind FROM node_rows", "a view 'nodes' that is not the one Horizon made"},
+		{"the user's trigger", `DROP VIEW nodes; ` + other + `; CREATE TABLE mine (id INTEGER);
+			CREATE TRIGGER mine_into_nodes INSTEAD OF INSERT ON nodes BEGIN INSERT INTO mine VALUES (NEW.id); END`,
+			"a trigger 'mine_into_nodes' on 'nodes' that Horizon did not make"},
+	} {
+		if _, err := w.db.ExecContext(ctx, c.change); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		before, _ := os.ReadFile(p)
+		for _, open := range []func(string) (*Store, error){Open, OpenReadOnly} {
+			s, err := open(p)
+			if err == nil {
+				s.Close()
+			}
+			if !errors.Is(err, ErrForeignSchema) || !strings.Contains(err.Error(), c.refused) {
+				t.Errorf("%s: opened with %v; want it refused naming %s", c.name, err, c.refused)
+			}
+		}
+		if after, _ := os.ReadFile(p); !bytes.Equal(before, after) {
+			t.Errorf("%s: the refused file changed", c.name)
+		}
+		// Put Horizon's view back, as the user would after reading the error.
+		db, err := sql.Open("sqlite3", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec("DROP TRIGGER IF EXISTS mine_into_nodes; DROP VIEW nodes; " + written); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		w = openForWriting(t, p)
 	}
 }

@@ -55,27 +55,39 @@ type layout struct {
 // this way whose parent is not ?2 belongs to a child that has no row (open
 // while recording, or filtered out); the query drops it, and the walk has
 // already jumped past its subtree.
+//
+// Their plans are fixed: a trace file may carry planner statistics
+// (ANALYZE's, or planted to slow Horizon down) and indexes. Every read of
+// node_rows is NOT INDEXED (the key alone: Horizon needs no index of its
+// own, and no user's index is opened with, checkSchema), joins are CROSS
+// JOINs, and the parent test is written as up = id - parent, which SQLite
+// cannot answer from a parent index on (id - up): SQLite still considers a
+// partial index of a WITHOUT ROWID table under NOT INDEXED, and picked it
+// or the key by the statistics (TestPlansIgnoreStats).
 var nodeSQL = func() nodeQueries {
 	const walk = `WITH RECURSIVE c({k}) AS (
-		SELECT (SELECT {k} FROM node_rows WHERE {run}{k} > {?2} AND {k} < {?3} ORDER BY {k} LIMIT 1)
+		SELECT (SELECT {k} FROM node_rows NOT INDEXED WHERE {run}{k} > {?2} AND {k} < {?3} ORDER BY {k} LIMIT 1)
 		UNION ALL
-		SELECT (SELECT n.{k} FROM node_rows n WHERE {n.run}n.{k} >= c.{k} + max(1, (SELECT size FROM node_rows WHERE {run}{k} = c.{k})) AND n.{k} < {?3} ORDER BY n.{k} LIMIT 1)
+		SELECT (SELECT n.{k} FROM node_rows n NOT INDEXED WHERE {n.run}n.{k} >= c.{k} + max(1, (SELECT size FROM node_rows NOT INDEXED WHERE {run}{k} = c.{k})) AND n.{k} < {?3} ORDER BY n.{k} LIMIT 1)
 		FROM c WHERE c.{k} IS NOT NULL
 		LIMIT ?4
 	)`
 	return nodeQueries{
-		node:       "SELECT {cols} FROM node_rows n WHERE {n.run}n.{k} = {?2}",
-		children:   walk + " SELECT {cols} FROM c CROSS JOIN node_rows n ON {n.run}n.{k} = c.{k} WHERE n.{k} - n.up = {?2} ORDER BY c.{k}",
-		childCount: walk + " SELECT count(*) FROM c CROSS JOIN node_rows n ON {n.run}n.{k} = c.{k} WHERE n.{k} - n.up = {?2}",
+		node:       "SELECT {cols} FROM node_rows n NOT INDEXED WHERE {n.run}n.{k} = {?2}",
+		children:   walk + " SELECT {cols} FROM c CROSS JOIN node_rows n NOT INDEXED ON {n.run}n.{k} = c.{k} WHERE n.up = n.{k} - ({?2}) ORDER BY c.{k}",
+		childCount: walk + " SELECT count(*) FROM c CROSS JOIN node_rows n NOT INDEXED ON {n.run}n.{k} = c.{k} WHERE n.up = n.{k} - ({?2})",
 		// Each step goes to a strictly smaller id (up > 0), so the walk
-		// ends even on a damaged file; ?4 caps it anyway.
+		// ends even on a damaged file; ?4 caps it anyway. The step joins
+		// with CROSS JOIN too: planner statistics in the file (ANALYZE's,
+		// or planted) turned a plain JOIN into a read of the run's every
+		// row per step (TestPlansIgnoreStats).
 		path: `WITH RECURSIVE p({k}) AS (
 			SELECT {?2}
 			UNION ALL
-			SELECT n.{k} - n.up FROM p JOIN node_rows n ON {n.run}n.{k} = p.{k} WHERE n.up > 0 AND {id} >= n.up AND ?3 >= 0
+			SELECT n.{k} - n.up FROM p CROSS JOIN node_rows n NOT INDEXED ON {n.run}n.{k} = p.{k} WHERE n.up > 0 AND {id} >= n.up AND ?3 >= 0
 			LIMIT ?4
-		) SELECT {cols} FROM p CROSS JOIN node_rows n ON {n.run}n.{k} = p.{k} ORDER BY n.{k}`,
-		subtree: "SELECT {cols} FROM node_rows n WHERE {n.run}n.{k} >= {?2} AND n.{k} < {?3} AND ?4 <> 0 ORDER BY n.{k}",
+		) SELECT {cols} FROM p CROSS JOIN node_rows n NOT INDEXED ON {n.run}n.{k} = p.{k} ORDER BY n.{k}`,
+		subtree: "SELECT {cols} FROM node_rows n NOT INDEXED WHERE {n.run}n.{k} >= {?2} AND n.{k} < {?3} AND ?4 <> 0 ORDER BY n.{k}",
 	}
 }()
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -241,7 +242,7 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 		start.UTC().Format(time.RFC3339Nano), info.FEN, info.Variant, orEmpty(info.Options, "{}"), orEmpty(info.Limits, "{}"),
 		info.Version, string(StatusRunning), strings.Join(filters, filterSep), engineName, opts.FailHard, writer, epdID)
 	if err != nil {
-		return nil, fmt.Errorf("record into %s: %w", s.path, diskFull(err))
+		return nil, fmt.Errorf("record into %s: %w", s.path, s.idsUsedUp(err))
 	}
 	run, err := res.LastInsertId()
 	if err != nil {
@@ -287,6 +288,24 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 	return r, nil
 }
 
+// idsUsedUp words err, the error of inserting a run's row: SQLite
+// answers SQLITE_FULL ("database or disk is full", which diskFull words
+// as the OS's "no space left on device") also when runs.id, an
+// AUTOINCREMENT key, has reached the largest id it gives, which only a
+// file edited by hand holds; that is said as it is.
+func (s *Store) idsUsedUp(err error) error {
+	var se sqlite3.Error
+	if !errors.As(err, &se) || se.Code != sqlite3.ErrFull {
+		return diskFull(err)
+	}
+	var top int64
+	if s.db.QueryRow(`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'runs'), 0),
+		coalesce((SELECT max(id) FROM runs), 0))`).Scan(&top) != nil || top != math.MaxInt64 {
+		return diskFull(err)
+	}
+	return &shortErr{msg: fmt.Sprintf("its run ids are used up: runs.id counts up from the largest id ever given (sqlite_sequence), which is %d, the largest SQLite has; record into a new trace", top), err: err}
+}
+
 // openWriter opens the connection a recorder's writer inserts through, its
 // own and not one of the store's pool: it is opened without SQLite's
 // mutex (SQLITE_OPEN_NOMUTEX), which SQLite would otherwise take in every
@@ -295,7 +314,7 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 // it). It skips fsync: a trace is cheap to redo, and the WAL keeps the file
 // consistent on a crash of this process.
 func (s *Store) openWriter() (*sqlite3.SQLiteConn, error) {
-	dc, err := (&sqlite3.SQLiteDriver{}).Open(dsn(s.path, false) + "&_mutex=no")
+	dc, err := sqliteDriver.Open(dsn(s.path, false) + "&_mutex=no")
 	if err != nil {
 		return nil, err
 	}

@@ -153,7 +153,7 @@ func (s *Store) read() querier {
 // returns a snapshot of it (Snapshot), for a command that reads the file
 // once: its Close closes both.
 func OpenSnapshot(ctx context.Context, path string) (*Store, error) {
-	base, err := OpenReadOnly(path)
+	base, err := open(ctx, path, true, false)
 	if err != nil {
 		return nil, err
 	}
@@ -264,19 +264,22 @@ func (s *Store) recorderGone(w string) bool {
 // Open opens an existing trace for reading and writing (new runs can be
 // recorded into it). Errors name the file and wrap ErrNotTrace,
 // ErrNewerSchema or ErrCorrupt where those apply.
-func Open(path string) (*Store, error) { return open(path, false, false) }
+func Open(path string) (*Store, error) { return open(context.Background(), path, false, false) }
 
 // OpenReadOnly opens an existing trace for queries only; it works on files
 // the user cannot write and never changes the file.
-func OpenReadOnly(path string) (*Store, error) { return open(path, true, false) }
+func OpenReadOnly(path string) (*Store, error) { return open(context.Background(), path, true, false) }
 
 // Create opens the trace at path for recording, creating the file if it
 // does not exist; an existing trace is kept and new runs are appended. An
 // existing file that is not a trace is an error wrapping ErrNotTrace, and is
 // left untouched.
-func Create(path string) (*Store, error) { return open(path, false, true) }
+func Create(path string) (*Store, error) { return open(context.Background(), path, false, true) }
 
-func open(path string, readOnly, create bool) (*Store, error) {
+// open opens the trace at path; ctx bounds the reads of the open (the
+// schema's check, the runs an old file's reading needs), so that a
+// one-shot reader's Ctrl-C stops it there too (OpenSnapshot).
+func open(ctx context.Context, path string, readOnly, create bool) (*Store, error) {
 	// fresh: a new trace is made (a schema written); created: by this
 	// open, so a failure removes the file, and nothing else (never what
 	// the user had, an empty file or anything else).
@@ -310,12 +313,27 @@ func open(path string, readOnly, create bool) (*Store, error) {
 			f.Close()
 		}
 	}
-	db, err := sql.Open("sqlite3", dsn(path, readOnly))
+	db, err := sql.Open(driverFor(readOnly), dsn(path, readOnly))
 	if err != nil {
 		return nil, fmt.Errorf("open trace %s: %w", path, err)
 	}
 	s := &Store{db: db, path: path, readOnly: readOnly}
-	if err := s.init(fresh, create); err != nil {
+	err = s.init(ctx, fresh, create)
+	if readOnly && hotJournal(err) {
+		// A write cut short (a kill during an upgrade) left a hot
+		// journal, which a read-only connection cannot roll back: every
+		// reader failed. It is rolled back as SQLite does for a writer,
+		// once, and the file opened again.
+		db.Close()
+		if err = rollBack(path); err == nil {
+			if db, err = sql.Open(driverFor(readOnly), dsn(path, readOnly)); err != nil {
+				return nil, fmt.Errorf("open trace %s: %w", path, err)
+			}
+			s = &Store{db: db, path: path, readOnly: readOnly}
+			err = s.init(ctx, fresh, create)
+		}
+	}
+	if err != nil {
 		db.Close()
 		if created {
 			os.Remove(path) // do not leave a half-made file behind
@@ -331,7 +349,14 @@ func open(path string, readOnly, create bool) (*Store, error) {
 // dsn is the data source name a store opens path by, for reading only or
 // for reading and writing.
 func dsn(path string, readOnly bool) string {
-	dsn := "file:" + escapePath(path) + "?_busy_timeout=10000"
+	// An absolute path takes an empty authority ("file://" then the
+	// path): "file:" + "//tmp/t.trace" read tmp as the URI's authority
+	// ("invalid uri authority").
+	prefix := "file:"
+	if strings.HasPrefix(path, "/") {
+		prefix = "file://"
+	}
+	dsn := prefix + escapePath(path) + "?_busy_timeout=10000"
 	if readOnly {
 		dsn += "&mode=ro"
 		if immutableOK(path) {
@@ -500,6 +525,20 @@ func sqliteErr(path string, err error) error {
 		return fmt.Errorf("open trace %s: %s: %w", path, oneLine(err), ErrNotTrace)
 	case sqlite3.ErrCorrupt:
 		return fmt.Errorf("trace %s: %s: %w", path, oneLine(err), ErrCorrupt)
+	case sqlite3.ErrBusy, sqlite3.ErrLocked:
+		// SQLite's "database is locked" names no one: a reader in a
+		// transaction (the sqlite3 shell, a horizon still reading a file
+		// in rollback-journal mode) keeps a writer out past the busy
+		// timeout. Say who has the file open, and what to do.
+		who := "another process (a reader in a transaction: the sqlite3 shell, another horizon)"
+		if h := holders(path); len(h) > 0 {
+			who = "another process that has it open (" + strings.Join(h, "; ") + ")"
+		}
+		return &shortErr{msg: fmt.Sprintf("trace %s: %s: %s holds a lock on it; end its transaction or close it, then try again", path, oneLine(err), who), err: err}
+	case sqlite3.ErrTooBig:
+		// A value over the bound a connection reads with (harden).
+		return &shortErr{msg: fmt.Sprintf("trace %s: a value longer than Horizon writes (%s): %v", path, oneLine(err), ErrCorrupt),
+			err: errors.Join(err, ErrCorrupt)}
 	case sqlite3.ErrReadonly:
 		// SQLite names no file: the one it could not write may be the
 		// trace itself, its -wal or -shm (read-only, immutable, a
@@ -563,8 +602,7 @@ type shortErr struct {
 func (e *shortErr) Error() string { return e.msg }
 func (e *shortErr) Unwrap() error { return e.err }
 
-func (s *Store) init(fresh, create bool) error {
-	ctx := context.Background()
+func (s *Store) init(ctx context.Context, fresh, create bool) error {
 	var appID, version int
 	if err := s.db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
 		return sqliteErr(s.path, err)
@@ -588,6 +626,12 @@ func (s *Store) init(fresh, create bool) error {
 	} else if version < 1 {
 		return fmt.Errorf("open trace %s: a Horizon trace without a schema version: %w", s.path, ErrCorrupt)
 	}
+	if !fresh {
+		// Before any statement of Horizon's reads or writes the data.
+		if err := checkSchema(ctx, s.db, s.path, version); err != nil {
+			return err
+		}
+	}
 	s.version.Store(int64(version))
 	if fresh {
 		// A new file gets its schema now; an existing one is upgraded and
@@ -605,6 +649,9 @@ func (s *Store) init(fresh, create bool) error {
 	}
 	if !fresh {
 		s.findNoQS(ctx)
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("open trace %s: %w", s.path, err)
+		}
 	}
 	if !fresh && version < positionNodes {
 		runs, err := s.Runs(ctx)
@@ -635,6 +682,9 @@ func (s *Store) findNoQS(ctx context.Context) {
 		return id, rows.Scan(&id)
 	}, "SELECT id FROM runs WHERE options LIKE '%none%' OR variant LIKE '%none%'")
 	for _, id := range ids {
+		if ctx.Err() != nil {
+			return // open says so
+		}
 		r, err := s.Run(ctx, id)
 		if err != nil {
 			continue
@@ -673,6 +723,18 @@ func (s *Store) prepareWrite(ctx context.Context) error {
 	}
 	if s.readOnly {
 		return fmt.Errorf("trace %s: opened read-only, cannot record", s.path)
+	}
+	if v := s.schema(); v > 0 {
+		// Checked again before the first write (a trigger fires on it):
+		// the file may have been opened long before, and changed since;
+		// by the version it has now, as another Horizon may have
+		// upgraded it meanwhile.
+		if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			return sqliteErr(s.path, err)
+		}
+		if err := checkSchema(ctx, s.db, s.path, v); err != nil {
+			return err
+		}
 	}
 	// The upgrade runs before WAL is turned on: in the rollback journal a
 	// killed upgrade is undone by the next open, and the file is left as
@@ -1099,7 +1161,7 @@ func (s *Store) leaveWAL() error {
 		return &WALKeptError{Path: s.path, Err: diskFull(err)}
 	}
 	if busy != 0 {
-		return &WALKeptError{Path: s.path}
+		return &WALKeptError{Path: s.path, Recording: s.othersRecording(ctx, conn)}
 	}
 	conn.ExecContext(ctx, "PRAGMA journal_mode=DELETE")
 	return nil
@@ -1115,6 +1177,10 @@ func (s *Store) leaveWAL() error {
 type WALKeptError struct {
 	Path string
 	Err  error
+	// Recording lists the runs other recorders were writing into the
+	// file as it closed (runs of status running whose recorder lives):
+	// then a writer, not a reader, kept the WAL.
+	Recording []int64
 }
 
 func (e *WALKeptError) Error() string {
@@ -1122,8 +1188,33 @@ func (e *WALKeptError) Error() string {
 		return fmt.Sprintf("%s: its last runs stay in %s-wal beside it, as moving them into the file failed (%s), until the next horizon that writes it closes with room to; copy both files meanwhile",
 			e.Path, filepath.Base(e.Path), oneLine(e.Err))
 	}
-	return fmt.Sprintf("%s: another process was reading it as it closed, so its last runs stay in %s-wal beside it until the next horizon that writes it closes; copy both files meanwhile",
+	if len(e.Recording) > 0 {
+		return fmt.Sprintf("%s: another horizon was recording into it as it closed (run %d), so its last runs stay in %s-wal beside it until that horizon, or the next that writes it, closes; copy both files meanwhile",
+			e.Path, e.Recording[0], filepath.Base(e.Path))
+	}
+	// Not known to be a reader: another writer may be closing too, its
+	// runs finished (two writers said "another process was reading it").
+	return fmt.Sprintf("%s: another process was using it as it closed (reading it, or another horizon writing it), so its last runs stay in %s-wal beside it until the next horizon that writes it closes; copy both files meanwhile",
 		e.Path, filepath.Base(e.Path))
+}
+
+// othersRecording returns the runs of the file whose recorders live and
+// are not this store's: what another writer is recording.
+func (s *Store) othersRecording(ctx context.Context, conn *sql.Conn) []int64 {
+	rows, err := conn.QueryContext(ctx, "SELECT id, writer FROM runs WHERE status = ? AND writer IS NOT NULL ORDER BY id", string(StatusRunning))
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		var w string
+		if rows.Scan(&id, &w) == nil && !writerGone(w) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 func (e *WALKeptError) Unwrap() error { return e.Err }
@@ -1202,13 +1293,22 @@ func CheckFileIntegrity(ctx context.Context, path string, limit int) ([]string, 
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite3", dsn(path, true))
+	db, err := sql.Open(driverName, dsn(path, true))
 	if err != nil {
 		return nil, fmt.Errorf("open trace %s: %w", path, err)
 	}
-	defer db.Close()
 	s := &Store{db: db, path: path, readOnly: true}
-	return s.IntegrityCheck(ctx, limit)
+	lines, err := s.IntegrityCheck(ctx, limit)
+	db.Close()
+	if hotJournal(err) {
+		// As open does: the journal a cut-short write left is rolled
+		// back first, where this process may.
+		if err := rollBack(path); err != nil {
+			return nil, err
+		}
+		return CheckFileIntegrity(ctx, path, limit)
+	}
+	return lines, err
 }
 
 const runColumns = `id, created, fen, variant, options, limits, version, status, filter, nodes, qs_nodes, rows,
@@ -1383,7 +1483,7 @@ func (s *Store) Runs(ctx context.Context) ([]Run, error) {
 			err = s.qsAnswer(ctx, &runs[i])
 		}
 	}
-	return runs, err
+	return runs, s.bigRunValue(ctx, err)
 }
 
 // qsAnswer completes run r when scanRun could not tell whether its score
@@ -1468,7 +1568,7 @@ func (s *Store) Run(ctx context.Context, id int64) (Run, error) {
 		return r, s.noRun(ctx, id)
 	}
 	if err != nil {
-		return r, err
+		return r, s.bigRunValue(ctx, err)
 	}
 	return r, s.qsAnswer(ctx, &r)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -434,7 +435,46 @@ func TestV1KilledUpgrade(t *testing.T) {
 			if mid, _ := os.ReadFile(p); bytes.Equal(mid, before) {
 				t.Log("the killed upgrade had not written into the file yet")
 			}
-			// A hot journal is left; the next read-write open rolls it back.
+			// A hot journal is left. A reader that may write the file
+			// rolls it back, as a writer does (every reader failed with
+			// 'attempt to write a readonly database' here).
+			if _, err := os.Stat(p + "-journal"); err != nil {
+				t.Fatalf("the killed upgrade left no journal: %v", err)
+			}
+			// One that may not says so, and leaves file and journal.
+			func() {
+				dir := filepath.Dir(p)
+				if os.Geteuid() == 0 {
+					// root may write anything: the check is replaced.
+					defer func(f func(string) string) { cannotWrite = f }(cannotWrite)
+					cannotWrite = func(string) string { return "its directory " + dir + " is read-only" }
+				} else {
+					os.Chmod(dir, 0o555)
+					defer os.Chmod(dir, 0o755)
+				}
+				r, err := OpenReadOnly(p)
+				if err == nil {
+					r.Close()
+					t.Fatal("a reader that may not write the file read it")
+				}
+				for _, want := range []string{p, "cut short", f.name + "-journal", "must be rolled back", "may not, as its directory " + dir + " is read-only"} {
+					if !strings.Contains(err.Error(), want) {
+						t.Errorf("%v: does not say %q", err, want)
+					}
+				}
+				if _, err := os.Stat(p + "-journal"); err != nil {
+					t.Errorf("the journal is gone: %v", err)
+				}
+			}()
+			r, err := OpenReadOnly(p)
+			if err != nil {
+				t.Fatalf("a reader after a killed upgrade: %v", err)
+			}
+			readAll(t, r)
+			r.Close()
+			if after, _ := os.ReadFile(p); !bytes.Equal(before, after) {
+				t.Error("the file a reader rolled back is not the file before the upgrade")
+			}
 			readWriteUnchanged(t, p, before, "a killed upgrade")
 		})
 	}

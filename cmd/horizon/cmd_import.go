@@ -182,7 +182,9 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 			e.notef("run %d: %s", r.RunID, r.Warning)
 		}
 	}
-	if err := e.closeTrace(st); err != nil {
+	// Where the runs are, as trace says it (closeTraceAt).
+	var err error
+	if res.file, err = e.closeTraceAt(st); err != nil {
 		return err
 	}
 	if err := e.print(res, f); err != nil {

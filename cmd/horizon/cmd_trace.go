@@ -254,7 +254,9 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 			}
 		}
 	}
-	if err := e.closeTrace(st); err != nil {
+	// The last line says where the runs are (not at --out when the file
+	// was deleted while it was written and written back beside it).
+	if res.file, err = e.closeTraceAt(st); err != nil {
 		return err
 	}
 	if err := e.print(res, f); err != nil {

@@ -124,11 +124,21 @@ func (e *env) notef(format string, a ...any) {
 }
 
 // closeTrace closes a trace the command wrote. Runs that stay in the
-// file's WAL (another process was reading it, or the disk is full), and
+// file's WAL (another process was using it, or the disk is full), and
 // a file deleted or moved while it was written (written back, or found
 // where it went), are safe, so those are said as notes, not errors; any
 // other error is.
 func (e *env) closeTrace(st *trace.Store) error {
+	_, err := e.closeTraceAt(st)
+	return err
+}
+
+// closeTraceAt is closeTrace, and returns where the runs are now: the
+// store's file, or where Close put or found them (a file deleted while
+// it was written is written back, beside its name when another file, a
+// planted symlink say, took the name; a moved one is where it went).
+func (e *env) closeTraceAt(st *trace.Store) (string, error) {
+	at := st.File()
 	err := st.Close()
 	errs := []error{err}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
@@ -138,13 +148,16 @@ func (e *env) closeTrace(st *trace.Store) error {
 	for _, err := range errs {
 		var kept *trace.WALKeptError
 		var gone *trace.FileGoneError
+		if errors.As(err, &gone) {
+			at = gone.To
+		}
 		if errors.As(err, &kept) || errors.As(err, &gone) {
 			e.notef("%v", err)
 		} else if err != nil {
 			failed = append(failed, err)
 		}
 	}
-	return errors.Join(failed...)
+	return at, errors.Join(failed...)
 }
 
 // stopped says what stopped the command when its context ended: a

@@ -5,7 +5,6 @@ package tracetest
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest/hostile"
 )
 
 // CreateTrace makes an empty trace file in a test directory.
@@ -109,23 +109,5 @@ var errFound = errors.New("found")
 // them, and returns the copy's path: the file at path is left as it is.
 func Damaged(tb testing.TB, path string, stmts ...string) string {
 	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p := filepath.Join(tb.TempDir(), "damaged.trace")
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	db, err := sql.Open("sqlite3", p)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer db.Close()
-	for _, q := range stmts {
-		if _, err := db.Exec(q); err != nil {
-			tb.Fatalf("%s: %v", q, err)
-		}
-	}
-	return p
+	return hostile.Apply(tb, path, "damaged.trace", stmts...)
 }
