@@ -64,6 +64,9 @@ type Graph struct {
 	QSRoots   int64
 	QSNodes   int64
 	FullWidth int64
+	// plan is set for a graph written as its rows are read (stream.go),
+	// whose Nodes and Summaries stay empty: it holds their counts.
+	plan *plan
 }
 
 // Node is a shown tree node.
@@ -122,6 +125,22 @@ func (g *Graph) Shown() int {
 		return len(g.Nodes) - 1
 	}
 	return len(g.Nodes)
+}
+
+// shownCount is Shown, or a streamed graph's count of shown nodes.
+func (g *Graph) shownCount() int64 {
+	if g.plan != nil {
+		return g.plan.shown
+	}
+	return int64(g.Shown())
+}
+
+// summaryCount counts the graph's summaries, streamed or not.
+func (g *Graph) summaryCount() int64 {
+	if g.plan != nil {
+		return int64(len(g.plan.sums))
+	}
+	return int64(len(g.Summaries))
 }
 
 // QSShare is the share of the summary's rows that are QS nodes.
@@ -198,21 +217,12 @@ type collapsed struct {
 // whole, each collapsed child of a bigger one on its own.
 // QSOnly streams the subtree once more to find the QS roots.
 func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, opts Options) (*Graph, error) {
-	if opts.MaxNodes <= 0 {
-		opts.MaxNodes = DefaultMaxNodes
-	}
-	if opts.RankDir == "" {
-		opts.RankDir = "TB"
-	}
-	if opts.RankDir != "TB" && opts.RankDir != "LR" {
-		return nil, fmt.Errorf("rankdir %q: want TB or LR", opts.RankDir)
-	}
-	tl, err := topOf(ctx, st, run, top)
+	g, tl, err := newGraph(ctx, st, run, top, opts)
 	if err != nil {
 		return nil, err
 	}
+	opts = g.Options
 	path, topPos, topPath := tl.nodes, tl.pos, tl.san
-	g := &Graph{Run: run, Top: top, TopPath: topPath, TopVisits: tl.visits, TopSearches: tl.searches, TopPlace: tl.place, Options: opts}
 	src, err := newSource(ctx, st, run, top, opts.MaxNodes)
 	if err != nil {
 		return nil, err
@@ -264,6 +274,26 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 	}
 	b.sortByID()
 	return g, nil
+}
+
+// newGraph checks the options, filling in the defaults, reads the path to
+// top (topOf) and returns the graph with its heading's fields: Build's
+// start, and a streamed graph's.
+func newGraph(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, opts Options) (*Graph, topLine, error) {
+	if opts.MaxNodes <= 0 {
+		opts.MaxNodes = DefaultMaxNodes
+	}
+	if opts.RankDir == "" {
+		opts.RankDir = "TB"
+	}
+	if opts.RankDir != "TB" && opts.RankDir != "LR" {
+		return nil, topLine{}, fmt.Errorf("rankdir %q: want TB or LR", opts.RankDir)
+	}
+	tl, err := topOf(ctx, st, run, top)
+	if err != nil {
+		return nil, tl, err
+	}
+	return &Graph{Run: run, Top: top, TopPath: tl.san, TopVisits: tl.visits, TopSearches: tl.searches, TopPlace: tl.place, Options: opts}, tl, nil
 }
 
 // topLine is what an export knows of its top node before it reads below

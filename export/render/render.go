@@ -25,6 +25,13 @@ const (
 	PNG Format = "png"
 )
 
+// MaxNodes is the most nodes Horizon asks Graphviz to lay out: export
+// refuses a budget over it for SVG and PNG, before any work. Graphviz's
+// dot layout grows faster than its graph (on the 2-core machine, 2,000
+// tree nodes and their summaries took 0.5 s idle, 5,000 took minutes
+// under load); its memory has no bound Horizon can set.
+const MaxNodes = 10_000
+
 // mu serialises renders: go-graphviz drives one WebAssembly instance shared
 // by the whole process.
 var mu sync.Mutex
