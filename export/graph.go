@@ -689,6 +689,12 @@ var statsWorkers = 0
 // hundreds of rows.
 var chunkRows = int64(16_384)
 
+// countedChunkRows is chunkRows where the trace adds up a collapsed
+// child's rows in place (trace.RangeCounter): a query of a child's figures
+// costs about as much as walking a few rows, so only small shown subtrees
+// are walked whole.
+var countedChunkRows = int64(64)
+
 // countCollapsedParallel walks the collapsed rows on up to workers
 // goroutines and adds the figures to their summaries. Each walk is either
 // a shown node of at most chunkRows rows, whose rows below go to their
@@ -702,12 +708,18 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 	rootPly := make([]int, len(g.Nodes))
 	// chunk[i]: shown node i is walked whole, or lies under one that is.
 	chunk := make([]bool, len(g.Nodes))
+	counter, _ := b.src.(*storeSource).st.(trace.RangeCounter)
+	chunkLimit := chunkRows
+	if counter != nil {
+		chunkLimit = min(chunkLimit, countedChunkRows)
+	}
 	shown := g.shownIndex()
 	// tasks are walks: a shown node's index (chunk) or a collapsed child's
 	// (node < 0).
 	type task struct {
-		node, kid int
-		size      int64
+		node int
+		kids []int // indexes in b.collapsed, side by side
+		size int64
 	}
 	var tasks []task
 	for i, n := range g.Nodes {
@@ -725,17 +737,12 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 		switch {
 		case i > 0 && chunk[n.Parent]:
 			chunk[i] = true
-		case n.SubtreeSize <= chunkRows:
+		case n.SubtreeSize <= chunkLimit:
 			chunk[i] = true
 			if n.Summary >= 0 || n.SubtreeSize > 1 {
-				tasks = append(tasks, task{node: i, kid: -1, size: n.SubtreeSize})
+				tasks = append(tasks, task{node: i, size: n.SubtreeSize})
 			}
 		}
-	}
-	type part struct {
-		owner    int // shown node whose summary takes the figures
-		rows, qs int64
-		maxQSPly int
 	}
 	add := func(parts []part, owner int, qs bool, qsPly int) []part {
 		if len(parts) == 0 || parts[len(parts)-1].owner != owner {
@@ -749,16 +756,39 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 		}
 		return parts
 	}
-	var local []part // collapsed children of one row, read already
+	var local []part  // collapsed children of one row, read already
+	var counted []int // collapsed children the trace adds up (counter), by id
 	for k, c := range b.collapsed {
 		switch {
 		case chunk[c.parent]:
 		case c.n.SubtreeSize <= 1:
 			qs, qsPly, _ := (&walker{topRootPly: rootPly[c.parent]}).visit(c.n)
 			local = add(local, c.parent, qs, qsPly)
+		case counter != nil:
+			counted = append(counted, k)
 		default:
-			tasks = append(tasks, task{node: -1, kid: k, size: c.n.SubtreeSize})
+			tasks = append(tasks, task{node: -1, kids: []int{k}, size: c.n.SubtreeSize})
 		}
+	}
+	// Siblings collapsed side by side, alike (QS or not, at one ply), are
+	// added up in one query: a shown node's collapsed children lie in a
+	// few runs of ids between its shown ones, and a query costs as much as
+	// a hundred rows.
+	sort.Slice(counted, func(i, j int) bool { return b.collapsed[counted[i]].n.ID < b.collapsed[counted[j]].n.ID })
+	for i := 0; i < len(counted); {
+		first := b.collapsed[counted[i]]
+		t := task{node: -1, kids: []int{counted[i]}, size: first.n.SubtreeSize}
+		end := first.n.End()
+		for i++; i < len(counted); i++ {
+			c := b.collapsed[counted[i]]
+			if c.parent != first.parent || c.n.ID != end || (c.n.Kind == engine.KindQS) != (first.n.Kind == engine.KindQS) || c.n.Ply != first.n.Ply {
+				break
+			}
+			t.kids = append(t.kids, counted[i])
+			t.size += c.n.SubtreeSize
+			end = c.n.End()
+		}
+		tasks = append(tasks, t)
 	}
 	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].size > tasks[j].size })
 	results := make([][]part, len(tasks))
@@ -778,13 +808,20 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 				var parts []part
 				var err error
 				if t.node < 0 {
-					c := b.collapsed[t.kid]
-					wk := &walker{topRootPly: rootPly[c.parent]}
-					err = src.st.Subtree(ctx, src.run.ID, c.n.ID, -1, func(n trace.Node) error {
-						qs, qsPly, _ := wk.visit(n)
-						parts = add(parts, c.parent, qs, qsPly)
-						return nil
-					})
+					var counted bool
+					parts, counted, err = b.countInPlace(ctx, counter, t.kids, rootPly)
+					for _, kid := range t.kids {
+						if counted || err != nil {
+							break
+						}
+						c := b.collapsed[kid]
+						wk := &walker{topRootPly: rootPly[c.parent]}
+						err = src.st.Subtree(ctx, src.run.ID, c.n.ID, -1, func(n trace.Node) error {
+							qs, qsPly, _ := wk.visit(n)
+							parts = add(parts, c.parent, qs, qsPly)
+							return nil
+						})
+					}
 				} else {
 					ow := ownerWalk{shown: shown} // one per walk; the map is only read
 					wk := &walker{topRootPly: rootPly[t.node]}
@@ -831,6 +868,51 @@ feed:
 		}
 	}
 	return nil
+}
+
+// part is figures of collapsed rows for the summary of shown node owner.
+type part struct {
+	owner    int // shown node whose summary takes the figures
+	rows, qs int64
+	maxQSPly int
+}
+
+// countInPlace adds up the rows of collapsed children kids (indexes in
+// b.collapsed: siblings side by side, alike) where the trace stores them
+// (trace.RangeCounter), when their figures tell what a walk would: the
+// rows and QS rows always; the deepest QS ply of QS children all of whose
+// rows are QS nodes from their plies (rootPly is the QS root ply above
+// each shown node, -1 for none), and of full-width children from the
+// stored QS plies, which Horizon's own engine records as the walk counts
+// them (another engine's stream may not). counted is false where the
+// caller must walk the rows.
+func (b *builder) countInPlace(ctx context.Context, counter trace.RangeCounter, kids []int, rootPly []int) (parts []part, counted bool, err error) {
+	if counter == nil {
+		return nil, false, nil
+	}
+	first, last := b.collapsed[kids[0]], b.collapsed[kids[len(kids)-1]]
+	rc, ok, err := counter.RangeCounts(ctx, b.g.Run.ID, first.n.ID, last.n.End())
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	p := part{owner: first.parent, rows: rc.Rows, qs: rc.QSRows, maxQSPly: -1}
+	switch {
+	case rc.QSRows == 0:
+	case first.n.Kind == engine.KindQS && rc.QSRows == rc.Rows:
+		root := rootPly[first.parent]
+		if root < 0 {
+			root = first.n.Ply // each child is a QS root, at this ply
+		}
+		p.maxQSPly = rc.MaxQSNodePly - root
+	case first.n.Kind != engine.KindQS && b.g.Run.Engine == "" && rc.MaxQSPly >= 0:
+		p.maxQSPly = rc.MaxQSPly
+	default:
+		return nil, false, nil
+	}
+	if p.rows == 0 {
+		return nil, true, nil
+	}
+	return []part{p}, true, nil
 }
 
 // sortByID puts the shown nodes in pre-order and renumbers the indexes.
