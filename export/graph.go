@@ -210,7 +210,8 @@ type collapsed struct {
 
 // Build makes the graph of the subtree under top, cut to the options'
 // budget. It reads the trace through st's query API only. A subtree of up
-// to 100,000 rows, or 16 a node of the budget, is read in one stream and
+// to 100,000 rows, or 16 a node of the budget up to about a million
+// (memMaxRows), is read in one stream and
 // the graph built in memory (newSource); a bigger one is read one level
 // under each shown node, then streamed once more for the summaries' QS
 // figures, side by side: each shown subtree of up to chunkRows rows

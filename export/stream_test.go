@@ -115,3 +115,32 @@ func firstDiff(a, b []byte) string {
 	}
 	return fmt.Sprintf("at byte %d:\ngot:  %s\nwant: %s", i, cut(a), cut(b))
 }
+
+// TestSourceMemoryCap checks which source Build reads a subtree through:
+// in memory up to memLimit rows, or 16 rows a node of the budget up to
+// memMaxRows, queried node by node past that, whatever the budget.
+func TestSourceMemoryCap(t *testing.T) {
+	st, _ := fixedTrace(t)
+	run, top := resolve(t, st, Selection{Node: 0})
+	defer func(l, m int64) { memLimit, memMaxRows = l, m }(memLimit, memMaxRows)
+	memLimit = top.SubtreeSize / 4
+	for _, c := range []struct {
+		maxRows int64
+		budget  int
+		inMem   bool
+	}{
+		{top.SubtreeSize, int(top.SubtreeSize / 16), true},
+		{top.SubtreeSize, int(top.SubtreeSize/16) - 1, false},
+		{top.SubtreeSize - 1, int(top.SubtreeSize), false},
+		{top.SubtreeSize - 1, 1 << 30, false},
+	} {
+		memMaxRows = c.maxRows
+		src, err := newSource(context.Background(), st, run, top, c.budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, inMem := src.(*memSource); inMem != c.inMem {
+			t.Errorf("%d rows, budget %d, cap %d: in memory %v, want %v", top.SubtreeSize, c.budget, c.maxRows, inMem, c.inMem)
+		}
+	}
+}
