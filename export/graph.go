@@ -211,12 +211,14 @@ type collapsed struct {
 // Build makes the graph of the subtree under top, cut to the options'
 // budget. It reads the trace through st's query API only. A subtree of up
 // to 100,000 rows, or 16 a node of the budget up to about a million
-// (memMaxRows), is read in one stream and
-// the graph built in memory (newSource); a bigger one is read one level
-// under each shown node, then streamed once more for the summaries' QS
-// figures, side by side: each shown subtree of up to chunkRows rows
-// whole, each collapsed child of a bigger one on its own.
-// QSOnly streams the subtree once more to find the QS roots.
+// (memMaxRows), is read in one stream and the graph built in memory
+// (newSource); a bigger one is read one level under each shown node, and
+// the summaries' figures are added up by the trace (trace.RangeCounter), a
+// query per run of alike collapsed siblings, or else walked side by side:
+// each shown subtree of up to chunkRows rows whole, each collapsed child
+// of a bigger one on its own (countCollapsedParallel). QSOnly streams the
+// subtree once more to find the QS roots. WriteGraph streams a graph that
+// shows every node instead of building it.
 func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, opts Options) (*Graph, error) {
 	g, tl, err := newGraph(ctx, st, run, top, opts)
 	if err != nil {
