@@ -3,7 +3,9 @@ package export
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
@@ -141,6 +143,41 @@ func TestSourceMemoryCap(t *testing.T) {
 		}
 		if _, inMem := src.(*memSource); inMem != c.inMem {
 			t.Errorf("%d rows, budget %d, cap %d: in memory %v, want %v", top.SubtreeSize, c.budget, c.maxRows, inMem, c.inMem)
+		}
+	}
+}
+
+// cancelAfter is a trace reader whose Subtree cancels its context after
+// some rows, as Ctrl-C does in the middle of a walk.
+type cancelAfter struct {
+	trace.Reader
+	rows   int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Subtree(ctx context.Context, run, id int64, maxDepth int, fn func(trace.Node) error) error {
+	return c.Reader.Subtree(ctx, run, id, maxDepth, func(n trace.Node) error {
+		if c.rows--; c.rows == 0 {
+			c.cancel()
+		}
+		return fn(n)
+	})
+}
+
+// TestStreamStops cancels a streamed graph in each of its walks: it
+// returns context.Canceled, whichever walk was reading.
+func TestStreamStops(t *testing.T) {
+	st, _ := fixedTrace(t)
+	run, top := resolve(t, st, Selection{Node: 0})
+	opts := Options{MaxNodes: int(top.Nodes()), Depth: -1}
+	rows := int(top.SubtreeSize)
+	for _, after := range []int{10, rows + 10, 2*rows + 10} {
+		ctx, cancel := context.WithCancel(context.Background())
+		src := &cancelAfter{Reader: st, rows: after, cancel: cancel}
+		_, err := WriteGraph(ctx, src, run, top, opts, DOT, io.Discard)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled after %d rows: %v, want context.Canceled", after, err)
 		}
 	}
 }
