@@ -210,8 +210,8 @@ or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), ex
 		opts := export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir}
 		image := f == export.SVG || f == export.PNG
 		if shown := min(int64(*maxNodes), top.Nodes()); image && shown > render.MaxNodes {
-			return usagef("--max-nodes %d: a %s of node %d's subtree (%s) would lay out %s nodes, and Graphviz lays out at most %s (minutes, and memory past what it can address, beyond); lower --max-nodes, or write dot or json, which have no limit",
-				*maxNodes, f, top.ID, engine.Count(top.Nodes(), "node"), engine.Commas(shown), engine.Commas(render.MaxNodes))
+			return usagef("--max-nodes %d: a %s of node %d's subtree (%s) would lay out %s nodes, and Graphviz lays out at most %s (its time grows faster than the graph: %s take minutes); lower --max-nodes, or write dot or json, which have no limit",
+				*maxNodes, f, top.ID, engine.Count(top.Nodes(), "node"), engine.Commas(shown), engine.Commas(render.MaxNodes), engine.Commas(render.MaxNodes))
 		}
 		graphFormat := export.DOT
 		if f == export.JSON {
