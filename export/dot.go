@@ -16,25 +16,19 @@ import (
 // only on the graph (no times, no versions), so the same trace and options
 // give the same bytes.
 func (g *Graph) WriteDOT(w io.Writer) error {
+	if g.plan != nil {
+		return g.writeStreamDOT(w)
+	}
 	bw := bufio.NewWriter(w)
 	p := func(format string, a ...any) { fmt.Fprintf(bw, format, a...) }
-
-	p("// horizon export: run %d, node %d\n", g.Run.ID, g.Top.ID)
-	p("digraph horizon {\n")
-	p("\tgraph [rankdir=%s, ordering=out, fontname=\"Helvetica\", fontsize=12, labelloc=t, labeljust=l, nodesep=0.15, ranksep=0.35,\n", g.Options.RankDir)
-	p("\t\tlabel=<%s>];\n", g.headingHTML())
-	p("\tnode [fontname=\"Helvetica\", fontsize=10, style=filled, margin=\"0.06,0.03\"];\n")
-	p("\tedge [fontname=\"Helvetica\", fontsize=9, color=%q, fontcolor=%q, arrowsize=0.6];\n", colEdge, colEdge)
-
+	g.dotHead(p)
 	words := g.Run.EvalWords() // the run's options, parsed once
 	for i := range g.Nodes {
-		n := &g.Nodes[i]
-		p("\t%s [%s];\n", nodeName(n), g.nodeAttrs(n, words))
+		g.dotNode(p, &g.Nodes[i], words)
 	}
 	for i := range g.Summaries {
 		s := &g.Summaries[i]
-		p("\t%s [shape=note, style=\"filled,dashed\", fillcolor=%q, color=%q, label=%s];\n",
-			summaryName(g, s), colSummaryFill, colSummaryLine, quote(summaryLines(*s)...))
+		dotSummary(p, g.Nodes[s.Parent].ID, s)
 	}
 	// Edges in pre-order of the child; with ordering=out each node's
 	// children then stand left to right in the order the search tried
@@ -42,22 +36,58 @@ func (g *Graph) WriteDOT(w io.Writer) error {
 	last := g.lastSearches()
 	for i := 1; i < len(g.Nodes); i++ {
 		n := &g.Nodes[i]
-		parent := &g.Nodes[n.Parent]
-		p("\t%s -> %s [%s];\n", nodeName(parent), nodeName(n), g.edgeAttrs(parent, n, last[i]))
+		g.dotEdge(p, &g.Nodes[n.Parent], n, last[i])
 	}
 	for i := range g.Summaries {
-		s := &g.Summaries[i]
-		p("\t%s -> %s [style=dashed, color=%q];\n", nodeName(&g.Nodes[s.Parent]), summaryName(g, s), colSummaryLine)
+		dotSummaryEdge(p, g.Nodes[g.Summaries[i].Parent].ID)
 	}
 	p("}\n")
 	return bw.Flush()
 }
 
-func nodeName(n *Node) string { return "n" + strconv.FormatInt(n.ID, 10) }
+// printer is fmt.Fprintf to the DOT being written.
+type printer func(format string, a ...any)
 
-func summaryName(g *Graph, s *Summary) string {
-	return "s" + strconv.FormatInt(g.Nodes[s.Parent].ID, 10)
+// dotHead writes the DOT up to the first node: the heading and defaults.
+func (g *Graph) dotHead(p printer) {
+	p("// horizon export: run %d, node %d\n", g.Run.ID, g.Top.ID)
+	p("digraph horizon {\n")
+	p("\tgraph [rankdir=%s, ordering=out, fontname=\"Helvetica\", fontsize=12, labelloc=t, labeljust=l, nodesep=0.15, ranksep=0.35,\n", g.Options.RankDir)
+	p("\t\tlabel=<%s>];\n", g.headingHTML())
+	p("\tnode [fontname=\"Helvetica\", fontsize=10, style=filled, margin=\"0.06,0.03\"];\n")
+	p("\tedge [fontname=\"Helvetica\", fontsize=9, color=%q, fontcolor=%q, arrowsize=0.6];\n", colEdge, colEdge)
 }
+
+// dotNode writes shown node n; words are the run's g.Run.EvalWords().
+func (g *Graph) dotNode(p printer, n *Node, words trace.EvalWords) {
+	p("\t%s [%s];\n", nodeName(n), g.nodeAttrs(n, words))
+}
+
+// dotSummary writes summary s of the shown node with id parent.
+func dotSummary(p printer, parent int64, s *Summary) {
+	p("\t%s [shape=note, style=\"filled,dashed\", fillcolor=%q, color=%q, label=%s];\n",
+		summaryName(parent), colSummaryFill, colSummaryLine, quote(summaryLines(*s)...))
+}
+
+// dotEdge writes the edge from shown node parent to its shown child n;
+// lastSearch: no later shown sibling of n has its move (lastSearches).
+func (g *Graph) dotEdge(p printer, parent, n *Node, lastSearch bool) {
+	p("\t%s -> %s [%s];\n", nodeName(parent), nodeName(n), g.edgeAttrs(parent, n, lastSearch))
+}
+
+// dotSummaryEdge writes the edge from the shown node with id parent to
+// its summary.
+func dotSummaryEdge(p printer, parent int64) {
+	p("\t%s -> %s [style=dashed, color=%q];\n", shownName(parent), summaryName(parent), colSummaryLine)
+}
+
+func nodeName(n *Node) string { return shownName(n.ID) }
+
+// shownName names the shown node with id id.
+func shownName(id int64) string { return "n" + strconv.FormatInt(id, 10) }
+
+// summaryName names the summary of the shown node with id parent.
+func summaryName(parent int64) string { return "s" + strconv.FormatInt(parent, 10) }
 
 // title is the graph's heading: the run, the position and what is shown.
 func (g *Graph) title() []string {
@@ -67,7 +97,7 @@ func (g *Graph) title() []string {
 	lines = append(lines, positionLine(r))
 	where, size := topWhere(g.Top, g.TopPlace), g.Top.Nodes()
 	lines = append(lines, fmt.Sprintf("Subtree of %s: %s; %d shown, %s (budget %d)",
-		where, engine.Count(size, "node"), g.Shown(), engine.CountOf(int64(len(g.Summaries)), "summary", "summaries"), g.Options.MaxNodes))
+		where, engine.Count(size, "node"), g.shownCount(), engine.CountOf(g.summaryCount(), "summary", "summaries"), g.Options.MaxNodes))
 	if g.QSOnly {
 		lines = append(lines, fmt.Sprintf("QS only: %s QS trees (%s nodes) under it; %s full-width nodes left out",
 			engine.Commas(g.QSRoots), engine.Commas(g.QSNodes), engine.Commas(g.FullWidth)))

@@ -107,6 +107,41 @@ type jsonSummary struct {
 // made 140 MB twice over (encoded, then indented) and took longer than
 // building it.
 func (g *Graph) WriteJSON(w io.Writer) error {
+	if g.plan != nil {
+		return g.writeStreamJSON(w)
+	}
+	jw, err := g.jsonHead(w)
+	if err != nil {
+		return err
+	}
+	for i := range g.Nodes {
+		if err := jw.item(g.jsonNode(g.Nodes[i], g.parentID(i))); err != nil {
+			return err
+		}
+	}
+	jw.summaries()
+	for i := range g.Summaries {
+		s := &g.Summaries[i]
+		if err := jw.item(jsonSummaryOf(g.Nodes[s.Parent].ID, s)); err != nil {
+			return err
+		}
+	}
+	return jw.end()
+}
+
+// jsonWriter writes a graph's JSON object: the head (jsonHead), then the
+// nodes one at a time (item), then the summaries (summaries, item), then
+// the end.
+type jsonWriter struct {
+	bw    *bufio.Writer
+	enc   *json.Encoder
+	buf   bytes.Buffer // one item, encoded
+	items int          // items of the list being written
+}
+
+// jsonHead writes the object up to its first node: the fields of the
+// graph, then "nodes": [.
+func (g *Graph) jsonHead(w io.Writer) (*jsonWriter, error) {
 	r := g.Run
 	out := jsonGraph{
 		Run:     jsonRun{ID: r.ID, FEN: r.FEN, EPDID: r.EPDIDOrNil(), Variant: r.Label(), Status: string(r.Status), Depth: r.Depth, Nodes: r.Nodes},
@@ -128,55 +163,79 @@ func (g *Graph) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(&head)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(out); err != nil {
-		return err
+		return nil, err
 	}
 	// The object ends with its two lists, empty: each is written in its
 	// place, its items indented two levels.
 	const lists = `"nodes": [],` + "\n  " + `"summaries": []` + "\n}\n"
 	if !bytes.HasSuffix(head.Bytes(), []byte(lists)) {
-		return fmt.Errorf("export: the JSON object does not end with its nodes and summaries")
+		return nil, fmt.Errorf("export: the JSON object does not end with its nodes and summaries")
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.Write(head.Bytes()[:head.Len()-len(lists)])
-	var item bytes.Buffer
-	enc = json.NewEncoder(&item)
-	enc.SetIndent("    ", "  ")
-	list := func(key string, n int, v func(i int) any) error {
-		bw.WriteString(`"` + key + `": [`)
-		for i := 0; i < n; i++ {
-			item.Reset()
-			if err := enc.Encode(v(i)); err != nil {
-				return err
-			}
-			bw.WriteString("\n    ")
-			bw.Write(bytes.TrimSuffix(item.Bytes(), []byte("\n")))
-			if i < n-1 {
-				bw.WriteByte(',')
-			}
-		}
-		if n > 0 {
-			bw.WriteString("\n  ")
-		}
-		bw.WriteString("]")
-		return nil
-	}
-	if err := list("nodes", len(g.Nodes), func(i int) any { return g.jsonNode(g.Nodes[i]) }); err != nil {
-		return err
-	}
-	bw.WriteString(",\n  ")
-	if err := list("summaries", len(g.Summaries), func(i int) any {
-		s := g.Summaries[i]
-		return jsonSummary{Parent: g.Nodes[s.Parent].ID, Children: s.Children,
-			Nodes: s.Nodes, Rows: s.Rows, QSRows: s.QSRows, QSShare: round3(s.QSShare()), MaxQSPly: nonNegative(s.MaxQSPly),
-			Unrecorded: s.Unrecorded, DepthLimit: s.DepthLimit, QSTrees: s.QSTrees}
-	}); err != nil {
-		return err
-	}
-	bw.WriteString("\n}\n")
-	return bw.Flush()
+	jw := &jsonWriter{bw: bufio.NewWriterSize(w, 64<<10)}
+	jw.bw.Write(head.Bytes()[:head.Len()-len(lists)])
+	jw.bw.WriteString(`"nodes": [`)
+	jw.enc = json.NewEncoder(&jw.buf)
+	jw.enc.SetIndent("    ", "  ")
+	return jw, nil
 }
 
-func (g *Graph) jsonNode(n Node) jsonNode {
+// item writes the next item of the list being written.
+func (jw *jsonWriter) item(v any) error {
+	jw.buf.Reset()
+	if err := jw.enc.Encode(v); err != nil {
+		return err
+	}
+	if jw.items > 0 {
+		jw.bw.WriteByte(',')
+	}
+	jw.bw.WriteString("\n    ")
+	jw.bw.Write(bytes.TrimSuffix(jw.buf.Bytes(), []byte("\n")))
+	jw.items++
+	return nil
+}
+
+// closeList ends the list being written.
+func (jw *jsonWriter) closeList() {
+	if jw.items > 0 {
+		jw.bw.WriteString("\n  ")
+	}
+	jw.bw.WriteString("]")
+	jw.items = 0
+}
+
+// summaries ends the nodes and starts the summaries.
+func (jw *jsonWriter) summaries() {
+	jw.closeList()
+	jw.bw.WriteString(",\n  " + `"summaries": [`)
+}
+
+// end ends the summaries and the object, and flushes.
+func (jw *jsonWriter) end() error {
+	jw.closeList()
+	jw.bw.WriteString("\n}\n")
+	return jw.bw.Flush()
+}
+
+// jsonSummaryOf is summary s of the shown node with id parent as JSON.
+func jsonSummaryOf(parent int64, s *Summary) jsonSummary {
+	return jsonSummary{Parent: parent, Children: s.Children,
+		Nodes: s.Nodes, Rows: s.Rows, QSRows: s.QSRows, QSShare: round3(s.QSShare()), MaxQSPly: nonNegative(s.MaxQSPly),
+		Unrecorded: s.Unrecorded, DepthLimit: s.DepthLimit, QSTrees: s.QSTrees}
+}
+
+// parentID is the id JSON gives as shown node i's parent: its shown
+// parent's; for the top node the trace's parent, -1 (null) for the run
+// node.
+func (g *Graph) parentID(i int) int64 {
+	if p := g.Nodes[i].Parent; p >= 0 {
+		return g.Nodes[p].ID
+	}
+	return g.Nodes[i].Node.Parent
+}
+
+// jsonNode is shown node n as JSON; parent is its parent's id (parentID),
+// -1 for none.
+func (g *Graph) jsonNode(n Node, parent int64) jsonNode {
 	j := jsonNode{ID: n.ID, Via: n.Via, PV: n.PV,
 		Kind: n.Kind.String(), Ply: n.Ply, Iteration: n.Iteration, Depth: n.Depth,
 		InCheck: n.InCheck, Alpha: int(n.Alpha), Beta: int(n.Beta), Score: int(n.Score), Bound: n.Bound.String(),
@@ -187,14 +246,8 @@ func (g *Graph) jsonNode(n Node) jsonNode {
 		order, repeat := n.Order, n.Repeat
 		j.Order, j.Repeat = &order, &repeat
 	}
-	// n.Parent indexes the shown nodes; the top's parent is the trace's.
-	switch {
-	case n.Parent >= 0:
-		id := g.Nodes[n.Parent].ID
-		j.Parent = &id
-	case n.Node.Parent >= 0:
-		id := n.Node.Parent
-		j.Parent = &id
+	if parent >= 0 {
+		j.Parent = &parent
 	}
 	if n.Kind == engine.KindQS && n.QSPly >= 0 {
 		q := n.QSPly

@@ -38,10 +38,17 @@ var memLimit = int64(100_000)
 // no subtree over memLimit into memory.
 var rowsPerShown = int64(16)
 
+// memMaxRows caps what rowsPerShown reads into memory whatever the
+// budget: about 200 MB. A budget of a million nodes read every row of a
+// subtree of 16 million (3 GB and more); a bigger subtree is queried node
+// by node (a budget that shows every node is streamed: WriteGraph).
+var memMaxRows = int64(1 << 20)
+
 // newSource picks the in-memory source for subtrees up to memLimit rows,
-// or up to rowsPerShown rows a node of the budget.
+// or up to rowsPerShown rows a node of the budget and memMaxRows.
 func newSource(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, budget int) (source, error) {
-	whole := top.SubtreeSize <= memLimit || (rowsPerShown > 0 && top.SubtreeSize/rowsPerShown <= int64(budget))
+	whole := top.SubtreeSize <= memLimit ||
+		(rowsPerShown > 0 && top.SubtreeSize/rowsPerShown <= int64(budget) && top.SubtreeSize <= memMaxRows)
 	if !whole {
 		return &storeSource{ctx: ctx, st: st, run: run, top: top}, nil
 	}

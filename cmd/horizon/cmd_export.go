@@ -39,8 +39,11 @@ is absent as null: cut_index where no move failed high (the view says -1),
 best, the move of the run node and of iteration roots, depth with no --depth,
 a node's order and repeat where it has no place among siblings (the top node,
 --qs-only's QS roots), via and summary where they do not apply, and qs_roots,
-qs_nodes and full_width_left_out without --qs-only. SVG and PNG are laid out by Graphviz (go-graphviz, built in). PNGs are scaled
-down to at most 8000 pixels a side and 24 million pixels.
+qs_nodes and full_width_left_out without --qs-only. SVG and PNG are laid out by Graphviz (go-graphviz, built in), at most %s
+nodes (a bigger --max-nodes is refused; DOT and JSON have no limit, and a
+budget that shows every node is written as the rows are read, in little
+memory). PNGs are scaled down to at most 8000 pixels a side and 24 million
+pixels.
 
 --format icicle writes an SVG icicle chart of the whole subtree instead: one
 rectangle per node, as wide as its subtree, one row per level, QS in orange;
@@ -64,7 +67,7 @@ deep, narrow one of 100,000 nodes can draw as many.
 The format defaults to the output file's extension (.dot/.gv, .svg, .png,
 .json, .html), else dot. Output goes to standard output unless -o is given; a file
 is written whole or not at all (through a link, its target), and a device, FIFO
-or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.HTMLNodeBytes),
+or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), export.HTMLPageBytes>>10, export.HTMLNodeBytes),
 		"horizon export sample.trace -o tree.svg",
 		`horizon export sample.trace --path "dxe6 fxe6" --max-nodes 60 --rankdir LR -o line.png`,
 		"horizon export sample.trace --node 0 --format icicle -o map.svg",
@@ -146,7 +149,8 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 	// the file appears only when everything succeeded.
 	var dst io.Writer
 	var outFile *outfile.File
-	var buf bytes.Buffer
+	var buf outfile.Spool
+	defer buf.Close()
 	if *out == "-" {
 		dst = &buf // standard output gets all or nothing too
 	} else {
@@ -203,29 +207,36 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		}
 		what = fmt.Sprintf("page of node %d (%s)", top.ID, engine.Count(top.Nodes(), "node"))
 	default:
+		opts := export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir}
+		image := f == export.SVG || f == export.PNG
+		if shown := min(int64(*maxNodes), top.Nodes()); image && shown > render.MaxNodes {
+			return usagef("--max-nodes %d: a %s of node %d's subtree (%s) would lay out %s nodes, and Graphviz lays out at most %s (its time grows faster than the graph: %s take minutes); lower --max-nodes, or write dot or json, which have no limit",
+				*maxNodes, f, top.ID, engine.Count(top.Nodes(), "node"), engine.Commas(shown), engine.Commas(render.MaxNodes), engine.Commas(render.MaxNodes))
+		}
+		graphFormat := export.DOT
+		if f == export.JSON {
+			graphFormat = export.JSON
+		}
+		// DOT to lay out is held in memory (a graph Graphviz lays out is
+		// small); DOT and JSON go straight out.
+		var dot bytes.Buffer
+		to := dst
+		if image {
+			to = &dot
+		}
 		stop := rowsProgress(e.stderr, fmt.Sprintf("reading node %d's subtree", top.ID), &rows, 0)
-		g, err := export.Build(e.ctx, src, r, top, export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir})
+		counts, err := export.WriteGraph(e.ctx, src, r, top, opts, graphFormat, to)
 		stop()
 		if err != nil {
 			return err
 		}
-		what = fmt.Sprintf("node %d: %s of %s shown, %s", top.ID, engine.Commas(int64(g.Shown())), engine.Count(top.Nodes(), "node"),
-			engine.CountOf(int64(len(g.Summaries)), "summary", "summaries"))
-		if f == export.JSON {
-			err = g.WriteJSON(dst)
-		} else {
-			var dot bytes.Buffer
-			if err = g.WriteDOT(&dot); err != nil {
-				return err
-			}
-			switch f {
-			case export.DOT:
-				_, err = dst.Write(dot.Bytes())
-			case export.SVG:
-				err = render.Render(e.ctx, dot.Bytes(), render.SVG, dst)
-			case export.PNG:
-				err = render.Render(e.ctx, dot.Bytes(), render.PNG, dst)
-			}
+		what = fmt.Sprintf("node %d: %s of %s shown, %s", top.ID, engine.Commas(counts.Shown), engine.Count(top.Nodes(), "node"),
+			engine.CountOf(counts.Summaries, "summary", "summaries"))
+		switch f {
+		case export.SVG:
+			err = render.Render(e.ctx, dot.Bytes(), render.SVG, dst)
+		case export.PNG:
+			err = render.Render(e.ctx, dot.Bytes(), render.PNG, dst)
 		}
 		if err != nil {
 			return err
@@ -237,11 +248,17 @@ or /dev/fd/N is written to, never replaced.`, export.HTMLPageBytes>>10, export.H
 		return err
 	}
 	if outFile == nil {
-		out := buf.Bytes()
+		// The spool may be larger than memory: JSON is escaped for a
+		// terminal (as every command's --json) as it streams out.
+		var w io.Writer = e.stdout
+		jw := &jsonControlsWriter{w: e.stdout}
 		if f == export.JSON {
-			out = engine.JSONControls(out) // for a terminal, as every command's --json
+			w = jw
 		}
-		if err := e.print(artifact(out), formatText); err != nil {
+		if _, err := buf.WriteTo(w); err != nil {
+			return err
+		}
+		if err := jw.flush(); err != nil {
 			return err
 		}
 	} else {

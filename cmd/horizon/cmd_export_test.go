@@ -8,10 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/export"
+	"github.com/horizonqs/horizon/export/render"
 )
 
 // exportTrace records a small trace with horizon trace and returns its path.
@@ -477,5 +480,33 @@ func TestPathNamingNoMove(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, flag+" ") || !strings.Contains(stderr, "names no move") {
 			t.Errorf("%s: exit %d, %q; want exit 2 naming %s", strings.Join(args, " "), code, stderr, flag)
 		}
+	}
+}
+
+// TestExportRefusesBigLayouts asks for SVG and PNG of more nodes than
+// Graphviz lays out (render.MaxNodes): refused at once, a usage error that
+// gives both figures, no file; the same budget as DOT is written, and an
+// SVG within the limit of the same subtree is drawn.
+func TestExportRefusesBigLayouts(t *testing.T) {
+	tr, _ := traceFile(t, "--fen", sampleFEN, "--depth", "4", "--qs", "captures")
+	dir := t.TempDir()
+	over := strconv.Itoa(render.MaxNodes + 1)
+	for _, f := range []string{"svg", "png"} {
+		out := filepath.Join(dir, "big."+f)
+		code, stdout, stderr := runCLI(t, "", "export", tr, "--node", "0", "--max-nodes", over, "-o", out)
+		if code != 2 || stdout != "" {
+			t.Fatalf("%s over the limit: exit %d, stdout %.80q, stderr %q", f, code, stdout, stderr)
+		}
+		stderr, _, _ = strings.Cut(stderr, "\nrun 'horizon export --help'")
+		checkOneLineError(t, stderr+"\n", "--max-nodes "+over, engine.Commas(render.MaxNodes+1), engine.Commas(render.MaxNodes))
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Fatalf("%s over the limit left %s: %v", f, out, err)
+		}
+	}
+	if code, _, stderr := runCLI(t, "", "export", tr, "--node", "0", "--max-nodes", over, "-o", filepath.Join(dir, "big.dot")); code != 0 {
+		t.Fatalf("dot of the same budget: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "", "export", tr, "--node", "0", "--max-nodes", "50", "-o", filepath.Join(dir, "small.svg")); code != 0 {
+		t.Fatalf("svg within the limit: exit %d: %s", code, stderr)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/horizonbin"
 )
 
@@ -331,5 +333,22 @@ func TestKilledOutputLeavesNothing(t *testing.T) {
 	cmd.Wait()
 	if ents, _ := os.ReadDir(dir); len(ents) > 0 {
 		t.Errorf("left %s beside the output", ents[0].Name())
+	}
+}
+
+// TestJSONControlsWriter: JSON streamed out in pieces (export's spool to
+// standard output) is escaped as engine.JSONControls escapes it whole,
+// wherever the pieces split a C1 control's two bytes.
+func TestJSONControlsWriter(t *testing.T) {
+	in := []byte("{\"name\": \"a\u0085b\x7fc\u009b[2J\u00e9\"}\xc2")
+	want := string(engine.JSONControls(in[:len(in)-1])) + "\xc2"
+	for cut := 0; cut <= len(in); cut++ {
+		var out bytes.Buffer
+		w := &jsonControlsWriter{w: &out}
+		w.Write(in[:cut])
+		w.Write(in[cut:])
+		if err := w.flush(); err != nil || out.String() != want {
+			t.Errorf("cut at %d: %q, want %q", cut, out.String(), want)
+		}
 	}
 }

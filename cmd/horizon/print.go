@@ -192,3 +192,36 @@ func writeTally(w io.Writer, passed, failed int) error {
 	_, err := fmt.Fprintf(w, "%d passed, %d failed\n", passed, failed)
 	return err
 }
+
+// jsonControlsWriter writes JSON text through engine.JSONControls as it
+// streams: a C1 control's first byte (0xc2) at the end of one write is
+// held until the next, which holds its second.
+type jsonControlsWriter struct {
+	w    io.Writer
+	held bool // a 0xc2 ends what was written so far
+}
+
+func (j *jsonControlsWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	if j.held {
+		p = append([]byte{0xc2}, p...)
+		j.held = false
+	}
+	if len(p) > 0 && p[len(p)-1] == 0xc2 {
+		p, j.held = p[:len(p)-1], true
+	}
+	if _, err := j.w.Write(engine.JSONControls(p)); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// flush writes a held byte.
+func (j *jsonControlsWriter) flush() error {
+	if !j.held {
+		return nil
+	}
+	j.held = false
+	_, err := j.w.Write([]byte{0xc2})
+	return err
+}

@@ -125,3 +125,15 @@ func (p *progress) Set(n int) { p.done.Store(int64(n)) }
 
 // Stop stops the bar and clears it.
 func (p *progress) Stop() { p.once.Do(p.stop) }
+
+// RangeCounts is the reader's (trace.RangeCounter), ok false when it
+// has none; the rows it adds up count as read.
+func (r countingReader) RangeCounts(ctx context.Context, run, id, end int64) (trace.RangeCounts, bool, error) {
+	rc, ok := r.Reader.(trace.RangeCounter)
+	if !ok {
+		return trace.RangeCounts{}, false, nil
+	}
+	c, ok, err := rc.RangeCounts(ctx, run, id, end)
+	r.rows.Add(c.Rows)
+	return c, ok, err
+}

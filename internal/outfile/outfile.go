@@ -17,7 +17,6 @@
 package outfile
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -56,7 +55,7 @@ type File struct {
 	// Anything else: direct is the file opened as it is; buf holds the
 	// bytes until Commit.
 	direct *os.File
-	buf    bytes.Buffer
+	buf    Spool
 
 	done bool
 }
@@ -330,11 +329,11 @@ func (f *File) Commit() error {
 	}
 	f.done = true
 	if f.direct != nil {
-		_, err := f.direct.Write(f.buf.Bytes())
+		_, err := f.buf.WriteTo(f.direct)
 		if cerr := f.direct.Close(); err == nil {
 			err = cerr
 		}
-		f.buf = bytes.Buffer{}
+		f.buf.Close()
 		if err != nil {
 			return fmt.Errorf("output %s: %w", f.path, unwrapPath(err))
 		}
@@ -376,6 +375,7 @@ func (f *File) Abort() {
 	}
 	f.done = true
 	if f.direct != nil {
+		f.buf.Close()
 		f.direct.Close()
 		return
 	}

@@ -45,8 +45,9 @@ const (
 )
 
 var (
-	loadOnce sync.Once
-	loadErr  error
+	loadMu  sync.Mutex
+	loaded  bool
+	loadErr error
 )
 
 // Load starts Graphviz's WebAssembly runtime, once per process; New and
@@ -54,19 +55,25 @@ var (
 // package inits, so every process that linked the package paid for it
 // (and panicked when the shared cache directory was another user's). Call
 // Load (or New) before ParseBytes and the other functions of this module.
+// A cancelled call closes the runtime's module (wasm.Closed): Load then
+// starts it again, with its engines and descriptors.
 func Load(ctx context.Context) error {
-	loadOnce.Do(func() {
-		if loadErr = wasm.Load(); loadErr != nil {
-			return
-		}
-		gvc.RegisterEngines()
-		if loadErr = cgraph.Init(ctx); loadErr != nil {
-			return
-		}
-		Directed, StrictDirected = cgraph.Directed, cgraph.StrictDirected
-		UnDirected, StrictUnDirected = cgraph.UnDirected, cgraph.StrictUnDirected
-	})
-	return loadErr
+	loadMu.Lock()
+	defer loadMu.Unlock()
+	if loadErr != nil || (loaded && !wasm.Closed()) {
+		return loadErr
+	}
+	if loadErr = wasm.Load(); loadErr != nil {
+		return loadErr
+	}
+	gvc.RegisterEngines()
+	if err := cgraph.Init(ctx); err != nil {
+		return err // a cancelled context's, perhaps: the next call tries again
+	}
+	Directed, StrictDirected = cgraph.Directed, cgraph.StrictDirected
+	UnDirected, StrictUnDirected = cgraph.UnDirected, cgraph.StrictUnDirected
+	loaded = true
+	return nil
 }
 
 func New(ctx context.Context) (*Graphviz, error) {

@@ -397,20 +397,34 @@ func CreateCallbackFunc[T any](cb T, funcID uint64) *CallbackFunc[T] {
 // package init (which ran in every process that linked the package, and
 // panicked when the shared cache directory was not writable).
 var (
-	loadOnce sync.Once
-	loadErr  error
+	loadMu  sync.Mutex
+	loadErr error
 )
 
-// Load starts the WebAssembly runtime once; later calls return the first
-// call's result. When compiling with the on-disk cache fails (a cache
+// Load starts the WebAssembly runtime; later calls return the first
+// call's error, or start the module again when a cancelled call closed it
+// (Closed). When compiling with the on-disk cache fails (a cache
 // directory that cannot be written), it compiles again without one.
 func Load() error {
-	loadOnce.Do(func() {
-		if loadErr = loadWith(true); loadErr != nil {
-			loadErr = loadWith(false)
-		}
-	})
+	loadMu.Lock()
+	defer loadMu.Unlock()
+	if loadErr != nil || (mod != nil && !mod.mod.IsClosed()) {
+		return loadErr
+	}
+	if loadErr = loadWith(true); loadErr != nil {
+		loadErr = loadWith(false)
+	}
 	return loadErr
+}
+
+// Closed reports whether the module was started and closed since: a call
+// whose context is done closes it (Horizon patch: the runtime is made
+// WithCloseOnContextDone, so Ctrl-C stops a layout that runs for minutes
+// instead of being noticed when it returns). Load starts it again.
+func Closed() bool {
+	loadMu.Lock()
+	defer loadMu.Unlock()
+	return mod != nil && mod.mod.IsClosed()
 }
 
 func loadWith(useCache bool) (err error) {
@@ -426,7 +440,9 @@ func loadWith(useCache bool) (err error) {
 
 func load(useCache bool) {
 	ctx := context.Background()
-	cfg := wazero.NewRuntimeConfig()
+	// Horizon patch: a call whose context is done stops and closes the
+	// module (Closed), so a cancelled layout returns at once.
+	cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(true)
 	if useCache {
 		if cache := getCompilationCache(); cache != nil {
 			cfg = cfg.WithCompilationCache(cache)
