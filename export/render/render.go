@@ -30,8 +30,10 @@ const (
 // PNG, before any work. The dot layout's time grows faster than its graph:
 // 'export --node 0 --max-nodes N -o x.svg' of Kiwipete captures depth 7
 // (1.55M nodes) on the 2-core machine at load 12-18 took 63 s and 117 MB
-// for 2,000, 114 s and 179 MB for 5,000, 566 s and 268 MB for 10,000.
-// Ctrl-C stops a layout (Render's context).
+// for 2,000, 114 s and 179 MB for 5,000, 566 s and 268 MB for 10,000;
+// 10,000 of a 17.9M-node subtree peak at 430 MB of the process's RSS
+// (BenchmarkExportMemory10M/svg), near the 500 MB every export keeps
+// under. Ctrl-C stops a layout (Render's context).
 const MaxNodes = 10_000
 
 // mu serialises renders: go-graphviz drives one WebAssembly instance shared
