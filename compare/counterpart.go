@@ -3,7 +3,6 @@ package compare
 import (
 	"context"
 
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -42,7 +41,7 @@ func keyedPath(ctx context.Context, s Side, id int64) ([]keyed, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := check.Path(path); err != nil {
+	if err := trace.CheckPath(path); err != nil {
 		return nil, err
 	}
 	out := make([]keyed, 0, len(path))
@@ -165,8 +164,8 @@ func Resolve(ctx context.Context, s Side, keys []Key) (n trace.Node, ok bool, er
 	if err != nil {
 		return n, false, err
 	}
-	if len(keys) > check.MaxNesting {
-		return n, false, check.Depth(n, len(keys))
+	if len(keys) > trace.MaxNesting {
+		return n, false, trace.CheckDepth(n, len(keys))
 	}
 	for _, want := range keys {
 		parent, kids, err := childList(ctx, s, n.ID)

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -134,7 +133,7 @@ type tree struct {
 func newTree(s Side) *tree { return &tree{Side: s, chunk: chunkNodes} }
 
 // children returns n's children in search order, in a fresh slice, checked
-// with check.Children against n as read with them. That copy of n, not the
+// with trace.CheckChildren against n as read with them. That copy of n, not the
 // caller's, is the parent: in a run being recorded the open nodes grow
 // between two reads, and the last child, read later, can run past a copy
 // read before it.
@@ -142,7 +141,7 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 	if n.SubtreeSize <= 1 {
 		return nil, nil
 	}
-	if err := check.Node(n); err != nil {
+	if err := trace.CheckNode(n); err != nil {
 		return nil, err
 	}
 	if !t.holds(n) {
@@ -173,7 +172,7 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 		c := t.buf[j]
 		// The hop below moves on only when c's size is at least 1; a size
 		// from a damaged file must not make it stand still.
-		if err := check.Child(p, c); err != nil {
+		if err := trace.CheckChild(p, c); err != nil {
 			return nil, err
 		}
 		// A row whose parent is not n belongs to a child that has no row
@@ -187,7 +186,7 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 		from := j
 		j = from + sort.Search(len(t.buf)-from, func(k int) bool { return t.buf[from+k].ID >= c.End() })
 	}
-	return kids, check.Children(p, kids)
+	return kids, trace.CheckChildren(p, kids)
 }
 
 // holds reports whether n's whole subtree is in the buffer.
@@ -219,8 +218,8 @@ func sortByID(ks []keyed) {
 }
 
 // childList returns node id's children in search order and the node, as
-// check.ReadChildren reads and checks them: the node after its children,
+// trace.ReadChildren reads and checks them: the node after its children,
 // which in a run being recorded may have grown since a copy read before.
 func childList(ctx context.Context, s Side, id int64) (trace.Node, []trace.Node, error) {
-	return check.ReadChildren(ctx, s.Store, s.Run, id, trace.BySearch, 0, 0)
+	return trace.ReadChildren(ctx, s.Store, s.Run, id, trace.BySearch, 0, 0)
 }

@@ -12,7 +12,6 @@ import (
 	"sort"
 	"sync/atomic"
 
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -502,13 +501,13 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 	// A damaged file's sizes must not send the layout round in circles or
 	// down without end (issue 17); while the run is recorded n is
 	// checked as read after its children, as it grows between the reads.
-	n, kids, err := check.RunChildren(b.ctx, b.st, b.run, n, trace.BySearch, 0, 0)
+	n, kids, err := trace.RunChildren(b.ctx, b.st, b.run, n, trace.BySearch, 0, 0)
 	if err != nil {
 		return err
 	}
-	if row >= check.MaxNesting && len(kids) > 0 {
-		return &check.DamagedError{Run: b.run.ID, Node: kids[0].ID,
-			Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", check.MaxNesting)}
+	if row >= trace.MaxNesting && len(kids) > 0 {
+		return &trace.DamagedError{Run: b.run.ID, Node: kids[0].ID,
+			Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", trace.MaxNesting)}
 	}
 	b.side.Read += int64(len(kids))
 	b.opts.read(len(kids))

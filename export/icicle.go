@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -165,12 +164,12 @@ func (ic *icicle) walk(e *icicleEntry, pos *engine.Position) error {
 		// are checked against e's node as read after them, as it grows
 		// between the reads.
 		var err error
-		if _, kids, err = check.RunChildren(ic.ctx, ic.st, ic.run, e.n, trace.BySearch, 0, 0); err != nil {
+		if _, kids, err = trace.RunChildren(ic.ctx, ic.st, ic.run, e.n, trace.BySearch, 0, 0); err != nil {
 			return err
 		}
-		if e.row >= check.MaxNesting && len(kids) > 0 {
-			return &check.DamagedError{Run: ic.run.ID, Node: kids[0].ID,
-				Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", check.MaxNesting)}
+		if e.row >= trace.MaxNesting && len(kids) > 0 {
+			return &trace.DamagedError{Run: ic.run.ID, Node: kids[0].ID,
+				Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", trace.MaxNesting)}
 		}
 		ic.read += int64(len(kids))
 	case e.qs:

@@ -1,27 +1,17 @@
-// Package check holds the rules a recorded tree must keep. Run verifies a
-// run's tree against the rules of alpha-beta and of its QS variant and
-// reports violations (horizon check); Node, Child, Children, Path and Depth
-// are the shape checks every reader (diff, the viewer, the exporter) makes
-// before it follows a damaged file's numbers.
-//
-// Everything here reads traces through the trace package's query API and
-// streams them: no function holds a whole tree in memory.
-package check
+package trace
 
 import (
 	"context"
 	"fmt"
-
-	"github.com/horizonqs/horizon/trace"
 )
 
 // The shape of a tree read from a file is untrusted: a damaged or edited
 // trace can hold any subtree size, parent or id. Every reader that walks a
 // tree by those numbers (diff, the viewer, the exporter) checks what
-// it is about to follow with Children and bounds its depth by
+// it is about to follow with CheckChildren and bounds its depth by
 // MaxNesting, so that a bad number gives one clear error instead of a loop
-// that never ends or memory that never stops growing. Run reports the
-// same faults as violations instead.
+// that never ends or memory that never stops growing. check.Run reports
+// the same faults as violations instead.
 
 // MaxNesting bounds how deep a reader follows a tree. The recorder stores
 // plies up to 511 below an iteration root, which hangs below the run node;
@@ -29,7 +19,7 @@ import (
 const MaxNesting = 600
 
 // DamagedError says what is wrong with a node read from a trace. It wraps
-// trace.ErrCorrupt.
+// ErrCorrupt.
 type DamagedError struct {
 	Run    int64
 	Node   int64
@@ -40,45 +30,45 @@ func (e *DamagedError) Error() string {
 	return fmt.Sprintf("damaged trace: node %d %s (run %d)", e.Node, e.Detail, e.Run)
 }
 
-// Unwrap lets errors.Is match trace.ErrCorrupt.
-func (e *DamagedError) Unwrap() error { return trace.ErrCorrupt }
+// Unwrap lets errors.Is match ErrCorrupt.
+func (e *DamagedError) Unwrap() error { return ErrCorrupt }
 
-func damaged(n trace.Node, format string, a ...any) error {
+func nodeDamaged(n Node, format string, a ...any) error {
 	return &DamagedError{Run: n.RunID, Node: n.ID, Detail: fmt.Sprintf(format, a...)}
 }
 
-// Node returns a *DamagedError when n's subtree size cannot be true of
+// CheckNode returns a *DamagedError when n's subtree size cannot be true of
 // any tree: below 1, or reaching past the id space of a run.
-func Node(n trace.Node) error {
+func CheckNode(n Node) error {
 	if n.SubtreeSize < 1 || n.ID < 0 {
-		return damaged(n, "has subtree size %d", n.SubtreeSize)
+		return nodeDamaged(n, "has subtree size %d", n.SubtreeSize)
 	}
 	if n.SubtreeSize > 1<<32 || n.End() > 1<<32 {
-		return damaged(n, "has subtree size %d, past the end of the run's ids", n.SubtreeSize)
+		return nodeDamaged(n, "has subtree size %d, past the end of the run's ids", n.SubtreeSize)
 	}
 	return nil
 }
 
-// Children returns a *DamagedError unless kids (in search order, as
-// trace's Children returns them) can be parent's children: each has a
+// CheckChildren returns a *DamagedError unless kids (in search order, as
+// Reader.Children returns them) can be parent's children: each has a
 // subtree size of at least 1, lies inside the parent's id range after the
 // parent, and starts after the previous child's subtree ends; and there are
-// at most trace.MaxChildren of them. A reader that hops from child to child by
+// at most MaxChildren of them. A reader that hops from child to child by
 // their sizes, or descends into them, relies on exactly this.
-func Children(parent trace.Node, kids []trace.Node) error {
-	if err := Node(parent); err != nil {
+func CheckChildren(parent Node, kids []Node) error {
+	if err := CheckNode(parent); err != nil {
 		return err
 	}
-	if len(kids) > trace.MaxChildren {
-		return damaged(parent, "has %d children; no search node has more than %d", len(kids), trace.MaxChildren)
+	if len(kids) > MaxChildren {
+		return nodeDamaged(parent, "has %d children; no search node has more than %d", len(kids), MaxChildren)
 	}
 	next := parent.ID + 1
 	for _, k := range kids {
-		if err := Child(parent, k); err != nil {
+		if err := CheckChild(parent, k); err != nil {
 			return err
 		}
 		if k.ID < next {
-			return damaged(k, "overlaps the subtree before it in node %d's children (it starts at %d, the previous one ends at %d)", parent.ID, k.ID, next)
+			return nodeDamaged(k, "overlaps the subtree before it in node %d's children (it starts at %d, the previous one ends at %d)", parent.ID, k.ID, next)
 		}
 		next = k.End()
 	}
@@ -86,8 +76,8 @@ func Children(parent trace.Node, kids []trace.Node) error {
 }
 
 // ReadChildren reads node id's children through r, then the node itself,
-// and checks them: all of them with Children when they are the whole list
-// in search order, each with Child otherwise. It returns the node as read
+// and checks them: all of them with CheckChildren when they are the whole
+// list in search order, each with CheckChild otherwise. It returns the node as read
 // after its children. The order is the point: in a run being recorded the
 // open nodes (the run node down to the node being searched) grow between
 // two reads, so a parent read before its children can end before its last,
@@ -96,16 +86,16 @@ func Children(parent trace.Node, kids []trace.Node) error {
 // 5632)"). Read after, the parent covers every child the file held before.
 // A reader that holds a parent read earlier checks its children here, not
 // against that copy.
-func ReadChildren(ctx context.Context, r trace.Reader, run, id int64, order trace.Order, offset, limit int) (trace.Node, []trace.Node, error) {
+func ReadChildren(ctx context.Context, r Reader, run, id int64, order Order, offset, limit int) (Node, []Node, error) {
 	kids, err := r.Children(ctx, run, id, order, offset, limit)
 	if err != nil {
-		return trace.Node{}, nil, err
+		return Node{}, nil, err
 	}
 	p, err := r.Node(ctx, run, id)
 	if err != nil {
-		return trace.Node{}, nil, err
+		return Node{}, nil, err
 	}
-	return checkChildren(p, kids, order == trace.BySearch && offset == 0 && limit <= 0)
+	return checkChildren(p, kids, order == BySearch && offset == 0 && limit <= 0)
 }
 
 // RunChildren reads node n's children in run through r and checks them
@@ -119,81 +109,82 @@ func ReadChildren(ctx context.Context, r trace.Reader, run, id int64, order trac
 // running; abandoned, which a run recorded from another machine reads as
 // while its recorder still writes, and whose recorder, if it did die, no
 // longer changes it, so the re-read costs only time; and failed.
-func RunChildren(ctx context.Context, r trace.Reader, run trace.Run, n trace.Node, order trace.Order, offset, limit int) (trace.Node, []trace.Node, error) {
+func RunChildren(ctx context.Context, r Reader, run Run, n Node, order Order, offset, limit int) (Node, []Node, error) {
 	if run.Status.Partial() {
 		return ReadChildren(ctx, r, run.ID, n.ID, order, offset, limit)
 	}
 	kids, err := r.Children(ctx, run.ID, n.ID, order, offset, limit)
 	if err != nil {
-		return trace.Node{}, nil, err
+		return Node{}, nil, err
 	}
-	return checkChildren(n, kids, order == trace.BySearch && offset == 0 && limit <= 0)
+	return checkChildren(n, kids, order == BySearch && offset == 0 && limit <= 0)
 }
 
-// checkChildren checks kids against parent: all of them with Children
-// when they are the whole list in search order, each with Child otherwise.
-func checkChildren(p trace.Node, kids []trace.Node, whole bool) (trace.Node, []trace.Node, error) {
+// checkChildren checks kids against parent: all of them with
+// CheckChildren when they are the whole list in search order, each with
+// CheckChild otherwise.
+func checkChildren(p Node, kids []Node, whole bool) (Node, []Node, error) {
 	if whole {
-		return p, kids, Children(p, kids)
+		return p, kids, CheckChildren(p, kids)
 	}
-	if err := Node(p); err != nil {
-		return trace.Node{}, nil, err
+	if err := CheckNode(p); err != nil {
+		return Node{}, nil, err
 	}
 	for _, k := range kids {
-		if err := Child(p, k); err != nil {
-			return trace.Node{}, nil, err
+		if err := CheckChild(p, k); err != nil {
+			return Node{}, nil, err
 		}
 	}
 	return p, kids, nil
 }
 
-// Child returns a *DamagedError unless k can be a child of parent: a
+// CheckChild returns a *DamagedError unless k can be a child of parent: a
 // subtree size of at least 1, inside the parent's id range, after it. It
 // does not look at k's parent id: readers that find children by id range
 // (diff's chunks) meet rows whose parent has no row, and skip them.
-func Child(parent, k trace.Node) error {
-	if err := Node(k); err != nil {
+func CheckChild(parent, k Node) error {
+	if err := CheckNode(k); err != nil {
 		return err
 	}
 	switch {
 	case k.ID <= parent.ID:
-		return damaged(k, "comes before its parent %d", parent.ID)
+		return nodeDamaged(k, "comes before its parent %d", parent.ID)
 	case k.End() > parent.End():
-		return damaged(k, "has subtree size %d, which runs past its parent %d's subtree [%d, %d)",
+		return nodeDamaged(k, "has subtree size %d, which runs past its parent %d's subtree [%d, %d)",
 			k.SubtreeSize, parent.ID, parent.ID, parent.End())
 	}
 	return nil
 }
 
-// Path returns a *DamagedError unless path (as trace's Path returns
+// CheckPath returns a *DamagedError unless path (as Reader.Path returns
 // it: the run node first) is a chain of parents and children at most
 // MaxNesting deep.
-func Path(path []trace.Node) error {
+func CheckPath(path []Node) error {
 	for i, n := range path {
-		if err := Depth(n, i); err != nil {
+		if err := CheckDepth(n, i); err != nil {
 			return err
 		}
 		if i == 0 {
-			if err := Node(n); err != nil {
+			if err := CheckNode(n); err != nil {
 				return err
 			}
 			continue
 		}
 		if n.Parent != path[i-1].ID {
-			return damaged(n, "has parent %d, but its path comes through node %d", n.Parent, path[i-1].ID)
+			return nodeDamaged(n, "has parent %d, but its path comes through node %d", n.Parent, path[i-1].ID)
 		}
-		if err := Child(path[i-1], n); err != nil {
+		if err := CheckChild(path[i-1], n); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Depth returns a *DamagedError when a walk reached depth levels below
+// CheckDepth returns a *DamagedError when a walk reached depth levels below
 // the run node at node n.
-func Depth(n trace.Node, depth int) error {
+func CheckDepth(n Node, depth int) error {
 	if depth > MaxNesting {
-		return damaged(n, "lies %d levels below the run node; no search goes deeper than %d", depth, MaxNesting)
+		return nodeDamaged(n, "lies %d levels below the run node; no search goes deeper than %d", depth, MaxNesting)
 	}
 	return nil
 }
