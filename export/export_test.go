@@ -15,7 +15,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/golden"
 	"github.com/horizonqs/horizon/trace"
@@ -770,7 +769,7 @@ func TestHeadingsMarkVisits(t *testing.T) {
 	var top trace.Node
 	var visits, searches []int
 	for _, h := range hs {
-		v, n, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, h.Node.ID)
+		v, n, err := trace.Visits(ctx, st, run.ID, h.Node.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

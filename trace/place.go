@@ -27,7 +27,7 @@ func VisitMark(move string, visit, searches int) string {
 }
 
 // MarkVisits returns path's moves each marked with its visit (VisitMark),
-// visits[i] and searches[i] being path[i]'s (compare.Visits): a path as
+// visits[i] and searches[i] being path[i]'s (Visits): a path as
 // Horizon prints it.
 func MarkVisits(path []string, visits, searches []int) []string {
 	out := make([]string, len(path))
