@@ -308,25 +308,13 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 		if err := u.SetPosition(positions[i].FEN); err != nil {
 			return 0, "", err
 		}
-		if err := u.Send(uci.GoCommand(engine.Limits{MoveTime: movetime})); err != nil {
-			return 0, "", err
-		}
-		lines, err := u.Until(e.ctx, movetime+10*time.Second, "bestmove")
+		res, err := u.Go(e.ctx, engine.Limits{MoveTime: movetime}, uci.GoOptions{Timeout: movetime + 10*time.Second})
 		if err != nil {
 			return 0, "", fmt.Errorf("%s: waiting for \"bestmove\": %w", u.Name, err)
 		}
 		// The search's totals are those of its last info line that
 		// gives them.
-		var n, t int64
-		for _, line := range lines {
-			in, ok, _ := uci.ParseInfo(line)
-			if ok && in.Nodes >= 0 {
-				n = in.Nodes
-			}
-			if ok && in.TimeMS >= 0 {
-				t = in.TimeMS
-			}
-		}
+		n, t := max(res.Nodes, 0), max(res.TimeMS, 0)
 		nodes += n
 		ms += t
 		prog.Add(1)
