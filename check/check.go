@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -752,6 +751,9 @@ func isLeafCause(cause engine.Cause) bool {
 	return false
 }
 
+// boundOf is engine.BoundOf written again on purpose: the checker is an
+// independent check of the engine (N-version checking), so a fault in the
+// engine's rule shows up as violations rather than being shared.
 func boundOf(score, alpha, beta engine.Score) engine.Bound {
 	switch {
 	case score >= beta:
@@ -910,19 +912,13 @@ func (c *checker) prunedCause(f *cframe) {
 
 // deltaSwing is the most delta pruning of a whole QS node assumes its
 // moves can win: a queen plus the margin, and a promotion when a pawn of
-// the side to move stands on its 7th rank.
+// the side to move stands on its 7th rank (engine.Position.PawnOnSeventh,
+// the engine's rule). The sum is written again on purpose: the checker is
+// an independent check of the engine's arithmetic.
 func (c *checker) deltaSwing() int {
-	pos := c.pos
 	swing := engine.PieceValue(engine.Queen) + c.deltaMargin()
-	us := pos.SideToMove()
-	seventh := 6
-	if us == engine.Black {
-		seventh = 1
-	}
-	for bb := pos.Pieces(us, engine.Pawn); bb != 0; bb &= bb - 1 {
-		if engine.Square(bits.TrailingZeros64(uint64(bb))).Rank() == seventh {
-			return swing + engine.PieceValue(engine.Queen) - engine.PieceValue(engine.Pawn)
-		}
+	if c.pos.PawnOnSeventh() {
+		return swing + engine.PieceValue(engine.Queen) - engine.PieceValue(engine.Pawn)
 	}
 	return swing
 }
