@@ -505,8 +505,6 @@ func TestLabels(t *testing.T) {
 	openPage := PageSide{Run: pageRun(trace.Run{Status: trace.StatusAbandoned})}
 	openPage.add(openRun, -1, "", 1, 1, "", -1, false)
 	cases := []struct{ got, want string }{
-		{percent(0), "0%"}, {percent(0.001), "1%"}, {percent(0.999), "99%"}, {percent(1), "100%"}, {percent(0.5), "50%"},
-		{fine(0.00064), "0.064%"}, {fine(0.5), "50%"},
 		{quote(`a"b\c`, "d"), `"a\"b\\c\nd"`},
 		{xmlText(`<a & "b">`), "&lt;a &amp; &quot;b&quot;&gt;"},
 		{px(1.5), "1.5"}, {px(2), "2"}, {px(0.126), "0.13"},
@@ -644,7 +642,7 @@ func TestIcicleReads(t *testing.T) {
 							t.Fatalf("node %d: tooltip %q", id, g.Title)
 						}
 						f := truth[id]
-						share := percent(float64(f.qs) / float64(n.SubtreeSize))
+						share := engine.WholePercent(float64(f.qs) / float64(n.SubtreeSize))
 						lo, hi := number(m[1]), number(m[1])
 						if m[2] != "" {
 							hi = number(m[2])

@@ -2,7 +2,7 @@ package viewer
 
 import (
 	"sort"
-	"strconv"
+	"strings"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/compare"
@@ -127,7 +127,7 @@ var treeColumns = [numCols]column{
 			if r.share < 0 || r.open {
 				return "", m.st.base
 			}
-			return strconv.Itoa(int(r.share*100 + 0.5)), m.st.base
+			return strings.TrimSuffix(engine.WholePercent(r.share), "%"), m.st.base // the title says %
 		}},
 	colBar: {title: "share", width: barWidth, left: true, prio: 5,
 		cell: func(m *Model, r *rowCell) (string, tcell.Style) {

@@ -186,11 +186,8 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 			score = m.g.fmtSigned(run.ResultScores(), engine.Score(run.Score))
 			// Another engine's run can report only a bound (an MTD
 			// search's last fail-high probe): the run node has it.
-			switch t.runNode.Bound {
-			case engine.BoundLower:
-				score = m.g.ge + score
-			case engine.BoundUpper:
-				score = m.g.le + score
+			if b := t.runNode.Bound; b == engine.BoundLower || b == engine.BoundUpper {
+				score = m.g.boundGlyph(b) + score
 			}
 		}
 		parts = append(parts, fmt.Sprintf("best %s %s", best, score))

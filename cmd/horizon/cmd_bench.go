@@ -268,8 +268,8 @@ func (out benchJSON) writeText(w io.Writer) error {
 	rw := max(9, rival.ratioWidth())
 	fmt.Fprintf(w, "%-10s %12s %12s %8s %10s %9s %10s %7s %*s\n", "variant", "nodes", "QS nodes", "QS share", "max QS ply", "time ms", "nps", "capped", rw, rival.ratioHead())
 	for _, r := range out.Variants {
-		fmt.Fprintf(w, "%-10s %12s %12s %7.1f%% %10d %9s %10s %7d %*s\n", r.Variant, engine.Commas(r.Nodes), engine.Commas(r.QSNodes),
-			100*r.QSShare, r.MaxQSPly, engine.Commas(r.ElapsedMS), npsText(r.NPS), r.Capped, rw, npsRatioText(r.NPSRatio))
+		fmt.Fprintf(w, "%-10s %12s %12s %8s %10d %9s %10s %7d %*s\n", r.Variant, engine.Commas(r.Nodes), engine.Commas(r.QSNodes),
+			engine.Percent(r.QSShare), r.MaxQSPly, engine.Commas(r.ElapsedMS), npsText(r.NPS), r.Capped, rw, npsRatioText(r.NPSRatio))
 	}
 	fmt.Fprintf(w, "\ntotal: %s nodes, %s nps\n", engine.Commas(out.TotalNodes), npsText(out.TotalNPS))
 	switch {
