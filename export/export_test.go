@@ -508,10 +508,6 @@ func TestLabels(t *testing.T) {
 		{quote(`a"b\c`, "d"), `"a\"b\\c\nd"`},
 		{xmlText(`<a & "b">`), "&lt;a &amp; &quot;b&quot;&gt;"},
 		{px(1.5), "1.5"}, {px(2), "2"}, {px(0.126), "0.13"},
-		// The stored QS ply, not -depth: another engine's null move at
-		// depth -2 that opens a QS is at QS ply 0.
-		{depthText(trace.Node{Kind: engine.KindQS, Depth: -2, QSPly: 0, QSLevel: -1}), "qs 0"},
-		{depthText(trace.Node{Kind: engine.KindQS, Depth: 0, QSPly: 3, QSLevel: 1}), "qs 3, level 1"},
 		// A QS-only run's QS root has no move (it was labelled "0000").
 		{labelLines(trace.Run{}, trace.Node{ID: 1, Kind: engine.KindQS, QSLevel: -1}, "")[0], trace.QSRootLabel},
 		// Another engine's scores are its numbers (Sunfish's 34663 is no

@@ -84,25 +84,6 @@ func nodeCause(r trace.Run, n trace.Node) string {
 	return causeText(n.Cause)
 }
 
-// depthText says where a node stands: "d3" for full-width nodes, "qs 2" for
-// QS nodes (QS ply, with the engine's QS level where it differs), "iteration
-// 4" and "run" for the roots.
-func depthText(n trace.Node) string {
-	switch n.Kind {
-	case engine.KindRun:
-		return "run"
-	case engine.KindRoot:
-		return trace.IterationLabel(n.Iteration) + ", d" + strconv.Itoa(n.Depth)
-	case engine.KindQS:
-		s := "qs " + strconv.Itoa(n.QSPly)
-		if n.QSLevel >= 0 && n.QSLevel != n.QSPly {
-			s += ", level " + strconv.Itoa(n.QSLevel)
-		}
-		return s
-	}
-	return "d" + strconv.Itoa(n.Depth) + " " + n.Kind.String()
-}
-
 // nodeLines are the lines of a node's label, shared by DOT and the icicle's
 // tooltips; run r says how its scores print (trace.Run.Scores), w how its
 // static eval is named (r.EvalWords, read once by the caller).
@@ -121,7 +102,7 @@ func nodeLines(r trace.Run, w trace.EvalWords, n trace.Node, san string) []strin
 		head = n.Move.UCI()
 	}
 	lines = append(lines, head)
-	d := depthText(n)
+	d := n.DepthText()
 	if n.InCheck {
 		d += ", in check"
 	}

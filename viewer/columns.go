@@ -63,7 +63,7 @@ var treeColumns = [numCols]column{
 		differs: func(_, _ trace.Run, a, b trace.Node) bool { return a.Kind != b.Kind }},
 	colDepth: {title: "d/q", width: 5, prio: 3,
 		help:    "remaining depth (d3), or QS ply past the horizon (q2) and level (L1)",
-		cell:    func(m *Model, r *rowCell) (string, tcell.Style) { return depthLabel(r.n, r.levels), m.st.base },
+		cell:    func(m *Model, r *rowCell) (string, tcell.Style) { return r.n.DepthLabel(r.levels), m.st.base },
 		differs: func(_, _ trace.Run, a, b trace.Node) bool { return a.Depth != b.Depth || a.QSLevel != b.QSLevel }},
 	colWindow: {title: "window", width: 13, prio: 7,
 		help:    "[alpha,beta] on entry, for the side to move at the node, as the score",

@@ -504,7 +504,7 @@ func (m *Model) drawStrip(s tcell.Screen, r rect) {
 
 // nodeSummary is one line about a node: id, kind, depth, window, result.
 func (m *Model) nodeSummary(p *pane, n trace.Node) string {
-	parts := []string{fmt.Sprintf("#%d %s %s", n.ID, kindLabel(n), depthLabel(n, usesLevels(p.t.run)))}
+	parts := []string{fmt.Sprintf("#%d %s %s", n.ID, kindLabel(n), n.DepthLabel(usesLevels(p.t.run)))}
 	parts = append(parts, m.g.fmtWindow(p.t.run, n, ""))
 	if n.HasStandPat {
 		parts = append(parts, p.t.run.EvalWords().Short(n)+" "+m.g.fmtScore(p.t.run.Scores(), n.StandPat))

@@ -93,22 +93,6 @@ func causeText(r trace.Run, n trace.Node) string {
 
 func boundText(b engine.Bound) string { return b.LongLabel() }
 
-// depthLabel is "d3" for full-width nodes, "q2" (QS ply 2) in QS, with the
-// QS level when the run uses levels.
-func depthLabel(n trace.Node, levels bool) string {
-	switch n.Kind {
-	case engine.KindRun:
-		return ""
-	case engine.KindQS:
-		s := "q" + strconv.Itoa(n.QSPly)
-		if levels && n.QSLevel >= 0 {
-			s += "L" + strconv.Itoa(n.QSLevel)
-		}
-		return s
-	}
-	return "d" + strconv.Itoa(n.Depth)
-}
-
 // bar draws share (0..1) in width cells.
 func (g *glyphs) shareBar(share float64, width int) string {
 	share = max(0, min(share, 1))
