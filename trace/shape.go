@@ -77,15 +77,15 @@ func CheckChildren(parent Node, kids []Node) error {
 
 // ReadChildren reads node id's children through r, then the node itself,
 // and checks them: all of them with CheckChildren when they are the whole
-// list in search order, each with CheckChild otherwise. It returns the node as read
-// after its children. The order is the point: in a run being recorded the
-// open nodes (the run node down to the node being searched) grow between
-// two reads, so a parent read before its children can end before its last,
-// open child read later, and a sound run would read as damaged ("node 3321
-// has subtree size 2567, which runs past its parent 0's subtree [0,
-// 5632)"). Read after, the parent covers every child the file held before.
-// A reader that holds a parent read earlier checks its children here, not
-// against that copy.
+// list in search order, each with CheckChild otherwise. It returns the
+// node as read after its children. The order is the point: in a run
+// being recorded the open nodes (the run node down to the node being
+// searched) grow between two reads, so a parent read before its children
+// can end before its last, open child read later, and a sound run would
+// read as damaged ("node 3321 has subtree size 2567, which runs past its
+// parent 0's subtree [0, 5632)"). Read after, the parent covers every
+// child the file held before. A reader that holds a parent read earlier
+// checks its children here, not against that copy.
 func ReadChildren(ctx context.Context, r Reader, run, id int64, order Order, offset, limit int) (Node, []Node, error) {
 	kids, err := r.Children(ctx, run, id, order, offset, limit)
 	if err != nil {
