@@ -1,10 +1,18 @@
+// Package check holds the rules a recorded tree must keep. Run verifies a
+// run's tree against the rules of alpha-beta and of its QS variant and
+// reports violations (horizon check). The shape checks every reader makes
+// before it follows a damaged file's numbers (trace.CheckChildren,
+// trace.CheckPath) are the trace package's; Run reports the same faults as
+// violations instead.
+//
+// Everything here reads traces through the trace package's query API and
+// streams them: no function holds a whole tree in memory.
 package check
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -197,7 +205,7 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	var fr *foreignRules
 	if r.Engine != "" {
 		fr = newForeignRules(r) // another engine: the rules that hold for any
-	} else if o, err = RunOptions(r); err != nil {
+	} else if o, err = r.HorizonOptions(); err != nil {
 		return nil, fmt.Errorf("%s: run %d: %w", st.File(), run, err)
 	}
 	pos, err := engine.ParseFEN(r.FEN)
@@ -359,21 +367,6 @@ func (c *checker) placeOf(id int64, at int) place {
 	return pl
 }
 
-// RunOptions returns the engine.Options of a Horizon run; it is
-// trace.Run.SearchOptions (the one reader of recorded options) for callers
-// that have checked the run is Horizon's own. Another engine's run is an
-// error here.
-func RunOptions(r trace.Run) (engine.Options, error) {
-	o, err := r.SearchOptions()
-	if err != nil {
-		return engine.Options{}, err
-	}
-	if o == nil {
-		return engine.Options{}, fmt.Errorf("run %d was searched by %s, which has no Horizon options", r.ID, r.Engine)
-	}
-	return *o, nil
-}
-
 // kid is what a node's checks need of one child.
 type kid struct {
 	id         int64
@@ -521,10 +514,10 @@ func (c *checker) visit(n trace.Node) {
 			f.eval = c.pos.Evaluate()
 		}
 	}
-	if len(c.stack) > MaxNesting {
+	if len(c.stack) > trace.MaxNesting {
 		// Only damaged sizes nest this deep; opening the node would let the
 		// stack (and the position's history) grow with every row.
-		c.violate(n.ID, RuleSize, "lies %d levels below the run node; no search goes deeper than %d (subtree sizes above it are damaged)", len(c.stack), MaxNesting)
+		c.violate(n.ID, RuleSize, "lies %d levels below the run node; no search goes deeper than %d (subtree sizes above it are damaged)", len(c.stack), trace.MaxNesting)
 		if f.moved {
 			c.pos.UnmakeMove()
 		}
@@ -758,6 +751,9 @@ func isLeafCause(cause engine.Cause) bool {
 	return false
 }
 
+// boundOf is engine.BoundOf written again on purpose: the checker is an
+// independent check of the engine (N-version checking), so a fault in the
+// engine's rule shows up as violations rather than being shared.
 func boundOf(score, alpha, beta engine.Score) engine.Bound {
 	switch {
 	case score >= beta:
@@ -916,19 +912,13 @@ func (c *checker) prunedCause(f *cframe) {
 
 // deltaSwing is the most delta pruning of a whole QS node assumes its
 // moves can win: a queen plus the margin, and a promotion when a pawn of
-// the side to move stands on its 7th rank.
+// the side to move stands on its 7th rank (engine.Position.PawnOnSeventh,
+// the engine's rule). The sum is written again on purpose: the checker is
+// an independent check of the engine's arithmetic.
 func (c *checker) deltaSwing() int {
-	pos := c.pos
 	swing := engine.PieceValue(engine.Queen) + c.deltaMargin()
-	us := pos.SideToMove()
-	seventh := 6
-	if us == engine.Black {
-		seventh = 1
-	}
-	for bb := pos.Pieces(us, engine.Pawn); bb != 0; bb &= bb - 1 {
-		if engine.Square(bits.TrailingZeros64(uint64(bb))).Rank() == seventh {
-			return swing + engine.PieceValue(engine.Queen) - engine.PieceValue(engine.Pawn)
-		}
+	if c.pos.PawnOnSeventh() {
+		return swing + engine.PieceValue(engine.Queen) - engine.PieceValue(engine.Pawn)
 	}
 	return swing
 }

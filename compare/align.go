@@ -19,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -298,7 +297,7 @@ func totals(s Side, r trace.Run, root trace.Node) Totals {
 // nodes carry an engine QS level. A run whose options cannot be read is
 // taken to have none.
 func usesLevels(r trace.Run) bool {
-	o, err := check.RunOptions(r)
+	o, err := r.HorizonOptions()
 	return err == nil && o.UsesLevels()
 }
 
@@ -420,10 +419,10 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	if err := w.ctx.Err(); err != nil {
 		return 0, err
 	}
-	if err := check.Depth(a, depth); err != nil {
+	if err := trace.CheckDepth(a, depth); err != nil {
 		return 0, err
 	}
-	if err := check.Depth(b, depth); err != nil {
+	if err := trace.CheckDepth(b, depth); err != nil {
 		return 0, err
 	}
 	w.seq++

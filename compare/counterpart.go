@@ -3,7 +3,6 @@ package compare
 import (
 	"context"
 
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -19,142 +18,43 @@ func SamePosition(ctx context.Context, a, b Side) error {
 // KeyPath returns the key of every node on the path from the run node (not
 // included) down to node id.
 func KeyPath(ctx context.Context, s Side, id int64) ([]Key, error) {
-	path, err := keyedPath(ctx, s, id)
+	path, err := trace.PathVisits(ctx, s.Store, s.Run, id)
 	if err != nil {
 		return nil, err
 	}
 	return keysOf(path), nil
 }
 
-// keysOf returns the keys of ks.
-func keysOf(ks []keyed) []Key {
-	keys := make([]Key, len(ks))
-	for i, k := range ks {
-		keys[i] = k.K
+// keysOf returns the keys of the nodes of a path (trace.PathVisits).
+func keysOf(path []trace.PathVisit) []Key {
+	keys := make([]Key, len(path))
+	for i, v := range path {
+		keys[i] = keyOf(v)
 	}
 	return keys
 }
 
-// keyedPath returns every node on the path from the run node (not
-// included) down to node id with its key and searches among its siblings.
-func keyedPath(ctx context.Context, s Side, id int64) ([]keyed, error) {
-	path, err := s.Store.Path(ctx, s.Run, id)
-	if err != nil {
-		return nil, err
-	}
-	if err := check.Path(path); err != nil {
-		return nil, err
-	}
-	out := make([]keyed, 0, len(path))
-	for i := 1; i < len(path); i++ {
-		parent, kids, err := childList(ctx, s, path[i-1].ID)
-		if err != nil {
-			return nil, err
-		}
-		for _, k := range keyChildren(parent, kids) {
-			if k.N.ID == path[i].ID {
-				out = append(out, k)
-				break
-			}
-		}
-	}
-	return out, nil
-}
-
-// Visits returns the 1-based visit of each move on the path to node id
-// (the iteration root's key is left out, as PathSAN leaves it out): 2 for
-// a move searched a second time under the same parent, as a PVS
-// re-search; and how many times each move was searched there. Paths are
-// marked with both (trace.VisitMark) wherever Horizon prints them, so a
-// printed path reads back to its node.
-func Visits(ctx context.Context, s Side, id int64) (visits, searches []int, err error) {
-	path, err := keyedPath(ctx, s, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	_, visits, searches = marksOf(path, nil)
-	return visits, searches, nil
-}
-
-// Place returns node id's place as Horizon prints it (trace.PlaceText),
-// which reads back to the node (trace.ParsePlace): the iteration of its
-// root, named unless the run searched QS alone (trace.PlaceIteration),
-// and marked with the root's visit where the iteration has several roots,
-// and its SAN path (trace.Store.PathSAN) marked with its visits (Visits).
-// The exports' headings print a node's place with it; the run node,
-// which no path names, has none ("").
-func Place(ctx context.Context, s Side, id int64) (string, error) {
-	_, text, err := PlaceOf(ctx, s, id)
-	return text, err
-}
-
-// PlaceOf returns node id's place as --json gives it and as Horizon
-// prints it (Place); hotspots give both.
-func PlaceOf(ctx context.Context, s Side, id int64) (trace.PlaceFields, string, error) {
-	pf := trace.PlaceFields{Path: []string{}, Visits: []int{}, Searches: []int{}}
-	own, err := keyedPath(ctx, s, id)
-	if err != nil || len(own) == 0 {
-		return pf, "", err
-	}
-	san, err := s.Store.PathSAN(ctx, s.Run, id)
-	if err != nil {
-		return pf, "", err
-	}
-	_, roots, err := childList(ctx, s, 0)
-	if err != nil {
-		return pf, "", err
-	}
-	root, visits, searches := marksOf(own, nil)
-	pf = trace.PlaceFields{Iteration: root.It, IterationVisit: root.Visit, IterationSearches: root.Searches, Path: san, Visits: visits, Searches: searches}
-	if pf.Path == nil {
-		pf.Path = []string{}
-	}
-	root.It = trace.PlaceIteration(roots, root.It)
-	return pf, trace.PlaceText(root, san, visits, searches), nil
-}
-
-// marksOf returns the visits and searches of the moves of a keyed path
-// (keyedPath), the iteration root's left out; where theirs, the same
-// path in another run, is there too, each move's searches are the most
-// either run made.
-func marksOf(own, theirs []keyed) (root trace.PlaceRoot, visits, searches []int) {
-	visits, searches = []int{}, []int{}
-	if len(own) > 0 {
-		root = trace.PlaceRoot{It: own[0].N.Iteration, Visit: own[0].K.Occurrence + 1, Searches: own[0].Searches}
-		if len(theirs) > 0 {
-			root.Searches = max(root.Searches, theirs[0].Searches)
-		}
-	}
-	for i := 1; i < len(own); i++ {
-		n := own[i].Searches
-		if i < len(theirs) {
-			n = max(n, theirs[i].Searches)
-		}
-		visits, searches = append(visits, own[i].K.Occurrence+1), append(searches, n)
-	}
-	return root, visits, searches
-}
-
 // pathMarks returns the visits and searches of the moves on the path to
-// node id of from (Visits), and its counterpart in to (Counterpart). Where
-// to has the node, each move's searches are the most either run made, so
-// the path marked with them (trace.MarkVisits) reads back to the node in
-// both runs.
+// node id of from (trace.Visits), and its counterpart in to (Counterpart).
+// Where to has the node, each move's searches are the most either run
+// made (trace.PathMarks), so the path marked with them (trace.MarkVisits)
+// reads back to the node in both runs. It stays here, beside Resolve,
+// because finding the counterpart is aligning two runs.
 func pathMarks(ctx context.Context, from Side, id int64, to Side) (root trace.PlaceRoot, visits, searches []int, twin trace.Node, ok bool, err error) {
-	own, err := keyedPath(ctx, from, id)
+	own, err := trace.PathVisits(ctx, from.Store, from.Run, id)
 	if err != nil {
 		return root, nil, nil, twin, false, err
 	}
 	if twin, ok, err = Resolve(ctx, to, keysOf(own)); err != nil {
 		return root, nil, nil, twin, false, err
 	}
-	var theirs []keyed
+	var theirs []trace.PathVisit
 	if ok {
-		if theirs, err = keyedPath(ctx, to, twin.ID); err != nil {
+		if theirs, err = trace.PathVisits(ctx, to.Store, to.Run, twin.ID); err != nil {
 			return root, nil, nil, twin, false, err
 		}
 	}
-	root, visits, searches = marksOf(own, theirs)
+	root, visits, searches = trace.PathMarks(own, theirs)
 	return root, visits, searches, twin, ok, nil
 }
 
@@ -165,8 +65,8 @@ func Resolve(ctx context.Context, s Side, keys []Key) (n trace.Node, ok bool, er
 	if err != nil {
 		return n, false, err
 	}
-	if len(keys) > check.MaxNesting {
-		return n, false, check.Depth(n, len(keys))
+	if len(keys) > trace.MaxNesting {
+		return n, false, trace.CheckDepth(n, len(keys))
 	}
 	for _, want := range keys {
 		parent, kids, err := childList(ctx, s, n.ID)

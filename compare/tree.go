@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -29,8 +28,10 @@ func (s Side) Open(ctx context.Context) (trace.Run, trace.Node, error) {
 	return r, n, err
 }
 
-// Key identifies a node among its siblings. Transpositions are not merged:
-// a node is known by the keys on its path from the run node.
+// Key identifies a node among its siblings: its trace.SiblingKey (the
+// iteration of an iteration root, the move of any other node) and its
+// visit among the siblings of that key. Transpositions are not merged: a
+// node is known by the keys on its path from the run node.
 type Key struct {
 	// Iteration is the nominal depth of an iteration root (a child of the
 	// run node); 0 for every other node.
@@ -38,20 +39,28 @@ type Key struct {
 	// Move is the move from the parent; engine.NoMove for iteration roots.
 	Move engine.Move
 	// Occurrence counts the earlier siblings with the same Iteration and
-	// Move: a PVS re-search, an internal iteration of the unified search or
-	// a level pass of the threshold search visits the same move again, and
-	// the n-th visit in one tree lines up with the n-th in the other.
+	// Move (trace.ChildVisits' visit less one): a PVS re-search, an
+	// internal iteration of the unified search or a level pass of the
+	// threshold search visits the same move again, and the n-th visit in
+	// one tree lines up with the n-th in the other.
 	Occurrence int
 }
 
 func compareKeys(a, b Key) int {
-	if c := cmp.Compare(a.Iteration, b.Iteration); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.Move, b.Move); c != 0 {
+	if c := trace.CompareKeys(a.sibling(), b.sibling()); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.Occurrence, b.Occurrence)
+}
+
+// sibling is k without its occurrence.
+func (k Key) sibling() trace.SiblingKey {
+	return trace.SiblingKey{Iteration: k.Iteration, Move: k.Move}
+}
+
+// keyOf is the Key of a node on a path (trace.PathVisits).
+func keyOf(v trace.PathVisit) Key {
+	return Key{Iteration: v.Key.Iteration, Move: v.Key.Move, Occurrence: v.Visit - 1}
 }
 
 // keyed is a node with its key among its siblings.
@@ -64,53 +73,18 @@ type keyed struct {
 	Searches int
 }
 
-// keyChildren gives each child of parent its key and returns them in key
-// order, the canonical order both trees are walked in. kids must be in
-// search order.
+// keyChildren gives each child of parent its key (its visit numbered by
+// trace.ChildVisits) and returns them in key order, the canonical order
+// both trees are walked in. kids must be in search order.
 func keyChildren(parent trace.Node, kids []trace.Node) []keyed {
+	visits, searches := trace.ChildVisits(parent, kids)
 	out := make([]keyed, len(kids))
 	for i, k := range kids {
-		out[i].N = k
-		if parent.Kind == engine.KindRun {
-			out[i].K.Iteration = k.Iteration
-		} else {
-			out[i].K.Move = k.Move
-		}
+		sk := trace.KeyOf(parent, k)
+		out[i] = keyed{K: Key{Iteration: sk.Iteration, Move: sk.Move, Occurrence: visits[i] - 1}, N: k, Searches: searches[i]}
 	}
-	// Stable: equal keys keep search order, so the occurrence is the rank
-	// within a run of equal (iteration, move).
-	slices.SortStableFunc(out, func(a, b keyed) int { return compareKeys(a.K, b.K) })
-	for i := 1; i < len(out); i++ {
-		if k, prev := &out[i].K, out[i-1].K; k.Iteration == prev.Iteration && k.Move == prev.Move {
-			k.Occurrence = prev.Occurrence + 1
-		}
-	}
-	// The last of a run of equal keys holds the run's length.
-	for i := len(out) - 1; i >= 0; i-- {
-		out[i].Searches = out[i].K.Occurrence + 1
-		if i+1 < len(out) && out[i+1].K.Occurrence > 0 {
-			out[i].Searches = out[i+1].Searches
-		}
-	}
+	slices.SortFunc(out, func(a, b keyed) int { return compareKeys(a.K, b.K) })
 	return out
-}
-
-// ChildVisits returns the visit of each of parent's children, kids in
-// search order: 1 for the first search of a move under parent, 2 for the
-// second (a PVS re-search), as the children's keys number them; and the
-// searches of each one's move there (2 for both searches of a move
-// searched twice). A page that draws children one by one marks their
-// paths with them (trace.VisitMark) as Visits does.
-func ChildVisits(parent trace.Node, kids []trace.Node) (visits, searches []int) {
-	at := make(map[int64]keyed, len(kids))
-	for _, k := range keyChildren(parent, kids) {
-		at[k.N.ID] = k
-	}
-	visits, searches = make([]int, len(kids)), make([]int, len(kids))
-	for i, k := range kids {
-		visits[i], searches[i] = at[k.ID].K.Occurrence+1, at[k.ID].Searches
-	}
-	return visits, searches
 }
 
 // chunkNodes is the largest subtree a tree reader loads in one streamed
@@ -134,7 +108,7 @@ type tree struct {
 func newTree(s Side) *tree { return &tree{Side: s, chunk: chunkNodes} }
 
 // children returns n's children in search order, in a fresh slice, checked
-// with check.Children against n as read with them. That copy of n, not the
+// with trace.CheckChildren against n as read with them. That copy of n, not the
 // caller's, is the parent: in a run being recorded the open nodes grow
 // between two reads, and the last child, read later, can run past a copy
 // read before it.
@@ -142,7 +116,7 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 	if n.SubtreeSize <= 1 {
 		return nil, nil
 	}
-	if err := check.Node(n); err != nil {
+	if err := trace.CheckNode(n); err != nil {
 		return nil, err
 	}
 	if !t.holds(n) {
@@ -173,7 +147,7 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 		c := t.buf[j]
 		// The hop below moves on only when c's size is at least 1; a size
 		// from a damaged file must not make it stand still.
-		if err := check.Child(p, c); err != nil {
+		if err := trace.CheckChild(p, c); err != nil {
 			return nil, err
 		}
 		// A row whose parent is not n belongs to a child that has no row
@@ -187,7 +161,7 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 		from := j
 		j = from + sort.Search(len(t.buf)-from, func(k int) bool { return t.buf[from+k].ID >= c.End() })
 	}
-	return kids, check.Children(p, kids)
+	return kids, trace.CheckChildren(p, kids)
 }
 
 // holds reports whether n's whole subtree is in the buffer.
@@ -219,8 +193,8 @@ func sortByID(ks []keyed) {
 }
 
 // childList returns node id's children in search order and the node, as
-// check.ReadChildren reads and checks them: the node after its children,
+// trace.ReadChildren reads and checks them: the node after its children,
 // which in a run being recorded may have grown since a copy read before.
 func childList(ctx context.Context, s Side, id int64) (trace.Node, []trace.Node, error) {
-	return check.ReadChildren(ctx, s.Store, s.Run, id, trace.BySearch, 0, 0)
+	return trace.ReadChildren(ctx, s.Store, s.Run, id, trace.BySearch, 0, 0)
 }

@@ -242,6 +242,27 @@ func SharePercent(share float64) string {
 	return strconv.FormatFloat(p, 'f', 1, 64) + "%"
 }
 
+// WholePercent formats a share as a whole percentage ("12%"), for a figure
+// read at a glance (a node's QS share in a diagram, the viewer's share
+// column); a share that is not exactly 0 or 1 never rounds to "0%" or
+// "100%", which would need a special case ("<1%") in every reader's head.
+func WholePercent(share float64) string {
+	p := int(share*100 + 0.5)
+	switch {
+	case share > 0 && p == 0:
+		p = 1
+	case share < 1 && p == 100:
+		p = 99
+	}
+	return strconv.Itoa(p) + "%"
+}
+
+// PercentChange formats how much to differs from from as a signed whole
+// percentage: "+12%", "-3%", "+0%" (compare mode's node counts).
+func PercentChange(from, to float64) string {
+	return fmt.Sprintf("%+.0f%%", 100*(to/from-1))
+}
+
 // MinRateElapsed is the shortest elapsed time a rate (nodes per second)
 // is given for: below it the time is mostly the clock's grain and the
 // start-up, and the rate would be 0 or millions by chance.

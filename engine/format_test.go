@@ -175,3 +175,32 @@ func TestSharePercent(t *testing.T) {
 		}
 	}
 }
+
+// TestWholePercent: whole percentages, where a share that is not exactly 0
+// or 1 never reads "0%" or "100%".
+func TestWholePercent(t *testing.T) {
+	for _, c := range []struct {
+		share float64
+		want  string
+	}{
+		{0, "0%"}, {0.001, "1%"}, {0.004, "1%"}, {0.006, "1%"}, {0.5, "50%"}, {0.994, "99%"}, {0.999, "99%"}, {1, "100%"},
+	} {
+		if got := WholePercent(c.share); got != c.want {
+			t.Errorf("WholePercent(%v) = %q, want %q", c.share, got, c.want)
+		}
+	}
+}
+
+// TestPercentChange: signed whole percentages of a change.
+func TestPercentChange(t *testing.T) {
+	for _, c := range []struct {
+		from, to float64
+		want     string
+	}{
+		{100, 112, "+12%"}, {100, 97, "-3%"}, {100, 100, "+0%"}, {3, 1, "-67%"},
+	} {
+		if got := PercentChange(c.from, c.to); got != c.want {
+			t.Errorf("PercentChange(%v, %v) = %q, want %q", c.from, c.to, got, c.want)
+		}
+	}
+}

@@ -97,7 +97,7 @@ func (s *Searcher) qsStand(f *frame, inCheck bool, beta Score) bool {
 	if s.opts.DeltaPrune {
 		p := s.pos
 		swing := seeValue[Queen] + int32(s.opts.DeltaMargin)
-		if p.pieces[p.side][Pawn]&seventhRank(p.side) != 0 {
+		if p.PawnOnSeventh() {
 			swing += seeValue[Queen] - seeValue[Pawn]
 		}
 		if int32(eval)+swing < int32(f.alpha) {
@@ -225,7 +225,7 @@ func (s *Searcher) qsFinish(f *frame, alpha, beta Score) Score {
 			f.cause = CauseDelta
 		}
 	}
-	return s.finish(f, f.best, boundOf(f.best, alpha, beta), f.bestMove)
+	return s.finish(f, f.best, BoundOf(f.best, alpha, beta), f.bestMove)
 }
 
 // qsearch is the switch-driven quiescence search (fail-soft) of routines
@@ -366,7 +366,7 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply int) Score {
 		if e, ok := s.tt.probe(p.key); ok {
 			hashMove = e.move()
 			sc := scoreFromTT(Score(e.score), ply)
-			if ply > 0 && (e.bound == BoundExact || (e.bound == BoundLower && sc >= beta) || (e.bound == BoundUpper && sc <= alpha)) {
+			if ply > 0 && ttCuts(e.bound, sc, alpha, beta) {
 				startDepth, f.best = int(e.depth)+1, sc
 			}
 		}
@@ -374,7 +374,7 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply int) Score {
 	maxIter := max(depth, 1)
 	if startDepth > maxIter {
 		f.cause = CauseTT
-		return s.finish(f, f.best, boundOf(f.best, alpha, beta), hashMove)
+		return s.finish(f, f.best, BoundOf(f.best, alpha, beta), hashMove)
 	}
 	f.best = -Infinity
 	f.eval = p.Evaluate()
@@ -429,7 +429,7 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply int) Score {
 		if !f.scored {
 			f.best = f.eval // QS without stand pat and nothing searched
 		}
-		bound = boundOf(f.best, alpha, beta)
+		bound = BoundOf(f.best, alpha, beta)
 		if s.tt != nil {
 			storeDepth := iter
 			if qs {

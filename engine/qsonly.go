@@ -37,7 +37,7 @@ func (s *Searcher) Quiesce(ctx context.Context, pos *Position, alpha, beta Score
 
 	s.enterRun(0, alpha, beta)
 	score := s.quiesce(alpha, beta, 0)
-	bound := boundOf(score, alpha, beta)
+	bound := BoundOf(score, alpha, beta)
 	if s.stopped {
 		bound = BoundNone
 	}

@@ -390,16 +390,6 @@ func (s *Searcher) traceExt(f *frame, m Move, plies int) {
 	}
 }
 
-func boundOf(score, alpha, beta Score) Bound {
-	switch {
-	case score >= beta:
-		return BoundLower
-	case score > alpha:
-		return BoundExact
-	}
-	return BoundUpper
-}
-
 func (f *frame) updatePV(m Move, child *frame) {
 	f.pv[0] = m
 	n := copy(f.pv[1:], child.pv[:child.pvLen])
@@ -669,7 +659,7 @@ func (s *Searcher) search(alpha, beta Score, depth, ply int) Score {
 		a, b := max(alpha, -MateScore+Score(ply)), min(beta, MateScore-Score(ply)-1)
 		if a >= b {
 			f.cause = CauseMateDistance
-			return s.finish(f, a, boundOf(a, alpha, beta), NoMove)
+			return s.finish(f, a, BoundOf(a, alpha, beta), NoMove)
 		}
 	}
 
@@ -680,7 +670,7 @@ func (s *Searcher) search(alpha, beta Score, depth, ply int) Score {
 			ttMove = e.move()
 			if ply > 0 && (kind == KindNonPV || !s.opts.PVS) && int(e.depth) >= depth {
 				sc := scoreFromTT(Score(e.score), ply)
-				if e.bound == BoundExact || (e.bound == BoundLower && sc >= beta) || (e.bound == BoundUpper && sc <= alpha) {
+				if ttCuts(e.bound, sc, alpha, beta) {
 					f.cause = CauseTT
 					return s.finish(f, sc, e.bound, e.move())
 				}
@@ -706,7 +696,7 @@ func (s *Searcher) search(alpha, beta Score, depth, ply int) Score {
 	if !s.moveLoop(RoutineSearch, f, ply, depth, 0, beta) {
 		return s.stopInLoop(f)
 	}
-	b := boundOf(f.best, alpha, beta)
+	b := BoundOf(f.best, alpha, beta)
 	if s.tt != nil {
 		s.tt.store(p.key, f.bestMove, f.best, depth, b, ply)
 	}

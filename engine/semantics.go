@@ -123,6 +123,15 @@ func (o *Options) QSMovesText(pos *Position, qsPly int) string {
 	return s
 }
 
+// PawnOnSeventh reports whether the side to move has a pawn on its 7th
+// rank, one push from promoting: delta pruning then counts a promotion in
+// the most a QS node's moves can win. The search and the checker take
+// the rule here.
+func (p *Position) PawnOnSeventh() bool {
+	return p.pieces[p.side][Pawn]&seventhRank(p.side) != 0
+}
+
+// seventhRank is side's 7th rank.
 func seventhRank(side Color) Bitboard {
 	if side == Black {
 		return rank2

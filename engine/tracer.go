@@ -37,6 +37,20 @@ const (
 	BoundExact Bound = BoundUpper | BoundLower
 )
 
+// BoundOf is the bound of a score searched with window (alpha, beta): a
+// fail high (score >= beta) is a lower bound, a fail low (score <= alpha)
+// an upper bound, and a score inside the window exact. The search and an
+// importer that derives the bound an engine left out take it here.
+func BoundOf(score, alpha, beta Score) Bound {
+	switch {
+	case score >= beta:
+		return BoundLower
+	case score > alpha:
+		return BoundExact
+	}
+	return BoundUpper
+}
+
 var boundNames = [...]string{"none", "upper", "lower", "exact"}
 
 // String returns "none", "upper", "lower" or "exact".

@@ -46,6 +46,15 @@ func (t *transTable) probe(key uint64) (ttEntry, bool) {
 
 func (e ttEntry) move() Move { return Move(e.moveGen & (1<<ttGenShift - 1)) }
 
+// ttCuts reports whether a stored score sc of bound b decides a node with
+// window (alpha, beta) without a search: an exact score, a lower bound at
+// or above beta, an upper bound at or below alpha. The full-width search
+// (its cutoff) and the unified search (its depth bootstrapping) both take
+// it here.
+func ttCuts(b Bound, sc, alpha, beta Score) bool {
+	return b == BoundExact || (b == BoundLower && sc >= beta) || (b == BoundUpper && sc <= alpha)
+}
+
 func (t *transTable) store(key uint64, m Move, s Score, depth int, b Bound, ply int) {
 	e := &t.entries[key&t.mask]
 	if m == NoMove && e.key == key && e.moveGen>>ttGenShift == t.gen {

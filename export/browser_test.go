@@ -326,7 +326,7 @@ func markedPath(t *testing.T, st *trace.Store, run, id int64) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	visits, searches, err := compare.Visits(ctx, compare.Side{Store: st, Run: run}, id)
+	visits, searches, err := trace.Visits(ctx, st, run, id)
 	if err != nil || len(visits) != len(san) || len(searches) != len(san) {
 		t.Fatalf("visits %v, searches %v of path %v: %v", visits, searches, san, err)
 	}

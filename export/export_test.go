@@ -15,7 +15,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/internal/golden"
 	"github.com/horizonqs/horizon/trace"
@@ -506,15 +505,9 @@ func TestLabels(t *testing.T) {
 	openPage := PageSide{Run: pageRun(trace.Run{Status: trace.StatusAbandoned})}
 	openPage.add(openRun, -1, "", 1, 1, "", -1, false)
 	cases := []struct{ got, want string }{
-		{percent(0), "0%"}, {percent(0.001), "1%"}, {percent(0.999), "99%"}, {percent(1), "100%"}, {percent(0.5), "50%"},
-		{fine(0.00064), "0.064%"}, {fine(0.5), "50%"},
 		{quote(`a"b\c`, "d"), `"a\"b\\c\nd"`},
 		{xmlText(`<a & "b">`), "&lt;a &amp; &quot;b&quot;&gt;"},
 		{px(1.5), "1.5"}, {px(2), "2"}, {px(0.126), "0.13"},
-		// The stored QS ply, not -depth: another engine's null move at
-		// depth -2 that opens a QS is at QS ply 0.
-		{depthText(trace.Node{Kind: engine.KindQS, Depth: -2, QSPly: 0, QSLevel: -1}), "qs 0"},
-		{depthText(trace.Node{Kind: engine.KindQS, Depth: 0, QSPly: 3, QSLevel: 1}), "qs 3, level 1"},
 		// A QS-only run's QS root has no move (it was labelled "0000").
 		{labelLines(trace.Run{}, trace.Node{ID: 1, Kind: engine.KindQS, QSLevel: -1}, "")[0], trace.QSRootLabel},
 		// Another engine's scores are its numbers (Sunfish's 34663 is no
@@ -645,7 +638,7 @@ func TestIcicleReads(t *testing.T) {
 							t.Fatalf("node %d: tooltip %q", id, g.Title)
 						}
 						f := truth[id]
-						share := percent(float64(f.qs) / float64(n.SubtreeSize))
+						share := engine.WholePercent(float64(f.qs) / float64(n.SubtreeSize))
 						lo, hi := number(m[1]), number(m[1])
 						if m[2] != "" {
 							hi = number(m[2])
@@ -770,7 +763,7 @@ func TestHeadingsMarkVisits(t *testing.T) {
 	var top trace.Node
 	var visits, searches []int
 	for _, h := range hs {
-		v, n, err := compare.Visits(ctx, compare.Side{Store: st, Run: run.ID}, h.Node.ID)
+		v, n, err := trace.Visits(ctx, st, run.ID, h.Node.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -42,11 +41,11 @@ type Graph struct {
 	Top     trace.Node
 	TopPath []string // moves in SAN from the run's root position to Top
 	// TopVisits is the visit of each move of TopPath and TopSearches its
-	// searches under its parent (compare.Visits), by which headings mark a
+	// searches under its parent (trace.Visits), by which headings mark a
 	// move searched more than once (dxe6·2, dxe6·1: trace.VisitMark).
 	TopVisits   []int
 	TopSearches []int
-	// TopPlace is Top's place as Horizon prints one (compare.Place), which
+	// TopPlace is Top's place as Horizon prints one (trace.Place), which
 	// --path reads back; "" for the run node.
 	TopPlace string
 	Options  Options
@@ -302,7 +301,7 @@ func newGraph(ctx context.Context, st trace.Reader, run trace.Run, top trace.Nod
 // topLine is what an export knows of its top node before it reads below
 // it: the nodes from the run node down to it, the position there (its
 // move made), its SAN path, each move's visit and searches, and its place
-// (compare.PlaceOf, one walk), which the headings print and --path
+// (trace.PlaceOf, one walk), which the headings print and --path
 // reads back ("" for the run node; "iteration 2·1: (root)" for the
 // first of two roots of iteration 2).
 type topLine struct {
@@ -323,7 +322,7 @@ func topOf(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) 
 	if tl.pos, tl.san, err = replay(run, tl.nodes); err != nil {
 		return tl, err
 	}
-	pf, place, err := compare.PlaceOf(ctx, compare.Side{Store: st, Run: run.ID}, top.ID)
+	pf, place, err := trace.PlaceOf(ctx, st, run.ID, top.ID)
 	tl.visits, tl.searches, tl.place = pf.Visits, pf.Searches, place
 	return tl, err
 }

@@ -12,8 +12,6 @@ import (
 	"sort"
 	"sync/atomic"
 
-	"github.com/horizonqs/horizon/check"
-	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -130,7 +128,7 @@ type PageSide struct {
 	File    string   `json:"file"` // base name of the trace file
 	Run     PageRun  `json:"run"`
 	TopPath []string `json:"top_path"` // SAN from the run's position to the top node
-	// TopVisits is the visit of each move of TopPath (compare.Visits): 2
+	// TopVisits is the visit of each move of TopPath (trace.Visits): 2
 	// for a move searched again under the same parent, as a PVS
 	// re-search; TopSearches how many times each was searched there. The
 	// page marks the moves with both as diff does (dxe6·2, dxe6·1:
@@ -215,11 +213,11 @@ type PageNodes struct {
 	Parent []int    `json:"parent"` // index of the parent; -1 for the top node
 	SAN    []string `json:"san"`    // "" for the run node and iteration roots
 	// Visit is the visit of the node's move under its parent
-	// (compare.ChildVisits): 2 for a second search of it there. The top
+	// (trace.ChildVisits): 2 for a second search of it there. The top
 	// node's is the last of TopVisits (1 when it has no move).
 	Visit []int `json:"visit"`
 	// Searches is how many times the node's move was searched under its
-	// parent (compare.ChildVisits; on a diff page the most either run
+	// parent (trace.ChildVisits; on a diff page the most either run
 	// made, compare.Pair), which the page's paths mark as
 	// trace.VisitMark does. The top node's is the last of TopSearches.
 	Searches []int    `json:"searches"`
@@ -504,13 +502,13 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 	// A damaged file's sizes must not send the layout round in circles or
 	// down without end (issue 17); while the run is recorded n is
 	// checked as read after its children, as it grows between the reads.
-	n, kids, err := check.RunChildren(b.ctx, b.st, b.run, n, trace.BySearch, 0, 0)
+	n, kids, err := trace.RunChildren(b.ctx, b.st, b.run, n, trace.BySearch, 0, 0)
 	if err != nil {
 		return err
 	}
-	if row >= check.MaxNesting && len(kids) > 0 {
-		return &check.DamagedError{Run: b.run.ID, Node: kids[0].ID,
-			Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", check.MaxNesting)}
+	if row >= trace.MaxNesting && len(kids) > 0 {
+		return &trace.DamagedError{Run: b.run.ID, Node: kids[0].ID,
+			Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", trace.MaxNesting)}
 	}
 	b.side.Read += int64(len(kids))
 	b.opts.read(len(kids))
@@ -518,7 +516,7 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 	if pv {
 		pk = trace.PVChild(b.run, n, kids)
 	}
-	visits, searches := compare.ChildVisits(n, kids)
+	visits, searches := trace.ChildVisits(n, kids)
 	var p pending
 	for ci, k := range kids {
 		if b.narrow(k) {

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -165,12 +164,12 @@ func (ic *icicle) walk(e *icicleEntry, pos *engine.Position) error {
 		// are checked against e's node as read after them, as it grows
 		// between the reads.
 		var err error
-		if _, kids, err = check.RunChildren(ic.ctx, ic.st, ic.run, e.n, trace.BySearch, 0, 0); err != nil {
+		if _, kids, err = trace.RunChildren(ic.ctx, ic.st, ic.run, e.n, trace.BySearch, 0, 0); err != nil {
 			return err
 		}
-		if e.row >= check.MaxNesting && len(kids) > 0 {
-			return &check.DamagedError{Run: ic.run.ID, Node: kids[0].ID,
-				Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", check.MaxNesting)}
+		if e.row >= trace.MaxNesting && len(kids) > 0 {
+			return &trace.DamagedError{Run: ic.run.ID, Node: kids[0].ID,
+				Detail: fmt.Sprintf("lies more than %d levels below the chart's top; no search goes that deep", trace.MaxNesting)}
 		}
 		ic.read += int64(len(kids))
 	case e.qs:
@@ -362,7 +361,7 @@ func fill(e *icicleEntry) string {
 // all of it read)".
 func qsShare(qs, unread, size int64) string {
 	size = max(size, 1)
-	lo, hi := percent(float64(qs)/float64(size)), percent(float64(qs+unread)/float64(size))
+	lo, hi := engine.WholePercent(float64(qs)/float64(size)), engine.WholePercent(float64(qs+unread)/float64(size))
 	if lo == hi {
 		return lo + " QS"
 	}
@@ -380,7 +379,7 @@ func (ic *icicle) rect(b *bytes.Buffer, e *icicleEntry) {
 	fmt.Fprintf(b, `<g class="node"><rect x="%s" y="%d" width="%s" height="%d" fill="%s" %s/>`,
 		px(x), y, px(w), h-1, fill(e), stroke)
 	lines := nodeLines(ic.run, ic.words, e.n, e.san)
-	sub := "subtree: " + fine(float64(e.n.SubtreeSize)/float64(max(ic.top.SubtreeSize, 1))) + " of the chart, " +
+	sub := "subtree: " + engine.SharePercent(float64(e.n.SubtreeSize)/float64(max(ic.top.SubtreeSize, 1))) + " of the chart, " +
 		qsShare(e.qsNodes, e.unread, e.n.Nodes())
 	switch {
 	case e.maxQSPly >= 0:
@@ -468,16 +467,6 @@ func (ic *icicle) write(w io.Writer, top *icicleEntry) error {
 	b.WriteString("</g>\n</svg>\n")
 	_, err := w.Write(b.Bytes())
 	return err
-}
-
-// fine formats a share as a percentage with two significant digits below
-// 10%: "0.064%", "3.2%", "45%".
-func fine(f float64) string {
-	p := f * 100
-	if p >= 10 {
-		return strconv.Itoa(int(p+0.5)) + "%"
-	}
-	return strconv.FormatFloat(p, 'g', 2, 64) + "%"
 }
 
 // px formats a pixel coordinate with at most two decimals.

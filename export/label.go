@@ -84,38 +84,6 @@ func nodeCause(r trace.Run, n trace.Node) string {
 	return causeText(n.Cause)
 }
 
-// percent formats a share as a whole percentage; shares that are not
-// exactly 0 or 1 never round to "0%" or "100%".
-func percent(f float64) string {
-	p := int(f*100 + 0.5)
-	switch {
-	case f > 0 && p == 0:
-		p = 1 // "<1%" would need a special case in every reader's head
-	case f < 1 && p == 100:
-		p = 99
-	}
-	return strconv.Itoa(p) + "%"
-}
-
-// depthText says where a node stands: "d3" for full-width nodes, "qs 2" for
-// QS nodes (QS ply, with the engine's QS level where it differs), "iteration
-// 4" and "run" for the roots.
-func depthText(n trace.Node) string {
-	switch n.Kind {
-	case engine.KindRun:
-		return "run"
-	case engine.KindRoot:
-		return trace.IterationLabel(n.Iteration) + ", d" + strconv.Itoa(n.Depth)
-	case engine.KindQS:
-		s := "qs " + strconv.Itoa(n.QSPly)
-		if n.QSLevel >= 0 && n.QSLevel != n.QSPly {
-			s += ", level " + strconv.Itoa(n.QSLevel)
-		}
-		return s
-	}
-	return "d" + strconv.Itoa(n.Depth) + " " + n.Kind.String()
-}
-
 // nodeLines are the lines of a node's label, shared by DOT and the icicle's
 // tooltips; run r says how its scores print (trace.Run.Scores), w how its
 // static eval is named (r.EvalWords, read once by the caller).
@@ -134,7 +102,7 @@ func nodeLines(r trace.Run, w trace.EvalWords, n trace.Node, san string) []strin
 		head = n.Move.UCI()
 	}
 	lines = append(lines, head)
-	d := depthText(n)
+	d := n.DepthText()
 	if n.InCheck {
 		d += ", in check"
 	}
@@ -180,7 +148,7 @@ func summaryLines(s Summary) []string {
 		lines = append(lines, "in "+engine.Commas(int64(s.Children))+" "+what)
 	}
 	if s.Rows > 0 {
-		l := percent(s.QSShare()) + " QS"
+		l := engine.WholePercent(s.QSShare()) + " QS"
 		if s.MaxQSPly >= 0 {
 			l += ", max QS ply " + strconv.Itoa(s.MaxQSPly)
 		}

@@ -4,14 +4,13 @@ import (
 	"context"
 	"sort"
 
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/trace"
 )
 
 // source gives the graph builder the rows of the top node's subtree.
 type source interface {
 	// children returns n's children in search order, and n,
-	// checked with check.Children: the builder adds up their sizes and
+	// checked with trace.CheckChildren: the builder adds up their sizes and
 	// descends into them, which a damaged file's numbers must not derail.
 	// The node is as the source read it with (or after) its children: a
 	// run being recorded grows between two reads, and a copy read before
@@ -103,7 +102,7 @@ type storeSource struct {
 }
 
 func (s *storeSource) children(n trace.Node) (trace.Node, []trace.Node, error) {
-	return check.RunChildren(s.ctx, s.st, s.run, n, trace.BySearch, 0, 0)
+	return trace.RunChildren(s.ctx, s.st, s.run, n, trace.BySearch, 0, 0)
 }
 
 func (s *storeSource) walk(fn func(trace.Node) error) error {
@@ -158,7 +157,7 @@ func (m *memSource) children(n trace.Node) (trace.Node, []trace.Node, error) {
 	for c := m.first[i]; c >= 0; c = m.next[c] {
 		kids = append(kids, m.nodes[c])
 	}
-	return m.nodes[i], kids, check.Children(m.nodes[i], kids)
+	return m.nodes[i], kids, trace.CheckChildren(m.nodes[i], kids)
 }
 
 func (m *memSource) walk(fn func(trace.Node) error) error {

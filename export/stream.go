@@ -7,7 +7,6 @@ import (
 	"io"
 	"sort"
 
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -106,7 +105,7 @@ type frame struct {
 	owner int
 	level int
 	// The first walk's: the rows nested right under the node (Build's
-	// children, checked with check.Children when the frame closes) and the
+	// children, checked with trace.CheckChildren when the frame closes) and the
 	// last of them whose move is the node's best (-1: none yet).
 	kids     []trace.Node
 	lastBest int64
@@ -176,7 +175,7 @@ func planStream(ctx context.Context, st trace.Reader, run trace.Run, top trace.N
 		if !f.shown || f.n.SubtreeSize <= 1 {
 			return nil
 		}
-		if err := check.Children(f.n, f.kids); err != nil {
+		if err := trace.CheckChildren(f.n, f.kids); err != nil {
 			return err
 		}
 		if f.limited {

@@ -1147,14 +1147,7 @@ func (im *importer) leave(b []byte) *StreamError {
 	}
 	// Derive what the engine left out.
 	if l.Bound == 255 {
-		switch {
-		case score >= fr.beta:
-			l.Bound = engine.BoundLower
-		case score > fr.alpha:
-			l.Bound = engine.BoundExact
-		default:
-			l.Bound = engine.BoundUpper
-		}
+		l.Bound = engine.BoundOf(score, fr.alpha, fr.beta)
 	}
 	failedHigh := fr.kids > 0 && fr.lastNeg >= fr.beta && score >= fr.beta
 	if l.Cause == 255 {

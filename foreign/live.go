@@ -274,12 +274,11 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		// which the ids rest on the out-of-step check alone.
 		stream.caughtUp(ctx, importEnded, time.Second)
 		searching.Store(int64(i))
-		u.Send(goCmd)
 		ended := func() {}
 		if opts.OnSearch != nil {
 			ended = opts.OnSearch(i, nodes)
 		}
-		uciNodes, overran, err := waitBestmove(ctx, u, stopWhen{importEnded, capped}, opts.Limits.MoveTime, &cancelStop)
+		uciNodes, overran, err := waitBestmove(ctx, u, stopWhen{importEnded, capped}, opts.Limits, &cancelStop)
 		ended()
 		if err != nil {
 			note := ""
@@ -574,65 +573,35 @@ type stopWhen struct {
 	capped      <-chan struct{}
 }
 
-// waitBestmove reads until bestmove and returns the node count of the
-// last info line (-1: none); when the import stopped early or the cap cut
-// the run (stop) it tells the engine to stop. Under a go movetime it tells
-// the engine to stop when overdue has passed beyond it (overran), and an
-// engine that has not answered answerWait after a stop (however much else
-// it said) is an error.
-
-func waitBestmove(ctx context.Context, u *uci.Engine, stop stopWhen, moveTime time.Duration, cancelStop *atomic.Bool) (nodes int64, overran time.Duration, err error) {
-	stopped := false
-	nodes = -1
-	var late <-chan time.Time
-	start := time.Now()
-	if moveTime > 0 {
-		t := time.NewTimer(moveTime + overdue)
-		defer t.Stop()
-		late = t.C
-	}
-	info := func(line string) {
-		if in, ok, _ := uci.ParseInfo(line); ok && in.Nodes >= 0 {
-			nodes = in.Nodes
-		}
-	}
-	for !stopped {
+// waitBestmove searches with lim (uci.Engine.Go) and returns the node
+// count of the last info line that gave one (-1: none); when the import
+// stopped early or the cap cut the run (stop) it tells the engine to stop.
+// Under a go movetime it tells the engine to stop when overdue has passed
+// beyond it (overran), and an engine that has not answered answerWait
+// after a stop (however much else it said) is an error.
+func waitBestmove(ctx context.Context, u *uci.Engine, stop stopWhen, lim engine.Limits, cancelStop *atomic.Bool) (nodes int64, overran time.Duration, err error) {
+	// Go waits on one stop channel: it closes when either fires.
+	stopc, done := make(chan struct{}), make(chan struct{})
+	defer close(done)
+	go func() {
 		select {
 		case <-stop.importEnded:
-			u.Send("stop")
-			stopped = true
 		case <-stop.capped:
-			u.Send("stop")
-			stopped = true
-		case <-late:
-			u.Send("stop")
-			stopped = true
-			overran = time.Since(start) - moveTime
-		case <-ctx.Done():
-			cancelStop.Store(true) // before the stop: the importer may read the search's end at once
-			u.Send("stop")
-			return nodes, overran, ctx.Err()
-		case l, ok := <-u.Lines():
-			if !ok {
-				if err := u.Err(); !errors.Is(err, uci.ErrExited) {
-					return nodes, overran, err
-				}
-				return nodes, overran, errExitedSearch
-			}
-			line := strings.TrimSpace(l)
-			if strings.HasPrefix(line, "bestmove") {
-				return nodes, overran, nil
-			}
-			info(line)
+		case <-done:
+			return
 		}
+		close(stopc)
+	}()
+	res, err := u.Go(ctx, lim, uci.GoOptions{Stop: stopc, Overdue: overdue, StopWait: answerWait,
+		OnCancel: func() { cancelStop.Store(true) }}) // before the stop: the importer may read the search's end at once
+	switch {
+	case err != nil && res.Stopped && res.Overran > 0:
+		return res.Nodes, res.Overran, fmt.Errorf("waiting for \"bestmove\" %s past the go command's movetime, and after Horizon sent stop: %w",
+			res.Overran.Round(time.Second), err)
+	case err != nil && res.Stopped:
+		return res.Nodes, res.Overran, fmt.Errorf("waiting for \"bestmove\": %w", err)
+	case errors.Is(err, uci.ErrExited):
+		return res.Nodes, res.Overran, errExitedSearch
 	}
-	err = u.Each(ctx, answerWait, "bestmove", info)
-	if err != nil && overran > 0 {
-		return nodes, overran, fmt.Errorf("waiting for \"bestmove\" %s past the go command's movetime, and after Horizon sent stop: %w",
-			overran.Round(time.Second), err)
-	}
-	if err != nil {
-		return nodes, overran, fmt.Errorf("waiting for \"bestmove\": %w", err)
-	}
-	return nodes, overran, nil
+	return res.Nodes, res.Overran, err
 }

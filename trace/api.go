@@ -349,16 +349,6 @@ func (n Node) End() int64 { return n.ID + n.SubtreeSize }
 // Contains reports whether id lies in n's subtree (n itself included).
 func (n Node) Contains(id int64) bool { return id >= n.ID && id < n.End() }
 
-// IterationLabel names iteration it of a run, and its root: "iteration
-// 4". Every reader says it so (the viewer's tree, diagrams, diff's paths
-// and reasons); "d4" would read as a remaining depth, which is what d
-// means beside a node.
-func IterationLabel(it int) string { return IterationPrefix + strconv.Itoa(it) }
-
-// IterationPrefix is what IterationLabel puts before the number, and what
-// SplitIteration reads before it.
-const IterationPrefix = "iteration "
-
 // QSRootLabel names a node no move led to below the run node: a QS-only
 // run's QS root, searched in the run's position itself. Readers label it
 // with this (a move column would say "0000" or NULL).

@@ -41,6 +41,21 @@ func (r Run) SearchOptions() (*engine.Options, error) {
 	return &o, nil
 }
 
+// HorizonOptions returns the engine.Options of a Horizon run; it is
+// SearchOptions (the one reader of recorded options) for callers that
+// have checked the run is Horizon's own. Another engine's run is an
+// error here.
+func (r Run) HorizonOptions() (engine.Options, error) {
+	o, err := r.SearchOptions()
+	if err != nil {
+		return engine.Options{}, err
+	}
+	if o == nil {
+		return engine.Options{}, fmt.Errorf("run %d was searched by %s, which has no Horizon options", r.ID, r.Engine)
+	}
+	return *o, nil
+}
+
 // Label names the run's variant as every reader shows it: for Horizon's
 // runs engine.VariantSpec of the options it was searched with ("see",
 // "see+see-prune=false"), so a switch set on top of a preset shows, and

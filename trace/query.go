@@ -653,24 +653,6 @@ func (s *Store) Position(ctx context.Context, run, id int64) (*engine.Position, 
 	return s.replay(ctx, run, path, nil)
 }
 
-// ReportedRoot picks, among a run's iteration roots in search order, the
-// one readers start in (the "last iteration"): the last root of the
-// iteration the run reports as its depth, whose answer runs shows. Another
-// engine may have begun a deeper iteration it never finished (Sunfish's
-// probe of iteration 5 after reporting depth 4): that one is not it. With
-// no iteration finished, or while the run is being recorded (a reader
-// follows the iteration under way), the last root. A run scored at depth 0
-// reports its iteration 0 (another engine's search of QS alone under its
-// root), though it may have begun iteration 1. roots must not be empty.
-func ReportedRoot(r Run, roots []Node) int {
-	if (r.Depth > 0 || r.Scored()) && r.Status != StatusRunning {
-		if i, ok := IterationRoot(roots, r.Depth, 0); ok {
-			return i
-		}
-	}
-	return len(roots) - 1
-}
-
 // PVChild returns the index among kids (node n's children, in search
 // order) of the child the principal variation goes on through: under the
 // run node, the root the run reports (ReportedRoot); under another node,

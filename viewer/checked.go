@@ -8,13 +8,12 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/trace"
 )
 
 // checked is the trace.Reader the model reads through: it checks the sizes,
 // ids and parents of what the file returns before the tree follows them
-// (check.ReadChildren and check.Path), so a damaged trace shows "damaged
+// (trace.ReadChildren and trace.CheckPath), so a damaged trace shows "damaged
 // trace: node N has subtree size -5" instead of a tree that loops or a
 // row count in the billions.
 type checked struct{ trace.Reader }
@@ -24,20 +23,20 @@ func (c checked) Node(ctx context.Context, run, id int64) (trace.Node, error) {
 	if err != nil {
 		return n, err
 	}
-	return n, check.Node(n)
+	return n, trace.CheckNode(n)
 }
 
 func (c checked) ChildCount(ctx context.Context, run, id int64) (int, error) {
 	n, err := c.Reader.ChildCount(ctx, run, id)
 	if err == nil && n > trace.MaxChildren {
-		return 0, &check.DamagedError{Run: run, Node: id,
+		return 0, &trace.DamagedError{Run: run, Node: id,
 			Detail: fmt.Sprintf("has %d children; no search node has more than %d", n, trace.MaxChildren)}
 	}
 	return n, err
 }
 
 func (c checked) Children(ctx context.Context, run, id int64, order trace.Order, offset, limit int) ([]trace.Node, error) {
-	_, kids, err := check.ReadChildren(ctx, c.Reader, run, id, order, offset, limit)
+	_, kids, err := trace.ReadChildren(ctx, c.Reader, run, id, order, offset, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +48,7 @@ func (c checked) Path(ctx context.Context, run, id int64) ([]trace.Node, error) 
 	if err != nil {
 		return nil, err
 	}
-	return path, check.Path(path)
+	return path, trace.CheckPath(path)
 }
 
 // interruptible is the context of the model's queries. The screen

@@ -2,7 +2,7 @@ package viewer
 
 import (
 	"sort"
-	"strconv"
+	"strings"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/compare"
@@ -63,7 +63,7 @@ var treeColumns = [numCols]column{
 		differs: func(_, _ trace.Run, a, b trace.Node) bool { return a.Kind != b.Kind }},
 	colDepth: {title: "d/q", width: 5, prio: 3,
 		help:    "remaining depth (d3), or QS ply past the horizon (q2) and level (L1)",
-		cell:    func(m *Model, r *rowCell) (string, tcell.Style) { return depthLabel(r.n, r.levels), m.st.base },
+		cell:    func(m *Model, r *rowCell) (string, tcell.Style) { return r.n.DepthLabel(r.levels), m.st.base },
 		differs: func(_, _ trace.Run, a, b trace.Node) bool { return a.Depth != b.Depth || a.QSLevel != b.QSLevel }},
 	colWindow: {title: "window", width: 13, prio: 7,
 		help:    "[alpha,beta] on entry, for the side to move at the node, as the score",
@@ -127,7 +127,7 @@ var treeColumns = [numCols]column{
 			if r.share < 0 || r.open {
 				return "", m.st.base
 			}
-			return strconv.Itoa(int(r.share*100 + 0.5)), m.st.base
+			return strings.TrimSuffix(engine.WholePercent(r.share), "%"), m.st.base // the title says %
 		}},
 	colBar: {title: "share", width: barWidth, left: true, prio: 5,
 		cell: func(m *Model, r *rowCell) (string, tcell.Style) {

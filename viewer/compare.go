@@ -214,7 +214,7 @@ func (m *Model) compareLines(p *pane) []detailLine {
 	d := diffNodes(p.t.run, o.t.run, n, c)
 	text := fmt.Sprintf("node %d  %s  %s  %s", c.ID, m.g.fmtResult(o.t.run.NodeScores(c), c), m.g.causeLabel(c), engine.Count(c.Nodes(), "node"))
 	if n.Nodes() > 0 && c.Nodes() != n.Nodes() {
-		text += fmt.Sprintf(" (%+.0f%%)", 100*(float64(c.Nodes())/float64(n.Nodes())-1))
+		text += " (" + engine.PercentChange(float64(n.Nodes()), float64(c.Nodes())) + ")"
 	}
 	sty := st.base
 	if d != 0 {

@@ -190,11 +190,8 @@ func (m *Model) drawHeader(s tcell.Screen, w int) {
 			score = m.g.fmtSigned(run.ResultScores(), engine.Score(run.Score))
 			// Another engine's run can report only a bound (an MTD
 			// search's last fail-high probe): the run node has it.
-			switch t.runNode.Bound {
-			case engine.BoundLower:
-				score = m.g.ge + score
-			case engine.BoundUpper:
-				score = m.g.le + score
+			if b := t.runNode.Bound; b == engine.BoundLower || b == engine.BoundUpper {
+				score = m.g.boundGlyph(b) + score
 			}
 		}
 		parts = append(parts, fmt.Sprintf("best %s %s", best, score))
@@ -511,7 +508,7 @@ func (m *Model) drawStrip(s tcell.Screen, r rect) {
 
 // nodeSummary is one line about a node: id, kind, depth, window, result.
 func (m *Model) nodeSummary(p *pane, n trace.Node) string {
-	parts := []string{fmt.Sprintf("#%d %s %s", n.ID, kindLabel(n), depthLabel(n, usesLevels(p.t.run)))}
+	parts := []string{fmt.Sprintf("#%d %s %s", n.ID, kindLabel(n), n.DepthLabel(usesLevels(p.t.run)))}
 	parts = append(parts, m.g.fmtWindow(p.t.run, n, ""))
 	if n.HasStandPat {
 		parts = append(parts, p.t.run.EvalWords().Short(n)+" "+m.g.fmtScore(p.t.run.Scores(), n.StandPat))

@@ -55,18 +55,20 @@ func (g *glyphs) fmtWindow(r trace.Run, n trace.Node, sep string) string {
 // fmtResult writes the score with its bound: =12 exact, ≥40 fail high,
 // ≤-3 fail low.
 func (g *glyphs) fmtResult(sf engine.ScoreFormat, n trace.Node) string {
-	var b string
-	switch n.Bound {
-	case engine.BoundExact:
-		b = "="
-	case engine.BoundLower:
-		b = g.ge
-	case engine.BoundUpper:
-		b = g.le
+	return g.boundGlyph(n.Bound) + g.fmtScore(sf, n.Score)
+}
+
+// boundGlyph is b's short label (engine.Bound.Label: "=", ">=", "<=",
+// "?"), with ≥ and ≤ where the terminal shows them.
+func (g *glyphs) boundGlyph(b engine.Bound) string {
+	switch s := b.Label(); s {
+	case ">=":
+		return g.ge
+	case "<=":
+		return g.le
 	default:
-		b = "?"
+		return s
 	}
-	return b + g.fmtScore(sf, n.Score)
 }
 
 // causeLabel is the short label of why a node stopped, for the tree
@@ -90,22 +92,6 @@ func causeText(r trace.Run, n trace.Node) string {
 }
 
 func boundText(b engine.Bound) string { return b.LongLabel() }
-
-// depthLabel is "d3" for full-width nodes, "q2" (QS ply 2) in QS, with the
-// QS level when the run uses levels.
-func depthLabel(n trace.Node, levels bool) string {
-	switch n.Kind {
-	case engine.KindRun:
-		return ""
-	case engine.KindQS:
-		s := "q" + strconv.Itoa(n.QSPly)
-		if levels && n.QSLevel >= 0 {
-			s += "L" + strconv.Itoa(n.QSLevel)
-		}
-		return s
-	}
-	return "d" + strconv.Itoa(n.Depth)
-}
 
 // bar draws share (0..1) in width cells.
 func (g *glyphs) shareBar(share float64, width int) string {

@@ -75,25 +75,6 @@ func TestSwing(t *testing.T) {
 	}
 }
 
-// TestDepthLabelQSPly: a QS node's label is its stored QS ply, not -depth
-// (another engine's null move at depth -2 can open a QS at QS ply 0).
-func TestDepthLabelQSPly(t *testing.T) {
-	cases := []struct {
-		n      trace.Node
-		levels bool
-		want   string
-	}{
-		{trace.Node{Kind: engine.KindQS, Depth: -2, QSPly: 0, QSLevel: -1}, false, "q0"},
-		{trace.Node{Kind: engine.KindQS, Depth: 0, QSPly: 4, QSLevel: 2}, true, "q4L2"},
-		{trace.Node{Kind: engine.KindPV, Depth: 3}, false, "d3"},
-	}
-	for _, c := range cases {
-		if got := depthLabel(c.n, c.levels); got != c.want {
-			t.Errorf("%+v: %q, want %q", c.n, got, c.want)
-		}
-	}
-}
-
 // TestMoveLabelQSRoot: a QS-only run's QS root (no move) is named as such,
 // as the graph export names it (it was "(null)").
 func TestMoveLabelQSRoot(t *testing.T) {

@@ -1,7 +1,6 @@
 package viewer
 
 import (
-	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -21,7 +20,7 @@ type childVisits struct {
 }
 
 // visit returns the visit of n under parent and the searches of its move
-// there (compare.ChildVisits, the numbering diff and the page use): 2, 2
+// there (trace.ChildVisits, the numbering diff and the page use): 2, 2
 // for the second search of n's move there, 1, 2 for the first. The details
 // pane marks the path of the selected node with them (trace.VisitMark),
 // so each cursor move would cost a child list per ancestor; the lists are
@@ -37,7 +36,7 @@ func (t *tree) visit(parent, n trace.Node) (visit, searches int, err error) {
 			return 0, 0, err
 		}
 		c = childVisits{size: parent.SubtreeSize, last: -1}
-		visits, searches := compare.ChildVisits(parent, kids)
+		visits, searches := trace.ChildVisits(parent, kids)
 		for i, k := range kids {
 			if searches[i] > 1 {
 				if c.again == nil {

@@ -268,8 +268,8 @@ func (out benchJSON) writeText(w io.Writer) error {
 	rw := max(9, rival.ratioWidth())
 	fmt.Fprintf(w, "%-10s %12s %12s %8s %10s %9s %10s %7s %*s\n", "variant", "nodes", "QS nodes", "QS share", "max QS ply", "time ms", "nps", "capped", rw, rival.ratioHead())
 	for _, r := range out.Variants {
-		fmt.Fprintf(w, "%-10s %12s %12s %7.1f%% %10d %9s %10s %7d %*s\n", r.Variant, engine.Commas(r.Nodes), engine.Commas(r.QSNodes),
-			100*r.QSShare, r.MaxQSPly, engine.Commas(r.ElapsedMS), npsText(r.NPS), r.Capped, rw, npsRatioText(r.NPSRatio))
+		fmt.Fprintf(w, "%-10s %12s %12s %8s %10d %9s %10s %7d %*s\n", r.Variant, engine.Commas(r.Nodes), engine.Commas(r.QSNodes),
+			engine.Percent(r.QSShare), r.MaxQSPly, engine.Commas(r.ElapsedMS), npsText(r.NPS), r.Capped, rw, npsRatioText(r.NPSRatio))
 	}
 	fmt.Fprintf(w, "\ntotal: %s nodes, %s nps\n", engine.Commas(out.TotalNodes), npsText(out.TotalNPS))
 	switch {
@@ -308,24 +308,13 @@ func stockfishNPS(e *env, path string, positions []engine.EPD, movetime time.Dur
 		if err := u.SetPosition(positions[i].FEN); err != nil {
 			return 0, "", err
 		}
-		if err := u.Send(uci.GoCommand(engine.Limits{MoveTime: movetime})); err != nil {
-			return 0, "", err
-		}
-		// The search's totals are those of its last info line that
-		// gives them.
-		var n, t int64
-		err := u.Each(e.ctx, movetime+10*time.Second, "bestmove", func(line string) {
-			in, ok, _ := uci.ParseInfo(line)
-			if ok && in.Nodes >= 0 {
-				n = in.Nodes
-			}
-			if ok && in.TimeMS >= 0 {
-				t = in.TimeMS
-			}
-		})
+		res, err := u.Go(e.ctx, engine.Limits{MoveTime: movetime}, uci.GoOptions{Timeout: movetime + 10*time.Second})
 		if err != nil {
 			return 0, "", fmt.Errorf("%s: waiting for \"bestmove\": %w", u.Name, err)
 		}
+		// The search's totals are those of its last info line that
+		// gives them.
+		n, t := max(res.Nodes, 0), max(res.TimeMS, 0)
 		nodes += n
 		ms += t
 		prog.Add(1)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -760,7 +761,7 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 				}
 				name.Store(u.Name)
 			}
-			v, err := uciValue(u, set[i], depth)
+			v, err := uciValue(e.ctx, u, set[i], depth)
 			if err != nil {
 				return fmt.Errorf("%s on %s: %v", u.Name, set[i].ID, err)
 			}
@@ -791,42 +792,26 @@ func engineOracle(e *env, set []*qsbench.Position, epd, eng string, depth, jobs 
 
 // uciValue searches one position to depth and reads the engine's last
 // score, depth, node count and PV.
-func uciValue(u *uci.Engine, p *qsbench.Position, depth int) (qsbench.Oracle, error) {
+func uciValue(ctx context.Context, u *uci.Engine, p *qsbench.Position, depth int) (qsbench.Oracle, error) {
 	if err := u.SetPosition(p.Parent, p.LastMove); err != nil {
 		return qsbench.Oracle{}, err
 	}
-	if err := u.Send(uci.GoCommand(engine.Limits{Depth: depth})); err != nil {
-		return qsbench.Oracle{}, err
-	}
 	o := qsbench.Oracle{Name: u.Name}
-	var pv []string
-	for {
-		line, err := u.Next(5 * time.Minute)
-		if err != nil {
-			return o, err
-		}
-		if strings.HasPrefix(line, "bestmove") {
-			break
-		}
-		in, ok, err := uci.ParseInfo(line)
-		if err != nil {
-			return o, err
-		}
-		if in.BadScore != "" {
-			// Skipped, the value would be an earlier depth's.
-			return o, fmt.Errorf("score %s in %q is beyond what a set can hold (cp within +-31999, mate within 499 moves)", in.BadScore, line)
-		}
-		// The last exact score is the engine's value.
-		if !ok || !in.Scored || in.Bound {
-			continue
-		}
-		o.Depth, o.Score = in.Depth, int(in.Score)
-		if in.Nodes >= 0 {
-			o.Nodes = in.Nodes
-		}
-		if in.PV != nil {
-			pv = in.PV
-		}
+	res, err := u.Go(ctx, engine.Limits{Depth: depth}, uci.GoOptions{Silence: 5 * time.Minute})
+	switch {
+	case err != nil:
+		return o, err
+	case res.BadInfo != nil:
+		return o, res.BadInfo
+	case res.BadScore != "":
+		// Refused, the value would be an earlier depth's.
+		return o, fmt.Errorf("score %s in %q is beyond what a set can hold (cp within +-31999, mate within 499 moves)", res.BadScore, res.BadScoreLine)
+	}
+	// The last exact score is the engine's value.
+	pv := res.Answer.PV
+	if res.Answer.Scored {
+		o.Depth, o.Score = res.Answer.Depth, int(res.Answer.Score)
+		o.Nodes = max(res.Answer.Nodes, 0)
 	}
 	// The PV in SAN, as the set's own oracle writes it.
 	pos := p.Pos()

@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/qsbench"
 	"github.com/horizonqs/horizon/trace"
@@ -88,13 +87,13 @@ type hotspotJSON struct {
 	Depth  int     `json:"depth"`
 	Growth float64 `json:"growth"`
 	// PlaceFields place the node as diff and check place one
-	// (compare.PlaceOf). PathSAN is Path, under the key scripts written
+	// (trace.PlaceOf). PathSAN is Path, under the key scripts written
 	// before it was added read.
 	trace.PlaceFields
 	PathSAN []string `json:"path_san"`
 	// Place is the node's place as diff and check print one, which
 	// 'export --path' and 'view --path' read back to it: "iteration 2:
-	// dxe6·1 Bxe2" (compare.Place).
+	// dxe6·1 Bxe2" (trace.Place).
 	Place string `json:"place"`
 }
 
@@ -449,7 +448,7 @@ func hotspotsJSON(ctx context.Context, st *trace.Store, run int64, order trace.H
 	}
 	out := []hotspotJSON{}
 	for _, h := range hs {
-		pf, place, err := compare.PlaceOf(ctx, compare.Side{Store: st, Run: run}, h.Node.ID)
+		pf, place, err := trace.PlaceOf(ctx, st, run, h.Node.ID)
 		if err != nil {
 			return nil, err
 		}

@@ -73,7 +73,7 @@ func TestPrintedPathsReadBack(t *testing.T) {
 		// Sampled nodes, as the exports' headings print them.
 		stride := max(r.Nodes/150, 1)
 		for id := int64(1); id < r.Nodes; id += stride {
-			place, err := compare.Place(ctx, side, id)
+			place, err := trace.Place(ctx, side.Store, side.Run, id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -277,7 +277,7 @@ func TestIterationZeroReadsBack(t *testing.T) {
 	}
 	side := compare.Side{Store: st, Run: 1}
 	for id := int64(1); id < r.Rows; id++ {
-		place, err := compare.Place(ctx, side, id)
+		place, err := trace.Place(ctx, side.Store, side.Run, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -310,7 +310,7 @@ func TestIterationZeroReadsBack(t *testing.T) {
 // (an aspiration re-search), a node under the first root prints its place
 // with the root's visit ("iteration 2·1: e4 e5"), which reads back to it;
 // "iteration 2: e4 e5" read back into the last root (export said "move 1
-// (e4) was not searched at node 10"). Every place of the run (compare.Place:
+// (e4) was not searched at node 10"). Every place of the run (trace.Place:
 // hotspots', the headings'), check's and diff's read back.
 func TestAspirationRootsReadBack(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "asp.trace")
@@ -339,7 +339,7 @@ func TestAspirationRootsReadBack(t *testing.T) {
 		}
 		marked := 0
 		for id := int64(1); id < r.Rows; id++ {
-			place, err := compare.Place(ctx, compare.Side{Store: st, Run: run}, id)
+			place, err := trace.Place(ctx, st, run, id)
 			if err != nil {
 				t.Fatal(err)
 			}

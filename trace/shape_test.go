@@ -1,4 +1,4 @@
-package check
+package trace_test
 
 import (
 	"context"
@@ -57,7 +57,7 @@ func TestRunChildren(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.nodes = 0
-			p, kids, err := RunChildren(ctx, r, run, top, trace.BySearch, 0, 0)
+			p, kids, err := trace.RunChildren(ctx, r, run, top, trace.BySearch, 0, 0)
 			if err != nil {
 				t.Fatalf("%s run: %v", tc.status, err)
 			}
@@ -72,8 +72,8 @@ func TestRunChildren(t *testing.T) {
 			}
 			short := top
 			short.SubtreeSize = kids[len(kids)-1].ID - top.ID
-			var d *DamagedError
-			if _, _, err := RunChildren(ctx, r, run, short, trace.BySearch, 0, 0); !errors.As(err, &d) {
+			var d *trace.DamagedError
+			if _, _, err := trace.RunChildren(ctx, r, run, short, trace.BySearch, 0, 0); !errors.As(err, &d) {
 				t.Errorf("%s run, node given short of its last child: %v, want a DamagedError", tc.status, err)
 			}
 		})

@@ -27,7 +27,7 @@ func VisitMark(move string, visit, searches int) string {
 }
 
 // MarkVisits returns path's moves each marked with its visit (VisitMark),
-// visits[i] and searches[i] being path[i]'s (compare.Visits): a path as
+// visits[i] and searches[i] being path[i]'s (Visits): a path as
 // Horizon prints it.
 func MarkVisits(path []string, visits, searches []int) []string {
 	out := make([]string, len(path))
@@ -242,6 +242,34 @@ func SplitIteration(text string) (root PlaceRoot, rest string, err error) {
 // PathIterationText says how a path names its iteration, for the help of
 // every flag and prompt that reads a path with SplitIteration.
 const PathIterationText = `a path that begins "iteration N:", as diff, check and hotspots print a node's place, starts at iteration N's root (iteration 0 too, where a run searched QS alone before iteration 1); "iteration N` + VisitSep + `1:" at the first of several roots of iteration N (an aspiration re-search)`
+
+// IterationLabel names iteration it of a run, and its root: "iteration
+// 4". Every reader says it so (the viewer's tree, diagrams, diff's paths
+// and reasons); "d4" would read as a remaining depth, which is what d
+// means beside a node.
+func IterationLabel(it int) string { return IterationPrefix + strconv.Itoa(it) }
+
+// IterationPrefix is what IterationLabel puts before the number, and what
+// SplitIteration reads before it.
+const IterationPrefix = "iteration "
+
+// ReportedRoot picks, among a run's iteration roots in search order, the
+// one readers start in (the "last iteration"): the last root of the
+// iteration the run reports as its depth, whose answer runs shows. Another
+// engine may have begun a deeper iteration it never finished (Sunfish's
+// probe of iteration 5 after reporting depth 4): that one is not it. With
+// no iteration finished, or while the run is being recorded (a reader
+// follows the iteration under way), the last root. A run scored at depth 0
+// reports its iteration 0 (another engine's search of QS alone under its
+// root), though it may have begun iteration 1. roots must not be empty.
+func ReportedRoot(r Run, roots []Node) int {
+	if (r.Depth > 0 || r.Scored()) && r.Status != StatusRunning {
+		if i, ok := IterationRoot(roots, r.Depth, 0); ok {
+			return i
+		}
+	}
+	return len(roots) - 1
+}
 
 // IterationRoot picks, among a run's iteration roots in search order, the
 // root a path of iteration it starts from: its visit-th root, or with

@@ -1,0 +1,184 @@
+package trace
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// SiblingKey tells one of a node's children from another for visit
+// numbering (ChildVisits) and for lining two runs up (package compare):
+// the Iteration of a child of the run node (an iteration root; Move is
+// engine.NoMove), the Move of any other child (Iteration is 0).
+// Transpositions are not merged: a node is known by the keys on its path.
+type SiblingKey struct {
+	Iteration int
+	Move      engine.Move
+}
+
+// KeyOf is child k's SiblingKey under parent.
+func KeyOf(parent, k Node) SiblingKey {
+	if parent.Kind == engine.KindRun {
+		return SiblingKey{Iteration: k.Iteration}
+	}
+	return SiblingKey{Move: k.Move}
+}
+
+// CompareKeys orders sibling keys: by iteration, then by move.
+func CompareKeys(a, b SiblingKey) int {
+	if c := cmp.Compare(a.Iteration, b.Iteration); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Move, b.Move)
+}
+
+// ChildVisits returns the visit of each of parent's children, kids in
+// search order: 1 for the first search of a move under parent, 2 for the
+// second (a PVS re-search, an internal iteration of the unified search, a
+// level pass of the threshold search), counting children of equal
+// SiblingKey; and the searches of each one's move there (2 for both
+// searches of a move searched twice), which say whether a path must mark
+// a first visit (VisitMark). A page that draws children one by one marks
+// their paths with them as Visits does; diff lines up the n-th visit in
+// one run with the n-th in the other.
+func ChildVisits(parent Node, kids []Node) (visits, searches []int) {
+	visits, searches = make([]int, len(kids)), make([]int, len(kids))
+	// Sorted by key, stable: a run of equal keys is in search order, so a
+	// child's rank in its run is its visit, with no map per child list.
+	order := make([]int32, len(kids))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		return CompareKeys(KeyOf(parent, kids[a]), KeyOf(parent, kids[b]))
+	})
+	for s := 0; s < len(order); {
+		key := KeyOf(parent, kids[order[s]])
+		e := s + 1
+		for e < len(order) && KeyOf(parent, kids[order[e]]) == key {
+			e++
+		}
+		for r := s; r < e; r++ {
+			visits[order[r]], searches[order[r]] = r-s+1, e-s
+		}
+		s = e
+	}
+	return visits, searches
+}
+
+// PathVisit is one node of the path to a node (PathVisits): the node, its
+// key among its parent's children, its visit among the children of that
+// key and their number (ChildVisits).
+type PathVisit struct {
+	Node     Node
+	Key      SiblingKey
+	Visit    int
+	Searches int
+}
+
+// PathVisits returns every node on the path from the run node (not
+// included) down to node id of run, each with its visit among its
+// siblings (ChildVisits). The path is checked (CheckPath) and each child
+// list is read as ReadChildren reads it, so a damaged file gives one
+// clear error. It costs two queries per ply of the node's path.
+func PathVisits(ctx context.Context, r Reader, run, id int64) ([]PathVisit, error) {
+	path, err := r.Path(ctx, run, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckPath(path); err != nil {
+		return nil, err
+	}
+	out := make([]PathVisit, 0, len(path))
+	for i := 1; i < len(path); i++ {
+		parent, kids, err := ReadChildren(ctx, r, run, path[i-1].ID, BySearch, 0, 0)
+		if err != nil {
+			return nil, err
+		}
+		visits, searches := ChildVisits(parent, kids)
+		for j, k := range kids {
+			if k.ID == path[i].ID {
+				out = append(out, PathVisit{Node: k, Key: KeyOf(parent, k), Visit: visits[j], Searches: searches[j]})
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// Visits returns the 1-based visit of each move on the path to node id
+// (the iteration root's key is left out, as PathSAN leaves it out): 2 for
+// a move searched a second time under the same parent, as a PVS
+// re-search; and how many times each move was searched there. Paths are
+// marked with both (VisitMark) wherever Horizon prints them, so a printed
+// path reads back to its node.
+func Visits(ctx context.Context, r Reader, run, id int64) (visits, searches []int, err error) {
+	path, err := PathVisits(ctx, r, run, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, visits, searches = PathMarks(path, nil)
+	return visits, searches, nil
+}
+
+// Place returns node id's place as Horizon prints it (PlaceText), which
+// reads back to the node (ParsePlace): the iteration of its root, named
+// unless the run searched QS alone (PlaceIteration), and marked with the
+// root's visit where the iteration has several roots, and its SAN path
+// (Reader.PathSAN) marked with its visits (Visits). The exports' headings
+// print a node's place with it; the run node, which no path names, has
+// none ("").
+func Place(ctx context.Context, r Reader, run, id int64) (string, error) {
+	_, text, err := PlaceOf(ctx, r, run, id)
+	return text, err
+}
+
+// PlaceOf returns node id's place as --json gives it and as Horizon
+// prints it (Place); hotspots give both.
+func PlaceOf(ctx context.Context, r Reader, run, id int64) (PlaceFields, string, error) {
+	pf := PlaceFields{Path: []string{}, Visits: []int{}, Searches: []int{}}
+	own, err := PathVisits(ctx, r, run, id)
+	if err != nil || len(own) == 0 {
+		return pf, "", err
+	}
+	san, err := r.PathSAN(ctx, run, id)
+	if err != nil {
+		return pf, "", err
+	}
+	_, roots, err := ReadChildren(ctx, r, run, 0, BySearch, 0, 0)
+	if err != nil {
+		return pf, "", err
+	}
+	root, visits, searches := PathMarks(own, nil)
+	pf = PlaceFields{Iteration: root.It, IterationVisit: root.Visit, IterationSearches: root.Searches, Path: san, Visits: visits, Searches: searches}
+	if pf.Path == nil {
+		pf.Path = []string{}
+	}
+	root.It = PlaceIteration(roots, root.It)
+	return pf, PlaceText(root, san, visits, searches), nil
+}
+
+// PathMarks returns the root and the visits and searches of the moves of
+// a path (PathVisits), the iteration root's left out; where theirs, the
+// same path in another run (diff's counterpart), is there too, each
+// move's searches are the most either run made, so the path marked with
+// them (MarkVisits) reads back to the node in both runs.
+func PathMarks(own, theirs []PathVisit) (root PlaceRoot, visits, searches []int) {
+	visits, searches = []int{}, []int{}
+	if len(own) > 0 {
+		root = PlaceRoot{It: own[0].Node.Iteration, Visit: own[0].Visit, Searches: own[0].Searches}
+		if len(theirs) > 0 {
+			root.Searches = max(root.Searches, theirs[0].Searches)
+		}
+	}
+	for i := 1; i < len(own); i++ {
+		n := own[i].Searches
+		if i < len(theirs) {
+			n = max(n, theirs[i].Searches)
+		}
+		visits, searches = append(visits, own[i].Visit), append(searches, n)
+	}
+	return root, visits, searches
+}
