@@ -136,3 +136,59 @@ func (p *Position) QSMoveReason(m Move, q QSMove) Reason {
 	}
 	return ReasonNecessary
 }
+
+// whatIfSwitches are the switches 'explain --what-if' flips one at a time,
+// in this order: the QS switches (every QS routine reads them), then the
+// full-width ones, which apply to a whole search alone.
+var whatIfSwitches = []struct {
+	name      string
+	fullWidth bool
+}{
+	{"see-prune", false}, {"delta", false}, {"qs-order", false}, {"qs-checks", false}, {"qs-evasions", false},
+	{"stand-pat", false}, {"pvs", true}, {"check-ext", true}, {"recapture-ext", true},
+}
+
+// Flip is o with one switch set to its other value, and the change as
+// "see-prune=true".
+type Flip struct {
+	Options Options
+	Change  string
+}
+
+// WhatIfFlips returns o with each switch of the what-if table flipped in
+// turn (a boolean to its other value, the capture ordering to the other
+// ordering), leaving out those that do not apply: a full-width switch
+// when fullWidth is false (a QS root's re-search), and a flip Validate
+// refuses (a QS switch of a search without QS). The switch table
+// (OptionSpecs) sets them.
+func (o Options) WhatIfFlips(fullWidth bool) []Flip {
+	var out []Flip
+	for _, sw := range whatIfSwitches {
+		if sw.fullWidth && !fullWidth {
+			continue
+		}
+		spec := optionSpecByName(sw.name)
+		cur := spec.get(&o)
+		var next string
+		switch spec.Kind {
+		case "bool":
+			next = "true"
+			if cur == "true" {
+				next = "false"
+			}
+		case "enum":
+			for _, e := range spec.Enum {
+				if e != cur {
+					next = e
+					break
+				}
+			}
+		}
+		f := o
+		if next == "" || spec.set(&f, next) != nil || f.Validate(sw.name) != nil {
+			continue
+		}
+		out = append(out, Flip{Options: f, Change: sw.name + "=" + next})
+	}
+	return out
+}
