@@ -62,8 +62,9 @@ type Level struct {
 
 // Shape is how a subtree's nodes lie.
 type Shape struct {
-	// Plies counts the nodes by plies below the top (0: the top), for a
-	// full-width top; nil when the top is a QS node (QSPlies says it all).
+	// Plies counts the nodes by plies below the top (0: the top; under
+	// the run node, 0 is the iterations' roots), for a full-width top; nil
+	// when the top is a QS node (QSPlies says it all).
 	Plies []Level
 	// QSPlies counts the QS nodes by QS ply, over every QS tree of the
 	// subtree (0: the QS roots).
@@ -362,7 +363,11 @@ func (w *walker) result() *Subtree {
 	})
 	sh := &res.Shape
 	if w.top.Kind != engine.KindQS {
-		sh.Plies = levels(w.plies)
+		plies := w.plies
+		if w.top.Parent < 0 && len(plies) > 0 {
+			plies = plies[1:] // the run node is no position: ply 0 is the iterations' roots
+		}
+		sh.Plies = levels(plies)
 	}
 	sh.QSPlies = levels(w.qsPlies)
 	sh.MaxQSPly, sh.QSNodes, sh.QSTrees = w.maxQS, w.qs, w.trees
