@@ -230,6 +230,7 @@ var commands = []command{
 	{name: "check", summary: "check a trace's nodes against the rules of alpha-beta and of their QS variant", run: runCheck},
 	{name: "compare", summary: "run QS variants over positions and compare nodes, QS share, speed and solutions", run: runCompare},
 	{name: "diff", summary: "line up two runs node by node and show where their trees differ", run: runDiff},
+	{name: "explain", summary: "say why a subtree is big: its nodes by cause, its shape, and what-if re-searches", run: runExplain},
 	{name: "export", summary: "draw a subtree of a trace: Graphviz DOT/SVG/PNG, JSON, an icicle chart, or an HTML page", run: runExport},
 	{name: "hotspots", summary: "list where a run's tree explodes: the biggest QS trees and extension chains", run: runHotspots},
 	{name: "import", summary: "record another engine's trace stream (docs/trace-protocol.md) into a trace file", run: runImport},
