@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -90,7 +89,7 @@ type Cause struct {
 	// Example is the node where the reason was met with the biggest
 	// subtree (the move with the reason leads into it), ExampleNodes its
 	// subtree's size and Place its place, which export --path and view
-	// --path read back (compare.Place). -1 for ReasonNecessary, which is
+	// --path read back (trace.Place). -1 for ReasonNecessary, which is
 	// met nowhere.
 	Example      int64
 	ExampleNodes int64
@@ -100,7 +99,7 @@ type Cause struct {
 // Subtree is one subtree explained.
 type Subtree struct {
 	Top   trace.Node
-	Place string // the top's place (compare.Place)
+	Place string // the top's place (trace.Place)
 	// Nodes counts the subtree's rows read (the top included; the run
 	// node, no position, left out): Node.Nodes when every node was kept.
 	Nodes int64
@@ -126,8 +125,7 @@ func Explain(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node) 
 		return nil, err
 	}
 	res := w.result()
-	side := compare.Side{Store: st, Run: r.ID}
-	if res.Place, err = compare.Place(ctx, side, top.ID); err != nil {
+	if res.Place, err = trace.Place(ctx, st, r.ID, top.ID); err != nil {
 		return nil, err
 	}
 	for i := range res.Causes {
@@ -135,7 +133,7 @@ func Explain(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node) 
 		if c.Example < 0 {
 			continue
 		}
-		if c.Place, err = compare.Place(ctx, side, c.Example); err != nil {
+		if c.Place, err = trace.Place(ctx, st, r.ID, c.Example); err != nil {
 			return nil, err
 		}
 	}

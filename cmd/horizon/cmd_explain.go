@@ -118,7 +118,7 @@ presets, as a reference.`,
 		"horizon explain sample.trace",
 		"horizon explain sample.trace --node 0 --json",
 		`horizon explain sample.trace --path "iteration 3: Bxa6 bxc3" --what-if`)
-	run := runFlag(fs, "run `id`, or the id of an EPD record with one run ('horizon runs FILE' lists both); 0 = the file's last run")
+	run := runFlag(fs, "run `id`, or the id of an EPD record with one run ('horizon runs FILE' lists both)", "the file's last run")
 	node := fs.Int64("node", -1, "id of the subtree's top node (0: the whole run); -1 = the run's biggest hotspots")
 	path := fs.String("path", "", `move path from the last iteration's root (or from --node), SAN or UCI separated by spaces or commas, e.g. "e4 e5 Nf3"; `+trace.PathVisitsText+"; "+trace.PathIterationText)
 	top := fs.Int("top", 3, "how many hotspots to explain when no --node or --path is given")
