@@ -137,6 +137,9 @@ type Difference struct {
 	Fields []string `json:"fields"`
 	// Reason says it in words.
 	Reason string `json:"reason"`
+	// Why is the rule that made the difference (see Rules); null where
+	// the walk could not tell (a recording filter left rows out).
+	Why *Why `json:"why"`
 }
 
 // Subtree is a pair of aligned subtrees (or a subtree only one tree has)
@@ -175,6 +178,9 @@ type Report struct {
 	// child's is left out in favour of that child, so the list shows where
 	// one variant explodes instead of every ancestor of that place.
 	Top []Subtree `json:"top"`
+	// Divergences counts the pairs of matched nodes whose own searches
+	// differ, by rule (see Rules).
+	Divergences Divergences `json:"divergences"`
 	// Filtered: a recording filter left rows out of one run or both, so
 	// node ids are not comparable: First is then the first difference in
 	// A's visit order (a node only B has counts right after its parent).
@@ -242,13 +248,22 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 	}
 	rep.Filtered = ra.Filter != "" || rb.Filter != ""
 	w := &walker{ctx: ctx, ta: newTree(a), tb: newTree(b), ra: ra, rb: rb, rep: rep, opts: opts, filtered: rep.Filtered,
-		top: rankHeap[*topItem]{less: topFirstDropped}, changed: rankHeap[*diffItem]{less: changedFirstDropped}}
+		top: rankHeap[*topItem]{less: topFirstDropped}, changed: rankHeap[*diffItem]{less: changedFirstDropped},
+		moves: ra.MoveRule().Either(rb.MoveRule()), tally: tally{}}
+	for i, r := range []trace.Run{ra, rb} {
+		// Options that do not read leave the run's reasons to its records.
+		w.search[i], _ = r.SearchOptions()
+	}
+	if p, err := engine.ParseFEN(ra.FEN); err == nil {
+		w.pos = p
+	}
 	if _, err := w.pair(rootA, rootB, 0); err != nil {
 		return nil, err
 	}
 	if err := w.finish(); err != nil {
 		return nil, err
 	}
+	rep.Divergences = w.tally.summary(w.rep.A.Variant, w.rep.B.Variant)
 	return rep, nil
 }
 
@@ -412,6 +427,23 @@ type walker struct {
 	first    *diffItem
 	top      rankHeap[*topItem]
 	changed  rankHeap[*diffItem]
+
+	// The reasons: each run's options (nil for another engine's run),
+	// the position at the current pair (nil below a move that does not
+	// replay), the pairs above it with their reasons, and the count of
+	// reasons by rule and run.
+	search [2]*engine.Options
+	pos    *engine.Position
+	moves  trace.MoveRule
+	up     []upPair
+	tally  tally
+}
+
+// upPair is a matched pair on the walked path, with its reason (nil when
+// its own search does not differ).
+type upPair struct {
+	a, b trace.Node
+	why  *Why
 }
 
 // pair walks a matched pair and returns the difference of their subtree
@@ -430,8 +462,6 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	if isPosition(a) {
 		w.rep.Matched++
 	}
-	w.comparePair(a, b)
-
 	ka, err := w.ta.keyedChildren(w.ctx, a)
 	if err != nil {
 		return 0, err
@@ -440,6 +470,10 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	why := w.why(a, b, ka, kb)
+	w.comparePair(a, b, why)
+	w.up = append(w.up, upPair{a, b, why})
+	defer func() { w.up = w.up[:len(w.up)-1] }()
 	var maxPos, maxNeg int64 // the biggest child differences each way
 	note := func(d int64) {
 		if d > maxPos {
@@ -463,7 +497,9 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 		switch {
 		case c == 0:
 			w.occ = append(w.occ, visitCount{ka[i].K.Occurrence + 1, max(ka[i].Searches, kb[j].Searches)})
+			undo := w.play(ka[i].N.Move)
 			d, err := w.pair(ka[i].N, kb[j].N, depth+1)
+			undo()
 			w.occ = w.occ[:len(w.occ)-1]
 			if err != nil {
 				return 0, err
@@ -473,13 +509,13 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 			j++
 		case c < 0:
 			w.occ = append(w.occ, visitCount{ka[i].K.Occurrence + 1, ka[i].Searches})
-			w.only(&ka[i].N, nil, a.ID)
+			w.only(&ka[i].N, nil, a.ID, why)
 			w.occ = w.occ[:len(w.occ)-1]
 			note(-ka[i].N.SubtreeSize)
 			i++
 		default:
 			w.occ = append(w.occ, visitCount{kb[j].K.Occurrence + 1, kb[j].Searches})
-			w.only(nil, &kb[j].N, a.ID)
+			w.only(nil, &kb[j].N, a.ID, why)
 			w.occ = w.occ[:len(w.occ)-1]
 			note(kb[j].N.SubtreeSize)
 			j++
@@ -502,7 +538,7 @@ func isPosition(n trace.Node) bool { return n.Parent >= 0 }
 // only records a subtree that one tree has and the other does not. Its
 // place among the differences is when its root was entered; parting
 // describes it, seeing both trees at that id.
-func (w *walker) only(a, b *trace.Node, parentA int64) {
+func (w *walker) only(a, b *trace.Node, parentA int64, why *Why) {
 	w.seq++
 	var n *trace.Node
 	var diff int64
@@ -518,14 +554,14 @@ func (w *walker) only(a, b *trace.Node, parentA int64) {
 		// B's ids are not A's: place it right after its parent in A.
 		ev = event{at: parentA, tie: 1}
 	}
-	w.noteFirst(&diffItem{a: a, b: b, iter: n.Iteration, ev: ev})
+	w.noteFirst(&diffItem{a: a, b: b, iter: n.Iteration, ev: ev, d: Difference{Why: why}})
 	w.offer(a, b, diff)
 }
 
 // comparePair records how a matched pair differs, if it does. Most pairs
 // after the first difference differ at least in their ids, so the text is
 // only written for the few differences the report will show.
-func (w *walker) comparePair(a, b trace.Node) {
+func (w *walker) comparePair(a, b trace.Node, why *Why) {
 	if !isPosition(a) {
 		// The run nodes hold the runs' totals (the table above the
 		// differences): they differ whenever anything below does, and
@@ -533,7 +569,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 		// depth A 2, B 3", before the subtree only one run has.
 		return
 	}
-	enterDiff := !SameWindow(w.ra, w.rb, a, b) || a.Depth != b.Depth || a.Kind != b.Kind || a.QSLevel != b.QSLevel
+	enterDiff := !SameWindow(w.ra, w.rb, a, b) || a.Depth != b.Depth || a.Kind != b.Kind || !SameLevel(a, b)
 	changed := !SameScore(w.ra, w.rb, a, b) || a.Bound != b.Bound || a.Cause != b.Cause
 	leaveDiff := changed || a.CutIndex != b.CutIndex || a.Best != b.Best || !sameMoves(w.ra, w.rb, a, b) ||
 		a.SubtreeSize != b.SubtreeSize
@@ -561,6 +597,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 		return
 	}
 	it := &diffItem{a: &a, b: &b, iter: a.Iteration, d: describePair(w.ra, w.rb, a, b, !w.filtered), ev: ev, left: left}
+	it.d.Why = why
 	it.d.IterationVisit, it.d.IterationSearches, it.d.Visits, it.d.Searches = w.visits()
 	if first {
 		w.first = it
@@ -586,6 +623,14 @@ func (w *walker) comparePair(a, b trace.Node) {
 func SameWindow(ra, rb trace.Run, a, b trace.Node) bool {
 	fa, fb := ra.WindowScores(a), rb.WindowScores(b)
 	return sameOnScales(fa, fb, a.Alpha, b.Alpha) && sameOnScales(fa, fb, a.Beta, b.Beta)
+}
+
+// SameLevel reports whether a and b have the same engine QS level, or
+// one has none: a QS level is a numbering of the threshold QS, and a
+// level-based run's QS nodes against another's ("QS level A none, B 4")
+// are no difference of the searches.
+func SameLevel(a, b trace.Node) bool {
+	return a.QSLevel == b.QSLevel || a.QSLevel < 0 || b.QSLevel < 0
 }
 
 // SameScore reports whether a's score, on run ra's scale, is b's on rb's,
@@ -639,7 +684,7 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 	if a.Kind != b.Kind {
 		add("kind", "kind A %s, B %s", a.Kind, b.Kind)
 	}
-	if a.QSLevel != b.QSLevel {
+	if !SameLevel(a, b) {
 		add("qs_level", "QS level A %s, B %s", levelText(a.QSLevel), levelText(b.QSLevel))
 	}
 	if !SameScore(ra, rb, a, b) {
@@ -796,6 +841,19 @@ func (w *walker) parting(id int64) (*Difference, error) {
 		}
 	}
 	d.Reason = fmt.Sprintf("the searches part at node %d: %s; %s", id, ta, tb)
+	// Every node before id is the same in both searches: the node whose
+	// child lists part first is the deeper of the two parents.
+	p := int64(-1)
+	for _, n := range []*trace.Node{na, nb} {
+		if n != nil {
+			p = max(p, n.Parent)
+		}
+	}
+	if p >= 0 {
+		if d.Why, err = w.whyAt(p); err != nil {
+			return nil, err
+		}
+	}
 	return d, nil
 }
 
@@ -823,7 +881,7 @@ func (w *walker) finish() error {
 			if err != nil {
 				return err
 			}
-			d := Difference{PlaceFields: trace.PlaceFields{Iteration: f.iter, IterationVisit: f.d.IterationVisit, IterationSearches: f.d.IterationSearches, Path: orEmpty(p), Visits: f.d.Visits, Searches: f.d.Searches}, Fields: []string{"only_a"}}
+			d := Difference{PlaceFields: trace.PlaceFields{Iteration: f.iter, IterationVisit: f.d.IterationVisit, IterationSearches: f.d.IterationSearches, Path: orEmpty(p), Visits: f.d.Visits, Searches: f.d.Searches}, Fields: []string{"only_a"}, Why: f.d.Why}
 			side := "A"
 			if f.a != nil {
 				d.A = ref(*f.a)

@@ -194,16 +194,14 @@ func (s *Searcher) qsPrune(f *frame, m Move) bool {
 	if f.evasions || !p.IsCapture(m) {
 		return false
 	}
-	if s.opts.DeltaPrune && m.Promotion() == NoPieceType {
-		if opt := Score(int32(f.eval) + seeValue[p.Captured(m)] + int32(s.opts.DeltaMargin)); opt <= f.alpha {
-			f.deltaPruned++
-			if !f.scored || opt > f.best {
-				f.best, f.scored = opt, true
-			}
-			return true
+	if opt, pruned := s.opts.DeltaPrunes(p, m, f.eval, f.alpha); pruned {
+		f.deltaPruned++
+		if !f.scored || opt > f.best {
+			f.best, f.scored = opt, true
 		}
+		return true
 	}
-	if s.opts.SEEPrune && p.SEE(m) < 0 {
+	if _, pruned := s.opts.SEEPrunes(p, m); pruned {
 		f.seePruned++
 		return true
 	}
