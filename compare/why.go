@@ -95,6 +95,10 @@ type Why struct {
 	// actor is the run that does what the rule says ("A", "B"; "" when
 	// neither alone).
 	actor string
+	// follows: the difference follows from earlier ones that no one node
+	// holds (two hash tables filled by trees that differ); the summary
+	// counts it with the caused ones.
+	follows bool
 }
 
 // view is one run's side of a matched pair of nodes.
@@ -185,7 +189,7 @@ func explain(pos *engine.Position, v [2]view, upWhy *Why) *Why {
 		}
 	}
 	if a.Cause == engine.CauseTT && b.Cause == engine.CauseTT {
-		return &Why{Rule: RuleTT, Text: fmt.Sprintf("both take a hash-table answer, A %s, B %s: the tables were filled by trees that differ (tt)",
+		return &Why{Rule: RuleTT, follows: true, Text: fmt.Sprintf("both take a hash-table answer, A %s, B %s: the tables were filled by trees that differ (tt)",
 			v[0].run.NodeScores(a).Text(a.Score), v[1].run.NodeScores(b).Text(b.Score))}
 	}
 	if a.Cause != b.Cause || a.CutIndex != b.CutIndex || !SameScore(v[0].run, v[1].run, a, b) {
@@ -582,11 +586,14 @@ func searchOrder(ks []keyed) []trace.Node {
 // tally counts reasons by rule and run.
 type tally map[tallyKey]int64
 
-type tallyKey struct{ rule, actor string }
+type tallyKey struct {
+	rule, actor string
+	caused      bool
+}
 
 func (t tally) add(x *Why) {
 	if x != nil {
-		t[tallyKey{x.Rule, x.actor}]++
+		t[tallyKey{x.Rule, x.actor, x.follows || x.CausedBy != nil || ruleInfo(x.Rule).Caused}]++
 	}
 }
 
@@ -615,7 +622,7 @@ func (t tally) summary(nameA, nameB string) Divergences {
 	d := Divergences{ByRule: []RuleCount{}}
 	for k, n := range t {
 		info := ruleInfo(k.rule)
-		if info.Caused {
+		if k.caused {
 			d.Caused += n
 			continue
 		}
