@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -154,6 +155,14 @@ type Subtree struct {
 	Diff   int64  `json:"diff"` // NodesB - NodesA
 }
 
+// Growth is a pair of the growth list (Report.Growth).
+type Growth struct {
+	Subtree
+	Ratio       float64 `json:"ratio"`        // NodesB / NodesA
+	ParentRatio float64 `json:"parent_ratio"` // the parent's
+	Excess      int64   `json:"excess"`       // NodesB - ParentRatio x NodesA
+}
+
 // Report is the result of Align.
 type Report struct {
 	A Totals `json:"a"`
@@ -178,6 +187,13 @@ type Report struct {
 	// child's is left out in favour of that child, so the list shows where
 	// one variant explodes instead of every ancestor of that place.
 	Top []Subtree `json:"top"`
+	// Growth localises a change that spreads everywhere, below the
+	// iteration roots: the matched pairs whose size departs most from
+	// what their parent's ratio B/A predicts (Excess = NodesB - ratio x
+	// NodesA), biggest first; a pair most of whose departure is one
+	// child's is left out in favour of that child, so the list names the
+	// deepest places where the ratio changes.
+	Growth []Growth `json:"growth"`
 	// Divergences counts the pairs of matched nodes whose own searches
 	// differ, by rule (see Rules).
 	Divergences Divergences `json:"divergences"`
@@ -248,7 +264,7 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 	}
 	rep.Filtered = ra.Filter != "" || rb.Filter != ""
 	w := &walker{ctx: ctx, ta: newTree(a), tb: newTree(b), ra: ra, rb: rb, rep: rep, opts: opts, filtered: rep.Filtered,
-		top: rankHeap[*topItem]{less: topFirstDropped}, changed: rankHeap[*diffItem]{less: changedFirstDropped},
+		top: rankHeap[*topItem]{less: topFirstDropped}, growth: rankHeap[*topItem]{less: topFirstDropped}, changed: rankHeap[*diffItem]{less: changedFirstDropped},
 		moves: ra.MoveRule().Either(rb.MoveRule()), tally: tally{}}
 	for i, r := range []trace.Run{ra, rb} {
 		// Options that do not read leave the run's reasons to its records.
@@ -426,6 +442,7 @@ type walker struct {
 	occ      []visitCount // the keys' visits on the path to the current node (iteration root first)
 	first    *diffItem
 	top      rankHeap[*topItem]
+	growth   rankHeap[*topItem]
 	changed  rankHeap[*diffItem]
 
 	// The reasons: each run's options (nil for another engine's run),
@@ -470,6 +487,14 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	// The parent's size ratio B/A, against which this pair's growth is
+	// measured (growth), and this pair's, against which its children's is.
+	parentRatio := -1.0
+	if n := len(w.up); n > 0 && a.Kind != engine.KindRoot && w.up[n-1].a.SubtreeSize > 0 {
+		parentRatio = float64(w.up[n-1].b.SubtreeSize) / float64(w.up[n-1].a.SubtreeSize)
+	}
+	ratio := float64(b.SubtreeSize) / float64(max(a.SubtreeSize, 1))
+	var maxExPos, maxExNeg int64 // the children's biggest excesses each way
 	why := w.why(a, b, ka, kb)
 	w.comparePair(a, b, why)
 	w.up = append(w.up, upPair{a, b, why})
@@ -505,6 +530,8 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 				return 0, err
 			}
 			note(d)
+			ex := excess(ka[i].N, kb[j].N, ratio)
+			maxExPos, maxExNeg = max(maxExPos, ex), max(maxExNeg, -ex)
 			i++
 			j++
 		case c < 0:
@@ -526,7 +553,22 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	if a.Kind != engine.KindRun && ((diff > 0 && 2*maxPos <= diff) || (diff < 0 && 2*maxNeg <= -diff)) {
 		w.offer(&a, &b, diff)
 	}
+	// Growth: where this pair's size departs most from what its parent's
+	// ratio predicts, unless one child's departure is most of it (the
+	// child is where it starts).
+	if parentRatio >= 0 {
+		ex := excess(a, b, parentRatio)
+		if (ex > 0 && 2*maxExPos <= ex) || (ex < 0 && 2*maxExNeg <= -ex) {
+			w.offerGrowth(&a, &b, ex, parentRatio)
+		}
+	}
 	return diff, nil
+}
+
+// excess is how many nodes B's subtree has beyond (or short of) A's grown
+// by ratio, the parent's B/A.
+func excess(a, b trace.Node, ratio float64) int64 {
+	return b.SubtreeSize - int64(math.Round(ratio*float64(a.SubtreeSize)))
 }
 
 // isPosition reports whether n is a position of the search, which is
@@ -730,13 +772,24 @@ func (w *walker) noteFirst(it *diffItem) {
 
 // offer puts a subtree forward for the top list.
 func (w *walker) offer(a, b *trace.Node, diff int64) {
+	w.offerTo(&w.top, a, b, diff, 0)
+}
+
+// offerGrowth puts a pair forward for the growth list, ranked by its
+// excess over its parent's ratio pr.
+func (w *walker) offerGrowth(a, b *trace.Node, ex int64, pr float64) {
+	w.offerTo(&w.growth, a, b, ex, pr)
+}
+
+// offerTo puts a subtree forward for list h, ranked by diff.
+func (w *walker) offerTo(h *rankHeap[*topItem], a, b *trace.Node, diff int64, pr float64) {
 	if diff == 0 {
 		return
 	}
-	if w.top.Len() == w.opts.Top && abs(diff) <= abs(w.top.s[0].diff) {
+	if h.Len() == w.opts.Top && abs(diff) <= abs(h.s[0].diff) {
 		return // it would be dropped at once (ties go to the earlier)
 	}
-	s := &topItem{seq: w.seq, diff: diff}
+	s := &topItem{seq: w.seq, diff: diff, parentRatio: pr}
 	s.s.IterationVisit, s.s.IterationSearches, s.s.Visits, s.s.Searches = w.visits()
 	// The item keeps copies: a and b point into the walk's own rows.
 	if a != nil {
@@ -749,10 +802,10 @@ func (w *walker) offer(a, b *trace.Node, diff int64) {
 		*s.b = *b
 		s.s.IDB, s.s.NodesB, s.s.Iteration = &s.b.ID, b.SubtreeSize, b.Iteration
 	}
-	s.s.Diff = diff
-	heap.Push(&w.top, s)
-	if w.top.Len() > w.opts.Top {
-		heap.Pop(&w.top)
+	s.s.Diff = s.s.NodesB - s.s.NodesA // the growth list ranks by its excess, not this
+	heap.Push(h, s)
+	if h.Len() > w.opts.Top {
+		heap.Pop(h)
 	}
 }
 
@@ -926,15 +979,25 @@ func (w *walker) finish() error {
 			w.rep.First = &d
 		}
 	}
-	// Both lists: the heap's items in report order, each with its path.
+	// The lists: the heap's items in report order, each with its path.
 	var err error
-	w.rep.Top, err = reportRows(w.top.s, func(x, y *topItem) int {
+	bySize := func(x, y *topItem) int {
 		if c := cmp.Compare(abs(y.diff), abs(x.diff)); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.seq, y.seq)
-	}, func(it *topItem) ([]string, error) { return path(it.a, it.b) },
+	}
+	itemPath := func(it *topItem) ([]string, error) { return path(it.a, it.b) }
+	w.rep.Top, err = reportRows(w.top.s, bySize, itemPath,
 		func(it *topItem, p []string) Subtree { s := it.s; s.Path = p; return s })
+	if err != nil {
+		return err
+	}
+	w.rep.Growth, err = reportRows(w.growth.s, bySize, itemPath, func(it *topItem, p []string) Growth {
+		s := it.s
+		s.Path = p
+		return Growth{Subtree: s, Ratio: float64(s.NodesB) / float64(max(s.NodesA, 1)), ParentRatio: it.parentRatio, Excess: it.diff}
+	})
 	if err != nil {
 		return err
 	}
@@ -991,6 +1054,8 @@ type topItem struct {
 	a, b *trace.Node // nil on the side that has no such node
 	seq  int64
 	diff int64
+	// parentRatio is the parent's size ratio B/A (growth list only).
+	parentRatio float64
 }
 
 // rankHeap is container/heap over a slice ordered by less; the walker

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -233,5 +234,36 @@ func TestForeignRunWhyIsWhatRecordsShow(t *testing.T) {
 	v[0].kids[0].Score, v[1].kids[0].Score = 30, -80
 	if w := explain(pos, v, nil); w == nil || w.Rule != RuleBelow || w.CausedBy == nil || *w.CausedBy != 6 {
 		t.Fatalf("reason %+v, want %s caused by node 6", w, RuleBelow)
+	}
+}
+
+// TestGrowthBelowTheRoots: the growth list names matched places below the
+// iteration roots, biggest excess first, each excess B's size against A's
+// grown by the parent's ratio; the whole-iteration rows the size list
+// starts with ("iteration 4: (root)") are never in it.
+func TestGrowthBelowTheRoots(t *testing.T) {
+	ctx := context.Background()
+	st, _ := tracetest.CreateTrace(t)
+	o := tracetest.VariantOptions(t, "mvv-lva")
+	a := tracetest.RecordSearch(t, st, kiwipete1, o, engine.Limits{Depth: 3})
+	o.SEEPrune, o.DeltaPrune = true, true
+	b := tracetest.RecordSearch(t, st, kiwipete1, o, engine.Limits{Depth: 3})
+	rep, err := Align(ctx, Side{st, a}, Side{st, b}, Options{Top: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Growth) == 0 {
+		t.Fatal("no growth listed for runs 1/3 of each other's size")
+	}
+	for i, g := range rep.Growth {
+		if len(g.Path) == 0 || g.IDA == nil || g.IDB == nil {
+			t.Errorf("growth %d: %+v is an iteration root or not a matched pair", i, g)
+		}
+		if want := g.NodesB - int64(math.Round(g.ParentRatio*float64(g.NodesA))); g.Excess != want {
+			t.Errorf("growth %d: excess %d, want %d", i, g.Excess, want)
+		}
+		if i > 0 && abs(g.Excess) > abs(rep.Growth[i-1].Excess) {
+			t.Errorf("growth %d: excess %d after %d", i, g.Excess, rep.Growth[i-1].Excess)
+		}
 	}
 }

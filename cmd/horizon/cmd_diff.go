@@ -72,7 +72,7 @@ difference and the --top subtrees listed; click one to zoom to it.`,
 	fs.Var(&runs, "run", "run `id`, given twice (A then B); with two files, the run in each. An EPD record's id counts as the id of its run, and given once names the record's two runs (or its run in each file)")
 	top := fs.Int("top", 10, "subtrees to list, by node-count difference")
 	changed := fs.Int("changed", 10, "changed nodes to list")
-	asJSON := fs.Bool("json", false, "print JSON (keys a, b, matched, only_a, only_b, changed, changed_nodes, first_difference, divergences, top, plies, qs_plies, qs_levels; each difference's why: {rule, text, caused_by})")
+	asJSON := fs.Bool("json", false, "print JSON (keys a, b, matched, only_a, only_b, changed, changed_nodes, first_difference, divergences, top, growth, plies, qs_plies, qs_levels; each difference's why: {rule, text, caused_by})")
 	asCSV := fs.Bool("csv", false, "print CSV: section,key,a,b,diff rows")
 	asHTML := fs.Bool("html", false, "write an interactive page of both trees to -o")
 	out := fs.String("o", "", "output file of --html")
@@ -365,6 +365,18 @@ func (d diffResult) writeText(w io.Writer) error {
 		for i, s := range r.Top {
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, diffSigned(s.Diff), diffSize(s.IDA, s.NodesA), diffSize(s.IDB, s.NodesB),
 				r.Place(s.Root(), s.Path, s.Visits, s.Searches))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(r.Growth) > 0 {
+		fmt.Fprintln(w, "\nwhere the growth starts (B's size against A's grown by the parent's ratio B/A; the deepest such places):")
+		tw = textTable(w)
+		fmt.Fprintln(tw, "#\texcess\tA\tB\tB/A\tparent B/A\tpath")
+		for i, g := range r.Growth {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.2f\t%.2f\t%s\n", i+1, diffSigned(g.Excess), engine.Commas(g.NodesA), engine.Commas(g.NodesB),
+				g.Ratio, g.ParentRatio, r.Place(g.Root(), g.Path, g.Visits, g.Searches))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
