@@ -193,7 +193,7 @@ type Report struct {
 	// NodesA), biggest first; a pair most of whose departure is one
 	// child's is left out in favour of that child, so the list names the
 	// deepest places where the ratio changes.
-	Growth []Growth `json:"growth"`
+	Growth []Growth `json:"growth_starts"`
 	// Divergences counts the pairs of matched nodes whose own searches
 	// differ, by rule (see Rules).
 	Divergences Divergences `json:"divergences"`
@@ -279,7 +279,10 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 	if err := w.finish(); err != nil {
 		return nil, err
 	}
-	rep.Divergences = w.tally.summary(w.rep.A.Variant, w.rep.B.Variant)
+	rep.Divergences = w.tally.summary()
+	if rep.First != nil {
+		rep.First.Why = firstWhy(rep.First.Why)
+	}
 	return rep, nil
 }
 

@@ -99,6 +99,9 @@ type Why struct {
 	// holds (two hash tables filled by trees that differ); the summary
 	// counts it with the caused ones.
 	follows bool
+	// origin is the difference of its own this one follows from, where
+	// a parent's is (see firstWhy).
+	origin *Why
 }
 
 // view is one run's side of a matched pair of nodes.
@@ -170,6 +173,9 @@ func explain(pos *engine.Position, v [2]view, upWhy *Why) *Why {
 			}
 		}
 	}
+	if w := standWhy(v); w != nil {
+		return w
+	}
 	// The first child, in search order, that differs.
 	if w := childWhy(pos, v); w != nil {
 		return w
@@ -202,17 +208,17 @@ func explain(pos *engine.Position, v [2]view, upWhy *Why) *Why {
 // and text given, pointing to where the parent's difference shows.
 func caused(rule string, v [2]view, upWhy *Why, text string) *Why {
 	w := &Why{Rule: rule, Text: text}
+	if upWhy != nil {
+		w.origin = upWhy.origin
+		if w.origin == nil && upWhy.CausedBy == nil {
+			w.origin = upWhy
+		}
+	}
 	var at *int64
 	switch {
 	case upWhy != nil && upWhy.CausedBy != nil:
 		at = upWhy.CausedBy
-	case upWhy != nil || v[0].up == nil:
-		// The parent's own difference, or, above the iterations, none.
-		if v[0].up != nil {
-			id := v[0].up.ID
-			at = &id
-		}
-	default:
+	case v[0].up != nil && isPosition(*v[0].up):
 		id := v[0].up.ID
 		at = &id
 	}
@@ -221,6 +227,37 @@ func caused(rule string, v [2]view, upWhy *Why, text string) *Why {
 		w.Text += fmt.Sprintf(": from the earlier difference at node %d", *at)
 	}
 	return w
+}
+
+// firstWhy is the reason of a first difference: one that follows from a
+// difference of its parents' (windows a stand pat raised in one run only)
+// says the rule it follows from, with its own words after.
+func firstWhy(w *Why) *Why {
+	if w == nil || w.origin == nil {
+		return w
+	}
+	return &Why{Rule: w.origin.Rule, actor: w.origin.actor, Text: w.origin.Text + "; so " + w.Text}
+}
+
+// standWhy: one run's QS node stands pat and raises alpha (or cuts), the
+// other's may not stand pat there: the windows below part.
+func standWhy(v [2]view) *Why {
+	a, b := v[0].n, v[1].n
+	if a.Kind != engine.KindQS || b.Kind != engine.KindQS || !a.HasStandPat || v[0].opts == nil || v[1].opts == nil {
+		return nil
+	}
+	for i := range v {
+		s, o := v[i], v[1-i]
+		if !s.opts.StandsPat(s.n.InCheck) || o.opts.StandsPat(o.n.InCheck) || s.n.StandPat <= s.n.Alpha {
+			continue
+		}
+		stand := fmt.Sprintf("%s stands pat on %s, above alpha %s", s.name, s.run.NodeScores(s.n).Signed(s.n.StandPat), s.run.WindowScores(s.n).Text(s.n.Alpha))
+		if o.opts.Evades(o.n.InCheck) {
+			return &Why{Rule: RuleEvasions, actor: o.name, Text: fmt.Sprintf("%s is in check and searches every evasion with no stand pat (qs-evasions); %s", o.name, stand)}
+		}
+		return &Why{Rule: RuleStandPat, actor: s.name, Text: fmt.Sprintf("%s; %s does not stand pat (stand-pat false)", stand, o.name)}
+	}
+	return nil
 }
 
 // stopWhy says why node s stopped (its cause) where o did not stop so.
@@ -618,7 +655,7 @@ type RuleCount struct {
 }
 
 // summary sorts the tally, the biggest count first.
-func (t tally) summary(nameA, nameB string) Divergences {
+func (t tally) summary() Divergences {
 	d := Divergences{ByRule: []RuleCount{}}
 	for k, n := range t {
 		info := ruleInfo(k.rule)

@@ -72,7 +72,7 @@ difference and the --top subtrees listed; click one to zoom to it.`,
 	fs.Var(&runs, "run", "run `id`, given twice (A then B); with two files, the run in each. An EPD record's id counts as the id of its run, and given once names the record's two runs (or its run in each file)")
 	top := fs.Int("top", 10, "subtrees to list, by node-count difference")
 	changed := fs.Int("changed", 10, "changed nodes to list")
-	asJSON := fs.Bool("json", false, "print JSON (keys a, b, matched, only_a, only_b, changed, changed_nodes, first_difference, divergences, top, growth, plies, qs_plies, qs_levels; each difference's why: {rule, text, caused_by})")
+	asJSON := fs.Bool("json", false, "print JSON (keys a, b, matched, only_a, only_b, changed, changed_nodes, first_difference, divergences, top, growth_starts, plies, qs_plies, qs_levels; each difference's why: {rule, text, caused_by})")
 	asCSV := fs.Bool("csv", false, "print CSV: section,key,a,b,diff rows")
 	asHTML := fs.Bool("html", false, "write an interactive page of both trees to -o")
 	out := fs.String("o", "", "output file of --html")
