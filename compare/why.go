@@ -31,6 +31,7 @@ const (
 	RuleDepth        = "depth"
 	RuleBelow        = "below"
 	RuleSearched     = "searched"
+	RuleEval         = "eval"
 )
 
 // RuleInfo is one row of the rule table: a rule's name, what it means, and
@@ -65,6 +66,7 @@ var ruleTable = []RuleInfo{
 	{RuleQSLevels, "the threshold QS's levels differ (qs-levels)", "%[1]s has other QS levels", false},
 	{RuleIteration, "the unified search searches a node's moves again in its next iteration (unified)", "%[1]s searches a node again in its next iteration", false},
 	{RuleTT, "one takes a hash-table answer (tt)", "%[1]s takes a hash-table answer", false},
+	{RuleEval, "the static evaluations of the position differ (another engine's evaluation)", "the static evaluations differ", false},
 	{RuleSearched, "what the records show: one searched a move the other did not, for a reason no switch of Horizon's names", "%[1]s searches a move %[2]s does not", false},
 	{RuleWindow, "the windows differ because of an earlier difference (caused_by)", "the windows differ", true},
 	{RuleDepth, "the depths differ because of an earlier difference (caused_by)", "the depths differ", true},
@@ -173,7 +175,13 @@ func explain(pos *engine.Position, v [2]view, upWhy *Why) *Why {
 			}
 		}
 	}
+	if a.HasStandPat && b.HasStandPat && !sameOnScales(v[0].run.NodeScores(a), v[1].run.NodeScores(b), a.StandPat, b.StandPat) {
+		return &Why{Rule: RuleEval, Text: fmt.Sprintf("the static evals differ, A %s, B %s", v[0].run.NodeScores(a).Signed(a.StandPat), v[1].run.NodeScores(b).Signed(b.StandPat))}
+	}
 	if w := standWhy(v); w != nil {
+		return w
+	}
+	if w := unrecordedStandWhy(v); w != nil {
 		return w
 	}
 	// The first child, in search order, that differs.
@@ -216,7 +224,10 @@ func caused(rule string, v [2]view, upWhy *Why, text string) *Why {
 	}
 	var at *int64
 	switch {
-	case upWhy != nil && upWhy.CausedBy != nil:
+	case upWhy != nil && upWhy.CausedBy != nil && *upWhy.CausedBy < v[0].n.ID:
+		// The parent's difference follows from an earlier one: so does
+		// this. (A parent's "below" points to this node or later: then
+		// the parent is where this one comes from.)
 		at = upWhy.CausedBy
 	case v[0].up != nil && isPosition(*v[0].up):
 		id := v[0].up.ID
@@ -237,6 +248,28 @@ func firstWhy(w *Why) *Why {
 		return w
 	}
 	return &Why{Rule: w.origin.Rule, actor: w.origin.actor, Text: w.origin.Text + "; so " + w.Text}
+}
+
+// unrecordedStandWhy: another engine's QS node whose stand pat its
+// stream did not record passes its children another window than the
+// other run's node, which records its eval: the evals (or whether one
+// stands pat) differ, as far as the records show.
+func unrecordedStandWhy(v [2]view) *Why {
+	a, b := v[0].n, v[1].n
+	if a.Kind != engine.KindQS || b.Kind != engine.KindQS || a.HasStandPat == b.HasStandPat ||
+		len(v[0].kids) == 0 || len(v[1].kids) == 0 || v[0].kids[0].Move != v[1].kids[0].Move ||
+		SameWindow(v[0].run, v[1].run, v[0].kids[0], v[1].kids[0]) {
+		return nil
+	}
+	s, o := v[0], v[1] // s records no stand pat
+	if s.n.HasStandPat {
+		s, o = o, s
+	}
+	if s.opts != nil {
+		return nil
+	}
+	return &Why{Rule: RuleEval, Text: fmt.Sprintf("%s's stream records no stand pat here, %s's eval is %s: the evals differ, or whether %s stands pat",
+		s.name, o.name, o.run.NodeScores(o.n).Signed(o.n.StandPat), s.name)}
 }
 
 // standWhy: one run's QS node stands pat and raises alpha (or cuts), the
@@ -668,9 +701,13 @@ func (t tally) summary() Divergences {
 		if k.actor == "B" {
 			actor, other = "B", "A"
 		}
-		text := fmt.Sprintf(info.Summary, actor, other)
-		if k.actor == "" && strings.Contains(info.Summary, "%[1]s") {
-			text = info.Meaning
+		text := info.Summary
+		switch {
+		case !strings.Contains(info.Summary, "%"):
+		case k.actor == "":
+			text = info.Meaning // the summary names a run; none alone does it
+		default:
+			text = fmt.Sprintf(info.Summary, actor, other)
 		}
 		d.ByRule = append(d.ByRule, RuleCount{Rule: k.rule, Actor: k.actor, Text: text, Count: n})
 	}

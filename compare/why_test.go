@@ -267,3 +267,30 @@ func TestGrowthBelowTheRoots(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleTable: rule names are short, stable, kebab-case and unique; every
+// summary reads whichever run does it, or none (no format residue), and no
+// text names a SQL column.
+func TestRuleTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range Rules() {
+		if seen[r.Name] || r.Name == "" || strings.Trim(r.Name, "abcdefghijklmnopqrstuvwxyz-") != "" {
+			t.Errorf("rule %q: a duplicate, or not kebab-case", r.Name)
+		}
+		seen[r.Name] = true
+		for _, actor := range []string{"A", "B", ""} {
+			d := tally{{r.Name, actor, false}: 3}.summary()
+			if len(d.ByRule) != 1 || strings.Contains(d.ByRule[0].Text, "%!") || d.ByRule[0].Text == "" || d.ByRule[0].Share != 1 {
+				t.Errorf("rule %s by %q: summary %+v", r.Name, actor, d.ByRule)
+			}
+		}
+		for _, col := range []string{"parent_id", "cut_index", "stand_pat", "qs_level", "subtree_size"} {
+			if strings.Contains(r.Meaning+r.Summary, col) {
+				t.Errorf("rule %s names column %s", r.Name, col)
+			}
+		}
+	}
+	if d := (tally{{RuleWindow, "", true}: 2, {RuleSEEPrune, "B", false}: 1}).summary(); d.Count != 1 || d.Caused != 2 {
+		t.Errorf("summary %+v: want 1 of its own, 2 caused", d)
+	}
+}
