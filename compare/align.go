@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -136,6 +137,9 @@ type Difference struct {
 	Fields []string `json:"fields"`
 	// Reason says it in words.
 	Reason string `json:"reason"`
+	// Why is the rule that made the difference (see Rules); null where
+	// the walk could not tell (a recording filter left rows out).
+	Why *Why `json:"why"`
 }
 
 // Subtree is a pair of aligned subtrees (or a subtree only one tree has)
@@ -148,6 +152,14 @@ type Subtree struct {
 	NodesA int64  `json:"nodes_a"`
 	NodesB int64  `json:"nodes_b"`
 	Diff   int64  `json:"diff"` // NodesB - NodesA
+}
+
+// Growth is a pair of the growth list (Report.Growth).
+type Growth struct {
+	Subtree
+	Ratio       float64 `json:"ratio"`        // NodesB / NodesA
+	ParentRatio float64 `json:"parent_ratio"` // the parent's
+	Excess      int64   `json:"excess"`       // NodesB - ParentRatio x NodesA
 }
 
 // Report is the result of Align.
@@ -174,6 +186,16 @@ type Report struct {
 	// child's is left out in favour of that child, so the list shows where
 	// one variant explodes instead of every ancestor of that place.
 	Top []Subtree `json:"top"`
+	// Growth localises a change that spreads everywhere, below the
+	// iteration roots: the matched pairs whose size departs most from
+	// what their parent's ratio B/A predicts (Excess = NodesB - ratio x
+	// NodesA), biggest first; a pair most of whose departure is one
+	// child's is left out in favour of that child, so the list names the
+	// deepest places where the ratio changes.
+	Growth []Growth `json:"growth_starts"`
+	// Divergences counts the pairs of matched nodes whose own searches
+	// differ, by rule (see Rules).
+	Divergences Divergences `json:"divergences"`
 	// Filtered: a recording filter left rows out of one run or both, so
 	// node ids are not comparable: First is then the first difference in
 	// A's visit order (a node only B has counts right after its parent).
@@ -241,12 +263,24 @@ func Align(ctx context.Context, a, b Side, opts Options) (*Report, error) {
 	}
 	rep.Filtered = ra.Filter != "" || rb.Filter != ""
 	w := &walker{ctx: ctx, ta: newTree(a), tb: newTree(b), ra: ra, rb: rb, rep: rep, opts: opts, filtered: rep.Filtered,
-		top: rankHeap[*topItem]{less: topFirstDropped}, changed: rankHeap[*diffItem]{less: changedFirstDropped}}
+		top: rankHeap[*topItem]{less: topFirstDropped}, growth: rankHeap[*topItem]{less: topFirstDropped}, changed: rankHeap[*diffItem]{less: changedFirstDropped},
+		moves: ra.MoveRule().Either(rb.MoveRule()), tally: tally{}}
+	for i, r := range []trace.Run{ra, rb} {
+		// Options that do not read leave the run's reasons to its records.
+		w.search[i], _ = r.SearchOptions()
+	}
+	if p, err := engine.ParseFEN(ra.FEN); err == nil {
+		w.pos = p
+	}
 	if _, err := w.pair(rootA, rootB, 0); err != nil {
 		return nil, err
 	}
 	if err := w.finish(); err != nil {
 		return nil, err
+	}
+	rep.Divergences = w.tally.summary()
+	if rep.First != nil {
+		rep.First.Why = firstWhy(rep.First.Why)
 	}
 	return rep, nil
 }
@@ -410,7 +444,25 @@ type walker struct {
 	occ      []visitCount // the keys' visits on the path to the current node (iteration root first)
 	first    *diffItem
 	top      rankHeap[*topItem]
+	growth   rankHeap[*topItem]
 	changed  rankHeap[*diffItem]
+
+	// The reasons: each run's options (nil for another engine's run),
+	// the position at the current pair (nil below a move that does not
+	// replay), the pairs above it with their reasons, and the count of
+	// reasons by rule and run.
+	search [2]*engine.Options
+	pos    *engine.Position
+	moves  trace.MoveRule
+	up     []upPair
+	tally  tally
+}
+
+// upPair is a matched pair on the walked path, with its reason (nil when
+// its own search does not differ).
+type upPair struct {
+	a, b trace.Node
+	why  *Why
 }
 
 // pair walks a matched pair and returns the difference of their subtree
@@ -429,8 +481,6 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	if isPosition(a) {
 		w.rep.Matched++
 	}
-	w.comparePair(a, b)
-
 	ka, err := w.ta.keyedChildren(w.ctx, a)
 	if err != nil {
 		return 0, err
@@ -439,6 +489,18 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	// The parent's size ratio B/A, against which this pair's growth is
+	// measured (growth), and this pair's, against which its children's is.
+	parentRatio := -1.0
+	if n := len(w.up); n > 0 && a.Kind != engine.KindRoot && w.up[n-1].a.SubtreeSize > 0 {
+		parentRatio = float64(w.up[n-1].b.SubtreeSize) / float64(w.up[n-1].a.SubtreeSize)
+	}
+	ratio := float64(b.SubtreeSize) / float64(max(a.SubtreeSize, 1))
+	var maxExPos, maxExNeg int64 // the children's biggest excesses each way
+	why := w.why(a, b, ka, kb)
+	w.comparePair(a, b, why)
+	w.up = append(w.up, upPair{a, b, why})
+	defer func() { w.up = w.up[:len(w.up)-1] }()
 	var maxPos, maxNeg int64 // the biggest child differences each way
 	note := func(d int64) {
 		if d > maxPos {
@@ -462,23 +524,27 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 		switch {
 		case c == 0:
 			w.occ = append(w.occ, visitCount{ka[i].K.Occurrence + 1, max(ka[i].Searches, kb[j].Searches)})
+			undo := w.play(ka[i].N.Move)
 			d, err := w.pair(ka[i].N, kb[j].N, depth+1)
+			undo()
 			w.occ = w.occ[:len(w.occ)-1]
 			if err != nil {
 				return 0, err
 			}
 			note(d)
+			ex := excess(ka[i].N, kb[j].N, ratio)
+			maxExPos, maxExNeg = max(maxExPos, ex), max(maxExNeg, -ex)
 			i++
 			j++
 		case c < 0:
 			w.occ = append(w.occ, visitCount{ka[i].K.Occurrence + 1, ka[i].Searches})
-			w.only(&ka[i].N, nil, a.ID)
+			w.only(&ka[i].N, nil, a.ID, why)
 			w.occ = w.occ[:len(w.occ)-1]
 			note(-ka[i].N.SubtreeSize)
 			i++
 		default:
 			w.occ = append(w.occ, visitCount{kb[j].K.Occurrence + 1, kb[j].Searches})
-			w.only(nil, &kb[j].N, a.ID)
+			w.only(nil, &kb[j].N, a.ID, why)
 			w.occ = w.occ[:len(w.occ)-1]
 			note(kb[j].N.SubtreeSize)
 			j++
@@ -489,7 +555,22 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	if a.Kind != engine.KindRun && ((diff > 0 && 2*maxPos <= diff) || (diff < 0 && 2*maxNeg <= -diff)) {
 		w.offer(&a, &b, diff)
 	}
+	// Growth: where this pair's size departs most from what its parent's
+	// ratio predicts, unless one child's departure is most of it (the
+	// child is where it starts).
+	if parentRatio >= 0 {
+		ex := excess(a, b, parentRatio)
+		if (ex > 0 && 2*maxExPos <= ex) || (ex < 0 && 2*maxExNeg <= -ex) {
+			w.offerGrowth(&a, &b, ex, parentRatio)
+		}
+	}
 	return diff, nil
+}
+
+// excess is how many nodes B's subtree has beyond (or short of) A's grown
+// by ratio, the parent's B/A.
+func excess(a, b trace.Node, ratio float64) int64 {
+	return b.SubtreeSize - int64(math.Round(ratio*float64(a.SubtreeSize)))
 }
 
 // isPosition reports whether n is a position of the search, which is
@@ -501,7 +582,7 @@ func isPosition(n trace.Node) bool { return n.Parent >= 0 }
 // only records a subtree that one tree has and the other does not. Its
 // place among the differences is when its root was entered; parting
 // describes it, seeing both trees at that id.
-func (w *walker) only(a, b *trace.Node, parentA int64) {
+func (w *walker) only(a, b *trace.Node, parentA int64, why *Why) {
 	w.seq++
 	var n *trace.Node
 	var diff int64
@@ -517,14 +598,14 @@ func (w *walker) only(a, b *trace.Node, parentA int64) {
 		// B's ids are not A's: place it right after its parent in A.
 		ev = event{at: parentA, tie: 1}
 	}
-	w.noteFirst(&diffItem{a: a, b: b, iter: n.Iteration, ev: ev})
+	w.noteFirst(&diffItem{a: a, b: b, iter: n.Iteration, ev: ev, d: Difference{Why: why}})
 	w.offer(a, b, diff)
 }
 
 // comparePair records how a matched pair differs, if it does. Most pairs
 // after the first difference differ at least in their ids, so the text is
 // only written for the few differences the report will show.
-func (w *walker) comparePair(a, b trace.Node) {
+func (w *walker) comparePair(a, b trace.Node, why *Why) {
 	if !isPosition(a) {
 		// The run nodes hold the runs' totals (the table above the
 		// differences): they differ whenever anything below does, and
@@ -532,7 +613,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 		// depth A 2, B 3", before the subtree only one run has.
 		return
 	}
-	enterDiff := !SameWindow(w.ra, w.rb, a, b) || a.Depth != b.Depth || a.Kind != b.Kind || a.QSLevel != b.QSLevel
+	enterDiff := !SameWindow(w.ra, w.rb, a, b) || a.Depth != b.Depth || a.Kind != b.Kind || !SameLevel(a, b)
 	changed := !SameScore(w.ra, w.rb, a, b) || a.Bound != b.Bound || a.Cause != b.Cause
 	leaveDiff := changed || a.CutIndex != b.CutIndex || a.Best != b.Best || !sameMoves(w.ra, w.rb, a, b) ||
 		a.SubtreeSize != b.SubtreeSize
@@ -560,6 +641,7 @@ func (w *walker) comparePair(a, b trace.Node) {
 		return
 	}
 	it := &diffItem{a: &a, b: &b, iter: a.Iteration, d: describePair(w.ra, w.rb, a, b, !w.filtered), ev: ev, left: left}
+	it.d.Why = why
 	it.d.IterationVisit, it.d.IterationSearches, it.d.Visits, it.d.Searches = w.visits()
 	if first {
 		w.first = it
@@ -585,6 +667,14 @@ func (w *walker) comparePair(a, b trace.Node) {
 func SameWindow(ra, rb trace.Run, a, b trace.Node) bool {
 	fa, fb := ra.WindowScores(a), rb.WindowScores(b)
 	return sameOnScales(fa, fb, a.Alpha, b.Alpha) && sameOnScales(fa, fb, a.Beta, b.Beta)
+}
+
+// SameLevel reports whether a and b have the same engine QS level, or
+// one has none: a QS level is a numbering of the threshold QS, and a
+// level-based run's QS nodes against another's ("QS level A none, B 4")
+// are no difference of the searches.
+func SameLevel(a, b trace.Node) bool {
+	return a.QSLevel == b.QSLevel || a.QSLevel < 0 || b.QSLevel < 0
 }
 
 // SameScore reports whether a's score, on run ra's scale, is b's on rb's,
@@ -638,7 +728,7 @@ func describePair(ra, rb trace.Run, a, b trace.Node, ids bool) Difference {
 	if a.Kind != b.Kind {
 		add("kind", "kind A %s, B %s", a.Kind, b.Kind)
 	}
-	if a.QSLevel != b.QSLevel {
+	if !SameLevel(a, b) {
 		add("qs_level", "QS level A %s, B %s", levelText(a.QSLevel), levelText(b.QSLevel))
 	}
 	if !SameScore(ra, rb, a, b) {
@@ -684,13 +774,24 @@ func (w *walker) noteFirst(it *diffItem) {
 
 // offer puts a subtree forward for the top list.
 func (w *walker) offer(a, b *trace.Node, diff int64) {
+	w.offerTo(&w.top, a, b, diff, 0)
+}
+
+// offerGrowth puts a pair forward for the growth list, ranked by its
+// excess over its parent's ratio pr.
+func (w *walker) offerGrowth(a, b *trace.Node, ex int64, pr float64) {
+	w.offerTo(&w.growth, a, b, ex, pr)
+}
+
+// offerTo puts a subtree forward for list h, ranked by diff.
+func (w *walker) offerTo(h *rankHeap[*topItem], a, b *trace.Node, diff int64, pr float64) {
 	if diff == 0 {
 		return
 	}
-	if w.top.Len() == w.opts.Top && abs(diff) <= abs(w.top.s[0].diff) {
+	if h.Len() == w.opts.Top && abs(diff) <= abs(h.s[0].diff) {
 		return // it would be dropped at once (ties go to the earlier)
 	}
-	s := &topItem{seq: w.seq, diff: diff}
+	s := &topItem{seq: w.seq, diff: diff, parentRatio: pr}
 	s.s.IterationVisit, s.s.IterationSearches, s.s.Visits, s.s.Searches = w.visits()
 	// The item keeps copies: a and b point into the walk's own rows.
 	if a != nil {
@@ -703,10 +804,10 @@ func (w *walker) offer(a, b *trace.Node, diff int64) {
 		*s.b = *b
 		s.s.IDB, s.s.NodesB, s.s.Iteration = &s.b.ID, b.SubtreeSize, b.Iteration
 	}
-	s.s.Diff = diff
-	heap.Push(&w.top, s)
-	if w.top.Len() > w.opts.Top {
-		heap.Pop(&w.top)
+	s.s.Diff = s.s.NodesB - s.s.NodesA // the growth list ranks by its excess, not this
+	heap.Push(h, s)
+	if h.Len() > w.opts.Top {
+		heap.Pop(h)
 	}
 }
 
@@ -795,6 +896,19 @@ func (w *walker) parting(id int64) (*Difference, error) {
 		}
 	}
 	d.Reason = fmt.Sprintf("the searches part at node %d: %s; %s", id, ta, tb)
+	// Every node before id is the same in both searches: the node whose
+	// child lists part first is the deeper of the two parents.
+	p := int64(-1)
+	for _, n := range []*trace.Node{na, nb} {
+		if n != nil {
+			p = max(p, n.Parent)
+		}
+	}
+	if p >= 0 {
+		if d.Why, err = w.whyAt(p); err != nil {
+			return nil, err
+		}
+	}
 	return d, nil
 }
 
@@ -822,7 +936,7 @@ func (w *walker) finish() error {
 			if err != nil {
 				return err
 			}
-			d := Difference{PlaceFields: trace.PlaceFields{Iteration: f.iter, IterationVisit: f.d.IterationVisit, IterationSearches: f.d.IterationSearches, Path: orEmpty(p), Visits: f.d.Visits, Searches: f.d.Searches}, Fields: []string{"only_a"}}
+			d := Difference{PlaceFields: trace.PlaceFields{Iteration: f.iter, IterationVisit: f.d.IterationVisit, IterationSearches: f.d.IterationSearches, Path: orEmpty(p), Visits: f.d.Visits, Searches: f.d.Searches}, Fields: []string{"only_a"}, Why: f.d.Why}
 			side := "A"
 			if f.a != nil {
 				d.A = ref(*f.a)
@@ -867,15 +981,25 @@ func (w *walker) finish() error {
 			w.rep.First = &d
 		}
 	}
-	// Both lists: the heap's items in report order, each with its path.
+	// The lists: the heap's items in report order, each with its path.
 	var err error
-	w.rep.Top, err = reportRows(w.top.s, func(x, y *topItem) int {
+	bySize := func(x, y *topItem) int {
 		if c := cmp.Compare(abs(y.diff), abs(x.diff)); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.seq, y.seq)
-	}, func(it *topItem) ([]string, error) { return path(it.a, it.b) },
+	}
+	itemPath := func(it *topItem) ([]string, error) { return path(it.a, it.b) }
+	w.rep.Top, err = reportRows(w.top.s, bySize, itemPath,
 		func(it *topItem, p []string) Subtree { s := it.s; s.Path = p; return s })
+	if err != nil {
+		return err
+	}
+	w.rep.Growth, err = reportRows(w.growth.s, bySize, itemPath, func(it *topItem, p []string) Growth {
+		s := it.s
+		s.Path = p
+		return Growth{Subtree: s, Ratio: float64(s.NodesB) / float64(max(s.NodesA, 1)), ParentRatio: it.parentRatio, Excess: it.diff}
+	})
 	if err != nil {
 		return err
 	}
@@ -932,6 +1056,8 @@ type topItem struct {
 	a, b *trace.Node // nil on the side that has no such node
 	seq  int64
 	diff int64
+	// parentRatio is the parent's size ratio B/A (growth list only).
+	parentRatio float64
 }
 
 // rankHeap is container/heap over a slice ordered by less; the walker

@@ -194,14 +194,14 @@ func (s *Searcher) qsPrune(f *frame, m Move) bool {
 	if f.evasions || !p.IsCapture(m) {
 		return false
 	}
-	if s.opts.DeltaPrune && p.DeltaFutile(m, f.eval, f.alpha, s.opts.DeltaMargin) {
+	if opt, pruned := s.opts.DeltaPrunes(p, m, f.eval, f.alpha); pruned {
 		f.deltaPruned++
-		if opt := Score(int32(f.eval) + seeValue[p.Captured(m)] + int32(s.opts.DeltaMargin)); !f.scored || opt > f.best {
+		if !f.scored || opt > f.best {
 			f.best, f.scored = opt, true
 		}
 		return true
 	}
-	if s.opts.SEEPrune && p.SEELoses(m) {
+	if _, pruned := s.opts.SEEPrunes(p, m); pruned {
 		f.seePruned++
 		return true
 	}

@@ -82,8 +82,13 @@ func (p *Position) SEELoses(m Move) bool { return p.IsCapture(m) && p.SEE(m) < 0
 // single capture. A promotion is never futile: it may gain the promoted
 // piece.
 func (p *Position) DeltaFutile(m Move, eval, alpha Score, margin int) bool {
-	return p.IsCapture(m) && m.Promotion() == NoPieceType &&
-		Score(int32(eval)+seeValue[p.Captured(m)]+int32(margin)) <= alpha
+	return p.IsCapture(m) && m.Promotion() == NoPieceType && p.DeltaOptimum(m, eval, margin) <= alpha
+}
+
+// DeltaOptimum is the most capture m may lift a QS node's score to in
+// delta pruning's reckoning: the node's eval, the victim and the margin.
+func (p *Position) DeltaOptimum(m Move, eval Score, margin int) Score {
+	return Score(int32(eval) + seeValue[p.Captured(m)] + int32(margin))
 }
 
 // IsUnderpromotion reports whether m promotes to a knight, bishop or rook.

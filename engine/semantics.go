@@ -101,6 +101,32 @@ func (o *Options) QSAllows(pos *Position, m Move, qsPly int) bool {
 	return o.QSChecks && qsPly == 0 && !tactical && pos.GivesCheck(m)
 }
 
+// DeltaPrunes is delta pruning's rule on one capture m of a QS node that is
+// not searching evasions, with static eval eval and alpha alpha: with delta
+// on, a capture that promotes nothing is skipped when even winning its
+// victim and the margin (opt, the most it is assumed to reach) does not
+// lift eval above alpha. The search (qsPrune) and diff's reasons read it.
+func (o *Options) DeltaPrunes(pos *Position, m Move, eval, alpha Score) (opt Score, pruned bool) {
+	if !o.DeltaPrune || !pos.DeltaFutile(m, eval, alpha, o.DeltaMargin) {
+		return 0, false
+	}
+	return pos.DeltaOptimum(m, eval, o.DeltaMargin), true
+}
+
+// SEEPrunes is SEE pruning's rule on one capture m of a QS node that is not
+// searching evasions: with see-prune on, a capture whose static exchange
+// loses material is skipped. see is the exchange's value, computed only
+// when the rule applies (0 otherwise).
+func (o *Options) SEEPrunes(pos *Position, m Move) (see int, pruned bool) {
+	if !o.SEEPrune || !pos.IsCapture(m) {
+		return 0, false
+	}
+	// SEELoses's rule, keeping the exchange's value: the search computes
+	// it once per capture.
+	see = pos.SEE(m)
+	return see, see < 0
+}
+
 // QSMovesText says in words which moves QS allows at qsPly, for messages.
 func (o *Options) QSMovesText(pos *Position, qsPly int) string {
 	var s string

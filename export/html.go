@@ -314,6 +314,9 @@ type PageDiffItem struct {
 	NodesA int64  `json:"nodes_a"`
 	NodesB int64  `json:"nodes_b"`
 	Reason string `json:"reason,omitempty"`
+	// Why is the first difference's rule and its words ("see-prune: B
+	// prunes Qxf6: SEE -580 (see-prune)"; compare.Why).
+	Why string `json:"why,omitempty"`
 }
 
 func pageLabels() PageLabels {

@@ -183,6 +183,9 @@ func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*P
 	top := &PageDiffTop{Matched: rep.Matched, OnlyA: rep.OnlyA, OnlyB: rep.OnlyB, Changed: rep.Changed, Items: []PageDiffItem{}}
 	if f := rep.First; f != nil {
 		it := PageDiffItem{What: "first", PlaceFields: pagePlace(f.PlaceFields), Place: rep.Place(f.Root(), f.Path, f.Visits, f.Searches), A: -1, B: -1, Reason: f.Reason}
+		if f.Why != nil {
+			it.Why = f.Why.Rule + ": " + f.Why.Text
+		}
 		if f.A != nil {
 			it.A, it.NodesA = at(ixA, &f.A.ID), f.A.Nodes
 		}

@@ -72,7 +72,7 @@ difference and the --top subtrees listed; click one to zoom to it.`,
 	fs.Var(&runs, "run", "run `id`, given twice (A then B); with two files, the run in each. An EPD record's id counts as the id of its run, and given once names the record's two runs (or its run in each file)")
 	top := fs.Int("top", 10, "subtrees to list, by node-count difference")
 	changed := fs.Int("changed", 10, "changed nodes to list")
-	asJSON := fs.Bool("json", false, "print JSON (keys a, b, matched, only_a, only_b, changed, changed_nodes, first_difference, top, plies, qs_plies, qs_levels)")
+	asJSON := fs.Bool("json", false, "print JSON (keys a, b, matched, only_a, only_b, changed, changed_nodes, first_difference, divergences, top, growth_starts, plies, qs_plies, qs_levels; each difference's why: {rule, text, caused_by})")
 	asCSV := fs.Bool("csv", false, "print CSV: section,key,a,b,diff rows")
 	asHTML := fs.Bool("html", false, "write an interactive page of both trees to -o")
 	out := fs.String("o", "", "output file of --html")
@@ -312,6 +312,19 @@ func (d diffResult) writeText(w io.Writer) error {
 	}
 	if f := r.First; f != nil {
 		fmt.Fprintf(w, "\nfirst difference, in visit order, at %s:\n  %s\n", r.Place(f.Root(), f.Path, f.Visits, f.Searches), f.Reason)
+		if f.Why != nil {
+			fmt.Fprintf(w, "  why (%s): %s\n", f.Why.Rule, f.Why.Text)
+		}
+	}
+	if dv := r.Divergences; dv.Count > 1 {
+		fmt.Fprintf(w, "\n%s of their own (%s follow from them):\n", engine.CountOf(dv.Count, "divergence", "divergences"), engine.Commas(dv.Caused))
+		tw := textTable(w)
+		for _, c := range dv.ByRule {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", engine.Percent(c.Share), engine.Commas(c.Count), c.Rule, c.Text)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
 
 	fmt.Fprintln(w, "\nnodes by ply:")
@@ -359,10 +372,25 @@ func (d diffResult) writeText(w io.Writer) error {
 			return err
 		}
 	}
+	if len(r.Growth) > 0 {
+		fmt.Fprintln(w, "\nwhere the growth starts (B's size against A's grown by the parent's ratio B/A; the deepest such places):")
+		tw = textTable(w)
+		fmt.Fprintln(tw, "#\texcess\tA\tB\tB/A\tparent B/A\tpath")
+		for i, g := range r.Growth {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%.2f\t%.2f\t%s\n", i+1, diffSigned(g.Excess), engine.Commas(g.NodesA), engine.Commas(g.NodesB),
+				g.Ratio, g.ParentRatio, r.Place(g.Root(), g.Path, g.Visits, g.Searches))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
 	if len(r.ChangedNodes) > 0 {
 		fmt.Fprintf(w, "\nchanged nodes (the first %d the searches finished):\n", len(r.ChangedNodes))
 		for _, d := range r.ChangedNodes {
 			fmt.Fprintf(w, "  %s (A node %d, B node %d): %s\n", r.Place(d.Root(), d.Path, d.Visits, d.Searches), d.A.ID, d.B.ID, d.Reason)
+			if d.Why != nil {
+				fmt.Fprintf(w, "    why (%s): %s\n", d.Why.Rule, d.Why.Text)
+			}
 		}
 	}
 	return nil

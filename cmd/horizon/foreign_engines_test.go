@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
@@ -251,9 +254,27 @@ func TestTraceEthereal(t *testing.T) {
 	}
 	var d struct {
 		Matched int64 `json:"matched"`
+		First   struct {
+			Why *compare.Why `json:"why"`
+		} `json:"first_difference"`
+		Divergences compare.Divergences `json:"divergences"`
 	}
 	if out := cliJSON(t, &d, "diff", file, "--run", "1", "--run", "2", "--json"); d.Matched < 100 {
 		t.Fatalf("diff matched %d nodes\n%s", d.Matched, out)
+	}
+	// Ethereal's run has no Horizon options: its side of each reason is
+	// what its records show, and still every divergence names a rule.
+	if w := d.First.Why; w == nil || !slices.ContainsFunc(compare.Rules(), func(r compare.RuleInfo) bool { return r.Name == w.Rule }) {
+		t.Errorf("diff's first difference against Ethereal gives no rule of the table: %+v", w)
+	} else {
+		t.Logf("first difference against Ethereal: %s: %s", w.Rule, w.Text)
+	}
+	var shares float64
+	for _, c := range d.Divergences.ByRule {
+		shares += c.Share
+	}
+	if d.Divergences.Count == 0 || math.Abs(shares-1) > 1e-9 {
+		t.Errorf("divergences %+v: shares sum to %v", d.Divergences, shares)
 	}
 	st := tracetest.Open(t, file)
 	m, err := viewer.New(context.Background(), st, viewer.Options{Run: 1, File: "ethereal.trace"})

@@ -553,7 +553,7 @@
     const ul = el('ul', {class: 'list', id: 'divergences'});
     df.items.forEach(it => {
       const path = it.place;
-      const sub = it.what === 'first' ? 'first difference: ' + it.reason
+      const sub = it.what === 'first' ? 'first difference: ' + it.reason + (it.why ? '; why: ' + it.why : '')
         : 'A ' + count(it.nodes_a) + ', B ' + count(it.nodes_b) + ' nodes (' + (it.nodes_b - it.nodes_a >= 0 ? '+' : '') + count(it.nodes_b - it.nodes_a) + ')';
       const go = () => {
         if (it.a >= 0) { zoomTo(0, it.a); if (it.b >= 0) { chartList[1].zoom = it.b; chartList[1].sel = it.b; redraw(); } }
