@@ -134,19 +134,16 @@ presets, as a reference.`,
 	case *top < 1:
 		return usagef("--top %d: want a positive number", *top)
 	}
-	root, moves, err := trace.ParsePlace(*path)
+	root, moves, err := pathFlag(fs, *path)
 	if err != nil {
-		return usagef("--path %v", err)
-	}
-	if root.It != trace.NoIteration && flagGiven(fs, "node") {
-		return usagef("--node and --path's %q both say where the path starts; give one", trace.IterationLabel(root.It))
+		return err
 	}
 	st, err := trace.OpenSnapshot(e.ctx, file)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sel := export.Selection{Node: *node, Path: moves, Root: namedRoot(root)}
+	sel := export.Selection{Node: *node, Path: moves, Root: root}
 	if sel.Run, err = run.one(e.ctx, st, file); err != nil {
 		return err
 	}

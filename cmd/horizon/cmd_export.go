@@ -127,12 +127,9 @@ or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), ex
 	if dir != "TB" && dir != "LR" {
 		return usagef("--rankdir %q: want TB or LR", *rankdir)
 	}
-	root, moves, err := trace.ParsePlace(*path)
+	root, moves, err := pathFlag(fs, *path)
 	if err != nil {
-		return usagef("--path %v", err)
-	}
-	if root.It != trace.NoIteration && flagGiven(fs, "node") {
-		return usagef("--node and --path's %q both say where the path starts; give one", trace.IterationLabel(root.It))
+		return err
 	}
 	// One state of the file for the whole export: a run being recorded
 	// commits rows meanwhile (trace.OpenSnapshot).
@@ -141,7 +138,7 @@ or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), ex
 		return err
 	}
 	defer st.Close()
-	sel := export.Selection{Node: *node, Path: moves, Root: namedRoot(root)}
+	sel := export.Selection{Node: *node, Path: moves, Root: root}
 	if sel.Run, err = run.one(e.ctx, st, file); err != nil {
 		return err
 	}

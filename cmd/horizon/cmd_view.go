@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -150,6 +151,20 @@ func (v viewJSON) writeText(w io.Writer) error {
 
 // namedRoot is the root a --path names (trace.ParsePlace) as
 // export.Selection and viewer.Options take it: nil when it names none.
+// pathFlag reads --path as export and explain take it, beside --node: the
+// root the place names (nil for none) and its moves. A place naming its
+// iteration and --node both say where the path starts: a usage error.
+func pathFlag(fs *flag.FlagSet, path string) (*trace.PlaceRoot, []string, error) {
+	root, moves, err := trace.ParsePlace(path)
+	if err != nil {
+		return nil, nil, usagef("--path %v", err)
+	}
+	if root.It != trace.NoIteration && flagGiven(fs, "node") {
+		return nil, nil, usagef("--node and --path's %q both say where the path starts; give one", trace.IterationLabel(root.It))
+	}
+	return namedRoot(root), moves, nil
+}
+
 func namedRoot(root trace.PlaceRoot) *trace.PlaceRoot {
 	if root.It == trace.NoIteration {
 		return nil
