@@ -30,11 +30,12 @@ func (r *runIDs) String() string {
 
 func (r *runIDs) Set(s string) error {
 	var x runRef
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n == 0 {
+		// diff reads no run without --run either: it needs two named.
+		return fmt.Errorf("%q is not a run id: runs are numbered from 1 ('horizon runs FILE' lists them)", s)
+	}
 	if err := x.Set(s); err != nil {
 		return err
-	}
-	if x.epd == "" && x.id == 0 {
-		return fmt.Errorf("%q is not a run id ('horizon runs FILE' lists them)", s)
 	}
 	*r = append(*r, x)
 	return nil

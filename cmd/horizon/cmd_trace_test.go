@@ -670,7 +670,7 @@ func TestTraceStopCause(t *testing.T) {
 			}
 		}
 		_, text, _ := runCLI(t, "", "runs", file)
-		if lines := strings.Split(text, "\n"); len(lines) < 2 || strings.Join(strings.Fields(lines[0])[2:4], " ") != "STATUS STOP" ||
+		if lines := strings.Split(text, "\n"); len(lines) < 2 || strings.Join(strings.Fields(lines[0])[2:4], " ") != "status stop" ||
 			strings.Join(strings.Fields(lines[1])[2:4], " ") != c.status+" "+stop {
 			t.Errorf("%v: runs says\n%s\nwant status %s and stop %s", c.flags, text, c.status, stop)
 		}
