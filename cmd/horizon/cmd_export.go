@@ -127,6 +127,11 @@ or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), ex
 	if dir != "TB" && dir != "LR" {
 		return usagef("--rankdir %q: want TB or LR", *rankdir)
 	}
+	if *out == "-" && f == export.PNG && isTerminal(e.stdout) {
+		// PNG bytes written to a terminal garble it (as gzip and curl
+		// refuse to do).
+		return usagef("--format png writes binary bytes, and standard output is a terminal: give -o FILE.png, or redirect it to a file or a pipe")
+	}
 	root, moves, err := pathFlag(fs, *path)
 	if err != nil {
 		return err

@@ -510,3 +510,19 @@ func TestExportRefusesBigLayouts(t *testing.T) {
 		t.Fatalf("svg within the limit: exit %d: %s", code, stderr)
 	}
 }
+
+// TestExportPNGNotToTerminal: export --format png with no -o refuses to
+// write PNG bytes to a terminal (it garbled it), and writes them to a pipe
+// or a file as before.
+func TestExportPNGNotToTerminal(t *testing.T) {
+	file, _ := traceFile(t, "--fen", "startpos", "--depth", "1", "--qs", "captures")
+	code, stdout, _ := runCLI(t, "", "export", file, "--format", "png", "--max-nodes", "5")
+	if code != 0 || !strings.HasPrefix(stdout, "\x89PNG") {
+		t.Fatalf("to a pipe: exit %d, %d bytes", code, len(stdout))
+	}
+	fakeTerminal(t)
+	code, stdout, stderr := runCLI(t, "", "export", file, "--format", "png", "--max-nodes", "5")
+	if code != 2 || stdout != "" || !strings.Contains(stderr, "standard output is a terminal: give -o FILE.png") {
+		t.Errorf("to a terminal: exit %d, %d bytes, %q", code, len(stdout), stderr)
+	}
+}
