@@ -4,17 +4,48 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/explain"
 	"github.com/horizonqs/horizon/trace"
 )
 
 // hotspotsRunJSON is one run's hotspots in --json output.
 type hotspotsRunJSON struct {
-	Run      int64         `json:"run"`
-	Variant  string        `json:"variant"`
-	By       string        `json:"by"`
-	Hotspots []hotspotJSON `json:"hotspots"`
+	Run      int64             `json:"run"`
+	Variant  string            `json:"variant"`
+	By       string            `json:"by"`
+	Hotspots []hotspotLineJSON `json:"hotspots"`
+	// Verdict is the run's shape (explain.Verdict): deep when its biggest
+	// QS tree holds at least half of its QS nodes, broad when none does
+	// (the growth is spread over many trees: no hotspot is the cause),
+	// none without QS. BiggestQSShare is that tree's share of the QS
+	// nodes; QSRoots counts the run's QS trees (as stats does).
+	Verdict        string  `json:"verdict"`
+	BiggestQSShare float64 `json:"biggest_qs_share"`
+	QSRoots        int64   `json:"qs_roots"`
+}
+
+// hotspotLineJSON is a hotspot of 'horizon hotspots': its ranking, what
+// explain finds in it, and (--by size) the hotspots inside it.
+type hotspotLineJSON struct {
+	hotspotJSON
+	// TopCause is the cause most of the hotspot's nodes are under
+	// ('horizon explain'), TopCauseShare their share of it.
+	TopCause      string  `json:"top_cause"`
+	TopCauseShare float64 `json:"top_cause_share"`
+	// Parts are the hotspots ranked inside this one (a QS tree inside a
+	// chain): --by size lists the outer alone. Empty for the other
+	// rankings.
+	Parts []hotspotPartJSON `json:"parts"`
+}
+
+// hotspotPartJSON is a hotspot inside a listed one.
+type hotspotPartJSON struct {
+	Node  int64   `json:"node"`
+	Cause *string `json:"cause"`
+	Size  int64   `json:"subtree_size"`
 }
 
 // hotspotOrders are the rankings --by takes, the default first: the one
@@ -75,13 +106,70 @@ before chains were ranked get them from a scan of the run's rows.`,
 		return usagef("--limit %d: want a positive number", *limit)
 	}
 	out, err := eachRun(e, file, run, func(st *trace.Store, r trace.Run) (hotspotsRunJSON, error) {
-		hs, err := hotspotsJSON(e.ctx, st, r.ID, order, *limit)
-		return hotspotsRunJSON{Run: r.ID, Variant: r.Label(), By: *by, Hotspots: hs}, err
+		return hotspotLines(e, st, r, order, *limit)
 	})
 	if err != nil {
 		return err
 	}
 	return e.print(hotspotsResult(out), formatOf(*asJSON, false))
+}
+
+// hotspotLines ranks run r's hotspots by order, each with its top cause
+// ('horizon explain'); --by size lists a chain and the QS tree inside it
+// as one, the outer, the inner named as its part.
+func hotspotLines(e *env, st *trace.Store, r trace.Run, order trace.HotspotOrder, limit int) (hotspotsRunJSON, error) {
+	res := hotspotsRunJSON{Run: r.ID, Variant: r.Label(), By: order.String(), Hotspots: []hotspotLineJSON{}}
+	var hs []trace.Hotspot
+	parts := map[int64][]trace.Hotspot{}
+	var err error
+	if order == trace.HotspotBySize {
+		hs, parts, err = outerHotspots(e.ctx, st, r.ID, limit)
+	} else {
+		hs, err = st.Hotspots(e.ctx, r.ID, order, limit)
+	}
+	if err != nil {
+		return res, err
+	}
+	lines, err := hotspotsJSONOf(e.ctx, st, r.ID, hs)
+	if err != nil {
+		return res, err
+	}
+	var rows atomic.Int64
+	src := countingReader{st, &rows}
+	for i, h := range hs {
+		stop := rowsProgress(e.stderr, fmt.Sprintf("explaining hotspot %d of %d", i+1, len(hs)), &rows, h.Node.Nodes())
+		ex, err := explain.Explain(e.ctx, src, r, h.Node)
+		stop()
+		rows.Store(0)
+		if err != nil {
+			return res, err
+		}
+		l := hotspotLineJSON{hotspotJSON: lines[i], Parts: []hotspotPartJSON{}}
+		if len(ex.Causes) > 0 {
+			l.TopCause, l.TopCauseShare = ex.Causes[0].Reason.String(), ex.Causes[0].Share
+		}
+		for _, p := range parts[h.Node.ID] {
+			l.Parts = append(l.Parts, hotspotPartJSON{Node: p.Node.ID, Cause: orNull(p.Cause.String()), Size: p.Node.SubtreeSize})
+		}
+		res.Hotspots = append(res.Hotspots, l)
+	}
+	qs, err := st.Hotspots(e.ctx, r.ID, trace.HotspotQS, 1)
+	if err != nil {
+		return res, err
+	}
+	var biggest int64
+	if len(qs) > 0 {
+		biggest = qs[0].Node.SubtreeSize
+	}
+	stats, err := st.Stats(e.ctx, r.ID)
+	if err != nil {
+		return res, err
+	}
+	res.Verdict, res.QSRoots = explain.Verdict(biggest, stats.QSNodes), stats.QSRoots
+	if stats.QSNodes > 0 {
+		res.BiggestQSShare = float64(biggest) / float64(stats.QSNodes)
+	}
+	return res, nil
 }
 
 func (res hotspotsResult) writeText(w io.Writer) error {
@@ -99,8 +187,31 @@ func (res hotspotsResult) writeText(w io.Writer) error {
 			if h.Size == 1 {
 				noun = "node"
 			}
-			fmt.Fprintf(w, "  %10s %-5s %7s  %-13s #%-9d%s  %s\n", engine.Commas(h.Size), noun, engine.SharePercent(h.Share), orDash(cell(h.Cause)),
-				h.Node, extra, h.Place)
+			top := ""
+			if h.TopCause != "" {
+				top = engine.SharePercent(h.TopCauseShare) + " " + h.TopCause
+			}
+			fmt.Fprintf(w, "  %10s %-5s %7s  %-13s #%-9d%s  %-20s  %s\n", engine.Commas(h.Size), noun, engine.SharePercent(h.Share), orDash(cell(h.Cause)),
+				h.Node, extra, top, h.Place)
+		}
+		// Each line ends with its place (scripts read it there): the
+		// parts of a hotspot follow the list.
+		for _, h := range j.Hotspots {
+			if len(h.Parts) == 0 {
+				continue
+			}
+			var ps []string
+			for _, p := range h.Parts {
+				ps = append(ps, fmt.Sprintf("#%d (%s, %s)", p.Node, orDash(cell(p.Cause)), engine.Count(p.Size, "node")))
+			}
+			fmt.Fprintf(w, "  #%d holds %s: one hotspot, listed once\n", h.Node, strings.Join(ps, ", "))
+		}
+		switch j.Verdict {
+		case explain.VerdictBroad:
+			fmt.Fprintf(w, "  the run is broad, not deep: its biggest QS tree holds %s of its QS nodes (%s); look at rules that cost a little everywhere, not at one position ('horizon explain FILE --node 0')\n",
+				engine.SharePercent(j.BiggestQSShare), engine.Count(j.QSRoots, "QS tree"))
+		case explain.VerdictDeep:
+			fmt.Fprintf(w, "  the run is deep: its biggest QS tree holds %s of its QS nodes\n", engine.SharePercent(j.BiggestQSShare))
 		}
 		if _, err := fmt.Fprintln(w); err != nil {
 			return err

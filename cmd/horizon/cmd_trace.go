@@ -446,6 +446,11 @@ func hotspotsJSON(ctx context.Context, st *trace.Store, run int64, order trace.H
 	if err != nil {
 		return nil, err
 	}
+	return hotspotsJSONOf(ctx, st, run, hs)
+}
+
+// hotspotsJSONOf is hotspots ranked already, placed.
+func hotspotsJSONOf(ctx context.Context, st *trace.Store, run int64, hs []trace.Hotspot) ([]hotspotJSON, error) {
 	out := []hotspotJSON{}
 	for _, h := range hs {
 		pf, place, err := trace.PlaceOf(ctx, st, run, h.Node.ID)

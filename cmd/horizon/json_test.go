@@ -573,9 +573,10 @@ func checkNodeFacts(t *testing.T, where string, n map[string]any, idKey string, 
 // place in the list or the tree: its cause, share of the run, growth, and
 // path with the visit and searches of each move and of its iteration's
 // root (keyed as diff and check key them, trace.PlaceFields), and its
-// place as they print it.
+// place as they print it; what explain finds in its subtree (its top
+// cause and that cause's share) and the hotspots inside it (parts).
 var nodeOnly = map[string]bool{"cause": true, "share": true, "growth": true, "path": true, "visits": true, "searches": true,
-	"iteration_visit": true, "iteration_searches": true, "place": true}
+	"iteration_visit": true, "iteration_searches": true, "place": true, "top_cause": true, "top_cause_share": true, "parts": true}
 
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
