@@ -134,19 +134,11 @@ presets, as a reference.`,
 	case *top < 1:
 		return usagef("--top %d: want a positive number", *top)
 	}
-	root, moves, err := pathFlag(fs, *path)
-	if err != nil {
-		return err
-	}
-	st, err := trace.OpenSnapshot(e.ctx, file)
+	st, sel, err := openSelection(e, fs, file, run, *node, *path)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sel := export.Selection{Node: *node, Path: moves, Root: root}
-	if sel.Run, err = run.one(e.ctx, st, file); err != nil {
-		return err
-	}
 	chosen := sel.Node >= 0 || len(sel.Path) > 0 || sel.Root != nil
 	if !chosen {
 		sel.Node = 0

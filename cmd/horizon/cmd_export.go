@@ -132,21 +132,11 @@ or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), ex
 		// refuse to do).
 		return usagef("--format png writes binary bytes, and standard output is a terminal: give -o FILE.png, or redirect it to a file or a pipe")
 	}
-	root, moves, err := pathFlag(fs, *path)
-	if err != nil {
-		return err
-	}
-	// One state of the file for the whole export: a run being recorded
-	// commits rows meanwhile (trace.OpenSnapshot).
-	st, err := trace.OpenSnapshot(e.ctx, file)
+	st, sel, err := openSelection(e, fs, file, run, *node, *path)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sel := export.Selection{Node: *node, Path: moves, Root: root}
-	if sel.Run, err = run.one(e.ctx, st, file); err != nil {
-		return err
-	}
 	// Open the output before the work, so an unwritable path fails at once;
 	// the file appears only when everything succeeded.
 	var dst io.Writer

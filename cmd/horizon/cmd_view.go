@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/viewer"
 	"golang.org/x/term"
@@ -163,6 +164,26 @@ func pathFlag(fs *flag.FlagSet, path string) (*trace.PlaceRoot, []string, error)
 		return nil, nil, usagef("--node and --path's %q both say where the path starts; give one", trace.IterationLabel(root.It))
 	}
 	return namedRoot(root), moves, nil
+}
+
+// openSelection opens file as one snapshot (a run being recorded commits
+// rows meanwhile) and reads the subtree --run, --node and --path select,
+// as export and explain take them. The caller closes the store.
+func openSelection(e *env, fs *flag.FlagSet, file string, run *runRef, node int64, path string) (*trace.Store, export.Selection, error) {
+	root, moves, err := pathFlag(fs, path)
+	if err != nil {
+		return nil, export.Selection{}, err
+	}
+	st, err := trace.OpenSnapshot(e.ctx, file)
+	if err != nil {
+		return nil, export.Selection{}, err
+	}
+	sel := export.Selection{Node: node, Path: moves, Root: root}
+	if sel.Run, err = run.one(e.ctx, st, file); err != nil {
+		st.Close()
+		return nil, export.Selection{}, err
+	}
+	return st, sel, nil
 }
 
 func namedRoot(root trace.PlaceRoot) *trace.PlaceRoot {
