@@ -579,6 +579,9 @@ func (w *walker) why(a, b trace.Node, ka, kb []keyed) *Why {
 		// not tell what the searches did.
 		return nil
 	}
+	if w.plainlySame(a, b, ka, kb) {
+		return nil
+	}
 	var up [2]*trace.Node
 	var upWhy *Why
 	if n := len(w.up); n > 0 {
@@ -589,6 +592,24 @@ func (w *walker) why(a, b trace.Node, ka, kb []keyed) *Why {
 	x := explain(w.pos, w.views(a, b, searchOrder(ka), searchOrder(kb), up), upWhy)
 	w.tally.add(x)
 	return x
+}
+
+// plainlySame reports whether a pair shows no difference of its own: the
+// same fields and stand pat, and the same children, searched in the same
+// order at the same distances. Most pairs are so, and explain is then
+// spared (it sorts the children and words its reasons).
+func (w *walker) plainlySame(a, b trace.Node, ka, kb []keyed) bool {
+	if a.SubtreeSize != b.SubtreeSize || a.Depth != b.Depth || a.Kind != b.Kind || a.Bound != b.Bound || a.Cause != b.Cause ||
+		a.CutIndex != b.CutIndex || a.QSLevel != b.QSLevel || a.HasStandPat != b.HasStandPat || a.StandPat != b.StandPat || len(ka) != len(kb) ||
+		!SameWindow(w.ra, w.rb, a, b) || !SameScore(w.ra, w.rb, a, b) || !sameMoves(w.ra, w.rb, a, b) {
+		return false
+	}
+	for i := range ka {
+		if ka[i].K != kb[i].K || ka[i].N.ID-a.ID != kb[i].N.ID-b.ID || !SameScore(w.ra, w.rb, ka[i].N, kb[i].N) {
+			return false
+		}
+	}
+	return true
 }
 
 // views makes the two sides of a pair.

@@ -55,6 +55,14 @@ their nodes, and why; how many nodes were matched or only in one run; the
 matched nodes whose score, bound or cutoff differ; and the subtrees whose sizes
 differ most, where one run explodes and the other does not.
 
+Each difference names the rule that made it, read from both runs' options
+and the position replayed there ("why (see-prune): B prunes Qxf6: SEE -580");
+one that follows from an earlier difference points to it ("from the earlier
+difference at node 812"). For another engine's run a reason says what the
+records show. The divergences are counted by rule, and the places where the
+growth starts are listed below the iteration roots: the pairs whose size
+departs most from their parent's ratio B/A.
+
 The runs may be in one file (give --run twice) or in two files (a file that
 holds one run needs no --run). Both must have searched the same position.
 For runs traced from an EPD file, --run WAC.002 names that record's two runs
