@@ -35,22 +35,46 @@ func ParseFEN(fen string) (*Position, error) {
 	if fen == "startpos" {
 		fen = StartFEN
 	}
-	fail := func(field, format string, a ...any) (*Position, error) {
-		return nil, &FENError{FEN: fen, Field: field, Msg: fmt.Sprintf(format, a...)}
-	}
 	f := strings.Fields(fen)
 	if len(f) < 4 || len(f) > 6 {
-		return fail("fields", "has %d fields, want 4 to 6 (placement, side, castling, en passant, halfmove, fullmove)", len(f))
+		return nil, &FENError{FEN: fen, Field: "fields", Msg: fmt.Sprintf("has %d fields, want 4 to 6 (placement, side, castling, en passant, halfmove, fullmove)", len(f))}
 	}
 	p := &Position{ep: NoSquare, full: 1, hist: make([]undo, 0, 1024)}
+	// Each field is read in order, as a later one is checked against the
+	// earlier ones (castling rights against the placement, en passant
+	// against the side to move).
+	for _, read := range []func() *FENError{
+		func() *FENError { return p.readPlacement(f[0]) },
+		func() *FENError { return p.readSide(f[1]) },
+		func() *FENError { return p.readCastling(f[2]) },
+		func() *FENError { return p.readEnPassant(f[3]) },
+		func() *FENError { return p.readClocks(f[4:]) },
+		p.checkPosition,
+	} {
+		if e := read(); e != nil {
+			e.FEN = fen
+			return nil, e
+		}
+	}
+	p.key = p.computeKey()
+	return p, nil
+}
 
-	ranks := strings.Split(f[0], "/")
+// fenFail is a field's complaint; ParseFEN adds the FEN it came from.
+func fenFail(field, format string, a ...any) *FENError {
+	return &FENError{Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+// readPlacement puts the pieces of FEN field 1 on p's board and checks the
+// kings and pawns a move generator relies on.
+func (p *Position) readPlacement(field string) *FENError {
+	ranks := strings.Split(field, "/")
 	if len(ranks) != 8 {
 		unit := "ranks"
 		if len(ranks) == 1 {
 			unit = "rank" // a FEN with no '/' at all
 		}
-		return fail("placement", "has %d %s, want 8 separated by '/'", len(ranks), unit)
+		return fenFail("placement", "has %d %s, want 8 separated by '/'", len(ranks), unit)
 	}
 	for i, row := range ranks {
 		r := 7 - i
@@ -63,121 +87,144 @@ func ParseFEN(fen string) (*Position, error) {
 			default:
 				k := strings.IndexByte(pieceLetters, ch)
 				if k <= 0 || ch == ' ' {
-					return fail("placement", "rank %d: bad piece letter %s", r+1, charAt(row, j))
+					return fenFail("placement", "rank %d: bad piece letter %s", r+1, charAt(row, j))
 				}
 				if file >= 8 {
-					return fail("placement", "rank %d has more than 8 squares", r+1)
+					return fenFail("placement", "rank %d has more than 8 squares", r+1)
 				}
 				p.put(Piece(k), MakeSquare(file, r))
 				file++
 			}
 			if file > 8 {
-				return fail("placement", "rank %d has more than 8 squares", r+1)
+				return fenFail("placement", "rank %d has more than 8 squares", r+1)
 			}
 		}
 		if file != 8 {
-			return fail("placement", "rank %d has %d squares, want 8", r+1, file)
+			return fenFail("placement", "rank %d has %d squares, want 8", r+1, file)
 		}
 	}
 	for c := White; c <= Black; c++ {
 		name := [2]string{"white", "black"}[c]
 		switch n := p.pieces[c][King].Count(); {
 		case n == 0:
-			return fail("placement", "%s king is missing", name)
+			return fenFail("placement", "%s king is missing", name)
 		case n > 1:
-			return fail("placement", "%s has %d kings", name, n)
+			return fenFail("placement", "%s has %d kings", name, n)
 		}
 		if p.pieces[c][Pawn]&(rank1|rank8) != 0 {
-			return fail("placement", "%s pawn on the first or last rank (%s)", name, (p.pieces[c][Pawn] & (rank1 | rank8)).lsb())
+			return fenFail("placement", "%s pawn on the first or last rank (%s)", name, (p.pieces[c][Pawn] & (rank1 | rank8)).lsb())
 		}
 	}
+	return nil
+}
 
-	switch f[1] {
+// readSide reads FEN field 2, the side to move.
+func (p *Position) readSide(field string) *FENError {
+	switch field {
 	case "w":
 		p.side = White
 	case "b":
 		p.side = Black
 	default:
-		return fail("side", "%s is not w or b", quote(f[1]))
+		return fenFail("side", "%s is not w or b", quote(field))
 	}
+	return nil
+}
 
-	if f[2] != "-" {
-		for i := 0; i < len(f[2]); i++ {
-			var bit uint8
-			var king, rook Square
-			var c Color
-			switch f[2][i] {
-			case 'K':
-				bit, king, rook, c = castleWK, sqE1, sqH1, White
-			case 'Q':
-				bit, king, rook, c = castleWQ, sqE1, sqA1, White
-			case 'k':
-				bit, king, rook, c = castleBK, sqE8, sqH8, Black
-			case 'q':
-				bit, king, rook, c = castleBQ, sqE8, sqA8, Black
-			default:
-				return fail("castling", "bad letter %s (want K, Q, k, q or -)", charAt(f[2], i))
-			}
-			if p.castle&bit != 0 {
-				return fail("castling", "letter %q repeated", f[2][i])
-			}
-			if p.board[king] != MakePiece(c, King) {
-				return fail("castling", "right %q but the %s king is not on %s", f[2][i], [2]string{"white", "black"}[c], king)
-			}
-			if p.board[rook] != MakePiece(c, Rook) {
-				return fail("castling", "right %q but no %s rook on %s", f[2][i], [2]string{"white", "black"}[c], rook)
-			}
-			p.castle |= bit
-		}
+// readCastling reads FEN field 3; a right needs its king and rook at home.
+func (p *Position) readCastling(field string) *FENError {
+	if field == "-" {
+		return nil
 	}
-
-	if f[3] != "-" {
-		s, ok := parseSquare(f[3])
-		if !ok {
-			return fail("en passant", "%s is not a square", quote(f[3]))
+	for i := 0; i < len(field); i++ {
+		var bit uint8
+		var king, rook Square
+		var c Color
+		switch field[i] {
+		case 'K':
+			bit, king, rook, c = castleWK, sqE1, sqH1, White
+		case 'Q':
+			bit, king, rook, c = castleWQ, sqE1, sqA1, White
+		case 'k':
+			bit, king, rook, c = castleBK, sqE8, sqH8, Black
+		case 'q':
+			bit, king, rook, c = castleBQ, sqE8, sqA8, Black
+		default:
+			return fenFail("castling", "bad letter %s (want K, Q, k, q or -)", charAt(field, i))
 		}
-		wantRank, pawnSq, fromSq := 5, s-8, s+8
-		if p.side == Black {
-			wantRank, pawnSq, fromSq = 2, s+8, s-8
+		if p.castle&bit != 0 {
+			return fenFail("castling", "letter %q repeated", field[i])
 		}
-		if s.Rank() != wantRank {
-			return fail("en passant", "%s is impossible with %s to move (want rank %d)", s, p.side, wantRank+1)
+		if p.board[king] != MakePiece(c, King) {
+			return fenFail("castling", "right %q but the %s king is not on %s", field[i], [2]string{"white", "black"}[c], king)
 		}
-		if p.board[pawnSq] != MakePiece(p.side.Other(), Pawn) {
-			return fail("en passant", "%s but no pawn that just moved two squares on %s", s, pawnSq)
+		if p.board[rook] != MakePiece(c, Rook) {
+			return fenFail("castling", "right %q but no %s rook on %s", field[i], [2]string{"white", "black"}[c], rook)
 		}
-		if p.board[s] != NoPiece || p.board[fromSq] != NoPiece {
-			return fail("en passant", "%s but %s or %s is occupied, so no pawn just passed", s, s, fromSq)
-		}
-		p.ep = s
+		p.castle |= bit
 	}
+	return nil
+}
 
+// readEnPassant reads FEN field 4: the square must be one a pawn of the side
+// not to move just passed.
+func (p *Position) readEnPassant(field string) *FENError {
+	if field == "-" {
+		return nil
+	}
+	s, ok := parseSquare(field)
+	if !ok {
+		return fenFail("en passant", "%s is not a square", quote(field))
+	}
+	wantRank, pawnSq, fromSq := 5, s-8, s+8
+	if p.side == Black {
+		wantRank, pawnSq, fromSq = 2, s+8, s-8
+	}
+	if s.Rank() != wantRank {
+		return fenFail("en passant", "%s is impossible with %s to move (want rank %d)", s, p.side, wantRank+1)
+	}
+	if p.board[pawnSq] != MakePiece(p.side.Other(), Pawn) {
+		return fenFail("en passant", "%s but no pawn that just moved two squares on %s", s, pawnSq)
+	}
+	if p.board[s] != NoPiece || p.board[fromSq] != NoPiece {
+		return fenFail("en passant", "%s but %s or %s is occupied, so no pawn just passed", s, s, fromSq)
+	}
+	p.ep = s
+	return nil
+}
+
+// readClocks reads the optional FEN fields 5 and 6, the halfmove and fullmove
+// clocks (absent ones keep 0 and 1).
+func (p *Position) readClocks(fields []string) *FENError {
 	for i, c := range [2]struct {
 		field, want string
 		min         int
 		dst         *int
 	}{{"halfmove", "non-negative", 0, &p.half}, {"fullmove", "positive", 1, &p.full}} {
-		if len(f) <= 4+i {
+		if len(fields) <= i {
 			break
 		}
-		n, err := strconv.Atoi(f[4+i])
+		n, err := strconv.Atoi(fields[i])
 		if err != nil || n < c.min {
-			return fail(c.field, "%s is not a %s number", quote(f[4+i]), c.want)
+			return fenFail(c.field, "%s is not a %s number", quote(fields[i]), c.want)
 		}
 		if n > maxClock {
-			return fail(c.field, "%s is out of range (at most %d)", quote(f[4+i]), maxClock)
+			return fenFail(c.field, "%s is out of range (at most %d)", quote(fields[i]), maxClock)
 		}
 		*c.dst = n
 	}
+	return nil
+}
 
+// checkPosition refuses checks no legal game reaches.
+func (p *Position) checkPosition() *FENError {
 	if p.Attacked(p.kingSq(p.side.Other()), p.side) {
-		return fail("position", "the side not to move (%s) is in check", p.side.Other())
+		return fenFail("position", "the side not to move (%s) is in check", p.side.Other())
 	}
 	if n := p.Checkers().Count(); n > 2 {
-		return fail("position", "the side to move is in check from %d pieces", n)
+		return fenFail("position", "the side to move is in check from %d pieces", n)
 	}
-	p.key = p.computeKey()
-	return p, nil
+	return nil
 }
 
 // MustParseFEN is ParseFEN for constants known to be good; it panics otherwise.

@@ -215,15 +215,22 @@ func (s *Searcher) qsFinish(f *frame, alpha, beta Score) Score {
 	if !f.scored {
 		f.best = f.eval
 	}
-	if f.searched == 0 && f.cause == CauseNone {
-		switch {
-		case f.seePruned > 0:
-			f.cause = CauseSEE
-		case f.deltaPruned > 0:
-			f.cause = CauseDelta
-		}
-	}
+	f.causeIfAllPruned()
 	return s.finish(f, f.best, BoundOf(f.best, alpha, beta), f.bestMove)
+}
+
+// causeIfAllPruned names why a QS node searched nothing when pruning removed
+// every move it generated: SEE pruning first, as the move loop tries it first.
+func (f *frame) causeIfAllPruned() {
+	if f.searched != 0 || f.cause != CauseNone {
+		return
+	}
+	switch {
+	case f.seePruned > 0:
+		f.cause = CauseSEE
+	case f.deltaPruned > 0:
+		f.cause = CauseDelta
+	}
 }
 
 // qsearch is the switch-driven quiescence search (fail-soft) of routines
@@ -359,16 +366,7 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply int) Score {
 
 	// Step 3. Hash probe: the move is used anyway; a useful score lets the
 	// iterations already done be skipped (depth bootstrapping).
-	startDepth, hashMove := 1, NoMove
-	if s.tt != nil {
-		if e, ok := s.tt.probe(p.key); ok {
-			hashMove = e.move()
-			sc := scoreFromTT(Score(e.score), ply)
-			if ply > 0 && ttCuts(e.bound, sc, alpha, beta) {
-				startDepth, f.best = int(e.depth)+1, sc
-			}
-		}
-	}
+	startDepth, hashMove := s.unifiedProbe(f, alpha, beta, ply)
 	maxIter := max(depth, 1)
 	if startDepth > maxIter {
 		f.cause = CauseTT
@@ -437,15 +435,28 @@ func (s *Searcher) unified(alpha, beta Score, depth, ply int) Score {
 		}
 	}
 	// Step 6. Leave.
-	if qs && f.searched == 0 && f.cause == CauseNone {
-		switch {
-		case f.seePruned > 0:
-			f.cause = CauseSEE
-		case f.deltaPruned > 0:
-			f.cause = CauseDelta
-		}
+	if qs {
+		f.causeIfAllPruned()
 	}
 	return s.finish(f, f.best, bound, f.bestMove)
+}
+
+// unifiedProbe reads unified's hash entry: its move is tried anyway, and a
+// score that would cut lets the iterations it vouches for be skipped (it sets
+// f.best to that score and returns the first iteration still to run).
+func (s *Searcher) unifiedProbe(f *frame, alpha, beta Score, ply int) (startDepth int, hashMove Move) {
+	startDepth, hashMove = 1, NoMove
+	if s.tt == nil {
+		return startDepth, hashMove
+	}
+	if e, ok := s.tt.probe(s.pos.key); ok {
+		hashMove = e.move()
+		sc := scoreFromTT(Score(e.score), ply)
+		if ply > 0 && ttCuts(e.bound, sc, alpha, beta) {
+			startDepth, f.best = int(e.depth)+1, sc
+		}
+	}
+	return startDepth, hashMove
 }
 
 func boolInt(b bool) int {
