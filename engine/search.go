@@ -336,6 +336,9 @@ func (s *Searcher) enter(ply, depth int, alpha, beta Score, kind NodeKind, inChe
 	f.cause, f.cutIndex, f.generated, f.searched, f.hasStand = CauseNone, -1, 0, 0, false
 	f.alpha, f.best, f.bestMove, f.scored, f.evasions = alpha, -Infinity, NoMove, false, false
 	f.seePruned, f.deltaPruned = 0, 0
+	if asserts {
+		s.assertEnter(f, ply, depth, alpha, beta, kind)
+	}
 	if traceHooks && s.tr != nil {
 		s.traceEnter(f, ply, depth, alpha, beta, kind, inCheck)
 	}
@@ -462,9 +465,17 @@ func (s *Searcher) moveLoop(r Routine, f *frame, ply, depth, lvl int, beta Score
 			}
 		}
 		// Step 3. Search the child.
+		var key uint64
+		if asserts {
+			s.assertMove(f, m, i)
+			key = p.key
+		}
 		p.MakeMove(m)
 		score := s.child(childRoutine, f, beta, childDepth, ply, pvs)
 		p.UnmakeMove()
+		if asserts {
+			s.assertUnmade(f, m, key)
+		}
 		f.searched++
 		// Step 4. Stopped: the node ends with what it has.
 		if s.stopped {

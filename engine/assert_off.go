@@ -1,0 +1,5 @@
+//go:build !horizonassert
+
+package engine
+
+const asserts = false
