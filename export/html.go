@@ -3,7 +3,9 @@ package export
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -58,7 +60,7 @@ const DefaultHTMLWidth = 16000
 // at most Width of them on a level. A bushy tree of millions of nodes can
 // draw fewer than a deep, narrow one of a hundred thousand.
 const (
-	HTMLPageBytes = 39 << 10
+	HTMLPageBytes = 56 << 10
 	HTMLNodeBytes = 200
 )
 
@@ -691,14 +693,35 @@ func (d *PageData) WritePage(w io.Writer) error {
 	var b bytes.Buffer
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString(`<meta name="viewport" content="width=device-width, initial-scale=1">` + "\n")
-	// No network: the page may load nothing but what it holds.
-	b.WriteString(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">` + "\n")
-	fmt.Fprintf(&b, "<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n", html.EscapeString(d.Title), pageCSS)
+	b.WriteString(`<meta http-equiv="Content-Security-Policy" content="` + pageCSP + `">` + "\n")
+	fmt.Fprintf(&b, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", html.EscapeString(d.Title), pageStyle)
 	b.WriteString(`<script type="application/json" id="horizon-data">`)
 	b.Write(data)
-	b.WriteString("</script>\n<script>\n")
-	b.WriteString(pageJS)
+	b.WriteString("</script>\n<script>")
+	b.WriteString(pageScript)
 	b.WriteString("</script>\n</body>\n</html>\n")
 	_, err = w.Write(b.Bytes())
 	return err
+}
+
+// The page's script and style elements hold exactly these texts, which
+// pageCSP allows by their hashes.
+var (
+	pageScript = "\n" + pageJS
+	pageStyle  = "\n" + pageCSS
+)
+
+// pageCSP is the page's Content-Security-Policy: no network (it may load
+// nothing but what it holds: default-src 'none', images only from data:
+// URLs), and no inline code but its own. Its one script and one style
+// sheet are allowed by their SHA-256 hashes, not by 'unsafe-inline', so
+// that an escaping bug in a trace's text could not run an injected
+// handler or style attribute; the script sets styles through the CSSOM,
+// which the policy does not govern. The data element is JSON
+// (type="application/json"), never run.
+var pageCSP = "default-src 'none'; script-src " + cspHash(pageScript) + "; style-src " + cspHash(pageStyle) + "; img-src data:"
+
+func cspHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
 }

@@ -8,13 +8,20 @@
   const L = D.labels, C = D.colors;
   const ROW = 18;
   const KIND_RUN = 0, KIND_ROOT = 1;
-  const OUT_LOW = 0;
+  const OUT_LOW = 0, OUT_STAND = 2;
+  // STAND_EDGE underlines the stand-pat stripe: orange on a QS box's
+  // orange was hard to see.
+  const STAND_EDGE = '#7A4A00';
 
   // el builds a DOM element: el('td', {class: 'x'}, 'text', child...).
+  // Handlers are listeners and styles go through the CSSOM: the page's
+  // policy (export/html.go, pageCSP) allows no inline handler or style
+  // attribute.
   function el(tag, attrs) {
     const e = document.createElement(tag);
     for (const k in attrs || {}) {
       if (k === 'onclick') e.addEventListener('click', attrs[k]);
+      else if (k === 'style') e.style.cssText = attrs[k];
       else e.setAttribute(k, attrs[k]);
     }
     for (let i = 2; i < arguments.length; i++) {
@@ -78,7 +85,9 @@
     const N = this.N;
     if (N.kind[i] === KIND_RUN) return 'run ' + this.s.run.id;
     if (N.kind[i] === KIND_ROOT) return L.iteration + N.iteration[i];
-    return N.san[i] || N.uci[i];
+    // A re-search is marked as paths mark it (dxe6·1, dxe6·2): two
+    // searches of one move drew as two identical boxes.
+    return visitMark(N.san[i] || N.uci[i], N.visit[i], N.searches[i]);
   };
   // path is the SAN path from the run's position to node i, marked as
   // diff marks it (visitMark).
@@ -163,11 +172,15 @@
   const sw = (bg, text, extra) => legend.appendChild(el('span', {}, el('i', {style: 'background:' + bg + (extra || '')}), text));
   sw(C.root, 'root'); sw(C.fw, 'full-width'); sw(C.fw2, 'full-width (next ply)'); sw(C.qs, 'QS (even QS ply)'); sw(C.qs2, 'QS (odd QS ply)');
   sw('#fff', 'principal variation', ';border:2px solid ' + C.pv);
-  sw(C.merged, 'merged: nodes narrower than a pixel at the top', ';opacity:0.7');
-  sw(C.outcomes[1], 'fail high / beta cutoff (stripe)'); sw(C.outcomes[2], 'stand-pat cutoff'); sw(C.outcomes[3], 'exact score');
+  // Merged runs are drawn in the full-width or QS tint of most of their
+  // nodes, faded and dotted (mergedFill): the swatches are drawn so.
+  sw(C.fw2, 'merged full-width', ';opacity:0.7;border-style:dotted');
+  sw(C.qs2, 'merged QS (nodes narrower than a pixel at the top)', ';opacity:0.7;border-style:dotted');
+  sw(C.outcomes[1], 'fail high / beta cutoff (stripe)'); sw(C.outcomes[2], 'stand-pat cutoff', ';border-bottom:2px solid ' + STAND_EDGE); sw(C.outcomes[3], 'exact score');
   if (isDiff) sw(C.only, 'only in this run (hatched)');
   header.appendChild(legend);
   document.body.appendChild(header);
+  if (isDiff) document.body.classList.add('diff');
 
   const crumbs = el('div', {id: 'crumbs'});
   // The placeholder's example is a line this page holds: the biggest drawn
@@ -182,13 +195,15 @@
   const input = el('input', {type: 'text', id: 'search-input',
     placeholder: 'moves from the top' + (example.length ? ', e.g. ' + example.join(' ') : '') + ' (SAN or UCI)'});
   const msg = el('span', {id: 'search-msg'});
-  const form = el('form', {id: 'search'}, input, el('button', {type: 'submit'}, 'find'), msg);
-  document.body.appendChild(el('div', {id: 'bar'}, crumbs, form));
+  const form = el('form', {id: 'search'}, input, el('button', {type: 'submit'}, 'find'));
+  // The message has a line of its own: beside the box it shifted it.
+  document.body.appendChild(el('div', {id: 'bar'}, crumbs, form, msg));
   const charts = el('div', {id: 'charts'});
   const details = el('div', {id: 'details'});
   const boardBox = el('div', {id: 'board-box'});
   const lists = el('div', {id: 'lists'});
-  const aside = el('aside', {}, el('h3', {}, 'Node'), details, el('h3', {}, 'Board'), boardBox, lists);
+  const nodeBox = el('section', {id: 'node-box'}, el('h3', {}, 'Node'), details);
+  const aside = el('aside', {}, nodeBox, el('section', {id: 'board-section'}, el('h3', {}, 'Board'), boardBox), lists);
   document.body.appendChild(el('main', {}, charts, aside));
 
   // ---- charts ----
@@ -267,20 +282,28 @@
         g.fillRect(mx, r * ROW, mw, ROW - 1);
         g.globalAlpha = 1;
         if (M.only && M.only[m] > 0) { g.fillStyle = hatch; g.fillRect(mx, r * ROW, mw, ROW - 1); }
-        if (mw > 40) {
+        // The label that fits: '+N merged', '+N', or none (it clipped).
+        const long = '+' + count(M.count[m]) + ' merged', short = '+' + count(M.count[m]);
+        const lt = g.measureText(long).width + 6 <= mw ? long : g.measureText(short).width + 6 <= mw ? short : '';
+        if (lt) {
           g.fillStyle = '#333';
-          this.text(g, '+' + count(M.count[m]) + ' merged', mx, r * ROW, mw);
+          this.text(g, lt, mx, r * ROW, mw);
+        }
+        if (mw >= 3) {
+          g.strokeStyle = '#555'; g.lineWidth = 1; g.setLineDash([1, 2]);
+          g.strokeRect(mx + 0.5, r * ROW + 0.5, mw - 1, ROW - 2);
+          g.setLineDash([]);
         }
         rows[r].push({x0: mx, x1: mx + Math.max(mw, 1), i: i, m: m});
       }
     }
     for (const row of rows) row.sort((a, b) => a.x0 - b.x0);
   };
-  Chart.prototype.text = function (g, t, x, y, w) {
+  Chart.prototype.text = function (g, t, x, y, w, pad) {
     if (w < 14) return;
     g.save();
     g.beginPath(); g.rect(x, y, w, ROW); g.clip();
-    g.fillText(t, x + 3, y + ROW / 2);
+    g.fillText(t, x + (pad || 3), y + ROW / 2 - 1);
     g.restore();
   };
   // box1 draws node i in row r.
@@ -292,7 +315,12 @@
     g.globalAlpha = 1;
     if (N.match && N.match[i] < 0) { g.fillStyle = hatch; g.fillRect(x, y, Math.max(w, 0.5), ROW - 1); }
     const out = N.outcome[i];
-    if (out !== OUT_LOW && w >= 2) { g.fillStyle = C.outcomes[out]; g.fillRect(x, y + ROW - 4, w, 3); }
+    if (out !== OUT_LOW && w >= 2) {
+      // A white gap sets the stripe off the box's fill.
+      g.fillStyle = '#fff'; g.fillRect(x, y + ROW - 6, w, 1);
+      g.fillStyle = C.outcomes[out]; g.fillRect(x, y + ROW - 5, w, 4);
+      if (out === OUT_STAND) { g.fillStyle = STAND_EDGE; g.fillRect(x, y + ROW - 2, w, 1); }
+    }
     if (w >= 3) {
       if (N.pv[i]) { g.strokeStyle = C.pv; g.lineWidth = 1.5; g.strokeRect(x + 0.75, y + 0.75, w - 1.5, ROW - 2.5); }
       else { g.strokeStyle = '#fff'; g.lineWidth = 0.5; g.strokeRect(x + 0.25, y + 0.25, w - 0.5, ROW - 1.5); }
@@ -303,11 +331,13 @@
       g.setLineDash([]);
     }
     if (w >= 20) {
+      // The selected box's label starts clear of its dashed border.
+      const pad = i === this.sel && !ancestor ? 6 : 3;
       let t = sd.name(i);
       const full = t + ' ' + count(sd.nodes(i)) + (sd.causeShort(i) ? ' ' + sd.causeShort(i) : '');
-      if (g.measureText(full).width + 6 <= w) t = full;
+      if (g.measureText(full).width + pad + 3 <= w) t = full;
       g.fillStyle = '#000';
-      this.text(g, t, x, y, w);
+      this.text(g, t, x, y, w, pad);
     }
     rows[r].push({x0: x, x1: x + Math.max(w, 1), i: i, m: -1, anc: ancestor});
   };
@@ -331,6 +361,8 @@
     return 0;
   }
 
+  // focus is the side whose node the details show: the side last zoomed.
+  let focus = 0;
   function zoomTo(si, i, select) {
     const c = chartList[si];
     c.zoom = i; c.sel = select === undefined ? i : select;
@@ -338,16 +370,32 @@
       const o = chartList[1 - si];
       o.zoom = counterpart(si, c.zoom); o.sel = counterpart(si, c.sel);
     }
+    focus = si;
     redraw();
     showDetails(si, c.sel, -1);
-    // The address names the zoomed node, so a link can point at it.
-    const z = chartList[0];
-    history.replaceState(null, '', '#node=' + z.side.N.id[z.zoom]);
+    remember();
+  }
+  // remember puts what the page shows in the address, so that a link
+  // reopens it (linked reads it back): a tree page's zoomed node
+  // (#node=ID); on a diff page each side's zoomed node and the side the
+  // details show (#a=ID&b=ID&side=b), as a node only B has is no node
+  // of A's.
+  function remember() {
+    const id = si => chartList[si].side.N.id[chartList[si].zoom];
+    history.replaceState(null, '', isDiff ? '#a=' + id(0) + '&b=' + id(1) + '&side=' + 'ab'[focus] : '#node=' + id(0));
   }
   function clickItem(chart, h) {
     const si = chart.side.index;
-    if (h.m >= 0) { zoomTo(si, h.i); showDetails(si, h.i, h.m); return; }
     zoomTo(si, h.i);
+    if (h.m >= 0) showDetails(si, h.i, h.m);
+    detailsInView();
+  }
+  // detailsInView scrolls the details' top into view after a click: on a
+  // phone they are below the charts, and after a list click the panel
+  // was left scrolled down to the list.
+  function detailsInView() {
+    const r = details.getBoundingClientRect(), a = aside.getBoundingClientRect();
+    if (r.top < Math.max(0, a.top) || r.top > Math.min(window.innerHeight, a.bottom) - 40) nodeBox.scrollIntoView({block: 'start'});
   }
   function hover(chart, h) {
     if (!h) { showDetails(chart.side.index, chart.sel, -1); return; }
@@ -467,12 +515,15 @@
       t.appendChild(el('thead', {}, el('tr', {}, el('th', {}, ''), el('th', {}, 'A'), el('th', {}, 'B'))));
       const base = cols[si];
       const tb = el('tbody', {});
+      // A side that lacks the node says so once, in a row of its own,
+      // not on every row.
+      if (!cols[o]) {
+        tb.appendChild(el('tr', {}, el('th', {}, ''), el('td', {colspan: '2', class: 'only'},
+          'not in ' + 'AB'[o] + ': only ' + 'AB'[si] + ' searched this node')));
+      }
       base.forEach((r, k) => {
-        const va = cols[0] ? (cols[0][k] || ['', ''])[1] : 'not in A';
-        const vb = cols[1] ? (cols[1][k] || ['', ''])[1] : 'not in B';
-        const tr = el('tr', {}, el('th', r[2] ? {title: r[2]} : {}, r[0]),
-          el('td', cols[0] ? {} : {class: 'only'}, va), el('td', cols[1] ? {} : {class: 'only'}, vb));
-        tb.appendChild(tr);
+        const cell = c => cols[c] ? el('td', {}, (cols[c][k] || ['', ''])[1]) : el('td', {class: 'absent'}, '');
+        tb.appendChild(el('tr', {}, el('th', r[2] ? {title: r[2]} : {}, r[0]), cell(0), cell(1)));
       });
       t.appendChild(tb);
     } else {
@@ -520,7 +571,8 @@
 
   // ---- lists: hotspots, divergences ----
   function listItem(text, sub, onclick, attrs) {
-    return el('li', {}, el('button', Object.assign({type: 'button', onclick: onclick}, attrs || {}), text, ' ', el('span', {class: 'n'}, sub)));
+    const go = () => { onclick(); detailsInView(); };
+    return el('li', {}, el('button', Object.assign({type: 'button', onclick: go}, attrs || {}), text, ' ', el('span', {class: 'n'}, sub)));
   }
   function hotspotList(sd) {
     const hs = sd.s.hotspots;
@@ -556,7 +608,7 @@
       const sub = it.what === 'first' ? 'first difference: ' + it.reason + (it.why ? '; why: ' + it.why : '')
         : 'A ' + count(it.nodes_a) + ', B ' + count(it.nodes_b) + ' nodes (' + (it.nodes_b - it.nodes_a >= 0 ? '+' : '') + count(it.nodes_b - it.nodes_a) + ')';
       const go = () => {
-        if (it.a >= 0) { zoomTo(0, it.a); if (it.b >= 0) { chartList[1].zoom = it.b; chartList[1].sel = it.b; redraw(); } }
+        if (it.a >= 0) { zoomTo(0, it.a); if (it.b >= 0) { chartList[1].zoom = it.b; chartList[1].sel = it.b; redraw(); remember(); } }
         else if (it.b >= 0) zoomTo(1, it.b);
         else msg.textContent = path + ': merged (narrower than a pixel at the top): not drawn';
       };
@@ -711,18 +763,51 @@
     splitIteration: splitIteration,
     splitVisit: splitVisit,
   };
-  // linked is the drawn node the address names; a node the page does not
-  // hold (another iteration, or merged) is said, not silently ignored.
+  // linked reads the address remember wrote (and the #node=ID of older
+  // links, side A's node on a diff page): the drawn node of each side it
+  // names and the side to show. A node the page does not hold (another
+  // iteration, or merged) is said with the command that draws it, and an
+  // address that names no node is said too, not silently ignored.
   function linked() {
-    const m = /^#node=(\d+)$/.exec(location.hash);
-    if (!m) return undefined;
-    const id = Number(m[1]), i = sides[0].byID.get(id);
-    msg.textContent = i === undefined ? 'node ' + id + ' is not on this page (' + exportCommand(sides[0], id) + ')' : '';
-    return i;
+    const h = location.hash.replace(/^#/, '');
+    if (!h) return null;
+    const text = (() => { try { return decodeURIComponent(h); } catch (e) { return h; } })();
+    const want = [], l = {side: -1, at: []};
+    for (const part of h.split('&')) {
+      const eq = part.indexOf('='), k = eq < 0 ? part : part.slice(0, eq), v = eq < 0 ? '' : part.slice(eq + 1);
+      if (k === 'side' && isDiff && (v === 'a' || v === 'b')) l.side = v === 'a' ? 0 : 1;
+      else if ((k === 'node' || isDiff && (k === 'a' || k === 'b')) && /^[0-9]{1,15}$/.test(v)) want[k === 'b' ? 1 : 0] = Number(v);
+      else {
+        msg.textContent = JSON.stringify('#' + text) + ' in the address is not a node of this page: a link names one as #node=1234' + (isDiff ? ', or #a=12&b=34&side=b on a diff page' : '');
+        return null;
+      }
+    }
+    const missing = [];
+    want.forEach((id, si) => {
+      if (id === undefined) return;
+      const i = sides[si].byID.get(id);
+      if (i === undefined) missing.push((isDiff ? 'AB'[si] + "'s " : '') + 'node ' + id + ' is not on this page (' + exportCommand(sides[si], id) + ')');
+      else l.at[si] = i;
+    });
+    msg.textContent = missing.join('; ');
+    if (l.side < 0 || l.at[l.side] === undefined) l.side = l.at[0] !== undefined ? 0 : 1;
+    return l.at[l.side] === undefined ? null : l;
   }
-  window.addEventListener('hashchange', () => { const i = linked(); if (i !== undefined) zoomTo(0, i); });
+  // openLinked shows what linked read: the side it names zoomed to its
+  // node, the other side to its own node when the link names one, else to
+  // the counterpart.
+  function openLinked(l) {
+    const si = l.side, o = 1 - si;
+    zoomTo(si, l.at[si]);
+    if (isDiff && l.at[o] !== undefined) {
+      chartList[o].zoom = chartList[o].sel = l.at[o];
+      redraw();
+      remember();
+    }
+  }
+  window.addEventListener('hashchange', () => { const l = linked(); if (l) openLinked(l); });
   const start = linked();
-  if (start !== undefined) zoomTo(0, start);
+  if (start) openLinked(start);
   else { redraw(); showDetails(0, 0, -1); }
   window.horizon.drawnAt = performance.now();
   document.body.setAttribute('data-ready', '1');
