@@ -184,3 +184,125 @@ func TestHTMLPolicyInBrowser(t *testing.T) {
 		t.Errorf("the page drew %d nodes", nodes)
 	}
 }
+
+// box is an element's place on the page, in viewport coordinates.
+type box struct {
+	Name                     string
+	Left, Top, Right, Bottom float64
+}
+
+// layout reads the places of the page's parts: header, bar, each chart,
+// the node details, the board and the lists; the viewport's size and the
+// document's width.
+func (b *browser) layout(tb testing.TB) (parts []box, width, height, docWidth float64) {
+	tb.Helper()
+	var out struct {
+		Parts                  []box
+		Width, Height, DocWide float64
+	}
+	b.eval(tb, `(() => {
+		const parts = [];
+		const add = (name, e) => { if (!e) return; const r = e.getBoundingClientRect(); if (r.width && r.height) parts.push({Name: name, Left: r.left, Top: r.top, Right: r.right, Bottom: r.bottom}); };
+		add('header', document.querySelector('header'));
+		add('bar', document.getElementById('bar'));
+		document.querySelectorAll('.chart').forEach((c, k) => add('chart ' + k, c));
+		add('node details', document.getElementById('node-box'));
+		add('board', document.getElementById('board-section'));
+		add('lists', document.getElementById('lists'));
+		return {Parts: parts, Width: innerWidth, Height: innerHeight, DocWide: document.documentElement.scrollWidth};
+	})()`, &out)
+	return out.Parts, out.Width, out.Height, out.DocWide
+}
+
+// TestHTMLLayoutInBrowser loads a tree page and a diff page at a laptop's
+// 1366x768 and a phone's 390x844: no part of the page overlaps another or
+// runs off its side, every chart is at least 300 pixels wide, the top of
+// the node details is in view after a click on the chart and after one
+// on a list, and at 1366x768 the hotspot lists start above the fold. On
+// the phone the right pane was fixed at 360 px: the chart was 30 px wide,
+// a diff page's 5 px each.
+func TestHTMLLayoutInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test: skipped with -short")
+	}
+	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 4, true, "captures", "see")
+	ctx := context.Background()
+	dir := t.TempDir()
+	run, top := resolve(t, st, Selection{Run: 1, Node: 0})
+	tree, diff := filepath.Join(dir, "tree.html"), filepath.Join(dir, "diff.html")
+	write := func(path string, w func(io.Writer) error) {
+		var buf bytes.Buffer
+		if err := w(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(tree, func(w io.Writer) error { return WriteHTML(ctx, st, run, top, HTMLOptions{Depth: -1}, w) })
+	write(diff, func(w io.Writer) error {
+		return WriteDiffHTML(ctx, compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}, HTMLOptions{Depth: -1}, w)
+	})
+	for _, size := range [][2]int{{1366, 768}, {390, 844}} {
+		b := newBrowser(t, size[0], size[1])
+		// The window's size is not the viewport's (headless windows are
+		// at least 500 px wide): set the viewport itself.
+		if err := chromedp.Run(b.ctx, chromedp.EmulateViewport(int64(size[0]), int64(size[1]))); err != nil {
+			t.Fatal(err)
+		}
+		for _, page := range []string{tree, diff} {
+			name := fmt.Sprintf("%s at %dx%d", filepath.Base(page), size[0], size[1])
+			b.open(t, page)
+			parts, w, h, doc := b.layout(t)
+			if w != float64(size[0]) {
+				t.Fatalf("%s: the viewport is %v wide", name, w)
+			}
+			if doc > w+0.5 {
+				t.Errorf("%s: the page is %v px wide, wider than the screen", name, doc)
+			}
+			for i, p := range parts {
+				if p.Left < -0.5 || p.Right > w+0.5 {
+					t.Errorf("%s: %s runs off the screen: %+v", name, p.Name, p)
+				}
+				for _, q := range parts[i+1:] {
+					if p.Left < q.Right-0.5 && q.Left < p.Right-0.5 && p.Top < q.Bottom-0.5 && q.Top < p.Bottom-0.5 {
+						t.Errorf("%s: %s %+v overlaps %s %+v", name, p.Name, p, q.Name, q)
+					}
+				}
+				if strings.HasPrefix(p.Name, "chart") && p.Right-p.Left < 300 {
+					t.Errorf("%s: %s is %.0f px wide, want 300 or more", name, p.Name, p.Right-p.Left)
+				}
+			}
+			if size[0] > 1000 && page == tree {
+				var first float64
+				b.eval(t, `document.querySelector('#lists .list button').getBoundingClientRect().top`, &first)
+				if first > h-20 {
+					t.Errorf("%s: the first hotspot starts at %v px, below the fold (%v)", name, first, h)
+				}
+			}
+			// A click on the chart, then one on the last list entry: the
+			// details' top is in view after each.
+			n := biggestChild(t, st, 1, top.ID)
+			b.click(t, 0, n.ID)
+			b.detailsInView(t, name+", after a click on the chart")
+			if err := chromedp.Run(b.ctx, chromedp.Click(`#lists .list li:last-child button`, chromedp.ByQuery)); err != nil {
+				t.Fatal(err)
+			}
+			b.detailsInView(t, name+", after a click on a list")
+			b.screenshot(t, filepath.Join(os.Getenv("SHOTS"), fmt.Sprintf("%s-%dx%d.png", filepath.Base(page), size[0], size[1])))
+		}
+		if errs := b.consoleErrors(); len(errs) > 0 {
+			t.Errorf("%dx%d: console errors: %v", size[0], size[1], errs)
+		}
+	}
+}
+
+// detailsInView checks that the top of the node details is on screen.
+func (b *browser) detailsInView(tb testing.TB, what string) {
+	tb.Helper()
+	var got struct{ Top, Height float64 }
+	b.eval(tb, `({Top: document.getElementById('node-box').getBoundingClientRect().top, Height: innerHeight})`, &got)
+	if got.Top < -0.5 || got.Top > got.Height-40 {
+		tb.Errorf("%s: the details' top is at %v px of a %v px screen", what, got.Top, got.Height)
+	}
+}

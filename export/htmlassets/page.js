@@ -564,9 +564,12 @@
     grid.appendChild(el('div', {}));
     for (let c = 0; c < 8; c++) grid.appendChild(el('div', {class: 'coord'}, 'abcdefgh'[c]));
     boardBox.appendChild(grid);
+    // Beside the board, not below it: below, it pushed the hotspot lists
+    // under the fold of a 1366x768 screen.
     const side = f[1] === 'b' ? 'Black' : 'White';
-    boardBox.appendChild(el('div', {class: 'muted'}, side + ' to move' + (uci ? '; last move ' + (san || uci) + ' (' + uci + ')' : '')));
-    boardBox.appendChild(el('div', {class: 'fen', id: 'fen'}, fen));
+    boardBox.appendChild(el('div', {class: 'board-info'},
+      el('div', {class: 'muted'}, side + ' to move' + (uci ? '; last move ' + (san || uci) + ' (' + uci + ')' : '')),
+      el('div', {class: 'fen', id: 'fen'}, fen)));
   }
 
   // ---- lists: hotspots, divergences ----
