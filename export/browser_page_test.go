@@ -16,6 +16,7 @@ import (
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/foreign"
 	"github.com/horizonqs/horizon/foreign/foreigntest"
+	"github.com/horizonqs/horizon/trace"
 )
 
 // hostile texts: each would run code (setting window.pwned) or add an
@@ -304,5 +305,78 @@ func (b *browser) detailsInView(tb testing.TB, what string) {
 	b.eval(tb, `({Top: document.getElementById('node-box').getBoundingClientRect().top, Height: innerHeight})`, &got)
 	if got.Top < -0.5 || got.Top > got.Height-40 {
 		tb.Errorf("%s: the details' top is at %v px of a %v px screen", what, got.Top, got.Height)
+	}
+}
+
+// TestHTMLDiffLinksInBrowser: on a diff page the address names both
+// sides, so that a link made on side B at a node only B has reopens B at
+// that node (it said #node=N, read as A's node N); the details say once
+// that A lacks the node, not on every row; and a re-searched move's box
+// is labelled with its visit (dxe6·2), as its path is.
+func TestHTMLDiffLinksInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test: skipped with -short")
+	}
+	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 4, true, "captures", "see")
+	ctx := context.Background()
+	page := filepath.Join(t.TempDir(), "diff.html")
+	b := newBrowser(t, 1366, 768)
+	b.openPage(t, page, func(w io.Writer) error {
+		return WriteDiffHTML(ctx, compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}, HTMLOptions{Depth: -1}, w)
+	})
+	var onlyB int64 = -1
+	b.eval(t, `(() => { const n = horizon.data.sides[1].nodes; let best = -1;
+		for (let i = 0; i < n.id.length; i++) if (n.match[i] < 0 && (best < 0 || n.size[i] > n.size[best])) best = i;
+		return best < 0 ? -1 : n.id[best]; })()`, &onlyB)
+	if onlyB < 0 {
+		t.Fatal("the page draws no node only B has (the test needs one)")
+	}
+	b.eval(t, fmt.Sprintf("horizon.zoom(1, %d)", onlyB), nil)
+	var before []struct{ Zoom, Selected int64 }
+	b.eval(t, "horizon.state()", &before)
+	var hash string
+	b.eval(t, "location.hash", &hash)
+	if !strings.Contains(hash, fmt.Sprintf("b=%d", onlyB)) || !strings.Contains(hash, "side=b") {
+		t.Errorf("zoomed to B's node %d, the address is %q", onlyB, hash)
+	}
+	if d := b.text(t, "#details"); strings.Count(d, "not in A") != 1 {
+		t.Errorf("the details of B's node %d say %d times that A lacks it:\n%s", onlyB, strings.Count(d, "not in A"), d)
+	}
+	b.open(t, page+hash)
+	var after []struct{ Zoom, Selected int64 }
+	b.eval(t, "horizon.state()", &after)
+	if fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("the link %s reopened the page at %+v, want %+v", hash, after, before)
+	}
+	if side, node := b.attr(t, "#details", "data-side"), b.attr(t, "#details", "data-node"); side != "1" || node != fmt.Sprint(onlyB) {
+		t.Errorf("the link %s shows side %s node %s, want B's node %d", hash, side, node, onlyB)
+	}
+	// An older link names A's node; one B lacks is said with its command.
+	b.open(t, page+fmt.Sprintf("#node=%d", before[0].Zoom))
+	var st0 []struct{ Zoom, Selected int64 }
+	b.eval(t, "horizon.state()", &st0)
+	if st0[0].Zoom != before[0].Zoom {
+		t.Errorf("#node=%d opened A at %d", before[0].Zoom, st0[0].Zoom)
+	}
+	b.open(t, page+"#a=1&b=999999999")
+	if m := b.text(t, "#search-msg"); !strings.Contains(m, "B's node 999999999 is not on this page (horizon export kiwi.trace --run 2 --node 999999999") {
+		t.Errorf("a link to a node B lacks says %q", m)
+	}
+	// Labels carry the visit mark of a move searched more than once.
+	var marked struct {
+		ID    int64
+		Label string
+	}
+	b.eval(t, `(() => { for (const [si, s] of horizon.data.sides.entries()) { const n = s.nodes;
+		for (let i = 1; i < n.id.length; i++) if (n.searches[i] > 1 && n.san[i]) return {ID: n.id[i], Label: horizon.label(si, n.id[i])}; }
+		return {ID: -1}; })()`, &marked)
+	if marked.ID < 0 {
+		t.Fatal("no drawn move was searched twice under one node (the test needs one)")
+	}
+	if !strings.Contains(marked.Label, trace.VisitSep) {
+		t.Errorf("node %d, searched twice under its parent, is labelled %q, with no visit mark", marked.ID, marked.Label)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
 	}
 }

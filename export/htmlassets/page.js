@@ -761,6 +761,8 @@
     zoom: (si, id) => { const i = sides[si].byID.get(id); if (i !== undefined) zoomTo(si, i); },
     // path gives node id's path on side si, or null when not drawn.
     path: (si, id) => { const i = sides[si].byID.get(id); return i === undefined ? null : sides[si].place(i); },
+    // label gives the name node id's box on side si is labelled with.
+    label: (si, id) => { const i = sides[si].byID.get(id); return i === undefined ? null : sides[si].name(i); },
     share: share,
     splitPath: splitPath,
     splitIteration: splitIteration,
