@@ -150,6 +150,12 @@ type PageSide struct {
 	Nodes    PageNodes     `json:"nodes"`
 	Merged   PageMerged    `json:"merged"`
 	Hotspots []PageHotspot `json:"hotspots"`
+	// Elsewhere lists the run's biggest QS trees that lie outside the
+	// page's top (another iteration's, most often), which the page
+	// cannot zoom to but names, with the command that draws each: the
+	// run's biggest explosion was left out of a page of another
+	// iteration. Empty when the top is the run node.
+	Elsewhere []PageElsewhere `json:"elsewhere"`
 	// Read is how many rows were read from the trace below the top node.
 	Read int64 `json:"read"`
 	// TopNodes is the top node's node count (trace.Node.Nodes): its size
@@ -290,6 +296,40 @@ type PageHotspot struct {
 	Node  int    `json:"node"`  // index into Nodes
 	Size  int64  `json:"size"`  // subtree size
 	Chain int    `json:"chain"` // ext: the longest run of consecutive extended moves from Node down
+}
+
+// PageElsewhere is a QS tree of the run outside the page's top.
+type PageElsewhere struct {
+	ID    int64  `json:"id"`
+	Size  int64  `json:"size"`
+	Place string `json:"place"` // trace.Place: what --path reads back
+}
+
+// elsewhereLimit is how many of the run's biggest QS trees a page looks
+// at for those outside its top.
+const elsewhereLimit = 5
+
+// findElsewhere lists the run's biggest QS trees outside top (see
+// PageSide.Elsewhere).
+func (s *PageSide) findElsewhere(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) error {
+	if top.Parent < 0 {
+		return nil
+	}
+	hs, err := st.Hotspots(ctx, run.ID, trace.HotspotQS, elsewhereLimit)
+	if err != nil {
+		return err
+	}
+	for _, h := range hs {
+		if top.Contains(h.Node.ID) || h.Node.ID < 0 {
+			continue
+		}
+		place, err := trace.Place(ctx, st, run.ID, h.Node.ID)
+		if err != nil {
+			return err
+		}
+		s.Elsewhere = append(s.Elsewhere, PageElsewhere{ID: h.Node.ID, Size: h.Node.SubtreeSize, Place: place})
+	}
+	return nil
 }
 
 // PageDiffTop lists where two aligned trees part.
@@ -573,7 +613,7 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 	if top.Kind != engine.KindQS {
 		q = -1
 	}
-	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), TopVisits: visits, TopSearches: searches, Hotspots: []PageHotspot{}, TopNodes: top.Nodes(),
+	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), TopVisits: visits, TopSearches: searches, Hotspots: []PageHotspot{}, Elsewhere: []PageElsewhere{}, TopNodes: top.Nodes(),
 		Merged: PageMerged{Parent: []int{}, From: []int64{}, End: []int64{}, Count: []int64{}, QS: []int64{}, Size: []int64{}}}
 	roots, err := st.Children(ctx, run.ID, 0, trace.BySearch, 0, 0)
 	if err != nil {
@@ -622,6 +662,9 @@ func BuildPage(ctx context.Context, st trace.Reader, run trace.Run, top trace.No
 		return nil, err
 	}
 	side.findHotspots(opts.Hotspots)
+	if err := side.findElsewhere(ctx, st, run, top); err != nil {
+		return nil, err
+	}
 	where := topWhere(top, side.topPlace)
 	return &PageData{Version: 1, Kind: "tree", Width: opts.Width, Labels: pageLabels(), Colors: pageColors(),
 		Title: fmt.Sprintf("Horizon: run %d, %s, %s", run.ID, run.Label(), where), Sides: []*PageSide{side}}, nil

@@ -308,3 +308,48 @@ func TestHTMLDiffMergesBAsA(t *testing.T) {
 		t.Logf("run %s: %d merged runs as A, %d as B", c.run, na, nb)
 	}
 }
+
+// TestHTMLElsewhere: a page of one iteration names the run's biggest QS
+// trees that lie in other iterations, by a place that reads back to each
+// (the page left the run's biggest explosion out when it was in another
+// iteration than the drawn one); a page of the whole run names none.
+func TestHTMLElsewhere(t *testing.T) {
+	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 4, true, "captures")
+	ctx := context.Background()
+	hs, err := st.Hotspots(ctx, 1, trace.HotspotQS, 1)
+	if err != nil || len(hs) != 1 {
+		t.Fatalf("hotspots: %v %v", hs, err)
+	}
+	biggest := hs[0].Node
+	roots, err := st.Children(ctx, 1, 0, trace.BySearch, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, root := range roots {
+		if root.Contains(biggest.ID) {
+			continue
+		}
+		_, _, d := buildPage(t, st, Selection{Run: 1, Node: root.ID}, HTMLOptions{Depth: 2})
+		el := d.Sides[0].Elsewhere
+		if len(el) == 0 || el[0].ID != biggest.ID || el[0].Size != biggest.SubtreeSize {
+			t.Errorf("the page of iteration %d lists %+v elsewhere, want the run's biggest QS tree %d first", root.Iteration, el, biggest.ID)
+			continue
+		}
+		for _, e := range el {
+			if root.Contains(e.ID) {
+				t.Errorf("node %d is on the page of iteration %d, listed as elsewhere", e.ID, root.Iteration)
+			}
+			if !findsBack(t, st, 1, e.ID, e.Place) {
+				t.Errorf("elsewhere: %q does not read back to node %d", e.Place, e.ID)
+			}
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("every iteration holds the biggest QS tree (the test needs one that does not)")
+	}
+	if _, _, d := buildPage(t, st, Selection{Run: 1, Node: 0}, HTMLOptions{Depth: 1}); len(d.Sides[0].Elsewhere) != 0 {
+		t.Errorf("the page of the whole run lists %+v elsewhere", d.Sides[0].Elsewhere)
+	}
+}

@@ -599,6 +599,15 @@
       {'data-node': String(sd.N.id[h.node])})));
     if (!ext.length) ul2.appendChild(el('li', {class: 'muted'}, 'no extended move among the drawn nodes'));
     lists.appendChild(ul2);
+    // The run's biggest QS trees outside the page's top: this page cannot
+    // draw them, so an entry gives the command that does.
+    const far = sd.s.elsewhere || [];
+    if (!far.length) return;
+    lists.appendChild(el('h3', {}, pre + "The run's biggest QS trees not on this page"));
+    const ul3 = el('ul', {class: 'list', id: 'elsewhere-' + sd.index});
+    far.forEach(h => ul3.appendChild(listItem(h.place, count(h.size) + ' nodes (' + share(h.size, top) + of + '), not on this page: ' + exportCommand(sd, h.id),
+      () => { msg.textContent = h.place + ' is not on this page; its page: ' + exportCommand(sd, h.id); }, {'data-node': String(h.id)})));
+    lists.appendChild(ul3);
   }
   if (isDiff) {
     const df = D.diff;
