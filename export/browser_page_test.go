@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/horizonqs/horizon/compare"
+	"github.com/horizonqs/horizon/explain"
 	"github.com/horizonqs/horizon/foreign"
 	"github.com/horizonqs/horizon/foreign/foreigntest"
 	"github.com/horizonqs/horizon/trace"
@@ -286,6 +287,18 @@ func TestHTMLLayoutInBrowser(t *testing.T) {
 			n := biggestChild(t, st, 1, top.ID)
 			b.click(t, 0, n.ID)
 			b.detailsInView(t, name+", after a click on the chart")
+			// A tree page's details say why the node is there (issue 29):
+			// its move's reason and its subtree's causes, as explain's.
+			if page == tree {
+				ex, err := explain.Explain(ctx, st, run, n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := b.text(t, "#details")
+				if !strings.Contains(d, "its move") || !strings.Contains(d, "causes") || !strings.Contains(d, ex.Causes[0].Reason.String()) {
+					t.Errorf("%s: the details of node %d do not say why it is there (explain's first cause %s):\n%s", name, n.ID, ex.Causes[0].Reason, d)
+				}
+			}
 			if err := chromedp.Run(b.ctx, chromedp.Click(`#lists .list li:last-child button`, chromedp.ByQuery)); err != nil {
 				t.Fatal(err)
 			}

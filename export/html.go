@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/explain"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -107,6 +108,11 @@ type PageLabels struct {
 	Iteration string `json:"iteration"`
 	// RootPath is trace.RootPath, how a place of no moves prints.
 	RootPath string `json:"root_path"`
+	// Reasons are engine.Reason's names, meanings and remedies, by code:
+	// why a node is in the tree (PageNodes.Reason, PageSide.CauseMix).
+	Reasons        []string `json:"reasons"`
+	ReasonMeanings []string `json:"reason_meanings"`
+	ReasonRemedies []string `json:"reason_remedies"`
 }
 
 // PageColors are the export palette (label.go), handed to the page.
@@ -156,6 +162,19 @@ type PageSide struct {
 	// run's biggest explosion was left out of a page of another
 	// iteration. Empty when the top is the run node.
 	Elsewhere []PageElsewhere `json:"elsewhere"`
+	// CauseMix is, for the biggest drawn nodes (at most maxCauseMixes),
+	// their subtrees' nodes by cause as horizon explain counts them (each
+	// node under the first reason met on the way down from the drawn
+	// node; the drawn node itself necessary): CauseMixNode[k] is a node's
+	// index, CauseMix[k] its counts as pairs of an engine.Reason and a
+	// node count, biggest first. Transpositions are judged against every
+	// position searched before under the page's top, so below the top a
+	// mix may count a few more than horizon explain --node does alone.
+	// Empty when the top's subtree is over maxCauseRows rows (CauseNote
+	// says so).
+	CauseMixNode []int     `json:"cause_mix_node"`
+	CauseMix     [][]int64 `json:"cause_mix"`
+	CauseNote    string    `json:"cause_note,omitempty"`
 	// Read is how many rows were read from the trace below the top node.
 	Read int64 `json:"read"`
 	// TopNodes is the top node's node count (trace.Node.Nodes): its size
@@ -270,6 +289,11 @@ type PageNodes struct {
 	PV         []int    `json:"pv"`         // 0 or 1: on the principal variation from the top node
 	Size       []int64  `json:"size"`
 	FEN        []string `json:"fen"`
+	// Reason is why the node is in the tree: the engine.Reason of its
+	// move, judged at its parent as horizon explain judges it; -1 for the
+	// top, whose move the page does not judge, and for every node when
+	// the page carries no causes (PageSide.CauseNote).
+	Reason []int `json:"reason"`
 	// Match is, in a diff, the index of the aligned node in the other
 	// side, -1 when only this side has the node.
 	Match []int `json:"match,omitempty"`
@@ -296,6 +320,108 @@ type PageHotspot struct {
 	Node  int    `json:"node"`  // index into Nodes
 	Size  int64  `json:"size"`  // subtree size
 	Chain int    `json:"chain"` // ext: the longest run of consecutive extended moves from Node down
+}
+
+// A page's causes are bounded: the walk that finds them reads the top's
+// whole subtree (the page itself reads only what it draws), so a top of
+// more than maxCauseRows rows gets none; and only the maxCauseMixes
+// biggest drawn nodes carry their subtree's mix (the others' are a click
+// on horizon explain away).
+const (
+	maxCauseRows  = 3_000_000
+	maxCauseMixes = 2000
+)
+
+// findCauses gives each drawn node its move's reason and the biggest
+// drawn nodes their subtrees' cause mixes, in one walk of the top's
+// subtree (explain.Each). Each node is counted, for every drawn node
+// above it, under the first reason met below that drawn node: a walk
+// keeps the open path and counts a node for each drawn node on it.
+func (s *PageSide) findCauses(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) error {
+	s.CauseMixNode, s.CauseMix = []int{}, [][]int64{}
+	if top.SubtreeSize > maxCauseRows {
+		s.CauseNote = fmt.Sprintf("the page's top holds %s nodes, over the %s the page explains", engine.Commas(top.SubtreeSize), engine.Commas(maxCauseRows))
+		return nil
+	}
+	c := &s.Nodes
+	at := make(map[int64]int, len(c.ID))
+	for i, id := range c.ID {
+		at[id] = i
+	}
+	mix := make([][engine.NumReasons]int64, len(c.ID))
+	type open struct {
+		end   int64
+		drawn int // index among the drawn nodes, -1 when not drawn
+		own   engine.Reason
+	}
+	path := []open{{end: top.End(), drawn: 0, own: engine.ReasonNecessary}}
+	count := func() {
+		first := engine.ReasonNecessary
+		for k := len(path) - 1; k >= 0; k-- {
+			if d := path[k].drawn; d >= 0 {
+				mix[d][first]++
+			}
+			if path[k].own != engine.ReasonNecessary {
+				first = path[k].own
+			}
+		}
+	}
+	if top.Parent >= 0 {
+		count() // explain counts the top itself, not the run node's row
+	}
+	err := explain.Each(ctx, st, run, top, func(n trace.Node, own engine.Reason) error {
+		for len(path) > 1 && n.ID >= path[len(path)-1].end {
+			path = path[:len(path)-1]
+		}
+		d, ok := at[n.ID]
+		if !ok {
+			d = -1
+		} else {
+			c.Reason[d] = int(own)
+		}
+		path = append(path, open{end: n.End(), drawn: d, own: own})
+		count()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// The biggest drawn nodes of more than one node, biggest first.
+	var big []int
+	for i := range c.ID {
+		if c.Size[i] > 1 {
+			big = append(big, i)
+		}
+	}
+	sort.SliceStable(big, func(a, b int) bool { return c.Size[big[a]] > c.Size[big[b]] })
+	big = big[:min(len(big), maxCauseMixes)]
+	sort.Ints(big)
+	for _, i := range big {
+		var pairs []int64
+		for _, r := range engine.Reasons() {
+			if n := mix[i][r]; n > 0 {
+				pairs = append(pairs, int64(r), n)
+			}
+		}
+		sortPairs(pairs)
+		s.CauseMixNode = append(s.CauseMixNode, i)
+		s.CauseMix = append(s.CauseMix, pairs)
+	}
+	return nil
+}
+
+// sortPairs orders (reason, count) pairs by count, biggest first, ties in
+// the reasons' order, as explain lists causes.
+func sortPairs(p []int64) {
+	type pair struct{ r, n int64 }
+	ps := make([]pair, 0, len(p)/2)
+	for k := 0; k+1 < len(p); k += 2 {
+		ps = append(ps, pair{p[k], p[k+1]})
+	}
+	sort.SliceStable(ps, func(a, b int) bool { return ps[a].n > ps[b].n })
+	for k, x := range ps {
+		p[2*k], p[2*k+1] = x.r, x.n
+	}
 }
 
 // PageElsewhere is a QS tree of the run outside the page's top.
@@ -377,6 +503,11 @@ func pageLabels() PageLabels {
 		l.CauseMeanings = append(l.CauseMeanings, engine.Cause(i).Meaning())
 	}
 	l.VisitSep, l.VisitSepsASCII, l.Iteration, l.RootPath = trace.VisitSep, trace.VisitSepsASCII, trace.IterationPrefix, trace.RootPath
+	for _, r := range engine.Reasons() {
+		l.Reasons = append(l.Reasons, r.String())
+		l.ReasonMeanings = append(l.ReasonMeanings, r.Meaning())
+		l.ReasonRemedies = append(l.ReasonRemedies, r.Remedy())
+	}
 	return l
 }
 
@@ -455,6 +586,7 @@ func (s *PageSide) add(n trace.Node, parent int, san string, visit, searches int
 	c.PV = append(c.PV, b01(pv))
 	c.Size = append(c.Size, n.SubtreeSize)
 	c.FEN = append(c.FEN, fen)
+	c.Reason = append(c.Reason, -1)
 	return i
 }
 
@@ -663,6 +795,9 @@ func BuildPage(ctx context.Context, st trace.Reader, run trace.Run, top trace.No
 	}
 	side.findHotspots(opts.Hotspots)
 	if err := side.findElsewhere(ctx, st, run, top); err != nil {
+		return nil, err
+	}
+	if err := side.findCauses(ctx, st, run, top); err != nil {
 		return nil, err
 	}
 	where := topWhere(top, side.topPlace)

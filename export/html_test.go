@@ -9,6 +9,7 @@ import (
 
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/explain"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -351,5 +352,69 @@ func TestHTMLElsewhere(t *testing.T) {
 	}
 	if _, _, d := buildPage(t, st, Selection{Run: 1, Node: 0}, HTMLOptions{Depth: 1}); len(d.Sides[0].Elsewhere) != 0 {
 		t.Errorf("the page of the whole run lists %+v elsewhere", d.Sides[0].Elsewhere)
+	}
+}
+
+// TestHTMLCauses: a page's causes are horizon explain's. The top's mix is
+// explain.Explain's count of its subtree, cause for cause; every carried
+// mix adds up to its node's subtree; and a drawn node whose move has a
+// reason lends its whole subtree to that reason in its parent's mix.
+func TestHTMLCauses(t *testing.T) {
+	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 3, false, "mvv-lva")
+	ctx := context.Background()
+	for _, node := range []int64{0, -1} {
+		run, top, d := buildPage(t, st, Selection{Run: 1, Node: node}, HTMLOptions{Width: 2000, Depth: -1})
+		s := d.Sides[0]
+		c := &s.Nodes
+		mix := map[int]map[int64]int64{}
+		for k, i := range s.CauseMixNode {
+			m := map[int64]int64{}
+			var sum int64
+			for p := 0; p+1 < len(s.CauseMix[k]); p += 2 {
+				m[s.CauseMix[k][p]] += s.CauseMix[k][p+1]
+				sum += s.CauseMix[k][p+1]
+			}
+			want := c.Size[i]
+			if i == 0 {
+				want = top.Nodes()
+			}
+			if sum != want {
+				t.Errorf("node %d: causes count %d nodes, its subtree %d", c.ID[i], sum, want)
+			}
+			mix[i] = m
+		}
+		ex, err := explain.Explain(ctx, st, run, top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ex.Causes) == 0 || len(mix[0]) != len(ex.Causes) {
+			t.Errorf("top %d: the page counts %v, explain %+v", top.ID, mix[0], ex.Causes)
+		}
+		for _, cause := range ex.Causes {
+			if got := mix[0][int64(cause.Reason)]; got != cause.Nodes {
+				t.Errorf("top %d: %s: the page counts %d nodes, explain %d", top.ID, cause.Reason, got, cause.Nodes)
+			}
+		}
+		judged := 0
+		for i := 1; i < len(c.ID); i++ {
+			r, p := c.Reason[i], c.Parent[i]
+			if r < 0 {
+				t.Errorf("drawn node %d has no reason", c.ID[i])
+				continue
+			}
+			if r == int(engine.ReasonNecessary) || mix[p] == nil {
+				continue
+			}
+			judged++
+			if mix[p][int64(r)] < c.Size[i] {
+				t.Errorf("node %d's move is %s, but its parent counts %d nodes under it, fewer than its %d", c.ID[i], engine.Reason(r), mix[p][int64(r)], c.Size[i])
+			}
+		}
+		if judged == 0 {
+			t.Errorf("top %d: no drawn move has a reason (the test needs one)", top.ID)
+		}
+		if c.Reason[0] != -1 {
+			t.Errorf("the top's move is judged %d; the page does not judge it", c.Reason[0])
+		}
 	}
 }

@@ -184,6 +184,12 @@ func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*P
 	}
 	sa.findHotspots(opts.Hotspots)
 	sb.findHotspots(opts.Hotspots)
+	// A diff page reads each run's whole tree already; walking both again
+	// for causes would double its time: it names the command instead.
+	for _, s := range []*PageSide{sa, sb} {
+		s.CauseMixNode, s.CauseMix = []int{}, [][]int64{}
+		s.CauseNote = "a diff page carries no causes"
+	}
 
 	index := func(s *PageSide) map[int64]int {
 		m := make(map[int64]int, len(s.Nodes.ID))

@@ -80,6 +80,9 @@
     }
     this.byID = new Map();
     for (let i = 0; i < n; i++) this.byID.set(N.id[i], i);
+    // mix: node index -> its subtree's cause counts, [reason, nodes, ...].
+    this.mix = new Map();
+    (s.cause_mix_node || []).forEach((i, k) => this.mix.set(i, s.cause_mix[k]));
   }
   Side.prototype.name = function (i) {
     const N = this.N;
@@ -461,6 +464,25 @@
       const cause = N.cut_text[i] || (N.cause[i] === 0 ? '-' : (L.cause_texts[N.cause[i]] || L.causes[N.cause[i]]));
       add('cause', cause, L.cause_meanings[N.cause[i]]);
     }
+    // Why the node is here: its move's reason and its subtree's causes,
+    // as horizon explain counts them (PageNodes.Reason, PageSide.CauseMix).
+    const r = N.reason ? N.reason[i] : -1;
+    if (r >= 0) {
+      const remedy = L.reason_remedies[r];
+      add('its move', L.reasons[r] + (remedy ? '; removed by ' + remedy : ''), L.reason_meanings[r]);
+    } else if (i === 0 && N.kind[i] !== KIND_RUN && N.reason) {
+      add('its move', 'not judged: the page\'s top (explain judges the moves below a top)');
+    }
+    if (sd.nodes(i) > 1) {
+      const mx = sd.mix.get(i);
+      if (mx) {
+        const parts = [];
+        for (let k = 0; k < mx.length && parts.length < 3; k += 2) parts.push(share(mx[k + 1], sd.nodes(i)) + ' ' + L.reasons[mx[k]]);
+        add('causes', parts.join(', ') + (mx.length > 6 ? ', …' : ''), 'nodes of the subtree by the first cause met below this node, as horizon explain counts them');
+      } else {
+        add('causes', (sd.s.cause_note ? sd.s.cause_note + ': ' : '') + explainCommand(sd, N.id[i]));
+      }
+    }
     // Worded by trace.Run.MovesText, as the viewer says it.
     add('moves', N.moves_text[i]);
     const top = sd.nodes(0), p = N.parent[i];
@@ -478,6 +500,10 @@
   // named, as export's default run is the file's last, not this page's.
   function exportCommand(sd, id) {
     return 'horizon export ' + shellQuote(sd.s.file) + ' --run ' + sd.s.run.id + ' --node ' + id + ' -o node-' + id + '.html';
+  }
+  // explainCommand is the command that explains node id's subtree.
+  function explainCommand(sd, id) {
+    return 'horizon explain ' + shellQuote(sd.s.file) + ' --run ' + sd.s.run.id + ' --node ' + id;
   }
   // shellQuote is the CLI's shellQuote (cmd/horizon/print.go), rule for
   // rule: a word as it is when plain, else in single quotes, and as $'...'
