@@ -255,6 +255,11 @@ func TestHTMLLayoutInBrowser(t *testing.T) {
 		for _, page := range []string{tree, diff} {
 			name := fmt.Sprintf("%s at %dx%d", filepath.Base(page), size[0], size[1])
 			b.open(t, page)
+			shot := filepath.Join(dir, fmt.Sprintf("%s-%dx%d", filepath.Base(page), size[0], size[1]))
+			if d := os.Getenv("HORIZON_SCREENSHOTS"); d != "" {
+				shot = filepath.Join(d, filepath.Base(shot)) // to look at
+			}
+			b.screenshot(t, shot+"-opened.png")
 			parts, w, h, doc := b.layout(t)
 			if w != float64(size[0]) {
 				t.Fatalf("%s: the viewport is %v wide", name, w)
@@ -282,6 +287,15 @@ func TestHTMLLayoutInBrowser(t *testing.T) {
 					t.Errorf("%s: the first hotspot starts at %v px, below the fold (%v)", name, first, h)
 				}
 			}
+			// A message has a line of its own: it shifted the search box.
+			var moved struct{ Before, After []float64 }
+			b.eval(t, `(() => { const r = () => { const x = document.getElementById('search-input').getBoundingClientRect(); return [x.left, x.top, x.width]; };
+				const before = r(), i = document.getElementById('search-input');
+				i.value = 'Qxh8 Qxh8 Qxh8'; document.getElementById('search').requestSubmit();
+				return {Before: before, After: r()}; })()`, &moved)
+			if fmt.Sprint(moved.Before) != fmt.Sprint(moved.After) || b.text(t, "#search-msg") == "" {
+				t.Errorf("%s: a message (%q) moved the search box from %v to %v", name, b.text(t, "#search-msg"), moved.Before, moved.After)
+			}
 			// A click on the chart, then one on the last list entry: the
 			// details' top is in view after each.
 			n := biggestChild(t, st, 1, top.ID)
@@ -303,7 +317,7 @@ func TestHTMLLayoutInBrowser(t *testing.T) {
 				t.Fatal(err)
 			}
 			b.detailsInView(t, name+", after a click on a list")
-			b.screenshot(t, filepath.Join(os.Getenv("SHOTS"), fmt.Sprintf("%s-%dx%d.png", filepath.Base(page), size[0], size[1])))
+			b.screenshot(t, shot+"-clicked.png")
 		}
 		if errs := b.consoleErrors(); len(errs) > 0 {
 			t.Errorf("%dx%d: console errors: %v", size[0], size[1], errs)
