@@ -407,3 +407,47 @@ func TestHTMLDiffLinksInBrowser(t *testing.T) {
 		t.Errorf("console errors: %v", errs)
 	}
 }
+
+// TestHTMLElsewhereInBrowser: a page of an iteration that does not hold
+// the run's biggest QS tree lists it, with the command that draws it, and
+// a click on the entry says that command.
+func TestHTMLElsewhereInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test: skipped with -short")
+	}
+	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 4, true, "captures")
+	ctx := context.Background()
+	hs, err := st.Hotspots(ctx, 1, trace.HotspotQS, 1)
+	if err != nil || len(hs) != 1 {
+		t.Fatalf("hotspots: %v %v", hs, err)
+	}
+	roots, err := st.Children(ctx, 1, 0, trace.BySearch, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page trace.Node
+	for _, r := range roots {
+		if !r.Contains(hs[0].Node.ID) {
+			page = r
+		}
+	}
+	if page.ID == 0 {
+		t.Fatal("every iteration holds the biggest QS tree (the test needs one that does not)")
+	}
+	run, _ := resolve(t, st, Selection{Run: 1, Node: 0})
+	b := newBrowser(t, 1366, 768)
+	b.openPage(t, filepath.Join(t.TempDir(), "it.html"), func(w io.Writer) error { return WriteHTML(ctx, st, run, page, HTMLOptions{Depth: -1}, w) })
+	want := fmt.Sprintf("horizon export kiwi.trace --run 1 --node %d -o node-%d.html", hs[0].Node.ID, hs[0].Node.ID)
+	if got := b.text(t, "#elsewhere-0"); !strings.Contains(got, want) {
+		t.Errorf("the page of iteration %d lists elsewhere:\n%s\nwant %q", page.Iteration, got, want)
+	}
+	if err := chromedp.Run(b.ctx, chromedp.Click(`#elsewhere-0 button`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	if m := b.text(t, "#search-msg"); !strings.Contains(m, want) {
+		t.Errorf("a click on the biggest QS tree elsewhere says %q", m)
+	}
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %v", errs)
+	}
+}

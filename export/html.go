@@ -61,7 +61,7 @@ const DefaultHTMLWidth = 16000
 // at most Width of them on a level. A bushy tree of millions of nodes can
 // draw fewer than a deep, narrow one of a hundred thousand.
 const (
-	HTMLPageBytes = 56 << 10
+	HTMLPageBytes = 50 << 10
 	HTMLNodeBytes = 200
 )
 

@@ -600,7 +600,9 @@
 
   // ---- lists: hotspots, divergences ----
   function listItem(text, sub, onclick, attrs) {
-    const go = () => { onclick(); detailsInView(); };
+    // An entry that only says something (onclick returns 'msg') brings
+    // the message into view; the others the details they changed.
+    const go = () => { if (onclick() === 'msg') msg.scrollIntoView({block: 'nearest'}); else detailsInView(); };
     return el('li', {}, el('button', Object.assign({type: 'button', onclick: go}, attrs || {}), text, ' ', el('span', {class: 'n'}, sub)));
   }
   function hotspotList(sd) {
@@ -632,7 +634,7 @@
     lists.appendChild(el('h3', {}, pre + "The run's biggest QS trees not on this page"));
     const ul3 = el('ul', {class: 'list', id: 'elsewhere-' + sd.index});
     far.forEach(h => ul3.appendChild(listItem(h.place, count(h.size) + ' nodes (' + share(h.size, top) + of + '), not on this page: ' + exportCommand(sd, h.id),
-      () => { msg.textContent = h.place + ' is not on this page; its page: ' + exportCommand(sd, h.id); }, {'data-node': String(h.id)})));
+      () => { msg.textContent = h.place + ' is not on this page; its page: ' + exportCommand(sd, h.id); return 'msg'; }, {'data-node': String(h.id)})));
     lists.appendChild(ul3);
   }
   if (isDiff) {
@@ -648,7 +650,7 @@
       const go = () => {
         if (it.a >= 0) { zoomTo(0, it.a); if (it.b >= 0) { chartList[1].zoom = it.b; chartList[1].sel = it.b; redraw(); remember(); } }
         else if (it.b >= 0) zoomTo(1, it.b);
-        else msg.textContent = path + ': merged (narrower than a pixel at the top): not drawn';
+        else { msg.textContent = path + ': merged (narrower than a pixel at the top): not drawn'; return 'msg'; }
       };
       ul.appendChild(listItem(path, sub, go));
     });
