@@ -64,14 +64,15 @@ func TestHTMLInjectionInBrowser(t *testing.T) {
 	st, _ := recordedTrace(t, hostile[0]+".trace", fixedFEN, 2, false, "captures", "see")
 	for k, evil := range hostile {
 		run, top := resolve(t, st, Selection{Run: 1, Node: 0})
-		run.Variant, run.Engine, run.EPDID, run.Filter = "v"+evil, "e"+evil, "id"+evil, "f"+evil
+		// A hand-edited file may hold anything in its text columns.
+		run.Variant, run.Engine, run.EPDID, run.Filter, run.BestMove = "v"+evil, "e"+evil, "id"+evil, "f"+evil, "b"+evil
 		page := filepath.Join(dir, fmt.Sprintf("tree%d.html", k))
 		b.openPage(t, page, func(w io.Writer) error { return WriteHTML(ctx, st, run, top, HTMLOptions{Depth: 3}, w) })
 		if got := b.injected(t); got != "" {
 			t.Errorf("payload %q: %s", evil, got)
 		}
 		head := b.text(t, "header")
-		for _, want := range []string{"id" + evil, "f" + evil, hostile[0] + ".trace"} {
+		for _, want := range []string{"id" + evil, "f" + evil, "b" + evil, hostile[0] + ".trace"} {
 			if !strings.Contains(head, want) {
 				t.Errorf("the header does not show %q as text:\n%s", want, head)
 			}
@@ -227,7 +228,7 @@ func TestHTMLLayoutInBrowser(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test: skipped with -short")
 	}
-	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 4, true, "captures", "see")
+	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 3, true, "captures", "see")
 	ctx := context.Background()
 	dir := t.TempDir()
 	run, top := resolve(t, st, Selection{Run: 1, Node: 0})
