@@ -161,6 +161,7 @@ type walker struct {
 	pos    *engine.Position
 	stack  []frame
 	seen   *seenTable
+	each   func(trace.Node, engine.Reason) error // Each's callback, nil for Explain
 
 	top     trace.Node
 	rows    int64
@@ -220,6 +221,11 @@ func (w *walker) visit(n trace.Node) error {
 	own := engine.ReasonNecessary
 	if direct {
 		own = w.judge(parent, &f)
+	}
+	if w.each != nil {
+		if err := w.each(n, own); err != nil {
+			return err
+		}
 	}
 	if f.reason == engine.ReasonNecessary && own != engine.ReasonNecessary {
 		f.reason = own

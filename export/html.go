@@ -3,7 +3,9 @@ package export
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -13,6 +15,7 @@ import (
 	"sync/atomic"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/explain"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -58,7 +61,7 @@ const DefaultHTMLWidth = 16000
 // at most Width of them on a level. A bushy tree of millions of nodes can
 // draw fewer than a deep, narrow one of a hundred thousand.
 const (
-	HTMLPageBytes = 39 << 10
+	HTMLPageBytes = 50 << 10
 	HTMLNodeBytes = 200
 )
 
@@ -105,6 +108,11 @@ type PageLabels struct {
 	Iteration string `json:"iteration"`
 	// RootPath is trace.RootPath, how a place of no moves prints.
 	RootPath string `json:"root_path"`
+	// Reasons are engine.Reason's names, meanings and remedies, by code:
+	// why a node is in the tree (PageNodes.Reason, PageSide.CauseMix).
+	Reasons        []string `json:"reasons"`
+	ReasonMeanings []string `json:"reason_meanings"`
+	ReasonRemedies []string `json:"reason_remedies"`
 }
 
 // PageColors are the export palette (label.go), handed to the page.
@@ -148,6 +156,25 @@ type PageSide struct {
 	Nodes    PageNodes     `json:"nodes"`
 	Merged   PageMerged    `json:"merged"`
 	Hotspots []PageHotspot `json:"hotspots"`
+	// Elsewhere lists the run's biggest QS trees that lie outside the
+	// page's top (another iteration's, most often), which the page
+	// cannot zoom to but names, with the command that draws each: the
+	// run's biggest explosion was left out of a page of another
+	// iteration. Empty when the top is the run node.
+	Elsewhere []PageElsewhere `json:"elsewhere"`
+	// CauseMix is, for the biggest drawn nodes (at most maxCauseMixes),
+	// their subtrees' nodes by cause as horizon explain counts them (each
+	// node under the first reason met on the way down from the drawn
+	// node; the drawn node itself necessary): CauseMixNode[k] is a node's
+	// index, CauseMix[k] its counts as pairs of an engine.Reason and a
+	// node count, biggest first. Transpositions are judged against every
+	// position searched before under the page's top, so below the top a
+	// mix may count a few more than horizon explain --node does alone.
+	// Empty when the top's subtree is over maxCauseRows rows (CauseNote
+	// says so).
+	CauseMixNode []int     `json:"cause_mix_node"`
+	CauseMix     [][]int64 `json:"cause_mix"`
+	CauseNote    string    `json:"cause_note,omitempty"`
 	// Read is how many rows were read from the trace below the top node.
 	Read int64 `json:"read"`
 	// TopNodes is the top node's node count (trace.Node.Nodes): its size
@@ -262,6 +289,11 @@ type PageNodes struct {
 	PV         []int    `json:"pv"`         // 0 or 1: on the principal variation from the top node
 	Size       []int64  `json:"size"`
 	FEN        []string `json:"fen"`
+	// Reason is why the node is in the tree: the engine.Reason of its
+	// move, judged at its parent as horizon explain judges it; -1 for the
+	// top, whose move the page does not judge, and for every node when
+	// the page carries no causes (PageSide.CauseNote).
+	Reason []int `json:"reason"`
 	// Match is, in a diff, the index of the aligned node in the other
 	// side, -1 when only this side has the node.
 	Match []int `json:"match,omitempty"`
@@ -288,6 +320,143 @@ type PageHotspot struct {
 	Node  int    `json:"node"`  // index into Nodes
 	Size  int64  `json:"size"`  // subtree size
 	Chain int    `json:"chain"` // ext: the longest run of consecutive extended moves from Node down
+}
+
+// A page's causes are bounded: the walk that finds them reads the top's
+// whole subtree (the page itself reads only what it draws) and replays
+// every move, about 4 µs a node, so a top of more than maxCauseRows rows
+// gets none (a 1.4M-node page took 9 s of CPU with them, 3.5 s
+// without); and only the maxCauseMixes biggest drawn nodes carry their
+// subtree's mix (the others' are a horizon explain away).
+const (
+	maxCauseRows  = 1_000_000
+	maxCauseMixes = 2000
+)
+
+// findCauses gives each drawn node its move's reason and the biggest
+// drawn nodes their subtrees' cause mixes, in one walk of the top's
+// subtree (explain.Each). Each node is counted, for every drawn node
+// above it, under the first reason met below that drawn node: a walk
+// keeps the open path and counts a node for each drawn node on it.
+func (s *PageSide) findCauses(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) error {
+	s.CauseMixNode, s.CauseMix = []int{}, [][]int64{}
+	if top.SubtreeSize > maxCauseRows {
+		s.CauseNote = fmt.Sprintf("the page's top holds %s nodes, over the %s the page explains", engine.Commas(top.SubtreeSize), engine.Commas(maxCauseRows))
+		return nil
+	}
+	c := &s.Nodes
+	at := make(map[int64]int, len(c.ID))
+	for i, id := range c.ID {
+		at[id] = i
+	}
+	mix := make([][engine.NumReasons]int64, len(c.ID))
+	type open struct {
+		end   int64
+		drawn int // index among the drawn nodes, -1 when not drawn
+		own   engine.Reason
+	}
+	path := []open{{end: top.End(), drawn: 0, own: engine.ReasonNecessary}}
+	count := func() {
+		first := engine.ReasonNecessary
+		for k := len(path) - 1; k >= 0; k-- {
+			if d := path[k].drawn; d >= 0 {
+				mix[d][first]++
+			}
+			if path[k].own != engine.ReasonNecessary {
+				first = path[k].own
+			}
+		}
+	}
+	if top.Parent >= 0 {
+		count() // explain counts the top itself, not the run node's row
+	}
+	err := explain.Each(ctx, st, run, top, func(n trace.Node, own engine.Reason) error {
+		for len(path) > 1 && n.ID >= path[len(path)-1].end {
+			path = path[:len(path)-1]
+		}
+		d, ok := at[n.ID]
+		if !ok {
+			d = -1
+		} else {
+			c.Reason[d] = int(own)
+		}
+		path = append(path, open{end: n.End(), drawn: d, own: own})
+		count()
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// The biggest drawn nodes of more than one node, biggest first.
+	var big []int
+	for i := range c.ID {
+		if c.Size[i] > 1 {
+			big = append(big, i)
+		}
+	}
+	sort.SliceStable(big, func(a, b int) bool { return c.Size[big[a]] > c.Size[big[b]] })
+	big = big[:min(len(big), maxCauseMixes)]
+	sort.Ints(big)
+	for _, i := range big {
+		var pairs []int64
+		for _, r := range engine.Reasons() {
+			if n := mix[i][r]; n > 0 {
+				pairs = append(pairs, int64(r), n)
+			}
+		}
+		sortPairs(pairs)
+		s.CauseMixNode = append(s.CauseMixNode, i)
+		s.CauseMix = append(s.CauseMix, pairs)
+	}
+	return nil
+}
+
+// sortPairs orders (reason, count) pairs by count, biggest first, ties in
+// the reasons' order, as explain lists causes.
+func sortPairs(p []int64) {
+	type pair struct{ r, n int64 }
+	ps := make([]pair, 0, len(p)/2)
+	for k := 0; k+1 < len(p); k += 2 {
+		ps = append(ps, pair{p[k], p[k+1]})
+	}
+	sort.SliceStable(ps, func(a, b int) bool { return ps[a].n > ps[b].n })
+	for k, x := range ps {
+		p[2*k], p[2*k+1] = x.r, x.n
+	}
+}
+
+// PageElsewhere is a QS tree of the run outside the page's top.
+type PageElsewhere struct {
+	ID    int64  `json:"id"`
+	Size  int64  `json:"size"`
+	Place string `json:"place"` // trace.Place: what --path reads back
+}
+
+// elsewhereLimit is how many of the run's biggest QS trees a page looks
+// at for those outside its top.
+const elsewhereLimit = 5
+
+// findElsewhere lists the run's biggest QS trees outside top (see
+// PageSide.Elsewhere).
+func (s *PageSide) findElsewhere(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) error {
+	if top.Parent < 0 {
+		return nil
+	}
+	hs, err := st.Hotspots(ctx, run.ID, trace.HotspotQS, elsewhereLimit)
+	if err != nil {
+		return err
+	}
+	for _, h := range hs {
+		if top.Contains(h.Node.ID) || h.Node.ID < 0 {
+			continue
+		}
+		place, err := trace.Place(ctx, st, run.ID, h.Node.ID)
+		if err != nil {
+			return err
+		}
+		s.Elsewhere = append(s.Elsewhere, PageElsewhere{ID: h.Node.ID, Size: h.Node.SubtreeSize, Place: place})
+	}
+	return nil
 }
 
 // PageDiffTop lists where two aligned trees part.
@@ -335,6 +504,11 @@ func pageLabels() PageLabels {
 		l.CauseMeanings = append(l.CauseMeanings, engine.Cause(i).Meaning())
 	}
 	l.VisitSep, l.VisitSepsASCII, l.Iteration, l.RootPath = trace.VisitSep, trace.VisitSepsASCII, trace.IterationPrefix, trace.RootPath
+	for _, r := range engine.Reasons() {
+		l.Reasons = append(l.Reasons, r.String())
+		l.ReasonMeanings = append(l.ReasonMeanings, r.Meaning())
+		l.ReasonRemedies = append(l.ReasonRemedies, r.Remedy())
+	}
 	return l
 }
 
@@ -413,6 +587,7 @@ func (s *PageSide) add(n trace.Node, parent int, san string, visit, searches int
 	c.PV = append(c.PV, b01(pv))
 	c.Size = append(c.Size, n.SubtreeSize)
 	c.FEN = append(c.FEN, fen)
+	c.Reason = append(c.Reason, -1)
 	return i
 }
 
@@ -571,7 +746,7 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 	if top.Kind != engine.KindQS {
 		q = -1
 	}
-	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), TopVisits: visits, TopSearches: searches, Hotspots: []PageHotspot{}, TopNodes: top.Nodes(),
+	s := &PageSide{Label: label, File: filepath.Base(st.File()), Run: pageRun(run), TopPath: orNone(san), TopVisits: visits, TopSearches: searches, Hotspots: []PageHotspot{}, Elsewhere: []PageElsewhere{}, TopNodes: top.Nodes(),
 		Merged: PageMerged{Parent: []int{}, From: []int64{}, End: []int64{}, Count: []int64{}, QS: []int64{}, Size: []int64{}}}
 	roots, err := st.Children(ctx, run.ID, 0, trace.BySearch, 0, 0)
 	if err != nil {
@@ -620,6 +795,12 @@ func BuildPage(ctx context.Context, st trace.Reader, run trace.Run, top trace.No
 		return nil, err
 	}
 	side.findHotspots(opts.Hotspots)
+	if err := side.findElsewhere(ctx, st, run, top); err != nil {
+		return nil, err
+	}
+	if err := side.findCauses(ctx, st, run, top); err != nil {
+		return nil, err
+	}
 	where := topWhere(top, side.topPlace)
 	return &PageData{Version: 1, Kind: "tree", Width: opts.Width, Labels: pageLabels(), Colors: pageColors(),
 		Title: fmt.Sprintf("Horizon: run %d, %s, %s", run.ID, run.Label(), where), Sides: []*PageSide{side}}, nil
@@ -691,14 +872,35 @@ func (d *PageData) WritePage(w io.Writer) error {
 	var b bytes.Buffer
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString(`<meta name="viewport" content="width=device-width, initial-scale=1">` + "\n")
-	// No network: the page may load nothing but what it holds.
-	b.WriteString(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">` + "\n")
-	fmt.Fprintf(&b, "<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n", html.EscapeString(d.Title), pageCSS)
+	b.WriteString(`<meta http-equiv="Content-Security-Policy" content="` + pageCSP + `">` + "\n")
+	fmt.Fprintf(&b, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", html.EscapeString(d.Title), pageStyle)
 	b.WriteString(`<script type="application/json" id="horizon-data">`)
 	b.Write(data)
-	b.WriteString("</script>\n<script>\n")
-	b.WriteString(pageJS)
+	b.WriteString("</script>\n<script>")
+	b.WriteString(pageScript)
 	b.WriteString("</script>\n</body>\n</html>\n")
 	_, err = w.Write(b.Bytes())
 	return err
+}
+
+// The page's script and style elements hold exactly these texts, which
+// pageCSP allows by their hashes.
+var (
+	pageScript = "\n" + pageJS
+	pageStyle  = "\n" + pageCSS
+)
+
+// pageCSP is the page's Content-Security-Policy: no network (it may load
+// nothing but what it holds: default-src 'none', images only from data:
+// URLs), and no inline code but its own. Its one script and one style
+// sheet are allowed by their SHA-256 hashes, not by 'unsafe-inline', so
+// that an escaping bug in a trace's text could not run an injected
+// handler or style attribute; the script sets styles through the CSSOM,
+// which the policy does not govern. The data element is JSON
+// (type="application/json"), never run.
+var pageCSP = "default-src 'none'; script-src " + cspHash(pageScript) + "; style-src " + cspHash(pageStyle) + "; img-src data:"
+
+func cspHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
 }

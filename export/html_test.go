@@ -9,6 +9,7 @@ import (
 
 	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/explain"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -271,5 +272,149 @@ func TestHTMLPageSize(t *testing.T) {
 func TestPageWordsCutsAsTheEngine(t *testing.T) {
 	if !strings.Contains(pageJS, "N.cut_text[i]") || strings.Contains(pageJS, "' by move '") {
 		t.Error("page.js words cuts itself instead of showing cut_text")
+	}
+}
+
+// TestHTMLDiffMergesBAsA: a run's merged runs number the same on either
+// side of a diff page. B's children arrive in A's search order, and
+// merging them as they came split B's runs at every step back (on one
+// pair B drew 40,846 merged runs, 27,442 of them one node, against A's
+// 6,423; swapping the runs moved the problem to the new B).
+func TestHTMLDiffMergesBAsA(t *testing.T) {
+	st, _ := recordedTrace(t, "pair.trace", kiwipete, 3, false, "mvv-lva", "see")
+	ctx := context.Background()
+	x, y := compare.Side{Store: st, Run: 1}, compare.Side{Store: st, Run: 2}
+	opts := HTMLOptions{Width: 500, Depth: -1}
+	xy, err := BuildDiffPage(ctx, x, y, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yx, err := BuildDiffPage(ctx, y, x, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPageData(t, st, xy)
+	checkPageData(t, st, yx)
+	for _, c := range []struct {
+		run  string
+		a, b *PageSide
+	}{{"1", xy.Sides[0], yx.Sides[1]}, {"2", yx.Sides[0], xy.Sides[1]}} {
+		na, nb := len(c.a.Merged.Parent), len(c.b.Merged.Parent)
+		if na < 20 {
+			t.Fatalf("run %s: %d merged runs as A: the test needs more", c.run, na)
+		}
+		if 10*max(nb-na, na-nb) > na {
+			t.Errorf("run %s: %d merged runs as B, %d as A: more than 10%% apart", c.run, nb, na)
+		}
+		t.Logf("run %s: %d merged runs as A, %d as B", c.run, na, nb)
+	}
+}
+
+// TestHTMLElsewhere: a page of one iteration names the run's biggest QS
+// trees that lie in other iterations, by a place that reads back to each
+// (the page left the run's biggest explosion out when it was in another
+// iteration than the drawn one); a page of the whole run names none.
+func TestHTMLElsewhere(t *testing.T) {
+	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 4, true, "captures")
+	ctx := context.Background()
+	hs, err := st.Hotspots(ctx, 1, trace.HotspotQS, 1)
+	if err != nil || len(hs) != 1 {
+		t.Fatalf("hotspots: %v %v", hs, err)
+	}
+	biggest := hs[0].Node
+	roots, err := st.Children(ctx, 1, 0, trace.BySearch, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, root := range roots {
+		if root.Contains(biggest.ID) {
+			continue
+		}
+		_, _, d := buildPage(t, st, Selection{Run: 1, Node: root.ID}, HTMLOptions{Depth: 2})
+		el := d.Sides[0].Elsewhere
+		if len(el) == 0 || el[0].ID != biggest.ID || el[0].Size != biggest.SubtreeSize {
+			t.Errorf("the page of iteration %d lists %+v elsewhere, want the run's biggest QS tree %d first", root.Iteration, el, biggest.ID)
+			continue
+		}
+		for _, e := range el {
+			if root.Contains(e.ID) {
+				t.Errorf("node %d is on the page of iteration %d, listed as elsewhere", e.ID, root.Iteration)
+			}
+			if !findsBack(t, st, 1, e.ID, e.Place) {
+				t.Errorf("elsewhere: %q does not read back to node %d", e.Place, e.ID)
+			}
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("every iteration holds the biggest QS tree (the test needs one that does not)")
+	}
+	if _, _, d := buildPage(t, st, Selection{Run: 1, Node: 0}, HTMLOptions{Depth: 1}); len(d.Sides[0].Elsewhere) != 0 {
+		t.Errorf("the page of the whole run lists %+v elsewhere", d.Sides[0].Elsewhere)
+	}
+}
+
+// TestHTMLCauses: a page's causes are horizon explain's. The top's mix is
+// explain.Explain's count of its subtree, cause for cause; every carried
+// mix adds up to its node's subtree; and a drawn node whose move has a
+// reason lends its whole subtree to that reason in its parent's mix.
+func TestHTMLCauses(t *testing.T) {
+	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 3, false, "mvv-lva")
+	ctx := context.Background()
+	for _, node := range []int64{0, -1} {
+		run, top, d := buildPage(t, st, Selection{Run: 1, Node: node}, HTMLOptions{Width: 2000, Depth: -1})
+		s := d.Sides[0]
+		c := &s.Nodes
+		mix := map[int]map[int64]int64{}
+		for k, i := range s.CauseMixNode {
+			m := map[int64]int64{}
+			var sum int64
+			for p := 0; p+1 < len(s.CauseMix[k]); p += 2 {
+				m[s.CauseMix[k][p]] += s.CauseMix[k][p+1]
+				sum += s.CauseMix[k][p+1]
+			}
+			want := c.Size[i]
+			if i == 0 {
+				want = top.Nodes()
+			}
+			if sum != want {
+				t.Errorf("node %d: causes count %d nodes, its subtree %d", c.ID[i], sum, want)
+			}
+			mix[i] = m
+		}
+		ex, err := explain.Explain(ctx, st, run, top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ex.Causes) == 0 || len(mix[0]) != len(ex.Causes) {
+			t.Errorf("top %d: the page counts %v, explain %+v", top.ID, mix[0], ex.Causes)
+		}
+		for _, cause := range ex.Causes {
+			if got := mix[0][int64(cause.Reason)]; got != cause.Nodes {
+				t.Errorf("top %d: %s: the page counts %d nodes, explain %d", top.ID, cause.Reason, got, cause.Nodes)
+			}
+		}
+		judged := 0
+		for i := 1; i < len(c.ID); i++ {
+			r, p := c.Reason[i], c.Parent[i]
+			if r < 0 {
+				t.Errorf("drawn node %d has no reason", c.ID[i])
+				continue
+			}
+			if r == int(engine.ReasonNecessary) || mix[p] == nil {
+				continue
+			}
+			judged++
+			if mix[p][int64(r)] < c.Size[i] {
+				t.Errorf("node %d's move is %s, but its parent counts %d nodes under it, fewer than its %d", c.ID[i], engine.Reason(r), mix[p][int64(r)], c.Size[i])
+			}
+		}
+		if judged == 0 {
+			t.Errorf("top %d: no drawn move has a reason (the test needs one)", top.ID)
+		}
+		if c.Reason[0] != -1 {
+			t.Errorf("the top's move is judged %d; the page does not judge it", c.Reason[0])
+		}
 	}
 }

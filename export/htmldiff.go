@@ -66,7 +66,11 @@ func (d *diffBuilder) walk(ia, ib int, na, nb *trace.Node, pos *engine.Position,
 	}
 	pvIDA := pvSet(d.ra, na, pvA, func(p compare.Pair) *trace.Node { return p.A })
 	pvIDB := pvSet(d.rb, nb, pvB, func(p compare.Pair) *trace.Node { return p.B })
-	var pa, pb pending
+	// Each side's narrow children, merged once all are known: the pairs
+	// come in A's search order, so B's children arrive out of its own,
+	// and merging them as they came split B's runs at every step back
+	// (27,442 one-node runs of 40,846 against A's 6,423 on one diff).
+	var narrowA, narrowB []narrowKid
 	d.opts.read(len(pairs))
 	for _, p := range pairs {
 		if p.A != nil {
@@ -77,15 +81,13 @@ func (d *diffBuilder) walk(ia, ib int, na, nb *trace.Node, pos *engine.Position,
 		}
 		if !d.wide(p.A, d.scaleA) && !d.wide(p.B, d.scaleB) {
 			if p.A != nil {
-				pa.take(d.sa, ia, *p.A, p.B == nil)
+				narrowA = append(narrowA, narrowKid{*p.A, p.B == nil})
 			}
 			if p.B != nil {
-				pb.take(d.sb, ib, *p.B, p.A == nil)
+				narrowB = append(narrowB, narrowKid{*p.B, p.A == nil})
 			}
 			continue
 		}
-		pa.flush(d.sa, ia)
-		pb.flush(d.sb, ib)
 		k := p.A
 		if k == nil {
 			k = p.B
@@ -120,9 +122,29 @@ func (d *diffBuilder) walk(ia, ib int, na, nb *trace.Node, pos *engine.Position,
 			return err
 		}
 	}
-	pa.flush(d.sa, ia)
-	pb.flush(d.sb, ib)
+	mergeNarrow(d.sa, ia, narrowA)
+	mergeNarrow(d.sb, ib, narrowB)
 	return nil
+}
+
+// narrowKid is a child too narrow to draw, and whether the other side
+// lacks it.
+type narrowKid struct {
+	n    trace.Node
+	only bool
+}
+
+// mergeNarrow merges the narrow children ks of side s's drawn node parent
+// in the side's own search order, as a tree page merges them: a run
+// breaks only where a drawn child (or a gap a recording filter left) lies
+// between two.
+func mergeNarrow(s *PageSide, parent int, ks []narrowKid) {
+	slices.SortFunc(ks, func(a, b narrowKid) int { return cmp.Compare(a.n.ID, b.n.ID) })
+	var p pending
+	for _, k := range ks {
+		p.take(s, parent, k.n, k.only)
+	}
+	p.flush(s, parent)
 }
 
 func sortByID(ns []trace.Node) {
@@ -162,6 +184,12 @@ func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*P
 	}
 	sa.findHotspots(opts.Hotspots)
 	sb.findHotspots(opts.Hotspots)
+	// A diff page reads each run's whole tree already; walking both again
+	// for causes would double its time: it names the command instead.
+	for _, s := range []*PageSide{sa, sb} {
+		s.CauseMixNode, s.CauseMix = []int{}, [][]int64{}
+		s.CauseNote = "a diff page carries no causes"
+	}
 
 	index := func(s *PageSide) map[int64]int {
 		m := make(map[int64]int, len(s.Nodes.ID))

@@ -8,13 +8,20 @@
   const L = D.labels, C = D.colors;
   const ROW = 18;
   const KIND_RUN = 0, KIND_ROOT = 1;
-  const OUT_LOW = 0;
+  const OUT_LOW = 0, OUT_STAND = 2;
+  // STAND_EDGE underlines the stand-pat stripe: orange on a QS box's
+  // orange was hard to see.
+  const STAND_EDGE = '#7A4A00';
 
   // el builds a DOM element: el('td', {class: 'x'}, 'text', child...).
+  // Handlers are listeners and styles go through the CSSOM: the page's
+  // policy (export/html.go, pageCSP) allows no inline handler or style
+  // attribute.
   function el(tag, attrs) {
     const e = document.createElement(tag);
     for (const k in attrs || {}) {
       if (k === 'onclick') e.addEventListener('click', attrs[k]);
+      else if (k === 'style') e.style.cssText = attrs[k];
       else e.setAttribute(k, attrs[k]);
     }
     for (let i = 2; i < arguments.length; i++) {
@@ -73,12 +80,17 @@
     }
     this.byID = new Map();
     for (let i = 0; i < n; i++) this.byID.set(N.id[i], i);
+    // mix: node index -> its subtree's cause counts, [reason, nodes, ...].
+    this.mix = new Map();
+    (s.cause_mix_node || []).forEach((i, k) => this.mix.set(i, s.cause_mix[k]));
   }
   Side.prototype.name = function (i) {
     const N = this.N;
     if (N.kind[i] === KIND_RUN) return 'run ' + this.s.run.id;
     if (N.kind[i] === KIND_ROOT) return L.iteration + N.iteration[i];
-    return N.san[i] || N.uci[i];
+    // A re-search is marked as paths mark it (dxe6·1, dxe6·2): two
+    // searches of one move drew as two identical boxes.
+    return visitMark(N.san[i] || N.uci[i], N.visit[i], N.searches[i]);
   };
   // path is the SAN path from the run's position to node i, marked as
   // diff marks it (visitMark).
@@ -163,11 +175,15 @@
   const sw = (bg, text, extra) => legend.appendChild(el('span', {}, el('i', {style: 'background:' + bg + (extra || '')}), text));
   sw(C.root, 'root'); sw(C.fw, 'full-width'); sw(C.fw2, 'full-width (next ply)'); sw(C.qs, 'QS (even QS ply)'); sw(C.qs2, 'QS (odd QS ply)');
   sw('#fff', 'principal variation', ';border:2px solid ' + C.pv);
-  sw(C.merged, 'merged: nodes narrower than a pixel at the top', ';opacity:0.7');
-  sw(C.outcomes[1], 'fail high / beta cutoff (stripe)'); sw(C.outcomes[2], 'stand-pat cutoff'); sw(C.outcomes[3], 'exact score');
+  // Merged runs are drawn in the full-width or QS tint of most of their
+  // nodes, faded and dotted (mergedFill): the swatches are drawn so.
+  sw(C.fw2, 'merged full-width', ';opacity:0.7;border-style:dotted');
+  sw(C.qs2, 'merged QS (nodes narrower than a pixel at the top)', ';opacity:0.7;border-style:dotted');
+  sw(C.outcomes[1], 'fail high / beta cutoff (stripe)'); sw(C.outcomes[2], 'stand-pat cutoff', ';border-bottom:2px solid ' + STAND_EDGE); sw(C.outcomes[3], 'exact score');
   if (isDiff) sw(C.only, 'only in this run (hatched)');
   header.appendChild(legend);
   document.body.appendChild(header);
+  if (isDiff) document.body.classList.add('diff');
 
   const crumbs = el('div', {id: 'crumbs'});
   // The placeholder's example is a line this page holds: the biggest drawn
@@ -182,13 +198,15 @@
   const input = el('input', {type: 'text', id: 'search-input',
     placeholder: 'moves from the top' + (example.length ? ', e.g. ' + example.join(' ') : '') + ' (SAN or UCI)'});
   const msg = el('span', {id: 'search-msg'});
-  const form = el('form', {id: 'search'}, input, el('button', {type: 'submit'}, 'find'), msg);
-  document.body.appendChild(el('div', {id: 'bar'}, crumbs, form));
+  const form = el('form', {id: 'search'}, input, el('button', {type: 'submit'}, 'find'));
+  // The message has a line of its own: beside the box it shifted it.
+  document.body.appendChild(el('div', {id: 'bar'}, crumbs, form, msg));
   const charts = el('div', {id: 'charts'});
   const details = el('div', {id: 'details'});
   const boardBox = el('div', {id: 'board-box'});
   const lists = el('div', {id: 'lists'});
-  const aside = el('aside', {}, el('h3', {}, 'Node'), details, el('h3', {}, 'Board'), boardBox, lists);
+  const nodeBox = el('section', {id: 'node-box'}, el('h3', {}, 'Node'), details);
+  const aside = el('aside', {}, nodeBox, el('section', {id: 'board-section'}, el('h3', {}, 'Board'), boardBox), lists);
   document.body.appendChild(el('main', {}, charts, aside));
 
   // ---- charts ----
@@ -267,20 +285,28 @@
         g.fillRect(mx, r * ROW, mw, ROW - 1);
         g.globalAlpha = 1;
         if (M.only && M.only[m] > 0) { g.fillStyle = hatch; g.fillRect(mx, r * ROW, mw, ROW - 1); }
-        if (mw > 40) {
+        // The label that fits: '+N merged', '+N', or none (it clipped).
+        const long = '+' + count(M.count[m]) + ' merged', short = '+' + count(M.count[m]);
+        const lt = g.measureText(long).width + 6 <= mw ? long : g.measureText(short).width + 6 <= mw ? short : '';
+        if (lt) {
           g.fillStyle = '#333';
-          this.text(g, '+' + count(M.count[m]) + ' merged', mx, r * ROW, mw);
+          this.text(g, lt, mx, r * ROW, mw);
+        }
+        if (mw >= 3) {
+          g.strokeStyle = '#555'; g.lineWidth = 1; g.setLineDash([1, 2]);
+          g.strokeRect(mx + 0.5, r * ROW + 0.5, mw - 1, ROW - 2);
+          g.setLineDash([]);
         }
         rows[r].push({x0: mx, x1: mx + Math.max(mw, 1), i: i, m: m});
       }
     }
     for (const row of rows) row.sort((a, b) => a.x0 - b.x0);
   };
-  Chart.prototype.text = function (g, t, x, y, w) {
+  Chart.prototype.text = function (g, t, x, y, w, pad) {
     if (w < 14) return;
     g.save();
     g.beginPath(); g.rect(x, y, w, ROW); g.clip();
-    g.fillText(t, x + 3, y + ROW / 2);
+    g.fillText(t, x + (pad || 3), y + ROW / 2 - 1);
     g.restore();
   };
   // box1 draws node i in row r.
@@ -292,7 +318,12 @@
     g.globalAlpha = 1;
     if (N.match && N.match[i] < 0) { g.fillStyle = hatch; g.fillRect(x, y, Math.max(w, 0.5), ROW - 1); }
     const out = N.outcome[i];
-    if (out !== OUT_LOW && w >= 2) { g.fillStyle = C.outcomes[out]; g.fillRect(x, y + ROW - 4, w, 3); }
+    if (out !== OUT_LOW && w >= 2) {
+      // A white gap sets the stripe off the box's fill.
+      g.fillStyle = '#fff'; g.fillRect(x, y + ROW - 6, w, 1);
+      g.fillStyle = C.outcomes[out]; g.fillRect(x, y + ROW - 5, w, 4);
+      if (out === OUT_STAND) { g.fillStyle = STAND_EDGE; g.fillRect(x, y + ROW - 2, w, 1); }
+    }
     if (w >= 3) {
       if (N.pv[i]) { g.strokeStyle = C.pv; g.lineWidth = 1.5; g.strokeRect(x + 0.75, y + 0.75, w - 1.5, ROW - 2.5); }
       else { g.strokeStyle = '#fff'; g.lineWidth = 0.5; g.strokeRect(x + 0.25, y + 0.25, w - 0.5, ROW - 1.5); }
@@ -303,11 +334,13 @@
       g.setLineDash([]);
     }
     if (w >= 20) {
+      // The selected box's label starts clear of its dashed border.
+      const pad = i === this.sel && !ancestor ? 6 : 3;
       let t = sd.name(i);
       const full = t + ' ' + count(sd.nodes(i)) + (sd.causeShort(i) ? ' ' + sd.causeShort(i) : '');
-      if (g.measureText(full).width + 6 <= w) t = full;
+      if (g.measureText(full).width + pad + 3 <= w) t = full;
       g.fillStyle = '#000';
-      this.text(g, t, x, y, w);
+      this.text(g, t, x, y, w, pad);
     }
     rows[r].push({x0: x, x1: x + Math.max(w, 1), i: i, m: -1, anc: ancestor});
   };
@@ -331,6 +364,8 @@
     return 0;
   }
 
+  // focus is the side whose node the details show: the side last zoomed.
+  let focus = 0;
   function zoomTo(si, i, select) {
     const c = chartList[si];
     c.zoom = i; c.sel = select === undefined ? i : select;
@@ -338,16 +373,32 @@
       const o = chartList[1 - si];
       o.zoom = counterpart(si, c.zoom); o.sel = counterpart(si, c.sel);
     }
+    focus = si;
     redraw();
     showDetails(si, c.sel, -1);
-    // The address names the zoomed node, so a link can point at it.
-    const z = chartList[0];
-    history.replaceState(null, '', '#node=' + z.side.N.id[z.zoom]);
+    remember();
+  }
+  // remember puts what the page shows in the address, so that a link
+  // reopens it (linked reads it back): a tree page's zoomed node
+  // (#node=ID); on a diff page each side's zoomed node and the side the
+  // details show (#a=ID&b=ID&side=b), as a node only B has is no node
+  // of A's.
+  function remember() {
+    const id = si => chartList[si].side.N.id[chartList[si].zoom];
+    history.replaceState(null, '', isDiff ? '#a=' + id(0) + '&b=' + id(1) + '&side=' + 'ab'[focus] : '#node=' + id(0));
   }
   function clickItem(chart, h) {
     const si = chart.side.index;
-    if (h.m >= 0) { zoomTo(si, h.i); showDetails(si, h.i, h.m); return; }
     zoomTo(si, h.i);
+    if (h.m >= 0) showDetails(si, h.i, h.m);
+    detailsInView();
+  }
+  // detailsInView scrolls the details' top into view after a click: on a
+  // phone they are below the charts, and after a list click the panel
+  // was left scrolled down to the list.
+  function detailsInView() {
+    const r = details.getBoundingClientRect(), a = aside.getBoundingClientRect();
+    if (r.top < Math.max(0, a.top) || r.top > Math.min(window.innerHeight, a.bottom) - 40) nodeBox.scrollIntoView({block: 'start'});
   }
   function hover(chart, h) {
     if (!h) { showDetails(chart.side.index, chart.sel, -1); return; }
@@ -413,6 +464,25 @@
       const cause = N.cut_text[i] || (N.cause[i] === 0 ? '-' : (L.cause_texts[N.cause[i]] || L.causes[N.cause[i]]));
       add('cause', cause, L.cause_meanings[N.cause[i]]);
     }
+    // Why the node is here: its move's reason and its subtree's causes,
+    // as horizon explain counts them (PageNodes.Reason, PageSide.CauseMix).
+    const r = N.reason ? N.reason[i] : -1;
+    if (r >= 0) {
+      const remedy = L.reason_remedies[r];
+      add('its move', L.reasons[r] + (remedy ? '; removed by ' + remedy : ''), L.reason_meanings[r]);
+    } else if (i === 0 && N.kind[i] !== KIND_RUN && N.reason) {
+      add('its move', 'not judged: the page\'s top (explain judges the moves below a top)');
+    }
+    if (sd.nodes(i) > 1) {
+      const mx = sd.mix.get(i);
+      if (mx) {
+        const parts = [];
+        for (let k = 0; k < mx.length && parts.length < 3; k += 2) parts.push(share(mx[k + 1], sd.nodes(i)) + ' ' + L.reasons[mx[k]]);
+        add('causes', parts.join(', ') + (mx.length > 6 ? ', …' : ''), 'nodes of the subtree by the first cause met below this node, as horizon explain counts them');
+      } else {
+        add('causes', (sd.s.cause_note ? sd.s.cause_note + ': ' : '') + explainCommand(sd, N.id[i]));
+      }
+    }
     // Worded by trace.Run.MovesText, as the viewer says it.
     add('moves', N.moves_text[i]);
     const top = sd.nodes(0), p = N.parent[i];
@@ -430,6 +500,10 @@
   // named, as export's default run is the file's last, not this page's.
   function exportCommand(sd, id) {
     return 'horizon export ' + shellQuote(sd.s.file) + ' --run ' + sd.s.run.id + ' --node ' + id + ' -o node-' + id + '.html';
+  }
+  // explainCommand is the command that explains node id's subtree.
+  function explainCommand(sd, id) {
+    return 'horizon explain ' + shellQuote(sd.s.file) + ' --run ' + sd.s.run.id + ' --node ' + id;
   }
   // shellQuote is the CLI's shellQuote (cmd/horizon/print.go), rule for
   // rule: a word as it is when plain, else in single quotes, and as $'...'
@@ -467,12 +541,15 @@
       t.appendChild(el('thead', {}, el('tr', {}, el('th', {}, ''), el('th', {}, 'A'), el('th', {}, 'B'))));
       const base = cols[si];
       const tb = el('tbody', {});
+      // A side that lacks the node says so once, in a row of its own,
+      // not on every row.
+      if (!cols[o]) {
+        tb.appendChild(el('tr', {}, el('th', {}, ''), el('td', {colspan: '2', class: 'only'},
+          'not in ' + 'AB'[o] + ': only ' + 'AB'[si] + ' searched this node')));
+      }
       base.forEach((r, k) => {
-        const va = cols[0] ? (cols[0][k] || ['', ''])[1] : 'not in A';
-        const vb = cols[1] ? (cols[1][k] || ['', ''])[1] : 'not in B';
-        const tr = el('tr', {}, el('th', r[2] ? {title: r[2]} : {}, r[0]),
-          el('td', cols[0] ? {} : {class: 'only'}, va), el('td', cols[1] ? {} : {class: 'only'}, vb));
-        tb.appendChild(tr);
+        const cell = c => cols[c] ? el('td', {}, (cols[c][k] || ['', ''])[1]) : el('td', {class: 'absent'}, '');
+        tb.appendChild(el('tr', {}, el('th', r[2] ? {title: r[2]} : {}, r[0]), cell(0), cell(1)));
       });
       t.appendChild(tb);
     } else {
@@ -513,14 +590,20 @@
     grid.appendChild(el('div', {}));
     for (let c = 0; c < 8; c++) grid.appendChild(el('div', {class: 'coord'}, 'abcdefgh'[c]));
     boardBox.appendChild(grid);
+    // Beside the board, not below it: below, it pushed the hotspot lists
+    // under the fold of a 1366x768 screen.
     const side = f[1] === 'b' ? 'Black' : 'White';
-    boardBox.appendChild(el('div', {class: 'muted'}, side + ' to move' + (uci ? '; last move ' + (san || uci) + ' (' + uci + ')' : '')));
-    boardBox.appendChild(el('div', {class: 'fen', id: 'fen'}, fen));
+    boardBox.appendChild(el('div', {class: 'board-info'},
+      el('div', {class: 'muted'}, side + ' to move' + (uci ? '; last move ' + (san || uci) + ' (' + uci + ')' : '')),
+      el('div', {class: 'fen', id: 'fen'}, fen)));
   }
 
   // ---- lists: hotspots, divergences ----
   function listItem(text, sub, onclick, attrs) {
-    return el('li', {}, el('button', Object.assign({type: 'button', onclick: onclick}, attrs || {}), text, ' ', el('span', {class: 'n'}, sub)));
+    // An entry that only says something (onclick returns 'msg') brings
+    // the message into view; the others the details they changed.
+    const go = () => { if (onclick() === 'msg') msg.scrollIntoView({block: 'nearest'}); else detailsInView(); };
+    return el('li', {}, el('button', Object.assign({type: 'button', onclick: go}, attrs || {}), text, ' ', el('span', {class: 'n'}, sub)));
   }
   function hotspotList(sd) {
     const hs = sd.s.hotspots;
@@ -544,6 +627,15 @@
       {'data-node': String(sd.N.id[h.node])})));
     if (!ext.length) ul2.appendChild(el('li', {class: 'muted'}, 'no extended move among the drawn nodes'));
     lists.appendChild(ul2);
+    // The run's biggest QS trees outside the page's top: this page cannot
+    // draw them, so an entry gives the command that does.
+    const far = sd.s.elsewhere || [];
+    if (!far.length) return;
+    lists.appendChild(el('h3', {}, pre + "The run's biggest QS trees not on this page"));
+    const ul3 = el('ul', {class: 'list', id: 'elsewhere-' + sd.index});
+    far.forEach(h => ul3.appendChild(listItem(h.place, count(h.size) + ' nodes (' + share(h.size, top) + of + '), not on this page: ' + exportCommand(sd, h.id),
+      () => { msg.textContent = h.place + ' is not on this page; its page: ' + exportCommand(sd, h.id); return 'msg'; }, {'data-node': String(h.id)})));
+    lists.appendChild(ul3);
   }
   if (isDiff) {
     const df = D.diff;
@@ -556,9 +648,9 @@
       const sub = it.what === 'first' ? 'first difference: ' + it.reason + (it.why ? '; why: ' + it.why : '')
         : 'A ' + count(it.nodes_a) + ', B ' + count(it.nodes_b) + ' nodes (' + (it.nodes_b - it.nodes_a >= 0 ? '+' : '') + count(it.nodes_b - it.nodes_a) + ')';
       const go = () => {
-        if (it.a >= 0) { zoomTo(0, it.a); if (it.b >= 0) { chartList[1].zoom = it.b; chartList[1].sel = it.b; redraw(); } }
+        if (it.a >= 0) { zoomTo(0, it.a); if (it.b >= 0) { chartList[1].zoom = it.b; chartList[1].sel = it.b; redraw(); remember(); } }
         else if (it.b >= 0) zoomTo(1, it.b);
-        else msg.textContent = path + ': merged (narrower than a pixel at the top): not drawn';
+        else { msg.textContent = path + ': merged (narrower than a pixel at the top): not drawn'; return 'msg'; }
       };
       ul.appendChild(listItem(path, sub, go));
     });
@@ -706,23 +798,58 @@
     zoom: (si, id) => { const i = sides[si].byID.get(id); if (i !== undefined) zoomTo(si, i); },
     // path gives node id's path on side si, or null when not drawn.
     path: (si, id) => { const i = sides[si].byID.get(id); return i === undefined ? null : sides[si].place(i); },
+    // label gives the name node id's box on side si is labelled with.
+    label: (si, id) => { const i = sides[si].byID.get(id); return i === undefined ? null : sides[si].name(i); },
     share: share,
     splitPath: splitPath,
     splitIteration: splitIteration,
     splitVisit: splitVisit,
   };
-  // linked is the drawn node the address names; a node the page does not
-  // hold (another iteration, or merged) is said, not silently ignored.
+  // linked reads the address remember wrote (and the #node=ID of older
+  // links, side A's node on a diff page): the drawn node of each side it
+  // names and the side to show. A node the page does not hold (another
+  // iteration, or merged) is said with the command that draws it, and an
+  // address that names no node is said too, not silently ignored.
   function linked() {
-    const m = /^#node=(\d+)$/.exec(location.hash);
-    if (!m) return undefined;
-    const id = Number(m[1]), i = sides[0].byID.get(id);
-    msg.textContent = i === undefined ? 'node ' + id + ' is not on this page (' + exportCommand(sides[0], id) + ')' : '';
-    return i;
+    const h = location.hash.replace(/^#/, '');
+    if (!h) return null;
+    const text = (() => { try { return decodeURIComponent(h); } catch (e) { return h; } })();
+    const want = [], l = {side: -1, at: []};
+    for (const part of h.split('&')) {
+      const eq = part.indexOf('='), k = eq < 0 ? part : part.slice(0, eq), v = eq < 0 ? '' : part.slice(eq + 1);
+      if (k === 'side' && isDiff && (v === 'a' || v === 'b')) l.side = v === 'a' ? 0 : 1;
+      else if ((k === 'node' || isDiff && (k === 'a' || k === 'b')) && /^[0-9]{1,15}$/.test(v)) want[k === 'b' ? 1 : 0] = Number(v);
+      else {
+        msg.textContent = JSON.stringify('#' + text) + ' in the address is not a node of this page: a link names one as #node=1234' + (isDiff ? ', or #a=12&b=34&side=b on a diff page' : '');
+        return null;
+      }
+    }
+    const missing = [];
+    want.forEach((id, si) => {
+      if (id === undefined) return;
+      const i = sides[si].byID.get(id);
+      if (i === undefined) missing.push((isDiff ? 'AB'[si] + "'s " : '') + 'node ' + id + ' is not on this page (' + exportCommand(sides[si], id) + ')');
+      else l.at[si] = i;
+    });
+    msg.textContent = missing.join('; ');
+    if (l.side < 0 || l.at[l.side] === undefined) l.side = l.at[0] !== undefined ? 0 : 1;
+    return l.at[l.side] === undefined ? null : l;
   }
-  window.addEventListener('hashchange', () => { const i = linked(); if (i !== undefined) zoomTo(0, i); });
+  // openLinked shows what linked read: the side it names zoomed to its
+  // node, the other side to its own node when the link names one, else to
+  // the counterpart.
+  function openLinked(l) {
+    const si = l.side, o = 1 - si;
+    zoomTo(si, l.at[si]);
+    if (isDiff && l.at[o] !== undefined) {
+      chartList[o].zoom = chartList[o].sel = l.at[o];
+      redraw();
+      remember();
+    }
+  }
+  window.addEventListener('hashchange', () => { const l = linked(); if (l) openLinked(l); });
   const start = linked();
-  if (start !== undefined) zoomTo(0, start);
+  if (start) openLinked(start);
   else { redraw(); showDetails(0, 0, -1); }
   window.horizon.drawnAt = performance.now();
   document.body.setAttribute('data-ready', '1');
