@@ -320,12 +320,9 @@ func (s *Store) idsUsedUp(err error) error {
 // call (eleven binds a row, about a tenth of the CPU of recording), and is
 // used by one goroutine at a time (the writer, then Finish, which closes
 // it). It skips fsync: a trace is cheap to redo, and the WAL keeps the file
-// consistent on a crash of this process. It keeps its statements prepared
-// (the driver's _stmt_cache_size): every commit runs the same dozen or so
-// besides the rows (BEGIN, COMMIT, the run's row, its stats, the file's
-// size), and preparing them anew was half of what storing the summary cost.
+// consistent on a crash of this process.
 func (s *Store) openWriter() (*sqlite3.SQLiteConn, error) {
-	dc, err := sqliteDriver.Open(dsn(s.path, false) + "&_mutex=no&_stmt_cache_size=32")
+	dc, err := sqliteDriver.Open(dsn(s.path, false) + "&_mutex=no")
 	if err != nil {
 		return nil, err
 	}
