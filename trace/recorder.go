@@ -179,27 +179,9 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 	if err := s.prepareWrite(ctx); err != nil {
 		return nil, err
 	}
-	pos, err := engine.ParseFEN(info.FEN)
+	filters, under, err := recordFilters(info.FEN, opts)
 	if err != nil {
-		return nil, fmt.Errorf("record into %s: root position: %w", s.path, err)
-	}
-	var filters []string
-	if opts.LastIterationOnly {
-		filters = append(filters, "last-iteration")
-	}
-	var under []engine.Move
-	if len(opts.Under) > 0 {
-		var uci []string
-		for i, text := range opts.Under {
-			m, err := pos.ParseMove(text)
-			if err != nil {
-				return nil, fmt.Errorf("record into %s: move %d of the path (%q): %w", s.path, i+1, text, err)
-			}
-			under = append(under, m)
-			uci = append(uci, m.UCI())
-			pos.MakeMove(m)
-		}
-		filters = append(filters, filterUnder+strings.Join(uci, " "))
+		return nil, fmt.Errorf("record into %s: %w", s.path, err)
 	}
 	if opts.BatchRows <= 0 {
 		opts.BatchRows = defaultBatchRows
@@ -286,6 +268,32 @@ func (s *Store) NewRecorder(ctx context.Context, info RunInfo, opts RecordOption
 	s.mu.Unlock()
 	go r.writer(conn)
 	return r, nil
+}
+
+// recordFilters reads the recording filters of opts: their words in
+// runs.filter, and the Under path as moves from the root position fen.
+func recordFilters(fen string, opts RecordOptions) (filters []string, under []engine.Move, err error) {
+	pos, err := engine.ParseFEN(fen)
+	if err != nil {
+		return nil, nil, fmt.Errorf("root position: %w", err)
+	}
+	if opts.LastIterationOnly {
+		filters = append(filters, "last-iteration")
+	}
+	if len(opts.Under) > 0 {
+		var uci []string
+		for i, text := range opts.Under {
+			m, err := pos.ParseMove(text)
+			if err != nil {
+				return nil, nil, fmt.Errorf("move %d of the path (%q): %w", i+1, text, err)
+			}
+			under = append(under, m)
+			uci = append(uci, m.UCI())
+			pos.MakeMove(m)
+		}
+		filters = append(filters, filterUnder+strings.Join(uci, " "))
+	}
+	return filters, under, nil
 }
 
 // idsUsedUp words err, the error of inserting a run's row: SQLite
