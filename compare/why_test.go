@@ -117,7 +117,9 @@ func TestRulePerSwitch(t *testing.T) {
 		{"mvv-lva", "mvv-lva+pvs=false", 2, RulePVS, "A", true, ""},
 		{"mvv-lva", "threshold", 2, RuleAutoFailHigh, "B", true, ""},
 		{"mvv-lva", "threshold", 2, RuleLevelPass, "B", false, ""},
-		{"threshold", "threshold+qs-levels=2", 2, RuleQSLevels, "", true, ""},
+		// A QS root's level is its run's qs-levels, a numbering: the runs
+		// part where A's root makes a pass past B's last level.
+		{"threshold", "threshold+qs-levels=2", 2, RuleQSLevels, "A", true, ""},
 		{"mvv-lva+pvs=false", "unified", 3, RuleIteration, "B", false, ""},
 	} {
 		t.Run(tc.a+"_"+tc.b+"_"+tc.rule, func(t *testing.T) {
@@ -142,6 +144,9 @@ func TestRulePerSwitch(t *testing.T) {
 			if tc.first {
 				if w := rep.First.Why; w == nil || w.Rule != tc.rule || w.actor != tc.actor {
 					t.Fatalf("first difference's reason %+v, want rule %s by %q (%s)", w, tc.rule, tc.actor, rep.First.Reason)
+				}
+				if !slices.ContainsFunc(rep.First.Fields, func(s string) bool { return s != "qs_level" && s != "visit" }) {
+					t.Errorf("first difference is a label: fields %v (%s)", rep.First.Fields, rep.First.Reason)
 				}
 				return
 			}
@@ -292,5 +297,30 @@ func TestRuleTable(t *testing.T) {
 	}
 	if d := (tally{{RuleWindow, "", true}: 2, {RuleSEEPrune, "B", false}: 1}).summary(); d.Count != 1 || d.Caused != 2 {
 		t.Errorf("summary %+v: want 1 of its own, 2 caused", d)
+	}
+}
+
+// TestSameLevel: a QS level is a numbering of the threshold QS, so a node
+// without one matches any level, and two QS roots match whatever their
+// runs' qs-levels (their passes start at level 0 alike); below the roots
+// the levels of one pass are the same in two runs that search alike, so
+// there a difference is one.
+func TestSameLevel(t *testing.T) {
+	qs := func(ply, level int) trace.Node { return trace.Node{Kind: engine.KindQS, QSPly: ply, QSLevel: level} }
+	for _, tc := range []struct {
+		name string
+		a, b trace.Node
+		want bool
+	}{
+		{"same level", qs(2, 3), qs(2, 3), true},
+		{"one has none", qs(2, -1), qs(2, 3), true},
+		{"QS roots of qs-levels 4 and 2", qs(0, 4), qs(0, 2), true},
+		{"below the roots", qs(1, 3), qs(1, 1), false},
+		{"a root and a node below", qs(0, 4), qs(1, 2), false},
+		{"full-width against a QS root", trace.Node{Kind: engine.KindPV, QSPly: 0, QSLevel: 2}, qs(0, 4), false},
+	} {
+		if got := SameLevel(tc.a, tc.b); got != tc.want {
+			t.Errorf("%s: SameLevel = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
