@@ -431,3 +431,78 @@ func TestCausesOfSearchOrder(t *testing.T) {
 	}
 	t.Logf("nodes checked: %v late cutoffs, %v re-searches", checked[engine.ReasonLateCutoff], checked[engine.ReasonReSearch])
 }
+
+// TestMoveReason: the reason MoveReason gives a node's move is the one
+// Explain gives the node's subtree at its parent: explained at the
+// parent, the child's whole subtree is under it (a late cutoff or a
+// re-search, whose subtrees the rules give whole), or the child's own
+// reason is necessary and then it is not all under one cause it lacks.
+func TestMoveReason(t *testing.T) {
+	st, _ := tracetest.CreateTrace(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		run  int64
+	}{
+		{"full width", tracetest.RecordSearch(t, st, tracetest.Kiwipete, options(t, "see"), engine.Limits{Depth: 2})},
+		{"QS", recordQS(t, st, tracetest.Kiwipete, options(t, "mvv-lva"))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := st.Run(ctx, tc.run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[engine.Reason]int{}
+			checked := 0
+			err = st.Subtree(ctx, tc.run, 0, -1, func(n trace.Node) error {
+				if n.Parent <= 0 || n.ID%7 != 0 || checked >= 150 {
+					return nil // a sample of the run's nodes
+				}
+				checked++
+				got, err := MoveReason(ctx, st, r, n)
+				if err != nil {
+					return err
+				}
+				seen[got]++
+				// The parent's subtree explained: n's rows all under got
+				// when got is a cause; n's own row necessary otherwise.
+				parent, err := st.Node(ctx, tc.run, n.Parent)
+				if err != nil {
+					return err
+				}
+				if parent.SubtreeSize > 1000 {
+					return nil
+				}
+				res, err := Explain(ctx, st, r, parent)
+				if err != nil {
+					return err
+				}
+				if got != engine.ReasonNecessary && mass(res, got) < n.SubtreeSize {
+					t.Errorf("node %d: MoveReason %s, but its parent's %s mass %d is less than its %d nodes", n.ID, got, got, mass(res, got), n.SubtreeSize)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(seen) < 2 {
+				t.Errorf("reasons given: %v; want more than one", seen)
+			}
+			t.Logf("%v", seen)
+		})
+	}
+	// The run node and an iteration root have no move.
+	r, err := st.Run(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{0, 1} {
+		n, err := st.Node(ctx, 1, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := MoveReason(ctx, st, r, n); err != nil || got != engine.ReasonNecessary {
+			t.Errorf("node %d: %s, %v; want necessary", id, got, err)
+		}
+	}
+}
