@@ -226,6 +226,7 @@ func (m *Model) details(p *pane) []detailLine {
 		size = "not known yet: the recorder is still in this node (r reloads)"
 	}
 	add("subtree", "%s", size)
+	out = append(out, m.causeLines(in)...)
 	if n.Incomplete && !stillOpen(n) {
 		out = append(out, detailLine{"stopped", "while this node was open: incomplete, its score and counts are of a partial search", st.errMsg})
 	}
