@@ -313,6 +313,13 @@ func stopWhy(pos *engine.Position, s, o view) *Why {
 		if len(s.kids) > 0 || o.n.Cause == engine.CauseDelta {
 			return nil
 		}
+		if n.Generated > 0 {
+			// Its moves were generated, so the node was not given up
+			// whole: each capture was pruned by itself (qsPrune), with
+			// its own victim, and a queen capture may not have been one.
+			return &Why{Rule: RuleDeltaPrune, actor: s.name, Text: fmt.Sprintf("%s prunes each of its %s: none lifts the eval %s to alpha %s with its victim and the margin (delta)",
+				s.name, engine.CountOf(int64(n.Generated), "move", "moves"), s.run.NodeScores(n).Signed(n.StandPat), s.run.WindowScores(n).Text(n.Alpha))}
+		}
 		return &Why{Rule: RuleDeltaPrune, actor: s.name, Text: fmt.Sprintf("%s gives the node up: not even a queen lifts the eval %s to alpha %s (delta)",
 			s.name, s.run.NodeScores(n).Signed(n.StandPat), s.run.WindowScores(n).Text(n.Alpha))}
 	case engine.CauseTT:

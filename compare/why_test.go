@@ -324,3 +324,29 @@ func TestSameLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestDeltaPruneWording: a QS node delta pruning ends says how: given up
+// whole before its moves (not even a queen lifts its eval to alpha), or
+// each of its generated captures pruned by itself, where a queen capture
+// need not have been one (Kiwipete's QS-only runs of mvv-lva+see-prune
+// without and with delta part at such a node: 8 moves, eval -619, alpha
+// 189, which a queen would lift).
+func TestDeltaPruneWording(t *testing.T) {
+	node := func(generated int) trace.Node {
+		return trace.Node{ID: 9, Parent: 8, Kind: engine.KindQS, QSLevel: -1, CutIndex: -1, Cause: engine.CauseDelta,
+			HasStandPat: true, StandPat: -619, Alpha: 189, Beta: 190, Generated: generated}
+	}
+	other := view{name: "A", n: trace.Node{ID: 9, Parent: 8, Kind: engine.KindQS, QSLevel: -1, CutIndex: -1, HasStandPat: true, StandPat: -619, Alpha: 189, Beta: 190}}
+	for _, tc := range []struct {
+		generated int
+		want      string
+	}{
+		{0, "B gives the node up: not even a queen lifts the eval -619 to alpha 189 (delta)"},
+		{8, "B prunes each of its 8 moves: none lifts the eval -619 to alpha 189 with its victim and the margin (delta)"},
+	} {
+		w := stopWhy(nil, view{name: "B", n: node(tc.generated)}, other)
+		if w == nil || w.Rule != RuleDeltaPrune || w.actor != "B" || w.Text != tc.want {
+			t.Errorf("%d generated: %+v, want %s by B: %q", tc.generated, w, RuleDeltaPrune, tc.want)
+		}
+	}
+}
