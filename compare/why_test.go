@@ -350,3 +350,84 @@ func TestDeltaPruneWording(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesThatFollow: the rules a difference that follows from an earlier
+// one takes (window, depth, below) and the hash table's (tt) are found on
+// pairs of runs where they arise, among the changed nodes' reasons or the
+// divergences counted by rule. (The table's threshold-ext cannot part two
+// searches at one node: a threshold extension keeps a QS level, and a QS
+// node's depth is its QS ply, the same in both runs.)
+func TestRulesThatFollow(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		a, b  string
+		depth int
+		tt    bool
+		rules []string
+	}{
+		{"mvv-lva", "mvv-lva+recapture-ext=true", 3, false, []string{RuleDepth, RuleBelow}},
+		{"captures", "threshold", 3, false, []string{RuleWindow}},
+		{"see", "see+delta=false", 4, true, []string{RuleTT}},
+	} {
+		t.Run(tc.a+"_"+tc.b, func(t *testing.T) {
+			st, _ := tracetest.CreateTrace(t)
+			run := func(spec string) int64 {
+				o, err := engine.ParseVariantSpec(spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o.TT = tc.tt
+				return tracetest.RecordSearch(t, st, kiwipete1, o, engine.Limits{Depth: tc.depth})
+			}
+			a, b := run(tc.a), run(tc.b)
+			rep, err := Align(ctx, Side{st, a}, Side{st, b}, Options{Changed: 100_000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for _, c := range rep.Divergences.ByRule {
+				seen[c.Rule] = true
+			}
+			for _, d := range rep.ChangedNodes {
+				if d.Why != nil {
+					seen[d.Why.Rule] = true
+				}
+			}
+			for _, r := range tc.rules {
+				if !seen[r] {
+					t.Errorf("no difference by %s; rules seen %v", r, seen)
+				}
+			}
+		})
+	}
+}
+
+// TestRulesOfOtherEngines: another engine's runs have no options, so an
+// extension one run made and the other did not is 'ext' (its cause is not
+// recorded), and QS nodes whose static evals differ are 'eval'.
+func TestRulesOfOtherEngines(t *testing.T) {
+	other := trace.Run{Engine: "other"}
+	qs := func(depth, ext int, stand engine.Score) trace.Node {
+		return trace.Node{ID: 5, Parent: 4, Kind: engine.KindQS, QSLevel: -1, CutIndex: -1, Depth: depth, Extension: ext,
+			HasStandPat: true, StandPat: stand, Alpha: -50, Beta: 50}
+	}
+	pos, err := engine.ParseFEN(kiwipete1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		a, b   trace.Node
+		rule   string
+		actor  string
+		phrase string
+	}{
+		{"extension", qs(0, 0, 10), qs(1, 1, 10), engine.GrowthExt.String(), "B", "B extends"},
+		{"eval", qs(0, 0, 10), qs(0, 0, 35), RuleEval, "", "the static evals differ, A +10, B +35"},
+	} {
+		w := explain(pos, [2]view{{name: "A", run: other, n: tc.a}, {name: "B", run: other, n: tc.b}}, nil)
+		if w == nil || w.Rule != tc.rule || w.actor != tc.actor || !strings.Contains(w.Text, tc.phrase) {
+			t.Errorf("%s: %+v, want %s by %q saying %q", tc.name, w, tc.rule, tc.actor, tc.phrase)
+		}
+	}
+}
