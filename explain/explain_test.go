@@ -264,9 +264,9 @@ func TestShape(t *testing.T) {
 //     about to promote, a QS-only run: the mass is exactly the subtrees of
 //     the root's underpromotions (nothing else can underpromote).
 //   - evasion: nothing removes an evasion (qs-evasions false stands pat
-//     instead, another search); explain says how many: a QS root in check
-//     searches every legal move, each an evasion, and the mass is the
-//     whole tree below the root.
+//     instead, another search); explain says how many nodes: below a QS
+//     node in check every node is under evasion, and the node searched
+//     its legal moves.
 //   - transposition: the hash table in QS (tt, unified alone) also orders
 //     moves and bootstraps depths, so its saving is no measure (a QS-only
 //     unified run on the bench positions counts 33,558 transposition nodes
@@ -304,21 +304,43 @@ func TestCausePlanted(t *testing.T) {
 		}
 	})
 	t.Run("evasion", func(t *testing.T) {
-		fen := "4k3/8/8/8/8/2n5/4r3/4K3 w - - 0 1"
-		pos, err := engine.ParseFEN(fen)
+		// Every QS node in check of a search with qs-evasions, explained
+		// alone: all below it is evasion (an evasion is never pruned, and
+		// comes before a late cutoff in the table), and it searched its
+		// legal moves, all of them where it did not cut.
+		o := options(t, "see")
+		run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, o, engine.Limits{Depth: 3})
+		nodes, all := 0, 0
+		err := st.Subtree(ctx, run, 0, -1, func(n trace.Node) error {
+			if n.Kind != engine.KindQS || !n.InCheck || n.SubtreeSize < 2 || nodes >= 40 {
+				return nil
+			}
+			nodes++
+			res := explainNode(t, st, run, n.ID)
+			checkSums(t, "evasion", res)
+			if got := mass(res, engine.ReasonEvasion); got != n.SubtreeSize-1 {
+				t.Errorf("node %d in check: evasion mass %d, its subtree below holds %d", n.ID, got, n.SubtreeSize-1)
+			}
+			pos, err := st.Position(ctx, run, n.ID)
+			if err != nil {
+				return err
+			}
+			k, legal := len(kids(run, n.ID)), len(pos.LegalMoves())
+			if k > legal || n.CutIndex < 0 && k != legal {
+				t.Errorf("node %d in check: %d evasions searched of %d legal moves, cut index %d", n.ID, k, legal, n.CutIndex)
+			}
+			if k == legal && k > 1 {
+				all++
+			}
+			return nil
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		run := recordQS(t, st, fen, options(t, "see"))
-		res := explainNode(t, st, run, 0)
-		checkSums(t, "evasion", res)
-		root := kids(run, 0)[0]
-		if n := len(kids(run, root.ID)); n != len(pos.LegalMoves()) || n == 0 {
-			t.Fatalf("the root in check searches %d moves, it has %d legal ones", n, len(pos.LegalMoves()))
+		if nodes == 0 || all == 0 {
+			t.Fatalf("%d QS nodes in check, %d searching every legal move: want some", nodes, all)
 		}
-		if got := mass(res, engine.ReasonEvasion); got != root.SubtreeSize-1 {
-			t.Errorf("evasion mass %d, the evasions' subtrees hold %d", got, root.SubtreeSize-1)
-		}
+		t.Logf("%d QS nodes in check, %d searched all their legal moves", nodes, all)
 	})
 	t.Run("transposition", func(t *testing.T) {
 		run := recordQS(t, st, tracetest.Kiwipete, options(t, "mvv-lva"))
