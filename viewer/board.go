@@ -146,6 +146,10 @@ func (m *Model) details(p *pane) []detailLine {
 	if in == nil {
 		return nil
 	}
+	if !in.explained {
+		in.explained = true
+		m.explainSel(p, in)
+	}
 	n := in.node
 	t := p.t
 	var out []detailLine

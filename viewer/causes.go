@@ -43,7 +43,7 @@ type causesLoaded struct {
 }
 
 // explainSel works out the move's cause and the subtree's cause mix of
-// the selection in, newly made for pane p.
+// the selection in of pane p, when the details first show it.
 func (m *Model) explainSel(p *pane, in *nodeInfo) {
 	n := in.node
 	if in.err != nil || stillOpen(n) {

@@ -273,6 +273,10 @@ type nodeInfo struct {
 	why    engine.Reason
 	whyErr error
 	mix    *causeMix
+	// explained: explainSel ran. It runs when the details are drawn,
+	// not when the selection moves: a held key passes many nodes
+	// between two draws.
+	explained bool
 }
 
 // pathText is the node's move path as the details print it, SAN with move
@@ -318,7 +322,6 @@ func (m *Model) refreshSel() {
 		}
 		dropSel(p.sel)
 		p.sel = p.t.info(n)
-		m.explainSel(p, p.sel)
 	}
 }
 
