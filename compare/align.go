@@ -670,11 +670,16 @@ func SameWindow(ra, rb trace.Run, a, b trace.Node) bool {
 }
 
 // SameLevel reports whether a and b have the same engine QS level, or
-// one has none: a QS level is a numbering of the threshold QS, and a
-// level-based run's QS nodes against another's ("QS level A none, B 4")
-// are no difference of the searches.
+// one has none, or both are QS roots: a QS level is a numbering of the
+// threshold QS, and a level-based run's QS nodes against another's ("QS
+// level A none, B 4") are no difference of the searches. A QS root's
+// level is its run's qs-levels, the last pass it may make: its passes
+// start at level 0 whatever that is, so two roots of qs-levels 4 and 2
+// search alike until one runs out of levels, which their passes (the
+// moves searched again, the cause "levels exhausted") show.
 func SameLevel(a, b trace.Node) bool {
-	return a.QSLevel == b.QSLevel || a.QSLevel < 0 || b.QSLevel < 0
+	return a.QSLevel == b.QSLevel || a.QSLevel < 0 || b.QSLevel < 0 ||
+		a.Kind == engine.KindQS && b.Kind == engine.KindQS && a.QSPly == 0 && b.QSPly == 0
 }
 
 // SameScore reports whether a's score, on run ra's scale, is b's on rb's,

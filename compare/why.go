@@ -162,9 +162,9 @@ func explain(pos *engine.Position, v [2]view, upWhy *Why) *Why {
 		return caused(RuleWindow, v, upWhy, fmt.Sprintf("the windows differ, %s vs %s", v[0].run.WindowText(a), v[1].run.WindowText(b)))
 	}
 	if !SameLevel(a, b) {
-		if oa, ob := v[0].opts, v[1].opts; oa != nil && ob != nil && oa.QSLevels != ob.QSLevels && a.QSPly == 0 {
-			return &Why{Rule: RuleQSLevels, Text: fmt.Sprintf("the QS root starts at level %d in A, %d in B (qs-levels %d vs %d)", a.QSLevel, b.QSLevel, oa.QSLevels, ob.QSLevels)}
-		}
+		// QS roots' levels (the runs' qs-levels) are the same by
+		// SameLevel: where the levels make the searches part, a root's
+		// extra pass says so (researchWhy).
 		return caused(RuleQSLevels, v, upWhy, fmt.Sprintf("QS level %d in A, %d in B", a.QSLevel, b.QSLevel))
 	}
 	// How each node stops before its moves.
@@ -313,6 +313,13 @@ func stopWhy(pos *engine.Position, s, o view) *Why {
 		if len(s.kids) > 0 || o.n.Cause == engine.CauseDelta {
 			return nil
 		}
+		if n.Generated > 0 {
+			// Its moves were generated, so the node was not given up
+			// whole: each capture was pruned by itself (qsPrune), with
+			// its own victim, and a queen capture may not have been one.
+			return &Why{Rule: RuleDeltaPrune, actor: s.name, Text: fmt.Sprintf("%s prunes each of its %s: none lifts the eval %s to alpha %s with its victim and the margin (delta)",
+				s.name, engine.CountOf(int64(n.Generated), "move", "moves"), s.run.NodeScores(n).Signed(n.StandPat), s.run.WindowScores(n).Text(n.Alpha))}
+		}
 		return &Why{Rule: RuleDeltaPrune, actor: s.name, Text: fmt.Sprintf("%s gives the node up: not even a queen lifts the eval %s to alpha %s (delta)",
 			s.name, s.run.NodeScores(n).Signed(n.StandPat), s.run.WindowScores(n).Text(n.Alpha))}
 	case engine.CauseTT:
@@ -345,7 +352,7 @@ func childWhy(pos *engine.Position, v [2]view) *Why {
 		if !ok || !slices.ContainsFunc(v[s].kids[:i], func(x trace.Node) bool { return x.Move == k.Move }) {
 			continue
 		}
-		return researchWhy(pos, v[s], v[1-s], k)
+		return researchWhy(pos, v[s], v[1-s], k, i)
 	}
 	// A move one searches and the other never does, by the other's rules.
 	for s := range v {
@@ -381,11 +388,18 @@ func childWhy(pos *engine.Position, v [2]view) *Why {
 	return recordsWhy(pos, v[s], o, k, i)
 }
 
-// researchWhy says why s visits move k a second time at node s.n.
-func researchWhy(pos *engine.Position, s, o view, k trace.Node) *Why {
+// researchWhy says why s visits move k a second time at node s.n, as its
+// move i+1 (0-based i).
+func researchWhy(pos *engine.Position, s, o view, k trace.Node, i int) *Why {
 	m := moveSAN(pos, k.Move)
 	if s.opts != nil {
 		switch r := s.opts.NodeRoutine(s.n.Depth); {
+		case r == engine.RoutineThreshold && s.opts.NodePasses(s.n.Depth, s.n.QSPly) && o.opts != nil &&
+			o.opts.QSLevels > 0 && o.opts.QSLevels < s.opts.QSLevels && i >= len(o.kids):
+			// The passes so far were alike (the children up to i are):
+			// o stopped where its levels end, s goes on to the next.
+			return &Why{Rule: RuleQSLevels, actor: s.name, Text: fmt.Sprintf("%s searches %s again in its level %d pass, past %s's last level (qs-levels %d vs %d): its level %d pass met an auto-fail-high",
+				s.name, m, o.opts.QSLevels+1, o.name, s.opts.QSLevels, o.opts.QSLevels, o.opts.QSLevels)}
 		case r == engine.RoutineThreshold && s.opts.NodePasses(s.n.Depth, s.n.QSPly):
 			return &Why{Rule: RuleLevelPass, actor: s.name, Text: fmt.Sprintf("%s searches %s again in its next level pass: the pass before met an auto-fail-high (qs-levels %d)", s.name, m, s.opts.QSLevels)}
 		case r == engine.RoutineUnified:

@@ -117,7 +117,9 @@ func TestRulePerSwitch(t *testing.T) {
 		{"mvv-lva", "mvv-lva+pvs=false", 2, RulePVS, "A", true, ""},
 		{"mvv-lva", "threshold", 2, RuleAutoFailHigh, "B", true, ""},
 		{"mvv-lva", "threshold", 2, RuleLevelPass, "B", false, ""},
-		{"threshold", "threshold+qs-levels=2", 2, RuleQSLevels, "", true, ""},
+		// A QS root's level is its run's qs-levels, a numbering: the runs
+		// part where A's root makes a pass past B's last level.
+		{"threshold", "threshold+qs-levels=2", 2, RuleQSLevels, "A", true, ""},
 		{"mvv-lva+pvs=false", "unified", 3, RuleIteration, "B", false, ""},
 	} {
 		t.Run(tc.a+"_"+tc.b+"_"+tc.rule, func(t *testing.T) {
@@ -142,6 +144,9 @@ func TestRulePerSwitch(t *testing.T) {
 			if tc.first {
 				if w := rep.First.Why; w == nil || w.Rule != tc.rule || w.actor != tc.actor {
 					t.Fatalf("first difference's reason %+v, want rule %s by %q (%s)", w, tc.rule, tc.actor, rep.First.Reason)
+				}
+				if !slices.ContainsFunc(rep.First.Fields, func(s string) bool { return s != "qs_level" && s != "visit" }) {
+					t.Errorf("first difference is a label: fields %v (%s)", rep.First.Fields, rep.First.Reason)
 				}
 				return
 			}
@@ -292,5 +297,137 @@ func TestRuleTable(t *testing.T) {
 	}
 	if d := (tally{{RuleWindow, "", true}: 2, {RuleSEEPrune, "B", false}: 1}).summary(); d.Count != 1 || d.Caused != 2 {
 		t.Errorf("summary %+v: want 1 of its own, 2 caused", d)
+	}
+}
+
+// TestSameLevel: a QS level is a numbering of the threshold QS, so a node
+// without one matches any level, and two QS roots match whatever their
+// runs' qs-levels (their passes start at level 0 alike); below the roots
+// the levels of one pass are the same in two runs that search alike, so
+// there a difference is one.
+func TestSameLevel(t *testing.T) {
+	qs := func(ply, level int) trace.Node { return trace.Node{Kind: engine.KindQS, QSPly: ply, QSLevel: level} }
+	for _, tc := range []struct {
+		name string
+		a, b trace.Node
+		want bool
+	}{
+		{"same level", qs(2, 3), qs(2, 3), true},
+		{"one has none", qs(2, -1), qs(2, 3), true},
+		{"QS roots of qs-levels 4 and 2", qs(0, 4), qs(0, 2), true},
+		{"below the roots", qs(1, 3), qs(1, 1), false},
+		{"a root and a node below", qs(0, 4), qs(1, 2), false},
+		{"full-width against a QS root", trace.Node{Kind: engine.KindPV, QSPly: 0, QSLevel: 2}, qs(0, 4), false},
+	} {
+		if got := SameLevel(tc.a, tc.b); got != tc.want {
+			t.Errorf("%s: SameLevel = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestDeltaPruneWording: a QS node delta pruning ends says how: given up
+// whole before its moves (not even a queen lifts its eval to alpha), or
+// each of its generated captures pruned by itself, where a queen capture
+// need not have been one (Kiwipete's QS-only runs of mvv-lva+see-prune
+// without and with delta part at such a node: 8 moves, eval -619, alpha
+// 189, which a queen would lift).
+func TestDeltaPruneWording(t *testing.T) {
+	node := func(generated int) trace.Node {
+		return trace.Node{ID: 9, Parent: 8, Kind: engine.KindQS, QSLevel: -1, CutIndex: -1, Cause: engine.CauseDelta,
+			HasStandPat: true, StandPat: -619, Alpha: 189, Beta: 190, Generated: generated}
+	}
+	other := view{name: "A", n: trace.Node{ID: 9, Parent: 8, Kind: engine.KindQS, QSLevel: -1, CutIndex: -1, HasStandPat: true, StandPat: -619, Alpha: 189, Beta: 190}}
+	for _, tc := range []struct {
+		generated int
+		want      string
+	}{
+		{0, "B gives the node up: not even a queen lifts the eval -619 to alpha 189 (delta)"},
+		{8, "B prunes each of its 8 moves: none lifts the eval -619 to alpha 189 with its victim and the margin (delta)"},
+	} {
+		w := stopWhy(nil, view{name: "B", n: node(tc.generated)}, other)
+		if w == nil || w.Rule != RuleDeltaPrune || w.actor != "B" || w.Text != tc.want {
+			t.Errorf("%d generated: %+v, want %s by B: %q", tc.generated, w, RuleDeltaPrune, tc.want)
+		}
+	}
+}
+
+// TestRulesThatFollow: the rules a difference that follows from an earlier
+// one takes (window, depth, below) and the hash table's (tt) are found on
+// pairs of runs where they arise, among the changed nodes' reasons or the
+// divergences counted by rule. (The table's threshold-ext cannot part two
+// searches at one node: a threshold extension keeps a QS level, and a QS
+// node's depth is its QS ply, the same in both runs.)
+func TestRulesThatFollow(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		a, b  string
+		depth int
+		tt    bool
+		rules []string
+	}{
+		{"mvv-lva", "mvv-lva+recapture-ext=true", 3, false, []string{RuleDepth, RuleBelow}},
+		{"captures", "threshold", 3, false, []string{RuleWindow}},
+		{"see", "see+delta=false", 4, true, []string{RuleTT}},
+	} {
+		t.Run(tc.a+"_"+tc.b, func(t *testing.T) {
+			st, _ := tracetest.CreateTrace(t)
+			run := func(spec string) int64 {
+				o, err := engine.ParseVariantSpec(spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o.TT = tc.tt
+				return tracetest.RecordSearch(t, st, kiwipete1, o, engine.Limits{Depth: tc.depth})
+			}
+			a, b := run(tc.a), run(tc.b)
+			rep, err := Align(ctx, Side{st, a}, Side{st, b}, Options{Changed: 100_000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for _, c := range rep.Divergences.ByRule {
+				seen[c.Rule] = true
+			}
+			for _, d := range rep.ChangedNodes {
+				if d.Why != nil {
+					seen[d.Why.Rule] = true
+				}
+			}
+			for _, r := range tc.rules {
+				if !seen[r] {
+					t.Errorf("no difference by %s; rules seen %v", r, seen)
+				}
+			}
+		})
+	}
+}
+
+// TestRulesOfOtherEngines: another engine's runs have no options, so an
+// extension one run made and the other did not is 'ext' (its cause is not
+// recorded), and QS nodes whose static evals differ are 'eval'.
+func TestRulesOfOtherEngines(t *testing.T) {
+	other := trace.Run{Engine: "other"}
+	qs := func(depth, ext int, stand engine.Score) trace.Node {
+		return trace.Node{ID: 5, Parent: 4, Kind: engine.KindQS, QSLevel: -1, CutIndex: -1, Depth: depth, Extension: ext,
+			HasStandPat: true, StandPat: stand, Alpha: -50, Beta: 50}
+	}
+	pos, err := engine.ParseFEN(kiwipete1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		a, b   trace.Node
+		rule   string
+		actor  string
+		phrase string
+	}{
+		{"extension", qs(0, 0, 10), qs(1, 1, 10), engine.GrowthExt.String(), "B", "B extends"},
+		{"eval", qs(0, 0, 10), qs(0, 0, 35), RuleEval, "", "the static evals differ, A +10, B +35"},
+	} {
+		w := explain(pos, [2]view{{name: "A", run: other, n: tc.a}, {name: "B", run: other, n: tc.b}}, nil)
+		if w == nil || w.Rule != tc.rule || w.actor != tc.actor || !strings.Contains(w.Text, tc.phrase) {
+			t.Errorf("%s: %+v, want %s by %q saying %q", tc.name, w, tc.rule, tc.actor, tc.phrase)
+		}
 	}
 }

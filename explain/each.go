@@ -15,7 +15,7 @@ import (
 // is not judged and not passed. A transposition is judged against the
 // positions searched before it anywhere under top, as Explain(top) does.
 func Each(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node, fn func(n trace.Node, own engine.Reason) error) error {
-	w, err := newWalker(ctx, st, r, top)
+	w, err := newWalker(ctx, st, r, top, top.SubtreeSize)
 	if err != nil {
 		return err
 	}

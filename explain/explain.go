@@ -117,7 +117,7 @@ type Subtree struct {
 // own move is not judged (it is why the subtree is there, not what is in
 // it): the top counts as necessary.
 func Explain(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node) (*Subtree, error) {
-	w, err := newWalker(ctx, st, r, top)
+	w, err := newWalker(ctx, st, r, top, top.SubtreeSize)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +163,11 @@ type walker struct {
 	seen   *seenTable
 	each   func(trace.Node, engine.Reason) error // Each's callback, nil for Explain
 
+	// watch is a node whose own reason MoveReason wants: watched
+	// takes it when the walk judges it.
+	watch   int64
+	watched engine.Reason
+
 	top     trace.Node
 	rows    int64
 	counts  [engine.NumReasons]int64
@@ -175,7 +180,9 @@ type walker struct {
 	maxQS   int
 }
 
-func newWalker(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node) (*walker, error) {
+// newWalker makes a walk of top's subtree, of about rows rows (the table
+// of positions is sized by it).
+func newWalker(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node, rows int64) (*walker, error) {
 	opts, err := r.SearchOptions()
 	if err != nil {
 		return nil, err
@@ -184,8 +191,8 @@ func newWalker(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node
 	if err != nil {
 		return nil, err
 	}
-	w := &walker{r: r, opts: opts, rule: r.MoveRule(), margin: engine.DefaultDeltaMargin, pos: pos, top: top,
-		seen: newSeenTable(top.SubtreeSize), biggest: trace.Node{ID: -1}}
+	w := &walker{watch: -1, watched: engine.ReasonNecessary, r: r, opts: opts, rule: r.MoveRule(), margin: engine.DefaultDeltaMargin, pos: pos, top: top,
+		seen: newSeenTable(rows), biggest: trace.Node{ID: -1}}
 	if opts != nil {
 		w.margin = opts.DeltaMargin
 	}
@@ -226,6 +233,9 @@ func (w *walker) visit(n trace.Node) error {
 		if err := w.each(n, own); err != nil {
 			return err
 		}
+	}
+	if n.ID == w.watch {
+		w.watched = own
 	}
 	if f.reason == engine.ReasonNecessary && own != engine.ReasonNecessary {
 		f.reason = own

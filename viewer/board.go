@@ -146,6 +146,10 @@ func (m *Model) details(p *pane) []detailLine {
 	if in == nil {
 		return nil
 	}
+	if !in.explained {
+		in.explained = true
+		m.explainSel(p, in)
+	}
 	n := in.node
 	t := p.t
 	var out []detailLine
@@ -226,6 +230,7 @@ func (m *Model) details(p *pane) []detailLine {
 		size = "not known yet: the recorder is still in this node (r reloads)"
 	}
 	add("subtree", "%s", size)
+	out = append(out, m.causeLines(in)...)
 	if n.Incomplete && !stillOpen(n) {
 		out = append(out, detailLine{"stopped", "while this node was open: incomplete, its score and counts are of a partial search", st.errMsg})
 	}

@@ -234,6 +234,7 @@ func (m *Model) startCompare(id int64) error {
 	}
 	m.panes = []*pane{m.cur(), {t: t}}
 	m.focus = 0
+	dropSel(m.panes[0].sel)
 	m.panes[0].sel = nil // make afterChange follow
 	m.alignCache = nil
 	m.setMsg("comparing run %d with run %d: the right pane follows (tab switches)", m.panes[0].t.run.ID, id)

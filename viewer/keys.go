@@ -176,6 +176,8 @@ func (m *Model) Handle(ev tcell.Event) {
 		return
 	case *hotLoaded:
 		m.hotDone(ev)
+	case *causesLoaded:
+		m.causesDone(ev)
 	default:
 		return
 	}
@@ -295,6 +297,7 @@ var treeKeys = []keyAction{
 	{binds: []binding{{keys: []string{"u"}, do: func(m *Model) {
 		m.uci = !m.uci
 		for _, q := range m.panes {
+			dropSel(q.sel)
 			q.sel = nil
 		}
 	}}}, desc: "moves in SAN or UCI"},

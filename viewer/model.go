@@ -267,6 +267,16 @@ type nodeInfo struct {
 	// them, so the details say how many there are.
 	unrecorded int64
 	err        error
+	// why is the cause of the node's move (explain.MoveReason), mix the
+	// cause mix of its subtree (see explainSel); nil mix: none worked out
+	// (an error above, or a node still being searched).
+	why    engine.Reason
+	whyErr error
+	mix    *causeMix
+	// explained: explainSel ran. It runs when the details are drawn,
+	// not when the selection moves: a held key passes many nodes
+	// between two draws.
+	explained bool
 }
 
 // pathText is the node's move path as the details print it, SAN with move
@@ -303,12 +313,14 @@ func (m *Model) refreshSel() {
 	for _, p := range m.panes {
 		_, n, err := p.t.selected()
 		if err != nil {
+			dropSel(p.sel)
 			p.sel = &nodeInfo{node: n, err: err, fen: p.t.run.FEN}
 			continue
 		}
 		if p.sel != nil && p.sel.node.ID == n.ID && p.sel.node.RunID == n.RunID && p.sel.err == nil {
 			continue
 		}
+		dropSel(p.sel)
 		p.sel = p.t.info(n)
 	}
 }

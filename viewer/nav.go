@@ -435,6 +435,7 @@ func (m *Model) reload() error {
 		if err := p.t.rebuild(nil); err != nil {
 			return err
 		}
+		dropSel(p.sel)
 		p.hot, p.hotGr, p.sel = nil, nil, nil
 		p.hotGen++
 	}
