@@ -488,6 +488,7 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	defer w.readAhead(a, b, ka, kb)()
 	// The parent's size ratio B/A, against which this pair's growth is
 	// measured (growth), and this pair's, against which its children's is.
 	parentRatio := -1.0
@@ -564,6 +565,30 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 		}
 	}
 	return diff, nil
+}
+
+// readAhead plans the reading of the children of a and b that the walk
+// pairs (tree.plan), in the order it takes them, when a node is too big to
+// be read as one chunk; it returns what stops the read-ahead.
+func (w *walker) readAhead(a, b trace.Node, ka, kb []keyed) (stop func()) {
+	if a.SubtreeSize <= int64(w.ta.chunk) && b.SubtreeSize <= int64(w.tb.chunk) {
+		return func() {}
+	}
+	var pa, pb []trace.Node
+	for i, j := 0, 0; i < len(ka) && j < len(kb); {
+		switch c := compareKeys(ka[i].K, kb[j].K); {
+		case c == 0:
+			pa, pb = append(pa, ka[i].N), append(pb, kb[j].N)
+			i++
+			j++
+		case c < 0:
+			i++
+		default:
+			j++
+		}
+	}
+	stopA, stopB := w.ta.plan(w.ctx, pa), w.tb.plan(w.ctx, pb)
+	return func() { stopA(); stopB() }
 }
 
 // excess is how many nodes B's subtree has beyond (or short of) A's grown
