@@ -358,6 +358,38 @@ func (c *checker) lastPass(f *cframe) (pass []kid, ok bool) {
 // delayed-gain penalty when the variant uses it.
 func (c *checker) value(f *cframe, k kid) engine.Score { return c.opts.Penalty(-k.score, f.eval) }
 
+// scoreTerms writes the terms of the maximum searchedScore wants, as a
+// violation quotes them: the stand pat, the last pass's moves (the first
+// six terms, then "..."), auto-fail-high's beta, the delta-pruned bound
+// (withDelta), or the static eval alone when there is none of them. Only
+// a violation writes them: a SAN per move of every node was an eighth of
+// a check.
+func (c *checker) scoreTerms(f *cframe, pass []kid, standsPat bool, deltaTerm string, withDelta bool) string {
+	n := f.n
+	var terms []string
+	if standsPat && n.HasStandPat {
+		terms = append(terms, "stand pat "+c.sc(n.StandPat))
+	}
+	for i := len(pass) - 1; i >= 0; i-- {
+		k := pass[i]
+		if len(terms) < 6 {
+			terms = append(terms, fmt.Sprintf("%s %s (node %d)", c.san(f, k.move), c.sc(c.value(f, k)), k.id))
+		} else if len(terms) == 6 {
+			terms = append(terms, "...")
+		}
+	}
+	if n.Cause == engine.CauseAutoFailHigh {
+		terms = append(terms, "auto-fail-high beta "+c.window(n, n.Beta))
+	}
+	if withDelta {
+		terms = append(terms, deltaTerm)
+	}
+	if len(terms) == 0 && n.Kind == engine.KindQS && n.HasStandPat {
+		terms = append(terms, "static eval "+c.sc(n.StandPat))
+	}
+	return strings.Join(terms, ", ")
+}
+
 // searchedScore checks the fail-soft maximum, the cutoff and the best move
 // of a node that searched its moves.
 func (c *checker) searchedScore(f *cframe, standsPat bool) {
@@ -376,45 +408,33 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 	}
 	c.deltaSearched(f, pass)
 	best, have := -engine.Infinity, false
-	var terms []string
 	if standsPat && n.HasStandPat {
 		best, have = n.StandPat, true
-		terms = append(terms, "stand pat "+c.sc(n.StandPat))
 	}
-	for i := len(pass) - 1; i >= 0; i-- {
-		k := pass[i]
-		v := c.value(f, k)
-		if len(terms) < 6 {
-			terms = append(terms, fmt.Sprintf("%s %s (node %d)", c.san(f, k.move), c.sc(v), k.id))
-		} else if len(terms) == 6 {
-			terms = append(terms, "...")
-		}
-		if v > best {
-			best = v
-		}
-		have = true
+	for _, k := range pass {
+		best, have = max(best, c.value(f, k)), true
 	}
 	if n.Cause == engine.CauseAutoFailHigh {
 		best, have = max(best, n.Beta), true
-		terms = append(terms, "auto-fail-high beta "+c.window(n, n.Beta))
 	}
 	// A Horizon before 2026-11-25 did not count delta-pruned captures.
-	oldBest, oldHave, oldTerms := best, have, terms
-	if b, term, ok := c.deltaBound(f, pass); ok {
-		if !have || b > best {
-			best = b
+	oldBest, oldHave := best, have
+	deltaB, deltaTerm, withDelta := c.deltaBound(f, pass)
+	if withDelta {
+		if !have || deltaB > best {
+			best = deltaB
 		}
-		have, terms = true, append(slices.Clone(terms), term)
+		have = true
 	}
-	staticEval := func(best engine.Score, have bool, terms []string) (engine.Score, bool, []string) {
+	staticEval := func(best engine.Score, have bool) (engine.Score, bool) {
 		if !have && n.Kind == engine.KindQS && n.HasStandPat {
 			// Nothing searched and no stand pat: the static eval is all there is.
-			return n.StandPat, true, append(terms, "static eval "+c.sc(n.StandPat))
+			return n.StandPat, true
 		}
-		return best, have, terms
+		return best, have
 	}
-	best, have, terms = staticEval(best, have, terms)
-	oldBest, oldHave, oldTerms = staticEval(oldBest, oldHave, oldTerms)
+	best, have = staticEval(best, have)
+	oldBest, oldHave = staticEval(oldBest, oldHave)
 	if !have {
 		c.violate(n.ID, RuleScore, "searched no move (%s) and has nothing to score", cutText(n))
 		return
@@ -426,9 +446,9 @@ func (c *checker) searchedScore(f *cframe, standsPat bool) {
 			c.deltaNew++
 		}
 	case differs && oldBest == n.Score:
-		c.deltaFaults.add(c, n.ID, fmt.Sprintf("scored %s, want %s = max(%s)", c.score(n, n.Score), c.score(n, best), strings.Join(terms, ", ")))
+		c.deltaFaults.add(c, n.ID, fmt.Sprintf("scored %s, want %s = max(%s)", c.score(n, n.Score), c.score(n, best), c.scoreTerms(f, pass, standsPat, deltaTerm, withDelta)))
 	default:
-		c.violate(n.ID, RuleScore, "scored %s, want %s = max(%s)", c.score(n, n.Score), c.score(n, best), strings.Join(terms, ", "))
+		c.violate(n.ID, RuleScore, "scored %s, want %s = max(%s)", c.score(n, n.Score), c.score(n, best), c.scoreTerms(f, pass, standsPat, deltaTerm, withDelta))
 	}
 	// A move that fails high ends its pass: it is the last one searched
 	// and the node reports the cutoff.
