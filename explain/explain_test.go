@@ -3,6 +3,7 @@ package explain
 import (
 	"context"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -231,5 +232,39 @@ func TestShape(t *testing.T) {
 		if got := Verdict(tc.biggest, tc.qs); got != tc.want {
 			t.Errorf("Verdict(%d, %d) = %s, want %s", tc.biggest, tc.qs, got, tc.want)
 		}
+	}
+}
+
+// TestCountIsExplainWithoutPlaces: Count walks the subtree as Explain does
+// and leaves the places out (hotspots prints no place of its causes).
+func TestCountIsExplainWithoutPlaces(t *testing.T) {
+	ctx := context.Background()
+	st, _ := tracetest.CreateTrace(t)
+	run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, options(t, "captures"), engine.Limits{Depth: 3})
+	r, err := st.Run(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := st.Node(ctx, run, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Explain(ctx, st, r, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Count(ctx, st, r, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Causes) == 0 {
+		t.Fatal("no causes: the test wants some")
+	}
+	want.Place = ""
+	for i := range want.Causes {
+		want.Causes[i].Place = ""
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Count = %+v, want Explain without places %+v", got, want)
 	}
 }
