@@ -415,7 +415,7 @@ func TestTreeReadAhead(t *testing.T) {
 		chunk = max(chunk, int(k.SubtreeSize))
 	}
 	slices.Reverse(big) // not the search order
-	tr := &tree{Side: side, chunk: chunk}
+	tr := &tree{Side: side, chunk: chunk, spare: make(chan []trace.Node, 2)}
 	stop := tr.plan(ctx, big)
 	if len(tr.ahead) != 1 {
 		t.Fatalf("%d read-aheads planned, want 1", len(tr.ahead))

@@ -104,8 +104,10 @@ type tree struct {
 	buf   []trace.Node // one loaded subtree in pre-order
 	end   int64        // buf holds the rows of ids [buf[0].ID, end)
 	// ahead are the read-aheads planned (plan) for the big nodes on the
-	// walked path, innermost last.
+	// walked path, innermost last; spare holds buffers the walk is done
+	// with, for them to fill again.
 	ahead []*readAhead
+	spare chan []trace.Node
 }
 
 // readAhead loads, on a goroutine of its own, the subtrees a walk is going
@@ -127,7 +129,9 @@ type chunk struct {
 	err error
 }
 
-func newTree(s Side) *tree { return &tree{Side: s, chunk: chunkNodes} }
+func newTree(s Side) *tree {
+	return &tree{Side: s, chunk: chunkNodes, spare: make(chan []trace.Node, 2)}
+}
 
 // children returns n's children in search order, in a fresh slice, checked
 // with trace.CheckChildren against n as read with them. That copy of n, not the
@@ -152,6 +156,10 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 			if c.err != nil {
 				t.buf = t.buf[:0]
 				return nil, c.err
+			}
+			select {
+			case t.spare <- t.buf[:0]: // cut from, never handed out
+			default:
 			}
 			t.buf, t.end = c.buf, c.end
 		} else {
@@ -223,7 +231,12 @@ func (t *tree) plan(ctx context.Context, kids []trace.Node) (stop func()) {
 	go func() {
 		defer close(ra.done)
 		for _, n := range want {
-			buf, end, err := t.load(ctx, n, nil)
+			var buf []trace.Node
+			select {
+			case buf = <-t.spare:
+			default:
+			}
+			buf, end, err := t.load(ctx, n, buf)
 			select {
 			case ra.got <- chunk{buf, end, err}:
 			case <-ctx.Done():
