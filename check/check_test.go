@@ -578,3 +578,49 @@ func TestCheckNodeKind(t *testing.T) {
 		})
 	}
 }
+
+// TestReadAhead: the rows the checker is handed from the reading goroutine
+// are the run's rows in pre-order, as Subtree streams them, across many
+// batches; an error from the checker stops the reading and comes back;
+// a cancelled context stops it with the context's error.
+func TestReadAhead(t *testing.T) {
+	ctx := context.Background()
+	st, _ := tracetest.CreateTrace(t)
+	run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
+	var want []int64
+	if err := st.Subtree(ctx, run, 0, -1, func(n trace.Node) error { want = append(want, n.ID); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 3*4096 {
+		t.Fatalf("%d rows: the test wants several batches", len(want))
+	}
+	var got []int64
+	if err := readAhead(ctx, st, run, func(n trace.Node) error { got = append(got, n.ID); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("read ahead %d rows, Subtree %d, or in another order", len(got), len(want))
+	}
+	stop := errors.New("stop")
+	seen := 0
+	err := readAhead(ctx, st, run, func(trace.Node) error {
+		if seen++; seen == 5000 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || seen != 5000 {
+		t.Errorf("stopped by the checker: error %v after %d rows, want %v after 5000", err, seen, stop)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	seen = 0
+	err = readAhead(cctx, st, run, func(trace.Node) error {
+		if seen++; seen == 10 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: error %v, want %v", err, context.Canceled)
+	}
+}

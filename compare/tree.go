@@ -103,9 +103,35 @@ type tree struct {
 	chunk int
 	buf   []trace.Node // one loaded subtree in pre-order
 	end   int64        // buf holds the rows of ids [buf[0].ID, end)
+	// ahead are the read-aheads planned (plan) for the big nodes on the
+	// walked path, innermost last; spare holds buffers the walk is done
+	// with, for them to fill again.
+	ahead []*readAhead
+	spare chan []trace.Node
 }
 
-func newTree(s Side) *tree { return &tree{Side: s, chunk: chunkNodes} }
+// readAhead loads, on a goroutine of its own, the subtrees a walk is going
+// to ask for next (one chunk each, in the order it will ask), while the
+// walk compares the chunk before: on two cores the reading of one run, the
+// other and the comparing overlap. It runs at most one chunk ahead of the
+// walk, so a tree holds at most three chunks per level of read-ahead.
+type readAhead struct {
+	want   []trace.Node // the nodes still to be handed over, in order
+	got    chan chunk
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// chunk is one subtree read by a readAhead.
+type chunk struct {
+	buf []trace.Node
+	end int64
+	err error
+}
+
+func newTree(s Side) *tree {
+	return &tree{Side: s, chunk: chunkNodes, spare: make(chan []trace.Node, 2)}
+}
 
 // children returns n's children in search order, in a fresh slice, checked
 // with trace.CheckChildren against n as read with them. That copy of n, not the
@@ -124,18 +150,24 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 			_, kids, err := childList(ctx, t.Side, n.ID)
 			return kids, err
 		}
-		t.buf = t.buf[:0]
-		err := t.Store.Subtree(ctx, t.Run, n.ID, -1, func(x trace.Node) error {
-			t.buf = append(t.buf, x)
-			return nil
-		})
-		if err != nil {
-			t.buf = t.buf[:0]
-			return nil, err
+		if ra := t.next(n); ra != nil {
+			c := <-ra.got
+			ra.want = ra.want[1:]
+			if c.err != nil {
+				t.buf = t.buf[:0]
+				return nil, c.err
+			}
+			select {
+			case t.spare <- t.buf[:0]: // cut from, never handed out
+			default:
+			}
+			t.buf, t.end = c.buf, c.end
+		} else {
+			var err error
+			if t.buf, t.end, err = t.load(ctx, n, t.buf[:0]); err != nil {
+				return nil, err
+			}
 		}
-		// The buffer holds n's subtree as far as n reached when read;
-		// rows past that may be missing.
-		t.end = n.End()
 	}
 	i := t.index(n.ID)
 	if i < 0 {
@@ -162,6 +194,77 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 		j = from + sort.Search(len(t.buf)-from, func(k int) bool { return t.buf[from+k].ID >= c.End() })
 	}
 	return kids, trace.CheckChildren(p, kids)
+}
+
+// load reads n's subtree into buf and returns it with the end of the ids
+// it holds: n's subtree as far as n reached when read; rows past that may
+// be missing.
+func (t *tree) load(ctx context.Context, n trace.Node, buf []trace.Node) ([]trace.Node, int64, error) {
+	err := t.Store.Subtree(ctx, t.Run, n.ID, -1, func(x trace.Node) error {
+		buf = append(buf, x)
+		return nil
+	})
+	if err != nil {
+		return buf[:0], 0, err
+	}
+	return buf, n.End(), nil
+}
+
+// plan tells the tree that the walk, below the big node whose children
+// kids are (in the order the walk takes them), will ask for the children
+// of each in turn: those whose subtrees are read as one chunk are read
+// ahead. The returned stop ends the read-ahead; the walk calls it when it
+// leaves the big node, whether or not it asked for them all.
+func (t *tree) plan(ctx context.Context, kids []trace.Node) (stop func()) {
+	var want []trace.Node
+	for _, k := range kids {
+		if k.SubtreeSize > 1 && k.SubtreeSize <= int64(t.chunk) && !t.holds(k) {
+			want = append(want, k)
+		}
+	}
+	if len(want) < 2 {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	ra := &readAhead{want: want, got: make(chan chunk), cancel: cancel, done: make(chan struct{})}
+	t.ahead = append(t.ahead, ra)
+	go func() {
+		defer close(ra.done)
+		for _, n := range want {
+			var buf []trace.Node
+			select {
+			case buf = <-t.spare:
+			default:
+			}
+			buf, end, err := t.load(ctx, n, buf)
+			select {
+			case ra.got <- chunk{buf, end, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-ra.done
+		t.ahead = t.ahead[:len(t.ahead)-1]
+	}
+}
+
+// next returns the innermost read-ahead when n is the node it hands over
+// next, else nil.
+func (t *tree) next(n trace.Node) *readAhead {
+	if len(t.ahead) == 0 {
+		return nil
+	}
+	ra := t.ahead[len(t.ahead)-1]
+	if len(ra.want) == 0 || ra.want[0].ID != n.ID {
+		return nil
+	}
+	return ra
 }
 
 // holds reports whether n's whole subtree is in the buffer.

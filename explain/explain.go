@@ -117,14 +117,10 @@ type Subtree struct {
 // own move is not judged (it is why the subtree is there, not what is in
 // it): the top counts as necessary.
 func Explain(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node) (*Subtree, error) {
-	w, err := newWalker(ctx, st, r, top, top.SubtreeSize)
+	res, err := Count(ctx, st, r, top)
 	if err != nil {
 		return nil, err
 	}
-	if err := st.Subtree(ctx, r.ID, top.ID, -1, w.visit); err != nil {
-		return nil, err
-	}
-	res := w.result()
 	if res.Place, err = trace.Place(ctx, st, r.ID, top.ID); err != nil {
 		return nil, err
 	}
@@ -138,6 +134,21 @@ func Explain(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node) 
 		}
 	}
 	return res, nil
+}
+
+// Count is Explain without the places (Subtree.Place and each Cause's
+// Place left empty): the walk alone, for a caller that prints no place,
+// such as hotspots' top cause, where the places' path queries cost more
+// than the walk of a small subtree.
+func Count(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node) (*Subtree, error) {
+	w, err := newWalker(ctx, st, r, top, top.SubtreeSize)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Subtree(ctx, r.ID, top.ID, -1, w.visit); err != nil {
+		return nil, err
+	}
+	return w.result(), nil
 }
 
 // frame is an open node of the walk: the top, or a node whose subtree the

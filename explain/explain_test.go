@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -526,5 +527,39 @@ func TestMoveReason(t *testing.T) {
 		if got, err := MoveReason(ctx, st, r, n); err != nil || got != engine.ReasonNecessary {
 			t.Errorf("node %d: %s, %v; want necessary", id, got, err)
 		}
+	}
+}
+
+// TestCountIsExplainWithoutPlaces: Count walks the subtree as Explain does
+// and leaves the places out (hotspots prints no place of its causes).
+func TestCountIsExplainWithoutPlaces(t *testing.T) {
+	ctx := context.Background()
+	st, _ := tracetest.CreateTrace(t)
+	run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, options(t, "captures"), engine.Limits{Depth: 3})
+	r, err := st.Run(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := st.Node(ctx, run, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Explain(ctx, st, r, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Count(ctx, st, r, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Causes) == 0 {
+		t.Fatal("no causes: the test wants some")
+	}
+	want.Place = ""
+	for i := range want.Causes {
+		want.Causes[i].Place = ""
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Count = %+v, want Explain without places %+v", got, want)
 	}
 }

@@ -84,7 +84,58 @@ type PathVisit struct {
 // list is read as ReadChildren reads it, so a damaged file gives one
 // clear error. It costs two queries per ply of the node's path.
 func PathVisits(ctx context.Context, r Reader, run, id int64) ([]PathVisit, error) {
-	path, err := r.Path(ctx, run, id)
+	return NewPlacer(r, run).PathVisits(ctx, id)
+}
+
+// Placer reads the places of many nodes of one run (PathVisits, PlaceOf),
+// each child list on their paths read once: the paths of a list of
+// hotspots share their top plies, which a place per node read again for
+// every node, two queries a ply.
+type Placer struct {
+	r     Reader
+	run   int64
+	lists map[int64]childList // by parent id
+}
+
+// childList is a child list as PathVisits reads it, with the children's
+// visits and searches (ChildVisits).
+type childList struct {
+	parent           Node
+	kids             []Node
+	visits, searches []int
+}
+
+// maxPlacerLists bounds a Placer's child lists (each at most MaxChildren
+// rows): past it they are dropped and read again as needed.
+const maxPlacerLists = 4096
+
+// NewPlacer returns a Placer of run's nodes read through r.
+func NewPlacer(r Reader, run int64) *Placer {
+	return &Placer{r: r, run: run, lists: map[int64]childList{}}
+}
+
+// children reads parent id's child list (ReadChildren) or returns it from
+// an earlier read.
+func (p *Placer) children(ctx context.Context, id int64) (childList, error) {
+	if l, ok := p.lists[id]; ok {
+		return l, nil
+	}
+	parent, kids, err := ReadChildren(ctx, p.r, p.run, id, BySearch, 0, 0)
+	if err != nil {
+		return childList{}, err
+	}
+	l := childList{parent: parent, kids: kids}
+	l.visits, l.searches = ChildVisits(parent, kids)
+	if len(p.lists) >= maxPlacerLists {
+		clear(p.lists)
+	}
+	p.lists[id] = l
+	return l, nil
+}
+
+// PathVisits is the package's PathVisits of node id of the Placer's run.
+func (p *Placer) PathVisits(ctx context.Context, id int64) ([]PathVisit, error) {
+	path, err := p.r.Path(ctx, p.run, id)
 	if err != nil {
 		return nil, err
 	}
@@ -93,14 +144,13 @@ func PathVisits(ctx context.Context, r Reader, run, id int64) ([]PathVisit, erro
 	}
 	out := make([]PathVisit, 0, len(path))
 	for i := 1; i < len(path); i++ {
-		parent, kids, err := ReadChildren(ctx, r, run, path[i-1].ID, BySearch, 0, 0)
+		l, err := p.children(ctx, path[i-1].ID)
 		if err != nil {
 			return nil, err
 		}
-		visits, searches := ChildVisits(parent, kids)
-		for j, k := range kids {
+		for j, k := range l.kids {
 			if k.ID == path[i].ID {
-				out = append(out, PathVisit{Node: k, Key: KeyOf(parent, k), Visit: visits[j], Searches: searches[j]})
+				out = append(out, PathVisit{Node: k, Key: KeyOf(l.parent, k), Visit: l.visits[j], Searches: l.searches[j]})
 				break
 			}
 		}
@@ -138,19 +188,25 @@ func Place(ctx context.Context, r Reader, run, id int64) (string, error) {
 // PlaceOf returns node id's place as --json gives it and as Horizon
 // prints it (Place); hotspots give both.
 func PlaceOf(ctx context.Context, r Reader, run, id int64) (PlaceFields, string, error) {
+	return NewPlacer(r, run).PlaceOf(ctx, id)
+}
+
+// PlaceOf is the package's PlaceOf of node id of the Placer's run.
+func (p *Placer) PlaceOf(ctx context.Context, id int64) (PlaceFields, string, error) {
 	pf := PlaceFields{Path: []string{}, Visits: []int{}, Searches: []int{}}
-	own, err := PathVisits(ctx, r, run, id)
+	own, err := p.PathVisits(ctx, id)
 	if err != nil || len(own) == 0 {
 		return pf, "", err
 	}
-	san, err := r.PathSAN(ctx, run, id)
+	san, err := p.r.PathSAN(ctx, p.run, id)
 	if err != nil {
 		return pf, "", err
 	}
-	_, roots, err := ReadChildren(ctx, r, run, 0, BySearch, 0, 0)
+	runNode, err := p.children(ctx, 0)
 	if err != nil {
 		return pf, "", err
 	}
+	roots := runNode.kids
 	root, visits, searches := PathMarks(own, nil)
 	pf = PlaceFields{Iteration: root.It, IterationVisit: root.Visit, IterationSearches: root.Searches, Path: san, Visits: visits, Searches: searches}
 	if pf.Path == nil {

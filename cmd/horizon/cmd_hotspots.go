@@ -138,7 +138,7 @@ func hotspotLines(e *env, st *trace.Store, r trace.Run, order trace.HotspotOrder
 	src := countingReader{st, &rows}
 	for i, h := range hs {
 		stop := rowsProgress(e.stderr, fmt.Sprintf("explaining hotspot %d of %d", i+1, len(hs)), &rows, h.Node.Nodes())
-		ex, err := explain.Explain(e.ctx, src, r, h.Node)
+		ex, err := explain.Count(e.ctx, src, r, h.Node) // the top cause alone: no places
 		stop()
 		rows.Store(0)
 		if err != nil {

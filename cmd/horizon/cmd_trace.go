@@ -449,11 +449,13 @@ func hotspotsJSON(ctx context.Context, st *trace.Store, run int64, order trace.H
 	return hotspotsJSONOf(ctx, st, run, hs)
 }
 
-// hotspotsJSONOf is hotspots ranked already, placed.
+// hotspotsJSONOf is hotspots ranked already, placed: by one Placer, which
+// reads the plies their paths share once.
 func hotspotsJSONOf(ctx context.Context, st *trace.Store, run int64, hs []trace.Hotspot) ([]hotspotJSON, error) {
 	out := []hotspotJSON{}
+	placer := trace.NewPlacer(st, run)
 	for _, h := range hs {
-		pf, place, err := trace.PlaceOf(ctx, st, run, h.Node.ID)
+		pf, place, err := placer.PlaceOf(ctx, h.Node.ID)
 		if err != nil {
 			return nil, err
 		}
