@@ -3,8 +3,8 @@ package explain
 import (
 	"context"
 	"math"
-	"slices"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
