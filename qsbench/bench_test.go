@@ -7,7 +7,7 @@ import (
 	"github.com/horizonqs/horizon/engine"
 )
 
-const committedSet = "../testdata/qsbench.epd"
+const committedSet = "data/qsbench.epd"
 
 func readCommitted(t *testing.T) []*Position {
 	t.Helper()
@@ -77,7 +77,7 @@ func TestOracleValues(t *testing.T) {
 		}
 		if again.Score != p.Oracle.Score || again.Nodes != p.Oracle.Nodes {
 			t.Errorf("%s: stored ce %d (acn %d), recomputed %d (%d nodes); if the search changed on purpose, "+
-				"regenerate: horizon qsbench oracle --epd testdata/qsbench.epd", p.ID, p.Oracle.Score, p.Oracle.Nodes, again.Score, again.Nodes)
+				"regenerate: horizon qsbench oracle --epd qsbench/data/qsbench.epd", p.ID, p.Oracle.Score, p.Oracle.Nodes, again.Score, again.Nodes)
 		}
 		// Independent: a fresh searcher, one ply deeper, no hash table
 		// (so no value is grafted from another part of the tree).

@@ -74,7 +74,7 @@ func TestHelpExamples(t *testing.T) {
 		{"cutechess-cli", "needs cutechess-cli and a GUI's worth of games"},
 		{"< /tmp/fifo", "needs an engine writing a stream into /tmp/fifo"},
 		{"--oracle-engine", "values 1,200 positions with Stockfish (minutes)"},
-		{"qsbench collect", "rebuilds the benchmark set in testdata (minutes)"},
+		{"qsbench collect", "rebuilds the benchmark set in qsbench/data (minutes)"},
 		{"horizon qsbench oracle", "recomputes the benchmark set's oracle values (minutes)"},
 		{"--depth 9", "records for about 100 seconds"},
 	}
