@@ -617,54 +617,12 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 	if err != nil {
 		return usagef("--qs: %v", err)
 	}
-	// The default skip names positions of the default sources; with other
-	// sources it leaves out what it finds and asks for nothing more. A
-	// --skip the user gives must name positions that are there.
 	skipGiven := false
 	fs.Visit(func(f *flag.Flag) { skipGiven = skipGiven || f.Name == "skip" })
-	skipped := map[string]bool{}
-	for _, l := range strings.Split(*skip, ",") {
-		if l = strings.TrimSpace(l); l != "" {
-			skipped[l] = false
-		}
+	srcs, files, skipNote, err := collectSources(e, *sources, *skip, skipGiven)
+	if err != nil {
+		return err
 	}
-	var srcs []qsbench.Source
-	var files []string
-	for _, file := range strings.Split(*sources, ",") {
-		file = strings.TrimSpace(file)
-		if file == "" {
-			continue
-		}
-		files = append(files, file)
-		recs, err := loadPositions(e.ctx, "", file)
-		if err != nil {
-			return err
-		}
-		for i := range recs {
-			// The file's base name: the set records its sources' labels,
-			// which --skip takes, the same wherever the files lie.
-			label := positionLabel(filepath.Base(file), &recs[i])
-			if _, ok := skipped[label]; ok {
-				skipped[label] = true
-				continue
-			}
-			srcs = append(srcs, qsbench.Source{Label: label, Pos: recs[i].Pos})
-		}
-	}
-	var skippedList []string
-	for _, l := range strings.Split(*skip, ",") {
-		l = strings.TrimSpace(l)
-		if used, ok := skipped[l]; ok && used {
-			skippedList = append(skippedList, l)
-			delete(skipped, l) // once, however often it was named
-		}
-	}
-	for l, used := range skipped {
-		if !used && skipGiven {
-			return usagef("--skip: no source position %q in --sources", l)
-		}
-	}
-	*skip = strings.Join(skippedList, ",")
 	if len(srcs) == 0 {
 		return usagef("--sources: no files given")
 	}
@@ -684,14 +642,10 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 		}
 		return err
 	}
-	skipNote := ""
-	if *skip != "" {
-		skipNote = " without " + *skip
-	}
 	header := fmt.Sprintf(`QS benchmark set: horizon positions (QS roots) of '%s' searches to depth %d over
 %s%s (%d positions); %d tactical, %d quiet; no oracle values yet.
 Regenerate: horizon qsbench collect --sources %s --skip %s --depth %d --qs %s --tactical %d --quiet %d --per-source %d -o %s`,
-		engine.VariantSpec(o), *depth, *sources, skipNote, len(srcs), *tactical, *quiet, shellQuote(*sources), shellQuote(*skip), *depth,
+		engine.VariantSpec(o), *depth, *sources, skipNote, len(srcs), *tactical, *quiet, shellQuote(*sources), shellQuote(strings.TrimPrefix(skipNote, " without ")), *depth,
 		shellQuote(engine.VariantSpec(o)), *tactical, *quiet, *per, shellQuote(*out))
 	if err := qsbench.Write(f, header, set); err != nil {
 		return err
@@ -701,6 +655,63 @@ Regenerate: horizon qsbench collect --sources %s --skip %s --depth %d --qs %s --
 	}
 	return e.print(message(fmt.Sprintf("wrote %d positions (%d tactical, %d quiet) from %d sources to %s in %s",
 		len(set), *tactical, *quiet, len(srcs), *out, engine.Elapsed(time.Since(start)))), formatText)
+}
+
+// collectSources reads the source suites of 'qsbench collect' and leaves
+// out the positions skip names (by label: id or file:line). The default
+// skip names positions of the default sources; with other sources it
+// leaves out what it finds and asks for nothing more, while a skip the
+// user gave (given) must name positions that are there. It returns the
+// sources, the files read, and " without LABELS" for the ones left out
+// ("" for none), for the set's header.
+func collectSources(e *env, sources, skip string, given bool) ([]qsbench.Source, []string, string, error) {
+	skipped := map[string]bool{}
+	for _, l := range strings.Split(skip, ",") {
+		if l = strings.TrimSpace(l); l != "" {
+			skipped[l] = false
+		}
+	}
+	var srcs []qsbench.Source
+	var files []string
+	for _, file := range strings.Split(sources, ",") {
+		file = strings.TrimSpace(file)
+		if file == "" {
+			continue
+		}
+		files = append(files, file)
+		recs, err := loadPositions(e.ctx, "", file)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		for i := range recs {
+			// The file's base name: the set records its sources' labels,
+			// which --skip takes, the same wherever the files lie.
+			label := positionLabel(filepath.Base(file), &recs[i])
+			if _, ok := skipped[label]; ok {
+				skipped[label] = true
+				continue
+			}
+			srcs = append(srcs, qsbench.Source{Label: label, Pos: recs[i].Pos})
+		}
+	}
+	var skippedList []string
+	for _, l := range strings.Split(skip, ",") {
+		l = strings.TrimSpace(l)
+		if used, ok := skipped[l]; ok && used {
+			skippedList = append(skippedList, l)
+			delete(skipped, l) // once, however often it was named
+		}
+	}
+	for l, used := range skipped {
+		if !used && given {
+			return nil, nil, "", usagef("--skip: no source position %q in --sources", l)
+		}
+	}
+	note := ""
+	if len(skippedList) > 0 {
+		note = " without " + strings.Join(skippedList, ",")
+	}
+	return srcs, files, note, nil
 }
 
 func runQSBenchOracle(e *env, args []string) error {

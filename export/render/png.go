@@ -393,19 +393,9 @@ func PaintFlatSVG(svg []byte, w io.Writer) error {
 			stack = append(stack, st)
 			switch t.Name.Local {
 			case "svg":
-				wPt, hPt := num(t, "width"), num(t, "height")
-				if wPt <= 0 || hPt <= 0 {
-					return fmt.Errorf("read the chart's SVG: size %gx%g", wPt, hPt)
+				if p, err = flatPainter(num(t, "width"), num(t, "height")); err != nil {
+					return err
 				}
-				// SVG user units are pixels already: 1, within the caps.
-				scale := min(1, MaxPNGSide/wPt, MaxPNGSide/hPt)
-				if area := wPt * hPt * scale * scale; area > MaxPNGPixels {
-					scale *= math.Sqrt(MaxPNGPixels / area)
-				}
-				width, height := max(1, int(math.Ceil(wPt*scale))), max(1, int(math.Ceil(hPt*scale)))
-				p = &painter{dc: gg.NewContext(width, height), scale: scale, x0: 0, y1: 0}
-				p.dc.SetColor(color.White)
-				p.dc.Clear()
 			case "g":
 			case "title":
 				titles++
@@ -540,4 +530,21 @@ func (p *painter) transform(t string) {
 			p.dc.Rotate(gg.Radians(v[0]))
 		}
 	}
+}
+
+// flatPainter is the painter of a flat SVG of w x h user units, on white.
+func flatPainter(w, h float64) (*painter, error) {
+	if w <= 0 || h <= 0 {
+		return nil, fmt.Errorf("read the chart's SVG: size %gx%g", w, h)
+	}
+	// SVG user units are pixels already: 1, within the caps.
+	scale := min(1, MaxPNGSide/w, MaxPNGSide/h)
+	if area := w * h * scale * scale; area > MaxPNGPixels {
+		scale *= math.Sqrt(MaxPNGPixels / area)
+	}
+	width, height := max(1, int(math.Ceil(w*scale))), max(1, int(math.Ceil(h*scale)))
+	p := &painter{dc: gg.NewContext(width, height), scale: scale, x0: 0, y1: 0}
+	p.dc.SetColor(color.White)
+	p.dc.Clear()
+	return p, nil
 }
