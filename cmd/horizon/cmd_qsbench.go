@@ -752,6 +752,9 @@ shows as extra columns. An interrupted run writes nothing.`,
 	// Read copies what it reads (its records are bounded, and it stops
 	// on Ctrl-C) for the header.
 	r, err := fifo.OpenReader(e.ctx, *epd)
+	if errors.Is(err, os.ErrNotExist) && *epd == defaultQSBenchEPD {
+		return fmt.Errorf("%v (the committed set: run from the repository's root, or give --epd FILE)", err)
+	}
 	if err != nil {
 		return err
 	}
