@@ -1028,14 +1028,15 @@ func viewerPlays(t *testing.T, src trace.Reader, run int64) {
 }
 
 // docBlock returns the first fenced block after heading in the protocol's
-// document.
+// document, whatever its fence's info string (text).
 func docBlock(t *testing.T, doc, heading string) string {
 	t.Helper()
 	_, rest, ok := strings.Cut(doc, "\n"+heading+"\n")
 	if !ok {
 		t.Fatalf("docs/trace-protocol.md has no %q", heading)
 	}
-	_, rest, ok = strings.Cut(rest, "```\n")
+	_, rest, ok = strings.Cut(rest, "\n```")
+	_, rest, _ = strings.Cut(rest, "\n") // the rest of the fence's line
 	block, _, ok2 := strings.Cut(rest, "```\n")
 	if !ok || !ok2 {
 		t.Fatalf("docs/trace-protocol.md: no code block under %q", heading)

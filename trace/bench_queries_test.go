@@ -360,19 +360,20 @@ func BenchmarkNodesViewNames(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// readmeSearchedQuery is the README's SQL for the moves a node searched
-// past the stored cap, for node id of run.
+// readmeSearchedQuery is the SQL of docs/trace-file.md (once the
+// README's) for the moves a node searched past the stored cap, for node id
+// of run.
 func readmeSearchedQuery(t *testing.T, run, id int64) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	b, err := os.ReadFile(filepath.Join("..", "docs", "trace-file.md"))
 	if err != nil {
-		t.Skipf("no README.md: %v", err)
+		t.Skipf("no docs/trace-file.md: %v", err)
 	}
 	const marker = "-- moves node 5000000 of run 2 searched"
 	text := string(b)
 	i := strings.Index(text, marker)
 	if i < 0 {
-		t.Fatalf("README.md has no query for a node's searched count (%q)", marker)
+		t.Fatalf("docs/trace-file.md has no query for a node's searched count (%q)", marker)
 	}
 	q, _, _ := strings.Cut(text[i:], ";")
 	q = strings.Replace(q, "run_id = 2", fmt.Sprintf("run_id = %d", run), 1)

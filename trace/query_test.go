@@ -607,10 +607,10 @@ func TestSearchedBeyondStored(t *testing.T) {
 				}
 			}
 			if !tc.atLeast {
-				// The README's SQL for the true count agrees.
+				// The SQL of docs/trace-file.md for the true count agrees.
 				var viaSQL int
 				if err := s.db.QueryRowContext(ctx, readmeSearchedQuery(t, run, 2)).Scan(&viaSQL); err != nil || viaSQL != searched {
-					t.Errorf("the README's query counts %d moves searched (%v), want %d", viaSQL, err, searched)
+					t.Errorf("docs/trace-file.md's query counts %d moves searched (%v), want %d", viaSQL, err, searched)
 				}
 			}
 			r, _ := s.Run(ctx, run)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/export/render"
 	"github.com/horizonqs/horizon/internal/fifo"
 	"github.com/horizonqs/horizon/internal/outfile"
 	"github.com/horizonqs/horizon/qsbench"
@@ -25,8 +26,10 @@ import (
 	"github.com/horizonqs/horizon/uci"
 )
 
-// defaultQSBenchEPD is the committed benchmark set.
-const defaultQSBenchEPD = "testdata/qsbench.epd"
+// defaultQSBenchEPD is the committed benchmark set, the file that collect
+// and oracle rewrite (from the repository's root); 'horizon qsbench' reads
+// the copy built into the binary unless --epd names a file.
+const defaultQSBenchEPD = qsbench.BuiltinPath
 
 // defaultQSBenchSkip are the two composed stress positions of Stockfish's
 // bench (20 and more minor pieces and queens facing each other): below
@@ -38,6 +41,26 @@ const defaultQSBenchSkip = "stockfish_bench.fen:37,stockfish_bench.fen:38"
 // defaultQSBenchSources are the suites whose searches the set is collected from.
 const defaultQSBenchSources = "testdata/wacnew.epd,testdata/bratko_kopec.epd,testdata/stockfish_bench.fen"
 
+// qsBenchFlags are the flags of 'horizon qsbench'.
+type qsBenchFlags struct {
+	epd, qs, plot, second      string
+	asJSON, asCSV              bool
+	worst, limit, repeat, jobs int
+	maxNodes                   int64
+	opts                       []engine.Options // --qs, parsed
+}
+
+// builtin says the run reads the set built into the binary.
+func (f *qsBenchFlags) builtin() bool { return f.epd == "" }
+
+// setName names the set in output: its file, or the built-in copy.
+func (f *qsBenchFlags) setName() string {
+	if f.builtin() {
+		return qsbench.BuiltinName
+	}
+	return f.epd
+}
+
 func runQSBench(e *env, args []string) error {
 	if len(args) > 0 {
 		switch args[0] {
@@ -47,7 +70,69 @@ func runQSBench(e *env, args []string) error {
 			return subUsage("qsbench oracle", runQSBenchOracle(e, args[1:]))
 		}
 	}
-	fs := newFlags(e, "qsbench", "[--epd FILE] [--qs SPEC,...] [--json | --csv] [--plot FILE.svg] [--worst N] [--jobs N]\n       horizon qsbench collect [flags]   (re)build the set\n       horizon qsbench oracle [flags]    (re)compute its oracle values",
+	f, err := parseQSBenchFlags(e, args)
+	if err != nil {
+		return err
+	}
+	// The plot's file is created before the work, so that a name that
+	// cannot be written fails at once, not after the benchmark.
+	var plotFile *outfile.File
+	if f.plot != "" {
+		var inputs []string
+		if !f.builtin() {
+			inputs = append(inputs, f.epd)
+		}
+		pf, err := outfile.Create(e.ctx, f.plot, inputs...)
+		if err != nil {
+			return err
+		}
+		defer pf.Abort()
+		plotFile = pf
+	}
+	set, secondVals, err := loadQSBenchSet(e, f)
+	if err != nil {
+		return err
+	}
+	vs := qsbench.NewVariants(f.opts)
+	prog := countProgress(e.stderr, "positions", len(set))
+	res, err := qsbench.Bench(e.ctx, set, vs, qsbench.Config{Jobs: f.jobs, NodeLimit: f.maxNodes, Repeat: f.repeat}, prog.Set)
+	prog.Stop()
+	interrupted := errors.Is(err, qsbench.ErrInterrupted)
+	if err != nil && !interrupted {
+		return err
+	}
+	sums := qsbench.Summarize(res, secondVals)
+	compared := sums[0].Compared
+	if f.plot != "" && compared == 0 {
+		e.notef("--plot %s not written: no position was finished by every variant", f.plot)
+	}
+	if f.plot != "" && compared > 0 {
+		if err := writeQSPlot(plotFile, f.plot, sums, qsPlotSubtitle(set[0].Oracle, compared, len(set), interrupted)); err != nil {
+			return err
+		}
+	}
+	variants := make([]qsVariantJSON, len(sums))
+	for i, s := range sums {
+		variants[i] = qsVariantJSON{Summary: s, Options: trace.ObjectJSON(s.Options.JSON()), StoppedOld: s.Stopped}
+	}
+	out := qsBenchResult{File: f.setName(), Positions: len(set), Completed: res.Completed, Oracle: set[0].Oracle.Name,
+		OracleDepth: set[0].Oracle.Depth, Clamp: qsbench.Clamp, MaxQSNodes: f.maxNodes, Variants: variants, Worst: qsWorstRows(f, vs, res),
+		Interrupted: interrupted, set: set, res: res, sums: sums, second: secondVals != nil}
+	if f.plot != "" && compared > 0 {
+		out.plot = f.plot
+	}
+	if err := e.print(out, formatOf(f.asJSON, f.asCSV)); err != nil {
+		return err
+	}
+	if interrupted {
+		return fmt.Errorf("%s after %d of %d positions; the figures printed are theirs", e.stopped(), res.Completed, len(set))
+	}
+	return nil
+}
+
+// parseQSBenchFlags parses and checks the flags of 'horizon qsbench'.
+func parseQSBenchFlags(e *env, args []string) (*qsBenchFlags, error) {
+	fs := newFlags(e, "qsbench", "[--epd FILE] [--qs SPEC,...] [--json | --csv] [--plot FILE.svg|FILE.png] [--worst N] [--jobs N]\n       horizon qsbench collect [flags]   (re)build the set\n       horizon qsbench oracle [flags]    (re)compute its oracle values",
 		`Runs each QS variant alone from every horizon position of a benchmark set,
 with an open window, and sets its cost against its accuracy: QS nodes per
 position (mean, 90th percentile, max), time, and its error against the
@@ -60,13 +145,14 @@ before errors are taken. Variants on the Pareto front are marked: no
 other variant has as few mean QS nodes and as low an MAE, and fewer or
 lower in one.
 
-The committed set (testdata/qsbench.epd) holds positions where 'see'
-searches of depth 3 over the test suites called QS; its oracle is Horizon's
-own depth-7 search with the strongest QS and the same evaluation, so an
-error is what the QS misses, not an evaluation difference. 'horizon qsbench
-collect' rebuilds the set, 'horizon qsbench oracle' recomputes the oracle
-(or a second one from a UCI engine, stored beside the set and shown as
-extra columns). See testdata/README.md.
+The committed set (`+qsbench.BuiltinPath+`, built into the binary: no
+file is needed) holds positions where 'see' searches of depth 3 over the
+test suites called QS; its oracle is Horizon's own depth-7 search with the
+strongest QS and the same evaluation, so an error is what the QS misses,
+not an evaluation difference. 'horizon qsbench collect' rebuilds the set,
+'horizon qsbench oracle' recomputes the oracle (or a second one from a UCI
+engine, stored beside the set and shown as extra columns). See
+testdata/README.md.
 
 A variant is a preset with switches set on top: see+qs-checks=false,
 threshold+qs-levels=6 ('horizon variants' lists presets and switches).
@@ -76,155 +162,130 @@ under "stopped" (the --worst list flags it) and the positions where any
 variant's QS stopped are left out of every other figure: all variants are
 measured, and the Pareto front drawn, on the same positions.
 --json prints each variant's figures and the --worst rows; --csv one row
-per position and variant.
+per position and variant. --plot writes SVG or PNG, by the file's ending.
 Every figure but the time is the same from run to run and for any --jobs.
 Ctrl-C prints the figures of the positions done so far.`,
 		"horizon qsbench",
 		"horizon qsbench --qs see,see+qs-checks=false,threshold+qs-levels=6 --worst 3",
-		"horizon qsbench --plot docs/qsbench.svg",
+		"horizon qsbench --plot qs.svg",
+		"horizon qsbench --plot qs.png --limit 100",
 		"horizon qsbench --json > qsbench.json")
-	epd := fs.String("epd", defaultQSBenchEPD, "benchmark set (EPD with lm and lmpos, the move into each position and where it was played from, as collect writes them, and ce, acd and oracle, as oracle writes them)")
-	qs := fs.String("qs", strings.Join(engine.VariantNames(), ","), "variants: presets with optional +switch=value, comma-separated")
-	asJSON := fs.Bool("json", false, "print JSON: each variant's figures (as the table) and the --worst rows: {variants: [...], worst: [...]}; "+
+	f := &qsBenchFlags{}
+	fs.StringVar(&f.epd, "epd", "", "benchmark set (EPD with lm and lmpos, the move into each position and where it was played from, as collect writes them, and ce, acd and oracle, as oracle writes them); default: the built-in "+qsbench.BuiltinPath)
+	fs.StringVar(&f.qs, "qs", strings.Join(engine.VariantNames(), ","), "variants: presets with optional +switch=value, comma-separated")
+	fs.BoolVar(&f.asJSON, "json", false, "print JSON: each variant's figures (as the table) and the --worst rows: {variants: [...], worst: [...]}; "+
 		"a variant's stopped_count counts its QS runs the cap stopped, a worst row's stopped says whether its run was. "+
 		"Deprecated: a variant's stopped, the same count as stopped_count (stopped is a run's flag)")
-	asCSV := fs.Bool("csv", false, "print CSV: one row per position and variant (score and error_cp empty for a stopped QS)")
-	plot := fs.String("plot", "", "write an SVG scatter plot (QS nodes against error, Pareto front) to this `file`")
-	worst := fs.Int("worst", 0, "list each variant's N worst positions with the command that traces them")
+	fs.BoolVar(&f.asCSV, "csv", false, "print CSV: one row per position and variant (score and error_cp empty for a stopped QS)")
+	fs.StringVar(&f.plot, "plot", "", "write a scatter plot (QS nodes against error, Pareto front) to this `file`: SVG, or PNG for a name ending in .png")
+	fs.IntVar(&f.worst, "worst", 0, "list each variant's N worst positions with the command that traces them")
 	jobs := jobsFlag(fs, "positions run")
-	maxNodes := fs.Int64("max-qs-nodes", 2_000_000, "stop a QS when it reaches this many nodes and count it as stopped (at least 1)")
-	second := fs.String("second", "", "second oracle `file` (default: the set's .stockfish.epd beside it, if present; 'none' to skip)")
-	limit := fs.Int("limit", 0, "use only the first N positions of the set (0: all)")
-	repeat := fs.Int("repeat", 3, "run each QS this many times and keep its fastest time (one preemption outweighs hundreds of QS runs)")
+	fs.Int64Var(&f.maxNodes, "max-qs-nodes", 2_000_000, "stop a QS when it reaches this many nodes and count it as stopped (at least 1)")
+	fs.StringVar(&f.second, "second", "", "second oracle `file` (default: the set's .stockfish.epd beside it, if present; 'none' to skip)")
+	fs.IntVar(&f.limit, "limit", 0, "use only the first N positions of the set (0: all)")
+	fs.IntVar(&f.repeat, "repeat", 3, "run each QS this many times and keep its fastest time (one preemption outweighs hundreds of QS runs)")
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q (subcommands: collect, oracle)", fs.Arg(0))
+		return nil, usagef("unexpected argument %q (subcommands: collect, oracle)", fs.Arg(0))
 	}
-	if *asJSON && *asCSV {
-		return usagef("give --json or --csv, not both")
+	if f.asJSON && f.asCSV {
+		return nil, usagef("give --json or --csv, not both")
 	}
-	if *plot != "" && !strings.EqualFold(filepath.Ext(*plot), ".svg") {
-		return usagef("--plot %s: the plot is SVG; give a file name ending in .svg", *plot)
+	if ext := filepath.Ext(f.plot); f.plot != "" && !strings.EqualFold(ext, ".svg") && !strings.EqualFold(ext, ".png") {
+		return nil, usagef("--plot %s: the plot is SVG or PNG; give a file name ending in .svg or .png", f.plot)
 	}
 	if err := e.capJobs(jobs); err != nil {
-		return err
+		return nil, err
 	}
-	if err := checkRanges(intRange{"worst", *worst, 0, 0}, intRange{"limit", *limit, 0, 0}, intRange{"repeat", *repeat, 1, 0}); err != nil {
-		return err
+	f.jobs = *jobs
+	if err := checkRanges(intRange{"worst", f.worst, 0, 0}, intRange{"limit", f.limit, 0, 0}, intRange{"repeat", f.repeat, 1, 0}); err != nil {
+		return nil, err
 	}
 	// As --max-nodes: a cap of 0 would mean no cap to some and stop
 	// everything to others; a QS is never uncapped by accident.
-	if *maxNodes < 1 {
-		return usagef("--max-qs-nodes %d: want a positive number", *maxNodes)
+	if f.maxNodes < 1 {
+		return nil, usagef("--max-qs-nodes %d: want a positive number", f.maxNodes)
 	}
-	opts, err := engine.ParseVariantSpecs(*qs)
+	var err error
+	if f.opts, err = engine.ParseVariantSpecs(f.qs); err != nil {
+		return nil, usagef("--qs: %v", err)
+	}
+	return f, nil
+}
+
+// loadQSBenchSet reads the set (--epd, or the built-in one), cut to
+// --limit, checks that it has one oracle throughout, and reads its second
+// oracle's values (nil when there are none).
+func loadQSBenchSet(e *env, f *qsBenchFlags) ([]*qsbench.Position, []qsbench.Oracle, error) {
+	var set []*qsbench.Position
+	var err error
+	if f.builtin() {
+		set, err = qsbench.Builtin()
+	} else {
+		set, err = qsbench.ReadFile(e.ctx, f.epd)
+	}
 	if err != nil {
-		return usagef("--qs: %v", err)
+		return nil, nil, err
 	}
-	// The plot's file is created before the work, so that a name that
-	// cannot be written fails at once, not after the benchmark.
-	var plotFile *outfile.File
-	if *plot != "" {
-		f, err := outfile.Create(e.ctx, *plot, *epd)
-		if err != nil {
-			return err
-		}
-		defer f.Abort()
-		plotFile = f
+	if f.limit > 0 && f.limit < len(set) {
+		set = set[:f.limit]
 	}
-	set, err := qsbench.ReadFile(e.ctx, *epd)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) && *epd == defaultQSBenchEPD {
-			return fmt.Errorf("%v (run from the repository root, or give --epd FILE)", err)
-		}
-		return err
-	}
-	if *limit > 0 && *limit < len(set) {
-		set = set[:*limit]
-	}
+	name := f.setName()
 	for _, p := range set {
 		if !p.Oracle.Valid() {
-			return fmt.Errorf("%s:%d: record %s has no oracle value (ce); run 'horizon qsbench oracle --epd %s'", *epd, p.Line, p.ID, shellQuote(*epd))
+			return nil, nil, fmt.Errorf("%s:%d: record %s has no oracle value (ce); run 'horizon qsbench oracle --epd %s'", name, p.Line, p.ID, shellQuote(f.epd))
 		}
 		// One oracle for the whole set, or the errors mean nothing together.
 		if o := set[0].Oracle; p.Oracle.Name != o.Name || p.Oracle.Depth != o.Depth {
-			return fmt.Errorf("%s:%d: record %s has oracle %q at depth %d, but line %d has %q at depth %d; run 'horizon qsbench oracle --epd %s'",
-				*epd, p.Line, p.ID, p.Oracle.Name, p.Oracle.Depth, set[0].Line, o.Name, o.Depth, shellQuote(*epd))
+			return nil, nil, fmt.Errorf("%s:%d: record %s has oracle %q at depth %d, but line %d has %q at depth %d; run 'horizon qsbench oracle --epd %s'",
+				name, p.Line, p.ID, p.Oracle.Name, p.Oracle.Depth, set[0].Line, o.Name, o.Depth, shellQuote(f.epd))
 		}
 	}
-	var secondVals []qsbench.Oracle
-	if *second != "none" {
-		path, explicit := *second, *second != ""
-		if !explicit {
-			path = secondOraclePath(*epd)
-		}
-		secondVals, err = qsbench.ReadSecondOracle(e.ctx, path, set)
-		if err != nil && (explicit || !errors.Is(err, os.ErrNotExist)) {
-			return err
-		}
+	if f.second == "none" {
+		return set, nil, nil
 	}
+	if f.builtin() && f.second == "" {
+		second, err := qsbench.BuiltinSecond(set)
+		return set, second, err
+	}
+	path, explicit := f.second, f.second != ""
+	if !explicit {
+		path = secondOraclePath(f.epd)
+	}
+	second, err := qsbench.ReadSecondOracle(e.ctx, path, set)
+	if err != nil && (explicit || !errors.Is(err, os.ErrNotExist)) {
+		return nil, nil, err
+	}
+	return set, second, nil
+}
 
-	vs := qsbench.NewVariants(opts)
-	prog := countProgress(e.stderr, "positions", len(set))
-	res, err := qsbench.Bench(e.ctx, set, vs, qsbench.Config{Jobs: *jobs, NodeLimit: *maxNodes, Repeat: *repeat}, prog.Set)
-	prog.Stop()
-	interrupted := errors.Is(err, qsbench.ErrInterrupted)
-	if err != nil && !interrupted {
-		return err
+// qsWorstRows are each variant's --worst positions: the worst errors,
+// then the runs the node cap stopped, which have no value and so no
+// error: flagged, never ranked.
+func qsWorstRows(f *qsBenchFlags, vs []qsbench.Variant, res *qsbench.Results) []qsWorstJSON {
+	rows := []qsWorstJSON{}
+	if f.worst == 0 {
+		return rows
 	}
-	sums := qsbench.Summarize(res, secondVals)
-	compared := sums[0].Compared
-	if *plot != "" && compared == 0 {
-		e.notef("--plot %s not written: no position was finished by every variant", *plot)
-	}
-	if *plot != "" && compared > 0 {
-		if err := writeQSPlot(plotFile, *plot, sums, qsPlotSubtitle(set[0].Oracle, compared, len(set), interrupted)); err != nil {
-			return err
-		}
-	}
-	var worstRows []qsWorstJSON
-	if *worst > 0 {
-		for vi, v := range vs {
-			// The worst errors, then the runs the node cap stopped, which
-			// have no value and so no error: flagged, never ranked.
-			rows := qsbench.Worst(res, vi, *worst)
-			rows = append(rows, qsbench.StoppedRuns(res, vi, *worst)...)
-			for _, w := range rows {
-				row := qsWorstJSON{Variant: v.Spec, ID: w.Position.ID, FEN: w.Position.FEN,
-					Class: w.Position.Class, OracleScore: w.Position.Oracle.Score, Stopped: w.Run.Stopped,
-					QSNodes: w.Run.QSNodes, QSPV: w.Run.PV, OraclePV: w.Position.Oracle.PV,
-					QSLine: qsLineText(w.Position, w.Run, v.Options, *maxNodes),
-					Trace:  qsTraceCommand(*epd, w.Position.ID, v.Options)}
-				if !w.Run.Stopped {
-					score, errCP := w.Run.Score, w.Error
-					row.Score, row.Error = &score, &errCP
-				}
-				worstRows = append(worstRows, row)
+	for vi, v := range vs {
+		ws := qsbench.Worst(res, vi, f.worst)
+		ws = append(ws, qsbench.StoppedRuns(res, vi, f.worst)...)
+		for _, w := range ws {
+			row := qsWorstJSON{Variant: v.Spec, ID: w.Position.ID, FEN: w.Position.FEN,
+				Class: w.Position.Class, OracleScore: w.Position.Oracle.Score, Stopped: w.Run.Stopped,
+				QSNodes: w.Run.QSNodes, QSPV: w.Run.PV, OraclePV: w.Position.Oracle.PV,
+				QSLine: qsLineText(w.Position, w.Run, v.Options, f.maxNodes),
+				Trace:  qsTraceCommand(f.epd, w.Position, v.Options)}
+			if !w.Run.Stopped {
+				score, errCP := w.Run.Score, w.Error
+				row.Score, row.Error = &score, &errCP
 			}
+			rows = append(rows, row)
 		}
 	}
-	variants := make([]qsVariantJSON, len(sums))
-	for i, s := range sums {
-		variants[i] = qsVariantJSON{Summary: s, Options: trace.ObjectJSON(s.Options.JSON()), StoppedOld: s.Stopped}
-	}
-	if worstRows == nil {
-		worstRows = []qsWorstJSON{}
-	}
-	out := qsBenchResult{File: *epd, Positions: len(set), Completed: res.Completed, Oracle: set[0].Oracle.Name,
-		OracleDepth: set[0].Oracle.Depth, Clamp: qsbench.Clamp, MaxQSNodes: *maxNodes, Variants: variants, Worst: worstRows,
-		Interrupted: interrupted, set: set, res: res, sums: sums, second: secondVals != nil}
-	if *plot != "" && compared > 0 {
-		out.plot = *plot
-	}
-	if err := e.print(out, formatOf(*asJSON, *asCSV)); err != nil {
-		return err
-	}
-	if interrupted {
-		return fmt.Errorf("%s after %d of %d positions; the figures printed are theirs", e.stopped(), res.Completed, len(set))
-	}
-	return nil
+	return rows
 }
 
 // qsBenchResult is 'horizon qsbench': the run's figures and each
@@ -344,19 +405,28 @@ func secondOraclePath(epd string) string {
 }
 
 // qsTraceCommand is the 'horizon trace' command that records the same QS
-// as the benchmark ran, from the same record. The id comes from the EPD
-// file: it is quoted, and the trace it names is a file of the current
-// directory whatever the id holds (slashes, "..").
-func qsTraceCommand(epd, id string, o engine.Options) string {
+// as the benchmark ran, from the same record: of the file epd, or, for
+// the built-in set ("" epd), of the record itself fed to trace's standard
+// input, as the user has no file of it. The id comes from the set: it is
+// quoted, and the trace it names is a file of the current directory
+// whatever the id holds (slashes, "..").
+func qsTraceCommand(epd string, p *qsbench.Position, o engine.Options) string {
 	spec := engine.VariantSpec(o)
 	name, rest, _ := strings.Cut(spec, "+")
-	cmd := fmt.Sprintf("horizon trace --epd %s --id %s --qs-only --qs %s", shellQuote(epd), shellQuote(id), shellQuote(name))
+	from := shellQuote(epd)
+	if epd == "" {
+		from = "/dev/stdin"
+	}
+	cmd := fmt.Sprintf("horizon trace --epd %s --id %s --qs-only --qs %s", from, shellQuote(p.ID), shellQuote(name))
+	if epd == "" {
+		cmd = "printf '%s\\n' " + shellQuote(p.TraceRecord()) + " | " + cmd
+	}
 	for _, kv := range strings.Split(rest, "+") {
 		if kv != "" {
 			cmd += " " + shellQuote("--"+kv)
 		}
 	}
-	return cmd + " -o " + shellQuote(localName(id, ".trace"))
+	return cmd + " -o " + shellQuote(localName(p.ID, ".trace"))
 }
 
 // localName is a file name in the current directory made from id (an
@@ -397,9 +467,17 @@ func qsPlotSubtitle(o qsbench.Oracle, n, total int, interrupted bool) string {
 	return fmt.Sprintf("%s; oracle: %s, depth %d; scores clamped to ±%d cp", of, o.Name, o.Depth, qsbench.Clamp)
 }
 
-// writeQSPlot writes the plot into f, created (as path) before the work.
+// writeQSPlot writes the plot into f, created (as path) before the work:
+// SVG, or for a name ending in .png the SVG painted as export paints its
+// charts, so both show the same figure.
 func writeQSPlot(f *outfile.File, path string, sums []qsbench.Summary, subtitle string) error {
-	err := qsbench.WritePlot(f, sums, "QS cost against QS accuracy", subtitle)
+	var svg bytes.Buffer
+	err := qsbench.WritePlot(&svg, sums, "QS cost against QS accuracy", subtitle)
+	if err == nil && strings.EqualFold(filepath.Ext(path), ".png") {
+		err = render.PaintFlatSVG(svg.Bytes(), f)
+	} else if err == nil {
+		_, err = f.Write(svg.Bytes())
+	}
 	if err != nil {
 		return fmt.Errorf("plot %s: %v", path, err)
 	}
@@ -539,54 +617,12 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 	if err != nil {
 		return usagef("--qs: %v", err)
 	}
-	// The default skip names positions of the default sources; with other
-	// sources it leaves out what it finds and asks for nothing more. A
-	// --skip the user gives must name positions that are there.
 	skipGiven := false
 	fs.Visit(func(f *flag.Flag) { skipGiven = skipGiven || f.Name == "skip" })
-	skipped := map[string]bool{}
-	for _, l := range strings.Split(*skip, ",") {
-		if l = strings.TrimSpace(l); l != "" {
-			skipped[l] = false
-		}
+	srcs, files, skipNote, err := collectSources(e, *sources, *skip, skipGiven)
+	if err != nil {
+		return err
 	}
-	var srcs []qsbench.Source
-	var files []string
-	for _, file := range strings.Split(*sources, ",") {
-		file = strings.TrimSpace(file)
-		if file == "" {
-			continue
-		}
-		files = append(files, file)
-		recs, err := loadPositions(e.ctx, "", file)
-		if err != nil {
-			return err
-		}
-		for i := range recs {
-			// The file's base name: the set records its sources' labels,
-			// which --skip takes, the same wherever the files lie.
-			label := positionLabel(filepath.Base(file), &recs[i])
-			if _, ok := skipped[label]; ok {
-				skipped[label] = true
-				continue
-			}
-			srcs = append(srcs, qsbench.Source{Label: label, Pos: recs[i].Pos})
-		}
-	}
-	var skippedList []string
-	for _, l := range strings.Split(*skip, ",") {
-		l = strings.TrimSpace(l)
-		if used, ok := skipped[l]; ok && used {
-			skippedList = append(skippedList, l)
-			delete(skipped, l) // once, however often it was named
-		}
-	}
-	for l, used := range skipped {
-		if !used && skipGiven {
-			return usagef("--skip: no source position %q in --sources", l)
-		}
-	}
-	*skip = strings.Join(skippedList, ",")
 	if len(srcs) == 0 {
 		return usagef("--sources: no files given")
 	}
@@ -606,14 +642,10 @@ The set is written without oracle values; 'horizon qsbench oracle' adds them.`,
 		}
 		return err
 	}
-	skipNote := ""
-	if *skip != "" {
-		skipNote = " without " + *skip
-	}
 	header := fmt.Sprintf(`QS benchmark set: horizon positions (QS roots) of '%s' searches to depth %d over
 %s%s (%d positions); %d tactical, %d quiet; no oracle values yet.
 Regenerate: horizon qsbench collect --sources %s --skip %s --depth %d --qs %s --tactical %d --quiet %d --per-source %d -o %s`,
-		engine.VariantSpec(o), *depth, *sources, skipNote, len(srcs), *tactical, *quiet, shellQuote(*sources), shellQuote(*skip), *depth,
+		engine.VariantSpec(o), *depth, *sources, skipNote, len(srcs), *tactical, *quiet, shellQuote(*sources), shellQuote(strings.TrimPrefix(skipNote, " without ")), *depth,
 		shellQuote(engine.VariantSpec(o)), *tactical, *quiet, *per, shellQuote(*out))
 	if err := qsbench.Write(f, header, set); err != nil {
 		return err
@@ -623,6 +655,63 @@ Regenerate: horizon qsbench collect --sources %s --skip %s --depth %d --qs %s --
 	}
 	return e.print(message(fmt.Sprintf("wrote %d positions (%d tactical, %d quiet) from %d sources to %s in %s",
 		len(set), *tactical, *quiet, len(srcs), *out, engine.Elapsed(time.Since(start)))), formatText)
+}
+
+// collectSources reads the source suites of 'qsbench collect' and leaves
+// out the positions skip names (by label: id or file:line). The default
+// skip names positions of the default sources; with other sources it
+// leaves out what it finds and asks for nothing more, while a skip the
+// user gave (given) must name positions that are there. It returns the
+// sources, the files read, and " without LABELS" for the ones left out
+// ("" for none), for the set's header.
+func collectSources(e *env, sources, skip string, given bool) ([]qsbench.Source, []string, string, error) {
+	skipped := map[string]bool{}
+	for _, l := range strings.Split(skip, ",") {
+		if l = strings.TrimSpace(l); l != "" {
+			skipped[l] = false
+		}
+	}
+	var srcs []qsbench.Source
+	var files []string
+	for _, file := range strings.Split(sources, ",") {
+		file = strings.TrimSpace(file)
+		if file == "" {
+			continue
+		}
+		files = append(files, file)
+		recs, err := loadPositions(e.ctx, "", file)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		for i := range recs {
+			// The file's base name: the set records its sources' labels,
+			// which --skip takes, the same wherever the files lie.
+			label := positionLabel(filepath.Base(file), &recs[i])
+			if _, ok := skipped[label]; ok {
+				skipped[label] = true
+				continue
+			}
+			srcs = append(srcs, qsbench.Source{Label: label, Pos: recs[i].Pos})
+		}
+	}
+	var skippedList []string
+	for _, l := range strings.Split(skip, ",") {
+		l = strings.TrimSpace(l)
+		if used, ok := skipped[l]; ok && used {
+			skippedList = append(skippedList, l)
+			delete(skipped, l) // once, however often it was named
+		}
+	}
+	for l, used := range skipped {
+		if !used && given {
+			return nil, nil, "", usagef("--skip: no source position %q in --sources", l)
+		}
+	}
+	note := ""
+	if len(skippedList) > 0 {
+		note = " without " + strings.Join(skippedList, ",")
+	}
+	return srcs, files, note, nil
 }
 
 func runQSBenchOracle(e *env, args []string) error {
@@ -663,6 +752,9 @@ shows as extra columns. An interrupted run writes nothing.`,
 	// Read copies what it reads (its records are bounded, and it stops
 	// on Ctrl-C) for the header.
 	r, err := fifo.OpenReader(e.ctx, *epd)
+	if errors.Is(err, os.ErrNotExist) && *epd == defaultQSBenchEPD {
+		return fmt.Errorf("%v (the committed set: run from the repository's root, or give --epd FILE)", err)
+	}
 	if err != nil {
 		return err
 	}

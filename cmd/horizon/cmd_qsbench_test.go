@@ -1,19 +1,23 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/horizonbin"
 	"github.com/horizonqs/horizon/qsbench"
 )
 
-// qsbenchRecord is the first record of testdata/qsbench.epd.
+// qsbenchRecord is the first record of qsbench/data/qsbench.epd.
 const qsbenchRecord = `3rr3/3q2pk/p2p1pnp/8/2QpPP2/PP6/6PP/4RRK1 w - - id "qsb.0001"; class tactical; src "BK.19"; lm c5d4; ` +
 	`lmpos "3rr3/3q2pk/p2p1pnp/2p5/2QBPP2/PP6/6PP/4RRK1 b - - 0 2"; ce -235; acd 7; acn 920192; pv Qxd4 Qg4 h3 Qg3 Qe3 Qh4 f5; ` +
 	`oracle "horizon see+see-prune=false+delta=false"; hmvc 0; fmvn 3;`
@@ -156,7 +160,7 @@ func TestQSBenchUsage(t *testing.T) {
 			checkFails(t, tc.args, tc.code, tc.want)
 		})
 	}
-	if _, err := os.Stat("../../testdata/qsbench.epd"); err != nil {
+	if _, err := os.Stat("../../qsbench/data/qsbench.epd"); err != nil {
 		t.Errorf("the committed set is missing: %v", err)
 	}
 }
@@ -180,7 +184,6 @@ func TestQSBenchCollectDefaultSkip(t *testing.T) {
 	}
 	checkFails(t, []string{"qsbench", "collect", "--depth", "0"}, 2, "'horizon qsbench collect --help'")
 	checkFails(t, []string{"qsbench", "oracle", "--depth", "0"}, 2, "'horizon qsbench oracle --help'")
-	checkFails(t, []string{"qsbench", "--plot", filepath.Join(t.TempDir(), "x.png")}, 2, "--plot", ".svg")
 	// As --max-nodes: 0 is no cap to some readers and stops every QS to
 	// others; it was accepted and ran uncapped without the help saying so.
 	checkFails(t, []string{"qsbench", "--max-qs-nodes", "0"}, 2, "--max-qs-nodes 0: want a positive number")
@@ -194,7 +197,7 @@ func TestQSBenchNoneCompared(t *testing.T) {
 	var got struct {
 		Variants []map[string]any `json:"variants"`
 	}
-	cliJSON(t, &got, "qsbench", "--epd", "../../testdata/qsbench.epd", "--limit", "5", "--qs", "see,captures", "--max-qs-nodes", "1",
+	cliJSON(t, &got, "qsbench", "--epd", "../../qsbench/data/qsbench.epd", "--limit", "5", "--qs", "see,captures", "--max-qs-nodes", "1",
 		"--repeat", "1", "--second", "none", "--json")
 	for _, v := range got.Variants {
 		if v["compared"] != float64(0) {
@@ -222,7 +225,7 @@ func TestQSBenchNoneCompared(t *testing.T) {
 // variants' options are an object with typed values.
 func TestQSBenchStopped(t *testing.T) {
 	const n = 30
-	args := []string{"qsbench", "--epd", "../../testdata/qsbench.epd", "--limit", "30", "--qs", "see,captures", "--max-qs-nodes", "3",
+	args := []string{"qsbench", "--epd", "../../qsbench/data/qsbench.epd", "--limit", "30", "--qs", "see,captures", "--max-qs-nodes", "3",
 		"--worst", "30", "--repeat", "1", "--second", "none"}
 	var got struct {
 		Variants []struct {
@@ -417,7 +420,7 @@ func TestQSBenchOutputFirst(t *testing.T) {
 // said "no other variant has both fewer mean QS nodes and a lower MAE",
 // which the unmarked ones met.
 func TestQSBenchParetoTies(t *testing.T) {
-	set := filepath.Join("..", "..", "testdata", "qsbench.epd")
+	set := filepath.Join("..", "..", "qsbench", "data", "qsbench.epd")
 	args := []string{"qsbench", "--epd", set, "--qs", "captures,mvv-lva,unified", "--second", "none", "--repeat", "1"}
 	var got qsbenchOut
 	cliJSON(t, &got, append(args, "--json")...)
@@ -464,4 +467,70 @@ func TestQSWorstCountsNodes(t *testing.T) {
 			t.Errorf("%d QS nodes: %q, want it to hold %q", tc.nodes, b.String(), tc.want)
 		}
 	}
+}
+
+// TestQSBenchBuiltinSet runs 'horizon qsbench' as a user of a bare binary
+// does, in a directory with no set (issue 31: it worked only from the
+// repository's root): it benches the built-in set, writes a PNG plot, and
+// the trace command a worst row prints records the same QS.
+func TestQSBenchBuiltinSet(t *testing.T) {
+	bin := horizonbin.Path(t)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh: the worst row's trace command is a shell line")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "qsbench", "--limit", "6", "--repeat", "1", "--qs", "recapture,see", "--worst", "1", "--plot", "qs.png", "--json")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("qsbench from %s: %v\n%s", dir, err, out)
+	}
+	var got struct {
+		File  string        `json:"file"`
+		Worst []qsWorstJSON `json:"worst"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.File != qsbench.BuiltinName || len(got.Worst) != 2 {
+		t.Fatalf("file %q, %d worst rows", got.File, len(got.Worst))
+	}
+	png, err := os.ReadFile(filepath.Join(dir, "qs.png"))
+	if err != nil || !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("qs.png: %v, %d bytes, no PNG signature", err, len(png))
+	}
+	for _, w := range got.Worst {
+		line := strings.Replace(w.Trace, "horizon trace ", shellQuote(bin)+" trace ", 1) + " --json"
+		c := exec.Command(sh, "-c", line)
+		c.Dir = dir
+		res, err := c.Output()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", line, err, res)
+		}
+		var runs []traceRunJSON
+		if err := json.Unmarshal(res, &runs); err != nil {
+			t.Fatal(err)
+		}
+		if len(runs) != 1 || runs[0].QSNodes != w.QSNodes || runs[0].Score == nil || w.Score == nil || *runs[0].Score != *w.Score {
+			t.Errorf("%s: the trace differs from the benchmark's QS (%d QS nodes)", w.Trace, w.QSNodes)
+		}
+	}
+}
+
+// TestQSBenchPlotFormats: --plot takes .svg and .png and refuses others.
+func TestQSBenchPlotFormats(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"p.svg", "p.PNG"} {
+		code, _, errOut := runCLI(t, "", "qsbench", "--limit", "3", "--repeat", "1", "--qs", "see", "--plot", filepath.Join(dir, name))
+		if code != 0 {
+			t.Fatalf("--plot %s: exit %d, %s", name, code, errOut)
+		}
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, "p.svg"))
+	png, _ := os.ReadFile(filepath.Join(dir, "p.PNG"))
+	if !bytes.HasPrefix(svg, []byte("<svg")) || !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("p.svg starts %q, p.PNG %q", svg[:min(8, len(svg))], png[:min(8, len(png))])
+	}
+	checkFails(t, []string{"qsbench", "--plot", filepath.Join(dir, "p.jpg")}, 2, "give a file name ending in .svg or .png")
 }

@@ -74,40 +74,55 @@ func TestHelpExamples(t *testing.T) {
 		{"cutechess-cli", "needs cutechess-cli and a GUI's worth of games"},
 		{"< /tmp/fifo", "needs an engine writing a stream into /tmp/fifo"},
 		{"--oracle-engine", "values 1,200 positions with Stockfish (minutes)"},
-		{"qsbench collect", "rebuilds the benchmark set in testdata (minutes)"},
+		{"qsbench collect", "rebuilds the benchmark set in qsbench/data (minutes)"},
 		{"horizon qsbench oracle", "recomputes the benchmark set's oracle values (minutes)"},
 		{"--depth 9", "records for about 100 seconds"},
 	}
 	path := filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH") + string(os.PathListSeparator) + "/usr/games"
-	ran := 0
-	for _, ex := range helpExamples(t) {
-		why := ""
-		for _, s := range skips {
-			if strings.Contains(ex, s.has) {
-				why = s.why
-				break
-			}
-		}
-		if strings.Contains(ex, "| jq") {
-			if _, err := exec.LookPath("jq"); err != nil {
-				why = "jq is not installed"
-			}
-		}
-		if why != "" {
-			t.Logf("skipped (%s): %s", why, ex)
-			continue
-		}
-		ran++
+	runExample := func(t *testing.T, ex string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
 		cmd := exec.CommandContext(ctx, bash, "-c", "set -o pipefail; "+ex)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "PATH="+path)
-		out, err := cmd.CombinedOutput()
-		cancel()
-		if err != nil {
+		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("%s\n  %v: %s", ex, err, lastLine(string(out)))
 		}
 	}
+	ran := 0
+	// The recording command's examples run first, one after another: the
+	// others read the files they write. The others write files of their
+	// own, or none, so they run in parallel (as a user's would in two
+	// shells): half the wall time on two cores, the test's longest.
+	t.Run("others", func(t *testing.T) {
+		for _, ex := range helpExamples(t) {
+			why := ""
+			for _, s := range skips {
+				if strings.Contains(ex, s.has) {
+					why = s.why
+					break
+				}
+			}
+			if strings.Contains(ex, "| jq") {
+				if _, err := exec.LookPath("jq"); err != nil {
+					why = "jq is not installed"
+				}
+			}
+			if why != "" {
+				t.Logf("skipped (%s): %s", why, ex)
+				continue
+			}
+			ran++
+			if strings.HasPrefix(ex, "horizon trace ") {
+				runExample(t, ex)
+				continue
+			}
+			t.Run(ex, func(t *testing.T) {
+				t.Parallel()
+				runExample(t, ex)
+			})
+		}
+	})
 	if ran < 30 {
 		t.Fatalf("ran %d examples: the help texts were not read", ran)
 	}

@@ -92,8 +92,8 @@ func TestJSONConsistent(t *testing.T) {
 		{"perft", []string{"perft", "--epd", epd, "--depth", "1", "--json"}, "", ""},
 		{"variants", []string{"variants", "--json"}, "", ""},
 		{"bench", []string{"bench", "--fen", kiwipete, "--depth", "1", "--qs", "see", "--stockfish", "none", "--json"}, "", ""},
-		{"qsbench", []string{"qsbench", "--epd", filepath.Join("..", "..", "testdata", "qsbench.epd"), "--limit", "4", "--repeat", "1", "--qs", "see,none", "--worst", "1", "--json"}, "", ""},
-		{"qsbench", []string{"qsbench", "--epd", filepath.Join("..", "..", "testdata", "qsbench.epd"), "--limit", "4", "--repeat", "1", "--qs", "see,none", "--second", "none", "--json"}, "", ""},
+		{"qsbench", []string{"qsbench", "--epd", filepath.Join("..", "..", "qsbench", "data", "qsbench.epd"), "--limit", "4", "--repeat", "1", "--qs", "see,none", "--worst", "1", "--json"}, "", ""},
+		{"qsbench", []string{"qsbench", "--epd", filepath.Join("..", "..", "qsbench", "data", "qsbench.epd"), "--limit", "4", "--repeat", "1", "--qs", "see,none", "--second", "none", "--json"}, "", ""},
 	}
 	outs := map[string]any{} // by the command line: a command shared by cases runs once
 	keySets := map[string]map[string][]string{}

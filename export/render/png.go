@@ -329,9 +329,10 @@ func parseColor(s string) color.Color {
 	return color.Black
 }
 
-// PaintFlatSVG paints the flat SVG that Horizon's icicle chart is written
-// as (filled and stroked rect elements and text elements, in groups that
-// may set font-size and font-weight) as a PNG, with the same fonts and the
+// PaintFlatSVG paints the flat SVG that Horizon's charts are written as
+// (the icicle chart's filled and stroked rect elements and text elements,
+// in groups that may set font-size and font-weight; the QS benchmark's
+// plot's lines, circles, polylines and rotated text) as a PNG, with the same fonts and the
 // same size cap as the graph PNGs. It is no general SVG renderer: an
 // element it does not know is an error, so a chart that grows a new kind
 // of shape fails loudly instead of printing without it.
@@ -392,19 +393,9 @@ func PaintFlatSVG(svg []byte, w io.Writer) error {
 			stack = append(stack, st)
 			switch t.Name.Local {
 			case "svg":
-				wPt, hPt := num(t, "width"), num(t, "height")
-				if wPt <= 0 || hPt <= 0 {
-					return fmt.Errorf("read the chart's SVG: size %gx%g", wPt, hPt)
+				if p, err = flatPainter(num(t, "width"), num(t, "height")); err != nil {
+					return err
 				}
-				// SVG user units are pixels already: 1, within the caps.
-				scale := min(1, MaxPNGSide/wPt, MaxPNGSide/hPt)
-				if area := wPt * hPt * scale * scale; area > MaxPNGPixels {
-					scale *= math.Sqrt(MaxPNGPixels / area)
-				}
-				width, height := max(1, int(math.Ceil(wPt*scale))), max(1, int(math.Ceil(hPt*scale)))
-				p = &painter{dc: gg.NewContext(width, height), scale: scale, x0: 0, y1: 0}
-				p.dc.SetColor(color.White)
-				p.dc.Clear()
 			case "g":
 			case "title":
 				titles++
@@ -425,6 +416,11 @@ func PaintFlatSVG(svg []byte, w io.Writer) error {
 					p.pen, p.lineWidth = parseColor(s), num(t, "stroke-width")
 				}
 				p.paint(true)
+			case "line", "circle", "polyline":
+				if p == nil {
+					return fmt.Errorf("read the chart's SVG: %s outside svg", t.Name.Local)
+				}
+				p.shape(t, st.fill)
 			case "text":
 				text = &t
 				chars.Reset()
@@ -444,7 +440,10 @@ func PaintFlatSVG(svg []byte, w io.Writer) error {
 			case "text":
 				if p != nil && text != nil && chars.Len() > 0 {
 					ax := map[string]float64{"end": 1, "middle": 0.5}[attrOf(*text, "text-anchor")]
+					p.dc.Push()
+					p.transform(attrOf(*text, "transform"))
 					p.drawString(chars.String(), num(*text, "x")*p.scale, num(*text, "y")*p.scale, ax, st.bold, st.size, st.fill)
+					p.dc.Pop()
 				}
 				text = nil
 			}
@@ -454,4 +453,98 @@ func PaintFlatSVG(svg []byte, w io.Writer) error {
 		return fmt.Errorf("read the chart's SVG: no svg element")
 	}
 	return p.dc.EncodePNG(w)
+}
+
+// flatAttr is an attribute of a flat SVG element, "" when it has none.
+func flatAttr(e xml.StartElement, name string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// shape paints a line, circle or polyline element of a flat SVG: filled
+// with its fill (a circle; fill is the inherited one), stroked with its
+// stroke, stroke-width and stroke-dasharray.
+func (p *painter) shape(e xml.StartElement, fill color.Color) {
+	num := func(name string) float64 {
+		v, _ := strconv.ParseFloat(flatAttr(e, name), 64)
+		return v * p.scale
+	}
+	p.fill, p.pen, p.lineWidth, p.dash = fill, color.Transparent, 1, nil
+	if s := flatAttr(e, "stroke"); s != "" {
+		p.pen = parseColor(s)
+	}
+	if w, err := strconv.ParseFloat(flatAttr(e, "stroke-width"), 64); err == nil {
+		p.lineWidth = w
+	}
+	for _, f := range strings.Fields(strings.ReplaceAll(flatAttr(e, "stroke-dasharray"), ",", " ")) {
+		if v, err := strconv.ParseFloat(f, 64); err == nil {
+			p.dash = append(p.dash, v)
+		}
+	}
+	switch e.Name.Local {
+	case "line":
+		p.dc.NewSubPath()
+		p.dc.MoveTo(num("x1"), num("y1"))
+		p.dc.LineTo(num("x2"), num("y2"))
+		p.paint(false)
+	case "circle":
+		p.dc.DrawCircle(num("cx"), num("cy"), num("r"))
+		p.paint(true)
+	case "polyline":
+		p.dc.NewSubPath()
+		for i, pt := range strings.Fields(flatAttr(e, "points")) {
+			xs, ys, _ := strings.Cut(pt, ",")
+			x, _ := strconv.ParseFloat(xs, 64)
+			y, _ := strconv.ParseFloat(ys, 64)
+			if i == 0 {
+				p.dc.MoveTo(x*p.scale, y*p.scale)
+			} else {
+				p.dc.LineTo(x*p.scale, y*p.scale)
+			}
+		}
+		p.paint(flatAttr(e, "fill") != "none")
+	}
+}
+
+// transform applies a text element's transform, of the forms the charts
+// write: translate(x y) and rotate(a), in that order, either left out.
+func (p *painter) transform(t string) {
+	for _, part := range strings.SplitAfter(t, ")") {
+		name, args, ok := strings.Cut(strings.TrimSpace(part), "(")
+		if !ok {
+			continue
+		}
+		var v []float64
+		for _, f := range strings.Fields(strings.ReplaceAll(strings.TrimSuffix(args, ")"), ",", " ")) {
+			x, _ := strconv.ParseFloat(f, 64)
+			v = append(v, x)
+		}
+		switch {
+		case name == "translate" && len(v) == 2:
+			p.dc.Translate(v[0]*p.scale, v[1]*p.scale)
+		case name == "rotate" && len(v) == 1:
+			p.dc.Rotate(gg.Radians(v[0]))
+		}
+	}
+}
+
+// flatPainter is the painter of a flat SVG of w x h user units, on white.
+func flatPainter(w, h float64) (*painter, error) {
+	if w <= 0 || h <= 0 {
+		return nil, fmt.Errorf("read the chart's SVG: size %gx%g", w, h)
+	}
+	// SVG user units are pixels already: 1, within the caps.
+	scale := min(1, MaxPNGSide/w, MaxPNGSide/h)
+	if area := w * h * scale * scale; area > MaxPNGPixels {
+		scale *= math.Sqrt(MaxPNGPixels / area)
+	}
+	width, height := max(1, int(math.Ceil(w*scale))), max(1, int(math.Ceil(h*scale)))
+	p := &painter{dc: gg.NewContext(width, height), scale: scale, x0: 0, y1: 0}
+	p.dc.SetColor(color.White)
+	p.dc.Clear()
+	return p, nil
 }
