@@ -248,6 +248,11 @@ func (im *importer) finish(status trace.Status, cause error) {
 		res.PV = []engine.Move{best}
 	}
 	werr := rec.Finish(res)
+	if werr == nil && im.st != nil && len(im.nested) > 0 {
+		// After the recorder's last commit: its rows are in, and its
+		// writer holds no transaction this one would wait for.
+		werr = im.st.AddNested(context.WithoutCancel(im.ctx), im.runID, im.nested)
+	}
 	if !im.skipping {
 		im.warnLateLimits()
 	}
@@ -273,6 +278,7 @@ func (im *importer) finish(status trace.Status, cause error) {
 		r.BestMove = best.UCI()
 	}
 	r.Nodes = im.nextID - 1
+	r.Uncounted = im.uncounted
 	if cause == nil {
 		cause = werr
 	}

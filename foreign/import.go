@@ -24,10 +24,11 @@ import (
 
 // Version is the newest protocol version this package reads (the number
 // on the stream's first line, "HZT 1"). Version 2 adds the "mate" and
-// "infinity" records, version 3 the "label" record; an older Horizon
+// "infinity" records, version 3 the "label" record, version 4 nested
+// searches (the E record's n=, e= and u= fields); an older Horizon
 // refuses each as unknown, so a stream says the oldest version that holds
 // its records.
-const Version = 3
+const Version = 4
 
 // maxPly bounds a node's ply (the trace's limit), and so the stack.
 const maxPly = 500
@@ -184,6 +185,10 @@ type RunResult struct {
 	// Limited says the run reached Options.Record.MaxNodes: the rest of
 	// its search is dropped (the engine may still be searching it).
 	Limited bool
+	// Uncounted is how many of the run's nodes are roots of nested
+	// searches the engine said it does not count (u=1): the engine's
+	// count is comparable with Nodes - Uncounted.
+	Uncounted int64
 	// Warning is a doubt about the run that is no error, "" when none:
 	// its end record named an illegal best move; under horizon trace
 	// --engine, the engine searched the position sent with other castling
@@ -263,6 +268,8 @@ type frame struct {
 	lastExactKid engine.Move
 	lastExactNeg engine.Score
 	hasLastExact bool
+
+	nested bool // the root of a nested search of its parent's position
 }
 
 // sink is what the importer feeds: a *trace.Recorder (a benchmark of the
@@ -348,6 +355,13 @@ type importer struct {
 	recOffset    int64
 
 	results []RunResult
+
+	// The current search's nested searches, stored as its run ends
+	// (trace.Store.AddNested); uncounted of them the engine does not
+	// count; reasons interns their reasons.
+	nested    []trace.NestedSearch
+	uncounted int64
+	reasons   map[string]string
 }
 
 func newImporter(ctx context.Context, st *trace.Store, opts Options) *importer {

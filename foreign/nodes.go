@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
@@ -108,9 +109,12 @@ func (im *importer) enter(b []byte) *StreamError {
 		return se
 	}
 	fr := frame{id: im.nextID, depth: depth, alpha: engine.Score(alpha), beta: engine.Score(beta), qsPly: -1, lastIndex: -1}
-	if n == 1 {
+	switch {
+	case n == 1:
 		se = im.enterRoot(&fr, f[0], &o)
-	} else {
+	case o.reason != nil:
+		se = im.enterNested(&fr, parent, f[0], &o)
+	default:
 		se = im.enterChild(&fr, parent, f[0], &o)
 	}
 	if se != nil {
@@ -161,6 +165,10 @@ func (im *importer) roomFor(parent *frame, top bool) *StreamError {
 type enterFields struct {
 	kind               engine.NodeKind
 	level, iter, qsPly int
+	// A nested search's (n=, e=, u=): its reason (nil when the node is
+	// none), the move it leaves out, whether the engine counts its root.
+	reason, excluded []byte
+	uncounted        bool
 }
 
 // keyValue splits an optional field of record rec (E, L), "k=value",
@@ -208,6 +216,21 @@ func (im *importer) enterOptions(kvs [][]byte) (enterFields, *StreamError) {
 		case 'c':
 			// In check is derived from the position; the flag is accepted
 			// for emitters that send it.
+		case 'n':
+			if im.version < 4 {
+				return o, im.fail("E record: n= (a nested search) in a version %d stream: the header must say \"HZT 4\" (older Horizons refuse the field)", im.version)
+			}
+			if !nestedReason(v) {
+				return o, im.fail("E record: nested search reason %q: want a word of letters, digits, - and _ (at most %d bytes), such as iid or singular", v, maxReason)
+			}
+			o.reason = v
+		case 'e':
+			o.excluded = v
+		case 'u':
+			if string(v) != "0" && string(v) != "1" {
+				return o, im.fail("E record: u=%s: want 0 or 1", v)
+			}
+			o.uncounted = string(v) == "1"
 		default:
 			return o, im.fail("E record: %s", badOption(kv, eOptions))
 		}
@@ -220,6 +243,9 @@ func (im *importer) enterOptions(kvs [][]byte) (enterFields, *StreamError) {
 func (im *importer) enterRoot(fr *frame, move []byte, o *enterFields) *StreamError {
 	if string(move) != "-" {
 		return im.fail("a root node (no node open) with move %q: a root has no move, write -", move)
+	}
+	if o.reason != nil || o.excluded != nil || o.uncounted {
+		return im.fail("E record: a root (no node open) is no nested search: n=, e= and u= belong below the node that makes one")
 	}
 	if o.kind != 255 && o.kind != engine.KindRoot {
 		return im.fail("a root node of kind %s", o.kind)
@@ -248,7 +274,10 @@ func (im *importer) enterRoot(fr *frame, move []byte, o *enterFields) *StreamErr
 // move on the position.
 func (im *importer) enterChild(fr, parent *frame, move []byte, o *enterFields) *StreamError {
 	if string(move) == "-" {
-		return im.fail("a node with no move below node %d: only roots have none (a null move is 0000)", parent.id)
+		return im.fail("a node with no move below node %d: only roots and nested searches (n=) have none (a null move is 0000)", parent.id)
+	}
+	if o.excluded != nil || o.uncounted {
+		return im.fail("E record: e= and u= are a nested search's (with n=), not a move's")
 	}
 	m, msg := im.parseMove(len(im.stack)-1, move)
 	if msg != "" {
@@ -257,7 +286,21 @@ func (im *importer) enterChild(fr, parent *frame, move []byte, o *enterFields) *
 	if se := im.checkAnnounced(parent, m); se != nil {
 		return se
 	}
-	kind := o.kind
+	fr.kind, fr.move = childKind(fr, o.kind), m
+	if fr.kind == engine.KindRoot || fr.kind == engine.KindRun {
+		return im.fail("a %s node below node %d", fr.kind, parent.id)
+	}
+	fr.iteration = parent.iteration
+	fr.ext = parent.pendingExt
+	parent.pendingExt = 0
+	im.pos.MakeMove(m)
+	fr.moved = true
+	return nil
+}
+
+// childKind is the kind of fr, a node below another, the E record's k=
+// (kind, 255 when absent) or derived from its depth and window.
+func childKind(fr *frame, kind engine.NodeKind) engine.NodeKind {
 	if kind == 255 {
 		switch {
 		case fr.depth <= 0:
@@ -268,17 +311,68 @@ func (im *importer) enterChild(fr, parent *frame, move []byte, o *enterFields) *
 			kind = engine.KindPV
 		}
 	}
-	if kind == engine.KindRoot || kind == engine.KindRun {
-		return im.fail("a %s node below node %d", kind, parent.id)
+	return kind
+}
+
+// enterNested fills fr, the root of a nested search of parent's own
+// position ("E - DEPTH ALPHA BETA n=REASON [e=MOVE] [u=1]"): no move is
+// made, and its window is seen from the same side as parent's.
+func (im *importer) enterNested(fr, parent *frame, move []byte, o *enterFields) *StreamError {
+	if string(move) != "-" {
+		return im.fail("E record: a nested search (n=%s) with move %q: it searches its parent's own position, write -", o.reason, move)
 	}
-	fr.kind = kind
-	fr.move = m
+	ns := trace.NestedSearch{ID: fr.id, Reason: im.reasonText(o.reason), Uncounted: o.uncounted}
+	if o.excluded != nil && string(o.excluded) != "-" {
+		m, msg := im.parseMove(len(im.stack)-1, o.excluded)
+		if msg != "" {
+			return im.fail("E record: excluded move: %s", msg)
+		}
+		ns.Excluded = m
+	}
+	fr.kind = childKind(fr, o.kind)
+	if fr.kind == engine.KindRoot || fr.kind == engine.KindRun {
+		return im.fail("a %s node below node %d", fr.kind, parent.id)
+	}
+	fr.nested = true
 	fr.iteration = parent.iteration
 	fr.ext = parent.pendingExt
 	parent.pendingExt = 0
-	im.pos.MakeMove(m)
-	fr.moved = true
+	im.nested = append(im.nested, ns)
+	if o.uncounted {
+		im.uncounted++
+	}
 	return nil
+}
+
+// maxReason bounds a nested search's reason: a word a reader shows in
+// brackets beside a node.
+const maxReason = 32
+
+// nestedReason says whether v is a reason a nested search may give.
+func nestedReason(v []byte) bool {
+	if len(v) == 0 || len(v) > maxReason {
+		return false
+	}
+	for _, c := range v {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// reasonText is v as a string, one per distinct reason: an engine makes
+// thousands of nested searches for a handful of reasons.
+func (im *importer) reasonText(v []byte) string {
+	if r, ok := im.reasons[string(v)]; ok {
+		return r
+	}
+	if im.reasons == nil {
+		im.reasons = map[string]string{}
+	}
+	r := string(v)
+	im.reasons[r] = r
+	return r
 }
 
 // parseMove reads a UCI move (0000: a null move) played at the position of
@@ -358,7 +452,7 @@ func square(f, r byte) (engine.Square, bool) {
 
 // The optional fields of E and L records, as badOption lists them.
 const (
-	eOptions = "k=, q=, l=, i= or c="
+	eOptions = "k=, q=, l=, i=, c=, n=, e= or u="
 	lOptions = "b=, c=, m=, g=, s= or x="
 )
 
@@ -505,7 +599,7 @@ func (im *importer) closeNode(fr *frame, l *engine.LeaveInfo, n int) {
 	// of the exact child its score came from. Only an exact node hands its
 	// line up (a bound's best move is a refutation or a guess, no
 	// variation), and a root keeps its own for the run.
-	if exact || kind == engine.KindRoot {
+	if (exact || kind == engine.KindRoot) && !fr.nested {
 		im.ownLine = im.ownLine[:0]
 		if l.Best != engine.NoMove {
 			im.ownLine = append(im.ownLine, l.Best)
@@ -525,6 +619,13 @@ func (im *importer) closeNode(fr *frame, l *engine.LeaveInfo, n int) {
 	}
 	im.stack = im.stack[:n-1]
 	p.kids++
+	if fr.nested {
+		// A search of the parent's own position, at a window of its own:
+		// no move of the parent's, its score no value of one.
+		p.lastKid, p.lastNeg = engine.NoMove, math.MinInt32 // below any beta: no cutoff
+		im.leftID, im.leftLine = id, im.line
+		return
+	}
 	if move != engine.NullMove && move != engine.NoMove {
 		p.realKids++
 	}

@@ -210,6 +210,7 @@ func (im *importer) position(text string) *StreamError {
 	im.clamped, im.clampedAt = 0, ""
 	im.elapsed, im.zeroTime = 0, false
 	im.cur, im.done = iteration{}, iteration{}
+	im.nested, im.uncounted = im.nested[:0], 0
 	im.start = time.Now()
 	return nil
 }
