@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 )
@@ -115,5 +116,35 @@ func TestNestedErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one with %q", tc.stream, err, tc.want)
 		}
+	}
+}
+
+// TestNestedCheck: check holds a nested search to being shallower than
+// its node and a singular test to leaving its move out; the example
+// stream keeps both.
+func TestNestedCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name, from, to string
+		want           []string
+	}{
+		{"clean", "", "", nil},
+		{"as deep as its node", "E - 1 -100 100 n=iid", "E - 2 -100 100 n=iid", []string{"a nested [iid] search at depth 2 in a node of depth 2"}},
+		{"searched its excluded move", "E - 1 9 10 n=singular e=e2e4 u=1\nM d2d4 0\nE d2d4", "E - 1 9 10 n=singular e=d2d4 u=1\nM d2d4 0\nE d2d4",
+			[]string{"the singular search at node 4 leaves d2d4 out, but searched it"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, run, _ := importRun(t, strings.Replace(nestedStream, tc.from, tc.to, 1))
+			rep, err := check.Run(context.Background(), st, run.ID, check.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, v := range rep.Violations {
+				got = append(got, v.Detail)
+			}
+			if len(got) != len(tc.want) || len(got) > 0 && !strings.Contains(got[0], tc.want[0]) {
+				t.Errorf("violations %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -111,3 +111,17 @@ func (s *Store) NestedSearches(ctx context.Context, run int64) (map[int64]Nested
 	}
 	return out, nil
 }
+
+// nestedReader is a Reader that stores nested searches (a *Store does).
+type nestedReader interface {
+	NestedSearches(ctx context.Context, run int64) (map[int64]NestedSearch, error)
+}
+
+// NestedOf returns run's nested searches as r stores them, and none when
+// r keeps none (a Reader that is no trace file).
+func NestedOf(ctx context.Context, r Reader, run int64) (map[int64]NestedSearch, error) {
+	if nr, ok := r.(nestedReader); ok {
+		return nr.NestedSearches(ctx, run)
+	}
+	return map[int64]NestedSearch{}, nil
+}
