@@ -5,9 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/viewer"
 )
 
 // nestedStream is a depth-2 search of the start position whose root makes
@@ -146,5 +149,54 @@ func TestNestedCheck(t *testing.T) {
 				t.Errorf("violations %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestNestedShown: export's DOT and the viewer mark a nested search's
+// root by its reason where a child shows its move.
+func TestNestedShown(t *testing.T) {
+	st, run, _ := importRun(t, nestedStream)
+	ctx := context.Background()
+	er, top, err := export.Resolve(ctx, st, export.Selection{Run: run.ID, Node: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := export.Build(ctx, st, er, top, export.Options{MaxNodes: 40, Depth: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dot strings.Builder
+	if err := g.WriteDOT(&dot); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"[iid]", "[singular -e2e4]"} {
+		if !strings.Contains(dot.String(), want) {
+			t.Errorf("DOT has no %q:\n%s", want, dot.String())
+		}
+	}
+	m, err := viewer.New(ctx, st, viewer.Options{Run: run.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tcell.NewSimulationScreen("UTF-8")
+	if err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Fini()
+	s.SetSize(160, 40)
+	m.Draw(s)
+	s.Show()
+	cells, w, _ := s.GetContents()
+	var text strings.Builder
+	for i, c := range cells {
+		if i%w == 0 {
+			text.WriteByte('\n')
+		}
+		text.WriteString(string(c.Runes))
+	}
+	for _, want := range []string{"[iid]", "[singular -e"} { // the move column cuts the rest
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the viewer shows no %q:\n%s", want, text.String())
+		}
 	}
 }

@@ -26,10 +26,11 @@ type NestedSearch struct {
 }
 
 // IsNested reports whether n is the root of a nested search: a node with
-// no move whose parent is no run node. Run nodes and iteration roots are
-// the only other nodes without a move.
+// no move whose parent is no run node. Run nodes, iteration roots and a
+// QS-only run's QS root (below the run node, QSRootLabel) are the only
+// other nodes without a move.
 func IsNested(n Node) bool {
-	return n.Move == engine.NoMove && n.Kind != engine.KindRun && n.Kind != engine.KindRoot
+	return n.Move == engine.NoMove && n.Parent > 0 && n.Kind != engine.KindRun && n.Kind != engine.KindRoot
 }
 
 // NestedText is how readers mark a nested search's root where a child
