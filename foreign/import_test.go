@@ -654,6 +654,7 @@ func addSeeds(f *testing.F, variant string) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte(nestedStream)) // nested searches (version 4)
 }
 
 // lineRef finds where an error message names another record by its line:
