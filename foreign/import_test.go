@@ -1536,7 +1536,7 @@ func TestScaleRecords(t *testing.T) {
 			`(line 3): infinity "31000": the mate scores 31872 to 32000 do not fit below infinity 31000`},
 		{"mates above infinity", "HZT 2\ninfinity 8000\nmate 9000 8500\n", "do not fit below infinity 8000"},
 		{"inside a node", "HZT 2\nposition startpos\nE - 1 0 1\nmate 32000 31872\n", `(line 4), node 1 (path (root)): "mate" record inside a node`},
-		{"version 4", "HZT 4\n", "protocol version 4, this Horizon reads up to 3"},
+		{"version 5", "HZT 5\n", "protocol version 5, this Horizon reads up to 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Import(context.Background(), mustCreate(t), strings.NewReader(tc.stream), Options{})
