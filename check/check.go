@@ -106,6 +106,11 @@ const (
 	// only a Horizon before that change records such a run with a pv node
 	// below a nonpv one, and the kinds are what that search did.
 	RuleKind = "node-kind"
+	// RuleNested: a nested search (a search of a node's own position from
+	// inside it: IID, a singular test, ...) is shallower than the node
+	// that makes it, else it would search itself without end, and a
+	// singular test searches no move it leaves out.
+	RuleNested = "nested-search"
 )
 
 // SkippedOlderHorizon is Skipped.Reason for a run of Horizon's own that
@@ -143,6 +148,7 @@ var ruleTable = []RuleInfo{
 	{RuleOptions, "the run's switches are a combination Horizon accepts today"},
 	{RuleCounts, "a node searched as many moves as it has children (a PVS re-search\ncounted once) and generated each of them"},
 	{RuleKind, "a full-width node below a nonpv node is nonpv (a scout's subtree)"},
+	{RuleNested, "a nested search is shallower than its node, and a singular test\nsearches no move it leaves out"},
 }
 
 // RuleInfos lists every rule with its summary, in the order of the
@@ -220,6 +226,9 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	c := &checker{st: st, run: r, opts: o, pos: pos, max: opts.Max, filtered: partial, foreign: fr, rule: r.MoveRule(),
 		rep: &Report{Run: r, RunID: r.ID, Variant: r.Label(), ByRule: map[string]int64{}, Violations: []Violation{}}}
 	c.windowKinds = true
+	if c.nested, err = trace.NestedOf(ctx, st, run); err != nil {
+		return nil, err
+	}
 	c.kindFaults, c.deltaFaults = &olderRule{rule: RuleKind}, &olderRule{rule: RuleScore}
 	if fr != nil {
 		c.rep.Skipped = fr.skipped()
@@ -418,6 +427,7 @@ type checker struct {
 	deltaFaults *olderRule
 	rule        trace.MoveRule
 	rep         *Report
+	nested      map[int64]trace.NestedSearch // the run's nested searches by root id
 
 	stack   []cframe
 	lists   []*engine.MoveList // move buffers by stack depth, reused
@@ -493,7 +503,13 @@ func (c *checker) visit(n trace.Node) {
 		}
 	}
 	f.broken = p.broken
-	if n.Kind != engine.KindRoot && p.n.Kind != engine.KindRun && !f.broken {
+	nested := trace.IsNested(n) && p.n.Kind != engine.KindRun
+	if nested {
+		c.nestedSearch(p, n)
+	} else if ns, ok := c.nested[p.n.ID]; ok && ns.Excluded != engine.NoMove && n.Move == ns.Excluded {
+		c.violate(n.ID, RuleNested, "the %s search at node %d leaves %s out, but searched it", ns.Reason, p.n.ID, n.Move.UCI())
+	}
+	if n.Kind != engine.KindRoot && p.n.Kind != engine.KindRun && !f.broken && !nested {
 		if !c.legalFor(p, n.Move) {
 			c.violate(n.ID, RuleMove, "move %s is not legal in %s", n.Move.Text(), c.pos.FEN())
 			f.broken = true
@@ -523,6 +539,16 @@ func (c *checker) visit(n trace.Node) {
 		return
 	}
 	c.push(f)
+}
+
+// nestedSearch checks n, a nested search of its parent p's position (no
+// move is made for it): it is shallower than p, which would otherwise
+// search itself for ever.
+func (c *checker) nestedSearch(p *cframe, n trace.Node) {
+	if n.Depth >= p.n.Depth {
+		c.violate(n.ID, RuleNested, "a nested %s search at depth %d in a node of depth %d: a search of the node's own position must be shallower",
+			trace.NestedText(c.nested[n.ID]), n.Depth, p.n.Depth)
+	}
 }
 
 // cutText says why node n stopped, with the move that cut it off, as

@@ -54,8 +54,9 @@ const EnvVar = "HORIZON_TRACE"
 // says the oldest version that holds its records: 1 without a Scale or a
 // Label, so older Horizons keep reading it, 2 with a Scale (the "mate" and
 // "infinity" records, which an older Horizon refuses as unknown), 3 with a
-// Label (the "label" record).
-const Version = 3
+// Label (the "label" record), 4 when it declares Nested (nested searches,
+// Writer.Nested).
+const Version = 4
 
 // Writer writes one trace stream. Its methods are not safe for concurrent
 // use: trace one search thread. Write errors are sticky and reported by
@@ -80,9 +81,13 @@ type Header struct {
 	// engine ("eth-lmr-off") that share an id name. "" labels runs with
 	// the engine's name.
 	Label       string
-	FailHard    bool  // every score lies inside its node's window
-	PseudoLegal bool  // the engine searches pseudo-legal moves (Writer.PseudoLegal)
-	Scale       Scale // its mate and infinity values; the zero Scale declares none
+	FailHard    bool // every score lies inside its node's window
+	PseudoLegal bool // the engine searches pseudo-legal moves (Writer.PseudoLegal)
+	// Nested says the engine writes nested searches (Writer.Nested): the
+	// stream is version 4, which a Horizon that cannot read them refuses
+	// whole. Without it, Horizon refuses the first nested search.
+	Nested bool
+	Scale  Scale // its mate and infinity values; the zero Scale declares none
 }
 
 // Scale is an engine's score scale, so that Horizon prints its mates as
@@ -167,6 +172,9 @@ func NewHeader(w io.Writer, h Header) *Writer {
 	}
 	if h.Label != "" {
 		version = 3
+	}
+	if h.Nested {
+		version = 4
 	}
 	t.line("HZT " + strconv.Itoa(version))
 	if h.Engine != "" {
@@ -280,6 +288,35 @@ func (t *Writer) EnterWith(move string, depth, alpha, beta int, kind string, qsP
 	if level >= 0 {
 		b = append(b, " l="...)
 		b = strconv.AppendInt(b, int64(level), 10)
+	}
+	t.flushLine(b)
+}
+
+// Nested enters the root of a nested search: the current node searches
+// its own position again (internal iterative deepening, a singular
+// extension's test, a razoring probe, ProbCut, a null-move
+// verification), with its own depth and window, seen from the same side
+// as the node (not negated). Leave closes it as any node, with its score
+// from that side too. reason says why ("iid", "singular", "razor",
+// "probcut", "verify", or a word of the engine's own: letters, digits, -
+// and _); excluded is the move a singular test leaves out ("" for none);
+// counted says whether the engine counts the root as one of its nodes
+// (true where it calls its search function on the position, false for a
+// loop over the node's moves, as Ethereal's singular test), so Horizon
+// compares its node count with the right number. Declare Header.Nested.
+func (t *Writer) Nested(reason string, depth, alpha, beta int, excluded string, counted bool) {
+	if t == nil {
+		return
+	}
+	b := t.enter("-", depth, alpha, beta)
+	b = append(b, " n="...)
+	b = append(b, reason...)
+	if excluded != "" {
+		b = append(b, " e="...)
+		b = append(b, excluded...)
+	}
+	if !counted {
+		b = append(b, " u=1"...)
 	}
 	t.flushLine(b)
 }

@@ -25,6 +25,9 @@ var records = []struct {
 	{func(w *Writer) { w.StandPat(12) }, `stand_pat(12)`, "S 12"},
 	{func(w *Writer) { w.Leave(12) }, `leave(12)`, "L 12"},
 	{func(w *Writer) { w.Extension(1) }, `extension(1)`, "X 1"},
+	{func(w *Writer) { w.Nested("iid", 1, -100, 100, "", true) }, `nested("iid", 1, -100, 100)`, "E - 1 -100 100 n=iid"},
+	{func(w *Writer) { w.Nested("singular", 2, 9, 10, "e2e4", false) }, `nested("singular", 2, 9, 10, excluded="e2e4", counted=False)`,
+		"E - 2 9 10 n=singular e=e2e4 u=1"},
 	{func(w *Writer) { w.EnterKind("0000", 0, -100, -99, "qs") }, `enter("0000", 0, -100, -99, kind="qs")`, "E 0000 0 -100 -99 k=qs"},
 	{func(w *Writer) { w.LeaveWith(-5, LeaveInfo{Bound: "upper", Cause: "none", Best: "e7e5"}) },
 		`leave(-5, bound="upper", cause="none", best="e7e5")`, "L -5 b=upper c=none m=e7e5"},
@@ -113,23 +116,25 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // Python emitter's keywords, and the text both write: a scale makes the
 // stream version 2, none leaves it version 1 for older Horizons.
 var headers = []struct {
-	scale Scale
-	py    string
-	want  string
+	scale  Scale
+	nested bool
+	py     string
+	want   string
 }{
-	{Scale{}, "", "HZT 1\nengine E\nscores soft\n"},
-	{Scale{Mate: 32000, MateMin: 31872, Infinity: 32000}, "mate=(32000, 31872), infinity=32000",
+	{Scale{}, false, "", "HZT 1\nengine E\nscores soft\n"},
+	{Scale{Infinity: 9}, true, "infinity=9, nested=True", "HZT 4\nengine E\nscores soft\ninfinity 9\n"},
+	{Scale{Mate: 32000, MateMin: 31872, Infinity: 32000}, false, "mate=(32000, 31872), infinity=32000",
 		"HZT 2\nengine E\nscores soft\nmate 32000 31872 plies\ninfinity 32000\n"},
-	{Scale{Mate: 8000, MateMin: 7745, MateTurns: true}, "mate=(8000, 7745), mate_turns=True",
+	{Scale{Mate: 8000, MateMin: 7745, MateTurns: true}, false, "mate=(8000, 7745), mate_turns=True",
 		"HZT 2\nengine E\nscores soft\nmate 8000 7745 turns\n"},
-	{Scale{Infinity: 69290}, "infinity=69290", "HZT 2\nengine E\nscores soft\ninfinity 69290\n"},
+	{Scale{Infinity: 69290}, false, "infinity=69290", "HZT 2\nengine E\nscores soft\ninfinity 69290\n"},
 }
 
 // TestHeaderScale: the Go emitter's header for each scale.
 func TestHeaderScale(t *testing.T) {
 	for _, h := range headers {
 		var buf bytes.Buffer
-		w := NewHeader(&buf, Header{Engine: "E", Scale: h.scale})
+		w := NewHeader(&buf, Header{Engine: "E", Scale: h.scale, Nested: h.nested})
 		if err := w.Flush(); err != nil || buf.String() != h.want {
 			t.Errorf("%+v: got %q (%v), want %q", h.scale, buf.String(), err, h.want)
 		}

@@ -196,6 +196,9 @@ type builder struct {
 	sums map[int]int    // node index -> summary index
 	pv   map[int64]bool // ids on the principal variation from the top
 	src  source
+	// nested holds the run's nested searches, whose roots show their
+	// reason where a child shows its move.
+	nested map[int64]trace.NestedSearch
 	// collapsed lists the children standing in summaries (but not the QS
 	// roots QSOnly never queued).
 	collapsed []collapsed
@@ -234,6 +237,9 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 		return nil, err
 	}
 	b := &builder{ctx: ctx, st: st, g: g, rule: g.Run.MoveRule(), sums: map[int]int{}, pv: pv, src: src}
+	if b.nested, err = trace.NestedOf(ctx, st, g.Run.ID); err != nil {
+		return nil, err
+	}
 	topSAN := ""
 	if top.Move != engine.NoMove && len(topPath) > 0 {
 		topSAN = topPath[len(topPath)-1]
@@ -363,6 +369,8 @@ func (b *builder) add(c *candidate) error {
 			}
 			san = parent.SAN(m)
 			pos.MakeMove(m)
+		} else if trace.IsNested(c.n) {
+			san = trace.NestedText(b.nested[c.n.ID])
 		}
 	}
 	g.Nodes = append(g.Nodes, Node{Node: c.n, SAN: san, Parent: c.parent, Order: c.order, Repeat: c.repeat,

@@ -96,7 +96,7 @@ func nodeLines(r trace.Run, w trace.EvalWords, n trace.Node, san string) []strin
 		head = "run " + strconv.FormatInt(n.RunID, 10)
 	case n.Kind == engine.KindRoot:
 		head = "root"
-	case n.Move == engine.NoMove:
+	case n.Move == engine.NoMove && !trace.IsNested(n):
 		head = trace.QSRootLabel
 	case head == "":
 		head = n.Move.UCI()

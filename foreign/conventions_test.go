@@ -84,7 +84,7 @@ func TestQSDepthConventions(t *testing.T) {
 func TestHandOffWritesOneNode(t *testing.T) {
 	head := "HZT 1\nposition startpos\nE - 1 -100 100 i=1\nM e2e4 0\nE e2e4 0 -100 100\n"
 	for _, tc := range []struct{ second, want string }{
-		{"E - 0 -100 100", "a node with no move below node 2: only roots have none"},
+		{"E - 0 -100 100", "a node with no move below node 2: only roots and nested searches (n=) have none"},
 		{"E e2e4 0 -100 100", "illegal move e2e4"},
 	} {
 		st := mustCreate(t)

@@ -24,7 +24,8 @@ func TestCHeader(t *testing.T) {
 		name  string
 		flags []string
 	}{{"on", nil}, {"off", []string{"-DHORIZON_TRACE_OFF"}}, {"lazy", []string{"-DHZTEST_NO_INIT"}},
-		{"scale", []string{"-DHZTEST_SCALE"}}, {"off scale", []string{"-DHORIZON_TRACE_OFF", "-DHZTEST_SCALE"}}} {
+		{"scale", []string{"-DHZTEST_SCALE"}}, {"off scale", []string{"-DHORIZON_TRACE_OFF", "-DHZTEST_SCALE"}},
+		{"nested", []string{"-DHZTEST_NESTED"}}, {"off nested", []string{"-DHORIZON_TRACE_OFF", "-DHZTEST_NESTED"}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			bin := filepath.Join(dir, "hztest-"+tc.name)
 			args := append([]string{"-std=c99", "-Wall", "-Wextra", "-Werror", "-O2", "-o", bin, "../emit/c/hztest.c"}, tc.flags...)
@@ -50,8 +51,15 @@ func TestCHeader(t *testing.T) {
 			if tc.name == "lazy" { // HZ_POSITION opened the stream, unnamed
 				name = "unknown engine"
 			}
+			// Each iteration's IID search and its QS node are counted,
+			// the singular test's root is not (u=1) but its QS node is.
+			nodes, uncounted, said := int64(8), int64(0), "nodes 8 active 1"
+			if tc.name == "nested" {
+				nodes, uncounted, said = 16, 2, "nodes 14 active 1"
+			}
 			if len(runs) != 1 || runs[0].Engine != name || runs[0].Status != trace.StatusComplete ||
-				runs[0].Nodes != runs[0].EngineNodes || runs[0].Nodes != 8 || !strings.Contains(string(out), "nodes 8 active 1") {
+				runs[0].Nodes-runs[0].Uncounted != runs[0].EngineNodes || runs[0].Nodes != nodes || runs[0].Uncounted != uncounted ||
+				!strings.Contains(string(out), said) {
 				t.Fatalf("runs %+v, program said %q", runs, out)
 			}
 			// HZ_SCALE before HZ_INIT: a version 2 header declaring it;
@@ -61,8 +69,15 @@ func TestCHeader(t *testing.T) {
 				t.Fatal(err)
 			}
 			want, head := engine.ScoreScale{}, "HZT 1\n"
-			if tc.name == "scale" {
+			switch tc.name {
+			case "scale":
 				want, head = engine.ScoreScale{Mate: 900, MateMin: 800, Infinity: 1000}, "HZT 2\n"
+			case "nested":
+				head = "HZT 4\n"
+				ns, err := st.NestedSearches(context.Background(), runs[0].RunID)
+				if err != nil || len(ns) != 4 {
+					t.Errorf("nested searches %+v (%v), want 4", ns, err)
+				}
 			}
 			if d, _ := run.Declared(); d.Scale() != want || !strings.HasPrefix(string(data), head) {
 				t.Errorf("declared %+v, want %+v; stream starts %q", d.Scale(), want, string(data[:min(len(data), 40)]))

@@ -377,9 +377,9 @@ func TestStreamErrors(t *testing.T) {
 		// record is "SQLite format 3\x00\x10...".
 		{"a trace file", "SQLite format 3\x00\x10\x00\x02\x02\x00@  \x00\n", "(line 1): a SQLite file (a trace file, which every other command reads), not a trace stream", "", 0},
 		// A field named in full read "malformed option (want key=value)".
-		{"E field unknown", head + "E e2e4 0 -50 50 kind=qs\n", `E record: unknown field "kind=qs" (want k=, q=, l=, i= or c=)`, trace.StatusFailed, 2},
-		{"E field letter unknown", head + "E e2e4 0 -50 50 z=1\n", `E record: unknown field "z=1" (want k=, q=, l=, i= or c=)`, trace.StatusFailed, 2},
-		{"E field without value", head + "E e2e4 0 -50 50 k=\n", `E record: malformed field "k=" (want k=, q=, l=, i= or c=, each with a value)`, trace.StatusFailed, 2},
+		{"E field unknown", head + "E e2e4 0 -50 50 kind=qs\n", `E record: unknown field "kind=qs" (want k=, q=, l=, i=, c=, n=, e= or u=)`, trace.StatusFailed, 2},
+		{"E field letter unknown", head + "E e2e4 0 -50 50 z=1\n", `E record: unknown field "z=1" (want k=, q=, l=, i=, c=, n=, e= or u=)`, trace.StatusFailed, 2},
+		{"E field without value", head + "E e2e4 0 -50 50 k=\n", `E record: malformed field "k=" (want k=, q=, l=, i=, c=, n=, e= or u=, each with a value)`, trace.StatusFailed, 2},
 		{"L field unknown", head + "E e2e4 0 -50 50\nL 5 bound=exact\n", `L record: unknown field "bound=exact" (want b=, c=, m=, g=, s= or x=)`, trace.StatusFailed, 3},
 		{"L field malformed", head + "E e2e4 0 -50 50\nL 5 exact\n", `L record: malformed field "exact" (want b=, c=, m=, g=, s= or x=, each with a value)`, trace.StatusFailed, 3},
 		{"newer", "HZT 9\n", "protocol version 9", "", 0},
@@ -654,6 +654,7 @@ func addSeeds(f *testing.F, variant string) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte(nestedStream)) // nested searches (version 4)
 }
 
 // lineRef finds where an error message names another record by its line:
@@ -1536,7 +1537,7 @@ func TestScaleRecords(t *testing.T) {
 			`(line 3): infinity "31000": the mate scores 31872 to 32000 do not fit below infinity 31000`},
 		{"mates above infinity", "HZT 2\ninfinity 8000\nmate 9000 8500\n", "do not fit below infinity 8000"},
 		{"inside a node", "HZT 2\nposition startpos\nE - 1 0 1\nmate 32000 31872\n", `(line 4), node 1 (path (root)): "mate" record inside a node`},
-		{"version 4", "HZT 4\n", "protocol version 4, this Horizon reads up to 3"},
+		{"version 5", "HZT 5\n", "protocol version 5, this Horizon reads up to 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Import(context.Background(), mustCreate(t), strings.NewReader(tc.stream), Options{})

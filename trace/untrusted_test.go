@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -142,7 +143,7 @@ func TestForeignSchemaRefused(t *testing.T) {
 		{"a table of an upgrade's", []string{"CREATE TABLE node_rows2 (x)"}, "a table 'node_rows2' that Horizon did not make, under a name"},
 		{"a generated column in runs", []string{"PRAGMA writable_schema = ON",
 			"UPDATE sqlite_schema SET sql = replace(sql, 'epd_id TEXT', 'epd_id TEXT, big AS (zeroblob(1000))') WHERE name = 'runs'"},
-			"a table 'runs' that is not the one Horizon made for schema version 6"},
+			fmt.Sprintf("a table 'runs' that is not the one Horizon made for schema version %d", SchemaVersion())},
 		{"an index on node_rows", []string{"CREATE INDEX by_score ON node_rows (score)"},
 			"an index 'by_score' on 'node_rows' that Horizon did not make"},
 		{"a parent index that is not", []string{"CREATE INDEX node_parent_1 ON node_rows (score) WHERE run_id = 1"},

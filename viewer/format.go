@@ -125,6 +125,9 @@ func (m *Model) moveLabel(t *tree, parentFEN string, n trace.Node) string {
 	case engine.KindRoot:
 		return trace.IterationLabel(n.Iteration)
 	}
+	if trace.IsNested(n) {
+		return trace.NestedText(t.nested[n.ID])
+	}
 	if n.Move == engine.NoMove {
 		return trace.QSRootLabel
 	}

@@ -28,8 +28,9 @@ type tree struct {
 	pages   *pageCache
 	psize   int // children per page
 	pos     *posCache
-	visits  map[int64]childVisits // by parent id (visit)
-	bare    bareRoot              // where a bare path starts (reportedRoot)
+	visits  map[int64]childVisits        // by parent id (visit)
+	bare    bareRoot                     // where a bare path starts (reportedRoot)
+	nested  map[int64]trace.NestedSearch // the run's nested searches, labelled by their reason
 
 	cursor int // selected row
 	top    int // first row on screen
@@ -172,7 +173,11 @@ func (t *tree) load(id int64) error {
 	if _, err := engine.ParseFEN(run.FEN); err != nil {
 		return fmt.Errorf("run %d: root position: %w", id, err)
 	}
-	t.run, t.runNode = run, n
+	nested, err := trace.NestedOf(t.ctx, t.src, id)
+	if err != nil {
+		return fmt.Errorf("run %d: %w", id, err)
+	}
+	t.run, t.runNode, t.nested = run, n, nested
 	return nil
 }
 

@@ -159,7 +159,9 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 		if err != nil {
 			return err
 		}
-		n := r.Nodes
+		// The nodes the engine's count is held to: the roots of nested
+		// searches it said it does not count (u=1) are not among them.
+		n := r.Nodes - r.Uncounted
 		j.StreamNodes = &n
 		if r.EngineNodes >= 0 {
 			rn, from := r.EngineNodes, string(r.EngineNodesFrom)
@@ -174,9 +176,9 @@ func reportForeign(e *env, st *trace.Store, runs []foreign.RunResult, ierr error
 		if err := e.printPart(j, f); err != nil {
 			return err
 		}
-		if f == formatText && r.EngineNodes >= 0 && r.EngineNodes != r.Nodes {
+		if f == formatText && r.EngineNodes >= 0 && r.EngineNodes != n {
 			e.notef("run %d: the engine counted %s nodes (%s), its stream holds %s",
-				r.RunID, engine.Commas(r.EngineNodes), r.EngineNodesFrom.Words(), engine.Commas(r.Nodes))
+				r.RunID, engine.Commas(r.EngineNodes), r.EngineNodesFrom.Words(), engine.Commas(n))
 		}
 		if r.Warning != "" {
 			e.notef("run %d: %s", r.RunID, r.Warning)

@@ -37,7 +37,7 @@ func TestImportErrors(t *testing.T) {
 		{"not a stream", "hello\n", 1, []string{"not a Horizon trace stream"}, ""},
 		{"garbage", "garbage", 1, []string{`the first record is "garbage"`}, ""},
 		{"empty", "", 1, []string{"empty stream"}, ""},
-		{"newer version", "HZT 4\n", 1, []string{"protocol version 4, this Horizon reads up to 3"}, ""},
+		{"newer version", "HZT 5\n", 1, []string{"protocol version 5, this Horizon reads up to 4"}, ""},
 		{"no search", "HZT 1\nengine Tiny\nposition startpos\n", 1, []string{"holds no search"}, ""},
 	}
 	for _, tc := range tests {

@@ -58,7 +58,8 @@ type traceRunJSON struct {
 
 	// Runs of other engines (trace --engine, import); null for Horizon's.
 	// StreamNodes counts the nodes the engine's stream holds (the run's
-	// nodes: Horizon's run node is not one); ReportedNodes is the count the
+	// nodes: Horizon's run node is not one; nor is the root of a nested
+	// search the engine said it does not count, u=1); ReportedNodes is the count the
 	// engine reported itself (its end record, or its last UCI info; null
 	// when it reported none). Two facts: they differ when the
 	// instrumentation misses nodes.

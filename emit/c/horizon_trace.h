@@ -31,6 +31,17 @@
  * ends as ∞ (0 declares nothing; Ethereal: HZ_SCALE(MATE, MATE_IN_MAX, 0,
  * MATE); docs/trace-protocol.md, "mate" and "infinity").
  *
+ * Nested searches (a search of the current node's own position from inside
+ * it: IID, a singular extension's test, razoring, ProbCut, a null-move
+ * verification): HZ_NESTED_SEARCHES() before HZ_INIT declares them (the
+ * header says "HZT 4"), and HZ_NESTED(reason, depth, alpha, beta, excluded,
+ * counted) enters one: reason "iid", "singular", "razor", "probcut",
+ * "verify" or a word of the engine's own; its window seen from the node's
+ * own side (not negated); excluded the move a singular test leaves out
+ * (NULL or "" for none); counted 0 when the engine's node count has no node
+ * for it (a loop over the node's moves, not a call of its search). HZ_LEAVE
+ * closes it with its score, from that side too.
+ *
  * Three conventions (docs/trace-protocol.md, "Conventions"): a QS node's
  * depth is 0 where QS begins and one less each QS ply below, as Horizon's own
  * engine writes it (a depth <= 0 reads as QS; a QS ply written as a positive
@@ -67,6 +78,9 @@
 #define HZ_ABORT() ((void)0)
 #define HZ_END(best, nodes) (HZ_U_(best), HZ_U_(nodes))
 #define HZ_END_MS(best, nodes, ms) (HZ_U_(best), HZ_U_(nodes), HZ_U_(ms))
+#define HZ_NESTED_SEARCHES() ((void)0)
+#define HZ_NESTED(reason, depth, alpha, beta, excluded, counted) \
+    (HZ_U_(reason), HZ_U_(depth), HZ_U_(alpha), HZ_U_(beta), HZ_U_(excluded), HZ_U_(counted))
 #define HZ_ACTIVE 0
 
 #else
@@ -91,6 +105,8 @@ void hz_enter(const char *move, int depth, int alpha, int beta, const char *kind
 void hz_int(char tag, long long value);
 void hz_leave(long long score, const char *bound, const char *cause, const char *best);
 void hz_move(const char *move, int index);
+void hz_nested_searches(void);
+void hz_nested(const char *reason, int depth, int alpha, int beta, const char *excluded, int counted);
 void hz_end(const char *best, long long nodes, long long ms);
 void hz_close(void);
 
@@ -106,6 +122,9 @@ void hz_close(void);
     do { if (hz_out) hz_enter((move), (depth), (alpha), (beta), NULL, -1); } while (0)
 #define HZ_ENTER_KIND(move, depth, alpha, beta, kind) \
     do { if (hz_out) hz_enter((move), (depth), (alpha), (beta), (kind), -1); } while (0)
+#define HZ_NESTED_SEARCHES() hz_nested_searches()
+#define HZ_NESTED(reason, depth, alpha, beta, excluded, counted) \
+    do { if (hz_out) hz_nested((reason), (depth), (alpha), (beta), (excluded), (counted)); } while (0)
 #define HZ_STANDPAT(eval) do { if (hz_out) hz_int('S', (eval)); } while (0)
 #define HZ_MOVE(move, index) do { if (hz_out) hz_move((move), (index)); } while (0)
 #define HZ_EXTENSION(plies) do { if (hz_out) hz_int('X', (plies)); } while (0)
@@ -147,6 +166,10 @@ static char *hz_str(char *p, const char *s, size_t max) {
 /* The score scale HZ_SCALE declared (0: none), written by hz_open. */
 static long hz_mate, hz_mate_min, hz_infinity;
 static int hz_mate_turns;
+/* HZ_NESTED_SEARCHES declared nested searches: the header says "HZT 4". */
+static int hz_nested_declared;
+
+void hz_nested_searches(void) { hz_nested_declared = 1; }
 
 static void hz_scale_records(void) {
     char b[96], *p;
@@ -196,7 +219,7 @@ int hz_open(const char *dest, const char *engine_name, int fail_hard) {
     setvbuf(f, hz_buf, _IOFBF, sizeof hz_buf);
     hz_out = f;
     /* A stream says the oldest version that holds its records. */
-    fputs(hz_mate || hz_infinity ? "HZT 2\n" : "HZT 1\n", f);
+    fputs(hz_nested_declared ? "HZT 4\n" : hz_mate || hz_infinity ? "HZT 2\n" : "HZT 1\n", f);
     if (engine_name && *engine_name) hz_line("engine", engine_name);
     hz_line("scores", fail_hard ? "hard" : "soft");
     hz_scale_records();
@@ -235,6 +258,20 @@ void hz_enter(const char *move, int depth, int alpha, int beta, const char *kind
     p = hz_itoa(p, beta);
     if (kind) { *p++ = ' '; *p++ = 'k'; *p++ = '='; p = hz_str(p, kind, 5); }
     if (iteration >= 0) { *p++ = ' '; *p++ = 'i'; *p++ = '='; p = hz_itoa(p, iteration); }
+    *p++ = '\n';
+    fwrite(b, 1, (size_t)(p - b), hz_out);
+}
+
+/* hz_nested writes "E - depth alpha beta n=reason [e=excluded] [u=1]". */
+void hz_nested(const char *reason, int depth, int alpha, int beta, const char *excluded, int counted) {
+    char b[128], *p = b;
+    p = hz_str(p, "E - ", 4);
+    p = hz_itoa(p, depth); *p++ = ' ';
+    p = hz_itoa(p, alpha); *p++ = ' ';
+    p = hz_itoa(p, beta);
+    p = hz_str(p, " n=", 3); p = hz_str(p, reason, 32);
+    if (excluded && *excluded) { p = hz_str(p, " e=", 3); p = hz_str(p, excluded, 7); }
+    if (!counted) p = hz_str(p, " u=1", 4);
     *p++ = '\n';
     fwrite(b, 1, (size_t)(p - b), hz_out);
 }

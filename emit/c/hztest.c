@@ -21,6 +21,9 @@ int main(void) {
 #ifdef HZTEST_SCALE
     HZ_SCALE(900, 800, 0, 1000); /* the window [-1000, 1000] is unbounded */
 #endif
+#ifdef HZTEST_NESTED
+    HZ_NESTED_SEARCHES();
+#endif
 #ifndef HZTEST_NO_INIT
     HZ_INIT("hztest 1.0", 0);
 #endif
@@ -29,6 +32,15 @@ int main(void) {
     for (int iter = 1; iter <= 2; iter++) {
         nodes++;
         HZ_ROOT(iter, -1000, 1000, iter);
+#ifdef HZTEST_NESTED
+        /* An IID search of the root's position (a node counted) and a
+         * singular test of e2e4 (a loop over the other moves: none). */
+        nodes++;
+        HZ_NESTED("iid", iter - 1, -1000, 1000, NULL, 1);
+        HZ_LEAVE(-leaf("d2d4", -1, -1000, 1000, 5));
+        HZ_NESTED("singular", iter - 1, -11, -10, "e2e4", 0);
+        HZ_LEAVE(-leaf("d2d4", -1, 10, 11, 5));
+#endif
         nodes++;
         HZ_MOVE("e2e4", 0);
         HZ_ENTER_KIND("e2e4", iter - 1, -1000, 1000, iter > 1 ? "pv" : "qs");

@@ -39,8 +39,9 @@ import operator
 import os
 
 # The newest protocol version written; a stream says the oldest that holds
-# its records: 1, or 2 when it declares a score scale.
-VERSION = 2
+# its records: 1, 2 when it declares a score scale, 4 when it declares
+# nested searches (nested=True; version 3's label record is not written here).
+VERSION = 4
 ENV_VAR = "HORIZON_TRACE"
 
 
@@ -48,13 +49,15 @@ class Writer:
     """One trace stream. Not thread-safe: trace one search thread."""
 
     def __init__(self, out, engine="", fail_hard=False, pseudo_legal=False,
-                 mate=None, mate_turns=False, infinity=None):
+                 mate=None, mate_turns=False, infinity=None, nested=False):
         """out: a text stream (the caller keeps ownership). mate is the
         pair (score of a mate at distance 0, smallest mate score), infinity
-        the engine's window end for no bound; None declares nothing."""
+        the engine's window end for no bound; None declares nothing.
+        nested: the engine writes nested searches (nested()), which makes
+        the stream version 4."""
         self._out = out
         self._w = out.write
-        self._w("HZT %d\n" % (2 if mate or infinity else 1))
+        self._w("HZT %d\n" % (4 if nested else 2 if mate or infinity else 1))
         if engine:
             self._w("engine %s\n" % _one_line(engine))
         self._w("scores %s\n" % ("hard" if fail_hard else "soft"))
@@ -85,6 +88,20 @@ class Writer:
             self._w("E %s %d %d %d\n" % (move, _int(depth), _int(alpha), _int(beta)))
         else:
             self._w("E %s %d %d %d k=%s\n" % (move, _int(depth), _int(alpha), _int(beta), kind))
+
+    def nested(self, reason, depth, alpha, beta, excluded=None, counted=True):
+        """Enter the root of a nested search of the current node's own
+        position (reason: "iid", "singular", "razor", "probcut", "verify"
+        or a word of the engine's own), its window seen from the same side
+        as the node's (not negated); leave() closes it. excluded: the move
+        a singular test leaves out; counted: whether the engine counts the
+        root as a node (False for a loop over the node's moves)."""
+        line = "E - %d %d %d n=%s" % (_int(depth), _int(alpha), _int(beta), reason)
+        if excluded:
+            line += " e=" + excluded
+        if not counted:
+            line += " u=1"
+        self._w(line + "\n")
 
     def stand_pat(self, value):
         self._w("S %d\n" % _int(value))
@@ -157,8 +174,8 @@ def _one_line(s):
 
 
 def open_dest(dest, engine="", fail_hard=False, pseudo_legal=False, **scale):
-    """A Writer on dest: a path or "fd:N"; scale: Writer's mate, mate_turns
-    and infinity."""
+    """A Writer on dest: a path or "fd:N"; scale: Writer's mate, mate_turns,
+    infinity and nested."""
     if dest.startswith("fd:"):
         raw = os.fdopen(int(dest[3:]), "wb", buffering=0, closefd=True)
     else:
@@ -170,7 +187,7 @@ def open_dest(dest, engine="", fail_hard=False, pseudo_legal=False, **scale):
 
 def from_env(engine="", fail_hard=False, pseudo_legal=False, **scale):
     """A Writer on the destination HORIZON_TRACE names, or None when unset;
-    scale: Writer's mate, mate_turns and infinity."""
+    scale: Writer's mate, mate_turns, infinity and nested."""
     dest = os.environ.get(ENV_VAR, "")
     if not dest:
         return None

@@ -1,0 +1,202 @@
+package foreign
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/horizonqs/horizon/check"
+	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/export"
+	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/viewer"
+)
+
+// nestedStream is a depth-2 search of the start position whose root makes
+// an IID search (the engine calls its search on the position: a node it
+// counts) and, before e2e4, a singular test of e2e4 (a loop over the
+// other moves: no node it counts, u=1).
+const nestedStream = `HZT 4
+position startpos
+E - 2 -100 100 i=2
+E - 1 -100 100 n=iid
+M e2e4 0
+E e2e4 0 -100 100
+S -20
+L -20
+L 20
+E - 1 9 10 n=singular e=e2e4 u=1
+M d2d4 0
+E d2d4 0 -10 -9
+S 5
+L 5
+L -5
+M e2e4 0
+E e2e4 1 -100 100
+E e7e5 0 -100 100
+S 10
+L 10
+L -10
+L 10
+end nodes=6
+`
+
+// TestNestedImport: a nested search's root is a child without a move of
+// the node that makes it, its reason and excluded move are stored, its
+// score is not its parent's move's (the root's best move and PV are
+// e2e4's, not the nested searches'), and the engine's count is held to
+// the stream's nodes less the roots it does not count.
+func TestNestedImport(t *testing.T) {
+	st, run, r := importRun(t, nestedStream)
+	ctx := context.Background()
+	if r.Nodes != 7 || r.Uncounted != 1 {
+		t.Errorf("nodes %d, uncounted %d; want 7 and 1", r.Nodes, r.Uncounted)
+	}
+	if run.BestMove != "e2e4" || run.Score != 10 {
+		t.Errorf("best %q score %v, want e2e4 10", run.BestMove, run.Score)
+	}
+	ns, err := st.NestedSearches(ctx, r.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := engine.ParseFEN("startpos")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2e4, err := start.ParseUCI("e2e4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]trace.NestedSearch{
+		2: {ID: 2, Reason: "iid"},
+		4: {ID: 4, Reason: "singular", Excluded: e2e4, Uncounted: true},
+	}
+	if len(ns) != len(want) {
+		t.Fatalf("nested searches %+v, want %+v", ns, want)
+	}
+	for id, w := range want {
+		if got := ns[id]; got != w {
+			t.Errorf("nested search %d: %+v, want %+v", id, got, w)
+		}
+		n, err := st.Node(ctx, r.RunID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !trace.IsNested(n) || n.Parent != 1 || n.Ply != 1 {
+			t.Errorf("node %d: %+v: want a nested search below node 1 at ply 1", id, n)
+		}
+	}
+	if got := trace.NestedText(ns[4]); got != "[singular -e2e4]" {
+		t.Errorf("NestedText = %q", got)
+	}
+	root, err := st.Node(ctx, r.RunID, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root.Best != e2e4 || root.Cause != engine.CauseNone || root.Searched != 1 {
+		t.Errorf("root: best %s cause %s searched %d; want e2e4, none, 1 (nested searches are no moves)", root.Best.Text(), root.Cause, root.Searched)
+	}
+}
+
+// TestNestedErrors: what a nested search's fields refuse, each naming
+// the fault.
+func TestNestedErrors(t *testing.T) {
+	head := "HZT 4\nposition startpos\nE - 2 -100 100\n"
+	for _, tc := range []struct{ stream, want string }{
+		{strings.Replace(head, "HZT 4", "HZT 3", 1) + "E - 1 -100 100 n=iid\n", `n= (a nested search) in a version 3 stream: the header must say "HZT 4"`},
+		{head + "E - 1 -100 100 n=i*d\n", `nested search reason "i*d"`},
+		{head + "E - 1 -100 100 n=" + strings.Repeat("x", 33) + "\n", "nested search reason"},
+		{head + "E e2e4 1 -100 100 n=iid\n", `a nested search (n=iid) with move "e2e4"`},
+		{head + "E - 1 -100 100 n=singular e=e2e5\n", "excluded move: illegal move e2e5"},
+		{head + "E e2e4 1 -100 100 e=d2d4\n", "e= and u= are a nested search's"},
+		{head + "E - 1 -100 100 u=1\n", "a node with no move below node 1: only roots and nested searches (n=) have none"},
+		{head + "E - 1 -100 100 n=iid u=2\n", "u=2: want 0 or 1"},
+		{"HZT 4\nposition startpos\nE - 1 -100 100 n=iid\n", "a root (no node open) is no nested search"},
+	} {
+		st := mustCreate(t)
+		_, err := Import(context.Background(), st, strings.NewReader(tc.stream), Options{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one with %q", tc.stream, err, tc.want)
+		}
+	}
+}
+
+// TestNestedCheck: check holds a nested search to being shallower than
+// its node and a singular test to leaving its move out; the example
+// stream keeps both.
+func TestNestedCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name, from, to string
+		want           []string
+	}{
+		{"clean", "", "", nil},
+		{"as deep as its node", "E - 1 -100 100 n=iid", "E - 2 -100 100 n=iid", []string{"a nested [iid] search at depth 2 in a node of depth 2"}},
+		{"searched its excluded move", "E - 1 9 10 n=singular e=e2e4 u=1\nM d2d4 0\nE d2d4", "E - 1 9 10 n=singular e=d2d4 u=1\nM d2d4 0\nE d2d4",
+			[]string{"the singular search at node 4 leaves d2d4 out, but searched it"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, run, _ := importRun(t, strings.Replace(nestedStream, tc.from, tc.to, 1))
+			rep, err := check.Run(context.Background(), st, run.ID, check.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, v := range rep.Violations {
+				got = append(got, v.Detail)
+			}
+			if len(got) != len(tc.want) || len(got) > 0 && !strings.Contains(got[0], tc.want[0]) {
+				t.Errorf("violations %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestNestedShown: export's DOT and the viewer mark a nested search's
+// root by its reason where a child shows its move.
+func TestNestedShown(t *testing.T) {
+	st, run, _ := importRun(t, nestedStream)
+	ctx := context.Background()
+	er, top, err := export.Resolve(ctx, st, export.Selection{Run: run.ID, Node: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := export.Build(ctx, st, er, top, export.Options{MaxNodes: 40, Depth: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dot strings.Builder
+	if err := g.WriteDOT(&dot); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"[iid]", "[singular -e2e4]"} {
+		if !strings.Contains(dot.String(), want) {
+			t.Errorf("DOT has no %q:\n%s", want, dot.String())
+		}
+	}
+	m, err := viewer.New(ctx, st, viewer.Options{Run: run.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tcell.NewSimulationScreen("UTF-8")
+	if err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Fini()
+	s.SetSize(160, 40)
+	m.Draw(s)
+	s.Show()
+	cells, w, _ := s.GetContents()
+	var text strings.Builder
+	for i, c := range cells {
+		if i%w == 0 {
+			text.WriteByte('\n')
+		}
+		text.WriteString(string(c.Runes))
+	}
+	for _, want := range []string{"[iid]", "[singular -e"} { // the move column cuts the rest
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the viewer shows no %q:\n%s", want, text.String())
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package trace
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/horizonqs/horizon/engine"
+)
+
+// nestedSchema is the schema version from which a file has the nested
+// table (007_nested.sql); an older file has no nested searches.
+const nestedSchema = 7
+
+// NestedSearch is a search an engine made of a node's own position from
+// inside that node (internal iterative deepening, a singular-extension
+// test, a razoring probe, ProbCut, a null-move verification). Its root is
+// a child of the searching node with no move: the same position and side
+// to move, its window and score not negated.
+type NestedSearch struct {
+	ID       int64       // the nested search's root
+	Reason   string      // iid, singular, razor, probcut, verify, or the engine's own word
+	Excluded engine.Move // the move a singular search leaves out; NoMove for none
+	// Uncounted: the engine's own node count has no node for the root (it
+	// searched the node's moves in a loop, calling nothing for the root).
+	Uncounted bool
+}
+
+// IsNested reports whether n is the root of a nested search: a node with
+// no move whose parent is no run node. Run nodes, iteration roots and a
+// QS-only run's QS root (below the run node, QSRootLabel) are the only
+// other nodes without a move.
+func IsNested(n Node) bool {
+	return n.Move == engine.NoMove && n.Parent > 0 && n.Kind != engine.KindRun && n.Kind != engine.KindRoot
+}
+
+// NestedText is how readers mark a nested search's root where a child
+// shows its move: "[iid]", "[singular -e2e4]" (the move it leaves out).
+func NestedText(ns NestedSearch) string {
+	if ns.Reason == "" {
+		ns.Reason = "nested"
+	}
+	if ns.Excluded != engine.NoMove {
+		return "[" + ns.Reason + " -" + ns.Excluded.UCI() + "]"
+	}
+	return "[" + ns.Reason + "]"
+}
+
+// AddNested stores why run's nested searches were made, once the
+// recorder has written their nodes (foreign.Import calls it as a run
+// ends). A file opened read-only, or one that a write cannot upgrade,
+// refuses it.
+func (s *Store) AddNested(ctx context.Context, run int64, ns []NestedSearch) error {
+	if len(ns) == 0 {
+		return nil
+	}
+	if err := s.prepareWrite(ctx); err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("trace %s: run %d: store its nested searches: %w", s.path, run, err)
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, "INSERT OR REPLACE INTO nested (run_id, id, reason, excluded, uncounted) VALUES (?, ?, ?, ?, ?)")
+	if err != nil {
+		return fmt.Errorf("trace %s: run %d: store its nested searches: %w", s.path, run, err)
+	}
+	defer st.Close()
+	for _, n := range ns {
+		if _, err := st.ExecContext(ctx, run, n.ID, n.Reason, int64(n.Excluded), n.Uncounted); err != nil {
+			return fmt.Errorf("trace %s: run %d: store nested search %d: %w", s.path, run, n.ID, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("trace %s: run %d: store its nested searches: %w", s.path, run, err)
+	}
+	return nil
+}
+
+// maxNestedReason bounds a stored reason a reader takes: a file is
+// untrusted input, and a reason is shown in one cell.
+const maxNestedReason = 32
+
+// NestedSearches returns run's nested searches by their roots' ids: empty
+// for a run without any, and for a file older than schema version 7.
+func (s *Store) NestedSearches(ctx context.Context, run int64) (map[int64]NestedSearch, error) {
+	out := map[int64]NestedSearch{}
+	if s.schema() < nestedSchema {
+		return out, nil
+	}
+	rows, err := s.read().QueryContext(ctx, "SELECT id, reason, excluded, uncounted FROM nested WHERE run_id = ? ORDER BY id", run)
+	if err != nil {
+		return nil, s.readErr(err, fmt.Sprintf("run %d: nested searches", run))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n NestedSearch
+		var excluded int64
+		if err := rows.Scan(&n.ID, &n.Reason, &excluded, &n.Uncounted); err != nil {
+			return nil, s.readErr(err, fmt.Sprintf("run %d: nested searches", run))
+		}
+		if len(n.Reason) > maxNestedReason {
+			n.Reason = n.Reason[:maxNestedReason]
+		}
+		if excluded > 0 && excluded < 1<<20 {
+			n.Excluded = engine.Move(excluded)
+		}
+		out[n.ID] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.readErr(err, fmt.Sprintf("run %d: nested searches", run))
+	}
+	return out, nil
+}
+
+// nestedReader is a Reader that stores nested searches (a *Store does).
+type nestedReader interface {
+	NestedSearches(ctx context.Context, run int64) (map[int64]NestedSearch, error)
+}
+
+// NestedOf returns run's nested searches as r stores them, and none when
+// r keeps none (a Reader that is no trace file).
+func NestedOf(ctx context.Context, r Reader, run int64) (map[int64]NestedSearch, error) {
+	if nr, ok := r.(nestedReader); ok {
+		return nr.NestedSearches(ctx, run)
+	}
+	return map[int64]NestedSearch{}, nil
+}
