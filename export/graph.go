@@ -713,12 +713,51 @@ var walkRowsPerShown = int64(32)
 // of one node needs no walk: its row is at hand.
 func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 	g := b.g
-	// The QS root ply above each shown node, so that the walks below them
-	// measure QS plies from the right root.
-	rootPly := make([]int, len(g.Nodes))
-	// chunk[i]: shown node i is walked whole, or lies under one that is.
-	chunk := make([]bool, len(g.Nodes))
 	counter, _ := b.src.(*storeSource).st.(trace.RangeCounter)
+	c := countPlan{counter: counter, shown: g.shownIndex()}
+	chunk := b.planChunks(&c, path)
+	local := b.planCollapsed(&c, chunk)
+	sort.SliceStable(c.tasks, func(i, j int) bool { return c.tasks[i].size > c.tasks[j].size })
+	results, err := b.runCountTasks(&c, workers)
+	if err != nil {
+		return err
+	}
+	for _, parts := range append(results, local) {
+		for _, p := range parts {
+			s := &g.Summaries[b.summary(p.owner)]
+			s.Rows += p.rows
+			s.QSRows += p.qs
+			s.MaxQSPly = max(s.MaxQSPly, p.maxQSPly)
+		}
+	}
+	return nil
+}
+
+// countPlan is the walks countCollapsedParallel makes.
+type countPlan struct {
+	counter trace.RangeCounter // the trace's, nil where it adds up no rows
+	shown   map[int64]int      // Graph.shownIndex
+	// rootPly is the QS root ply above each shown node (-1 for none), so
+	// that the walks below them measure QS plies from the right root.
+	rootPly []int
+	tasks   []countTask
+}
+
+// countTask is one walk: a shown node's index (chunk) or collapsed
+// children's (node < 0).
+type countTask struct {
+	node int
+	kids []int // indexes in b.collapsed, side by side
+	size int64
+}
+
+// planChunks sets c.rootPly and plans a walk of each shown node whose
+// subtree is walked whole (walkWhole); chunk[i] says shown node i is
+// walked whole, or lies under one that is.
+func (b *builder) planChunks(c *countPlan, path []trace.Node) (chunk []bool) {
+	g := b.g
+	c.rootPly = make([]int, len(g.Nodes))
+	chunk = make([]bool, len(g.Nodes))
 	// shownUnder[i] counts the shown nodes in shown node i's subtree
 	// (Nodes lists parents before children).
 	shownUnder := make([]int64, len(g.Nodes))
@@ -734,31 +773,22 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 	// collapsed siblings, a query each).
 	walkWhole := func(i int) bool {
 		size := g.Nodes[i].SubtreeSize
-		if counter == nil {
+		if c.counter == nil {
 			return size <= chunkRows
 		}
 		return size <= chunkRows && (size <= countedChunkRows || size <= walkRowsPerShown*shownUnder[i])
 	}
-	shown := g.shownIndex()
-	// tasks are walks: a shown node's index (chunk) or a collapsed child's
-	// (node < 0).
-	type task struct {
-		node int
-		kids []int // indexes in b.collapsed, side by side
-		size int64
-	}
-	var tasks []task
 	for i, n := range g.Nodes {
-		rootPly[i] = -1
+		c.rootPly[i] = -1
 		switch {
 		case n.Kind != engine.KindQS:
 		case i == 0:
 			_, qsPly, _ := newWalker(path).visit(n.Node)
-			rootPly[i] = n.Ply - qsPly
+			c.rootPly[i] = n.Ply - qsPly
 		case g.Nodes[n.Parent].Kind == engine.KindQS:
-			rootPly[i] = rootPly[n.Parent]
+			c.rootPly[i] = c.rootPly[n.Parent]
 		default:
-			rootPly[i] = n.Ply
+			c.rootPly[i] = n.Ply
 		}
 		switch {
 		case i > 0 && chunk[n.Parent]:
@@ -766,34 +796,27 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 		case walkWhole(i):
 			chunk[i] = true
 			if n.Summary >= 0 || n.SubtreeSize > 1 {
-				tasks = append(tasks, task{node: i, size: n.SubtreeSize})
+				c.tasks = append(c.tasks, countTask{node: i, size: n.SubtreeSize})
 			}
 		}
 	}
-	add := func(parts []part, owner int, qs bool, qsPly int) []part {
-		if len(parts) == 0 || parts[len(parts)-1].owner != owner {
-			parts = append(parts, part{owner: owner, maxQSPly: -1})
-		}
-		p := &parts[len(parts)-1]
-		p.rows++
-		if qs {
-			p.qs++
-			p.maxQSPly = max(p.maxQSPly, qsPly)
-		}
-		return parts
-	}
-	var local []part  // collapsed children of one row, read already
+	return chunk
+}
+
+// planCollapsed plans the walks of the collapsed children outside the
+// chunks, and returns the figures of those of one row, which need none.
+func (b *builder) planCollapsed(c *countPlan, chunk []bool) (local []part) {
 	var counted []int // collapsed children the trace adds up (counter), by id
-	for k, c := range b.collapsed {
+	for k, cc := range b.collapsed {
 		switch {
-		case chunk[c.parent]:
-		case c.n.SubtreeSize <= 1:
-			qs, qsPly, _ := (&walker{topRootPly: rootPly[c.parent]}).visit(c.n)
-			local = add(local, c.parent, qs, qsPly)
-		case counter != nil:
+		case chunk[cc.parent]:
+		case cc.n.SubtreeSize <= 1:
+			qs, qsPly, _ := (&walker{topRootPly: c.rootPly[cc.parent]}).visit(cc.n)
+			local = addPart(local, cc.parent, qs, qsPly)
+		case c.counter != nil:
 			counted = append(counted, k)
 		default:
-			tasks = append(tasks, task{node: -1, kids: []int{k}, size: c.n.SubtreeSize})
+			c.tasks = append(c.tasks, countTask{node: -1, kids: []int{k}, size: cc.n.SubtreeSize})
 		}
 	}
 	// Siblings collapsed side by side, alike (QS or not, at one ply), are
@@ -803,21 +826,41 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 	sort.Slice(counted, func(i, j int) bool { return b.collapsed[counted[i]].n.ID < b.collapsed[counted[j]].n.ID })
 	for i := 0; i < len(counted); {
 		first := b.collapsed[counted[i]]
-		t := task{node: -1, kids: []int{counted[i]}, size: first.n.SubtreeSize}
+		t := countTask{node: -1, kids: []int{counted[i]}, size: first.n.SubtreeSize}
 		end := first.n.End()
 		for i++; i < len(counted); i++ {
-			c := b.collapsed[counted[i]]
-			if c.parent != first.parent || c.n.ID != end || (c.n.Kind == engine.KindQS) != (first.n.Kind == engine.KindQS) || c.n.Ply != first.n.Ply {
+			cc := b.collapsed[counted[i]]
+			if cc.parent != first.parent || cc.n.ID != end || (cc.n.Kind == engine.KindQS) != (first.n.Kind == engine.KindQS) || cc.n.Ply != first.n.Ply {
 				break
 			}
 			t.kids = append(t.kids, counted[i])
-			t.size += c.n.SubtreeSize
-			end = c.n.End()
+			t.size += cc.n.SubtreeSize
+			end = cc.n.End()
 		}
-		tasks = append(tasks, t)
+		c.tasks = append(c.tasks, t)
 	}
-	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].size > tasks[j].size })
-	results := make([][]part, len(tasks))
+	return local
+}
+
+// addPart counts one row for owner's summary in parts, whose last part
+// takes it when it is owner's.
+func addPart(parts []part, owner int, qs bool, qsPly int) []part {
+	if len(parts) == 0 || parts[len(parts)-1].owner != owner {
+		parts = append(parts, part{owner: owner, maxQSPly: -1})
+	}
+	p := &parts[len(parts)-1]
+	p.rows++
+	if qs {
+		p.qs++
+		p.maxQSPly = max(p.maxQSPly, qsPly)
+	}
+	return parts
+}
+
+// runCountTasks runs c's walks on up to workers goroutines, biggest
+// first, and returns each one's figures; the first error stops them all.
+func (b *builder) runCountTasks(c *countPlan, workers int) ([][]part, error) {
+	results := make([][]part, len(c.tasks))
 	ctx, cancel := context.WithCancel(b.ctx)
 	defer cancel()
 	src := *b.src.(*storeSource)
@@ -830,35 +873,7 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				t := tasks[k]
-				var parts []part
-				var err error
-				if t.node < 0 {
-					var counted bool
-					parts, counted, err = b.countInPlace(ctx, counter, t.kids, rootPly)
-					for _, kid := range t.kids {
-						if counted || err != nil {
-							break
-						}
-						c := b.collapsed[kid]
-						wk := &walker{topRootPly: rootPly[c.parent]}
-						err = src.st.Subtree(ctx, src.run.ID, c.n.ID, -1, func(n trace.Node) error {
-							qs, qsPly, _ := wk.visit(n)
-							parts = add(parts, c.parent, qs, qsPly)
-							return nil
-						})
-					}
-				} else {
-					ow := ownerWalk{shown: shown} // one per walk; the map is only read
-					wk := &walker{topRootPly: rootPly[t.node]}
-					err = src.st.Subtree(ctx, src.run.ID, g.Nodes[t.node].ID, -1, func(n trace.Node) error {
-						qs, qsPly, _ := wk.visit(n)
-						if owner, ok := ow.owner(n); ok {
-							parts = add(parts, owner, qs, qsPly)
-						}
-						return nil
-					})
-				}
+				parts, err := b.countTask(ctx, &src, c, c.tasks[k])
 				if err != nil {
 					errs <- err
 					cancel()
@@ -869,7 +884,7 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 		}()
 	}
 feed:
-	for k := range tasks {
+	for k := range c.tasks {
 		select {
 		case next <- k:
 		case <-ctx.Done():
@@ -880,20 +895,46 @@ feed:
 	wg.Wait()
 	close(errs)
 	if err := <-errs; err != nil {
-		return err
+		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	return results, ctx.Err()
+}
+
+// countTask makes one walk of c and returns its figures: a chunk's rows
+// go to their nearest shown ancestors' summaries; collapsed children are
+// added up where the trace stores their figures (countInPlace), else
+// walked.
+func (b *builder) countTask(ctx context.Context, src *storeSource, c *countPlan, t countTask) ([]part, error) {
+	var parts []part
+	if t.node >= 0 {
+		ow := ownerWalk{shown: c.shown} // one per walk; the map is only read
+		wk := &walker{topRootPly: c.rootPly[t.node]}
+		err := src.st.Subtree(ctx, src.run.ID, b.g.Nodes[t.node].ID, -1, func(n trace.Node) error {
+			qs, qsPly, _ := wk.visit(n)
+			if owner, ok := ow.owner(n); ok {
+				parts = addPart(parts, owner, qs, qsPly)
+			}
+			return nil
+		})
+		return parts, err
 	}
-	for _, parts := range append(results, local) {
-		for _, p := range parts {
-			s := &g.Summaries[b.summary(p.owner)]
-			s.Rows += p.rows
-			s.QSRows += p.qs
-			s.MaxQSPly = max(s.MaxQSPly, p.maxQSPly)
+	parts, counted, err := b.countInPlace(ctx, c.counter, t.kids, c.rootPly)
+	if counted || err != nil {
+		return parts, err
+	}
+	for _, kid := range t.kids {
+		cc := b.collapsed[kid]
+		wk := &walker{topRootPly: c.rootPly[cc.parent]}
+		err := src.st.Subtree(ctx, src.run.ID, cc.n.ID, -1, func(n trace.Node) error {
+			qs, qsPly, _ := wk.visit(n)
+			parts = addPart(parts, cc.parent, qs, qsPly)
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return parts, nil
 }
 
 // part is figures of collapsed rows for the summary of shown node owner.
