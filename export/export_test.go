@@ -503,8 +503,8 @@ func TestParseFormat(t *testing.T) {
 func TestFormatTable(t *testing.T) {
 	claimed := map[string]Format{}
 	for _, s := range Specs() {
-		if s.Write == nil || s.Reading == nil {
-			t.Errorf("%s: no writer or progress words", s.Format)
+		if (s.Write == nil) == (s.WriteFiles == nil) || (s.WriteFiles == nil) != (len(s.Files) == 0) || s.Reading == nil {
+			t.Errorf("%s: not one writer (of a file or of files), or no progress words", s.Format)
 		}
 		if s.Layout && !s.Graph {
 			t.Errorf("%s: laid out by Graphviz, yet no graph", s.Format)
@@ -523,11 +523,11 @@ func TestFormatTable(t *testing.T) {
 				t.Errorf("%s is drawn as %s, which is no format", s.Format, d)
 			}
 		}
-		if len(s.Exts) == 0 && len(s.DrawnAs) == 0 {
+		if len(s.Exts) == 0 && len(s.DrawnAs) == 0 && len(s.Files) == 0 {
 			t.Errorf("%s: no file may hold it", s.Format)
 		}
 	}
-	if got, want := FormatNames(", ", " or "), "dot, svg, png, json, icicle or html"; got != want {
+	if got, want := FormatNames(", ", " or "), "dot, svg, png, json, icicle, html or parquet"; got != want {
 		t.Errorf("FormatNames = %q, want %q", got, want)
 	}
 	if got := FormatExts(); !strings.HasPrefix(got, ".dot, .svg, .png, .json") || strings.Contains(got, ".gv") {

@@ -16,14 +16,16 @@ type Format string
 
 // Output formats. DOT, JSON and Icicle are written by this package; SVG and
 // PNG are the DOT laid out by Graphviz (export/render). HTML is an
-// interactive page (html.go).
+// interactive page (html.go). Parquet is whole runs as two files
+// (parquet.go).
 const (
-	DOT    Format = "dot"
-	SVG    Format = "svg"
-	PNG    Format = "png"
-	JSON   Format = "json"
-	Icicle Format = "icicle"
-	HTML   Format = "html"
+	DOT     Format = "dot"
+	SVG     Format = "svg"
+	PNG     Format = "png"
+	JSON    Format = "json"
+	Icicle  Format = "icicle"
+	HTML    Format = "html"
+	Parquet Format = "parquet"
 )
 
 // Spec is one row of the format table: everything horizon export's help,
@@ -54,6 +56,11 @@ type Spec struct {
 	// Layout format) and says what it wrote, for the line a command
 	// prints ("icicle of node 5 (1,234 nodes)").
 	Write func(ctx context.Context, j Job, w io.Writer) (what string, err error)
+	// Files are the files a format of whole runs writes into the
+	// directory -o names (Parquet), and WriteFiles writes the job's runs
+	// to them, each to files[name]; such a format has no Write.
+	Files      []string
+	WriteFiles func(ctx context.Context, j Job, files map[string]io.Writer) (what string, err error)
 }
 
 // Job is one export: the subtree and the options of every format (each
@@ -65,6 +72,8 @@ type Job struct {
 	Graph  Options
 	Icicle IcicleOptions
 	HTML   HTMLOptions
+	// Runs are the runs a format of whole runs writes.
+	Runs []trace.Run
 }
 
 // specs is the format table, in the order help texts show the formats.
@@ -75,6 +84,7 @@ var specs = []Spec{
 	{Format: JSON, Exts: []string{".json"}, Graph: true, Reading: readingSubtree, Write: graphWriter(JSON)},
 	{Format: Icicle, DrawnAs: []Format{SVG, PNG}, Reading: readingSubtree, Write: writeIcicleJob},
 	{Format: HTML, Exts: []string{".html", ".htm"}, Reading: func(trace.Node) string { return "building the page" }, Write: writeHTMLJob},
+	{Format: Parquet, Files: ParquetFiles(), Reading: func(trace.Node) string { return "exporting the runs" }, WriteFiles: writeParquetJob},
 }
 
 // Specs returns the format table, in the order help texts show the
@@ -160,6 +170,9 @@ func (s Spec) ExtText() string {
 	if len(s.Exts) > 0 {
 		return strings.TrimPrefix(s.Exts[0], ".")
 	}
+	if len(s.Files) > 0 {
+		return strings.Join(s.Files, " and ")
+	}
 	names := make([]string, len(s.DrawnAs))
 	for i, f := range s.DrawnAs {
 		names[i] = string(f)
@@ -195,4 +208,12 @@ func writeHTMLJob(ctx context.Context, j Job, w io.Writer) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("page of node %d (%s)", j.Top.ID, engine.Count(j.Top.Nodes(), "node")), nil
+}
+
+func writeParquetJob(ctx context.Context, j Job, files map[string]io.Writer) (string, error) {
+	c, err := WriteParquet(ctx, j.St, j.Runs, files[ParquetNodes], files[ParquetRuns])
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s, %s", engine.Count(c.Runs, "run"), engine.CountOf(c.Nodes, "node row", "node rows")), nil
 }

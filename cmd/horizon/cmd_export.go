@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -128,6 +131,13 @@ or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), ex
 	case *qsOnly && !c.spec.Graph:
 		return nil, usagef("--qs-only applies to the graph formats, not to the %s (it already colours QS apart)", f)
 	}
+	if len(c.spec.Files) > 0 {
+		for _, name := range []string{"node", "path", "depth", "max-nodes", "qs-only", "rankdir", "width"} {
+			if flagGiven(fs, name) {
+				return nil, usagef("--%s draws a subtree; --format %s writes whole runs (--run's, or every run of the file)", name, c.spec.Format)
+			}
+		}
+	}
 	dir := strings.ToUpper(*rankdir)
 	if dir != "TB" && dir != "LR" {
 		return nil, usagef("--rankdir %q: want TB or LR", *rankdir)
@@ -172,6 +182,12 @@ func exportFormat(format, out string) (spec export.Spec, paint bool, err error) 
 		return spec, false, usagef("--format: %v", err)
 	}
 	spec, _ = export.SpecOf(f)
+	if len(spec.Files) > 0 {
+		if out == "-" {
+			return spec, false, usagef("--format %s writes %s into a directory: give -o DIR", f, spec.ExtText())
+		}
+		return spec, false, nil // -o names a directory, whatever its name
+	}
 	if !named || g == f {
 		return spec, false, nil
 	}
@@ -184,6 +200,9 @@ func exportFormat(format, out string) (spec export.Spec, paint bool, err error) 
 // do runs the export: it opens the trace and the output, writes the
 // format and finishes the output (finish).
 func (c *exportCmd) do(e *env) error {
+	if len(c.spec.Files) > 0 {
+		return c.doFiles(e)
+	}
 	st, sel, err := openSelection(e, c.fs, c.file, c.run, c.node, c.path)
 	if err != nil {
 		return err
@@ -242,6 +261,69 @@ func (c *exportCmd) do(e *env) error {
 		return err
 	}
 	return c.finish(e, outFile, &buf, what, later)
+}
+
+// doFiles runs an export of whole runs into files (Parquet): --run's
+// runs, or every run of the file, into the directory -o names, which is
+// made when missing. Each file is written whole or not at all.
+func (c *exportCmd) doFiles(e *env) error {
+	st, err := trace.OpenSnapshot(e.ctx, c.file)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	runs, err := c.run.runs(e.ctx, st, c.file)
+	if err != nil {
+		return err
+	}
+	made := false
+	if _, err := os.Stat(c.out); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(c.out, 0o777); err != nil {
+			return err
+		}
+		made = true
+	}
+	files := map[string]io.Writer{}
+	var outs []*outfile.File
+	defer func() {
+		for _, f := range outs {
+			f.Abort()
+		}
+		if made {
+			os.Remove(c.out) // only if empty: nothing was written
+		}
+	}()
+	for _, name := range c.spec.Files {
+		f, err := outfile.Create(e.ctx, filepath.Join(c.out, name), c.file)
+		if err != nil {
+			return err
+		}
+		outs = append(outs, f)
+		files[name] = f
+	}
+	var rows atomic.Int64
+	var total int64
+	for _, r := range runs {
+		total += r.Rows
+	}
+	c.job.St, c.job.Runs = countingReader{st, &rows}, runs
+	stop := rowsProgress(e.stderr, c.spec.Reading(trace.Node{}), &rows, total)
+	what, err := c.spec.WriteFiles(e.ctx, c.job, files)
+	stop()
+	if err != nil {
+		return err
+	}
+	if err := e.ctx.Err(); err != nil {
+		return err
+	}
+	for _, f := range outs {
+		if err := f.Commit(); err != nil {
+			return err
+		}
+	}
+	made = false
+	fmt.Fprintf(e.stderr, "wrote %s into %s (%s): %s\n", c.spec.ExtText(), engine.Printable(c.out), c.spec.Format, what)
+	return nil
 }
 
 // checkLayout refuses, before any work, a graph bigger than Graphviz lays
