@@ -189,22 +189,7 @@ func TestParquetMatchesSQL(t *testing.T) {
 // node or the package is absent.
 func duckDB(tb testing.TB, dir, query string) [][]any {
 	tb.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		tb.Skip("DuckDB check skipped: no node on PATH (Debian's nodejs; .ci/run installs the package)")
-	}
-	prefix := os.Getenv("HORIZON_DUCKDB")
-	if prefix == "" {
-		c, err := os.UserCacheDir()
-		if err != nil {
-			tb.Skip("DuckDB check skipped: no cache directory; set HORIZON_DUCKDB to an npm prefix holding @duckdb/node-api")
-		}
-		prefix = filepath.Join(c, "horizon", "duckdb")
-	}
-	mods := filepath.Join(prefix, "node_modules")
-	if _, err := os.Stat(filepath.Join(mods, "@duckdb", "node-api")); err != nil {
-		tb.Skipf("DuckDB check skipped: @duckdb/node-api is not installed under %s (npm install --prefix %s @duckdb/node-api, as .ci/run does)", prefix, prefix)
-	}
+	node, mods := duckDBFound(tb)
 	script := `const { DuckDBInstance } = require('@duckdb/node-api');
 (async () => {
   const inst = await DuckDBInstance.create(':memory:');
@@ -228,6 +213,29 @@ func duckDB(tb testing.TB, dir, query string) [][]any {
 	return rows
 }
 
+// duckDBFound returns node's path and the node_modules directory holding
+// @duckdb/node-api (see duckDB), and skips the test when either is absent.
+func duckDBFound(tb testing.TB) (node, mods string) {
+	tb.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		tb.Skip("DuckDB check skipped: no node on PATH (Debian's nodejs; .ci/run installs the package)")
+	}
+	prefix := os.Getenv("HORIZON_DUCKDB")
+	if prefix == "" {
+		c, err := os.UserCacheDir()
+		if err != nil {
+			tb.Skip("DuckDB check skipped: no cache directory; set HORIZON_DUCKDB to an npm prefix holding @duckdb/node-api")
+		}
+		prefix = filepath.Join(c, "horizon", "duckdb")
+	}
+	mods = filepath.Join(prefix, "node_modules")
+	if _, err := os.Stat(filepath.Join(mods, "@duckdb", "node-api")); err != nil {
+		tb.Skipf("DuckDB check skipped: @duckdb/node-api is not installed under %s (npm install --prefix %s @duckdb/node-api, as .ci/run does)", prefix, prefix)
+	}
+	return node, mods
+}
+
 // docsQuery is docs/parquet.md's query over several exported traces, each
 // in a directory of its own under the current one: nodes per QS ply per
 // variant.
@@ -244,6 +252,7 @@ ORDER BY r.variant, n.qs_ply`
 // and docs/parquet.md's query (nodes per QS ply per variant, over both
 // exports) the sums of the same query on each trace.
 func TestParquetInDuckDB(t *testing.T) {
+	duckDBFound(t)
 	dir := t.TempDir()
 	want := map[string]int64{}
 	perRun := map[string][]any{}
