@@ -237,15 +237,21 @@ func duckDBFound(tb testing.TB) (node, mods string) {
 }
 
 // docsQuery is docs/parquet.md's query over several exported traces, each
-// in a directory of its own under the current one: nodes per QS ply per
-// variant.
-const docsQuery = `SELECT r.variant, n.qs_ply, count(*) AS nodes
-FROM read_parquet('*/nodes.parquet', filename = true) n
-JOIN read_parquet('*/runs.parquet', filename = true) r
-  ON n.run_id = r.id AND parse_dirpath(n.filename) = parse_dirpath(r.filename)
-WHERE n.qs_ply IS NOT NULL
-GROUP BY ALL
-ORDER BY r.variant, n.qs_ply`
+// in a directory of its own under the current one (nodes per QS ply per
+// variant): the sql block after the marker <!-- parquet-query -->.
+func docsQuery(tb testing.TB) string {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "docs", "parquet.md"))
+	if err != nil {
+		tb.Fatalf("docs/parquet.md: %v", err)
+	}
+	_, rest, ok := strings.Cut(string(b), "<!-- parquet-query -->\n```sql\n")
+	query, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed {
+		tb.Fatal("docs/parquet.md has no sql block after <!-- parquet-query -->")
+	}
+	return query
+}
 
 // TestParquetInDuckDB: the exports of two traces read in DuckDB itself
 // give the counts SQLite gives on the traces: rows and QS rows per run,
@@ -270,7 +276,7 @@ func TestParquetInDuckDB(t *testing.T) {
 			perRun[fmt.Sprintf("trace%d/%v", i, r[0])] = r[1:]
 		}
 	}
-	got := duckDB(t, dir, docsQuery)
+	got := duckDB(t, dir, docsQuery(t))
 	if len(got) != len(want) {
 		t.Errorf("DuckDB: %d (variant, qs_ply) groups, SQLite %d", len(got), len(want))
 	}

@@ -90,6 +90,15 @@ run of merged ones (about width of them a level at most). At the default
 width a bushy subtree of a million nodes draws a few thousand (1 to 2 MB); a
 deep, narrow one of 100,000 nodes can draw as many.
 
+--format parquet -o DIR writes whole runs for analytic engines (DuckDB,
+Spark, Polars, Trino): runs.parquet and nodes.parquet in directory DIR (made
+when missing), with the column names and meanings of the trace's SQL table
+runs and view nodes, streamed a row group at a time in bounded memory. It
+writes every run of the file, or --run's; --node, --path, --depth,
+--max-nodes, --qs-only, --rankdir and --width do not apply. A directory per
+trace keeps each trace's run ids apart: docs/parquet.md has the column
+types and a DuckDB query over several exports.
+
 The format defaults to the output file's extension (.dot/.gv, .svg, .png,
 .json, .html), else dot. Output goes to standard output unless -o is given; a file
 is written whole or not at all (through a link, its target), and a device, FIFO
@@ -98,7 +107,8 @@ or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), ex
 		`horizon export sample.trace --path "dxe6 fxe6" --max-nodes 60 --rankdir LR -o line.png`,
 		"horizon export sample.trace --node 0 --format icicle -o map.svg",
 		"horizon export sample.trace -o tree.html",
-		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg")
+		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg",
+		"horizon export sample.trace --format parquet -o exports/sample")
 	c := &exportCmd{fs: fs}
 	c.run = runFlag(fs, "run `id`, or the id of an EPD record with one run ('horizon runs FILE' lists both)", "the file's last run")
 	node := fs.Int64("node", -1, "id of the subtree's top node; -1 = the last iteration's root")
@@ -109,7 +119,7 @@ or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), ex
 	format := fs.String("format", "", export.FormatNames(", ", " or ")+" (default: from -o's extension, else dot)")
 	rankdir := fs.String("rankdir", "TB", "graph layout: TB (top-down) or LR (left to right)")
 	width := fs.Int("width", 1600, "icicle width in pixels; for html the merge resolution, 16000 unless given")
-	out := fs.String("o", "-", "output file; - = standard output")
+	out := fs.String("o", "-", "output file (a directory for parquet); - = standard output")
 	file, err := parseFileFlags(fs, args)
 	if err != nil {
 		return nil, err
