@@ -46,7 +46,83 @@ func runExport(e *env, args []string) error {
 // parseExport reads export's flags and checks them before any work.
 func parseExport(e *env, args []string) (*exportCmd, error) {
 	fs := newFlags(e, "export", `FILE [--run N] [--node ID | --path "e4 e5 Nf3"] [--depth D] [--max-nodes N] [--qs-only] [--format `+export.FormatNames("|", "|")+`] [--rankdir TB|LR] [-o OUT]`,
-		fmt.Sprintf(`Draws a subtree of a recorded search as a diagram. By default the subtree is
+		exportAbout(),
+		"horizon export sample.trace -o tree.svg",
+		`horizon export sample.trace --path "dxe6 fxe6" --max-nodes 60 --rankdir LR -o line.png`,
+		"horizon export sample.trace --node 0 --format icicle -o map.svg",
+		"horizon export sample.trace -o tree.html",
+		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg",
+		"horizon export sample.trace --format parquet -o exports/sample")
+	c := &exportCmd{fs: fs}
+	c.run = runFlag(fs, "run `id`, or the id of an EPD record with one run ('horizon runs FILE' lists both)", "the file's last run")
+	node := fs.Int64("node", -1, "id of the subtree's top node; -1 = the last iteration's root")
+	path := fs.String("path", "", `move path from the last iteration's root (or from --node), SAN or UCI separated by spaces or commas, e.g. "e4 e5 Nf3"; `+trace.PathVisitsText+"; "+trace.PathIterationText)
+	depth := fs.Int("depth", -1, "plies shown below the top node (below each QS root with --qs-only); -1 = no limit")
+	maxNodes := fs.Int("max-nodes", export.DefaultMaxNodes, "node budget of the graph formats (the icicle merges by pixel instead)")
+	qsOnly := fs.Bool("qs-only", false, "graph only the QS trees under the top node, biggest first, each hung from it by its full-width path")
+	format := fs.String("format", "", export.FormatNames(", ", " or ")+" (default: from -o's extension, else dot)")
+	rankdir := fs.String("rankdir", "TB", "graph layout: TB (top-down) or LR (left to right)")
+	width := fs.Int("width", 1600, "icicle width in pixels; for html the merge resolution, 16000 unless given")
+	out := fs.String("o", "-", "output file (a directory for parquet); - = standard output")
+	file, err := parseFileFlags(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	c.file, c.node, c.path, c.out = file, *node, *path, *out
+	if c.spec, c.paint, err = exportFormat(*format, *out); err != nil {
+		return nil, err
+	}
+	f := c.spec.Format
+	switch {
+	case *node < -1:
+		return nil, usagef("--node %d: want a node id (0 is the run node) or -1", *node)
+	case *maxNodes < 1:
+		return nil, usagef("--max-nodes %d: want at least 1", *maxNodes)
+	case *depth < -1:
+		return nil, usagef("--depth %d: want a number of plies, or -1 for no limit", *depth)
+	case *width < 200 || *width > 100000:
+		return nil, usagef("--width %d: want 200 to 100000 pixels", *width)
+	case *qsOnly && !c.spec.Graph:
+		return nil, usagef("--qs-only applies to the graph formats, not to the %s (it already colours QS apart)", f)
+	}
+	if err := c.checkWholeRuns(); err != nil {
+		return nil, err
+	}
+	dir := strings.ToUpper(*rankdir)
+	if dir != "TB" && dir != "LR" {
+		return nil, usagef("--rankdir %q: want TB or LR", *rankdir)
+	}
+	if *out == "-" && c.spec.Binary && isTerminal(e.stdout) {
+		// PNG bytes written to a terminal garble it (as gzip and curl
+		// refuse to do).
+		return nil, usagef("--format %s writes binary bytes, and standard output is a terminal: give -o FILE.%s, or redirect it to a file or a pipe", f, c.spec.ExtText())
+	}
+	c.job.Graph = export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir}
+	c.job.Icicle = export.IcicleOptions{Width: *width, Depth: *depth}
+	c.job.HTML = export.HTMLOptions{Width: export.DefaultHTMLWidth, Depth: *depth}
+	if flagGiven(fs, "width") {
+		c.job.HTML.Width = *width
+	}
+	return c, nil
+}
+
+// checkWholeRuns refuses the flags that pick or draw a subtree for a
+// format of whole runs (Parquet).
+func (c *exportCmd) checkWholeRuns() error {
+	if len(c.spec.Files) == 0 {
+		return nil
+	}
+	for _, name := range []string{"node", "path", "depth", "max-nodes", "qs-only", "rankdir", "width"} {
+		if flagGiven(c.fs, name) {
+			return usagef("--%s draws a subtree; --format %s writes whole runs (--run's, or every run of the file)", name, c.spec.Format)
+		}
+	}
+	return nil
+}
+
+// exportAbout is export's --help text.
+func exportAbout() string {
+	return fmt.Sprintf(`Draws a subtree of a recorded search as a diagram. By default the subtree is
 the last iteration of the file's last run; --node or --path (moves in SAN or
 UCI, from the last iteration's root, or from --node) pick another.
 
@@ -102,70 +178,7 @@ types and a DuckDB query over several exports.
 The format defaults to the output file's extension (.dot/.gv, .svg, .png,
 .json, .html), else dot. Output goes to standard output unless -o is given; a file
 is written whole or not at all (through a link, its target), and a device, FIFO
-or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), export.HTMLPageBytes>>10, export.HTMLNodeBytes),
-		"horizon export sample.trace -o tree.svg",
-		`horizon export sample.trace --path "dxe6 fxe6" --max-nodes 60 --rankdir LR -o line.png`,
-		"horizon export sample.trace --node 0 --format icicle -o map.svg",
-		"horizon export sample.trace -o tree.html",
-		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg",
-		"horizon export sample.trace --format parquet -o exports/sample")
-	c := &exportCmd{fs: fs}
-	c.run = runFlag(fs, "run `id`, or the id of an EPD record with one run ('horizon runs FILE' lists both)", "the file's last run")
-	node := fs.Int64("node", -1, "id of the subtree's top node; -1 = the last iteration's root")
-	path := fs.String("path", "", `move path from the last iteration's root (or from --node), SAN or UCI separated by spaces or commas, e.g. "e4 e5 Nf3"; `+trace.PathVisitsText+"; "+trace.PathIterationText)
-	depth := fs.Int("depth", -1, "plies shown below the top node (below each QS root with --qs-only); -1 = no limit")
-	maxNodes := fs.Int("max-nodes", export.DefaultMaxNodes, "node budget of the graph formats (the icicle merges by pixel instead)")
-	qsOnly := fs.Bool("qs-only", false, "graph only the QS trees under the top node, biggest first, each hung from it by its full-width path")
-	format := fs.String("format", "", export.FormatNames(", ", " or ")+" (default: from -o's extension, else dot)")
-	rankdir := fs.String("rankdir", "TB", "graph layout: TB (top-down) or LR (left to right)")
-	width := fs.Int("width", 1600, "icicle width in pixels; for html the merge resolution, 16000 unless given")
-	out := fs.String("o", "-", "output file (a directory for parquet); - = standard output")
-	file, err := parseFileFlags(fs, args)
-	if err != nil {
-		return nil, err
-	}
-	c.file, c.node, c.path, c.out = file, *node, *path, *out
-	if c.spec, c.paint, err = exportFormat(*format, *out); err != nil {
-		return nil, err
-	}
-	f := c.spec.Format
-	switch {
-	case *node < -1:
-		return nil, usagef("--node %d: want a node id (0 is the run node) or -1", *node)
-	case *maxNodes < 1:
-		return nil, usagef("--max-nodes %d: want at least 1", *maxNodes)
-	case *depth < -1:
-		return nil, usagef("--depth %d: want a number of plies, or -1 for no limit", *depth)
-	case *width < 200 || *width > 100000:
-		return nil, usagef("--width %d: want 200 to 100000 pixels", *width)
-	case *qsOnly && !c.spec.Graph:
-		return nil, usagef("--qs-only applies to the graph formats, not to the %s (it already colours QS apart)", f)
-	}
-	if len(c.spec.Files) > 0 {
-		for _, name := range []string{"node", "path", "depth", "max-nodes", "qs-only", "rankdir", "width"} {
-			if flagGiven(fs, name) {
-				return nil, usagef("--%s draws a subtree; --format %s writes whole runs (--run's, or every run of the file)", name, c.spec.Format)
-			}
-		}
-	}
-	dir := strings.ToUpper(*rankdir)
-	if dir != "TB" && dir != "LR" {
-		return nil, usagef("--rankdir %q: want TB or LR", *rankdir)
-	}
-	if *out == "-" && c.spec.Binary && isTerminal(e.stdout) {
-		// PNG bytes written to a terminal garble it (as gzip and curl
-		// refuse to do).
-		return nil, usagef("--format %s writes binary bytes, and standard output is a terminal: give -o FILE.%s, or redirect it to a file or a pipe", f, c.spec.ExtText())
-	}
-	c.job.Graph = export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir}
-	c.job.Icicle = export.IcicleOptions{Width: *width, Depth: *depth}
-	c.job.HTML = export.HTMLOptions{Width: export.DefaultHTMLWidth, Depth: *depth}
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "width" {
-			c.job.HTML.Width = *width
-		}
-	})
-	return c, nil
+or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), export.HTMLPageBytes>>10, export.HTMLNodeBytes)
 }
 
 // exportFormat finds the format --format and -o's extension ask for, and
