@@ -88,6 +88,7 @@ var pages = []struct{ page, tool string }{
 	{"../docs/trace-file.md", ""},
 	{"../docs/trace-protocol.md", ""},
 	{"../docs/performance.md", ""},
+	{"../docs/parquet.md", ""},
 	{"../testdata/README.md", ""},
 }
 

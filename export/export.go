@@ -17,63 +17,9 @@ package export
 import (
 	"context"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/horizonqs/horizon/trace"
 )
-
-// Format is an output format of horizon export.
-type Format string
-
-// Output formats. DOT, JSON and Icicle are written by this package; SVG and
-// PNG are the DOT laid out by Graphviz (export/render). HTML is an
-// interactive page (html.go).
-const (
-	DOT    Format = "dot"
-	SVG    Format = "svg"
-	PNG    Format = "png"
-	JSON   Format = "json"
-	Icicle Format = "icicle"
-	HTML   Format = "html"
-)
-
-// Formats lists every format, in the order help texts show them.
-func Formats() []Format { return []Format{DOT, SVG, PNG, JSON, Icicle, HTML} }
-
-// ParseFormat checks a format name (case-insensitive).
-func ParseFormat(s string) (Format, error) {
-	f := Format(strings.ToLower(strings.TrimSpace(s)))
-	for _, g := range Formats() {
-		if f == g {
-			return f, nil
-		}
-	}
-	names := make([]string, 0, len(Formats()))
-	for _, g := range Formats() {
-		names = append(names, string(g))
-	}
-	return "", fmt.Errorf("unknown format %q (valid: %s)", s, strings.Join(names, ", "))
-}
-
-// FormatOf guesses the format from an output file's extension; ok is false
-// when the extension says nothing. An .svg file is taken as a Graphviz SVG;
-// the icicle must be asked for by name.
-func FormatOf(path string) (f Format, ok bool) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".dot", ".gv":
-		return DOT, true
-	case ".svg":
-		return SVG, true
-	case ".png":
-		return PNG, true
-	case ".json":
-		return JSON, true
-	case ".html", ".htm":
-		return HTML, true
-	}
-	return "", false
-}
 
 // DefaultMaxNodes is the default node budget of a graph: about what a
 // diagram can show and still be read.

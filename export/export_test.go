@@ -496,6 +496,48 @@ func TestParseFormat(t *testing.T) {
 	}
 }
 
+// TestFormatTable: the format table is the one home of the formats: each
+// extension names one format and comes back as it, a format drawn as
+// another is written by neither extension alone, a Graphviz layout is a
+// graph's, and the help's lists come from the table.
+func TestFormatTable(t *testing.T) {
+	claimed := map[string]Format{}
+	for _, s := range Specs() {
+		if (s.Write == nil) == (s.WriteFiles == nil) || (s.WriteFiles == nil) != (len(s.Files) == 0) || s.Reading == nil {
+			t.Errorf("%s: not one writer (of a file or of files), or no progress words", s.Format)
+		}
+		if s.Layout && !s.Graph {
+			t.Errorf("%s: laid out by Graphviz, yet no graph", s.Format)
+		}
+		for _, ext := range s.Exts {
+			if other, ok := claimed[ext]; ok {
+				t.Errorf("%s names both %s and %s", ext, other, s.Format)
+			}
+			claimed[ext] = s.Format
+			if f, ok := FormatOf("x/out" + strings.ToUpper(ext)); !ok || f != s.Format {
+				t.Errorf("FormatOf(out%s) = %q, %v; want %s", ext, f, ok, s.Format)
+			}
+		}
+		for _, d := range s.DrawnAs {
+			if _, ok := SpecOf(d); !ok {
+				t.Errorf("%s is drawn as %s, which is no format", s.Format, d)
+			}
+		}
+		if len(s.Exts) == 0 && len(s.DrawnAs) == 0 && len(s.Files) == 0 {
+			t.Errorf("%s: no file may hold it", s.Format)
+		}
+	}
+	if got, want := FormatNames(", ", " or "), "dot, svg, png, json, icicle, html or parquet"; got != want {
+		t.Errorf("FormatNames = %q, want %q", got, want)
+	}
+	if got := FormatExts(); !strings.HasPrefix(got, ".dot, .svg, .png, .json") || strings.Contains(got, ".gv") {
+		t.Errorf("FormatExts = %q: want each format's first extension", got)
+	}
+	if s, _ := SpecOf(Icicle); s.ExtText() != "svg or .png" {
+		t.Errorf("icicle's ExtText = %q", s.ExtText())
+	}
+}
+
 func TestLabels(t *testing.T) {
 	openRoot := trace.Node{ID: 9, Kind: engine.KindRoot, Iteration: 8, Depth: 8, Alpha: -engine.Infinity, Beta: engine.Infinity,
 		Cause: engine.CauseStop, Incomplete: true, Open: true, SubtreeSize: 4}

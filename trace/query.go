@@ -539,6 +539,17 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 	if err != nil {
 		return nil, err
 	}
+	return s.childrenOf(ctx, parent, order, offset, limit)
+}
+
+// childrenOf is Children of parent as the caller read it from s, which
+// must be the node as it reads now (a node of a run whose recorder has
+// finished it): it spares the two queries Children makes first, of the
+// node and of the run's iterations, a third of a child list's cost to a
+// reader walking down a tree (ChildrenOf).
+func (s *Store) childrenOf(ctx context.Context, parent Node, order Order, offset, limit int) ([]Node, error) {
+	run, id := parent.RunID, parent.ID
+	var err error
 	offset = max(offset, 0)
 	// A node has at most a few hundred children (legal moves and their
 	// re-searches), so the query reads them all and pages here.

@@ -113,11 +113,36 @@ func RunChildren(ctx context.Context, r Reader, run Run, n Node, order Order, of
 	if run.Status.Partial() {
 		return ReadChildren(ctx, r, run.ID, n.ID, order, offset, limit)
 	}
-	kids, err := r.Children(ctx, run.ID, n.ID, order, offset, limit)
+	p := n
+	p.RunID = run.ID // n is run's node, as the children are read from run
+	kids, err := ChildrenOf(ctx, r, p, order, offset, limit)
 	if err != nil {
 		return Node{}, nil, err
 	}
 	return checkChildren(n, kids, order == BySearch && offset == 0 && limit <= 0)
+}
+
+// ChildrenOfReader is a Reader that reads the children of a node its
+// caller holds without reading the node again: a wrapper of a Store (a
+// command's row counter) passes ChildrenOf on.
+type ChildrenOfReader interface {
+	ChildrenOf(ctx context.Context, parent Node, order Order, offset, limit int) ([]Node, error)
+}
+
+// ChildrenOf returns parent's children through r, as r.Children does, for
+// a caller that holds parent as it reads now (a node of a run whose
+// recorder has finished it). A *Store, or a ChildrenOfReader, reads them
+// without reading parent and the run's iterations again (two of a child
+// list's three queries); any other reader, a type that embeds a *Store to
+// change what Children gives included, through its Children.
+func ChildrenOf(ctx context.Context, r Reader, parent Node, order Order, offset, limit int) ([]Node, error) {
+	switch s := r.(type) {
+	case *Store:
+		return s.childrenOf(ctx, parent, order, offset, limit)
+	case ChildrenOfReader:
+		return s.ChildrenOf(ctx, parent, order, offset, limit)
+	}
+	return r.Children(ctx, parent.RunID, parent.ID, order, offset, limit)
 }
 
 // checkChildren checks kids against parent: all of them with

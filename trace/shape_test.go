@@ -79,3 +79,71 @@ func TestRunChildren(t *testing.T) {
 		})
 	}
 }
+
+// dropFirst is a trace whose Children leave the first child out: a type
+// that embeds a *trace.Store to change what Children gives.
+type dropFirst struct{ *trace.Store }
+
+func (d dropFirst) Children(ctx context.Context, run, id int64, order trace.Order, offset, limit int) ([]trace.Node, error) {
+	kids, err := d.Store.Children(ctx, run, id, order, offset, limit)
+	if len(kids) > 0 {
+		kids = kids[1:]
+	}
+	return kids, err
+}
+
+// TestChildrenOf: the children of a node the caller holds, read without
+// reading the node again, are Children's, in both orders and pages, for
+// every node of a run; a type that embeds a Store and changes Children
+// gets its own Children, not the Store's shortcut.
+func TestChildrenOf(t *testing.T) {
+	ctx := context.Background()
+	st, _ := tracetest.CreateTrace(t)
+	id := tracetest.RecordSearch(t, st, engine.StartFEN, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
+	var parents []trace.Node
+	if err := st.Subtree(ctx, id, 0, -1, func(n trace.Node) error {
+		if n.SubtreeSize > 1 {
+			parents = append(parents, n)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(parents) < 20 {
+		t.Fatalf("%d nodes with children: too few to test", len(parents))
+	}
+	same := func(a, b []trace.Node) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				return false
+			}
+		}
+		return true
+	}
+	for _, p := range parents {
+		for _, pg := range []struct {
+			order         trace.Order
+			offset, limit int
+		}{{trace.BySearch, 0, 0}, {trace.BySize, 0, 0}, {trace.BySize, 1, 2}} {
+			want, err := st.Children(ctx, id, p.ID, pg.order, pg.offset, pg.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := trace.ChildrenOf(ctx, st, p, pg.order, pg.offset, pg.limit)
+			if err != nil || !same(got, want) {
+				t.Fatalf("node %d %+v: ChildrenOf gives %d children (%v), Children %d", p.ID, pg, len(got), err, len(want))
+			}
+		}
+		if p.Kind == engine.KindRun {
+			continue
+		}
+		want, _ := dropFirst{st}.Children(ctx, id, p.ID, trace.BySearch, 0, 0)
+		got, err := trace.ChildrenOf(ctx, dropFirst{st}, p, trace.BySearch, 0, 0)
+		if err != nil || !same(got, want) {
+			t.Fatalf("node %d: ChildrenOf through a type embedding the Store gives %d children (%v), its Children %d", p.ID, len(got), err, len(want))
+		}
+	}
+}

@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -18,9 +22,107 @@ import (
 	"github.com/horizonqs/horizon/trace"
 )
 
+// exportCmd is an export as its flags ask for it (parseExport).
+type exportCmd struct {
+	fs    *flag.FlagSet
+	file  string
+	run   *runRef
+	node  int64
+	path  string
+	out   string
+	spec  export.Spec
+	paint bool // an icicle painted as a PNG (-o FILE.png)
+	job   export.Job
+}
+
 func runExport(e *env, args []string) error {
-	fs := newFlags(e, "export", `FILE [--run N] [--node ID | --path "e4 e5 Nf3"] [--depth D] [--max-nodes N] [--qs-only] [--format dot|svg|png|json|icicle|html] [--rankdir TB|LR] [-o OUT]`,
-		fmt.Sprintf(`Draws a subtree of a recorded search as a diagram. By default the subtree is
+	c, err := parseExport(e, args)
+	if err != nil {
+		return err
+	}
+	return c.do(e)
+}
+
+// parseExport reads export's flags and checks them before any work.
+func parseExport(e *env, args []string) (*exportCmd, error) {
+	fs := newFlags(e, "export", `FILE [--run N] [--node ID | --path "e4 e5 Nf3"] [--depth D] [--max-nodes N] [--qs-only] [--format `+export.FormatNames("|", "|")+`] [--rankdir TB|LR] [-o OUT]`,
+		exportAbout(),
+		"horizon export sample.trace -o tree.svg",
+		`horizon export sample.trace --path "dxe6 fxe6" --max-nodes 60 --rankdir LR -o line.png`,
+		"horizon export sample.trace --node 0 --format icicle -o map.svg",
+		"horizon export sample.trace -o tree.html",
+		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg",
+		"horizon export sample.trace --format parquet -o exports/sample")
+	c := &exportCmd{fs: fs}
+	c.run = runFlag(fs, "run `id`, or the id of an EPD record with one run ('horizon runs FILE' lists both)", "the file's last run")
+	node := fs.Int64("node", -1, "id of the subtree's top node; -1 = the last iteration's root")
+	path := fs.String("path", "", `move path from the last iteration's root (or from --node), SAN or UCI separated by spaces or commas, e.g. "e4 e5 Nf3"; `+trace.PathVisitsText+"; "+trace.PathIterationText)
+	depth := fs.Int("depth", -1, "plies shown below the top node (below each QS root with --qs-only); -1 = no limit")
+	maxNodes := fs.Int("max-nodes", export.DefaultMaxNodes, "node budget of the graph formats (the icicle merges by pixel instead)")
+	qsOnly := fs.Bool("qs-only", false, "graph only the QS trees under the top node, biggest first, each hung from it by its full-width path")
+	format := fs.String("format", "", export.FormatNames(", ", " or ")+" (default: from -o's extension, else dot)")
+	rankdir := fs.String("rankdir", "TB", "graph layout: TB (top-down) or LR (left to right)")
+	width := fs.Int("width", 1600, "icicle width in pixels; for html the merge resolution, 16000 unless given")
+	out := fs.String("o", "-", "output file (a directory for parquet); - = standard output")
+	file, err := parseFileFlags(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	c.file, c.node, c.path, c.out = file, *node, *path, *out
+	if c.spec, c.paint, err = exportFormat(*format, *out); err != nil {
+		return nil, err
+	}
+	f := c.spec.Format
+	switch {
+	case *node < -1:
+		return nil, usagef("--node %d: want a node id (0 is the run node) or -1", *node)
+	case *maxNodes < 1:
+		return nil, usagef("--max-nodes %d: want at least 1", *maxNodes)
+	case *depth < -1:
+		return nil, usagef("--depth %d: want a number of plies, or -1 for no limit", *depth)
+	case *width < 200 || *width > 100000:
+		return nil, usagef("--width %d: want 200 to 100000 pixels", *width)
+	case *qsOnly && !c.spec.Graph:
+		return nil, usagef("--qs-only applies to the graph formats, not to the %s (it already colours QS apart)", f)
+	}
+	if err := c.checkWholeRuns(); err != nil {
+		return nil, err
+	}
+	dir := strings.ToUpper(*rankdir)
+	if dir != "TB" && dir != "LR" {
+		return nil, usagef("--rankdir %q: want TB or LR", *rankdir)
+	}
+	if *out == "-" && c.spec.Binary && isTerminal(e.stdout) {
+		// PNG bytes written to a terminal garble it (as gzip and curl
+		// refuse to do).
+		return nil, usagef("--format %s writes binary bytes, and standard output is a terminal: give -o FILE.%s, or redirect it to a file or a pipe", f, c.spec.ExtText())
+	}
+	c.job.Graph = export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir}
+	c.job.Icicle = export.IcicleOptions{Width: *width, Depth: *depth}
+	c.job.HTML = export.HTMLOptions{Width: export.DefaultHTMLWidth, Depth: *depth}
+	if flagGiven(fs, "width") {
+		c.job.HTML.Width = *width
+	}
+	return c, nil
+}
+
+// checkWholeRuns refuses the flags that pick or draw a subtree for a
+// format of whole runs (Parquet).
+func (c *exportCmd) checkWholeRuns() error {
+	if len(c.spec.Files) == 0 {
+		return nil
+	}
+	for _, name := range []string{"node", "path", "depth", "max-nodes", "qs-only", "rankdir", "width"} {
+		if flagGiven(c.fs, name) {
+			return usagef("--%s draws a subtree; --format %s writes whole runs (--run's, or every run of the file)", name, c.spec.Format)
+		}
+	}
+	return nil
+}
+
+// exportAbout is export's --help text.
+func exportAbout() string {
+	return fmt.Sprintf(`Draws a subtree of a recorded search as a diagram. By default the subtree is
 the last iteration of the file's last run; --node or --path (moves in SAN or
 UCI, from the last iteration's root, or from --node) pick another.
 
@@ -64,75 +166,67 @@ run of merged ones (about width of them a level at most). At the default
 width a bushy subtree of a million nodes draws a few thousand (1 to 2 MB); a
 deep, narrow one of 100,000 nodes can draw as many.
 
+--format parquet -o DIR writes whole runs for analytic engines (DuckDB,
+Spark, Polars, Trino): runs.parquet and nodes.parquet in directory DIR (made
+when missing), with the column names and meanings of the trace's SQL table
+runs and view nodes, streamed a row group at a time in bounded memory. It
+writes every run of the file, or --run's; --node, --path, --depth,
+--max-nodes, --qs-only, --rankdir and --width do not apply. A directory per
+trace keeps each trace's run ids apart: docs/parquet.md has the column
+types and a DuckDB query over several exports.
+
 The format defaults to the output file's extension (.dot/.gv, .svg, .png,
 .json, .html), else dot. Output goes to standard output unless -o is given; a file
 is written whole or not at all (through a link, its target), and a device, FIFO
-or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), export.HTMLPageBytes>>10, export.HTMLNodeBytes),
-		"horizon export sample.trace -o tree.svg",
-		`horizon export sample.trace --path "dxe6 fxe6" --max-nodes 60 --rankdir LR -o line.png`,
-		"horizon export sample.trace --node 0 --format icicle -o map.svg",
-		"horizon export sample.trace -o tree.html",
-		"horizon export sample.trace --qs-only --max-nodes 100 -o qs.svg")
-	run := runFlag(fs, "run `id`, or the id of an EPD record with one run ('horizon runs FILE' lists both)", "the file's last run")
-	node := fs.Int64("node", -1, "id of the subtree's top node; -1 = the last iteration's root")
-	path := fs.String("path", "", `move path from the last iteration's root (or from --node), SAN or UCI separated by spaces or commas, e.g. "e4 e5 Nf3"; `+trace.PathVisitsText+"; "+trace.PathIterationText)
-	depth := fs.Int("depth", -1, "plies shown below the top node (below each QS root with --qs-only); -1 = no limit")
-	maxNodes := fs.Int("max-nodes", export.DefaultMaxNodes, "node budget of the graph formats (the icicle merges by pixel instead)")
-	qsOnly := fs.Bool("qs-only", false, "graph only the QS trees under the top node, biggest first, each hung from it by its full-width path")
-	format := fs.String("format", "", "dot, svg, png, json, icicle or html (default: from -o's extension, else dot)")
-	rankdir := fs.String("rankdir", "TB", "graph layout: TB (top-down) or LR (left to right)")
-	width := fs.Int("width", 1600, "icicle width in pixels; for html the merge resolution, 16000 unless given")
-	out := fs.String("o", "-", "output file; - = standard output")
-	file, err := parseFileFlags(fs, args)
-	if err != nil {
-		return err
-	}
+or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), export.HTMLPageBytes>>10, export.HTMLNodeBytes)
+}
 
-	f := export.DOT
-	icicleImage := render.SVG // what an icicle is drawn as
-	if *format != "" {
-		if f, err = export.ParseFormat(*format); err != nil {
-			return usagef("--format: %v", err)
+// exportFormat finds the format --format and -o's extension ask for, and
+// whether an icicle is painted as a PNG. They must agree: a format
+// asked for by name may go to one of its own extensions, or to a format
+// it is drawn as (an icicle to .svg or .png).
+func exportFormat(format, out string) (spec export.Spec, paint bool, err error) {
+	g, named := export.FormatOf(out)
+	named = named && out != "-"
+	if format == "" {
+		if named {
+			spec, _ = export.SpecOf(g)
+			return spec, false, nil
 		}
-		// -o's extension must agree with --format: an icicle may go to
-		// .svg or .png (drawn as one), anything else to its own extension.
-		if g, ok := export.FormatOf(*out); ok && *out != "-" && g != f {
-			switch {
-			case f == export.Icicle && g == export.PNG:
-				icicleImage = render.PNG
-			case f == export.Icicle && g == export.SVG:
-			default:
-				return usagef("-o %s: --format %s does not write %s; name the file .%s or drop --format", *out, f, g, formatExt(f))
-			}
+		if ext := filepath.Ext(out); ext != "" && out != "-" {
+			// Writing DOT into "tree.pdf" would only puzzle the user later.
+			return spec, false, usagef("-o %s: the extension %s names no format Horizon writes; give --format (%s) or use %s", out, ext, export.FormatNames(", ", ", "), export.FormatExts())
 		}
-	} else if g, ok := export.FormatOf(*out); ok && *out != "-" {
-		f = g
-	} else if ext := filepath.Ext(*out); ext != "" && *out != "-" {
-		// Writing DOT into "tree.pdf" would only puzzle the user later.
-		return usagef("-o %s: the extension %s names no format Horizon writes; give --format (dot, svg, png, json, icicle, html) or use .dot, .svg, .png, .json or .html", *out, ext)
+		spec, _ = export.SpecOf(export.DOT)
+		return spec, false, nil
 	}
-	switch {
-	case *node < -1:
-		return usagef("--node %d: want a node id (0 is the run node) or -1", *node)
-	case *maxNodes < 1:
-		return usagef("--max-nodes %d: want at least 1", *maxNodes)
-	case *depth < -1:
-		return usagef("--depth %d: want a number of plies, or -1 for no limit", *depth)
-	case *width < 200 || *width > 100000:
-		return usagef("--width %d: want 200 to 100000 pixels", *width)
-	case *qsOnly && (f == export.Icicle || f == export.HTML):
-		return usagef("--qs-only applies to the graph formats, not to the %s (it already colours QS apart)", f)
+	f, err := export.ParseFormat(format)
+	if err != nil {
+		return spec, false, usagef("--format: %v", err)
 	}
-	dir := strings.ToUpper(*rankdir)
-	if dir != "TB" && dir != "LR" {
-		return usagef("--rankdir %q: want TB or LR", *rankdir)
+	spec, _ = export.SpecOf(f)
+	if len(spec.Files) > 0 {
+		if out == "-" {
+			return spec, false, usagef("--format %s writes %s into a directory: give -o DIR", f, spec.ExtText())
+		}
+		return spec, false, nil // -o names a directory, whatever its name
 	}
-	if *out == "-" && f == export.PNG && isTerminal(e.stdout) {
-		// PNG bytes written to a terminal garble it (as gzip and curl
-		// refuse to do).
-		return usagef("--format png writes binary bytes, and standard output is a terminal: give -o FILE.png, or redirect it to a file or a pipe")
+	if !named || g == f {
+		return spec, false, nil
 	}
-	st, sel, err := openSelection(e, fs, file, run, *node, *path)
+	if slices.Contains(spec.DrawnAs, g) {
+		return spec, g == export.PNG, nil
+	}
+	return spec, false, usagef("-o %s: --format %s does not write %s; name the file .%s or drop --format", out, f, g, spec.ExtText())
+}
+
+// do runs the export: it opens the trace and the output, writes the
+// format and finishes the output (finish).
+func (c *exportCmd) do(e *env) error {
+	if len(c.spec.Files) > 0 {
+		return c.doFiles(e)
+	}
+	st, sel, err := openSelection(e, c.fs, c.file, c.run, c.node, c.path)
 	if err != nil {
 		return err
 	}
@@ -143,16 +237,15 @@ or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), ex
 	var outFile *outfile.File
 	var buf outfile.Spool
 	defer buf.Close()
-	if *out == "-" {
+	if c.out == "-" {
 		dst = &buf // standard output gets all or nothing too
 	} else {
-		if outFile, err = outfile.Create(e.ctx, *out, file); err != nil {
+		if outFile, err = outfile.Create(e.ctx, c.out, c.file); err != nil {
 			return err
 		}
 		defer outFile.Abort()
 		dst = outFile
 	}
-
 	r, top, err := export.Resolve(e.ctx, st, sel)
 	if err != nil {
 		return err
@@ -161,79 +254,115 @@ or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), ex
 	if err != nil {
 		return err
 	}
+	if err := c.checkLayout(top); err != nil {
+		return err
+	}
 	// A big subtree takes seconds to read: a progress line on a terminal,
 	// and Ctrl-C stops the reading (every reader checks the context).
 	var rows atomic.Int64
-	src := countingReader{st, &rows}
-	what := ""
-	switch f {
-	case export.Icicle:
-		var svg bytes.Buffer
-		stop := rowsProgress(e.stderr, fmt.Sprintf("reading node %d's subtree", top.ID), &rows, 0)
-		err := export.WriteIcicle(e.ctx, src, r, top, export.IcicleOptions{Width: *width, Depth: *depth}, &svg)
-		stop()
+	c.job.St, c.job.Run, c.job.Top = countingReader{st, &rows}, r, top
+	// What Graphviz lays out, and an icicle painted as a PNG, is held in
+	// memory (it is small); every other format goes straight out.
+	var held bytes.Buffer
+	to := dst
+	if c.spec.Layout || c.paint {
+		to = &held
+	}
+	stop := rowsProgress(e.stderr, c.spec.Reading(top), &rows, 0)
+	what, err := c.spec.Write(e.ctx, c.job, to)
+	stop()
+	if err != nil {
+		return err
+	}
+	switch {
+	case c.spec.Layout:
+		err = render.Render(e.ctx, held.Bytes(), render.Format(c.spec.Format), dst)
+	case c.paint:
+		err = render.PaintFlatSVG(held.Bytes(), dst)
+	}
+	if err != nil {
+		return err
+	}
+	return c.finish(e, outFile, &buf, what, later)
+}
+
+// doFiles runs an export of whole runs into files (Parquet): --run's
+// runs, or every run of the file, into the directory -o names, which is
+// made when missing. Each file is written whole or not at all.
+func (c *exportCmd) doFiles(e *env) error {
+	st, err := trace.OpenSnapshot(e.ctx, c.file)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	runs, err := c.run.runs(e.ctx, st, c.file)
+	if err != nil {
+		return err
+	}
+	made := false
+	if _, err := os.Stat(c.out); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(c.out, 0o777); err != nil {
+			return err
+		}
+		made = true
+	}
+	files := map[string]io.Writer{}
+	var outs []*outfile.File
+	defer func() {
+		for _, f := range outs {
+			f.Abort()
+		}
+		if made {
+			os.Remove(c.out) // only if empty: nothing was written
+		}
+	}()
+	for _, name := range c.spec.Files {
+		f, err := outfile.Create(e.ctx, filepath.Join(c.out, name), c.file)
 		if err != nil {
 			return err
 		}
-		if icicleImage == render.PNG {
-			err = render.PaintFlatSVG(svg.Bytes(), dst)
-		} else {
-			_, err = dst.Write(svg.Bytes())
-		}
-		if err != nil {
-			return err
-		}
-		what = fmt.Sprintf("icicle of node %d (%s)", top.ID, engine.Count(top.Nodes(), "node"))
-	case export.HTML:
-		opts := export.HTMLOptions{Width: export.DefaultHTMLWidth, Depth: *depth}
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "width" {
-				opts.Width = *width
-			}
-		})
-		stop := htmlProgress(e.stderr, &opts)
-		err := export.WriteHTML(e.ctx, st, r, top, opts, dst)
-		stop()
-		if err != nil {
-			return err
-		}
-		what = fmt.Sprintf("page of node %d (%s)", top.ID, engine.Count(top.Nodes(), "node"))
-	default:
-		opts := export.Options{MaxNodes: *maxNodes, Depth: *depth, QSOnly: *qsOnly, RankDir: dir}
-		image := f == export.SVG || f == export.PNG
-		if shown := min(int64(*maxNodes), top.Nodes()); image && shown > render.MaxNodes {
-			return usagef("--max-nodes %d: a %s of node %d's subtree (%s) would lay out %s nodes, and Graphviz lays out at most %s (its time grows faster than the graph: %s take minutes); lower --max-nodes, or write dot or json, which have no limit",
-				*maxNodes, f, top.ID, engine.Count(top.Nodes(), "node"), engine.Commas(shown), engine.Commas(render.MaxNodes), engine.Commas(render.MaxNodes))
-		}
-		graphFormat := export.DOT
-		if f == export.JSON {
-			graphFormat = export.JSON
-		}
-		// DOT to lay out is held in memory (a graph Graphviz lays out is
-		// small); DOT and JSON go straight out.
-		var dot bytes.Buffer
-		to := dst
-		if image {
-			to = &dot
-		}
-		stop := rowsProgress(e.stderr, fmt.Sprintf("reading node %d's subtree", top.ID), &rows, 0)
-		counts, err := export.WriteGraph(e.ctx, src, r, top, opts, graphFormat, to)
-		stop()
-		if err != nil {
-			return err
-		}
-		what = fmt.Sprintf("node %d: %s of %s shown, %s", top.ID, engine.Commas(counts.Shown), engine.Count(top.Nodes(), "node"),
-			engine.CountOf(counts.Summaries, "summary", "summaries"))
-		switch f {
-		case export.SVG:
-			err = render.Render(e.ctx, dot.Bytes(), render.SVG, dst)
-		case export.PNG:
-			err = render.Render(e.ctx, dot.Bytes(), render.PNG, dst)
-		}
-		if err != nil {
+		outs = append(outs, f)
+		files[name] = f
+	}
+	var rows atomic.Int64
+	var total int64
+	for _, r := range runs {
+		total += r.Rows
+	}
+	c.job.St, c.job.Runs = countingReader{st, &rows}, runs
+	stop := rowsProgress(e.stderr, c.spec.Reading(trace.Node{}), &rows, total)
+	what, err := c.spec.WriteFiles(e.ctx, c.job, files)
+	stop()
+	if err != nil {
+		return err
+	}
+	if err := e.ctx.Err(); err != nil {
+		return err
+	}
+	for _, f := range outs {
+		if err := f.Commit(); err != nil {
 			return err
 		}
 	}
+	made = false
+	fmt.Fprintf(e.stderr, "wrote %s into %s (%s): %s\n", c.spec.ExtText(), engine.Printable(c.out), c.spec.Format, what)
+	return nil
+}
+
+// checkLayout refuses, before any work, a graph bigger than Graphviz lays
+// out.
+func (c *exportCmd) checkLayout(top trace.Node) error {
+	maxNodes := c.job.Graph.MaxNodes
+	if shown := min(int64(maxNodes), top.Nodes()); c.spec.Layout && shown > render.MaxNodes {
+		return usagef("--max-nodes %d: a %s of node %d's subtree (%s) would lay out %s nodes, and Graphviz lays out at most %s (its time grows faster than the graph: %s take minutes); lower --max-nodes, or write dot or json, which have no limit",
+			maxNodes, c.spec.Format, top.ID, engine.Count(top.Nodes(), "node"), engine.Commas(shown), engine.Commas(render.MaxNodes), engine.Commas(render.MaxNodes))
+	}
+	return nil
+}
+
+// finish makes the output appear (the file, or the spooled standard
+// output) and prints what was written and what the subtree leaves out.
+func (c *exportCmd) finish(e *env, outFile *outfile.File, buf *outfile.Spool, what, later string) error {
 	// Ctrl-C while the graph was written (a budget of a million nodes
 	// writes for seconds) leaves no file, as it does while it is built.
 	if err := e.ctx.Err(); err != nil {
@@ -244,7 +373,7 @@ or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), ex
 		// terminal (as every command's --json) as it streams out.
 		var w io.Writer = e.stdout
 		jw := &jsonControlsWriter{w: e.stdout}
-		if f == export.JSON {
+		if c.spec.Format == export.JSON {
 			w = jw
 		}
 		if _, err := buf.WriteTo(w); err != nil {
@@ -257,7 +386,7 @@ or /dev/fd/N is written to, never replaced.`, engine.Commas(render.MaxNodes), ex
 		if err := outFile.Commit(); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "wrote %s (%s): %s\n", engine.Printable(*out), f, engine.Printable(what))
+		fmt.Fprintf(e.stderr, "wrote %s (%s): %s\n", engine.Printable(c.out), c.spec.Format, engine.Printable(what))
 	}
 	if later != "" {
 		e.notef("%s", later)
@@ -297,17 +426,6 @@ func laterRoots(ctx context.Context, st trace.Reader, r trace.Run, top trace.Nod
 	return fmt.Sprintf("node %d is the root of iteration %d, the one the run reports; %s after it (%s, iteration %d on) %s not drawn: --node %d draws %s, --node 0 every iteration",
 		top.ID, top.Iteration, engine.CountOf(n, "root", "roots"), engine.Count(nodes, "node"), first.Iteration,
 		map[bool]string{true: "is", false: "are"}[one], first.ID, map[bool]string{true: "it", false: "the first"}[one]), nil
-}
-
-// formatExt is the file extension of a format's output.
-func formatExt(f export.Format) string {
-	switch f {
-	case export.Icicle:
-		return "svg or .png"
-	case export.DOT:
-		return "dot"
-	}
-	return string(f)
 }
 
 // htmlProgress shows how many rows a page has read so far while it is

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/export/render"
@@ -126,6 +128,41 @@ func TestExport(t *testing.T) {
 	}
 }
 
+// TestExportParquet: --format parquet writes runs.parquet and
+// nodes.parquet into the directory -o names (made when missing, written
+// over when there), with every run of the file or --run's, and says so.
+func TestExportParquet(t *testing.T) {
+	tr, _ := traceFile(t, "--fen", sampleFEN, "--depth", "2", "--qs", "see,captures")
+	dir := filepath.Join(t.TempDir(), "exports", "kiwi")
+	for _, c := range []struct {
+		args []string
+		runs int
+	}{
+		{nil, 2},
+		{[]string{"--run", "2"}, 1}, // over the first export
+	} {
+		code, stdout, stderr := runCLI(t, "", append([]string{"export", tr, "--format", "parquet", "-o", dir}, c.args...)...)
+		if code != 0 || stdout != "" || !strings.HasPrefix(stderr, "wrote runs.parquet and nodes.parquet into "+dir+" (parquet): "+engine.Count(int64(c.runs), "run")) {
+			t.Fatalf("export %v: exit %d, stdout %q, stderr %q", c.args, code, stdout, stderr)
+		}
+		runs, err := parquet.ReadFile[export.RunRow](filepath.Join(dir, export.ParquetRuns))
+		if err != nil || len(runs) != c.runs {
+			t.Fatalf("runs.parquet: %d runs, %v; want %d", len(runs), err, c.runs)
+		}
+		nodes, err := parquet.ReadFile[export.NodeRow](filepath.Join(dir, export.ParquetNodes))
+		var rows int64
+		for _, r := range runs {
+			rows += r.Rows
+		}
+		if err != nil || int64(len(nodes)) != rows {
+			t.Fatalf("nodes.parquet: %d rows, %v; the runs hold %d", len(nodes), err, rows)
+		}
+		if nodes[0].RunID != runs[0].ID || nodes[len(nodes)-1].RunID != runs[len(runs)-1].ID {
+			t.Fatalf("nodes.parquet runs from run %d to %d, runs.parquet lists %d to %d", nodes[0].RunID, nodes[len(nodes)-1].RunID, runs[0].ID, runs[len(runs)-1].ID)
+		}
+	}
+}
+
 // TestExportErrors checks that bad input gives exit status 2 (usage) or 1
 // with a one-line error naming the problem, and leaves no file behind.
 func TestExportErrors(t *testing.T) {
@@ -152,6 +189,11 @@ func TestExportErrors(t *testing.T) {
 		{"qs-only html", []string{"export", tr, "--qs-only", "-o", filepath.Join(dir, "x.html")}, 2, []string{"--qs-only", "html"}},
 		{"unwritable output", []string{"export", tr, "-o", filepath.Join(dir, "no", "dir", "x.svg")}, 1, []string{"no/dir"}},
 		{"output is a directory", []string{"export", tr, "-o", dir}, 1, []string{"directory"}},
+		{"parquet to stdout", []string{"export", tr, "--format", "parquet"}, 2, []string{"parquet", "-o DIR"}},
+		{"parquet of a subtree", []string{"export", tr, "--format", "parquet", "--node", "3", "-o", filepath.Join(dir, "pq")}, 2, []string{"--node", "whole runs"}},
+		{"parquet with a budget", []string{"export", tr, "--format", "parquet", "--max-nodes", "30", "-o", filepath.Join(dir, "pq")}, 2, []string{"--max-nodes"}},
+		{"parquet of an unknown run", []string{"export", tr, "--format", "parquet", "--run", "9", "-o", filepath.Join(dir, "pq")}, 1, []string{"run 9"}},
+		{"parquet into a file", []string{"export", tr, "--format", "parquet", "-o", tr}, 1, []string{"not a directory"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -34,6 +34,14 @@ func (r countingReader) Children(ctx context.Context, run, id int64, order trace
 	return kids, err
 }
 
+// ChildrenOf passes trace.ChildrenOf on to the reader; the children
+// count as read.
+func (r countingReader) ChildrenOf(ctx context.Context, parent trace.Node, order trace.Order, offset, limit int) ([]trace.Node, error) {
+	kids, err := trace.ChildrenOf(ctx, r.Reader, parent, order, offset, limit)
+	r.rows.Add(int64(len(kids)))
+	return kids, err
+}
+
 // rowsProgress shows "what: N of TOTAL rows (P%)" on w while it is a
 // terminal (TOTAL <= 0: the count alone); the returned func clears it.
 func rowsProgress(w io.Writer, what string, rows *atomic.Int64, total int64) func() {

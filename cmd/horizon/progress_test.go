@@ -61,6 +61,7 @@ func TestLongCommandsShowProgress(t *testing.T) {
 		{"check", []string{"check", tr}, "checking run 1: 0 of "},
 		{"export dot", []string{"export", tr, "--node", "0"}, "reading node 0's subtree"},
 		{"export icicle", []string{"export", tr, "--node", "0", "--format", "icicle"}, "reading node 0's subtree"},
+		{"export html", []string{"export", tr, "--node", "0", "--format", "html"}, "building the page: 0 rows read"},
 		{"compare", []string{"compare", "--fen", "startpos", "--depth", "2", "--qs", "see,unified"}, "[" + strings.Repeat(".", 30) + "] 0/2 searches"},
 		{"import", []string{"import", writeFile(t, "s.hzt", "HZT 1\nposition startpos\nE - 1 -50 50\nE e2e4 0 -50 50\nL 10\nL -10\nend\n"),
 			"-o", filepath.Join(t.TempDir(), "i.trace")}, "importing s.hzt: 0% of 68 B"},
