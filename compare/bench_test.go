@@ -2,13 +2,9 @@ package compare
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/horizonqs/horizon/check"
-	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
@@ -24,33 +20,7 @@ const benchNodes = 1_000_000
 // carries the schema version so a schema change rebuilds it.
 func benchTrace(b *testing.B) string {
 	b.Helper()
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		dir = os.TempDir()
-	}
-	dir = filepath.Join(dir, "horizon-bench")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(dir, fmt.Sprintf("align-1m-v%d.trace", trace.SchemaVersion()))
-	if st, err := trace.OpenReadOnly(path); err == nil {
-		runs, err := st.Runs(context.Background())
-		st.Close()
-		if err == nil && len(runs) == 2 && runs[0].Rows == benchNodes && runs[1].Rows == benchNodes {
-			return path
-		}
-	}
-	os.Remove(path)
-	b.Logf("building %s (two runs of %d nodes; once)", path, benchNodes)
-	st, err := trace.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	for _, name := range []string{"captures", "mvv-lva"} {
-		tracetest.RecordSearch(b, st, kiwipete, tracetest.VariantOptions(b, name), engine.Limits{Depth: 12, Nodes: benchNodes})
-	}
-	return path
+	return tracetest.CachedKiwipete(b, "align-1m", benchNodes, "captures", "mvv-lva")
 }
 
 // openBenchTrace opens the benchmarks' trace read-only until b ends.

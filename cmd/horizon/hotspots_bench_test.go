@@ -4,13 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
-	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
@@ -20,32 +17,7 @@ import (
 // carries the schema version so a schema change rebuilds it.
 func hotspotsBenchTrace(b *testing.B) string {
 	b.Helper()
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		dir = os.TempDir()
-	}
-	dir = filepath.Join(dir, "horizon-bench")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	const nodes = 1_000_000
-	path := filepath.Join(dir, fmt.Sprintf("hotspots-1m-v%d.trace", trace.SchemaVersion()))
-	if st, err := trace.OpenReadOnly(path); err == nil {
-		runs, err := st.Runs(context.Background())
-		st.Close()
-		if err == nil && len(runs) == 1 && runs[0].Rows == nodes {
-			return path
-		}
-	}
-	os.Remove(path)
-	b.Logf("building %s (a run of %d nodes; once)", path, nodes)
-	st, err := trace.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	tracetest.RecordSearch(b, st, tracetest.Kiwipete, tracetest.VariantOptions(b, "captures"), engine.Limits{Depth: 12, Nodes: nodes})
-	return path
+	return tracetest.CachedKiwipete(b, "hotspots-1m", 1_000_000, "captures")
 }
 
 // benchHorizon runs 'horizon ARGS' b.N times, output discarded.

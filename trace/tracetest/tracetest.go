@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,4 +111,46 @@ var errFound = errors.New("found")
 func Damaged(tb testing.TB, path string, stmts ...string) string {
 	tb.Helper()
 	return hostile.Apply(tb, path, "damaged.trace", stmts...)
+}
+
+// CachedKiwipete returns a trace of one run per variant, each a search of
+// Kiwipete stopped at nodes nodes, for benchmarks that need a big trace.
+// It is built once, on the first -bench run, in the user's cache directory
+// (outside the repository) and reused while its runs still have those
+// sizes; its name carries the schema version, so a schema change rebuilds it.
+func CachedKiwipete(b *testing.B, name string, nodes int64, variants ...string) string {
+	b.Helper()
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	dir = filepath.Join(dir, "horizon-bench")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-v%d.trace", name, trace.SchemaVersion()))
+	if st, err := trace.OpenReadOnly(path); err == nil {
+		runs, err := st.Runs(context.Background())
+		st.Close()
+		ok := err == nil && len(runs) == len(variants)
+		for i := 0; ok && i < len(runs); i++ {
+			ok = runs[i].Rows == nodes
+		}
+		if ok {
+			return path
+		}
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(path + suffix)
+	}
+	b.Logf("building %s (%d runs of %d nodes; once)", path, len(variants), nodes)
+	st, err := trace.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	for _, v := range variants {
+		RecordSearch(b, st, Kiwipete, VariantOptions(b, v), engine.Limits{Depth: 12, Nodes: nodes})
+	}
+	return path
 }
