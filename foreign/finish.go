@@ -256,6 +256,19 @@ func (im *importer) finish(status trace.Status, cause error) {
 	if !im.skipping {
 		im.warnLateLimits()
 	}
+	if cause == nil {
+		cause = werr
+	}
+	r := im.report(best, elapsed, status, cause)
+	if im.opts.OnFinish != nil {
+		im.opts.OnFinish(*r)
+	}
+}
+
+// report fills in the result of the search just finished, as import and
+// live tracing print it: the engine's own count, best move, warnings, the
+// nodes recorded, the error that ended it and the run's stored status.
+func (im *importer) report(best engine.Move, elapsed time.Duration, status trace.Status, cause error) *RunResult {
 	r := &im.results[len(im.results)-1]
 	r.EngineNodes = im.engineNodes
 	if r.EngineNodes >= 0 {
@@ -279,9 +292,6 @@ func (im *importer) finish(status trace.Status, cause error) {
 	}
 	r.Nodes = im.nextID - 1
 	r.Uncounted = im.uncounted
-	if cause == nil {
-		cause = werr
-	}
 	r.Err = cause
 	r.Limited = im.skipping // set by read as the limit ends the run
 	if im.st == nil {
@@ -289,9 +299,7 @@ func (im *importer) finish(status trace.Status, cause error) {
 	} else if run, err := im.st.Run(context.WithoutCancel(im.ctx), im.runID); err == nil {
 		r.Status = run.Status
 	}
-	if im.opts.OnFinish != nil {
-		im.opts.OnFinish(*r)
-	}
+	return r
 }
 
 // withoutUnreachedNodes is lim without its node limit when the search

@@ -180,31 +180,7 @@ func (m *Model) details(p *pane) []detailLine {
 	if n.HasStandPat {
 		add(t.run.EvalWords().Label(n), "%s", m.g.fmtSigned(t.run.Scores(), n.StandPat))
 	}
-	sc := detailLine{"score", fmt.Sprintf("%s  %s", m.g.fmtSigned(t.run.NodeScores(n), n.Score), boundText(n.Bound)), st.base}
-	switch n.Bound {
-	case engine.BoundExact:
-		sc.style = st.exact
-	case engine.BoundLower:
-		sc.style = st.beta
-	}
-	if stillOpen(n) {
-		sc = detailLine{"score", "not known yet: still being searched", st.dim}
-		if t.run.Status != trace.StatusRunning {
-			sc.value = "never known: the search was here when the run ended (" + t.run.Status.Meaning() + ")"
-		}
-	}
-	out = append(out, sc)
-	cs := detailLine{"cause", causeText(t.run, n), st.base}
-	if stillOpen(n) {
-		cs.value = t.run.Status.OpenNode()
-	}
-	switch n.Cause {
-	case engine.CauseBeta:
-		cs.style = st.beta
-	case engine.CauseStandPat:
-		cs.style = st.standPat
-	}
-	out = append(out, cs)
+	out = append(out, m.scoreLines(t, n)...)
 	best := "none"
 	if n.Best != engine.NoMove {
 		best = n.Best.UCI()
@@ -234,32 +210,74 @@ func (m *Model) details(p *pane) []detailLine {
 	if n.Incomplete && !stillOpen(n) {
 		out = append(out, detailLine{"stopped", "while this node was open: incomplete, its score and counts are of a partial search", st.errMsg})
 	}
-	if in.qsRoot >= 0 && in.qsRoot < len(in.path) {
-		root := in.path[in.qsRoot]
-		entry := "the QS root"
-		if i := in.qsRoot; i < len(in.path) && in.path[i].Move != engine.NoMove {
-			k := m.sanIndex(in, i)
-			if k >= 0 {
-				entry = "after " + in.san[k]
-			}
-		}
-		add("QS root", "node %d, %s, %s", root.ID, entry, engine.Count(root.Nodes(), "node"))
-		if len(in.swing) > 0 {
-			side := "White"
-			if in.swingFor == engine.Black {
-				side = "Black"
-			}
-			add("swing", "%s's material since the QS root, after each move: %s", side, m.swingText(in))
-		} else {
-			add("swing", "0 (this is the QS root)")
-		}
-	}
+	out = append(out, m.qsRootLines(in)...)
 	add("path", "%s", in.pathText(m.uci))
 	if in.err != nil {
 		out = append(out, detailLine{"error", shortErr(in.err), st.errMsg})
 	}
 	if len(m.panes) == 2 {
 		out = append(out, m.compareLines(p)...)
+	}
+	return out
+}
+
+// scoreLines are the details' score and cause lines, styled by bound and
+// cutoff, or saying why an open node has neither yet.
+func (m *Model) scoreLines(t *tree, n trace.Node) []detailLine {
+	st := m.st
+	sc := detailLine{"score", fmt.Sprintf("%s  %s", m.g.fmtSigned(t.run.NodeScores(n), n.Score), boundText(n.Bound)), st.base}
+	switch n.Bound {
+	case engine.BoundExact:
+		sc.style = st.exact
+	case engine.BoundLower:
+		sc.style = st.beta
+	}
+	if stillOpen(n) {
+		sc = detailLine{"score", "not known yet: still being searched", st.dim}
+		if t.run.Status != trace.StatusRunning {
+			sc.value = "never known: the search was here when the run ended (" + t.run.Status.Meaning() + ")"
+		}
+	}
+	cs := detailLine{"cause", causeText(t.run, n), st.base}
+	if stillOpen(n) {
+		cs.value = t.run.Status.OpenNode()
+	}
+	switch n.Cause {
+	case engine.CauseBeta:
+		cs.style = st.beta
+	case engine.CauseStandPat:
+		cs.style = st.standPat
+	}
+	return []detailLine{sc, cs}
+}
+
+// qsRootLines are the details of a QS node's root: where QS began on its
+// path and the material swing since.
+func (m *Model) qsRootLines(in *nodeInfo) []detailLine {
+	if in.qsRoot < 0 || in.qsRoot >= len(in.path) {
+		return nil
+	}
+	var out []detailLine
+	add := func(label, format string, a ...any) {
+		out = append(out, detailLine{label, fmt.Sprintf(format, a...), m.st.base})
+	}
+	root := in.path[in.qsRoot]
+	entry := "the QS root"
+	if i := in.qsRoot; i < len(in.path) && in.path[i].Move != engine.NoMove {
+		k := m.sanIndex(in, i)
+		if k >= 0 {
+			entry = "after " + in.san[k]
+		}
+	}
+	add("QS root", "node %d, %s, %s", root.ID, entry, engine.Count(root.Nodes(), "node"))
+	if len(in.swing) > 0 {
+		side := "White"
+		if in.swingFor == engine.Black {
+			side = "Black"
+		}
+		add("swing", "%s's material since the QS root, after each move: %s", side, m.swingText(in))
+	} else {
+		add("swing", "0 (this is the QS root)")
 	}
 	return out
 }

@@ -177,13 +177,9 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	if *maxNodes <= 0 {
 		return usagef("--max-nodes %d: want a positive number", *maxNodes)
 	}
-	var maxBytes int64
-	if *maxSize != "" {
-		n, err := parseSize(*maxSize)
-		if err != nil {
-			return usagef("--max-size %q: %v", *maxSize, err)
-		}
-		maxBytes = n
+	maxBytes, err := maxSizeFlag(*maxSize)
+	if err != nil {
+		return err
 	}
 	if *viewAfter && *asJSON {
 		return usagef("--view and --json do not go together")
@@ -202,7 +198,6 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	if err != nil {
 		return err
 	}
-	f := formatOf(*asJSON, false)
 	rec := trace.RecordOptions{MaxNodes: *maxNodes, MaxBytes: maxBytes, LastIterationOnly: *lastIter}
 	if *under != "" {
 		if rec.Under, err = trace.PathMoves(*under); err != nil {
@@ -214,9 +209,30 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 	if *viewAfter && !hasTerminal() {
 		return noTerminalToView(*out)
 	}
+	if err := checkUnder(positions, rec.Under); err != nil {
+		return err
+	}
+	return recordTrace(e, positions, pf, job, rec, traceOutput{file: *out, asJSON: *asJSON, qsOnly: *qsOnly, view: *viewAfter})
+}
+
+// maxSizeFlag reads --max-size: 0 when it is not given.
+func maxSizeFlag(text string) (int64, error) {
+	if text == "" {
+		return 0, nil
+	}
+	n, err := parseSize(text)
+	if err != nil {
+		return 0, usagef("--max-size %q: %v", text, err)
+	}
+	return n, nil
+}
+
+// checkUnder refuses an --under path that is not a line of moves from
+// every position traced, before the search and the file are touched.
+func checkUnder(positions []engine.EPD, under []string) error {
 	for i := range positions {
 		pos := positions[i].Pos.Copy()
-		for j, mv := range rec.Under {
+		for j, mv := range under {
 			m, err := pos.ParseMove(mv)
 			if err != nil {
 				return fmt.Errorf("--under: move %d of the path: %v", j+1, err)
@@ -224,13 +240,26 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 			pos.MakeMove(m)
 		}
 	}
+	return nil
+}
 
-	st, err := trace.Create(*out)
+// traceOutput is where and how runTrace's runs go.
+type traceOutput struct {
+	file                 string // the trace file (-o)
+	asJSON, qsOnly, view bool
+}
+
+// recordTrace searches and records every position with every variant of
+// job into to.file, prints each run's summary as it ends, then the file's
+// place and, with to.view, opens the viewer on the first run.
+func recordTrace(e *env, positions []engine.EPD, pf *positionFlags, job searchJob, rec trace.RecordOptions, to traceOutput) error {
+	f := formatOf(to.asJSON, false)
+	st, err := trace.Create(to.file)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	res := traceResult{file: *out}
+	res := traceResult{file: to.file}
 	var full error // the --max-size cap left no room for the next run
 	for i := range positions {
 		p := &positions[i]
@@ -238,7 +267,7 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 			if e.ctx.Err() != nil || full != nil {
 				break
 			}
-			r, err := traceOne(e, st, p, pf.label(p), o, job.lim, rec, *asJSON, *qsOnly)
+			r, err := traceOne(e, st, p, pf.label(p), o, job.lim, rec, to.asJSON, to.qsOnly)
 			if errors.Is(err, trace.ErrNoRoom) {
 				full = noRoomError(err, len(res.runs), len(positions)*len(job.opts))
 				break
@@ -275,10 +304,10 @@ instrumented (examples/engines/build.sh builds Ethereal, Sunfish and Fairy-Max s
 			last = fmt.Sprintf(" (run %d %s)", runs[len(runs)-1].Run, runs[len(runs)-1].Status)
 		}
 		return fmt.Errorf("%s after %d of %d runs%s; the runs so far are in %s",
-			e.stopped(), len(runs), len(positions)*len(job.opts), last, *out)
+			e.stopped(), len(runs), len(positions)*len(job.opts), last, to.file)
 	}
-	if *viewAfter && len(runs) > 0 {
-		return viewTrace(e, *out, runs[0].Run)
+	if to.view && len(runs) > 0 {
+		return viewTrace(e, to.file, runs[0].Run)
 	}
 	return nil
 }
