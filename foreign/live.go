@@ -170,8 +170,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 	// loopDone is closed when the searches are over: no one reads finished
 	// any more, and the importer must not wait to hand it a run.
 	loopDone := make(chan struct{})
-	var mu sync.Mutex
-	var cur *trace.Recorder
+	var cur currentRun
 	var runs []RunResult
 	var ierr error
 	// importEnded is closed when Import has returned, importDone when
@@ -185,35 +184,15 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 	var cancelStop atomic.Bool
 	// capped says the recording's node cap cut the current search's run.
 	capped := make(chan struct{}, 1)
-	// searching is the index of the search under way, from just before
-	// its go until its run has ended; -1 between searches. A run takes
-	// its position's EPD id only when it is the stream's run of the
-	// search under way and no run before it came out of step: an engine
-	// that wrote two runs for one search had its second given the next
-	// record's id when that record has the same position.
-	var searching atomic.Int64
-	searching.Store(-1)
-	var outOfStep atomic.Bool
-	epdID := func(i int, root string) string {
-		if int64(i) != searching.Load() {
-			outOfStep.Store(true)
-		}
-		if outOfStep.Load() || i >= len(fens) || i >= len(opts.EPDIDs) || otherPosition(fens[i], root) {
-			return ""
-		}
-		return opts.EPDIDs[i]
-	}
+	ids := &liveIDs{fens: fens, ids: opts.EPDIDs}
+	ids.searching.Store(-1)
 	go func() {
 		defer close(importDone)
 		// The UCI id name names the runs, over the stream's engine record;
 		// an engine without one is named by its stream, else its program.
 		runs, ierr = Import(ctx, st, stream, Options{Engine: g.name, PreferName: u.Name != "", Label: opts.Label, Version: opts.Version,
-			Limits: goCmd, Record: opts.Record, EPDID: epdID, StopsOnCancel: true, CancelStopped: cancelStop.Load, Waiting: &stream.waiting, Live: true,
-			OnRun: func(_ int64, rec *trace.Recorder) {
-				mu.Lock()
-				cur = rec
-				mu.Unlock()
-			},
+			Limits: goCmd, Record: opts.Record, EPDID: ids.id, StopsOnCancel: true, CancelStopped: cancelStop.Load, Waiting: &stream.waiting, Live: true,
+			OnRun: func(_ int64, rec *trace.Recorder) { cur.set(rec) },
 			OnFinish: func(r RunResult) {
 				if r.Limited {
 					// The rest of the search would be dropped:
@@ -234,22 +213,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		// blocks writing to it.
 		io.Copy(io.Discard, stream)
 	}()
-	nodes := func() int64 {
-		mu.Lock()
-		rec := cur
-		mu.Unlock()
-		if rec == nil {
-			return 0
-		}
-		return rec.Nodes()
-	}
-
-	var searchErr, rootErr error
-	streamFirst := false          // the import had ended when searchErr arose: a broken stream had the engine stopped
-	streamClosed := -1            // searches with a run when a stream that was whole ended early
-	searched := 0                 // searches with a run
-	reported := map[int64]int64{} // run: nodes in the engine's last UCI info line
-	warnings := map[int64]string{}
+	so := searchOutcome{streamClosed: -1, reported: map[int64]int64{}, warnings: map[int64]string{}}
 	for i, fen := range fens {
 		if ctx.Err() != nil {
 			break
@@ -259,7 +223,7 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 			if errors.Is(err, uci.ErrExited) {
 				note = u.StderrNote()
 			}
-			searchErr = fmt.Errorf("%s: waiting for \"readyok\": %w%s", g.name, err, note)
+			so.searchErr = fmt.Errorf("%s: waiting for \"readyok\": %w%s", g.name, err, note)
 			break
 		}
 		before := stream.read.Load()
@@ -273,10 +237,10 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		// read up to the last run's end already: a second at most, past
 		// which the ids rest on the out-of-step check alone.
 		stream.caughtUp(ctx, importEnded, time.Second)
-		searching.Store(int64(i))
+		ids.searching.Store(int64(i))
 		ended := func() {}
 		if opts.OnSearch != nil {
-			ended = opts.OnSearch(i, nodes)
+			ended = opts.OnSearch(i, cur.nodes)
 		}
 		uciNodes, overran, err := waitBestmove(ctx, u, stopWhen{importEnded, capped}, opts.Limits, &cancelStop)
 		ended()
@@ -285,42 +249,111 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 			if errors.Is(err, errExitedSearch) || errors.Is(err, uci.ErrExited) {
 				note = u.StderrNote()
 			}
-			searchErr, streamFirst = fmt.Errorf("%s, searching position %d of %d: %w%s", g.name, i+1, len(fens), err, note), closed(importEnded)
+			so.searchErr, so.streamFirst = fmt.Errorf("%s, searching position %d of %d: %w%s", g.name, i+1, len(fens), err, note), closed(importEnded)
 			break
 		}
 		r, ok, err := stream.awaitRun(ctx, finished, importEnded, before, g.name)
-		searching.Store(-1)
+		ids.searching.Store(-1)
 		if ok {
-			searched++
-			if uciNodes >= 0 {
-				reported[r.RunID] = uciNodes
-			}
-			warning, rerr := g.checkRoot(r, fen)
-			if rootErr == nil {
-				rootErr = rerr
-			}
-			if overran > 0 {
-				warning = alsoWarn(warning, fmt.Sprintf("%s searched %s past %q and was told to stop", g.name, overran.Round(100*time.Millisecond), goCmd))
-			}
-			if warning != "" {
-				warnings[r.RunID] = warning
-			}
+			so.took(g, r, fen, uciNodes, overran, goCmd)
 		}
 		if err != nil {
-			searchErr = err
+			so.searchErr = err
 			break
 		}
 		if closed(importEnded) {
 			// The import is over: a broken stream (its error says why), or
 			// one the engine closed, a search short of the last.
 			if i < len(fens)-1 || !ok {
-				streamClosed = searched
+				so.streamClosed = so.searched
 			}
 			break
 		}
 	}
 	close(loopDone)
+	// Quit first: runs and ierr are the importer's until it is done.
 	cut := g.quit(ctx, importDone)
+	return g.settle(ctx, cut, stream, runs, ierr, &so, len(fens))
+}
+
+// currentRun is the run live tracing is recording, for the progress line.
+type currentRun struct {
+	mu  sync.Mutex
+	rec *trace.Recorder
+}
+
+func (c *currentRun) set(rec *trace.Recorder) {
+	c.mu.Lock()
+	c.rec = rec
+	c.mu.Unlock()
+}
+
+// nodes is the current run's node count so far (0 before its first).
+func (c *currentRun) nodes() int64 {
+	c.mu.Lock()
+	rec := c.rec
+	c.mu.Unlock()
+	if rec == nil {
+		return 0
+	}
+	return rec.Nodes()
+}
+
+// liveIDs gives each run its position's EPD id. searching is the index of
+// the search under way, from just before its go until its run has ended;
+// -1 between searches. A run takes its position's EPD id only when it is
+// the stream's run of the search under way and no run before it came out
+// of step: an engine that wrote two runs for one search had its second
+// given the next record's id when that record has the same position.
+type liveIDs struct {
+	fens, ids []string
+	searching atomic.Int64
+	outOfStep atomic.Bool
+}
+
+func (l *liveIDs) id(i int, root string) string {
+	if int64(i) != l.searching.Load() {
+		l.outOfStep.Store(true)
+	}
+	if l.outOfStep.Load() || i >= len(l.fens) || i >= len(l.ids) || otherPosition(l.fens[i], root) {
+		return ""
+	}
+	return l.ids[i]
+}
+
+// searchOutcome is what live tracing's searches left for settle.
+type searchOutcome struct {
+	searchErr, rootErr error
+	streamFirst        bool             // the import had ended when searchErr arose: a broken stream had the engine stopped
+	streamClosed       int              // searches with a run when a stream that was whole ended early (-1: none)
+	searched           int              // searches with a run
+	reported           map[int64]int64  // run: nodes in the engine's last UCI info line
+	warnings           map[int64]string // run: what its search warned of
+}
+
+// took notes a search that made run r: the engine's own count, the root's
+// check against the position sent, and a search that ran past its limit.
+func (so *searchOutcome) took(g *Engine, r RunResult, fen string, uciNodes int64, overran time.Duration, goCmd string) {
+	so.searched++
+	if uciNodes >= 0 {
+		so.reported[r.RunID] = uciNodes
+	}
+	warning, rerr := g.checkRoot(r, fen)
+	if so.rootErr == nil {
+		so.rootErr = rerr
+	}
+	if overran > 0 {
+		warning = alsoWarn(warning, fmt.Sprintf("%s searched %s past %q and was told to stop", g.name, overran.Round(100*time.Millisecond), goCmd))
+	}
+	if warning != "" {
+		so.warnings[r.RunID] = warning
+	}
+}
+
+// settle works out, once the engine has quit (cut: its stream was cut
+// short), the one error live tracing's runs end with, giving each run its engine's count and
+// warnings.
+func (g *Engine) settle(ctx context.Context, cut bool, stream *watchedStream, runs []RunResult, ierr error, so *searchOutcome, nfens int) ([]RunResult, error) {
 	if cut && errors.Is(ierr, os.ErrDeadlineExceeded) {
 		// A process the engine started still held the stream: it was cut
 		// where it was, between searches (all is in) or inside one.
@@ -331,29 +364,29 @@ func (g *Engine) Trace(ctx context.Context, st *trace.Store, fens []string, opts
 		}
 	}
 	switch {
-	case ctx.Err() != nil || searchErr == nil:
-	case streamFirst && streamFault(ierr):
-		ierr = fmt.Errorf("%w; then, after Horizon told the engine to stop: %w", ierr, searchErr)
+	case ctx.Err() != nil || so.searchErr == nil:
+	case so.streamFirst && streamFault(ierr):
+		ierr = fmt.Errorf("%w; then, after Horizon told the engine to stop: %w", ierr, so.searchErr)
 	default:
-		ierr = searchErr
+		ierr = so.searchErr
 	}
-	if ierr == nil && ctx.Err() == nil && streamClosed >= 0 {
-		ierr = fmt.Errorf("%s closed its trace stream after %d of %d searches: the rest were not searched", g.name, streamClosed, len(fens))
+	if ierr == nil && ctx.Err() == nil && so.streamClosed >= 0 {
+		ierr = fmt.Errorf("%s closed its trace stream after %d of %d searches: the rest were not searched", g.name, so.streamClosed, nfens)
 	}
 	// Runs are matched to searches in order: with more runs than searches
 	// the matching, and what was checked of each run against its
 	// position (rootErr), cannot be trusted.
-	if ierr == nil && ctx.Err() == nil && len(runs) > searched {
-		ierr = fmt.Errorf("%s wrote %d runs for %d searches: its runs cannot be matched to the positions sent", g.name, len(runs), searched)
+	if ierr == nil && ctx.Err() == nil && len(runs) > so.searched {
+		ierr = fmt.Errorf("%s wrote %d runs for %d searches: its runs cannot be matched to the positions sent", g.name, len(runs), so.searched)
 	}
 	if ierr == nil {
-		ierr = rootErr
+		ierr = so.rootErr
 	}
 	for i := range runs {
-		if n, ok := reported[runs[i].RunID]; ok && runs[i].EngineNodes < 0 {
+		if n, ok := so.reported[runs[i].RunID]; ok && runs[i].EngineNodes < 0 {
 			runs[i].EngineNodes, runs[i].EngineNodesFrom = n, FromUCIInfo
 		}
-		runs[i].Warning = alsoWarn(runs[i].Warning, warnings[runs[i].RunID])
+		runs[i].Warning = alsoWarn(runs[i].Warning, so.warnings[runs[i].RunID])
 	}
 	return runs, ierr
 }
