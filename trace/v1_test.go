@@ -31,11 +31,7 @@ func copyFixtureV1(t *testing.T) string { return copyFixture(t, "v1.trace") }
 // captures run at depth 6 truncated by --nodes 400). v5.trace, the
 // previous release's file (schema 5, with stop causes), has a test of its
 // own (TestPreviousReleaseTrace).
-var oldFixtures = []struct {
-	name    string
-	version int
-	runs    int
-}{{"v1.trace", 1, 3}, {"v2.trace", 2, 2}, {"v3.trace", 3, 4}, {"v4.trace", 4, 3}}
+var oldFixtures = []oldFixture{{"v1.trace", 1, 3}, {"v2.trace", 2, 2}, {"v3.trace", 3, 4}, {"v4.trace", 4, 3}}
 
 func copyFixture(t *testing.T, name string) string {
 	t.Helper()
@@ -371,8 +367,21 @@ func checkNoLevels(t *testing.T, s *Store, nodes map[int64][]Node) {
 
 // TestV1FailedUpgrade: an upgrade that fails half-way leaves the file
 // exactly as it was, from every old schema.
+// upgradeFixtures are the files whose upgrade on a first write must be all
+// or nothing: every older schema's, the previous releases' (v5.trace, and
+// v6.trace, written before schema 7's nested searches) included.
+var upgradeFixtures = append(oldFixtures[:len(oldFixtures):len(oldFixtures)],
+	oldFixture{"v5.trace", 5, 4}, oldFixture{"v6.trace", 6, 4})
+
+// oldFixture is a trace file of an older schema in testdata/.
+type oldFixture struct {
+	name    string
+	version int // its schema version
+	runs    int
+}
+
 func TestV1FailedUpgrade(t *testing.T) {
-	for _, f := range oldFixtures {
+	for _, f := range upgradeFixtures {
 		t.Run(f.name, func(t *testing.T) { testFailedUpgrade(t, copyFixture(t, f.name), f.version) })
 	}
 }
@@ -412,7 +421,7 @@ func TestV1KilledUpgrade(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a subprocess")
 	}
-	for _, f := range oldFixtures {
+	for _, f := range upgradeFixtures {
 		t.Run(f.name, func(t *testing.T) {
 			p := copyFixture(t, f.name)
 			before, _ := os.ReadFile(p)
@@ -719,5 +728,57 @@ func TestPreviousReleaseTraceReaderOpen(t *testing.T) {
 		if g := runs[i]; g.Nodes != r.Nodes || g.StopCause != r.StopCause || g.Score != r.Score || g.EPDID != "" {
 			t.Errorf("run %d changed: %+v, was %+v", r.ID, g, r)
 		}
+	}
+}
+
+// TestV6UpgradeOnWrite: v6.trace, as the Horizon before nested searches
+// wrote it, reads unchanged (byte for byte) until a run is recorded into
+// it; that write upgrades it to the current schema, and its runs and
+// nodes read as before, with no nested search among them.
+func TestV6UpgradeOnWrite(t *testing.T) {
+	ctx := context.Background()
+	p := copyFixture(t, "v6.trace")
+	before, _ := os.ReadFile(p)
+	s, err := OpenReadOnly(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := s.schema(); v != 6 {
+		t.Fatalf("schema version %d, want 6", v)
+	}
+	old := readAll(t, s)
+	oldRuns, err := s.Runs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	readWriteUnchanged(t, p, before, "reading v6.trace")
+
+	run, mem := appendRun(t, p)
+	if s, err = OpenReadOnly(p); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v := s.schema(); v != SchemaVersion() || v < 7 {
+		t.Errorf("schema version %d after a write, want %d (7 or later)", v, SchemaVersion())
+	}
+	now := readAll(t, s)
+	sameNodes(t, "a run was added", old, now)
+	runs, err := s.Runs(ctx)
+	if err != nil || len(runs) != len(oldRuns)+1 {
+		t.Fatalf("runs after the upgrade: %d, %v; want %d", len(runs), err, len(oldRuns)+1)
+	}
+	for i, r := range oldRuns {
+		g := runs[i]
+		if g.Nodes != r.Nodes || g.StopCause != r.StopCause || g.Score != r.Score || g.BestMove != r.BestMove || g.EPDID != r.EPDID || g.Engine != r.Engine {
+			t.Errorf("run %d changed: %+v, was %+v", r.ID, g, r)
+		}
+		nested, err := s.NestedSearches(ctx, r.ID)
+		if err != nil || len(nested) != 0 {
+			t.Errorf("run %d: nested searches %v, %v; want none", r.ID, nested, err)
+		}
+	}
+	if got := now[run]; len(got) != len(mem.nodes) {
+		t.Errorf("new run: %d rows, want %d", len(got), len(mem.nodes))
 	}
 }
