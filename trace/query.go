@@ -506,6 +506,12 @@ func BoundWord(b engine.Bound) string {
 // with that id (and ErrNoRun when there is no such run), and ErrCorrupt
 // when the row breaks the rules every trace keeps.
 func (s *Store) Node(ctx context.Context, run, id int64) (Node, error) {
+	return s.nodeIn(ctx, run, id, nil)
+}
+
+// nodeIn is Node with the run's iteration roots its as the caller read
+// them (iterations) for many nodes; nil reads them.
+func (s *Store) nodeIn(ctx context.Context, run, id int64, its []iterRoot) (Node, error) {
 	if !validID(id) {
 		return Node{}, s.nodeErr(sql.ErrNoRows, run, id)
 	}
@@ -523,9 +529,10 @@ func (s *Store) Node(ctx context.Context, run, id int64) (Node, error) {
 		}
 		return Node{}, err
 	}
-	its, err := s.iterations(ctx, run)
-	if err != nil {
-		return Node{}, err
+	if its == nil {
+		if its, err = s.iterations(ctx, run); err != nil {
+			return Node{}, err
+		}
 	}
 	n.Iteration = iterationOf(its, n.ID)
 	return n, nil

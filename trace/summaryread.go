@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/horizonqs/horizon/engine"
 )
 
 // Hotspots returns up to limit nodes ranked by order (see HotspotOrder),
@@ -70,13 +72,19 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 			return nil, err
 		}
 	} else {
-		sum, err := s.scanSummary(ctx, run, max(limit, hotspotsKept))
-		if err != nil {
-			return nil, err
-		}
 		var h topK
-		for _, b := range by {
-			h = append(h, map[string]topK{"size": sum.bySize, "growth": sum.byGrowth, "chain": sum.chains}[b]...)
+		if s.rankable(r) {
+			if h, err = s.rankRows(ctx, run, by, max(limit, hotspotsKept)); err != nil {
+				return nil, err
+			}
+		} else {
+			sum, err := s.scanSummary(ctx, run, max(limit, hotspotsKept))
+			if err != nil {
+				return nil, err
+			}
+			for _, b := range by {
+				h = append(h, map[string]topK{"size": sum.bySize, "growth": sum.byGrowth, "chain": sum.chains}[b]...)
+			}
 		}
 		ids = h.sorted()
 		ids = slices.CompactFunc(ids, func(a, b hotspot) bool { return a.id == b.id })
@@ -91,9 +99,15 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 	if total <= 0 {
 		total = r.Rows
 	}
+	// The iteration roots once for every node read (Node reads them per
+	// node, which was a third of a thousand hotspots' cost).
+	its, err := s.iterations(ctx, run)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Hotspot, 0, len(ids))
 	for _, h := range ids {
-		n, err := s.Node(ctx, run, h.id)
+		n, err := s.nodeIn(ctx, run, h.id, its)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +116,7 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 		// growth, where --by growth gave 54.08).
 		hs := Hotspot{Node: n, Growth: growth(n.SubtreeSize, n.Depth)}
 		if n.Parent >= 0 {
-			p, err := s.Node(ctx, run, n.Parent)
+			p, err := s.nodeIn(ctx, run, n.Parent, its)
 			if err != nil {
 				return nil, err
 			}
@@ -164,6 +178,84 @@ func (s *Store) scanSummary(ctx context.Context, run int64, keep int) (*summary,
 		return sum, nil // a run with no rows yet
 	}
 	return sum, err
+}
+
+// rankable reports whether run r's rows can be ranked in SQLite
+// (rankRows) rather than read one by one (scanSummary): an ended run (its
+// rows no longer change, none is a placeholder) of a file keyed by run and
+// id, whose QS nodes are QS nodes (not an early file's run without QS,
+// noQS).
+func (s *Store) rankable(r Run) bool {
+	return !s.v1() && r.Ended() && !s.noQS[r.ID]
+}
+
+// The rankings of rankRows: the rows scanSummary ranks, each kept
+// ranking's order (size, then id) and bound, selected by SQLite, so that
+// only the ranked rows come back, not all of a run's. ?1 is the run, ?2
+// the end of the run node's subtree (the rows scanSummary's walk reads);
+// then the rows kept and the kinds ranked. Stored info (schema/003_keyed.sql): kind in bits 0-2,
+// depth+128 in 19-26, QS ply+1 in 27-33, extension in 43-46.
+const (
+	// QS roots: QS nodes at QS ply 0, or with no QS ply stored and a
+	// depth of 0 or more (decode's QS ply of such a row).
+	rankSizeSQL = `SELECT id, size FROM node_rows NOT INDEXED WHERE run_id = ?1 AND id < ?2
+		AND info & 7 = ?4 AND ((info >> 27) & 127 = 1 OR (info >> 27) & 127 = 0 AND ((info >> 19) & 255) >= 128)
+		ORDER BY size DESC, id LIMIT ?3`
+	// Extension chains' tops (IsChainTop): an extended node whose parent's
+	// move was not extended, or whose parent has no row (a filtered run).
+	rankChainSQL = `SELECT n.id, n.size FROM node_rows n NOT INDEXED
+		LEFT JOIN node_rows p NOT INDEXED ON p.run_id = n.run_id AND p.id = n.id - n.up
+		WHERE n.run_id = ?1 AND n.id < ?2 AND (n.info >> 43) & 15 > 0 AND coalesce((p.info >> 43) & 15, 0) = 0
+		ORDER BY n.size DESC, n.id LIMIT ?3`
+	// Full-width nodes with children, ranked by growth here: growth is
+	// computed in Go, as the summary computes it.
+	rankGrowthSQL = `SELECT id, size, info FROM node_rows NOT INDEXED WHERE run_id = ?1 AND id < ?2
+		AND info & 7 IN (?3, ?4) AND size > 1`
+)
+
+// rankRows ranks run's rows by each of by (size, chain, growth), keep of
+// each, as scanSummary does; Hotspots takes it for a limit beyond the
+// stored summary's. A run without rows ranks none.
+func (s *Store) rankRows(ctx context.Context, run int64, by []string, keep int) (topK, error) {
+	top, err := s.Node(ctx, run, 0)
+	if errors.Is(err, ErrNoNode) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out topK
+	for _, b := range by {
+		q, args := rankSizeSQL, []any{run, top.End(), keep, int(engine.KindQS)}
+		switch b {
+		case "chain":
+			q, args = rankChainSQL, args[:3]
+		case "growth":
+			q, args = rankGrowthSQL, []any{run, top.End(), int(engine.KindPV), int(engine.KindNonPV)}
+		}
+		var h topK
+		_, err := queryRows(ctx, s, func(rows *sql.Rows) (struct{}, error) {
+			var id, size, info int64
+			dest := []any{&id, &size}
+			if b == "growth" {
+				dest = append(dest, &info)
+			}
+			if err := rows.Scan(dest...); err != nil {
+				return struct{}{}, s.readErr(err, fmt.Sprintf("run %d: a node row", run))
+			}
+			if b == "growth" {
+				h.push(hotspot{score: growth(size, int(info>>infoDepthShift&infoDepthMask)-depthBias), id: id}, keep)
+			} else {
+				h = append(h, hotspot{score: float64(size), id: id})
+			}
+			return struct{}{}, nil
+		}, q, args...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, h...)
+	}
+	return out, nil
 }
 
 // Stats counts a run's rows by ply, QS ply, QS level and iteration.
