@@ -95,6 +95,11 @@ type Placer struct {
 	r     Reader
 	run   int64
 	lists map[int64]childList // by parent id
+	// info is the run as read once, for the SAN of paths and for
+	// RunChildren: an ended run's child lists take one query, not the
+	// four of ReadChildren (which were half of a thousand places' cost).
+	info    Run
+	hasInfo bool
 }
 
 // childList is a child list as PathVisits reads it, with the children's
@@ -114,13 +119,29 @@ func NewPlacer(r Reader, run int64) *Placer {
 	return &Placer{r: r, run: run, lists: map[int64]childList{}}
 }
 
-// children reads parent id's child list (ReadChildren) or returns it from
-// an earlier read.
-func (p *Placer) children(ctx context.Context, id int64) (childList, error) {
-	if l, ok := p.lists[id]; ok {
+// runInfo is the Placer's run, read on first use.
+func (p *Placer) runInfo(ctx context.Context) (Run, error) {
+	if !p.hasInfo {
+		r, err := p.r.Run(ctx, p.run)
+		if err != nil {
+			return Run{}, err
+		}
+		p.info, p.hasInfo = r, true
+	}
+	return p.info, nil
+}
+
+// children reads the child list of node n, as read on a path
+// (RunChildren), or returns it from an earlier read.
+func (p *Placer) children(ctx context.Context, n Node) (childList, error) {
+	if l, ok := p.lists[n.ID]; ok {
 		return l, nil
 	}
-	parent, kids, err := ReadChildren(ctx, p.r, p.run, id, BySearch, 0, 0)
+	r, err := p.runInfo(ctx)
+	if err != nil {
+		return childList{}, err
+	}
+	parent, kids, err := RunChildren(ctx, p.r, r, n, BySearch, 0, 0)
 	if err != nil {
 		return childList{}, err
 	}
@@ -129,24 +150,30 @@ func (p *Placer) children(ctx context.Context, id int64) (childList, error) {
 	if len(p.lists) >= maxPlacerLists {
 		clear(p.lists)
 	}
-	p.lists[id] = l
+	p.lists[n.ID] = l
 	return l, nil
 }
 
 // PathVisits is the package's PathVisits of node id of the Placer's run.
 func (p *Placer) PathVisits(ctx context.Context, id int64) ([]PathVisit, error) {
+	_, out, err := p.pathVisits(ctx, id)
+	return out, err
+}
+
+// pathVisits is PathVisits with the path it read (Reader.Path).
+func (p *Placer) pathVisits(ctx context.Context, id int64) ([]Node, []PathVisit, error) {
 	path, err := p.r.Path(ctx, p.run, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := CheckPath(path); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([]PathVisit, 0, len(path))
 	for i := 1; i < len(path); i++ {
-		l, err := p.children(ctx, path[i-1].ID)
+		l, err := p.children(ctx, path[i-1])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for j, k := range l.kids {
 			if k.ID == path[i].ID {
@@ -155,7 +182,7 @@ func (p *Placer) PathVisits(ctx context.Context, id int64) ([]PathVisit, error) 
 			}
 		}
 	}
-	return out, nil
+	return path, out, nil
 }
 
 // Visits returns the 1-based visit of each move on the path to node id
@@ -194,15 +221,20 @@ func PlaceOf(ctx context.Context, r Reader, run, id int64) (PlaceFields, string,
 // PlaceOf is the package's PlaceOf of node id of the Placer's run.
 func (p *Placer) PlaceOf(ctx context.Context, id int64) (PlaceFields, string, error) {
 	pf := PlaceFields{Path: []string{}, Visits: []int{}, Searches: []int{}}
-	own, err := p.PathVisits(ctx, id)
+	path, own, err := p.pathVisits(ctx, id)
 	if err != nil || len(own) == 0 {
 		return pf, "", err
 	}
-	san, err := p.r.PathSAN(ctx, p.run, id)
+	r, err := p.runInfo(ctx)
 	if err != nil {
 		return pf, "", err
 	}
-	runNode, err := p.children(ctx, 0)
+	// The SAN of the path read (Reader.PathSAN would read it again).
+	san, err := pathSAN(p.r.File(), r, path)
+	if err != nil {
+		return pf, "", err
+	}
+	runNode, err := p.children(ctx, path[0])
 	if err != nil {
 		return pf, "", err
 	}

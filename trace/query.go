@@ -701,9 +701,15 @@ func (s *Store) replay(ctx context.Context, run int64, path []Node, fn func(*eng
 	if err != nil {
 		return nil, err
 	}
+	return replayRun(s.path, r, path, fn)
+}
+
+// replayRun is replay of run r, read already, of the trace file named file.
+func replayRun(file string, r Run, path []Node, fn func(*engine.Position, Node) error) (*engine.Position, error) {
+	run := r.ID
 	pos, err := engine.ParseFEN(r.FEN)
 	if err != nil {
-		return nil, fmt.Errorf("trace %s: run %d: root position: %w", s.path, run, err)
+		return nil, fmt.Errorf("trace %s: run %d: root position: %w", file, run, err)
 	}
 	rule := r.MoveRule()
 	for _, n := range path {
@@ -712,7 +718,7 @@ func (s *Store) replay(ctx context.Context, run int64, path []Node, fn func(*eng
 		}
 		if !rule.Playable(pos, n.Move) {
 			return nil, fmt.Errorf("trace %s: run %d: node %d: move %s is not legal in %s: %w",
-				s.path, run, n.ID, n.Move.UCI(), pos.FEN(), ErrCorrupt)
+				file, run, n.ID, n.Move.UCI(), pos.FEN(), ErrCorrupt)
 		}
 		if fn != nil {
 			if err := fn(pos, n); err != nil {
@@ -731,8 +737,17 @@ func (s *Store) PathSAN(ctx context.Context, run, id int64) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	r, err := s.Run(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	return pathSAN(s.path, r, path)
+}
+
+// pathSAN is PathSAN of path, as Path read it, in run r of file.
+func pathSAN(file string, r Run, path []Node) ([]string, error) {
 	var san []string
-	_, err = s.replay(ctx, run, path, func(p *engine.Position, n Node) error {
+	_, err := replayRun(file, r, path, func(p *engine.Position, n Node) error {
 		san = append(san, p.SAN(n.Move))
 		return nil
 	})
