@@ -3,6 +3,7 @@ package trace
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -536,6 +537,65 @@ func (s *Store) nodeIn(ctx context.Context, run, id int64, its []iterRoot) (Node
 	}
 	n.Iteration = iterationOf(its, n.ID)
 	return n, nil
+}
+
+// nodesByIDSQL reads the nodes of run ?1 whose ids the JSON array ?2
+// lists, by key.
+const nodesByIDSQL = "SELECT n.id, n.up, n.size, n.info, n.counts, n.alpha, n.alpha + n.width, n.score, n.score - n.stand_diff, n.move, n.best" +
+	" FROM node_rows n NOT INDEXED WHERE n.run_id = ?1 AND n.id IN (SELECT value FROM json_each(?2))"
+
+// nodesIn reads the nodes ids of run, each as Node reads it (its: the
+// run's iteration roots, iterations), in one query: by id. A file of
+// schema version 1 or 2, a failed query or an id with no row reads the
+// nodes one by one, so every error is Node's.
+func (s *Store) nodesIn(ctx context.Context, run int64, ids []int64, its []iterRoot) (map[int64]Node, error) {
+	out := make(map[int64]Node, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	one := func() (map[int64]Node, error) {
+		for _, id := range ids {
+			n, err := s.nodeIn(ctx, run, id, its)
+			if err != nil {
+				return nil, err
+			}
+			out[id] = n
+		}
+		return out, nil
+	}
+	if s.v1() {
+		return one()
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.read().QueryContext(ctx, nodesByIDSQL, run, string(list))
+	if err != nil {
+		return one()
+	}
+	defer rows.Close()
+	var read []Node
+	for rows.Next() {
+		n, err := s.scanRow(rows, run)
+		if err != nil {
+			return nil, err
+		}
+		read = append(read, n)
+	}
+	if err := s.completeRows(ctx, rows, read, fmt.Sprintf("run %d: %d nodes by id", run, len(ids))); err != nil {
+		return nil, err
+	}
+	for _, n := range read {
+		n.Iteration = iterationOf(its, n.ID)
+		out[n.ID] = n
+	}
+	for _, id := range ids {
+		if _, ok := out[id]; !ok {
+			return one() // Node's error for it
+		}
+	}
+	return out, nil
 }
 
 // Children returns up to limit children of node id, skipping the first

@@ -105,21 +105,35 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 	if err != nil {
 		return nil, err
 	}
+	// The ranked nodes, then their parents, in one query each (a query a
+	// node was most of a thousand hotspots' ranking).
+	want := make([]int64, len(ids))
+	for i, h := range ids {
+		want[i] = h.id
+	}
+	nodes, err := s.nodesIn(ctx, run, want, its)
+	if err != nil {
+		return nil, err
+	}
+	want = want[:0]
+	for _, h := range ids {
+		if p := nodes[h.id].Parent; p >= 0 {
+			want = append(want, p)
+		}
+	}
+	parents, err := s.nodesIn(ctx, run, want, its)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Hotspot, 0, len(ids))
 	for _, h := range ids {
-		n, err := s.nodeIn(ctx, run, h.id, its)
-		if err != nil {
-			return nil, err
-		}
+		n := nodes[h.id]
 		// The node's growth whatever ranked it: a size ranking's score is
 		// the size (hotspots --json gave a chain top's 2,925 nodes as its
 		// growth, where --by growth gave 54.08).
 		hs := Hotspot{Node: n, Growth: growth(n.SubtreeSize, n.Depth)}
 		if n.Parent >= 0 {
-			p, err := s.nodeIn(ctx, run, n.Parent, its)
-			if err != nil {
-				return nil, err
-			}
+			p := parents[n.Parent]
 			hs.Cause = GrowthCause(n, p, opts)
 		}
 		if total > 0 {
