@@ -938,6 +938,9 @@ func (s *Store) Subtree(ctx context.Context, run, id int64, maxDepth int, fn fun
 		return err
 	}
 	end := top.End()
+	if maxDepth < 0 && s.snap == nil && end-id >= aheadMinRows {
+		return s.subtreeAhead(ctx, run, id, end, its, fn)
+	}
 	// ends[i] is where the subtree of the open ancestor at depth i ends.
 	var ends []int64
 	next := id
@@ -980,18 +983,9 @@ func (s *Store) subtreeFrom(ctx context.Context, run, next, end int64, its []ite
 			}
 			resume = n.ID + 1
 		}
-		for len(*ends) > 0 && n.ID >= (*ends)[len(*ends)-1] {
-			*ends = (*ends)[:len(*ends)-1]
-		}
-		// A subtree reaching past its parent's is passed on as it is (check
-		// reports it), but nests no deeper than the parent's end: the stack
-		// stays nested, and bounded by maxTreeDepth.
-		nEnd := min(n.End(), end)
-		if len(*ends) > 0 {
-			nEnd = min(nEnd, (*ends)[len(*ends)-1])
-		}
-		if len(*ends) > maxTreeDepth {
-			return 0, damagedf("trace %s: run %d node %d is nested more than %d levels deep", s.path, run, n.ID, maxTreeDepth)
+		nEnd, err := s.nest(run, n, end, ends)
+		if err != nil {
+			return 0, err
 		}
 		n.Iteration = iterationOf(its, n.ID)
 		if err := fn(n); err != nil {
@@ -1012,4 +1006,161 @@ func (s *Store) subtreeFrom(ctx context.Context, run, next, end int64, its []ite
 		return 0, s.walkErr(err, run, next, last)
 	}
 	return end, nil
+}
+
+// nest pops the open ancestors (ends: where the subtree of the open
+// ancestor at each depth ends) that row n of a walk to end is past, and
+// returns where n's subtree ends as the walk nests it.
+func (s *Store) nest(run int64, n Node, end int64, ends *[]int64) (int64, error) {
+	for len(*ends) > 0 && n.ID >= (*ends)[len(*ends)-1] {
+		*ends = (*ends)[:len(*ends)-1]
+	}
+	// A subtree reaching past its parent's is passed on as it is (check
+	// reports it), but nests no deeper than the parent's end: the stack
+	// stays nested, and bounded by maxTreeDepth.
+	nEnd := min(n.End(), end)
+	if len(*ends) > 0 {
+		nEnd = min(nEnd, (*ends)[len(*ends)-1])
+	}
+	if len(*ends) > maxTreeDepth {
+		return 0, damagedf("trace %s: run %d node %d is nested more than %d levels deep", s.path, run, n.ID, maxTreeDepth)
+	}
+	return nEnd, nil
+}
+
+// Subtree reads a big subtree ahead (subtreeAhead): its id range in
+// chunks of aheadChunk ids, aheadReaders chunks at a time, each on a
+// goroutine and connection of its own, while the caller's goroutine nests
+// the rows and calls fn in order. Reading and decoding rows was most of
+// a check's time, on one core of two; the rows, their order, their
+// checks and the errors are the walk's. A snapshot reads in its one
+// transaction, on one connection, and walks as before (subtreeFrom).
+const aheadReaders = 2
+
+var (
+	aheadChunk   int64 = 1 << 15 // vars: tests lower them
+	aheadMinRows       = 4 * aheadChunk
+)
+
+// aheadPart is a chunk's rows as a reader read them: err is what ended
+// the reading early (already the walk's error), rowsErr a failed row
+// walk, which the caller names by the last row it passed on (walkErr).
+type aheadPart struct {
+	nodes        []Node
+	err, rowsErr error
+}
+
+// subtreeAhead is Subtree's walk of the rows id..end of run with the
+// rows read ahead (aheadChunk).
+func (s *Store) subtreeAhead(ctx context.Context, run, id, end int64, its []iterRoot, fn func(Node) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel() // readers blocked on a part the walk no longer takes
+		wg.Wait()
+	}()
+	parts := make([]chan aheadPart, aheadReaders)
+	// Chunks' buffers go back to the readers once walked: growing a fresh
+	// one per chunk was a sixth of the reading.
+	free := make(chan []Node, 2*aheadReaders)
+	for r := range parts {
+		parts[r] = make(chan aheadPart, 1)
+		wg.Add(1)
+		go func(r int) {
+			defer wg.Done()
+			defer close(parts[r])
+			for from := id + int64(r)*aheadChunk; from < end; from += int64(aheadReaders) * aheadChunk {
+				var buf []Node
+				select {
+				case buf = <-free:
+				default:
+					buf = make([]Node, 0, aheadChunk)
+				}
+				p := s.readChunk(ctx, run, from, min(from+aheadChunk, end), buf[:0])
+				select {
+				case parts[r] <- p:
+				case <-ctx.Done():
+					return
+				}
+				if p.err != nil || p.rowsErr != nil {
+					return
+				}
+			}
+		}(r)
+	}
+	var ends []int64
+	last := int64(-1)
+	for k := 0; ; k++ {
+		p, ok := <-parts[k%aheadReaders]
+		if !ok {
+			return ctx.Err() // every chunk read (or the walk was cancelled)
+		}
+		for _, n := range p.nodes {
+			last = n.ID
+			nEnd, err := s.nest(run, n, end, &ends)
+			if err != nil {
+				return err
+			}
+			n.Iteration = iterationOf(its, n.ID)
+			if err := fn(n); err != nil {
+				return err
+			}
+			ends = append(ends, nEnd)
+		}
+		if p.err != nil {
+			return p.err
+		}
+		if p.rowsErr != nil {
+			return s.walkErr(p.rowsErr, run, id, last)
+		}
+		select {
+		case free <- p.nodes:
+		default:
+		}
+	}
+}
+
+// readChunk reads the rows from to end of run for subtreeAhead into buf, each
+// checked and completed as subtreeFrom does (a row that needs a query of
+// its own ends a query, which resumes after it).
+func (s *Store) readChunk(ctx context.Context, run, from, end int64, buf []Node) aheadPart {
+	p := aheadPart{nodes: buf}
+	for from < end {
+		rows, err := s.nodeQuery(ctx, subtreeSQL, run, from, end, 1)
+		if err != nil {
+			p.err = sqliteErr(s.path, err)
+			return p
+		}
+		from = end
+		for rows.Next() {
+			n, err := s.scanRow(rows, run)
+			if err != nil {
+				rows.Close()
+				p.err = err
+				return p
+			}
+			if s.needsQuery(n) {
+				if err := rows.Close(); err != nil {
+					p.err = sqliteErr(s.path, err)
+					return p
+				}
+				if err := s.complete(ctx, &n); err != nil {
+					p.err = err
+					return p
+				}
+				p.nodes = append(p.nodes, n)
+				from = n.ID + 1
+				break
+			}
+			p.nodes = append(p.nodes, n)
+		}
+		if err := rows.Err(); err != nil {
+			p.rowsErr = err
+		}
+		rows.Close()
+		if p.rowsErr != nil {
+			return p
+		}
+	}
+	return p
 }
