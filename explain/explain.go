@@ -141,7 +141,13 @@ func Explain(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node) 
 // such as hotspots' top cause, where the places' path queries cost more
 // than the walk of a small subtree.
 func Count(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node) (*Subtree, error) {
-	w, err := newWalker(ctx, st, r, top, top.SubtreeSize)
+	return CountAt(ctx, st, r, top, nil)
+}
+
+// CountAt is Count with top's position as the caller has it (nil: read
+// it, Reader.Position), for a caller that read top's path already.
+func CountAt(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node, pos *engine.Position) (*Subtree, error) {
+	w, err := newWalkerAt(ctx, st, r, top, top.SubtreeSize, pos)
 	if err != nil {
 		return nil, err
 	}
@@ -194,13 +200,19 @@ type walker struct {
 // newWalker makes a walk of top's subtree, of about rows rows (the table
 // of positions is sized by it).
 func newWalker(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node, rows int64) (*walker, error) {
+	return newWalkerAt(ctx, st, r, top, rows, nil)
+}
+
+// newWalkerAt is newWalker with top's position pos, or nil to read it.
+func newWalkerAt(ctx context.Context, st trace.Reader, r trace.Run, top trace.Node, rows int64, pos *engine.Position) (*walker, error) {
 	opts, err := r.SearchOptions()
 	if err != nil {
 		return nil, err
 	}
-	pos, err := st.Position(ctx, r.ID, top.ID)
-	if err != nil {
-		return nil, err
+	if pos == nil {
+		if pos, err = st.Position(ctx, r.ID, top.ID); err != nil {
+			return nil, err
+		}
 	}
 	w := &walker{watch: -1, watched: engine.ReasonNecessary, r: r, opts: opts, rule: r.MoveRule(), margin: engine.DefaultDeltaMargin, pos: pos, top: top,
 		seen: newSeenTable(rows), biggest: trace.Node{ID: -1}}

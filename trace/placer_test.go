@@ -60,3 +60,41 @@ func (c *countingChildren) Children(ctx context.Context, run, id int64, order tr
 	c.lists++
 	return c.Reader.Children(ctx, run, id, order, offset, limit)
 }
+
+// TestPlacerPosition: a Placer's Position of a node it placed (replayed
+// from the path it read) and of one it did not (read) is the Reader's.
+func TestPlacerPosition(t *testing.T) {
+	ctx := context.Background()
+	st, _ := tracetest.CreateTrace(t)
+	run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
+	placer := trace.NewPlacer(st, run)
+	checked := 0
+	if err := st.Subtree(ctx, run, 0, -1, func(n trace.Node) error {
+		if n.ID%41 != 0 {
+			return nil
+		}
+		if n.ID%2 == 0 { // every other one placed first
+			if _, _, err := placer.PlaceOf(ctx, n.ID); err != nil {
+				return err
+			}
+		}
+		want, err := st.Position(ctx, run, n.ID)
+		if err != nil {
+			return err
+		}
+		got, err := placer.Position(ctx, n.ID)
+		if err != nil {
+			return err
+		}
+		if got.FEN() != want.FEN() {
+			t.Errorf("node %d: placer's position %s, the reader's %s", n.ID, got.FEN(), want.FEN())
+		}
+		checked++
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if checked < 50 {
+		t.Fatalf("%d nodes checked; the test wants 50", checked)
+	}
+}

@@ -100,6 +100,8 @@ type Placer struct {
 	// four of ReadChildren (which were half of a thousand places' cost).
 	info    Run
 	hasInfo bool
+	// paths holds the paths PlaceOf read, by node, for Position.
+	paths map[int64][]Node
 }
 
 // childList is a child list as PathVisits reads it, with the children's
@@ -116,7 +118,7 @@ const maxPlacerLists = 4096
 
 // NewPlacer returns a Placer of run's nodes read through r.
 func NewPlacer(r Reader, run int64) *Placer {
-	return &Placer{r: r, run: run, lists: map[int64]childList{}}
+	return &Placer{r: r, run: run, lists: map[int64]childList{}, paths: map[int64][]Node{}}
 }
 
 // runInfo is the Placer's run, read on first use.
@@ -234,6 +236,10 @@ func (p *Placer) PlaceOf(ctx context.Context, id int64) (PlaceFields, string, er
 	if err != nil {
 		return pf, "", err
 	}
+	if len(p.paths) >= maxPlacerLists {
+		clear(p.paths)
+	}
+	p.paths[id] = path
 	runNode, err := p.children(ctx, path[0])
 	if err != nil {
 		return pf, "", err
@@ -246,6 +252,21 @@ func (p *Placer) PlaceOf(ctx context.Context, id int64) (PlaceFields, string, er
 	}
 	root.It = PlaceIteration(roots, root.It)
 	return pf, PlaceText(root, san, visits, searches), nil
+}
+
+// Position returns the position at node id (Reader.Position), replayed
+// from the path PlaceOf read for it where it placed the node: hotspots
+// place each of their nodes, then walk its subtree from its position.
+func (p *Placer) Position(ctx context.Context, id int64) (*engine.Position, error) {
+	path, ok := p.paths[id]
+	if !ok {
+		return p.r.Position(ctx, p.run, id)
+	}
+	r, err := p.runInfo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return replayRun(p.r.File(), r, path, nil)
 }
 
 // PathMarks returns the root and the visits and searches of the moves of

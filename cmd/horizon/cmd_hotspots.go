@@ -130,7 +130,8 @@ func hotspotLines(e *env, st *trace.Store, r trace.Run, order trace.HotspotOrder
 	if err != nil {
 		return res, err
 	}
-	lines, err := hotspotsJSONOf(e.ctx, st, r.ID, hs)
+	placer := trace.NewPlacer(st, r.ID)
+	lines, err := hotspotsPlaced(e.ctx, placer, hs)
 	if err != nil {
 		return res, err
 	}
@@ -138,7 +139,14 @@ func hotspotLines(e *env, st *trace.Store, r trace.Run, order trace.HotspotOrder
 	src := countingReader{st, &rows}
 	for i, h := range hs {
 		stop := rowsProgress(e.stderr, fmt.Sprintf("explaining hotspot %d of %d", i+1, len(hs)), &rows, h.Node.Nodes())
-		ex, err := explain.Count(e.ctx, src, r, h.Node) // the top cause alone: no places
+		// The top cause alone (no places), from the position of the path
+		// the line's place was read from.
+		pos, err := placer.Position(e.ctx, h.Node.ID)
+		if err != nil {
+			stop()
+			return res, err
+		}
+		ex, err := explain.CountAt(e.ctx, src, r, h.Node, pos)
 		stop()
 		rows.Store(0)
 		if err != nil {

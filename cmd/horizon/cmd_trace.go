@@ -482,8 +482,13 @@ func hotspotsJSON(ctx context.Context, st *trace.Store, run int64, order trace.H
 // hotspotsJSONOf is hotspots ranked already, placed: by one Placer, which
 // reads the plies their paths share once.
 func hotspotsJSONOf(ctx context.Context, st *trace.Store, run int64, hs []trace.Hotspot) ([]hotspotJSON, error) {
+	return hotspotsPlaced(ctx, trace.NewPlacer(st, run), hs)
+}
+
+// hotspotsPlaced is hotspotsJSONOf by placer, which the caller may ask
+// for the hotspots' positions after (Placer.Position).
+func hotspotsPlaced(ctx context.Context, placer *trace.Placer, hs []trace.Hotspot) ([]hotspotJSON, error) {
 	out := []hotspotJSON{}
-	placer := trace.NewPlacer(st, run)
 	for _, h := range hs {
 		pf, place, err := placer.PlaceOf(ctx, h.Node.ID)
 		if err != nil {
