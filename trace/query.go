@@ -929,11 +929,13 @@ func NotSearchedText(n int) string {
 // limit). Rows are streamed, never loaded all at once. An error from fn
 // stops the walk and is returned.
 func (s *Store) Subtree(ctx context.Context, run, id int64, maxDepth int, fn func(Node) error) error {
-	top, err := s.Node(ctx, run, id)
+	its, err := s.iterations(ctx, run)
 	if err != nil {
 		return err
 	}
-	its, err := s.iterations(ctx, run)
+	// The top read with the same iteration roots (Node would read them
+	// again: a tenth of the walks of a thousand small subtrees).
+	top, err := s.nodeIn(ctx, run, id, its)
 	if err != nil {
 		return err
 	}
