@@ -112,7 +112,9 @@ func TestBuildShCheckouts(t *testing.T) {
 		t.Skip("libfathom-dev is not installed (Debian's Ethereal source needs it)")
 	}
 	root := t.TempDir()
-	vars := []string{"ENGINES=/nonexistent"}
+	// Unoptimised: this test only starts the engines, and -O2 is most of
+	// its time (Ethereal compiled twice).
+	vars := []string{"ENGINES=/nonexistent", "OPT=-O0"}
 	for name, v := range map[string]string{"ethereal": "ETHEREAL_SRC", "sunfish": "SUNFISH_SRC", "fairymax": "FAIRYMAX_SRC"} {
 		dst := filepath.Join(root, "my "+name+" checkout")
 		if err := copyTree(filepath.Join(shared, name), dst); err != nil {
