@@ -327,6 +327,11 @@ func topOf(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) 
 		return tl, err
 	}
 	pf, place, err := trace.PlaceOf(ctx, st, run.ID, top.ID)
+	if len(pf.Path) > 0 {
+		// The place's path has a step for every node (a nested search's
+		// mark too), as its visits do; replay's has moves alone.
+		tl.san = pf.Path
+	}
 	tl.visits, tl.searches, tl.place = pf.Visits, pf.Searches, place
 	return tl, err
 }

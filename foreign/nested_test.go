@@ -200,3 +200,99 @@ func TestNestedShown(t *testing.T) {
 		}
 	}
 }
+
+// nestedTwiceStream is nestedStream with a second IID search at the root
+// (node 4, after the first): the two are "[iid]·1" and "[iid]·2".
+const nestedTwiceStream = `HZT 4
+position startpos
+E - 2 -100 100 i=2
+E - 1 -100 100 n=iid
+M e2e4 0
+E e2e4 0 -100 100
+S -20
+L -20
+L 20
+E - 1 -100 100 n=iid
+M d2d4 0
+E d2d4 0 -100 100
+S -10
+L -10
+L 10
+E - 1 9 10 n=singular e=e2e4 u=1
+M d2d4 0
+E d2d4 0 -10 -9
+S 5
+L 5
+L -5
+M e2e4 0
+E e2e4 1 -100 100
+E e7e5 0 -100 100
+S 10
+L 10
+L -10
+L 10
+end nodes=8
+`
+
+// TestNestedPlaces: a place through a nested search names it by its mark
+// (its visit marked as a move's), its path has a step for every node (the
+// JSON path and visits line up), and it reads back (ParsePlace, Find, the
+// viewer's --path and /) to the node; a mark the node has no search for
+// is an error naming the ones it has.
+func TestNestedPlaces(t *testing.T) {
+	st, run, _ := importRun(t, nestedTwiceStream)
+	ctx := context.Background()
+	want := map[int64]string{
+		1: "iteration 2: (root)",
+		2: "iteration 2: [iid]·1",
+		3: "iteration 2: [iid]·1 e4",
+		4: "iteration 2: [iid]·2",
+		5: "iteration 2: [iid]·2 d4",
+		6: "iteration 2: [singular -e2e4]",
+		7: "iteration 2: [singular -e2e4] d4",
+		8: "iteration 2: e4",
+		9: "iteration 2: e4 e5",
+	}
+	for id, w := range want {
+		pf, text, err := trace.PlaceOf(ctx, st, run.ID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text != w {
+			t.Errorf("node %d: place %q, want %q", id, text, w)
+		}
+		if len(pf.Path) != len(pf.Visits) {
+			t.Errorf("node %d: path %q and visits %v do not line up", id, pf.Path, pf.Visits)
+		}
+		// Typed with other spacing, case and the ASCII visit mark too.
+		for _, typed := range []string{text, strings.NewReplacer("·", ".", "[singular -", "[SINGULAR  -").Replace(text)} {
+			root, moves, err := trace.ParsePlace(typed)
+			if err != nil {
+				t.Fatalf("node %d: ParsePlace(%q): %v", id, typed, err)
+			}
+			n, err := st.Find(ctx, run.ID, 0, moves)
+			if err != nil || n.ID != id || root.It != 2 {
+				t.Errorf("node %d: %q reads back to node %d (iteration %d, %v)", id, typed, n.ID, root.It, err)
+			}
+			m, err := viewer.New(ctx, st, viewer.Options{Run: run.ID, Path: moves})
+			if err != nil || m.SelectedNode().ID != id {
+				t.Errorf("node %d: the viewer's --path %q selects node %d (%v)", id, typed, m.SelectedNode().ID, err)
+			}
+		}
+	}
+	for _, tc := range []struct{ path, want string }{
+		{"[razor]", "step 1 ([razor]) at node 1: no such nested search was made (its nested searches: [iid], [singular -e2e4])"},
+		{"[iid]·3", "step 1 ([iid]·3) at node 1: such a search was made twice"},
+		{"e4 [iid]", "it made no nested search"},
+		{"[iid]x", `"x" after [iid] is no visit mark`},
+	} {
+		_, err := st.Find(ctx, run.ID, 0, trace.SplitPath(tc.path))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Find(%q): %v, want an error with %q", tc.path, err, tc.want)
+		}
+		_, err = viewer.New(ctx, st, viewer.Options{Run: run.ID, Path: trace.SplitPath(tc.path)})
+		if err == nil {
+			t.Errorf("viewer --path %q: no error", tc.path)
+		}
+	}
+}

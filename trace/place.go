@@ -52,10 +52,23 @@ const PathVisitsText = "a move searched more than once under one node is its las
 // moves: separated by spaces or commas, as every path flag and prompt
 // takes them, with move numbers dropped ("1. dxe6·1 Bxe2 2. exf7+", as
 // the viewer's details print a SAN path, or "12...Nf6" as PGN writes it),
-// so a path copied from anywhere Horizon prints one reads back.
+// so a path copied from anywhere Horizon prints one reads back. A nested
+// search's mark ("[singular -e2e4]", NestedText) is one step, spaces and
+// all.
 func SplitPath(text string) []string {
 	var moves []string
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+	// A nested search's mark ("[singular -e2e4]", NestedText) is one step:
+	// its brackets hold what would otherwise separate.
+	inside := false
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		switch r {
+		case '[':
+			inside = true
+		case ']':
+			inside = false
+		}
+		return !inside && (r == ',' || unicode.IsSpace(r))
+	}) {
 		if f = dropMoveNumber(f); f != "" {
 			moves = append(moves, f)
 		}

@@ -128,6 +128,9 @@ func TestSplitPath(t *testing.T) {
 		{"0-0 e2e4", []string{"0-0", "e2e4"}},
 		{"12 e4", []string{"12", "e4"}}, // no move number: the move parser names it
 		{"1.", nil},
+		// A nested search's mark is one step, spaces inside and all.
+		{"e4 [singular -e2e4]·2, 1... Nf6 [iid]", []string{"e4", "[singular -e2e4]·2", "Nf6", "[iid]"}},
+		{"[iid],e4", []string{"[iid]", "e4"}},
 	} {
 		if got := SplitPath(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("SplitPath(%q) = %q, want %q", c.in, got, c.want)
@@ -442,6 +445,31 @@ func TestSplitVisitASCII(t *testing.T) {
 		}
 		if err != nil || move != c.move || v != c.visit {
 			t.Errorf("SplitVisit(%q) = %q, %d, %v; want %q, %d", c.in, move, v, err, c.move, c.visit)
+		}
+	}
+}
+
+// TestSplitNestedStep: a nested search's step reads as NestedText and
+// VisitMark write it, spaces made one, and a bad mark is named.
+func TestSplitNestedStep(t *testing.T) {
+	for _, c := range []struct {
+		in, mark string
+		visit    int
+		err      string
+	}{
+		{"[iid]", "[iid]", 0, ""},
+		{"[iid]·2", "[iid]", 2, ""},
+		{"[iid].2", "[iid]", 2, ""},
+		{"[iid]#3", "[iid]", 3, ""},
+		{"[ singular   -e2e4 ]·1", "[singular -e2e4]", 1, ""},
+		{"[]", "", 0, "names no reason"},
+		{"[iid", "", 0, "named by its reason in brackets"},
+		{"[iid]·0", "", 0, "is no visit mark"},
+		{"[iid]x", "", 0, `"x" after [iid] is no visit mark`},
+	} {
+		mark, visit, err := SplitNestedStep(c.in)
+		if mark != c.mark || visit != c.visit || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("SplitNestedStep(%q) = %q, %d, %v; want %q, %d, error with %q", c.in, mark, visit, err, c.mark, c.visit, c.err)
 		}
 	}
 }
