@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/horizonqs/horizon/check"
+	"github.com/horizonqs/horizon/compare"
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/export"
 	"github.com/horizonqs/horizon/trace"
@@ -294,5 +295,80 @@ func TestNestedPlaces(t *testing.T) {
 		if err == nil {
 			t.Errorf("viewer --path %q: no error", tc.path)
 		}
+	}
+}
+
+// TestNestedDiffAligns: diff lines a nested search up with its
+// counterpart of the same reason and excluded move, not with whichever
+// nested search came first: run B makes the singular test before the IID
+// search.
+func TestNestedDiffAligns(t *testing.T) {
+	iid := "E - 1 -100 100 n=iid\nM e2e4 0\nE e2e4 0 -100 100\nS -20\nL -20\nL 20\n"
+	sing := "E - 1 9 10 n=singular e=e2e4 u=1\nM d2d4 0\nE d2d4 0 -10 -9\nS 5\nL 5\nL -5\n"
+	if !strings.Contains(nestedStream, iid+sing) {
+		t.Fatal("nestedStream changed: the test swaps its two nested searches")
+	}
+	sta, runA, _ := importRun(t, nestedStream)
+	stb, runB, _ := importRun(t, strings.Replace(nestedStream, iid+sing, sing+iid, 1))
+	ctx := context.Background()
+	a, b := compare.Side{Store: sta, Run: runA.ID}, compare.Side{Store: stb, Run: runB.ID}
+	pairs, err := compare.AlignChildren(ctx, a, 1, b, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nsA, _ := sta.NestedSearches(ctx, runA.ID)
+	nsB, _ := stb.NestedSearches(ctx, runB.ID)
+	var got []string
+	for _, p := range pairs {
+		if p.A == nil || p.B == nil {
+			t.Errorf("key %+v: only one run has it", p.Key)
+			continue
+		}
+		la, lb := p.A.Move.UCI(), p.B.Move.UCI()
+		if trace.IsNested(*p.A) {
+			la = trace.NestedText(nsA[p.A.ID])
+		}
+		if trace.IsNested(*p.B) {
+			lb = trace.NestedText(nsB[p.B.ID])
+		}
+		got = append(got, la+"="+lb)
+	}
+	if want := "[iid]=[iid] [singular -e2e4]=[singular -e2e4] e2e4=e2e4"; strings.Join(got, " ") != want {
+		t.Errorf("pairs %q, want %q", strings.Join(got, " "), want)
+	}
+	// The same through a node's counterpart (diff's places and --node).
+	twin, ok, err := compare.Counterpart(ctx, a, 2, b) // A's IID root
+	if err != nil || !ok || nsB[twin.ID].Reason != "iid" {
+		t.Errorf("counterpart of A's [iid]: node %d (%v, %v), want B's IID root", twin.ID, ok, err)
+	}
+	rep, err := compare.Align(ctx, a, b, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OnlyA != 0 || rep.OnlyB != 0 {
+		t.Errorf("diff: %d nodes only in A, %d only in B; want none", rep.OnlyA, rep.OnlyB)
+	}
+}
+
+// TestNestedPage: the HTML page labels a nested search's root with its
+// mark, as the viewer does, and its place reads back.
+func TestNestedPage(t *testing.T) {
+	st, run, _ := importRun(t, nestedStream)
+	ctx := context.Background()
+	top, err := st.Node(ctx, run.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := export.BuildPage(ctx, st, run, top, export.HTMLOptions{Depth: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := page.Sides[0].Nodes
+	label := map[int64]string{}
+	for i, id := range nodes.ID {
+		label[id] = nodes.SAN[i]
+	}
+	if label[2] != "[iid]" || label[4] != "[singular -e2e4]" || label[3] != "e4" {
+		t.Errorf("labels of nodes 2, 3, 4: %q, %q, %q; want [iid], e4, [singular -e2e4]", label[2], label[3], label[4])
 	}
 }
