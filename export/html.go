@@ -771,10 +771,10 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 		}
 	}
 	topSAN, topVisit, topSearches := "", 1, 1
-	if top.Move != engine.NoMove && len(san) > 0 {
+	if ownStep(top) && len(san) > 0 {
 		topSAN = san[len(san)-1]
 	}
-	if top.Move != engine.NoMove && len(visits) > 0 {
+	if ownStep(top) && len(visits) > 0 {
 		topVisit, topSearches = visits[len(visits)-1], searches[len(searches)-1]
 	}
 	s.add(top, -1, topSAN, topVisit, topSearches, pos.FEN(), q, true)

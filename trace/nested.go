@@ -116,18 +116,10 @@ func (s *Store) NestedSearches(ctx context.Context, run int64) (map[int64]Nested
 	return out, nil
 }
 
-// nestedReader is a Reader that stores nested searches (a *Store does).
-type nestedReader interface {
-	NestedSearches(ctx context.Context, run int64) (map[int64]NestedSearch, error)
-}
-
-// NestedOf returns run's nested searches as r stores them, and none when
-// r keeps none (a Reader that is no trace file).
+// NestedOf returns run's nested searches as r stores them
+// (Reader.NestedSearches).
 func NestedOf(ctx context.Context, r Reader, run int64) (map[int64]NestedSearch, error) {
-	if nr, ok := r.(nestedReader); ok {
-		return nr.NestedSearches(ctx, run)
-	}
-	return map[int64]NestedSearch{}, nil
+	return r.NestedSearches(ctx, run)
 }
 
 // nestedChild reports whether k, a child of parent, is a nested search's
@@ -206,4 +198,59 @@ func NestedNotMadeText(n int) string {
 		return "no such nested search was made"
 	}
 	return "such a search was made " + engine.Times(n)
+}
+
+// NestedStat counts a run's nested searches of one reason: how many it
+// made and the nodes they searched (their roots' subtrees, a node counted
+// once however many searches of the reason it lies in), as stats gives
+// them.
+type NestedStat struct {
+	Reason   string `json:"reason"`
+	Searches int64  `json:"searches"`
+	Nodes    int64  `json:"nodes"`
+}
+
+// NestedStats returns run's nested searches by reason, the reasons in
+// order: none for a run without any (or a file before schema 7). It reads
+// one row per nested search.
+func NestedStats(ctx context.Context, r Reader, run int64) ([]NestedStat, error) {
+	nested, err := NestedOf(ctx, r, run)
+	if err != nil || len(nested) == 0 {
+		return []NestedStat{}, err
+	}
+	ids := make([]int64, 0, len(nested))
+	for id := range nested {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	byReason := map[string]*NestedStat{}
+	end := map[string]int64{} // where the reason's last outermost search's subtree ends
+	for _, id := range ids {
+		reason := nested[id].Reason
+		if reason == "" {
+			reason = "nested"
+		}
+		n, err := r.Node(ctx, run, id)
+		if err != nil {
+			return nil, err
+		}
+		s := byReason[reason]
+		if s == nil {
+			s = &NestedStat{Reason: reason}
+			byReason[reason] = s
+		}
+		s.Searches++
+		// Roots in id order: one inside an earlier search of its reason
+		// (an IID search below an IID search) adds no nodes of its own.
+		if id >= end[reason] {
+			s.Nodes += n.SubtreeSize
+			end[reason] = n.End()
+		}
+	}
+	out := make([]NestedStat, 0, len(byReason))
+	for _, s := range byReason {
+		out = append(out, *s)
+	}
+	slices.SortFunc(out, func(a, b NestedStat) int { return strings.Compare(a.Reason, b.Reason) })
+	return out, nil
 }
