@@ -3,6 +3,7 @@ package foreign
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -376,59 +377,28 @@ func TestNestedPage(t *testing.T) {
 	}
 }
 
-// nestedPy writes nestedStream's search through the Python emitter
-// (emit/python/horizon_trace.py), counting its nodes as an engine would:
-// every node it enters but the singular test's root, a loop over the
-// root's other moves (counted=False).
-const nestedPy = `import sys, horizon_trace
-w = horizon_trace.Writer(sys.stdout, nested=True)
-nodes = 0
-def enter(move, depth, alpha, beta):
-    global nodes
-    nodes += 1
-    w.enter(move, depth, alpha, beta)
-def leaf(move, alpha, beta, score):
-    w.move(move, 0)
-    enter(move, 0, alpha, beta)
-    w.stand_pat(score)
-    w.leave(score)
-w.position("startpos")
-w.root(2, -100, 100, iteration=2)
-nodes += 1
-w.nested("iid", 1, -100, 100)
-nodes += 1
-leaf("e2e4", -100, 100, -20)
-w.leave(20)
-w.nested("singular", 1, 9, 10, excluded="e2e4", counted=False)
-leaf("d2d4", -10, -9, 5)
-w.leave(-5)
-w.move("e2e4", 0)
-enter("e2e4", 1, -100, 100)
-enter("e7e5", 0, -100, 100)
-w.stand_pat(10)
-w.leave(10)
-w.leave(-10)
-w.leave(10)
-w.end(nodes=nodes)
-`
-
-// TestNestedPython: the Python emitter's nested searches import (skipped
-// without python3): the engine's count is the stream's nodes less the
-// root it does not count, and the nested table holds both reasons and the
-// excluded move.
+// TestNestedPython: the nested searches examples/python/nested.py writes
+// through the Python emitter import (skipped without python3): the
+// engine's count is the stream's nodes less the root it does not count,
+// and the nested table holds both reasons and the excluded move.
 func TestNestedPython(t *testing.T) {
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 is not on PATH: the Python emitter is not tried")
 	}
-	cmd := exec.Command(py, "-B", "-c", nestedPy)
-	cmd.Dir = filepath.Join("..", "emit", "python")
-	out, err := cmd.Output()
+	stream := filepath.Join(t.TempDir(), "nested.hzt")
+	cmd := exec.Command(py, "-B", filepath.Join("..", "examples", "python", "nested.py"))
+	cmd.Env = append(os.Environ(), "HORIZON_TRACE="+stream)
+	said, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("python3: %v\n%s", err, out)
+		t.Fatalf("python3: %v\n%s", err, said)
 	}
-	if !strings.HasPrefix(string(out), "HZT 4\n") {
-		t.Errorf("stream starts %q, want a version 4 header", engine.Clip(string(out), 40))
+	out, err := os.ReadFile(stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), "HZT 4\n") || string(said) != "nodes 6\n" {
+		t.Errorf("stream starts %q, the script said %q; want a version 4 header and 6 nodes", engine.Clip(string(out), 40), said)
 	}
 	st, _, r := importRun(t, string(out))
 	if r.Nodes != 7 || r.Uncounted != 1 || r.EngineNodes != 6 {
