@@ -46,7 +46,7 @@ func MarkVisits(path []string, visits, searches []int) []string {
 
 // PathVisitsText says how a path names one of a move's several searches
 // under one node, for the help of every flag and prompt that reads a path.
-const PathVisitsText = "a move searched more than once under one node is its last search unless marked with its visit (dxe6" + VisitSep + "1 the first, dxe6" + VisitSep + "2 the second), as the paths Horizon prints mark it; dxe6.2 or dxe6#2 where " + VisitSep + " cannot be typed"
+const PathVisitsText = "a move searched more than once under one node is its last search unless marked with its visit (dxe6" + VisitSep + "1 the first, dxe6" + VisitSep + "2 the second), as the paths Horizon prints mark it; dxe6.2 or dxe6#2 where " + VisitSep + " cannot be typed; another engine's nested search (IID, a singular test) is its mark in brackets: [iid], [singular -e2e4]"
 
 // SplitPath splits a move path as a user writes or pastes it into its
 // moves: separated by spaces or commas, as every path flag and prompt
