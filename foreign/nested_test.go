@@ -418,3 +418,30 @@ func TestNestedPython(t *testing.T) {
 		t.Errorf("nested table %q, want %q", strings.Join(got, ", "), want)
 	}
 }
+
+// TestNestedCheckPlace: check's violations name a place through a nested
+// search as every reader does, and it reads back: here the second IID
+// search, as deep as its node.
+func TestNestedCheckPlace(t *testing.T) {
+	second := "E - 1 -100 100 n=iid\nM d2d4 0"
+	if strings.Count(nestedTwiceStream, second) != 1 {
+		t.Fatal("nestedTwiceStream changed: the test deepens its second IID search")
+	}
+	st, run, _ := importRun(t, strings.Replace(nestedTwiceStream, second, "E - 2 -100 100 n=iid\nM d2d4 0", 1))
+	ctx := context.Background()
+	rep, err := check.Run(ctx, st, run.ID, check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Violations) != 1 || rep.Violations[0].Node != 4 || rep.Violations[0].Place != "iteration 2: [iid]·2" ||
+		strings.Join(rep.Violations[0].Path, " ") != "[iid]" {
+		t.Fatalf("violations %+v, want one at node 4, iteration 2: [iid]·2", rep.Violations)
+	}
+	_, moves, err := trace.ParsePlace(rep.Violations[0].Place)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := st.Find(ctx, run.ID, 0, moves); err != nil || n.ID != 4 {
+		t.Errorf("the place reads back to node %d (%v)", n.ID, err)
+	}
+}
