@@ -283,6 +283,19 @@ func TestNestedPlaces(t *testing.T) {
 			if err != nil || m.SelectedNode().ID != id {
 				t.Errorf("node %d: the viewer's --path %q selects node %d (%v)", id, typed, m.SelectedNode().ID, err)
 			}
+			// The viewer's / from another node, as a user types it.
+			from := int64(9)
+			m, err = viewer.New(ctx, st, viewer.Options{Run: run.ID, Node: &from})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range "/" + typed {
+				m.Handle(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
+			}
+			m.Handle(tcell.NewEventKey(tcell.KeyEnter, 0, tcell.ModNone))
+			if m.SelectedNode().ID != id {
+				t.Errorf("node %d: the viewer's / %q selects node %d", id, typed, m.SelectedNode().ID)
+			}
 		}
 	}
 	for _, tc := range []struct{ path, want string }{
