@@ -473,3 +473,42 @@ func TestSplitNestedStep(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSplitNestedStep: a nested search's mark as NestedText writes it,
+// marked with any visit (VisitMark), reads back to the mark and the visit,
+// and SplitPath keeps it one step; any other text either reads as a
+// bracketed mark or gets an error, never a panic.
+func FuzzSplitNestedStep(f *testing.F) {
+	for _, s := range []string{"iid", "singular", "probcut", "my_own-word"} {
+		f.Add(s, uint16(0), 2, "[iid]·2")
+	}
+	f.Add("singular", uint16(12), 1, "[singular  -e2e4].1")
+	start, err := engine.ParseFEN("startpos")
+	if err != nil {
+		f.Fatal(err)
+	}
+	moves := start.LegalMoves()
+	f.Fuzz(func(t *testing.T, reason string, excluded uint16, visit int, text string) {
+		if mark, _, err := SplitNestedStep(text); err == nil && (!strings.HasPrefix(mark, "[") || !strings.HasSuffix(mark, "]")) {
+			t.Fatalf("SplitNestedStep(%q) = %q", text, mark)
+		}
+		if reason == "" || strings.IndexFunc(reason, func(r rune) bool {
+			return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_'))
+		}) >= 0 {
+			return // no reason an import takes
+		}
+		ns := NestedSearch{Reason: reason}
+		if excluded%2 == 1 {
+			ns.Excluded = moves[int(excluded/2)%len(moves)]
+		}
+		visit = (visit%64+64)%64 + 1
+		step := VisitMark(NestedText(ns), visit, 64)
+		mark, v, err := SplitNestedStep(step)
+		if err != nil || mark != NestedText(ns) || v != visit {
+			t.Fatalf("SplitNestedStep(%q) = %q, %d, %v; want %q, %d", step, mark, v, err, NestedText(ns), visit)
+		}
+		if got := SplitPath("e4 " + step + ", Nf3"); len(got) != 3 || got[1] != step {
+			t.Fatalf("SplitPath splits %q as %q", step, got)
+		}
+	})
+}
