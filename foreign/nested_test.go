@@ -365,6 +365,19 @@ func TestNestedDiffAligns(t *testing.T) {
 	if rep.OnlyA != 0 || rep.OnlyB != 0 {
 		t.Errorf("diff: %d nodes only in A, %d only in B; want none", rep.OnlyA, rep.OnlyB)
 	}
+	// The diff page labels both sides' nested roots with their marks.
+	page, err := export.BuildDiffPage(ctx, a, b, export.HTMLOptions{Depth: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for si, want := range []map[int64]string{{2: "[iid]", 4: "[singular -e2e4]"}, {2: "[singular -e2e4]", 4: "[iid]"}} {
+		nodes := page.Sides[si].Nodes
+		for i, id := range nodes.ID {
+			if w, ok := want[id]; ok && nodes.SAN[i] != w {
+				t.Errorf("diff page, side %d: node %d labelled %q, want %q", si, id, nodes.SAN[i], w)
+			}
+		}
+	}
 }
 
 // TestNestedPage: the HTML page labels a nested search's root with its
