@@ -114,4 +114,3 @@ func interrupts(ev tcell.Event) bool {
 	k, ok := ev.(*tcell.EventKey)
 	return ok && (k.Key() == tcell.KeyCtrlC || (k.Key() == tcell.KeyRune && k.Rune() == 'q'))
 }
-
