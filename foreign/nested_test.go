@@ -183,6 +183,17 @@ func TestNestedShown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	text := screenText(t, m)
+	for _, want := range []string{"[iid]", "[singular -e"} { // the move column cuts the rest
+		if !strings.Contains(text, want) {
+			t.Errorf("the viewer shows no %q:\n%s", want, text)
+		}
+	}
+}
+
+// screenText is what m draws on a 160x40 screen, a line a row.
+func screenText(t *testing.T, m *viewer.Model) string {
+	t.Helper()
 	s := tcell.NewSimulationScreen("UTF-8")
 	if err := s.Init(); err != nil {
 		t.Fatal(err)
@@ -199,11 +210,7 @@ func TestNestedShown(t *testing.T) {
 		}
 		text.WriteString(string(c.Runes))
 	}
-	for _, want := range []string{"[iid]", "[singular -e"} { // the move column cuts the rest
-		if !strings.Contains(text.String(), want) {
-			t.Errorf("the viewer shows no %q:\n%s", want, text.String())
-		}
-	}
+	return text.String()
 }
 
 // nestedTwiceStream is nestedStream with a second IID search at the root
@@ -297,6 +304,15 @@ func TestNestedPlaces(t *testing.T) {
 				t.Errorf("node %d: the viewer's / %q selects node %d", id, typed, m.SelectedNode().ID)
 			}
 		}
+	}
+	// The viewer's details print the path with the mark, which / reads.
+	from := int64(5)
+	m, err := viewer.New(ctx, st, viewer.Options{Run: run.ID, Node: &from})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := screenText(t, m); !strings.Contains(text, "path      [iid]·2 1. d4") {
+		t.Errorf("the details of node 5 give no path [iid]·2 1. d4:\n%s", text)
 	}
 	for _, tc := range []struct{ path, want string }{
 		{"[razor]", "step 1 ([razor]) at node 1: no such nested search was made (its nested searches: [iid], [singular -e2e4])"},
