@@ -268,7 +268,7 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	// Path) would trust the very numbers a damaged file gets wrong.
 	for i := range c.rep.Violations {
 		v, pl := &c.rep.Violations[i], c.places[c.listed[i]]
-		v.Iteration, v.Path, v.Visits, v.Searches = pl.iteration, sanPath(r, pl.moves), pl.visits, pl.searches
+		v.Iteration, v.Path, v.Visits, v.Searches = pl.iteration, sanPath(r, pl.moves, pl.marks), pl.visits, pl.searches
 		if v.Node != 0 {
 			v.IterationVisit = pl.rootVisit
 			for _, root := range roots {
@@ -287,12 +287,18 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 // sanPath writes moves played from r's root position in SAN, as
 // trace.Store.PathSAN does for every other reader, and in UCI from the first
 // move that may not be played where it was (by the run's move rule: an
-// engine that declared pseudo-legal moves plays them).
-func sanPath(r trace.Run, moves []engine.Move) []string {
+// engine that declared pseudo-legal moves plays them). A step with a mark
+// (marks[i], a nested search's trace.NestedText) is written as its mark
+// and makes no move.
+func sanPath(r trace.Run, moves []engine.Move, marks []string) []string {
 	out := make([]string, 0, len(moves))
 	rule := r.MoveRule()
 	pos, err := engine.ParseFEN(r.FEN)
-	for _, m := range moves {
+	for i, m := range moves {
+		if i < len(marks) && marks[i] != "" {
+			out = append(out, marks[i])
+			continue
+		}
 		if err == nil && rule.Playable(pos, m) {
 			out = append(out, pos.SAN(m))
 			pos.MakeMove(m)
@@ -312,6 +318,7 @@ type place struct {
 	iteration int
 	rootVisit int // the root's among its iteration's roots (trace.PlaceRoot)
 	moves     []engine.Move
+	marks     []string // a nested search's mark (trace.NestedText) where moves has NoMove; "" for a move
 	visits    []int
 	searches  []int // known when the move's parent closes (pendingSearch)
 }
@@ -322,6 +329,16 @@ type place struct {
 type pendingSearch struct {
 	place, at int
 	move      engine.Move
+	mark      string // a nested search's: its searches are those of its mark
+}
+
+// markOf is child k's mark in a place: its nested search's
+// (trace.NestedText) when it is one under parent, else "".
+func (c *checker) markOf(parent *cframe, k kid) string {
+	if k.move != engine.NoMove || parent.n.Kind == engine.KindRun {
+		return ""
+	}
+	return trace.NestedText(c.nested[k.id])
 }
 
 // placeOf places node id: the open nodes' moves, then node id's own when
@@ -330,7 +347,7 @@ type pendingSearch struct {
 // yet. Its iteration is that of the iteration root it lies under (the
 // node itself for a child of the run node). It is the at-th listed.
 func (c *checker) placeOf(id int64, at int) place {
-	pl := place{moves: []engine.Move{}, visits: []int{}, searches: []int{}}
+	pl := place{moves: []engine.Move{}, marks: []string{}, visits: []int{}, searches: []int{}}
 	add := func(parent *cframe, n kid, iteration int) {
 		if parent.n.Kind == engine.KindRun {
 			pl.iteration, pl.rootVisit = iteration, 1
@@ -340,17 +357,18 @@ func (c *checker) placeOf(id int64, at int) place {
 				}
 			}
 		}
-		if n.move == engine.NoMove {
+		mark := c.markOf(parent, n)
+		if n.move == engine.NoMove && mark == "" {
 			return
 		}
 		visit := 1
 		for _, k := range parent.kids {
-			if k.move == n.move && k.id < n.id {
+			if k.move == n.move && k.id < n.id && c.markOf(parent, k) == mark {
 				visit++
 			}
 		}
-		parent.pending = append(parent.pending, pendingSearch{place: at, at: len(pl.moves), move: n.move})
-		pl.moves = append(pl.moves, n.move)
+		parent.pending = append(parent.pending, pendingSearch{place: at, at: len(pl.moves), move: n.move, mark: mark})
+		pl.moves, pl.marks = append(pl.moves, n.move), append(pl.marks, mark)
 		pl.visits = append(pl.visits, visit)
 		pl.searches = append(pl.searches, visit)
 	}
@@ -745,7 +763,7 @@ func (c *checker) pop() {
 	for _, p := range f.pending {
 		n := 0
 		for _, k := range f.kids {
-			if k.move == p.move {
+			if k.move == p.move && c.markOf(f, k) == p.mark {
 				n++
 			}
 		}

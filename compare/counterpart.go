@@ -68,13 +68,17 @@ func Resolve(ctx context.Context, s Side, keys []Key) (n trace.Node, ok bool, er
 	if len(keys) > trace.MaxNesting {
 		return n, false, trace.CheckDepth(n, len(keys))
 	}
+	nested, err := trace.NestedOf(ctx, s.Store, s.Run)
+	if err != nil {
+		return n, false, err
+	}
 	for _, want := range keys {
 		parent, kids, err := childList(ctx, s, n.ID)
 		if err != nil {
 			return n, false, err
 		}
 		found := false
-		for _, k := range keyChildren(parent, kids) {
+		for _, k := range keyChildren(parent, kids, nested) {
 			if k.K == want {
 				n, found = k.N, true
 				break
@@ -124,7 +128,11 @@ func AlignChildren(ctx context.Context, a Side, idA int64, b Side, idB int64) ([
 		if err != nil {
 			return nil, err
 		}
-		return keyChildren(parent, kids), nil
+		nested, err := trace.NestedOf(ctx, s.Store, s.Run)
+		if err != nil {
+			return nil, err
+		}
+		return keyChildren(parent, kids, nested), nil
 	}
 	ka, err := list(a, idA)
 	if err != nil {
@@ -154,11 +162,7 @@ func (r *PairReader) Children(ctx context.Context, na, nb *trace.Node) ([]Pair, 
 		if n == nil {
 			return nil, nil
 		}
-		kids, err := t.children(ctx, *n)
-		if err != nil {
-			return nil, err
-		}
-		return keyChildren(*n, kids), nil
+		return t.keyedChildren(ctx, *n)
 	}
 	ka, err := list(r.a, na)
 	if err != nil {

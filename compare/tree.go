@@ -36,8 +36,13 @@ type Key struct {
 	// Iteration is the nominal depth of an iteration root (a child of the
 	// run node); 0 for every other node.
 	Iteration int
-	// Move is the move from the parent; engine.NoMove for iteration roots.
+	// Move is the move from the parent; engine.NoMove for iteration roots
+	// and nested searches.
 	Move engine.Move
+	// Nested is a nested search's mark (trace.NestedText: its reason and
+	// excluded move), "" for every other node: an IID search lines up
+	// with an IID search, not with a singular test.
+	Nested string
 	// Occurrence counts the earlier siblings with the same Iteration and
 	// Move (trace.ChildVisits' visit less one): a PVS re-search, an
 	// internal iteration of the unified search or a level pass of the
@@ -55,12 +60,12 @@ func compareKeys(a, b Key) int {
 
 // sibling is k without its occurrence.
 func (k Key) sibling() trace.SiblingKey {
-	return trace.SiblingKey{Iteration: k.Iteration, Move: k.Move}
+	return trace.SiblingKey{Iteration: k.Iteration, Move: k.Move, Nested: k.Nested}
 }
 
 // keyOf is the Key of a node on a path (trace.PathVisits).
 func keyOf(v trace.PathVisit) Key {
-	return Key{Iteration: v.Key.Iteration, Move: v.Key.Move, Occurrence: v.Visit - 1}
+	return Key{Iteration: v.Key.Iteration, Move: v.Key.Move, Nested: v.Key.Nested, Occurrence: v.Visit - 1}
 }
 
 // keyed is a node with its key among its siblings.
@@ -75,13 +80,14 @@ type keyed struct {
 
 // keyChildren gives each child of parent its key (its visit numbered by
 // trace.ChildVisits) and returns them in key order, the canonical order
-// both trees are walked in. kids must be in search order.
-func keyChildren(parent trace.Node, kids []trace.Node) []keyed {
-	visits, searches := trace.ChildVisits(parent, kids)
+// both trees are walked in. kids must be in search order; nested are the
+// run's nested searches (trace.NestedOf).
+func keyChildren(parent trace.Node, kids []trace.Node, nested map[int64]trace.NestedSearch) []keyed {
+	visits, searches := trace.ChildVisits(parent, kids, nested)
 	out := make([]keyed, len(kids))
 	for i, k := range kids {
-		sk := trace.KeyOf(parent, k)
-		out[i] = keyed{K: Key{Iteration: sk.Iteration, Move: sk.Move, Occurrence: visits[i] - 1}, N: k, Searches: searches[i]}
+		sk := trace.KeyOf(parent, k, nested)
+		out[i] = keyed{K: Key{Iteration: sk.Iteration, Move: sk.Move, Nested: sk.Nested, Occurrence: visits[i] - 1}, N: k, Searches: searches[i]}
 	}
 	slices.SortFunc(out, func(a, b keyed) int { return compareKeys(a.K, b.K) })
 	return out
@@ -108,6 +114,8 @@ type tree struct {
 	// with, for them to fill again.
 	ahead []*readAhead
 	spare chan []trace.Node
+	// nested are the run's nested searches (nestedSearches), nil until read.
+	nested map[int64]trace.NestedSearch
 }
 
 // readAhead loads, on a goroutine of its own, the subtrees a walk is going
@@ -287,7 +295,23 @@ func (t *tree) keyedChildren(ctx context.Context, n trace.Node) ([]keyed, error)
 	if err != nil {
 		return nil, err
 	}
-	return keyChildren(n, kids), nil
+	nested, err := t.nestedSearches(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return keyChildren(n, kids, nested), nil
+}
+
+// nestedSearches returns the run's nested searches, read once.
+func (t *tree) nestedSearches(ctx context.Context) (map[int64]trace.NestedSearch, error) {
+	if t.nested == nil {
+		nested, err := trace.NestedOf(ctx, t.Store, t.Run)
+		if err != nil {
+			return nil, err
+		}
+		t.nested = nested
+	}
+	return t.nested, nil
 }
 
 // sortByID puts keyed nodes back in search order.

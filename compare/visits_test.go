@@ -20,7 +20,7 @@ func TestPairSearches(t *testing.T) {
 	}
 	parent := trace.Node{ID: 1, Kind: engine.KindPV}
 	a, b := kids(5, 6, 5), kids(5, 6, 6, 6)
-	for _, p := range pairUp(keyChildren(parent, a), keyChildren(parent, b)) {
+	for _, p := range pairUp(keyChildren(parent, a, nil), keyChildren(parent, b, nil)) {
 		want := map[engine.Move]int{5: 2, 6: 3}[p.Key.Move]
 		if p.Searches != want {
 			t.Errorf("pair %+v: searches %d, want %d (the most either list made)", p.Key, p.Searches, want)

@@ -70,9 +70,9 @@ var guides = []struct {
 	page    string
 	sources map[string][]string // code block language: the files its lines come from
 }{
-	{"../docs/guide-c.md", map[string][]string{"c": {"c/minnow.c"}}},
-	{"../docs/guide-go.md", map[string][]string{"go": {"go/main.go", "go/search.go", "go/traced.go"}, "gomod": {"go/go.mod"}}},
-	{"../docs/guide-python.md", map[string][]string{"python": {"python/minnow.py"}}},
+	{"../docs/guide-c.md", map[string][]string{"c": {"c/minnow.c", "../emit/c/hztest.c"}}},
+	{"../docs/guide-go.md", map[string][]string{"go": {"go/main.go", "go/search.go", "go/traced.go", "../foreign/nestengine_test.go"}, "gomod": {"go/go.mod"}}},
+	{"../docs/guide-python.md", map[string][]string{"python": {"python/minnow.py", "python/nested.py"}}},
 }
 
 // pages are the Markdown pages of the repository, each with the tool its

@@ -239,7 +239,7 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 		return nil, err
 	}
 	topSAN := ""
-	if top.Move != engine.NoMove && len(topPath) > 0 {
+	if ownStep(top) && len(topPath) > 0 {
 		topSAN = topPath[len(topPath)-1]
 	}
 	if err := b.add(&candidate{n: top, parent: -1, pv: true, pos: topPos, san: topSAN}); err != nil {
@@ -327,8 +327,20 @@ func topOf(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node) 
 		return tl, err
 	}
 	pf, place, err := trace.PlaceOf(ctx, st, run.ID, top.ID)
+	if len(pf.Path) > 0 {
+		// The place's path has a step for every node (a nested search's
+		// mark too), as its visits do; replay's has moves alone.
+		tl.san = pf.Path
+	}
 	tl.visits, tl.searches, tl.place = pf.Visits, pf.Searches, place
 	return tl, err
+}
+
+// ownStep reports whether the last step of the top's place (its path:
+// PathSAN) is the top's own: its move, or its mark as a nested search's
+// root; an iteration root's place ends above it.
+func ownStep(top trace.Node) bool {
+	return top.Move != engine.NoMove || trace.IsNested(top)
 }
 
 // replay walks a path of nodes from the run's root position and returns the

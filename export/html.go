@@ -656,12 +656,13 @@ func qsPlyOf(k trace.Node, parentQSPly int) int {
 
 // treeBuilder reads one side's tree.
 type treeBuilder struct {
-	ctx   context.Context
-	st    trace.Reader
-	run   trace.Run
-	opts  HTMLOptions
-	side  *PageSide
-	scale float64 // pixels per node at the top level
+	ctx    context.Context
+	st     trace.Reader
+	run    trace.Run
+	nested map[int64]trace.NestedSearch // the run's, each root labelled with its mark
+	opts   HTMLOptions
+	side   *PageSide
+	scale  float64 // pixels per node at the top level
 }
 
 func (b *treeBuilder) narrow(n trace.Node) bool {
@@ -694,7 +695,7 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 	if pv {
 		pk = trace.PVChild(b.run, n, kids)
 	}
-	visits, searches := trace.ChildVisits(n, kids)
+	visits, searches := trace.ChildVisits(n, kids, b.nested)
 	var p pending
 	for ci, k := range kids {
 		if b.narrow(k) {
@@ -705,6 +706,11 @@ func (b *treeBuilder) walk(i int, n trace.Node, pos *engine.Position, row, qsPly
 		san, err := makeMove(b.run.ID, b.run.MoveRule(), pos, k)
 		if err != nil {
 			return err
+		}
+		if trace.IsNested(k) {
+			// Marked as the viewer marks it, and as a path names it
+			// (the page's search and --path read it back).
+			san = trace.NestedText(b.nested[k.ID])
 		}
 		kq := qsPlyOf(k, qsPly)
 		j := b.side.add(k, i, san, visits[ci], searches[ci], pos.FEN(), kq, ci == pk)
@@ -765,10 +771,10 @@ func newSide(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node
 		}
 	}
 	topSAN, topVisit, topSearches := "", 1, 1
-	if top.Move != engine.NoMove && len(san) > 0 {
+	if ownStep(top) && len(san) > 0 {
 		topSAN = san[len(san)-1]
 	}
-	if top.Move != engine.NoMove && len(visits) > 0 {
+	if ownStep(top) && len(visits) > 0 {
 		topVisit, topSearches = visits[len(visits)-1], searches[len(searches)-1]
 	}
 	s.add(top, -1, topSAN, topVisit, topSearches, pos.FEN(), q, true)
@@ -789,7 +795,11 @@ func BuildPage(ctx context.Context, st trace.Reader, run trace.Run, top trace.No
 	if err != nil {
 		return nil, err
 	}
-	b := &treeBuilder{ctx: ctx, st: st, run: run, opts: opts, side: side,
+	nested, err := trace.NestedOf(ctx, st, run.ID)
+	if err != nil {
+		return nil, err
+	}
+	b := &treeBuilder{ctx: ctx, st: st, run: run, nested: nested, opts: opts, side: side,
 		scale: float64(opts.Width) / float64(max(top.SubtreeSize, 1))}
 	if err := b.walk(0, top, pos, 0, q, true); err != nil {
 		return nil, err

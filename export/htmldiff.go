@@ -96,6 +96,9 @@ func (d *diffBuilder) walk(ia, ib int, na, nb *trace.Node, pos *engine.Position,
 		if err != nil {
 			return err
 		}
+		if p.Key.Nested != "" {
+			san = p.Key.Nested // a nested search's mark (trace.NestedText), as the tree page labels it
+		}
 		fen := pos.FEN()
 		ja, jb, kqa, kqb := -1, -1, -1, -1
 		kpvA, kpvB := false, false

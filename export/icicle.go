@@ -132,7 +132,7 @@ func writeIcicle(ctx context.Context, st trace.Reader, run trace.Run, top trace.
 	if e.qs {
 		e.rootPly = top.Ply - e.qsPly
 	}
-	if top.Move != engine.NoMove && len(topPath) > 0 {
+	if ownStep(top) && len(topPath) > 0 {
 		e.san = topPath[len(topPath)-1] // its move is made on pos already
 	}
 	if err := ic.walk(&e, pos); err != nil {

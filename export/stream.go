@@ -75,6 +75,7 @@ type plan struct {
 	topPos *engine.Position
 	topSAN string
 	pv     map[int64]bool
+	nested map[int64]trace.NestedSearch // the run's: a nested root's label
 
 	shown int64
 	// sums are the summaries by their shown node's id, in pre-order.
@@ -127,7 +128,10 @@ func planStream(ctx context.Context, st trace.Reader, run trace.Run, top trace.N
 		return nil, err
 	}
 	p := &plan{ctx: ctx, st: st, run: run, top: top, opts: g.Options, rule: run.MoveRule(), topPos: tl.pos, notLast: map[int64]bool{}}
-	if top.Move != engine.NoMove && len(tl.san) > 0 {
+	if p.nested, err = trace.NestedOf(ctx, st, run.ID); err != nil {
+		return nil, err
+	}
+	if ownStep(top) && len(tl.san) > 0 {
 		p.topSAN = tl.san[len(tl.san)-1]
 	}
 	src := &storeSource{ctx: ctx, st: st, run: run, top: top}
@@ -307,6 +311,8 @@ func (p *plan) walkShown(san bool, fn func(parent, f *frame) error) error {
 					}
 					nd.SAN = parent.pos.SAN(m)
 					pos.MakeMove(m)
+				} else if trace.IsNested(f.n) {
+					nd.SAN = trace.NestedText(p.nested[f.n.ID]) // as Build labels it
 				}
 				f.pos = pos
 			}

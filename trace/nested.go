@@ -3,6 +3,9 @@ package trace
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/horizonqs/horizon/engine"
 )
@@ -113,16 +116,141 @@ func (s *Store) NestedSearches(ctx context.Context, run int64) (map[int64]Nested
 	return out, nil
 }
 
-// nestedReader is a Reader that stores nested searches (a *Store does).
-type nestedReader interface {
-	NestedSearches(ctx context.Context, run int64) (map[int64]NestedSearch, error)
+// NestedOf returns run's nested searches as r stores them
+// (Reader.NestedSearches).
+func NestedOf(ctx context.Context, r Reader, run int64) (map[int64]NestedSearch, error) {
+	return r.NestedSearches(ctx, run)
 }
 
-// NestedOf returns run's nested searches as r stores them, and none when
-// r keeps none (a Reader that is no trace file).
-func NestedOf(ctx context.Context, r Reader, run int64) (map[int64]NestedSearch, error) {
-	if nr, ok := r.(nestedReader); ok {
-		return nr.NestedSearches(ctx, run)
+// nestedChild reports whether k, a child of parent, is a nested search's
+// root (IsNested): a child without a move of any node but the run node.
+func nestedChild(parent, k Node) bool {
+	return parent.Kind != engine.KindRun && k.Move == engine.NoMove
+}
+
+// IsNestedStep reports whether text, one step of a path (SplitPath), names
+// a nested search as NestedText marks it ("[iid]", "[singular -e2e4]·2")
+// rather than a move: it opens with "[", which no move does.
+func IsNestedStep(text string) bool { return strings.HasPrefix(text, "[") }
+
+// SplitNestedStep reads a path's step that names a nested search
+// (IsNestedStep): its mark as NestedText writes it, spaces inside made
+// one ("[singular  -e2e4]" is "[singular -e2e4]"), and its visit among the
+// node's nested searches of that mark (SplitVisit: 0 for the last).
+func SplitNestedStep(text string) (mark string, visit int, err error) {
+	i := strings.LastIndex(text, "]")
+	if !IsNestedStep(text) || i < 0 {
+		return "", 0, fmt.Errorf("%q: a nested search is named by its reason in brackets, as in %q or %q", engine.Clip(text, 40), "[iid]", "[singular -e2e4]")
 	}
-	return map[int64]NestedSearch{}, nil
+	mark = "[" + strings.Join(strings.Fields(text[1:i]), " ") + "]"
+	if mark == "[]" {
+		return "", 0, fmt.Errorf("%q names no reason: a nested search is named as in %q", engine.Clip(text, 40), "[iid]")
+	}
+	rest := text[i+1:]
+	if rest == "" {
+		return mark, 0, nil
+	}
+	n, ok := strings.CutPrefix(rest, VisitSep)
+	if !ok && strings.ContainsAny(rest[:1], VisitSepsASCII) {
+		n, ok = rest[1:], true
+	}
+	if visit, err = strconv.Atoi(n); !ok || err != nil || visit < 1 {
+		return "", 0, fmt.Errorf("%q after %s is no visit mark (%q is the node's 2nd such search)", engine.Clip(rest, 20), mark, mark+VisitSep+"2")
+	}
+	return mark, visit, nil
+}
+
+// ChildByNested returns the child of kids (the children of parent in
+// search order) that is the nested search marked mark (NestedText, read
+// case-blind), nested being the run's nested searches: its visit-th such
+// search, or with visit 0 the last, as ChildByMove picks a move's. ok is
+// false when there is none; n then says how many there were.
+func ChildByNested(parent Node, kids []Node, nested map[int64]NestedSearch, mark string, visit int) (c Node, n int, ok bool) {
+	i, n, ok := pickVisit(len(kids), func(j int) bool {
+		return nestedChild(parent, kids[j]) && strings.EqualFold(NestedText(nested[kids[j].ID]), mark)
+	}, visit)
+	if ok {
+		c = kids[i]
+	}
+	return c, n, ok
+}
+
+// NestedMarks lists the marks of the nested searches among kids (the
+// children of parent), each once in search order, for the error of a path
+// naming one that is not there.
+func NestedMarks(parent Node, kids []Node, nested map[int64]NestedSearch) string {
+	var marks []string
+	for _, k := range kids {
+		if m := NestedText(nested[k.ID]); nestedChild(parent, k) && !slices.Contains(marks, m) {
+			marks = append(marks, m)
+		}
+	}
+	if len(marks) == 0 {
+		return "it made no nested search"
+	}
+	return "its nested searches: " + strings.Join(marks, ", ")
+}
+
+// NestedNotMadeText says why a path's nested search found no child: the
+// node made no such search, or made fewer than its visit mark asks.
+func NestedNotMadeText(n int) string {
+	if n == 0 {
+		return "no such nested search was made"
+	}
+	return "such a search was made " + engine.Times(n)
+}
+
+// NestedStat counts a run's nested searches of one reason: how many it
+// made and the nodes they searched (their roots' subtrees, a node counted
+// once however many searches of the reason it lies in), as stats gives
+// them.
+type NestedStat struct {
+	Reason   string `json:"reason"`
+	Searches int64  `json:"searches"`
+	Nodes    int64  `json:"nodes"`
+}
+
+// NestedStats returns run's nested searches by reason, the reasons in
+// order: none for a run without any (or a file before schema 7). It reads
+// one row per nested search.
+func NestedStats(ctx context.Context, r Reader, run int64) ([]NestedStat, error) {
+	nested, err := NestedOf(ctx, r, run)
+	if err != nil || len(nested) == 0 {
+		return []NestedStat{}, err
+	}
+	ids := make([]int64, 0, len(nested))
+	for id := range nested {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	byReason := map[string]*NestedStat{}
+	end := map[string]int64{} // where the reason's last outermost search's subtree ends
+	for _, id := range ids {
+		reason := nested[id].Reason
+		if reason == "" {
+			reason = "nested"
+		}
+		n, err := r.Node(ctx, run, id)
+		if err != nil {
+			return nil, err
+		}
+		s := byReason[reason]
+		if s == nil {
+			s = &NestedStat{Reason: reason}
+			byReason[reason] = s
+		}
+		s.Searches++
+		// Roots in id order: one inside an earlier search of its reason
+		// (an IID search below an IID search) adds no nodes of its own.
+		if id >= end[reason] {
+			s.Nodes += n.SubtreeSize
+			end[reason] = n.End()
+		}
+	}
+	out := make([]NestedStat, 0, len(byReason))
+	for _, s := range byReason {
+		out = append(out, *s)
+	}
+	slices.SortFunc(out, func(a, b NestedStat) int { return strings.Compare(a.Reason, b.Reason) })
+	return out, nil
 }

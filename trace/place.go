@@ -46,16 +46,29 @@ func MarkVisits(path []string, visits, searches []int) []string {
 
 // PathVisitsText says how a path names one of a move's several searches
 // under one node, for the help of every flag and prompt that reads a path.
-const PathVisitsText = "a move searched more than once under one node is its last search unless marked with its visit (dxe6" + VisitSep + "1 the first, dxe6" + VisitSep + "2 the second), as the paths Horizon prints mark it; dxe6.2 or dxe6#2 where " + VisitSep + " cannot be typed"
+const PathVisitsText = "a move searched more than once under one node is its last search unless marked with its visit (dxe6" + VisitSep + "1 the first, dxe6" + VisitSep + "2 the second), as the paths Horizon prints mark it; dxe6.2 or dxe6#2 where " + VisitSep + " cannot be typed; another engine's nested search (IID, a singular test) is its mark in brackets: [iid], [singular -e2e4]"
 
 // SplitPath splits a move path as a user writes or pastes it into its
 // moves: separated by spaces or commas, as every path flag and prompt
 // takes them, with move numbers dropped ("1. dxe6·1 Bxe2 2. exf7+", as
 // the viewer's details print a SAN path, or "12...Nf6" as PGN writes it),
-// so a path copied from anywhere Horizon prints one reads back.
+// so a path copied from anywhere Horizon prints one reads back. A nested
+// search's mark ("[singular -e2e4]", NestedText) is one step, spaces and
+// all.
 func SplitPath(text string) []string {
 	var moves []string
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+	// A nested search's mark ("[singular -e2e4]", NestedText) is one step:
+	// its brackets hold what would otherwise separate.
+	inside := false
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
+		switch r {
+		case '[':
+			inside = true
+		case ']':
+			inside = false
+		}
+		return !inside && (r == ',' || unicode.IsSpace(r))
+	}) {
 		if f = dropMoveNumber(f); f != "" {
 			moves = append(moves, f)
 		}

@@ -128,6 +128,9 @@ func TestSplitPath(t *testing.T) {
 		{"0-0 e2e4", []string{"0-0", "e2e4"}},
 		{"12 e4", []string{"12", "e4"}}, // no move number: the move parser names it
 		{"1.", nil},
+		// A nested search's mark is one step, spaces inside and all.
+		{"e4 [singular -e2e4]·2, 1... Nf6 [iid]", []string{"e4", "[singular -e2e4]·2", "Nf6", "[iid]"}},
+		{"[iid],e4", []string{"[iid]", "e4"}},
 	} {
 		if got := SplitPath(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("SplitPath(%q) = %q, want %q", c.in, got, c.want)
@@ -444,4 +447,68 @@ func TestSplitVisitASCII(t *testing.T) {
 			t.Errorf("SplitVisit(%q) = %q, %d, %v; want %q, %d", c.in, move, v, err, c.move, c.visit)
 		}
 	}
+}
+
+// TestSplitNestedStep: a nested search's step reads as NestedText and
+// VisitMark write it, spaces made one, and a bad mark is named.
+func TestSplitNestedStep(t *testing.T) {
+	for _, c := range []struct {
+		in, mark string
+		visit    int
+		err      string
+	}{
+		{"[iid]", "[iid]", 0, ""},
+		{"[iid]·2", "[iid]", 2, ""},
+		{"[iid].2", "[iid]", 2, ""},
+		{"[iid]#3", "[iid]", 3, ""},
+		{"[ singular   -e2e4 ]·1", "[singular -e2e4]", 1, ""},
+		{"[]", "", 0, "names no reason"},
+		{"[iid", "", 0, "named by its reason in brackets"},
+		{"[iid]·0", "", 0, "is no visit mark"},
+		{"[iid]x", "", 0, `"x" after [iid] is no visit mark`},
+	} {
+		mark, visit, err := SplitNestedStep(c.in)
+		if mark != c.mark || visit != c.visit || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("SplitNestedStep(%q) = %q, %d, %v; want %q, %d, error with %q", c.in, mark, visit, err, c.mark, c.visit, c.err)
+		}
+	}
+}
+
+// FuzzSplitNestedStep: a nested search's mark as NestedText writes it,
+// marked with any visit (VisitMark), reads back to the mark and the visit,
+// and SplitPath keeps it one step; any other text either reads as a
+// bracketed mark or gets an error, never a panic.
+func FuzzSplitNestedStep(f *testing.F) {
+	for _, s := range []string{"iid", "singular", "probcut", "my_own-word"} {
+		f.Add(s, uint16(0), 2, "[iid]·2")
+	}
+	f.Add("singular", uint16(12), 1, "[singular  -e2e4].1")
+	start, err := engine.ParseFEN("startpos")
+	if err != nil {
+		f.Fatal(err)
+	}
+	moves := start.LegalMoves()
+	f.Fuzz(func(t *testing.T, reason string, excluded uint16, visit int, text string) {
+		if mark, _, err := SplitNestedStep(text); err == nil && (!strings.HasPrefix(mark, "[") || !strings.HasSuffix(mark, "]")) {
+			t.Fatalf("SplitNestedStep(%q) = %q", text, mark)
+		}
+		if reason == "" || strings.IndexFunc(reason, func(r rune) bool {
+			return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_'))
+		}) >= 0 {
+			return // no reason an import takes
+		}
+		ns := NestedSearch{Reason: reason}
+		if excluded%2 == 1 {
+			ns.Excluded = moves[int(excluded/2)%len(moves)]
+		}
+		visit = (visit%64+64)%64 + 1
+		step := VisitMark(NestedText(ns), visit, 64)
+		mark, v, err := SplitNestedStep(step)
+		if err != nil || mark != NestedText(ns) || v != visit {
+			t.Fatalf("SplitNestedStep(%q) = %q, %d, %v; want %q, %d", step, mark, v, err, NestedText(ns), visit)
+		}
+		if got := SplitPath("e4 " + step + ", Nf3"); len(got) != 3 || got[1] != step {
+			t.Fatalf("SplitPath splits %q as %q", step, got)
+		}
+	})
 }

@@ -11,27 +11,39 @@ import (
 // SiblingKey tells one of a node's children from another for visit
 // numbering (ChildVisits) and for lining two runs up (package compare):
 // the Iteration of a child of the run node (an iteration root; Move is
-// engine.NoMove), the Move of any other child (Iteration is 0).
-// Transpositions are not merged: a node is known by the keys on its path.
+// engine.NoMove), the Move of any other child (Iteration is 0), and for a
+// nested search's root (no move) its Nested mark (NestedText: its reason
+// and excluded move), so that an IID search lines up with an IID search
+// and not with a singular test. Transpositions are not merged: a node is
+// known by the keys on its path.
 type SiblingKey struct {
 	Iteration int
 	Move      engine.Move
+	Nested    string
 }
 
-// KeyOf is child k's SiblingKey under parent.
-func KeyOf(parent, k Node) SiblingKey {
+// KeyOf is child k's SiblingKey under parent, nested being the run's
+// nested searches (NestedOf).
+func KeyOf(parent, k Node, nested map[int64]NestedSearch) SiblingKey {
 	if parent.Kind == engine.KindRun {
 		return SiblingKey{Iteration: k.Iteration}
+	}
+	if nestedChild(parent, k) {
+		return SiblingKey{Move: k.Move, Nested: NestedText(nested[k.ID])}
 	}
 	return SiblingKey{Move: k.Move}
 }
 
-// CompareKeys orders sibling keys: by iteration, then by move.
+// CompareKeys orders sibling keys: by iteration, then by move, then by
+// nested mark.
 func CompareKeys(a, b SiblingKey) int {
 	if c := cmp.Compare(a.Iteration, b.Iteration); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Move, b.Move)
+	if c := cmp.Compare(a.Move, b.Move); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Nested, b.Nested)
 }
 
 // ChildVisits returns the visit of each of parent's children, kids in
@@ -42,8 +54,9 @@ func CompareKeys(a, b SiblingKey) int {
 // searches of a move searched twice), which say whether a path must mark
 // a first visit (VisitMark). A page that draws children one by one marks
 // their paths with them as Visits does; diff lines up the n-th visit in
-// one run with the n-th in the other.
-func ChildVisits(parent Node, kids []Node) (visits, searches []int) {
+// one run with the n-th in the other. nested are the run's nested
+// searches (NestedOf): a node's second IID search is its "[iid]·2".
+func ChildVisits(parent Node, kids []Node, nested map[int64]NestedSearch) (visits, searches []int) {
 	visits, searches = make([]int, len(kids)), make([]int, len(kids))
 	// Sorted by key, stable: a run of equal keys is in search order, so a
 	// child's rank in its run is its visit, with no map per child list.
@@ -52,12 +65,12 @@ func ChildVisits(parent Node, kids []Node) (visits, searches []int) {
 		order[i] = int32(i)
 	}
 	slices.SortStableFunc(order, func(a, b int32) int {
-		return CompareKeys(KeyOf(parent, kids[a]), KeyOf(parent, kids[b]))
+		return CompareKeys(KeyOf(parent, kids[a], nested), KeyOf(parent, kids[b], nested))
 	})
 	for s := 0; s < len(order); {
-		key := KeyOf(parent, kids[order[s]])
+		key := KeyOf(parent, kids[order[s]], nested)
 		e := s + 1
-		for e < len(order) && KeyOf(parent, kids[order[e]]) == key {
+		for e < len(order) && KeyOf(parent, kids[order[e]], nested) == key {
 			e++
 		}
 		for r := s; r < e; r++ {
@@ -92,9 +105,10 @@ func PathVisits(ctx context.Context, r Reader, run, id int64) ([]PathVisit, erro
 // hotspots share their top plies, which a place per node read again for
 // every node, two queries a ply.
 type Placer struct {
-	r     Reader
-	run   int64
-	lists map[int64]childList // by parent id
+	r      Reader
+	run    int64
+	lists  map[int64]childList    // by parent id
+	nested map[int64]NestedSearch // the run's (NestedOf), read with the first list
 	// info is the run as read once, for the SAN of paths and for
 	// RunChildren: an ended run's child lists take one query, not the
 	// four of ReadChildren (which were half of a thousand places' cost).
@@ -147,8 +161,13 @@ func (p *Placer) children(ctx context.Context, n Node) (childList, error) {
 	if err != nil {
 		return childList{}, err
 	}
+	if p.nested == nil {
+		if p.nested, err = NestedOf(ctx, p.r, p.run); err != nil {
+			return childList{}, err
+		}
+	}
 	l := childList{parent: parent, kids: kids}
-	l.visits, l.searches = ChildVisits(parent, kids)
+	l.visits, l.searches = ChildVisits(parent, kids, p.nested)
 	if len(p.lists) >= maxPlacerLists {
 		clear(p.lists)
 	}
@@ -179,7 +198,7 @@ func (p *Placer) pathVisits(ctx context.Context, id int64) ([]Node, []PathVisit,
 		}
 		for j, k := range l.kids {
 			if k.ID == path[i].ID {
-				out = append(out, PathVisit{Node: k, Key: KeyOf(l.parent, k), Visit: l.visits[j], Searches: l.searches[j]})
+				out = append(out, PathVisit{Node: k, Key: KeyOf(l.parent, k, p.nested), Visit: l.visits[j], Searches: l.searches[j]})
 				break
 			}
 		}
@@ -232,7 +251,7 @@ func (p *Placer) PlaceOf(ctx context.Context, id int64) (PlaceFields, string, er
 		return pf, "", err
 	}
 	// The SAN of the path read (Reader.PathSAN would read it again).
-	san, err := pathSAN(p.r.File(), r, path)
+	san, err := pathSAN(p.r.File(), r, path, p.nested)
 	if err != nil {
 		return pf, "", err
 	}

@@ -29,7 +29,7 @@ func TestChildVisitsSearches(t *testing.T) {
 		{[]engine.Move{7, 8, 7}, []int{1, 1, 2}, []int{2, 1, 2}},
 		{[]engine.Move{5, 6, 5, 9, 5, 6}, []int{1, 1, 2, 1, 3, 2}, []int{3, 2, 3, 1, 3, 2}},
 	} {
-		v, s := ChildVisits(parent, kids(c.moves...))
+		v, s := ChildVisits(parent, kids(c.moves...), nil)
 		if !slices.Equal(v, c.visits) || !slices.Equal(s, c.searches) {
 			t.Errorf("moves %v: visits %v, searches %v; want %v, %v", c.moves, v, s, c.visits, c.searches)
 		}
@@ -39,7 +39,7 @@ func TestChildVisitsSearches(t *testing.T) {
 	// moves are its first and second.
 	run := Node{ID: 0, Kind: engine.KindRun}
 	roots := []Node{{ID: 1, Iteration: 1, Move: 5}, {ID: 2, Iteration: 2, Move: 5}, {ID: 3, Iteration: 2, Move: 6}}
-	v, s := ChildVisits(run, roots)
+	v, s := ChildVisits(run, roots, nil)
 	if want := []int{1, 1, 2}; !slices.Equal(v, want) || !slices.Equal(s, []int{1, 2, 2}) {
 		t.Errorf("iteration roots: visits %v, searches %v; want %v, [1 2 2]", v, s, want)
 	}

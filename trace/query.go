@@ -791,7 +791,10 @@ func replayRun(file string, r Run, path []Node, fn func(*engine.Position, Node) 
 }
 
 // PathSAN returns the moves from the run's root position to node id in SAN
-// (iteration roots and the run node have no move and contribute nothing).
+// (iteration roots and the run node have no move and contribute nothing),
+// a nested search's root marked as NestedText marks it ("[iid]"), so that
+// the path has a step for every node below its iteration root, as
+// PathVisits and PathMarks count them.
 func (s *Store) PathSAN(ctx context.Context, run, id int64) ([]string, error) {
 	path, err := s.Path(ctx, run, id)
 	if err != nil {
@@ -801,17 +804,44 @@ func (s *Store) PathSAN(ctx context.Context, run, id int64) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pathSAN(s.path, r, path)
+	var nested map[int64]NestedSearch
+	for i := range path {
+		if IsNested(path[i]) {
+			if nested, err = s.NestedSearches(ctx, run); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	return pathSAN(s.path, r, path, nested)
 }
 
-// pathSAN is PathSAN of path, as Path read it, in run r of file.
-func pathSAN(file string, r Run, path []Node) ([]string, error) {
+// pathSAN is PathSAN of path, as Path read it, in run r of file, with
+// the run's nested searches (NestedSearches; nil where path has none).
+func pathSAN(file string, r Run, path []Node, nested map[int64]NestedSearch) ([]string, error) {
 	var san []string
-	_, err := replayRun(file, r, path, func(p *engine.Position, n Node) error {
+	last := 0 // the index in path of the last move replayed
+	pos, err := replayRun(file, r, path, func(p *engine.Position, n Node) error {
+		san = appendNested(san, path, &last, n.ID, nested)
 		san = append(san, p.SAN(n.Move))
 		return nil
 	})
+	if err == nil && pos != nil {
+		san = appendNested(san, path, &last, -1, nested)
+	}
 	return san, err
+}
+
+// appendNested appends to san the marks of the nested searches' roots on
+// path after index *last up to node upTo (-1: to the path's end), and
+// leaves *last at upTo's index.
+func appendNested(san []string, path []Node, last *int, upTo int64, nested map[int64]NestedSearch) []string {
+	for *last++; *last < len(path) && path[*last].ID != upTo; *last++ {
+		if n := path[*last]; IsNested(n) {
+			san = append(san, NestedText(nested[n.ID]))
+		}
+	}
+	return san
 }
 
 // Position returns the position at node id, replayed from the run's FEN.
@@ -876,7 +906,19 @@ func (s *Store) Find(ctx context.Context, run, from int64, moves []string) (Node
 	if err != nil {
 		return Node{}, err
 	}
+	var nested map[int64]NestedSearch
 	for i, text := range moves {
+		if IsNestedStep(text) {
+			if nested == nil {
+				if nested, err = s.NestedSearches(ctx, run); err != nil {
+					return Node{}, err
+				}
+			}
+			if cur, err = s.findNested(ctx, run, cur, nested, i, text); err != nil {
+				return Node{}, err
+			}
+			continue
+		}
 		m, visit, err := ParsePathMove(pos, text)
 		if err != nil {
 			return Node{}, fmt.Errorf("trace %s: run %d: move %d (%q) at node %d: %v: %w", s.path, run, i+1, text, cur.ID, err, ErrNoMove)
@@ -894,6 +936,26 @@ func (s *Store) Find(ctx context.Context, run, from int64, moves []string) (Node
 		pos.MakeMove(m)
 	}
 	return cur, nil
+}
+
+// findNested is Find's step i (text, a nested search's mark: "[iid]",
+// "[singular -e2e4]·2") from node cur: the nested search's root, whose
+// position is cur's.
+func (s *Store) findNested(ctx context.Context, run int64, cur Node, nested map[int64]NestedSearch, i int, text string) (Node, error) {
+	mark, visit, err := SplitNestedStep(text)
+	if err != nil {
+		return Node{}, fmt.Errorf("trace %s: run %d: step %d at node %d: %v: %w", s.path, run, i+1, cur.ID, err, ErrNoMove)
+	}
+	kids, err := s.Children(ctx, run, cur.ID, BySearch, 0, 0)
+	if err != nil {
+		return Node{}, err
+	}
+	next, n, ok := ChildByNested(cur, kids, nested, mark, visit)
+	if !ok {
+		return Node{}, fmt.Errorf("trace %s: run %d: step %d (%s) at node %d: %s (%s): %w",
+			s.path, run, i+1, VisitMark(mark, visit, n), cur.ID, NestedNotMadeText(n), NestedMarks(cur, kids, nested), ErrNoMove)
+	}
+	return next, nil
 }
 
 // ParsePathMove reads a move of a path, SAN or UCI (a null move "--" or

@@ -24,6 +24,11 @@ type Reader interface {
 	Subtree(ctx context.Context, run, id int64, maxDepth int, fn func(Node) error) error
 	Hotspots(ctx context.Context, run int64, order HotspotOrder, limit int) ([]Hotspot, error)
 	Stats(ctx context.Context, run int64) (Stats, error)
+	// NestedSearches is in the interface, not looked for beside it, so
+	// that a Reader wrapping another (a progress counter) passes a run's
+	// nested searches on: without them places, keys and labels of
+	// nested searches come out wrong, not merely bare.
+	NestedSearches(ctx context.Context, run int64) (map[int64]NestedSearch, error)
 }
 
 var _ Reader = (*Store)(nil)

@@ -114,9 +114,3 @@ func interrupts(ev tcell.Event) bool {
 	k, ok := ev.(*tcell.EventKey)
 	return ok && (k.Key() == tcell.KeyCtrlC || (k.Key() == tcell.KeyRune && k.Rune() == 'q'))
 }
-
-// NestedSearches passes the run's nested searches through (trace.NestedOf
-// reads them from a Reader that has them).
-func (c checked) NestedSearches(ctx context.Context, run int64) (map[int64]trace.NestedSearch, error) {
-	return trace.NestedOf(ctx, c.Reader, run)
-}

@@ -175,6 +175,13 @@ func (m *Model) lostText(lead, fol *pane, i int, x *aligned) string {
 	visit := engine.Ordinal(k.Occurrence + 1)
 	k.Occurrence = 0
 	times := x.visits[visitKey{fol.t.run.ID, k}]
+	if k.Nested != "" {
+		// A nested search's root (IID, a singular test): known by its mark.
+		if times > 0 {
+			return fmt.Sprintf("the other run made the %s search here %s; this is its %s (node %d)", k.Nested, engine.Times(times), visit, n.ID)
+		}
+		return fmt.Sprintf("the other run made no %s search here (node %d)", k.Nested, n.ID)
+	}
 	if n.Move == engine.NoMove {
 		if times > 0 {
 			return fmt.Sprintf("the other run searched iteration %d %s; this is its %s search", n.Iteration, engine.Times(times), visit)

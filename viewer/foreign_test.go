@@ -90,6 +90,12 @@ func TestCompareLostNamesVisit(t *testing.T) {
 		// run 2 once.
 		research = "HZT 1\nposition startpos\nE - 1 -100 100 i=1\nE e2e4 0 -100 -99\nS -50\nL -50\nE e2e4 0 -100 100\nS -50\nL -50\nL 50\nend best=e2e4\n" +
 			"position startpos\nE - 1 -100 100 i=1\nE e2e4 0 -100 100\nS -50\nL -50\nL 50\nend best=e2e4\n"
+		// Run 1's root makes two IID searches (nodes 2 and 3), run 2's
+		// one: the second is lost, and named by its mark, not as an
+		// iteration.
+		iid   = "E - 0 -100 100 n=iid\nS 10\nL 10\n"
+		twice = "HZT 4\nposition startpos\nE - 1 -100 100 i=1\n" + iid + iid + "M e2e4 0\nE e2e4 0 -100 100\nS -50\nL -50\nL 50\nend best=e2e4\n" +
+			"position startpos\nE - 1 -100 100 i=1\n" + iid + "M e2e4 0\nE e2e4 0 -100 100\nS -50\nL -50\nL 50\nend best=e2e4\n"
 	)
 	for _, tc := range []struct {
 		name, stream string
@@ -98,6 +104,7 @@ func TestCompareLostNamesVisit(t *testing.T) {
 	}{
 		{"iteration", aspiration, 3, "the other run searched iteration 1 once; this is its 2nd search"},
 		{"move", research, 3, "the other run searched e4 here once; this is its 2nd search (node 3)"},
+		{"nested", twice, 3, "the other run made the [iid] search here once; this is its 2nd (node 3)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, _ := foreigntest.Import(t, tc.stream, foreign.Options{})

@@ -352,6 +352,18 @@ func (t *tree) info(n trace.Node) *nodeInfo {
 				in.swingFor = rootSide.Other()
 			}
 		}
+		if trace.IsNested(x) && i >= 1 {
+			// A nested search's root: its mark is a step of the path (a
+			// place names it so), marked with its visit as a move is.
+			v, n, err := t.visit(path[i-1], x)
+			if err != nil {
+				in.err = err
+				break
+			}
+			tok := trace.VisitMark(trace.NestedText(t.nested[x.ID]), v, n)
+			in.numTok, in.uci = append(in.numTok, tok), append(in.uci, tok)
+			continue
+		}
 		if x.Move == engine.NoMove {
 			continue
 		}
@@ -489,6 +501,15 @@ func (t *tree) findPath(from trace.Node, fen string, moves []string) (trace.Node
 		return cur, err
 	}
 	for i, text := range moves {
+		if trace.IsNestedStep(text) {
+			// A nested search's root: the same position, no move made.
+			next, err := t.childByNested(cur, text)
+			if err != nil {
+				return cur, fmt.Errorf("step %d (%s): %w", i+1, text, err)
+			}
+			cur = next
+			continue
+		}
 		mv, visit, err := trace.ParsePathMove(pos, text)
 		if err != nil {
 			return cur, fmt.Errorf("move %d (%s): %w", i+1, text, err)

@@ -230,6 +230,24 @@ func (t *tree) childByMove(n trace.Node, mv engine.Move, visit int) (c trace.Nod
 	return c, searched, ok, nil
 }
 
+// childByNested is n's child that is the nested search a path's step
+// names ("[iid]", "[singular -e2e4]·2": trace.SplitNestedStep).
+func (t *tree) childByNested(n trace.Node, text string) (trace.Node, error) {
+	mark, visit, err := trace.SplitNestedStep(text)
+	if err != nil {
+		return n, err
+	}
+	kids, err := t.children(n.ID, trace.BySearch, 0, 0)
+	if err != nil {
+		return n, err
+	}
+	c, made, ok := trace.ChildByNested(n, kids, t.nested, mark, visit)
+	if !ok {
+		return n, fmt.Errorf("node %d: %s (%s): %w", n.ID, trace.NestedNotMadeText(made), trace.NestedMarks(n, kids, t.nested), trace.ErrNoMove)
+	}
+	return c, nil
+}
+
 // nextSameMove selects the next sibling played with the same move (the
 // unified and threshold variants search a move once per pass).
 func (m *Model) nextSameMove() error {

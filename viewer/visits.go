@@ -36,7 +36,7 @@ func (t *tree) visit(parent, n trace.Node) (visit, searches int, err error) {
 			return 0, 0, err
 		}
 		c = childVisits{size: parent.SubtreeSize, last: -1}
-		visits, searches := trace.ChildVisits(parent, kids)
+		visits, searches := trace.ChildVisits(parent, kids, t.nested)
 		for i, k := range kids {
 			if searches[i] > 1 {
 				if c.again == nil {

@@ -29,6 +29,9 @@ type statsJSON struct {
 	SearchedMaxQSPly int     `json:"max_qs_ply"`
 	Filter           *string `json:"filter"` // null when every node searched was recorded
 	trace.Stats
+	// Nested counts the run's nested searches (IID, singular tests) and
+	// their nodes by reason: [] for a run without any.
+	Nested []trace.NestedStat `json:"nested"`
 
 	pathFiltered bool   // trace.Run.PathFiltered: no branching factors
 	firstNodes   int64  // trace.Run.FirstNodes: no branching factors past it
@@ -63,7 +66,8 @@ the nodes QS adds: a search without QS visits the QS roots too, as leaves;
 qs_below_horizon_share in --json), by ply, by QS ply (distance
 from the QS root), by QS level (threshold variant) and by iteration, with the
 effective branching factor of each iteration (its nodes over the previous
-one's) and nodes^(1/depth).`,
+one's) and nodes^(1/depth); and an engine's nested searches (IID, singular
+tests: a search of a node's own position) and their nodes by reason.`,
 		"horizon stats sample.trace --run 1", "horizon stats sample.trace --json")
 	run := runFlag(fs, "run `id`, or an EPD record's id for its runs ('horizon runs FILE' lists both)", "every run")
 	asJSON := fs.Bool("json", false, "print JSON (an array, one object per run): nodes, qs_nodes, qs_share, max_ply and max_qs_ply are the search's,\nas in runs and trace; the recorded_ figures and the tables count the rows a recording filter kept")
@@ -73,11 +77,15 @@ one's) and nodes^(1/depth).`,
 	}
 	out, err := eachRun(e, file, run, func(st *trace.Store, r trace.Run) (statsJSON, error) {
 		s, err := st.Stats(e.ctx, r.ID)
+		if err != nil {
+			return statsJSON{}, err
+		}
+		nested, err := trace.NestedStats(e.ctx, st, r.ID)
 		// Empty tables are [] in JSON, not null.
 		s.Plies, s.QSPlies, s.QSLevels, s.Iterations = orEmpty(s.Plies), orEmpty(s.QSPlies), orEmpty(s.QSLevels), orEmpty(s.Iterations)
 		return statsJSON{Run: r.ID, Variant: r.Label(), Status: string(r.Status), StopCause: orNull(r.StopCause), SearchedNodes: r.Nodes, SearchedQSNodes: r.QSNodes,
 			SearchedQSShare: r.QSShare(), SearchedMaxPly: r.MaxPly, SearchedMaxQSPly: r.MaxQSPly, Filter: orNull(r.Filter),
-			Stats: s, pathFiltered: r.PathFiltered(), firstNodes: r.FirstNodes(), filterText: r.FilterText()}, err
+			Stats: s, Nested: nested, pathFiltered: r.PathFiltered(), firstNodes: r.FirstNodes(), filterText: r.FilterText()}, err
 	})
 	if err != nil {
 		return err
@@ -149,6 +157,14 @@ func (j statsJSON) writeText(w io.Writer) error {
 		fmt.Fprintf(tw, "  %s\tnodes\t\n", t.name)
 		for _, p := range t.rows {
 			fmt.Fprintf(tw, "  %d\t%s\t\n", p.Level, engine.Commas(p.Nodes))
+		}
+		tw.Flush()
+	}
+	if len(j.Nested) > 0 {
+		tw = figureTable(w)
+		fmt.Fprintln(tw, "  nested search\tsearches\tnodes\t")
+		for _, n := range j.Nested {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t\n", engine.Printable(n.Reason), engine.Commas(n.Searches), engine.Commas(n.Nodes))
 		}
 		tw.Flush()
 	}

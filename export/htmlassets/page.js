@@ -663,7 +663,9 @@
   // splitPath reads a path as trace.SplitPath does: moves separated by
   // spaces or commas, move numbers (1. 12...) dropped.
   function splitPath(text) {
-    return text.split(/[\s,]+/).map(f => f.replace(/^(\d+\.+)+/, '')).filter(Boolean);
+    // A nested search's mark ("[singular -e2e4]", trace.NestedText) is one
+    // step, spaces and all, as trace.SplitPath reads it.
+    return (text.match(/\[[^\]]*\][^\s,]*|[^\s,]+/g) || []).map(f => f.replace(/^(\d+\.+)+/, '')).filter(Boolean);
   }
   // cutVisit is trace.cutVisit: text cut at its visit mark, L.visit_sep or,
   // where that cannot be typed, the last of L.visit_seps_ascii followed by
