@@ -52,45 +52,9 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 			return []Hotspot{}, nil
 		}
 	}
-	var ids []hotspot
-	if stored {
-		q := "SELECT node_id, MAX(growth) FROM hotspots WHERE run_id = ? AND rank > 0 AND rank_by IN (?" +
-			strings.Repeat(", ?", len(by)-1) + ") GROUP BY node_id ORDER BY MAX(growth) DESC, node_id LIMIT ?"
-		args := []any{run}
-		for _, b := range by {
-			args = append(args, b)
-		}
-		var err error
-		ids, err = queryRows(ctx, s, func(rows *sql.Rows) (hotspot, error) {
-			var h hotspot
-			if err := rows.Scan(&h.id, &h.score); err != nil {
-				return h, s.readErr(err, fmt.Sprintf("run %d: a row of hotspots", run))
-			}
-			return h, nil
-		}, q, append(args, limit)...)
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		var h topK
-		if s.rankable(r) {
-			if h, err = s.rankRows(ctx, run, by, max(limit, hotspotsKept)); err != nil {
-				return nil, err
-			}
-		} else {
-			sum, err := s.scanSummary(ctx, run, max(limit, hotspotsKept))
-			if err != nil {
-				return nil, err
-			}
-			for _, b := range by {
-				h = append(h, map[string]topK{"size": sum.bySize, "growth": sum.byGrowth, "chain": sum.chains}[b]...)
-			}
-		}
-		ids = h.sorted()
-		ids = slices.CompactFunc(ids, func(a, b hotspot) bool { return a.id == b.id })
-		if limit > 0 && len(ids) > limit {
-			ids = ids[:limit]
-		}
+	ids, err := s.rankedIDs(ctx, r, by, stored, limit)
+	if err != nil {
+		return nil, err
 	}
 	// Options that no longer parse label chains "ext": the cause is then
 	// not known, which is what the label says.
@@ -142,6 +106,54 @@ func (s *Store) Hotspots(ctx context.Context, run int64, order HotspotOrder, lim
 		out = append(out, hs)
 	}
 	return out, nil
+}
+
+// rankedIDs returns run r's nodes ranked by the rankings by, best first:
+// from the stored summary where it holds the limit (stored), else ranked
+// from the rows, at most limit of them (limit <= 0: every one ranked).
+func (s *Store) rankedIDs(ctx context.Context, r Run, by []string, stored bool, limit int) ([]hotspot, error) {
+	run := r.ID
+	var ids []hotspot
+	var err error
+	if stored {
+		q := "SELECT node_id, MAX(growth) FROM hotspots WHERE run_id = ? AND rank > 0 AND rank_by IN (?" +
+			strings.Repeat(", ?", len(by)-1) + ") GROUP BY node_id ORDER BY MAX(growth) DESC, node_id LIMIT ?"
+		args := []any{run}
+		for _, b := range by {
+			args = append(args, b)
+		}
+		ids, err = queryRows(ctx, s, func(rows *sql.Rows) (hotspot, error) {
+			var h hotspot
+			if err := rows.Scan(&h.id, &h.score); err != nil {
+				return h, s.readErr(err, fmt.Sprintf("run %d: a row of hotspots", run))
+			}
+			return h, nil
+		}, q, append(args, limit)...)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		var h topK
+		if s.rankable(r) {
+			if h, err = s.rankRows(ctx, run, by, max(limit, hotspotsKept)); err != nil {
+				return nil, err
+			}
+		} else {
+			sum, err := s.scanSummary(ctx, run, max(limit, hotspotsKept))
+			if err != nil {
+				return nil, err
+			}
+			for _, b := range by {
+				h = append(h, map[string]topK{"size": sum.bySize, "growth": sum.byGrowth, "chain": sum.chains}[b]...)
+			}
+		}
+		ids = h.sorted()
+		ids = slices.CompactFunc(ids, func(a, b hotspot) bool { return a.id == b.id })
+		if limit > 0 && len(ids) > limit {
+			ids = ids[:limit]
+		}
+	}
+	return ids, nil
 }
 
 // chainsStored reports whether run's stored summary ranks extension

@@ -111,38 +111,7 @@ was read so.`,
 	// runs' checks, on a connection of its own (it was 4.2 s of the 8.9 s
 	// a 5.7M-row file took, on one core): its line comes first all the
 	// same, the runs' lines wait for it.
-	integrity := startIntegrity(e, st.IntegrityCheck)
-	var (
-		fileErr error
-		held    []result // the runs' lines while the integrity check runs
-		printed bool     // the integrity line
-	)
-	// finish prints the integrity line once the check has ended, and the
-	// runs' lines held till then; wait waits for the check to end.
-	finish := func(wait bool) error {
-		if printed {
-			return nil
-		}
-		done, ierr := integrity.result(e, file, wait)
-		if !done {
-			return nil
-		}
-		printed, fileErr = true, ierr
-		if fileErr != nil && e.ctx.Err() != nil {
-			return fileErr
-		}
-		var status result = integrityOK(file)
-		if fileErr != nil {
-			status = message(fileErr.Error())
-		}
-		for _, p := range append([]result{status}, held...) {
-			if err := e.printPart(p, f); err != nil {
-				return err
-			}
-		}
-		held = nil
-		return nil
-	}
+	out := &checkLines{e: e, file: file, f: f, integrity: startIntegrity(e, st.IntegrityCheck)}
 	var reports checkResult
 	for _, r := range runs {
 		var rows atomic.Int64
@@ -150,31 +119,73 @@ was read so.`,
 		rep, err := check.Run(e.ctx, countingReader{st, &rows}, r.ID, check.Options{Max: *maxV})
 		stop()
 		if err != nil && e.ctx.Err() != nil {
-			if ierr := finish(true); ierr != nil {
+			if ierr := out.finish(true); ierr != nil {
 				return ierr // stopped in the integrity check, as before
 			}
 			return err
 		}
 		c := checkedRun{Report: rep, run: r, err: err}
 		reports = append(reports, c)
-		if printed {
-			if err := e.printPart(c, f); err != nil {
-				return err
-			}
-		} else {
-			held = append(held, c)
-		}
-		if err := finish(false); err != nil {
+		if err := out.add(c); err != nil {
 			return err
 		}
 	}
-	if err := finish(true); err != nil {
+	if err := out.finish(true); err != nil {
 		return err
 	}
 	if err := e.print(reports, f); err != nil {
 		return err
 	}
-	return reports.err(fileErr)
+	return reports.err(out.fileErr)
+}
+
+// checkLines prints check's lines in order while SQLite's integrity
+// check runs beside the runs' checks: the integrity line first, the runs'
+// lines held till it is printed.
+type checkLines struct {
+	e         *env
+	file      string
+	f         format
+	integrity *integrityRun
+	fileErr   error    // what the integrity check found
+	held      []result // the runs' lines while the integrity check runs
+	printed   bool     // the integrity line
+}
+
+// add prints a run's line, or holds it while the integrity check runs.
+func (c *checkLines) add(r result) error {
+	if !c.printed {
+		c.held = append(c.held, r)
+		return c.finish(false)
+	}
+	return c.e.printPart(r, c.f)
+}
+
+// finish prints the integrity line once the check has ended, and the
+// runs' lines held till then; with wait, it waits for the check to end.
+func (c *checkLines) finish(wait bool) error {
+	if c.printed {
+		return nil
+	}
+	done, ierr := c.integrity.result(c.e, c.file, wait)
+	if !done {
+		return nil
+	}
+	c.printed, c.fileErr = true, ierr
+	if c.fileErr != nil && c.e.ctx.Err() != nil {
+		return c.fileErr
+	}
+	var status result = integrityOK(c.file)
+	if c.fileErr != nil {
+		status = message(c.fileErr.Error())
+	}
+	for _, p := range append([]result{status}, c.held...) {
+		if err := c.e.printPart(p, c.f); err != nil {
+			return err
+		}
+	}
+	c.held = nil
+	return nil
 }
 
 // integrityRun is SQLite's integrity check of a file, running on a
