@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/longtest"
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestCheckRecaptureBoundsProved(t *testing.T) {
 	st, _ := tracetest.CreateTrace(t)
 	depth := 5
-	if testing.Short() {
+	if longtest.Quick() {
 		depth = 4
 	}
 	for _, fen := range []string{

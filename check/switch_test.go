@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/longtest"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
@@ -47,7 +48,7 @@ func switchFlips(o engine.Options) map[string]string {
 func TestCheckEverySwitch(t *testing.T) {
 	st, _ := tracetest.CreateTrace(t)
 	depth := 3
-	if testing.Short() {
+	if longtest.Quick() {
 		depth = 2
 	}
 	for _, name := range engine.VariantNames() {

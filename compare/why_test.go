@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/longtest"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
@@ -21,9 +22,7 @@ const kiwipete1 = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQk
 // two searches there: never a QS-level numbering, never only what the
 // records show, never one that follows from an earlier difference.
 func TestFirstDifferenceNamesARule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("records eight depth-4 searches and aligns 28 pairs")
-	}
+	longtest.Skip(t, "records eight depth-4 searches and aligns 28 pairs")
 	ctx := context.Background()
 	st, _ := tracetest.CreateTrace(t)
 	runs := map[string]int64{}

@@ -17,6 +17,7 @@ import (
 	"github.com/horizonqs/horizon/explain"
 	"github.com/horizonqs/horizon/foreign"
 	"github.com/horizonqs/horizon/foreign/foreigntest"
+	"github.com/horizonqs/horizon/internal/longtest"
 	"github.com/horizonqs/horizon/trace"
 )
 
@@ -225,9 +226,7 @@ func (b *browser) layout(tb testing.TB) (parts []box, width, height, docWidth fl
 // the phone the right pane was fixed at 360 px: the chart was 30 px wide,
 // a diff page's 5 px each.
 func TestHTMLLayoutInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test: skipped with -short")
-	}
+	longtest.Skip(t, "a browser test of many pages")
 	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 3, true, "captures", "see")
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -342,9 +341,7 @@ func (b *browser) detailsInView(tb testing.TB, what string) {
 // that A lacks the node, not on every row; and a re-searched move's box
 // is labelled with its visit (dxe6·2), as its path is.
 func TestHTMLDiffLinksInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test: skipped with -short")
-	}
+	longtest.Skip(t, "a browser test of many pages")
 	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 4, true, "captures", "see")
 	ctx := context.Background()
 	page := filepath.Join(t.TempDir(), "diff.html")
@@ -413,9 +410,7 @@ func TestHTMLDiffLinksInBrowser(t *testing.T) {
 // the run's biggest QS tree lists it, with the command that draws it, and
 // a click on the entry says that command.
 func TestHTMLElsewhereInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test: skipped with -short")
-	}
+	longtest.Skip(t, "a browser test of many pages")
 	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 4, true, "captures")
 	ctx := context.Background()
 	hs, err := st.Hotspots(ctx, 1, trace.HotspotQS, 1)

@@ -26,6 +26,7 @@ import (
 	"github.com/horizonqs/horizon/foreign"
 	"github.com/horizonqs/horizon/foreign/foreigntest"
 	"github.com/horizonqs/horizon/internal/golden"
+	"github.com/horizonqs/horizon/internal/longtest"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
@@ -387,9 +388,7 @@ func findsBack(t *testing.T, st *trace.Store, run, id int64, place string) bool 
 }
 
 func TestHTMLInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test: skipped with -short")
-	}
+	longtest.Skip(t, "a browser test of many pages")
 	b := newBrowser(t, 1600, 1000)
 	dir := t.TempDir()
 	st, _ := recordedTrace(t, "kiwi.trace", kiwipete, 5, true, "captures", "threshold") // run 1, as in the README
@@ -789,9 +788,7 @@ func TestHTMLAspirationRootsInBrowser(t *testing.T) {
 // and checks that both sides zoom to the aligned nodes and the details
 // show both, with no console error.
 func TestHTMLDiffInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test: skipped with -short")
-	}
+	longtest.Skip(t, "a browser test of many pages")
 	b := newBrowser(t, 1600, 1000)
 	dir := t.TempDir()
 	st, _ := recordedTrace(t, "two.trace", fixedFEN, 3, false, "captures", "see")

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/horizonqs/horizon/internal/horizonbin"
+	"github.com/horizonqs/horizon/internal/longtest"
 )
 
 // helpExamples returns every example of every command's --help (qsbench's
@@ -50,6 +51,23 @@ func helpExamples(t *testing.T) []string {
 // sample.trace, which 'horizon trace -o sample.trace' writes, or write the
 // files they read. Examples that need a terminal, an engine Horizon does
 // not ship or minutes of work are named and skipped.
+// longExample reports whether a help example is one of the few that
+// take most of TestHelpExamples' time (benchmarks of the whole bench set,
+// perft to depth 6 beside Stockfish, a suite compared at depth 4): the
+// long run (longtest) runs them, the quick one skips them.
+func longExample(ex string) bool {
+	for _, long := range []string{
+		"horizon perft --bench",
+		"horizon bench",
+		"horizon bench --depth 4 --nodes 1000000",
+	} {
+		if ex == long {
+			return true
+		}
+	}
+	return strings.HasPrefix(ex, "horizon compare --epd testdata/wacnew.epd --depth 4")
+}
+
 func TestHelpExamples(t *testing.T) {
 	bin := horizonbin.Path(t)
 	bash, err := exec.LookPath("bash")
@@ -102,6 +120,9 @@ func TestHelpExamples(t *testing.T) {
 					why = s.why
 					break
 				}
+			}
+			if longExample(ex) && longtest.Quick() {
+				why = "a long example: " + longtest.Env + "=1 runs it, as .ci/run does"
 			}
 			if strings.Contains(ex, "| jq") {
 				if _, err := exec.LookPath("jq"); err != nil {
