@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/horizonqs/horizon/internal/longtest"
 )
 
 var (
 	perftDeep   = flag.Bool("perft.deep", false, "check every perft count of the suites, however deep (minutes)")
-	perftBudget = flag.Uint64("perft.budget", 0, "check the perft counts up to this many nodes (default 1e6 with -short, else 1e7)")
+	perftBudget = flag.Uint64("perft.budget", 0, "check the perft counts up to this many nodes (default 1e6 in the quick run, internal/longtest, else 1e7)")
 )
 
 // readSuite reads an EPD file of the repository's testdata directory.
@@ -39,7 +41,7 @@ func perftNodeBudget() uint64 {
 		return ^uint64(0)
 	case *perftBudget != 0:
 		return *perftBudget
-	case testing.Short():
+	case longtest.Quick():
 		return 1_000_000
 	}
 	return 10_000_000

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/internal/longtest"
 )
 
 // helperEnv hands a helper test, run in a subprocess by startHelper, the
@@ -146,7 +147,11 @@ func TestKillLoop(t *testing.T) {
 	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
 	ctx := context.Background()
 	seen := 0
-	for i := 0; i < 8; i++ {
+	kills := 8 // at random moments of a recording, each a file to read
+	if longtest.Quick() {
+		kills = 3
+	}
+	for i := 0; i < kills; i++ {
 		cmd, out := startHelper(t, "TestHelperRecordForever", p)
 		wait := time.Duration(100+rng.Intn(1500)) * time.Millisecond
 		time.Sleep(wait)
