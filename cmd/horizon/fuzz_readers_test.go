@@ -375,6 +375,10 @@ func FuzzTraceReaders(f *testing.F) {
 		if tracetest.InFuzzWorker() {
 			deadline = time.Now().Add(inputBudget)
 		}
+		// The seeds, each a damaged copy of its own, run two at a time on
+		// two cores (go test's seed run honours Parallel; fuzzing ignores
+		// it): the readers are what the test checks, not their order.
+		t.Parallel()
 		base, err := readerBase()
 		if err != nil {
 			t.Fatal(err)
