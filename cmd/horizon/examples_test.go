@@ -45,12 +45,6 @@ func helpExamples(t *testing.T) []string {
 	return out
 }
 
-// TestHelpExamples runs every example of every --help exactly as written,
-// in one directory as a user following them would (testdata/ is the
-// checkout's), and fails on an exit status other than 0: examples read
-// sample.trace, which 'horizon trace -o sample.trace' writes, or write the
-// files they read. Examples that need a terminal, an engine Horizon does
-// not ship or minutes of work are named and skipped.
 // longExample reports whether a help example is one of the few that
 // take most of TestHelpExamples' time (benchmarks of the whole bench set,
 // perft to depth 6 beside Stockfish, a suite compared at depth 4): the
@@ -68,6 +62,27 @@ func longExample(ex string) bool {
 	return strings.HasPrefix(ex, "horizon compare --epd testdata/wacnew.epd --depth 4")
 }
 
+// TestLongExamplesExist: the examples longExample names are in the help,
+// so its list does not go stale (a reworded example would run in the quick
+// run again, unnoticed).
+func TestLongExamplesExist(t *testing.T) {
+	n := 0
+	for _, ex := range helpExamples(t) {
+		if longExample(ex) {
+			n++
+		}
+	}
+	if n != 4 {
+		t.Errorf("longExample names %d of the help's examples, want 4: update its list", n)
+	}
+}
+
+// TestHelpExamples runs every example of every --help exactly as written,
+// in one directory as a user following them would (testdata/ is the
+// checkout's), and fails on an exit status other than 0: examples read
+// sample.trace, which 'horizon trace -o sample.trace' writes, or write the
+// files they read. Examples that need a terminal, an engine Horizon does
+// not ship or minutes of work are named and skipped.
 func TestHelpExamples(t *testing.T) {
 	bin := horizonbin.Path(t)
 	bash, err := exec.LookPath("bash")
