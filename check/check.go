@@ -226,7 +226,7 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	c := &checker{st: st, run: r, opts: o, pos: pos, max: opts.Max, filtered: partial, foreign: fr, rule: r.MoveRule(),
 		rep: &Report{Run: r, RunID: r.ID, Variant: r.Label(), ByRule: map[string]int64{}, Violations: []Violation{}}}
 	c.windowKinds = true
-	if c.nested, err = trace.NestedOf(ctx, st, run); err != nil {
+	if c.nested, err = st.NestedSearches(ctx, run); err != nil {
 		return nil, err
 	}
 	c.kindFaults, c.deltaFaults = &olderRule{rule: RuleKind}, &olderRule{rule: RuleScore}

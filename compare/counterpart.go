@@ -68,7 +68,7 @@ func Resolve(ctx context.Context, s Side, keys []Key) (n trace.Node, ok bool, er
 	if len(keys) > trace.MaxNesting {
 		return n, false, trace.CheckDepth(n, len(keys))
 	}
-	nested, err := trace.NestedOf(ctx, s.Store, s.Run)
+	nested, err := s.Store.NestedSearches(ctx, s.Run)
 	if err != nil {
 		return n, false, err
 	}
@@ -128,7 +128,7 @@ func AlignChildren(ctx context.Context, a Side, idA int64, b Side, idB int64) ([
 		if err != nil {
 			return nil, err
 		}
-		nested, err := trace.NestedOf(ctx, s.Store, s.Run)
+		nested, err := s.Store.NestedSearches(ctx, s.Run)
 		if err != nil {
 			return nil, err
 		}

@@ -81,7 +81,7 @@ type keyed struct {
 // keyChildren gives each child of parent its key (its visit numbered by
 // trace.ChildVisits) and returns them in key order, the canonical order
 // both trees are walked in. kids must be in search order; nested are the
-// run's nested searches (trace.NestedOf).
+// run's nested searches (trace.Reader.NestedSearches).
 func keyChildren(parent trace.Node, kids []trace.Node, nested map[int64]trace.NestedSearch) []keyed {
 	visits, searches := trace.ChildVisits(parent, kids, nested)
 	out := make([]keyed, len(kids))
@@ -305,7 +305,7 @@ func (t *tree) keyedChildren(ctx context.Context, n trace.Node) ([]keyed, error)
 // nestedSearches returns the run's nested searches, read once.
 func (t *tree) nestedSearches(ctx context.Context) (map[int64]trace.NestedSearch, error) {
 	if t.nested == nil {
-		nested, err := trace.NestedOf(ctx, t.Store, t.Run)
+		nested, err := t.Store.NestedSearches(ctx, t.Run)
 		if err != nil {
 			return nil, err
 		}

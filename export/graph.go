@@ -235,7 +235,7 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 		return nil, err
 	}
 	b := &builder{ctx: ctx, st: st, g: g, rule: g.Run.MoveRule(), sums: map[int]int{}, pv: pv, src: src}
-	if b.nested, err = trace.NestedOf(ctx, st, g.Run.ID); err != nil {
+	if b.nested, err = st.NestedSearches(ctx, g.Run.ID); err != nil {
 		return nil, err
 	}
 	topSAN := ""

@@ -795,7 +795,7 @@ func BuildPage(ctx context.Context, st trace.Reader, run trace.Run, top trace.No
 	if err != nil {
 		return nil, err
 	}
-	nested, err := trace.NestedOf(ctx, st, run.ID)
+	nested, err := st.NestedSearches(ctx, run.ID)
 	if err != nil {
 		return nil, err
 	}

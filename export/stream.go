@@ -128,7 +128,7 @@ func planStream(ctx context.Context, st trace.Reader, run trace.Run, top trace.N
 		return nil, err
 	}
 	p := &plan{ctx: ctx, st: st, run: run, top: top, opts: g.Options, rule: run.MoveRule(), topPos: tl.pos, notLast: map[int64]bool{}}
-	if p.nested, err = trace.NestedOf(ctx, st, run.ID); err != nil {
+	if p.nested, err = st.NestedSearches(ctx, run.ID); err != nil {
 		return nil, err
 	}
 	if ownStep(top) && len(tl.san) > 0 {

@@ -116,12 +116,6 @@ func (s *Store) NestedSearches(ctx context.Context, run int64) (map[int64]Nested
 	return out, nil
 }
 
-// NestedOf returns run's nested searches as r stores them
-// (Reader.NestedSearches).
-func NestedOf(ctx context.Context, r Reader, run int64) (map[int64]NestedSearch, error) {
-	return r.NestedSearches(ctx, run)
-}
-
 // nestedChild reports whether k, a child of parent, is a nested search's
 // root (IsNested): a child without a move of any node but the run node.
 func nestedChild(parent, k Node) bool {
@@ -214,7 +208,7 @@ type NestedStat struct {
 // order: none for a run without any (or a file before schema 7). It reads
 // one row per nested search.
 func NestedStats(ctx context.Context, r Reader, run int64) ([]NestedStat, error) {
-	nested, err := NestedOf(ctx, r, run)
+	nested, err := r.NestedSearches(ctx, run)
 	if err != nil || len(nested) == 0 {
 		return []NestedStat{}, err
 	}

@@ -23,7 +23,7 @@ type SiblingKey struct {
 }
 
 // KeyOf is child k's SiblingKey under parent, nested being the run's
-// nested searches (NestedOf).
+// nested searches (Reader.NestedSearches).
 func KeyOf(parent, k Node, nested map[int64]NestedSearch) SiblingKey {
 	if parent.Kind == engine.KindRun {
 		return SiblingKey{Iteration: k.Iteration}
@@ -55,7 +55,7 @@ func CompareKeys(a, b SiblingKey) int {
 // a first visit (VisitMark). A page that draws children one by one marks
 // their paths with them as Visits does; diff lines up the n-th visit in
 // one run with the n-th in the other. nested are the run's nested
-// searches (NestedOf): a node's second IID search is its "[iid]·2".
+// searches (Reader.NestedSearches): a node's second IID search is its "[iid]·2".
 func ChildVisits(parent Node, kids []Node, nested map[int64]NestedSearch) (visits, searches []int) {
 	visits, searches = make([]int, len(kids)), make([]int, len(kids))
 	// Sorted by key, stable: a run of equal keys is in search order, so a
@@ -108,7 +108,7 @@ type Placer struct {
 	r      Reader
 	run    int64
 	lists  map[int64]childList    // by parent id
-	nested map[int64]NestedSearch // the run's (NestedOf), read with the first list
+	nested map[int64]NestedSearch // the run's (Reader.NestedSearches), read with the first list
 	// info is the run as read once, for the SAN of paths and for
 	// RunChildren: an ended run's child lists take one query, not the
 	// four of ReadChildren (which were half of a thousand places' cost).
@@ -162,7 +162,7 @@ func (p *Placer) children(ctx context.Context, n Node) (childList, error) {
 		return childList{}, err
 	}
 	if p.nested == nil {
-		if p.nested, err = NestedOf(ctx, p.r, p.run); err != nil {
+		if p.nested, err = p.r.NestedSearches(ctx, p.run); err != nil {
 			return childList{}, err
 		}
 	}

@@ -3,6 +3,7 @@ package trace_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
@@ -112,17 +113,6 @@ func TestChildrenOf(t *testing.T) {
 	if len(parents) < 20 {
 		t.Fatalf("%d nodes with children: too few to test", len(parents))
 	}
-	same := func(a, b []trace.Node) bool {
-		if len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if a[i] != b[i] {
-				return false
-			}
-		}
-		return true
-	}
 	for _, p := range parents {
 		for _, pg := range []struct {
 			order         trace.Order
@@ -133,7 +123,7 @@ func TestChildrenOf(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, err := trace.ChildrenOf(ctx, st, p, pg.order, pg.offset, pg.limit)
-			if err != nil || !same(got, want) {
+			if err != nil || !slices.Equal(got, want) {
 				t.Fatalf("node %d %+v: ChildrenOf gives %d children (%v), Children %d", p.ID, pg, len(got), err, len(want))
 			}
 		}
@@ -142,7 +132,7 @@ func TestChildrenOf(t *testing.T) {
 		}
 		want, _ := dropFirst{st}.Children(ctx, id, p.ID, trace.BySearch, 0, 0)
 		got, err := trace.ChildrenOf(ctx, dropFirst{st}, p, trace.BySearch, 0, 0)
-		if err != nil || !same(got, want) {
+		if err != nil || !slices.Equal(got, want) {
 			t.Fatalf("node %d: ChildrenOf through a type embedding the Store gives %d children (%v), its Children %d", p.ID, len(got), err, len(want))
 		}
 	}

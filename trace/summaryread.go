@@ -219,24 +219,26 @@ func (s *Store) rankable(r Run) bool {
 // ranking's order (size, then id) and bound, selected by SQLite, so that
 // only the ranked rows come back, not all of a run's. ?1 is the run, ?2
 // the end of the run node's subtree (the rows scanSummary's walk reads);
-// then the rows kept and the kinds ranked. Stored info (schema/003_keyed.sql): kind in bits 0-2,
-// depth+128 in 19-26, QS ply+1 in 27-33, extension in 43-46.
-const (
+// then the rows kept and the kinds ranked. The stored info's fields are
+// the codec's (schema/003_keyed.sql).
+var (
 	// QS roots: QS nodes at QS ply 0, or with no QS ply stored and a
 	// depth of 0 or more (decode's QS ply of such a row).
-	rankSizeSQL = `SELECT id, size FROM node_rows NOT INDEXED WHERE run_id = ?1 AND id < ?2
-		AND info & 7 = ?4 AND ((info >> 27) & 127 = 1 OR (info >> 27) & 127 = 0 AND ((info >> 19) & 255) >= 128)
-		ORDER BY size DESC, id LIMIT ?3`
+	rankSizeSQL = fmt.Sprintf(`SELECT id, size FROM node_rows NOT INDEXED WHERE run_id = ?1 AND id < ?2
+		AND info & %[1]d = ?4 AND ((info >> %[2]d) & %[3]d = 1 OR (info >> %[2]d) & %[3]d = 0 AND ((info >> %[4]d) & %[5]d) >= %[6]d)
+		ORDER BY size DESC, id LIMIT ?3`,
+		infoKindMask, storedQSPlyShift, infoQSPlyMask, infoDepthShift, infoDepthMask, depthBias)
 	// Extension chains' tops (IsChainTop): an extended node whose parent's
 	// move was not extended, or whose parent has no row (a filtered run).
-	rankChainSQL = `SELECT n.id, n.size FROM node_rows n NOT INDEXED
+	rankChainSQL = fmt.Sprintf(`SELECT n.id, n.size FROM node_rows n NOT INDEXED
 		LEFT JOIN node_rows p NOT INDEXED ON p.run_id = n.run_id AND p.id = n.id - n.up
-		WHERE n.run_id = ?1 AND n.id < ?2 AND (n.info >> 43) & 15 > 0 AND coalesce((p.info >> 43) & 15, 0) = 0
-		ORDER BY n.size DESC, n.id LIMIT ?3`
+		WHERE n.run_id = ?1 AND n.id < ?2 AND (n.info >> %[1]d) & %[2]d > 0 AND coalesce((p.info >> %[1]d) & %[2]d, 0) = 0
+		ORDER BY n.size DESC, n.id LIMIT ?3`,
+		storedExtShift, infoExtMask)
 	// Full-width nodes with children, ranked by growth here: growth is
 	// computed in Go, as the summary computes it.
-	rankGrowthSQL = `SELECT id, size, info FROM node_rows NOT INDEXED WHERE run_id = ?1 AND id < ?2
-		AND info & 7 IN (?3, ?4) AND size > 1`
+	rankGrowthSQL = fmt.Sprintf(`SELECT id, size, info FROM node_rows NOT INDEXED WHERE run_id = ?1 AND id < ?2
+		AND info & %[1]d IN (?3, ?4) AND size > 1`, infoKindMask)
 )
 
 // rankRows ranks run's rows by each of by (size, chain, growth), keep of

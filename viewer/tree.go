@@ -173,7 +173,7 @@ func (t *tree) load(id int64) error {
 	if _, err := engine.ParseFEN(run.FEN); err != nil {
 		return fmt.Errorf("run %d: root position: %w", id, err)
 	}
-	nested, err := trace.NestedOf(t.ctx, t.src, id)
+	nested, err := t.src.NestedSearches(t.ctx, id)
 	if err != nil {
 		return fmt.Errorf("run %d: %w", id, err)
 	}
