@@ -179,7 +179,7 @@ func TestGuideCodeIsTheExample(t *testing.T) {
 // the skip otherwise. Lines that build or test Horizon itself use the
 // test's build: 'go build -o FILE ./cmd/horizon' copies it to FILE, 'go run
 // ./cmd/horizon ARGS' runs it, and 'go test ./...' (this very run) is left
-// out. A line that opens the viewer ('horizon view', '--view') runs in a
+// out. 'horizon bench' gives Stockfish 10 ms a position, not 200. A line that opens the viewer ('horizon view', '--view') runs in a
 // pseudo-terminal (script(1)) that types q; without script(1) it is left
 // out, and the test says so.
 func TestDocs(t *testing.T) {
@@ -347,6 +347,13 @@ func docLine(t *testing.T, l string) string {
 		}
 	}
 	f := strings.Fields(cmdText)
+	if len(f) >= 2 && (f[0] == "horizon" || f[0] == "./horizon") && f[1] == "bench" && !strings.Contains(cmdText, "--sf-movetime") && !strings.Contains(cmdText, "--stockfish none") {
+		// Stockfish's default 200 ms a position is 10 s of waiting in
+		// every run of the tests; a short think still runs the
+		// comparison the line shows.
+		t.Logf("running %q with Stockfish's think cut to --sf-movetime 10ms", cmdText)
+		return cmdText + " --sf-movetime 10ms"
+	}
 	if len(f) < 2 || !(f[0] == "horizon" || f[0] == "./horizon") || (f[1] != "view" && !strings.Contains(cmdText, " --view")) {
 		if m != nil {
 			return cmdText // 'go run': the comment was Go's line's

@@ -192,9 +192,9 @@ func oneSearch(pos, move string) string {
 // holding the trace pipe after the kill, Ctrl-C after a bestmove) and
 // says what went wrong, naming the engine, with the runs before kept.
 func TestTraceEngineFaults(t *testing.T) {
-	defer func(s, a, q, k, o time.Duration) {
-		streamStall, answerWait, quitWait, killedWait, overdue = s, a, q, k, o
-	}(streamStall, answerWait, quitWait, killedWait, overdue)
+	// Restored in a cleanup, which runs after the parallel cases end.
+	s, a, q, k, o := streamStall, answerWait, quitWait, killedWait, overdue
+	t.Cleanup(func() { streamStall, answerWait, quitWait, killedWait, overdue = s, a, q, k, o })
 	// answerWait is what a fake engine, a shell script, has to answer in:
 	// 500 ms was missed under load (a run of the suite at load 10).
 	streamStall, answerWait, quitWait, killedWait, overdue = time.Hour, 2*time.Second, 500*time.Millisecond, 200*time.Millisecond, 300*time.Millisecond
@@ -207,7 +207,7 @@ func TestTraceEngineFaults(t *testing.T) {
 		moveTime    time.Duration // go movetime; default: go depth 1
 		maxNodes    int64         // the recording's node cap
 		fens        []string      // default: the start position
-		cancel      string        // "ended": Ctrl-C when the first search has ended (bestmove); "touch": when the engine creates file $HZ_TOUCH; "soon": at once
+		cancel      string        // "ended": Ctrl-C when the first search has ended (bestmove); "touch": when the engine creates file "$HZ_TOUCH" (the script's text names it); "soon": at once
 		want        []string      // in the error, in order; none: no error
 		runs        int
 		check       func(t *testing.T, runs []RunResult)
@@ -320,9 +320,17 @@ func TestTraceEngineFaults(t *testing.T) {
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			// Most cases wait out answerWait or a Ctrl-C: in parallel
+			// the waits overlap. Each engine is told its own file to
+			// touch in its script, as the environment is the process's.
+			t.Parallel()
 			touch := filepath.Join(t.TempDir(), "quitting")
-			t.Setenv("HZ_TOUCH", touch)
-			g, err := StartEngine(context.Background(), []string{fakeEngine(t, tc.goCmd, tc.arms...)})
+			withTouch := strings.NewReplacer(`"$HZ_TOUCH"`, "'"+touch+"'") // a temporary folder's name: no quote in it
+			arms := make([]string, len(tc.arms))
+			for i, a := range tc.arms {
+				arms[i] = withTouch.Replace(a)
+			}
+			g, err := StartEngine(context.Background(), []string{fakeEngine(t, withTouch.Replace(tc.goCmd), arms...)})
 			if err != nil {
 				t.Fatal(err)
 			}
