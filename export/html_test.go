@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/horizonqs/horizon/engine"
 	"github.com/horizonqs/horizon/explain"
 	"github.com/horizonqs/horizon/trace"
+	"github.com/horizonqs/horizon/trace/tracetest"
 )
 
 // pageJSON is the data of a page as indented JSON, for the golden files.
@@ -416,5 +419,80 @@ func TestHTMLCauses(t *testing.T) {
 		if c.Reason[0] != -1 {
 			t.Errorf("the top's move is judged %d; the page does not judge it", c.Reason[0])
 		}
+	}
+}
+
+// TestPageListsAsQueries: a page whose child lists come from one stream of
+// the subtree (readLists) is the page built with a query for each drawn
+// node, on whole runs, subtrees, a trace with gaps in its ids (a recording
+// filter: rows whose parent has no row are left out with their subtree)
+// and damaged files, which both ways refuse.
+func TestPageListsAsQueries(t *testing.T) {
+	fixed, fixedPath := fixedTrace(t)
+	tt, _ := recordedTrace(t, "tt.trace", kiwipete, 2, true, "captures", "threshold")
+	cases := []struct {
+		name string
+		st   *trace.Store
+		sel  Selection
+		opts HTMLOptions
+	}{
+		{"last iteration", fixed, Selection{Run: 1, Node: -1}, HTMLOptions{Depth: -1}},
+		{"narrow width", fixed, Selection{Run: 1, Node: -1}, HTMLOptions{Depth: -1, Width: 300}},
+		{"gaps in the ids", filteredTrace(t), Selection{Run: 1, Node: 0}, HTMLOptions{Depth: -1}},
+		{"tt, threshold", tt, Selection{Run: 2, Node: -1}, HTMLOptions{Depth: -1}},
+		{"tt, a subtree", tt, Selection{Run: 1, Node: -1, Path: []string{"dxe6"}}, HTMLOptions{Depth: -1}},
+		// Rows that name another parent than the node whose range holds
+		// them: each is left out with its subtree.
+		{"a wrong parent", tracetest.Open(t, tracetest.Damaged(t, fixedPath,
+			"UPDATE node_rows SET up = up + 1 WHERE run_id = 1 AND id IN (30, 500, 2000) AND up > 1")), Selection{Run: 1, Node: 0}, HTMLOptions{Depth: -1}},
+	}
+	both := func(t *testing.T, st *trace.Store, sel Selection, opts HTMLOptions) (listed, queried []byte, errL, errQ error) {
+		t.Helper()
+		run, top, err := Resolve(context.Background(), st, sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		build := func(max int64) ([]byte, error) {
+			defer func(m int64) { listedMaxRows = m }(listedMaxRows)
+			listedMaxRows = max
+			d, err := BuildPage(context.Background(), st, run, top, opts)
+			if err != nil {
+				return nil, err
+			}
+			return json.Marshal(d)
+		}
+		listed, errL = build(1 << 40)
+		queried, errQ = build(0)
+		return listed, queried, errL, errQ
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			listed, queried, errL, errQ := both(t, tc.st, tc.sel, tc.opts)
+			if errL != nil || errQ != nil {
+				t.Fatalf("listed: %v; queried: %v", errL, errQ)
+			}
+			if !bytes.Equal(listed, queried) {
+				t.Errorf("the page read from one stream differs from the page queried node by node (%d and %d bytes)", len(listed), len(queried))
+			}
+		})
+	}
+	// A child whose size runs past its parent's range, and one of size 0.
+	st := tracetest.Open(t, fixedPath)
+	root, err := st.Node(context.Background(), 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	for _, stmt := range []string{
+		fmt.Sprintf("UPDATE node_rows SET size = %d WHERE run_id = 1 AND id = 2", root.SubtreeSize),
+		"UPDATE node_rows SET size = 0 WHERE run_id = 1 AND id = 3",
+	} {
+		t.Run(stmt, func(t *testing.T) {
+			st := tracetest.Open(t, tracetest.Damaged(t, fixedPath, stmt))
+			_, _, errL, errQ := both(t, st, Selection{Run: 1, Node: 0}, HTMLOptions{Depth: -1})
+			if !errors.Is(errL, trace.ErrCorrupt) || !errors.Is(errQ, trace.ErrCorrupt) {
+				t.Errorf("listed: %v; queried: %v; want both to say the file is damaged", errL, errQ)
+			}
+		})
 	}
 }

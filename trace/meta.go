@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/horizonqs/horizon/engine"
 )
@@ -20,6 +21,10 @@ func (r Run) SearchOptions() (*engine.Options, error) {
 		return nil, nil
 	}
 	text := strings.TrimSpace(r.Options)
+	key := parsedKey{text, r.Variant}
+	if o, ok := parsedOptions.get(key); ok {
+		return &o, nil
+	}
 	var (
 		o   engine.Options
 		err error
@@ -38,7 +43,41 @@ func (r Run) SearchOptions() (*engine.Options, error) {
 			return nil, fmt.Errorf("run %d: options %q: %w", r.ID, text, err)
 		}
 	}
+	parsedOptions.put(key, o)
 	return &o, nil
+}
+
+// parsedOptions keeps the options of the runs read lately by their text:
+// readers word every node's moves by them (MovesText), and parsing the
+// JSON again for each node was a sixth of building a page. A file's
+// runs mostly share a few texts; the cache is emptied when it holds
+// maxParsed, so a file of many distinct ones costs no more memory.
+var parsedOptions = optionsCache{m: map[parsedKey]engine.Options{}}
+
+const maxParsed = 64
+
+type parsedKey struct{ text, variant string }
+
+type optionsCache struct {
+	mu sync.Mutex
+	m  map[parsedKey]engine.Options
+}
+
+// get returns a copy of the options parsed from key, if kept.
+func (c *optionsCache) get(k parsedKey) (engine.Options, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	o, ok := c.m[k]
+	return o, ok
+}
+
+func (c *optionsCache) put(k parsedKey, o engine.Options) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxParsed {
+		clear(c.m)
+	}
+	c.m[k] = o
 }
 
 // HorizonOptions returns the engine.Options of a Horizon run; it is
