@@ -314,3 +314,32 @@ func TestEvalWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchOptionsCopies: the options SearchOptions keeps parsed are
+// given as a copy each time: a caller that changes its copy changes no
+// other reader's, and runs with other texts get their own.
+func TestSearchOptionsCopies(t *testing.T) {
+	see, err := engine.VariantOptions("see")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Run{ID: 1, Variant: "see", Options: see.JSON()}
+	first, err := r.SearchOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.DeltaMargin, first.StandPat = -7, !first.StandPat
+	again, err := r.SearchOptions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *again != see {
+		t.Errorf("the second read gives %+v, want the recorded %+v", *again, see)
+	}
+	other := see
+	other.DeltaMargin = see.DeltaMargin + 50
+	r2 := Run{ID: 2, Variant: "see", Options: other.JSON()}
+	if got, err := r2.SearchOptions(); err != nil || *got != other {
+		t.Errorf("a run with other options reads %+v, %v; want %+v", got, err, other)
+	}
+}
