@@ -885,8 +885,21 @@ func (s *Store) Find(ctx context.Context, run, from int64, moves []string) (Node
 	if err != nil {
 		return Node{}, err
 	}
+	r, err := s.Run(ctx, run)
+	if err != nil {
+		return Node{}, err
+	}
+	// A finished run's nodes read as they did in their parent's child
+	// list: each step reads its children without reading the node again
+	// (a third of a step's queries). A run still recorded re-reads it.
+	kidsOf := func(n Node) ([]Node, error) {
+		if r.Status.Partial() {
+			return s.Children(ctx, run, n.ID, BySearch, 0, 0)
+		}
+		return s.childrenOf(ctx, n, BySearch, 0, 0)
+	}
 	if cur.Kind == engine.KindRun {
-		roots, err := s.Children(ctx, run, cur.ID, BySearch, 0, 0)
+		roots, err := kidsOf(cur)
 		if err != nil {
 			return Node{}, err
 		}
@@ -895,10 +908,6 @@ func (s *Store) Find(ctx context.Context, run, from int64, moves []string) (Node
 				return cur, nil
 			}
 			return Node{}, fmt.Errorf("trace %s: run %d has no iteration: %w", s.path, run, ErrNoMove)
-		}
-		r, err := s.Run(ctx, run)
-		if err != nil {
-			return Node{}, err
 		}
 		cur = roots[ReportedRoot(r, roots)]
 	}
@@ -923,7 +932,7 @@ func (s *Store) Find(ctx context.Context, run, from int64, moves []string) (Node
 		if err != nil {
 			return Node{}, fmt.Errorf("trace %s: run %d: move %d (%q) at node %d: %v: %w", s.path, run, i+1, text, cur.ID, err, ErrNoMove)
 		}
-		kids, err := s.Children(ctx, run, cur.ID, BySearch, 0, 0)
+		kids, err := kidsOf(cur)
 		if err != nil {
 			return Node{}, err
 		}
