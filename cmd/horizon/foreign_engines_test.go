@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -60,6 +63,15 @@ func builtEngines(t *testing.T) string {
 			enginesSkip = "libfathom-dev is not installed (Ethereal needs it)"
 			return
 		}
+		abs, _ := filepath.Abs(src)
+		if dir := cachedEngines(abs); dir != "" {
+			enginesDir = dir
+			return
+		}
+		if dir, why := keepEngines(abs); dir != "" || why != "" {
+			enginesDir, enginesSkip = dir, why
+			return
+		}
 		root, err := testDir()
 		if err != nil {
 			enginesSkip = err.Error()
@@ -70,14 +82,9 @@ func builtEngines(t *testing.T) string {
 			enginesSkip = err.Error()
 			return
 		}
-		abs, _ := filepath.Abs(src)
-		cmd := exec.Command("sh", filepath.Join("..", "..", "examples", "engines", "build.sh"), dir)
-		cmd.Env = append(os.Environ(), "ENGINES="+abs)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			enginesSkip = "build.sh failed: " + err.Error() + "\n" + string(out)
-			return
+		if enginesSkip = buildEngines(abs, dir); enginesSkip == "" {
+			enginesDir = dir
 		}
-		enginesDir = dir
 	})
 	if enginesSkip != "" {
 		if strings.HasPrefix(enginesSkip, "build.sh failed") {
@@ -86,6 +93,117 @@ func builtEngines(t *testing.T) string {
 		t.Skip(enginesSkip)
 	}
 	return enginesDir
+}
+
+// buildEngines runs build.sh on the engines in src into dir: "" when it
+// built them, else why not.
+func buildEngines(src, dir string) string {
+	cmd := exec.Command("sh", filepath.Join("..", "..", "examples", "engines", "build.sh"), dir)
+	cmd.Env = append(os.Environ(), "ENGINES="+src)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "build.sh failed: " + err.Error() + "\n" + string(out)
+	}
+	return ""
+}
+
+// The engines build.sh made are kept between runs of the tests in the
+// user's cache folder, as the go command keeps what it builds: building
+// them is 6 s of CPU on every run. A build is found by a key of all it is
+// made from (enginesKey); its launchers name the folder it was built in,
+// so it stays in that folder, a link named by the key pointing to it.
+
+// enginesCache is the folder of the kept builds.
+func enginesCache() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "horizon-tests"), nil
+}
+
+// enginesKey hashes what build.sh's output is made from: the engines'
+// sources in src and their folder, the script with its patches and
+// wrappers, the emitters it copies in, and the compiler's version.
+func enginesKey(src string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", src)
+	cc, err := exec.Command("cc", "--version").Output()
+	if err != nil {
+		return "", err
+	}
+	h.Write(cc)
+	for _, root := range []string{src, filepath.Join("..", "..", "examples", "engines"),
+		filepath.Join("..", "..", "emit", "c"), filepath.Join("..", "..", "emit", "python")} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, path)
+			fmt.Fprintf(h, "%s %s %d\n", root, rel, len(data))
+			h.Write(data)
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:24], nil
+}
+
+// cachedEngines returns the kept build of the engines in src, "" when
+// there is none (or no cache folder).
+func cachedEngines(src string) string {
+	cache, err := enginesCache()
+	if err != nil {
+		return ""
+	}
+	key, err := enginesKey(src)
+	if err != nil {
+		return ""
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Join(cache, "engines-"+key))
+	if err != nil {
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ethereal")); err != nil {
+		return ""
+	}
+	return dir
+}
+
+// keepEngines builds the engines in src into a folder of the cache (the
+// launchers name their folder) and names it by its key once whole, so
+// that a run stopped halfway, or another run building at the same time,
+// leaves no half build under the key. It returns the folder, or why the
+// build failed; both are "" when there is no cache to keep it in.
+func keepEngines(src string) (dir, why string) {
+	cache, err := enginesCache()
+	if err != nil {
+		return "", ""
+	}
+	key, err := enginesKey(src)
+	if err != nil || os.MkdirAll(cache, 0o755) != nil {
+		return "", ""
+	}
+	kept, err := os.MkdirTemp(cache, "build-"+key+"-")
+	if err != nil {
+		return "", ""
+	}
+	if why := buildEngines(src, kept); why != "" {
+		os.RemoveAll(kept)
+		return "", why
+	}
+	if err := os.Symlink(kept, filepath.Join(cache, "engines-"+key)); err != nil {
+		if other := cachedEngines(src); other != "" { // another run's, kept first
+			os.RemoveAll(kept)
+			return other, ""
+		}
+	}
+	return kept, ""
 }
 
 // uciSearch runs one search with a UCI engine and returns its bestmove, and
