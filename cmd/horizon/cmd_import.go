@@ -31,7 +31,7 @@ failed (interrupted when the stream was cut short).
 An engine stops searching at 'quit' (and may at the end of its input), so a
 script keeps the engine's input open until its bestmove, as the first example
 does with sleep; 'horizon trace --engine' drives the engine for you.`,
-		"(printf 'position startpos\\ngo depth 8\\n'; sleep 5; echo quit) | HORIZON_TRACE=ethereal.hzt ./ethereal; horizon import ethereal.hzt -o e.trace",
+		"(printf 'position startpos\\ngo depth 8\\n'; sleep 1; echo quit) | HORIZON_TRACE=ethereal.hzt ./ethereal; horizon import ethereal.hzt -o e.trace",
 		"horizon import - -o live.trace < /tmp/fifo")
 	out := fs.String("o", "horizon.trace", "trace file to write (runs are appended if it exists)")
 	name := fs.String("engine-name", "", "engine name for streams that carry none")

@@ -29,7 +29,7 @@ ones are skipped). "go perft N" counts the legal move tree as Stockfish does
 string" and ignored. The end of the input stops a running search, as in
 Stockfish (its bestmove is sent and its trace completed), so a script keeps
 its input open until the bestmove.`,
-		`(printf 'position startpos moves e2e4\ngo depth 6\n'; sleep 5) | horizon uci`,
+		`(printf 'position startpos moves e2e4\ngo depth 6\n'; sleep 1) | horizon uci`,
 		`cutechess-cli -engine cmd="horizon uci" option.QSVariant=threshold option.Trace=games.trace ...`)
 	if err := parseFlags(fs, args); err != nil {
 		return err
