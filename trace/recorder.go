@@ -781,6 +781,15 @@ func (r *Recorder) Finish(res Result) error {
 			err = fmt.Errorf("indexing the run's parents: %w", ierr)
 		}
 	}
+	if err == nil {
+		// The figures of the run's big subtrees, for the summaries of
+		// diagrams cut from them (see writeSubtreeCounts): without them
+		// readers count the rows, as they do for a run whose recorder
+		// died; a failure here is reported, the run itself is whole.
+		if cerr := r.s.storeSubtreeCounts(context.Background(), r.run); cerr != nil {
+			err = fmt.Errorf("storing the run's subtree figures: %w", cerr)
+		}
+	}
 	r.cancel(context.Canceled)
 	if r.werr != nil {
 		return r.werr
