@@ -159,3 +159,12 @@ func (r countingReader) RangeCountsMany(ctx context.Context, run int64, ranges [
 	}
 	return cs, ok, err
 }
+
+// StoredSubtreeCounts is the reader's (trace.SubtreeCountsStore): none
+// where it has none.
+func (r countingReader) StoredSubtreeCounts(ctx context.Context, run int64) (map[int64]trace.RangeCounts, error) {
+	if fs, ok := r.Reader.(trace.SubtreeCountsStore); ok {
+		return fs.StoredSubtreeCounts(ctx, run)
+	}
+	return map[int64]trace.RangeCounts{}, nil
+}
