@@ -30,6 +30,27 @@ type row struct {
 	// recorder knows it from the parent's extension, the summary ranks it.
 	// Not stored: readers tell it from the node and its parent.
 	chainTop bool
+	// sub adds up the rows of the node's subtree, stored (subtree_counts)
+	// where hasSub says: a closed node spanning subtreeCountsMin ids or
+	// more.
+	sub    subCounts
+	hasSub bool
+}
+
+// subCounts are a subtree's figures as the recorder adds them up at each
+// node's Leave (RangeCounts' figures, the plies stored + 1 so that the zero
+// value is no row).
+type subCounts struct {
+	rows, qsRows          int64
+	maxQSPly1, maxQSNode1 int32
+}
+
+// add adds a child subtree's figures.
+func (c *subCounts) add(o subCounts) {
+	c.rows += o.rows
+	c.qsRows += o.qsRows
+	c.maxQSPly1 = max(c.maxQSPly1, o.maxQSPly1)
+	c.maxQSNode1 = max(c.maxQSNode1, o.maxQSNode1)
 }
 
 // Bit layout of row.info, the recorder's and the reader's: node_rows.info of

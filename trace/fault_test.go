@@ -181,11 +181,8 @@ func TestKillLoop(t *testing.T) {
 			nodes := allNodes(t, s, r.ID)
 			if r.Status == StatusAbandoned && len(nodes) > 0 {
 				checkTreeShape(t, nodes)
-				// No stored subtree figures (written after a search):
-				// ranges add up from the rows.
-				if figs, err := s.StoredSubtreeCounts(ctx, r.ID); err != nil || len(figs) != 0 {
-					t.Errorf("kill %d: run %d: %d stored subtree figures, %v; want none", i, r.ID, len(figs), err)
-				}
+				// The stored figures of its closed subtrees, committed
+				// with their rows, are theirs; ranges add up right.
 				checkRangeCounts(t, s, r.ID)
 				// Open nodes are placeholders (the kill may also have come
 				// after the last batch, before the status was written).

@@ -100,8 +100,9 @@ type openNode struct {
 	slotted    bool // its row has a slot (in the batch of generation gen)
 	incomplete bool // a descendant was cut short by a stop
 	kind       engine.NodeKind
-	matched    int32 // Under filter: moves of the path matched down to here
-	ext        int32 // plies of extension the node's move got (from the Extension event before it)
+	matched    int32     // Under filter: moves of the path matched down to here
+	ext        int32     // plies of extension the node's move got (from the Extension event before it)
+	sub        subCounts // the rows of its subtree closed so far
 }
 
 // Recorder writes one run into a trace as the search reports it. It
@@ -535,6 +536,11 @@ func (r *Recorder) dropIteration(from, to int64) {
 		}
 	}
 	r.cur.del = [2]int64{from, to}
+	// The run node's figures counted the dropped iteration, its only rows
+	// but its own (earlier ones were dropped before): it starts anew.
+	if n := len(r.stack); n >= 2 {
+		r.stack[n-2].sub = subCounts{}
+	}
 	// The new root (id to) is counted but has no row yet: the batch's
 	// totals and placeholders must not cover it.
 	r.entered--
@@ -592,7 +598,19 @@ func (r *Recorder) Leave(l engine.LeaveInfo) {
 			parentExt = int(r.stack[n-2].ext)
 		}
 		w.chainTop = IsChainTop(l.Extension, parentExt)
+		// The subtree's figures, its own row's added to its children's:
+		// the same figures as rangeCountsSQL reads from the stored info.
+		o.sub.rows++
+		if o.kind == engine.KindQS {
+			o.sub.qsRows++
+			o.sub.maxQSPly1 = max(o.sub.maxQSPly1, int32(w.info>>infoQSPlyShift&infoQSPlyMask))
+			o.sub.maxQSNode1 = max(o.sub.maxQSNode1, int32(w.info>>infoPlyShift&infoPlyMask)+1)
+		}
+		w.sub, w.hasSub = o.sub, w.size >= subtreeCountsMin
 		r.emit(o)
+	}
+	if n > 1 {
+		r.stack[n-2].sub.add(o.sub)
 	}
 	r.stack = r.stack[:n-1]
 }
@@ -779,15 +797,6 @@ func (r *Recorder) Finish(res Result) error {
 		// is reported, the run itself is whole.
 		if _, ierr := r.s.db.Exec(parentIndexSQL(r.run)); ierr != nil {
 			err = fmt.Errorf("indexing the run's parents: %w", ierr)
-		}
-	}
-	if err == nil {
-		// The figures of the run's big subtrees, for the summaries of
-		// diagrams cut from them (see writeSubtreeCounts): without them
-		// readers count the rows, as they do for a run whose recorder
-		// died; a failure here is reported, the run itself is whole.
-		if cerr := r.s.storeSubtreeCounts(context.Background(), r.run); cerr != nil {
-			err = fmt.Errorf("storing the run's subtree figures: %w", cerr)
 		}
 	}
 	r.cancel(context.Canceled)

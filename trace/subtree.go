@@ -314,8 +314,9 @@ func subtreeFigures(tops []storedSpan, count func(gaps []IDRange, to []int, sums
 
 // writeSubtreeCounts stores the figures of run's subtrees of
 // subtreeCountsMin ids or more (subtreeFigures) in subtree_counts, in
-// the caller's transaction: a run's figures are there whole or not at
-// all.
+// the caller's transaction: the upgrade's, for a run an older Horizon
+// recorded (the recorder adds them up as each node closes, and stores them
+// with its row).
 func writeSubtreeCounts(ctx context.Context, tx *sql.Tx, run int64) error {
 	rows, err := tx.QueryContext(ctx, "SELECT id, size FROM node_rows WHERE run_id = ? AND size >= ? ORDER BY id", run, subtreeCountsMin)
 	if err != nil {
@@ -358,20 +359,6 @@ func writeSubtreeCounts(ctx context.Context, tx *sql.Tx, run int64) error {
 		}
 	}
 	return nil
-}
-
-// storeSubtreeCounts writes run's subtree figures (writeSubtreeCounts)
-// in a transaction of their own, after the recorder's last commit.
-func (s *Store) storeSubtreeCounts(ctx context.Context, run int64) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := writeSubtreeCounts(ctx, tx, run); err != nil {
-		return err
-	}
-	return tx.Commit()
 }
 
 // upgradeSubtreeCounts writes the subtree figures of every finished run

@@ -217,10 +217,9 @@ func TestSubtreeCountsDamaged(t *testing.T) {
 }
 
 // TestSubtreeCountsUnfinished: a run not finished (being recorded, as
-// here, or abandoned by a killed recorder: TestKillLoop) has no stored
-// figures, as they are written after the search, and its ranges add up
-// from its committed rows; an upgrade gives such a run none either (its
-// status is running).
+// here, or abandoned by a killed recorder: TestKillLoop) has the stored
+// figures of its closed subtrees, committed with their rows, which equal
+// them; its ranges add up as its committed rows say.
 func TestSubtreeCountsUnfinished(t *testing.T) {
 	lowCountsMin(t, 8)
 	s, p := mustCreate(t)
@@ -236,8 +235,8 @@ func TestSubtreeCountsUnfinished(t *testing.T) {
 	}
 	defer r.Close()
 	figs, err := r.StoredSubtreeCounts(context.Background(), rec.RunID())
-	if err != nil || len(figs) != 0 {
-		t.Fatalf("stored figures of a running run: %d, %v; want none", len(figs), err)
+	if err != nil || len(figs) == 0 {
+		t.Fatalf("stored figures of a running run: %d, %v; want its closed subtrees'", len(figs), err)
 	}
 	snap, err := r.Snapshot(context.Background())
 	if err != nil {

@@ -47,6 +47,7 @@ type inserter struct {
 	c     *sqlite3.SQLiteConn
 	many  driver.StmtQueryContext // rowsPerInsert rows
 	one   driver.StmtQueryContext // one row
+	sub   driver.StmtQueryContext // one row's subtree figures (subtree_counts)
 	stmts []driver.Stmt
 	args  []driver.NamedValue
 	n     int // rows staged in args
@@ -76,8 +77,15 @@ func newInserter(c *sqlite3.SQLiteConn, run int64) (*inserter, error) {
 		}
 		ins.stmts = append(ins.stmts, st)
 	}
+	st, err := c.Prepare(fmt.Sprintf("INSERT OR REPLACE INTO subtree_counts (run_id, id, rows, qs_rows, max_qs_ply, max_qs_node_ply) VALUES (%d, ?, ?, ?, ?, ?)", run))
+	if err != nil {
+		ins.close()
+		return nil, err
+	}
+	ins.stmts = append(ins.stmts, st)
 	ins.many = ins.stmts[0].(driver.StmtQueryContext)
 	ins.one = ins.stmts[1].(driver.StmtQueryContext)
+	ins.sub = ins.stmts[2].(driver.StmtQueryContext)
 	ins.args = make([]driver.NamedValue, rowsPerInsert*rowParams)
 	for i := range ins.args {
 		ins.args[i].Ordinal = i + 1
@@ -271,6 +279,9 @@ func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
 		if _, err := ins.exec("DELETE FROM iterations WHERE run_id = ? AND root_id >= ? AND root_id < ?", r.run, b.del[0], b.del[1]); err != nil {
 			return err
 		}
+		if _, err := ins.exec("DELETE FROM subtree_counts WHERE run_id = ? AND id >= ? AND id < ?", r.run, b.del[0], b.del[1]); err != nil {
+			return err
+		}
 		// Rows of the dropped iteration still in this batch were
 		// invalidated by the recorder; the summary restarts with the
 		// iteration that replaces it.
@@ -427,6 +438,18 @@ func (r *Recorder) put(ins *inserter, w *row) error {
 	if w.placeholder {
 		r.open = append(r.open, *w)
 	} else {
+		if w.hasSub {
+			// A closed subtree's figures, in the transaction that
+			// writes its row (its descendants' rows are in it or
+			// committed before): a reader never sees them without the
+			// rows they add up, even in a run whose recorder died.
+			if err := run(ins.sub, []driver.NamedValue{
+				{Ordinal: 1, Value: w.id}, {Ordinal: 2, Value: w.sub.rows}, {Ordinal: 3, Value: w.sub.qsRows},
+				{Ordinal: 4, Value: int64(w.sub.maxQSPly1) - 1}, {Ordinal: 5, Value: int64(w.sub.maxQSNode1) - 1},
+			}); err != nil {
+				return err
+			}
+		}
 		r.wrow++
 		r.sum.addRow(w)
 		// A finished iteration root: the run's answer so far.

@@ -6,12 +6,14 @@
 -- nodes the diagram shows. This table keeps those figures for every node
 -- whose subtree spans 64 ids or more (a fraction of a percent of the
 -- file), so a reader adds up a stored subtree in one lookup and scans only
--- the rows under no stored subtree. The recorder writes a run's figures
--- after its search, in one transaction; the upgrade of an older file
--- writes them for its finished runs. A run without figures (recorded
--- before version 8 and never upgraded, abandoned by a killed recorder, or
--- still being recorded) is read from its rows, as before. A Horizon that
--- reads up to version 7 refuses the file (its user_version is newer).
+-- the rows under no stored subtree. The recorder adds up a subtree's
+-- figures as its nodes close and writes them in the commit of its top's
+-- row (so a run being recorded, or abandoned by a killed recorder, has
+-- those of its closed subtrees); the upgrade of an older file writes them
+-- for its finished runs. Rows under no stored subtree (a run recorded
+-- before version 8 and never upgraded, an open node's) are read as before.
+-- A Horizon that reads up to version 7 refuses the file (its user_version
+-- is newer).
 CREATE TABLE subtree_counts (
     run_id INTEGER NOT NULL REFERENCES runs(id), -- the run
     id INTEGER NOT NULL,              -- the subtree's top: a node_rows id of the run; the subtree is ids id to id + node_rows.size - 1
