@@ -30,16 +30,11 @@ type row struct {
 	// recorder knows it from the parent's extension, the summary ranks it.
 	// Not stored: readers tell it from the node and its parent.
 	chainTop bool
-	// sub adds up the rows of the node's subtree, stored (subtree_counts)
-	// where hasSub says: a closed node spanning subtreeCountsMin ids or
-	// more.
-	sub    subCounts
-	hasSub bool
 }
 
 // subCounts are a subtree's figures as the recorder adds them up at each
-// node's Leave (RangeCounts' figures, the plies stored + 1 so that the zero
-// value is no row).
+// node's Leave (RangeCounts' figures, the plies + 1 so that the zero value
+// is no row).
 type subCounts struct {
 	rows, qsRows          int64
 	maxQSPly1, maxQSNode1 int32

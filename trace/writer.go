@@ -44,15 +44,16 @@ var bg = context.Background()
 // and dropped: binding is not the cost, SQLite's own per-row work is, and
 // the unpacking added to it.
 type inserter struct {
-	c     *sqlite3.SQLiteConn
-	many  driver.StmtQueryContext // rowsPerInsert rows
-	one   driver.StmtQueryContext // one row
-	sub   driver.StmtQueryContext // one row's subtree figures (subtree_counts)
-	stmts []driver.Stmt
-	args  []driver.NamedValue
-	n     int // rows staged in args
-	run   int64
-	small []driver.Value
+	c       *sqlite3.SQLiteConn
+	many    driver.StmtQueryContext // rowsPerInsert rows
+	one     driver.StmtQueryContext // one row
+	sub     driver.StmtQueryContext // one subtree's figures (subtree_counts)
+	subArgs []driver.NamedValue
+	stmts   []driver.Stmt
+	args    []driver.NamedValue
+	n       int // rows staged in args
+	run     int64
+	small   []driver.Value
 }
 
 func insertSQL(run int64, rows int) string {
@@ -86,6 +87,10 @@ func newInserter(c *sqlite3.SQLiteConn, run int64) (*inserter, error) {
 	ins.many = ins.stmts[0].(driver.StmtQueryContext)
 	ins.one = ins.stmts[1].(driver.StmtQueryContext)
 	ins.sub = ins.stmts[2].(driver.StmtQueryContext)
+	ins.subArgs = make([]driver.NamedValue, 5)
+	for i := range ins.subArgs {
+		ins.subArgs[i].Ordinal = i + 1
+	}
 	ins.args = make([]driver.NamedValue, rowsPerInsert*rowParams)
 	for i := range ins.args {
 		ins.args[i].Ordinal = i + 1
@@ -308,6 +313,18 @@ func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
 	if err := ins.flush(); err != nil {
 		return err
 	}
+	// The figures of the subtrees closed in this batch, in the
+	// transaction that writes their tops' rows (their other rows are in it
+	// or committed before): a reader never sees figures without the rows
+	// they add up, even in a run whose recorder died.
+	for _, s := range b.subs {
+		a := ins.subArgs
+		a[0].Value, a[1].Value, a[2].Value = s.id, s.c.rows, s.c.qsRows
+		a[3].Value, a[4].Value = int64(s.c.maxQSPly1)-1, int64(s.c.maxQSNode1)-1
+		if err := run(ins.sub, a); err != nil {
+			return err
+		}
+	}
 	// The run's row keeps the totals so far (rows: every row committed,
 	// the open path's placeholders too, which is what the file holds
 	// should the recorder die now), the last finished iteration's answer,
@@ -438,18 +455,6 @@ func (r *Recorder) put(ins *inserter, w *row) error {
 	if w.placeholder {
 		r.open = append(r.open, *w)
 	} else {
-		if w.hasSub {
-			// A closed subtree's figures, in the transaction that
-			// writes its row (its descendants' rows are in it or
-			// committed before): a reader never sees them without the
-			// rows they add up, even in a run whose recorder died.
-			if err := run(ins.sub, []driver.NamedValue{
-				{Ordinal: 1, Value: w.id}, {Ordinal: 2, Value: w.sub.rows}, {Ordinal: 3, Value: w.sub.qsRows},
-				{Ordinal: 4, Value: int64(w.sub.maxQSPly1) - 1}, {Ordinal: 5, Value: int64(w.sub.maxQSNode1) - 1},
-			}); err != nil {
-				return err
-			}
-		}
 		r.wrow++
 		r.sum.addRow(w)
 		// A finished iteration root: the run's answer so far.
