@@ -125,7 +125,7 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 	chunk := b.planChunks(&c, path)
 	local := b.planCollapsed(&c, chunk)
 	sort.SliceStable(c.tasks, func(i, j int) bool { return c.tasks[i].size > c.tasks[j].size })
-	if err := b.countMany(&c); err != nil {
+	if err := b.countMany(&c, workers); err != nil {
 		return err
 	}
 	results, err := b.runCountTasks(&c, workers)
@@ -163,11 +163,11 @@ type countTask struct {
 }
 
 // countMany adds up the collapsed children of every task the trace counts
-// in place in one batch where it can (trace.RangeManyCounter): a query
-// for each cost more than the rows of most, and where the trace stores
-// subtree figures, a batch costs the stored subtrees and small children
-// in the ranges, not their rows.
-func (b *builder) countMany(c *countPlan) error {
+// in place in batches where it can (trace.RangeManyCounter), one for each
+// of up to workers goroutines: a query for each cost more than the rows
+// of most, and where the trace stores subtree figures, a batch costs the
+// stored subtrees and small children in the ranges, not their rows.
+func (b *builder) countMany(c *countPlan, workers int) error {
 	many, ok := c.counter.(trace.RangeManyCounter)
 	if !ok {
 		return nil
@@ -185,12 +185,32 @@ func (b *builder) countMany(c *countPlan) error {
 	if len(ranges) == 0 {
 		return nil
 	}
-	counts, ok, err := many.RangeCountsMany(b.ctx, b.g.Run.ID, ranges)
-	if err != nil || !ok {
-		return err
+	// Tasks are sorted biggest first: dealt out in turn, each batch gets
+	// its share of the big ones.
+	workers = max(min(workers, len(ranges)/64), 1)
+	parts := make([][]trace.IDRange, workers)
+	for i, r := range ranges {
+		parts[i%workers] = append(parts[i%workers], r)
+	}
+	counts := make([][]trace.RangeCounts, workers)
+	oks := make([]bool, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts[w], oks[w], errs[w] = many.RangeCountsMany(b.ctx, b.g.Run.ID, parts[w])
+		}()
+	}
+	wg.Wait()
+	for w := range parts {
+		if errs[w] != nil || !oks[w] {
+			return errs[w]
+		}
 	}
 	for i, k := range tasks {
-		c.tasks[k].rc = &counts[i]
+		c.tasks[k].rc = &counts[i%workers][i/workers]
 	}
 	return nil
 }
