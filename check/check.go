@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/horizonqs/horizon/engine"
@@ -27,7 +28,9 @@ const (
 	// the run node).
 	RuleStructure = "structure"
 	// RuleSize: subtree sizes are consistent: children tile their
-	// parent's id range exactly and the run's totals match the rows.
+	// parent's id range exactly and the run's totals match the rows, as do
+	// the figures the file stores of its big subtrees (schema 8's
+	// subtree_counts, which diagrams' summaries add up).
 	RuleSize = "subtree-size"
 	// RuleMove: every move is legal where it was played.
 	RuleMove = "legal-move"
@@ -131,7 +134,7 @@ type RuleInfo struct {
 // constants: RuleInfos, and through it the CLI's help, read it.
 var ruleTable = []RuleInfo{
 	{RuleStructure, "ids, parents, plies, kinds and iterations form one tree"},
-	{RuleSize, "children tile their parent's id range; the run's totals match"},
+	{RuleSize, "children tile their parent's id range; the run's totals and the\nstored figures of big subtrees match the rows"},
 	{RuleMove, "every move is legal where it was played"},
 	{RuleInCheck, "a node's in-check flag matches its position"},
 	{RuleQSMoves, "QS nodes searched only the moves their variant allows"},
@@ -229,6 +232,11 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	if c.nested, err = st.NestedSearches(ctx, run); err != nil {
 		return nil, err
 	}
+	if fs, ok := st.(trace.SubtreeCountsStore); ok {
+		if c.figures, err = fs.StoredSubtreeCounts(ctx, run); err != nil {
+			return nil, err
+		}
+	}
 	c.kindFaults, c.deltaFaults = &olderRule{rule: RuleKind}, &olderRule{rule: RuleScore}
 	if fr != nil {
 		c.rep.Skipped = fr.skipped()
@@ -255,6 +263,7 @@ func Run(ctx context.Context, st trace.Reader, run int64, opts Options) (*Report
 	for len(c.stack) > 0 {
 		c.pop()
 	}
+	c.orphanFigures()
 	c.runTotals()
 	c.olderFound(c.kindFaults, c.opts.DelayPenalty && c.windowKinds,
 		"every node has the kind its window says, as a Horizon before 2026-11-25 gave it: with delay-penalty a scout's "+
@@ -422,8 +431,12 @@ type cframe struct {
 	next    int64 // id the next child must have
 	tiled   bool  // the children seen so far tile the id range from the node on
 	last    int64 // largest id seen in the subtree
-	legal   *engine.MoveList
-	hasGen  bool
+	// counts adds up the subtree's rows seen so far, as the file's stored
+	// figures of a big subtree do (trace.SubtreeCountsStore): the checker
+	// repeats trace's arithmetic on purpose, to hold the figures to it.
+	counts trace.RangeCounts
+	legal  *engine.MoveList
+	hasGen bool
 }
 
 type checker struct {
@@ -446,6 +459,9 @@ type checker struct {
 	rule        trace.MoveRule
 	rep         *Report
 	nested      map[int64]trace.NestedSearch // the run's nested searches by root id
+	// figures are the run's stored subtree figures by node id
+	// (trace.SubtreeCountsStore), each taken out when its node closes.
+	figures map[int64]trace.RangeCounts
 
 	stack   []cframe
 	lists   []*engine.MoveList // move buffers by stack depth, reused
@@ -477,7 +493,7 @@ func (c *checker) visit(n trace.Node) {
 	if n.Kind == engine.KindQS {
 		c.qsRows++
 	}
-	f := cframe{n: n, qsPly: -1, next: n.ID + 1, last: n.ID, tiled: true}
+	f := cframe{n: n, qsPly: -1, next: n.ID + 1, last: n.ID, tiled: true, counts: rowCounts(n)}
 	if len(c.stack) == 0 {
 		if n.ID != 0 || n.Kind != engine.KindRun {
 			c.violate(n.ID, RuleStructure, "node %d (%s) lies outside the run node's id range", n.ID, n.Kind)
@@ -551,6 +567,7 @@ func (c *checker) visit(n trace.Node) {
 		// Only damaged sizes nest this deep; opening the node would let the
 		// stack (and the position's history) grow with every row.
 		c.violate(n.ID, RuleSize, "lies %d levels below the run node; no search goes deeper than %d (subtree sizes above it are damaged)", len(c.stack), trace.MaxNesting)
+		addCounts(&c.stack[len(c.stack)-1].counts, f.counts)
 		if f.moved {
 			c.pos.UnmakeMove()
 		}
@@ -769,11 +786,13 @@ func (c *checker) pop() {
 		}
 		c.places[p.place].searches[p.at] = n
 	}
-	last := f.last
+	c.storedFigures(f)
+	last, counts := f.last, f.counts
 	c.stack = c.stack[:len(c.stack)-1]
 	if len(c.stack) > 0 {
 		p := &c.stack[len(c.stack)-1]
 		p.last = max(p.last, last)
+		addCounts(&p.counts, counts)
 	}
 }
 
@@ -854,4 +873,47 @@ func readAhead(ctx context.Context, st trace.Reader, run int64, fn func(trace.No
 		}
 	}
 	return readErr
+}
+
+// rowCounts is row n's own share of its subtree's figures.
+func rowCounts(n trace.Node) trace.RangeCounts {
+	c := trace.RangeCounts{Rows: 1, MaxQSPly: -1, MaxQSNodePly: -1}
+	if n.Kind == engine.KindQS {
+		c.QSRows, c.MaxQSPly, c.MaxQSNodePly = 1, n.QSPly, n.Ply
+	}
+	return c
+}
+
+// addCounts adds o's figures to c's.
+func addCounts(c *trace.RangeCounts, o trace.RangeCounts) {
+	c.Rows += o.Rows
+	c.QSRows += o.QSRows
+	c.MaxQSPly = max(c.MaxQSPly, o.MaxQSPly)
+	c.MaxQSNodePly = max(c.MaxQSNodePly, o.MaxQSNodePly)
+}
+
+// storedFigures holds the figures the file stores of closing frame f's
+// subtree, if any, against its rows: a diagram's summaries would say what
+// the file says.
+func (c *checker) storedFigures(f *cframe) {
+	want, ok := c.figures[f.n.ID]
+	if !ok {
+		return
+	}
+	delete(c.figures, f.n.ID)
+	if got := f.counts; want != got {
+		c.violate(f.n.ID, RuleSize, "the file's stored figures of this subtree (subtree_counts) say %s rows, %s QS, deepest QS ply %d at ply %d; "+
+			"its rows hold %s, %s, %d at %d: the file is damaged", engine.Commas(want.Rows), engine.Commas(want.QSRows), want.MaxQSPly, want.MaxQSNodePly,
+			engine.Commas(got.Rows), engine.Commas(got.QSRows), got.MaxQSPly, got.MaxQSNodePly)
+	}
+}
+
+// orphanFigures reports the stored subtree figures left after the walk:
+// of nodes the run has no row for.
+func (c *checker) orphanFigures() {
+	ids := slices.Sorted(maps.Keys(c.figures))
+	for _, id := range ids {
+		c.violate(id, RuleSize, "the file stores subtree figures (subtree_counts) of node %d, which has no row: the file is damaged", id)
+	}
+	clear(c.figures)
 }

@@ -72,6 +72,13 @@ func TestCheckFindsCorruptRows(t *testing.T) {
 			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && hasKids(n) },
 			sql:  "UPDATE node_rows SET size = size - 1 WHERE run_id = ?3 AND id = ?1",
 			rule: RuleSize}},
+		{"stored subtree figures", target{
+			// A QS subtree of 64 ids or more: the file stores its
+			// figures (schema 8), QS rows among them.
+			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && n.SubtreeSize >= 64 },
+			sql:  "UPDATE subtree_counts SET qs_rows = qs_rows - 1 WHERE run_id = ?3 AND id = ?1",
+			rule: RuleSize,
+			says: "stored figures"}},
 		{"illegal move", target{
 			pick: func(n trace.Node) bool { return n.Kind == engine.KindQS && n.SubtreeSize == 1 },
 			sql:  "UPDATE node_rows SET move = ?2 WHERE run_id = ?3 AND id = ?1",

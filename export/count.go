@@ -125,6 +125,9 @@ func (b *builder) countCollapsedParallel(path []trace.Node, workers int) error {
 	chunk := b.planChunks(&c, path)
 	local := b.planCollapsed(&c, chunk)
 	sort.SliceStable(c.tasks, func(i, j int) bool { return c.tasks[i].size > c.tasks[j].size })
+	if err := b.countMany(&c, workers); err != nil {
+		return err
+	}
 	results, err := b.runCountTasks(&c, workers)
 	if err != nil {
 		return err
@@ -156,6 +159,60 @@ type countTask struct {
 	node int
 	kids []int // indexes in b.collapsed, side by side
 	size int64
+	rc   *trace.RangeCounts // the kids' figures, where countMany added them up
+}
+
+// countMany adds up the collapsed children of every task the trace counts
+// in place in batches where it can (trace.RangeManyCounter), one for each
+// of up to workers goroutines: a query for each cost more than the rows
+// of most, and where the trace stores subtree figures, a batch costs the
+// stored subtrees and small children in the ranges, not their rows.
+func (b *builder) countMany(c *countPlan, workers int) error {
+	many, ok := c.counter.(trace.RangeManyCounter)
+	if !ok {
+		return nil
+	}
+	var ranges []trace.IDRange
+	var tasks []int
+	for k, t := range c.tasks {
+		if t.node >= 0 {
+			continue
+		}
+		first, last := b.collapsed[t.kids[0]], b.collapsed[t.kids[len(t.kids)-1]]
+		ranges = append(ranges, trace.IDRange{From: first.n.ID, End: last.n.End()})
+		tasks = append(tasks, k)
+	}
+	if len(ranges) == 0 {
+		return nil
+	}
+	// Tasks are sorted biggest first: dealt out in turn, each batch gets
+	// its share of the big ones.
+	workers = max(min(workers, len(ranges)/64), 1)
+	parts := make([][]trace.IDRange, workers)
+	for i, r := range ranges {
+		parts[i%workers] = append(parts[i%workers], r)
+	}
+	counts := make([][]trace.RangeCounts, workers)
+	oks := make([]bool, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts[w], oks[w], errs[w] = many.RangeCountsMany(b.ctx, b.g.Run.ID, parts[w])
+		}()
+	}
+	wg.Wait()
+	for w := range parts {
+		if errs[w] != nil || !oks[w] {
+			return errs[w]
+		}
+	}
+	for i, k := range tasks {
+		c.tasks[k].rc = &counts[i%workers][i/workers]
+	}
+	return nil
 }
 
 // planChunks sets c.rootPly and plans a walk of each shown node whose
@@ -325,7 +382,7 @@ func (b *builder) countTask(ctx context.Context, src *storeSource, c *countPlan,
 		})
 		return parts, err
 	}
-	parts, counted, err := b.countInPlace(ctx, c.counter, t.kids, c.rootPly)
+	parts, counted, err := b.countInPlace(ctx, c.counter, t, c.rootPly)
 	if counted || err != nil {
 		return parts, err
 	}
@@ -351,23 +408,31 @@ type part struct {
 	maxQSPly int
 }
 
-// countInPlace adds up the rows of collapsed children kids (indexes in
-// b.collapsed: siblings side by side, alike) where the trace stores them
+// countInPlace adds up the rows of task t's collapsed children (indexes
+// in b.collapsed: siblings side by side, alike) where the trace stores them
 // (trace.RangeCounter), when their figures tell what a walk would: the
 // rows and QS rows always; the deepest QS ply of QS children all of whose
 // rows are QS nodes from their plies (rootPly is the QS root ply above
 // each shown node, -1 for none), and of full-width children from the
 // stored QS plies, which Horizon's own engine records as the walk counts
 // them (another engine's stream may not). counted is false where the
-// caller must walk the rows.
-func (b *builder) countInPlace(ctx context.Context, counter trace.RangeCounter, kids []int, rootPly []int) (parts []part, counted bool, err error) {
+// caller must walk the rows. t's figures are countMany's where it added
+// them up.
+func (b *builder) countInPlace(ctx context.Context, counter trace.RangeCounter, t countTask, rootPly []int) (parts []part, counted bool, err error) {
 	if counter == nil {
 		return nil, false, nil
 	}
+	kids := t.kids
 	first, last := b.collapsed[kids[0]], b.collapsed[kids[len(kids)-1]]
-	rc, ok, err := counter.RangeCounts(ctx, b.g.Run.ID, first.n.ID, last.n.End())
-	if err != nil || !ok {
-		return nil, false, err
+	var rc trace.RangeCounts
+	if t.rc != nil {
+		rc = *t.rc
+	} else {
+		var ok bool
+		rc, ok, err = counter.RangeCounts(ctx, b.g.Run.ID, first.n.ID, last.n.End())
+		if err != nil || !ok {
+			return nil, false, err
+		}
 	}
 	p := part{owner: first.parent, rows: rc.Rows, qs: rc.QSRows, maxQSPly: -1}
 	switch {

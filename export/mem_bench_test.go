@@ -131,9 +131,10 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // budget of 300 nodes of the last iteration (1.1 million nodes; goal
 // under 0.3 s) and 2,000 nodes of the whole run as DOT (goal under 0.5 s).
 // The cost should follow the budget and the collapsed children, not the
-// subtree: the summaries' figures are added up by SQLite
-// (trace.RangeCounts), about 0.3 us a collapsed row, and each shown node's
-// children are one query.
+// subtree: the summaries' figures are added up in one batch
+// (trace.RangeCountsMany) from the stored figures of the big collapsed
+// subtrees and the rows of the small ones (under 64 ids each), and each
+// shown node's children are one query.
 func BenchmarkBudgetBound(b *testing.B) {
 	st, run := cachedTrace(b, "export-kiwipete-captures-d7.trace", "captures", 7, 1_000_000)
 	defer st.Close()

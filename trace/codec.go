@@ -32,6 +32,22 @@ type row struct {
 	chainTop bool
 }
 
+// subCounts are a subtree's figures as the recorder adds them up at each
+// node's Leave (RangeCounts' figures, the plies + 1 so that the zero value
+// is no row).
+type subCounts struct {
+	rows, qsRows          int64
+	maxQSPly1, maxQSNode1 int32
+}
+
+// add adds a child subtree's figures.
+func (c *subCounts) add(o subCounts) {
+	c.rows += o.rows
+	c.qsRows += o.qsRows
+	c.maxQSPly1 = max(c.maxQSPly1, o.maxQSPly1)
+	c.maxQSNode1 = max(c.maxQSNode1, o.maxQSNode1)
+}
+
 // Bit layout of row.info, the recorder's and the reader's: node_rows.info of
 // schema versions 1 and 2 (schema/001_init.sql), with the QS ply in bits
 // 40-46. Schema 3 stores the same fields in another order (storedInfo).

@@ -19,34 +19,47 @@ type RangeCounts struct {
 	MaxQSPly, MaxQSNodePly int
 }
 
-// rangeCountsSQL adds up a range of rows of schema 3's node_rows inside
-// SQLite (info: kind in bits 0-2, ply in 10-18, QS ply + 1 in 27-33):
-// no row leaves the library, where streaming them costs some 3 µs each.
-var rangeCountsSQL = fmt.Sprintf(`SELECT count(*),
+// countsCols add up rows of schema 3's node_rows inside SQLite (info:
+// kind in bits 0-2, ply in 10-18, QS ply + 1 in 27-33) into RangeCounts'
+// four figures: no row leaves the library, where streaming them costs
+// some 3 µs each.
+var countsCols = fmt.Sprintf(`count(*),
 	coalesce(sum((info & %[1]d) = %[2]d), 0),
 	coalesce(max(CASE WHEN (info & %[1]d) = %[2]d THEN (info >> %[3]d & %[4]d) - 1 END), -1),
-	coalesce(max(CASE WHEN (info & %[1]d) = %[2]d THEN info >> %[5]d & %[6]d END), -1)
-	FROM node_rows WHERE run_id = ?1 AND id >= ?2 AND id < ?3`,
+	coalesce(max(CASE WHEN (info & %[1]d) = %[2]d THEN info >> %[5]d & %[6]d END), -1)`,
 	infoKindMask, int(engine.KindQS), storedQSPlyShift, infoQSPlyMask, infoPlyShift, infoPlyMask)
 
+// rangeCountsSQL adds up a range of a run's rows (countsCols).
+var rangeCountsSQL = "SELECT " + countsCols + " FROM node_rows WHERE run_id = ?1 AND id >= ?2 AND id < ?3"
+
 // RangeCounts counts run's rows with ids from id up to end (exclusive),
-// the QS ones among them and their deepest plies, in one query: a
-// summary of a subtree's rows in a fraction of the time a walk takes. ok
-// is false where the stored rows do not say what readers see (a file of
-// schema version 1, read as it is, or a run whose old horizon nodes
-// readers turn into full-width ones): walk the rows there.
+// the QS ones among them and their deepest plies: a summary of a
+// subtree's rows in a fraction of the time a walk takes. Where the file
+// stores subtree figures (schema 8), a stored subtree inside the range is
+// added up in one lookup and only the rows under none are counted, so a
+// range costs the stored subtrees it holds, not its rows; elsewhere its
+// rows are counted in one query. ok is false where the stored rows do not
+// say what readers see (a file of schema version 1, read as it is, or a
+// run whose old horizon nodes readers turn into full-width ones): walk the
+// rows there.
 func (s *Store) RangeCounts(ctx context.Context, run, id, end int64) (c RangeCounts, ok bool, err error) {
 	if s.v1() || s.noQS[run] || s.levelless[run] {
 		return c, false, nil
 	}
+	if s.schema() >= subtreeCountsSchema && end-id >= subtreeCountsMin {
+		cs, ok, err := s.RangeCountsMany(ctx, run, []IDRange{{id, end}})
+		if err != nil || !ok {
+			return RangeCounts{}, ok, err
+		}
+		return cs[0], true, nil
+	}
 	var row *sql.Row
-	if st := s.rangeStmt(ctx); st != nil {
+	if st := s.stmt(ctx, rangeCountsSQL); st != nil {
 		row = st.QueryRowContext(ctx, run, id, end)
 	} else {
 		row = s.read().QueryRowContext(ctx, rangeCountsSQL, run, id, end)
 	}
-	err = row.Scan(&c.Rows, &c.QSRows, &c.MaxQSPly, &c.MaxQSNodePly)
-	if err != nil {
+	if err = row.Scan(&c.Rows, &c.QSRows, &c.MaxQSPly, &c.MaxQSNodePly); err != nil {
 		return RangeCounts{}, false, sqliteErr(s.path, err)
 	}
 	return c, true, nil
@@ -59,24 +72,36 @@ type RangeCounter interface {
 	RangeCounts(ctx context.Context, run, id, end int64) (c RangeCounts, ok bool, err error)
 }
 
-var _ RangeCounter = (*Store)(nil)
+// RangeManyCounter is a RangeCounter that adds up many ranges of a run
+// in a few queries (Store.RangeCountsMany): readers that add up many
+// use it when their source has it.
+type RangeManyCounter interface {
+	RangeCounter
+	RangeCountsMany(ctx context.Context, run int64, ranges []IDRange) (counts []RangeCounts, ok bool, err error)
+}
 
-// rangeStmt is RangeCounts' statement, prepared once: a summary of a big
-// graph adds up thousands of ranges, and preparing the query costs as much
-// as running it. A snapshot's is prepared in its transaction (SQLite
-// closes it with it); nil where none can be.
-func (s *Store) rangeStmt(ctx context.Context) *sql.Stmt {
-	if s.snap == nil {
-		return s.prepared(ctx, rangeCountsSQL)
+var _ RangeManyCounter = (*Store)(nil)
+
+// stmt is one of RangeCounts' statements, prepared once: a summary of a
+// big graph adds up thousands of ranges, and preparing the query costs as
+// much as running it. A snapshot's is prepared in its transaction (SQLite
+// closes it with it), a snapshot's without one in the store it was taken
+// from; nil where none can be.
+func (s *Store) stmt(ctx context.Context, query string) *sql.Stmt {
+	if s.snap == nil && s.snapshot && s.origin != nil {
+		return s.origin.prepared(ctx, query)
 	}
-	if st, ok := s.stmts.Load(rangeCountsSQL); ok {
+	if s.snap == nil {
+		return s.prepared(ctx, query)
+	}
+	if st, ok := s.stmts.Load(query); ok {
 		return st.(*sql.Stmt)
 	}
-	st, err := s.snap.PrepareContext(ctx, rangeCountsSQL)
+	st, err := s.snap.PrepareContext(ctx, query)
 	if err != nil {
 		return nil
 	}
-	if old, loaded := s.stmts.LoadOrStore(rangeCountsSQL, st); loaded {
+	if old, loaded := s.stmts.LoadOrStore(query, st); loaded {
 		st.Close()
 		return old.(*sql.Stmt)
 	}

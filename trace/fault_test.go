@@ -181,6 +181,9 @@ func TestKillLoop(t *testing.T) {
 			nodes := allNodes(t, s, r.ID)
 			if r.Status == StatusAbandoned && len(nodes) > 0 {
 				checkTreeShape(t, nodes)
+				// The stored figures of its closed subtrees, committed
+				// with their rows, are theirs; ranges add up right.
+				checkRangeCounts(t, s, r.ID)
 				// Open nodes are placeholders (the kill may also have come
 				// after the last batch, before the status was written).
 				for _, n := range nodes {

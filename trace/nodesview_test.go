@@ -167,7 +167,7 @@ func TestNodesViewAnswersAsLookups(t *testing.T) {
 			}
 		}
 	})
-	for _, f := range []string{"v1.trace", "v2.trace", "v3.trace", "v4.trace", "v5.trace", "v6.trace"} {
+	for _, f := range []string{"v1.trace", "v2.trace", "v3.trace", "v4.trace", "v5.trace", "v6.trace", "v7.trace"} {
 		t.Run(f, func(t *testing.T) {
 			p := copyFixture(t, f)
 			// The view the file has, as its Horizon wrote it (schemas 1

@@ -150,11 +150,22 @@ func (s *Store) q() *nodeQueries {
 // upgraded the file since this store read the version (see upgraded): the
 // query of the old layout then fails to prepare, before any row is read.
 func (s *Store) nodeQuery(ctx context.Context, pick func(*nodeQueries) string, args ...any) (*sql.Rows, error) {
-	rows, err := s.read().QueryContext(ctx, pick(s.q()), args...)
+	rows, err := s.queryStmt(ctx, pick(s.q()), args...)
 	if err != nil && s.upgraded(ctx) {
-		rows, err = s.read().QueryContext(ctx, pick(s.q()), args...)
+		rows, err = s.queryStmt(ctx, pick(s.q()), args...)
 	}
 	return rows, err
+}
+
+// queryStmt runs query prepared once (stmt): a diagram reads the
+// children of thousands of nodes, and preparing the recursive children
+// query cost as much as running it. Where it cannot be prepared it runs
+// as it is.
+func (s *Store) queryStmt(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := s.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return s.read().QueryContext(ctx, query, args...)
 }
 
 // The node queries, for nodeQuery.

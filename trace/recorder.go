@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -80,6 +81,7 @@ type batch struct {
 	rows  []row
 	late  []row      // rows of nodes entered in an earlier batch, in leave order
 	iters []iterRoot // iteration roots entered in this batch
+	subs  []subRow   // the figures of the subtrees to store (subtree_counts) closed in this batch
 	del   [2]int64   // LastIterationOnly: delete ids in [del[0], del[1]) before inserting the rows
 	last  bool       // the final batch of the run
 	// filter, when not "", is the run's filter from this batch on: the
@@ -91,6 +93,13 @@ type batch struct {
 	maxPly, maxQSPly int
 }
 
+// subRow is a closed subtree's figures to store: one spanning
+// subtreeCountsMin ids or more.
+type subRow struct {
+	id int64
+	c  subCounts
+}
+
 // openNode is a node the search has entered and not yet left.
 type openNode struct {
 	row        row
@@ -100,8 +109,9 @@ type openNode struct {
 	slotted    bool // its row has a slot (in the batch of generation gen)
 	incomplete bool // a descendant was cut short by a stop
 	kind       engine.NodeKind
-	matched    int32 // Under filter: moves of the path matched down to here
-	ext        int32 // plies of extension the node's move got (from the Extension event before it)
+	matched    int32     // Under filter: moves of the path matched down to here
+	ext        int32     // plies of extension the node's move got (from the Extension event before it)
+	sub        subCounts // the rows of its subtree closed so far
 }
 
 // Recorder writes one run into a trace as the search reports it. It
@@ -396,7 +406,7 @@ func (r *Recorder) handoff() {
 	r.cur.entered, r.cur.qsNodes, r.cur.maxPly, r.cur.maxQSPly = r.entered, r.qsNodes, r.maxPly, r.maxQSPly
 	r.full <- r.cur
 	b := <-r.free
-	b.rows, b.late, b.iters = b.rows[:0], b.late[:0], b.iters[:0]
+	b.rows, b.late, b.iters, b.subs = b.rows[:0], b.late[:0], b.iters[:0], b.subs[:0]
 	b.del, b.filter = [2]int64{}, ""
 	r.cur = b
 	r.gen++
@@ -534,7 +544,13 @@ func (r *Recorder) dropIteration(from, to int64) {
 			r.cur.late[i].valid = false
 		}
 	}
+	r.cur.subs = slices.DeleteFunc(r.cur.subs, func(s subRow) bool { return s.id >= from && s.id < to })
 	r.cur.del = [2]int64{from, to}
+	// The run node's figures counted the dropped iteration, its only rows
+	// but its own (earlier ones were dropped before): it starts anew.
+	if n := len(r.stack); n >= 2 {
+		r.stack[n-2].sub = subCounts{}
+	}
 	// The new root (id to) is counted but has no row yet: the batch's
 	// totals and placeholders must not cover it.
 	r.entered--
@@ -592,7 +608,21 @@ func (r *Recorder) Leave(l engine.LeaveInfo) {
 			parentExt = int(r.stack[n-2].ext)
 		}
 		w.chainTop = IsChainTop(l.Extension, parentExt)
+		// The subtree's figures, its own row's added to its children's:
+		// the same figures as rangeCountsSQL reads from the stored info.
+		o.sub.rows++
+		if o.kind == engine.KindQS {
+			o.sub.qsRows++
+			o.sub.maxQSPly1 = max(o.sub.maxQSPly1, int32(w.info>>infoQSPlyShift&infoQSPlyMask))
+			o.sub.maxQSNode1 = max(o.sub.maxQSNode1, int32(w.info>>infoPlyShift&infoPlyMask)+1)
+		}
+		if w.size >= subtreeCountsMin {
+			r.cur.subs = append(r.cur.subs, subRow{w.id, o.sub})
+		}
 		r.emit(o)
+	}
+	if n > 1 {
+		r.stack[n-2].sub.add(o.sub)
 	}
 	r.stack = r.stack[:n-1]
 }

@@ -124,6 +124,10 @@ type Store struct {
 	snap     *sql.Tx
 	gone     map[string]bool
 	base     *Store
+	// origin is the store a snapshot was taken from: a snapshot without
+	// a transaction of its own (snap nil) runs its queries on the same
+	// database, and RangeCounts' statements prepared there (stmt).
+	origin *Store
 }
 
 // querier runs the read queries: the store's database, or a snapshot's
@@ -207,7 +211,7 @@ func (s *Store) Snapshot(ctx context.Context) (*Store, error) {
 		tx.Rollback()
 		return nil, sqliteErr(s.path, err)
 	}
-	snap := &Store{db: s.db, path: s.path, readOnly: true, levelless: s.levelless, noQS: s.noQS, snapshot: true}
+	snap := &Store{db: s.db, path: s.path, readOnly: true, levelless: s.levelless, noQS: s.noQS, snapshot: true, origin: s}
 	if strings.EqualFold(mode, "wal") {
 		snap.snap, snap.gone = tx, gone
 	} else {
@@ -675,6 +679,9 @@ func (s *Store) migrate(ctx context.Context, from int) error {
 				break
 			}
 		}
+	}
+	if err == nil && from > 0 && from < subtreeCountsSchema {
+		err = s.upgradeSubtreeCounts(ctx, tx)
 	}
 	if err == nil && s.upgradeHook != nil && from > 0 {
 		err = s.upgradeHook()

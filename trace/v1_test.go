@@ -368,10 +368,13 @@ func checkNoLevels(t *testing.T, s *Store, nodes map[int64][]Node) {
 // TestV1FailedUpgrade: an upgrade that fails half-way leaves the file
 // exactly as it was, from every old schema.
 // upgradeFixtures are the files whose upgrade on a first write must be all
-// or nothing: every older schema's, the previous releases' (v5.trace, and
-// v6.trace, written before schema 7's nested searches) included.
+// or nothing: every older schema's, the previous releases' (v5.trace,
+// v6.trace, written before schema 7's nested searches, and v7.trace,
+// written by 5638af1 before schema 8's subtree figures: captures and see
+// at depth 2 on Kiwipete, a captures run cut by --nodes 3000, and an
+// imported stream with two nested searches) included.
 var upgradeFixtures = append(oldFixtures[:len(oldFixtures):len(oldFixtures)],
-	oldFixture{"v5.trace", 5, 4}, oldFixture{"v6.trace", 6, 4})
+	oldFixture{"v5.trace", 5, 4}, oldFixture{"v6.trace", 6, 4}, oldFixture{"v7.trace", 7, 4})
 
 // oldFixture is a trace file of an older schema in testdata/.
 type oldFixture struct {
@@ -780,5 +783,69 @@ func TestV6UpgradeOnWrite(t *testing.T) {
 	}
 	if got := now[run]; len(got) != len(mem.nodes) {
 		t.Errorf("new run: %d rows, want %d", len(got), len(mem.nodes))
+	}
+}
+
+// TestV7UpgradeOnWrite: v7.trace, as the Horizon before subtree figures
+// wrote it, reads unchanged (byte for byte) until a run is recorded into
+// it; that write upgrades it to schema 8 and stores the figures of its
+// finished runs' big subtrees, which equal their rows', and its runs and
+// nodes read as before. Before the write RangeCounts adds up the rows
+// themselves, and after it the same figures.
+func TestV7UpgradeOnWrite(t *testing.T) {
+	lowCountsMin(t, 16)
+	ctx := context.Background()
+	p := copyFixture(t, "v7.trace")
+	before, _ := os.ReadFile(p)
+	s, err := OpenReadOnly(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := s.schema(); v != 7 {
+		t.Fatalf("schema version %d, want 7", v)
+	}
+	old := readAll(t, s)
+	oldRuns, err := s.Runs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range oldRuns {
+		if figs, err := s.StoredSubtreeCounts(ctx, r.ID); err != nil || len(figs) != 0 {
+			t.Fatalf("run %d of a schema-7 file: %d stored figures, %v", r.ID, len(figs), err)
+		}
+		checkRangeCounts(t, s, r.ID)
+	}
+	s.Close()
+	readWriteUnchanged(t, p, before, "reading v7.trace")
+
+	run, _ := appendRun(t, p)
+	if s, err = OpenReadOnly(p); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v := s.schema(); v != SchemaVersion() || v < 8 {
+		t.Errorf("schema version %d after a write, want %d (8 or later)", v, SchemaVersion())
+	}
+	sameNodes(t, "a run was added", old, readAll(t, s))
+	runs, err := s.Runs(ctx)
+	if err != nil || len(runs) != len(oldRuns)+1 || runs[len(oldRuns)].ID != run {
+		t.Fatalf("runs after the upgrade: %d, %v; want %d", len(runs), err, len(oldRuns)+1)
+	}
+	stored := 0
+	for i, r := range oldRuns {
+		if g := runs[i]; g.Nodes != r.Nodes || g.Status != r.Status || g.StopCause != r.StopCause || g.Score != r.Score {
+			t.Errorf("run %d changed: %+v, was %+v", r.ID, g, r)
+		}
+		figs, err := s.StoredSubtreeCounts(ctx, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Nodes >= 1000 && len(figs) == 0 {
+			t.Errorf("run %d (%d nodes, %s): no stored figures after the upgrade", r.ID, r.Nodes, r.Status)
+		}
+		stored += checkRangeCounts(t, s, r.ID)
+	}
+	if stored == 0 {
+		t.Error("no range held a stored subtree")
 	}
 }

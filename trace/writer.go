@@ -44,14 +44,16 @@ var bg = context.Background()
 // and dropped: binding is not the cost, SQLite's own per-row work is, and
 // the unpacking added to it.
 type inserter struct {
-	c     *sqlite3.SQLiteConn
-	many  driver.StmtQueryContext // rowsPerInsert rows
-	one   driver.StmtQueryContext // one row
-	stmts []driver.Stmt
-	args  []driver.NamedValue
-	n     int // rows staged in args
-	run   int64
-	small []driver.Value
+	c       *sqlite3.SQLiteConn
+	many    driver.StmtQueryContext // rowsPerInsert rows
+	one     driver.StmtQueryContext // one row
+	sub     driver.StmtQueryContext // one subtree's figures (subtree_counts)
+	subArgs []driver.NamedValue
+	stmts   []driver.Stmt
+	args    []driver.NamedValue
+	n       int // rows staged in args
+	run     int64
+	small   []driver.Value
 }
 
 func insertSQL(run int64, rows int) string {
@@ -76,8 +78,19 @@ func newInserter(c *sqlite3.SQLiteConn, run int64) (*inserter, error) {
 		}
 		ins.stmts = append(ins.stmts, st)
 	}
+	st, err := c.Prepare(fmt.Sprintf("INSERT OR REPLACE INTO subtree_counts (run_id, id, rows, qs_rows, max_qs_ply, max_qs_node_ply) VALUES (%d, ?, ?, ?, ?, ?)", run))
+	if err != nil {
+		ins.close()
+		return nil, err
+	}
+	ins.stmts = append(ins.stmts, st)
 	ins.many = ins.stmts[0].(driver.StmtQueryContext)
 	ins.one = ins.stmts[1].(driver.StmtQueryContext)
+	ins.sub = ins.stmts[2].(driver.StmtQueryContext)
+	ins.subArgs = make([]driver.NamedValue, 5)
+	for i := range ins.subArgs {
+		ins.subArgs[i].Ordinal = i + 1
+	}
 	ins.args = make([]driver.NamedValue, rowsPerInsert*rowParams)
 	for i := range ins.args {
 		ins.args[i].Ordinal = i + 1
@@ -271,6 +284,9 @@ func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
 		if _, err := ins.exec("DELETE FROM iterations WHERE run_id = ? AND root_id >= ? AND root_id < ?", r.run, b.del[0], b.del[1]); err != nil {
 			return err
 		}
+		if _, err := ins.exec("DELETE FROM subtree_counts WHERE run_id = ? AND id >= ? AND id < ?", r.run, b.del[0], b.del[1]); err != nil {
+			return err
+		}
 		// Rows of the dropped iteration still in this batch were
 		// invalidated by the recorder; the summary restarts with the
 		// iteration that replaces it.
@@ -296,6 +312,18 @@ func (r *Recorder) writeBatch(ins *inserter, b *batch) (err error) {
 	}
 	if err := ins.flush(); err != nil {
 		return err
+	}
+	// The figures of the subtrees closed in this batch, in the
+	// transaction that writes their tops' rows (their other rows are in it
+	// or committed before): a reader never sees figures without the rows
+	// they add up, even in a run whose recorder died.
+	for _, s := range b.subs {
+		a := ins.subArgs
+		a[0].Value, a[1].Value, a[2].Value = s.id, s.c.rows, s.c.qsRows
+		a[3].Value, a[4].Value = int64(s.c.maxQSPly1)-1, int64(s.c.maxQSNode1)-1
+		if err := run(ins.sub, a); err != nil {
+			return err
+		}
 	}
 	// The run's row keeps the totals so far (rows: every row committed,
 	// the open path's placeholders too, which is what the file holds

@@ -145,3 +145,26 @@ func (r countingReader) RangeCounts(ctx context.Context, run, id, end int64) (tr
 	r.rows.Add(c.Rows)
 	return c, ok, err
 }
+
+// RangeCountsMany is the reader's (trace.RangeManyCounter), ok false when
+// it has none; the rows it adds up count as read.
+func (r countingReader) RangeCountsMany(ctx context.Context, run int64, ranges []trace.IDRange) ([]trace.RangeCounts, bool, error) {
+	rc, ok := r.Reader.(trace.RangeManyCounter)
+	if !ok {
+		return nil, false, nil
+	}
+	cs, ok, err := rc.RangeCountsMany(ctx, run, ranges)
+	for _, c := range cs {
+		r.rows.Add(c.Rows)
+	}
+	return cs, ok, err
+}
+
+// StoredSubtreeCounts is the reader's (trace.SubtreeCountsStore): none
+// where it has none.
+func (r countingReader) StoredSubtreeCounts(ctx context.Context, run int64) (map[int64]trace.RangeCounts, error) {
+	if fs, ok := r.Reader.(trace.SubtreeCountsStore); ok {
+		return fs.StoredSubtreeCounts(ctx, run)
+	}
+	return map[int64]trace.RangeCounts{}, nil
+}

@@ -1,0 +1,434 @@
+package trace
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// subtreeCountsSchema is the schema version from which a file has the
+// subtree_counts table (008_subtree_counts.sql).
+const subtreeCountsSchema = 8
+
+// subtreeCountsMin is the smallest subtree (in ids) whose figures are
+// stored. A subtree is then added up from the stored figures of the
+// biggest subtrees inside it and a scan of the rows under none, at most a
+// node's small children (each under subtreeCountsMin ids). On the
+// depth-7 captures search of Kiwipete (1,547,551 rows) 10,958 nodes span
+// 64 ids or more (0.7% of the rows; 4,359 at 256, 50,643 at 32): the
+// table is some 0.3% of the file. A var: tests lower it.
+var subtreeCountsMin int64 = 64
+
+// IDRange is a range of a run's ids: From up to End (exclusive).
+type IDRange struct{ From, End int64 }
+
+// rangeParams is ranges as the JSON array of [from, end] pairs the
+// batched queries read with json_each: one statement text for any number
+// of ranges, prepared once.
+func rangeParams(ranges []IDRange) string {
+	b := make([]byte, 0, 24*len(ranges)+2)
+	b = append(b, '[')
+	for i, r := range ranges {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, r.From, 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, r.End, 10)
+		b = append(b, ']')
+	}
+	return string(append(b, ']'))
+}
+
+// rangesPerQuery bounds the ranges one batched query takes.
+const rangesPerQuery = 4096
+
+// storedTopsSQL lists, for each range of ?2 (rangeParams) by its index,
+// the stored subtrees of run ?1 whose tops lie in it and whose parents
+// do not (a top's parent is id - up): the biggest stored subtrees there,
+// which do not overlap, as a subtree's descendants lie inside it. Those
+// under them are passed by in SQLite, a lookup each.
+const storedTopsSQL = `SELECT r.key, c.id, n.size, c.rows, c.qs_rows, c.max_qs_ply, c.max_qs_node_ply
+	FROM json_each(?2) r
+	CROSS JOIN subtree_counts c NOT INDEXED ON c.run_id = ?1 AND c.id >= json_extract(r.value, '$[0]') AND c.id < json_extract(r.value, '$[1]')
+	CROSS JOIN node_rows n NOT INDEXED ON n.run_id = ?1 AND n.id = c.id
+	WHERE n.up <= 0 OR c.id - n.up < json_extract(r.value, '$[0]')
+	ORDER BY r.key, c.id`
+
+// rangesCountsSQL is rangeCountsSQL for each range of ?2 (rangeParams),
+// by its index; a range without rows has no line.
+var rangesCountsSQL = "SELECT r.key, " + countsCols + ` FROM json_each(?2) r
+	CROSS JOIN node_rows n NOT INDEXED ON n.run_id = ?1 AND n.id >= json_extract(r.value, '$[0]') AND n.id < json_extract(r.value, '$[1]')
+	GROUP BY r.key`
+
+// add adds o's figures to c's.
+func (c *RangeCounts) add(o RangeCounts) {
+	c.Rows += o.Rows
+	c.QSRows += o.QSRows
+	c.MaxQSPly = max(c.MaxQSPly, o.MaxQSPly)
+	c.MaxQSNodePly = max(c.MaxQSNodePly, o.MaxQSNodePly)
+}
+
+// noCounts is the figures of no rows.
+var noCounts = RangeCounts{MaxQSPly: -1, MaxQSNodePly: -1}
+
+// storedSpan is a subtree whose figures are stored (or being worked
+// out): ids id to end (exclusive).
+type storedSpan struct {
+	id, end int64
+	c       RangeCounts
+}
+
+// plausible reports whether stored figures could be those of a subtree
+// of ids [id, end) inside a range ending at limit: a file is untrusted,
+// and figures out of these bounds are not used (the rows are counted
+// instead). Figures within them that the rows disagree with are found by
+// check (a subtree-size violation).
+func (s storedSpan) plausible(limit int64) bool {
+	c := s.c
+	switch {
+	case s.end <= s.id || s.end > limit:
+		return false
+	case c.Rows < 0 || c.Rows > s.end-s.id || c.QSRows < 0 || c.QSRows > c.Rows:
+		return false
+	case c.QSRows == 0:
+		return c.MaxQSPly == -1 && c.MaxQSNodePly == -1
+	}
+	return c.MaxQSPly >= -1 && c.MaxQSPly < infoQSPlyMask && c.MaxQSNodePly >= -1 && c.MaxQSNodePly <= infoPlyMask
+}
+
+// countRanges runs rangesCountsSQL over ranges, in batches, and adds
+// each range's figures to sums[to[i]].
+func countRanges(ctx context.Context, q rowsQuery, run int64, ranges []IDRange, to []int, sums []RangeCounts) error {
+	for len(ranges) > 0 {
+		n := min(len(ranges), rangesPerQuery)
+		rows, err := q(ctx, run, rangeParams(ranges[:n]))
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var k int
+			var c RangeCounts
+			if err := rows.Scan(&k, &c.Rows, &c.QSRows, &c.MaxQSPly, &c.MaxQSNodePly); err != nil {
+				rows.Close()
+				return err
+			}
+			if k >= 0 && k < n {
+				sums[to[k]].add(c)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		ranges, to = ranges[n:], to[n:]
+	}
+	return nil
+}
+
+// rowsQuery runs one query with the arguments given.
+type rowsQuery func(ctx context.Context, args ...any) (*sql.Rows, error)
+
+// rowsQuery returns query as a rowsQuery, prepared once where it can be
+// (stmt).
+func (s *Store) rowsQuery(ctx context.Context, query string) rowsQuery {
+	if st := s.stmt(ctx, query); st != nil {
+		return st.QueryContext
+	}
+	q := s.read()
+	return func(ctx context.Context, args ...any) (*sql.Rows, error) { return q.QueryContext(ctx, query, args...) }
+}
+
+// RangeCountsMany is RangeCounts of many ranges of one run, in a few
+// queries whatever their number: a diagram's summaries add up thousands,
+// and a query costs as much as counting a hundred rows. Where the file
+// stores subtree figures (schema 8) the biggest stored subtrees in each
+// range are added up from them, and only the rows under none of them are
+// counted; so a range costs the stored subtrees inside it and a node's
+// small children, not its rows. ok is false where RangeCounts' is.
+func (s *Store) RangeCountsMany(ctx context.Context, run int64, ranges []IDRange) (counts []RangeCounts, ok bool, err error) {
+	if s.v1() || s.noQS[run] || s.levelless[run] {
+		return nil, false, nil
+	}
+	counts = make([]RangeCounts, len(ranges))
+	for i := range counts {
+		counts[i] = noCounts
+	}
+	// gaps are the ranges' parts that no stored subtree covers, each
+	// counted for its range (gapOf).
+	gaps, gapOf, err := s.addStored(ctx, run, ranges, counts)
+	if err != nil {
+		return nil, false, sqliteErr(s.path, err)
+	}
+	if err := countRanges(ctx, s.rowsQuery(ctx, rangesCountsSQL), run, gaps, gapOf, counts); err != nil {
+		return nil, false, sqliteErr(s.path, err)
+	}
+	return counts, true, nil
+}
+
+// addStored adds to counts[i] the figures of the biggest stored subtrees
+// inside ranges[i] (storedTopsSQL) and returns the parts of the ranges
+// they leave, with the index of the range each lies in. A range too small
+// to hold a stored subtree is left whole, as is one whose stored subtrees
+// are out of bounds or overlap (a damaged file).
+func (s *Store) addStored(ctx context.Context, run int64, ranges []IDRange, counts []RangeCounts) (gaps []IDRange, gapOf []int, err error) {
+	var big []int // the ranges that may hold a stored subtree
+	for i, r := range ranges {
+		if s.schema() >= subtreeCountsSchema && r.End-r.From >= subtreeCountsMin {
+			big = append(big, i)
+		} else if r.End > r.From {
+			gaps, gapOf = append(gaps, r), append(gapOf, i)
+		}
+	}
+	q := s.rowsQuery(ctx, storedTopsSQL)
+	for len(big) > 0 {
+		n := min(len(big), rangesPerQuery)
+		batch := make([]IDRange, n)
+		for k, i := range big[:n] {
+			batch[k] = ranges[i]
+		}
+		tops := make([][]storedSpan, n)
+		rows, err := q(ctx, run, rangeParams(batch))
+		if err != nil {
+			return nil, nil, err
+		}
+		for rows.Next() {
+			var k int
+			var sp storedSpan
+			var size int64
+			if err := rows.Scan(&k, &sp.id, &size, &sp.c.Rows, &sp.c.QSRows, &sp.c.MaxQSPly, &sp.c.MaxQSNodePly); err != nil {
+				rows.Close()
+				return nil, nil, err
+			}
+			if k < 0 || k >= n {
+				continue
+			}
+			if size < 1 || size > batch[k].End-sp.id {
+				size = 0 // out of bounds: plausible refuses it
+			}
+			sp.end = sp.id + size
+			tops[k] = append(tops[k], sp)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, nil, err
+		}
+		for k, i := range big[:n] {
+			r := batch[k]
+			if !tilesWithin(tops[k], r) {
+				gaps, gapOf = append(gaps, r), append(gapOf, i)
+				continue
+			}
+			cur := r.From
+			for _, sp := range tops[k] {
+				if sp.id > cur {
+					gaps, gapOf = append(gaps, IDRange{cur, sp.id}), append(gapOf, i)
+				}
+				counts[i].add(sp.c)
+				cur = sp.end
+			}
+			if cur < r.End {
+				gaps, gapOf = append(gaps, IDRange{cur, r.End}), append(gapOf, i)
+			}
+		}
+		big = big[n:]
+	}
+	return gaps, gapOf, nil
+}
+
+// tilesWithin reports whether stored subtrees tops (by id) are plausible
+// (storedSpan.plausible), lie inside r and do not overlap.
+func tilesWithin(tops []storedSpan, r IDRange) bool {
+	cur := r.From
+	for _, sp := range tops {
+		if sp.id < cur || !sp.plausible(r.End) {
+			return false
+		}
+		cur = sp.end
+	}
+	return true
+}
+
+// subtreeFigures works out the figures of subtrees tops (sorted by id,
+// ascending; id and end set) from run's rows: each from the figures of
+// the biggest tops inside it and the rows under none of them, which
+// count (rangesCountsSQL, batched) reads, so each row is read once. ok
+// is false where the tops do not nest (a damaged file's sizes): the run
+// gets no figures then.
+func subtreeFigures(tops []storedSpan, count func(gaps []IDRange, to []int, sums []RangeCounts) error) (ok bool, err error) {
+	sums := make([]RangeCounts, len(tops))
+	parent := make([]int, len(tops))
+	var gaps []IDRange
+	var gapOf []int
+	var stack []int
+	// A top's gaps: its ids less its child tops' (the tops up to the
+	// next one not inside it, those of the stack's next level).
+	cur := make([]int64, len(tops)) // the end of what of each top's ids is accounted for
+	for i, t := range tops {
+		sums[i] = noCounts
+		for len(stack) > 0 && tops[stack[len(stack)-1]].end <= t.id {
+			j := stack[len(stack)-1]
+			if cur[j] < tops[j].end {
+				gaps, gapOf = append(gaps, IDRange{cur[j], tops[j].end}), append(gapOf, j)
+			}
+			stack = stack[:len(stack)-1]
+		}
+		parent[i] = -1
+		if len(stack) > 0 {
+			j := stack[len(stack)-1]
+			if t.end > tops[j].end || t.id < cur[j] {
+				return false, nil
+			}
+			if t.id > cur[j] {
+				gaps, gapOf = append(gaps, IDRange{cur[j], t.id}), append(gapOf, j)
+			}
+			cur[j] = t.end
+			parent[i] = j
+		}
+		if t.end <= t.id {
+			return false, nil
+		}
+		cur[i] = t.id
+		stack = append(stack, i)
+	}
+	for _, j := range slices.Backward(stack) {
+		if cur[j] < tops[j].end {
+			gaps, gapOf = append(gaps, IDRange{cur[j], tops[j].end}), append(gapOf, j)
+		}
+	}
+	if err := count(gaps, gapOf, sums); err != nil {
+		return false, err
+	}
+	// Children come after their parents: fold from the end.
+	for i := len(tops) - 1; i >= 0; i-- {
+		tops[i].c = sums[i]
+		if p := parent[i]; p >= 0 {
+			sums[p].add(sums[i])
+		}
+	}
+	return true, nil
+}
+
+// writeSubtreeCounts stores the figures of run's subtrees of
+// subtreeCountsMin ids or more (subtreeFigures) in subtree_counts, in
+// the caller's transaction: the upgrade's, for a run an older Horizon
+// recorded (the recorder adds them up as each node closes, and stores them
+// with its row).
+func writeSubtreeCounts(ctx context.Context, tx *sql.Tx, run int64) error {
+	rows, err := tx.QueryContext(ctx, "SELECT id, size FROM node_rows WHERE run_id = ? AND size >= ? ORDER BY id", run, subtreeCountsMin)
+	if err != nil {
+		return err
+	}
+	var tops []storedSpan
+	for rows.Next() {
+		var t storedSpan
+		var size int64
+		if err := rows.Scan(&t.id, &size); err != nil {
+			rows.Close()
+			return err
+		}
+		t.end = t.id + size
+		tops = append(tops, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(tops) == 0 {
+		return err
+	}
+	scan, err := tx.PrepareContext(ctx, rangesCountsSQL)
+	if err != nil {
+		return err
+	}
+	defer scan.Close()
+	ok, err := subtreeFigures(tops, func(gaps []IDRange, to []int, sums []RangeCounts) error {
+		return countRanges(ctx, scan.QueryContext, run, gaps, to, sums)
+	})
+	if err != nil || !ok {
+		return err
+	}
+	ins, err := tx.PrepareContext(ctx, "INSERT OR REPLACE INTO subtree_counts (run_id, id, rows, qs_rows, max_qs_ply, max_qs_node_ply) VALUES (?, ?, ?, ?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, t := range tops {
+		if _, err := ins.ExecContext(ctx, run, t.id, t.c.Rows, t.c.QSRows, t.c.MaxQSPly, t.c.MaxQSNodePly); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// upgradeSubtreeCounts writes the subtree figures of every finished run
+// of a file upgraded from a version before subtreeCountsSchema, in the
+// upgrade's transaction. A run still running (abandoned, or another
+// process's live one) gets none, nor the runs whose rows readers read
+// otherwise than stored (noQS, levelless: RangeCounts does not count
+// them).
+func (s *Store) upgradeSubtreeCounts(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, "SELECT id FROM runs WHERE status IN (?, ?, ?, ?) ORDER BY id",
+		string(StatusComplete), string(StatusInterrupted), string(StatusTruncated), string(StatusFailed))
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		if !s.noQS[id] && !s.levelless[id] {
+			ids = append(ids, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := writeSubtreeCounts(ctx, tx, id); err != nil {
+			return fmt.Errorf("run %d's subtree figures: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// StoredSubtreeCounts returns the subtree figures the file stores for
+// run (schema 8's subtree_counts), by the id of each subtree's top, as
+// they are stored: empty for a file older than schema 8 and for a run
+// without them. For check, which holds them against the rows; readers
+// get them through RangeCounts.
+func (s *Store) StoredSubtreeCounts(ctx context.Context, run int64) (map[int64]RangeCounts, error) {
+	out := map[int64]RangeCounts{}
+	if s.schema() < subtreeCountsSchema {
+		return out, nil
+	}
+	rows, err := s.read().QueryContext(ctx, "SELECT id, rows, qs_rows, max_qs_ply, max_qs_node_ply FROM subtree_counts WHERE run_id = ? ORDER BY id", run)
+	if err != nil {
+		return nil, s.readErr(err, fmt.Sprintf("run %d: subtree figures", run))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var c RangeCounts
+		if err := rows.Scan(&id, &c.Rows, &c.QSRows, &c.MaxQSPly, &c.MaxQSNodePly); err != nil {
+			return nil, s.readErr(err, fmt.Sprintf("run %d: subtree figures", run))
+		}
+		out[id] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.readErr(err, fmt.Sprintf("run %d: subtree figures", run))
+	}
+	return out, nil
+}
+
+// SubtreeCountsStore is a Reader that stores subtree figures
+// (Store.StoredSubtreeCounts): check holds them against the rows.
+type SubtreeCountsStore interface {
+	StoredSubtreeCounts(ctx context.Context, run int64) (map[int64]RangeCounts, error)
+}
+
+var _ SubtreeCountsStore = (*Store)(nil)
