@@ -162,7 +162,8 @@ func (r *PairReader) Children(ctx context.Context, na, nb *trace.Node) ([]Pair, 
 		if n == nil {
 			return nil, nil
 		}
-		return t.keyedChildren(ctx, *n)
+		ks, _, err := t.keyedChildren(ctx, *n)
+		return ks, err
 	}
 	ka, err := list(r.a, na)
 	if err != nil {

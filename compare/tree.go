@@ -83,13 +83,12 @@ type keyed struct {
 // both trees are walked in. kids must be in search order; nested are the
 // run's nested searches (trace.Reader.NestedSearches).
 func keyChildren(parent trace.Node, kids []trace.Node, nested map[int64]trace.NestedSearch) []keyed {
-	visits, searches := trace.ChildVisits(parent, kids, nested)
 	out := make([]keyed, len(kids))
-	for i, k := range kids {
-		sk := trace.KeyOf(parent, k, nested)
-		out[i] = keyed{K: Key{Iteration: sk.Iteration, Move: sk.Move, Nested: sk.Nested, Occurrence: visits[i] - 1}, N: k, Searches: searches[i]}
+	// trace.KeyedChildren's order is the key order: by sibling key, then
+	// by visit (Occurrence).
+	for i, c := range trace.KeyedChildren(parent, kids, nested) {
+		out[i] = keyed{K: Key{Iteration: c.Key.Iteration, Move: c.Key.Move, Nested: c.Key.Nested, Occurrence: c.Visit - 1}, N: kids[c.Index], Searches: c.Searches}
 	}
-	slices.SortFunc(out, func(a, b keyed) int { return compareKeys(a.K, b.K) })
 	return out
 }
 
@@ -198,8 +197,7 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 		}
 		// Hop over c's subtree; rows may be missing under a recording
 		// filter, so search for the next id rather than add the size.
-		from := j
-		j = from + sort.Search(len(t.buf)-from, func(k int) bool { return t.buf[from+k].ID >= c.End() })
+		j = t.seek(j, c.End())
 	}
 	return kids, trace.CheckChildren(p, kids)
 }
@@ -282,24 +280,44 @@ func (t *tree) holds(n trace.Node) bool {
 
 // index returns the buffer position of id, or -1.
 func (t *tree) index(id int64) int {
-	i := sort.Search(len(t.buf), func(i int) bool { return t.buf[i].ID >= id })
+	i := t.seek(0, id)
 	if i < len(t.buf) && t.buf[i].ID == id {
 		return i
 	}
 	return -1
 }
 
-// keyedChildren returns n's children in canonical order.
-func (t *tree) keyedChildren(ctx context.Context, n trace.Node) ([]keyed, error) {
+// seek returns the position of the first row at or after from whose id is
+// at least id (len(buf) if none). The buffer's ids ascend and are
+// consecutive unless a recording filter left rows out, so id's row is
+// looked for first where consecutive ids put it: cutting child lists by
+// binary search was a fifth of a diff's walk.
+func (t *tree) seek(from int, id int64) int {
+	n := len(t.buf)
+	if from >= n || t.buf[from].ID >= id {
+		return from
+	}
+	if i := from + int(min(id-t.buf[from].ID, int64(n-from))); i < n && t.buf[i].ID == id {
+		return i
+	} else if i == n && t.buf[n-1].ID < id {
+		return n
+	}
+	return from + sort.Search(n-from, func(k int) bool { return t.buf[from+k].ID >= id })
+}
+
+// keyedChildren returns n's children in canonical order, and in search
+// order as read (the walk's reasons take them so, and sorting the keyed
+// ones back by id per pair was a tenth of a diff's walk).
+func (t *tree) keyedChildren(ctx context.Context, n trace.Node) ([]keyed, []trace.Node, error) {
 	kids, err := t.children(ctx, n)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	nested, err := t.nestedSearches(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return keyChildren(n, kids, nested), nil
+	return keyChildren(n, kids, nested), kids, nil
 }
 
 // nestedSearches returns the run's nested searches, read once.
