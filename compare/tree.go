@@ -206,6 +206,9 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 // it holds: n's subtree as far as n reached when read; rows past that may
 // be missing.
 func (t *tree) load(ctx context.Context, n trace.Node, buf []trace.Node) ([]trace.Node, int64, error) {
+	// Room for the whole subtree at once, as far as a damaged size can
+	// claim no more than a default chunk's.
+	buf = slices.Grow(buf[:0], int(min(max(n.SubtreeSize, 0), int64(t.chunk), 1<<14)))
 	err := t.Store.Subtree(ctx, t.Run, n.ID, -1, func(x trace.Node) error {
 		buf = append(buf, x)
 		return nil
