@@ -233,14 +233,19 @@ func TestPairReaderChunking(t *testing.T) {
 		}
 		return fmt.Sprintf("%+v", *n)
 	}
-	// walk lists every pair depth first, in the page's order.
-	walk := func(children func(na, nb *trace.Node) ([]Pair, error)) []string {
+	// walk lists every pair depth first, in the page's order; ahead, if
+	// not nil, is called with a pair's children before the walk takes
+	// them, and what it returns when it leaves them.
+	walk := func(children func(na, nb *trace.Node) ([]Pair, error), ahead func([]Pair) func()) []string {
 		var out []string
 		var rec func(na, nb *trace.Node)
 		rec = func(na, nb *trace.Node) {
 			pairs, err := children(na, nb)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if ahead != nil {
+				defer ahead(pairs)()
 			}
 			for _, p := range pairs {
 				out = append(out, fmt.Sprintf("%+v %s %s", p.Key, text(p.A), text(p.B)))
@@ -259,18 +264,40 @@ func TestPairReaderChunking(t *testing.T) {
 			idB = nb.ID
 		}
 		return AlignChildren(ctx, sa, idA, sb, idB)
-	})
+	}, nil)
 	defer func(old int) { chunkNodes = old }(chunkNodes)
 	for _, chunk := range []int{3, 300, chunkNodes} {
-		chunkNodes = chunk
-		r := NewPairReader(sa, sb)
-		got := walk(func(na, nb *trace.Node) ([]Pair, error) { return r.Children(ctx, na, nb) })
-		if len(got) != len(want) || len(want) < 500 {
-			t.Fatalf("chunk %d: %d pairs, AlignChildren %d", chunk, len(got), len(want))
-		}
-		for i := range want {
-			if got[i] != want[i] {
-				t.Fatalf("chunk %d: pair %d is\n%s\nAlignChildren's\n%s", chunk, i, got[i], want[i])
+		for _, readAhead := range []bool{false, true} {
+			chunkNodes = chunk
+			r := NewPairReader(sa, sb)
+			hits := 0 // children handed over by a read-ahead
+			children := func(na, nb *trace.Node) ([]Pair, error) {
+				if na != nil && r.a.next(*na) != nil {
+					hits++
+				}
+				if nb != nil && r.b.next(*nb) != nil {
+					hits++
+				}
+				return r.Children(ctx, na, nb)
+			}
+			var ahead func([]Pair) func()
+			if readAhead {
+				ahead = func(ps []Pair) func() { return r.ReadAhead(ctx, ps) }
+			}
+			got := walk(children, ahead)
+			if len(got) != len(want) || len(want) < 500 {
+				t.Fatalf("chunk %d, read-ahead %v: %d pairs, AlignChildren %d", chunk, readAhead, len(got), len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("chunk %d, read-ahead %v: pair %d is\n%s\nAlignChildren's\n%s", chunk, readAhead, i, got[i], want[i])
+				}
+			}
+			// Small chunks leave children of big nodes to be read as
+			// chunks of their own: ahead when asked to. The default
+			// holds the whole tree.
+			if wantHits := readAhead && chunk <= 300; (hits > 0) != wantHits {
+				t.Errorf("chunk %d, read-ahead %v: %d child lists from a read-ahead", chunk, readAhead, hits)
 			}
 		}
 	}
