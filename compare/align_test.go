@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
@@ -466,5 +467,61 @@ func TestTreeReadAhead(t *testing.T) {
 	stop()
 	if len(tr.ahead) != 0 {
 		t.Errorf("%d read-aheads left after stop", len(tr.ahead))
+	}
+}
+
+// TestTreeReadAheadCancelled: a walk whose context ends while it waits
+// for a chunk the read-ahead will not read gets the context's error; it
+// waited for ever (a diff interrupted at the wrong moment hung, and a
+// diff page whose Align failed beside it).
+func TestTreeReadAheadCancelled(t *testing.T) {
+	st, _ := tracetest.CreateTrace(t)
+	run := tracetest.RecordSearch(t, st, kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
+	side := Side{st, run}
+	ctx, cancel := context.WithCancel(context.Background())
+	root, err := st.Node(ctx, run, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, its, err := childList(ctx, side, root.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, kids, err := childList(ctx, side, its[len(its)-1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var big []trace.Node
+	chunk := 0
+	for _, k := range kids {
+		if k.SubtreeSize > 1 {
+			big = append(big, k)
+			chunk = max(chunk, int(k.SubtreeSize))
+		}
+	}
+	if len(big) < 2 {
+		t.Fatalf("%d children with subtrees; the test wants 2", len(big))
+	}
+	tr := &tree{Side: side, chunk: chunk, spare: make(chan []trace.Node, 2)}
+	stop := tr.plan(ctx, big)
+	defer stop()
+	ra := tr.next(big[0])
+	if ra == nil {
+		t.Fatal("no read-ahead planned")
+	}
+	cancel()
+	<-ra.done // the reader has given up: it sends nothing more
+	got := make(chan error, 1)
+	go func() {
+		_, err := tr.children(ctx, big[0])
+		got <- err
+	}()
+	select {
+	case err := <-got:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("children after the cancel: %v, want context.Canceled", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("children still waits for the read-ahead a minute after the cancel")
 	}
 }

@@ -158,8 +158,18 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 			return kids, err
 		}
 		if ra := t.next(n); ra != nil {
-			c := <-ra.got
+			c, ok := <-ra.got
 			ra.want = ra.want[1:]
+			if !ok {
+				// The read-ahead ended before it handed n over: its
+				// context, the walk's, ended (waiting for a chunk it
+				// would never send hung the walk, and with it an
+				// interrupted diff).
+				c.err = ctx.Err()
+				if c.err == nil {
+					c.buf, c.end, c.err = t.load(ctx, n, nil)
+				}
+			}
 			if c.err != nil {
 				t.buf = t.buf[:0]
 				return nil, c.err
@@ -239,6 +249,7 @@ func (t *tree) plan(ctx context.Context, kids []trace.Node) (stop func()) {
 	t.ahead = append(t.ahead, ra)
 	go func() {
 		defer close(ra.done)
+		defer close(ra.got) // a walk waiting for a chunk not read learns so
 		for _, n := range want {
 			var buf []trace.Node
 			select {
