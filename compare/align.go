@@ -480,11 +480,11 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	if isPosition(a) {
 		w.rep.Matched++
 	}
-	ka, err := w.ta.keyedChildren(w.ctx, a)
+	ka, kidsA, err := w.ta.keyedChildren(w.ctx, a)
 	if err != nil {
 		return 0, err
 	}
-	kb, err := w.tb.keyedChildren(w.ctx, b)
+	kb, kidsB, err := w.tb.keyedChildren(w.ctx, b)
 	if err != nil {
 		return 0, err
 	}
@@ -497,7 +497,7 @@ func (w *walker) pair(a, b trace.Node, depth int) (int64, error) {
 	}
 	ratio := float64(b.SubtreeSize) / float64(max(a.SubtreeSize, 1))
 	var maxExPos, maxExNeg int64 // the children's biggest excesses each way
-	why := w.why(a, b, ka, kb)
+	why := w.why(a, b, ka, kb, kidsA, kidsB)
 	w.comparePair(a, b, why)
 	w.up = append(w.up, upPair{a, b, why})
 	defer func() { w.up = w.up[:len(w.up)-1] }()

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/horizonqs/horizon/check"
 	"github.com/horizonqs/horizon/engine"
@@ -233,14 +234,19 @@ func TestPairReaderChunking(t *testing.T) {
 		}
 		return fmt.Sprintf("%+v", *n)
 	}
-	// walk lists every pair depth first, in the page's order.
-	walk := func(children func(na, nb *trace.Node) ([]Pair, error)) []string {
+	// walk lists every pair depth first, in the page's order; ahead, if
+	// not nil, is called with a pair's children before the walk takes
+	// them, and what it returns when it leaves them.
+	walk := func(children func(na, nb *trace.Node) ([]Pair, error), ahead func([]Pair) func()) []string {
 		var out []string
 		var rec func(na, nb *trace.Node)
 		rec = func(na, nb *trace.Node) {
 			pairs, err := children(na, nb)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if ahead != nil {
+				defer ahead(pairs)()
 			}
 			for _, p := range pairs {
 				out = append(out, fmt.Sprintf("%+v %s %s", p.Key, text(p.A), text(p.B)))
@@ -259,18 +265,40 @@ func TestPairReaderChunking(t *testing.T) {
 			idB = nb.ID
 		}
 		return AlignChildren(ctx, sa, idA, sb, idB)
-	})
+	}, nil)
 	defer func(old int) { chunkNodes = old }(chunkNodes)
 	for _, chunk := range []int{3, 300, chunkNodes} {
-		chunkNodes = chunk
-		r := NewPairReader(sa, sb)
-		got := walk(func(na, nb *trace.Node) ([]Pair, error) { return r.Children(ctx, na, nb) })
-		if len(got) != len(want) || len(want) < 500 {
-			t.Fatalf("chunk %d: %d pairs, AlignChildren %d", chunk, len(got), len(want))
-		}
-		for i := range want {
-			if got[i] != want[i] {
-				t.Fatalf("chunk %d: pair %d is\n%s\nAlignChildren's\n%s", chunk, i, got[i], want[i])
+		for _, readAhead := range []bool{false, true} {
+			chunkNodes = chunk
+			r := NewPairReader(sa, sb)
+			hits := 0 // children handed over by a read-ahead
+			children := func(na, nb *trace.Node) ([]Pair, error) {
+				if na != nil && r.a.next(*na) != nil {
+					hits++
+				}
+				if nb != nil && r.b.next(*nb) != nil {
+					hits++
+				}
+				return r.Children(ctx, na, nb)
+			}
+			var ahead func([]Pair) func()
+			if readAhead {
+				ahead = func(ps []Pair) func() { return r.ReadAhead(ctx, ps) }
+			}
+			got := walk(children, ahead)
+			if len(got) != len(want) || len(want) < 500 {
+				t.Fatalf("chunk %d, read-ahead %v: %d pairs, AlignChildren %d", chunk, readAhead, len(got), len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("chunk %d, read-ahead %v: pair %d is\n%s\nAlignChildren's\n%s", chunk, readAhead, i, got[i], want[i])
+				}
+			}
+			// Small chunks leave children of big nodes to be read as
+			// chunks of their own: ahead when asked to. The default
+			// holds the whole tree.
+			if wantHits := readAhead && chunk <= 300; (hits > 0) != wantHits {
+				t.Errorf("chunk %d, read-ahead %v: %d child lists from a read-ahead", chunk, readAhead, hits)
 			}
 		}
 	}
@@ -439,5 +467,61 @@ func TestTreeReadAhead(t *testing.T) {
 	stop()
 	if len(tr.ahead) != 0 {
 		t.Errorf("%d read-aheads left after stop", len(tr.ahead))
+	}
+}
+
+// TestTreeReadAheadCancelled: a walk whose context ends while it waits
+// for a chunk the read-ahead will not read gets the context's error; it
+// waited for ever (a diff interrupted at the wrong moment hung, and a
+// diff page whose Align failed beside it).
+func TestTreeReadAheadCancelled(t *testing.T) {
+	st, _ := tracetest.CreateTrace(t)
+	run := tracetest.RecordSearch(t, st, kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
+	side := Side{st, run}
+	ctx, cancel := context.WithCancel(context.Background())
+	root, err := st.Node(ctx, run, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, its, err := childList(ctx, side, root.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, kids, err := childList(ctx, side, its[len(its)-1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var big []trace.Node
+	chunk := 0
+	for _, k := range kids {
+		if k.SubtreeSize > 1 {
+			big = append(big, k)
+			chunk = max(chunk, int(k.SubtreeSize))
+		}
+	}
+	if len(big) < 2 {
+		t.Fatalf("%d children with subtrees; the test wants 2", len(big))
+	}
+	tr := &tree{Side: side, chunk: chunk, spare: make(chan []trace.Node, 2)}
+	stop := tr.plan(ctx, big)
+	defer stop()
+	ra := tr.next(big[0])
+	if ra == nil {
+		t.Fatal("no read-ahead planned")
+	}
+	cancel()
+	<-ra.done // the reader has given up: it sends nothing more
+	got := make(chan error, 1)
+	go func() {
+		_, err := tr.children(ctx, big[0])
+		got <- err
+	}()
+	select {
+	case err := <-got:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("children after the cancel: %v, want context.Canceled", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("children still waits for the read-ahead a minute after the cancel")
 	}
 }

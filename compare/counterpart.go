@@ -162,7 +162,8 @@ func (r *PairReader) Children(ctx context.Context, na, nb *trace.Node) ([]Pair, 
 		if n == nil {
 			return nil, nil
 		}
-		return t.keyedChildren(ctx, *n)
+		ks, _, err := t.keyedChildren(ctx, *n)
+		return ks, err
 	}
 	ka, err := list(r.a, na)
 	if err != nil {
@@ -173,6 +174,27 @@ func (r *PairReader) Children(ctx context.Context, na, nb *trace.Node) ([]Pair, 
 		return nil, err
 	}
 	return pairUp(ka, kb), nil
+}
+
+// ReadAhead tells r that the walk, below the pair whose children pairs
+// are, will next ask for the children of each of them in turn (Children),
+// in that order: those read as one chunk are read ahead on a goroutine per
+// run (tree.plan), as Align's walk reads them, so that reading A, reading
+// B and the walk overlap. The walk must ask for exactly these, and call
+// the returned stop when it leaves the pair, whether or not it asked for
+// them all (those it skips after one it asked for are read when asked).
+func (r *PairReader) ReadAhead(ctx context.Context, pairs []Pair) (stop func()) {
+	var na, nb []trace.Node
+	for _, p := range pairs {
+		if p.A != nil {
+			na = append(na, *p.A)
+		}
+		if p.B != nil {
+			nb = append(nb, *p.B)
+		}
+	}
+	stopA, stopB := r.a.plan(ctx, na), r.b.plan(ctx, nb)
+	return func() { stopA(); stopB() }
 }
 
 // pairUp lines up two keyed child lists: pairs in A's search order, then

@@ -83,13 +83,12 @@ type keyed struct {
 // both trees are walked in. kids must be in search order; nested are the
 // run's nested searches (trace.Reader.NestedSearches).
 func keyChildren(parent trace.Node, kids []trace.Node, nested map[int64]trace.NestedSearch) []keyed {
-	visits, searches := trace.ChildVisits(parent, kids, nested)
 	out := make([]keyed, len(kids))
-	for i, k := range kids {
-		sk := trace.KeyOf(parent, k, nested)
-		out[i] = keyed{K: Key{Iteration: sk.Iteration, Move: sk.Move, Nested: sk.Nested, Occurrence: visits[i] - 1}, N: k, Searches: searches[i]}
+	// trace.KeyedChildren's order is the key order: by sibling key, then
+	// by visit (Occurrence).
+	for i, c := range trace.KeyedChildren(parent, kids, nested) {
+		out[i] = keyed{K: Key{Iteration: c.Key.Iteration, Move: c.Key.Move, Nested: c.Key.Nested, Occurrence: c.Visit - 1}, N: kids[c.Index], Searches: c.Searches}
 	}
-	slices.SortFunc(out, func(a, b keyed) int { return compareKeys(a.K, b.K) })
 	return out
 }
 
@@ -159,8 +158,18 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 			return kids, err
 		}
 		if ra := t.next(n); ra != nil {
-			c := <-ra.got
+			c, ok := <-ra.got
 			ra.want = ra.want[1:]
+			if !ok {
+				// The read-ahead ended before it handed n over: its
+				// context, the walk's, ended (waiting for a chunk it
+				// would never send hung the walk, and with it an
+				// interrupted diff).
+				c.err = ctx.Err()
+				if c.err == nil {
+					c.buf, c.end, c.err = t.load(ctx, n, nil)
+				}
+			}
 			if c.err != nil {
 				t.buf = t.buf[:0]
 				return nil, c.err
@@ -198,8 +207,7 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 		}
 		// Hop over c's subtree; rows may be missing under a recording
 		// filter, so search for the next id rather than add the size.
-		from := j
-		j = from + sort.Search(len(t.buf)-from, func(k int) bool { return t.buf[from+k].ID >= c.End() })
+		j = t.seek(j, c.End())
 	}
 	return kids, trace.CheckChildren(p, kids)
 }
@@ -208,6 +216,9 @@ func (t *tree) children(ctx context.Context, n trace.Node) ([]trace.Node, error)
 // it holds: n's subtree as far as n reached when read; rows past that may
 // be missing.
 func (t *tree) load(ctx context.Context, n trace.Node, buf []trace.Node) ([]trace.Node, int64, error) {
+	// Room for the whole subtree at once, as far as a damaged size can
+	// claim no more than a default chunk's.
+	buf = slices.Grow(buf[:0], int(min(max(n.SubtreeSize, 0), int64(t.chunk), 1<<14)))
 	err := t.Store.Subtree(ctx, t.Run, n.ID, -1, func(x trace.Node) error {
 		buf = append(buf, x)
 		return nil
@@ -238,6 +249,7 @@ func (t *tree) plan(ctx context.Context, kids []trace.Node) (stop func()) {
 	t.ahead = append(t.ahead, ra)
 	go func() {
 		defer close(ra.done)
+		defer close(ra.got) // a walk waiting for a chunk not read learns so
 		for _, n := range want {
 			var buf []trace.Node
 			select {
@@ -282,24 +294,44 @@ func (t *tree) holds(n trace.Node) bool {
 
 // index returns the buffer position of id, or -1.
 func (t *tree) index(id int64) int {
-	i := sort.Search(len(t.buf), func(i int) bool { return t.buf[i].ID >= id })
+	i := t.seek(0, id)
 	if i < len(t.buf) && t.buf[i].ID == id {
 		return i
 	}
 	return -1
 }
 
-// keyedChildren returns n's children in canonical order.
-func (t *tree) keyedChildren(ctx context.Context, n trace.Node) ([]keyed, error) {
+// seek returns the position of the first row at or after from whose id is
+// at least id (len(buf) if none). The buffer's ids ascend and are
+// consecutive unless a recording filter left rows out, so id's row is
+// looked for first where consecutive ids put it: cutting child lists by
+// binary search was a fifth of a diff's walk.
+func (t *tree) seek(from int, id int64) int {
+	n := len(t.buf)
+	if from >= n || t.buf[from].ID >= id {
+		return from
+	}
+	if i := from + int(min(id-t.buf[from].ID, int64(n-from))); i < n && t.buf[i].ID == id {
+		return i
+	} else if i == n && t.buf[n-1].ID < id {
+		return n
+	}
+	return from + sort.Search(n-from, func(k int) bool { return t.buf[from+k].ID >= id })
+}
+
+// keyedChildren returns n's children in canonical order, and in search
+// order as read (the walk's reasons take them so, and sorting the keyed
+// ones back by id per pair was a tenth of a diff's walk).
+func (t *tree) keyedChildren(ctx context.Context, n trace.Node) ([]keyed, []trace.Node, error) {
 	kids, err := t.children(ctx, n)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	nested, err := t.nestedSearches(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return keyChildren(n, kids, nested), nil
+	return keyChildren(n, kids, nested), kids, nil
 }
 
 // nestedSearches returns the run's nested searches, read once.

@@ -585,9 +585,9 @@ func moveSAN(pos *engine.Position, m engine.Move) string {
 	return pos.SAN(m)
 }
 
-// why says why the matched pair a, b (children ka, kb in key order) differs,
-// and counts it.
-func (w *walker) why(a, b trace.Node, ka, kb []keyed) *Why {
+// why says why the matched pair a, b (children ka, kb in key order; kidsA,
+// kidsB the same in search order) differs, and counts it.
+func (w *walker) why(a, b trace.Node, ka, kb []keyed, kidsA, kidsB []trace.Node) *Why {
 	if !isPosition(a) || w.filtered {
 		// A recording filter leaves child rows out: the child lists do
 		// not tell what the searches did.
@@ -603,7 +603,7 @@ func (w *walker) why(a, b trace.Node, ka, kb []keyed) *Why {
 		up = [2]*trace.Node{&u.a, &u.b}
 		upWhy = u.why
 	}
-	x := explain(w.pos, w.views(a, b, searchOrder(ka), searchOrder(kb), up), upWhy)
+	x := explain(w.pos, w.views(a, b, kidsA, kidsB, up), upWhy)
 	w.tally.add(x)
 	return x
 }
@@ -677,15 +677,6 @@ func (w *walker) play(m engine.Move) func() {
 	}
 	p.MakeMove(m)
 	return func() { p.UnmakeMove() }
-}
-
-func searchOrder(ks []keyed) []trace.Node {
-	out := make([]trace.Node, len(ks))
-	for i, k := range ks {
-		out[i] = k.N
-	}
-	slices.SortFunc(out, func(x, y trace.Node) int { return cmp.Compare(x.ID, y.ID) })
-	return out
 }
 
 // tally counts reasons by rule and run.

@@ -72,6 +72,18 @@ func (d *diffBuilder) walk(ia, ib int, na, nb *trace.Node, pos *engine.Position,
 	// (27,442 one-node runs of 40,846 against A's 6,423 on one diff).
 	var narrowA, narrowB []narrowKid
 	d.opts.read(len(pairs))
+	// The wide pairs are walked next, in this order: their chunks are
+	// read ahead while the walk draws the ones before (reading was most
+	// of a page's walk, on one core of two).
+	if d.opts.Depth < 0 || row+1 < d.opts.Depth {
+		var next []compare.Pair
+		for _, p := range pairs {
+			if d.wide(p.A, d.scaleA) || d.wide(p.B, d.scaleB) {
+				next = append(next, p)
+			}
+		}
+		defer d.pairs.ReadAhead(d.ctx, next)()
+	}
 	for _, p := range pairs {
 		if p.A != nil {
 			d.sa.Read++
@@ -161,30 +173,34 @@ func sortByID(ns []trace.Node) {
 // most).
 func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*PageData, error) {
 	opts.defaults()
-	rep, err := compare.Align(ctx, a, b, compare.Options{Top: opts.Hotspots})
+	// compare.Align's report is wanted only for the list at the end: it
+	// runs beside the walk of the trees, each reading both runs, on two
+	// cores. Its error, when it has one, is the page's, as when it ran
+	// first: the walk's counts only once Align has none.
+	type aligned struct {
+		rep *compare.Report
+		err error
+	}
+	walkCtx, stopWalk := context.WithCancel(ctx)
+	defer stopWalk()
+	done := make(chan aligned, 1)
+	go func() {
+		rep, err := compare.Align(ctx, a, b, compare.Options{Top: opts.Hotspots})
+		if err != nil {
+			stopWalk() // the page fails with Align's error
+		}
+		done <- aligned{rep, err}
+	}()
+	d, err := walkDiff(walkCtx, a, b, opts)
+	al := <-done
+	if al.err != nil {
+		return nil, al.err
+	}
 	if err != nil {
 		return nil, err
 	}
-	ra, topA, rb, topB, err := compare.OpenPair(ctx, a, b)
-	if err != nil {
-		return nil, err
-	}
-	sa, pos, _, err := newSide(ctx, a.Store, ra, topA, fmt.Sprintf("A: run %d (%s)", ra.ID, ra.Label()))
-	if err != nil {
-		return nil, err
-	}
-	sb, _, _, err := newSide(ctx, b.Store, rb, topB, fmt.Sprintf("B: run %d (%s)", rb.ID, rb.Label()))
-	if err != nil {
-		return nil, err
-	}
-	sa.Nodes.Match, sb.Nodes.Match = []int{0}, []int{0}
-	sa.Merged.Only, sb.Merged.Only = []int64{}, []int64{}
-	d := &diffBuilder{ctx: ctx, pairs: compare.NewPairReader(a, b), ra: ra, rb: rb, opts: opts, sa: sa, sb: sb,
-		scaleA: float64(opts.Width) / float64(max(topA.SubtreeSize, 1)),
-		scaleB: float64(opts.Width) / float64(max(topB.SubtreeSize, 1))}
-	if err := d.walk(0, 0, &topA, &topB, pos, 0, -1, -1, true, true); err != nil {
-		return nil, err
-	}
+	rep, sa, sb := al.rep, d.sa, d.sb
+	ra, rb := d.ra, d.rb
 	sa.findHotspots(opts.Hotspots)
 	sb.findHotspots(opts.Hotspots)
 	// A diff page reads each run's whole tree already; walking both again
@@ -232,6 +248,29 @@ func BuildDiffPage(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*P
 	return &PageData{Version: 1, Kind: "diff", Width: opts.Width, Labels: pageLabels(), Colors: pageColors(),
 		Title: fmt.Sprintf("Horizon diff: run %d (%s) vs run %d (%s)", ra.ID, ra.Label(), rb.ID, rb.Label()),
 		Sides: []*PageSide{sa, sb}, Diff: top}, nil
+}
+
+// walkDiff reads both trees of the page (from their run nodes) pair by
+// pair into its two sides.
+func walkDiff(ctx context.Context, a, b compare.Side, opts HTMLOptions) (*diffBuilder, error) {
+	ra, topA, rb, topB, err := compare.OpenPair(ctx, a, b)
+	if err != nil {
+		return nil, err
+	}
+	sa, pos, _, err := newSide(ctx, a.Store, ra, topA, fmt.Sprintf("A: run %d (%s)", ra.ID, ra.Label()))
+	if err != nil {
+		return nil, err
+	}
+	sb, _, _, err := newSide(ctx, b.Store, rb, topB, fmt.Sprintf("B: run %d (%s)", rb.ID, rb.Label()))
+	if err != nil {
+		return nil, err
+	}
+	sa.Nodes.Match, sb.Nodes.Match = []int{0}, []int{0}
+	sa.Merged.Only, sb.Merged.Only = []int64{}, []int64{}
+	d := &diffBuilder{ctx: ctx, pairs: compare.NewPairReader(a, b), ra: ra, rb: rb, opts: opts, sa: sa, sb: sb,
+		scaleA: float64(opts.Width) / float64(max(topA.SubtreeSize, 1)),
+		scaleB: float64(opts.Width) / float64(max(topB.SubtreeSize, 1))}
+	return d, d.walk(0, 0, &topA, &topB, pos, 0, -1, -1, true, true)
 }
 
 // pagePlace is p with empty lists for none, as the page's data has them.

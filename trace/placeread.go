@@ -58,27 +58,44 @@ func CompareKeys(a, b SiblingKey) int {
 // searches (Reader.NestedSearches): a node's second IID search is its "[iid]·2".
 func ChildVisits(parent Node, kids []Node, nested map[int64]NestedSearch) (visits, searches []int) {
 	visits, searches = make([]int, len(kids)), make([]int, len(kids))
+	for _, c := range KeyedChildren(parent, kids, nested) {
+		visits[c.Index], searches[c.Index] = c.Visit, c.Searches
+	}
+	return visits, searches
+}
+
+// ChildKey is one child's place among its siblings (KeyedChildren): its
+// key, its index in the child list, its visit among the children of that
+// key and their number (ChildVisits).
+type ChildKey struct {
+	Key             SiblingKey
+	Index           int
+	Visit, Searches int
+}
+
+// KeyedChildren returns the ChildKey of each of parent's children (kids in
+// search order) in key order: by SiblingKey, then by visit. It is
+// ChildVisits' numbering in the order package compare walks two runs,
+// which sorts once by it instead of once per number and once per walk.
+func KeyedChildren(parent Node, kids []Node, nested map[int64]NestedSearch) []ChildKey {
+	out := make([]ChildKey, len(kids))
+	for i, k := range kids {
+		out[i] = ChildKey{Key: KeyOf(parent, k, nested), Index: i}
+	}
 	// Sorted by key, stable: a run of equal keys is in search order, so a
 	// child's rank in its run is its visit, with no map per child list.
-	order := make([]int32, len(kids))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortStableFunc(order, func(a, b int32) int {
-		return CompareKeys(KeyOf(parent, kids[a], nested), KeyOf(parent, kids[b], nested))
-	})
-	for s := 0; s < len(order); {
-		key := KeyOf(parent, kids[order[s]], nested)
+	slices.SortStableFunc(out, func(a, b ChildKey) int { return CompareKeys(a.Key, b.Key) })
+	for s := 0; s < len(out); {
 		e := s + 1
-		for e < len(order) && KeyOf(parent, kids[order[e]], nested) == key {
+		for e < len(out) && out[e].Key == out[s].Key {
 			e++
 		}
 		for r := s; r < e; r++ {
-			visits[order[r]], searches[order[r]] = r-s+1, e-s
+			out[r].Visit, out[r].Searches = r-s+1, e-s
 		}
 		s = e
 	}
-	return visits, searches
+	return out
 }
 
 // PathVisit is one node of the path to a node (PathVisits): the node, its

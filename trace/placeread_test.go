@@ -44,3 +44,27 @@ func TestChildVisitsSearches(t *testing.T) {
 		t.Errorf("iteration roots: visits %v, searches %v; want %v, [1 2 2]", v, s, want)
 	}
 }
+
+// TestKeyedChildrenOrder: KeyedChildren lists the children by key, a
+// key's visits in search order, each with its index in the child list and
+// ChildVisits' numbers.
+func TestKeyedChildrenOrder(t *testing.T) {
+	parent := Node{ID: 1, Kind: engine.KindPV}
+	moves := []engine.Move{9, 5, 6, 5, 9, 5}
+	kids := make([]Node, len(moves))
+	for i, m := range moves {
+		kids[i] = Node{ID: int64(10 + i), Move: m}
+	}
+	got := KeyedChildren(parent, kids, nil)
+	want := []ChildKey{
+		{Key: SiblingKey{Move: 5}, Index: 1, Visit: 1, Searches: 3},
+		{Key: SiblingKey{Move: 5}, Index: 3, Visit: 2, Searches: 3},
+		{Key: SiblingKey{Move: 5}, Index: 5, Visit: 3, Searches: 3},
+		{Key: SiblingKey{Move: 6}, Index: 2, Visit: 1, Searches: 1},
+		{Key: SiblingKey{Move: 9}, Index: 0, Visit: 1, Searches: 2},
+		{Key: SiblingKey{Move: 9}, Index: 4, Visit: 2, Searches: 2},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("KeyedChildren(%v) =\n%v, want\n%v", moves, got, want)
+	}
+}
