@@ -23,7 +23,8 @@ var built struct {
 }
 
 // Path builds github.com/horizonqs/horizon/cmd/horizon once per test
-// binary and returns the path of the executable. It skips the test with
+// binary (taking it from the go command's build cache when it is there:
+// fromCache) and returns the path of the executable. It skips the test with
 // -short (a build takes seconds) and when no go tool is at hand. A package
 // that calls it removes the build with Remove when its tests end (in
 // TestMain).
