@@ -701,21 +701,8 @@ func (s *Store) migrate(ctx context.Context, from int) error {
 // parentIndexes creates the parent index of every run in the file (see
 // parentIndexSQL), for a file upgraded from the old node layout.
 func parentIndexes(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, "SELECT id FROM runs WHERE rows >= ?", parentIndexMinRows)
+	ids, err := txRunIDs(ctx, tx, "SELECT id FROM runs WHERE rows >= ?", parentIndexMinRows)
 	if err != nil {
-		return err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, id := range ids {
@@ -724,6 +711,25 @@ func parentIndexes(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	return nil
+}
+
+// txRunIDs reads the run ids query selects in an upgrade's transaction,
+// all of them before the caller writes in it.
+func txRunIDs(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // fillLookups writes the names and meanings of this build's codes into the

@@ -368,25 +368,16 @@ func writeSubtreeCounts(ctx context.Context, tx *sql.Tx, run int64) error {
 // otherwise than stored (noQS, levelless: RangeCounts does not count
 // them).
 func (s *Store) upgradeSubtreeCounts(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, "SELECT id FROM runs WHERE status IN (?, ?, ?, ?) ORDER BY id",
+	finished, err := txRunIDs(ctx, tx, "SELECT id FROM runs WHERE status IN (?, ?, ?, ?) ORDER BY id",
 		string(StatusComplete), string(StatusInterrupted), string(StatusTruncated), string(StatusFailed))
 	if err != nil {
 		return err
 	}
 	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
+	for _, id := range finished {
 		if !s.noQS[id] && !s.levelless[id] {
 			ids = append(ids, id)
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	for _, id := range ids {
 		if err := writeSubtreeCounts(ctx, tx, id); err != nil {
