@@ -1186,15 +1186,9 @@ func (s *Store) subtreeAhead(ctx context.Context, run, id, end int64, its []iter
 		}
 		for _, n := range p.nodes {
 			last = n.ID
-			nEnd, err := s.nest(run, n, end, &ends)
-			if err != nil {
+			if err := s.visitNested(run, n, end, its, &ends, fn); err != nil {
 				return err
 			}
-			n.Iteration = iterationOf(its, n.ID)
-			if err := fn(n); err != nil {
-				return err
-			}
-			ends = append(ends, nEnd)
 		}
 		if p.err != nil {
 			return p.err

@@ -98,15 +98,24 @@ func (s *Store) walkRows(run, end int64, its []iterRoot, nodes []Node, fn func(N
 	defer rawBufs.Put(nodes[:0])
 	var ends []int64
 	for _, n := range nodes {
-		nEnd, err := s.nest(run, n, end, &ends)
-		if err != nil {
+		if err := s.visitNested(run, n, end, its, &ends, fn); err != nil {
 			return err
 		}
-		n.Iteration = iterationOf(its, n.ID)
-		if err := fn(n); err != nil {
-			return err
-		}
-		ends = append(ends, nEnd)
 	}
+	return nil
+}
+
+// visitNested nests row n of a walk to end (nest), gives it its
+// iteration and calls fn with it, as every whole walk of a subtree does.
+func (s *Store) visitNested(run int64, n Node, end int64, its []iterRoot, ends *[]int64, fn func(Node) error) error {
+	nEnd, err := s.nest(run, n, end, ends)
+	if err != nil {
+		return err
+	}
+	n.Iteration = iterationOf(its, n.ID)
+	if err := fn(n); err != nil {
+		return err
+	}
+	*ends = append(*ends, nEnd)
 	return nil
 }
