@@ -1025,9 +1025,9 @@ func (s *Store) Subtree(ctx context.Context, run, id int64, maxDepth int, fn fun
 	if maxDepth < 0 && s.snap == nil && end-id >= aheadMinRows {
 		return s.subtreeAhead(ctx, run, id, end, its, fn)
 	}
-	if maxDepth < 0 && end-id <= rawMaxRows {
+	if maxDepth < 0 && s.snap == nil && end-id <= rawMaxRows {
 		if nodes, ok := s.rawRows(ctx, run, id, end); ok {
-			return s.walkRows(run, end, its, nodes, fn)
+			return s.walkRows(ctx, run, end, its, nodes, fn)
 		}
 	}
 	// ends[i] is where the subtree of the open ancestor at depth i ends.

@@ -26,12 +26,12 @@ var errNotPlain = errors.New("not a plain row")
 // caller reads the rows the usual way, which meets the same row and says
 // what is wrong with it as it always did.
 func (s *Store) rawRows(ctx context.Context, run, id, end int64) ([]Node, bool) {
+	if s.snap != nil {
+		return nil, false
+	}
 	buf := rawBufs.Get().([]Node)[:0]
 	if want := int(end - id); cap(buf) < want {
 		buf = make([]Node, 0, want) // end - id is at most rawMaxRows
-	}
-	if s.snap != nil {
-		return nil, false
 	}
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
@@ -93,11 +93,17 @@ func (s *Store) rawRows(ctx context.Context, run, id, end int64) ([]Node, bool) 
 var rawBufs = sync.Pool{New: func() any { return []Node(nil) }}
 
 // walkRows nests the rows rawRows read of a subtree ending at end and
-// calls fn for each, as subtreeFrom does, and gives their buffer back.
-func (s *Store) walkRows(run, end int64, its []iterRoot, nodes []Node, fn func(Node) error) error {
+// calls fn for each, as subtreeFrom does, and gives their buffer back. A
+// cancelled ctx ends it, as it ends the walk of rows read one by one.
+func (s *Store) walkRows(ctx context.Context, run, end int64, its []iterRoot, nodes []Node, fn func(Node) error) error {
 	defer rawBufs.Put(nodes[:0])
 	var ends []int64
-	for _, n := range nodes {
+	for i, n := range nodes {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		if err := s.visitNested(run, n, end, its, &ends, fn); err != nil {
 			return err
 		}

@@ -196,18 +196,31 @@ func (s *Store) addStored(ctx context.Context, run int64, ranges []IDRange, coun
 			return nil, nil, err
 		}
 		for rows.Next() {
-			var k int
-			var sp storedSpan
-			var size int64
-			if err := rows.Scan(&k, &sp.id, &size, &sp.c.Rows, &sp.c.QSRows, &sp.c.MaxQSPly, &sp.c.MaxQSNodePly); err != nil {
+			// Read as values, not scanned into integers: a figure stored
+			// as text or a real (a damaged file's) refuses its range's
+			// stored subtrees, as one out of bounds does, instead of
+			// failing the reader.
+			var v [7]any
+			if err := rows.Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]); err != nil {
 				rows.Close()
 				return nil, nil, err
 			}
-			if k < 0 || k >= n {
+			key, isKey := v[0].(int64)
+			if !isKey || key < 0 || key >= int64(n) {
 				continue
 			}
-			if size < 1 || size > batch[k].End-sp.id {
-				size = 0 // out of bounds: plausible refuses it
+			k := int(key)
+			var f [6]int64
+			plain := true
+			for i, x := range v[1:] {
+				if f[i], plain = x.(int64); !plain {
+					break
+				}
+			}
+			sp := storedSpan{id: f[0], c: RangeCounts{Rows: f[2], QSRows: f[3], MaxQSPly: int(f[4]), MaxQSNodePly: int(f[5])}}
+			size := f[1]
+			if !plain || size < 1 || size > batch[k].End-sp.id {
+				size = 0 // not a plain figure, or out of bounds: plausible refuses it
 			}
 			sp.end = sp.id + size
 			tops[k] = append(tops[k], sp)
@@ -380,8 +393,23 @@ func (s *Store) upgradeSubtreeCounts(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	for _, id := range ids {
+		// A run whose rows do not read as a sound run's (a damaged file's:
+		// a size stored as text, say) gets no figures, which its readers
+		// count from its rows as in a file before version 8; the upgrade,
+		// and the write that asked for it, go on. A cancelled upgrade stops.
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT subtree_figures"); err != nil {
+			return err
+		}
 		if err := writeSubtreeCounts(ctx, tx, id); err != nil {
-			return fmt.Errorf("run %d's subtree figures: %w", id, err)
+			if ctx.Err() != nil {
+				return fmt.Errorf("run %d's subtree figures: %w", id, err)
+			}
+			if _, err := tx.ExecContext(ctx, "ROLLBACK TO subtree_figures"); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, "RELEASE subtree_figures"); err != nil {
+			return err
 		}
 	}
 	return nil

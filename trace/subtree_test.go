@@ -165,6 +165,9 @@ func TestSubtreeCountsDamaged(t *testing.T) {
 		{"QS ply without QS rows", "qs_rows = 0, max_qs_ply = 5", false},
 		{"huge ply", "max_qs_node_ply = 100000", false},
 		{"one row fewer", "rows = rows - 1", true},
+		// Not integers: refused, not an error for the reader.
+		{"rows as text", "rows = 'x'", false},
+		{"a real ply", "max_qs_ply = 2.5", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, p := mustCreate(t)

@@ -64,13 +64,15 @@ func builtEngines(t *testing.T) string {
 			return
 		}
 		abs, _ := filepath.Abs(src)
-		if dir := cachedEngines(abs); dir != "" {
-			enginesDir = dir
-			return
-		}
-		if dir, why := keepEngines(abs); dir != "" || why != "" {
-			enginesDir, enginesSkip = dir, why
-			return
+		if keepable() {
+			if dir := cachedEngines(abs); dir != "" {
+				enginesDir = dir
+				return
+			}
+			if dir, why := keepEngines(abs); dir != "" || why != "" {
+				enginesDir, enginesSkip = dir, why
+				return
+			}
 		}
 		root, err := testDir()
 		if err != nil {
@@ -111,6 +113,19 @@ func buildEngines(src, dir string) string {
 // them is 6 s of CPU on every run. A build is found by a key of all it is
 // made from (enginesKey); its launchers name the folder it was built in,
 // so it stays in that folder, a link named by the key pointing to it.
+
+// keepable reports whether a build may be kept or taken from the cache:
+// not when the environment tells build.sh to build otherwise (another
+// compiler or optimisation, a checkout of an engine), which the key does
+// not hold.
+func keepable() bool {
+	for _, v := range []string{"CC", "OPT", "ETHEREAL_SRC", "SUNFISH_SRC", "FAIRYMAX_SRC"} {
+		if os.Getenv(v) != "" {
+			return false
+		}
+	}
+	return true
+}
 
 // enginesCache is the folder of the kept builds.
 func enginesCache() (string, error) {
@@ -197,10 +212,15 @@ func keepEngines(src string) (dir, why string) {
 		os.RemoveAll(kept)
 		return "", why
 	}
-	if err := os.Symlink(kept, filepath.Join(cache, "engines-"+key)); err != nil {
+	link := filepath.Join(cache, "engines-"+key)
+	if err := os.Symlink(kept, link); err != nil {
 		if other := cachedEngines(src); other != "" { // another run's, kept first
 			os.RemoveAll(kept)
 			return other, ""
+		}
+		// A link to a build since removed: this build takes its place.
+		if os.Remove(link) == nil {
+			os.Symlink(kept, link)
 		}
 	}
 	return kept, ""
