@@ -408,21 +408,7 @@ func TestAlignFiltered(t *testing.T) {
 // goroutine (the test's leak check is the race detector's and -count).
 func TestTreeReadAhead(t *testing.T) {
 	ctx := context.Background()
-	st, _ := tracetest.CreateTrace(t)
-	run := tracetest.RecordSearch(t, st, kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
-	side := Side{st, run}
-	root, err := st.Node(ctx, run, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, its, err := childList(ctx, side, root.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, kids, err := childList(ctx, side, its[len(its)-1].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	side, kids := lastIterationKids(t, ctx)
 	// Each child is a chunk of its own: the parent is bigger than one.
 	plain := &tree{Side: side, chunk: 1 << 30}
 	want := map[int64][]trace.Node{}
@@ -430,6 +416,7 @@ func TestTreeReadAhead(t *testing.T) {
 	for _, k := range kids {
 		if k.SubtreeSize > 1 {
 			big = append(big, k)
+			var err error
 			if want[k.ID], err = plain.children(ctx, k); err != nil {
 				t.Fatal(err)
 			}
@@ -475,22 +462,8 @@ func TestTreeReadAhead(t *testing.T) {
 // waited for ever (a diff interrupted at the wrong moment hung, and a
 // diff page whose Align failed beside it).
 func TestTreeReadAheadCancelled(t *testing.T) {
-	st, _ := tracetest.CreateTrace(t)
-	run := tracetest.RecordSearch(t, st, kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
-	side := Side{st, run}
 	ctx, cancel := context.WithCancel(context.Background())
-	root, err := st.Node(ctx, run, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, its, err := childList(ctx, side, root.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, kids, err := childList(ctx, side, its[len(its)-1].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	side, kids := lastIterationKids(t, ctx)
 	var big []trace.Node
 	chunk := 0
 	for _, k := range kids {
@@ -524,4 +497,26 @@ func TestTreeReadAheadCancelled(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("children still waits for the read-ahead a minute after the cancel")
 	}
+}
+
+// lastIterationKids records a captures search of Kiwipete to depth 3 and
+// returns its side and the children of its last iteration's root.
+func lastIterationKids(t *testing.T, ctx context.Context) (Side, []trace.Node) {
+	t.Helper()
+	st, _ := tracetest.CreateTrace(t)
+	run := tracetest.RecordSearch(t, st, kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
+	side := Side{st, run}
+	root, err := st.Node(ctx, run, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, its, err := childList(ctx, side, root.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, kids, err := childList(ctx, side, its[len(its)-1].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return side, kids
 }

@@ -27,21 +27,7 @@ func TestRangeCounts(t *testing.T) {
 	if err := s.Subtree(ctx, 1, 0, -1, func(n Node) error { rows = append(rows, n); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	want := func(from, end int64) RangeCounts {
-		c := RangeCounts{MaxQSPly: -1, MaxQSNodePly: -1}
-		for _, n := range rows {
-			if n.ID < from || n.ID >= end {
-				continue
-			}
-			c.Rows++
-			if n.Kind == engine.KindQS {
-				c.QSRows++
-				c.MaxQSPly = max(c.MaxQSPly, n.QSPly)
-				c.MaxQSNodePly = max(c.MaxQSNodePly, n.Ply)
-			}
-		}
-		return c
-	}
+	want := func(from, end int64) RangeCounts { return rowsCounts(rows, from, end) }
 	var qs, ranges int
 	for i, n := range rows {
 		for _, end := range []int64{n.End(), n.ID + 1 + int64(i%7)} {
