@@ -107,3 +107,40 @@ func BenchmarkDiffHTML(b *testing.B) {
 	}
 	b.ReportMetric(float64(ra.Rows+rb.Rows)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
 }
+
+// BenchmarkTreePage builds the page of the last iteration of Kiwipete's
+// threshold search at depth 5 (the README's run: about 130,000 nodes
+// under its last iteration) both ways in each iteration: its child lists
+// read in one stream of the subtree (readLists, what pages of up to
+// listedMaxRows rows do) and with a query for each drawn node. It reports
+// each one's milliseconds and their ratio (streamed over queried).
+func BenchmarkTreePage(b *testing.B) {
+	st, run := cachedTrace(b, "page-kiwipete-threshold-d5.trace", "threshold", 5, 150_000)
+	ctx := context.Background()
+	r, top, err := Resolve(ctx, st, Selection{Run: run.ID, Node: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if top.SubtreeSize > listedMaxRows {
+		b.Fatalf("the page's top has %d rows, over listedMaxRows", top.SubtreeSize)
+	}
+	build := func(maxRows int64) time.Duration {
+		defer func(m int64) { listedMaxRows = m }(listedMaxRows)
+		listedMaxRows = maxRows
+		t0 := time.Now()
+		if _, err := BuildPage(ctx, st, r, top, HTMLOptions{Depth: -1}); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(t0)
+	}
+	var listed, queried []float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		listed = append(listed, build(listedMaxRows).Seconds()*1000)
+		queried = append(queried, build(0).Seconds()*1000)
+	}
+	b.ReportMetric(float64(top.SubtreeSize), "nodes")
+	b.ReportMetric(median(listed), "listed-ms")
+	b.ReportMetric(median(queried), "queried-ms")
+	b.ReportMetric(median(listed)/median(queried), "listed/queried")
+}
