@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/horizonqs/horizon/engine"
 )
@@ -19,15 +20,19 @@ type RangeCounts struct {
 	MaxQSPly, MaxQSNodePly int
 }
 
-// countsCols add up rows of schema 3's node_rows inside SQLite (info:
+// countsAggs add up rows of schema 3's node_rows inside SQLite (info:
 // kind in bits 0-2, ply in 10-18, QS ply + 1 in 27-33) into RangeCounts'
-// four figures: no row leaves the library, where streaming them costs
-// some 3 µs each.
-var countsCols = fmt.Sprintf(`count(*),
-	coalesce(sum((info & %[1]d) = %[2]d), 0),
-	coalesce(max(CASE WHEN (info & %[1]d) = %[2]d THEN (info >> %[3]d & %[4]d) - 1 END), -1),
-	coalesce(max(CASE WHEN (info & %[1]d) = %[2]d THEN info >> %[5]d & %[6]d END), -1)`,
-	infoKindMask, int(engine.KindQS), storedQSPlyShift, infoQSPlyMask, infoPlyShift, infoPlyMask)
+// four figures, in its order: no row leaves the library, where streaming
+// them costs some 3 µs each.
+var countsAggs = [...]string{
+	"count(*)",
+	fmt.Sprintf("coalesce(sum((info & %d) = %d), 0)", infoKindMask, int(engine.KindQS)),
+	fmt.Sprintf("coalesce(max(CASE WHEN (info & %d) = %d THEN (info >> %d & %d) - 1 END), -1)", infoKindMask, int(engine.KindQS), storedQSPlyShift, infoQSPlyMask),
+	fmt.Sprintf("coalesce(max(CASE WHEN (info & %d) = %d THEN info >> %d & %d END), -1)", infoKindMask, int(engine.KindQS), infoPlyShift, infoPlyMask),
+}
+
+// countsCols are countsAggs as one select list.
+var countsCols = strings.Join(countsAggs[:], ", ")
 
 // rangeCountsSQL adds up a range of a run's rows (countsCols).
 var rangeCountsSQL = "SELECT " + countsCols + " FROM node_rows WHERE run_id = ?1 AND id >= ?2 AND id < ?3"

@@ -112,10 +112,11 @@ func (l layout) queries() nodeQueries {
 // queries1 does: the per-run parent indexes exist only once a run has
 // finished, and the hop needs none. info comes back in schema 3's order;
 // scanNode reorders it.
-var queries2 = layout{
-	k: "id", run: "run_id = ?1 AND ", id: "n.id",
-	cols: "n.id, n.up, n.size, n.info, n.counts, n.alpha, n.alpha + n.width, n.score, n.score - n.stand_diff, n.move, n.best",
-}.queries()
+var queries2 = layout{k: "id", run: "run_id = ?1 AND ", id: "n.id", cols: queries2Cols}.queries()
+
+// queries2Cols are the columns scanNode reads, of node_rows n keyed by
+// (run_id, id).
+const queries2Cols = "n.id, n.up, n.size, n.info, n.counts, n.alpha, n.alpha + n.width, n.score, n.score - n.stand_diff, n.move, n.best"
 
 // parentIndexMinRows is the smallest run that gets a parent index. Building
 // one reads the whole node table (SQLite fills a partial index by a full
@@ -552,7 +553,7 @@ func (s *Store) nodeIn(ctx context.Context, run, id int64, its []iterRoot) (Node
 
 // nodesByIDSQL reads the nodes of run ?1 whose ids the JSON array ?2
 // lists, by key.
-const nodesByIDSQL = "SELECT n.id, n.up, n.size, n.info, n.counts, n.alpha, n.alpha + n.width, n.score, n.score - n.stand_diff, n.move, n.best" +
+const nodesByIDSQL = "SELECT " + queries2Cols +
 	" FROM node_rows n NOT INDEXED WHERE n.run_id = ?1 AND n.id IN (SELECT value FROM json_each(?2))"
 
 // nodesIn reads the nodes ids of run, each as Node reads it (its: the
@@ -626,7 +627,7 @@ func (s *Store) Children(ctx context.Context, run, id int64, order Order, offset
 // node and of the run's iterations, a third of a child list's cost to a
 // reader walking down a tree (ChildrenOf).
 func (s *Store) childrenOf(ctx context.Context, parent Node, order Order, offset, limit int) ([]Node, error) {
-	run, id := parent.RunID, parent.ID
+	run := parent.RunID
 	var err error
 	offset = max(offset, 0)
 	// A node has at most a few hundred children (legal moves and their
@@ -639,6 +640,38 @@ func (s *Store) childrenOf(ctx context.Context, parent Node, order Order, offset
 	} else if its, err = s.iterations(ctx, run); err != nil {
 		return nil, err
 	}
+	kids, ok := s.indexedChildren(ctx, parent, its)
+	if !ok {
+		if kids, err = s.hoppedChildren(ctx, parent, its); err != nil {
+			return nil, err
+		}
+	}
+	if order == BySize {
+		slices.SortStableFunc(kids, func(a, b Node) int {
+			switch {
+			case a.SubtreeSize > b.SubtreeSize:
+				return -1
+			case a.SubtreeSize < b.SubtreeSize:
+				return 1
+			}
+			return 0
+		})
+	}
+	if offset >= len(kids) {
+		return nil, nil
+	}
+	kids = kids[offset:]
+	if limit > 0 && limit < len(kids) {
+		kids = kids[:limit]
+	}
+	return kids, nil
+}
+
+// hoppedChildren reads parent's children by the hop over their subtrees
+// (nodeSQL's children query), which needs no index and reads a run being
+// recorded as well as a finished one.
+func (s *Store) hoppedChildren(ctx context.Context, parent Node, its []iterRoot) ([]Node, error) {
+	run, id := parent.RunID, parent.ID
 	where := fmt.Sprintf("run %d: the children of node %d", run, id)
 	rows, err := s.nodeQuery(ctx, childrenSQL, run, id, parent.End(), MaxChildren+1)
 	if err != nil {
@@ -669,25 +702,71 @@ func (s *Store) childrenOf(ctx context.Context, parent Node, order Order, offset
 	if err := s.completeRows(ctx, rows, kids, where); err != nil {
 		return nil, err
 	}
-	if order == BySize {
-		slices.SortStableFunc(kids, func(a, b Node) int {
-			switch {
-			case a.SubtreeSize > b.SubtreeSize:
-				return -1
-			case a.SubtreeSize < b.SubtreeSize:
-				return 1
-			}
-			return 0
-		})
-	}
-	if offset >= len(kids) {
-		return nil, nil
-	}
-	kids = kids[offset:]
-	if limit > 0 && limit < len(kids) {
-		kids = kids[:limit]
-	}
 	return kids, nil
+}
+
+// indexedChildren reads parent's children through its run's parent index
+// (parentIndexSQL: a finished run of parentIndexMinRows rows or more has
+// one), a lookup in the index and a seek for each child's row, where the
+// hop seeks each child's row three times: 2.6 against 9.3 µs a child on
+// the 2,000 biggest subtrees of a 1.1M-node iteration. The file is
+// untrusted and its index may be damaged, so the list is taken only when
+// the children it names tile the parent's ids exactly, one after
+// another, each whole: then the hop would find those rows and no others.
+// Anything else (no index, a gap a recording filter left, a row that does
+// not read, an open node) returns false, and the caller hops, which finds
+// and reports what it always has. Statistics in the file cannot change
+// the plan: INDEXED BY names the one index the query may use, and the
+// query fails to prepare without it.
+func (s *Store) indexedChildren(ctx context.Context, parent Node, its []iterRoot) ([]Node, bool) {
+	run, id := parent.RunID, parent.ID
+	if s.v1() || parent.SubtreeSize <= 1 {
+		return nil, false
+	}
+	if _, no := s.unindexed.Load(run); no {
+		return nil, false
+	}
+	st := s.stmt(ctx, indexedChildrenSQL(run))
+	if st == nil {
+		s.unindexed.Store(run, true)
+		return nil, false
+	}
+	rows, err := st.QueryContext(ctx, id, MaxChildren+1)
+	if err != nil {
+		return nil, false
+	}
+	defer rows.Close()
+	var kids []Node
+	next := id + 1
+	for rows.Next() {
+		n, err := s.scanRow(rows, run)
+		if err != nil || n.Open || n.ID != next || n.Parent != id || n.SubtreeSize < 1 || len(kids) == MaxChildren {
+			return nil, false
+		}
+		next = n.End()
+		n.Iteration = iterationOf(its, n.ID)
+		kids = append(kids, n)
+	}
+	if rows.Err() != nil || next != parent.End() {
+		return nil, false
+	}
+	rows.Close()
+	for i := range kids {
+		if s.needsQuery(kids[i]) {
+			if err := s.complete(ctx, &kids[i]); err != nil {
+				return nil, false
+			}
+		}
+	}
+	return kids, true
+}
+
+// indexedChildrenSQL reads the children of node ?1 of run through the
+// run's parent index, ?2 of them at most. The run is in the text: SQLite
+// uses a partial index only where the query's terms imply its WHERE.
+func indexedChildrenSQL(run int64) string {
+	return fmt.Sprintf("SELECT %s FROM node_rows n INDEXED BY node_parent_%d WHERE n.run_id = %d AND n.id - n.up = ?1 LIMIT ?2",
+		queries2Cols, run, run)
 }
 
 // ChildCount returns how many children node id has.

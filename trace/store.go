@@ -106,6 +106,9 @@ type Store struct {
 	// stmts holds the statements prepared (prepared), by their text; the
 	// database closes them with its connections.
 	stmts sync.Map
+	// unindexed holds the runs whose parent index a child list could not
+	// use (none, or not usable: indexedChildren), so that each asks once.
+	unindexed sync.Map
 	// searched holds the searched counts searchedFromRows worked out, by
 	// searchedKey, up to maxSearchedCached of them: a closed node's
 	// children never change, and a child list read again (every visit mark

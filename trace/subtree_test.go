@@ -125,6 +125,43 @@ func TestSubtreeCounts(t *testing.T) {
 	}
 }
 
+// TestRangeCountsCut: ranges longer than rangesCountsSQL counts at once
+// are counted in parts, and their figures are their rows', with stored
+// subtree figures and without (a run too small to store any).
+func TestRangeCountsCut(t *testing.T) {
+	defer func(n int64) { packedMaxSpan = n }(packedMaxSpan)
+	packedMaxSpan = 7
+	for _, min := range []int64{8, 1 << 40} {
+		lowCountsMin(t, min)
+		s, _ := mustCreate(t)
+		run, _ := record(t, s, 7, 3, RecordOptions{}, func(g *synth) { g.width = 4 })
+		checkRangeCounts(t, s, run)
+	}
+}
+
+// TestCutRanges: each range longer than the span is cut into parts of the
+// span at most, each with its range's entry of to; a list without one is
+// returned as it is.
+func TestCutRanges(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		ranges, want []IDRange
+		to, wantTo   []int
+	}{
+		{"none long", []IDRange{{0, 4}, {10, 11}}, []IDRange{{0, 4}, {10, 11}}, []int{3, 5}, []int{3, 5}},
+		{"one long", []IDRange{{0, 4}, {10, 19}, {30, 31}}, []IDRange{{0, 4}, {10, 14}, {14, 18}, {18, 19}, {30, 31}}, []int{0, 1, 2}, []int{0, 1, 1, 1, 2}},
+		{"a span exactly", []IDRange{{2, 10}}, []IDRange{{2, 6}, {6, 10}}, []int{7}, []int{7, 7}},
+		{"empty ones kept", []IDRange{{5, 5}, {0, 9}}, []IDRange{{5, 5}, {0, 4}, {4, 8}, {8, 9}}, []int{0, 1}, []int{0, 1, 1, 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, to := cutRanges(c.ranges, c.to, 4)
+			if !slices.Equal(got, c.want) || !slices.Equal(to, c.wantTo) {
+				t.Errorf("cut into %v %v, want %v %v", got, to, c.want, c.wantTo)
+			}
+		})
+	}
+}
+
 // TestSubtreeCountsInterrupted: a run cut short by a node limit is
 // finished with its open nodes incomplete, and its stored figures are its
 // rows'.

@@ -21,13 +21,20 @@ import (
 // summary's lookups. Arguments: run 1, node 1, end 1<<20, limit 100.
 func plannedQueries(s *Store) map[string]string {
 	q := s.q()
-	return map[string]string{
+	planned := map[string]string{
 		"node": q.node, "children": q.children, "child count": q.childCount, "path": q.path, "subtree": q.subtree,
 		"hotspots":   "SELECT node_id, MAX(growth) FROM hotspots WHERE run_id = ?1 AND rank > 0 AND rank_by IN (?2, ?3) GROUP BY node_id ORDER BY MAX(growth) DESC, node_id LIMIT ?4",
 		"chains":     "SELECT COUNT(*) FROM hotspots WHERE run_id = ?1 AND rank_by = 'chain' AND rank = 0 AND ?2 AND ?3 AND ?4",
 		"stats":      "SELECT dim, value, nodes, qs_nodes, root_id FROM stats WHERE run_id = ?1 AND ?2 AND ?3 AND ?4 ORDER BY dim, value",
 		"iterations": "SELECT root_id, iteration FROM iterations WHERE run_id = ?1 AND ?2 AND ?3 ORDER BY root_id LIMIT ?4",
 	}
+	if !s.v1() {
+		// (Wrapped to take the four arguments every query here is given.)
+		planned["indexed children"] = "SELECT * FROM (" + indexedChildrenSQL(1) + ") WHERE ?3 AND ?4"
+		planned["ranges counts"] = "SELECT * FROM (" + rangesCountsSQL + ") WHERE ?3 AND ?4"
+		planned["stored tops"] = "SELECT * FROM (" + storedTopsSQL + ") WHERE ?3 AND ?4"
+	}
+	return planned
 }
 
 // poisons are planner statistics a file may carry (ANALYZE's, or planted
