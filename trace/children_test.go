@@ -9,16 +9,16 @@ import (
 	"github.com/horizonqs/horizon/engine"
 )
 
-// TestIndexedChildren: a child list read through the run's parent index
-// is the one the hop reads, errors included, on whole runs (where the
-// index is taken for every node with children), runs a recording filter
-// left gaps in, rows naming a wrong parent and damaged sizes (where it
-// is not taken, and the hop finds what it always found); a run without an
-// index is asked for one once.
-func TestIndexedChildren(t *testing.T) {
+// childListTraces records a file of five runs (captures, threshold, one
+// filtered under a move, one capped, each with a parent index, and a run
+// too small for one) and a copy with damaged rows: a row naming the node
+// whose subtree ends before it as its parent, rows naming a wrong parent,
+// sizes 0 and a size too big.
+func childListTraces(t *testing.T) (path, damaged string) {
+	t.Helper()
+	ctx := context.Background()
 	defer func(n int64) { parentIndexMinRows = n }(parentIndexMinRows)
 	parentIndexMinRows = 1
-	ctx := context.Background()
 	s, path := mustCreate(t)
 	for _, c := range []struct {
 		variant string
@@ -46,12 +46,23 @@ func TestIndexedChildren(t *testing.T) {
 		}
 	}
 	s.Close()
-	damaged := copyTrace(t, path, "damaged.trace")
+	damaged = copyTrace(t, path, "damaged.trace")
 	plant(t, damaged, after,
 		"UPDATE node_rows SET up = up + 1 WHERE run_id = 1 AND id IN (30, 500, 2000) AND up > 1",
 		"UPDATE node_rows SET size = 0 WHERE run_id = 2 AND id IN (40, 700)",
 		"UPDATE node_rows SET size = size + 3 WHERE run_id = 2 AND id = 1500")
+	return path, damaged
+}
 
+// TestIndexedChildren: a child list read through the run's parent index
+// is the one the hop reads, errors included, on whole runs (where the
+// index is taken for every node with children), runs a recording filter
+// left gaps in, rows naming a wrong parent and damaged sizes (where it
+// is not taken, and the hop finds what it always found); a run without an
+// index is asked for one once.
+func TestIndexedChildren(t *testing.T) {
+	ctx := context.Background()
+	path, damaged := childListTraces(t)
 	// whole: the runs whose every list must come through the index.
 	whole := map[int64]bool{1: true, 2: true}
 	for _, file := range []struct {
@@ -100,6 +111,70 @@ func TestIndexedChildren(t *testing.T) {
 					t.Errorf("run %d: no list was read through its parent index", r.ID)
 				}
 				t.Logf("run %d (%s, %d rows): %d lists through the index", r.ID, r.Variant, r.Rows, indexed)
+			}
+		})
+	}
+}
+
+// pathCounter counts the paths read through it.
+type pathCounter struct {
+	*Store
+	paths int
+}
+
+func (c *pathCounter) Path(ctx context.Context, run, id int64) ([]Node, error) {
+	c.paths++
+	return c.Store.Path(ctx, run, id)
+}
+
+// TestPlacerDescends: a Placer of an ended run reads each node's path down
+// the child lists it reads for the path's visits, with no Path query
+// where the run is whole, and places every node, errors included, as it
+// does from the path Reader.Path reads, on whole, filtered and damaged
+// runs.
+func TestPlacerDescends(t *testing.T) {
+	ctx := context.Background()
+	path, damaged := childListTraces(t)
+	for _, file := range []struct {
+		name   string
+		path   string
+		damage bool
+	}{{"recorded", path, false}, {"damaged", damaged, true}} {
+		t.Run(file.name, func(t *testing.T) {
+			t.Parallel()
+			st, err := OpenReadOnly(file.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			runs, err := st.Runs(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range runs {
+				counted := &pathCounter{Store: st}
+				placer, ref := NewPlacer(counted, r.ID), NewPlacer(st, r.ID)
+				ref.pathOnly = true
+				failed := 0
+				for id := int64(0); id < r.Rows+8; id += 3 {
+					gotF, got, gotErr := placer.PlaceOf(ctx, id)
+					wantF, want, wantErr := ref.PlaceOf(ctx, id)
+					if wantErr != nil {
+						failed++
+					}
+					if got != want || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(gotF, wantF) {
+						t.Fatalf("run %d node %d: placed %q (%v), from its path %q (%v)", r.ID, id, got, gotErr, want, wantErr)
+					}
+					if gotErr == nil && !reflect.DeepEqual(placer.paths[id], ref.paths[id]) {
+						t.Fatalf("run %d node %d: descended %d nodes, the path has %d", r.ID, id, len(placer.paths[id]), len(ref.paths[id]))
+					}
+				}
+				// (A node without a row is looked for with Path, which
+				// says so.)
+				if !file.damage && (r.ID == 1 || r.ID == 2) && counted.paths > failed {
+					t.Errorf("run %d: %d paths read with Path for %d nodes without a row; the child lists lead to every other node", r.ID, counted.paths, failed)
+				}
+				t.Logf("run %d: %d paths read with Path, %d places failed", r.ID, counted.paths, failed)
 			}
 		})
 	}

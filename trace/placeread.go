@@ -133,6 +133,11 @@ type Placer struct {
 	hasInfo bool
 	// paths holds the paths PlaceOf read, by node, for Position.
 	paths map[int64][]Node
+	// root is the run node, read once for descend.
+	root    Node
+	hasRoot bool
+	// pathOnly reads every path with Reader.Path: tests compare.
+	pathOnly bool
 }
 
 // childList is a child list as PathVisits reads it, with the children's
@@ -192,17 +197,61 @@ func (p *Placer) children(ctx context.Context, n Node) (childList, error) {
 	return l, nil
 }
 
+// descend returns the path from the run node down to node id of an ended
+// run through the child lists the Placer holds or reads, which the visits
+// of its moves need anyway: a path from them costs no query of its own
+// (Reader.Path's was a third of placing a thousand hotspots). Each step
+// takes the child whose subtree holds id, so the path is id's chain of
+// parents, the one Path reads up. ok is false where the lists do not lead
+// there (a running run, a node without a row, a damaged file): the caller
+// reads the path with Reader.Path, which says what is wrong.
+func (p *Placer) descend(ctx context.Context, id int64) ([]Node, bool) {
+	r, err := p.runInfo(ctx)
+	if err != nil || r.Status.Partial() || p.pathOnly {
+		return nil, false
+	}
+	if !p.hasRoot {
+		if p.root, err = p.r.Node(ctx, p.run, 0); err != nil {
+			return nil, false
+		}
+		p.hasRoot = true
+	}
+	path := []Node{p.root}
+	for n := p.root; n.ID != id; {
+		if len(path) > maxTreeDepth || !n.Contains(id) {
+			return nil, false
+		}
+		l, err := p.children(ctx, n)
+		if err != nil {
+			return nil, false
+		}
+		// The last child starting at or before id (the list is in search
+		// order, by id).
+		i, _ := slices.BinarySearchFunc(l.kids, id+1, func(k Node, id int64) int { return cmp.Compare(k.ID, id) })
+		if i == 0 || !l.kids[i-1].Contains(id) {
+			return nil, false
+		}
+		n = l.kids[i-1]
+		path = append(path, n)
+	}
+	return path, true
+}
+
 // PathVisits is the package's PathVisits of node id of the Placer's run.
 func (p *Placer) PathVisits(ctx context.Context, id int64) ([]PathVisit, error) {
 	_, out, err := p.pathVisits(ctx, id)
 	return out, err
 }
 
-// pathVisits is PathVisits with the path it read (Reader.Path).
+// pathVisits is PathVisits with the path it read (descend, or
+// Reader.Path).
 func (p *Placer) pathVisits(ctx context.Context, id int64) ([]Node, []PathVisit, error) {
-	path, err := p.r.Path(ctx, p.run, id)
-	if err != nil {
-		return nil, nil, err
+	path, ok := p.descend(ctx, id)
+	if !ok {
+		var err error
+		if path, err = p.r.Path(ctx, p.run, id); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := CheckPath(path); err != nil {
 		return nil, nil, err
