@@ -490,14 +490,23 @@ func hotspotsJSONOf(ctx context.Context, st *trace.Store, run int64, hs []trace.
 func hotspotsPlaced(ctx context.Context, placer *trace.Placer, hs []trace.Hotspot) ([]hotspotJSON, error) {
 	out := []hotspotJSON{}
 	for _, h := range hs {
-		pf, place, err := placer.PlaceOf(ctx, h.Node.ID)
+		l, err := hotspotPlaced(ctx, placer, h)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, hotspotJSON{Node: h.Node.ID, Cause: orNull(h.Cause.String()),
-			Size: h.Node.SubtreeSize, Share: h.Share, Depth: h.Node.Depth, Growth: h.Growth, PlaceFields: pf, PathSAN: pf.Path, Place: place})
+		out = append(out, l)
 	}
 	return out, nil
+}
+
+// hotspotPlaced is hotspot h placed by placer.
+func hotspotPlaced(ctx context.Context, placer *trace.Placer, h trace.Hotspot) (hotspotJSON, error) {
+	pf, place, err := placer.PlaceOf(ctx, h.Node.ID)
+	if err != nil {
+		return hotspotJSON{}, err
+	}
+	return hotspotJSON{Node: h.Node.ID, Cause: orNull(h.Cause.String()),
+		Size: h.Node.SubtreeSize, Share: h.Share, Depth: h.Node.Depth, Growth: h.Growth, PlaceFields: pf, PathSAN: pf.Path, Place: place}, nil
 }
 
 // traceResult is 'horizon trace' and 'horizon import': the runs recorded
