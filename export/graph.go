@@ -176,7 +176,18 @@ func (h candidates) Less(i, j int) bool {
 	return a.n.ID < b.n.ID
 }
 func (h candidates) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *candidates) Push(x any)   { *h = append(*h, x.(*candidate)) }
+
+// top returns the nodes of up to k candidates at the top of the heap:
+// the first, then the best of its children in the heap's tree, which hold
+// the next ones to be taken.
+func (h candidates) top(k int) []trace.Node {
+	ns := make([]trace.Node, 0, k)
+	for _, c := range h[:min(k, len(h))] {
+		ns = append(ns, c.n)
+	}
+	return ns
+}
+func (h *candidates) Push(x any) { *h = append(*h, x.(*candidate)) }
 func (h *candidates) Pop() any {
 	old := *h
 	c := old[len(old)-1]
@@ -253,6 +264,14 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 	} else if err := b.expand(0); err != nil {
 		return nil, err
 	}
+	// An ended run's queried lists are read ahead: those of the top of
+	// the queue, which the next expansions most likely take.
+	var ahead *childrenAhead
+	if ss, ok := src.(*storeSource); ok && !run.Status.Partial() {
+		ahead = newChildrenAhead(ss)
+		ss.ahead = ahead
+		defer ahead.stop()
+	}
 	for g.Shown() < opts.MaxNodes && b.heap.Len() > 0 {
 		c := heap.Pop(&b.heap).(*candidate)
 		if err := b.add(c); err != nil {
@@ -261,6 +280,12 @@ func Build(ctx context.Context, st trace.Reader, run trace.Run, top trace.Node, 
 		if err := b.expand(len(g.Nodes) - 1); err != nil {
 			return nil, err
 		}
+		if ahead != nil && g.Shown() < opts.MaxNodes {
+			ahead.want(b.heap.top(aheadWanted))
+		}
+	}
+	if ahead != nil {
+		ahead.stop() // the summaries' workers take both cores
 	}
 	// What is left waiting is collapsed into its parent's summary.
 	for _, c := range b.heap {

@@ -95,13 +95,24 @@ func newSource(ctx context.Context, st trace.Reader, run trace.Run, top trace.No
 
 // storeSource queries the trace for each node.
 type storeSource struct {
-	ctx context.Context
-	st  trace.Reader
-	run trace.Run
-	top trace.Node
+	ctx   context.Context
+	st    trace.Reader
+	run   trace.Run
+	top   trace.Node
+	ahead *childrenAhead // nil: none read ahead
 }
 
 func (s *storeSource) children(n trace.Node) (trace.Node, []trace.Node, error) {
+	if s.ahead != nil {
+		if l, ok := s.ahead.take(n); ok {
+			return l.p, l.kids, l.err
+		}
+	}
+	return s.read(n)
+}
+
+// read reads n's children from the trace.
+func (s *storeSource) read(n trace.Node) (trace.Node, []trace.Node, error) {
 	return trace.RunChildren(s.ctx, s.st, s.run, n, trace.BySearch, 0, 0)
 }
 
