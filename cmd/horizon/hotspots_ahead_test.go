@@ -3,9 +3,13 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/horizonqs/horizon/engine"
+	"github.com/horizonqs/horizon/explain"
 	"github.com/horizonqs/horizon/trace"
 	"github.com/horizonqs/horizon/trace/tracetest"
 )
@@ -77,4 +81,45 @@ func TestPlaceAhead(t *testing.T) {
 		a.next()
 		a.stop() // returns: the goroutine ends
 	})
+}
+
+// TestHotspotCauses: the causes counted side by side are each hotspot's
+// own, in the list's order, as counted one by one; the error of a list
+// with failing hotspots is the first one's.
+func TestHotspotCauses(t *testing.T) {
+	ctx := context.Background()
+	st, _ := tracetest.CreateTrace(t)
+	run := tracetest.RecordSearch(t, st, tracetest.Kiwipete, tracetest.VariantOptions(t, "captures"), engine.Limits{Depth: 3})
+	r, err := st.Run(ctx, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, err := st.Hotspots(ctx, run, trace.HotspotBySize, 30)
+	if err != nil || len(hs) < 10 {
+		t.Fatalf("%d hotspots, %v; the test wants 10", len(hs), err)
+	}
+	got, err := hotspotCauses(ctx, st, r, hs, placeAhead(ctx, st, run, hs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range hs {
+		pos, err := st.Position(ctx, run, h.Node.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := explain.CountAt(ctx, st, r, h.Node, pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[i].line.Node != h.Node.ID || !reflect.DeepEqual(got[i].causes, want.Causes) {
+			t.Errorf("hotspot %d (#%d): line of #%d, causes %v; counted alone %v", i, h.Node.ID, got[i].line.Node, got[i].causes, want.Causes)
+		}
+	}
+	bad := append([]trace.Hotspot{}, hs...)
+	bad[4].Node.ID, bad[7].Node.ID = 1<<40, 1<<41
+	a := placeAhead(ctx, st, run, bad)
+	defer a.stop()
+	if _, err := hotspotCauses(ctx, st, r, bad, a); !errors.Is(err, trace.ErrNoNode) || !strings.Contains(err.Error(), fmt.Sprint(int64(1<<40))) {
+		t.Errorf("hotspots 4 and 7 without nodes: %v, want hotspot 4's ErrNoNode", err)
+	}
 }
