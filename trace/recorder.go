@@ -804,9 +804,10 @@ func (r *Recorder) Finish(res Result) error {
 	}
 	if err == nil && r.committed >= parentIndexMinRows {
 		// The run's parent index, built sorted in one pass now that its
-		// rows are all in (see parentIndexSQL). Without it only users'
-		// SQL on nodes.parent_id is slower; a failure here (a full disk)
-		// is reported, the run itself is whole.
+		// rows are all in (see parentIndexSQL). Without it users' SQL on
+		// nodes.parent_id is slower, and readers' child lists hop instead
+		// (indexedChildren); a failure here (a full disk) is reported, the
+		// run itself is whole.
 		if _, ierr := r.s.db.Exec(parentIndexSQL(r.run)); ierr != nil {
 			err = fmt.Errorf("indexing the run's parents: %w", ierr)
 		}
