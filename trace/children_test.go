@@ -54,17 +54,10 @@ func childListTraces(t *testing.T) (path, damaged string) {
 	return path, damaged
 }
 
-// TestIndexedChildren: a child list read through the run's parent index
-// is the one the hop reads, errors included, on whole runs (where the
-// index is taken for every node with children), runs a recording filter
-// left gaps in, rows naming a wrong parent and damaged sizes (where it
-// is not taken, and the hop finds what it always found); a run without an
-// index is asked for one once.
-func TestIndexedChildren(t *testing.T) {
-	ctx := context.Background()
+// eachChildListRun calls fn with each run of childListTraces' two files,
+// as a parallel subtest per file, each file open read-only.
+func eachChildListRun(t *testing.T, fn func(t *testing.T, st *Store, r Run, damaged bool)) {
 	path, damaged := childListTraces(t)
-	// whole: the runs whose every list must come through the index.
-	whole := map[int64]bool{1: true, 2: true}
 	for _, file := range []struct {
 		name   string
 		path   string
@@ -77,43 +70,58 @@ func TestIndexedChildren(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer st.Close()
-			runs, err := st.Runs(ctx)
+			runs, err := st.Runs(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, r := range runs {
-				its, err := st.iterations(ctx, r.ID)
-				if err != nil {
-					t.Fatal(err)
-				}
-				indexed := 0
-				for id := int64(0); id < r.Rows+8; id++ {
-					n, err := st.Node(ctx, r.ID, id)
-					if err != nil {
-						continue
-					}
-					got, gotErr := st.childrenOf(ctx, n, BySearch, 0, 0)
-					want, wantErr := st.hoppedChildren(ctx, n, its)
-					if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
-						t.Fatalf("run %d node %d: read %d children (%v), the hop %d (%v)", r.ID, id, len(got), gotErr, len(want), wantErr)
-					}
-					if _, ok := st.indexedChildren(ctx, n, its); ok {
-						indexed++
-					} else if len(want) > 0 && whole[r.ID] && !file.damage {
-						t.Errorf("run %d node %d: its %d children were not read through the index", r.ID, id, len(want))
-					}
-				}
-				_, unindexed := st.unindexed.Load(r.ID)
-				if r.ID == 5 && (indexed > 0 || !unindexed) {
-					t.Errorf("run 5 has no parent index, but %d lists were read through one (unindexed %v)", indexed, unindexed)
-				}
-				if r.ID != 5 && indexed == 0 {
-					t.Errorf("run %d: no list was read through its parent index", r.ID)
-				}
-				t.Logf("run %d (%s, %d rows): %d lists through the index", r.ID, r.Variant, r.Rows, indexed)
+				fn(t, st, r, file.damage)
 			}
 		})
 	}
+}
+
+// TestIndexedChildren: a child list read through the run's parent index
+// is the one the hop reads, errors included, on whole runs (where the
+// index is taken for every node with children), runs a recording filter
+// left gaps in, rows naming a wrong parent and damaged sizes (where it
+// is not taken, and the hop finds what it always found); a run without an
+// index is asked for one once.
+func TestIndexedChildren(t *testing.T) {
+	ctx := context.Background()
+	// whole: the runs whose every list must come through the index.
+	whole := map[int64]bool{1: true, 2: true}
+	eachChildListRun(t, func(t *testing.T, st *Store, r Run, damaged bool) {
+		its, err := st.iterations(ctx, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		indexed := 0
+		for id := int64(0); id < r.Rows+8; id++ {
+			n, err := st.Node(ctx, r.ID, id)
+			if err != nil {
+				continue
+			}
+			got, gotErr := st.childrenOf(ctx, n, BySearch, 0, 0)
+			want, wantErr := st.hoppedChildren(ctx, n, its)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) && len(got)+len(want) > 0 {
+				t.Fatalf("run %d node %d: read %d children (%v), the hop %d (%v)", r.ID, id, len(got), gotErr, len(want), wantErr)
+			}
+			if _, ok := st.indexedChildren(ctx, n, its); ok {
+				indexed++
+			} else if len(want) > 0 && whole[r.ID] && !damaged {
+				t.Errorf("run %d node %d: its %d children were not read through the index", r.ID, id, len(want))
+			}
+		}
+		_, unindexed := st.unindexed.Load(r.ID)
+		if r.ID == 5 && (indexed > 0 || !unindexed) {
+			t.Errorf("run 5 has no parent index, but %d lists were read through one (unindexed %v)", indexed, unindexed)
+		}
+		if r.ID != 5 && indexed == 0 {
+			t.Errorf("run %d: no list was read through its parent index", r.ID)
+		}
+		t.Logf("run %d (%s, %d rows): %d lists through the index", r.ID, r.Variant, r.Rows, indexed)
+	})
 }
 
 // pathCounter counts the paths read through it.
@@ -134,48 +142,29 @@ func (c *pathCounter) Path(ctx context.Context, run, id int64) ([]Node, error) {
 // runs.
 func TestPlacerDescends(t *testing.T) {
 	ctx := context.Background()
-	path, damaged := childListTraces(t)
-	for _, file := range []struct {
-		name   string
-		path   string
-		damage bool
-	}{{"recorded", path, false}, {"damaged", damaged, true}} {
-		t.Run(file.name, func(t *testing.T) {
-			t.Parallel()
-			st, err := OpenReadOnly(file.path)
-			if err != nil {
-				t.Fatal(err)
+	eachChildListRun(t, func(t *testing.T, st *Store, r Run, damaged bool) {
+		counted := &pathCounter{Store: st}
+		placer, ref := NewPlacer(counted, r.ID), NewPlacer(st, r.ID)
+		ref.pathOnly = true
+		failed := 0
+		for id := int64(0); id < r.Rows+8; id += 3 {
+			gotF, got, gotErr := placer.PlaceOf(ctx, id)
+			wantF, want, wantErr := ref.PlaceOf(ctx, id)
+			if wantErr != nil {
+				failed++
 			}
-			defer st.Close()
-			runs, err := st.Runs(ctx)
-			if err != nil {
-				t.Fatal(err)
+			if got != want || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(gotF, wantF) {
+				t.Fatalf("run %d node %d: placed %q (%v), from its path %q (%v)", r.ID, id, got, gotErr, want, wantErr)
 			}
-			for _, r := range runs {
-				counted := &pathCounter{Store: st}
-				placer, ref := NewPlacer(counted, r.ID), NewPlacer(st, r.ID)
-				ref.pathOnly = true
-				failed := 0
-				for id := int64(0); id < r.Rows+8; id += 3 {
-					gotF, got, gotErr := placer.PlaceOf(ctx, id)
-					wantF, want, wantErr := ref.PlaceOf(ctx, id)
-					if wantErr != nil {
-						failed++
-					}
-					if got != want || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(gotF, wantF) {
-						t.Fatalf("run %d node %d: placed %q (%v), from its path %q (%v)", r.ID, id, got, gotErr, want, wantErr)
-					}
-					if gotErr == nil && !reflect.DeepEqual(placer.paths[id], ref.paths[id]) {
-						t.Fatalf("run %d node %d: descended %d nodes, the path has %d", r.ID, id, len(placer.paths[id]), len(ref.paths[id]))
-					}
-				}
-				// (A node without a row is looked for with Path, which
-				// says so.)
-				if !file.damage && (r.ID == 1 || r.ID == 2) && counted.paths > failed {
-					t.Errorf("run %d: %d paths read with Path for %d nodes without a row; the child lists lead to every other node", r.ID, counted.paths, failed)
-				}
-				t.Logf("run %d: %d paths read with Path, %d places failed", r.ID, counted.paths, failed)
+			if gotErr == nil && !reflect.DeepEqual(placer.paths[id], ref.paths[id]) {
+				t.Fatalf("run %d node %d: descended %d nodes, the path has %d", r.ID, id, len(placer.paths[id]), len(ref.paths[id]))
 			}
-		})
-	}
+		}
+		// (A node without a row is looked for with Path, which
+		// says so.)
+		if !damaged && (r.ID == 1 || r.ID == 2) && counted.paths > failed {
+			t.Errorf("run %d: %d paths read with Path for %d nodes without a row; the child lists lead to every other node", r.ID, counted.paths, failed)
+		}
+		t.Logf("run %d: %d paths read with Path, %d places failed", r.ID, counted.paths, failed)
+	})
 }
