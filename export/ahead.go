@@ -7,10 +7,10 @@ import (
 )
 
 // childrenAhead reads the child lists of the nodes a builder is likely to
-// expand next (the top of its queue) on a goroutine of its own, while the
-// builder waits on the list it needs now: a queried diagram is a child
+// expand next (the top of its queue) on goroutines of its own
+// (aheadReaders), while the builder waits on the list it needs now: a queried diagram is a child
 // list per shown node, each a few random seeks into the file (2,000 of a
-// 1.1M-node iteration: 40,000 children), and the two reads run on two
+// 1.1M-node iteration: 40,000 children), and the reads run on both
 // cores. A list read ahead is the one storeSource.children reads (the
 // same call); one never asked for is dropped with its error.
 type childrenAhead struct {
@@ -31,8 +31,10 @@ type aheadList struct {
 	err   error
 }
 
-// aheadReaders is how many lists are read ahead at once.
-var aheadReaders = 2
+// aheadReaders is how many lists are read ahead at once: with one, the
+// builder waited on it as it had waited on its own reads (0.50 s for the
+// 2,000-node diagram either way; 0.41 s with two).
+const aheadReaders = 2
 
 // aheadWanted is how many candidates at the top of the queue the builder
 // asks to have read ahead after each expansion.
