@@ -151,7 +151,14 @@ func FuzzOpen(f *testing.F) {
 	f.Add(data[:4096])
 	f.Add([]byte("SQLite format 3\x00"))
 	f.Add([]byte("hello"))
-	for _, name := range []string{"v1.trace", "v6.trace"} {
+	// A file whose runs have parent indexes, which child lists read
+	// through (indexedChildren).
+	func() {
+		defer func(n int64) { parentIndexMinRows = n }(parentIndexMinRows)
+		parentIndexMinRows = 1
+		f.Add(recordedFile(f, filepath.Join(f.TempDir(), "indexed.trace"), 2, 2))
+	}()
+	for _, name := range []string{"v1.trace", "v6.trace", "v7.trace"} {
 		old, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
